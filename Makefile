@@ -1,0 +1,28 @@
+# The two commands a newcomer runs: `make run` and `make test`. Both create .venv first.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench demo screenshots package check-package clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m app
+
+demo: $(STAMP)
+	$(PY) -m engine.demo
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m engine.bench --seconds 5
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .hypothesis

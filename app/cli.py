@@ -1,0 +1,30 @@
+"""The ``parlour`` command: the desktop app by default, plus headless sub-commands.
+
+    parlour                 start the desktop app
+    parlour replay FILE     replay a parlour-hand/1 record, print the result as JSON
+    parlour host …          run a table without a window (see net.cli)
+    parlour join …          join a table with a bot, verify everything (see net.cli)
+
+Sub-commands import only what they need, so ``parlour replay`` works without Qt.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv and not argv[0].startswith("-") else None
+    if command == "replay":
+        from engine.replay import main as replay_main
+        return replay_main(argv[1:])
+    if command in ("host", "join"):
+        from net.cli import main as net_main
+        return net_main(argv)
+    from app.main import main as app_main
+    return app_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

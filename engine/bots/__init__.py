@@ -1,0 +1,1 @@
+"""Computer players: pure functions of a seat's view plus a seed."""

@@ -1,0 +1,68 @@
+"""Decks: each game's cards as small integers, with the game's own text notation.
+
+Cards are numbered 0..n-1 inside a deck so that hands can be bitmasks (bit c set =
+card c held). ``suit_of``, ``rank_of`` and ``points_of`` are tuples indexed by card
+number; ``suit_mask[s]`` has the bits of every card of suit s. What "suit" and
+"rank" mean is each game's business (Rook's Rook card, Somerset's S/S).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .errors import RecordError
+
+
+class Deck:
+    def __init__(self, names: Iterable[str], suits: Iterable[object], ranks: Iterable[int],
+                 points: Iterable[int]):
+        self.names: tuple[str, ...] = tuple(names)
+        self.suit_of: tuple = tuple(suits)
+        self.rank_of: tuple[int, ...] = tuple(ranks)
+        self.points_of: tuple[int, ...] = tuple(points)
+        self.size = len(self.names)
+        self.full_mask = (1 << self.size) - 1
+        self._index = {name: c for c, name in enumerate(self.names)}
+        suit_mask: dict = {}
+        for c, s in enumerate(self.suit_of):
+            suit_mask[s] = suit_mask.get(s, 0) | (1 << c)
+        self.suit_mask = suit_mask
+
+    def parse(self, name: object) -> int:
+        """The card named ``name``; RecordError for anything else."""
+        if isinstance(name, str):
+            c = self._index.get(name.strip())
+            if c is None:
+                c = self._index.get(name.strip().upper())
+            if c is not None:
+                return c
+        raise RecordError(f"{name!r} is not a card of this game")
+
+    def name(self, card: int) -> str:
+        return self.names[card]
+
+    def mask(self, cards: Iterable[int]) -> int:
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        return m
+
+    def points(self, mask: int) -> int:
+        return sum(self.points_of[c] for c in cards_of(mask))
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card numbers in a bitmask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

@@ -1,0 +1,70 @@
+"""Deterministic shuffling from a 32-byte seed, and the seeds derived from it.
+
+The algorithm (``parlour-deal/1``) is fixed so that every peer, on every machine and
+Python version, deals the same cards from the same seed:
+
+1. A byte stream is SHA-256 in counter mode:
+   ``block(i) = SHA-256(b"parlour-deal/1" || seed || i as 8-byte big-endian)``,
+   i = 0, 1, 2, …; the blocks are concatenated.
+2. The stream is read as 4-byte big-endian unsigned words.
+3. Fisher–Yates from the top: for j = n-1 down to 1, draw a word w; if
+   ``w >= 2**32 - (2**32 % (j+1))`` reject it and draw again (so every k is equally
+   likely); otherwise swap positions j and ``w % (j+1)``.
+
+``derive_seed`` names a sub-seed (the seed of hand 3, its first redeal, the first
+dealer…) so that one table seed yields every hand of a match.
+Both are pinned by test vectors in tests/engine/test_deal.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+SEED_BYTES = 32
+_DEAL_TAG = b"parlour-deal/1"
+_DERIVE_TAG = b"parlour-seed/1"
+_WORD_SPACE = 1 << 32
+
+
+def check_seed(seed: bytes) -> bytes:
+    if not isinstance(seed, (bytes, bytearray)) or len(seed) != SEED_BYTES:
+        raise ValueError(f"a deal seed is {SEED_BYTES} bytes")
+    return bytes(seed)
+
+
+def _words(seed: bytes):
+    counter = 0
+    while True:
+        block = hashlib.sha256(_DEAL_TAG + seed + counter.to_bytes(8, "big")).digest()
+        for offset in range(0, 32, 4):
+            yield int.from_bytes(block[offset : offset + 4], "big")
+        counter += 1
+
+
+def shuffled(n: int, seed: bytes) -> list[int]:
+    """The numbers 0..n-1 in the order the seed shuffles them."""
+    seed = check_seed(seed)
+    order = list(range(n))
+    words = _words(seed)
+    for j in range(n - 1, 0, -1):
+        span = j + 1
+        limit = _WORD_SPACE - (_WORD_SPACE % span)
+        w = next(words)
+        while w >= limit:
+            w = next(words)
+        k = w % span
+        order[j], order[k] = order[k], order[j]
+    return order
+
+
+def derive_seed(seed: bytes, label: str, *numbers: int) -> bytes:
+    """A sub-seed named by ``label`` and non-negative ``numbers``, e.g. ("hand", 3, 0)."""
+    seed = check_seed(seed)
+    parts = [_DERIVE_TAG, seed, label.encode("utf-8"), b"\x00"]
+    parts += [n.to_bytes(8, "big") for n in numbers]
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def seed_index(seed: bytes, n: int) -> int:
+    """A number in 0..n-1 chosen by the seed (used for the first dealer)."""
+    return shuffled(n, seed)[0]

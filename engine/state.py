@@ -1,0 +1,415 @@
+"""The Game/State split every title shares (OpenSpiel style).
+
+``Game`` is one title under one ruleset, mode and options: immutable, it deals hands.
+``State`` is one hand in progress: a deterministic state machine
+
+    state.to_act() -> seats that may act now (usually one; Rook's "Got it" lets several)
+    state.legal_actions(seat) -> every legal Action for that seat
+    state.apply(action) -> events (plain dicts), or IllegalAction with a reason
+
+with per-seat views (only what that seat may see) and a canonical hash of the public
+part. Titles subclass both and fill in a few hooks: the phases before play (declared
+in ``HANDLERS``), which cards may be played, who wins a trick, and the score.
+Cards are deck numbers and hands are bitmasks, which keeps random play fast; the
+readable forms (card names, JSON actions) are produced at the edges.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NamedTuple
+
+from . import canonical
+from .actions import Action
+from .cards import Deck, cards_of
+from .deal import derive_seed, seed_index, shuffled
+from .errors import IllegalAction, RecordError
+from .ruleset import Ruleset
+
+
+class Trick(NamedTuple):
+    leader: int
+    cards: tuple  # ((seat, card), ...) in play order
+    winner: int
+
+
+class HandResult(NamedTuple):
+    """What a finished hand gives, in hand-record terms (per side: team or player)."""
+
+    tricks: tuple  # completed Tricks
+    taken: tuple  # points (or tricks) per side, spare cards included
+    made: bool | None  # bid made; None where not applicable (thrown in, Horseshoes)
+    score: tuple  # score change per side
+    thrown_in: bool = False
+
+
+class Game:
+    """Rules of one title under one ruleset/mode/options. Subclasses set the class data."""
+
+    id: ClassVar[str]
+    deck: ClassVar[Deck]
+    state_class: ClassVar[type]
+    num_players: int = 4
+    hand_size: int = 13
+    spare_size: int = 0
+
+    def __init__(self, ruleset: Ruleset, mode: str | None = None, options: dict | None = None):
+        self.ruleset = ruleset
+        self.mode = mode
+        self.options = ruleset.resolve_options(options)
+
+    # -- sides and seats -------------------------------------------------------------
+    @property
+    def num_sides(self) -> int:
+        """Score columns: 2 in partnership games, else one per player."""
+        return 2 if self.partnerships else self.num_players
+
+    @property
+    def partnerships(self) -> bool:
+        return True
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.partnerships else seat
+
+    def key(self) -> dict:
+        """What identifies the rules in force (hand records, hashes, discovery)."""
+        return {"game": self.id, "ruleset": self.ruleset.id, "mode": self.mode,
+                "options": dict(self.options)}
+
+    # -- dealing ---------------------------------------------------------------------
+    def first_dealer(self, table_seed: bytes) -> int:
+        return seed_index(derive_seed(table_seed, "first-dealer"), self.num_players)
+
+    def deal(self, seed: bytes, dealer: int) -> "State":
+        """A new hand dealt from ``seed``: the shuffled deck is handed out in blocks of
+        ``hand_size``, starting with the dealer's left; what is left is the spare."""
+        hands, spare = self.deal_cards(seed, dealer)
+        return self.new_hand(hands, spare, dealer)
+
+    def deal_cards(self, seed: bytes, dealer: int) -> tuple[list[list[int]], list[int]]:
+        order = shuffled(self.deck.size, seed)
+        n, h = self.num_players, self.hand_size
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n):
+            hands[(dealer + 1 + i) % n] = order[i * h:(i + 1) * h]
+        return hands, order[n * h:]
+
+    def new_hand(self, hands: list[list[int]], spare: list[int], dealer: int) -> "State":
+        """A hand from an explicit deal (hand records); RecordError if it is not one."""
+        self.check_deal(hands, spare, dealer)
+        return self.state_class(self, hands, spare, dealer)
+
+    def check_deal(self, hands, spare, dealer) -> None:
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.num_players:
+            raise RecordError(f"dealer must be a seat from 0 to {self.num_players - 1}")
+        if len(hands) != self.num_players:
+            raise RecordError(f"{self.id} needs {self.num_players} hands, not {len(hands)}")
+        for seat, hand in enumerate(hands):
+            if len(hand) != self.hand_size:
+                raise RecordError(f"seat {seat} holds {len(hand)} cards; {self.id} deals {self.hand_size}")
+        if len(spare) != self.spare_size:
+            raise RecordError(f"{self.id} has {self.spare_size} spare card(s), not {len(spare)}")
+        seen: set[int] = set()
+        for card in [c for hand in hands for c in hand] + list(spare):
+            if card in seen:
+                raise RecordError(f"{self.deck.name(card)} is dealt twice")
+            seen.add(card)
+
+    # -- the whole game --------------------------------------------------------------
+    def initial_scores(self) -> list[int]:
+        return [0] * self.num_sides
+
+    def match_winner(self, scores: list[int], result: HandResult) -> int | None:
+        """The winning side after a hand (scores already include it), or None to go on."""
+        raise NotImplementedError
+
+    # -- actions as JSON (hand records, the wire) -----------------------------------
+    def action_to_json(self, action: Action, public: bool = False) -> dict:
+        """The hand-record form; ``public`` hides what only the actor may see."""
+        out: dict[str, Any] = {"seat": action.seat}
+        kind, value, extra = action.kind, action.value, action.extra
+        name = self.deck.name
+        if kind == "play":
+            out["play"] = name(value)
+            if extra is not None:
+                out["ace"] = extra
+        elif kind in ("bury", "discard"):
+            out[kind] = None if public else [name(c) for c in value]
+            if extra is not None:
+                out["trump"] = extra
+        elif kind in ("pass", "ack"):
+            out[kind] = True
+        elif kind == "bid":
+            out["bid"] = value
+            if extra is not None:
+                out["trump"] = extra
+        else:
+            out[kind] = value
+        return out
+
+    def action_from_json(self, data: Any) -> Action:
+        """The Action a hand-record entry names; RecordError if it names none."""
+        if not isinstance(data, dict):
+            raise RecordError("an action is an object like {\"seat\": 0, \"play\": \"…\"}")
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
+            raise RecordError(f"action {data!r}: seat must be 0 to {self.num_players - 1}")
+        keys = [k for k in data if k in ("bid", "pass", "raise", "ack", "bury", "discard", "play", "leftover")]
+        if not keys and "trump" in data:
+            keys = ["trump"]
+        if len(keys) != 1:
+            raise RecordError(f"action {data!r} must name exactly one of bid, pass, raise, ack, "
+                              "bury, discard, trump, leftover, play")
+        kind = keys[0]
+        value = data[kind]
+        extra = None
+        if kind == "play":
+            value = self.deck.parse(value)
+            extra = data.get("ace")
+        elif kind in ("bury", "discard"):
+            if not isinstance(value, list):
+                raise RecordError(f"action {data!r}: {kind} takes a list of cards")
+            value = tuple(sorted(self.deck.parse(c) for c in value))
+            extra = data.get("trump")
+        elif kind == "bid":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RecordError(f"action {data!r}: a bid is a whole number")
+            extra = data.get("trump")
+        elif kind in ("pass", "ack"):
+            if value is not True:
+                raise RecordError(f"action {data!r}: write {kind}: true")
+            value = None
+        elif kind == "raise":
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RecordError(f"action {data!r}: raise takes a whole number or null")
+        elif not isinstance(value, str):
+            raise RecordError(f"action {data!r}: {kind} takes a text value")
+        return Action(seat, kind, value, extra)
+
+    def describe(self, action: Action) -> str:
+        """A short sentence for the game log."""
+        d = self.action_to_json(action, public=True)
+        d.pop("seat")
+        return f"Seat {action.seat}: " + ", ".join(
+            f"{k} {'' if v is True else v}".strip() for k, v in d.items() if v is not None)
+
+
+class State:
+    """One hand. Subclasses declare their phases in ``HANDLERS`` and fill in the hooks."""
+
+    # (phase, action kind) -> name of the method that checks and applies it
+    HANDLERS: ClassVar[dict[tuple[str, str], str]] = {("play", "play"): "_play"}
+    # What each phase asks for, for the "not now" reason and for the views
+    PROMPTS: ClassVar[dict[str, str]] = {"play": "play a card"}
+    # Attributes that hold lists and must be copied by clone()
+    MUTABLE: ClassVar[tuple[str, ...]] = ("hands", "history", "tricks", "trick", "taken")
+
+    def __init__(self, game: Game, hands: list[list[int]], spare: list[int], dealer: int):
+        self.game = game
+        self.deck = game.deck
+        self.n = game.num_players
+        self.dealer = dealer
+        self.dealt = tuple(tuple(h) for h in hands)  # the deal, for records
+        self.spare = tuple(spare)
+        self.hands = [game.deck.mask(h) for h in hands]
+        self.history: list[Action] = []
+        self.tricks: list[Trick] = []
+        self.trick: list[tuple[int, int]] = []  # current trick: (seat, card)
+        self.taken = [0] * game.num_sides  # what the rules count for each side so far
+        self.phase = "play"
+        self.turn: int | None = None
+        self.leader: int | None = None
+        self._result: HandResult | None = None
+        self._play_actions = [[Action(s, "play", c) for c in range(self.deck.size)]
+                              for s in range(self.n)]
+
+    # -- the state machine -----------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == "done" or self.turn is None:
+            return ()
+        return (self.turn,)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "done"
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for ``seat`` (default: the seat whose turn it is)."""
+        if seat is None:
+            seats = self.to_act()
+            if not seats:
+                return []
+            seat = seats[0]
+        if seat not in self.to_act():
+            return []
+        if self.phase == "play":
+            acts = self._play_actions[seat]
+            return [acts[c] for c in cards_of(self.legal_play_mask(seat))]
+        return getattr(self, "_legal_" + self.phase.replace("-", "_"))(seat)
+
+    def check(self, action: Action) -> None:
+        """Raise IllegalAction if ``action`` may not be applied now; change nothing."""
+        self.clone().apply(action)
+
+    def apply(self, action: Action) -> list[dict]:
+        """Apply a legal action and return its events; IllegalAction (state unchanged)
+        otherwise."""
+        if self.phase == "done":
+            raise IllegalAction("the hand is over")
+        seat = action.seat
+        if seat not in self.to_act():
+            if not isinstance(seat, int) or not 0 <= seat < self.n:
+                raise IllegalAction(f"there is no seat {seat!r}")
+            raise IllegalAction(self._not_your_turn(seat))
+        handler = self.HANDLERS.get((self.phase, action.kind))
+        if handler is None:
+            raise IllegalAction(f"now is the time to {self.PROMPTS.get(self.phase, self.phase)}, "
+                                f"not to {action.kind}")
+        events = getattr(self, handler)(action)
+        self.history.append(action)
+        return events
+
+    def _not_your_turn(self, seat: int) -> str:
+        waiting = self.to_act()
+        if len(waiting) == 1:
+            return f"it is seat {waiting[0]}'s turn, not yours"
+        return "it is not your turn"
+
+    # -- play: the hooks titles fill in ---------------------------------------------
+    def legal_play_mask(self, seat: int) -> int:
+        """Bitmask of the cards ``seat`` may play now."""
+        raise NotImplementedError
+
+    def play_reason(self, seat: int, card: int) -> str:
+        """Why ``card`` may not be played now (it is held, but not legal)."""
+        raise NotImplementedError
+
+    def trick_winner(self) -> int:
+        """The seat that wins the (complete) current trick."""
+        raise NotImplementedError
+
+    def on_trick(self, trick: Trick) -> None:
+        """Count a completed trick into ``taken`` (and anything else the title needs)."""
+        raise NotImplementedError
+
+    def finish(self) -> HandResult:
+        """Score the hand once the last trick is in."""
+        raise NotImplementedError
+
+    def check_play_extra(self, action: Action) -> None:
+        """Titles whose plays carry more than the card (Horseshoes aces) check it here."""
+        if action.extra is not None:
+            raise IllegalAction("a play names only the card")
+
+    # -- play: the shared trick machinery -------------------------------------------
+    def _play(self, action: Action) -> list[dict]:
+        seat, card = action.seat, action.value
+        if not isinstance(card, int) or not 0 <= card < self.deck.size:
+            raise IllegalAction(f"{card!r} is not a card of this game")
+        bit = 1 << card
+        if not self.hands[seat] & bit:
+            raise IllegalAction(f"you do not hold {self.deck.name(card)}")
+        if not self.legal_play_mask(seat) & bit:
+            raise IllegalAction(self.play_reason(seat, card))
+        self.check_play_extra(action)
+        self.hands[seat] ^= bit
+        self.trick.append((seat, card))
+        events = [{"type": "play", "seat": seat, "card": self.deck.name(card)}]
+        if len(self.trick) < self.trick_size():
+            self.turn = self.next_in_trick(seat)
+            return events
+        winner = self.trick_winner()
+        trick = Trick(self.leader, tuple(self.trick), winner)
+        self.tricks.append(trick)
+        self.trick = []
+        self.on_trick(trick)
+        events.append({"type": "trick", "winner": winner, "number": len(self.tricks)})
+        if self.hands_empty():
+            self._result = self.finish()
+            self.phase = "done"
+            self.turn = None
+            events.append({"type": "hand_over", "score": list(self._result.score)})
+        else:
+            self.leader = self.turn = winner
+        return events
+
+    def trick_size(self) -> int:
+        return self.n
+
+    def next_in_trick(self, seat: int) -> int:
+        return (seat + 1) % self.n
+
+    def hands_empty(self) -> bool:
+        return not any(self.hands)
+
+    def start_play(self, leader: int) -> None:
+        self.phase = "play"
+        self.leader = self.turn = leader
+
+    def led_card(self) -> int | None:
+        return self.trick[0][1] if self.trick else None
+
+    # -- results ---------------------------------------------------------------------
+    def result(self) -> HandResult | None:
+        """The finished hand's result, or None while it is being played."""
+        return self._result
+
+    def throw_in(self) -> list[dict]:
+        """End the hand with no play (Somerset's four passes)."""
+        self._result = HandResult((), tuple(self.taken), None, (0,) * self.game.num_sides, True)
+        self.phase = "done"
+        self.turn = None
+        return [{"type": "thrown_in"}]
+
+    # -- views and hashing -----------------------------------------------------------
+    def public_view(self) -> dict:
+        """Everything every seat may see, as plain values (names, not numbers)."""
+        name = self.deck.name
+        view = {
+            **self.game.key(),
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_act": list(self.to_act()),
+            "prompt": self.PROMPTS.get(self.phase),
+            "cards_left": [h.bit_count() for h in self.hands],
+            "actions": [self.game.action_to_json(a, public=True) for a in self.history],
+            "tricks": [{"leader": t.leader, "cards": [[s, name(c)] for s, c in t.cards],
+                        "winner": t.winner} for t in self.tricks],
+            "trick": [[s, name(c)] for s, c in self.trick],
+            "leader": self.leader,
+            "taken": list(self.taken),
+        }
+        if self._result is not None:
+            r = self._result
+            view["result"] = {"taken": list(r.taken), "made": r.made, "score": list(r.score),
+                              "thrown_in": r.thrown_in}
+        self.add_public(view)
+        return view
+
+    def view(self, seat: int) -> dict:
+        """What ``seat`` may see: the public view plus its own hand and secrets."""
+        view = self.public_view()
+        view["seat"] = seat
+        view["hand"] = [self.deck.name(c) for c in cards_of(self.hands[seat])]
+        self.add_private(seat, view)
+        return view
+
+    def add_public(self, view: dict) -> None:
+        """Titles add their public fields (bids, contract, trump, open cards)."""
+
+    def add_private(self, seat: int, view: dict) -> None:
+        """Titles add what only ``seat`` may see (a taken kitty, buried cards)."""
+
+    def public_encoding(self) -> bytes:
+        return canonical.encode(self.public_view())
+
+    def state_hash(self) -> str:
+        """Hex SHA-256 of the canonical public view: equal on every honest peer."""
+        return canonical.digest(self.public_view())
+
+    # -- copying ---------------------------------------------------------------------
+    def clone(self) -> "State":
+        new = object.__new__(type(self))
+        new.__dict__ = self.__dict__.copy()
+        for attr in self.MUTABLE:
+            setattr(new, attr, list(getattr(self, attr)))
+        return new
