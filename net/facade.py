@@ -1,0 +1,90 @@
+"""The app's one door into the network layer: commands in, events out.
+
+The Qt client never touches sockets, asyncio or the engine's replicas directly. It
+holds a ``Session`` and
+
+* calls its command methods from any thread (each is posted to the session's own
+  asyncio loop, which runs in a background thread and never blocks the GUI);
+* receives events, plain dicts, through the ``on_event`` callback it passed in. The
+  callback is called on the session's thread; the app re-posts each event to the GUI
+  thread (a Qt signal with a queued connection does exactly that).
+
+Actions are given in hand-record form without the seat (the session knows whose seat
+is yours): ``{"bid": 14}``, ``{"play": "8/8"}``, ``{"play": "AS", "ace": "high"}``,
+``{"bury": ["R5", …], "trump": "G"}``.
+
+Events (``type`` first; every field plain JSON-able values)::
+
+  {"type": "tables", "tables": [TableInfo, …]}           lobby list, whole list each time
+      TableInfo = {"id", "name", "game", "ruleset", "mode", "host", "fingerprint",
+                   "open_seats", "in_game", "address", "port", "protocol"}
+  {"type": "table", "seats": [SeatInfo, …], "you": seat | None, "is_host": bool,
+   "settings": {"game", "ruleset", "mode", "options", "name"},
+   "table_options": {"live_scores": bool, "game_log": bool}, "started": bool}
+      SeatInfo = {"seat", "name", "fingerprint", "kind": "human" | "bot" | "empty",
+                  "level": str | None, "connected": bool}
+  {"type": "state", "view": <engine State.view(you)>, "events": [engine events],
+   "scores": [per side], "hand_number": int, "legal": [action dicts for you]}
+  {"type": "hand_over", "result": {"taken", "made", "score", "thrown_in"},
+   "scores": [per side], "record_path": str | None}
+  {"type": "game_over", "winner": side, "scores": [per side]}
+  {"type": "connection", "seat": int, "state": "connected" | "reconnecting" | "dropped",
+   "detail": str}
+  {"type": "alert", "seat": int | None, "rule": str, "detail": str,
+   "evidence_path": str | None}                           integrity alert
+  {"type": "error", "message": str}                       a person-readable problem
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+EventCallback = Callable[[dict], None]
+
+
+class Session(ABC):
+    """One player's connection to one table (hosted, joined, or local against bots)."""
+
+    def __init__(self, on_event: EventCallback):
+        self.on_event = on_event
+
+    # -- table setup ---------------------------------------------------------------
+    @abstractmethod
+    def sit(self, seat: int) -> None:
+        """Ask for a seat (the host arranges; a guest asks)."""
+
+    @abstractmethod
+    def set_seat(self, seat: int, kind: str, level: str | None = None,
+                 player: str | None = None) -> None:
+        """Host only: put a bot of ``level``, a joined player (by fingerprint), or nobody
+        in ``seat``."""
+
+    @abstractmethod
+    def start_game(self) -> None:
+        """Host only: deal the first hand (empty seats are filled with bots)."""
+
+    # -- in game -------------------------------------------------------------------
+    @abstractmethod
+    def act(self, action: dict) -> None:
+        """Your decision, in hand-record form without the seat."""
+
+    @abstractmethod
+    def set_table_option(self, name: str, value: bool) -> None:
+        """Host only: ``live_scores`` or ``game_log``, shown to everyone."""
+
+    @abstractmethod
+    def next_hand(self) -> None:
+        """Deal the next hand once everyone has seen the summary (host)."""
+
+    @abstractmethod
+    def rematch(self) -> None:
+        """Host only: a new game at the same table."""
+
+    @abstractmethod
+    def stand_in(self, seat: int, bot: bool) -> None:
+        """Host only: let a bot play a dropped seat (True) or keep waiting (False)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Leave the table and stop the session's thread."""
