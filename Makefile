@@ -24,5 +24,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m engine.bench --seconds 5
 
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m app.screenshots screenshots
+
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .hypothesis
