@@ -29,20 +29,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 def engine_variant_params() -> list:
     """One pytest param per engine variant; a skipped one for each missing title."""
+    from engine.bench import missing_reason
     from engine.registry import TITLES, rulesets
 
     params = []
     for title in TITLES:
-        try:
-            title_rulesets = rulesets(title)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"engine.{title}":
-                raise  # a real import error inside the title must fail loudly
+        reason = missing_reason(title)
+        if reason:
             params.append(pytest.param((title, None, None), id=f"{title}-missing",
-                                       marks=pytest.mark.skip(
-                                           reason=f"engine.{title} does not exist yet")))
+                                       marks=pytest.mark.skip(reason=reason)))
             continue
-        for rs in title_rulesets.values():
+        for rs in rulesets(title).values():
             for mode in rs.modes or (None,):
                 ident = "-".join(p for p in (title, rs.id, mode) if p)
                 params.append(pytest.param((title, rs.id, mode), id=ident))

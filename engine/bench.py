@@ -1,0 +1,143 @@
+"""``python -m engine.bench``: how many random legal hands per second each title plays.
+
+Each hand is dealt from a fresh seed, then bid, played and scored by random choices
+through the public engine API only (``legal_actions``/``apply``, and ``sample_action``
+for combinatorial phases such as a bury, exactly as ``RandomBot`` does). So the figure
+is what a bot search or a peer re-checking hands can expect, not a best case.
+
+    python -m engine.bench [--seconds S] [--json] [--all] [--profile TITLE]
+
+``--seconds`` is per title; ``--json`` prints {"rook": {"hands_per_s": …}, …};
+``--all`` measures every ruleset and mode; ``--profile`` prints cProfile's hot spots.
+This is a command-line tool, so unlike the rest of the engine it reads the clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+
+from .bots.random_bot import RandomBot
+from .deal import derive_seed
+from .registry import TITLES, make_game, rulesets
+from .state import Game, State
+
+# The variant measured per title by default: the default ruleset, and Horseshoes'
+# four-player mode (the common table).
+HEADLINE = {"somerset": ("kitty-doubled", None), "rook": ("rook", None),
+            "horseshoes": ("horseshoes", "four")}
+BENCH_SEED = b"parlour-bench/1".ljust(32, b".")
+MAX_ACTIONS = 10_000  # far beyond any real hand; a stuck engine fails instead of hanging
+
+
+def play_random_hand(game: Game, seed: bytes, dealer: int, bot: RandomBot) -> State:
+    """Deal from ``seed`` and play the hand out with ``bot`` choosing for every seat."""
+    state = game.deal(seed, dealer)
+    for _ in range(MAX_ACTIONS):
+        seats = state.to_act()
+        if not seats:
+            return state
+        seat = seats[0] if len(seats) == 1 else bot.rng.choice(seats)
+        state.apply(bot.choose(state, seat))
+    raise RuntimeError(f"{game.id}: the hand did not end within {MAX_ACTIONS} actions")
+
+
+def hands_per_second(game: Game, seconds: float, label: str = "") -> dict:
+    """Play hands for about ``seconds``; the rate and how many were played."""
+    bot = RandomBot(f"parlour-bench:{label}".encode())
+    hands, started = 0, time.perf_counter()
+    while True:
+        seed = derive_seed(BENCH_SEED, "hand", hands)
+        play_random_hand(game, seed, hands % game.num_players, bot)
+        hands += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return {"hands_per_s": round(hands / elapsed, 1), "hands": hands}
+
+
+def missing_reason(title: str) -> str | None:
+    """Why ``title`` cannot be measured yet (its module is still being written), or None."""
+    try:
+        rulesets(title)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"engine.{title}":
+            raise  # a real import error inside the title must not pass for "missing"
+        return f"engine.{title} does not exist yet"
+    except AttributeError:  # a package directory without its RULESETS yet
+        return f"engine.{title} has no RULESETS yet"
+    return None
+
+
+def available_titles() -> list[str]:
+    """The titles that can be measured, with a note on stderr for each that cannot."""
+    out = []
+    for title in TITLES:
+        reason = missing_reason(title)
+        if reason:
+            print(f"bench: {reason}; skipped", file=sys.stderr)
+        else:
+            out.append(title)
+    return out
+
+
+def headline_variants(titles: list[str]):
+    for title in titles:
+        ruleset, mode = HEADLINE[title]
+        yield title, title, ruleset, mode
+
+
+def every_variant(titles: list[str]):
+    for title in titles:
+        for rs in rulesets(title).values():
+            for mode in rs.modes or (None,):
+                yield "/".join(p for p in (title, rs.id, mode) if p), title, rs.id, mode
+
+
+def profile(title: str, seconds: float, top: int = 15) -> str:
+    """cProfile's report (internal time) for ``seconds`` of the title's headline hands."""
+    ruleset, mode = HEADLINE[title]
+    game = make_game(title, ruleset, mode)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    figures = hands_per_second(game, seconds, title)
+    profiler.disable()
+    out = io.StringIO()
+    out.write(f"{title}: {figures['hands']} hands under the profiler\n")
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.profile:
+        print(profile(args.profile, args.seconds))
+        return 0
+    titles = available_titles()
+    chosen = every_variant(titles) if args.all else headline_variants(titles)
+    results = {}
+    for label, title, ruleset, mode in chosen:
+        results[label] = hands_per_second(make_game(title, ruleset, mode), args.seconds, label)
+        if not args.json:
+            print(f"{label:32} {results[label]['hands_per_s']:>10.1f} hands/s "
+                  f"({results[label]['hands']} hands)", flush=True)
+    if args.json:
+        print(json.dumps({k: {"hands_per_s": v["hands_per_s"]} for k, v in results.items()}))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per title (default 3)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--all", action="store_true", help="every ruleset and mode")
+    parser.add_argument("--profile", choices=TITLES, help="profile one title's hands")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(main())
