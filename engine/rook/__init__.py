@@ -1,0 +1,19 @@
+"""Rook for Parlour: the ruleset (``RULESETS``), the rules (``RookGame``) and ``make``."""
+
+from __future__ import annotations
+
+from .rules import DECK, RookGame, RookState
+from .ruleset import RULESETS
+
+__all__ = ["DECK", "RULESETS", "RookGame", "RookState", "make"]
+
+
+def make(ruleset_id: str | None = None, mode: str | None = None,
+         options: dict | None = None) -> RookGame:
+    """The Rook game; ValueError, naming the choices, for an unknown ruleset or any mode."""
+    ruleset_id = ruleset_id or "rook"
+    if ruleset_id not in RULESETS:
+        raise ValueError(f"unknown Rook ruleset {ruleset_id!r}: choose one of {', '.join(RULESETS)}")
+    if mode is not None:
+        raise ValueError(f"Rook has no modes (got {mode!r})")
+    return RookGame(RULESETS[ruleset_id], mode, options)

@@ -1,0 +1,453 @@
+"""Rook as Parlour plays it: the deck, the deal, the auction, the widow, and trick play.
+
+The module reads in the order of a hand, as rules/rook.md does: cards, the deal (with
+its redeal rule), bidding, the raise, the widow ("Got it"), bury and trump, following
+suit, who wins a trick, scoring, and the end of the game.
+
+Card numbers: inside each colour the cards run low to high by rank (2, 3, …, 14, 1),
+colour after colour (B, R, G, Y), and the Rook is card 56, above them all. So the best
+card of a set of cards of one colour (or of the trump, the Rook included) is simply the
+top bit of its mask, and trick play needs only a few bit operations.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+from ..actions import Action
+from ..cards import Deck, cards_of
+from ..deal import derive_seed
+from ..errors import IllegalAction
+from ..state import Game, HandResult, State
+
+# -- cards ---------------------------------------------------------------------------
+COLOURS = ("B", "R", "G", "Y")
+COLOUR_NAMES = {"B": "Black", "R": "Red", "G": "Green", "Y": "Yellow"}
+NUMBERS_LOW_TO_HIGH = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1)
+POINTS_BY_NUMBER = {1: 15, 14: 10, 10: 10, 5: 5}
+ROOK_POINTS = 20
+ROOK = len(COLOURS) * len(NUMBERS_LOW_TO_HIGH)  # 56: the top bit of the deck
+ROOK_BIT = 1 << ROOK
+
+
+def _build_deck() -> Deck:
+    names, suits, ranks, points = [], [], [], []
+    for colour in COLOURS:
+        for rank, number in enumerate(NUMBERS_LOW_TO_HIGH):
+            names.append(f"{colour}{number}")
+            suits.append(colour)
+            ranks.append(rank)
+            points.append(POINTS_BY_NUMBER.get(number, 0))
+    names.append("ROOK")
+    suits.append("ROOK")  # no colour of its own until trump is named
+    ranks.append(len(NUMBERS_LOW_TO_HIGH))
+    points.append(ROOK_POINTS)
+    return Deck(names, suits, ranks, points)
+
+
+DECK = _build_deck()
+POINTS = DECK.points_of
+COLOUR_MASKS = tuple(DECK.suit_mask[c] for c in COLOURS)
+POINT_CARDS = DECK.mask(c for c in range(DECK.size) if POINTS[c])
+TOTAL_POINTS = 180
+
+
+class TrumpTable(NamedTuple):
+    """What naming one colour trump does to the cards: the Rook joins that colour."""
+
+    trump: int  # mask of the trump cards, the Rook included
+    suit_of: tuple  # per card: the mask of every card of the suit it leads
+
+
+def _trump_table(trump_colour: int) -> TrumpTable:
+    trump = COLOUR_MASKS[trump_colour] | ROOK_BIT
+    suit_of = tuple(trump if card == ROOK or card // 14 == trump_colour else COLOUR_MASKS[card // 14]
+                    for card in range(DECK.size))
+    return TrumpTable(trump, suit_of)
+
+
+TRUMP_TABLES = {colour: _trump_table(i) for i, colour in enumerate(COLOURS)}
+
+# -- bidding numbers -------------------------------------------------------------------
+MIN_BID = 100
+MAX_BID = 180
+BID_STEP = 5
+BID_AMOUNTS = tuple(range(MIN_BID, MAX_BID + 1, BID_STEP))
+GAME_TARGET = 500
+BURY_SIZE = 5
+SEATS = range(4)
+
+# Actions are immutable, so the few the auction offers are made once.
+PASS = tuple(Action(s, "pass") for s in SEATS)
+BIDS = tuple(tuple(Action(s, "bid", a) for a in BID_AMOUNTS) for s in SEATS)
+RAISES = tuple(tuple(Action(s, "raise", a) for a in BID_AMOUNTS) for s in SEATS)
+KEEP = tuple(Action(s, "raise", None) for s in SEATS)
+ACK = tuple(Action(s, "ack") for s in SEATS)
+# The seats still to say "Got it", for every set of seats that already did.
+WAITING = tuple(tuple(s for s in SEATS if not acked >> s & 1) for acked in range(16))
+ONE_SEAT = tuple((s,) for s in SEATS)
+
+
+def _amount_index(amount: int) -> int:
+    return (amount - MIN_BID) // BID_STEP
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# -- the game --------------------------------------------------------------------------
+class RookGame(Game):
+    """Four players in two partnerships, 13 cards each and a widow of 5."""
+
+    id = "rook"
+    deck = DECK
+    num_players = 4
+    hand_size = 13
+    spare_size = 5
+
+    def deal(self, seed: bytes, dealer: int) -> "RookState":
+        """Deal from ``seed``; while any hand holds no point card, the same dealer deals
+        again from ``derive_seed(seed, "redeal", n)`` for n = 1, 2, … (the widow is not
+        checked). Hand records use ``new_hand``, which never redeals."""
+        redeals = 0
+        hands, spare = self.deal_cards(seed, dealer)
+        while not all(POINT_CARDS & DECK.mask(hand) for hand in hands):
+            redeals += 1
+            hands, spare = self.deal_cards(derive_seed(seed, "redeal", redeals), dealer)
+        state = self.new_hand(hands, spare, dealer)
+        state.record_redeals(redeals)
+        return state
+
+    def match_winner(self, scores: list[int], result: HandResult) -> int | None:
+        """Once a team has 500, the higher score wins; an exact tie plays another hand."""
+        if max(scores) < GAME_TARGET or scores[0] == scores[1]:
+            return None
+        return 0 if scores[0] > scores[1] else 1
+
+
+# -- one hand --------------------------------------------------------------------------
+class RookState(State):
+    HANDLERS = {
+        ("bidding", "bid"): "_bid",
+        ("bidding", "pass"): "_pass",
+        ("raise", "raise"): "_raise",
+        ("widow", "ack"): "_ack",
+        ("widow", "raise"): "_late_raise",
+        ("bury", "raise"): "_late_raise",
+        ("play", "raise"): "_late_raise",
+        ("bury", "bury"): "_bury",
+        ("play", "play"): "_play",
+    }
+    PROMPTS = {
+        "bidding": "bid or pass",
+        "raise": "raise your contract or keep it",
+        "widow": "look at the widow and say Got it",
+        "bury": "bury 5 cards and name trump",
+        "play": "play a card",
+    }
+
+    def __init__(self, game: Game, hands: list[list[int]], spare: list[int], dealer: int):
+        super().__init__(game, hands, spare, dealer)
+        self.redeals = 0
+        self.deal_events: tuple = ()  # what dealing said (redeals), for the table log
+        self.widow = DECK.mask(spare)
+        # auction
+        self.bids: tuple = ()  # ((seat, amount), ...) in order
+        self.passed = 0  # bitmask of seats out of the auction
+        self.high_bid: int | None = None
+        self.high_bidder: int | None = None
+        # contract
+        self.bidder: int | None = None
+        self.contract: int | None = None
+        self.stuck = False  # the dealer was stuck with 100
+        self.raised_from: int | None = None  # the contract before the raise step
+        # widow, bury, trump
+        self.widow_up = False
+        self.acked = 0  # bitmask of seats that said "Got it"
+        self.buried = 0
+        self.trump: str | None = None
+        self._trump_mask = 0
+        self._suit_of: tuple = ()
+        self.phase = "bidding"
+        self.turn = (dealer + 1) % self.n  # the auction starts at the dealer's left
+
+    def record_redeals(self, redeals: int) -> None:
+        self.redeals = redeals
+        self.deal_events = tuple({"type": "redeal", "dealer": self.dealer, "number": n}
+                                 for n in range(1, redeals + 1))
+
+    # -- whose turn ----------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == "widow":
+            return WAITING[self.acked]  # everyone who has not said "Got it", in any order
+        if self.turn is None:
+            return ()
+        return ONE_SEAT[self.turn]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        # The play phase is the hot path of random play-outs: skip the generic dispatch.
+        if self.phase == "play" and (seat is None or seat == self.turn):
+            acts = self._play_actions[self.turn]
+            return [acts[c] for c in cards_of(self.legal_play_mask(self.turn))]
+        return super().legal_actions(seat)
+
+    def _not_your_turn(self, seat: int) -> str:
+        if self.phase == "widow" and self.acked >> seat & 1:
+            return "you have already said Got it"
+        return super()._not_your_turn(seat)
+
+    # -- bidding -------------------------------------------------------------------------
+    def _lowest_bid(self) -> int:
+        return MIN_BID if self.high_bid is None else self.high_bid + BID_STEP
+
+    def _legal_bidding(self, seat: int) -> list[Action]:
+        lowest = self._lowest_bid()
+        return [PASS[seat], *BIDS[seat][_amount_index(lowest):]] if lowest <= MAX_BID else [PASS[seat]]
+
+    def _bid(self, action: Action) -> list[dict]:
+        seat, amount = action.seat, action.value
+        self._check_bid(amount, action.extra)
+        self.bids += ((seat, amount),)
+        self.high_bid, self.high_bidder = amount, seat
+        events = [{"type": "bid", "seat": seat, "bid": amount}]
+        if amount == MAX_BID:
+            return events + self._end_auction(seat, amount)
+        return events + self._next_bidder(seat)
+
+    def _check_bid(self, amount, extra) -> None:
+        if extra is not None:
+            raise IllegalAction("a Rook bid names only the amount; trump comes with the bury")
+        if not _is_int(amount):
+            raise IllegalAction("a bid is a whole number")
+        if amount > MAX_BID:
+            raise IllegalAction(f"the highest bid is {MAX_BID}")
+        if amount < MIN_BID:
+            raise IllegalAction(f"the lowest bid is {MIN_BID}")
+        if amount % BID_STEP:
+            raise IllegalAction(f"bids go up in steps of {BID_STEP}")
+        if amount < self._lowest_bid():
+            raise IllegalAction(f"the bid stands at {self.high_bid}: bid at least {self._lowest_bid()} or pass")
+
+    def _pass(self, action: Action) -> list[dict]:
+        if action.value is not None or action.extra is not None:
+            raise IllegalAction("a pass says nothing more")
+        seat = action.seat
+        self.passed |= 1 << seat
+        events = [{"type": "pass", "seat": seat}]
+        if self.passed.bit_count() < self.n - 1:
+            return events + self._next_bidder(seat)
+        if self.high_bid is None:  # three passes, no bid: the fourth player, the dealer
+            self.stuck = True
+            stuck_seat = next(s for s in SEATS if not self.passed >> s & 1)
+            return events + self._end_auction(stuck_seat, MIN_BID)
+        return events + self._end_auction(self.high_bidder, self.high_bid)
+
+    def _next_bidder(self, seat: int) -> list[dict]:
+        """A pass is final: the turn skips every seat that has passed."""
+        nxt = (seat + 1) % self.n
+        while self.passed >> nxt & 1:
+            nxt = (nxt + 1) % self.n
+        self.turn = nxt
+        return []
+
+    def _end_auction(self, bidder: int, amount: int) -> list[dict]:
+        self.bidder, self.contract = bidder, amount
+        events = [{"type": "contract", "bidder": bidder, "amount": amount, "stuck": self.stuck}]
+        if amount == MAX_BID:  # nothing to raise to
+            return events + self._turn_up_widow()
+        self.phase, self.turn = "raise", bidder
+        return events
+
+    # -- the raise -----------------------------------------------------------------------
+    def _legal_raise(self, seat: int) -> list[Action]:
+        return [KEEP[seat], *RAISES[seat][_amount_index(self.contract) + 1:]]
+
+    def _raise(self, action: Action) -> list[dict]:
+        amount, old = action.value, self.contract
+        if action.extra is not None:
+            raise IllegalAction("a raise names only the new contract")
+        if amount is not None:
+            if not _is_int(amount):
+                raise IllegalAction("raise to a whole number, or keep your bid")
+            if amount == old:
+                raise IllegalAction(f"your contract is already {old}: raise to more, or keep it")
+            if amount < old:
+                raise IllegalAction(f"a raise must go above your contract of {old}")
+            if amount > MAX_BID:
+                raise IllegalAction(f"the highest contract is {MAX_BID}")
+            if amount % BID_STEP:
+                raise IllegalAction(f"contracts go up in steps of {BID_STEP}")
+            self.contract = amount
+        self.raised_from = old
+        event = {"type": "raise", "seat": action.seat, "from": old, "to": self.contract,
+                 "kept": amount is None}
+        return [event] + self._turn_up_widow()
+
+    def _late_raise(self, action: Action) -> list[dict]:
+        if self.contract == MAX_BID:
+            raise IllegalAction(f"a contract of {MAX_BID} cannot be raised")
+        raise IllegalAction("the raise comes before the widow is shown")
+
+    # -- the widow -----------------------------------------------------------------------
+    def _turn_up_widow(self) -> list[dict]:
+        self.phase, self.turn = "widow", None
+        self.widow_up = True
+        return [{"type": "widow", "cards": self._names(self.widow)}]
+
+    def _legal_widow(self, seat: int) -> list[Action]:
+        return [ACK[seat]]
+
+    def _ack(self, action: Action) -> list[dict]:
+        """Only seats that have not yet said "Got it" may (to_act); a second one is
+        refused as not your turn and changes nothing."""
+        if action.value is not None or action.extra is not None:
+            raise IllegalAction("Got it says nothing more")
+        self.acked |= 1 << action.seat
+        events = [{"type": "ack", "seat": action.seat}]
+        if WAITING[self.acked]:
+            return events
+        self.hands[self.bidder] |= self.widow
+        self.phase, self.turn = "bury", self.bidder
+        return events + [{"type": "take_widow", "seat": self.bidder}]
+
+    # -- bury and trump --------------------------------------------------------------------
+    def _legal_bury(self, seat: int) -> list[Action]:
+        """All C(18,5) x 4 = 34,272 choices; bots sample instead (sample_action)."""
+        held = cards_of(self.hands[seat])
+        return [Action(seat, "bury", cards, colour)
+                for cards in combinations(held, BURY_SIZE) for colour in COLOURS]
+
+    def sample_action(self, seat: int, rng) -> Action | None:
+        """A uniformly random bury and trump (the only decision too big to list)."""
+        if self.phase != "bury" or seat != self.turn:
+            return None
+        cards = tuple(sorted(rng.sample(cards_of(self.hands[seat]), BURY_SIZE)))
+        return Action(seat, "bury", cards, rng.choice(COLOURS))
+
+    def _bury(self, action: Action) -> list[dict]:
+        seat, cards, colour = action.seat, action.value, action.extra
+        mask = self._check_bury(seat, cards, colour)
+        self.hands[seat] ^= mask
+        self.buried = mask
+        self.trump = colour
+        self._trump_mask, self._suit_of = TRUMP_TABLES[colour]
+        self.start_play(self.bidder)  # the bidder leads to the first trick
+        return [{"type": "bury", "seat": seat},
+                {"type": "trump", "colour": colour, "name": COLOUR_NAMES[colour]}]
+
+    def _check_bury(self, seat: int, cards, colour) -> int:
+        """The mask of the cards to bury, or IllegalAction saying what is wrong."""
+        if not isinstance(colour, str) or colour not in COLOURS:
+            raise IllegalAction("name a trump colour: B, R, G or Y (there is no no-trump)")
+        if not isinstance(cards, (tuple, list)) or not all(_is_int(c) for c in cards):
+            raise IllegalAction(f"bury a list of {BURY_SIZE} cards")
+        if len(cards) != BURY_SIZE:
+            raise IllegalAction(f"bury exactly {BURY_SIZE} cards, not {len(cards)}")
+        if len(set(cards)) != BURY_SIZE:
+            raise IllegalAction("each buried card must be a different card")
+        mask = 0
+        for card in cards:
+            if not 0 <= card < DECK.size:
+                raise IllegalAction(f"{card!r} is not a Rook card")
+            if not self.hands[seat] >> card & 1:
+                raise IllegalAction(f"you do not hold {DECK.name(card)}")
+            mask |= 1 << card
+        return mask
+
+    # -- play --------------------------------------------------------------------------
+    def legal_play_mask(self, seat: int) -> int:
+        """Follow the suit led (the Rook is trump); else play a trump if you hold one;
+        else anything. (Rule 2, must-trump, is a ruling.)"""
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        return (hand & self._suit_of[self.trick[0][1]]) or (hand & self._trump_mask) or hand
+
+    def play_reason(self, seat: int, card: int) -> str:
+        hand, led = self.hands[seat], self.trick[0][1]
+        suit = self._suit_of[led]
+        if hand & suit:
+            if suit == self._trump_mask:
+                return f"you must follow trump ({self._trump_words()})"
+            return f"you must follow {COLOUR_NAMES[DECK.suit_of[led]]}"
+        return f"you have no {COLOUR_NAMES[DECK.suit_of[led]]}, so you must play a trump ({self._trump_words()})"
+
+    def _trump_words(self) -> str:
+        return f"{COLOUR_NAMES[self.trump]} or the Rook"
+
+    def trick_winner(self) -> int:
+        """The highest trump (the Rook above all), else the highest of the suit led:
+        with cards numbered by rank, that is the top bit of the right mask."""
+        trick = self.trick
+        played = 0
+        for _, card in trick:
+            played |= 1 << card
+        contenders = (played & self._trump_mask) or (played & self._suit_of[trick[0][1]])
+        best = contenders.bit_length() - 1
+        for seat, card in trick:
+            if card == best:
+                return seat
+        raise AssertionError("the best card is in the trick")
+
+    def on_trick(self, trick) -> None:
+        points = 0
+        for _, card in trick.cards:
+            points += POINTS[card]
+        self.taken[trick.winner & 1] += points
+
+    def finish(self) -> HandResult:
+        """The last trick takes the buried points; the bidding team scores its contract,
+        plus or minus; the other team scores what it took."""
+        last_side = self.game.side_of(self.tricks[-1].winner)
+        self.taken[last_side] += DECK.points(self.buried)
+        bidding = self.game.side_of(self.bidder)
+        made = self.taken[bidding] >= self.contract
+        score = [0, 0]
+        score[bidding] = self.contract if made else -self.contract
+        score[1 - bidding] = self.taken[1 - bidding]
+        return HandResult(tuple(self.tricks), tuple(self.taken), made, tuple(score))
+
+    # -- what each seat may see --------------------------------------------------------
+    def hidden_from(self, seat: int) -> int:
+        """The cards ``seat`` may not see now: the other hands, the widow until it is
+        turned up, and the buried cards (bidder excepted) until the hand is scored.
+        Widow cards stay public once shown, wherever they go."""
+        hidden = 0
+        for other in SEATS:
+            if other != seat:
+                hidden |= self.hands[other]
+        if not self.widow_up:
+            hidden |= self.widow
+        elif self.phase != "done" and seat != self.bidder:
+            hidden |= self.buried
+        if self.widow_up:
+            hidden &= ~self.widow
+        return hidden
+
+    def add_public(self, view: dict) -> None:
+        scored = self.phase == "done"
+        view.update({
+            "redeals": self.redeals,
+            "bids": [[s, a] for s, a in self.bids],
+            "high_bid": self.high_bid,
+            "passed": [s for s in SEATS if self.passed >> s & 1],
+            "contract": None if self.bidder is None else {"bidder": self.bidder, "amount": self.contract,
+                                                          "stuck": self.stuck},
+            "raise": None if self.raised_from is None else {"from": self.raised_from, "to": self.contract},
+            "widow": self._names(self.widow) if self.widow_up else None,
+            "acks": [s for s in SEATS if self.acked >> s & 1],
+            "trump": self.trump,
+            "buried": self._names(self.buried) if scored else None,
+        })
+
+    def add_private(self, seat: int, view: dict) -> None:
+        if seat == self.bidder and self.buried:
+            view["buried"] = self._names(self.buried)
+
+    def _names(self, mask: int) -> list[str]:
+        return [DECK.name(c) for c in cards_of(mask)]
+
+
+RookGame.state_class = RookState  # set here: the hand is defined after the game
