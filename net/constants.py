@@ -1,0 +1,91 @@
+"""Every number and name the wire protocol and its plumbing agree on, in one place.
+
+Changing anything marked *wire* changes what other Parlour installations see: bump
+``PROTOCOL_VERSION`` when you do, and update docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+# -- protocol -------------------------------------------------------------------------
+
+#: *wire* Exchanged in the first frame of every connection and in the mDNS TXT record.
+#: Peers with different versions refuse to talk, with a message saying who should update.
+PROTOCOL_VERSION = 1
+
+# -- identity -------------------------------------------------------------------------
+
+APP_NAME = "Parlour"
+#: Overrides the data directory (tests, portable installs, several identities on one
+#: machine).
+HOME_ENV = "PARLOUR_HOME"
+KEY_FILE = "identity.key"          # PEM PKCS#8 Ed25519 private key, mode 0600
+PROFILE_FILE = "identity.json"     # display name (and the public key, for people)
+KNOWN_HOSTS_FILE = "known_hosts.json"  # trust-on-first-use host fingerprints
+#: Bytes of SHA-256(raw public key) shown as the fingerprint: 8 bytes = 16 hex digits,
+#: read aloud as four groups of four.
+FINGERPRINT_BYTES = 8
+MAX_NAME_CHARS = 40
+
+# -- framing --------------------------------------------------------------------------
+
+#: *wire* Frame header: body length as an unsigned 32-bit big-endian integer.
+LENGTH_BYTES = 4
+#: *wire* Largest frame body either side accepts. A whole hand's log suffix fits many
+#: times over; anything bigger is a bug or an attack, refused before it is read.
+MAX_FRAME = 256 * 1024
+# Container limits handed to msgpack: far above anything Parlour sends, far below what
+# a 256 KiB frame could otherwise make the decoder allocate.
+MAX_ARRAY_LEN = 4096
+MAX_MAP_LEN = 512
+#: Nesting deeper than this is refused (our messages are a few levels deep).
+MAX_DEPTH = 16
+
+# -- transport ------------------------------------------------------------------------
+
+#: *wire* Random bytes the host sends for the client to sign.
+CHALLENGE_BYTES = 32
+#: *wire* Domain separation for the client's handshake signature, so it can never be
+#: confused with a signature over a game action or a log entry.
+AUTH_CONTEXT = b"parlour/auth/v1\x00"
+#: Seconds a peer gets to finish the TLS and Parlour handshakes before it is dropped.
+HANDSHAKE_TIMEOUT = 10.0
+#: Seconds we wait for a polite TLS close before just dropping the socket.
+CLOSE_TIMEOUT = 1.0
+#: Port a host listens on when the user has not chosen one (0 = any free port; the
+#: port travels in the mDNS SRV record, and the join-by-address dialog shows it).
+DEFAULT_PORT = 0
+
+# -- discovery ------------------------------------------------------------------------
+
+#: *wire* DNS-SD service type.
+SERVICE_TYPE = "_parlour._tcp.local."
+#: *wire* Record TTL in seconds. zeroconf's default for PTR/TXT is 75 minutes, which
+#: would keep a crashed host's table in every lobby for that long; two minutes is the
+#: RFC 6762 host-record figure and costs a home network nothing.
+RECORD_TTL = 120
+#: *wire* TXT keys.
+TXT_PROTOCOL = "protocol"
+TXT_GAME = "game"
+TXT_RULESET = "ruleset"
+TXT_MODE = "mode"
+TXT_TABLE = "table"
+TXT_HOST = "host"
+TXT_FINGERPRINT = "fp"
+TXT_SEATS = "seats"
+TXT_STATE = "state"
+STATE_LOBBY = "lobby"
+STATE_IN_GAME = "in-game"
+#: A TXT string is at most 255 bytes including "key="; names are cut to fit well under.
+MAX_TXT_VALUE_BYTES = 120
+#: Seconds to wait for a table's SRV/TXT/A records after its PTR shows up (they normally
+#: arrive in the same packet, from the cache).
+RESOLVE_TIMEOUT_MS = 1500
+#: Target: a new table appears in other lobbies within this many seconds (asserted in
+#: tests/net/test_discovery.py, measured by ``python -m net.bench_discovery``).
+APPEAR_WITHIN = 1.5
+
+# -- private test networks (net/netns.py) ---------------------------------------------
+
+#: Subnet for veth-connected test namespaces; exists only inside those namespaces.
+TEST_SUBNET = "10.231.0.0/24"
+NETNS_PREFIX = "plr"
