@@ -1,0 +1,471 @@
+"""Horseshoes: the game and its hand, as rules/horseshoes.md specifies them.
+
+A hand runs through up to three phases before it is done:
+
+    "leftover"  mode ``three`` with option leftover=dealer: the dealer turns the
+                left-over card face up or down, unseen
+    "bidding"   one round clockwise from the dealer's left; the first bid names trump
+    "play"      thirteen tricks, first lead two seats left of the dealer
+
+Cards are numbered suit by suit (S H D C), ace first, so the ace of suit ``s`` is card
+``s * ranks_per_suit`` and a suit is a contiguous run of bits. A card's trick
+strength is its rank (2 = 2 … K = 13); an ace counts 14 declared high, 1 declared low.
+
+Random play-outs run this code millions of times, so the play path works on bitmasks
+and hands out Action objects built once per Game rather than once per call.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..actions import Action
+from ..cards import Deck, cards_of
+from ..errors import IllegalAction
+from ..ruleset import Ruleset
+from ..state import Game, HandResult, State, Trick
+
+SUITS = "SHDC"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+TRUMPS = ("S", "H", "D", "C", "NT")
+NO_TRUMP = "NT"
+ACE_CALLS = ("high", "low")
+LEFTOVER_FACES = ("up", "down")
+HIGHEST_BID = 13
+HAND_SIZE = 13
+ALL_EXACT_SCORE = 3
+
+HIGH_ACE = 14  # above the king (and above the 10 in ``three``, which has no court cards)
+LOW_ACE = 1  # below the 2
+TRUMP_BONUS = 100  # any trump outranks any card of the suit led
+CANNOT_WIN = -1  # an off-suit card that is not trump
+
+
+def make_deck(ranks: str) -> Deck:
+    """A deck of ``ranks`` (ace first) in each suit S H D C, named rank + suit."""
+    names, suits, strengths = [], [], []
+    for suit_index, suit in enumerate(SUITS):
+        for rank_index, rank in enumerate(ranks):
+            names.append(rank + suit)
+            suits.append(suit_index)
+            strengths.append(rank_index + 1)  # A=1 (undeclared), 2=2, …, K=13
+    return Deck(names, suits, strengths, [0] * len(names))
+
+
+class ModeSpec(NamedTuple):
+    players: int
+    deck: Deck
+    partnerships: bool
+
+
+FULL_DECK = make_deck("A23456789TJQK")
+SHORT_DECK = make_deck("A23456789T")  # mode three: no court cards
+
+MODES: dict[str, ModeSpec] = {
+    "three": ModeSpec(3, SHORT_DECK, False),
+    "four": ModeSpec(4, FULL_DECK, False),
+    "partners": ModeSpec(4, FULL_DECK, True),
+}
+MODE_ORDER = ("three", "four", "partners")
+DEFAULT_MODE = "four"
+
+
+class HorseshoesState(State):
+    """One hand of Horseshoes."""
+
+    HANDLERS = {
+        ("leftover", "leftover"): "_choose_leftover",
+        ("bidding", "bid"): "_bid",
+        ("bidding", "leftover"): "_refuse_leftover",
+        ("play", "leftover"): "_refuse_leftover",
+        # ("play", "play") is handled by apply() itself: see there.
+    }
+    PROMPTS = {
+        "leftover": "turn the left-over card face up or face down",
+        "bidding": "bid",
+        "play": "play a card",
+    }
+    MUTABLE = State.MUTABLE + ("bids", "won")
+
+    def __init__(self, game: "HorseshoesGame", hands: list[list[int]], spare: list[int],
+                 dealer: int):
+        # The base fields are set here rather than by State.__init__, which builds a fresh
+        # table of play Actions for every hand; ours are built once per Game.
+        self.game = game
+        self.deck = game.deck
+        self.n = n = game.num_players
+        self.dealer = dealer
+        self.dealt = tuple(tuple(h) for h in hands)
+        self.spare = tuple(spare)
+        self.hands = [game.deck.mask(h) for h in hands]
+        self.history: list[Action] = []
+        self.tricks: list[Trick] = []
+        self.trick: list[tuple[int, int]] = []
+        self.taken = [0] * game.num_sides
+        self.turn: int | None = None
+        self.leader: int | None = None
+        self._result: HandResult | None = None
+        self._play_actions = game.play_actions
+
+        self.bids: list[int | None] = [None] * n
+        self.won = [0] * n  # tricks per seat, also in partners
+        self.trump: str | None = None  # "S" … "C" or "NT" once the first bid names it
+        self._trump_mask = 0  # the trump suit's cards; 0 in a no-trump hand
+        self.trump_broken = False
+        self.leftover_face: str | None = None  # three only: "up" / "down"
+        self._led_mask = 0  # the suit led to the current trick
+        self._win_seat = -1  # who is winning the current trick, with what strength
+        self._win_key = CANNOT_WIN
+
+        option = game.options["leftover"]
+        if game.spare_size and option == "dealer":
+            self.phase = "leftover"
+            self.turn = dealer
+        else:
+            if game.spare_size:
+                self.leftover_face = option
+            self.phase = "bidding"
+            self.turn = self.first_bidder
+
+    # -- seats -----------------------------------------------------------------------
+    @property
+    def first_bidder(self) -> int:
+        return (self.dealer + 1) % self.n
+
+    @property
+    def first_leader(self) -> int:
+        return (self.dealer + 2) % self.n
+
+    # -- the left-over card ----------------------------------------------------------
+    def _legal_leftover(self, seat: int) -> list[Action]:
+        return list(self.game.leftover_actions[seat])
+
+    def _choose_leftover(self, action: Action) -> list[dict]:
+        if action.value not in LEFTOVER_FACES or action.extra is not None:
+            raise IllegalAction('turn the left-over card face "up" or face "down"')
+        self.leftover_face = action.value
+        self.phase = "bidding"
+        self.turn = self.first_bidder
+        return [self._leftover_event()]
+
+    def _leftover_event(self) -> dict:
+        event = {"type": "leftover", "seat": self.dealer, "face": self.leftover_face}
+        if self.leftover_face == "up":
+            event["card"] = self.deck.name(self.spare[0])
+        return event
+
+    def _refuse_leftover(self, action: Action) -> list[dict]:
+        if not self.game.spare_size:
+            raise IllegalAction(f"there is no left-over card in mode {self.game.mode}")
+        if self.game.options["leftover"] != "dealer":
+            raise IllegalAction(f"the host's options put the left-over card face {self.leftover_face}")
+        raise IllegalAction(f"the left-over card is already face {self.leftover_face}")
+
+    def leftover_visible(self) -> bool:
+        """Whether every seat may see the left-over card now."""
+        return self.leftover_face == "up" or self.phase == "done"
+
+    # -- bidding ---------------------------------------------------------------------
+    def _legal_bidding(self, seat: int) -> list[Action]:
+        if seat == self.first_bidder:
+            return list(self.game.first_bid_actions[seat])
+        return list(self.game.bid_actions[seat])
+
+    def _bid(self, action: Action) -> list[dict]:
+        seat, amount, trump = action.seat, action.value, action.extra
+        if type(amount) is not int or not 0 <= amount <= HIGHEST_BID:
+            raise IllegalAction(f"a bid is a whole number of tricks from 0 to {HIGHEST_BID}")
+        is_first = seat == self.first_bidder
+        if is_first and trump is None:
+            raise IllegalAction("the first bid names trump as well: S, H, D, C or NT")
+        if is_first and trump not in TRUMPS:
+            raise IllegalAction(f"trump is S, H, D, C or NT, not {trump!r}")
+        if not is_first and trump is not None:
+            raise IllegalAction("only the first bidder names trump")
+        if is_first:
+            self._set_trump(trump)
+        self.bids[seat] = amount
+        event = {"type": "bid", "seat": seat, "bid": amount}
+        if is_first:
+            event["trump"] = trump
+        next_seat = (seat + 1) % self.n
+        if next_seat == self.first_bidder:
+            self.start_play(self.first_leader)
+            return [event, {"type": "play_starts", "leader": self.first_leader}]
+        self.turn = next_seat
+        return [event]
+
+    def _set_trump(self, trump: str) -> None:
+        self.trump = trump
+        if trump != NO_TRUMP:
+            self._trump_mask = self.game.suit_masks[SUITS.index(trump)]
+
+    # -- play: which cards, which aces are declared ----------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        # The same answer as State.to_act, from prebuilt tuples: it is asked before
+        # every action.
+        turn = self.turn
+        return () if turn is None else self.game.seat_tuples[turn]
+
+    def legal_play_mask(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if self.trick:
+            following = hand & self._led_mask
+            return following or hand
+        if self._trump_held_back(hand):
+            return hand & ~self._trump_mask
+        return hand
+
+    def _trump_held_back(self, hand: int) -> bool:
+        """Breaking trump: a leader may not lead trump before it is broken, unless
+        nothing but trump is left in hand."""
+        return (self.game.breaking_trump and not self.trump_broken
+                and bool(hand & ~self._trump_mask) and bool(hand & self._trump_mask))
+
+    def _aces_declared(self, cards: int) -> int:
+        """The aces among ``cards`` that are declared if played now: those of the suit
+        led (any suit, when leading) and of trump."""
+        if self.trick:
+            return cards & self.game.ace_mask & (self._led_mask | self._trump_mask)
+        return cards & self.game.ace_mask
+
+    def play_reason(self, seat: int, card: int) -> str:
+        if self.trick:
+            return f"you must follow {SUIT_NAMES[self.deck.suit_of[self.trick[0][1]]]}"
+        return "trump has not been broken"
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """As State.legal_actions, but an ace that must be declared is listed twice:
+        played high and played low."""
+        if self.phase != "play":
+            return super().legal_actions(seat)
+        if seat is None:
+            seat = self.turn
+        elif seat != self.turn:
+            return []
+        legal = self.legal_play_mask(seat)
+        declared = self._aces_declared(legal)
+        plain = self._play_actions[seat]
+        out = []
+        append = out.append
+        while legal:
+            low = legal & -legal
+            card = low.bit_length() - 1
+            if low & declared:
+                out += self.game.ace_actions[seat][card]
+            else:
+                append(plain[card])
+            legal ^= low
+        return out
+
+    def check_play_extra(self, action: Action) -> None:
+        self._declaration_checked(action)
+
+    def _declaration_checked(self, action: Action) -> Action:
+        """``action`` with its ace declaration checked, and dropped where the rules
+        ignore it (so every peer records, and hashes, the same action)."""
+        bit = 1 << action.value
+        if self._aces_declared(bit):
+            if action.extra not in ACE_CALLS:
+                raise IllegalAction("declare the ace high or low")
+            return action
+        if action.extra is None:
+            return action
+        if bit & self.game.ace_mask:
+            return self._play_actions[action.seat][action.value]
+        raise IllegalAction("only an ace is declared high or low")
+
+    # -- play: applying a card -------------------------------------------------------
+    def apply(self, action: Action) -> list[dict]:
+        # Plays take this direct path (random play-outs are mostly plays); everything
+        # else, including every "not now" and "not your turn", goes through State.apply.
+        seat, kind, card, call = action
+        if kind != "play" or self.phase != "play" or seat != self.turn:
+            return super().apply(action)
+        if type(card) is not int or not 0 <= card < self.deck.size:
+            raise IllegalAction(f"{card!r} is not a card of this game")
+        bit = 1 << card
+        if not self.hands[seat] & bit:
+            raise IllegalAction(f"you do not hold {self.deck.name(card)}")
+        if not self.legal_play_mask(seat) & bit:
+            raise IllegalAction(self.play_reason(seat, card))
+        if call is not None or bit & self.game.ace_mask:
+            action = self._declaration_checked(action)
+            call = action.extra
+        events = self._play_card(seat, card, call)
+        self.history.append(action)
+        return events
+
+    def _play(self, action: Action) -> list[dict]:
+        return self._play_card(action.seat, action.value, action.extra)
+
+    def _play_card(self, seat: int, card: int, call: str | None) -> list[dict]:
+        """Play a checked card: track the trick's winner as it goes, close full tricks."""
+        game = self.game
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        trick = self.trick
+        if not trick:
+            self.leader = seat
+            self._led_mask = game.suit_masks[game.suit_of[card]]
+            self._win_key = CANNOT_WIN
+        key = self._strength(bit, card, call)
+        if key > self._win_key:
+            self._win_key = key
+            self._win_seat = seat
+        if bit & self._trump_mask:
+            self.trump_broken = True
+        trick.append((seat, card))
+        event = {"type": "play", "seat": seat, "card": game.deck.names[card]}
+        if call is not None:
+            event["ace"] = call
+        if len(trick) < self.n:
+            self.turn = game.next_seat[seat]
+            return [event]
+        return [event, *self._close_trick()]
+
+    def _strength(self, bit: int, card: int, call: str | None) -> int:
+        """How strongly ``card`` bids for the current trick: any trump beats the suit
+        led, and an off-suit card cannot win."""
+        rank = self.game.rank_of[card]
+        if bit & self.game.ace_mask:
+            rank = HIGH_ACE if call == "high" else LOW_ACE
+        if bit & self._trump_mask:
+            return TRUMP_BONUS + rank
+        if bit & self._led_mask:
+            return rank
+        return CANNOT_WIN
+
+    def _close_trick(self) -> list[dict]:
+        winner = self._win_seat
+        trick = Trick(self.leader, tuple(self.trick), winner)
+        self.tricks.append(trick)
+        self.trick = []
+        self.on_trick(trick)
+        events = [{"type": "trick", "winner": winner, "number": len(self.tricks)}]
+        if len(self.tricks) == HAND_SIZE:
+            self._result = self.finish()
+            self.phase = "done"
+            self.turn = None
+            events.append({"type": "hand_over", "score": list(self._result.score)})
+        else:
+            self.leader = self.turn = winner
+        return events
+
+    def trick_winner(self) -> int:
+        return self._win_seat
+
+    def on_trick(self, trick: Trick) -> None:
+        self.won[trick.winner] += 1
+        self.taken[self.game.sides[trick.winner]] += 1
+
+    # -- scoring ---------------------------------------------------------------------
+    def finish(self) -> HandResult:
+        """Penalty points: |tricks taken − bid| per side; all sides exact → 3 each."""
+        game = self.game
+        side_bids = [0] * game.num_sides
+        for seat, bid in enumerate(self.bids):
+            side_bids[game.side_of(seat)] += bid
+        penalties = tuple(abs(taken - bid) for taken, bid in zip(self.taken, side_bids))
+        if not any(penalties):
+            penalties = (ALL_EXACT_SCORE,) * game.num_sides
+        return HandResult(tuple(self.tricks), tuple(self.taken), None, penalties)
+
+    # -- views -----------------------------------------------------------------------
+    def hidden_from(self, seat: int) -> int:
+        """The cards ``seat`` may not see now: the others' hands and a left-over card
+        that is face down (or not yet turned) until the hand ends."""
+        hidden = 0
+        for other, hand in enumerate(self.hands):
+            if other != seat:
+                hidden |= hand
+        if self.spare and not self.leftover_visible():
+            hidden |= self.deck.mask(self.spare)
+        return hidden
+
+    def add_public(self, view: dict) -> None:
+        view["bids"] = list(self.bids)
+        view["trump"] = self.trump
+        view["trump_broken"] = self.trump_broken
+        view["tricks_won"] = list(self.won)
+        if self.game.spare_size:
+            visible = self.leftover_visible()
+            view["leftover"] = {
+                "face": self.leftover_face,
+                "card": self.deck.name(self.spare[0]) if visible else None,
+            }
+
+
+class HorseshoesGame(Game):
+    """Horseshoes in one mode (three, four, partners) under one set of options."""
+
+    id = "horseshoes"
+    state_class = HorseshoesState
+    hand_size = HAND_SIZE
+
+    def __init__(self, ruleset: Ruleset, mode: str | None = None, options: dict | None = None):
+        mode = DEFAULT_MODE if mode is None else mode
+        if mode not in MODES:
+            raise ValueError(f"unknown Horseshoes mode {mode!r}: choose one of {', '.join(MODE_ORDER)}")
+        super().__init__(ruleset, mode, options)
+        check_option_types(ruleset, self.options)
+        spec = MODES[mode]
+        self.deck = spec.deck
+        self.num_players = spec.players
+        self.spare_size = spec.deck.size - spec.players * HAND_SIZE
+        self._partnerships = spec.partnerships
+        self.breaking_trump = self.options["breaking_trump"]
+        self._build_tables()
+
+    def deal(self, seed: bytes, dealer: int) -> HorseshoesState:
+        # A shuffle hands out every card exactly once, so the explicit-deal checks of
+        # new_hand are skipped here.
+        hands, spare = self.deal_cards(seed, dealer)
+        return self.state_class(self, hands, spare, dealer)
+
+    @property
+    def partnerships(self) -> bool:
+        return self._partnerships
+
+    def _build_tables(self) -> None:
+        """Per-card data and every Action a seat can take, built once."""
+        deck, seats = self.deck, range(self.num_players)
+        self.suit_of = deck.suit_of
+        self.rank_of = deck.rank_of
+        self.seat_tuples = tuple((s,) for s in seats)
+        self.next_seat = tuple((s + 1) % self.num_players for s in seats)
+        self.sides = tuple(self.side_of(s) for s in seats)
+        self.suit_masks = tuple(deck.suit_mask[s] for s in range(len(SUITS)))
+        self.ace_mask = deck.mask(c for c in range(deck.size) if deck.rank_of[c] == 1)
+        self.play_actions = tuple(tuple(Action(s, "play", c) for c in range(deck.size))
+                                  for s in seats)
+        self.ace_actions = tuple(
+            {c: tuple(Action(s, "play", c, call) for call in ACE_CALLS)
+             for c in cards_of(self.ace_mask)} for s in seats)
+        self.first_bid_actions = tuple(
+            tuple(Action(s, "bid", b, t) for b in range(HIGHEST_BID + 1) for t in TRUMPS)
+            for s in seats)
+        self.bid_actions = tuple(tuple(Action(s, "bid", b) for b in range(HIGHEST_BID + 1))
+                                 for s in seats)
+        self.leftover_actions = tuple(tuple(Action(s, "leftover", f) for f in LEFTOVER_FACES)
+                                      for s in seats)
+
+    def match_winner(self, scores: list[int], result: HandResult) -> int | None:
+        """Once a side reaches the target, the uniquely lowest score wins; a shared
+        lowest means another hand (ruling)."""
+        if max(scores) < self.options["target"]:
+            return None
+        lowest = min(scores)
+        if scores.count(lowest) > 1:
+            return None
+        return scores.index(lowest)
+
+
+def check_option_types(ruleset: Ruleset, options: dict) -> None:
+    """Reject look-alike values Ruleset.resolve_options lets through (1 for True,
+    13.0 for 13): options are hashed, and must be the same plain values everywhere."""
+    for option in ruleset.options:
+        value = options[option.id]
+        if type(value) is not type(option.default):
+            raise ValueError(f"option {option.id} must be one of {list(option.choices)}, "
+                             f"not {value!r}")
