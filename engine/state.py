@@ -16,6 +16,7 @@ readable forms (card names, JSON actions) are produced at the edges.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from . import canonical
@@ -24,6 +25,13 @@ from .cards import Deck, cards_of
 from .deal import derive_seed, seed_index, shuffled
 from .errors import IllegalAction, RecordError
 from .ruleset import Ruleset
+
+
+@lru_cache(maxsize=None)
+def play_actions(deck_size: int, seats: int) -> tuple:
+    """``[seat][card]`` -> the play Action, made once per deck size: actions are
+    immutable, and building them per hand was a third of a random hand's time."""
+    return tuple(tuple(Action(s, "play", c) for c in range(deck_size)) for s in range(seats))
 
 
 class Trick(NamedTuple):
@@ -219,8 +227,7 @@ class State:
         self.turn: int | None = None
         self.leader: int | None = None
         self._result: HandResult | None = None
-        self._play_actions = [[Action(s, "play", c) for c in range(self.deck.size)]
-                              for s in range(self.n)]
+        self._play_actions = play_actions(self.deck.size, self.n)
 
     # -- the state machine -----------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
