@@ -77,6 +77,7 @@ class HorseshoesState(State):
         ("leftover", "leftover"): "_choose_leftover",
         ("bidding", "bid"): "_bid",
         ("bidding", "leftover"): "_refuse_leftover",
+        ("bidding", "pass"): "_refuse_pass",
         ("play", "leftover"): "_refuse_leftover",
         # ("play", "play") is handled by apply() itself: see there.
     }
@@ -194,6 +195,9 @@ class HorseshoesState(State):
             return [event, {"type": "play_starts", "leader": self.first_leader}]
         self.turn = next_seat
         return [event]
+
+    def _refuse_pass(self, action: Action) -> list[dict]:
+        raise IllegalAction(f"nobody may pass: bid from 0 to {HIGHEST_BID} tricks")
 
     def _set_trump(self, trump: str) -> None:
         self.trump = trump
