@@ -116,7 +116,7 @@ class RookGame(Game):
         while not all(POINT_CARDS & DECK.mask(hand) for hand in hands):
             redeals += 1
             hands, spare = self.deal_cards(derive_seed(seed, "redeal", redeals), dealer)
-        state = self.new_hand(hands, spare, dealer)
+        state = self.state_class(self, hands, spare, dealer)  # a shuffle needs no check_deal
         state.record_redeals(redeals)
         return state
 
@@ -190,7 +190,13 @@ class RookState(State):
         # The play phase is the hot path of random play-outs: skip the generic dispatch.
         if self.phase == "play" and (seat is None or seat == self.turn):
             acts = self._play_actions[self.turn]
-            return [acts[c] for c in cards_of(self.legal_play_mask(self.turn))]
+            mask = self.legal_play_mask(self.turn)
+            legal = []
+            while mask:  # cards_of, inlined: a third faster on this path
+                low = mask & -mask
+                legal.append(acts[low.bit_length() - 1])
+                mask ^= low
+            return legal
         return super().legal_actions(seat)
 
     def _not_your_turn(self, seat: int) -> str:
