@@ -90,24 +90,8 @@ class HorseshoesState(State):
 
     def __init__(self, game: "HorseshoesGame", hands: list[list[int]], spare: list[int],
                  dealer: int):
-        # The base fields are set here rather than by State.__init__, which builds a fresh
-        # table of play Actions for every hand; ours are built once per Game.
-        self.game = game
-        self.deck = game.deck
-        self.n = n = game.num_players
-        self.dealer = dealer
-        self.dealt = tuple(tuple(h) for h in hands)
-        self.spare = tuple(spare)
-        self.hands = [game.deck.mask(h) for h in hands]
-        self.history: list[Action] = []
-        self.tricks: list[Trick] = []
-        self.trick: list[tuple[int, int]] = []
-        self.taken = [0] * game.num_sides
-        self.turn: int | None = None
-        self.leader: int | None = None
-        self._result: HandResult | None = None
-        self._play_actions = game.play_actions
-
+        super().__init__(game, hands, spare, dealer)
+        n = self.n
         self.bids: list[int | None] = [None] * n
         self.won = [0] * n  # tricks per seat, also in partners
         self.trump: str | None = None  # "S" … "C" or "NT" once the first bid names it
@@ -432,7 +416,7 @@ class HorseshoesGame(Game):
         return self._partnerships
 
     def _build_tables(self) -> None:
-        """Per-card data and every Action a seat can take, built once."""
+        """Per-card data and the Actions a seat can take beyond a plain play, built once."""
         deck, seats = self.deck, range(self.num_players)
         self.suit_of = deck.suit_of
         self.rank_of = deck.rank_of
@@ -441,8 +425,6 @@ class HorseshoesGame(Game):
         self.sides = tuple(self.side_of(s) for s in seats)
         self.suit_masks = tuple(deck.suit_mask[s] for s in range(len(SUITS)))
         self.ace_mask = deck.mask(c for c in range(deck.size) if deck.rank_of[c] == 1)
-        self.play_actions = tuple(tuple(Action(s, "play", c) for c in range(deck.size))
-                                  for s in seats)
         self.ace_actions = tuple(
             {c: tuple(Action(s, "play", c, call) for call in ACE_CALLS)
              for c in cards_of(self.ace_mask)} for s in seats)
