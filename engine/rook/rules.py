@@ -27,7 +27,8 @@ COLOUR_NAMES = {"B": "Black", "R": "Red", "G": "Green", "Y": "Yellow"}
 NUMBERS_LOW_TO_HIGH = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1)
 POINTS_BY_NUMBER = {1: 15, 14: 10, 10: 10, 5: 5}
 ROOK_POINTS = 20
-ROOK = len(COLOURS) * len(NUMBERS_LOW_TO_HIGH)  # 56: the top bit of the deck
+CARDS_PER_COLOUR = len(NUMBERS_LOW_TO_HIGH)
+ROOK = len(COLOURS) * CARDS_PER_COLOUR  # 56: the top bit of the deck
 ROOK_BIT = 1 << ROOK
 
 
@@ -41,7 +42,7 @@ def _build_deck() -> Deck:
             points.append(POINTS_BY_NUMBER.get(number, 0))
     names.append("ROOK")
     suits.append("ROOK")  # no colour of its own until trump is named
-    ranks.append(len(NUMBERS_LOW_TO_HIGH))
+    ranks.append(CARDS_PER_COLOUR)
     points.append(ROOK_POINTS)
     return Deck(names, suits, ranks, points)
 
@@ -62,8 +63,8 @@ class TrumpTable(NamedTuple):
 
 def _trump_table(trump_colour: int) -> TrumpTable:
     trump = COLOUR_MASKS[trump_colour] | ROOK_BIT
-    suit_of = tuple(trump if card == ROOK or card // 14 == trump_colour else COLOUR_MASKS[card // 14]
-                    for card in range(DECK.size))
+    colour_of = [card // CARDS_PER_COLOUR for card in range(ROOK)] + [trump_colour]
+    suit_of = tuple(trump if colour == trump_colour else COLOUR_MASKS[colour] for colour in colour_of)
     return TrumpTable(trump, suit_of)
 
 
@@ -209,8 +210,7 @@ class RookState(State):
         return MIN_BID if self.high_bid is None else self.high_bid + BID_STEP
 
     def _legal_bidding(self, seat: int) -> list[Action]:
-        lowest = self._lowest_bid()
-        return [PASS[seat], *BIDS[seat][_amount_index(lowest):]] if lowest <= MAX_BID else [PASS[seat]]
+        return [PASS[seat], *BIDS[seat][_amount_index(self._lowest_bid()):]]
 
     def _bid(self, action: Action) -> list[dict]:
         seat, amount = action.seat, action.value
