@@ -128,6 +128,12 @@ class Schemas:
         """Declare message ``type_`` with ``required`` and ``optional`` keys -> types."""
         self._types[type_] = (dict(required), dict(optional or {}))
 
+    def copy(self) -> "Schemas":
+        """An independent registry with the same types (to extend in tests or tools)."""
+        other = Schemas()
+        other._types = dict(self._types)
+        return other
+
     def __contains__(self, type_: str) -> bool:
         return type_ in self._types
 
