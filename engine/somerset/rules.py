@@ -284,6 +284,7 @@ class SomersetState(State):
         return bool(on_trick & ROVER_BIT) and not on_trick & self.table.trumps
 
     def legal_play_mask(self, seat: int) -> int:
+        # Called twice per card played (listing, then checking): kept to bit operations.
         hand = self.hands[seat]
         if not self.trick:
             return hand  # any lead is legal, the S/S and the 0/0 included
@@ -292,8 +293,9 @@ class SomersetState(State):
             return hand
         table = self.table
         legal = following | (hand & table.free)
-        if hand & table.promotable and self._rover_promotes(self._trick_mask()):
-            legal |= hand & table.promotable
+        promotable = hand & table.promotable
+        if promotable and self._rover_promotes(self._trick_mask()):
+            legal |= promotable
         return legal
 
     def play_reason(self, seat: int, card: int) -> str:
