@@ -1,1 +1,17 @@
-"""Parlour's app layer."""
+"""Parlour's app layer: the PySide6 desktop client."""
+
+from __future__ import annotations
+
+from app.qt_guard import protect as _protect
+
+# Before any Qt call: the pinned PySide6 build leaks references to None (see qt_guard).
+_protect()
+
+
+def version() -> str:
+    """The installed package version, or the development one."""
+    try:
+        from importlib.metadata import version as installed
+        return installed("parlour")
+    except Exception:  # running from a checkout that was never installed
+        return "0.1.0 (development)"

@@ -1,0 +1,55 @@
+"""Session events → Qt signals, delivered on the GUI thread.
+
+A ``Session`` calls ``on_event`` on its own (asyncio) thread. Widgets must only be
+touched on the GUI thread, so ``EventBridge.deliver`` — the callback handed to the
+session — does nothing but emit a signal. The bridge lives in the GUI thread, so Qt
+queues that emission and the connected slots run later in the GUI event loop.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+EVENT_TYPES = ("tables", "table", "state", "hand_over", "game_over", "connection", "alert", "error")
+
+
+class EventBridge(QObject):
+    """One per session (or table directory). Connect to ``event`` or to a typed signal."""
+
+    # Emitted from any thread; carries the raw event dict across to the GUI thread.
+    _incoming = Signal(object)
+
+    event = Signal(object)  # every event, in order, on the GUI thread
+    tables = Signal(object)
+    table = Signal(object)
+    state = Signal(object)
+    hand_over = Signal(object)
+    game_over = Signal(object)
+    connection = Signal(object)
+    alert = Signal(object)
+    error = Signal(object)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.closed = False
+        # A queued connection even when the sender is the GUI thread itself: a session
+        # answering synchronously must not re-enter the widget that called it.
+        self._incoming.connect(self._dispatch, Qt.QueuedConnection)
+
+    def deliver(self, event: dict) -> None:
+        """The ``on_event`` callback: safe to call from any thread."""
+        if not self.closed:
+            self._incoming.emit(event)
+
+    def close(self) -> None:
+        """Ignore anything a closing session still sends."""
+        self.closed = True
+
+    @Slot(object)
+    def _dispatch(self, event: dict) -> None:
+        if self.closed:
+            return
+        self.event.emit(event)
+        kind = event.get("type")
+        if kind in EVENT_TYPES:
+            getattr(self, kind).emit(event)

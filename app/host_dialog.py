@@ -1,0 +1,133 @@
+"""Choosing the game: title, ruleset, mode and the ruleset's options.
+
+The choices are generated from the engine's ruleset data, so a new ruleset or option
+appears here without touching the app. Used both to host a network table and to set
+up a game against the computer (then without a table name).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
+                               QLineEdit, QVBoxLayout, QWidget)
+
+from engine import TITLES, rulesets
+
+GAME_NAMES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
+MODE_NAMES = {"three": "Three players, each alone", "four": "Four players, each alone",
+              "partners": "Four players, partners opposite"}
+
+
+class HostDialog(QDialog):
+    def __init__(self, default_name: str = "", local: bool = False, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.local = local
+        self.setWindowTitle("Play against the computer" if local else "Host a table")
+        self.setMinimumWidth(460)
+        layout = QVBoxLayout(self)
+        self.form = QFormLayout()
+        layout.addLayout(self.form)
+        self.name_edit = QLineEdit(f"{default_name}'s table" if default_name else "Parlour table")
+        self.name_edit.setAccessibleName("Table name")
+        self.name_edit.setMaxLength(40)
+        if not local:
+            self.form.addRow("Table name", self.name_edit)
+        self.game_box = QComboBox()
+        self.game_box.setAccessibleName("Game")
+        for title in TITLES:
+            self.game_box.addItem(GAME_NAMES.get(title, title), title)
+        self.form.addRow("Game", self.game_box)
+        self.ruleset_box = QComboBox()
+        self.ruleset_box.setAccessibleName("Rules")
+        self.form.addRow("Rules", self.ruleset_box)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setObjectName("note")
+        self.form.addRow("", self.summary)
+        self.mode_box = QComboBox()
+        self.mode_box.setAccessibleName("Players")
+        self.form.addRow("Players", self.mode_box)
+        self.option_rows: list[QWidget] = []
+        self.option_widgets: dict[str, QWidget] = {}
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Choose seats" if local else "Open the table")
+        buttons.button(QDialogButtonBox.Ok).setObjectName("hostOk")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.game_box.currentIndexChanged.connect(self._game_changed)
+        self.ruleset_box.currentIndexChanged.connect(self._ruleset_changed)
+        self._game_changed()
+
+    # -- dependent choices -----------------------------------------------------------------
+    def select_game(self, game: str) -> None:
+        self.game_box.setCurrentIndex(self.game_box.findData(game))
+
+    def _game_changed(self) -> None:
+        self.ruleset_box.blockSignals(True)
+        self.ruleset_box.clear()
+        for ruleset in rulesets(self.game_box.currentData()).values():
+            self.ruleset_box.addItem(ruleset.name, ruleset.id)
+        self.ruleset_box.blockSignals(False)
+        self._ruleset_changed()
+
+    def ruleset(self):
+        return rulesets(self.game_box.currentData())[self.ruleset_box.currentData()]
+
+    def _ruleset_changed(self) -> None:
+        ruleset = self.ruleset()
+        self.summary.setText(ruleset.summary)
+        self.ruleset_box.setVisible(self.ruleset_box.count() > 1)
+        self.form.labelForField(self.ruleset_box).setVisible(self.ruleset_box.count() > 1)
+        self.mode_box.clear()
+        for mode in ruleset.modes:
+            self.mode_box.addItem(MODE_NAMES.get(mode, mode), mode)
+        default_mode = ruleset.extra.get("default_mode") if ruleset.extra else None
+        if default_mode and self.mode_box.findData(default_mode) >= 0:
+            self.mode_box.setCurrentIndex(self.mode_box.findData(default_mode))
+        elif self.mode_box.findData("four") >= 0:
+            self.mode_box.setCurrentIndex(self.mode_box.findData("four"))
+        self.mode_box.setVisible(bool(ruleset.modes))
+        self.form.labelForField(self.mode_box).setVisible(bool(ruleset.modes))
+        self._build_options(ruleset)
+
+    def _build_options(self, ruleset) -> None:
+        for row in self.option_rows:
+            self.form.removeRow(row)
+        self.option_rows, self.option_widgets = [], {}
+        for option in ruleset.options:
+            widget = self._option_widget(option)
+            widget.setToolTip(option.help)
+            self.option_widgets[option.id] = widget
+            self.option_rows.append(widget)
+            if isinstance(widget, QCheckBox):
+                self.form.addRow("", widget)
+            else:
+                self.form.addRow(option.name, widget)
+
+    def _option_widget(self, option) -> QWidget:
+        if set(option.choices) == {False, True}:
+            box = QCheckBox(option.name)
+            box.setObjectName(f"option-{option.id}")
+            box.setChecked(bool(option.default))
+            return box
+        combo = QComboBox()
+        combo.setObjectName(f"option-{option.id}")
+        combo.setAccessibleName(option.name)
+        for choice in option.choices:
+            combo.addItem(str(choice), choice)
+        combo.setCurrentIndex(list(option.choices).index(option.default))
+        return combo
+
+    # -- the answer --------------------------------------------------------------------------
+    def options(self) -> dict:
+        out = {}
+        for option_id, widget in self.option_widgets.items():
+            out[option_id] = widget.isChecked() if isinstance(widget, QCheckBox) else widget.currentData()
+        return out
+
+    def settings(self) -> dict:
+        """``{"game", "ruleset", "mode", "options", "name"}`` as the session wants it."""
+        ruleset = self.ruleset()
+        return {"game": self.game_box.currentData(), "ruleset": ruleset.id,
+                "mode": self.mode_box.currentData() if ruleset.modes else None,
+                "options": self.options(), "name": self.name_edit.text().strip() or "Parlour table"}

@@ -1,0 +1,29 @@
+"""Start the desktop app: ``main(argv)`` creates the QApplication and shows the lobby.
+
+``--autoplay`` (a debug aid) lets a bot play your seat at a local table.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtWidgets import QApplication
+
+from app.assets import app_icon
+from app.settings import FirstStartDialog, Settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    app = QApplication.instance() or QApplication(["parlour", *argv])
+    app.setApplicationName("Parlour")
+    app.setOrganizationName("Parlour")
+    app.setWindowIcon(app_icon())
+    settings = Settings()
+    if not settings.has_name and FirstStartDialog(settings).exec() == 0:
+        return 0  # closed the welcome dialog: nothing to show
+    from app.window import MainWindow, default_network
+    window = MainWindow(settings, network=default_network())
+    window.debug_autoplay = "--autoplay" in argv
+    window.show()
+    return app.exec()

@@ -1,0 +1,171 @@
+"""The player's preferences (QSettings) and the dialogs that edit them.
+
+``Settings`` is a thin typed wrapper so the rest of the app never spells a key twice.
+On first start ``FirstStartDialog`` asks for a display name, prefilled from the system
+user, because a family table reads better with "Grandma" than with "user1".
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
+                               QLabel, QLineEdit, QVBoxLayout, QWidget)
+
+# Card widths in pixels; the height follows the 5:7 shape of a playing card.
+CARD_SIZES = {"small": 64, "medium": 84, "large": 108}
+# Milliseconds for a card to glide and for a finished trick to stay in view.
+ANIMATION_SPEEDS = {"off": 0, "brisk": 140, "relaxed": 320}
+
+
+def system_user_name() -> str:
+    """A friendly default name from the login name ("jane.doe" → "Jane")."""
+    try:
+        login = getpass.getuser()
+    except Exception:  # no login name in some sandboxes; any default will do
+        login = os.environ.get("USER", "")
+    first = login.replace("_", ".").split(".")[0].strip()
+    return first.capitalize() if first else "Player"
+
+
+class Settings:
+    """Typed access to the stored preferences."""
+
+    def __init__(self, store: QSettings | None = None):
+        self.store = store or QSettings("Parlour", "Parlour")
+
+    @classmethod
+    def at(cls, path: str) -> "Settings":
+        """Settings kept in an INI file (tests, portable installs)."""
+        return cls(QSettings(path, QSettings.IniFormat))
+
+    def _get(self, key: str, default, kind=str):
+        value = self.store.value(key, default)
+        if kind is bool and isinstance(value, str):  # INI files store bools as text
+            return value.lower() in ("true", "1", "yes")
+        try:
+            return kind(value)
+        except (TypeError, ValueError):
+            return default
+
+    @property
+    def display_name(self) -> str:
+        return self._get("display_name", "")
+
+    @display_name.setter
+    def display_name(self, name: str) -> None:
+        self.store.setValue("display_name", name.strip())
+
+    @property
+    def has_name(self) -> bool:
+        return bool(self.display_name)
+
+    @property
+    def animation(self) -> str:
+        value = self._get("animation", "brisk")
+        return value if value in ANIMATION_SPEEDS else "brisk"
+
+    @animation.setter
+    def animation(self, value: str) -> None:
+        self.store.setValue("animation", value)
+
+    @property
+    def animation_ms(self) -> int:
+        return ANIMATION_SPEEDS[self.animation]
+
+    @property
+    def colour_blind_rook(self) -> bool:
+        return self._get("colour_blind_rook", False, bool)
+
+    @colour_blind_rook.setter
+    def colour_blind_rook(self, value: bool) -> None:
+        self.store.setValue("colour_blind_rook", bool(value))
+
+    @property
+    def card_size(self) -> str:
+        value = self._get("card_size", "medium")
+        return value if value in CARD_SIZES else "medium"
+
+    @card_size.setter
+    def card_size(self, value: str) -> None:
+        self.store.setValue("card_size", value)
+
+    @property
+    def card_width(self) -> int:
+        return CARD_SIZES[self.card_size]
+
+    def sync(self) -> None:
+        self.store.sync()
+
+
+class FirstStartDialog(QDialog):
+    """Asks for the name other players will see; prefilled so Enter is enough."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings
+        self.setWindowTitle("Welcome to Parlour")
+        layout = QVBoxLayout(self)
+        intro = QLabel("What should the others at the table call you?")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.name_edit = QLineEdit(settings.display_name or system_user_name())
+        self.name_edit.setAccessibleName("Display name")
+        self.name_edit.setMaxLength(24)
+        self.name_edit.selectAll()
+        layout.addWidget(self.name_edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok)
+        self.ok_button = buttons.button(QDialogButtonBox.Ok)
+        self.ok_button.setText("Let's play")
+        buttons.accepted.connect(self.accept)
+        layout.addWidget(buttons)
+        self.name_edit.textChanged.connect(lambda text: self.ok_button.setEnabled(bool(text.strip())))
+
+    def accept(self) -> None:
+        self.settings.display_name = self.name_edit.text()
+        self.settings.sync()
+        super().accept()
+
+
+class SettingsDialog(QDialog):
+    """Name, animation speed, card size and Rook's colour-blind card set."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings
+        self.setWindowTitle("Settings")
+        form = QFormLayout(self)
+        self.name_edit = QLineEdit(settings.display_name or system_user_name())
+        self.name_edit.setAccessibleName("Display name")
+        self.name_edit.setMaxLength(24)
+        form.addRow("Your name", self.name_edit)
+        self.animation_box = self._combo(ANIMATION_SPEEDS, settings.animation, "Animation speed")
+        form.addRow("Animations", self.animation_box)
+        self.size_box = self._combo(CARD_SIZES, settings.card_size, "Card size")
+        form.addRow("Card size", self.size_box)
+        self.colour_blind = QCheckBox("Use colour-blind friendly Rook cards (shapes on each colour)")
+        self.colour_blind.setChecked(settings.colour_blind_rook)
+        form.addRow(self.colour_blind)
+        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _combo(self, choices: dict, current: str, accessible: str) -> QComboBox:
+        box = QComboBox()
+        for key in choices:
+            box.addItem(key.capitalize(), key)
+        box.setCurrentIndex(list(choices).index(current))
+        box.setAccessibleName(accessible)
+        return box
+
+    def accept(self) -> None:
+        if self.name_edit.text().strip():
+            self.settings.display_name = self.name_edit.text()
+        self.settings.animation = self.animation_box.currentData()
+        self.settings.card_size = self.size_box.currentData()
+        self.settings.colour_blind_rook = self.colour_blind.isChecked()
+        self.settings.sync()
+        super().accept()

@@ -1,0 +1,1 @@
+"""The card table: your hand, the trick, the other seats and the decision panels."""

@@ -1,0 +1,97 @@
+"""One card in your hand: a button that paints the card's art and shows whether it may
+be played (lifted) or not (dimmed, with the reason as its tooltip)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QAbstractButton, QWidget
+
+from app import cardnames
+from app.assets import CardArt
+
+ART = CardArt()  # one pixmap cache for every card on screen
+
+
+def card_size(width: int) -> QSize:
+    return QSize(width, round(width * 1.4))
+
+
+class CardWidget(QAbstractButton):
+    """A face-up card. ``lift`` is how far a playable card rises above the rest."""
+
+    activated = Signal(str)  # the card's name, on click
+
+    def __init__(self, deck: str, card: str, width: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.deck = deck
+        self.card = card
+        self.game = cardnames.game_of_deck(deck)
+        self.face = card_size(width)
+        self.lift = max(8, width // 6)
+        self.playable = False
+        self.dimmed = False
+        self.selected = False
+        self.cursor_on = False  # the keyboard cursor is on this card
+        self.reason = ""
+        self.setFocusPolicy(Qt.NoFocus)  # the hand takes the keys, not each card
+        self.setCursor(Qt.PointingHandCursor)
+        self.setFixedSize(self.face.width(), self.face.height() + self.lift)
+        self.clicked.connect(lambda: self.activated.emit(self.card))
+        self._describe()
+
+    @property
+    def spoken(self) -> str:
+        return cardnames.spoken(self.game, self.card)
+
+    def set_state(self, playable: bool, dimmed: bool, reason: str = "", selected: bool = False) -> None:
+        self.playable, self.dimmed, self.reason, self.selected = playable, dimmed, reason, selected
+        self._describe()
+        self.update()
+
+    def set_cursor_on(self, on: bool) -> None:
+        if on != self.cursor_on:
+            self.cursor_on = on
+            self.update()
+
+    def _describe(self) -> None:
+        name = self.spoken
+        self.setAccessibleName(name)
+        if self.dimmed and self.reason:
+            self.setToolTip(f"{name}: can't be played — {self.reason}")
+            self.setAccessibleDescription(f"not playable: {self.reason}")
+        elif self.selected:
+            self.setToolTip(f"{name} (selected)")
+            self.setAccessibleDescription("selected")
+        else:
+            self.setToolTip(name)
+            self.setAccessibleDescription("playable" if self.playable else "")
+
+    def is_up(self) -> bool:
+        return self.playable or self.selected
+
+    def sizeHint(self) -> QSize:
+        return self.size()
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.Antialiasing)
+        top = 0 if self.is_up() else self.lift
+        pixmap = ART.face(self.deck, self.card, self.face, self.devicePixelRatioF())
+        if self.dimmed:
+            painter.setOpacity(0.55)
+        painter.drawPixmap(0, top, pixmap)
+        painter.setOpacity(1.0)
+        if self.dimmed:  # a grey veil reads as "not now" even in greyscale
+            painter.fillRect(1, top + 1, self.face.width() - 2, self.face.height() - 2, QColor(40, 40, 40, 70))
+        ring = None
+        if self.selected:
+            ring = QColor("#f4c430")
+        if self.cursor_on:
+            ring = QColor("#4fc3f7")
+        if ring is not None:
+            painter.setPen(QPen(ring, 3))
+            painter.setBrush(Qt.NoBrush)
+            radius = self.face.width() * 0.08
+            painter.drawRoundedRect(2, top + 2, self.face.width() - 4, self.face.height() - 4, radius, radius)
+        painter.end()

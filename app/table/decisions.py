@@ -1,0 +1,386 @@
+"""The decision panel above your hand: whatever the game asks of you right now.
+
+It is rebuilt from the session's ``legal`` list each time the state changes, so it only
+ever offers what the rules allow: Somerset/Rook bid or pass, Rook's raise and widow
+"Got it", Rook's bury + trump colour, Somerset's kitty discard and trump (with the 0/0
+explained), Horseshoes' bid 0–13 (with trump for the first bidder), the dealer's
+left-over up/down, and an ace's high/low when — and only when — it must be declared.
+
+Keyboard: digits type a bid (Enter sends it), P passes, letters pick a trump, H/L
+declare an ace, Enter takes the highlighted default, Esc clears.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QButtonGroup, QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from app import cardnames
+
+ROOK_COLOUR_KEYS = {"B": "B", "R": "R", "G": "G", "Y": "Y"}
+HORSESHOES_TRUMP_KEYS = {"S": "S", "H": "H", "D": "D", "C": "C", "N": "NT"}
+ZERO_ZERO_NOTE = ("Naming /0 makes the 0/0 the highest trump and the S/S the only other one; "
+                  "doubles lose their power. Under any other trump the 0/0 is the Rover: "
+                  "playable any time, it turns every double on its trick into a trump.")
+
+
+def _button(text: str, name: str, accessible: str | None = None) -> QPushButton:
+    button = QPushButton(text)
+    button.setObjectName(name)
+    button.setAccessibleName(accessible or text)
+    button.setMinimumHeight(34)
+    button.setCursor(Qt.PointingHandCursor)
+    return button
+
+
+class DecisionPanel(QFrame):
+    act = Signal(dict)  # an action in hand-record form, without the seat
+    selection_wanted = Signal(int)  # ask the hand to let you pick N cards (0: stop)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("decisionPanel")
+        self.outer = QVBoxLayout(self)
+        self.outer.setContentsMargins(12, 8, 12, 8)
+        self.body: QWidget | None = None
+        self.buttons: dict[str, QPushButton] = {}
+        self.default: QPushButton | None = None
+        self.typed = ""
+        self.typed_label: QLabel | None = None
+        self.kind = ""
+        self.legal: list[dict] = []
+        self.game = ""
+        self.hand: list[str] = []
+        self.selection: list[str] = []
+        self.choice = None  # trump chosen before a bid/bury
+        self.pending_ace: str | None = None
+        self.hide()
+
+    # -- building ------------------------------------------------------------------------
+    def _reset(self, title: str, kind: str) -> QVBoxLayout:
+        if self.body is not None:
+            self.body.hide()
+            self.body.deleteLater()
+        self.body = QWidget(self)
+        self.outer.addWidget(self.body)
+        layout = QVBoxLayout(self.body)
+        layout.setContentsMargins(0, 0, 0, 0)
+        heading = QLabel(title)
+        heading.setObjectName("decisionTitle")
+        heading.setWordWrap(True)
+        layout.addWidget(heading)
+        self.buttons, self.default, self.typed, self.kind = {}, None, "", kind
+        self.typed_label = None
+        self.setAccessibleName(title)
+        self.show()
+        return layout
+
+    def _add(self, row: QHBoxLayout | QGridLayout, button: QPushButton, key: str, action: dict | None,
+             pos: tuple | None = None) -> QPushButton:
+        self.buttons[key] = button
+        if action is not None:
+            button.clicked.connect(lambda _=False, a=action: self._send(a))
+        if pos is not None:
+            row.addWidget(button, *pos)
+        else:
+            row.addWidget(button)
+        return button
+
+    def _send(self, action: dict) -> None:
+        self.act.emit(dict(action))
+
+    def clear(self) -> None:
+        if self.body is not None:
+            self.body.hide()
+            self.body.deleteLater()
+            self.body = None
+        self.kind, self.buttons, self.default, self.pending_ace = "", {}, None, None
+        self.hide()
+
+    def show_for(self, view: dict, legal: list[dict], hand: list[str]) -> None:
+        """Offer the decision ``legal`` describes (plays are the hand's business)."""
+        self.game, self.legal, self.hand = view.get("game", ""), legal, hand
+        keys = {k for entry in legal for k in entry}
+        if not legal or "play" in keys:
+            if self.kind not in ("ace",):
+                self.clear()
+            self.selection_wanted.emit(0)
+            return
+        if "ack" in keys:
+            self._widow()
+        elif "raise" in keys:
+            self._raise(view)
+        elif "bury" in keys:
+            self._bury(legal[0])
+        elif "discard" in keys:
+            self._discard(legal[0])
+        elif "leftover" in keys:
+            self._leftover()
+        elif "bid" in keys:
+            self._bid(view)
+        elif "trump" in keys:
+            self._somerset_trump()
+        if "bury" not in keys and "discard" not in keys:
+            self.selection_wanted.emit(0)
+
+    # -- the decisions ---------------------------------------------------------------------
+    def _bids(self) -> list[int]:
+        return sorted({e["bid"] for e in self.legal if "bid" in e})
+
+    def _bid(self, view: dict) -> None:
+        amounts = self._bids()
+        trumps = sorted({e["trump"] for e in self.legal if e.get("trump")}, key=["S", "H", "D", "C", "NT"].index) \
+            if any(e.get("trump") for e in self.legal) else []
+        if trumps:
+            title = "Your bid — you bid first, so you also name trump. Choose trump, then your bid."
+        elif self.game == "horseshoes":
+            title = "Your bid: how many tricks will you take?"
+        else:
+            high = view.get("high_bid")
+            title = f"Your bid (standing bid {high})" if high is not None else "Your bid — you may open"
+        layout = self._reset(title, "bid")
+        self.choice = None
+        if trumps:
+            row = QHBoxLayout()
+            group = QButtonGroup(self.body)
+            for trump in trumps:
+                label = cardnames.trump_name("horseshoes", trump)
+                button = _button(label, f"trump-{trump}", f"Trump {label}")
+                button.setCheckable(True)
+                group.addButton(button)
+                button.clicked.connect(lambda _=False, t=trump: self._pick_trump(t))
+                self._add(row, button, f"trump-{trump}", None)
+            layout.addLayout(row)
+        grid = QGridLayout()
+        per_row = 7 if len(amounts) > 9 else max(len(amounts), 1)
+        for i, amount in enumerate(amounts):
+            button = _button(str(amount), f"bid-{amount}", f"Bid {amount}")
+            button.setMinimumWidth(46)
+            if trumps:
+                button.setEnabled(False)
+                button.clicked.connect(lambda _=False, a=amount: self._send({"bid": a, "trump": self.choice}))
+                self._add(grid, button, f"bid-{amount}", None, (i // per_row, i % per_row))
+            else:
+                self._add(grid, button, f"bid-{amount}", {"bid": amount}, (i // per_row, i % per_row))
+        layout.addLayout(grid)
+        footer = QHBoxLayout()
+        if any("pass" in e for e in self.legal):
+            button = _button("Pass", "pass")
+            self._add(footer, button, "pass", {"pass": True})
+            button.setProperty("role", "secondary")
+        self.typed_label = QLabel("Type a number and press Enter" + (", or P to pass" if "pass" in self.buttons else ""))
+        self.typed_label.setObjectName("typedHint")
+        footer.addWidget(self.typed_label, 1)
+        layout.addLayout(footer)
+
+    def _pick_trump(self, trump: str) -> None:
+        self.choice = trump
+        for key, button in self.buttons.items():
+            if key.startswith("bid-"):
+                button.setEnabled(True)
+            if key == f"trump-{trump}":
+                button.setChecked(True)
+
+    def _raise(self, view: dict) -> None:
+        contract = (view.get("contract") or {}).get("amount")
+        layout = self._reset(f"You won the auction at {contract}. Raise your contract before the "
+                             "widow is shown, or keep it.", "raise")
+        grid = QGridLayout()
+        keep = _button(f"Keep {contract}", "keep", f"Keep the contract at {contract}")
+        self._add(grid, keep, "keep", {"raise": None}, (0, 0))
+        self.default = keep
+        raises = sorted(e["raise"] for e in self.legal if e.get("raise") is not None)
+        for i, amount in enumerate(raises, start=1):
+            self._add(grid, _button(str(amount), f"raise-{amount}", f"Raise to {amount}"), f"raise-{amount}",
+                      {"raise": amount}, (i // 9, i % 9))
+        layout.addLayout(grid)
+
+    def _widow(self) -> None:
+        layout = self._reset("The widow is turned up for everyone. Have a look, then say Got it.", "ack")
+        row = QHBoxLayout()
+        button = _button("Got it", "got-it")
+        self._add(row, button, "got-it", {"ack": True})
+        row.addStretch(1)
+        self.default = button
+        layout.addLayout(row)
+
+    def _bury(self, template: dict) -> None:
+        count = template.get("bury", 5)
+        layout = self._reset(f"You took the widow. Pick {count} cards to bury, then name trump.", "bury")
+        self.choice = None
+        self.selection = []
+        row = QHBoxLayout()
+        group = QButtonGroup(self.body)
+        for colour in template.get("trump", ["B", "R", "G", "Y"]):
+            name = cardnames.ROOK_COLOURS[colour]
+            button = _button(name, f"colour-{colour}", f"Trump {name}")
+            button.setCheckable(True)
+            group.addButton(button)
+            button.clicked.connect(lambda _=False, c=colour: self._pick_colour(c))
+            self._add(row, button, f"colour-{colour}", None)
+        layout.addLayout(row)
+        self.confirm = _button(f"Bury {count} and name trump", "confirm")
+        self.confirm.clicked.connect(self._confirm_bury)
+        self.buttons["confirm"] = self.confirm
+        self.default = self.confirm
+        layout.addWidget(self.confirm)
+        self.need = count
+        self._update_confirm()
+        self.selection_wanted.emit(count)
+
+    def _pick_colour(self, colour: str) -> None:
+        self.choice = colour
+        self.buttons[f"colour-{colour}"].setChecked(True)
+        self._update_confirm()
+
+    def _confirm_bury(self) -> None:
+        if len(self.selection) == self.need and self.choice:
+            self._send({"bury": list(self.selection), "trump": self.choice})
+
+    def _discard(self, template: dict) -> None:
+        count = template.get("discard", 2)
+        layout = self._reset(f"You took the kitty. Pick {count} cards to discard face down "
+                             "(their count points go to whoever takes the last trick).", "discard")
+        self.selection = []
+        self.confirm = _button(f"Discard {count}", "confirm")
+        self.confirm.clicked.connect(lambda: len(self.selection) == self.need
+                                     and self._send({"discard": list(self.selection)}))
+        self.buttons["confirm"] = self.confirm
+        self.default = self.confirm
+        layout.addWidget(self.confirm)
+        self.need = count
+        self.choice = "-"
+        self._update_confirm()
+        self.selection_wanted.emit(count)
+
+    def set_selection(self, cards: list[str]) -> None:
+        self.selection = list(cards)
+        self._update_confirm()
+
+    def _update_confirm(self) -> None:
+        if self.kind not in ("bury", "discard"):
+            return
+        ready = len(self.selection) == self.need and bool(self.choice)
+        self.confirm.setEnabled(ready)
+        if self.kind == "bury":
+            colour = cardnames.ROOK_COLOURS.get(self.choice or "", "…")
+            self.confirm.setText(f"Bury {len(self.selection)}/{self.need} and make {colour} trump")
+        else:
+            self.confirm.setText(f"Discard {len(self.selection)}/{self.need}")
+
+    def _leftover(self) -> None:
+        layout = self._reset("You deal: turn the left-over card face up (everyone sees it) or leave "
+                             "it face down. Nobody has seen it — you choose blind.", "leftover")
+        row = QHBoxLayout()
+        self._add(row, _button("Face up", "leftover-up", "Left-over card face up"), "leftover-up",
+                  {"leftover": "up"})
+        self._add(row, _button("Face down", "leftover-down", "Left-over card face down"), "leftover-down",
+                  {"leftover": "down"})
+        layout.addLayout(row)
+
+    def _somerset_trump(self) -> None:
+        layout = self._reset("Name trump: one of the seven suits or No Trump.", "trump")
+        counts = {suit: 0 for suit in cardnames.SOMERSET_SUITS}
+        for card in self.hand:
+            suit = cardnames.suit_of("somerset", card)
+            if suit in counts:
+                counts[suit] += 1
+        grid = QGridLayout()
+        options = [e["trump"] for e in self.legal if "trump" in e]
+        for i, trump in enumerate(options):
+            if trump == "NT":
+                label, spoken = "No Trump", "No Trump"
+            else:
+                label = f"/{trump}  ({counts.get(trump, 0)} held)"
+                spoken = f"Trump /{trump}, you hold {counts.get(trump, 0)}"
+            self._add(grid, _button(label, f"trump-{trump}", spoken), f"trump-{trump}", {"trump": trump},
+                      (i // 4, i % 4))
+        layout.addLayout(grid)
+        note = QLabel(ZERO_ZERO_NOTE)
+        note.setObjectName("note")
+        note.setWordWrap(True)
+        layout.addWidget(note)
+
+    def ask_ace(self, card: str) -> None:
+        """The ace must be declared: show High / Low for it."""
+        name = cardnames.spoken(self.game, card)
+        layout = self._reset(f"Play the {name} high (above the king) or low (below the 2)?", "ace")
+        self.pending_ace = card
+        row = QHBoxLayout()
+        high = _button("High", "ace-high", f"Play {name} high")
+        self._add(row, high, "ace-high", {"play": card, "ace": "high"})
+        self._add(row, _button("Low", "ace-low", f"Play {name} low"), "ace-low", {"play": card, "ace": "low"})
+        cancel = _button("Cancel", "ace-cancel")
+        cancel.setProperty("role", "secondary")
+        cancel.clicked.connect(self.clear)
+        self.buttons["ace-cancel"] = cancel
+        row.addWidget(cancel)
+        layout.addLayout(row)
+
+    # -- keyboard ------------------------------------------------------------------------
+    def handle_key(self, key: int, text: str) -> bool:
+        """Keys typed anywhere on the table; True when the panel used it."""
+        if not self.isVisible() or not self.kind:
+            return False
+        letter = text.upper()
+        if self.kind == "ace" and letter in ("H", "L"):
+            self.buttons["ace-high" if letter == "H" else "ace-low"].click()
+            return True
+        if key == Qt.Key_Escape:
+            if self.kind == "ace":
+                self.clear()
+            self._set_typed("")
+            return True
+        if self.kind in ("bid", "raise", "trump") and text.isdigit():
+            self._set_typed(self.typed + text)
+            return True
+        if key == Qt.Key_Backspace and self.typed:
+            self._set_typed(self.typed[:-1])
+            return True
+        if key in (Qt.Key_Return, Qt.Key_Enter):
+            return self._enter()
+        return self._letter(letter)
+
+    def _letter(self, letter: str) -> bool:
+        if self.kind == "bid" and letter == "P" and "pass" in self.buttons:
+            self.buttons["pass"].click()
+        elif self.kind == "bid" and letter in HORSESHOES_TRUMP_KEYS and f"trump-{HORSESHOES_TRUMP_KEYS[letter]}" in self.buttons:
+            self.buttons[f"trump-{HORSESHOES_TRUMP_KEYS[letter]}"].click()
+        elif self.kind == "bury" and letter in ROOK_COLOUR_KEYS:
+            self.buttons[f"colour-{letter}"].click()
+        elif self.kind == "trump" and letter == "N":
+            self.buttons["trump-NT"].click()
+        elif self.kind == "raise" and letter == "K":
+            self.buttons["keep"].click()
+        elif self.kind == "leftover" and letter in ("U", "D"):
+            self.buttons["leftover-up" if letter == "U" else "leftover-down"].click()
+        else:
+            return False
+        return True
+
+    def _enter(self) -> bool:
+        if self.typed:
+            prefix = {"bid": "bid-", "raise": "raise-", "trump": "trump-"}[self.kind]
+            button = self.buttons.get(prefix + self.typed)
+            if button is not None and button.isEnabled():
+                self._set_typed("")
+                button.click()
+            else:
+                self._set_typed(self.typed, error=True)
+            return True
+        if self.default is not None and self.default.isEnabled():
+            self.default.click()
+            return True
+        return False
+
+    def _set_typed(self, typed: str, error: bool = False) -> None:
+        self.typed = typed
+        if self.typed_label is None:
+            return
+        if error:
+            self.typed_label.setText(f"{typed} isn't one of the choices — try again")
+        elif typed:
+            self.typed_label.setText(f"Typed {typed} — Enter to confirm, Esc to clear")
+        else:
+            self.typed_label.setText("Type a number and press Enter")

@@ -1,0 +1,178 @@
+"""Your hand along the bottom of the table.
+
+Three modes: ``idle`` (not your turn: every card flat), ``play`` (legal cards lifted,
+the rest dimmed with the reason as tooltip) and ``select`` (pick N cards — Somerset's
+kitty discard, Rook's bury). The hand owns the keyboard: ←/→ move a cursor, Enter or
+Space plays (or toggles) the card under it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QWidget
+
+from .card_widget import CardWidget, card_size
+
+
+class HandWidget(QWidget):
+    play_requested = Signal(str)  # a legal card was chosen
+    illegal_chosen = Signal(str, str)  # card, why it can't be played
+    selection_changed = Signal(list)
+
+    def __init__(self, deck: str, card_width: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.deck = deck
+        self.card_width = card_width
+        self.cards: list[str] = []
+        self.widgets: list[CardWidget] = []
+        self.mode = "idle"
+        self.legal: set[str] = set()
+        self.reasons: dict[str, str] = {}
+        self.select_count = 0
+        self.selected: list[str] = []
+        self.cursor = -1
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setAccessibleName("Your hand")
+        self.setMinimumHeight(self.sizeHint().height())
+
+    # -- content -----------------------------------------------------------------------
+    def set_deck(self, deck: str, card_width: int) -> None:
+        if (deck, card_width) != (self.deck, self.card_width):
+            self.deck, self.card_width = deck, card_width
+            self._rebuild(self.cards)
+
+    def set_cards(self, cards: list[str]) -> None:
+        """Show ``cards`` in the order given (already sorted by the caller)."""
+        if cards != self.cards:
+            self._rebuild(cards)
+
+    def _rebuild(self, cards: list[str]) -> None:
+        current = self.cards[self.cursor] if 0 <= self.cursor < len(self.cards) else None
+        for widget in self.widgets:
+            widget.hide()  # gone from the screen now, freed when the loop comes round
+            widget.deleteLater()
+        self.cards = list(cards)
+        self.widgets = []
+        for card in self.cards:
+            widget = CardWidget(self.deck, card, self.card_width, self)
+            widget.activated.connect(self._on_card)
+            widget.show()
+            self.widgets.append(widget)
+        self.selected = [c for c in self.selected if c in self.cards]
+        self.cursor = self.cards.index(current) if current in self.cards else -1
+        self._refresh()
+        self._layout()
+
+    def set_idle(self) -> None:
+        self.mode, self.legal, self.reasons = "idle", set(), {}
+        self.selected = []
+        self._refresh()
+
+    def set_playable(self, legal: set[str], reasons: dict[str, str]) -> None:
+        self.mode, self.legal, self.reasons = "play", set(legal), dict(reasons)
+        self.selected = []
+        if self.cursor < 0 or self.cards and self.cards[self.cursor] not in self.legal:
+            self.cursor = next((i for i, c in enumerate(self.cards) if c in self.legal), self.cursor)
+        self._refresh()
+
+    def set_selecting(self, count: int) -> None:
+        if self.mode != "select" or self.select_count != count:
+            self.selected = []
+        self.mode, self.select_count = "select", count
+        self.legal, self.reasons = set(self.cards), {}
+        self._refresh()
+
+    # -- choosing ------------------------------------------------------------------------
+    def _on_card(self, card: str) -> None:
+        if card in self.cards:
+            self.cursor = self.cards.index(card)
+        self.choose(card)
+
+    def choose(self, card: str) -> None:
+        if self.mode == "play":
+            if card in self.legal:
+                self.play_requested.emit(card)
+            else:
+                self.illegal_chosen.emit(card, self.reasons.get(card, "it can't be played now"))
+        elif self.mode == "select":
+            self._toggle(card)
+        self._refresh()
+
+    def _toggle(self, card: str) -> None:
+        if card in self.selected:
+            self.selected.remove(card)
+        elif len(self.selected) < self.select_count:
+            self.selected.append(card)
+        else:  # full: the newest pick replaces the oldest, so a click always does something
+            self.selected = self.selected[1:] + [card]
+        self.selection_changed.emit(list(self.selected))
+
+    def keyPressEvent(self, event) -> None:
+        key = event.key()
+        if key in (Qt.Key_Left, Qt.Key_Right) and self.cards:
+            step = -1 if key == Qt.Key_Left else 1
+            self.cursor = (max(self.cursor, 0) + step) % len(self.cards) if self.cursor >= 0 else 0
+            self._refresh()
+            self._announce()
+        elif self._takes_key(key) and 0 <= self.cursor < len(self.cards):
+            self.choose(self.cards[self.cursor])
+        else:
+            super().keyPressEvent(event)
+
+    def _takes_key(self, key: int) -> bool:
+        """Enter/Space play a card; while picking cards Space toggles and Enter is left
+        to the table (it confirms the discard or bury); when idle both pass through."""
+        if self.mode == "play":
+            return key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Space)
+        return self.mode == "select" and key == Qt.Key_Space
+
+    def _announce(self) -> None:
+        """Screen readers follow the accessible description of the focused hand."""
+        if 0 <= self.cursor < len(self.widgets):
+            widget = self.widgets[self.cursor]
+            self.setAccessibleDescription(widget.accessibleName() + (
+                f", {widget.accessibleDescription()}" if widget.accessibleDescription() else ""))
+
+    def widget_for(self, card: str) -> CardWidget:
+        return self.widgets[self.cards.index(card)]
+
+    # -- drawing -------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        for i, (card, widget) in enumerate(zip(self.cards, self.widgets)):
+            if self.mode == "play":
+                legal = card in self.legal
+                widget.set_state(legal, not legal, "" if legal else self.reasons.get(card, "not now"))
+            elif self.mode == "select":
+                widget.set_state(False, False, "", card in self.selected)
+            else:
+                widget.set_state(False, False)
+            widget.set_cursor_on(i == self.cursor and self.hasFocus())
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self._refresh()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self._refresh()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._layout()
+
+    def sizeHint(self) -> QSize:
+        face = card_size(self.card_width)
+        return QSize(face.width() * 8, face.height() + max(8, self.card_width // 6) + 4)
+
+    def _layout(self) -> None:
+        if not self.widgets:
+            return
+        width = self.widgets[0].width()
+        count = len(self.widgets)
+        room = max(self.width() - width - 8, 0)
+        step = min(width * 0.66, room / (count - 1)) if count > 1 else 0
+        total = width + step * (count - 1)
+        left = (self.width() - total) / 2
+        for i, widget in enumerate(self.widgets):
+            widget.move(round(left + i * step), max(0, self.height() - widget.height()))
+            widget.raise_()

@@ -1,0 +1,177 @@
+"""What appears over the table: the integrity alert banner, the "Reconnecting…" /
+"Waiting for …" curtain, the hand summary and the game-over card."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.summary import HandSummary
+
+
+class AlertBanner(QFrame):
+    """A red bar across the top: an integrity check failed. Stays until dismissed."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("alertBanner")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 6, 12, 6)
+        row = QHBoxLayout()
+        self.text = QLabel()
+        self.text.setObjectName("alertText")
+        self.text.setWordWrap(True)
+        row.addWidget(self.text, 1)
+        self.details_button = QPushButton("Details")
+        self.details_button.setObjectName("alertDetails")
+        self.details_button.setCheckable(True)
+        row.addWidget(self.details_button)
+        self.dismiss = QPushButton("Dismiss")
+        self.dismiss.setObjectName("alertDismiss")
+        row.addWidget(self.dismiss)
+        layout.addLayout(row)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.details.hide()
+        layout.addWidget(self.details)
+        self.details_button.toggled.connect(self.details.setVisible)
+        self.dismiss.clicked.connect(self.hide)
+        self.hide()
+
+    def show_alert(self, who: str, rule: str, detail: str, evidence: str | None) -> None:
+        self.text.setText(f"\u26a0 Integrity alert — {who}: {rule}")
+        extra = f"\nEvidence saved to: {evidence}" if evidence else ""
+        self.details.setText(f"{detail}{extra}")
+        self.setAccessibleName(f"Integrity alert: {who}: {rule}")
+        self.setAccessibleDescription(detail)
+        self.show()
+
+
+class Curtain(QWidget):
+    """Covers its parent with a dim layer and shows a card-like panel in the middle."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setAttribute(Qt.WA_StyledBackground, False)
+        outer = QVBoxLayout(self)
+        outer.addStretch(1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.panel = QFrame()
+        self.panel.setObjectName("overlayPanel")
+        self.panel.setMaximumWidth(560)
+        self.content = QVBoxLayout(self.panel)
+        self.content.setContentsMargins(20, 16, 20, 16)
+        row.addWidget(self.panel, 3)
+        row.addStretch(1)
+        outer.addLayout(row)
+        outer.addStretch(1)
+        parent.installEventFilter(self)
+        self.hide()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.parent() and event.type() == QEvent.Resize:
+            self.setGeometry(self.parent().rect())
+        return False
+
+    def reveal(self) -> None:
+        self.setGeometry(self.parent().rect())
+        self.show()
+        self.raise_()
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(0, 0, 0, 140))
+        painter.end()
+
+
+class ConnectionCurtain(Curtain):
+    """"Reconnecting…" (you) or "Waiting for Ann" (someone else), with the host's choice."""
+
+    keep_waiting = Signal(int)
+    stand_in = Signal(int)
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setObjectName("overlayTitle")
+        self.detail = QLabel()
+        self.detail.setWordWrap(True)
+        self.content.addWidget(self.title)
+        self.content.addWidget(self.detail)
+        row = QHBoxLayout()
+        self.wait_button = QPushButton("Keep waiting")
+        self.wait_button.setObjectName("keepWaiting")
+        self.bot_button = QPushButton("Let a bot play for them")
+        self.bot_button.setObjectName("standIn")
+        row.addWidget(self.wait_button)
+        row.addWidget(self.bot_button)
+        self.content.addLayout(row)
+        self.seat: int | None = None
+        self.wait_button.clicked.connect(lambda: self.keep_waiting.emit(self.seat))
+        self.bot_button.clicked.connect(lambda: self.stand_in.emit(self.seat))
+
+    def waiting(self, seat: int, title: str, detail: str, host_choice: bool) -> None:
+        self.seat = seat
+        self.title.setText(title)
+        self.detail.setText(detail)
+        self.setAccessibleName(title)
+        self.wait_button.setVisible(host_choice)
+        self.bot_button.setVisible(host_choice)
+        self.reveal()
+
+
+class SummaryCurtain(Curtain):
+    """The hand summary with "Next hand", or the game-over card with "Rematch"."""
+
+    next_hand = Signal()
+    rematch = Signal()
+    leave = Signal()
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setObjectName("overlayTitle")
+        self.content.addWidget(self.title)
+        self.summary = HandSummary()
+        self.content.addWidget(self.summary)
+        row = QHBoxLayout()
+        self.leave_button = QPushButton("Back to lobby")
+        self.leave_button.setObjectName("leaveTable")
+        self.leave_button.setProperty("role", "secondary")
+        self.rematch_button = QPushButton("Rematch")
+        self.rematch_button.setObjectName("rematch")
+        self.next_button = QPushButton("Next hand")
+        self.next_button.setObjectName("nextHand")
+        row.addWidget(self.leave_button)
+        row.addStretch(1)
+        row.addWidget(self.rematch_button)
+        row.addWidget(self.next_button)
+        self.content.addLayout(row)
+        self.next_button.clicked.connect(self.next_hand)
+        self.rematch_button.clicked.connect(self.rematch)
+        self.leave_button.clicked.connect(self.leave)
+        self.game_over = False
+
+    def show_hand(self, title: str) -> None:
+        self.game_over = False
+        self.title.setText(title)
+        self.setAccessibleName(title)
+        self.next_button.show()
+        self.next_button.setEnabled(True)
+        self.rematch_button.hide()
+        self.leave_button.hide()
+        self.reveal()
+        self.next_button.setFocus()
+
+    def show_game_over(self, title: str, can_rematch: bool) -> None:
+        self.game_over = True
+        self.title.setText(title)
+        self.setAccessibleName(title)
+        self.next_button.hide()
+        self.rematch_button.setVisible(can_rematch)
+        self.leave_button.show()
+        self.reveal()
+        (self.rematch_button if can_rematch else self.leave_button).setFocus()

@@ -1,0 +1,482 @@
+"""The table screen: seats around, the trick in the middle, your hand at the bottom.
+
+Everything on it is redrawn from the latest session events ("table" for seats and
+options, "state" for the hand), so the screen is always what the session says and a
+rejoin or a missed frame cannot leave it half-updated.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from app import cardnames
+from app.assets import deck_for
+from app.settings import Settings
+
+from . import viewmodel as vm
+from .decisions import DecisionPanel
+from .hand_widget import HandWidget
+from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain
+from .seat_panel import SeatPanel
+from .trick_area import TrickArea, relative_position
+
+TARGETS = {"somerset": 66, "rook": 500}
+GAME_TITLES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
+
+
+class TableView(QWidget):
+    leave_requested = Signal()
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("tableView")
+        self.settings = settings
+        self.session = None
+        self.table: dict = {}
+        self.view: dict = {}
+        self.legal: list[dict] = []
+        self.reasons: dict[str, str] | None = None
+        self.history: list[list[int]] = []
+        self.scores: list[int] = []
+        self.show_last = False
+        self._build()
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(10, 8, 10, 8)
+        root.setSpacing(6)
+        root.addWidget(self._info_bar())
+        self.banner = AlertBanner(self)
+        root.addWidget(self.banner)
+        middle = QHBoxLayout()
+        middle.addLayout(self._felt(), 1)
+        middle.addWidget(self._side_panel())
+        root.addLayout(middle, 1)
+        self.status = QLabel()
+        self.status.setObjectName("turnStatus")
+        self.status.setAlignment(Qt.AlignCenter)
+        root.addWidget(self.status)
+        self.decision = DecisionPanel(self)
+        root.addWidget(self.decision)
+        self.my_panel = SeatPanel()
+        self.hand = HandWidget("somerset", self.settings.card_width)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.my_panel, 0, Qt.AlignBottom)
+        bottom.addWidget(self.hand, 1)
+        root.addLayout(bottom)
+        self.connection = ConnectionCurtain(self)
+        self.summary = SummaryCurtain(self)
+        self._wire()
+
+    def _info_bar(self) -> QFrame:
+        bar = QFrame()
+        bar.setObjectName("infoBar")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(10, 4, 10, 4)
+        self.title_label = QLabel()
+        self.title_label.setObjectName("tableTitle")
+        self.contract_label = QLabel()
+        self.contract_label.setObjectName("contractLabel")
+        self.trump_label = QLabel()
+        self.trump_label.setObjectName("trumpLabel")
+        self.score_label = QLabel()
+        self.score_label.setObjectName("scoreLabel")
+        for label in (self.title_label, self.contract_label, self.trump_label, self.score_label):
+            row.addWidget(label)
+            row.addSpacing(14)
+        row.addStretch(1)
+        self.last_button = QPushButton("Last trick")
+        self.last_button.setObjectName("lastTrick")
+        self.last_button.setCheckable(True)
+        self.last_button.setToolTip("Show the last completed trick")
+        self.live_box = QCheckBox("Live scores")
+        self.live_box.setObjectName("liveScores")
+        self.log_box = QCheckBox("Game log")
+        self.log_box.setObjectName("gameLog")
+        self.leave_button = QPushButton("Leave")
+        self.leave_button.setObjectName("leave")
+        self.leave_button.setProperty("role", "secondary")
+        for widget in (self.last_button, self.live_box, self.log_box, self.leave_button):
+            row.addWidget(widget)
+        return bar
+
+    def _felt(self) -> QGridLayout:
+        grid = QGridLayout()
+        self.panels = {pos: SeatPanel() for pos in ("left", "top", "right")}
+        grid.addWidget(self.panels["top"], 0, 1, Qt.AlignHCenter)
+        grid.addWidget(self.panels["left"], 1, 0, Qt.AlignVCenter)
+        grid.addWidget(self.panels["right"], 1, 2, Qt.AlignVCenter)
+        self.trick = TrickArea()
+        grid.addWidget(self.trick, 1, 1)
+        grid.setColumnStretch(1, 1)
+        grid.setRowStretch(1, 1)
+        return grid
+
+    def _side_panel(self) -> QWidget:
+        self.side = QFrame()
+        self.side.setObjectName("sidePanel")
+        self.side.setFixedWidth(250)
+        layout = QVBoxLayout(self.side)
+        self.live_label = QLabel()
+        self.live_label.setObjectName("liveText")
+        self.live_label.setWordWrap(True)
+        layout.addWidget(self.live_label)
+        self.log_list = QListWidget()
+        self.log_list.setObjectName("logList")
+        self.log_list.setAccessibleName("Game log")
+        layout.addWidget(self.log_list, 1)
+        self.side.hide()
+        return self.side
+
+    def _wire(self) -> None:
+        self.hand.play_requested.connect(self._play)
+        self.hand.illegal_chosen.connect(self._illegal)
+        self.hand.selection_changed.connect(self.decision.set_selection)
+        self.decision.selection_wanted.connect(self._selection_wanted)
+        self.decision.act.connect(self._act)
+        self.last_button.toggled.connect(self._toggle_last)
+        self.live_box.clicked.connect(lambda on: self._table_option("live_scores", on))
+        self.log_box.clicked.connect(lambda on: self._table_option("game_log", on))
+        self.leave_button.clicked.connect(self.leave_requested)
+        self.summary.leave.connect(self.leave_requested)
+        self.summary.next_hand.connect(self._next_hand)
+        self.summary.rematch.connect(self._rematch)
+        self.connection.keep_waiting.connect(lambda seat: self._stand_in(seat, False))
+        self.connection.stand_in.connect(lambda seat: self._stand_in(seat, True))
+
+    # -- the session ---------------------------------------------------------------------
+    def attach(self, session, bridge) -> None:
+        """Show ``session``'s table; ``bridge`` delivers its events on this thread."""
+        self.session = session
+        self.view, self.legal, self.history, self.scores = {}, [], [], []
+        self.summary.hide()
+        self.connection.hide()
+        self.banner.hide()
+        self.log_list.clear()
+        bridge.table.connect(self.on_table)
+        bridge.state.connect(self.on_state)
+        bridge.hand_over.connect(self.on_hand_over)
+        bridge.game_over.connect(self.on_game_over)
+        bridge.connection.connect(self.on_connection)
+        bridge.alert.connect(self.on_alert)
+        bridge.error.connect(self.on_error)
+
+    def _act(self, action: dict) -> None:
+        if self.session is not None:
+            self.decision.clear()
+            self.session.act(action)
+
+    def _next_hand(self) -> None:
+        self.summary.next_button.setEnabled(False)  # one click deals once
+        self.summary.hide()
+        if self.session is not None:
+            self.session.next_hand()
+
+    def _rematch(self) -> None:
+        self.summary.hide()
+        self.history, self.scores = [], []
+        if self.session is not None:
+            self.session.rematch()
+
+    def _table_option(self, name: str, on: bool) -> None:
+        if self.session is not None:
+            self.session.set_table_option(name, on)
+
+    def _stand_in(self, seat: int, bot: bool) -> None:
+        if self.session is not None:
+            self.session.stand_in(seat, bot)
+        if bot:
+            self.connection.hide()
+
+    # -- names and seats -----------------------------------------------------------------
+    @property
+    def you(self) -> int:
+        you = self.table.get("you")
+        return self.view.get("seat", you if you is not None else 0)
+
+    @property
+    def players(self) -> int:
+        if self.view.get("cards_left"):
+            return len(self.view["cards_left"])
+        return len(self.table.get("seats") or []) or 4
+
+    def names(self) -> list[str]:
+        seats = {s["seat"]: s for s in self.table.get("seats") or []}
+        return [seats[i]["name"] if i in seats else f"Seat {i + 1}" for i in range(self.players)]
+
+    def game(self) -> str:
+        return self.view.get("game") or (self.table.get("settings") or {}).get("game", "somerset")
+
+    def deck(self) -> str:
+        return deck_for(self.game(), self.settings.colour_blind_rook)
+
+    # -- events --------------------------------------------------------------------------
+    def on_table(self, event: dict) -> None:
+        self.table = event
+        options = event.get("table_options") or {}
+        is_host = bool(event.get("is_host"))
+        for box, key in ((self.live_box, "live_scores"), (self.log_box, "game_log")):
+            box.setChecked(bool(options.get(key)))
+            box.setEnabled(is_host)
+            box.setToolTip("The host turns this on or off for everyone" if not is_host else "Shown to everyone")
+        self._refresh()
+
+    def on_state(self, event: dict) -> None:
+        self.view = event.get("view") or {}
+        self.legal = list(event.get("legal") or [])
+        self.reasons = event.get("reasons")
+        self.scores = list(event.get("scores") or self.scores)
+        self.hand_number = event.get("hand_number", 0)
+        if self.view.get("trick"):
+            self.last_button.setChecked(False)
+        self._refresh()
+
+    def on_hand_over(self, event: dict) -> None:
+        self.scores = list(event.get("scores") or [])
+        self.history.append(list(self.scores))
+        self.decision.clear()
+        result = event.get("result") or {}
+        names = vm.side_names(self.view, self.names()) if self.view else self.names()
+        self.summary.summary.show_result(self._headline(result), names, result.get("taken") or [],
+                                         result.get("score") or [], self.scores, self.history,
+                                         self._target(), "Tricks" if self.game() == "horseshoes" else "Points")
+        self.summary.show_hand(f"Hand {len(self.history)} — summary")
+        self._refresh()
+
+    def on_game_over(self, event: dict) -> None:
+        names = vm.side_names(self.view, self.names()) if self.view else self.names()
+        winner = event.get("winner")
+        scores = event.get("scores") or self.scores
+        who = names[winner] if winner is not None and winner < len(names) else "Nobody"
+        verb = "win" if vm.partnerships(self.view) else "wins"
+        line = " · ".join(f"{n}: {s}" for n, s in zip(names, scores))
+        self.summary.title.setText(f"\U0001F3C6 {who} {verb}!  {line}")
+        self.summary.show_game_over(f"Game over — {who} {verb}!", bool(self.table.get("is_host")))
+
+    def on_connection(self, event: dict) -> None:
+        seat, state = event.get("seat"), event.get("state")
+        names = self.names()
+        who = names[seat] if seat is not None and seat < len(names) else "a player"
+        if state == "connected":
+            if self.connection.seat in (seat, None) or seat == self.you:
+                self.connection.hide()
+            return
+        if seat == self.you:
+            self.connection.waiting(seat, "Reconnecting…", event.get("detail") or
+                                    "The connection to the table dropped. Trying again.", False)
+        else:
+            self.connection.waiting(seat, f"Waiting for {who}", event.get("detail") or
+                                    f"{who} lost the connection. Their seat is held for them.",
+                                    bool(self.table.get("is_host")))
+
+    def on_alert(self, event: dict) -> None:
+        seat = event.get("seat")
+        names = self.names()
+        who = names[seat] if seat is not None and seat < len(names) else "the table"
+        self.banner.show_alert(who, event.get("rule", "a check failed"), event.get("detail", ""),
+                               event.get("evidence_path"))
+
+    def on_error(self, event: dict) -> None:
+        self._flash(event.get("message", "something went wrong"))
+        self._refresh()
+
+    def _flash(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setProperty("problem", True)
+        self._repolish(self.status)
+
+    # -- playing -------------------------------------------------------------------------
+    def _play(self, card: str) -> None:
+        choices = [e for e in self.legal if e.get("play") == card]
+        if any(e.get("ace") for e in choices):
+            self.decision.ask_ace(card)
+            return
+        self._act({"play": card})
+
+    def _illegal(self, card: str, reason: str) -> None:
+        name = cardnames.spoken(self.game(), card)
+        if self.reasons is None and self.session is not None:
+            self.session.act({"play": card})  # the session says why
+            return
+        self._flash(f"You can't play the {name}: {reason}")
+
+    def _selection_wanted(self, count: int) -> None:
+        if count:
+            self.hand.set_selecting(count)
+            self.hand.setFocus()
+
+    def _toggle_last(self, on: bool) -> None:
+        self.show_last = on
+        self._refresh_trick()
+
+    def keyPressEvent(self, event) -> None:
+        if self.decision.handle_key(event.key(), event.text()):
+            return
+        super().keyPressEvent(event)
+
+    # -- drawing -------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        if not self.view:
+            self._refresh_seats()
+            return
+        self._refresh_info()
+        self._refresh_seats()
+        self._refresh_trick()
+        self._refresh_hand()
+        self._refresh_status()
+        self._refresh_side()
+
+    def _refresh_info(self) -> None:
+        settings = self.table.get("settings") or {}
+        game = self.game()
+        title = GAME_TITLES.get(game, game)
+        mode = f" · {self.view.get('mode')}" if self.view.get("mode") else ""
+        self.title_label.setText(f"{settings.get('name') or title}: {title}{mode} · hand {getattr(self, 'hand_number', 1)}")
+        self.contract_label.setText(vm.contract_text(self.view, self.names()))
+        self.trump_label.setText(vm.trump_text(self.view))
+        names = vm.side_names(self.view, self.names())
+        short = [n.split(" (")[0] for n in names]
+        self.score_label.setText("Score " + " · ".join(f"{n} {s}" for n, s in zip(short, self.scores)))
+        self.score_label.setToolTip(" · ".join(f"{n}: {s}" for n, s in zip(names, self.scores)))
+
+    def _refresh_seats(self) -> None:
+        seats = {s["seat"]: s for s in self.table.get("seats") or []}
+        players, you = self.players, self.you
+        for panel in self.panels.values():
+            panel.hide()
+        names = self.names()
+        won = vm.tricks_by_seat(self.view, players) if self.view else [0] * players
+        to_act = self.view.get("to_act") or []
+        bidder = vm.bidder(self.view) if self.view else None
+        for seat in range(players):
+            info = seats.get(seat, {})
+            position = relative_position(seat, you, players)
+            panel = self.my_panel if position == "bottom" else self.panels[position]
+            team = vm.TEAM_NAMES[seat % 2] if self.view and vm.partnerships(self.view) else ""
+            left = self.view.get("cards_left", [None] * players)[seat] if self.view else None
+            panel.show_seat(names[seat], team, info.get("kind", "human"), info.get("connected", True),
+                            left, vm.seat_bid(self.view, seat) if self.view else "",
+                            self.view.get("dealer") == seat, seat in to_act, won[seat], seat == bidder)
+            panel.show()
+
+    def _refresh_trick(self) -> None:
+        game, names = self.game(), self.names()
+        self.trick.configure(self.deck(), self.settings.card_width, self.players, self.you)
+        current = [tuple(x) for x in self.view.get("trick") or []]
+        tricks = self.view.get("tricks") or []
+        if current and not self.show_last:
+            self.trick.show_trick(current)
+        elif tricks:
+            last = tricks[-1]
+            caption = f"Last trick — taken by {names[last['winner']]}"
+            self.trick.show_trick([tuple(x) for x in last["cards"]], caption, faded=not self.show_last)
+        else:
+            self.trick.show_trick([])
+        self.last_button.setEnabled(bool(tricks))
+        self._refresh_open_cards(game)
+
+    def _refresh_open_cards(self, game: str) -> None:
+        view, phase = self.view, self.view.get("phase")
+        if game == "rook" and phase == "widow":
+            self.trick.show_open(view.get("widow") or [], "The widow")
+        elif game == "somerset" and view.get("widow") and view.get("widow_side") is None:
+            self.trick.show_open(view["widow"], "Open widow — goes to the first trick's winner")
+        elif game == "horseshoes" and view.get("leftover"):
+            left = view["leftover"]
+            if left.get("card"):
+                self.trick.show_open([left["card"]], "Left-over card (face up)")
+            elif left.get("face") == "down":
+                self.trick.show_open([], "Left-over card (face down)", hidden=1)
+            else:
+                self.trick.show_open([], "")
+        else:
+            self.trick.show_open([], "")
+
+    def _refresh_hand(self) -> None:
+        game = self.game()
+        self.hand.set_deck(self.deck(), self.settings.card_width)
+        self.hand.set_cards(cardnames.sort_hand(game, list(self.view.get("hand") or []), self.view.get("trump")))
+        plays = {e["play"] for e in self.legal if "play" in e}
+        if plays:
+            held = set(self.hand.cards)
+            reasons = dict(self.reasons or {})
+            for card in held - plays:
+                reasons.setdefault(card, "not playable now")
+            self.hand.set_playable(plays, reasons)
+            if not self.decision.hasFocus():
+                self.hand.setFocus()
+        elif self.hand.mode != "select" or not any(k in e for e in self.legal for k in ("bury", "discard")):
+            self.hand.set_idle()
+        self.decision.show_for(self.view, self.legal, self.hand.cards)
+
+    def _refresh_status(self) -> None:
+        self.status.setProperty("problem", False)
+        to_act, names = self.view.get("to_act") or [], self.names()
+        prompt = self.view.get("prompt") or ""
+        if self.view.get("phase") == "done":
+            text, mine = "Hand over", False
+        elif self.you in to_act:
+            text, mine = f"Your turn — {prompt}", True
+        elif to_act:
+            who = " and ".join(names[s] for s in to_act if s < len(names))
+            text, mine = f"Waiting for {who} to {prompt}", False
+        else:
+            text, mine = "", False
+        self.status.setText(text)
+        self.status.setProperty("mine", mine)
+        self._repolish(self.status)
+
+    def _refresh_side(self) -> None:
+        options = self.table.get("table_options") or {}
+        live, log = bool(options.get("live_scores")), bool(options.get("game_log"))
+        self.side.setVisible(live or log)
+        self.live_label.setVisible(live)
+        self.log_list.setVisible(log)
+        if live:
+            self.live_label.setText(self._live_text())
+        if log:
+            self._fill_log()
+
+    def _live_text(self) -> str:
+        names = vm.side_names(self.view, self.names())
+        taken = self.view.get("taken") or []
+        lines = ["<b>This hand</b>"] + [f"{n}: {t}" for n, t in zip(names, taken)]
+        amount, who = vm.contract_amount(self.view), vm.bidder(self.view)
+        if amount is not None and who is not None and vm.partnerships(self.view):
+            side = vm.side_of(self.view, who)
+            need = max(amount - (taken[side] if side < len(taken) else 0), 0)
+            lines.append(f"Bidders need {need} more" if need else "Bidders have made it")
+        return "<br>".join(lines)
+
+    def _fill_log(self) -> None:
+        lines = [vm.describe_action(self.view, a, self.names()) for a in self.view.get("actions") or []]
+        if self.log_list.count() != len(lines):
+            self.log_list.clear()
+            self.log_list.addItems(lines)
+            self.log_list.scrollToBottom()
+
+    # -- results -------------------------------------------------------------------------
+    def _target(self) -> int | None:
+        if self.game() == "horseshoes":
+            return (self.view.get("options") or {}).get("target", 13)
+        return TARGETS.get(self.game())
+
+    def _headline(self, result: dict) -> str:
+        if result.get("thrown_in"):
+            return "Everyone passed — the hand is thrown in and the deal moves left."
+        names = self.names()
+        who, amount = vm.bidder(self.view), vm.contract_amount(self.view)
+        if result.get("made") is None or who is None:
+            return "Penalty points this hand (lower is better)." if self.game() == "horseshoes" else "Hand over."
+        side = vm.side_names(self.view, names)[vm.side_of(self.view, who)].split(" (")[0]
+        taken = (result.get("taken") or [0, 0])[vm.side_of(self.view, who)]
+        verdict = "made it" if result["made"] else "were set"
+        return f"{names[who]} bid {amount}: {side} took {taken} and {verdict}."
+
+    @staticmethod
+    def _repolish(widget: QWidget) -> None:
+        widget.style().unpolish(widget)
+        widget.style().polish(widget)

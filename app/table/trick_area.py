@@ -1,0 +1,117 @@
+"""The middle of the table: the trick being played, each card in front of its player.
+
+While a new trick has not started, the last completed one stays in view, a little
+faded, captioned with who took it — the moment a person looks for "who won that?".
+Open cards (Rook's widow, Somerset's open widow, Horseshoes' face-up left-over) are
+shown along the top with a caption.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from app import cardnames
+
+from .card_widget import ART, card_size
+
+
+def relative_position(seat: int, you: int, players: int) -> str:
+    """Where ``seat`` sits as you look at the table: bottom (you), left, top, right."""
+    offset = (seat - you) % players
+    if players == 3:
+        return ("bottom", "left", "right")[offset]
+    return ("bottom", "left", "top", "right")[offset]
+
+
+class TrickArea(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.deck = "somerset"
+        self.card_width = 84
+        self.players = 4
+        self.you = 0
+        self.cards: list[tuple[int, str]] = []  # (seat, card) in play order
+        self.faded = False
+        self.caption = ""
+        self.open_cards: list[str] = []
+        self.hidden_spare = 0  # face-down spare cards to show as backs
+        self.open_caption = ""
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setAccessibleName("Trick")
+
+    def configure(self, deck: str, card_width: int, players: int, you: int) -> None:
+        self.deck, self.card_width, self.players, self.you = deck, card_width, players, you
+        self.update()
+
+    def show_trick(self, cards: list[tuple[int, str]], caption: str = "", faded: bool = False) -> None:
+        self.cards, self.caption, self.faded = list(cards), caption, faded
+        game = cardnames.game_of_deck(self.deck)
+        spoken = ", ".join(cardnames.spoken(game, c) for _, c in self.cards) or "no cards"
+        self.setAccessibleDescription(f"{caption} {spoken}".strip())
+        self.update()
+
+    def show_open(self, cards: list[str], caption: str = "", hidden: int = 0) -> None:
+        self.open_cards, self.open_caption, self.hidden_spare = list(cards), caption, hidden
+        self.update()
+
+    def minimumSizeHint(self) -> QSize:
+        face = card_size(self.card_width)
+        return QSize(face.width() * 3 + 40, round(face.height() * 2.3))
+
+    def _spot(self, position: str, face: QSize) -> QPointF:
+        """Top-left corner of the card played from ``position``."""
+        cx, cy = self.width() / 2, self.height() / 2
+        dx, dy = face.width() * 1.0, face.height() * 0.56
+        centre = {"bottom": QPointF(cx, cy + dy), "top": QPointF(cx, cy - dy),
+                  "left": QPointF(cx - dx, cy), "right": QPointF(cx + dx, cy)}[position]
+        return QPointF(centre.x() - face.width() / 2, centre.y() - face.height() / 2)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.Antialiasing)
+        face = card_size(self.card_width)
+        ratio = self.devicePixelRatioF()
+        self._paint_open(painter, ratio)
+        painter.setOpacity(0.6 if self.faded else 1.0)
+        for seat, card in self.cards:
+            spot = self._spot(relative_position(seat, self.you, self.players), face)
+            painter.drawPixmap(spot, ART.face(self.deck, card, face, ratio))
+        painter.setOpacity(1.0)
+        if self.caption:
+            self._paint_caption(painter, self.caption, QRectF(0, self.height() - 26, self.width(), 24))
+        painter.end()
+
+    def _paint_open(self, painter: QPainter, ratio: float) -> None:
+        """Open cards: large in the middle while no trick is on the table (the widow
+        moment), small in the top-left corner once play has begun."""
+        if not self.open_cards and not self.hidden_spare:
+            return
+        centred = not self.cards
+        width = self.card_width if centred else max(40, int(self.card_width * 0.55))
+        small = card_size(width)
+        count = len(self.open_cards) + self.hidden_spare
+        gap = 8 if centred else 4
+        total = count * small.width() + (count - 1) * gap
+        x = (self.width() - total) / 2 if centred else 8.0
+        y = (self.height() - small.height()) / 2 if centred else 24.0
+        for card in self.open_cards:
+            painter.drawPixmap(QPointF(x, y), ART.face(self.deck, card, small, ratio))
+            x += small.width() + gap
+        for _ in range(self.hidden_spare):
+            painter.drawPixmap(QPointF(x, y), ART.back(small, "blue", ratio))
+            x += small.width() + gap
+        if centred:
+            rect = QRectF(0, y - 26, self.width(), 22)
+        else:
+            rect = QRectF(8, 2, max(total, 160), 20)
+        self._paint_caption(painter, self.open_caption, rect, Qt.AlignCenter if centred else Qt.AlignLeft)
+
+    def _paint_caption(self, painter: QPainter, text: str, rect: QRectF,
+                       align=Qt.AlignCenter) -> None:
+        font = QFont(self.font())
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor("#fdf6e3"))
+        painter.drawText(rect, align | Qt.AlignVCenter, text)

@@ -1,0 +1,55 @@
+"""The look: a green baize table, cream buttons, gold for "your turn"."""
+
+STYLE = """
+QMainWindow, QWidget#tableView, QWidget#page { background: qradialgradient(cx:0.5, cy:0.45, radius:0.9,
+    stop:0 #2f7a4f, stop:1 #174a30); }
+QWidget { color: #fdf6e3; font-size: 11pt; }
+QLabel#pageTitle { font-size: 22pt; font-weight: bold; color: #fdf6e3; }
+QLabel#pageSubtitle { color: #d7e8dc; }
+QFrame#infoBar { background: rgba(0,0,0,0.35); border-radius: 8px; }
+QLabel#tableTitle { font-weight: bold; }
+QLabel#contractLabel, QLabel#trumpLabel { color: #f4c430; font-weight: bold; }
+QFrame#seatPanel { background: rgba(0,0,0,0.35); border: 2px solid rgba(255,255,255,0.15);
+    border-radius: 10px; min-width: 130px; }
+QFrame#seatPanel[turn="true"] { border: 2px solid #f4c430; background: rgba(244,196,48,0.18); }
+QLabel#seatName { font-weight: bold; }
+QLabel#seatDetail { color: #d7e8dc; font-size: 10pt; }
+QLabel#seatBid { color: #f4c430; font-size: 10pt; }
+QLabel#dealerChip { background: #fdf6e3; color: #174a30; border-radius: 9px; padding: 0 5px;
+    font-weight: bold; font-size: 9pt; }
+QLabel#connDot { color: #81c784; }
+QLabel#connDot[connected="false"] { color: #e57373; }
+QLabel#turnStatus { font-size: 12pt; padding: 2px; }
+QLabel#turnStatus[mine="true"] { color: #f4c430; font-weight: bold; }
+QLabel#turnStatus[problem="true"] { color: #ffcdd2; font-weight: bold; }
+QFrame#decisionPanel { background: rgba(0,0,0,0.4); border: 1px solid rgba(244,196,48,0.6);
+    border-radius: 10px; }
+QLabel#decisionTitle { font-weight: bold; font-size: 12pt; }
+QLabel#note, QLabel#typedHint { color: #d7e8dc; font-size: 10pt; }
+QPushButton { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; border-radius: 8px;
+    padding: 6px 14px; font-weight: bold; }
+QPushButton:hover { background: #fff8dc; border-color: #f4c430; }
+QPushButton:focus { border: 2px solid #4fc3f7; }
+QPushButton:checked { background: #f4c430; }
+QPushButton:disabled { background: #8a9a8f; color: #3a4a40; border-color: #6f7f74; }
+QPushButton[role="secondary"] { background: transparent; color: #fdf6e3; border: 1px solid #d7e8dc; }
+QFrame#alertBanner { background: #b71c1c; border-radius: 8px; }
+QLabel#alertText { font-weight: bold; font-size: 12pt; }
+QFrame#overlayPanel { background: #1d3b2b; border: 2px solid #f4c430; border-radius: 14px; }
+QLabel#overlayTitle { font-size: 16pt; font-weight: bold; color: #f4c430; }
+QLabel#summaryHeadline { font-size: 12pt; }
+QFrame#sidePanel { background: rgba(0,0,0,0.35); border-radius: 8px; }
+QListWidget { background: rgba(0,0,0,0.25); border: none; }
+QListWidget::item { padding: 6px; }
+QListWidget::item:selected { background: rgba(244,196,48,0.35); color: #fff; }
+QFrame#card { background: rgba(0,0,0,0.30); border-radius: 12px; }
+QDialog { background: #1d3b2b; }
+QLineEdit, QComboBox, QSpinBox { background: #fdf6e3; color: #1b3a2a; border-radius: 6px; padding: 4px 8px; }
+QComboBox QAbstractItemView { background: #fdf6e3; color: #1b3a2a; }
+QCheckBox::indicator { width: 16px; height: 16px; }
+QTabWidget::pane { border: 1px solid rgba(255,255,255,0.2); }
+QTabBar::tab { background: rgba(0,0,0,0.3); padding: 6px 12px; }
+QTabBar::tab:selected { background: rgba(244,196,48,0.35); }
+QTextBrowser { background: #fdf6e3; color: #1b3a2a; }
+QToolTip { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; }
+"""

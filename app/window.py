@@ -1,0 +1,172 @@
+"""The main window and its three screens: lobby → table setup → table.
+
+The window owns the current session. A session's events reach the screens through an
+``EventBridge`` (queued onto the GUI thread); leaving a table closes the session and
+silences its bridge, so late events from a closing session change nothing.
+
+Network sessions come from a ``NetworkSessions`` provider (net/ builds the real one);
+until it is available, hosting and joining say so plainly instead of failing.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
+
+from app.about import AboutDialog
+from app.assets import app_icon
+from app.bridge import EventBridge
+from app.host_dialog import HostDialog
+from app.lobby import LobbyPage, StaticDirectory, TableDirectory
+from app.settings import Settings, SettingsDialog
+from app.setup_view import SetupView
+from app.table.table_view import TableView
+from app.theme import STYLE
+
+
+class NetworkSessions(Protocol):
+    """What net/ provides for play across the network."""
+
+    def host(self, settings: dict, name: str, on_event) -> "object": ...
+
+    def join(self, table: dict | str, name: str, on_event) -> "object": ...
+
+    def directory(self) -> TableDirectory: ...
+
+
+def default_network() -> NetworkSessions | None:
+    """net's provider if this build has one (``net.sessions.NETWORK``), else None."""
+    try:
+        from net.sessions import NETWORK  # type: ignore[import-not-found]
+    except Exception:  # not built yet, or a broken install: play locally still works
+        return None
+    return NETWORK
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: Settings, directory: TableDirectory | None = None,
+                 network: NetworkSessions | None = None, bot_delay: float = 0.6,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings
+        self.network = network
+        self.bot_delay = bot_delay
+        self.session = None
+        self.bridge: EventBridge | None = None
+        self.autoplay = False
+        self.debug_autoplay = False  # --autoplay: a bot plays your seat at local tables
+        self.setWindowTitle("Parlour")
+        self.setWindowIcon(app_icon())
+        self.setStyleSheet(STYLE)
+        self.resize(1180, 800)
+        self.stack = QStackedWidget()
+        self.setCentralWidget(self.stack)
+        self.lobby = LobbyPage()
+        self.setup = SetupView()
+        self.table = TableView(settings)
+        for page in (self.lobby, self.setup, self.table):
+            self.stack.addWidget(page)
+        self._wire()
+        self.lobby.set_name(settings.display_name or "friend")
+        self.directory = directory or (network.directory() if network else StaticDirectory())
+        self.lobby_bridge = EventBridge(self)
+        self.lobby_bridge.tables.connect(self.lobby.on_tables)
+        self.directory.start(self.lobby_bridge.deliver)
+
+    def _wire(self) -> None:
+        self.lobby.play_local.connect(self.play_local)
+        self.lobby.host_table.connect(self.host_table)
+        self.lobby.join_table.connect(self.join)
+        self.lobby.join_address.connect(self.join)
+        self.lobby.open_settings.connect(self.open_settings)
+        self.lobby.open_about.connect(lambda: AboutDialog(self).exec())
+        self.setup.leave_requested.connect(self.leave_table)
+        self.table.leave_requested.connect(self.leave_table)
+
+    # -- starting a table -----------------------------------------------------------------
+    def ask_game(self, local: bool) -> dict | None:
+        """The game settings from the host dialog, or None if cancelled."""
+        dialog = HostDialog(self.settings.display_name, local=local, parent=self)
+        return dialog.settings() if dialog.exec() else None
+
+    def play_local(self) -> None:
+        settings = self.ask_game(local=True)
+        if settings is not None:
+            self.start_local(settings, autoplay=self.debug_autoplay)
+
+    def start_local(self, settings: dict, autoplay: bool = False, table_seed: bytes | None = None):
+        """Sit down at a local table against bots; returns the session."""
+        from net.local import LocalSession
+        self.autoplay = autoplay
+        bridge = self._new_bridge()
+        session = LocalSession(bridge.deliver, settings, name=self.settings.display_name or "You",
+                               bot_delay=self.bot_delay, autoplay=autoplay, table_seed=table_seed)
+        return self._sit_down(session, bridge)
+
+    def host_table(self) -> None:
+        if self.network is None:
+            self._network_missing()
+            return
+        settings = self.ask_game(local=False)
+        if settings is not None:
+            bridge = self._new_bridge()
+            self._sit_down(self.network.host(settings, self.settings.display_name, bridge.deliver), bridge)
+
+    def join(self, table) -> None:
+        if self.network is None:
+            self._network_missing()
+            return
+        bridge = self._new_bridge()
+        self._sit_down(self.network.join(table, self.settings.display_name, bridge.deliver), bridge)
+
+    def _network_missing(self) -> None:
+        QMessageBox.information(self, "Not available yet",
+                                "Playing across the network isn't available in this build. "
+                                "You can play against the computer.")
+
+    def _new_bridge(self) -> EventBridge:
+        self.leave_table(to_lobby=False)
+        self.bridge = EventBridge(self)
+        return self.bridge
+
+    def _sit_down(self, session, bridge: EventBridge):
+        self.session = session
+        self.setup.attach(session, bridge)
+        self.table.attach(session, bridge)
+        bridge.table.connect(self._on_table)
+        bridge.state.connect(self._show_table)
+        if self.autoplay:
+            bridge.hand_over.connect(lambda _e: self.table.summary.next_button.click())
+        self.stack.setCurrentWidget(self.setup)
+        return session
+
+    def _on_table(self, event: dict) -> None:
+        if event.get("started"):
+            self._show_table()
+
+    def _show_table(self, _event=None) -> None:
+        if self.stack.currentWidget() is not self.table:
+            self.stack.setCurrentWidget(self.table)
+
+    def leave_table(self, to_lobby: bool = True) -> None:
+        if self.bridge is not None:
+            self.bridge.close()
+            self.bridge.deleteLater()
+            self.bridge = None
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        if to_lobby:
+            self.stack.setCurrentWidget(self.lobby)
+
+    # -- preferences --------------------------------------------------------------------
+    def open_settings(self) -> None:
+        if SettingsDialog(self.settings, self).exec():
+            self.lobby.set_name(self.settings.display_name)
+            self.table.hand.set_deck(self.table.deck(), self.settings.card_width)
+
+    def closeEvent(self, event) -> None:
+        self.leave_table(to_lobby=False)
+        self.directory.stop()
+        super().closeEvent(event)
