@@ -2,8 +2,9 @@
 S/S and the 0/0 ("Rover"), and scoring — one Game and one State for all four rulesets.
 
 The rulesets differ only in ``ruleset.extra["spare"]`` (kitty or widow) and
-``ruleset.extra["scoring"]`` (doubled or keep); see ``rulesets.py`` and
-/work/shared/rules/somerset.md, which is the specification.
+``ruleset.extra["scoring"]`` (doubled or keep); see ``rulesets.py``. The project's
+Somerset rules text (rules/somerset.md) is the specification; its *(ruling)* marks are
+implemented exactly.
 
 Card numbers (documented here because hands are bitmasks over them): the suits in
 ascending order /0, /2, …, /12, each from rank 0 upwards, then the S/S last::
