@@ -1,0 +1,133 @@
+"""Integrity alerts: what an honest client raises when a check fails, and the evidence.
+
+An ``IntegrityAlert`` names who broke a rule (a seat; ``party`` says whether it was the
+host or the player in that seat), the rule (a short stable id such as "chain" or
+"illegal-action") and a sentence for people, and carries the signed entries that prove
+it. ``save_evidence`` writes them as JSON, bytes as base64, in a file named after the
+table and the entry; ``alert_event`` turns an alert into the facade's "alert" event,
+saving the evidence if it can — a full disk costs the file, never the alert.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HOST, PLAYER = "host", "player"
+
+# The rules an alert may name (docs/protocol-trust.md explains each).
+RULES = {
+    "host-signature": "an entry not signed by the host's key",
+    "table": "an entry for another table",
+    "sequence": "an entry out of sequence (a gap, or a replay of an old one)",
+    "chain": "an entry whose previous-hash does not match the log",
+    "fork": "a second, different entry for a sequence number already received",
+    "kind": "an entry of an unknown kind, or one that is not allowed now",
+    "player-signature": "an action not signed by the key of the seat it is for",
+    "action-binding": "an action made for another table, hand or point in the log (replayed or reordered)",
+    "illegal-action": "an action the rules forbid, accepted by the host",
+    "state-hash": "a state hash that does not match the replayed state",
+    "private-view": "a hand or private view that does not match the public history",
+    "commitment": "a revealed deal secret that does not open the commitment",
+    "contribution": "randomness attributed to a player who did not give it, or left out",
+    "deal": "a deal that does not match the commitment and contributions",
+    "hidden-action": "a secret action revealed differently from how the player signed it",
+    "score": "a hand result or running score that the replay does not give",
+}
+
+
+@dataclass
+class IntegrityAlert:
+    seat: int | None  # who broke the rule (the host's seat when the host did)
+    party: str  # HOST or PLAYER
+    rule: str
+    detail: str
+    table: str = ""
+    seq: int | None = None  # the entry that failed
+    evidence: list = field(default_factory=list)  # signed entries (and messages) involved
+
+    def __str__(self) -> str:
+        who = "the host" if self.party == HOST else f"the player in seat {self.seat}"
+        return f"{who} broke rule {self.rule!r}: {self.detail}"
+
+
+class EvidenceError(Exception):
+    """The evidence could not be written; the message says where and why."""
+
+
+def to_json_value(value):
+    """Plain values with bytes as {"base64": "..."} (JSON has no bytes)."""
+    if isinstance(value, bytes):
+        return {"base64": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, dict):
+        return {str(k): to_json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json_value(v) for v in value]
+    return value
+
+
+def from_json_value(value):
+    """The inverse of ``to_json_value`` (to re-check saved evidence)."""
+    if isinstance(value, dict):
+        if set(value) == {"base64"} and isinstance(value["base64"], str):
+            return base64.b64decode(value["base64"])
+        return {k: from_json_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_json_value(v) for v in value]
+    return value
+
+
+def evidence_document(alert: IntegrityAlert) -> dict:
+    return {"format": "parlour-evidence/1", "table": alert.table, "seq": alert.seq,
+            "seat": alert.seat, "party": alert.party, "rule": alert.rule,
+            "rule_text": RULES.get(alert.rule, ""), "detail": alert.detail,
+            "evidence": to_json_value(alert.evidence)}
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:60] or "table"
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=_write) -> Path:
+    """Write the alert and its signed entries as JSON; the path, or EvidenceError."""
+    directory = Path(directory)
+    stem = f"alert-{_safe(alert.table)}-seq{alert.seq if alert.seq is not None else 'none'}-{_safe(alert.rule)}"
+    data = json.dumps(evidence_document(alert), indent=2, sort_keys=True).encode("utf-8")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{stem}.json"
+        n = 1
+        while path.exists():  # never overwrite earlier evidence
+            n += 1
+            path = directory / f"{stem}-{n}.json"
+        write(path, data)
+    except OSError as exc:
+        raise EvidenceError(f"could not save the evidence in {directory}: "
+                            f"{exc.strerror or exc}") from None
+    return path
+
+
+def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None) -> dict:
+    """The facade's "alert" event; the evidence is saved first when a directory is given,
+    and a failure to save is added to the detail instead of hiding the alert."""
+    path, detail = None, str(alert)
+    if directory is not None:
+        try:
+            path = str(save_evidence(alert, directory))
+        except EvidenceError as exc:
+            detail += f" (evidence not saved: {exc})"
+    return {"type": "alert", "seat": alert.seat, "rule": alert.rule, "detail": detail,
+            "evidence_path": path}

@@ -1,0 +1,712 @@
+"""PeerReplica: a peer's own copy of the table, checking the host entry by entry (no I/O).
+
+``receive(message)`` takes what the host sent and returns a ``ReplicaOut``: messages to
+send back (this seat's contribution to a deal), the entries accepted, hands verified
+at their reveal, and integrity alerts. An entry is accepted only if it is
+
+* signed by the host's key, for this table, the next in sequence, linked to the last
+  entry's hash (an identical copy of an entry already held is ignored; a different one
+  with the same number is a fork);
+* allowed now (a commit between hands, a deal after every contribution, …);
+* for an action: signed by the key of the seat it is for, made for this table and hand
+  after seeing the deal and the player's own previous action, and legal as far as this
+  seat can tell; and the public state after it hashes to the entry's ``state_hash``.
+
+The first failure raises an ``IntegrityAlert`` naming the seat and the rule, and the
+replica stops: it refuses that entry and every later one (the session starts a fresh
+replica and rejoins from the beginning to resync). It never advances on a forked
+history.
+
+**What a seat can check live, and what waits for the reveal.** A peer does not know the
+other hands, so it plays the hand on a *shadow deal*: its own hand as dealt, every card
+the others have played placed in their hands, the rest filled in; other seats' plays
+are checked against public knowledge only (whose turn, the phase, a card not already
+played and not in this seat's hand), and their secret actions (a Rook bury) are filled
+with cards they have not played. Public fields that depend on hidden cards (a widow, the
+buried points) may then differ from the host's public view, which comes with the entry
+and must hash to the signed ``state_hash``; such a difference is *deferred*, while a
+difference in the fields that follow from public actions alone (``CORE``) is an alert.
+At the reveal everything is checked with every card known: the commitment, the seed,
+the deal against the hand this seat was sent, each secret action against its signed
+digest, every action's legality (a revoke, a card not held), every entry's state hash,
+and the hand's score.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from engine import Action, IllegalAction, RecordError, canonical, make_game
+from engine.cards import cards_of
+
+from . import fairdeal
+from . import messages as m
+from .alerts import HOST, PLAYER, IntegrityAlert
+from .host import action_body_problem, result_dict
+from .log import Chain, entry_hash, entry_signed_by
+
+# Public-view fields that follow from the public actions alone: any difference there is
+# the host's lie, not a hidden card.
+CORE = ("game", "ruleset", "mode", "options", "dealer", "phase", "to_act", "prompt",
+        "cards_left", "actions", "tricks", "trick", "leader")
+
+
+class Violation(Exception):
+    """A failed check (internal): becomes an IntegrityAlert."""
+
+    def __init__(self, party: str, seat: int | None, rule: str, detail: str):
+        super().__init__(detail)
+        self.party, self.seat, self.rule, self.detail = party, seat, rule, detail
+
+
+@dataclass
+class ReplicaOut:
+    sends: list = field(default_factory=list)  # messages for the host
+    accepted: list = field(default_factory=list)  # entry messages applied, in order
+    verified: list = field(default_factory=list)  # hands checked at their reveal
+    alerts: list = field(default_factory=list)  # IntegrityAlerts (at most one: then halted)
+    errors: list = field(default_factory=list)  # the host's error replies, rejected junk
+
+
+class ReplicaHalted(Exception):
+    """The replica stopped at an integrity alert and takes no more actions."""
+
+
+# -- the shadow deal ---------------------------------------------------------------------
+_RELAXED: dict[type, type] = {}
+
+
+def _relaxed(cls: type) -> type:
+    """``cls`` with every seat but ``_me`` allowed to play any card it holds: on a shadow
+    deal the others' holdings are made up, so whether they followed suit is checked at
+    the reveal, not now."""
+    if cls not in _RELAXED:
+        def legal_play_mask(self, seat):
+            if seat != self._me:
+                return self.hands[seat]
+            return cls.legal_play_mask(self, seat)
+        _RELAXED[cls] = type("Shadow" + cls.__name__, (cls,), {"legal_play_mask": legal_play_mask})
+    return _RELAXED[cls]
+
+
+class Shadow:
+    """One hand replayed on a deal consistent with what seat ``me`` knows.
+
+    Immutable in use: ``with_step`` returns a new Shadow, so a refused entry leaves the
+    old one untouched."""
+
+    def __init__(self, game, me: int | None, dealer: int, my_hand: frozenset,
+                 known_spare: frozenset = frozenset(), steps: tuple = (), state=None):
+        self.game, self.me, self.dealer = game, me, dealer
+        self.my_hand, self.known_spare = my_hand, known_spare
+        self.steps = steps  # ((Action, hidden), …): hidden = value unknown to me
+        self.state = state if state is not None else self._build()
+
+    def _plays(self) -> dict[int, list[int]]:
+        plays: dict[int, list[int]] = {s: [] for s in range(self.game.num_players)}
+        for action, _ in self.steps:
+            if action.kind == "play":
+                plays[action.seat].append(action.value)
+        return plays
+
+    def _build(self):
+        """A fresh state on a shadow deal, with every step replayed."""
+        game, plays = self.game, self._plays()
+        used = set(self.my_hand) | set(self.known_spare)
+        hands: list[list[int]] = [[] for _ in range(game.num_players)]
+        for seat in range(game.num_players):
+            if seat == self.me:
+                hands[seat] = sorted(self.my_hand)
+                continue
+            for card in plays[seat]:
+                if card in used:
+                    raise Violation(PLAYER, seat, "illegal-action",
+                                    f"seat {seat} played {game.deck.name(card)}, which it cannot hold")
+                used.add(card)
+            if len(plays[seat]) > game.hand_size + game.spare_size:
+                raise Violation(PLAYER, seat, "illegal-action", f"seat {seat} played too many cards")
+            hands[seat] = list(plays[seat])
+        pool = [c for c in range(game.deck.size) if c not in used]
+        spare = sorted(self.known_spare)
+        # Fill the others' hands first, but keep a seat's own plays in its dealt hand only
+        # while they fit (a kitty-taker can play more than it was dealt).
+        for seat in range(game.num_players):
+            if seat == self.me:
+                continue
+            extra = hands[seat][game.hand_size:]
+            hands[seat] = hands[seat][:game.hand_size]
+            spare += extra
+            while len(hands[seat]) < game.hand_size:
+                hands[seat].append(pool.pop())
+        while len(spare) < game.spare_size:
+            spare.append(pool.pop())
+        try:
+            state = game.new_hand(hands, spare, self.dealer)
+        except RecordError as exc:
+            raise Violation(HOST, None, "illegal-action", f"no deal fits the play so far: {exc}") from None
+        state.__class__ = _relaxed(type(state))
+        state._me = self.me
+        for action, hidden in self.steps:
+            self._apply(state, action, hidden)
+        return state
+
+    def _apply(self, state, action, hidden) -> list:
+        if hidden:
+            action = action._replace(value=self._fill(state, action.seat))
+        try:
+            return state.apply(action)
+        except IllegalAction as exc:
+            raise Violation(PLAYER, action.seat, "illegal-action",
+                            f"seat {action.seat}: {exc.reason} (the host accepted it)") from None
+
+    def _fill(self, state, seat: int) -> tuple:
+        """Cards for another seat's secret discard: ones it has not played."""
+        played = set(self._plays()[seat])
+        held = [c for c in cards_of(state.hands[seat]) if c not in played]
+        k = state.hands[seat].bit_count() - self.game.hand_size
+        if k <= 0:
+            k = self.game.spare_size
+        return tuple(sorted(held[-k:])) if len(held) >= k else tuple(held)
+
+    def with_step(self, action, hidden: bool) -> "Shadow":
+        steps = self.steps + ((action, hidden),)
+        if action.kind == "play" and action.seat != self.me:
+            self._check_play(action)
+            if not self.state.hands[action.seat] >> action.value & 1:
+                return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps)
+        state = self.state.clone()
+        self._apply(state, action, hidden)
+        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps, state)
+
+    def _check_play(self, action) -> None:
+        card, seat, name = action.value, action.seat, self.game.deck.name
+        if not isinstance(card, int) or not 0 <= card < self.game.deck.size:
+            raise Violation(PLAYER, seat, "illegal-action", f"seat {seat} played no card")
+        if card in self.my_hand or card in self.known_spare:
+            raise Violation(PLAYER, seat, "illegal-action",
+                            f"seat {seat} played {name(card)}, which was dealt to me (the host accepted it)")
+        if any(a.kind == "play" and a.value == card for a, _ in self.steps):
+            raise Violation(PLAYER, seat, "illegal-action",
+                            f"seat {seat} played {name(card)}, which was already played (the host accepted it)")
+
+    def learn_spare(self, cards: frozenset) -> "Shadow":
+        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare | cards,
+                      self.steps)
+
+
+# -- the replica -----------------------------------------------------------------------------
+class PeerReplica:
+    def __init__(self, identity, host_key: bytes, table: str, rng=os.urandom):
+        self.identity = identity
+        self.key = identity.public_key
+        self.host_key = host_key
+        self.table = table
+        self.rng = rng
+        self.chain = Chain(table)
+        self.log: list[dict] = []
+        self.halted: IntegrityAlert | None = None
+        self.game = None
+        self.seats: dict[int, dict] = {}
+        self.options: dict = {}
+        self.scores: list[int] | None = None
+        self.hand_number = 0
+        self.dealer: int | None = None
+        self.winner: int | None = None
+        self.round: fairdeal.DealRound | None = None
+        self.hand: dict | None = None  # this hand's checking state (see _on_deal)
+        self.view: dict | None = None  # the latest private view the host sent
+        self.public: dict | None = None
+        self._contributed: tuple | None = None
+
+    # -- who am I ------------------------------------------------------------------------
+    @property
+    def seat(self) -> int | None:
+        for seat, info in sorted(self.seats.items()):
+            if info["key"] == self.key and info["kind"] == "human":
+                return seat
+        return None
+
+    @property
+    def host_seat(self) -> int | None:
+        for seat, info in sorted(self.seats.items()):
+            if info["key"] == self.host_key and info["kind"] == "human":
+                return seat
+        return None
+
+    @property
+    def seq(self) -> int:
+        return self.chain.seq
+
+    # -- input ---------------------------------------------------------------------------
+    def receive(self, message) -> ReplicaOut:
+        out = ReplicaOut()
+        try:
+            message = m.check(message, m.HOST_TO_PEER)
+        except m.ProtocolError as exc:
+            out.errors.append(f"rejected a message from the host: {exc}")
+            return out
+        kind = message["type"]
+        if kind in (m.ERROR, m.REFUSED):
+            out.errors.append(message["reason"])
+            return out
+        if kind == m.SYNC:
+            self._contributed = None  # a restarted host may have lost it: offer again
+            for entry_message in message["entries"]:
+                if not self._entry(out, entry_message):
+                    break
+        else:
+            self._entry(out, message)
+        self._maybe_contribute(out)
+        return out
+
+    def _entry(self, out: ReplicaOut, message: dict) -> bool:
+        """Check and apply one entry message; False once halted."""
+        if self.halted is not None:
+            out.errors.append("this replica stopped at an integrity alert")
+            return False
+        signed = message["entry"]
+        entry = signed["entry"]
+        try:
+            if entry["seq"] <= self.chain.seq:
+                return self._old(signed)
+            problem = self.chain.problem(self.host_key, signed)
+            if problem:
+                raise Violation(HOST, self.host_seat, *problem)
+            commit = getattr(self, "_on_" + entry["kind"])(entry, message)
+        except Violation as v:
+            self._halt(out, v, signed)
+            return False
+        except Exception as exc:  # a malformed body the schema could not see: the host's
+            self._halt(out, Violation(HOST, self.host_seat, "kind",
+                                      f"entry {entry['seq']} ({entry['kind']}) is malformed: "
+                                      f"{type(exc).__name__}: {exc}"), signed)
+            return False
+        if commit is not None:
+            verified = commit()
+            if verified:
+                out.verified.append(verified)
+        self.chain.advance(signed)
+        self.log.append(signed)
+        if message["public"] is not None or message["private"]["view"] is not None:
+            self.public, self.view = message["public"], message["private"]["view"]
+        out.accepted.append(message)
+        return True
+
+    def _old(self, signed: dict) -> bool:
+        """An entry we already hold: an identical copy is harmless; anything else forks."""
+        seq = signed["entry"]["seq"]
+        if entry_hash(self.log[seq]) == entry_hash(signed):
+            return True
+        if not entry_signed_by(self.host_key, signed):
+            raise Violation(HOST, self.host_seat, "host-signature",
+                            f"entry {seq} is not signed by the host's key")
+        raise Violation(HOST, self.host_seat, "fork",
+                        f"the host signed two different entries numbered {seq}")
+
+    def _halt(self, out: ReplicaOut, v: Violation, signed: dict) -> None:
+        evidence = self._evidence(signed)
+        alert = IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table,
+                               signed["entry"]["seq"], evidence)
+        self.halted = alert
+        out.alerts.append(alert)
+
+    def _evidence(self, signed: dict) -> list:
+        """The failing entry and the log it was checked against (this hand's entries,
+        or the last few between hands)."""
+        start = self.hand["commit_seq"] if self.hand else max(0, len(self.log) - 8)
+        return self.log[start:] + [signed]
+
+    # -- table entries ---------------------------------------------------------------------
+    def _on_table(self, entry, message):
+        body = entry["body"]
+        if body["protocol"] != m.PROTOCOL or body["host_key"] != self.host_key:
+            raise Violation(HOST, None, "kind", "the table entry names another protocol or host key")
+        g = body["game"]
+        game = make_game(g["game"], g["ruleset"], g["mode"], g["options"])
+        return lambda: setattr(self, "game", game)
+
+    def _on_seat(self, entry, message):
+        body = entry["body"]
+        seat, kind, key = body["seat"], body["kind"], body["key"]
+        self._need(self.game is not None and isinstance(seat, int)
+                   and 0 <= seat < self.game.num_players and kind in ("human", "bot", "empty"),
+                   entry, "a seat entry names no seat")
+        self._need(kind != "bot" or key == self.host_key, entry, "a bot must play with the host's key")
+        self._need(kind != "human" or (isinstance(key, bytes) and len(key) == m.KEY_BYTES),
+                   entry, "a player's seat needs a key")
+        info = {"kind": kind, "key": key, "name": body["name"], "connected": True,
+                "readmit": bool(body.get("readmit"))}
+        return lambda: self.seats.__setitem__(seat, info)
+
+    def _on_option(self, entry, message):
+        body = entry["body"]
+        return lambda: self.options.__setitem__(body["name"], body["value"])
+
+    def _on_start(self, entry, message):
+        dealer = entry["body"]["dealer"]
+        self._need(self.game is not None and self._between_hands(allow_over=True), entry,
+                   "a game may start only between hands")
+        self._need(isinstance(dealer, int) and 0 <= dealer < self.game.num_players, entry,
+                   "the dealer is not a seat")
+
+        def commit():
+            self.scores = self.game.initial_scores()
+            self.hand_number, self.dealer, self.winner = 0, dealer, None
+            self.round, self.hand = None, None
+        return commit
+
+    def _on_drop(self, entry, message):
+        seat = entry["body"]["seat"]
+        self._need(seat in self.seats, entry, "a drop names no seat")
+
+        def commit():
+            self.seats[seat]["connected"] = False
+            if self.round is not None:
+                self.round.waive(seat)
+        return commit
+
+    def _on_rejoin(self, entry, message):
+        seat = entry["body"]["seat"]
+        self._need(seat in self.seats, entry, "a rejoin names no seat")
+        return lambda: self.seats[seat].__setitem__("connected", True)
+
+    def _need(self, ok: bool, entry: dict, detail: str) -> None:
+        if not ok:
+            raise Violation(HOST, self.host_seat, "kind", f"entry {entry['seq']}: {detail}")
+
+    def _between_hands(self, allow_over: bool = False) -> bool:
+        no_hand = self.round is None or self.round.revealed
+        return no_hand and (allow_over or self.winner is None)
+
+    # -- the deal ----------------------------------------------------------------------------
+    def _required(self) -> list[int]:
+        return sorted(s for s, i in self.seats.items()
+                      if i["kind"] == "human" and i["key"] != self.host_key)
+
+    def _on_commit(self, entry, message):
+        body = entry["body"]
+        self._need(self.scores is not None and self._between_hands(), entry,
+                   "a commitment while a hand is being played (or before the game)")
+        self._need(body["hand"] == self.hand_number and body["dealer"] == self.dealer, entry,
+                   f"expected hand {self.hand_number} dealt by seat {self.dealer}")
+        if sorted(body["contributors"]) != self._required():
+            raise Violation(HOST, self.host_seat, "contribution",
+                            f"the commitment for hand {body['hand']} asks {body['contributors']} "
+                            f"for randomness, not every player {self._required()}")
+        self._need(isinstance(body["commitment"], bytes) and len(body["commitment"]) == m.HASH_BYTES,
+                   entry, "a commitment is 32 bytes")
+
+        def commit():
+            self.round = fairdeal.DealRound(self.table, body["hand"], body["dealer"],
+                                            body["commitment"], body["contributors"])
+            for seat in body["contributors"]:
+                if not self.seats[seat]["connected"]:
+                    self.round.waive(seat)
+            self.hand = {"commit_seq": entry["seq"]}
+        return commit
+
+    def _on_contribution(self, entry, message):
+        body = entry["body"]
+        self._need(self.round is not None and not self.round.dealt, entry,
+                   "a contribution with no deal waiting")
+        signed = body["signed"]
+        self._need(m._envelope(m.CONTRIBUTION_BODY)(signed), entry, "a malformed contribution")
+        seat = signed["body"]["seat"]
+        self._need(body["seat"] == seat and seat in self.seats, entry,
+                   "the contribution is filed under another seat")
+        if not m.opens(self.seats[seat]["key"], m.CONTRIBUTION_DOMAIN, signed):
+            raise Violation(HOST, self.host_seat, "contribution",
+                            f"seat {seat}'s contribution is not signed by its key")
+        problem = self.round.contribution_problem(signed["body"])
+        if problem:
+            raise Violation(HOST, self.host_seat, "contribution", problem)
+        return lambda: self.round.add(seat, signed["body"]["random"])
+
+    def _on_deal(self, entry, message):
+        body = entry["body"]
+        rnd = self.round
+        self._need(rnd is not None and not rnd.dealt and body["hand"] == rnd.hand
+                   and body["dealer"] == rnd.dealer, entry, "a deal with no commitment before it")
+        if rnd.waiting_for or body["contributors"] != rnd.contributors():
+            raise Violation(HOST, self.host_seat, "contribution",
+                            f"hand {rnd.hand} was dealt without the randomness of seat(s) "
+                            f"{rnd.waiting_for or body['contributors']}")
+        me = self.seat
+        view = message["private"]["view"]
+        my_hand = frozenset()
+        if me is not None:
+            if view is None or not isinstance(view.get("hand"), list):
+                raise Violation(HOST, self.host_seat, "private-view", "no hand was sent with the deal")
+            try:
+                my_hand = frozenset(self.game.deck.parse(c) for c in view["hand"])
+            except RecordError as exc:
+                raise Violation(HOST, self.host_seat, "private-view", f"the hand sent: {exc}") from None
+            if len(my_hand) != len(view["hand"]):
+                raise Violation(HOST, self.host_seat, "private-view", "the hand sent repeats a card")
+        shadow = Shadow(self.game, me, rnd.dealer, my_hand)
+        shadow, deferred = self._compare(shadow, entry, message, me)
+
+        def commit():
+            rnd.dealt = True
+            self.hand.update({"deal_seq": entry["seq"], "deal_hash": entry["state_hash"], "me": me,
+                              "my_hand": my_hand, "shadow": shadow, "steps": [],
+                              "last_action": {}, "deferred": deferred, "end": None})
+        return commit
+
+    # -- actions ---------------------------------------------------------------------------
+    def _on_action(self, entry, message):
+        hand = self.hand
+        self._need(hand is not None and "shadow" in hand and hand["end"] is None
+                   and not hand["shadow"].state.is_over, entry, "an action while no hand is being played")
+        signed = entry["body"]["signed"]
+        self._need(m._envelope(m.ACTION_BODY)(signed), entry, "a malformed signed action")
+        body = signed["body"]
+        seat = body["action"]["seat"]
+        self._need(seat in self.seats, entry, f"an action for seat {seat}, which nobody holds")
+        if not m.opens(self.seats[seat]["key"], m.ACTION_DOMAIN, signed):
+            raise Violation(HOST, self.host_seat, "player-signature",
+                            f"entry {entry['seq']}: the action for seat {seat} is not signed by its key")
+        problem = action_body_problem(body, seat, self.table, self.hand_number, hand["deal_seq"],
+                                      hand["last_action"].get(seat), entry["seq"], self._hash_at)
+        if problem:
+            raise Violation(HOST, self.host_seat, "action-binding", f"entry {entry['seq']}: {problem}")
+        action, hidden = self._parse_action(body, message, seat, entry)
+        shadow = hand["shadow"].with_step(action, hidden)
+        shadow, deferred = self._compare(shadow, entry, message, hand["me"])
+
+        def commit():
+            hand["shadow"] = shadow
+            hand["last_action"][seat] = entry["seq"]
+            hand["steps"].append({"seq": entry["seq"], "body": body, "state_hash": entry["state_hash"]})
+            hand["deferred"] += deferred
+        return commit
+
+    def _parse_action(self, body, message, seat, entry):
+        """The Action to shadow-play, and whether its value is hidden from this seat."""
+        public = body["action"]
+        game = self.game
+        try:
+            if body["hidden"] is None:
+                action = game.action_from_json(public)
+                if game.action_to_json(action, public=True) != public or game.action_to_json(action) != public:
+                    raise RecordError("not in canonical public form")
+                return action, False
+            mine = message["private"]["action"]
+            if seat == self.hand["me"] and mine is not None:
+                action = game.action_from_json(mine)
+                if game.action_to_json(action, public=True) == public:
+                    return action, False
+            # Public form of a secret action: its cards are None ({"bury": null, "trump": "G"}).
+            kind = next(k for k, v in public.items() if v is None)
+            if kind not in ("bury", "discard"):
+                raise ValueError("only a discard or a bury is secret")
+            return Action(seat, kind, None, public.get("trump")), True
+        except (RecordError, StopIteration, TypeError, ValueError) as exc:
+            raise Violation(PLAYER, seat, "illegal-action",
+                            f"entry {entry['seq']}: seat {seat}'s action {public!r} cannot be read ({exc})") from None
+
+    def _hash_at(self, seq: int) -> bytes | None:
+        return entry_hash(self.log[seq]) if 0 <= seq < len(self.log) else None
+
+    def _compare(self, shadow: Shadow, entry: dict, message: dict, me: int | None):
+        """Check the shadow against the host's signed state hash, the public view it sent
+        and this seat's own hand; returns (shadow, deferred seqs)."""
+        view = message["private"]["view"]
+        if me is not None and view is not None and not shadow.state.is_over:
+            shadow = self._check_hand(shadow, view, entry)
+        claimed = entry["state_hash"]
+        if claimed is None:
+            raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry['seq']} has no state hash")
+        mine = shadow.state.public_view()
+        if canonical.digest(mine) == claimed:
+            return shadow, []
+        public = message["public"]
+        if public is None:
+            return shadow, [entry["seq"]]
+        if canonical.digest(public) != claimed:
+            raise Violation(HOST, self.host_seat, "state-hash",
+                            f"entry {entry['seq']}: the public state sent does not match the signed state hash")
+        wrong = [k for k in CORE if mine.get(k) != public.get(k)]
+        if wrong:
+            raise Violation(HOST, self.host_seat, "state-hash",
+                            f"entry {entry['seq']}: the host's public state differs from the "
+                            f"replayed one in {', '.join(wrong)}")
+        return shadow, [entry["seq"]]
+
+    def _check_hand(self, shadow: Shadow, view: dict, entry: dict) -> Shadow:
+        """This seat's hand as the host sees it must be the shadow's; cards it gained
+        that nobody could see (a kitty, a widow) teach the shadow the spare."""
+        me, deck = shadow.me, self.game.deck
+        try:
+            theirs = frozenset(deck.parse(c) for c in view.get("hand") or [])
+        except RecordError:
+            theirs = None
+        ours = frozenset(cards_of(shadow.state.hands[me]))
+        if theirs == ours:
+            return shadow
+        if theirs is not None:
+            gained = theirs - ours  # real spare cards where the shadow had made-up ones
+            seen = {a.value for a, _ in shadow.steps if a.kind == "play"}
+            if gained and not gained & (shadow.my_hand | seen) and \
+                    len(gained | shadow.known_spare) <= self.game.spare_size:
+                better = shadow.learn_spare(gained)
+                if frozenset(cards_of(better.state.hands[me])) == theirs:
+                    return better
+        raise Violation(HOST, self.host_seat, "private-view",
+                        f"entry {entry['seq']}: the hand the host says I hold is not the one the "
+                        "deal and the play give")
+
+    # -- the end of a hand ---------------------------------------------------------------------
+    def _on_hand_end(self, entry, message):
+        hand, body = self.hand, entry["body"]
+        self._need(hand is not None and "shadow" in hand and hand["end"] is None
+                   and hand["shadow"].state.is_over and body["hand"] == self.hand_number, entry,
+                   "a hand end while the hand is being played")
+        return lambda: hand.__setitem__("end", body)
+
+    def _on_reveal(self, entry, message):
+        hand, body = self.hand, entry["body"]
+        self._need(hand is not None and hand.get("end") is not None and not self.round.revealed
+                   and body["hand"] == self.round.hand, entry, "a reveal before the hand ended")
+        problem = self.round.reveal_problem(body["secret"])
+        if problem:
+            raise Violation(HOST, self.host_seat, "commitment", problem)
+        state = self._verify_hand(body)
+        end = hand["end"]
+
+        def commit():
+            self.round.secret = body["secret"]
+            self.round.revealed = True
+            self.scores, self.winner = list(end["scores"]), end["winner"]
+            self.hand_number += 1
+            self.dealer = (self.dealer + 1) % self.game.num_players
+            return {"hand": body["hand"], "result": end["result"], "scores": list(end["scores"]),
+                    "winner": end["winner"], "record": _record(state),
+                    "deferred": list(hand["deferred"])}
+        return commit
+
+    def _verify_hand(self, reveal: dict):
+        """Replay the hand with every card known; a Violation names the first fault."""
+        hand, game, rnd = self.hand, self.game, self.round
+        host = self.host_seat
+        state = game.deal(fairdeal.seed(self.table, rnd.hand, reveal["secret"], rnd.contributions),
+                          rnd.dealer)
+        if hand["me"] is not None and frozenset(state.dealt[hand["me"]]) != hand["my_hand"]:
+            raise Violation(HOST, host, "deal", "the hand I was dealt is not the one the "
+                            "commitment and the contributions give")
+        if state.state_hash() != hand["deal_hash"]:
+            raise Violation(HOST, host, "deal", "the deal entry's state is not the deal the seed gives")
+        known = hand["shadow"].known_spare
+        if known and not known <= frozenset(state.spare):
+            raise Violation(HOST, host, "deal", "the spare cards I was given are not the ones dealt")
+        secrets = self._revealed_actions(reveal, hand["steps"])
+        for step in hand["steps"]:
+            full = secrets.get(step["seq"], step["body"]["action"])
+            seat = full.get("seat")
+            try:
+                state.apply(game.action_from_json(full))
+            except (IllegalAction, RecordError) as exc:
+                raise Violation(PLAYER, seat, "illegal-action",
+                                f"entry {step['seq']}: seat {seat}: {exc} (the host accepted it)") from None
+            if state.state_hash() != step["state_hash"]:
+                raise Violation(HOST, host, "state-hash",
+                                f"entry {step['seq']}: the signed state hash is not the replayed state's")
+        result = state.result()
+        end = hand["end"]
+        scores = [s + d for s, d in zip(self.scores, result.score)] if result else None
+        if result is None or end["result"] != result_dict(result) or end["scores"] != scores \
+                or end["winner"] != game.match_winner(scores, result):
+            raise Violation(HOST, host, "score", f"hand {rnd.hand}: the host's result {end['result']} "
+                            f"and scores {end['scores']} are not what the replay gives")
+        return state
+
+    def _revealed_actions(self, reveal: dict, steps: list) -> dict:
+        """Secret actions by seq, each checked against the digest its player signed."""
+        host = self.host_seat
+        hidden = {s["seq"]: s for s in steps if s["body"]["hidden"] is not None}
+        out = {}
+        items = reveal.get("hidden")
+        if not isinstance(items, list):
+            raise Violation(HOST, host, "hidden-action", "the reveal lists no secret actions")
+        for item in items:
+            seq = item.get("seq") if isinstance(item, dict) else None
+            if seq not in hidden or seq in out:
+                raise Violation(HOST, host, "hidden-action", f"the reveal names entry {seq}, "
+                                "which holds no secret action")
+            body = hidden[seq]["body"]
+            action, nonce = item.get("action"), item.get("nonce")
+            if not isinstance(nonce, bytes) or not isinstance(action, dict) \
+                    or m.hidden_digest(nonce, action) != body["hidden"]:
+                raise Violation(HOST, host, "hidden-action",
+                                f"entry {seq}: the revealed action is not the one its player signed")
+            try:
+                public = self.game.action_to_json(self.game.action_from_json(action), public=True)
+            except (RecordError, TypeError, ValueError):
+                public = None
+            if public != body["action"]:
+                raise Violation(HOST, host, "hidden-action",
+                                f"entry {seq}: the revealed action does not match its public form")
+            out[seq] = action
+        missing = sorted(set(hidden) - set(out))
+        if missing:
+            raise Violation(HOST, host, "hidden-action", f"the reveal leaves out entries {missing}")
+        return out
+
+    # -- output ------------------------------------------------------------------------------
+    def _maybe_contribute(self, out: ReplicaOut) -> None:
+        me, rnd = self.seat, self.round
+        if self.halted or rnd is None or me is None or me not in rnd.waiting_for:
+            return
+        token = (rnd.hand, rnd.commitment)
+        if self._contributed == token:
+            return
+        self._contributed = token
+        body = m.contribution_body(self.table, rnd.hand, me, rnd.commitment, self.rng(m.RANDOM_BYTES))
+        out.sends.append(m.contribution_message(m.seal(self.identity, m.CONTRIBUTION_DOMAIN, body)))
+
+    def act(self, action: dict) -> dict:
+        """The signed message for this seat's ``action`` (hand-record form, no seat).
+
+        IllegalAction if the rules forbid it (checked on this seat's own replica),
+        ReplicaHalted after an alert."""
+        if self.halted is not None:
+            raise ReplicaHalted(str(self.halted))
+        me, hand = self.seat, self.hand
+        if me is None or hand is None or "shadow" not in hand or hand["end"] is not None:
+            raise IllegalAction("you have no hand to play")
+        try:
+            parsed = self.game.action_from_json({**action, "seat": me})
+        except RecordError as exc:
+            raise IllegalAction(str(exc)) from None
+        hand["shadow"].state.clone().apply(parsed)  # IllegalAction goes to the caller
+        full = self.game.action_to_json(parsed)
+        public = self.game.action_to_json(parsed, public=True)
+        private = hidden = None
+        if public != full:
+            nonce = self.rng(m.NONCE_BYTES)
+            hidden = m.hidden_digest(nonce, full)
+            private = {"action": full, "nonce": nonce}
+        body = m.action_body(self.table, self.hand_number, self.chain.seq, self.chain.head,
+                             public, hidden)
+        return m.action_message(m.seal(self.identity, m.ACTION_DOMAIN, body), private)
+
+    def rejoin_message(self) -> dict:
+        return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)
+
+    @classmethod
+    def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom) -> "PeerReplica":
+        """A replica rebuilt from the entry messages it accepted (its own store)."""
+        replica = cls(identity, host_key, table, rng)
+        for message in messages:
+            replica.receive(message)
+        return replica
+
+
+def _record(state) -> dict | None:
+    """The verified hand as a ``parlour-hand/1`` record (for saving and export)."""
+    try:
+        from engine.records import record_from_state
+    except ImportError:  # pragma: no cover - records landed with the engine
+        return None
+    return record_from_state(state)

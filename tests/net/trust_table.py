@@ -1,0 +1,139 @@
+"""An in-memory table for the trust-protocol tests: one HostAuthority, PeerReplicas for
+the other human seats, messages passed by hand (no sockets, no threads, no clock).
+
+``Table.deliver(out)`` hands the host's messages to the replicas and the replicas'
+answers back to the host until nothing is left; ``tamper`` hooks let a test rewrite
+what the host sends (a cheating host) before replicas see it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+from engine import make_game
+from engine.bots.random_bot import RandomBot
+from net.host import HostAuthority
+from net.identity import Identity
+from net.replica import PeerReplica
+
+TABLE = "table-1"
+_KEYS: dict[str, Identity] = {}
+
+
+def identity(name: str) -> Identity:
+    """Keys are slow-ish to make and tests need many tables: one per name per run."""
+    if name not in _KEYS:
+        _KEYS[name] = Identity.generate(name)
+    return _KEYS[name]
+
+
+def settings_for(variant) -> dict:
+    title, ruleset, mode = variant
+    return {"game": title, "ruleset": ruleset, "mode": mode, "options": {}}
+
+
+class Table:
+    def __init__(self, variant=("rook", None, None), seed: int = 1, peers=(1, 2, 3),
+                 host_seat: int = 0, persist=None, open_=True):
+        self.settings = settings_for(variant)
+        self.rng = random.Random(seed)
+        self.host_id = identity("host")
+        self.persisted: list = []
+        self.persist = persist or (lambda signed, private: self.persisted.append((signed, private)))
+        self.host = HostAuthority(self.host_id, self._bytes, persist=lambda s, p: self.persist(s, p))
+        game = make_game(self.settings["game"], self.settings["ruleset"], self.settings["mode"])
+        self.num_players = game.num_players
+        self.peer_seats = [s for s in peers if s < game.num_players]
+        self.host_seat = host_seat
+        self.ids = {seat: identity(f"peer{seat}") for seat in self.peer_seats}
+        self.replicas = {seat: PeerReplica(self.ids[seat], self.host_id.public_key, TABLE, self._bytes)
+                         for seat in self.peer_seats}
+        self.alerts: list = []
+        self.verified: dict[int, list] = {seat: [] for seat in self.peer_seats}
+        self.errors: list = []
+        self.tamper = None  # fn(fp, message) -> message or None (dropped)
+        self.bot = RandomBot(seed)
+        if open_:
+            self.open()
+
+    def _bytes(self, n: int) -> bytes:
+        return self.rng.randbytes(n)
+
+    def fp(self, seat: int) -> str:
+        return self.ids[seat].fingerprint
+
+    def seat_of_fp(self, fp: str) -> int:
+        return next(s for s in self.peer_seats if self.fp(s) == fp)
+
+    def open(self) -> None:
+        self.deliver(self.host.open_table(TABLE, self.settings, "Test table"))
+        for seat in range(self.num_players):
+            if seat == self.host_seat:
+                out = self.host.seat(seat, "human", self.host_id.public_key, "Host")
+            elif seat in self.peer_seats:
+                out = self.host.seat(seat, "human", self.ids[seat].public_key, f"P{seat}")
+            else:
+                out = self.host.seat(seat, "bot", name=f"Bot{seat}", level="random")
+        # A newly seated peer is not sent the live entries it has no history for: like a
+        # real session, it first asks for the whole log.
+        for seat in self.peer_seats:
+            self.deliver(self.host.rejoin(self.fp(seat), seat, -1))
+
+    # -- message passing -----------------------------------------------------------------
+    def deliver(self, out) -> None:
+        queue = deque(out.sends)
+        if out.error:
+            self.errors.append(out.error)
+        while queue:
+            fp, msg = queue.popleft()
+            if self.tamper is not None:
+                msg = self.tamper(fp, msg)
+                if msg is None:
+                    continue
+            seat = self.seat_of_fp(fp)
+            rout = self.replicas[seat].receive(msg)
+            self.alerts += [(seat, a) for a in rout.alerts]
+            self.verified[seat] += rout.verified
+            self.errors += rout.errors
+            for reply in rout.sends:
+                hout = self.host.receive(fp, reply)
+                if hout.error:
+                    self.errors.append(hout.error)
+                queue.extend(hout.sends)
+
+    # -- playing -------------------------------------------------------------------------
+    def choose(self, seat: int) -> dict:
+        state = self.host.state
+        action = self.bot.choose(state, seat)
+        data = state.game.action_to_json(action)
+        data.pop("seat")
+        return data
+
+    def step(self, seat: int | None = None, action: dict | None = None):
+        """One move by whoever is to act (the first of several)."""
+        state = self.host.state
+        seat = state.to_act()[0] if seat is None else seat
+        action = self.choose(seat) if action is None else action
+        if seat in self.replicas:
+            out = self.host.receive(self.fp(seat), self.replicas[seat].act(action))
+        else:
+            out = self.host.act_local(seat, action)
+        self.deliver(out)
+        return out
+
+    def play_hand(self, check=None) -> None:
+        while self.host.state is not None and not self.host.state.is_over:
+            self.step()
+            if check:
+                check(self)
+
+    def start(self) -> None:
+        self.deliver(self.host.start_game(dealer=0))
+
+    def next_hand(self) -> None:
+        self.deliver(self.host.next_hand())
+
+    def heads_agree(self) -> bool:
+        return all(r.chain.head == self.host.chain.head and r.seq == self.host.chain.seq
+                   for r in self.replicas.values())
