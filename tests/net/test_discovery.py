@@ -1,0 +1,140 @@
+"""Discovery: advert encoding (no network), then real mDNS between private namespaces."""
+
+import json
+import subprocess
+import textwrap
+
+import pytest
+
+from net import bench_discovery as peers
+from net.constants import APPEAR_WITHIN, PROTOCOL_VERSION
+from net.discovery import TableAdvert, table_info
+from net.identity import Identity
+
+FP = Identity.generate().fingerprint
+
+
+def advert(**kw):
+    fields = dict(name="Friday night", game="somerset", ruleset="kitty-doubled", mode="four",
+                  host="Ada", fingerprint=FP, port=4567, open_seats=2)
+    fields.update(kw)
+    return TableAdvert(**fields)
+
+
+def as_wire(txt):
+    return {k.encode(): v.encode() for k, v in txt.items()}
+
+
+def test_txt_round_trip_gives_table_info():
+    info = table_info("x._parlour._tcp.local.", as_wire(advert(in_game=True).txt()),
+                      ["10.231.0.1"], 4567)
+    assert info == {"id": "x._parlour._tcp.local.", "name": "Friday night",
+                    "game": "somerset", "ruleset": "kitty-doubled", "mode": "four",
+                    "host": "Ada", "fingerprint": FP, "open_seats": 2, "in_game": True,
+                    "address": "10.231.0.1", "port": 4567, "protocol": PROTOCOL_VERSION}
+
+
+def test_long_names_cut_on_character_boundaries():
+    txt = advert(name="ü" * 200, host="名" * 100).txt()
+    assert all(len(f"{k}={v}".encode()) <= 255 for k, v in txt.items())
+    assert set(txt["table"]) == {"ü"} and set(txt["host"]) == {"名"}
+
+
+def test_instance_name_is_safe_and_unique_per_key_and_port():
+    a = advert(name="Bob's.table\n\\x").instance_name()
+    assert "." not in a and "\n" not in a and "\\" not in a
+    assert FP.replace("-", "") in a
+    assert advert(port=4568).instance_name() != advert().instance_name()
+    assert len(advert(name="x" * 200).instance_name().encode()) <= 63
+
+
+@pytest.mark.parametrize("change", [
+    {"protocol": None}, {"protocol": b"one"}, {"seats": b"99"}, {"seats": b"-1"},
+    {"fp": b"not-a-fingerprint"}, {"state": b"sleeping"}, {"game": b"Bad Game!"},
+    {"game": None},
+])
+def test_malformed_adverts_are_refused(change):
+    wire = as_wire(advert().txt())
+    for key, value in change.items():
+        if value is None:
+            del wire[key.encode()]
+        else:
+            wire[key.encode()] = value
+    with pytest.raises(ValueError):
+        table_info("x", wire, ["10.0.0.1"], 1)
+
+
+def test_advert_without_address_is_refused():
+    with pytest.raises(ValueError):
+        table_info("x", as_wire(advert().txt()), [], 1)
+
+
+# -- over mDNS, inside namespaces the test makes -------------------------------------
+
+@pytest.mark.netns
+def test_table_appears_changes_and_vanishes_across_the_bridge(bridged_ns):
+    host_ns, guest_ns = bridged_ns
+    times = peers.measure_once(host_ns, guest_ns, table="Friday night")
+    # The lobby must list a new table within 1.5 s; the rest just has to happen.
+    assert times["appear"] <= APPEAR_WITHIN, times
+
+
+@pytest.mark.netns
+def test_late_browser_finds_existing_table(bridged_ns):
+    host_ns, guest_ns = bridged_ns
+    advertiser = peers.start_peer(host_ns, "advertise", "--interface", host_ns.address,
+                                  "--table", "Already here", "--port", "5000")
+    browser = None
+    try:
+        fp = advertiser.expect("starting")["fingerprint"]
+        advertiser.expect("registered")
+        browser = peers.start_peer(guest_ns, "browse", "--interface", guest_ns.address)
+        ready = browser.expect("ready")
+        seen = browser.expect("tables", peers.has_table(fp))
+        assert seen["t"] - ready["t"] <= APPEAR_WITHIN
+        (table,) = seen["tables"]
+        assert table["address"] == host_ns.address and table["port"] == 5000
+        assert table["name"] == "Already here" and table["open_seats"] == 3
+        assert table["in_game"] is False and table["fingerprint"] == fp
+    finally:
+        for peer in (browser, advertiser):
+            if peer is not None:
+                peer.close()
+
+
+SAME_HOST = textwrap.dedent("""
+    import asyncio, json
+    from net.discovery import TableAdvert, TableAdvertiser, TableBrowser
+    from net.identity import Identity
+
+    async def main():
+        me = Identity.generate("Ada")
+        advert = TableAdvert("Loop", "rook", "rook", "", "Ada", me.fingerprint, 4000, 3)
+        seen = []
+        async with TableBrowser(interfaces=["127.0.0.1"]) as browser:
+            lists = browser.updates()
+            seen.append(await anext(lists))                  # empty at first
+            async with TableAdvertiser(advert, interfaces=["127.0.0.1"]) as adv:
+                seen.append(await anext(lists))
+                await adv.update(open_seats=0, in_game=True)
+                while seen[-1][0]["open_seats"] != 0:
+                    seen.append(await anext(lists))
+            while seen[-1]:
+                seen.append(await anext(lists))
+        print(json.dumps(seen))
+
+    asyncio.run(asyncio.wait_for(main(), 15))
+""")
+
+
+@pytest.mark.netns
+def test_async_iterator_in_a_private_namespace(private_ns):
+    proc = private_ns.python("-c", SAME_HOST, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    seen = json.loads(out)
+    assert seen[0] == []
+    assert seen[1][0]["name"] == "Loop" and seen[1][0]["open_seats"] == 3
+    assert seen[-2][0]["open_seats"] == 0 and seen[-2][0]["in_game"] is True
+    assert seen[-1] == []
