@@ -99,6 +99,8 @@ class HorseshoesState(State):
         self.trump_broken = False
         self.leftover_face: str | None = None  # three only: "up" / "down"
         self._led_mask = 0  # the suit led to the current trick
+        self._declared_aces = game.ace_mask  # aces that are declared if played now
+        self._strengths: tuple[int, ...] = ()  # card -> strength in the current trick
         self._win_seat = -1  # who is winning the current trick, with what strength
         self._win_key = CANNOT_WIN
 
@@ -210,13 +212,6 @@ class HorseshoesState(State):
         return (self.game.breaking_trump and not self.trump_broken
                 and bool(hand & ~self._trump_mask) and bool(hand & self._trump_mask))
 
-    def _aces_declared(self, cards: int) -> int:
-        """The aces among ``cards`` that are declared if played now: those of the suit
-        led (any suit, when leading) and of trump."""
-        if self.trick:
-            return cards & self.game.ace_mask & (self._led_mask | self._trump_mask)
-        return cards & self.game.ace_mask
-
     def play_reason(self, seat: int, card: int) -> str:
         if self.trick:
             return f"you must follow {SUIT_NAMES[self.deck.suit_of[self.trick[0][1]]]}"
@@ -232,7 +227,7 @@ class HorseshoesState(State):
         elif seat != self.turn:
             return []
         legal = self.legal_play_mask(seat)
-        declared = self._aces_declared(legal)
+        declared = legal & self._declared_aces
         plain = self._play_actions[seat]
         out = []
         append = out.append
@@ -253,7 +248,7 @@ class HorseshoesState(State):
         """``action`` with its ace declaration checked, and dropped where the rules
         ignore it (so every peer records, and hashes, the same action)."""
         bit = 1 << action.value
-        if self._aces_declared(bit):
+        if bit & self._declared_aces:
             if action.extra not in ACE_CALLS:
                 raise IllegalAction("declare the ace high or low")
             return action
@@ -294,10 +289,10 @@ class HorseshoesState(State):
         self.hands[seat] ^= bit
         trick = self.trick
         if not trick:
-            self.leader = seat
-            self._led_mask = game.suit_masks[game.suit_of[card]]
-            self._win_key = CANNOT_WIN
-        key = self._strength(bit, card, call)
+            self._start_trick(seat, card)
+        key = self._strengths[card]
+        if call == "high":
+            key += HIGH_ACE - LOW_ACE
         if key > self._win_key:
             self._win_key = key
             self._win_seat = seat
@@ -312,23 +307,21 @@ class HorseshoesState(State):
             return [event]
         return [event, *self._close_trick()]
 
-    def _strength(self, bit: int, card: int, call: str | None) -> int:
-        """How strongly ``card`` bids for the current trick: any trump beats the suit
-        led, and an off-suit card cannot win."""
-        rank = self.game.rank_of[card]
-        if bit & self.game.ace_mask:
-            rank = HIGH_ACE if call == "high" else LOW_ACE
-        if bit & self._trump_mask:
-            return TRUMP_BONUS + rank
-        if bit & self._led_mask:
-            return rank
-        return CANNOT_WIN
+    def _start_trick(self, seat: int, card: int) -> None:
+        game = self.game
+        suit = game.suit_of[card]
+        self.leader = seat
+        self._led_mask = game.suit_masks[suit]
+        self._declared_aces = game.ace_mask & (self._led_mask | self._trump_mask)
+        self._strengths = game.strengths[self.trump][suit]
+        self._win_key = CANNOT_WIN
 
     def _close_trick(self) -> list[dict]:
         winner = self._win_seat
         trick = Trick(self.leader, tuple(self.trick), winner)
         self.tricks.append(trick)
         self.trick = []
+        self._declared_aces = self.game.ace_mask  # whatever is led next is declared
         self.on_trick(trick)
         events = [{"type": "trick", "winner": winner, "number": len(self.tricks)}]
         if len(self.tricks) == HAND_SIZE:
@@ -428,6 +421,8 @@ class HorseshoesGame(Game):
         self.ace_actions = tuple(
             {c: tuple(Action(s, "play", c, call) for call in ACE_CALLS)
              for c in cards_of(self.ace_mask)} for s in seats)
+        self.strengths = {trump: tuple(self._trick_strengths(trump, led) for led in range(len(SUITS)))
+                          for trump in TRUMPS}
         self.first_bid_actions = tuple(
             tuple(Action(s, "bid", b, t) for b in range(HIGHEST_BID + 1) for t in TRUMPS)
             for s in seats)
@@ -435,6 +430,23 @@ class HorseshoesGame(Game):
                                  for s in seats)
         self.leftover_actions = tuple(tuple(Action(s, "leftover", f) for f in LEFTOVER_FACES)
                                       for s in seats)
+
+    def _trick_strengths(self, trump: str, led: int) -> tuple[int, ...]:
+        """Every card's strength in a trick with this trump and suit led: any trump
+        beats the suit led, an off-suit card cannot win, and an ace counts low (a high
+        declaration adds HIGH_ACE - LOW_ACE)."""
+        trump_suit = SUITS.index(trump) if trump != NO_TRUMP else None
+        out = []
+        for card in range(self.deck.size):
+            rank = LOW_ACE if (1 << card) & self.ace_mask else self.rank_of[card]
+            suit = self.suit_of[card]
+            if suit == trump_suit:
+                out.append(TRUMP_BONUS + rank)
+            elif suit == led:
+                out.append(rank)
+            else:
+                out.append(CANNOT_WIN)
+        return tuple(out)
 
     def match_winner(self, scores: list[int], result: HandResult) -> int | None:
         """Once a side reaches the target, the uniquely lowest score wins; a shared
