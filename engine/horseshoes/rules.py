@@ -329,6 +329,9 @@ class HorseshoesState(State):
             self.phase = "done"
             self.turn = None
             events.append({"type": "hand_over", "score": list(self._result.score)})
+            if self.leftover_face == "down":
+                events.append({"type": "leftover", "seat": self.dealer, "face": "down",
+                               "card": self.deck.name(self.spare[0])})  # revealed at last
         else:
             self.leader = self.turn = winner
         return events

@@ -81,7 +81,9 @@ def test_face_down_left_over_is_hidden_until_the_hand_ends():
     assert state.hidden_from(0) & (1 << game.deck.parse("AS"))
     state.apply(Action(0, "leftover", "down"))
     assert state.view(1)["leftover"] == {"face": "down", "card": None}
-    play_out(state, RandomBot(3))
+    while not state.is_over:
+        events = state.apply(state.legal_actions()[0])
+    assert events[-1] == {"type": "leftover", "seat": 0, "face": "down", "card": "AS"}
     assert state.view(1)["leftover"] == {"face": "down", "card": "AS"}
     assert state.hidden_from(1) == 0
 
