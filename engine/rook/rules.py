@@ -187,19 +187,6 @@ class RookState(State):
             return ()
         return ONE_SEAT[self.turn]
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        # The play phase is the hot path of random play-outs: skip the generic dispatch.
-        if self.phase == "play" and (seat is None or seat == self.turn):
-            acts = self._play_actions[self.turn]
-            mask = self.legal_play_mask(self.turn)
-            legal = []
-            while mask:  # cards_of, inlined: a third faster on this path
-                low = mask & -mask
-                legal.append(acts[low.bit_length() - 1])
-                mask ^= low
-            return legal
-        return super().legal_actions(seat)
-
     def _not_your_turn(self, seat: int) -> str:
         if self.phase == "widow" and self.acked >> seat & 1:
             return "you have already said Got it"
