@@ -65,6 +65,7 @@ class LocalSession(Session):
                             "level": None, "connected": True}
         self.table_options = {"live_scores": False, "game_log": False}
         self.match: Match | None = None
+        self.last_hand = None
         self.games_started = 0
         self.bots: dict[int, object] = {}
         self._pending: set[int] = set()  # seats whose bot move is already scheduled
@@ -209,6 +210,7 @@ class LocalSession(Session):
             self._schedule_bots()
 
     def _finish_hand(self) -> None:
+        self.last_hand = self.match.state  # kept for checking (tests, a future export)
         result = self.match.finish_hand()
         scores = list(self.match.scores)
         self._emit({"type": "hand_over", "scores": scores, "record_path": None,

@@ -1,0 +1,42 @@
+"""Fixtures for the Qt client's tests: offscreen Qt, private settings, a main window
+whose local tables have instant bots."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+# --import-mode=importlib leaves test folders off sys.path; our helpers live here.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import app  # noqa: E402,F401  (installs the PySide6 refcount guard before Qt is used)
+import pytest  # noqa: E402
+
+from app.lobby import StaticDirectory  # noqa: E402
+from app.settings import Settings  # noqa: E402
+
+
+
+@pytest.fixture
+def settings(tmp_path):
+    s = Settings.at(str(tmp_path / "parlour.ini"))
+    s.display_name = "Ann"
+    s.animation = "off"
+    return s
+
+
+@pytest.fixture
+def directory():
+    return StaticDirectory()
+
+
+@pytest.fixture
+def window(qtbot, settings, directory):
+    from app.window import MainWindow
+    win = MainWindow(settings, directory=directory, bot_delay=0)
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.leave_table(to_lobby=False)
