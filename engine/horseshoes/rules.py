@@ -79,7 +79,7 @@ class HorseshoesState(State):
         ("bidding", "leftover"): "_refuse_leftover",
         ("bidding", "pass"): "_refuse_pass",
         ("play", "leftover"): "_refuse_leftover",
-        # ("play", "play") is handled by apply() itself: see there.
+        # ("play", "play") is handled by apply() itself, in place of State._play.
     }
     PROMPTS = {
         "leftover": "turn the left-over card face up or face down",
@@ -278,9 +278,6 @@ class HorseshoesState(State):
         events = self._play_card(seat, card, call)
         self.history.append(action)
         return events
-
-    def _play(self, action: Action) -> list[dict]:
-        return self._play_card(action.seat, action.value, action.extra)
 
     def _play_card(self, seat: int, card: int, call: str | None) -> list[dict]:
         """Play a checked card: track the trick's winner as it goes, close full tricks."""
