@@ -3,7 +3,8 @@
 Builds two private network namespaces on a private bridge (net/netns.py; needs root or
 ``unshare -rnm``), starts a browsing peer in one and, once it is listening, an
 advertising peer in the other, and prints the time from "start advertising" to "seen in
-the other lobby", then the same for a TXT change and for the goodbye. Repeats ``--runs``
+the other lobby", then the same for a TXT change and for the goodbye, and the time a
+lobby opened *after* the table takes to list it ("late lobby"). Repeats ``--runs``
 times and prints each figure and the worst. The clock is CLOCK_MONOTONIC, which all
 processes on one machine share.
 
@@ -172,6 +173,23 @@ def measure_once(host_ns, guest_ns, table: str = "Bench") -> dict[str, float]:
                 peer.close()
 
 
+def measure_late(host_ns, guest_ns, table: str = "Bench") -> float:
+    """Seconds from a lobby opening to it listing a table that was already there."""
+    advertiser = start_peer(host_ns, "advertise", "--interface", host_ns.address,
+                            "--table", table)
+    browser = None
+    try:
+        fp = advertiser.expect("starting")["fingerprint"]
+        advertiser.expect("registered")
+        browser = start_peer(guest_ns, "browse", "--interface", guest_ns.address)
+        ready = browser.expect("ready")
+        return browser.expect("tables", has_table(fp))["t"] - ready["t"]
+    finally:
+        for peer in (browser, advertiser):
+            if peer is not None:
+                peer.close()
+
+
 def bench(runs: int) -> int:
     from . import netns
     reason = netns.unavailable_reason()
@@ -182,14 +200,16 @@ def bench(runs: int) -> int:
     with netns.bridged_namespaces(2) as (host_ns, guest_ns):
         for i in range(runs):
             r = measure_once(host_ns, guest_ns, table=f"Bench {i}")
+            r["late"] = measure_late(host_ns, guest_ns, table=f"Bench late {i}")
             results.append(r)
             print(f"run {i + 1}: appear {r['appear'] * 1000:6.0f} ms   "
-                  f"change {r['change'] * 1000:6.0f} ms   vanish {r['vanish'] * 1000:6.0f} ms")
+                  f"change {r['change'] * 1000:6.0f} ms   vanish {r['vanish'] * 1000:6.0f} ms"
+                  f"   late lobby {r['late'] * 1000:6.0f} ms")
     worst = {k: max(r[k] for r in results) for k in results[0]}
-    print(f"worst of {runs}: appear {worst['appear'] * 1000:.0f} ms "
-          f"(target {APPEAR_WITHIN * 1000:.0f} ms), change {worst['change'] * 1000:.0f} ms, "
-          f"vanish {worst['vanish'] * 1000:.0f} ms")
-    return 0 if worst["appear"] <= APPEAR_WITHIN else 1
+    print(f"worst of {runs}: appear {worst['appear'] * 1000:.0f} ms, late lobby "
+          f"{worst['late'] * 1000:.0f} ms (target for both {APPEAR_WITHIN * 1000:.0f} ms); "
+          f"change {worst['change'] * 1000:.0f} ms, vanish {worst['vanish'] * 1000:.0f} ms")
+    return 0 if max(worst["appear"], worst["late"]) <= APPEAR_WITHIN else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -175,8 +175,9 @@ def _check_field(kind: str, key: str, value: Any, want: FieldType) -> None:
 SCHEMAS = Schemas()
 message = SCHEMAS.message
 
-#: Sent by either side before it hangs up on purpose, saying why (shown to the person).
-message("error", message=str)
+#: Sent by either side to refuse something, saying why (shown to the person); the
+#: same shape as the trust protocol's error (net/messages.py).
+message("error", reason=str)
 
 
 def parse(body: bytes, schemas: Schemas = SCHEMAS) -> dict:

@@ -152,7 +152,7 @@ class Connection:
     async def reject(self, reason: str) -> None:
         """Tell the peer why, then hang up (e.g. after a ProtocolError)."""
         try:
-            await asyncio.wait_for(self.send({"type": "error", "message": reason}),
+            await asyncio.wait_for(self.send({"type": "error", "reason": reason}),
                                    CLOSE_TIMEOUT)
         except (ConnectionClosed, TimeoutError, ProtocolError):
             pass
@@ -283,7 +283,7 @@ async def _client_handshake(reader, writer, identity: Identity, address: str,
                                        "name": identity.name})
     reply = await framing.read_frame(reader, schemas)
     if reply["type"] == "error":
-        raise HandshakeError(f"the host refused: {reply['message']}")
+        raise HandshakeError(f"the host refused: {reply['reason']}")
     if reply["type"] != "welcome":
         raise HandshakeError(f"the host sent '{reply['type']}' instead of a welcome")
     return Connection(reader, writer, host_key, hello["name"], schemas)
@@ -312,7 +312,7 @@ async def _first_message(reader: asyncio.StreamReader, expected: str) -> dict:
     """The peer's first message, with its version checkable before its schema."""
     msg = await framing.read_frame(reader, schemas=None)
     if msg["type"] == "error":
-        raise HandshakeError(f"the peer refused: {str(msg.get('message'))[:300]}")
+        raise HandshakeError(f"the peer refused: {str(msg.get('reason'))[:300]}")
     if msg["type"] != expected or not isinstance(msg.get("protocol"), int) \
             or isinstance(msg.get("protocol"), bool):
         raise HandshakeError(f"the peer did not start with a Parlour '{expected}'")
@@ -322,7 +322,7 @@ async def _first_message(reader: asyncio.StreamReader, expected: str) -> dict:
 async def _send_error(writer: asyncio.StreamWriter, reason: str) -> None:
     try:
         await asyncio.wait_for(
-            framing.write_frame(writer, {"type": "error", "message": reason}), CLOSE_TIMEOUT)
+            framing.write_frame(writer, {"type": "error", "reason": reason}), CLOSE_TIMEOUT)
     except (Exception, asyncio.CancelledError):  # noqa: BLE001 - best effort before hang-up
         pass
 

@@ -57,9 +57,9 @@ def test_write_frame_writes_header_and_body():
         def write(self, b): self.data += b
         async def drain(self): pass
     sink = Sink()
-    asyncio.run(framing.write_frame(sink, {"type": "error", "message": "hi"}))
+    asyncio.run(framing.write_frame(sink, {"type": "error", "reason": "hi"}))
     assert struct.unpack(">I", sink.data[:4])[0] == len(sink.data) - 4
-    assert framing.parse(sink.data[4:]) == {"type": "error", "message": "hi"}
+    assert framing.parse(sink.data[4:]) == {"type": "error", "reason": "hi"}
 
 
 def test_oversize_refused_before_body_is_read():
@@ -152,7 +152,7 @@ plain = st.recursive(
 message_like = st.fixed_dictionaries(
     {"type": st.sampled_from(["play", "blob", "error", "zzz"])},
     optional={"seat": plain, "card": plain, "ace": plain, "data": plain, "flag": plain,
-              "message": plain, "extra": plain})
+              "reason": plain, "extra": plain})
 
 
 def must_be_protocol_error_or_ok(body: bytes):

@@ -123,7 +123,7 @@ async def expect_error_then_eof(reader):
     assert reply["type"] == "error"
     with pytest.raises((ConnectionClosed, ProtocolError, ConnectionError)):
         await framing.read_frame(reader)
-    return reply["message"]
+    return reply["reason"]
 
 
 @pytest.mark.parametrize("forge", ["random", "other_host", "other_challenge", "other_key"])
@@ -228,7 +228,7 @@ def test_garbage_after_handshake_gets_error(arun, host_id, guest_id, schemas, qu
             await conn.send({"type": "cheat", "cards": ["8/8"]})
             reply = await conn.recv()
             assert reply == {"type": "error",
-                             "message": "bad message: unknown message type 'cheat'"}
+                             "reason": "bad message: unknown message type 'cheat'"}
             with pytest.raises(ConnectionClosed):
                 await conn.recv()
             assert host.errors == ["unknown message type 'cheat'"]
