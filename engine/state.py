@@ -246,11 +246,20 @@ class State:
             if not seats:
                 return []
             seat = seats[0]
+        if self.phase == "play":
+            # The hot path of every play-out and bot search: a bit walk, no dispatch.
+            if seat != self.turn:
+                return []
+            acts = self._play_actions[seat]
+            mask = self.legal_play_mask(seat)
+            legal = []
+            while mask:
+                low = mask & -mask
+                legal.append(acts[low.bit_length() - 1])
+                mask ^= low
+            return legal
         if seat not in self.to_act():
             return []
-        if self.phase == "play":
-            acts = self._play_actions[seat]
-            return [acts[c] for c in cards_of(self.legal_play_mask(seat))]
         return getattr(self, "_legal_" + self.phase.replace("-", "_"))(seat)
 
     def check(self, action: Action) -> None:
@@ -260,9 +269,13 @@ class State:
     def apply(self, action: Action) -> list[dict]:
         """Apply a legal action and return its events; IllegalAction (state unchanged)
         otherwise."""
+        seat = action.seat
+        if action.kind == "play" and self.phase == "play" and seat == self.turn:
+            events = self._play(action)  # the common case, without the dispatch below
+            self.history.append(action)
+            return events
         if self.phase == "done":
             raise IllegalAction("the hand is over")
-        seat = action.seat
         if seat not in self.to_act():
             if not isinstance(seat, int) or not 0 <= seat < self.n:
                 raise IllegalAction(f"there is no seat {seat!r}")
@@ -303,34 +316,42 @@ class State:
         raise NotImplementedError
 
     def check_play_extra(self, action: Action) -> None:
-        """Titles whose plays carry more than the card (Horseshoes aces) check it here."""
+        """Titles whose plays carry more than the card (Horseshoes aces) check it here;
+        called only when the action carries an extra."""
         if action.extra is not None:
             raise IllegalAction("a play names only the card")
 
     # -- play: the shared trick machinery -------------------------------------------
     def _play(self, action: Action) -> list[dict]:
         seat, card = action.seat, action.value
-        if not isinstance(card, int) or not 0 <= card < self.deck.size:
+        if type(card) is not int or not 0 <= card < self.deck.size:
             raise IllegalAction(f"{card!r} is not a card of this game")
         bit = 1 << card
-        if not self.hands[seat] & bit:
-            raise IllegalAction(f"you do not hold {self.deck.name(card)}")
+        hands = self.hands
+        if not hands[seat] & bit:
+            raise IllegalAction(f"you do not hold {self.deck.names[card]}")
         if not self.legal_play_mask(seat) & bit:
             raise IllegalAction(self.play_reason(seat, card))
-        self.check_play_extra(action)
-        self.hands[seat] ^= bit
-        self.trick.append((seat, card))
-        events = [{"type": "play", "seat": seat, "card": self.deck.name(card)}]
-        if len(self.trick) < self.trick_size():
-            self.turn = self.next_in_trick(seat)
+        if action.extra is not None:
+            self.check_play_extra(action)
+        hands[seat] ^= bit
+        trick = self.trick
+        trick.append((seat, card))
+        events = [{"type": "play", "seat": seat, "card": self.deck.names[card]}]
+        if len(trick) < self.n:
+            self.turn = (seat + 1) % self.n
             return events
+        return self._close_trick(events)
+
+    def _close_trick(self, events: list[dict]) -> list[dict]:
+        """The current trick is full: award it, then lead again or finish the hand."""
         winner = self.trick_winner()
         trick = Trick(self.leader, tuple(self.trick), winner)
         self.tricks.append(trick)
         self.trick = []
         self.on_trick(trick)
         events.append({"type": "trick", "winner": winner, "number": len(self.tricks)})
-        if self.hands_empty():
+        if not any(self.hands):
             self._result = self.finish()
             self.phase = "done"
             self.turn = None
@@ -338,15 +359,6 @@ class State:
         else:
             self.leader = self.turn = winner
         return events
-
-    def trick_size(self) -> int:
-        return self.n
-
-    def next_in_trick(self, seat: int) -> int:
-        return (seat + 1) % self.n
-
-    def hands_empty(self) -> bool:
-        return not any(self.hands)
 
     def start_play(self, leader: int) -> None:
         self.phase = "play"
