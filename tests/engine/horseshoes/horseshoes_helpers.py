@@ -107,7 +107,3 @@ def play_script(state, tricks) -> None:
     for leader, plays in tricks:
         assert state.turn == leader
         play_trick(state, *plays)
-
-
-def tricks_won(winners: list[int], seat: int) -> int:
-    return winners.count(seat)

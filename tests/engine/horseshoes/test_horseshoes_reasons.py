@@ -7,7 +7,7 @@ import pytest
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.horseshoes import make
-from horseshoes_helpers import bid_all, deal, parse_play, play_trick
+from horseshoes_helpers import bid_all, deal, parse_play, play_script, play_trick, scripted_hand
 
 
 def refused(state, action: Action) -> str:
@@ -118,7 +118,6 @@ def test_left_over_choice_reasons():
 
 
 def test_nothing_after_the_hand():
-    from horseshoes_helpers import play_script, scripted_hand
     state, tricks = scripted_hand("four", [0] * 13)
     bid_all(state, [13, 0, 0, 0])
     play_script(state, tricks)
