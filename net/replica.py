@@ -546,11 +546,12 @@ class PeerReplica:
         if theirs == ours:
             return shadow
         if theirs is not None:
-            gained = theirs - ours  # real spare cards where the shadow had made-up ones
+            # Cards I hold that I was not dealt can only have come from the spare.
+            spare = theirs - shadow.my_hand
             seen = {a.value for a, _ in shadow.steps if a.kind == "play"}
-            if gained and not gained & (shadow.my_hand | seen) and \
-                    len(gained | shadow.known_spare) <= self.game.spare_size:
-                better = shadow.learn_spare(gained)
+            if spare and spare != shadow.known_spare and not spare & seen and \
+                    len(spare | shadow.known_spare) <= self.game.spare_size:
+                better = shadow.learn_spare(spare)
                 if frozenset(cards_of(better.state.hands[me])) == theirs:
                     return better
         raise Violation(HOST, self.host_seat, "private-view",

@@ -13,6 +13,7 @@ from collections import deque
 
 from engine import make_game
 from engine.bots.random_bot import RandomBot
+from net import messages as m
 from net.host import HostAuthority
 from net.identity import Identity
 from net.replica import PeerReplica
@@ -115,12 +116,28 @@ class Table:
         state = self.host.state
         seat = state.to_act()[0] if seat is None else seat
         action = self.choose(seat) if action is None else action
-        if seat in self.replicas:
+        if seat in self.replicas and self.replicas[seat].halted is not None:
+            out = self.host.receive(self.fp(seat), self.raw_act(seat, action))
+        elif seat in self.replicas:
             out = self.host.receive(self.fp(seat), self.replicas[seat].act(action))
         else:
             out = self.host.act_local(seat, action)
         self.deliver(out)
         return out
+
+    def raw_act(self, seat: int, action: dict, signer=None, seen: int | None = None) -> dict:
+        """A signed action message made without a replica (a halted peer, a cheater)."""
+        game, host = self.host.game, self.host
+        parsed = game.action_from_json({**action, "seat": seat})
+        full, public = game.action_to_json(parsed), game.action_to_json(parsed, public=True)
+        private = hidden = None
+        if full != public:
+            nonce = self._bytes(m.NONCE_BYTES)
+            hidden, private = m.hidden_digest(nonce, full), {"action": full, "nonce": nonce}
+        seen = host.chain.seq if seen is None else seen
+        body = m.action_body(TABLE, host.match.hand_number, seen, host._hash_at(seen), public, hidden)
+        signer = signer or (self.ids[seat] if seat in self.ids else self.host_id)
+        return m.action_message(m.seal(signer, m.ACTION_DOMAIN, body), private)
 
     def play_hand(self, check=None) -> None:
         while self.host.state is not None and not self.host.state.is_over:
