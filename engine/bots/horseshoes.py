@@ -1,0 +1,263 @@
+"""Horseshoes bots: the left-over card, bids (the first with trump), exact trick play.
+
+Horseshoes rewards hitting your bid exactly, so play turns on one number: how many
+more tricks this seat (or, in ``partners``, this team) wants. While it wants more it
+wins tricks as cheaply and as surely as it can; once it has enough it ducks, shedding
+its high cards under others' winners, and declares its aces low.
+
+Card numbers (engine/horseshoes/rules.py): suit by suit (S H D C), ace first, so card
+``c`` is suit ``c // R``, index ``c % R`` (0 = ace, then 2, 3, …), R ranks per suit.
+A card's strength in a trick is its index + 1, an ace 14 declared high and 1 low;
+any trump beats the suit led.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action
+from ..cards import cards_of
+from ..horseshoes.rules import HIGH_ACE, LOW_ACE, SUIT_NAMES, SUITS, TRUMP_BONUS, TRUMPS
+from .base import Context, Decision
+
+# The worth, in tricks, of the suit's best, second, third, fourth card (ace = best).
+TOP_CARD_TRICKS = (0.95, 0.7, 0.4, 0.15)
+
+
+def ranks_per_suit(game) -> int:
+    return game.deck.size // 4
+
+
+def strength(game, card: int, call: str | None, led: int, trump: int) -> int:
+    """The engine's trick strength of ``card`` (see HorseshoesState._strength)."""
+    rank = game.rank_of[card]
+    if game.ace_mask >> card & 1:
+        rank = HIGH_ACE if call == "high" else LOW_ACE
+    bit = 1 << card
+    if bit & trump:
+        return TRUMP_BONUS + rank
+    if bit & led:
+        return rank
+    return -1
+
+
+def raw_rank(game, card: int) -> int:
+    """A card's rank with the ace on top: what makes it dangerous to hold."""
+    return HIGH_ACE if game.ace_mask >> card & 1 else game.rank_of[card]
+
+
+def order_from_top(game, card: int) -> int:
+    """0 for the ace, 1 for the next card down (K, or 10 in ``three``), …"""
+    index = card % ranks_per_suit(game)
+    return 0 if index == 0 else ranks_per_suit(game) - index
+
+
+# -- bidding --------------------------------------------------------------------------
+def estimate_tricks(game, hand: int, trump: str) -> float:
+    tricks = 0.0
+    trump_index = SUITS.index(trump) if trump in SUITS else None
+    lengths = [(hand & game.suit_masks[s]).bit_count() for s in range(4)]
+    for suit in range(4):
+        cards = cards_of(hand & game.suit_masks[suit])
+        length = lengths[suit]
+        for card in cards:
+            place = order_from_top(game, card)
+            if suit == trump_index:
+                tricks += TOP_CARD_TRICKS[place] + 0.1 if place < 4 else 0.0
+            elif place < 4:
+                worth = TOP_CARD_TRICKS[place]
+                if length - 1 < place:
+                    worth *= 0.4  # an unguarded honour falls under the higher ones
+                if trump_index is not None and length >= 6:
+                    worth *= 0.8  # a long side suit gets trumped early
+                tricks += worth
+        if suit == trump_index:
+            tricks += 0.55 * max(0, length - 3)  # long trumps win tricks late
+    if trump_index is not None and lengths[trump_index] >= 2:
+        shorts = sum(1 for s in range(4) if s != trump_index and lengths[s] <= 1)
+        tricks += 0.5 * min(shorts, lengths[trump_index] - 1)
+    return tricks
+
+
+def best_trump(game, hand: int) -> tuple[str, float]:
+    options = [(estimate_tricks(game, hand, t), -i, t) for i, t in enumerate(TRUMPS)]
+    tricks, _, trump = max(options)
+    return trump, tricks
+
+
+def decide_bid(ctx: Context) -> Decision:
+    game, view, seat, hand = ctx.game, ctx.view, ctx.seat, ctx.know.hand
+    first = view.get("trump") is None
+    if ctx.level == "easy":
+        trump = SUITS[max(range(4), key=lambda s: ((hand & game.suit_masks[s]).bit_count(), -s))]
+        bid = sum(1 for c in cards_of(hand) if order_from_top(game, c) < 2)
+        why = "counting aces and the next cards down"
+    else:
+        if first:
+            trump, tricks = best_trump(game, hand)
+        else:
+            trump = view["trump"]
+            tricks = estimate_tricks(game, hand, trump)
+        bid = int(tricks + 0.5)
+        why = f"the hand should take about {tricks:.1f} tricks"
+    data = {"seat": seat, "bid": max(0, min(13, bid))}
+    if first:
+        data["trump"] = trump
+        words = "no trump" if trump == "NT" else f"{SUIT_NAMES[SUITS.index(trump)]} trump"
+        return Decision(game.action_from_json(data), f"bid {data['bid']} with {words}: {why}")
+    return Decision(game.action_from_json(data), f"bid {data['bid']}: {why}")
+
+
+def decide_leftover(ctx: Context) -> Decision:
+    """Unseen either way; face up gives every player the same information, which
+    helps careful counting, so the stronger levels turn it up."""
+    face = ctx.rng.choice(("up", "down")) if ctx.level == "easy" else "up"
+    return Decision(ctx.game.action_from_json({"seat": ctx.seat, "leftover": face}),
+                    f"turn the left-over card face {face}")
+
+
+# -- trick play ----------------------------------------------------------------------------------
+def tricks_wanted(state, seat: int, won: list[int], bids: list) -> int:
+    """More tricks this seat's side wants (≤ 0: it has enough)."""
+    game = state.game
+    if game.partnerships:
+        partner = (seat + 2) % 4
+        return bids[seat] + bids[partner] - won[seat] - won[partner]
+    return bids[seat] - won[seat]
+
+
+class Play:
+    def __init__(self, state, seat: int, possible: list[int]):
+        self.state, self.seat, self.possible = state, seat, possible
+        self.game = game = state.game
+        self.trump = state._trump_mask
+        trick = state.trick
+        self.led = state._led_mask if trick else 0
+        self.win_key = state._win_key if trick else -2
+        self.win_seat = state._win_seat if trick else None
+        self.later = [(seat + i) % game.num_players for i in range(1, game.num_players - len(trick))]
+        self.partner = (seat + 2) % 4 if game.partnerships else None
+
+    def key(self, card: int, call: str | None) -> int:
+        led = self.led or self.game.suit_masks[self.game.suit_of[card]]
+        return strength(self.game, card, call, led, self.trump)
+
+    def beatable(self, key: int, led: int, seats) -> bool:
+        """Could one of ``seats`` beat a card of strength ``key``? A seat that may hold
+        the suit led is assumed to follow it."""
+        game = self.game
+        for other in seats:
+            holding = self.possible[other]
+            follow = holding & led
+            pool = follow if follow else holding
+            for card in cards_of(pool & (led | self.trump)):
+                if strength(game, card, "high", led, self.trump) > key:
+                    return True
+        return False
+
+    def others_later(self):
+        return [s for s in self.later if s != self.partner]
+
+
+def play_card(state, seat: int, possible: list[int], want: int) -> tuple[Action, str]:
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0], "the only legal card"
+    play = Play(state, seat, possible)
+    if want > 0:
+        return take(play, legal)
+    return duck(play, legal)
+
+
+def _name(game, action: Action) -> str:
+    name = game.deck.name(action.value)
+    return f"{name} {action.extra}" if action.extra else name
+
+
+def take(play: Play, legal: list[Action]):
+    """Still short of the bid: win with the cheapest sure winner, else save strength."""
+    game = play.game
+    partner_winning = play.win_seat is not None and play.win_seat == play.partner
+    options = [a for a in legal if a.extra != "low"]
+    keyed = [(play.key(a.value, a.extra), a) for a in options]
+    led_of = lambda a: play.led or game.suit_masks[game.suit_of[a.value]]  # noqa: E731
+    if partner_winning and not play.beatable(play.win_key, play.led, play.others_later()):
+        action = min(legal, key=lambda a: (play.key(a.value, a.extra), a.value))
+        return action, f"play {_name(game, action)}: partner is taking this trick"
+    sure = [(k, a) for k, a in keyed
+            if k > play.win_key and not play.beatable(k, led_of(a), play.others_later())]
+    if sure:
+        key, action = min(sure, key=lambda item: (item[0], item[1].value))
+        return action, f"play {_name(game, action)}: a sure trick, and more are needed"
+    winners = [(k, a) for k, a in keyed if k > play.win_key]
+    if winners and not play.later:
+        key, action = min(winners, key=lambda item: (item[0], item[1].value))
+        return action, f"play {_name(game, action)}: it takes the trick"
+    low = [a for a in legal if a.extra != "high"]
+    action = min(low, key=lambda a: (play.key(a.value, a.extra), raw_rank(game, a.value), a.value))
+    return action, f"play {_name(game, action)}: keep the high cards for sure tricks later"
+
+
+def duck(play: Play, legal: list[Action]):
+    """Bid reached: lose this trick, shedding the highest card that still loses."""
+    game = play.game
+    options = [a for a in legal if a.extra != "high"]
+    keyed = [(play.key(a.value, a.extra), a) for a in options]
+    if play.win_seat is not None:
+        losers = [(k, a) for k, a in keyed if k < play.win_key]
+        if losers:
+            key, action = max(losers, key=lambda item: (item[0], raw_rank(game, item[1].value),
+                                                        -item[1].value))
+            return action, f"play {_name(game, action)}: the highest card that loses, the bid is made"
+    # Leading, or every card would win for now: the one most likely to be beaten.
+    key, action = min(keyed, key=lambda item: (item[0], item[1].value))
+    return action, f"play {_name(game, action)}: the lowest card, the bid is made"
+
+
+def easy_play(state, seat: int, want: int):
+    legal = state.legal_actions(seat)
+    game = state.game
+    play = Play(state, seat, [0] * game.num_players)
+    if want > 0:
+        options = [a for a in legal if a.extra != "low"]
+        action = max(options, key=lambda a: (play.key(a.value, a.extra), -a.value))
+        return action, f"play {_name(game, action)}: the highest card, tricks are needed"
+    options = [a for a in legal if a.extra != "high"]
+    action = min(options, key=lambda a: (play.key(a.value, a.extra), a.value))
+    return action, f"play {_name(game, action)}: the lowest card, the bid is made"
+
+
+def possible_holdings(ctx: Context) -> list[int]:
+    know = ctx.know
+    unseen = know.unseen()
+    return [know.hand if s == ctx.seat else unseen & ~know.excluded[s]
+            for s in range(ctx.game.num_players)]
+
+
+def decide_play(ctx: Context) -> Decision:
+    state, seat = ctx.state, ctx.seat
+    want = tricks_wanted(state, seat, ctx.view["tricks_won"], ctx.view["bids"])
+    if ctx.level == "easy":
+        action, why = easy_play(state, seat, want)
+    elif ctx.level == "hard":
+        from .search import search_play
+        return search_play(ctx, rollout_action, evaluate)
+    else:
+        action, why = play_card(state, seat, possible_holdings(ctx), want)
+    return Decision(action, why)
+
+
+# -- the hard level's play-outs ----------------------------------------------------------------
+def rollout_action(state) -> Action:
+    seat = state.turn
+    action, _ = play_card(state, seat, state.hands, tricks_wanted(state, seat, state.won, state.bids))
+    return action
+
+
+def evaluate(state, seat: int) -> float:
+    """Own penalty counts fully; the others' a little (a lower one of theirs hurts)."""
+    penalties = state.result().score
+    side = state.game.side_of(seat)
+    others = [p for i, p in enumerate(penalties) if i != side]
+    return -penalties[side] + 0.3 * sum(others) / len(others)
+
+
+DECIDERS = {"leftover": decide_leftover, "bidding": decide_bid, "play": decide_play}
