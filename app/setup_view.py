@@ -49,6 +49,7 @@ class SetupView(QWidget):
         self.start_button = QPushButton("Deal the first hand")
         self.start_button.setObjectName("startGame")
         self.start_button.setMinimumHeight(44)
+        self.start_button.setEnabled(False)
         row.addWidget(self.back_button)
         row.addStretch(1)
         row.addWidget(self.start_button)
@@ -58,6 +59,8 @@ class SetupView(QWidget):
 
     def attach(self, session, bridge) -> None:
         self.session = session
+        self.title.setText("Table setup")
+        self.start_button.setEnabled(False)  # until the session says who sits where
         bridge.table.connect(self.on_table)
 
     def on_table(self, event: dict) -> None:

@@ -1,0 +1,93 @@
+"""Small pieces: card names and hand order, the event bridge across threads, the local
+session's refusals, and the PySide6 refcount guard."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from app import cardnames, qt_guard
+from app.bridge import EventBridge
+from app.table import viewmodel as vm
+
+
+def test_spoken_card_names():
+    assert cardnames.spoken("rook", "R14") == "Red 14"
+    assert cardnames.spoken("rook", "ROOK") == "the Rook bird"
+    assert cardnames.spoken("somerset", "8/8") == "8 of the /8 suit"
+    assert cardnames.spoken("somerset", "S/S") == "the S/S"
+    assert cardnames.spoken("horseshoes", "TD") == "10 of diamonds"
+
+
+def test_hand_order_puts_trump_first():
+    hand = ["R5", "G1", "ROOK", "G14", "B2", "R1"]
+    assert cardnames.sort_hand("rook", hand) == ["ROOK", "B2", "R1", "R5", "G1", "G14"]
+    assert cardnames.sort_hand("rook", hand, "G") == ["ROOK", "G1", "G14", "B2", "R1", "R5"]
+    assert cardnames.sort_hand("somerset", ["S/S", "3/8", "12/12", "0/8"], "8") == ["3/8", "0/8", "S/S", "12/12"]
+    assert cardnames.sort_hand("horseshoes", ["2H", "AS", "KH", "3C"], "H") == ["KH", "2H", "AS", "3C"]
+
+
+def test_view_model_reads_each_titles_bids():
+    somerset = {"game": "somerset", "last_bid": [None, 14, "pass", None], "phase": "bidding", "high_bid": 14}
+    assert vm.seat_bid(somerset, 1) == "14" and vm.seat_bid(somerset, 2) == "Pass"
+    rook = {"game": "rook", "bids": [[1, 100], [2, 105]], "passed": [3],
+            "contract": {"bidder": 2, "amount": 110, "stuck": False}}
+    assert vm.seat_bid(rook, 2) == "105" and vm.seat_bid(rook, 3) == "Pass"
+    assert vm.contract_text(rook, ["A", "B", "C", "D"]) == "Contract 110 — C"
+    horseshoes = {"game": "horseshoes", "mode": "three", "bids": [3, None, 4]}
+    assert vm.contract_text(horseshoes, ["A", "B", "C"]) == "Bids 3 + 4 = 7 of 13"
+    assert not vm.partnerships(horseshoes)
+
+
+def test_bridge_delivers_on_the_gui_thread(qtbot):
+    bridge = EventBridge()
+    seen = []
+    bridge.state.connect(lambda e: seen.append((e["n"], threading.current_thread() is threading.main_thread())))
+    worker = threading.Thread(target=lambda: [bridge.deliver({"type": "state", "n": n}) for n in range(5)])
+    worker.start()
+    worker.join()
+    qtbot.waitUntil(lambda: len(seen) == 5)
+    assert seen == [(n, True) for n in range(5)]
+    bridge.close()
+    bridge.deliver({"type": "state", "n": 9})
+    qtbot.wait(0)
+    assert len(seen) == 5  # a closed bridge stays quiet
+
+
+def seed_where_seat_0_bids_first() -> bytes:
+    from engine import Match, make_game
+    from engine.deal import derive_seed
+    game = make_game("rook")
+    return next(seed for seed in (bytes([i]) * 32 for i in range(64))
+                if Match(game, derive_seed(seed, "game", 0)).dealer == 3)
+
+
+def test_local_session_reports_illegal_actions(qtbot):
+    from net.local import LocalSession
+    bridge = EventBridge()
+    errors, states = [], []
+    bridge.error.connect(errors.append)
+    bridge.state.connect(states.append)
+    session = LocalSession(bridge.deliver, {"game": "rook"}, bot_delay=0, table_seed=seed_where_seat_0_bids_first())
+    try:
+        session.act({"bid": 100})
+        qtbot.waitUntil(lambda: bool(errors))
+        assert errors[0]["message"] == "there is no hand in progress"
+        session.start_game()
+        qtbot.waitUntil(lambda: any(s["legal"] for s in states))
+        session.act({"bid": 103})
+        qtbot.waitUntil(lambda: len(errors) == 2)
+        assert "steps of 5" in errors[1]["message"]
+    finally:
+        session.close()
+    assert not session.thread.is_alive()
+
+
+def test_refcount_guard_keeps_none_alive_through_many_void_calls(qtbot):
+    from PySide6.QtWidgets import QLabel
+    assert qt_guard.protect()
+    label = QLabel()
+    qtbot.addWidget(label)
+    for _ in range(20000):  # well past None's natural reference count on 3.11
+        label.setText("x")
+    assert sys.getrefcount(None) > 1000
