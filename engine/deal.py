@@ -19,11 +19,13 @@ Both are pinned by test vectors in tests/engine/test_deal.py.
 from __future__ import annotations
 
 import hashlib
+import struct
 
 SEED_BYTES = 32
 _DEAL_TAG = b"parlour-deal/1"
 _DERIVE_TAG = b"parlour-seed/1"
 _WORD_SPACE = 1 << 32
+_EIGHT_WORDS = struct.Struct(">8I")  # one SHA-256 block as eight big-endian words
 
 
 def check_seed(seed: bytes) -> bytes:
@@ -33,11 +35,12 @@ def check_seed(seed: bytes) -> bytes:
 
 
 def _words(seed: bytes):
+    prefix = hashlib.sha256(_DEAL_TAG + seed)  # the shared prefix is hashed once
     counter = 0
     while True:
-        block = hashlib.sha256(_DEAL_TAG + seed + counter.to_bytes(8, "big")).digest()
-        for offset in range(0, 32, 4):
-            yield int.from_bytes(block[offset : offset + 4], "big")
+        block = prefix.copy()
+        block.update(counter.to_bytes(8, "big"))
+        yield from _EIGHT_WORDS.unpack(block.digest())
         counter += 1
 
 
