@@ -1,0 +1,140 @@
+"""The layering rule, enforced by reading the source (imports point downward only).
+
+* ``engine/`` imports nothing from ``net/``, ``app/`` or Qt; ``net/`` nothing from
+  ``app/`` or Qt.
+* The engine is pure: no clock (``time``, ``datetime``), no ``os``, no ambient
+  randomness (``secrets``, or any use of the ``random`` module other than a private,
+  seeded ``random.Random``). The command-line entry points (replay, bench, demo) are the
+  exceptions that may read files and the clock.
+
+Imports are found with ``ast`` anywhere in a file (inside functions too), including
+``importlib.import_module("…")`` and ``__import__("…")`` with a literal name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+QT = {"PySide6", "shiboken6", "PyQt5", "PyQt6", "PySide2"}
+ENGINE_FORBIDDEN = {"net", "app"} | QT
+NET_FORBIDDEN = {"app"} | QT
+IMPURE = {"time", "datetime", "os", "secrets"}
+ENGINE_CLI = {"engine/replay.py", "engine/bench.py", "engine/demo.py"}
+
+
+def imported_modules(source: str) -> list[tuple[int, str]]:
+    """(line, absolute top-level-qualified name) for every import in ``source``;
+    relative imports come back as "." names (they stay inside their own package)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                found.append((node.lineno, "." + (node.module or "")))
+            else:
+                found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Call) and _is_dynamic_import(node):
+            arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.append((node.lineno, arg.value))
+    return found
+
+
+def _is_dynamic_import(call: ast.Call) -> bool:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in ("__import__", "import_module")
+    return isinstance(func, ast.Attribute) and func.attr == "import_module"
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def random_misuse(source: str) -> list[tuple[int, str]]:
+    """Uses of the ``random`` module other than constructing ``random.Random``."""
+    tree = ast.parse(source)
+    aliases = {"random"}
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name == "random"}
+        elif isinstance(node, ast.ImportFrom) and node.module == "random" and not node.level:
+            bad += [(node.lineno, f"from random import {a.name}")
+                    for a in node.names if a.name != "Random"]
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and node.attr != "Random"):
+            bad.append((node.lineno, f"{node.value.id}.{node.attr}"))
+    return bad
+
+
+def sources(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def relative(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def violations(package: str, forbidden: set[str]) -> list[str]:
+    out = []
+    for path in sources(package):
+        for line, name in imported_modules(path.read_text(encoding="utf-8")):
+            if top(name) in forbidden:
+                out.append(f"{relative(path)}:{line} imports {name}")
+    return out
+
+
+# -- the scanners themselves -----------------------------------------------------------
+def test_the_scanner_finds_every_form_of_import():
+    source = ("import PySide6.QtCore\nfrom app import cli\nimport os as o\n"
+              "def f():\n    import time\n    from net.host import Host\n"
+              "    importlib.import_module('datetime')\n    __import__('secrets')\n"
+              "from . import state\n")
+    names = {top(n) for _line, n in imported_modules(source)}
+    assert {"PySide6", "app", "os", "time", "net", "datetime", "secrets"} <= names
+    assert "." in {n[:1] for _line, n in imported_modules(source)}
+
+
+def test_the_random_scanner_allows_only_a_seeded_generator():
+    ok = "import random\nrng = random.Random(seed)\nfrom random import Random\n"
+    assert random_misuse(ok) == []
+    bad = ("import random as r\nx = r.choice([1])\nrandom.shuffle(x)\n"
+           "from random import randint\n")
+    assert {what for _line, what in random_misuse(bad)} == {
+        "r.choice", "random.shuffle", "from random import randint"}
+
+
+# -- the rules -------------------------------------------------------------------------
+def test_there_is_source_to_check():
+    assert len(sources("engine")) >= 10 and len(sources("net")) >= 2
+
+
+def test_engine_imports_nothing_from_net_app_or_qt():
+    assert violations("engine", ENGINE_FORBIDDEN) == []
+
+
+def test_net_imports_nothing_from_app_or_qt():
+    assert violations("net", NET_FORBIDDEN) == []
+
+
+@pytest.mark.parametrize("path", [p for p in sources("engine") if relative(p) not in ENGINE_CLI],
+                         ids=lambda p: relative(p))
+def test_engine_module_uses_no_clock_os_or_ambient_randomness(path):
+    source = path.read_text(encoding="utf-8")
+    impure = [f"line {line}: {name}" for line, name in imported_modules(source)
+              if top(name) in IMPURE]
+    assert impure == [], f"{relative(path)} is not pure"
+    assert random_misuse(source) == [], f"{relative(path)} uses the random module's global state"
+
+
+@pytest.mark.parametrize("path", [ROOT / p for p in sorted(ENGINE_CLI)], ids=sorted(ENGINE_CLI))
+def test_engine_cli_modules_still_avoid_ambient_randomness(path):
+    assert random_misuse(path.read_text(encoding="utf-8")) == []
