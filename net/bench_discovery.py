@@ -85,8 +85,10 @@ class Peer:
         self.proc = proc
         self.events: queue.Queue = queue.Queue()
         self.stderr: list[str] = []
-        threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=self._pump_err, daemon=True).start()
+        self._pumps = [threading.Thread(target=self._pump, daemon=True),
+                       threading.Thread(target=self._pump_err, daemon=True)]
+        for pump in self._pumps:
+            pump.start()
 
     def _pump(self) -> None:
         for line in self.proc.stdout:
@@ -130,6 +132,10 @@ class Peer:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        for pump in self._pumps:  # they end at the pipes' EOF, now the process is gone
+            pump.join(timeout)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
 
 
 def start_peer(ns, *args: str) -> Peer:

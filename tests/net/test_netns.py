@@ -28,7 +28,7 @@ def tcp_reaches(server_ns, client_ns, address):
         return out.strip() == "hi"
     finally:
         listener.kill()
-        listener.wait()
+        listener.communicate()
 
 
 def names():

@@ -299,3 +299,53 @@ def test_no_plaintext_on_the_wire(arun, host_id, guest_id, schemas, quick):
     for secret in (marker.encode(), b"Guest", b"Hostess", b"chat", b"echo"):
         assert secret not in seen
     assert guest_id.public_key not in seen  # the guest's key travels encrypted too
+
+
+@pytest.mark.parametrize("first", [b"\x00\x00\x00\x02\x93\x01",           # not a map
+                                   framing.encode({"type": "welcome", "name": "x"}),
+                                   framing.encode({"type": "hello", "protocol": 1,
+                                                   "challenge": b"short", "name": "x"}),
+                                   b""])                                  # just hangs up
+def test_guest_survives_a_host_that_is_not_parlour(arun, host_id, guest_id, schemas, first):
+    async def bogus(reader, writer):
+        writer.write(first)
+        await writer.drain()
+        writer.close()
+
+    async def go():
+        server = await asyncio.start_server(bogus, LOCAL, 0,
+                                            ssl=transport.server_context(host_id))
+        async with server:
+            port = server.sockets[0].getsockname()[1]
+            with pytest.raises(HandshakeError):
+                await transport.open_connection(LOCAL, port, guest_id, schemas=schemas)
+    arun(go())
+
+
+def test_guest_gives_up_on_a_silent_host(arun, host_id, guest_id, schemas):
+    async def silent(reader, writer):
+        await reader.read()  # never says hello
+
+    async def go():
+        server = await asyncio.start_server(silent, LOCAL, 0,
+                                            ssl=transport.server_context(host_id))
+        async with server:
+            port = server.sockets[0].getsockname()[1]
+            with pytest.raises(HandshakeError, match="in time"):
+                await transport.open_connection(LOCAL, port, guest_id, schemas=schemas,
+                                                timeout=0.3)
+    arun(go())
+
+
+def test_host_drops_a_silent_guest(arun, host_id, guest_id, schemas, until):
+    async def go():
+        host = Host()
+        server = await transport.start_server(LOCAL, 0, host_id, host.on_connection,
+                                              schemas=schemas, timeout=0.3)
+        async with server:
+            reader, writer, _ = await raw_client(server.port)  # and then says nothing
+            with pytest.raises((ConnectionClosed, ProtocolError, ConnectionError)):
+                await framing.read_frame(reader)
+            writer.close()
+            assert server.refusals and host.guests == []
+    arun(go())
