@@ -160,15 +160,15 @@ def load_identity(directory: str | os.PathLike | None = None,
     """
     home = data_dir(directory)
     key_path = home / KEY_FILE
-    if key_path.exists():
-        key = _read_key(key_path)
-    else:
+    created = not key_path.exists()
+    if created:
         key = Ed25519PrivateKey.generate()
         _write_private(key_path, Identity(key).private_pem())
-    name = _read_name(home / PROFILE_FILE, default_name)
-    identity = Identity(key, name)
-    if not (home / PROFILE_FILE).exists():
-        save_name(identity, home)
+    else:
+        key = _read_key(key_path)
+    identity = Identity(key, _read_name(home / PROFILE_FILE, default_name))
+    if created or not (home / PROFILE_FILE).exists():
+        save_name(identity, home)  # keep the profile's key and fingerprint current
     return identity
 
 
