@@ -24,13 +24,28 @@ def play_and_tell(state: State, bot: RandomBot, out) -> None:
         seat = seats[0] if len(seats) == 1 else bot.rng.choice(seats)
         action = bot.choose(state, seat)
         events = state.apply(action)
-        out.write(f"  {game.describe(action)}\n")
+        out.write(f"  {describe(game, action)}\n")
         for event in events:
             if event.get("type") == "trick":
                 trick = state.tricks[-1]
                 cards = " ".join(state.deck.name(card) for _seat, card in trick.cards)
                 out.write(f"    trick {event.get('number')}: {cards} "
                           f"-> seat {trick.winner}\n")
+
+
+def describe(game, action) -> str:
+    """The action in words, face-down cards included (the demo sees everything)."""
+    words = []
+    for key, value in game.action_to_json(action).items():
+        if key == "seat":
+            continue
+        if value is True:
+            words.append(key)
+        elif isinstance(value, list):
+            words.append(f"{key} {' '.join(value)}")
+        else:
+            words.append(f"{key} {'keeps the bid' if value is None else value}")
+    return f"Seat {action.seat}: {', '.join(words)}"
 
 
 def show_deal(state: State, out) -> None:
