@@ -82,6 +82,8 @@ class DealRound:
             return f"seat {body['seat']} is not asked to contribute to this deal"
         if body["seat"] in self.contributions:
             return f"seat {body['seat']} has already contributed"
+        if body["seat"] in self.waived:
+            return f"seat {body['seat']} dropped: this deal goes on without it"
         if len(body["random"]) != RANDOM_BYTES:
             return f"a contribution is {RANDOM_BYTES} random bytes"
         return None
