@@ -121,3 +121,23 @@ def test_parlour_replay_does_not_import_qt():
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == expected(FULL)
+
+
+# -- the engine's other command-line tools ---------------------------------------------
+@pytest.mark.parametrize("game, mode", [("somerset", None), ("rook", None), ("horseshoes", "three")])
+def test_demo_prints_a_whole_hand(capsys, game, mode):
+    from engine.demo import main
+
+    assert main(["--game", game] + (["--mode", mode] if mode else [])) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(game) and "Dealer: seat 0" in out
+    assert "Score per" in out or "Thrown in" in out
+
+
+def test_bench_json_gives_a_rate_per_title(capsys):
+    from engine.bench import main
+
+    assert main(["--seconds", "0.05", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures) == {"somerset", "rook", "horseshoes"}
+    assert all(f["hands_per_s"] > 0 for f in figures.values())
