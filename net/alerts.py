@@ -120,13 +120,13 @@ def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=_wr
     return path
 
 
-def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None) -> dict:
+def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, write=_write) -> dict:
     """The facade's "alert" event; the evidence is saved first when a directory is given,
     and a failure to save is added to the detail instead of hiding the alert."""
     path, detail = None, str(alert)
     if directory is not None:
         try:
-            path = str(save_evidence(alert, directory))
+            path = str(save_evidence(alert, directory, write))
         except EvidenceError as exc:
             detail += f" (evidence not saved: {exc})"
     return {"type": "alert", "seat": alert.seat, "rule": alert.rule, "detail": detail,
