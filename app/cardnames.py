@@ -31,6 +31,8 @@ def spoken(game: str, card: str) -> str:
         return f"{RANK_NAMES.get(card[0], card[0])} of {SUIT_NAMES.get(card[1], card[1])}"
     if card == "S/S":
         return "the S/S"
+    if "/" not in card:
+        return card  # not a Somerset card: say it as written rather than fail
     rank, suit = card.split("/")
     if card == "0/0":
         return "0/0, the Rover"

@@ -13,6 +13,10 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from engine import TITLES, rulesets
 
 GAME_NAMES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
+# How option values read in the dialog; anything not listed is shown as written.
+CHOICE_NAMES = {"dealer": "The dealer chooses each hand", "up": "Always face up", "down": "Always face down"}
+# Options that only mean something in one mode.
+MODE_ONLY = {"leftover": "three"}
 MODE_NAMES = {"three": "Three players, each alone", "four": "Four players, each alone",
               "partners": "Four players, partners opposite"}
 
@@ -55,6 +59,7 @@ class HostDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.game_box.currentIndexChanged.connect(self._game_changed)
+        self.mode_box.currentIndexChanged.connect(self._mode_changed)
         self.ruleset_box.currentIndexChanged.connect(self._ruleset_changed)
         self._game_changed()
 
@@ -89,6 +94,7 @@ class HostDialog(QDialog):
         self.mode_box.setVisible(bool(ruleset.modes))
         self.form.labelForField(self.mode_box).setVisible(bool(ruleset.modes))
         self._build_options(ruleset)
+        self._mode_changed()
 
     def _build_options(self, ruleset) -> None:
         for row in self.option_rows:
@@ -114,9 +120,17 @@ class HostDialog(QDialog):
         combo.setObjectName(f"option-{option.id}")
         combo.setAccessibleName(option.name)
         for choice in option.choices:
-            combo.addItem(str(choice), choice)
+            combo.addItem(CHOICE_NAMES.get(str(choice), str(choice)), choice)
         combo.setCurrentIndex(list(option.choices).index(option.default))
         return combo
+
+    def _mode_changed(self) -> None:
+        """Hide options that do nothing in the chosen mode (the left-over card needs three)."""
+        mode = self.mode_box.currentData()
+        for option_id, widget in self.option_widgets.items():
+            wanted = MODE_ONLY.get(option_id)
+            shown = wanted is None or wanted == mode
+            self.form.setRowVisible(widget, shown)
 
     # -- the answer --------------------------------------------------------------------------
     def options(self) -> dict:

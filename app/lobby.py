@@ -81,7 +81,7 @@ class LobbyPage(QWidget):
         titles.addWidget(self.greeting)
         header.addLayout(titles, 1)
         for text, name, signal in (("Settings", "settingsButton", self.open_settings),
-                                   ("Rules & About", "aboutButton", self.open_about)):
+                                   ("Rules && About", "aboutButton", self.open_about)):
             button = QPushButton(text)
             button.setObjectName(name)
             button.setProperty("role", "secondary")

@@ -18,6 +18,17 @@ POSITIONS_4 = ("You", "Left", "Partner (across)", "Right")
 POSITIONS_3 = ("You", "Left", "Right")
 
 
+def ruleset_name(settings: dict) -> str:
+    """The ruleset's display name, where the game has more than one to tell apart."""
+    from engine import rulesets
+    try:
+        known = rulesets(settings.get("game"))
+    except ValueError:
+        return ""
+    ruleset = known.get(settings.get("ruleset"))
+    return ruleset.name if ruleset is not None and len(known) > 1 else ""
+
+
 class SetupView(QWidget):
     leave_requested = Signal()
 
@@ -69,8 +80,8 @@ class SetupView(QWidget):
         game = GAME_NAMES.get(settings.get("game"), settings.get("game", ""))
         mode = MODE_NAMES.get(settings.get("mode"), "")
         self.title.setText(f"{settings.get('name') or 'Table'} — {game}")
-        self.subtitle.setText(" · ".join(x for x in (settings.get("ruleset", ""), mode) if x)
-                              + ". Choose the seats, then deal.")
+        self.subtitle.setText(" · ".join(x for x in (ruleset_name(settings), mode) if x)
+                              + (". " if mode or ruleset_name(settings) else "") + "Choose the seats, then deal.")
         self.start_button.setEnabled(bool(event.get("is_host")) and not event.get("started"))
         self.start_button.setVisible(bool(event.get("is_host")))
         self._fill_seats(event)

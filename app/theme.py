@@ -8,7 +8,8 @@ QLabel#pageTitle { font-size: 22pt; font-weight: bold; color: #fdf6e3; }
 QLabel#pageSubtitle { color: #d7e8dc; }
 QFrame#infoBar { background: rgba(0,0,0,0.35); border-radius: 8px; }
 QLabel#tableTitle { font-weight: bold; }
-QLabel#contractLabel, QLabel#trumpLabel { color: #f4c430; font-weight: bold; }
+QLabel#contractLabel, QLabel#trumpLabel { color: #f4c430; font-weight: bold; font-size: 12pt; }
+QLabel#scoreLabel { color: #d7e8dc; font-size: 10pt; }
 QFrame#seatPanel { background: rgba(0,0,0,0.35); border: 2px solid rgba(255,255,255,0.15);
     border-radius: 10px; min-width: 130px; }
 QFrame#seatPanel[turn="true"] { border: 2px solid #f4c430; background: rgba(244,196,48,0.18); }

@@ -41,6 +41,43 @@ def make_bot(level: str | None, seed: bytes):
     return RandomBot(seed)
 
 
+def state_event(game, state, seat: int, events: list[dict], scores: list[int], hand_number: int) -> dict:
+    """The facade's "state" event for ``seat`` (plus ``reasons`` while it is to play)."""
+    event = {"type": "state", "view": state.view(seat), "events": list(events), "scores": list(scores),
+             "hand_number": hand_number, "legal": legal_for(game, state, seat)}
+    if seat in state.to_act() and state.phase == "play":
+        event["reasons"] = reasons_for(game, state, seat)
+    return event
+
+
+def legal_for(game, state, seat: int) -> list[dict]:
+    """``seat``'s legal actions as hand-record dicts without the seat (templates for the
+    combinatorial choices, see the module docstring)."""
+    if seat not in state.to_act():
+        return []
+    template = TEMPLATE_PHASES.get(state.phase)
+    if template is not None:
+        kind, count = template
+        entry: dict = {kind: count}
+        if kind == "bury":
+            entry["trump"] = list(ROOK_TRUMPS)
+        return [entry]
+    out = []
+    for action in state.legal_actions(seat):
+        data = game.action_to_json(action)
+        data.pop("seat", None)
+        out.append(data)
+    return out
+
+
+def reasons_for(game, state, seat: int) -> dict:
+    """Why each card ``seat`` holds but may not play is refused, by card name."""
+    legal = state.legal_play_mask(seat)
+    deck = game.deck
+    return {deck.name(card): state.play_reason(seat, card) for card in range(deck.size)
+            if state.hands[seat] >> card & 1 and not legal >> card & 1}
+
+
 class LocalSession(Session):
     """You against bots on this machine, driven by the same events as a network table."""
 
@@ -220,40 +257,7 @@ class LocalSession(Session):
             self._emit({"type": "game_over", "winner": self.match.winner, "scores": scores})
 
     def _state_event(self, state, events: list[dict]) -> dict:
-        you = self.you
-        event = {"type": "state", "view": state.view(you), "events": list(events),
-                 "scores": list(self.match.scores), "hand_number": self.match.hand_number + 1,
-                 "legal": self._legal(state, you)}
-        if you in state.to_act() and state.phase == "play":
-            event["reasons"] = self._reasons(state, you)
-        return event
-
-    def _legal(self, state, seat: int) -> list[dict]:
-        if seat not in state.to_act():
-            return []
-        template = TEMPLATE_PHASES.get(state.phase)
-        if template is not None:
-            kind, count = template
-            entry: dict = {kind: count}
-            if kind == "bury":
-                entry["trump"] = list(ROOK_TRUMPS)
-            return [entry]
-        out = []
-        for action in state.legal_actions(seat):
-            data = self.game.action_to_json(action)
-            data.pop("seat", None)
-            out.append(data)
-        return out
-
-    def _reasons(self, state, seat: int) -> dict:
-        legal = state.legal_play_mask(seat)
-        deck = self.game.deck
-        reasons = {}
-        for card in range(deck.size):
-            bit = 1 << card
-            if state.hands[seat] & bit and not legal & bit:
-                reasons[deck.name(card)] = state.play_reason(seat, card)
-        return reasons
+        return state_event(self.game, state, self.you, events, self.match.scores, self.match.hand_number + 1)
 
     # -- bots (loop thread) ------------------------------------------------------------
     def _is_bot(self, seat: int) -> bool:

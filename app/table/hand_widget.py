@@ -36,14 +36,11 @@ class HandWidget(QWidget):
         self.setMinimumHeight(self.sizeHint().height())
 
     # -- content -----------------------------------------------------------------------
-    def set_deck(self, deck: str, card_width: int) -> None:
-        if (deck, card_width) != (self.deck, self.card_width):
-            self.deck, self.card_width = deck, card_width
-            self._rebuild(self.cards)
-
-    def set_cards(self, cards: list[str]) -> None:
-        """Show ``cards`` in the order given (already sorted by the caller)."""
-        if cards != self.cards:
+    def set_cards(self, cards: list[str], deck: str | None = None, card_width: int | None = None) -> None:
+        """Show ``cards`` (already sorted by the caller), drawn from ``deck`` at ``card_width``."""
+        look = (deck or self.deck, card_width or self.card_width)
+        if cards != self.cards or look != (self.deck, self.card_width):
+            self.deck, self.card_width = look
             self._rebuild(cards)
 
     def _rebuild(self, cards: list[str]) -> None:

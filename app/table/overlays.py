@@ -134,6 +134,7 @@ class SummaryCurtain(Curtain):
         super().__init__(parent)
         self.title = QLabel()
         self.title.setObjectName("overlayTitle")
+        self.title.setWordWrap(True)
         self.content.addWidget(self.title)
         self.summary = HandSummary()
         self.content.addWidget(self.summary)

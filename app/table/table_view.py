@@ -41,6 +41,7 @@ class TableView(QWidget):
         self.history: list[list[int]] = []
         self.scores: list[int] = []
         self.show_last = False
+        self.hand_number = 0
         self._build()
 
     # -- layout --------------------------------------------------------------------------
@@ -78,15 +79,21 @@ class TableView(QWidget):
         row.setContentsMargins(10, 4, 10, 4)
         self.title_label = QLabel()
         self.title_label.setObjectName("tableTitle")
+        self.score_label = QLabel()
+        self.score_label.setObjectName("scoreLabel")
+        names = QVBoxLayout()  # table and score stacked, so the bar fits a small window
+        names.setSpacing(0)
+        names.addWidget(self.title_label)
+        names.addWidget(self.score_label)
+        row.addLayout(names)
+        row.addSpacing(18)
         self.contract_label = QLabel()
         self.contract_label.setObjectName("contractLabel")
         self.trump_label = QLabel()
         self.trump_label.setObjectName("trumpLabel")
-        self.score_label = QLabel()
-        self.score_label.setObjectName("scoreLabel")
-        for label in (self.title_label, self.contract_label, self.trump_label, self.score_label):
+        for label in (self.contract_label, self.trump_label):
             row.addWidget(label)
-            row.addSpacing(14)
+            row.addSpacing(18)
         row.addStretch(1)
         self.last_button = QPushButton("Last trick")
         self.last_button.setObjectName("lastTrick")
@@ -107,11 +114,14 @@ class TableView(QWidget):
         grid = QGridLayout()
         self.panels = {pos: SeatPanel() for pos in ("left", "top", "right")}
         grid.addWidget(self.panels["top"], 0, 1, Qt.AlignHCenter)
-        grid.addWidget(self.panels["left"], 1, 0, Qt.AlignVCenter)
-        grid.addWidget(self.panels["right"], 1, 2, Qt.AlignVCenter)
+        # Side seats lean towards the middle: a table, not two far-off islands.
+        grid.addWidget(self.panels["left"], 1, 0, Qt.AlignVCenter | Qt.AlignRight)
+        grid.addWidget(self.panels["right"], 1, 2, Qt.AlignVCenter | Qt.AlignLeft)
         self.trick = TrickArea()
         grid.addWidget(self.trick, 1, 1)
-        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 3)
+        grid.setColumnStretch(2, 1)
         grid.setRowStretch(1, 1)
         return grid
 
@@ -251,10 +261,13 @@ class TableView(QWidget):
         winner = event.get("winner")
         scores = event.get("scores") or self.scores
         who = names[winner] if winner is not None and winner < len(names) else "Nobody"
+        short = who.split(" (")[0]
         verb = "win" if vm.partnerships(self.view) else "wins"
-        line = " · ".join(f"{n}: {s}" for n, s in zip(names, scores))
-        self.summary.title.setText(f"\U0001F3C6 {who} {verb}!  {line}")
-        self.summary.show_game_over(f"Game over — {who} {verb}!", bool(self.table.get("is_host")))
+        members = who[len(short):].strip(" ()")
+        line = ", ".join(f"{n.split(' (')[0]} {s}" for n, s in zip(names, scores))
+        self.summary.summary.headline.setText(
+            f"{members + ' take' if members else short + ' takes'} the game. Final score: {line}.")
+        self.summary.show_game_over(f"Game over — {short} {verb}!", bool(self.table.get("is_host")))
 
     def on_connection(self, event: dict) -> None:
         seat, state = event.get("seat"), event.get("state")
@@ -334,7 +347,8 @@ class TableView(QWidget):
         game = self.game()
         title = GAME_TITLES.get(game, game)
         mode = f" · {self.view.get('mode')}" if self.view.get("mode") else ""
-        self.title_label.setText(f"{settings.get('name') or title}: {title}{mode} · hand {getattr(self, 'hand_number', 1)}")
+        self.title_label.setText(f"{title}{mode} · hand {self.hand_number}")
+        self.title_label.setToolTip(settings.get("name") or "")
         self.contract_label.setText(vm.contract_text(self.view, self.names()))
         self.trump_label.setText(vm.trump_text(self.view))
         names = vm.side_names(self.view, self.names())
@@ -397,8 +411,8 @@ class TableView(QWidget):
 
     def _refresh_hand(self) -> None:
         game = self.game()
-        self.hand.set_deck(self.deck(), self.settings.card_width)
-        self.hand.set_cards(cardnames.sort_hand(game, list(self.view.get("hand") or []), self.view.get("trump")))
+        cards = cardnames.sort_hand(game, list(self.view.get("hand") or []), self.view.get("trump"))
+        self.hand.set_cards(cards, self.deck(), self.settings.card_width)
         plays = {e["play"] for e in self.legal if "play" in e}
         if plays:
             held = set(self.hand.cards)

@@ -98,8 +98,10 @@ def test_host_dialog_offers_each_games_options(qtbot):
     assert dialog.mode_box.currentData() == "four"
     assert isinstance(dialog.option_widgets["breaking_trump"], QCheckBox)
     assert isinstance(dialog.option_widgets["target"], QComboBox)
+    assert dialog.option_widgets["leftover"].isHidden()  # only three players have a left-over card
     dialog.option_widgets["breaking_trump"].setChecked(True)
     dialog.mode_box.setCurrentIndex(dialog.mode_box.findData("three"))
+    assert not dialog.option_widgets["leftover"].isHidden()
     chosen = dialog.settings()
     assert chosen["mode"] == "three"
     assert chosen["options"] == {"breaking_trump": True, "leftover": "dealer", "target": 13}
