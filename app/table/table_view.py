@@ -271,6 +271,10 @@ class TableView(QWidget):
 
     def on_connection(self, event: dict) -> None:
         seat, state = event.get("seat"), event.get("state")
+        for info in self.table.get("seats") or []:
+            if info.get("seat") == seat:  # the seat's dot follows the connection
+                info["connected"] = state == "connected"
+        self._refresh_seats()
         names = self.names()
         who = names[seat] if seat is not None and seat < len(names) else "a player"
         if state == "connected":
@@ -379,6 +383,7 @@ class TableView(QWidget):
     def _refresh_trick(self) -> None:
         game, names = self.game(), self.names()
         self.trick.configure(self.deck(), self.settings.card_width, self.players, self.you)
+        self.trick.animation_ms = self.settings.animation_ms
         current = [tuple(x) for x in self.view.get("trick") or []]
         tricks = self.view.get("tricks") or []
         if current and not self.show_last:

@@ -8,7 +8,7 @@ shown along the top with a caption.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -38,6 +38,10 @@ class TrickArea(QWidget):
         self.open_cards: list[str] = []
         self.hidden_spare = 0  # face-down spare cards to show as backs
         self.open_caption = ""
+        self.animation_ms = 0  # 0: cards simply appear (tests, "off" in settings)
+        self._glide = 1.0  # how far the newest card has travelled from its player, 0..1
+        self._animation = QVariantAnimation(self)
+        self._animation.valueChanged.connect(self._step)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self.setAccessibleName("Trick")
 
@@ -46,10 +50,23 @@ class TrickArea(QWidget):
         self.update()
 
     def show_trick(self, cards: list[tuple[int, str]], caption: str = "", faded: bool = False) -> None:
+        grew = not faded and len(cards) == len(self.cards) + 1 and cards[:-1] == self.cards
         self.cards, self.caption, self.faded = list(cards), caption, faded
+        if grew and self.animation_ms > 0:
+            self._animation.stop()
+            self._animation.setDuration(self.animation_ms)
+            self._animation.setStartValue(0.0)
+            self._animation.setEndValue(1.0)
+            self._animation.start()
+        else:
+            self._glide = 1.0
         game = cardnames.game_of_deck(self.deck)
         spoken = ", ".join(cardnames.spoken(game, c) for _, c in self.cards) or "no cards"
         self.setAccessibleDescription(f"{caption} {spoken}".strip())
+        self.update()
+
+    def _step(self, value) -> None:
+        self._glide = float(value)
         self.update()
 
     def show_open(self, cards: list[str], caption: str = "", hidden: int = 0) -> None:
@@ -68,6 +85,13 @@ class TrickArea(QWidget):
                   "left": QPointF(cx - dx, cy), "right": QPointF(cx + dx, cy)}[position]
         return QPointF(centre.x() - face.width() / 2, centre.y() - face.height() / 2)
 
+    def _from_edge(self, position: str, spot: QPointF, face: QSize) -> QPointF:
+        """The newest card on its way in from its player's side of the table."""
+        edge = {"bottom": QPointF(spot.x(), self.height()), "top": QPointF(spot.x(), -face.height()),
+                "left": QPointF(-face.width(), spot.y()), "right": QPointF(self.width(), spot.y())}[position]
+        t = 1 - (1 - self._glide) ** 2  # ease out: quick start, gentle landing
+        return edge + (spot - edge) * t
+
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.Antialiasing)
@@ -75,8 +99,11 @@ class TrickArea(QWidget):
         ratio = self.devicePixelRatioF()
         self._paint_open(painter, ratio)
         painter.setOpacity(0.6 if self.faded else 1.0)
-        for seat, card in self.cards:
-            spot = self._spot(relative_position(seat, self.you, self.players), face)
+        for index, (seat, card) in enumerate(self.cards):
+            position = relative_position(seat, self.you, self.players)
+            spot = self._spot(position, face)
+            if index == len(self.cards) - 1 and self._glide < 1.0:
+                spot = self._from_edge(position, spot, face)
             painter.drawPixmap(spot, ART.face(self.deck, card, face, ratio))
         painter.setOpacity(1.0)
         if self.caption:

@@ -91,3 +91,18 @@ def test_refcount_guard_keeps_none_alive_through_many_void_calls(qtbot):
     for _ in range(20000):  # well past None's natural reference count on 3.11
         label.setText("x")
     assert sys.getrefcount(None) > 1000
+
+
+def test_a_played_card_glides_in_when_animations_are_on(qtbot):
+    from app.table.trick_area import TrickArea
+    area = TrickArea()
+    qtbot.addWidget(area)
+    area.resize(500, 400)
+    area.show()
+    area.animation_ms = 60
+    area.show_trick([(1, "R5")])
+    assert area._glide < 1.0  # on its way
+    qtbot.waitUntil(lambda: area._glide == 1.0)
+    area.animation_ms = 0
+    area.show_trick([(1, "R5"), (2, "R9")])
+    assert area._glide == 1.0  # animations off: the card is simply there
