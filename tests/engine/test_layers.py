@@ -4,8 +4,8 @@
   ``app/`` or Qt.
 * The engine is pure: no clock (``time``, ``datetime``), no ``os``, no ambient
   randomness (``secrets``, or any use of the ``random`` module other than a private,
-  seeded ``random.Random``). The command-line entry points (replay, bench, demo) are the
-  exceptions that may read files and the clock.
+  seeded ``random.Random``). The command-line entry points (replay, bench, demo, arena)
+  are the exceptions that may read files and the clock.
 
 Imports are found with ``ast`` anywhere in a file (inside functions too), including
 ``importlib.import_module("…")`` and ``__import__("…")`` with a literal name.
@@ -23,7 +23,9 @@ QT = {"PySide6", "shiboken6", "PyQt5", "PyQt6", "PySide2"}
 ENGINE_FORBIDDEN = {"net", "app"} | QT
 NET_FORBIDDEN = {"app"} | QT
 IMPURE = {"time", "datetime", "os", "secrets"}
-ENGINE_CLI = {"engine/replay.py", "engine/bench.py", "engine/demo.py"}
+# Command-line entry points, listed one by one so that a new exception is a decision.
+ENGINE_CLI = {"engine/replay.py", "engine/bench.py", "engine/demo.py",
+              "engine/arena.py"}  # arena: bot-versus-bot matches, times decisions
 
 
 def imported_modules(source: str) -> list[tuple[int, str]]:
