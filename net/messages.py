@@ -249,7 +249,7 @@ def check(message: Any, allowed: tuple[str, ...] | None = None) -> dict:
     if not isinstance(message, dict):
         raise ProtocolError("a message is a map with a \"type\"")
     kind = message.get("type")
-    if kind not in SCHEMAS or (allowed is not None and kind not in allowed):
+    if not isinstance(kind, str) or kind not in SCHEMAS or (allowed is not None and kind not in allowed):
         raise ProtocolError(f"unexpected message type {kind!r}")
     try:
         bad = _fits(message, SCHEMAS[kind])

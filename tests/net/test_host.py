@@ -174,3 +174,77 @@ def test_restore_replays_to_the_same_table(table):
     assert again.chain.head == table.host.chain.head
     assert again.state.state_hash() == table.host.state.state_hash()
     assert again.privates == table.host.privates and again.publics == table.host.publics
+
+
+# -- fuzz: nothing a peer sends makes the host raise or half-apply ------------------------
+from hypothesis import given, strategies as st  # noqa: E402
+
+PLAIN = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2 ** 40) | st.binary(max_size=70)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+
+
+def leaves(value, path=()):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from leaves(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from leaves(v, path + (i,))
+    yield path
+
+
+def replaced(value, path, new):
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: replaced(value[head], rest, new)}
+    out = list(value)
+    out[head] = replaced(value[head], rest, new)
+    return out
+
+
+_FUZZ = {}
+
+
+def fuzz_table():
+    if "t" not in _FUZZ:
+        t = Table(("rook", None, None), seed=4)
+        t.start()
+        _FUZZ["t"] = t
+    return _FUZZ["t"]
+
+
+def host_snapshot(t):
+    return t.host.chain.seq, t.host.chain.head, t.host.state.state_hash()
+
+
+@given(junk=PLAIN, kind=st.sampled_from(["action", "contribution", "rejoin", "entry", "x"]))
+def test_fuzz_random_messages_are_refused_cleanly(junk, kind):
+    t = fuzz_table()
+    before = host_snapshot(t)
+    message = {**junk, "type": kind} if isinstance(junk, dict) else junk
+    out = t.host.receive(t.fp(1), message)
+    assert not out.entries and host_snapshot(t) == before
+    assert out.sends and out.sends[0][0] == t.fp(1)
+
+
+@given(data=st.data())
+def test_fuzz_mutated_actions_are_refused_cleanly_or_taken_whole(data):
+    t = fuzz_table()
+    seat = t.host.state.to_act()[0]
+    if seat not in t.replicas or t.host.state.is_over:
+        return
+    message = t.raw_act(seat, t.choose(seat))
+    paths = list(leaves(message))
+    path = data.draw(st.sampled_from(paths))
+    mutated = replaced(message, path, data.draw(PLAIN))
+    before = host_snapshot(t)
+    out = t.host.receive(t.fp(seat), mutated)
+    if out.entries:  # the mutation left a valid move: it was taken whole
+        assert t.host.chain.seq == before[0] + len(out.entries)
+    else:
+        assert host_snapshot(t) == before

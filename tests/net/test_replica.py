@@ -114,3 +114,59 @@ def test_a_halted_replica_takes_no_more_actions():
     t.replicas[1].halted = "stopped"
     with pytest.raises(ReplicaHalted):
         t.replicas[1].act({"pass": True})
+
+
+# -- fuzz: nothing the host sends makes a replica raise or advance wrongly ----------------
+from hypothesis import given, strategies as st  # noqa: E402
+
+from tests.net.test_host import PLAIN, leaves, replaced  # noqa: E402
+
+_FUZZ = {}
+
+
+def prepared():
+    """A table mid-hand, the messages replica 1 accepted, and the next ones it is due."""
+    if "t" not in _FUZZ:
+        t = Table(("somerset", "kitty-doubled", None), seed=9, open_=False)
+        kept = []
+        real = t.replicas[1].receive
+
+        def keep(msg):
+            out = real(msg)
+            kept.extend(out.accepted)
+            return out
+        t.replicas[1].receive = keep
+        t.open()
+        t.start()
+        for _ in range(6):
+            t.step()
+        seat = t.host.state.to_act()[0]
+        out = (t.host.receive(t.fp(seat), t.raw_act(seat, t.choose(seat))) if seat
+               else t.host.act_local(0, t.choose(0)))
+        _FUZZ["t"] = (t, list(kept), out.to(t.fp(1))[0])
+    return _FUZZ["t"]
+
+
+@given(data=st.data())
+def test_fuzz_mutated_entries_never_raise_and_never_advance_wrongly(data):
+    t, kept, due = prepared()
+    replica = PeerReplica.restore(t.ids[1], t.host_id.public_key, TABLE, kept)
+    head = (replica.seq, replica.chain.head)
+    path = data.draw(st.sampled_from(list(leaves(due))))
+    new = data.draw(PLAIN)
+    mutated = replaced(due, path, new)
+    out = replica.receive(mutated)
+    if out.accepted:  # only a change outside what is signed (and checked) can pass
+        assert replica.seq == head[0] + 1 and replica.chain.head == t.host.chain.head
+        assert mutated == due or path[0] in ("events", "public", "private")
+    else:
+        assert (replica.seq, replica.chain.head) == head
+
+
+@given(junk=PLAIN)
+def test_fuzz_random_messages_are_refused_cleanly(junk):
+    t, kept, due = prepared()
+    replica = PeerReplica.restore(t.ids[1], t.host_id.public_key, TABLE, kept)
+    head = (replica.seq, replica.chain.head)
+    out = replica.receive({**junk, "type": "entry"} if isinstance(junk, dict) else junk)
+    assert not out.accepted and (replica.seq, replica.chain.head) == head
