@@ -77,6 +77,25 @@ def estimate_tricks(game, hand: int, trump: str) -> float:
     return tricks
 
 
+# What the estimate misses on average (self-play: the tricks no honour wins go to
+# somebody), per number of players.
+UNCOUNTED_TRICKS = {3: 0.95, 4: 0.45}
+SPARE_SHARE = 0.4  # of the tricks the bids so far leave over, the part this seat expects
+
+
+def adjusted_for_table(game, tricks: float, bids: list) -> float:
+    """Add the tricks the estimate leaves over, and a share of what the bids so far
+    leave on the table (others' low bids mean spare tricks will fall to someone)."""
+    n = game.num_players
+    tricks += UNCOUNTED_TRICKS[n]
+    made = [b for b in bids if b is not None]
+    if not made:
+        return tricks
+    still_to_bid = n - len(made) - 1
+    spare = 13 - (sum(made) + tricks + still_to_bid * 13 / n)
+    return max(0.0, tricks + SPARE_SHARE * spare)
+
+
 def best_trump(game, hand: int) -> tuple[str, float]:
     options = [(estimate_tricks(game, hand, t), -i, t) for i, t in enumerate(TRUMPS)]
     tricks, _, trump = max(options)
@@ -96,6 +115,7 @@ def decide_bid(ctx: Context) -> Decision:
         else:
             trump = view["trump"]
             tricks = estimate_tricks(game, hand, trump)
+        tricks = adjusted_for_table(game, tricks, view["bids"])
         bid = int(tricks + 0.5)
         why = f"the hand should take about {tricks:.1f} tricks"
     data = {"seat": seat, "bid": max(0, min(13, bid))}
@@ -185,12 +205,16 @@ def take(play: Play, legal: list[Action]):
     sure = [(k, a) for k, a in keyed
             if k > play.win_key and not play.beatable(k, led_of(a), play.others_later())]
     if sure:
-        key, action = min(sure, key=lambda item: (item[0], item[1].value))
+        # Win with the highest sure card: kept, it could only win a trick not wanted.
+        key, action = max(sure, key=lambda item: (item[0], -item[1].value))
         return action, f"play {_name(game, action)}: a sure trick, and more are needed"
     winners = [(k, a) for k, a in keyed if k > play.win_key]
     if winners and not play.later:
         key, action = min(winners, key=lambda item: (item[0], item[1].value))
         return action, f"play {_name(game, action)}: it takes the trick"
+    if winners:  # no sure trick: the best chance is the highest card
+        key, action = max(winners, key=lambda item: (item[0], -item[1].value))
+        return action, f"play {_name(game, action)}: the best chance of a needed trick"
     low = [a for a in legal if a.extra != "high"]
     action = min(low, key=lambda a: (play.key(a.value, a.extra), raw_rank(game, a.value), a.value))
     return action, f"play {_name(game, action)}: keep the high cards for sure tricks later"
@@ -207,6 +231,10 @@ def duck(play: Play, legal: list[Action]):
             key, action = max(losers, key=lambda item: (item[0], raw_rank(game, item[1].value),
                                                         -item[1].value))
             return action, f"play {_name(game, action)}: the highest card that loses, the bid is made"
+    if play.win_seat is not None and not play.later:
+        # Last to play and every card wins: take it with the card most dangerous later.
+        key, action = max(keyed, key=lambda item: (item[0], -item[1].value))
+        return action, f"play {_name(game, action)}: the trick is ours anyway, so shed the highest card"
     # Leading, or every card would win for now: the one most likely to be beaten.
     key, action = min(keyed, key=lambda item: (item[0], item[1].value))
     return action, f"play {_name(game, action)}: the lowest card, the bid is made"

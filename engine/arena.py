@@ -1,0 +1,274 @@
+"""``python -m engine.arena``: two bot line-ups play seeded games; how often does A win?
+
+    python -m engine.arena --game rook --a normal --b easy --games 200 --seed 1 [--json]
+    python -m engine.arena --game horseshoes --mode three --a hard --b normal --hands 300
+
+Seating: in partnership games (Rook, Somerset, Horseshoes ``partners``) line-up A sits in
+seats 0 and 2 in even games and 1 and 3 in odd ones, and each pair of games is dealt
+from the same table seed, so both line-ups meet the same cards from both sides. In
+Horseshoes' individual modes one A bot plays against B bots, A's seat rotating through
+every seat over the same table seed.
+
+Reported: A's win rate with a 95% Wilson interval; the average score margin (A minus B,
+at the end of a game, or per hand with ``--hands``; in Horseshoes the average penalty
+per hand, A minus B, so lower is better for A); decision times (median and 95th
+percentile, in ms) of each line-up; and for Rook and Somerset the bidding sanity: the
+share of hands each line-up won the bid, and how often it then made it.
+
+``--hands N`` plays N single hands instead of whole games; a hand is "won" by the
+line-up that scored more in it (Horseshoes: the lower penalty), a tie counts half.
+This is a command-line tool, so unlike the engine it reads the clock (for the times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from statistics import median
+
+from .bots import ALL_LEVELS, make_bot
+from .deal import derive_seed
+from .match import Match
+from .registry import make_game
+
+MAX_HANDS_PER_GAME = 300  # far beyond a real game; a stuck match ends as a tie
+MAX_ACTIONS = 10_000
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+class Tally:
+    """Everything the arena counts while it plays."""
+
+    def __init__(self):
+        self.games = 0
+        self.wins = 0.0
+        self.ties = 0
+        self.margins: list[float] = []
+        self.hands = 0
+        self.times = {"a": [], "b": []}
+        self.bids = {"a": 0, "b": 0}
+        self.made = {"a": 0, "b": 0}
+        self.penalty = {"a": 0.0, "b": 0.0}
+
+
+class Arena:
+    def __init__(self, game, level_a: str, level_b: str, seed: bytes):
+        self.game = game
+        self.levels = {"a": level_a, "b": level_b}
+        self.seed = seed
+        self.partnerships = game.partnerships
+        self.rotation = 2 if self.partnerships else game.num_players
+        self.tally = Tally()
+
+    # -- seating ---------------------------------------------------------------------
+    def lineup(self, index: int) -> list[str]:
+        """"a" or "b" for every seat in game ``index``."""
+        n = self.game.num_players
+        if self.partnerships:
+            first = "a" if index % 2 == 0 else "b"
+            other = "b" if first == "a" else "a"
+            return [first if s % 2 == 0 else other for s in range(n)]
+        seat_a = index % n
+        return ["a" if s == seat_a else "b" for s in range(n)]
+
+    def bots(self, index: int, lineup: list[str]) -> list:
+        return [make_bot(self.levels[who], derive_seed(self.seed, "bot", index, seat))
+                for seat, who in enumerate(lineup)]
+
+    def table_seed(self, index: int) -> bytes:
+        return derive_seed(self.seed, "table", index // self.rotation)
+
+    # -- playing -------------------------------------------------------------------------
+    def play_hand(self, state, bots: list, lineup: list[str]) -> None:
+        game, times = self.game, self.tally.times
+        for _ in range(MAX_ACTIONS):
+            seats = state.to_act()
+            if not seats:
+                return
+            seat = seats[0]
+            view = state.view(seat)
+            started = time.perf_counter()
+            action = bots[seat].choose(game, view)
+            times[lineup[seat]].append((time.perf_counter() - started) * 1000)
+            state.apply(action)
+        raise RuntimeError("a hand did not end")
+
+    def count_hand(self, state, lineup: list[str]) -> list[float]:
+        """Bank a finished hand's bidding and penalties; the score per line-up."""
+        t, result = self.tally, state.result()
+        t.hands += 1
+        game = self.game
+        sides = {"a": [], "b": []}
+        for seat, who in enumerate(lineup):
+            side = game.side_of(seat)
+            if side not in sides[who]:
+                sides[who].append(side)
+        bidder = getattr(state, "bidder", None)
+        if game.id in ("rook", "somerset") and bidder is not None and not result.thrown_in:
+            who = lineup[bidder]
+            t.bids[who] += 1
+            t.made[who] += bool(result.made)
+        per = {who: sum(result.score[s] for s in ss) / len(ss) for who, ss in sides.items()}
+        if game.id == "horseshoes":
+            for who in ("a", "b"):
+                t.penalty[who] += per[who]
+        return per
+
+    def play_game(self, index: int) -> None:
+        lineup = self.lineup(index)
+        bots = self.bots(index, lineup)
+        match = Match(self.game, self.table_seed(index))
+        for _ in range(MAX_HANDS_PER_GAME):
+            state = match.start_hand()
+            self.play_hand(state, bots, lineup)
+            self.count_hand(state, lineup)
+            match.finish_hand()
+            if match.is_over:
+                break
+        self.record(index, lineup, match.scores, match.winner)
+
+    def play_single_hand(self, index: int) -> None:
+        lineup = self.lineup(index)
+        bots = self.bots(index, lineup)
+        seed = self.table_seed(index)
+        state = self.game.deal(derive_seed(seed, "hand", 0), self.game.first_dealer(seed))
+        self.play_hand(state, bots, lineup)
+        per = self.count_hand(state, lineup)
+        better = per["a"] < per["b"] if self.game.id == "horseshoes" else per["a"] > per["b"]
+        self.tally.games += 1
+        if per["a"] == per["b"]:
+            self.tally.ties += 1
+            self.tally.wins += 0.5
+        elif better:
+            self.tally.wins += 1
+        self.tally.margins.append(per["a"] - per["b"])
+
+    def record(self, index: int, lineup: list[str], scores: list[int], winner: int | None) -> None:
+        t, game = self.tally, self.game
+        t.games += 1
+        side_a = [game.side_of(s) for s, who in enumerate(lineup) if who == "a"]
+        side_b = sorted({game.side_of(s) for s, who in enumerate(lineup) if who == "b"})
+        if winner is None:
+            t.ties += 1
+            t.wins += 0.5
+        elif winner in side_a:
+            t.wins += 1
+        score_a = scores[side_a[0]]
+        score_b = sum(scores[s] for s in side_b) / len(side_b)
+        t.margins.append(score_a - score_b)
+
+    # -- the report ------------------------------------------------------------------------
+    def report(self) -> dict:
+        t = self.tally
+        lo, hi = wilson(t.wins, t.games)
+        out = {
+            "game": self.game.id, "ruleset": self.game.ruleset.id, "mode": self.game.mode,
+            "a": self.levels["a"], "b": self.levels["b"],
+            "games": t.games, "hands": t.hands, "wins_a": t.wins, "ties": t.ties,
+            "win_rate_a": round(t.wins / t.games, 4) if t.games else None,
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "margin": round(sum(t.margins) / len(t.margins), 2) if t.margins else None,
+            "decision_ms": _times(t.times["a"]),
+            "decision_ms_b": _times(t.times["b"]),
+            "made_rate_a": None, "made_rate_b": None,
+        }
+        if self.game.id in ("rook", "somerset"):
+            for who in ("a", "b"):
+                out[f"bid_share_{who}"] = round(t.bids[who] / t.hands, 4) if t.hands else None
+                out[f"made_rate_{who}"] = round(t.made[who] / t.bids[who], 4) if t.bids[who] else None
+                out[f"bids_{who}"] = t.bids[who]
+        else:
+            out["penalty_a"] = round(t.penalty["a"] / t.hands, 3) if t.hands else None
+            out["penalty_b"] = round(t.penalty["b"] / t.hands, 3) if t.hands else None
+            if not self.partnerships and t.games:
+                out["fair_share"] = round(1 / self.game.num_players, 4)
+        return out
+
+
+def _times(values: list[float]) -> dict:
+    return {"median": round(median(values), 2) if values else None,
+            "p95": round(percentile(values, 0.95), 2) if values else None,
+            "count": len(values)}
+
+
+def run(game_id: str, level_a: str, level_b: str, games: int = 0, hands: int = 0,
+        seed: int | str = 0, ruleset: str | None = None, mode: str | None = None) -> dict:
+    """Play and report (the CLI's work, callable from tests)."""
+    game = make_game(game_id, ruleset, mode)
+    arena = Arena(game, level_a, level_b, hashlib.sha256(f"parlour-arena/{seed}".encode()).digest())
+    if hands:
+        for index in range(hands):
+            arena.play_single_hand(index)
+    else:
+        for index in range(games):
+            arena.play_game(index)
+    return arena.report()
+
+
+def format_report(r: dict) -> str:
+    lines = [f"{r['game']} {r['ruleset']}{' ' + r['mode'] if r['mode'] else ''}: "
+             f"A={r['a']} vs B={r['b']}, {r['games']} {'games' if r['hands'] != r['games'] else 'hands'}"
+             f" ({r['hands']} hands)",
+             f"A wins {r['win_rate_a']:.1%}  (95% CI {r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}), "
+             f"ties {r['ties']}",
+             f"margin (A − B): {r['margin']}"]
+    if "penalty_a" in r:
+        lines.append(f"penalty per hand: A {r['penalty_a']}, B {r['penalty_b']} (lower is better)")
+    for who in ("a", "b"):
+        ms = r["decision_ms" if who == "a" else "decision_ms_b"]
+        lines.append(f"decision time {who.upper()}: median {ms['median']} ms, p95 {ms['p95']} ms "
+                     f"({ms['count']} decisions)")
+    if r.get("made_rate_a") is not None or r.get("made_rate_b") is not None:
+        for who in ("a", "b"):
+            lines.append(f"{who.upper()} won the bid in {r[f'bid_share_{who}']:.1%} of hands, "
+                         f"made it {r[f'made_rate_{who}']} of the time")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True, choices=("somerset", "rook", "horseshoes"))
+    parser.add_argument("--ruleset")
+    parser.add_argument("--mode")
+    parser.add_argument("--a", required=True, choices=ALL_LEVELS)
+    parser.add_argument("--b", required=True, choices=ALL_LEVELS)
+    parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--hands", type=int, default=0)
+    parser.add_argument("--seed", default="0")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not args.games and not args.hands:
+        parser.error("give --games N or --hands N")
+    try:
+        report = run(args.game, args.a, args.b, args.games, args.hands, args.seed, args.ruleset, args.mode)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
