@@ -2,7 +2,6 @@
 
 import pytest
 
-from net import messages as m
 from net.host import HostAuthority
 from net.replica import PeerReplica
 from tests.net.trust_table import TABLE, Table, identity
