@@ -422,7 +422,6 @@ class RookState(State):
     def add_public(self, view: dict) -> None:
         scored = self.phase == "done"
         view.update({
-            "redeals": self.redeals,
             "bids": [[s, a] for s, a in self.bids],
             "high_bid": self.high_bid,
             "passed": [s for s in SEATS if self.passed >> s & 1],
