@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from app.qt_guard import protect as _protect
-
-# Before any Qt call: the pinned PySide6 build leaks references to None (see qt_guard).
-_protect()
-
 
 def version() -> str:
     """The installed package version, or the development one."""
