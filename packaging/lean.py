@@ -1,0 +1,96 @@
+"""What the Parlour bundle leaves out, in one place the spec and the tests both read.
+
+A bare PyInstaller bundle of a PySide6 window weighs about 160 MB, most of it things
+Parlour never loads: Qt translations, plugins for platforms and formats it does not
+use (and the GTK/cairo/pango stack one of them drags in), and Python modules only a
+developer needs. Three lists say what goes:
+
+* ``EXCLUDES``: Python modules PyInstaller must not collect. tests/packaging checks
+  that nothing app/, net/ or engine/ imports is in here.
+* ``KEEP_PLUGINS``: the Qt plugins that stay, by plugin folder; a folder that is not
+  listed goes entirely. Names are given without "lib" and without the extension, so
+  one list serves Linux (.so), Windows (.dll) and macOS (.dylib).
+* ``drop_data``: data files that go (Qt's translations: Parlour's text is English and
+  its dialogs are its own).
+
+Nothing here imports PyInstaller, so the tests can load it with plain Python.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+# Python modules nobody in app/, net/ or engine/ (nor the libraries they use at run
+# time) needs in the installed app. Each is a developer's or another GUI's tool.
+EXCLUDES = [
+    # other GUI toolkits and Qt modules Parlour does not use (PySide6 links some of
+    # their C++ libraries; the Python modules would pull in their plugins and data)
+    "tkinter", "_tkinter", "turtle", "turtledemo", "idlelib",
+    "PySide6.QtNetwork", "PySide6.QtDBus", "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets",
+    "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtPrintSupport",
+    "PySide6.QtSql", "PySide6.QtTest", "PySide6.QtXml", "PySide6.QtConcurrent",
+    "PySide6.QtPdf", "PySide6.QtPdfWidgets", "PySide6.QtMultimedia", "PySide6.QtUiTools",
+    "PySide6.QtDesigner", "PySide6.QtHelp", "PySide6.QtSvgWidgets", "PySide6.scripts",
+    # test, documentation and packaging tools
+    "unittest", "doctest", "pydoc", "pydoc_data", "pdb", "lib2to3", "ensurepip", "venv",
+    "distutils", "setuptools", "pkg_resources", "pip", "test",
+    "pytest", "_pytest", "hypothesis", "pytestqt",
+    # servers and formats nothing here speaks
+    "xmlrpc", "http.server", "wsgiref", "ftplib", "imaplib", "smtplib", "poplib",
+    "nntplib", "telnetlib", "mailbox", "curses", "readline",
+]
+
+# Qt plugins to keep, per plugin folder. Everything else in PySide6's plugin tree goes.
+KEEP_PLUGINS: dict[str, set[str] | None] = {
+    # offscreen: the self-test and CI; xcb: X11; wayland: Wayland desktops;
+    # windows / cocoa: the other two platforms' only backends.
+    "platforms": {"qoffscreen", "qxcb", "qwayland", "qwindows", "qdirect2d", "qcocoa"},
+    # the card art and the app icon are SVG; PNG and friends are built into QtGui
+    "imageformats": {"qsvg"},
+    "iconengines": {"qsvgicon"},
+    # dead keys and input methods, so every name can be typed (ü, ñ, 李 …)
+    "platforminputcontexts": {"composeplatforminputcontextplugin",
+                              "ibusplatforminputcontextplugin"},
+    # native widget styles on Windows and macOS (None: keep the whole folder)
+    "styles": None,
+    # a Wayland window needs a shell, and client-side decorations on GNOME
+    "wayland-shell-integration": {"xdg-shell"},
+    "wayland-decoration-client": None,
+}
+
+# PySide6/Qt/plugins/… on Linux and macOS, PySide6/plugins/… on Windows.
+_PLUGIN_DIR = re.compile(r"(?:^|/)PySide6/(?:Qt/)?plugins/(?P<kind>[^/]+)/(?P<file>[^/]+)$")
+_LIBRARY_SUFFIX = re.compile(r"\.(so|dll|dylib)(\.[0-9.]+)?$")
+
+
+def plugin_name(filename: str) -> str:
+    """``libqxcb.so`` / ``qxcb.dll`` / ``libqcocoa.dylib`` -> ``qxcb`` / ``qcocoa``."""
+    stem = _LIBRARY_SUFFIX.sub("", filename)
+    return stem[3:] if stem.startswith("lib") else stem
+
+
+def keep_plugin(dest: str) -> bool:
+    """False for a Qt plugin (by its path in the bundle) that Parlour does not load;
+    True for anything that is not a Qt plugin at all."""
+    match = _PLUGIN_DIR.search(PurePath(dest).as_posix())
+    if not match:
+        return True
+    if match["kind"] not in KEEP_PLUGINS:
+        return False
+    wanted = KEEP_PLUGINS[match["kind"]]
+    return wanted is None or plugin_name(match["file"]) in wanted
+
+
+def drop_data(dest: str) -> bool:
+    """True for a data file the bundle leaves out (Qt's translations)."""
+    path = PurePath(dest).as_posix()
+    return "/translations/" in path and path.endswith(".qm")
+
+
+def excluded(module: str, excludes: list[str] | None = None) -> str | None:
+    """The exclude entry that removes ``module`` (itself or a parent package), if any."""
+    for entry in EXCLUDES if excludes is None else excludes:
+        if module == entry or module.startswith(entry + "."):
+            return entry
+    return None
