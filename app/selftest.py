@@ -1,0 +1,350 @@
+"""``parlour --self-test``: prove that this installation works, without a screen.
+
+Meant for the packaged bundle (``make check-package`` runs it on every build) and for
+anyone whose Parlour misbehaves: each check exercises one layer the way the app does
+and prints one line — ``ok <name> (<ms> ms)`` or ``FAIL <name>: <reason>`` — and the
+exit status is 0 only if every check passed. What it proves about a frozen bundle:
+every module the app needs was collected, the compiled libraries load (Qt, msgpack,
+cryptography, zeroconf's Cython codecs, sqlite3, ssl), and assets/ is where
+app/assets.py looks for it.
+
+Nothing leaves the machine and nothing of the user's is touched: Qt runs on the
+offscreen platform (set here, before Qt starts), network traffic stays on 127.0.0.1,
+and identities and settings live in a temporary directory.
+
+``PARLOUR_EXIT_WHEN_SHOWN=1 parlour`` (see ``arm_exit_when_shown``) is the start-up
+timer: the app quits as soon as its main window is shown and prints how long that took
+from the moment the process started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+LOOPBACK = "127.0.0.1"
+TIMEOUT = 20.0  # seconds for the loopback hand; it takes well under one
+
+
+# -- the checks --------------------------------------------------------------------------
+
+def check_engine() -> str:
+    """A seeded bot hand of every variant, replayed from its hand record (as JSON)."""
+    from engine import variants
+    from engine.records import record_from_state, replay, result_of
+
+    count = 0
+    for title, ruleset, mode in variants():
+        state = _bot_hand(title, ruleset, mode, seed=f"self-test {title} {ruleset} {mode}")
+        record = json.loads(json.dumps(record_from_state(state)))
+        if replay(record) != result_of(state):
+            raise AssertionError(f"{title}/{ruleset}: the replayed record scores differently")
+        count += 1
+    return f"{count} variants"
+
+
+def _bot_hand(title: str, ruleset: str | None, mode: str | None, seed: str):
+    from engine import make_game
+    from engine.bots.random_bot import RandomBot
+
+    game = make_game(title, ruleset, mode)
+    digest = hashlib.sha256(seed.encode()).digest()
+    state, bot = game.deal(digest, dealer=0), RandomBot(digest)
+    while not state.is_over:
+        seat = state.to_act()[0]
+        state.apply(bot.choose(state, seat))
+    return state
+
+
+def check_crypto() -> str:
+    """Ed25519 sign/verify (a tampered message fails) and TLS contexts from an identity."""
+    from net.identity import Identity, verify
+    from net.transport import client_context, server_context
+
+    identity = Identity.generate("Self-test")
+    signature = identity.sign(b"parlour self-test")
+    if not verify(identity.public_key, signature, b"parlour self-test"):
+        raise AssertionError("a good signature did not verify")
+    if verify(identity.public_key, signature, b"parlour self-tesT"):
+        raise AssertionError("a signature verified for the wrong message")
+    server_context(identity)
+    client_context()
+    return identity.fingerprint
+
+
+def check_framing() -> str:
+    """A frame round trip, and garbage refused with ProtocolError."""
+    from net import framing
+
+    msg = {"type": "error", "reason": "self-test ♠"}
+    data = framing.encode(msg)
+    if framing.parse(data[4:]) != msg or framing.frame_length(data[:4]) != len(data) - 4:
+        raise AssertionError("a frame did not survive encode/parse")
+    try:
+        framing.parse(b"\xc1 not msgpack")
+    except framing.ProtocolError:
+        return f"{len(data)} bytes"
+    raise AssertionError("garbage was accepted")
+
+
+def check_zeroconf() -> str:
+    """A table advert through zeroconf's DNS codec (compiled) and back — no sockets."""
+    import socket
+
+    from zeroconf import DNSIncoming, DNSOutgoing, ServiceInfo, const
+    from zeroconf.asyncio import AsyncZeroconf  # noqa: F401 - the lobby's import
+
+    from net.constants import SERVICE_TYPE
+    from net.discovery import TableAdvert, table_info
+
+    advert = TableAdvert(name="Self-test", game="rook", ruleset="rook", mode="",
+                         host="Ada", fingerprint="3f9a-07c2-b1d4-e608", port=4567,
+                         open_seats=3)
+    name = f"{advert.instance_name()}.{SERVICE_TYPE}"
+    info = ServiceInfo(SERVICE_TYPE, name, port=advert.port, properties=advert.txt(),
+                       addresses=[socket.inet_aton(LOOPBACK)], server="self-test.local.")
+    out = DNSOutgoing(const._FLAGS_QR_RESPONSE | const._FLAGS_AA)
+    for record in (info.dns_pointer(), info.dns_service(), info.dns_text()):
+        out.add_answer_at_time(record, 0)
+    answers = DNSIncoming(out.packets()[0]).answers()
+    texts = [a.text for a in answers if a.type == const._TYPE_TXT]
+    if texts != [info.text]:
+        raise AssertionError("the TXT record did not survive the DNS codec")
+    table = table_info(name, info.properties, [LOOPBACK], advert.port)
+    if (table["game"], table["open_seats"]) != ("rook", 3):
+        raise AssertionError(f"the advert read back wrong: {table}")
+    return f"{len(answers)} records"
+
+
+def check_assets() -> str:
+    """assets/ found where app/assets.py looks, a card face and the icon rendered."""
+    from PySide6.QtCore import QSize
+
+    from app.assets import CardArt, app_icon, asset_root, card_file
+
+    root = asset_root()
+    card = card_file("standard", "AS")
+    if not card.exists():
+        raise AssertionError(f"no card art at {card}")
+    face = CardArt().face("standard", "AS", QSize(84, 118))
+    if _colours(face.toImage()) < 3:
+        raise AssertionError("the card face rendered blank")
+    if app_icon().pixmap(64, 64).isNull():
+        raise AssertionError("the app icon did not load (SVG icon engine missing?)")
+    return str(root)
+
+
+def check_window(home: Path) -> str:
+    """The main window (lobby) drawn once offscreen; the grab must not be blank."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.lobby import StaticDirectory
+    from app.settings import Settings
+    from app.window import MainWindow
+
+    settings = Settings.at(str(home / "settings.ini"))
+    settings.display_name = "Self-test"
+    window = MainWindow(settings, directory=StaticDirectory(), network=None)
+    try:
+        window.show()
+        QApplication.processEvents()
+        image = window.grab().toImage()
+        if image.isNull() or image.width() == 0:
+            raise AssertionError("the window grab is empty")
+        if _colours(image) < 3:
+            raise AssertionError("the window grab is a single flat colour")
+        return f"{image.width()}x{image.height()}"
+    finally:
+        window.close()
+        window.deleteLater()
+        QApplication.processEvents()
+
+
+def _colours(image, samples: int = 40) -> int:
+    """How many different colours a grid of samples across ``image`` finds."""
+    width, height = image.width(), image.height()
+    return len({image.pixel(x * width // samples, y * height // samples)
+                for x in range(samples) for y in range(samples)})
+
+
+def check_locale_text() -> str:
+    """Qt's ICU paths (the Linux bundle ships trimmed ICU data): collation, case."""
+    from PySide6.QtCore import QCollator, QLocale
+
+    words = sorted(["zebra", "Äpfel", "apple"], key=QCollator(QLocale("en_GB")).sortKey)
+    if words[-1] != "zebra":
+        raise AssertionError(f"collation sorted {words}")
+    if QLocale("de_DE").toUpper("straße") != "STRASSE":
+        raise AssertionError("locale-aware upper case failed")
+    return " < ".join(words)
+
+
+def check_loopback() -> str:
+    """A bot hand over TLS on 127.0.0.1: the guest's bot plays seat 1 from the records
+    the host sends; both sides replay the finished record and must agree."""
+    return asyncio.run(asyncio.wait_for(_loopback_hand(), TIMEOUT))
+
+
+async def _loopback_hand() -> str:
+    from net.framing import SCHEMAS
+    from net.identity import Identity
+    from net.transport import open_connection, start_server
+
+    schemas = SCHEMAS.copy()
+    schemas.message("st-turn", record=dict)   # host -> guest: the hand so far; your move
+    schemas.message("st-act", action=dict)    # guest -> host: seat 1's action
+    schemas.message("st-done", record=dict, result=dict)
+    host, guest = Identity.generate("Host"), Identity.generate("Guest")
+    outcome: dict = {}
+    server = await start_server(LOOPBACK, 0, host, lambda conn: _host_hand(conn, outcome),
+                                schemas=schemas)
+    async with server:
+        conn = await open_connection(LOOPBACK, server.port, guest, host.fingerprint,
+                                     schemas=schemas)
+        try:
+            moves = await _guest_hand(conn)
+        finally:
+            await conn.close()
+    if outcome.get("error"):
+        raise AssertionError(outcome["error"])
+    return f"{moves} moves by the guest"
+
+
+async def _host_hand(conn, outcome: dict) -> None:
+    from engine import make_game
+    from engine.bots.random_bot import RandomBot
+    from engine.records import record_from_state, result_of
+
+    seed = hashlib.sha256(b"self-test loopback").digest()
+    state = make_game("somerset").deal(seed, dealer=0)
+    bot = RandomBot(seed)
+    try:
+        while not state.is_over:
+            seat = state.to_act()[0]
+            if seat != 1:
+                state.apply(bot.choose(state, seat))
+                continue
+            await conn.send({"type": "st-turn", "record": record_from_state(state)})
+            reply = await conn.recv()
+            state.apply(state.game.action_from_json({**reply["action"], "seat": 1}))
+        await conn.send({"type": "st-done", "record": record_from_state(state),
+                         "result": result_of(state)})
+    except Exception as exc:  # noqa: BLE001 - reported by check_loopback
+        outcome["error"] = f"host: {type(exc).__name__}: {exc}"
+
+
+async def _guest_hand(conn) -> int:
+    from engine.bots.random_bot import RandomBot
+    from engine.records import apply_actions, load_record, replay
+
+    bot, moves = RandomBot(b"guest"), 0
+    async for msg in conn:
+        if msg["type"] == "st-done":
+            if replay(msg["record"]) != msg["result"]:
+                raise AssertionError("the guest's replay disagrees with the host's result")
+            return moves
+        game, state, actions = load_record(msg["record"])
+        if apply_actions(state, actions) is not None:
+            raise AssertionError("the host sent a record with an illegal action")
+        action = game.action_to_json(bot.choose(state, 1))
+        action.pop("seat", None)
+        await conn.send({"type": "st-act", "action": action})
+        moves += 1
+    raise AssertionError("the host hung up before the hand ended")
+
+
+# -- running them ------------------------------------------------------------------------
+
+def checks(home: Path) -> list[tuple[str, Callable[[], str]]]:
+    return [
+        ("engine", check_engine),
+        ("crypto", check_crypto),
+        ("framing", check_framing),
+        ("zeroconf", check_zeroconf),
+        ("assets", check_assets),
+        ("locale-text", check_locale_text),
+        ("window", lambda: check_window(home)),
+        ("loopback", check_loopback),
+    ]
+
+
+def run_checks(selected: list[tuple[str, Callable[[], str]]], out=sys.stdout) -> int:
+    """Run each check, print its line; the number that failed."""
+    failed = 0
+    for name, check in selected:
+        start = time.perf_counter()
+        try:
+            detail = check()
+        except Exception as exc:  # noqa: BLE001 - any failure is reported, not raised
+            failed += 1
+            reason = str(exc).splitlines()[0] if str(exc) else ""
+            print(f"FAIL {name}: {type(exc).__name__}: {reason}", file=out, flush=True)
+            continue
+        ms = (time.perf_counter() - start) * 1000
+        suffix = f" — {detail}" if detail else ""
+        print(f"ok {name} ({ms:.0f} ms){suffix}", file=out, flush=True)
+    return failed
+
+
+def main(argv: list[str] | None = None) -> int:
+    # Forced, not defaulted: the self-test must never open a window on anyone's screen.
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+
+    with tempfile.TemporaryDirectory(prefix="parlour-self-test-") as tmp:
+        os.environ["PARLOUR_HOME"] = tmp  # any identity made goes here, not the user's
+        app = QApplication.instance() or QApplication(["parlour", "--self-test"])
+        app.setApplicationName("Parlour self-test")
+        failed = run_checks(checks(Path(tmp)))
+    total = len(checks(Path(".")))
+    print(f"self-test: {total - failed} of {total} checks passed", flush=True)
+    return 1 if failed else 0
+
+
+# -- start-up timer ----------------------------------------------------------------------
+
+def seconds_since_process_start() -> float | None:
+    """Seconds since this process was started (exec), from /proc; None elsewhere."""
+    try:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
+        return time.clock_gettime(time.CLOCK_BOOTTIME) - started
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def arm_exit_when_shown(argv: list[str]) -> None:
+    """Quit the app the moment its main window is first shown, printing
+    ``shown <ms> ms after exec`` (``PARLOUR_EXIT_WHEN_SHOWN=1``; the start-up timer).
+
+    Creates the QApplication early (app.main reuses it) and watches for the first
+    Show event of a QMainWindow; the first-start dialog does not count, so time it
+    with a settings file that already has a name.
+    """
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    fallback_start = time.perf_counter()
+    app = QApplication.instance() or QApplication(["parlour", *argv])
+
+    class _Watcher(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Show and isinstance(obj, QMainWindow):
+                elapsed = seconds_since_process_start()
+                how = "after exec"
+                if elapsed is None:
+                    elapsed, how = time.perf_counter() - fallback_start, "after start-up began"
+                print(f"shown {elapsed * 1000:.0f} ms {how}", flush=True)
+                app.removeEventFilter(self)
+                QTimer.singleShot(0, app.quit)
+            return False
+
+    app._parlour_exit_watcher = _Watcher(app)  # kept alive as long as the app
+    app.installEventFilter(app._parlour_exit_watcher)
