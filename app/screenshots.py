@@ -112,13 +112,13 @@ class Shooter:
         self.save(self.window, "table-setup")
         self.window.leave_table()
 
-    def table(self, settings: dict, state, name: str | None, game, scores=None, events=()):
+    def table(self, settings: dict, state, name: str | None, game, scores=None, events=(), hand_number=3):
         bridge = self.window._new_bridge()
         self.window.table.attach(StubSession(), bridge)
         self.window.stack.setCurrentWidget(self.window.table)
         bridge.deliver(table_event(game, {**settings, "name": "Kitchen table"}))
         scores = scores or [0] * game.num_sides
-        bridge.deliver(state_event(game, state, 0, [], scores, 3))
+        bridge.deliver(state_event(game, state, 0, [], scores, hand_number))
         for event in events:
             bridge.deliver(event)
         if name:
@@ -163,14 +163,24 @@ def finish(shot: Shooter) -> None:
     game = make_game("rook")
     state = drive(game, game.deal(SEED, 0), lambda s: False)
     result = state.result()
-    totals = [330 + result.score[0], 410 + result.score[1]]
-    bridge = shot.table(settings, state, None, game, scores=totals)
-    shot.window.table.history = [[120, 85], [250, 130], [330, 410]]
-    bridge.deliver({"type": "hand_over", "scores": totals, "record_path": None,
-                    "result": {"taken": list(result.taken), "made": result.made, "score": list(result.score),
-                               "thrown_in": result.thrown_in}})
+    hand_over = {"type": "hand_over", "record_path": None,
+                 "result": {"taken": list(result.taken), "made": result.made, "score": list(result.score),
+                            "thrown_in": result.thrown_in}}
+    # Hand 3 of a game still under way: the totals stay below 500.
+    before = [[120, 85], [250, 130]]
+    totals = [250 + result.score[0], 130 + result.score[1]]
+    bridge = shot.table(settings, state, None, game, scores=before[-1], hand_number=3)
+    shot.window.table.history = [list(h) for h in before]
+    bridge.deliver({**hand_over, "scores": totals})
     shot.save(shot.window, "hand-summary")
-    bridge.deliver({"type": "game_over", "winner": 1, "scores": [totals[0], 515]})
+    # Hand 4 takes Team B past 500: the session sends the summary, then game over,
+    # exactly as a real table does.
+    before = [[120, 85], [250, 130], [330, 410]]
+    totals = [330 + result.score[0], 410 + result.score[1]]
+    bridge = shot.table(settings, state, None, game, scores=before[-1], hand_number=4)
+    shot.window.table.history = [list(h) for h in before]
+    bridge.deliver({**hand_over, "scores": totals})
+    bridge.deliver({"type": "game_over", "winner": 1 if totals[1] >= totals[0] else 0, "scores": totals})
     shot.save(shot.window, "game-over")
     mid = lambda s: s.phase == "play" and 0 in s.to_act() and len(s.trick) >= 1  # noqa: E731
     alert = {"type": "alert", "seat": 3, "rule": "a card was played that was not in the committed deal",

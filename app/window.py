@@ -164,7 +164,8 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> None:
         if SettingsDialog(self.settings, self).exec():
             self.lobby.set_name(self.settings.display_name)
-            self.table.hand.set_cards(self.table.hand.cards, self.table.deck(), self.settings.card_width)
+            self.table.apply_card_size()
+            self.table._refresh()
 
     def closeEvent(self, event) -> None:
         self.leave_table(to_lobby=False)

@@ -153,7 +153,7 @@ class DecisionPanel(QFrame):
                 self._add(row, button, f"trump-{trump}", None)
             layout.addLayout(row)
         grid = QGridLayout()
-        per_row = 7 if len(amounts) > 9 else max(len(amounts), 1)
+        per_row = 14 if len(amounts) <= 14 else 12  # one row where it fits: the felt keeps its room
         for i, amount in enumerate(amounts):
             button = _button(str(amount), f"bid-{amount}", f"Bid {amount}")
             button.setMinimumWidth(46)

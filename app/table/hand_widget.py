@@ -40,7 +40,11 @@ class HandWidget(QWidget):
         """Show ``cards`` (already sorted by the caller), drawn from ``deck`` at ``card_width``."""
         look = (deck or self.deck, card_width or self.card_width)
         if cards != self.cards or look != (self.deck, self.card_width):
+            resized = look[1] != self.card_width
             self.deck, self.card_width = look
+            if resized:
+                self.setMinimumHeight(self.sizeHint().height())
+                self.updateGeometry()
             self._rebuild(cards)
 
     def _rebuild(self, cards: list[str]) -> None:
@@ -159,7 +163,7 @@ class HandWidget(QWidget):
 
     def sizeHint(self) -> QSize:
         face = card_size(self.card_width)
-        return QSize(face.width() * 8, face.height() + max(8, self.card_width // 6) + 4)
+        return QSize(face.width() * 4, face.height() + max(8, self.card_width // 6) + 4)
 
     def _layout(self) -> None:
         if not self.widgets:
@@ -167,7 +171,7 @@ class HandWidget(QWidget):
         width = self.widgets[0].width()
         count = len(self.widgets)
         room = max(self.width() - width - 8, 0)
-        step = min(width * 0.66, room / (count - 1)) if count > 1 else 0
+        step = min(width * 0.6, room / (count - 1)) if count > 1 else 0
         total = width + step * (count - 1)
         left = (self.width() - total) / 2
         for i, widget in enumerate(self.widgets):

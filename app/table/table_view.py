@@ -23,6 +23,18 @@ from .seat_panel import SeatPanel
 from .trick_area import TrickArea, relative_position
 
 TARGETS = {"somerset": 66, "rook": 500}
+REFERENCE_WIDTH = 84  # Settings.card_width for "medium"; other sizes scale from it
+MIN_STEP = 0.36  # overlapped cards keep at least this much of their face (the corner index) in view
+
+
+def fit_card_width(size_setting: int, area_width: int, area_height: int, cards: int) -> int:
+    """Card width for the hand: grows with the window, scaled by the card-size setting,
+    and never so wide that ``cards`` overlapped cards hide their corner indices."""
+    scale = size_setting / REFERENCE_WIDTH
+    base = min(area_height * 0.16, area_width * 0.1) * scale
+    fits = area_width / (1 + MIN_STEP * max(cards - 1, 0)) if cards else base
+    return int(max(44, min(base, fits, 220)))
+
 GAME_TITLES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
 
 
@@ -64,6 +76,7 @@ class TableView(QWidget):
         root.addWidget(self.decision)
         self.my_panel = SeatPanel()
         self.hand = HandWidget("somerset", self.settings.card_width)
+        self.card_width = self.settings.card_width
         bottom = QHBoxLayout()
         bottom.addWidget(self.my_panel, 0, Qt.AlignBottom)
         bottom.addWidget(self.hand, 1)
@@ -253,7 +266,9 @@ class TableView(QWidget):
         self.summary.summary.show_result(self._headline(result), names, result.get("taken") or [],
                                          result.get("score") or [], self.scores, self.history,
                                          self._target(), "Tricks" if self.game() == "horseshoes" else "Points")
-        self.summary.show_hand(f"Hand {len(self.history)} — summary")
+        # The hand the header has been showing, not a count of summaries this client saw
+        # (a player who joined late has a shorter history).
+        self.summary.show_hand(f"Hand {self.hand_number or len(self.history)} — summary")
         self._refresh()
 
     def on_game_over(self, event: dict) -> None:
@@ -335,6 +350,22 @@ class TableView(QWidget):
         super().keyPressEvent(event)
 
     # -- drawing -------------------------------------------------------------------------
+    def _card_width(self, cards: int | None = None) -> int:
+        cards = len(self.hand.cards) if cards is None else cards
+        room = max(self.width() - self.my_panel.sizeHint().width() - 40, 300)
+        return fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
+
+    def apply_card_size(self) -> None:
+        """Re-fit the cards to the window and the card-size setting (resize, Settings)."""
+        self.card_width = self._card_width()
+        self.hand.set_cards(self.hand.cards, self.deck(), self.card_width)
+        self.trick.configure(self.deck(), self.card_width, self.players, self.you)
+        self.trick.animation_ms = self.settings.animation_ms
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.apply_card_size()
+
     def _refresh(self) -> None:
         if not self.view:
             self._refresh_seats()
@@ -382,7 +413,7 @@ class TableView(QWidget):
 
     def _refresh_trick(self) -> None:
         game, names = self.game(), self.names()
-        self.trick.configure(self.deck(), self.settings.card_width, self.players, self.you)
+        self.trick.configure(self.deck(), self.card_width, self.players, self.you)
         self.trick.animation_ms = self.settings.animation_ms
         current = [tuple(x) for x in self.view.get("trick") or []]
         tricks = self.view.get("tricks") or []
@@ -417,7 +448,8 @@ class TableView(QWidget):
     def _refresh_hand(self) -> None:
         game = self.game()
         cards = cardnames.sort_hand(game, list(self.view.get("hand") or []), self.view.get("trump"))
-        self.hand.set_cards(cards, self.deck(), self.settings.card_width)
+        self.card_width = self._card_width(len(cards))
+        self.hand.set_cards(cards, self.deck(), self.card_width)
         plays = {e["play"] for e in self.legal if "play" in e}
         if plays:
             held = set(self.hand.cards)

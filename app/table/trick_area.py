@@ -74,12 +74,17 @@ class TrickArea(QWidget):
         self.update()
 
     def minimumSizeHint(self) -> QSize:
-        face = card_size(self.card_width)
-        return QSize(face.width() * 3 + 40, round(face.height() * 2.3))
+        return QSize(240, 200)
+
+    def face_size(self) -> QSize:
+        """Trick cards: a little smaller than the hand's, and always fitting the felt
+        (two cards high with the caption, three wide)."""
+        width = min(self.card_width * 0.85, (self.height() - 30) / (1.4 * 2.15), self.width() / 3.3)
+        return card_size(max(36, int(width)))
 
     def _spot(self, position: str, face: QSize) -> QPointF:
         """Top-left corner of the card played from ``position``."""
-        cx, cy = self.width() / 2, self.height() / 2
+        cx, cy = self.width() / 2, (self.height() - 26) / 2  # the caption has the bottom strip
         dx, dy = face.width() * 1.0, face.height() * 0.56
         centre = {"bottom": QPointF(cx, cy + dy), "top": QPointF(cx, cy - dy),
                   "left": QPointF(cx - dx, cy), "right": QPointF(cx + dx, cy)}[position]
@@ -95,7 +100,7 @@ class TrickArea(QWidget):
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.Antialiasing)
-        face = card_size(self.card_width)
+        face = self.face_size()
         ratio = self.devicePixelRatioF()
         self._paint_open(painter, ratio)
         painter.setOpacity(0.6 if self.faded else 1.0)
@@ -116,10 +121,14 @@ class TrickArea(QWidget):
         if not self.open_cards and not self.hidden_spare:
             return
         centred = not self.cards
-        width = self.card_width if centred else max(40, int(self.card_width * 0.55))
-        small = card_size(width)
         count = len(self.open_cards) + self.hidden_spare
-        gap = 8 if centred else 4
+        gap = 10 if centred else 4
+        trick_width = self.face_size().width()
+        if centred:
+            width = min(trick_width, (self.width() - 16 - gap * (count - 1)) / max(count, 1))
+        else:
+            width = max(36, trick_width * 0.5)
+        small = card_size(int(width))
         total = count * small.width() + (count - 1) * gap
         x = (self.width() - total) / 2 if centred else 8.0
         y = (self.height() - small.height()) / 2 if centred else 24.0

@@ -1,0 +1,79 @@
+"""The real flow's end of a game, the header and summary agreeing on the hand number,
+and the card size following the window and the setting."""
+
+from __future__ import annotations
+
+from app_driver import TABLE_SEED
+from PySide6.QtCore import Qt
+
+
+def start_autoplay(qtbot, window, settings: dict, scores: list[int] | None = None, autoplay: bool = True):
+    """A local table where a bot plays your seat too; ``scores`` preset the match."""
+    session = window.start_local(settings, autoplay=autoplay, table_seed=TABLE_SEED)
+    qtbot.waitUntil(lambda: window.setup.start_button.isEnabled())
+    session.start_game()
+    if scores is not None:  # runs on the session's loop right after the deal, before any bot moves
+        session._post(lambda: setattr(session.match, "scores", list(scores)))
+    return session
+
+
+def test_a_game_won_in_play_shows_game_over_with_the_winner_and_rematch(qtbot, window):
+    table = window.table
+    over: list = []
+    start_autoplay(qtbot, window, {"game": "rook"}, scores=[490, 490])
+    window.bridge.game_over.connect(over.append)
+    qtbot.waitUntil(lambda: bool(over), timeout=20000)
+    qtbot.waitUntil(lambda: table.summary.isVisible() and table.summary.game_over)
+    summary = table.summary
+    assert "Game over" in summary.title.text() and "Team" in summary.title.text()
+    assert summary.rematch_button.isVisible() and not summary.next_button.isVisible()
+    winner = over[0]["winner"]
+    assert over[0]["scores"][winner] >= 500
+    assert f"Team {'AB'[winner]}" in summary.title.text()
+    states: list = []
+    window.bridge.state.connect(states.append)
+    qtbot.mouseClick(summary.rematch_button, Qt.LeftButton)
+    assert not summary.isVisible()
+    qtbot.waitUntil(lambda: any(e["hand_number"] == 1 and e["scores"] == [0, 0] for e in states))
+
+
+def test_summary_names_the_hand_the_header_shows(qtbot, window):
+    table = window.table
+    hands: list = []
+    start_autoplay(qtbot, window, {"game": "somerset"})
+    # Connected after the table's own slot: sees the summary the table has just shown.
+    window.bridge.hand_over.connect(
+        lambda _e: hands.append((table.hand_number, table.title_label.text(), table.summary.title.text())))
+    qtbot.waitUntil(lambda: len(hands) >= 2, timeout=20000)
+    for number, header, summary in hands[:2]:
+        assert f"hand {number}" in header
+        assert summary.startswith(f"Hand {number} ")
+    assert [h[0] for h in hands[:2]] == [1, 2]
+
+
+def card_width_at(qtbot, window, width: int, height: int) -> int:
+    window.resize(width, height)
+    qtbot.waitUntil(lambda: window.table.width() > 0 and window.table.card_width == window.table._card_width())
+    widget = window.table.hand.widgets[0]
+    return widget.width()
+
+
+def test_cards_grow_with_the_window_and_the_card_size_setting(qtbot, window, settings):
+    from app.table.table_view import MIN_STEP
+    start_autoplay(qtbot, window, {"game": "somerset"}, autoplay=False)  # the table waits for you
+    qtbot.waitUntil(lambda: bool(window.table.hand.widgets), timeout=10000)
+    small_window = card_width_at(qtbot, window, 1000, 650)
+    big_window = card_width_at(qtbot, window, 1600, 1000)
+    assert big_window > small_window >= 80
+    settings.card_size = "large"
+    window.table.apply_card_size()
+    large = window.table.hand.widgets[0].width()
+    settings.card_size = "small"
+    window.table.apply_card_size()
+    small = window.table.hand.widgets[0].width()
+    assert large > big_window > small
+    # However large, overlapped cards keep their corner index in view.
+    hand = window.table.hand
+    if len(hand.widgets) > 1:
+        step = hand.widgets[1].x() - hand.widgets[0].x()
+        assert step >= MIN_STEP * hand.widgets[0].width() - 1
