@@ -180,7 +180,7 @@ class Play:
 def play_card(state, seat: int, possible: list[int], want: int) -> tuple[Action, str]:
     legal = state.legal_actions(seat)
     if len(legal) == 1:
-        return legal[0], "the only legal card"
+        return legal[0], f"play {_name(state.game, legal[0])}: the only legal card"
     play = Play(state, seat, possible)
     if want > 0:
         return take(play, legal)

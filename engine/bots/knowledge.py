@@ -85,8 +85,8 @@ class Knowledge:
         game, seat = self.game, self.seat
         hands = [[] for _ in range(self.n)]
         hands[seat] = cards_of(layout.own_original)
-        spare = cards_of(layout.spare) if layout.spare is not None else None
-        taken = layout.own_original | (layout.spare or 0)
+        spare = list(layout.spare) if layout.spare is not None else None
+        taken = layout.own_original | self.deck.mask(spare or ())
         filler = [c for c in range(self.deck.size) if not taken >> c & 1]
         if spare is None:
             spare, filler = filler[:game.spare_size], filler[game.spare_size:]
@@ -224,11 +224,15 @@ def _weighted(options, room, rng) -> int:
 # -- per title: where the spare cards are ------------------------------------------------
 class Layout(NamedTuple):
     own_original: int  # the seat's hand as dealt
-    spare: int | None  # the spare cards, if this seat knows them
+    spare: tuple | None  # the spare cards in deal order, if this seat knows them
     piles: tuple  # hidden piles: ((name, size), ...)
     known_elsewhere: int  # cards seen but not held or played (e.g. a shown widow)
     forced: tuple  # ((cards, (sink names)), ...): seen cards whose place is one of those
     private: dict  # what this seat alone knows (its bury, its discards, the kitty)
+
+
+def _cards(k: Knowledge, names) -> tuple:
+    return tuple(k.deck.parse(n) for n in names)
 
 
 def _rook_layout(k: Knowledge) -> Layout:
@@ -241,16 +245,17 @@ def _rook_layout(k: Knowledge) -> Layout:
     buried = k._mask(view.get("buried")) if view.get("buried") else 0
     if widow is None:
         return Layout(mine, None, (("widow", 5),), 0, (), {})
+    spare = _cards(k, view["widow"])
     if taken and bidder == me:
-        return Layout((mine | buried) & ~widow, widow, (), buried, (), {"buried": buried})
+        return Layout((mine | buried) & ~widow, spare, (), buried, (), {"buried": buried})
     if not taken:
-        return Layout(mine, widow, (), widow, (), {})
+        return Layout(mine, spare, (), widow, (), {})
     # Another seat is the bidder: the widow cards it has not played are in its hand
     # or, after the bury, among the buried cards.
     in_play = widow & ~k.played
     piles = (("buried", ROOK_BURY),) if k.phase != "bury" else ()
     places = (f"seat{bidder}", "buried") if piles else (f"seat{bidder}",)
-    return Layout(mine, widow, piles, widow, ((in_play, places),), {})
+    return Layout(mine, spare, piles, widow, ((in_play, places),), {})
 
 
 def _somerset_layout(k: Knowledge) -> Layout:
@@ -258,13 +263,13 @@ def _somerset_layout(k: Knowledge) -> Layout:
     mine = k.hand | k.played_by[me]
     if view.get("spare_rule") == "widow":
         widow = k._mask(view.get("widow"))
-        return Layout(mine, widow, (), widow & ~k.played, (), {})
+        return Layout(mine, _cards(k, view["widow"]), (), widow & ~k.played, (), {})
     kitty = view.get("kitty") or {}
     bidder = view.get("bidder")
     if kitty.get("taken") and bidder == me:
         kitty_cards = k._mask(view.get("kitty_cards"))
         discards = k._mask(view.get("discards"))
-        return Layout((mine | discards) & ~kitty_cards, kitty_cards, (), discards, (),
+        return Layout((mine | discards) & ~kitty_cards, _cards(k, view["kitty_cards"]), (), discards, (),
                       {"kitty": kitty_cards, "discards": discards})
     if not kitty.get("taken"):
         return Layout(mine, None, (("kitty", 2),), 0, (), {})
@@ -276,11 +281,11 @@ def _somerset_layout(k: Knowledge) -> Layout:
 def _horseshoes_layout(k: Knowledge) -> Layout:
     mine = k.hand | k.played_by[k.seat]
     if not k.game.spare_size:
-        return Layout(mine, 0, (), 0, (), {})
+        return Layout(mine, (), (), 0, (), {})
     leftover = k.view.get("leftover") or {}
     if leftover.get("card"):
-        card = k._mask([leftover["card"]])
-        return Layout(mine, card, (), card, (), {})
+        card = k.deck.parse(leftover["card"])
+        return Layout(mine, (card,), (), 1 << card, (), {})
     return Layout(mine, None, (("leftover", 1),), 0, (), {})
 
 

@@ -218,7 +218,7 @@ def play_card(state, seat: int, possible: list[int], bidder: int) -> tuple[int, 
     legal = state.legal_play_mask(seat)
     cards = cards_of(legal)
     if len(cards) == 1:
-        return cards[0], "the only legal card"
+        return cards[0], f"play {DECK.names[cards[0]]}: the only legal card"
     trick = Trick(state, seat)
     if trick.best is None:
         return lead(trick, cards, possible, seat, bidder)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from .base import Context, Decision
 
-PLAY_BUDGET = {"rook": 1500, "somerset": 1200, "horseshoes": 2200}  # simulated plays per decision
+PLAY_BUDGET = {"rook": 12000, "somerset": 9000, "horseshoes": 12000}  # simulated plays per decision
 MIN_SAMPLES = 4
-MAX_SAMPLES = 48
+MAX_SAMPLES = 160
 
 
 def sample_count(game_id: str, candidates: int, plays_left: int) -> int:

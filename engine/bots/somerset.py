@@ -226,7 +226,7 @@ class Play:
 def play_card(state, seat: int, possible: list[int], bidder: int, real: bool = False):
     cards = cards_of(state.legal_play_mask(seat))
     if len(cards) == 1:
-        return cards[0], "the only legal card"
+        return cards[0], f"play {DECK.names[cards[0]]}: the only legal card"
     play = Play(state, seat, possible, real)
     if not state.trick:
         return lead(play, cards, bidder)
