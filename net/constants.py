@@ -89,3 +89,26 @@ APPEAR_WITHIN = 1.5
 #: Subnet for veth-connected test namespaces; exists only inside those namespaces.
 TEST_SUBNET = "10.231.0.0/24"
 NETNS_PREFIX = "plr"
+
+# -- sessions, heartbeats and rejoin (net/heartbeat.py, net/host_session.py) -----------
+
+#: Seconds between heartbeats on an otherwise idle link (either side).
+HEARTBEAT_INTERVAL = 1.0
+#: Seconds of silence after which a link counts as dropped: with the ticker's quarter
+#: interval this detects a drop within 5 s.
+HEARTBEAT_TIMEOUT = 4.0
+#: A guest's reconnection delays: from this, doubling, up to the cap.
+BACKOFF_MIN = 0.05
+BACKOFF_MAX = 2.0
+#: Seconds one connection attempt (TCP, TLS and the Parlour handshake) may take.
+CONNECT_TIMEOUT = 5.0
+#: Host option: seconds a dropped seat waits before a bot stands in for it.
+STAND_IN_GRACE = 30.0
+#: Seconds a restarted host waits for its peers to reconnect before logging them as
+#: dropped (their randomness is then waived for the next deal).
+RESTART_GRACE = 10.0
+#: Seconds a host that is finishing waits for every peer to acknowledge the last entry.
+END_GRACE = 10.0
+#: Files a host keeps in its state directory.
+HOST_LOG_FILE = "table.db"
+HOST_META_FILE = "host.json"

@@ -1,0 +1,422 @@
+"""GuestCore: a seat at someone else's table — PeerReplica over a link that comes back.
+
+The guest finds the table (mDNS by name, or an address), connects with the host's key
+pinned, sends "join" (its seat and the last entry it holds) and from then on feeds
+every entry the host sends to its own ``PeerReplica``, which checks it with the engine
+before anything is shown. What the guest does with the results:
+
+* integrity alerts: saved as evidence and reported as the facade's "alert" event; the
+  replica halts and this seat stops acting (a headless guest exits non-zero);
+* verified hands: a "hand_over" event (with the hand record saved, when there is a
+  state directory);
+* every accepted batch is acknowledged at once with an "hb" carrying the last verified
+  seq, so the host knows what this peer has;
+* the seat's decisions: a bot's (headless), or the person's through ``act``.
+
+Connection state machine: ``connecting → joined → (dropped → backing off →
+connecting)* → ended``. A drop (closed socket, heartbeat silence, garbage from the
+other end) leads to reconnection with exponential backoff, to the last known address
+or, when the table was found by mDNS, wherever the same host key advertises it now.
+On reconnection the "join" names the last entry held, and the host sends only the
+suffix. A pin mismatch, a protocol version mismatch or a refusal ends the session with
+a message for the person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import IllegalAction
+from engine.bots import make_bot
+from engine.bots.random_bot import RandomBot
+
+from . import messages as m
+from .alerts import alert_event
+from .framing import ProtocolError
+from .heartbeat import WIRE, Backoff, Link, Timings
+from .identity import same_fingerprint
+from .replica import PeerReplica, ReplicaHalted
+from .transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[dict], None]
+
+# Choices the engine would list combination by combination: offered as one template
+# (the same convention as net.local).
+TEMPLATE_PHASES = {"bury": ("bury", 5), "kitty": ("discard", 2)}
+ROOK_TRUMPS = ["B", "R", "G", "Y"]
+
+
+def legal_for(game, state, seat: int) -> list[dict]:
+    """The facade's "legal" list for ``seat`` (empty when it is not to act)."""
+    if state is None or state.is_over or seat not in state.to_act():
+        return []
+    template = TEMPLATE_PHASES.get(state.phase)
+    if template is not None:
+        kind, count = template
+        entry: dict = {kind: count}
+        if kind == "bury":
+            entry["trump"] = list(ROOK_TRUMPS)
+        return [entry]
+    out = []
+    for action in state.legal_actions(seat):
+        data = game.action_to_json(action)
+        data.pop("seat", None)
+        out.append(data)
+    return out
+
+
+class Fatal(Exception):
+    """The session cannot go on (wrong key, wrong version, refused): message for people."""
+
+
+class GuestCore:
+    def __init__(self, identity, *, address: str | None = None, port: int | None = None,
+                 fingerprint: str | None = None, table_name: str | None = None,
+                 interfaces=None, emit: Emit | None = None, timings: Timings | None = None,
+                 bot_level: str | None = None, state_dir: str | os.PathLike | None = None,
+                 seat: int | None = None, bot_delay: float = 0.0, stop_on_alert: bool = False,
+                 discover_timeout: float = 30.0, claim: tuple[int, int] | None = None):
+        self.identity = identity
+        self.address, self.port, self.fingerprint = address, port, fingerprint
+        self.table_name = table_name
+        self.interfaces = interfaces
+        self.emit: Emit = emit or (lambda event: None)
+        self.timings = timings or Timings()
+        self.bot = make_bot(bot_level, identity.public_key) if bot_level else None
+        self.state_dir = Path(state_dir) if state_dir else None
+        self.wanted_seat = seat
+        self.bot_delay = bot_delay
+        self.stop_on_alert = stop_on_alert
+        self.discover_timeout = discover_timeout
+        self.claim = claim  # tests: ask for (seat, last_seq) this key does not hold
+        self.replica: PeerReplica | None = None
+        self.host_key: bytes | None = None
+        self.table: str | None = None
+        self.link: Link | None = None
+        self.browser = None
+        self.tables: list[dict] = []
+        self.alerts: list[dict] = []
+        self.verified: list[dict] = []
+        self.errors: list[str] = []
+        self.reconnects = 0
+        self.end: dict | None = None
+        self.fatal: str | None = None
+        self.done = asyncio.Event()
+        self.joined = asyncio.Event()
+        self._acted: int | None = None
+        self._stopping = False
+        self._was_joined = False
+
+    # -- the connection state machine ------------------------------------------------------
+    async def run(self) -> dict:
+        """Play until the table ends, an alert stops us, or ``stop``; the summary."""
+        try:
+            await self._locate()
+            backoff = Backoff(self.timings)
+            while not self._finished():
+                try:
+                    conn = await open_connection(self.address, self.port, self.identity,
+                                                 self.fingerprint, schemas=WIRE,
+                                                 timeout=self.timings.connect)
+                except (PinMismatch, VersionMismatch) as exc:
+                    raise Fatal(str(exc)) from None
+                except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
+                    if self._was_joined:
+                        self.emit({"type": "connection", "seat": self._seat(),
+                                   "state": "reconnecting", "detail": str(exc)})
+                    await self._pause(backoff.next())
+                    continue
+                backoff.reset()
+                self.fingerprint = self.fingerprint or conn.peer_fingerprint
+                reason = await self._session(conn)
+                if self._finished():
+                    break
+                self.reconnects += 1
+                self.emit({"type": "connection", "seat": self._seat(), "state": "reconnecting",
+                           "detail": reason})
+                await self._pause(backoff.next())
+                self._relocate()
+        except Fatal as exc:
+            self.fatal = str(exc)
+            self.emit({"type": "error", "message": self.fatal})
+        finally:
+            await self._stop_browser()
+            self.done.set()
+        return self.summary()
+
+    def _finished(self) -> bool:
+        return self._stopping or self.fatal is not None or self._ended() or (
+            self.stop_on_alert and bool(self.alerts))
+
+    def _ended(self) -> bool:
+        return self.end is not None and self.replica is not None \
+            and self.replica.seq >= self.end["head"]
+
+    async def _pause(self, delay: float) -> None:
+        try:
+            await asyncio.wait_for(self._wake.wait(), delay)
+        except TimeoutError:
+            pass
+
+    @property
+    def _wake(self) -> asyncio.Event:
+        if not hasattr(self, "_wake_event"):
+            self._wake_event = asyncio.Event()
+        return self._wake_event
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self.link is not None:
+            self.link.close("left the table")
+
+    async def _session(self, conn) -> str:
+        replica = self.replica
+        seat = replica.seat if replica is not None else None
+        last = replica.seq if replica is not None else -1
+        if self.claim is not None:
+            seat, last = self.claim
+        join = {"type": "join", "name": self.identity.name, "last_seq": last,
+                "seat": seat if seat is not None else self.wanted_seat}
+        link = Link(conn, self.timings, self._on_message,
+                    position=lambda: self.replica.seq if self.replica else -1)
+        self.link = link
+        link.send(join)
+        try:
+            return await link.run()
+        finally:
+            self.link = None
+
+    # -- finding the table --------------------------------------------------------------------
+    async def _locate(self) -> None:
+        if self.address is not None:
+            return
+        from .discovery import TableBrowser
+        self.browser = TableBrowser(interfaces=self.interfaces, on_change=self._on_tables)
+        await self.browser.start()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.discover_timeout
+        while self._pick() is None:
+            if loop.time() > deadline:
+                raise Fatal(f"no table named {self.table_name!r} was found" if self.table_name
+                            else "no table was found on the network")
+            await asyncio.sleep(0.02)
+        self._relocate()
+
+    def _on_tables(self, tables: list[dict]) -> None:
+        self.tables = tables
+        self.emit({"type": "tables", "tables": tables})
+
+    def _pick(self) -> dict | None:
+        for table in self.tables:
+            if self.fingerprint is not None:
+                if same_fingerprint(table["fingerprint"], self.fingerprint):
+                    return table
+            elif self.table_name is None or table["name"] == self.table_name:
+                return table
+        return None
+
+    def _relocate(self) -> None:
+        """Where the host (by key, once known) advertises its table now."""
+        table = self._pick() if self.browser is not None else None
+        if table is not None:
+            self.address, self.port = table["address"], table["port"]
+            self.fingerprint = table["fingerprint"]
+
+    async def _stop_browser(self) -> None:
+        if self.browser is not None:
+            await self.browser.stop()
+            self.browser = None
+
+    # -- messages from the host ------------------------------------------------------------------
+    def _on_message(self, msg: dict) -> None:
+        kind = msg["type"]
+        if kind == "joined":
+            self._on_joined(msg)
+        elif kind == "end":
+            self.end = {"reason": msg["reason"], "head": msg["head"]}
+            self._check_end()
+        elif kind == m.REFUSED:
+            raise_fatal = f"the host refused: {msg['reason']}"
+            self.fatal = raise_fatal
+            self.emit({"type": "error", "message": raise_fatal})
+            if self.link is not None:
+                self.link.close(raise_fatal)
+        elif kind in (m.ENTRY, m.SYNC, m.ERROR):
+            self._from_host(msg)
+        else:
+            self.link.reject(f"unexpected message {kind!r}")
+
+    def _on_joined(self, msg: dict) -> None:
+        key = self.link.conn.peer_key
+        if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
+            self.host_key, self.table = key, msg["table"]
+            self.replica = PeerReplica(self.identity, key, msg["table"])
+        self._was_joined = True
+        self.joined.set()
+        self.emit({"type": "connection", "seat": msg["seat"], "state": "connected",
+                   "detail": f"joined {self.table} at entry {msg['head']}"})
+
+    def _from_host(self, msg: dict) -> None:
+        if self.replica is None:
+            if msg["type"] == m.ERROR:
+                self.errors.append(msg["reason"])
+                self.emit({"type": "error", "message": msg["reason"]})
+                return
+            self.link.reject("entries before 'joined'")
+            return
+        was_seat = self.replica.seat
+        out = self.replica.receive(msg)
+        for reply in out.sends:
+            self.link.send(reply)
+        for reason in out.errors:
+            self.errors.append(reason)
+            self.emit({"type": "error", "message": reason})
+            self._acted = None  # our move was refused: decide again
+        for alert in out.alerts:
+            event = alert_event(alert, self._dir("evidence"))
+            self.alerts.append(event)
+            self.emit(event)
+        if out.accepted:
+            self.link.send({"type": "hb", "seq": self.replica.seq})
+            self._report(out.accepted, was_seat)
+        for hand in out.verified:
+            self._hand_verified(hand)
+        if self.alerts and self.stop_on_alert and self.link is not None:
+            self.link.close("stopped at an integrity alert")
+        self._check_end()
+        self._maybe_act()
+
+    def _check_end(self) -> None:
+        if self._ended() and self.link is not None:
+            self.link.close("the table ended")
+
+    def _dir(self, name: str) -> Path | None:
+        return self.state_dir / name if self.state_dir is not None else None
+
+    # -- what the person (or bot) sees ---------------------------------------------------------
+    def _seat(self) -> int | None:
+        return self.replica.seat if self.replica is not None else None
+
+    def _report(self, accepted: list[dict], was_seat) -> None:
+        kinds = {a["entry"]["entry"]["kind"] for a in accepted}
+        if kinds & {"seat", "drop", "rejoin", "start", "option", "table"} or was_seat != self._seat():
+            self.emit(self.table_event())
+        if kinds & {"deal", "action"}:
+            events = [e for a in accepted for e in a["events"]]
+            self.emit(self.state_event(events))
+
+    def table_event(self) -> dict:
+        r = self.replica
+        from .identity import fingerprint
+        seats = []
+        for seat in range(r.game.num_players if r.game else 0):
+            info = r.seats.get(seat, {"kind": "empty", "key": None, "name": "", "connected": False})
+            key = info["key"]
+            seats.append({"seat": seat, "name": info["name"], "kind": info["kind"],
+                          "fingerprint": fingerprint(key) if isinstance(key, bytes) and len(key) == 32 else "",
+                          "level": None, "connected": bool(info["connected"])})
+        settings = dict(r.game.key()) if r.game else {}
+        return {"type": "table", "seats": seats, "you": r.seat, "is_host": False,
+                "settings": {**settings, "name": self.table_name or ""},
+                "table_options": {"live_scores": bool(r.options.get("live_scores")),
+                                  "game_log": bool(r.options.get("game_log"))},
+                "started": r.scores is not None}
+
+    def _shadow_state(self):
+        hand = self.replica.hand
+        if hand is None or "shadow" not in hand or hand["end"] is not None:
+            return None
+        return hand["shadow"].state
+
+    def state_event(self, events: list) -> dict:
+        r = self.replica
+        me, state = r.seat, self._shadow_state()
+        return {"type": "state", "view": r.view, "events": list(events),
+                "scores": list(r.scores or []), "hand_number": r.hand_number + 1,
+                "legal": legal_for(r.game, state, me) if me is not None and state is not None else []}
+
+    def _hand_verified(self, hand: dict) -> None:
+        self.verified.append({"hand": hand["hand"], "scores": hand["scores"],
+                              "deferred": len(hand["deferred"])})
+        path = None
+        records = self._dir("records")
+        if records is not None and hand.get("record") is not None:
+            records.mkdir(parents=True, exist_ok=True)
+            path = records / f"{_safe(self.table)}-hand{hand['hand']}.json"
+            path.write_text(json.dumps(hand["record"], indent=1))
+        self.emit({"type": "hand_over", "result": hand["result"], "scores": hand["scores"],
+                   "record_path": str(path) if path else None, "hand": hand["hand"]})
+        if hand["winner"] is not None:
+            self.emit({"type": "game_over", "winner": hand["winner"], "scores": hand["scores"]})
+
+    # -- this seat's decisions --------------------------------------------------------------------
+    def _my_turn(self) -> bool:
+        r = self.replica
+        if r is None or r.halted is not None or r.seat is None or r.view is None:
+            return False
+        return self._shadow_state() is not None and r.seat in (r.view.get("to_act") or [])
+
+    def _maybe_act(self) -> None:
+        if self.bot is None or self.link is None or not self._my_turn():
+            return
+        token = self.replica.seq
+        if self._acted == token:
+            return
+        self._acted = token
+        asyncio.get_running_loop().call_later(self.bot_delay, self._bot_move, token)
+
+    def _bot_move(self, token: int) -> None:
+        r = self.replica
+        if self.link is None or r is None or r.seq != token or not self._my_turn():
+            return
+        try:
+            data = self._bot_choice()
+            self.link.send(r.act(data))
+        except (IllegalAction, ReplicaHalted) as exc:
+            self.emit({"type": "error", "message": f"the bot's move was refused: {exc}"})
+        except Exception as exc:  # noqa: BLE001 - a bot bug must not kill the session
+            log.exception("bot failed")
+            self.emit({"type": "error", "message": f"the bot failed: {exc!r}"})
+
+    def _bot_choice(self) -> dict:
+        r = self.replica
+        if isinstance(self.bot, RandomBot):
+            action = self.bot.choose(self._shadow_state(), r.seat)
+        else:
+            action = self.bot.choose(r.game, r.view)
+        data = r.game.action_to_json(action)
+        data.pop("seat", None)
+        return data
+
+    def act(self, data: dict) -> None:
+        """The person's decision (hand-record form, no seat)."""
+        r = self.replica
+        if r is None or self.link is None:
+            self.emit({"type": "error", "message": "not connected to the table right now"})
+            return
+        try:
+            self.link.send(r.act(dict(data)))
+        except (IllegalAction, ReplicaHalted) as exc:
+            self.emit({"type": "error", "message": str(exc)})
+
+    # -- the end -----------------------------------------------------------------------------------
+    def summary(self) -> dict:
+        r = self.replica
+        return {"table": self.table, "seat": r.seat if r else None,
+                "hands_verified": len(self.verified), "verified": self.verified,
+                "alerts": self.alerts, "head": r.seq if r else -1,
+                "scores": list(r.scores) if r and r.scores else None,
+                "winner": r.winner if r else None, "reconnects": self.reconnects,
+                "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:]}
+
+
+def _safe(text: str | None) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in (text or "table"))[:60]
