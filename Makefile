@@ -27,5 +27,15 @@ bench: $(STAMP)
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m app.screenshots screenshots
 
+# A one-folder PyInstaller bundle dist/parlour/ and dist/parlour-<version>-linux-x86_64.tar.gz
+# (packaging/README.md). Installs PyInstaller into .venv if it is missing.
+package: $(STAMP)
+	$(PY) packaging/build.py
+
+# Build the bundle (no archive: CI only needs the folder) and run its self-test.
+check-package: $(STAMP)
+	$(PY) packaging/build.py --no-archive
+	dist/parlour/parlour --self-test
+
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .hypothesis

@@ -275,8 +275,9 @@ def checks(home: Path) -> list[tuple[str, Callable[[], str]]]:
     ]
 
 
-def run_checks(selected: list[tuple[str, Callable[[], str]]], out=sys.stdout) -> int:
+def run_checks(selected: list[tuple[str, Callable[[], str]]], out=None) -> int:
     """Run each check, print its line; the number that failed."""
+    out = out or sys.stdout
     failed = 0
     for name, check in selected:
         start = time.perf_counter()
@@ -298,12 +299,19 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
 
+    app = QApplication.instance() or QApplication(["parlour", "--self-test"])  # noqa: F841
+    saved_home = os.environ.get("PARLOUR_HOME")
     with tempfile.TemporaryDirectory(prefix="parlour-self-test-") as tmp:
         os.environ["PARLOUR_HOME"] = tmp  # any identity made goes here, not the user's
-        app = QApplication.instance() or QApplication(["parlour", "--self-test"])
-        app.setApplicationName("Parlour self-test")
-        failed = run_checks(checks(Path(tmp)))
-    total = len(checks(Path(".")))
+        try:
+            selected = checks(Path(tmp))
+            failed = run_checks(selected)
+        finally:
+            if saved_home is None:
+                os.environ.pop("PARLOUR_HOME", None)
+            else:
+                os.environ["PARLOUR_HOME"] = saved_home
+    total = len(selected)
     print(f"self-test: {total - failed} of {total} checks passed", flush=True)
     return 1 if failed else 0
 

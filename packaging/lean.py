@@ -19,7 +19,6 @@ Nothing here imports PyInstaller, so the tests can load it with plain Python.
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 
 # Python modules nobody in app/, net/ or engine/ (nor the libraries they use at run
 # time) needs in the installed app. Each is a developer's or another GUI's tool.
@@ -70,10 +69,15 @@ def plugin_name(filename: str) -> str:
     return stem[3:] if stem.startswith("lib") else stem
 
 
+def _posix(dest: str) -> str:
+    """Forward slashes whatever the build machine (TOC paths use its separator)."""
+    return dest.replace("\\", "/")
+
+
 def keep_plugin(dest: str) -> bool:
     """False for a Qt plugin (by its path in the bundle) that Parlour does not load;
     True for anything that is not a Qt plugin at all."""
-    match = _PLUGIN_DIR.search(PurePath(dest).as_posix())
+    match = _PLUGIN_DIR.search(_posix(dest))
     if not match:
         return True
     if match["kind"] not in KEEP_PLUGINS:
@@ -84,7 +88,7 @@ def keep_plugin(dest: str) -> bool:
 
 def drop_data(dest: str) -> bool:
     """True for a data file the bundle leaves out (Qt's translations)."""
-    path = PurePath(dest).as_posix()
+    path = _posix(dest)
     return "/translations/" in path and path.endswith(".qm")
 
 

@@ -1,0 +1,65 @@
+"""Which Qt plugins and data files the bundle keeps (packaging/lean.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+LINUX = "PySide6/Qt/plugins"
+WINDOWS = "PySide6\\plugins"
+
+
+@pytest.mark.parametrize("dest", [
+    f"{LINUX}/platforms/libqxcb.so",
+    f"{LINUX}/platforms/libqwayland.so",
+    f"{LINUX}/platforms/libqoffscreen.so",
+    f"{LINUX}/imageformats/libqsvg.so",
+    f"{LINUX}/iconengines/libqsvgicon.so",
+    f"{LINUX}/platforminputcontexts/libcomposeplatforminputcontextplugin.so",
+    f"{LINUX}/wayland-shell-integration/libxdg-shell.so",
+    f"{LINUX}/wayland-decoration-client/libadwaita.so",
+    "PySide6/Qt/plugins/platforms/libqcocoa.dylib",
+    "PySide6/Qt/plugins/styles/libqmacstyle.dylib",
+    "PySide6/plugins/platforms/qwindows.dll",
+    "PySide6/plugins/styles/qmodernwindowsstyle.dll",
+    "PySide6/Qt/lib/libQt6Gui.so.6",           # not a plugin: never filtered here
+    "cryptography/hazmat/bindings/_rust.abi3.so",
+])
+def test_kept(lean, dest):
+    assert lean.keep_plugin(dest)
+
+
+@pytest.mark.parametrize("dest", [
+    f"{LINUX}/platformthemes/libqgtk3.so",    # pulls in GTK, cairo, pango: ~15 MB
+    f"{LINUX}/platforms/libqeglfs.so",
+    f"{LINUX}/platforms/libqvnc.so",
+    f"{LINUX}/imageformats/libqtiff.so",
+    f"{LINUX}/imageformats/libqpdf.so",
+    f"{LINUX}/tls/libqopensslbackend.so",
+    f"{LINUX}/networkinformation/libqnetworkmanager.so",
+    f"{LINUX}/egldeviceintegrations/libqeglfs-kms-integration.so",
+    f"{LINUX}/wayland-shell-integration/libivi-shell.so",
+    "PySide6/plugins/imageformats/qjpeg.dll",
+])
+def test_dropped(lean, dest):
+    assert not lean.keep_plugin(dest)
+
+
+def test_windows_separators_are_understood(lean):
+    assert lean.keep_plugin(f"{WINDOWS}\\platforms\\qwindows.dll")
+    assert not lean.keep_plugin(f"{WINDOWS}\\imageformats\\qtiff.dll")
+    assert lean.drop_data("PySide6\\translations\\qt_fr.qm")
+
+
+@pytest.mark.parametrize("filename, name", [
+    ("libqxcb.so", "qxcb"), ("qwindows.dll", "qwindows"), ("libqcocoa.dylib", "qcocoa"),
+    ("libqsvg.so.6", "qsvg"), ("libxdg-shell.so", "xdg-shell"),
+])
+def test_plugin_name(lean, filename, name):
+    assert lean.plugin_name(filename) == name
+
+
+def test_translations_go_other_data_stays(lean):
+    assert lean.drop_data("PySide6/Qt/translations/qtbase_de.qm")
+    assert lean.drop_data("PySide6/translations/qt_fr.qm")
+    assert not lean.drop_data("assets/cards/standard/AS.svg")
+    assert not lean.drop_data("assets/icons/parlour.png")
