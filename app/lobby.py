@@ -13,7 +13,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QInputDialog, QLabel, QListWidget, QListWidgetItem,
                                QPushButton, QVBoxLayout, QWidget)
 
-from app.host_dialog import GAME_NAMES
+from html import escape
+
+from app.host_dialog import GAME_NAMES, MODE_NAMES
+from app.setup_view import ruleset_name
 
 EventCallback = "Callable[[dict], None]"
 
@@ -47,13 +50,66 @@ class StaticDirectory:
         self.on_event = None
 
 
+def game_line(table: dict) -> str:
+    """"Somerset · Kitty, winner takes all" / "Horseshoes · Four players, partners opposite"."""
+    game = GAME_NAMES.get(table.get("game"), table.get("game") or "?")
+    detail = MODE_NAMES.get(table.get("mode") or "", "") or ruleset_name(
+        {"game": table.get("game"), "ruleset": table.get("ruleset")})
+    return f"{game} · {detail}" if detail else game
+
+
+def seats_text(table: dict) -> str:
+    seats = table.get("open_seats", 0) or 0
+    return f"{seats} open seat{'s' if seats != 1 else ''}" if seats else "full"
+
+
+def status_text(table: dict) -> str:
+    return "game in progress" if table.get("in_game") else "waiting to start"
+
+
+def host_text(table: dict) -> str:
+    fingerprint = table.get("fingerprint") or ""
+    return f"host {table.get('host', '?')}" + (f" [{fingerprint}]" if fingerprint else "")
+
+
 def describe_table(table: dict) -> str:
-    game = GAME_NAMES.get(table.get("game"), table.get("game", "?"))
-    seats = table.get("open_seats", 0)
-    status = "playing" if table.get("in_game") else "waiting"
-    seat_text = f"{seats} open seat{'s' if seats != 1 else ''}" if seats else "full"
-    return (f"{table.get('name', 'Table')}  —  {game} ({table.get('ruleset', '')})  ·  "
-            f"host {table.get('host', '?')}  ·  {seat_text}  ·  {status}")
+    """The whole entry as plain text (the list item's text and accessible name)."""
+    return (f"{table.get('name', 'Table')}  —  {game_line(table)}\n"
+            f"{host_text(table)}  ·  {seats_text(table)}  ·  {status_text(table)}")
+
+
+class TableRow(QWidget):
+    """One table in the lobby list: name and game on the left, who hosts and seats on the right."""
+
+    def __init__(self, table: dict, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setAttribute(Qt.WA_TransparentForMouseEvents)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 10, 6)
+        left = QVBoxLayout()
+        left.setSpacing(1)
+        name = QLabel(table.get("name") or "Table")
+        name.setObjectName("lobbyTableName")
+        game = QLabel(game_line(table))
+        game.setObjectName("lobbyGame")
+        left.addWidget(name)
+        left.addWidget(game)
+        row.addLayout(left, 1)
+        right = QVBoxLayout()
+        right.setSpacing(1)
+        fingerprint = table.get("fingerprint") or ""
+        host = QLabel(f"Host <b>{escape(str(table.get('host', '?')))}</b>"
+                      + (f" <span style='font-family:monospace;color:#b9d3c1'>[{escape(fingerprint)}]</span>"
+                         if fingerprint else ""))
+        host.setObjectName("lobbyHost")
+        host.setToolTip("The host's key fingerprint: check it with them before joining" if fingerprint else "")
+        host.setAlignment(Qt.AlignRight)
+        seats = QLabel(f"{seats_text(table)} · {status_text(table)}")
+        seats.setObjectName("lobbySeats" if table.get("open_seats") else "lobbyFull")
+        seats.setAlignment(Qt.AlignRight)
+        right.addWidget(host)
+        right.addWidget(seats)
+        row.addLayout(right)
 
 
 class LobbyPage(QWidget):
@@ -146,10 +202,13 @@ class LobbyPage(QWidget):
         for table in self.tables:
             item = QListWidgetItem(describe_table(table))
             item.setData(Qt.UserRole, table.get("id"))
+            item.setForeground(Qt.transparent)  # the row widget draws it; the text is for screen readers
             full = not table.get("open_seats")
-            if full:
-                item.setToolTip("No open seats")
+            item.setToolTip("No open seats" if full else "Double-click to join")
             self.list.addItem(item)
+            row = TableRow(table)
+            item.setSizeHint(row.sizeHint())
+            self.list.setItemWidget(item, row)
         self.empty_hint.setVisible(not self.tables)
         if selected is not None:
             for row, table in enumerate(self.tables):

@@ -43,6 +43,10 @@ QFrame#sidePanel { background: rgba(0,0,0,0.35); border-radius: 8px; }
 QListWidget { background: rgba(0,0,0,0.25); border: none; }
 QListWidget::item { padding: 6px; }
 QListWidget::item:selected { background: rgba(244,196,48,0.35); color: #fff; }
+QLabel#lobbyTableName { font-weight: bold; font-size: 12pt; }
+QLabel#lobbyGame, QLabel#lobbyHost { color: #d7e8dc; }
+QLabel#lobbySeats { color: #a5d6a7; font-weight: bold; }
+QLabel#lobbyFull { color: #bfae8a; }
 QFrame#card { background: rgba(0,0,0,0.30); border-radius: 12px; }
 QDialog { background: #1d3b2b; }
 QLineEdit, QComboBox, QSpinBox { background: #fdf6e3; color: #1b3a2a; border-radius: 6px; padding: 4px 8px; }

@@ -49,6 +49,11 @@ def test_lobby_lists_tables_and_follows_updates(qtbot, window, directory):
     qtbot.waitUntil(lambda: lobby.list.count() == 2)
     assert "Kitchen" in lobby.list.item(0).text() and "Rook" in lobby.list.item(0).text()
     assert "full" in lobby.list.item(1).text()
+    # Names, not ids; the host's fingerprint; whether a game is on.
+    den = lobby.list.item(1).text()
+    assert "Somerset · Kitty, winner takes all" in den and "kitty-doubled" not in den
+    assert "Mum [cd34]" in den and "in progress" in den
+    assert "(rook)" not in lobby.list.item(0).text() and "waiting" in lobby.list.item(0).text()
     lobby.list.setCurrentRow(1)
     assert not lobby.join_button.isEnabled()  # a full table can't be joined
     lobby.list.setCurrentRow(0)
@@ -59,6 +64,13 @@ def test_lobby_lists_tables_and_follows_updates(qtbot, window, directory):
     directory.publish([])
     qtbot.waitUntil(lambda: lobby.list.count() == 0)
     assert not lobby.join_button.isEnabled()
+
+
+def test_lobby_names_horseshoes_by_its_mode():
+    from app.lobby import describe_table
+    attic = {"id": "t3", "name": "Attic", "game": "horseshoes", "ruleset": "horseshoes", "mode": "partners",
+             "host": "Sam", "fingerprint": "ef56", "open_seats": 1, "in_game": False}
+    assert "Horseshoes · Four players, partners opposite" in describe_table(attic)
 
 
 def test_joining_without_network_support_says_so(qtbot, window, directory, monkeypatch):
