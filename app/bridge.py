@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-EVENT_TYPES = ("tables", "table", "state", "hand_over", "game_over", "connection", "alert", "error")
+EVENT_TYPES = ("tables", "table", "state", "hand_over", "game_over", "connection", "alert", "error", "hint")
 
 
 class EventBridge(QObject):
@@ -28,6 +28,7 @@ class EventBridge(QObject):
     connection = Signal(object)
     alert = Signal(object)
     error = Signal(object)
+    hint = Signal(object)  # a session that can advise: {"type": "hint", "text": str}
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

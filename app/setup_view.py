@@ -6,14 +6,17 @@ screen shows what the table really is (a guest sees the host's arrangement live)
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QVBoxLayout, QWidget)
 
 from app.host_dialog import GAME_NAMES, MODE_NAMES
 
-# Bot levels a host may choose; the session maps each to a bot (net.local.make_bot).
-BOT_LEVELS = (("random", "Beginner"),)
+# Bot levels a host may choose; the session maps each to a bot (engine.bots.make_bot).
+BOT_LEVELS = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
+DEFAULT_LEVEL = "normal"
 POSITIONS_4 = ("You", "Left", "Partner (across)", "Right")
 POSITIONS_3 = ("You", "Left", "Right")
 
@@ -53,6 +56,22 @@ class SetupView(QWidget):
         self.grid.setHorizontalSpacing(18)
         outer.addWidget(card)
         outer.addStretch(1)
+        fill = QHBoxLayout()
+        self.fill_label = QLabel("Seats still open when you deal are played by")
+        self.fill_box = QComboBox()
+        self.fill_box.setObjectName("fillLevel")
+        self.fill_box.setAccessibleName("Computer level for open seats")
+        for level, name in BOT_LEVELS:
+            self.fill_box.addItem(f"Computer: {name}", level)
+        self.fill_box.setCurrentIndex(self.fill_box.findData(DEFAULT_LEVEL))
+        fill.addWidget(self.fill_label)
+        fill.addWidget(self.fill_box)
+        fill.addStretch(1)
+        outer.addLayout(fill)
+        self.teams_note = QLabel()
+        self.teams_note.setObjectName("note")
+        self.teams_note.setWordWrap(True)
+        outer.addWidget(self.teams_note)
         row = QHBoxLayout()
         self.back_button = QPushButton("Back")
         self.back_button.setObjectName("setupBack")
@@ -84,6 +103,13 @@ class SetupView(QWidget):
                               + (". " if mode or ruleset_name(settings) else "") + "Choose the seats, then deal.")
         self.start_button.setEnabled(bool(event.get("is_host")) and not event.get("started"))
         self.start_button.setVisible(bool(event.get("is_host")))
+        partners = settings.get("game") != "horseshoes" or settings.get("mode") == "partners"
+        self.teams_note.setText("Partners sit across from each other: Team A is you and the seat opposite. "
+                                "Use Sit here, or put someone in a seat, to change the teams." if partners else
+                                "Everyone plays for themselves.")
+        has_open = any(s.get("kind") == "empty" for s in event.get("seats") or [])
+        self.fill_label.setVisible(bool(event.get("is_host")) and has_open)
+        self.fill_box.setVisible(bool(event.get("is_host")) and has_open)
         self._fill_seats(event)
 
     def _fill_seats(self, event: dict) -> None:
@@ -103,38 +129,81 @@ class SetupView(QWidget):
             if not partners and "Partner" in where:
                 where = "Across"
             self.grid.addWidget(QLabel(f"<b>{where}</b>"), row, 0)
-            self.grid.addWidget(QLabel(seat["name"] + ("" if seat.get("connected", True) else " (away)")), row, 1)
+            name = QLabel(escape(seat["name"]) + ("" if seat.get("connected", True) else " (away)"))
+            name.setTextFormat(Qt.RichText)
+            if seat.get("fingerprint"):
+                name.setText(f"{name.text()}  <span style='color:#b9d3c1;font-family:monospace'>"
+                             f"[{seat['fingerprint']}]</span>")
+                name.setToolTip("Key fingerprint")
+            self.grid.addWidget(name, row, 1)
             team = f"Team {'AB'[seat['seat'] % 2]}" if partners else ""
             self.grid.addWidget(QLabel(team), row, 2)
             self.grid.addWidget(self._seat_control(seat, you, bool(event.get("is_host"))), row, 3)
 
     def _seat_control(self, seat: dict, you: int | None, is_host: bool) -> QWidget:
+        """The host picks who sits here: a computer of some level, a player who joined
+        (moving them from their seat), or nobody yet. Everyone else just sees it."""
         if seat["seat"] == you:
             return QLabel("That's you")
-        if seat.get("kind") == "bot" and is_host:
-            box = QComboBox()
-            box.setObjectName(f"level-{seat['seat']}")
-            box.setAccessibleName(f"Bot level for {seat['name']}")
-            for level, label in BOT_LEVELS:
-                box.addItem(f"Computer: {label}", level)
-            index = box.findData(seat.get("level"))
-            box.setCurrentIndex(max(index, 0))
-            box.currentIndexChanged.connect(
-                lambda _i, s=seat["seat"], b=box: self.session and self.session.set_seat(s, "bot", b.currentData()))
-            holder = QWidget()
-            row = QHBoxLayout(holder)
-            row.setContentsMargins(0, 0, 0, 0)
-            row.addWidget(box)
-            sit = QPushButton("Sit here")
-            sit.setObjectName(f"sit-{seat['seat']}")
-            sit.setProperty("role", "secondary")
-            sit.clicked.connect(lambda _=False, s=seat["seat"]: self.session and self.session.sit(s))
-            row.addWidget(sit)
-            return holder
-        label = {"bot": "Computer", "empty": "Open seat", "human": "Player"}.get(seat.get("kind"), "")
-        return QLabel(label)
+        label = {"bot": f"Computer ({dict(BOT_LEVELS).get(seat.get('level'), 'Normal')})",
+                 "empty": "Open seat", "human": "Player"}.get(seat.get("kind"), "")
+        if not is_host:
+            return QLabel(label)
+        box = QComboBox()
+        box.setObjectName(f"occupant-{seat['seat']}")
+        box.setAccessibleName(f"Who sits {self._where(seat)}")
+        for level, name in BOT_LEVELS:
+            box.addItem(f"Computer: {name}", f"bot:{level}")
+        if not self._local():
+            box.addItem("Open seat (wait for a player)", "empty:")
+        for other in self.table.get("seats") or []:
+            if other.get("kind") == "human" and other["seat"] != you:
+                here = other["seat"] == seat["seat"]
+                box.addItem(other["name"] if here else f"Move {other['name']} here",
+                            f"human:{other.get('fingerprint') or other['name']}")
+        current = {"bot": f"bot:{seat.get('level')}", "empty": "empty:",
+                   "human": f"human:{seat.get('fingerprint') or seat['name']}"}.get(seat.get("kind"))
+        index = box.findData(current)
+        if index < 0 and seat.get("kind") == "bot":
+            index = box.findData(f"bot:{DEFAULT_LEVEL}")
+        box.setCurrentIndex(max(index, 0))
+        box.activated.connect(lambda _i, s=seat["seat"], b=box: self._occupy(s, b.currentData()))
+        holder = QWidget()
+        row = QHBoxLayout(holder)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(box, 1)
+        sit = QPushButton("Sit here")
+        sit.setObjectName(f"sit-{seat['seat']}")
+        sit.setProperty("role", "secondary")
+        sit.setAccessibleName(f"Sit {self._where(seat)} yourself")
+        sit.clicked.connect(lambda _=False, s=seat["seat"]: self.session and self.session.sit(s))
+        row.addWidget(sit)
+        return holder
+
+    def _occupy(self, seat: int, choice) -> None:
+        if self.session is None or not choice:
+            return
+        kind, _, value = choice.partition(":")
+        if kind == "bot":
+            self.session.set_seat(seat, "bot", value)
+        elif kind == "empty":
+            self.session.set_seat(seat, "empty")
+        else:
+            self.session.set_seat(seat, "human", player=value)
+
+    def _local(self) -> bool:
+        return type(self.session).__name__ == "LocalSession"
+
+    def _where(self, seat: dict) -> str:
+        seats = self.table.get("seats") or []
+        positions = POSITIONS_3 if len(seats) == 3 else POSITIONS_4
+        return positions[(seat["seat"] - (self.table.get("you") or 0)) % max(len(seats), 1)].lower()
 
     def _start(self) -> None:
         if self.session is not None:
             self.start_button.setEnabled(False)
+            level = self.fill_box.currentData()
+            for seat in self.table.get("seats") or []:  # open seats get a computer of the chosen level
+                if seat.get("kind") == "empty":
+                    self.session.set_seat(seat["seat"], "bot", level)
             self.session.start_game()

@@ -24,12 +24,14 @@ import threading
 from collections.abc import Callable
 
 from engine import IllegalAction, Match, RecordError, make_game
-from engine.bots.random_bot import RandomBot
+from engine.bots import ALL_LEVELS
+from engine.bots import make_bot as engine_bot
 from engine.deal import derive_seed
 
 from .facade import EventCallback, Session
 
-BOT_LEVELS = ("random",)
+BOT_LEVELS = ALL_LEVELS  # "random", "easy", "normal", "hard"
+DEFAULT_LEVEL = "normal"
 # Choices the engine would otherwise list combination by combination.
 # phase -> (action kind, how many cards)
 TEMPLATE_PHASES = {"bury": ("bury", 5), "kitty": ("discard", 2)}
@@ -37,8 +39,8 @@ ROOK_TRUMPS = ["B", "R", "G", "Y"]
 
 
 def make_bot(level: str | None, seed: bytes):
-    """A bot of ``level`` for one seat. Stronger levels drop in here."""
-    return RandomBot(seed)
+    """A bot of ``level`` for one seat (an unknown level plays at the default)."""
+    return engine_bot(level if level in BOT_LEVELS else DEFAULT_LEVEL, seed)
 
 
 def state_event(game, state, seat: int, events: list[dict], scores: list[int], hand_number: int) -> dict:
@@ -82,7 +84,7 @@ class LocalSession(Session):
     """You against bots on this machine, driven by the same events as a network table."""
 
     def __init__(self, on_event: EventCallback, settings: dict, name: str = "You", seat: int = 0,
-                 level: str = "random", table_seed: bytes | None = None, bot_delay: float = 0.6,
+                 level: str = DEFAULT_LEVEL, table_seed: bytes | None = None, bot_delay: float = 0.6,
                  autoplay: bool = False):
         super().__init__(on_event)
         self.settings = {"game": settings["game"], "ruleset": settings.get("ruleset"),
@@ -159,6 +161,10 @@ class LocalSession(Session):
     def rematch(self) -> None:
         self._post(self._rematch)
 
+    def hint(self) -> None:
+        """Ask a bot what it would do in your place: a "hint" event with one sentence."""
+        self._post(self._hint)
+
     def stand_in(self, seat: int, bot: bool) -> None:
         """Nobody drops at a local table; nothing to do."""
 
@@ -183,14 +189,14 @@ class LocalSession(Session):
         if self.match is not None or not 0 <= seat < len(self.seats) or seat == self.you:
             return
         me = self.seats[self.you]
-        self.seats[self.you] = self._bot_seat(self.you, self.seats[seat]["level"] or "random")
+        self.seats[self.you] = self._bot_seat(self.you, self.seats[seat]["level"] or DEFAULT_LEVEL)
         self.you = seat
         self.seats[seat] = {**me, "seat": seat}
         self._emit_table()
 
     def _set_seat(self, seat: int, kind: str, level: str | None) -> None:
         if 0 <= seat < len(self.seats) and seat != self.you and kind in ("bot", "empty"):
-            self.seats[seat] = self._bot_seat(seat, level or "random")
+            self.seats[seat] = self._bot_seat(seat, level or DEFAULT_LEVEL)
             self._emit_table()
 
     def _set_table_option(self, name: str, value: bool) -> None:
@@ -258,6 +264,17 @@ class LocalSession(Session):
 
     def _state_event(self, state, events: list[dict]) -> dict:
         return state_event(self.game, state, self.you, events, self.match.scores, self.match.hand_number + 1)
+
+    def _hint(self) -> None:
+        state = self.match.state if self.match else None
+        if state is None or self.you not in state.to_act():
+            self._emit({"type": "hint", "text": "Nothing to decide just now."})
+            return
+        bot = make_bot(DEFAULT_LEVEL, derive_seed(self.table_seed, "hint", len(state.history)))
+        explain = getattr(bot, "explain", None)
+        if explain is None:
+            return
+        self._emit({"type": "hint", "text": explain(self.game, state.view(self.you))})
 
     # -- bots (loop thread) ------------------------------------------------------------
     def _is_bot(self, seat: int) -> bool:

@@ -116,10 +116,16 @@ class TableView(QWidget):
         self.live_box.setObjectName("liveScores")
         self.log_box = QCheckBox("Game log")
         self.log_box.setObjectName("gameLog")
+        self.hint_button = QPushButton("Hint")
+        self.hint_button.setObjectName("hint")
+        self.hint_button.setProperty("role", "secondary")
+        self.hint_button.setToolTip("What would the computer do? (?)")
+        self.hint_button.setAccessibleName("Hint: what would the computer do")
+        self.hint_button.hide()
         self.leave_button = QPushButton("Leave")
         self.leave_button.setObjectName("leave")
         self.leave_button.setProperty("role", "secondary")
-        for widget in (self.last_button, self.live_box, self.log_box, self.leave_button):
+        for widget in (self.hint_button, self.last_button, self.live_box, self.log_box, self.leave_button):
             row.addWidget(widget)
         return bar
 
@@ -164,6 +170,7 @@ class TableView(QWidget):
         self.live_box.clicked.connect(lambda on: self._table_option("live_scores", on))
         self.log_box.clicked.connect(lambda on: self._table_option("game_log", on))
         self.leave_button.clicked.connect(self.leave_requested)
+        self.hint_button.clicked.connect(self.ask_hint)
         self.summary.leave.connect(self.leave_requested)
         self.summary.next_hand.connect(self._next_hand)
         self.summary.rematch.connect(self._rematch)
@@ -186,6 +193,8 @@ class TableView(QWidget):
         bridge.connection.connect(self.on_connection)
         bridge.alert.connect(self.on_alert)
         bridge.error.connect(self.on_error)
+        bridge.hint.connect(self.on_hint)
+        self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:
         if self.session is not None:
@@ -315,6 +324,17 @@ class TableView(QWidget):
         self._flash(event.get("message", "something went wrong"))
         self._refresh()
 
+    def ask_hint(self) -> None:
+        if self.session is not None and callable(getattr(self.session, "hint", None)):
+            self.session.hint()  # the bot thinks on the session's thread, never here
+
+    def on_hint(self, event: dict) -> None:
+        text = event.get("text") or ""
+        self.status.setText(f"Hint: {text[:1].upper()}{text[1:]}")
+        self.status.setProperty("problem", False)
+        self.status.setProperty("mine", True)
+        self._repolish(self.status)
+
     def _flash(self, text: str) -> None:
         self.status.setText(text)
         self.status.setProperty("problem", True)
@@ -346,6 +366,9 @@ class TableView(QWidget):
 
     def keyPressEvent(self, event) -> None:
         if self.decision.handle_key(event.key(), event.text()):
+            return
+        if event.text() == "?" and self.hint_button.isVisible():
+            self.ask_hint()
             return
         super().keyPressEvent(event)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from app_driver import TABLE_SEED
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox
 
 
 def start_autoplay(qtbot, window, settings: dict, scores: list[int] | None = None, autoplay: bool = True):
@@ -77,3 +78,32 @@ def test_cards_grow_with_the_window_and_the_card_size_setting(qtbot, window, set
     if len(hand.widgets) > 1:
         step = hand.widgets[1].x() - hand.widgets[0].x()
         assert step >= MIN_STEP * hand.widgets[0].width() - 1
+
+
+def test_setup_offers_bot_levels_and_the_session_uses_them(qtbot, window):
+    session = window.start_local({"game": "rook"}, table_seed=TABLE_SEED)
+    setup = window.setup
+    qtbot.waitUntil(lambda: setup.start_button.isEnabled())
+    box = setup.findChild(QComboBox, "occupant-2")
+    assert [box.itemText(i) for i in range(box.count())] == ["Computer: Easy", "Computer: Normal", "Computer: Hard"]
+    assert box.currentData() == "bot:normal"  # the default level
+    box.setCurrentIndex(box.findData("bot:hard"))
+    box.activated.emit(box.currentIndex())
+    qtbot.waitUntil(lambda: session.seats[2]["level"] == "hard")
+    qtbot.waitUntil(lambda: setup.findChild(QComboBox, "occupant-2") is not None
+                    and setup.findChild(QComboBox, "occupant-2").currentData() == "bot:hard")
+    qtbot.mouseClick(setup.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.table)
+    assert session.bots[2].level == "hard" and session.bots[1].level == "normal"
+
+
+def test_hint_comes_from_the_bots_without_blocking_the_table(qtbot, window):
+    start_autoplay(qtbot, window, {"game": "rook"}, autoplay=False)
+    table = window.table
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is table)
+    assert table.hint_button.isVisible()
+    qtbot.waitUntil(lambda: bool(table.legal), timeout=10000)  # your turn
+    with qtbot.waitSignal(window.bridge.hint, timeout=10000) as hint:
+        qtbot.mouseClick(table.hint_button, Qt.LeftButton)
+    assert hint.args[0]["text"]
+    assert table.status.text().startswith("Hint: ")
