@@ -79,7 +79,7 @@ def estimate_tricks(game, hand: int, trump: str) -> float:
 
 # What the estimate misses on average (self-play: the tricks no honour wins go to
 # somebody), per number of players.
-UNCOUNTED_TRICKS = {3: 0.95, 4: 0.45}
+UNCOUNTED_TRICKS = {3: 0.95, 4: 0.45, "partners": 0.6}
 SPARE_SHARE = 0.4  # of the tricks the bids so far leave over, the part this seat expects
 
 
@@ -87,7 +87,7 @@ def adjusted_for_table(game, tricks: float, bids: list) -> float:
     """Add the tricks the estimate leaves over, and a share of what the bids so far
     leave on the table (others' low bids mean spare tricks will fall to someone)."""
     n = game.num_players
-    tricks += UNCOUNTED_TRICKS[n]
+    tricks += UNCOUNTED_TRICKS["partners" if game.partnerships else n]
     made = [b for b in bids if b is not None]
     if not made:
         return tricks
@@ -235,9 +235,32 @@ def duck(play: Play, legal: list[Action]):
         # Last to play and every card wins: take it with the card most dangerous later.
         key, action = max(keyed, key=lambda item: (item[0], -item[1].value))
         return action, f"play {_name(game, action)}: the trick is ours anyway, so shed the highest card"
-    # Leading, or every card would win for now: the one most likely to be beaten.
+    if play.win_seat is None:
+        return duck_lead(play, options)
+    # Every card would win for now: the one most likely to be beaten.
     key, action = min(keyed, key=lambda item: (item[0], item[1].value))
     return action, f"play {_name(game, action)}: the lowest card, the bid is made"
+
+
+def duck_lead(play: Play, options: list[Action]):
+    """Lead to lose: the low card of the suit where most unseen cards rank above it,
+    so that whoever follows is likely to have to beat it. Trump only if nothing else."""
+    game, seat = play.game, play.seat
+    others = 0
+    for other, holding in enumerate(play.possible):
+        if other != seat:
+            others |= holding
+
+    def chance_to_lose(action: Action):
+        card = action.value
+        suit = game.suit_masks[game.suit_of[card]]
+        key = strength(game, card, action.extra, suit, play.trump)
+        above = sum(1 for c in cards_of(others & suit)
+                    if strength(game, c, "high", suit, play.trump) > key)
+        return (not (1 << card) & play.trump or not above, above, -key, -action.value)
+
+    action = max(options, key=chance_to_lose)
+    return action, f"lead {_name(game, action)}: others hold higher cards of the suit, the bid is made"
 
 
 def easy_play(state, seat: int, want: int):
