@@ -124,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dist", type=Path, default=ROOT / "dist")
     parser.add_argument("--work", type=Path, default=ROOT / "build")
     parser.add_argument("--no-archive", action="store_true", help="only the bundle")
+    parser.add_argument("--max-mb", type=float,
+                        help="fail if the unpacked bundle is bigger (make check-package: 110)")
     args = parser.parse_args(argv)
 
     started = time.monotonic()
@@ -132,9 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     run_pyinstaller(args.dist, args.work, log)
     bundle = args.dist / BUNDLE_NAME
     shutil.copy2(INSTALLER, bundle / INSTALLER.name)
-    built = time.monotonic() - started
-    print(f"build: bundle {bundle} — {tree_size(bundle) / 1e6:.1f} MB unpacked, "
-          f"built in {built:.0f} s", flush=True)
+    built, size_mb = time.monotonic() - started, tree_size(bundle) / 1e6
+    print(f"build: bundle {bundle} — {size_mb:.1f} MB unpacked, built in {built:.0f} s",
+          flush=True)
+    if args.max_mb is not None and size_mb > args.max_mb:
+        raise SystemExit(f"build: the bundle grew past {args.max_mb:g} MB — see "
+                         "packaging/README.md, 'Keeping it lean'")
     missing = unresolved_libraries(log)
     if missing:
         print("build: note — not found on this machine, so not bundled (the user's "
