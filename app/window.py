@@ -163,8 +163,14 @@ class MainWindow(QMainWindow):
     # -- preferences --------------------------------------------------------------------
     def open_settings(self) -> None:
         if SettingsDialog(self.settings, self).exec():
-            self.lobby.set_name(self.settings.display_name)
-            self.table.apply_card_size()
+            self.apply_settings()
+
+    def apply_settings(self) -> None:
+        """Make saved preferences take effect now: name, card size, Rook card art,
+        animation speed."""
+        self.lobby.set_name(self.settings.display_name)
+        self.table.apply_card_size()
+        if self.table.view:
             self.table._refresh()
 
     def closeEvent(self, event) -> None:

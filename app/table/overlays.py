@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.summary import HandSummary
 
@@ -101,6 +101,13 @@ class ConnectionCurtain(Curtain):
         self.detail.setWordWrap(True)
         self.content.addWidget(self.title)
         self.content.addWidget(self.detail)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("reconnectProgress")
+        self.progress.setAccessibleName("Reconnecting")
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        self.progress.hide()
+        self.content.addWidget(self.progress)
         row = QHBoxLayout()
         self.wait_button = QPushButton("Keep waiting")
         self.wait_button.setObjectName("keepWaiting")
@@ -113,8 +120,17 @@ class ConnectionCurtain(Curtain):
         self.wait_button.clicked.connect(lambda: self.keep_waiting.emit(self.seat))
         self.bot_button.clicked.connect(lambda: self.stand_in.emit(self.seat))
 
-    def waiting(self, seat: int, title: str, detail: str, host_choice: bool) -> None:
+    def waiting(self, seat: int, title: str, detail: str, host_choice: bool,
+                progress: tuple[int, int] | None = None, busy: bool = False) -> None:
+        """``progress`` (done, of) — e.g. attempts — fills the bar; ``busy`` without it
+        shows a moving bar (you are reconnecting, how long is unknown)."""
         self.seat = seat
+        if progress is not None and progress[1] > 0:
+            self.progress.setRange(0, progress[1])
+            self.progress.setValue(min(progress[0], progress[1]))
+        else:
+            self.progress.setRange(0, 0)
+        self.progress.setVisible(busy or progress is not None)
         self.title.setText(title)
         self.detail.setText(detail)
         self.setAccessibleName(title)

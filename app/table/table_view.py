@@ -306,10 +306,14 @@ class TableView(QWidget):
                 self.connection.hide()
             return
         if seat == self.you:
-            self.connection.waiting(seat, "Reconnecting…", event.get("detail") or
-                                    "The connection to the table dropped. Trying again.", False)
+            attempt, attempts = event.get("attempt"), event.get("attempts")
+            progress = (int(attempt), int(attempts)) if attempt is not None and attempts else None
+            detail = event.get("detail") or "The connection to the table dropped. Trying again."
+            if progress is not None:
+                detail += f" (attempt {progress[0]} of {progress[1]})"
+            self.connection.waiting(seat, "Reconnecting…", detail, False, progress=progress, busy=True)
         else:
-            self.connection.waiting(seat, f"Waiting for {who}", event.get("detail") or
+            self.connection.waiting(seat, f"Waiting for {who} to come back", event.get("detail") or
                                     f"{who} lost the connection. Their seat is held for them.",
                                     bool(self.table.get("is_host")))
 
@@ -526,8 +530,8 @@ class TableView(QWidget):
         return "<br>".join(lines)
 
     def _fill_log(self) -> None:
-        lines = [vm.describe_action(self.view, a, self.names()) for a in self.view.get("actions") or []]
-        if self.log_list.count() != len(lines):
+        lines = vm.log_lines(self.view, self.names())
+        if [self.log_list.item(i).text() for i in range(self.log_list.count())] != lines:
             self.log_list.clear()
             self.log_list.addItems(lines)
             self.log_list.scrollToBottom()

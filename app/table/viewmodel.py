@@ -132,3 +132,31 @@ def describe_action(view: dict, entry: dict, names: list[str]) -> str:
     if "trump" in entry:
         return f"{who} names trump: {cardnames.trump_name(game, entry['trump'])}"
     return f"{who}: {entry}"
+
+
+def log_lines(view: dict, names: list[str]) -> list[str]:
+    """The game log: bids, trump and the other decisions one per line, and each trick as
+    one line — who led, what everyone played, who took it."""
+    game = view.get("game", "")
+    tricks = list(view.get("tricks") or [])
+
+    def name(seat) -> str:
+        return names[seat] if seat is not None and seat < len(names) else "?"
+
+    def plays(cards) -> str:
+        return ", ".join(f"{name(seat)} {cardnames.spoken(game, card)}" for seat, card in cards)
+
+    lines, current, done = [], [], 0
+    for entry in view.get("actions") or []:
+        if "play" not in entry:
+            lines.append(describe_action(view, entry, names))
+            continue
+        current.append((entry.get("seat"), entry["play"]))
+        if done < len(tricks) and len(current) == len(tricks[done]["cards"]):
+            trick = tricks[done]
+            lines.append(f"Trick {done + 1}: {name(current[0][0])} led — {plays(current)} — "
+                         f"{name(trick.get('winner'))} took it")
+            current, done = [], done + 1
+    if current:
+        lines.append(f"Trick {done + 1} (so far): {name(current[0][0])} led — {plays(current)}")
+    return lines

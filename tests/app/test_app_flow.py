@@ -107,3 +107,28 @@ def test_hint_comes_from_the_bots_without_blocking_the_table(qtbot, window):
         qtbot.mouseClick(table.hint_button, Qt.LeftButton)
     assert hint.args[0]["text"]
     assert table.status.text().startswith("Hint: ")
+
+
+def test_each_setting_takes_effect_at_the_table(qtbot, window, settings):
+    from app.assets import card_file
+    start_autoplay(qtbot, window, {"game": "rook"}, autoplay=False)
+    table = window.table
+    qtbot.waitUntil(lambda: bool(table.hand.widgets), timeout=10000)
+    card = next(c for c in table.hand.cards if c != "ROOK")  # the bird has no colour to change
+    assert table.hand.widget_for(card).deck == "rook"
+    width = table.hand.widgets[0].width()
+    settings.display_name = "Grandma"
+    settings.colour_blind_rook = True
+    settings.card_size = "large"
+    settings.animation = "relaxed"
+    window.apply_settings()
+    assert "Grandma" in window.lobby.greeting.text()
+    widget = table.hand.widget_for(card)
+    assert widget.deck == "rook-accessible" and table.trick.deck == "rook-accessible"
+    assert card_file("rook-accessible", card).exists()
+    assert card_file("rook-accessible", card).read_bytes() != card_file("rook", card).read_bytes()
+    assert widget.width() > width
+    assert table.trick.animation_ms == settings.animation_ms > 0
+    settings.animation = "off"
+    window.apply_settings()
+    assert table.trick.animation_ms == 0

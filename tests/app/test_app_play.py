@@ -146,7 +146,8 @@ def test_alert_banner_and_reconnecting_curtain(qtbot, window):
 
     bridge.deliver({"type": "connection", "seat": 1, "state": "reconnecting", "detail": ""})
     qtbot.waitUntil(table.connection.isVisible)
-    assert table.connection.title.text() == "Waiting for Bot 2"
+    assert table.connection.title.text() == "Waiting for Bot 2 to come back"
+    assert not table.connection.progress.isVisibleTo(table.connection)
     assert table.connection.bot_button.isVisibleTo(table.connection)  # we host this table
     bridge.deliver({"type": "connection", "seat": 1, "state": "connected", "detail": ""})
     qtbot.waitUntil(lambda: not table.connection.isVisible())
@@ -155,6 +156,11 @@ def test_alert_banner_and_reconnecting_curtain(qtbot, window):
     qtbot.waitUntil(table.connection.isVisible)
     assert table.connection.title.text() == "Reconnecting…"
     assert not table.connection.bot_button.isVisibleTo(table.connection)
+    assert table.connection.progress.isVisibleTo(table.connection)
+    bridge.deliver({"type": "connection", "seat": 0, "state": "reconnecting", "detail": "",
+                    "attempt": 2, "attempts": 5})
+    qtbot.waitUntil(lambda: "attempt 2 of 5" in table.connection.detail.text())
+    assert (table.connection.progress.value(), table.connection.progress.maximum()) == (2, 5)
     bridge.deliver({"type": "connection", "seat": 0, "state": "connected", "detail": ""})
     qtbot.waitUntil(lambda: not table.connection.isVisible())
 

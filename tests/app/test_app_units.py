@@ -96,3 +96,24 @@ def test_a_played_card_glides_in_when_animations_are_on(qtbot):
     area.animation_ms = 0
     area.show_trick([(1, "R5"), (2, "R9")])
     assert area._glide == 1.0  # animations off: the card is simply there
+
+
+def test_game_log_shows_each_trick_with_leader_plays_and_winner():
+    from engine import make_game
+    from engine.bots import make_bot
+    from app.table import viewmodel as vm
+    game = make_game("rook")
+    state = game.deal(bytes(32), 0)
+    bot = make_bot("easy", 1)
+    while len(state.tricks) < 2 or len(state.trick) < 2:
+        seat = state.to_act()[0]
+        state.apply(bot.choose(state, seat))
+    names = ["Ann", "Bo", "Cy", "Di"]
+    view = state.view(0)
+    lines = vm.log_lines(view, names)
+    assert any(" bids " in line for line in lines) and any("trump" in line for line in lines)
+    tricks = [line for line in lines if line.startswith("Trick ")]
+    assert len(tricks) == 3 and "(so far)" in tricks[-1]
+    first = view["tricks"][0]
+    assert tricks[0].startswith(f"Trick 1: {names[first['cards'][0][0]]} led — ")
+    assert tricks[0].endswith(f"{names[first['winner']]} took it")
