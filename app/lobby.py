@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QInputDialog, QLabel, QListWidget, QListWidgetItem,
                                QPushButton, QVBoxLayout, QWidget)
 
@@ -202,12 +202,11 @@ class LobbyPage(QWidget):
         for table in self.tables:
             item = QListWidgetItem(describe_table(table))
             item.setData(Qt.UserRole, table.get("id"))
-            item.setForeground(Qt.transparent)  # the row widget draws it; the text is for screen readers
             full = not table.get("open_seats")
             item.setToolTip("No open seats" if full else "Double-click to join")
             self.list.addItem(item)
             row = TableRow(table)
-            item.setSizeHint(row.sizeHint())
+            item.setSizeHint(QSize(0, max(row.sizeHint().height(), 58)))
             self.list.setItemWidget(item, row)
         self.empty_hint.setVisible(not self.tables)
         if selected is not None:

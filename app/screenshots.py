@@ -48,11 +48,15 @@ class StubSession:
         return lambda *args, **kwargs: None
 
 
-def table_event(game, settings: dict) -> dict:
-    seats = [{"seat": s, "name": NAMES[s], "fingerprint": "", "kind": "human" if s == 0 else "bot",
-              "level": None if s == 0 else "random", "connected": True} for s in range(game.num_players)]
+FINGERPRINTS = ["3f9a", "b27c", "77d0", "c41e"]
+
+
+def table_event(game, settings: dict, options: dict | None = None) -> dict:
+    """A family table: four people (the setup screenshot shows the computer players)."""
+    seats = [{"seat": s, "name": NAMES[s], "fingerprint": FINGERPRINTS[s], "kind": "human", "level": None,
+              "connected": True} for s in range(game.num_players)]
     return {"type": "table", "seats": seats, "you": 0, "is_host": True, "settings": settings,
-            "table_options": {"live_scores": False, "game_log": False}, "started": True}
+            "table_options": {"live_scores": False, "game_log": False, **(options or {})}, "started": True}
 
 
 def drive(game, state, until, mine=None, seed: int = 7):
@@ -112,11 +116,12 @@ class Shooter:
         self.save(self.window, "table-setup")
         self.window.leave_table()
 
-    def table(self, settings: dict, state, name: str | None, game, scores=None, events=(), hand_number=3):
+    def table(self, settings: dict, state, name: str | None, game, scores=None, events=(), hand_number=3,
+              options: dict | None = None):
         bridge = self.window._new_bridge()
         self.window.table.attach(StubSession(), bridge)
         self.window.stack.setCurrentWidget(self.window.table)
-        bridge.deliver(table_event(game, {**settings, "name": "Kitchen table"}))
+        bridge.deliver(table_event(game, {**settings, "name": "Kitchen table"}, options))
         scores = scores or [0] * game.num_sides
         bridge.deliver(state_event(game, state, 0, [], scores, hand_number))
         for event in events:
@@ -189,7 +194,13 @@ def finish(shot: Shooter) -> None:
     shot.scene({"game": "rook"}, mid, "integrity-alert", dealer=2, events=[alert])
     waiting = {"type": "connection", "seat": 2, "state": "reconnecting",
                "detail": "Maya's computer stopped answering 6 seconds ago. Her seat is held."}
-    shot.scene({"game": "rook"}, mid, "reconnecting", dealer=2, events=[waiting])
+    shot.scene({"game": "rook"}, mid, "waiting-for-player", dealer=2, events=[waiting])
+    dropped = {"type": "connection", "seat": 0, "state": "reconnecting", "attempt": 2, "attempts": 5,
+               "detail": "The connection to Kitchen table dropped. Your seat is held while we try again."}
+    shot.scene({"game": "rook"}, mid, "reconnecting", dealer=2, events=[dropped])
+    later = lambda s: s.phase == "play" and 0 in s.to_act() and len(s.tricks) >= 4 and len(s.trick) >= 2  # noqa: E731
+    shot.scene({"game": "rook"}, later, "live-scores-and-log", dealer=2, scores=[215, 160],
+               options={"live_scores": True, "game_log": True})
 
 
 if __name__ == "__main__":

@@ -43,6 +43,12 @@ QFrame#sidePanel { background: rgba(0,0,0,0.35); border-radius: 8px; }
 QListWidget { background: rgba(0,0,0,0.25); border: none; }
 QListWidget::item { padding: 6px; }
 QListWidget::item:selected { background: rgba(244,196,48,0.35); color: #fff; }
+QListWidget#tableList::item { color: transparent; }
+QListWidget#tableList::item:selected { color: transparent; }
+QScrollBar:vertical { background: rgba(0,0,0,0.2); width: 10px; border: none; }
+QScrollBar::handle:vertical { background: rgba(253,246,227,0.45); border-radius: 5px; min-height: 24px; }
+QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
+QListWidget#logList::item { padding: 3px 4px; }
 QLabel#lobbyTableName { font-weight: bold; font-size: 12pt; }
 QLabel#lobbyGame, QLabel#lobbyHost { color: #d7e8dc; }
 QLabel#lobbySeats { color: #a5d6a7; font-weight: bold; }

@@ -7,7 +7,7 @@ rejoin or a missed frame cannot leave it half-updated.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget,
                                QPushButton, QVBoxLayout, QWidget)
 
@@ -147,7 +147,7 @@ class TableView(QWidget):
     def _side_panel(self) -> QWidget:
         self.side = QFrame()
         self.side.setObjectName("sidePanel")
-        self.side.setFixedWidth(250)
+        self.side.setFixedWidth(300)
         layout = QVBoxLayout(self.side)
         self.live_label = QLabel()
         self.live_label.setObjectName("liveText")
@@ -156,6 +156,8 @@ class TableView(QWidget):
         self.log_list = QListWidget()
         self.log_list.setObjectName("logList")
         self.log_list.setAccessibleName("Game log")
+        self.log_list.setWordWrap(True)
+        self.log_list.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         layout.addWidget(self.log_list, 1)
         self.side.hide()
         return self.side
@@ -535,6 +537,7 @@ class TableView(QWidget):
             self.log_list.clear()
             self.log_list.addItems(lines)
             self.log_list.scrollToBottom()
+            QTimer.singleShot(0, self.log_list.scrollToBottom)  # again once wrapped lines are laid out
 
     # -- results -------------------------------------------------------------------------
     def _target(self) -> int | None:
