@@ -1,9 +1,11 @@
 """``python -m engine.bench``: how many random legal hands per second each title plays.
 
 Each hand is dealt from a fresh seed, then bid, played and scored by random choices
-through the public engine API only (``legal_actions``/``apply``, and ``sample_action``
-for combinatorial phases such as a bury, exactly as ``RandomBot`` does). So the figure
-is what a bot search or a peer re-checking hands can expect, not a best case.
+through the public engine API only. The loop is the one OpenSpiel's figures come from
+(``while not over: state.apply(rng.choice(state.legal_actions(seat)))``), so the two
+can be compared: no bot object in between, and ``sample_action`` only in the phases a
+title declares too big to list (``State.SAMPLED_PHASES``: Rook's bury, Somerset's
+discard). So the figure is what a bot search or a peer re-checking hands can expect.
 
     python -m engine.bench [--seconds S] [--json] [--all] [--profile TITLE]
 
@@ -19,10 +21,10 @@ import cProfile
 import io
 import json
 import pstats
+import random
 import sys
 import time
 
-from .bots.random_bot import RandomBot
 from .deal import derive_seed
 from .registry import TITLES, make_game, rulesets
 from .state import Game, State
@@ -35,25 +37,30 @@ BENCH_SEED = b"parlour-bench/1".ljust(32, b".")
 MAX_ACTIONS = 10_000  # far beyond any real hand; a stuck engine fails instead of hanging
 
 
-def play_random_hand(game: Game, seed: bytes, dealer: int, bot: RandomBot) -> State:
-    """Deal from ``seed`` and play the hand out with ``bot`` choosing for every seat."""
+def play_random_hand(game: Game, seed: bytes, dealer: int, rng: random.Random) -> State:
+    """Deal from ``seed`` and play the hand out with uniformly random legal actions.
+    Where several seats may act (Rook's "Got it"), the first one does."""
     state = game.deal(seed, dealer)
+    sampled, choice = state.SAMPLED_PHASES, rng.choice
     for _ in range(MAX_ACTIONS):
         seats = state.to_act()
         if not seats:
             return state
-        seat = seats[0] if len(seats) == 1 else bot.rng.choice(seats)
-        state.apply(bot.choose(state, seat))
+        seat = seats[0]
+        if state.phase in sampled:
+            state.apply(state.sample_action(seat, rng))
+        else:
+            state.apply(choice(state.legal_actions(seat)))
     raise RuntimeError(f"{game.id}: the hand did not end within {MAX_ACTIONS} actions")
 
 
 def hands_per_second(game: Game, seconds: float, label: str = "") -> dict:
     """Play hands for about ``seconds``; the rate and how many were played."""
-    bot = RandomBot(f"parlour-bench:{label}".encode())
+    rng = random.Random(f"parlour-bench:{label}".encode())
     hands, started = 0, time.perf_counter()
     while True:
         seed = derive_seed(BENCH_SEED, "hand", hands)
-        play_random_hand(game, seed, hands % game.num_players, bot)
+        play_random_hand(game, seed, hands % game.num_players, rng)
         hands += 1
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:

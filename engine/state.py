@@ -210,6 +210,9 @@ class State:
     PROMPTS: ClassVar[dict[str, str]] = {"play": "play a card"}
     # Attributes that hold lists and must be copied by clone()
     MUTABLE: ClassVar[tuple[str, ...]] = ("hands", "history", "tricks", "trick", "taken")
+    # Phases whose choices are too many to list (Rook's bury: 34,272): random players
+    # draw one with sample_action(seat, rng) there instead of picking from legal_actions.
+    SAMPLED_PHASES: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, game: Game, hands: list[list[int]], spare: list[int], dealer: int):
         self.game = game

@@ -148,6 +148,7 @@ class RookState(State):
         "bury": "bury 5 cards and name trump",
         "play": "play a card",
     }
+    SAMPLED_PHASES = frozenset({"bury"})  # see sample_action
 
     def __init__(self, game: Game, hands: list[list[int]], spare: list[int], dealer: int):
         super().__init__(game, hands, spare, dealer)

@@ -150,6 +150,7 @@ class SomersetState(State):
         "trump": "name trump",
         "play": "play a card",
     }
+    SAMPLED_PHASES = frozenset({"kitty"})  # see sample_action
     # Somerset's own attributes are ints and tuples, so the base list suffices.
     MUTABLE = State.MUTABLE
 
