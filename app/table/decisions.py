@@ -170,6 +170,14 @@ class DecisionPanel(QFrame):
             self._add(footer, button, "pass", {"pass": True})
             button.setProperty("role", "secondary")
         self.typed_label = QLabel("Type a number and press Enter" + (", or P to pass" if "pass" in self.buttons else ""))
+        if "pass" in self.buttons:
+            final = {"somerset": "Passing isn't final: if someone bids after you, you may bid again.",
+                     "rook": "A pass is final: you are out of this auction."}.get(self.game)
+            if final:
+                self.buttons["pass"].setToolTip(final)
+                self.pass_note = QLabel(final)
+                self.pass_note.setObjectName("note")
+                footer.addWidget(self.pass_note)
         self.typed_label.setObjectName("typedHint")
         footer.addWidget(self.typed_label, 1)
         layout.addLayout(footer)

@@ -35,8 +35,9 @@ class SeatPanel(QFrame):
 
     def show_seat(self, name: str, team: str, kind: str, connected: bool, cards_left: int | None,
                   bid: str, is_dealer: bool, is_turn: bool, tricks: int | None = None,
-                  is_bidder: bool = False) -> None:
+                  is_bidder: bool = False, fingerprint: str = "") -> None:
         self.seat_name = name
+        self.name.setToolTip(f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
         bot = " (bot)" if kind == "bot" else ""
         self.name.setText(f"{name}{bot}")
         parts = [team] if team else []

@@ -437,7 +437,8 @@ class TableView(QWidget):
             left = self.view.get("cards_left", [None] * players)[seat] if self.view else None
             panel.show_seat(names[seat], team, info.get("kind", "human"), info.get("connected", True),
                             left, vm.seat_bid(self.view, seat) if self.view else "",
-                            self.view.get("dealer") == seat, seat in to_act, won[seat], seat == bidder)
+                            self.view.get("dealer") == seat, seat in to_act, won[seat], seat == bidder,
+                            info.get("fingerprint") or "")
             panel.show()
 
     def _refresh_trick(self) -> None:
@@ -524,6 +525,18 @@ class TableView(QWidget):
         names = vm.side_names(self.view, self.names())
         taken = self.view.get("taken") or []
         lines = ["<b>This hand</b>"] + [f"{n}: {t}" for n, t in zip(names, taken)]
+        if self.game() == "horseshoes":  # every player has a contract: tricks against bid
+            bids = self.view.get("bids") or []
+            won = vm.tricks_by_seat(self.view, self.players)
+            lines.append("<b>Tricks against bids</b>")
+            for seat, who in enumerate(self.names()):
+                bid = bids[seat] if seat < len(bids) else None
+                if bid is None:
+                    lines.append(f"{who}: {won[seat]} taken, no bid yet")
+                    continue
+                gap = bid - won[seat]
+                state = f"{gap} to go" if gap > 0 else "exactly on" if gap == 0 else f"{-gap} over"
+                lines.append(f"{who}: {won[seat]} of {bid} — {state}")
         amount, who = vm.contract_amount(self.view), vm.bidder(self.view)
         if amount is not None and who is not None and vm.partnerships(self.view):
             side = vm.side_of(self.view, who)

@@ -132,3 +132,19 @@ def test_each_setting_takes_effect_at_the_table(qtbot, window, settings):
     settings.animation = "off"
     window.apply_settings()
     assert table.trick.animation_ms == 0
+
+
+def test_live_scores_for_horseshoes_show_each_players_distance_from_the_bid(qtbot, window):
+    start_autoplay(qtbot, window, {"game": "horseshoes", "mode": "four"}, autoplay=False)
+    table = window.table
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is table and table.live_box.isEnabled())
+    qtbot.mouseClick(table.live_box, Qt.LeftButton)
+    qtbot.waitUntil(lambda: table.live_label.isVisibleTo(table))
+    assert "Tricks against bids" in table.live_label.text() and "Ann:" in table.live_label.text()
+
+
+def test_somerset_bidding_says_a_pass_is_not_final(qtbot, window):
+    start_autoplay(qtbot, window, {"game": "somerset"}, autoplay=False)
+    table = window.table
+    qtbot.waitUntil(lambda: table.decision.kind == "bid", timeout=10000)
+    assert "isn't final" in table.decision.buttons["pass"].toolTip()
