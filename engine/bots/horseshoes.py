@@ -102,6 +102,16 @@ def best_trump(game, hand: int) -> tuple[str, float]:
     return trump, tricks
 
 
+def normal_bid(game, hand: int, trump: str | None, bids: list) -> tuple[int, str, float]:
+    """The normal level's bid (and trump, for the first bidder) and its estimate."""
+    if trump is None:
+        trump, tricks = best_trump(game, hand)
+    else:
+        tricks = estimate_tricks(game, hand, trump)
+    tricks = adjusted_for_table(game, tricks, bids)
+    return max(0, min(13, int(tricks + 0.5))), trump, tricks
+
+
 def decide_bid(ctx: Context) -> Decision:
     game, view, seat, hand = ctx.game, ctx.view, ctx.seat, ctx.know.hand
     first = view.get("trump") is None
@@ -110,20 +120,41 @@ def decide_bid(ctx: Context) -> Decision:
         bid = sum(1 for c in cards_of(hand) if order_from_top(game, c) < 2)
         why = "counting aces and the next cards down"
     else:
-        if first:
-            trump, tricks = best_trump(game, hand)
-        else:
-            trump = view["trump"]
-            tricks = estimate_tricks(game, hand, trump)
-        tricks = adjusted_for_table(game, tricks, view["bids"])
-        bid = int(tricks + 0.5)
+        bid, trump, tricks = normal_bid(game, hand, view.get("trump"), view["bids"])
         why = f"the hand should take about {tricks:.1f} tricks"
-    data = {"seat": seat, "bid": max(0, min(13, bid))}
+        if ctx.level == "hard":
+            bid, why = hard_bid(ctx, bid, trump if first else None)
+    data = {"seat": seat, "bid": bid}
     if first:
         data["trump"] = trump
         words = "no trump" if trump == "NT" else f"{SUIT_NAMES[SUITS.index(trump)]} trump"
-        return Decision(game.action_from_json(data), f"bid {data['bid']} with {words}: {why}")
-    return Decision(game.action_from_json(data), f"bid {data['bid']}: {why}")
+        return Decision(game.action_from_json(data), f"bid {bid} with {words}: {why}")
+    return Decision(game.action_from_json(data), f"bid {bid}: {why}")
+
+
+BID_SAMPLES = 16
+
+
+def hard_bid(ctx: Context, normal: int, trump: str | None) -> tuple[int, str]:
+    """Play out the normal bid and its neighbours on the same sampled deals (the
+    seats still to bid bidding as the normal level would) and keep the best."""
+    from .search import compare_options, play_out
+
+    game, seat = ctx.game, ctx.seat
+    options = sorted({max(0, normal - 1), normal, min(13, normal + 1)})
+
+    def finish(world, bid):
+        world.apply(Action(seat, "bid", bid, trump))
+        while world.phase == "bidding":
+            actor = world.turn
+            their, _, _ = normal_bid(game, world.hands[actor], world.trump, world.bids)
+            world.apply(Action(actor, "bid", their, None))
+        play_out(world, rollout_action)
+        return world
+
+    values = compare_options(ctx, options, finish, evaluate, BID_SAMPLES)
+    best = max(range(len(options)), key=lambda i: (values[i], -abs(options[i] - normal)))
+    return options[best], f"it played best over {BID_SAMPLES} deals ({values[best]:+.1f} on average)"
 
 
 def decide_leftover(ctx: Context) -> Decision:

@@ -73,7 +73,7 @@ def hand_value(hand: int) -> int:
 # -- bidding, raise, ack -------------------------------------------------------------------
 def decide_bid(ctx: Context) -> Decision:
     view, seat = ctx.view, ctx.seat
-    value = hand_value(ctx.know.hand)
+    value = hand_value(ctx.know.hand) if ctx.level != "hard" else simulated_value(ctx)
     if ctx.level == "easy":
         value -= 15  # cautious
     limit = min(MAX_BID, value - value % BID_STEP)
@@ -92,8 +92,12 @@ def decide_bid(ctx: Context) -> Decision:
 
 def decide_raise(ctx: Context) -> Decision:
     contract = ctx.view["contract"]["amount"]
-    value = hand_value(ctx.know.hand)
-    target = value - 20 - (value - 20) % BID_STEP
+    if ctx.level == "hard":
+        value = simulated_value(ctx)
+        target = value - value % BID_STEP  # already a cautious figure
+    else:
+        value = hand_value(ctx.know.hand)
+        target = value - 20 - (value - 20) % BID_STEP
     if ctx.level != "easy" and target > contract:
         target = min(target, MAX_BID)
         return Decision(ctx.game.action_from_json({"seat": ctx.seat, "raise": target}),
@@ -129,9 +133,12 @@ def keep_value(card: int, hand: int) -> int:
     return value
 
 
-def plan_bury(hand: int, level: str) -> tuple[tuple, str]:
+def plan_bury(hand: int, level: str, colour: int | None = None) -> tuple[tuple, str]:
     """The five cards to bury and the trump colour, for an 18-card hand."""
-    colour = best_colour(hand)
+    if colour is None:
+        colour = best_colour(hand)
+    elif level == "easy":
+        raise ValueError("easy picks its own colour")
     if level == "easy":
         colour = max(range(4), key=lambda col: ((hand & COLOUR_MASKS[col]).bit_count(), -col))
     trumps = COLOUR_MASKS[colour] | ROOK_BIT
@@ -148,6 +155,8 @@ def plan_bury(hand: int, level: str) -> tuple[tuple, str]:
 
 
 def decide_bury(ctx: Context) -> Decision:
+    if ctx.level == "hard":
+        return hard_bury(ctx)
     cards, colour = plan_bury(ctx.know.hand, ctx.level)
     action = ctx.game.action_from_json({"seat": ctx.seat, "bury": [ctx.name(c) for c in cards],
                                         "trump": colour})
@@ -345,6 +354,70 @@ def evaluate(state, seat: int) -> float:
     score = state.result().score
     side = seat % 2
     return score[side] - score[1 - side]
+
+
+# -- the hard level's decisions before play --------------------------------------------------
+BID_SAMPLES = 32
+BURY_SAMPLES = 20
+MAKE_QUANTILE = 0.35  # bid what the side took in 65% of the simulated deals
+
+
+def finish_as_bidder(state, seat: int, colour: int | None = None):
+    """Drive a sampled hand to its end with ``seat`` taking the contract: it bids the
+    minimum (others pass), keeps it, buries with the normal plan, and all play it out."""
+    game = state.game
+    while state.phase != "play":
+        if state.phase == "bidding":
+            actor = state.turn
+            action = lowest_bid(state, actor) if actor == seat else game.action_from_json(
+                {"seat": actor, "pass": True})
+        elif state.phase == "raise":
+            action = game.action_from_json({"seat": state.turn, "raise": None})
+        elif state.phase == "widow":
+            action = game.action_from_json({"seat": state.to_act()[0], "ack": True})
+        else:
+            cards, trump = plan_bury(state.hands[state.turn], "normal", colour)
+            action = game.action_from_json({"seat": state.turn, "trump": trump,
+                                            "bury": [DECK.names[c] for c in cards]})
+        state.apply(action)
+    from .search import play_out
+    play_out(state, rollout_action)
+    return state
+
+
+def lowest_bid(state, seat: int):
+    """The smallest bid open to ``seat`` (the list starts with the pass)."""
+    legal = state.legal_actions(seat)
+    return legal[1] if len(legal) > 1 else legal[0]
+
+
+def simulated_value(ctx: Context) -> int:
+    """What this side took, as the bidder, in the weaker third of sampled deals."""
+    seat = ctx.seat
+    taken = []
+    for _ in range(BID_SAMPLES):
+        state = finish_as_bidder(ctx.know.determinize(ctx.rng), seat)
+        taken.append(state.taken[seat % 2])
+    taken.sort()
+    return taken[int(MAKE_QUANTILE * len(taken))]
+
+
+def hard_bury(ctx: Context) -> Decision:
+    """Try the normal bury for every trump colour on the same sampled deals."""
+    from .search import compare_options
+
+    def finish(world, colour):
+        return finish_as_bidder(world, ctx.seat, colour)
+
+    colours = list(range(4))
+    values = compare_options(ctx, colours, finish, evaluate, BURY_SAMPLES)
+    colour = max(colours, key=lambda c: (values[c], -c))
+    cards, trump = plan_bury(ctx.know.hand, "normal", colour)
+    action = ctx.game.action_from_json({"seat": ctx.seat, "bury": [ctx.name(c) for c in cards],
+                                        "trump": trump})
+    names = ", ".join(ctx.name(c) for c in cards)
+    return Decision(action, f"bury {names} and name {COLOUR_NAMES[trump]}: it played best "
+                            f"({values[colour]:+.0f} on average over {BURY_SAMPLES} deals)")
 
 
 DECIDERS = {"bidding": decide_bid, "raise": decide_raise, "widow": decide_ack,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .base import Context, Decision
 
-PLAY_BUDGET = {"rook": 12000, "somerset": 9000, "horseshoes": 12000}  # simulated plays per decision
+PLAY_BUDGET = {"rook": 9000, "somerset": 7000, "horseshoes": 9000}  # simulated plays per decision
 MIN_SAMPLES = 4
 MAX_SAMPLES = 160
 
@@ -56,6 +56,20 @@ def search_play(ctx: Context, rollout_action, evaluate, prefer=None) -> Decision
         gap = (totals[best] - totals[order[1]]) / samples
         reason += f", {gap:.1f} ahead of {_card(ctx, legal[order[1]])}"
     return Decision(legal[best], reason + ")")
+
+
+# -- decisions before play: try each option on sampled deals ------------------------------
+def compare_options(ctx: Context, options: list, apply_option, evaluate, samples: int) -> list[float]:
+    """Average play-out value of each option over the same ``samples`` sampled deals.
+    ``apply_option(world, option)`` turns a sampled deal (a State at the current
+    moment, every card placed) into a finished hand."""
+    totals = [0.0] * len(options)
+    for _ in range(samples):
+        world = ctx.know.determinize(ctx.rng)
+        for i, option in enumerate(options):
+            state = apply_option(world.clone(), option)
+            totals[i] += evaluate(state, ctx.seat)
+    return [t / samples for t in totals]
 
 
 def _card(ctx: Context, action) -> str:

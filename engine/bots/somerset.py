@@ -92,7 +92,10 @@ def hand_value(hand: int, kitty: bool) -> float:
 # -- bidding --------------------------------------------------------------------------------
 def decide_bid(ctx: Context) -> Decision:
     view, seat = ctx.view, ctx.seat
-    value = hand_value(ctx.know.hand, view.get("spare_rule") == "kitty")
+    if ctx.level == "hard":
+        value = simulated_value(ctx)
+    else:
+        value = hand_value(ctx.know.hand, view.get("spare_rule") == "kitty")
     if ctx.level == "easy":
         value -= 2.5
     limit = int(value)
@@ -146,6 +149,8 @@ def decide_discard(ctx: Context) -> Decision:
 
 def decide_trump(ctx: Context) -> Decision:
     hand = ctx.know.hand
+    if ctx.level == "hard":
+        return hard_trump(ctx)
     if ctx.level == "easy":
         suit = max((s for s in SUITS if s), key=lambda s: ((hand & SUIT_MASK[s]).bit_count(), s))
         trump, why = str(suit), "the longest suit"
@@ -342,6 +347,60 @@ def evaluate(state, seat: int) -> float:
     score = state.result().score
     side = seat % 2
     return score[side] - score[1 - side]
+
+
+# -- the hard level's decisions before play --------------------------------------------------
+BID_SAMPLES = 24
+TRUMP_SAMPLES = 16
+TRUMP_CHOICES = 4  # the best few by estimate are played out
+MAKE_QUANTILE = 0.35
+
+
+def finish_as_bidder(state, seat: int, trump: str | None = None):
+    """Drive a sampled hand to its end with ``seat`` taking the contract at the
+    minimum (others pass), discarding and naming trump as the normal level would."""
+    game = state.game
+    while state.phase != "play":
+        actor = state.turn
+        if state.phase == "bidding":
+            legal = state.legal_actions(actor)
+            action = legal[1] if actor == seat and len(legal) > 1 else legal[0]
+        elif state.phase == "kitty":
+            cards, _ = plan_discard(state.hands[actor], "normal")
+            action = game.action_from_json({"seat": actor, "discard": [DECK.names[c] for c in cards]})
+        else:
+            named = trump or best_trump(state.hands[actor])[0]
+            action = game.action_from_json({"seat": actor, "trump": named})
+        state.apply(action)
+    from .search import play_out
+    play_out(state, rollout_action)
+    return state
+
+
+def simulated_value(ctx: Context) -> float:
+    """The points this side took, as the bidder, in the weaker third of sampled deals."""
+    seat = ctx.seat
+    taken = sorted(finish_as_bidder(ctx.know.determinize(ctx.rng), seat).taken[seat % 2]
+                   for _ in range(BID_SAMPLES))
+    return float(taken[int(MAKE_QUANTILE * len(taken))])
+
+
+def hard_trump(ctx: Context) -> Decision:
+    """Play out the few most promising trumps on the same sampled deals."""
+    from .search import compare_options
+
+    hand = ctx.know.hand
+    ranked = sorted(TRUMP_TABLES, key=lambda t: -estimate_tricks(hand, t))[:TRUMP_CHOICES]
+
+    def finish(world, trump):
+        return finish_as_bidder(world, ctx.seat, trump)
+
+    values = compare_options(ctx, ranked, finish, evaluate, TRUMP_SAMPLES)
+    best = max(range(len(ranked)), key=lambda i: (values[i], -i))
+    trump = ranked[best]
+    return Decision(ctx.game.action_from_json({"seat": ctx.seat, "trump": trump}),
+                    f"name {trump_words(trump)}: it played best ({values[best]:+.1f} on average "
+                    f"over {TRUMP_SAMPLES} deals)")
 
 
 DECIDERS = {"bidding": decide_bid, "kitty": decide_discard, "trump": decide_trump,
