@@ -5,8 +5,8 @@ anyone whose Parlour misbehaves: each check exercises one layer the way the app 
 and prints one line — ``ok <name> (<ms> ms)`` or ``FAIL <name>: <reason>`` — and the
 exit status is 0 only if every check passed. What it proves about a frozen bundle:
 every module the app needs was collected, the compiled libraries load (Qt, msgpack,
-cryptography, zeroconf's Cython codecs, sqlite3, ssl), and assets/ is where
-app/assets.py looks for it.
+cryptography, zeroconf's Cython codecs, sqlite3 for the host's log, ssl), and assets/
+is where app/assets.py looks for it.
 
 Nothing leaves the machine and nothing of the user's is touched: Qt runs on the
 offscreen platform (set here, before Qt starts), network traffic stays on 127.0.0.1,
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 LOOPBACK = "127.0.0.1"
-TIMEOUT = 20.0  # seconds for the loopback hand; it takes well under one
+TIMEOUT = 30.0  # seconds for the loopback hand; it takes well under one
 
 
 # -- the checks --------------------------------------------------------------------------
@@ -186,78 +186,40 @@ def check_locale_text() -> str:
     return " < ".join(words)
 
 
-def check_loopback() -> str:
-    """A bot hand over TLS on 127.0.0.1: the guest's bot plays seat 1 from the records
-    the host sends; both sides replay the finished record and must agree."""
-    return asyncio.run(asyncio.wait_for(_loopback_hand(), TIMEOUT))
+def check_loopback(home: Path) -> str:
+    """A hosted table on 127.0.0.1 (net.host_session) and a guest (net.guest_session)
+    whose bot plays seat 1 for one hand: pinned TLS, the signed log, the fair deal,
+    and the guest's replay of the revealed hand must all check out."""
+    summary, result = asyncio.run(asyncio.wait_for(_network_hand(home), TIMEOUT))
+    if summary["fatal"] or summary["alerts"] or summary["errors"]:
+        problem = summary["fatal"] or summary["alerts"] or summary["errors"]
+        raise AssertionError(f"the guest reported {str(problem)[:200]}")
+    if summary["hands_verified"] != 1 or summary["scores"] != result["scores"]:
+        raise AssertionError(f"the guest verified {summary['hands_verified']} hands, "
+                             f"scores {summary['scores']} vs the host's {result['scores']}")
+    return f"hand verified by the guest, {result['head'] + 1} log entries"
 
 
-async def _loopback_hand() -> str:
-    from net.framing import SCHEMAS
+async def _network_hand(home: Path) -> tuple[dict, dict]:
+    from net.guest_session import GuestCore
+    from net.host_session import HostCore
     from net.identity import Identity
-    from net.transport import open_connection, start_server
 
-    schemas = SCHEMAS.copy()
-    schemas.message("st-turn", record=dict)   # host -> guest: the hand so far; your move
-    schemas.message("st-act", action=dict)    # guest -> host: seat 1's action
-    schemas.message("st-done", record=dict, result=dict)
-    host, guest = Identity.generate("Host"), Identity.generate("Guest")
-    outcome: dict = {}
-    server = await start_server(LOOPBACK, 0, host, lambda conn: _host_hand(conn, outcome),
-                                schemas=schemas)
-    async with server:
-        conn = await open_connection(LOOPBACK, server.port, guest, host.fingerprint,
-                                     schemas=schemas)
-        try:
-            moves = await _guest_hand(conn)
-        finally:
-            await conn.close()
-    if outcome.get("error"):
-        raise AssertionError(outcome["error"])
-    return f"{moves} moves by the guest"
-
-
-async def _host_hand(conn, outcome: dict) -> None:
-    from engine import make_game
-    from engine.bots.random_bot import RandomBot
-    from engine.records import record_from_state, result_of
-
-    seed = hashlib.sha256(b"self-test loopback").digest()
-    state = make_game("somerset").deal(seed, dealer=0)
-    bot = RandomBot(seed)
+    host_id, guest_id = Identity.generate("Host"), Identity.generate("Guest")
+    # Random bots everywhere: the check is about the plumbing, not about good play.
+    host = HostCore(host_id, {"game": "somerset", "name": "Self-test"},
+                    state_dir=home / "host", bind=LOOPBACK, bots={2: "random", 3: "random"},
+                    you=0, autoplay=True, auto_start=True, hands=1, stand_in_level="random")
+    await host.start()
     try:
-        while not state.is_over:
-            seat = state.to_act()[0]
-            if seat != 1:
-                state.apply(bot.choose(state, seat))
-                continue
-            await conn.send({"type": "st-turn", "record": record_from_state(state)})
-            reply = await conn.recv()
-            state.apply(state.game.action_from_json({**reply["action"], "seat": 1}))
-        await conn.send({"type": "st-done", "record": record_from_state(state),
-                         "result": result_of(state)})
-    except Exception as exc:  # noqa: BLE001 - reported by check_loopback
-        outcome["error"] = f"host: {type(exc).__name__}: {exc}"
-
-
-async def _guest_hand(conn) -> int:
-    from engine.bots.random_bot import RandomBot
-    from engine.records import apply_actions, load_record, replay
-
-    bot, moves = RandomBot(b"guest"), 0
-    async for msg in conn:
-        if msg["type"] == "st-done":
-            if replay(msg["record"]) != msg["result"]:
-                raise AssertionError("the guest's replay disagrees with the host's result")
-            return moves
-        game, state, actions = load_record(msg["record"])
-        if apply_actions(state, actions) is not None:
-            raise AssertionError("the host sent a record with an illegal action")
-        action = game.action_to_json(bot.choose(state, 1))
-        action.pop("seat", None)
-        await conn.send({"type": "st-act", "action": action})
-        moves += 1
-    raise AssertionError("the host hung up before the hand ended")
+        guest = GuestCore(guest_id, address=LOOPBACK, port=host.port,
+                          fingerprint=host_id.fingerprint, bot_level="random",
+                          state_dir=home / "guest", seat=1)
+        summary = await guest.run()
+        await host.finished.wait()
+    finally:
+        await host.stop()
+    return summary, host.result
 
 
 # -- running them ------------------------------------------------------------------------
@@ -271,7 +233,7 @@ def checks(home: Path) -> list[tuple[str, Callable[[], str]]]:
         ("assets", check_assets),
         ("locale-text", check_locale_text),
         ("window", lambda: check_window(home)),
-        ("loopback", check_loopback),
+        ("loopback", lambda: check_loopback(home)),
     ]
 
 
