@@ -18,8 +18,10 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m engine.demo
 
+# The whole suite, then the packaged bundle built and self-tested (what CI runs).
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	$(MAKE) check-package
 
 bench: $(STAMP)
 	$(PY) -m engine.bench --seconds 5
