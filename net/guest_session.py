@@ -31,7 +31,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import IllegalAction
+from engine import IllegalAction, RecordError
 from engine.bots import make_bot
 from engine.bots.random_bot import RandomBot
 
@@ -379,7 +379,7 @@ class GuestCore:
             return
         try:
             data = self._bot_choice()
-            self.link.send(r.act(data))
+            self.link.send(self._signed(data))
         except (IllegalAction, ReplicaHalted) as exc:
             self.emit({"type": "error", "message": f"the bot's move was refused: {exc}"})
         except Exception as exc:  # noqa: BLE001 - a bot bug must not kill the session
@@ -388,13 +388,39 @@ class GuestCore:
 
     def _bot_choice(self) -> dict:
         r = self.replica
-        if isinstance(self.bot, RandomBot):
+        if isinstance(self.bot, RandomBot) and r.hand.get("me") == r.seat:
             action = self.bot.choose(self._shadow_state(), r.seat)
+        elif isinstance(self.bot, RandomBot):
+            # Seated mid-hand (re-admitted): the shadow deal does not hold this seat's
+            # real cards, so decide from the view the host sent instead.
+            action = make_bot("easy", self.identity.public_key).choose(r.game, r.view)
         else:
             action = self.bot.choose(r.game, r.view)
         data = r.game.action_to_json(action)
         data.pop("seat", None)
         return data
+
+    def _signed(self, data: dict) -> dict:
+        """The signed action message, checked on our replica first where it can be."""
+        r = self.replica
+        if r.hand is None or r.hand.get("me") == r.seat or r.halted is not None:
+            return r.act(data)
+        # Re-admitted mid-hand: the shadow deal was built before this key held the
+        # seat and does not know its cards, so the host's check is the live one (and
+        # the reveal checks the whole hand as usual).
+        game = r.game
+        try:
+            parsed = game.action_from_json({**data, "seat": r.seat})
+        except RecordError as exc:
+            raise IllegalAction(str(exc)) from None
+        full, public = game.action_to_json(parsed), game.action_to_json(parsed, public=True)
+        private = hidden = None
+        if public != full:
+            nonce = os.urandom(m.NONCE_BYTES)
+            hidden = m.hidden_digest(nonce, full)
+            private = {"action": full, "nonce": nonce}
+        body = m.action_body(r.table, r.hand_number, r.chain.seq, r.chain.head, public, hidden)
+        return m.action_message(m.seal(self.identity, m.ACTION_DOMAIN, body), private)
 
     def act(self, data: dict) -> None:
         """The person's decision (hand-record form, no seat)."""
@@ -403,7 +429,7 @@ class GuestCore:
             self.emit({"type": "error", "message": "not connected to the table right now"})
             return
         try:
-            self.link.send(r.act(dict(data)))
+            self.link.send(self._signed(dict(data)))
         except (IllegalAction, ReplicaHalted) as exc:
             self.emit({"type": "error", "message": str(exc)})
 

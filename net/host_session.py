@@ -69,7 +69,7 @@ class HostCore:
                  autoplay: bool = False, auto_start: bool = False, hands: int | None = None,
                  stand_in_after: float | None = None, stand_in_level: str = "normal",
                  readmit_names: bool = False, bot_delay: float = 0.0,
-                 restart_grace: float = RESTART_GRACE, tamper=None):
+                 restart_grace: float = RESTART_GRACE, tamper=None, rng=None):
         self.identity = identity
         self.key = identity.public_key
         self.settings = dict(settings or {})
@@ -89,6 +89,7 @@ class HostCore:
         self.bot_delay = bot_delay
         self.restart_grace = restart_grace
         self.tamper = tamper  # tests: fn(fp, message) -> message, a dishonest host
+        self.rng = rng or os.urandom  # the host's deal secrets
         self.authority: HostAuthority | None = None
         self.store: LogStore | None = None
         self.server = None
@@ -143,8 +144,9 @@ class HostCore:
         path = self.state_dir / HOST_LOG_FILE
         self.store = LogStore(path)
         loaded = self.store.load()
-        if loaded.records and not meta.get("done"):
-            self.authority = HostAuthority.restore(self.identity, loaded.records, persist=self.store)
+        if loaded.records and not meta.get("done") and self._same_game(loaded.records):
+            self.authority = HostAuthority.restore(self.identity, loaded.records, rng=self.rng,
+                                                   persist=self.store)
             self.restored = True
             if loaded.dropped:
                 self.emit({"type": "error", "message": f"the table log lost {loaded.dropped} damaged "
@@ -154,7 +156,7 @@ class HostCore:
             self.store.close()
             path.rename(path.with_name(f"table-{int(time.time())}.db"))
             self.store = LogStore(path)
-        self.authority = HostAuthority(self.identity, persist=self.store)
+        self.authority = HostAuthority(self.identity, rng=self.rng, persist=self.store)
         table = f"{self.identity.fingerprint}-{os.urandom(4).hex()}"
         name = self.settings.get("name") or f"{self.identity.name}'s table"
         self._check(self.authority.open_table(table, self.settings, name))
@@ -166,6 +168,12 @@ class HostCore:
                                                 level=self.bot_levels[seat]))
             else:
                 self._check(self.authority.seat(seat, "empty"))
+
+    def _same_game(self, records: list) -> bool:
+        """Resume only the kind of table asked for (a new title starts a new table)."""
+        wanted = self.settings.get("game")
+        stored = records[0][0]["entry"]["body"]["game"]["game"]
+        return wanted is None or wanted == stored
 
     def _check(self, out: Out) -> None:
         if out.error:
@@ -227,7 +235,8 @@ class HostCore:
                 "hands": match.hand_number if match else 0,
                 "scores": list(match.scores) if match else None,
                 "winner": match.winner if match else None,
-                "acked": {fp: self.acks.acked.get(fp, -1) for fp in self.links}}
+                "acked": {seat: self.acks.acked.get(fp, -1)
+                          for seat, fp in self.authority.peers().items()}}
 
     # -- connections --------------------------------------------------------------------
     async def _serve(self, conn) -> None:

@@ -1,0 +1,90 @@
+"""Helpers for the session tests: a HostCore and GuestCores on loopback in one loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from net.guest_session import GuestCore
+from net.heartbeat import Timings
+from net.host_session import HostCore
+from net.identity import Identity
+
+QUICK = Timings.quick()
+_IDS: dict[str, Identity] = {}
+
+
+def ident(name: str) -> Identity:
+    if name not in _IDS:
+        _IDS[name] = Identity.generate(name)
+    return _IDS[name]
+
+
+async def wait_for(predicate, timeout: float = 20.0, interval: float = 0.01):
+    """Poll until ``predicate()`` is true; AssertionError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {predicate}")
+        await asyncio.sleep(interval)
+
+
+class Table:
+    """One host (its own seat played by a bot) and guests, all on 127.0.0.1."""
+
+    def __init__(self, tmp_path, game="rook", hands=1, guests=3, bots=0, host_kw=None,
+                 timings=QUICK, **settings):
+        self.tmp = tmp_path
+        self.timings = timings
+        self.host_events: list[dict] = []
+        self.guest_events: dict[int, list[dict]] = {}
+        self.host = HostCore(ident("Host"), {"game": game, **settings},
+                             state_dir=tmp_path / "host", emit=self.host_events.append,
+                             timings=timings, bots={s: "random" for s in range(1, 1 + bots)},
+                             autoplay=True, auto_start=True, hands=hands, **(host_kw or {}))
+        self.n_guests = guests
+        self.guests: list[GuestCore] = []
+        self.tasks: list[asyncio.Task] = []
+
+    async def start(self) -> None:
+        await self.host.start()
+        for i in range(self.n_guests):
+            self.add_guest(ident(f"Guest{i}"))
+
+    def add_guest(self, identity: Identity, **kw) -> GuestCore:
+        i = len(self.guests)
+        events = self.guest_events.setdefault(i, [])
+        kw.setdefault("bot_level", "random")
+        kw.setdefault("stop_on_alert", True)
+        guest = GuestCore(identity, address="127.0.0.1", port=self.host.port,
+                          fingerprint=self.host.identity.fingerprint, timings=self.timings,
+                          emit=events.append, state_dir=self.tmp / f"guest{i}", **kw)
+        self.guests.append(guest)
+        self.tasks.append(asyncio.ensure_future(guest.run()))
+        return guest
+
+    async def finish(self, timeout: float = 60.0) -> list[dict]:
+        await asyncio.wait_for(self.host.finished.wait(), timeout)
+        return await asyncio.wait_for(asyncio.gather(*self.tasks), timeout)
+
+    async def close(self) -> None:
+        for guest in self.guests:
+            await guest.stop()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.host.stop()
+
+    def head(self) -> int:
+        return self.host.authority.chain.seq
+
+    def hand_started(self) -> bool:
+        state = self.host.authority.state
+        return state is not None and len(state.history) > 0
+
+
+def assert_all_verified(summaries: list[dict], hands: int, head: int | None = None) -> None:
+    for s in summaries:
+        assert s["alerts"] == [], s["alerts"]
+        assert s["hands_verified"] == hands, s
+        assert s["ended"] is not None and s["fatal"] is None, s
+        if head is not None:
+            assert s["head"] == head
