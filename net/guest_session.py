@@ -260,6 +260,7 @@ class GuestCore:
             self.host_key, self.table = key, msg["table"]
             self.replica = PeerReplica(self.identity, key, msg["table"])
         self._was_joined = True
+        self._acted = None  # a move sent on the old link may never have arrived
         self.joined.set()
         self.emit({"type": "connection", "seat": msg["seat"], "state": "connected",
                    "detail": f"joined {self.table} at entry {msg['head']}"})
