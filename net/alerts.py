@@ -19,7 +19,7 @@ from pathlib import Path
 
 HOST, PLAYER = "host", "player"
 
-# The rules an alert may name (docs/protocol-trust.md explains each).
+# The rules an alert may name (docs/protocol.md, "Verification and alerts", explains each).
 RULES = {
     "host-signature": "an entry not signed by the host's key",
     "table": "an entry for another table",
