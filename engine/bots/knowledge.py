@@ -69,13 +69,6 @@ class Knowledge:
     def _mask(self, names) -> int:
         return self.deck.mask(self.deck.parse(n) for n in names or ())
 
-    @property
-    def partner(self) -> int | None:
-        return (self.seat + 2) % 4 if self.game.partnerships else None
-
-    def side(self, seat: int) -> int:
-        return self.game.side_of(seat)
-
     def unseen(self) -> int:
         """Cards whose place this seat does not know."""
         return self.deck.full_mask & ~self.hand & ~self.played & ~self.known_elsewhere
@@ -95,13 +88,13 @@ class Knowledge:
                 hands[other], filler = filler[:game.hand_size], filler[game.hand_size:]
         state = game.new_hand(hands, spare, self.view["dealer"])
         for data in self.view["actions"]:
-            self._replay_one(state, data, layout)
+            self._replay_one(state, data)
         for other in range(self.n):
             if other != seat:
                 state.hands[other] = 0
         return state
 
-    def _replay_one(self, state, data: dict, layout: "Layout") -> None:
+    def _replay_one(self, state, data: dict) -> None:
         seat = data["seat"]
         # The public history hides what was buried or discarded: this seat's own
         # choice it knows; for another seat any cards it held will do (the hidden

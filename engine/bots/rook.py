@@ -359,7 +359,7 @@ def evaluate(state, seat: int) -> float:
 # -- the hard level's decisions before play --------------------------------------------------
 BID_SAMPLES = 32
 BURY_SAMPLES = 20
-MAKE_QUANTILE = 0.35  # bid what the side took in 65% of the simulated deals
+MAKE_QUANTILE = 0.15  # bid what the side took in 85% of the (optimistic) simulated deals
 
 
 def finish_as_bidder(state, seat: int, colour: int | None = None):
