@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from functools import lru_cache
+from itertools import chain, count
+from operator import mod
 
 SEED_BYTES = 32
 _DEAL_TAG = b"parlour-deal/1"
@@ -34,24 +37,57 @@ def check_seed(seed: bytes) -> bytes:
     return bytes(seed)
 
 
-def _words(seed: bytes):
+def _blocks(seed: bytes):
+    """The byte stream as words, eight (one block) at a time."""
     prefix = hashlib.sha256(_DEAL_TAG + seed)  # the shared prefix is hashed once
-    counter = 0
-    while True:
+    for counter in count():
         block = prefix.copy()
         block.update(counter.to_bytes(8, "big"))
-        yield from _EIGHT_WORDS.unpack(block.digest())
-        counter += 1
+        yield _EIGHT_WORDS.unpack(block.digest())
+
+
+@lru_cache(maxsize=None)
+def _plan(n: int) -> tuple:
+    """Fisher–Yates for n items, step by step (j = n-1 down to 1): the positions j,
+    the spans j + 1 and the rejection limits for those spans; then the lowest limit,
+    the number of blocks and the unpacker that give one word per step."""
+    js = tuple(range(n - 1, 0, -1))
+    spans = tuple(j + 1 for j in js)
+    limits = tuple(_WORD_SPACE - (_WORD_SPACE % span) for span in spans)
+    blocks = -(-len(js) // 8)
+    return js, spans, limits, min(limits), blocks, struct.Struct(f">{8 * blocks}I").unpack
 
 
 def shuffled(n: int, seed: bytes) -> list[int]:
     """The numbers 0..n-1 in the order the seed shuffles them."""
     seed = check_seed(seed)
     order = list(range(n))
-    words = _words(seed)
-    for j in range(n - 1, 0, -1):
-        span = j + 1
-        limit = _WORD_SPACE - (_WORD_SPACE % span)
+    if n < 2:
+        return order
+    # Every deal runs this, so the common case is done in bulk: one word per step,
+    # unpacked at once, and only the swaps in a Python loop. A word at or above the
+    # lowest limit (about one deal in a million) may be rejected, which shifts the
+    # stream: _shuffled_drawing then does it word by word.
+    js, spans, _, lowest_limit, blocks, unpack = _plan(n)
+    prefix = hashlib.sha256(_DEAL_TAG + seed)
+    digests = []
+    for counter in range(blocks):
+        block = prefix.copy()
+        block.update(counter.to_bytes(8, "big"))
+        digests.append(block.digest())
+    words = unpack(b"".join(digests))
+    if max(words) >= lowest_limit:
+        return _shuffled_drawing(n, chain.from_iterable(_blocks(seed)))
+    for j, k in zip(js, map(mod, words, spans)):
+        order[j], order[k] = order[k], order[j]
+    return order
+
+
+def _shuffled_drawing(n: int, words) -> list[int]:
+    """``shuffled`` word by word from the iterator ``words``, as the algorithm is
+    written above: always right, rejections included, but slower."""
+    order = list(range(n))
+    for j, span, limit in zip(*_plan(n)[:3]):
         w = next(words)
         while w >= limit:
             w = next(words)

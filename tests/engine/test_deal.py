@@ -122,3 +122,37 @@ def test_a_seed_must_be_32_bytes(bad):
         shuffled(52, bad)
     with pytest.raises(ValueError):
         derive_seed(bad, "hand", 0)
+
+
+def test_a_rejected_word_is_replaced_by_the_next_one():
+    """Rejections are too rare to meet in a test vector (about one deal in a million),
+    so the word-by-word path that handles them is checked on a made-up stream."""
+    from engine.deal import _shuffled_drawing
+
+    top = 2**32 - 1  # rejected for every span that does not divide 2**32
+    stream = [top, 7, 1000003, top, top, 2**31 + 5, 42, 99, 123456789, 5, 6, 7, 8]
+
+    def expected(n):
+        order, words = list(range(n)), iter(stream)
+        for j in range(n - 1, 0, -1):
+            w = next(words)
+            while w >= 2**32 - (2**32 % (j + 1)):
+                w = next(words)
+            order[j], order[w % (j + 1)] = order[w % (j + 1)], order[j]
+        return order
+
+    for n in (2, 5, 7):
+        assert _shuffled_drawing(n, iter(stream)) == expected(n)
+    # for n = 7 every top word meets a span of 7, 5 or 3, so each one is skipped
+    kept = [w for w in stream if w != top]
+    assert _shuffled_drawing(7, iter(stream)) == _shuffled_drawing(7, iter(kept))
+
+
+@pytest.mark.parametrize("n", [2, 13, 52, 57])
+def test_the_word_by_word_path_deals_as_the_fast_one(n):
+    from itertools import chain
+
+    from engine.deal import _blocks, _shuffled_drawing
+
+    for seed in SEEDS:
+        assert _shuffled_drawing(n, chain.from_iterable(_blocks(seed))) == shuffled(n, seed)
