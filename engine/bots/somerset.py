@@ -57,7 +57,10 @@ def estimate_tricks(hand: int, trump: str) -> float:
             continue
         if suit == 0:
             continue  # the Rover, counted below
-        tricks += 0.9 * (run if trump_suit in (None, 0) else min(run, 2))
+        if trump_suit is None:
+            tricks += run  # nobody can trump a top card under No Trump
+        else:
+            tricks += 0.9 * (run if trump_suit == 0 else min(run, 2))
         if run == 0 and ranks[0] == suit - 1 and length >= 2:
             tricks += 0.4  # the second-best card, guarded
         if trump_suit in (None, 0) and length >= 4:
@@ -86,7 +89,7 @@ def hand_value(hand: int, kitty: bool) -> float:
     from this hand, plus what a partner and the kitty usually add."""
     _, tricks = best_trump(hand)
     count = sum(POINTS[c] for c in cards_of(hand))
-    return 1.8 * tricks + 0.4 * count + 5.0 + (1.0 if kitty else 0.0)
+    return 1.8 * tricks + 0.4 * count + 4.0 + (1.0 if kitty else 0.0)
 
 
 # -- bidding --------------------------------------------------------------------------------
