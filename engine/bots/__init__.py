@@ -27,9 +27,14 @@ Levels:
   bury/discard that keeps winners and makes voids, and card play that counts what has
   been played, notes who is out of a suit, draws trumps, feeds partner's sure tricks
   and wins tricks as cheaply as it can (in Horseshoes: exactly as many as it bid).
-* ``hard``: normal for bidding and the spare cards; its cards by perfect-information
-  Monte Carlo search (``search``): deals consistent with the view, every legal card
-  played out in each with the normal heuristic, the best average kept.
+* ``hard``: search over the hidden cards (``search``): deals consistent with the view
+  are sampled and played out with the normal heuristic for every seat (each seeing the
+  sampled deal). Its cards: every legal card is tried on the same deals, the best
+  average kept (perfect-information Monte Carlo). Its bids: what its side took as the
+  bidder in a cautious quantile of play-outs (Rook, Somerset), or the bid, among the
+  normal one and its neighbours, that missed least (Horseshoes). Rook's bury and trump
+  and Somerset's trump: the candidates are played out too. Budgets are counts of
+  sampled deals and simulated plays, never time, sized for ≤ 300 ms a decision (p95).
 * ``random``: ``RandomBot``, a uniformly random legal action (the floor; tests).
 """
 
