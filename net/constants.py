@@ -100,6 +100,10 @@ HEARTBEAT_TIMEOUT = 4.0
 #: A guest's reconnection delays: from this, doubling, up to the cap.
 BACKOFF_MIN = 0.05
 BACKOFF_MAX = 2.0
+#: The app's guests give up after this many failed reconnection attempts in a row
+#: (with the backoff above, about a minute) and tell the person the host is gone;
+#: before the first join, after 3. Headless peers keep trying.
+RECONNECT_ATTEMPTS = 30
 #: Seconds one connection attempt (TCP, TLS and the Parlour handshake) may take.
 CONNECT_TIMEOUT = 5.0
 #: Host option: seconds a dropped seat waits before a bot stands in for it.

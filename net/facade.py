@@ -28,11 +28,19 @@ Events (``type`` first; every field plain JSON-able values)::
   {"type": "hand_over", "result": {"taken", "made", "score", "thrown_in"},
    "scores": [per side], "record_path": str | None}
   {"type": "game_over", "winner": side, "scores": [per side]}
-  {"type": "connection", "seat": int, "state": "connected" | "reconnecting" | "dropped",
-   "detail": str}
+  {"type": "connection", "seat": int, "state": "connected" | "reconnecting" | "dropped"
+   | "stand_in", "detail": str, "attempt": int, "attempts": int | None}
+      "reconnecting" is your own link coming back: ``attempt`` of ``attempts`` (None:
+      no limit) — optional; "stand_in": a bot plays a dropped seat for now
   {"type": "alert", "seat": int | None, "rule": str, "detail": str,
    "evidence_path": str | None}                           integrity alert
-  {"type": "error", "message": str}                       a person-readable problem
+  {"type": "error", "message": str, "fatal": bool}        a person-readable problem;
+      ``fatal`` (optional, default false): the session has ended (wrong key, wrong
+      version, refused, table full, host gone or closed) — go back to the lobby
+  {"type": "hint", "text": str}                           answer to ``hint()``
+
+Sessions that can advise also have ``hint()``: a "hint" event with one sentence from
+a bot's ``explain`` for your own seat, computed on the session's thread.
 """
 
 from __future__ import annotations

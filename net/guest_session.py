@@ -82,7 +82,8 @@ class GuestCore:
                  interfaces=None, emit: Emit | None = None, timings: Timings | None = None,
                  bot_level: str | None = None, state_dir: str | os.PathLike | None = None,
                  seat: int | None = None, bot_delay: float = 0.0, stop_on_alert: bool = False,
-                 discover_timeout: float = 30.0, claim: tuple[int, int] | None = None):
+                 discover_timeout: float = 30.0, claim: tuple[int, int] | None = None,
+                 give_up: int | None = None):
         self.identity = identity
         self.address, self.port, self.fingerprint = address, port, fingerprint
         self.table_name = table_name
@@ -96,6 +97,9 @@ class GuestCore:
         self.stop_on_alert = stop_on_alert
         self.discover_timeout = discover_timeout
         self.claim = claim  # tests: ask for (seat, last_seq) this key does not hold
+        # The app: stop after this many failed connection attempts in a row (a few
+        # before the first join) and say the host is gone; None: keep trying (headless).
+        self.give_up = give_up
         self.replica: PeerReplica | None = None
         self.host_key: bytes | None = None
         self.table: str | None = None
@@ -128,9 +132,7 @@ class GuestCore:
                 except (PinMismatch, VersionMismatch) as exc:
                     raise Fatal(str(exc)) from None
                 except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
-                    if self._was_joined:
-                        self.emit({"type": "connection", "seat": self._seat(),
-                                   "state": "reconnecting", "detail": str(exc)})
+                    self._failed_attempt(backoff, str(exc) or type(exc).__name__)
                     await self._pause(backoff.next())
                     continue
                 backoff.reset()
@@ -139,17 +141,45 @@ class GuestCore:
                 if self._finished():
                     break
                 self.reconnects += 1
-                self.emit({"type": "connection", "seat": self._seat(), "state": "reconnecting",
-                           "detail": reason})
+                self.emit(self._reconnecting(reason, 0))
                 await self._pause(backoff.next())
                 self._relocate()
+            self._closed_by_host()
         except Fatal as exc:
             self.fatal = str(exc)
-            self.emit({"type": "error", "message": self.fatal})
+            self.emit({"type": "error", "message": self.fatal, "fatal": True})
         finally:
             await self._stop_browser()
             self.done.set()
         return self.summary()
+
+    def _reconnecting(self, detail: str, attempt: int) -> dict:
+        """Our own reconnection progress: ``attempt`` of ``attempts`` (None: no limit)."""
+        return {"type": "connection", "seat": self._seat(), "state": "reconnecting",
+                "detail": detail, "attempt": attempt, "attempts": self.give_up}
+
+    def _failed_attempt(self, backoff: Backoff, problem: str) -> None:
+        """A connection attempt failed: report it, or give up (the app's limit)."""
+        failed = backoff.attempts + 1
+        where = f"{self.address}:{self.port}"
+        if not self._was_joined:
+            if self.give_up is not None and failed >= min(self.give_up, 3):
+                raise Fatal(f"Couldn't reach the table at {where} ({problem}). The host may "
+                            "have closed it, or the address is wrong.")
+            return
+        if self.give_up is not None and failed >= self.give_up:
+            raise Fatal(f"The host stopped answering ({problem}; tried {failed} times). "
+                        "The table may have closed.")
+        self.emit(self._reconnecting(f"Trying to reach the host at {where} again… ({problem})",
+                                     failed))
+
+    def _closed_by_host(self) -> None:
+        """The host ended the table before the game was over (it left): say so."""
+        r = self.replica
+        if self.end is not None and not self._stopping and r is not None and r.winner is None \
+                and r.halted is None:
+            self.emit({"type": "error", "fatal": True,
+                       "message": f"The host closed the table ({self.end['reason']})."})
 
     def _finished(self) -> bool:
         return self._stopping or self.fatal is not None or self._ended() or (
@@ -244,9 +274,9 @@ class GuestCore:
             self.end = {"reason": msg["reason"], "head": msg["head"]}
             self._check_end()
         elif kind == m.REFUSED:
-            raise_fatal = f"the host refused: {msg['reason']}"
+            raise_fatal = f"The host refused: {msg['reason']}"
             self.fatal = raise_fatal
-            self.emit({"type": "error", "message": raise_fatal})
+            self.emit({"type": "error", "message": raise_fatal, "fatal": True})
             if self.link is not None:
                 self.link.close(raise_fatal)
         elif kind in (m.ENTRY, m.SYNC, m.ERROR):
@@ -268,8 +298,12 @@ class GuestCore:
     def _from_host(self, msg: dict) -> None:
         if self.replica is None:
             if msg["type"] == m.ERROR:
+                # Turned away before taking a seat (the table is full, or closing): the
+                # same answer would come again, so stop here with the host's reason.
                 self.errors.append(msg["reason"])
-                self.emit({"type": "error", "message": msg["reason"]})
+                self.fatal = f"The host turned you away: {msg['reason']}."
+                self.emit({"type": "error", "message": self.fatal, "fatal": True})
+                self.link.close(self.fatal)
                 return
             self.link.reject("entries before 'joined'")
             return
@@ -308,11 +342,44 @@ class GuestCore:
 
     def _report(self, accepted: list[dict], was_seat) -> None:
         kinds = {a["entry"]["entry"]["kind"] for a in accepted}
+        self._others_connection(accepted)
         if kinds & {"seat", "drop", "rejoin", "start", "option", "table"} or was_seat != self._seat():
             self.emit(self.table_event())
         if kinds & {"deal", "action"}:
             events = [e for a in accepted for e in a["events"]]
             self.emit(self.state_event(events))
+
+    def _others_connection(self, accepted: list[dict]) -> None:
+        """Other players dropping and coming back (or a bot standing in), in game."""
+        r = self.replica
+        if r.scores is None:
+            return
+        for a in accepted:
+            entry = a["entry"]["entry"]
+            seat = entry["body"].get("seat") if isinstance(entry["body"], dict) else None
+            if seat is None or seat == r.seat:
+                continue
+            name = r.seats.get(seat, {}).get("name") or f"seat {seat + 1}"
+            if entry["kind"] == "drop":
+                self.emit({"type": "connection", "seat": seat, "state": "dropped",
+                           "detail": f"{name} lost the connection. Their seat is held for them."})
+            elif entry["kind"] == "rejoin":
+                self.emit({"type": "connection", "seat": seat, "state": "connected", "detail": ""})
+            elif entry["kind"] == "seat" and entry["body"]["kind"] == "bot":
+                self.emit({"type": "connection", "seat": seat, "state": "stand_in",
+                           "detail": f"a bot plays for {name} until they come back"})
+            elif entry["kind"] == "seat" and entry["body"]["kind"] == "human":
+                self.emit({"type": "connection", "seat": seat, "state": "connected", "detail": ""})
+
+    def hint(self) -> None:
+        """What a "normal" bot would do in this seat, from our own view: a "hint" event."""
+        from .host_session import hint_text
+        r = self.replica
+        if r is None or r.view is None or r.halted is not None:
+            text = "Nothing to decide just now."
+        else:
+            text = hint_text(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}")
+        self.emit({"type": "hint", "text": text})
 
     def table_event(self) -> dict:
         r = self.replica
@@ -326,10 +393,17 @@ class GuestCore:
                           "level": None, "connected": bool(info["connected"])})
         settings = dict(r.game.key()) if r.game else {}
         return {"type": "table", "seats": seats, "you": r.seat, "is_host": False,
-                "settings": {**settings, "name": self.table_name or ""},
+                "settings": {**settings, "name": self.table_name or self._table_name()},
                 "table_options": {"live_scores": bool(r.options.get("live_scores")),
                                   "game_log": bool(r.options.get("game_log"))},
                 "started": r.scores is not None}
+
+    def _table_name(self) -> str:
+        """The name in the table entry (seq 0), when we joined by address."""
+        try:
+            return str(self.replica.log[0]["entry"]["body"].get("name") or "")
+        except (IndexError, KeyError, AttributeError, TypeError):
+            return ""
 
     def _shadow_state(self):
         hand = self.replica.hand

@@ -52,6 +52,17 @@ log = logging.getLogger(__name__)
 Emit = Callable[[dict], None]
 
 
+def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
+    """One sentence from a "normal" bot's ``explain`` for ``seat`` (a State, or the
+    seat's own view dict), or why there is nothing to suggest."""
+    if state_or_view is None or seat is None:
+        return "Nothing to decide just now."
+    view = state_or_view if isinstance(state_or_view, dict) else state_or_view.view(seat)
+    if seat not in (view.get("to_act") or []) or view.get("phase") == "done":
+        return "Nothing to decide just now."
+    return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
+
+
 def bot_json(game, bot, state, seat: int) -> dict:
     """A bot's decision for ``seat`` in hand-record form without the seat."""
     data = game.action_to_json(bot.choose(state, seat))
@@ -191,11 +202,27 @@ class HostCore:
         tmp.write_text(json.dumps(meta))
         os.replace(tmp, self.state_dir / HOST_META_FILE)
 
-    async def stop(self) -> None:
-        """Close everything (the log stays on disk; ``finish`` marks it done)."""
+    async def stop(self, farewell: str | None = None) -> None:
+        """Close everything (the log stays on disk; ``finish`` marks it done).
+
+        ``farewell``: the host is leaving on purpose (the app's Leave): every peer is
+        told the table has ended, with this reason, and the table is marked done so the
+        next table opened here starts afresh. Without it (a crash, a signal) the table
+        can be resumed from its log and peers keep trying to reconnect."""
         self.closing = True
         for handle in self._timers.values():
             handle.cancel()
+        if farewell is not None and self.authority is not None and not self._ended:
+            self._ended = True
+            head = self.authority.chain.seq
+            for link in list(self.links.values()):
+                link.send({"type": "end", "reason": farewell, "head": head})
+                link.finish()
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline and any(not l.closed for l in self.links.values()):
+                await asyncio.sleep(0.02)
+            if self.server is not None:
+                self._write_meta(done=True)
         for link in list(self.links.values()) + [w[2] for w in self.waiting.values()]:
             link.close("the host closed the table")
         if self.server is not None:
@@ -417,8 +444,8 @@ class HostCore:
         self.stand_ins[seat] = (info["key"], info["name"])
         out = self.authority.seat(seat, "bot", name=f"{info['name']} (bot)",
                                   level=self.stand_in_level)
-        self.emit({"type": "connection", "seat": seat, "state": "dropped",
-                   "detail": "a bot is standing in"})
+        self.emit({"type": "connection", "seat": seat, "state": "stand_in",
+                   "detail": f"a bot plays for {info['name']} until they come back"})
         self._dispatch(out)
         self._changed(out)
 
@@ -634,18 +661,93 @@ class HostCore:
 
     def set_seat(self, seat: int, kind: str, level: str | None = None,
                  player: str | None = None) -> None:
+        """Before the first deal: a bot of ``level``, nobody, or a joined player (moved
+        from their seat, swapping with whoever sits here) in ``seat``. In game: give
+        ``seat`` to a waiting player (a lost key)."""
         auth = self.authority
         if kind == "human" and player:
-            self.readmit(seat, player)
+            if auth.match is None:
+                self._move_player(seat, player)
+            else:
+                self.readmit(seat, player)
             return
-        if auth.match is not None or seat == self.you or seat not in auth.seats \
-                or kind not in ("bot", "empty") or auth.seats[seat]["kind"] == "human":
+        if auth.match is not None or seat not in auth.seats or kind not in ("bot", "empty"):
+            return
+        info = auth.seats[seat]
+        if info["kind"] == "human" and (seat == self.you or fingerprint(info["key"]) in self.links):
+            self.emit({"type": "error", "message": "You are sitting there: sit somewhere else first"
+                       if seat == self.you else
+                       f"{info['name']} is sitting there: move them to another seat first"})
+            self._emit_table()  # the setup screen shows the seat as it still is
             return
         if kind == "bot":
             self.bot_levels[seat] = level or "normal"
-        out = auth.seat(seat, kind, name=f"Bot {seat + 1}" if kind == "bot" else "", level=level)
+        else:
+            self.bot_levels.pop(seat, None)
+        out = auth.seat(seat, kind, name=f"Bot {seat + 1}" if kind == "bot" else "",
+                        level=(level or "normal") if kind == "bot" else None)
         self._dispatch(out)
         self._changed(out)
+
+    def sit(self, seat: int) -> None:
+        """Before the first deal: the host moves to ``seat``, swapping with whoever is
+        there (a player, a bot or nobody)."""
+        if self.you is None or self.authority.match is not None or seat == self.you \
+                or seat not in self.authority.seats:
+            return
+        self._swap(self.you, seat)
+
+    def _move_player(self, seat: int, player: str) -> None:
+        auth = self.authority
+        if seat not in auth.seats:
+            return
+        if player == self.identity.fingerprint:
+            self.sit(seat)
+            return
+        source = auth.seat_of(player)
+        if source is None:
+            self.emit({"type": "error", "message": "that player is no longer at the table"})
+            self._emit_table()
+            return
+        if source != seat:
+            self._swap(source, seat)
+
+    def _swap(self, a: int, b: int) -> None:
+        """Exchange the occupants of seats ``a`` and ``b`` (lobby only), logged as seat
+        entries in an order that never shows one key in two seats."""
+        auth = self.authority
+        first, second = dict(auth.seats[a]), dict(auth.seats[b])
+        empty = {"kind": "empty", "key": None, "name": "", "level": None}
+        if first["kind"] == "human" and second["kind"] == "human":
+            steps = [(a, empty), (b, first), (a, second)]
+        elif first["kind"] == "human":
+            steps = [(a, second), (b, first)]
+        else:
+            steps = [(b, first), (a, second)]
+        for seat, info in steps:
+            if info["kind"] == "bot":
+                out = auth.seat(seat, "bot", name=f"Bot {seat + 1}", level=info.get("level"))
+            elif info["kind"] == "human":
+                out = auth.seat(seat, "human", info["key"], info["name"])
+            else:
+                out = auth.seat(seat, "empty")
+            self._dispatch(out)
+            if out.error:
+                break
+        self.bot_levels = {s: i.get("level") or "normal" for s, i in auth.seats.items()
+                           if i["kind"] == "bot"}
+        self._bots.clear()
+        if self.you is not None:
+            self.you = next((s for s, i in sorted(auth.seats.items())
+                             if i["kind"] == "human" and i["key"] == self.key), self.you)
+        self._emit_table()
+        self._update_advert()
+        self._advance()
+
+    def hint(self) -> None:
+        """What a "normal" bot would do in the host's seat: a "hint" event."""
+        self.emit({"type": "hint", "text": hint_text(self.game, self.authority.state, self.you,
+                                                     f"{self.table}|hint|{self.authority.chain.seq}")})
 
     # -- what the host's own seat sees -----------------------------------------------------------
     def seats_info(self) -> list[dict]:

@@ -43,7 +43,9 @@ class _LoopThread:
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
     def stop(self, coro=None, timeout: float = 5.0) -> None:
-        if self.loop.is_closed():
+        if self.loop.is_closed() or not self.thread.is_alive():
+            if coro is not None:
+                coro.close()  # closed twice: nothing left to shut down
             return
         if coro is not None:
             try:
@@ -99,10 +101,12 @@ class HostSession(_NetworkSession):
         try:
             await self.core.start()
         except Exception as exc:  # noqa: BLE001 - e.g. the port is taken: tell the person
-            self._emit({"type": "error", "message": f"could not open the table: {exc}"})
+            self._emit({"type": "error", "message": f"Could not open the table: {exc}",
+                        "fatal": True})
 
     def sit(self, seat: int) -> None:
-        """The host keeps seat 0 in this version."""
+        """Before the first deal: move to ``seat`` (swapping with whoever is there)."""
+        self._call("sit", seat)
 
     def set_seat(self, seat, kind, level=None, player=None) -> None:
         self._call("set_seat", seat, kind, level, player)
@@ -125,7 +129,17 @@ class HostSession(_NetworkSession):
     def stand_in(self, seat: int, bot: bool) -> None:
         self._call("stand_in", seat, bool(bot))
 
+    def hint(self) -> None:
+        """What a bot would do in your seat: a "hint" event (computed on this thread)."""
+        self._call("hint")
+
     def close(self) -> None:
+        """Leave: the guests are told the table has closed (it is not resumed)."""
+        self.on_event = lambda event: None
+        self._thread.stop(self.core.stop(farewell="the host left the table"))
+
+    def crash(self) -> None:
+        """Stop without a word, as a crash would (tests: a host restarted from its log)."""
         self.on_event = lambda event: None
         self._thread.stop(self.core.stop())
 
@@ -167,6 +181,10 @@ class GuestSession(_NetworkSession):
 
     def stand_in(self, seat: int, bot: bool) -> None:
         self._only_host()
+
+    def hint(self) -> None:
+        """What a bot would do in your seat, from your own view: a "hint" event."""
+        self._call("hint")
 
     def _only_host(self) -> None:
         self._thread.post(self._emit, {"type": "error", "message": "only the host can do that"})

@@ -9,6 +9,7 @@ identity and every network interface: this is the real app, never the tests.
 
 from __future__ import annotations
 
+from .constants import RECONNECT_ATTEMPTS
 from .identity import data_dir, load_identity
 from .session import GuestSession, HostSession, Lobby
 
@@ -33,10 +34,10 @@ class _Network:
         if isinstance(table, str):
             address, _, port = table.rpartition(":")
             return GuestSession(on_event, identity, address=address, port=int(port),
-                                state_dir=data_dir())
+                                state_dir=data_dir(), give_up=RECONNECT_ATTEMPTS)
         return GuestSession(on_event, identity, address=table["address"], port=table["port"],
                             fingerprint=table["fingerprint"], table_name=table.get("name"),
-                            state_dir=data_dir())
+                            state_dir=data_dir(), give_up=RECONNECT_ATTEMPTS)
 
     def directory(self) -> Lobby:
         return Lobby(self._interfaces())
