@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.has_name and FirstStartDialog(settings).exec() == 0:
         return 0  # closed the welcome dialog: nothing to show
     from app.window import MainWindow, default_network
-    window = MainWindow(settings, network=default_network())
+    # net (zeroconf, cryptography) loads just after the window shows: see MainWindow.
+    window = MainWindow(settings, network_loader=default_network)
     window.debug_autoplay = "--autoplay" in argv
     window.show()
     return app.exec()

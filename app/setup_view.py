@@ -75,6 +75,12 @@ class SetupView(QWidget):
         self.teams_note.setObjectName("note")
         self.teams_note.setWordWrap(True)
         outer.addWidget(self.teams_note)
+        self.problem = QLabel()  # why the last change was refused ("Bo is sitting there…")
+        self.problem.setObjectName("setupProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #ffb4a8;")
+        self.problem.hide()
+        outer.addWidget(self.problem)
         row = QHBoxLayout()
         self.back_button = QPushButton("Back")
         self.back_button.setObjectName("setupBack")
@@ -92,11 +98,22 @@ class SetupView(QWidget):
 
     def attach(self, session, bridge) -> None:
         self.session = session
+        self.table = {}
         self.title.setText("Table setup")
+        self.subtitle.setText("Connecting to the table…")
+        self.problem.hide()
         self.start_button.setEnabled(False)  # until the session says who sits where
         bridge.table.connect(self.on_table)
+        bridge.error.connect(self.on_error)
+
+    def on_error(self, event: dict) -> None:
+        if not event.get("fatal") and not self.table.get("started"):
+            self.problem.setText(event.get("message") or "")
+            self.problem.show()
 
     def on_table(self, event: dict) -> None:
+        if event.get("seats") != self.table.get("seats"):
+            self.problem.hide()
         self.table = event
         settings = event.get("settings") or {}
         game = GAME_NAMES.get(settings.get("game"), settings.get("game", ""))

@@ -5,13 +5,23 @@ The window owns the current session. A session's events reach the screens throug
 silences its bridge, so late events from a closing session change nothing.
 
 Network sessions come from a ``NetworkSessions`` provider (net/ builds the real one);
-until it is available, hosting and joining say so plainly instead of failing.
+until it is available, hosting and joining say so plainly instead of failing. The app
+passes a ``network_loader`` instead of the provider: importing net.sessions (zeroconf,
+cryptography) and starting the lobby's discovery cost more than the window itself, so
+both happen just after the window is first shown (``QTimer.singleShot(0, …)``), or at
+once if someone hosts or joins before that.
+
+A session that ends on its own — the host's key is not the one expected, another
+protocol version, refused, the table full, the host gone or closed — says why in a
+dialog (an "error" event with ``fatal``) and the window goes back to the lobby.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from app.about import AboutDialog
@@ -47,10 +57,13 @@ def default_network() -> NetworkSessions | None:
 class MainWindow(QMainWindow):
     def __init__(self, settings: Settings, directory: TableDirectory | None = None,
                  network: NetworkSessions | None = None, bot_delay: float = 0.6,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None,
+                 network_loader: Callable[[], NetworkSessions | None] | None = None):
         super().__init__(parent)
         self.settings = settings
         self.network = network
+        self.network_loader = network_loader  # called once, just after the first show
+        self.problem_box: QMessageBox | None = None
         self.bot_delay = bot_delay
         self.session = None
         self.bridge: EventBridge | None = None
@@ -69,10 +82,30 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(page)
         self._wire()
         self.lobby.set_name(settings.display_name or "friend")
-        self.directory = directory or (network.directory() if network else StaticDirectory())
         self.lobby_bridge = EventBridge(self)
         self.lobby_bridge.tables.connect(self.lobby.on_tables)
+        self.directory: TableDirectory | None = directory
+        if directory is not None or network_loader is None:
+            self._start_directory()
+
+    def _start_directory(self) -> None:
+        if self.directory is None:
+            self.directory = self.network.directory() if self.network else StaticDirectory()
         self.directory.start(self.lobby_bridge.deliver)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.network_loader is not None:
+            QTimer.singleShot(0, self.load_network)  # after the window is on screen
+
+    def load_network(self) -> None:
+        """Import net's provider and start browsing for tables (once)."""
+        loader, self.network_loader = self.network_loader, None
+        if loader is None:
+            return
+        self.network = loader()
+        if self.directory is None:
+            self._start_directory()
 
     def _wire(self) -> None:
         self.lobby.play_local.connect(self.play_local)
@@ -105,6 +138,7 @@ class MainWindow(QMainWindow):
         return self._sit_down(session, bridge)
 
     def host_table(self) -> None:
+        self.load_network()
         if self.network is None:
             self._network_missing()
             return
@@ -114,6 +148,7 @@ class MainWindow(QMainWindow):
             self._sit_down(self.network.host(settings, self.settings.display_name, bridge.deliver), bridge)
 
     def join(self, table) -> None:
+        self.load_network()
         if self.network is None:
             self._network_missing()
             return
@@ -136,6 +171,8 @@ class MainWindow(QMainWindow):
         self.table.attach(session, bridge)
         bridge.table.connect(self._on_table)
         bridge.state.connect(self._show_table)
+        bridge.error.connect(self._on_error)
+        bridge.alert.connect(self._show_table)  # an integrity alert is seen wherever you are
         if self.autoplay:
             bridge.hand_over.connect(lambda _e: self.table.summary.next_button.click())
         self.stack.setCurrentWidget(self.setup)
@@ -144,6 +181,26 @@ class MainWindow(QMainWindow):
     def _on_table(self, event: dict) -> None:
         if event.get("started"):
             self._show_table()
+
+    def _on_error(self, event: dict) -> None:
+        """A session that cannot go on: say why, back to the lobby."""
+        if not event.get("fatal"):
+            return
+        joined = self.stack.currentWidget() is self.table or bool(self.setup.table)
+        self.leave_table()
+        self.show_problem("You left the table" if joined else "Couldn't join the table",
+                          event.get("message") or "The connection to the table ended.")
+
+    def show_problem(self, title: str, message: str) -> None:
+        """A dialog a person understands, not blocking the event loop."""
+        if self.problem_box is not None:
+            self.problem_box.close()
+        box = QMessageBox(QMessageBox.Warning, title, _sentence(message), QMessageBox.Ok, self)
+        box.setObjectName("sessionProblem")
+        box.setInformativeText("Your name, settings and saved hands are kept. "
+                               "Pick a table to play again.")
+        self.problem_box = box
+        box.open()
 
     def _show_table(self, _event=None) -> None:
         if self.stack.currentWidget() is not self.table:
@@ -175,5 +232,11 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.leave_table(to_lobby=False)
-        self.directory.stop()
+        if self.directory is not None:
+            self.directory.stop()
         super().closeEvent(event)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[:1].upper() + text[1:]) if text else text

@@ -307,12 +307,21 @@ class TableView(QWidget):
             if self.connection.seat in (seat, None) or seat == self.you:
                 self.connection.hide()
             return
+        if state == "stand_in":  # a bot plays the seat for now: the table goes on
+            if self.connection.seat == seat:
+                self.connection.hide()
+            self._flash(event.get("detail") or f"A bot plays for {who} for now")
+            return
+        if seat is None or state not in ("dropped", "reconnecting"):
+            return  # e.g. someone asking the host to be re-admitted
+        if seat != self.you and not self.table.get("started"):
+            return  # before the deal the setup screen shows who is away
         if seat == self.you:
             attempt, attempts = event.get("attempt"), event.get("attempts")
             progress = (int(attempt), int(attempts)) if attempt is not None and attempts else None
             detail = event.get("detail") or "The connection to the table dropped. Trying again."
-            if progress is not None:
-                detail += f" (attempt {progress[0]} of {progress[1]})"
+            if attempt:
+                detail += f" (attempt {attempt} of {attempts})" if attempts else f" (attempt {attempt})"
             self.connection.waiting(seat, "Reconnecting…", detail, False, progress=progress, busy=True)
         else:
             self.connection.waiting(seat, f"Waiting for {who} to come back", event.get("detail") or

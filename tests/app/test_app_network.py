@@ -1,0 +1,303 @@
+"""The GUI over real network sessions on 127.0.0.1 (never a real interface).
+
+* A whole hand hosted in the window: headless guest bots join and appear live in the
+  setup screen, the host moves itself and a player, deals, plays by mouse, asks for a
+  hint, lets a bot stand in for a player who drops; the result is the engine's replay
+  of the hand record a guest verified and saved.
+* A guest window whose host tampers with the deal: the red banner names the host's
+  seat and the rule, and the evidence file exists.
+* A guest window whose host crashes and is restarted from its log: "Reconnecting…"
+  with the attempts, then the table again.
+* Endings a person understands: table full, wrong fingerprint, another protocol
+  version, host gone, host left — a dialog and back to the lobby.
+* Cold start: net loads just after the window is shown, and the lobby is live.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from app_driver import Clicker
+from net_kit import LoopbackNetwork, QUICK, Recorder, ident, poll, table_info
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton
+
+from engine.records import replay
+from net.log import sign_entry
+from net.session import GuestSession, HostSession
+
+ROOK = {"game": "rook", "ruleset": "rook", "mode": None, "options": {}, "name": "Ann's table"}
+
+
+def until(qtbot, predicate, timeout: int = 10000) -> None:
+    qtbot.waitUntil(lambda: bool(predicate()), timeout=timeout)
+
+
+def visible(qtbot, parent, cls, name):
+    """The one shown widget of that name (the setup screen redraws its rows on every
+    "table" event; new rows are shown from the event loop)."""
+    def shown():
+        return [w for w in parent.findChildren(cls, name) if w.isVisible()]
+    until(qtbot, lambda: len(shown()) == 1)
+    return shown()[0]
+
+
+def setup_texts(window) -> str:
+    return " ".join(w.text() for w in window.setup.findChildren(QLabel) if w.isVisible())
+
+
+@pytest.fixture
+def closing():
+    """Sessions a test started outside the window, closed at the end whatever happens."""
+    sessions = []
+    yield sessions
+    for session in sessions:
+        session.close()
+
+
+def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, monkeypatch, closing):
+    window.network = LoopbackNetwork(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
+    window.host_table()
+    host = window.session
+    until(qtbot, lambda: host.core.server is not None and window.setup.table.get("seats"))
+    recorders = [Recorder() for _ in range(3)]
+    for i, rec in enumerate(recorders):
+        closing.append(GuestSession(rec, ident(f"Guest{i}"), address="127.0.0.1",
+                                    port=host.core.port, fingerprint=host.core.identity.fingerprint,
+                                    timings=QUICK, bot_level="easy", state_dir=tmp_path / f"g{i}"))
+    guests = {f"Guest{i}": (closing[i], recorders[i]) for i in range(3)}
+    # Joined players appear in the setup screen as they arrive.
+    until(qtbot, lambda: all(n in setup_texts(window) for n in guests), timeout=15000)
+    seats = window.setup.table["seats"]
+    assert [s["kind"] for s in seats] == ["human"] * 4 and all(s["connected"] for s in seats)
+
+    # The host sits across (seat 2): whoever sat there moves to the host's old seat.
+    qtbot.mouseClick(visible(qtbot, window.setup, QPushButton, "sit-2"), Qt.LeftButton)
+    until(qtbot, lambda: window.setup.table["you"] == 2)
+    assert window.setup.table["seats"][2]["name"] == "Ann"
+    # …and puts the player from seat 3 in seat 1, swapping them: everyone sees it.
+    mover = window.setup.table["seats"][3]
+    box = visible(qtbot, window.setup, QComboBox, "occupant-1")
+    index = box.findData(f"human:{mover['fingerprint']}")
+    assert box.itemText(index) == f"Move {mover['name']} here"
+    box.setCurrentIndex(index)
+    box.activated.emit(index)
+    until(qtbot, lambda: window.setup.table["seats"][1]["name"] == mover["name"])
+    _, mover_rec = guests[mover["name"]]
+    until(qtbot, lambda: mover_rec.of("table") and mover_rec.of("table")[-1]["you"] == 1)
+    # A player who is there cannot be swapped for a bot: the screen says why.
+    box = visible(qtbot, window.setup, QComboBox, "occupant-3")
+    box.setCurrentIndex(box.findData("bot:easy"))
+    box.activated.emit(box.currentIndex())
+    until(qtbot, lambda: window.setup.problem.isVisible())
+    assert "move them to another seat first" in window.setup.problem.text()
+
+    hands: list = []
+    window.bridge.hand_over.connect(hands.append)
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    table = window.table
+    assert table.hint_button.isVisible()
+
+    clicker, hinted = Clicker(qtbot, table), False
+    victim_name = window.setup.table["seats"][3]["name"]
+    victim = guests[victim_name][0]
+    dropped = stood_in = False
+    for _ in range(200):
+        until(qtbot, lambda: hands or table.connection.isVisible()
+                        or (table.legal and table.decision.kind != "sent"), timeout=20000)
+        if hands:
+            break
+        if table.connection.isVisible() and not stood_in:
+            assert table.connection.title.text() == f"Waiting for {victim_name} to come back"
+            qtbot.mouseClick(table.connection.wait_button, Qt.LeftButton)
+            assert table.connection.isVisible() and host.core.authority.seats[3]["kind"] == "human"
+            qtbot.mouseClick(table.connection.bot_button, Qt.LeftButton)
+            until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
+            assert not table.connection.isVisible()
+            stood_in = True
+            continue
+        if not hinted:
+            qtbot.mouseClick(table.hint_button, Qt.LeftButton)
+            until(qtbot, lambda: table.status.text().startswith("Hint: "))
+            hinted = True
+        if not dropped and len(table.view.get("tricks") or []) >= 2:
+            victim.close()  # seat 3 drops mid-hand
+            dropped = True
+            continue
+        before = len(table.view.get("actions") or [])
+        clicker.act_once()
+        until(qtbot, lambda: len(table.view.get("actions") or []) != before or bool(hands),
+                        timeout=20000)
+    assert hands and stood_in
+    qtbot.waitUntil(table.summary.isVisible)
+    result = hands[0]["result"]
+
+    # Every guest still there verified the hand; its saved record replays to the result.
+    survivors = [rec for name, (_, rec) in guests.items() if name != victim_name]
+    until(qtbot, lambda: all(rec.of("hand_over") for rec in survivors), timeout=20000)
+    for rec in survivors:
+        assert not rec.of("alert")
+        verified = rec.of("hand_over")[0]
+        assert verified["result"] == result
+        record = json.loads(Path(verified["record_path"]).read_text())
+        replayed = replay(record)
+        assert replayed["error"] is None
+        assert (replayed["taken"], replayed["made"], replayed["score"]) == \
+            (result["taken"], result["made"], result["score"])
+    assert clicker.plays and all(card in json.dumps(record["actions"]) for card in clicker.plays)
+
+
+def _tampered_deals(host_name):
+    def tamper(fp, msg):
+        entry = msg["entry"]["entry"]
+        if entry["kind"] != "deal":
+            return msg
+        return {**msg, "entry": sign_entry(ident(host_name), {**entry, "state_hash": "0" * 64})}
+    return tamper
+
+
+def _headless_host(tmp_path, name, rec, **kw):
+    host = HostSession(rec, {"game": "rook"}, ident(name), state_dir=tmp_path / name,
+                       timings=QUICK, autoplay=True, auto_start=True,
+                       bots={2: "random", 3: "random"}, **kw)
+    poll(lambda: host.core.server is not None)
+    return host
+
+
+def test_a_tampered_deal_raises_the_red_banner(qtbot, window, tmp_path, closing):
+    closing.append(_headless_host(tmp_path, "Mallory", Recorder(), tamper=_tampered_deals("Mallory")))
+    window.network = LoopbackNetwork(tmp_path)
+    window.join(table_info(closing[0]))
+    table = window.table
+    qtbot.waitUntil(table.banner.isVisible, timeout=20000)
+    assert window.stack.currentWidget() is table
+    text = table.banner.text.text()
+    assert "Integrity alert — Mallory: state-hash" in text  # the host's seat, the rule
+    evidence = table.banner.details.text().split("Evidence saved to: ")[1].strip()
+    saved = json.loads(Path(evidence).read_text())
+    assert saved["format"] == "parlour-evidence/1" and saved["rule"] == "state-hash"
+
+
+def test_reconnecting_shows_and_clears_when_the_host_comes_back(qtbot, window, tmp_path, closing):
+    host = _headless_host(tmp_path, "Hostess", Recorder())
+    window.network = LoopbackNetwork(tmp_path)
+    window.join(table_info(host))
+    table = window.table
+    until(qtbot, lambda: window.stack.currentWidget() is table and bool(table.view), timeout=20000)
+    port = host.core.port
+    host.crash()  # gone without a word, as a crash would
+    qtbot.waitUntil(table.connection.isVisible, timeout=10000)
+    assert table.connection.title.text() == "Reconnecting…"
+    assert table.connection.progress.isVisibleTo(table.connection)
+    until(qtbot, lambda: "attempt" in table.connection.detail.text(), timeout=10000)
+    assert table.connection.progress.maximum() == 40  # the provider's give_up
+    closing.append(_headless_host(tmp_path, "Hostess", Recorder()))  # same state directory
+    assert closing[0].core.restored and closing[0].core.port == port
+    until(qtbot, lambda: not table.connection.isVisible(), timeout=20000)
+    assert window.stack.currentWidget() is table and not table.banner.isVisible()
+
+
+def _wrong_version_server(tmp_path, closing):
+    """A host that speaks the next protocol version (on its own loop thread)."""
+    from net.constants import PROTOCOL_VERSION
+    from net.heartbeat import WIRE
+    from net.session import _LoopThread
+    from net.transport import start_server
+
+    async def nothing(conn):
+        pass
+    thread = _LoopThread("old-parlour")
+    server = thread.submit(start_server("127.0.0.1", 0, ident("Future"), nothing, schemas=WIRE,
+                                        protocol=PROTOCOL_VERSION + 1)).result(10)
+
+    class Closer:
+        def close(self):
+            server.close()
+            thread.stop()
+    closing.append(Closer())
+    return {**table_info_stub(server.port), "fingerprint": ident("Future").fingerprint}
+
+
+def table_info_stub(port, fingerprint=None):
+    return {"id": "x", "name": "Somewhere", "game": "rook", "ruleset": "rook", "mode": None,
+            "host": "?", "fingerprint": fingerprint, "open_seats": 1, "in_game": False,
+            "address": "127.0.0.1", "port": port, "protocol": 1}
+
+
+def _closed_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("full", "the table is full"),
+    ("fingerprint", "Compare the fingerprint with the host"),
+    ("version", "update Parlour"),
+    ("gone", "The host may have closed it"),
+])
+def test_a_table_you_cannot_join_says_why_and_goes_back_to_the_lobby(
+        qtbot, window, tmp_path, closing, case, expected):
+    window.network = LoopbackNetwork(tmp_path)
+    window.lobby.on_tables({"tables": [table_info_stub(1)]})
+    if case == "full":
+        host = HostSession(Recorder(), {"game": "rook"}, ident("Full"), state_dir=tmp_path / "f",
+                           timings=QUICK, bots={1: "easy", 2: "easy", 3: "easy"})
+        closing.append(host)
+        poll(lambda: host.core.server is not None)
+        info = table_info(host)
+    elif case == "fingerprint":
+        host = _headless_host(tmp_path, "Real", Recorder())
+        closing.append(host)
+        info = {**table_info(host), "fingerprint": ident("Impostor").fingerprint}
+    elif case == "version":
+        info = _wrong_version_server(tmp_path, closing)
+    else:
+        info = table_info_stub(_closed_port())
+    window.join(info)
+    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
+                    timeout=15000)
+    assert expected in window.problem_box.text()
+    assert window.problem_box.windowTitle() == "Couldn't join the table"
+    assert window.stack.currentWidget() is window.lobby and window.session is None
+    assert window.lobby.tables  # nothing lost: the lobby still lists its tables
+    window.problem_box.close()
+
+
+def test_a_host_who_leaves_sends_the_guest_back_to_the_lobby(qtbot, window, tmp_path, closing):
+    host = _headless_host(tmp_path, "Leaver", Recorder())
+    window.network = LoopbackNetwork(tmp_path)
+    window.join(table_info(host))
+    until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
+    host.close()
+    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
+                    timeout=15000)
+    assert "The host closed the table (the host left the table)" in window.problem_box.text()
+    assert window.problem_box.windowTitle() == "You left the table"
+    assert window.stack.currentWidget() is window.lobby
+    window.problem_box.close()
+
+
+def test_net_loads_after_the_window_shows_and_the_lobby_is_live(qtbot, settings, tmp_path):
+    from app.lobby import StaticDirectory
+    from app.window import MainWindow
+    order = []
+    directory = StaticDirectory([table_info_stub(4871, "ab12")])
+
+    def loader():
+        order.append(("loaded", win.isVisible()))
+        return LoopbackNetwork(tmp_path, directory=directory)
+    win = MainWindow(settings, network_loader=loader, bot_delay=0)
+    qtbot.addWidget(win)
+    assert win.network is None and win.directory is None and not order
+    win.show()
+    until(qtbot, lambda: win.lobby.tables)
+    assert order == [("loaded", True)]
+    directory.publish([])
+    until(qtbot, lambda: not win.lobby.tables)
+    win.close()
