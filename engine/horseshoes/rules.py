@@ -228,7 +228,7 @@ class HorseshoesState(State):
             return []
         legal = self.legal_play_mask(seat)
         declared = legal & self._declared_aces
-        plain = self._play_actions[seat]
+        plain = self._plays.actions[seat]
         out = []
         append = out.append
         while legal:
@@ -255,7 +255,7 @@ class HorseshoesState(State):
         if action.extra is None:
             return action
         if bit & self.game.ace_mask:
-            return self._play_actions[action.seat][action.value]
+            return self._plays.actions[action.seat][action.value]
         raise IllegalAction("only an ace is declared high or low")
 
     # -- play: applying a card -------------------------------------------------------

@@ -151,22 +151,19 @@ class RookState(State):
     SAMPLED_PHASES = frozenset({"bury"})  # see sample_action
 
     def __init__(self, game: Game, hands: list[list[int]], spare: list[int], dealer: int):
+        # What follows from these (high_bid, stuck, widow_up…) is a property rather than
+        # an attribute: State keeps within CPython's fast attribute layout (see State).
         super().__init__(game, hands, spare, dealer)
         self.redeals = 0
-        self.deal_events: tuple = ()  # what dealing said (redeals), for the table log
         self.widow = DECK.mask(spare)
         # auction
-        self.bids: tuple = ()  # ((seat, amount), ...) in order
+        self.bids: tuple = ()  # ((seat, amount), ...) in order, passes not included
         self.passed = 0  # bitmask of seats out of the auction
-        self.high_bid: int | None = None
-        self.high_bidder: int | None = None
         # contract
         self.bidder: int | None = None
         self.contract: int | None = None
-        self.stuck = False  # the dealer was stuck with 100
         self.raised_from: int | None = None  # the contract before the raise step
         # widow, bury, trump
-        self.widow_up = False
         self.acked = 0  # bitmask of seats that said "Got it"
         self.buried = 0
         self.trump: str | None = None
@@ -177,8 +174,30 @@ class RookState(State):
 
     def record_redeals(self, redeals: int) -> None:
         self.redeals = redeals
-        self.deal_events = tuple({"type": "redeal", "dealer": self.dealer, "number": n}
-                                 for n in range(1, redeals + 1))
+
+    @property
+    def deal_events(self) -> tuple:
+        """What dealing said (redeals), for the table log."""
+        return tuple({"type": "redeal", "dealer": self.dealer, "number": n}
+                     for n in range(1, self.redeals + 1))
+
+    @property
+    def high_bid(self) -> int | None:
+        return self.bids[-1][1] if self.bids else None
+
+    @property
+    def high_bidder(self) -> int | None:
+        return self.bids[-1][0] if self.bids else None
+
+    @property
+    def stuck(self) -> bool:
+        """The dealer was stuck with 100: the auction ended without a bid."""
+        return self.bidder is not None and not self.bids
+
+    @property
+    def widow_up(self) -> bool:
+        """The widow has been turned up (it stays public from then on)."""
+        return self.phase in ("widow", "bury", "play", "done")
 
     # -- whose turn ----------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -204,7 +223,6 @@ class RookState(State):
         seat, amount = action.seat, action.value
         self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
-        self.high_bid, self.high_bidder = amount, seat
         events = [{"type": "bid", "seat": seat, "bid": amount}]
         if amount == MAX_BID:
             return events + self._end_auction(seat, amount)
@@ -232,8 +250,7 @@ class RookState(State):
         events = [{"type": "pass", "seat": seat}]
         if self.passed.bit_count() < self.n - 1:
             return events + self._next_bidder(seat)
-        if self.high_bid is None:  # three passes, no bid: the fourth player, the dealer
-            self.stuck = True
+        if self.high_bid is None:  # three passes, no bid: the fourth player, the dealer, is stuck
             stuck_seat = next(s for s in SEATS if not self.passed >> s & 1)
             return events + self._end_auction(stuck_seat, MIN_BID)
         return events + self._end_auction(self.high_bidder, self.high_bid)
@@ -287,7 +304,6 @@ class RookState(State):
     # -- the widow -----------------------------------------------------------------------
     def _turn_up_widow(self) -> list[dict]:
         self.phase, self.turn = "widow", None
-        self.widow_up = True
         return [{"type": "widow", "cards": self._names(self.widow)}]
 
     def _legal_widow(self, seat: int) -> list[Action]:
