@@ -545,8 +545,9 @@ class HostCore:
             self._spawn(self.finish(f"{match.hand_number} hand(s) played"))
             return
         if match.is_over:
-            self._spawn(self.finish("the game is over"))
-            return
+            if self.autoplay or self.hands is not None:  # headless: the table is done
+                self._spawn(self.finish("the game is over"))
+            return  # a person hosting may offer a rematch: the guests stay
         if self.auto_start and match.state is None and (auth.round is None or auth.round.revealed):
             self.next_hand()
             return

@@ -259,6 +259,10 @@ class TableView(QWidget):
         self._refresh()
 
     def on_state(self, event: dict) -> None:
+        if self.summary.isVisible() and self.summary.game_over and self.session is not None \
+                and (event.get("view") or {}).get("phase") != "done":
+            self.summary.hide()  # the host dealt a rematch: a new game begins
+            self.history, self.scores = [], []
         self.view = event.get("view") or {}
         self.legal = list(event.get("legal") or [])
         self.reasons = event.get("reasons")
