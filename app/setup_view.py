@@ -120,7 +120,9 @@ class SetupView(QWidget):
         mode = MODE_NAMES.get(settings.get("mode"), "")
         self.title.setText(f"{settings.get('name') or 'Table'} — {game}")
         self.subtitle.setText(" · ".join(x for x in (ruleset_name(settings), mode) if x)
-                              + (". " if mode or ruleset_name(settings) else "") + "Choose the seats, then deal.")
+                              + (". " if mode or ruleset_name(settings) else "")
+                              + ("Choose the seats, then deal." if event.get("is_host") else
+                                 "The host arranges the seats and deals."))
         self.start_button.setEnabled(bool(event.get("is_host")) and not event.get("started"))
         self.start_button.setVisible(bool(event.get("is_host")))
         partners = settings.get("game") != "horseshoes" or settings.get("mode") == "partners"

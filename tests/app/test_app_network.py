@@ -120,9 +120,12 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
             assert not table.connection.isVisible()
             stood_in = True
             continue
-        if not hinted:
+        if not hinted:  # our turn: the hint says what a bot would do here
+            hints = []
+            window.bridge.hint.connect(hints.append)
             qtbot.mouseClick(table.hint_button, Qt.LeftButton)
-            until(qtbot, lambda: table.status.text().startswith("Hint: "))
+            until(qtbot, lambda: hints)
+            assert hints[0]["text"] != "Nothing to decide just now."
             hinted = True
         if not dropped and len(table.view.get("tricks") or []) >= 2:
             victim.close()  # seat 3 drops mid-hand
@@ -149,6 +152,10 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
         assert (replayed["taken"], replayed["made"], replayed["score"]) == \
             (result["taken"], result["made"], result["score"])
     assert clicker.plays and all(card in json.dumps(record["actions"]) for card in clicker.plays)
+    # The host deals the next hand from the summary; the guests (and the bot) play on.
+    qtbot.mouseClick(table.summary.next_button, Qt.LeftButton)
+    until(qtbot, lambda: table.hand_number == 2 and bool(table.view.get("hand")), timeout=20000)
+    assert not table.summary.isVisible()
 
 
 def _tampered_deals(host_name):
@@ -188,6 +195,11 @@ def test_reconnecting_shows_and_clears_when_the_host_comes_back(qtbot, window, t
     window.join(table_info(host))
     table = window.table
     until(qtbot, lambda: window.stack.currentWidget() is table and bool(table.view), timeout=20000)
+    hints = []
+    window.bridge.hint.connect(hints.append)  # (the status line moves on with the bots)
+    qtbot.mouseClick(table.hint_button, Qt.LeftButton)  # a guest's hint, from its own view
+    until(qtbot, lambda: hints)
+    assert hints[0]["text"]
     port = host.core.port
     host.crash()  # gone without a word, as a crash would
     qtbot.waitUntil(table.connection.isVisible, timeout=10000)
