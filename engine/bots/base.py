@@ -18,9 +18,6 @@ from ..errors import IllegalAction
 from .knowledge import Knowledge
 
 LEVELS = ("easy", "normal", "hard")
-# Phases whose choices are too many to list (C(18,5) x 4 buries, C(14,2) discards):
-# policies build those actions directly instead of picking from legal_actions.
-COMBINATORIAL = ("bury", "kitty")
 
 
 class Decision(NamedTuple):

@@ -2,8 +2,9 @@
 
 Horseshoes rewards hitting your bid exactly, so play turns on one number: how many
 more tricks this seat (or, in ``partners``, this team) wants. While it wants more it
-wins tricks as cheaply and as surely as it can; once it has enough it ducks, shedding
-its high cards under others' winners, and declares its aces low.
+takes sure tricks with its highest cards (which would only be a liability later);
+once it has enough it ducks, shedding high cards under others' winners, leading where
+others must beat it, and declaring its aces low.
 
 Card numbers (engine/horseshoes/rules.py): suit by suit (S H D C), ace first, so card
 ``c`` is suit ``c // R``, index ``c % R`` (0 = ace, then 2, 3, …), R ranks per suit.
@@ -224,12 +225,16 @@ def _name(game, action: Action) -> str:
 
 
 def take(play: Play, legal: list[Action]):
-    """Still short of the bid: win with the cheapest sure winner, else save strength."""
+    """Still short of the bid: win with a sure winner (the highest: kept, it could only
+    win a trick not wanted later), else with the best chance, else play low."""
     game = play.game
     partner_winning = play.win_seat is not None and play.win_seat == play.partner
     options = [a for a in legal if a.extra != "low"]
     keyed = [(play.key(a.value, a.extra), a) for a in options]
-    led_of = lambda a: play.led or game.suit_masks[game.suit_of[a.value]]  # noqa: E731
+
+    def led_of(action: Action) -> int:
+        return play.led or game.suit_masks[game.suit_of[action.value]]
+
     if partner_winning and not play.beatable(play.win_key, play.led, play.others_later()):
         action = min(legal, key=lambda a: (play.key(a.value, a.extra), a.value))
         return action, f"play {_name(game, action)}: partner is taking this trick"

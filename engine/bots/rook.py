@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..cards import cards_of
 from ..rook.rules import (BID_STEP, COLOUR_MASKS, COLOUR_NAMES, COLOURS, DECK, MAX_BID,
                           MIN_BID, POINTS, ROOK, ROOK_BIT)
-from .base import COMBINATORIAL, Context, Decision
+from .base import Context, Decision
 
 NUMBERS = tuple(DECK.names[c][1:] if c != ROOK else "ROOK" for c in range(DECK.size))
 RANK = tuple(c % 14 if c != ROOK else 14 for c in range(DECK.size))  # 0 = the 2, 13 = the 1
@@ -116,7 +116,10 @@ def keep_value(card: int, hand: int) -> int:
     """How much a side-suit card is worth keeping (low values are buried)."""
     colour = card // 14
     cards = hand & COLOUR_MASKS[colour]
-    has = lambda rank: bool(cards >> (14 * colour + rank) & 1)  # noqa: E731
+
+    def has(rank: int) -> bool:
+        return bool(cards >> (14 * colour + rank) & 1)
+
     rank = RANK[card]
     if rank == ONE:
         value = 100
@@ -422,4 +425,3 @@ def hard_bury(ctx: Context) -> Decision:
 
 DECIDERS = {"bidding": decide_bid, "raise": decide_raise, "widow": decide_ack,
             "bury": decide_bury, "play": decide_play}
-assert set(COMBINATORIAL) & set(DECIDERS) == {"bury"}
