@@ -16,8 +16,11 @@ readable forms (card names, JSON actions) are produced at the edges.
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
+
+import msgpack
 
 from . import canonical
 from .actions import Action
@@ -80,6 +83,18 @@ def plays_in(tables: tuple, mask: int) -> list[Action]:
 SEAT_TUPLES = tuple((s,) for s in range(8))  # to_act()'s answer when one seat acts
 BITS = tuple(1 << c for c in range(MAX_DECK))  # card -> its bit, without a new big int
 _new_tuple = tuple.__new__  # builds a Trick without NamedTuple's Python-level __new__
+_NO_CODE = (0, None, b"")  # _extend_code's start: no items encoded
+
+
+def _extend_code(code: tuple, items: list, to_json) -> tuple:
+    """``code`` = (count, last item, encodings of items[:count]) brought up to date."""
+    count, last, encoded = code
+    if count > len(items) or (count and items[count - 1] is not last):
+        count, encoded = 0, b""
+    if count == len(items):
+        return code if count else _NO_CODE
+    encoded += b"".join(canonical.encode(to_json(item)) for item in items[count:])
+    return len(items), items[-1], encoded
 
 
 class Trick(NamedTuple):
@@ -288,6 +303,7 @@ class State:
         # to play gets one, and every apply drops it; the hand is compared because
         # bots set hands directly when they imagine a deal.
         self._legal_memo: tuple[int, int] | None = None
+        self._history_code: tuple | None = None  # see _encoded_history
 
     @property
     def _play_actions(self) -> tuple:
@@ -446,6 +462,17 @@ class State:
     # -- views and hashing -----------------------------------------------------------
     def public_view(self) -> dict:
         """Everything every seat may see, as plain values (names, not numbers)."""
+        view = self._public_fields()
+        view["actions"] = [self.game.action_to_json(a, public=True) for a in self.history]
+        view["tricks"] = [self._trick_json(t) for t in self.tricks]
+        return view
+
+    # The two lists of a public view that grow with the hand. _public_fields leaves
+    # them as None (in their place, so views keep their key order) for public_view to
+    # fill in, or for public_encoding to splice in already encoded.
+    HISTORY_FIELDS = ("actions", "tricks")
+
+    def _public_fields(self) -> dict:
         name = self.deck.name
         view = {
             **self.game.key(),
@@ -454,9 +481,8 @@ class State:
             "to_act": list(self.to_act()),
             "prompt": self.PROMPTS.get(self.phase),
             "cards_left": [h.bit_count() for h in self.hands],
-            "actions": [self.game.action_to_json(a, public=True) for a in self.history],
-            "tricks": [{"leader": t.leader, "cards": [[s, name(c)] for s, c in t.cards],
-                        "winner": t.winner} for t in self.tricks],
+            "actions": None,
+            "tricks": None,
             "trick": [[s, name(c)] for s, c in self.trick],
             "leader": self.leader,
             "taken": list(self.taken),
@@ -476,18 +502,54 @@ class State:
         self.add_private(seat, view)
         return view
 
+    def _trick_json(self, trick: Trick) -> dict:
+        name = self.deck.name
+        return {"leader": trick.leader, "cards": [[s, name(c)] for s, c in trick.cards],
+                "winner": trick.winner}
+
     def add_public(self, view: dict) -> None:
-        """Titles add their public fields (bids, contract, trump, open cards)."""
+        """Titles add their public fields (bids, contract, trump, open cards); the
+        history fields ("actions", "tricks") are State's own."""
 
     def add_private(self, seat: int, view: dict) -> None:
         """Titles add what only ``seat`` may see (a taken kitty, buried cards)."""
 
     def public_encoding(self) -> bytes:
-        return canonical.encode(self.public_view())
+        """``canonical.encode(self.public_view())``, byte for byte, without encoding the
+        whole history again: peers hash after every action, and the history is most
+        of a view (re-encoding it made each hash cost more than a whole random hand).
+
+        A canonical view is a list of [key, value] pairs sorted by key, and msgpack
+        writes a list as its header followed by its items, so the pairs can be packed
+        one at a time; the history lists come from _encoded_history."""
+        fields = self._public_fields()
+        history = self._encoded_history()
+        packer = msgpack.Packer(use_bin_type=True)
+        pack, header = packer.pack, packer.pack_array_header
+        parts = [header(len(fields))]
+        for key in sorted(fields):
+            if key in history:
+                count, _, encoded = history[key]
+                parts.append(header(2) + pack(key) + header(count) + encoded)
+            else:
+                parts.append(pack([key, canonical.canonical(fields[key])]))
+        return b"".join(parts)
+
+    def _encoded_history(self) -> dict[str, tuple[int, object, bytes]]:
+        """{"actions": (count, last item, the items' canonical encodings, concatenated),
+        "tricks": (…)}. Both lists only ever grow (apply appends to them), so their
+        encodings are kept in ``_history_code`` and extended; a list found shorter, or
+        with another last item, is encoded afresh."""
+        actions, tricks = self._history_code or (_NO_CODE, _NO_CODE)
+        actions = _extend_code(actions, self.history,
+                               lambda a: self.game.action_to_json(a, public=True))
+        tricks = _extend_code(tricks, self.tricks, self._trick_json)
+        self._history_code = (actions, tricks)  # tuples: a clone may share them
+        return {"actions": actions, "tricks": tricks}
 
     def state_hash(self) -> str:
         """Hex SHA-256 of the canonical public view: equal on every honest peer."""
-        return canonical.digest(self.public_view())
+        return hashlib.sha256(self.public_encoding()).hexdigest()
 
     # -- copying ---------------------------------------------------------------------
     def clone(self) -> "State":

@@ -167,8 +167,7 @@ class RookState(State):
         self.acked = 0  # bitmask of seats that said "Got it"
         self.buried = 0
         self.trump: str | None = None
-        self._trump_mask = 0
-        self._suit_of: tuple = ()
+        self._suit_of: tuple = ()  # per card: its suit's mask, once trump is named
         self.phase = "bidding"
         self.turn = (dealer + 1) % self.n  # the auction starts at the dealer's left
 
@@ -198,6 +197,11 @@ class RookState(State):
     def widow_up(self) -> bool:
         """The widow has been turned up (it stays public from then on)."""
         return self.phase in ("widow", "bury", "play", "done")
+
+    @property
+    def _trump_mask(self) -> int:
+        """The trump cards, the Rook included (the Rook's suit): 0 before trump."""
+        return self._suit_of[ROOK] if self._suit_of else 0
 
     # -- whose turn ----------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -342,7 +346,7 @@ class RookState(State):
         self.hands[seat] ^= mask
         self.buried = mask
         self.trump = colour
-        self._trump_mask, self._suit_of = TRUMP_TABLES[colour]
+        self._suit_of = TRUMP_TABLES[colour].suit_of
         self.start_play(self.bidder)  # the bidder leads to the first trick
         return [{"type": "bury", "seat": seat},
                 {"type": "trump", "colour": colour, "name": COLOUR_NAMES[colour]}]
@@ -373,7 +377,8 @@ class RookState(State):
         hand = self.hands[seat]
         if not self.trick:
             return hand
-        return (hand & self._suit_of[self.trick[0][1]]) or (hand & self._trump_mask) or hand
+        suit_of = self._suit_of
+        return (hand & suit_of[self.trick[0][1]]) or (hand & suit_of[ROOK]) or hand
 
     def play_reason(self, seat: int, card: int) -> str:
         hand, led = self.hands[seat], self.trick[0][1]
@@ -394,7 +399,7 @@ class RookState(State):
         played = 0
         for _, card in trick:
             played |= 1 << card
-        contenders = (played & self._trump_mask) or (played & self._suit_of[trick[0][1]])
+        contenders = (played & self._suit_of[ROOK]) or (played & self._suit_of[trick[0][1]])
         best = contenders.bit_length() - 1
         for seat, card in trick:
             if card == best:

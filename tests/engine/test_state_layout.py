@@ -109,3 +109,33 @@ def test_a_clone_plays_on_from_the_listed_plays(any_variant):
             pass
         else:
             raise AssertionError(f"card {card} was accepted though not listed")
+
+
+def test_the_kept_history_encoding_hashes_as_the_whole_view(any_variant):
+    """state_hash splices in the history's encoding kept from earlier calls: it must
+    be canonical.digest(public_view()) at every step, for clones too, and when the
+    history is replaced behind its back."""
+    from engine import canonical
+
+    game = make_game(*any_variant)
+    rng = random.Random(11)
+    state = game.deal(derive_seed(BENCH_SEED, "hash", 0), 1)
+    branches = []
+    while not state.is_over:
+        assert state.public_encoding() == canonical.encode(state.public_view())
+        assert state.state_hash() == canonical.digest(state.public_view())
+        if rng.random() < 0.2:
+            branches.append(state.clone())
+        seat = state.to_act()[0]
+        if state.phase in state.SAMPLED_PHASES:
+            state.apply(state.sample_action(seat, rng))
+        else:
+            state.apply(rng.choice(state.legal_actions(seat)))
+    assert state.state_hash() == canonical.digest(state.public_view())
+    for branch in branches:
+        assert branch.state_hash() == canonical.digest(branch.public_view())
+        branch.history = branch.history[:-1]  # not a real state any more, but hashable
+        assert branch.state_hash() == canonical.digest(branch.public_view())
+        if branch.tricks:
+            branch.tricks = branch.tricks[:-1] + [branch.tricks[0]]
+            assert branch.state_hash() == canonical.digest(branch.public_view())
