@@ -41,36 +41,12 @@ from .framing import ProtocolError
 from .heartbeat import WIRE, Backoff, Link, Timings
 from .identity import same_fingerprint
 from .replica import PeerReplica, ReplicaHalted
+from .state_events import state_event
 from .transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
 
 log = logging.getLogger(__name__)
 
 Emit = Callable[[dict], None]
-
-# Choices the engine would list combination by combination: offered as one template
-# (the same convention as net.local).
-TEMPLATE_PHASES = {"bury": ("bury", 5), "kitty": ("discard", 2)}
-ROOK_TRUMPS = ["B", "R", "G", "Y"]
-
-
-def legal_for(game, state, seat: int) -> list[dict]:
-    """The facade's "legal" list for ``seat`` (empty when it is not to act)."""
-    if state is None or state.is_over or seat not in state.to_act():
-        return []
-    template = TEMPLATE_PHASES.get(state.phase)
-    if template is not None:
-        kind, count = template
-        entry: dict = {kind: count}
-        if kind == "bury":
-            entry["trump"] = list(ROOK_TRUMPS)
-        return [entry]
-    out = []
-    for action in state.legal_actions(seat):
-        data = game.action_to_json(action)
-        data.pop("seat", None)
-        out.append(data)
-    return out
-
 
 class Fatal(Exception):
     """The session cannot go on (wrong key, wrong version, refused): message for people."""
@@ -413,10 +389,12 @@ class GuestCore:
 
     def state_event(self, events: list) -> dict:
         r = self.replica
-        me, state = r.seat, self._shadow_state()
-        return {"type": "state", "view": r.view, "events": list(events),
-                "scores": list(r.scores or []), "hand_number": r.hand_number + 1,
-                "legal": legal_for(r.game, state, me) if me is not None and state is not None else []}
+        state = self._shadow_state()
+        if state is None:  # between hands: nothing to act on
+            return {"type": "state", "view": r.view, "events": list(events),
+                    "scores": list(r.scores or []), "hand_number": r.hand_number + 1, "legal": []}
+        return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
+                           view=r.view)
 
     def _hand_verified(self, hand: dict) -> None:
         self.verified.append({"hand": hand["hand"], "scores": hand["scores"],

@@ -44,6 +44,7 @@ from .framing import ConnectionClosed, ProtocolError
 from .heartbeat import WIRE, AckBook, Link, Timings
 from .host import HostAuthority, Out
 from .identity import fingerprint
+from .state_events import state_event
 from .store import LogStore, StoreError
 from .transport import start_server
 
@@ -774,15 +775,11 @@ class HostCore:
                    "waiting": [{"fingerprint": fp, "name": w[1]} for fp, w in self.waiting.items()]})
 
     def _emit_state(self, events: list) -> None:
-        from .guest_session import legal_for
         state, match = self.authority.state, self.authority.match
         if state is None or match is None:
             return
-        you = self.you
-        view = state.view(you) if you is not None else state.public_view()
-        self.emit({"type": "state", "view": view, "events": list(events),
-                   "scores": list(match.scores), "hand_number": match.hand_number + 1,
-                   "legal": legal_for(self.game, state, you) if you is not None else []})
+        self.emit(state_event(self.game, state, self.you, events, match.scores,
+                              match.hand_number + 1))
 
     def _emit_hand_over(self, signed: dict) -> None:
         body = signed["entry"]["body"]

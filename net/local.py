@@ -6,14 +6,7 @@ difference. Commands from the GUI are posted onto the loop with
 ``call_soon_threadsafe``; bots decide on the loop after a short, natural pause per card
 (``bot_delay`` seconds, 0 in tests); every change is reported through ``on_event`` with
 the facade's event dicts (see ``net.facade``).
-
-Two small additions to the facade's "state" event, both optional for any Session:
-
-* ``reasons``: ``{card: why it may not be played}`` for the cards you hold but may not
-  play, while you are to play — the table shows it on dimmed cards.
-* ``legal`` entries for a combinatorial choice (Rook's bury of 5, Somerset's discard of
-  2) are one template instead of every combination:
-  ``{"bury": 5, "trump": ["B", "R", "G", "Y"]}`` / ``{"discard": 2}``.
+The "state" event is shaped by ``net.state_events``, as for the network sessions.
 """
 
 from __future__ import annotations
@@ -29,55 +22,15 @@ from engine.bots import make_bot as engine_bot
 from engine.deal import derive_seed
 
 from .facade import EventCallback, Session
+from .state_events import state_event
 
 BOT_LEVELS = ALL_LEVELS  # "random", "easy", "normal", "hard"
 DEFAULT_LEVEL = "normal"
-# Choices the engine would otherwise list combination by combination.
-# phase -> (action kind, how many cards)
-TEMPLATE_PHASES = {"bury": ("bury", 5), "kitty": ("discard", 2)}
-ROOK_TRUMPS = ["B", "R", "G", "Y"]
 
 
 def make_bot(level: str | None, seed: bytes):
     """A bot of ``level`` for one seat (an unknown level plays at the default)."""
     return engine_bot(level if level in BOT_LEVELS else DEFAULT_LEVEL, seed)
-
-
-def state_event(game, state, seat: int, events: list[dict], scores: list[int], hand_number: int) -> dict:
-    """The facade's "state" event for ``seat`` (plus ``reasons`` while it is to play)."""
-    event = {"type": "state", "view": state.view(seat), "events": list(events), "scores": list(scores),
-             "hand_number": hand_number, "legal": legal_for(game, state, seat)}
-    if seat in state.to_act() and state.phase == "play":
-        event["reasons"] = reasons_for(game, state, seat)
-    return event
-
-
-def legal_for(game, state, seat: int) -> list[dict]:
-    """``seat``'s legal actions as hand-record dicts without the seat (templates for the
-    combinatorial choices, see the module docstring)."""
-    if seat not in state.to_act():
-        return []
-    template = TEMPLATE_PHASES.get(state.phase)
-    if template is not None:
-        kind, count = template
-        entry: dict = {kind: count}
-        if kind == "bury":
-            entry["trump"] = list(ROOK_TRUMPS)
-        return [entry]
-    out = []
-    for action in state.legal_actions(seat):
-        data = game.action_to_json(action)
-        data.pop("seat", None)
-        out.append(data)
-    return out
-
-
-def reasons_for(game, state, seat: int) -> dict:
-    """Why each card ``seat`` holds but may not play is refused, by card name."""
-    legal = state.legal_play_mask(seat)
-    deck = game.deck
-    return {deck.name(card): state.play_reason(seat, card) for card in range(deck.size)
-            if state.hands[seat] >> card & 1 and not legal >> card & 1}
 
 
 class LocalSession(Session):
