@@ -23,7 +23,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
 from ..ruleset import Ruleset
-from ..state import Game, HandResult, State, Trick
+from ..state import BITS, Game, HandResult, State, Trick, _new_tuple, plays_in
 
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -228,17 +228,14 @@ class HorseshoesState(State):
             return []
         legal = self.legal_play_mask(seat)
         declared = legal & self._declared_aces
-        plain = self._plays.actions[seat]
-        out = []
-        append = out.append
-        while legal:
-            low = legal & -legal
-            card = low.bit_length() - 1
-            if low & declared:
-                out += self.game.ace_actions[seat][card]
-            else:
-                append(plain[card])
-            legal ^= low
+        out = plays_in(self._plays.lists[seat], legal & ~declared)  # see State
+        placed = 0  # ace pairs inserted so far: each adds one entry to the count below
+        while declared:
+            low = declared & -declared
+            at = (legal & (low - 1)).bit_count() + placed
+            out[at:at] = self.game.ace_actions[seat][low.bit_length() - 1]
+            placed += 1
+            declared ^= low
         return out
 
     def check_play_extra(self, action: Action) -> None:
@@ -267,7 +264,7 @@ class HorseshoesState(State):
             return super().apply(action)
         if type(card) is not int or not 0 <= card < self.deck.size:
             raise IllegalAction(f"{card!r} is not a card of this game")
-        bit = 1 << card
+        bit = BITS[card]
         if not self.hands[seat] & bit:
             raise IllegalAction(f"you do not hold {self.deck.name(card)}")
         if not self.legal_play_mask(seat) & bit:
@@ -282,7 +279,7 @@ class HorseshoesState(State):
     def _play_card(self, seat: int, card: int, call: str | None) -> list[dict]:
         """Play a checked card: track the trick's winner as it goes, close full tricks."""
         game = self.game
-        bit = 1 << card
+        bit = BITS[card]
         self.hands[seat] ^= bit
         trick = self.trick
         if not trick:
@@ -296,7 +293,7 @@ class HorseshoesState(State):
         if bit & self._trump_mask:
             self.trump_broken = True
         trick.append((seat, card))
-        event = {"type": "play", "seat": seat, "card": game.deck.names[card]}
+        event = self._plays.events[seat][card].copy()  # see State._play
         if call is not None:
             event["ace"] = call
         if len(trick) < self.n:
@@ -315,7 +312,7 @@ class HorseshoesState(State):
 
     def _close_trick(self) -> list[dict]:
         winner = self._win_seat
-        trick = Trick(self.leader, tuple(self.trick), winner)
+        trick = _new_tuple(Trick, (self.leader, tuple(self.trick), winner))  # see State
         self.tricks.append(trick)
         self.trick = []
         self._declared_aces = self.game.ace_mask  # whatever is led next is declared

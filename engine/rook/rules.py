@@ -19,7 +19,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..deal import derive_seed
 from ..errors import IllegalAction
-from ..state import Game, HandResult, State
+from ..state import BITS, Game, HandResult, State
 
 # -- cards ---------------------------------------------------------------------------
 COLOURS = ("B", "R", "G", "Y")
@@ -113,11 +113,10 @@ class RookGame(Game):
         again from ``derive_seed(seed, "redeal", n)`` for n = 1, 2, … (the widow is not
         checked). Hand records use ``new_hand``, which never redeals."""
         redeals = 0
-        hands, spare = self.deal_cards(seed, dealer)
-        while not all(POINT_CARDS & DECK.mask(hand) for hand in hands):
+        state = super().deal(seed, dealer)  # its hands are masks: quick to check
+        while not all(POINT_CARDS & hand for hand in state.hands):
             redeals += 1
-            hands, spare = self.deal_cards(derive_seed(seed, "redeal", redeals), dealer)
-        state = self.state_class(self, hands, spare, dealer)  # a shuffle needs no check_deal
+            state = super().deal(derive_seed(seed, "redeal", redeals), dealer)
         state.record_redeals(redeals)
         return state
 
@@ -398,7 +397,7 @@ class RookState(State):
         trick = self.trick
         played = 0
         for _, card in trick:
-            played |= 1 << card
+            played |= BITS[card]
         contenders = (played & self._suit_of[ROOK]) or (played & self._suit_of[trick[0][1]])
         best = contenders.bit_length() - 1
         for seat, card in trick:

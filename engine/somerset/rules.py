@@ -93,6 +93,13 @@ def _trump_table(trump: str) -> TrumpTable:
 
 TRUMP_TABLES = {t: _trump_table(t) for t in TRUMPS}
 
+# Actions are immutable, so the auction's are made once: listing them per call was a
+# tenth of a random hand's time.
+SEATS = range(4)
+PASS = tuple(Action(s, "pass") for s in SEATS)
+BIDS = tuple(tuple(Action(s, "bid", amount) for amount in range(MAX_BID + 1)) for s in SEATS)
+NAME_TRUMP = tuple(tuple(Action(s, "trump", t) for t in TRUMPS) for s in SEATS)
+
 
 def suit_label(trump: str | None, follow: int) -> str:
     """How a player names the suit to follow: "/8", or "trump (/8)"."""
@@ -174,8 +181,7 @@ class SomersetState(State):
         return self.game.min_bid if self.high_bid is None else self.high_bid + 1
 
     def _legal_bidding(self, seat: int) -> list[Action]:
-        return [Action(seat, "pass")] + [Action(seat, "bid", amount)
-                                         for amount in range(self.lowest_bid(), MAX_BID + 1)]
+        return [PASS[seat], *BIDS[seat][self.lowest_bid():]]
 
     def _bid(self, action: Action) -> list[dict]:
         amount = action.value
@@ -256,7 +262,7 @@ class SomersetState(State):
 
     # -- trump -----------------------------------------------------------------------
     def _legal_trump(self, seat: int) -> list[Action]:
-        return [Action(seat, "trump", t) for t in TRUMPS]
+        return list(NAME_TRUMP[seat])
 
     def _name_trump(self, action: Action) -> list[dict]:
         if action.value not in TRUMP_TABLES or action.extra is not None:

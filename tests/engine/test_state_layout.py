@@ -139,3 +139,25 @@ def test_the_kept_history_encoding_hashes_as_the_whole_view(any_variant):
         if branch.tricks:
             branch.tricks = branch.tricks[:-1] + [branch.tricks[0]]
             assert branch.state_hash() == canonical.digest(branch.public_view())
+
+
+def test_horseshoes_lists_plays_in_card_order_with_both_ace_calls():
+    """Its plays come from the tables, with each ace that must be declared put in its
+    place twice (high, then low): the order a walk over the cards gives."""
+    for mode in ("three", "four", "partners"):
+        game = make_game("horseshoes", "horseshoes", mode)
+        rng = random.Random(5)
+        for n in range(10):
+            state = game.deal(derive_seed(BENCH_SEED, "aces", n), n % game.num_players)
+            while not state.is_over:
+                seat = state.to_act()[0]
+                legal = state.legal_actions(seat)
+                if state.phase == "play":
+                    expected = []
+                    for card in cards_of(state.legal_play_mask(seat)):
+                        if state._declared_aces >> card & 1:
+                            expected += game.ace_actions[seat][card]
+                        else:
+                            expected.append(state._play_actions[seat][card])
+                    assert legal == expected
+                state.apply(rng.choice(legal))
