@@ -31,8 +31,9 @@ class Name(str):
     pass
 
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5),
-                    st.binary(max_size=5), st.just(Seat.NORTH), st.just(Name("x")))
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**64 - 1),  # msgpack's range
+                    st.text(max_size=5), st.binary(max_size=5), st.just(Seat.NORTH),
+                    st.just(Name("x")))
 values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.lists(inner, max_size=4).map(tuple),
     st.dictionaries(st.text(max_size=4), inner, max_size=4),
