@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .base import Context, Decision
 
-PLAY_BUDGET = {"rook": 9000, "somerset": 7000, "horseshoes": 9000}  # simulated plays per decision
+PLAY_BUDGET = {"rook": 9000, "somerset": 5000, "horseshoes": 9000}  # simulated plays per decision
 MIN_SAMPLES = 4
 MAX_SAMPLES = 160
 

@@ -89,7 +89,7 @@ def hand_value(hand: int, kitty: bool) -> float:
     from this hand, plus what a partner and the kitty usually add."""
     _, tricks = best_trump(hand)
     count = sum(POINTS[c] for c in cards_of(hand))
-    return 1.8 * tricks + 0.4 * count + 4.0 + (1.0 if kitty else 0.0)
+    return 1.8 * tricks + 0.4 * count + 3.0 + (1.0 if kitty else 0.0)
 
 
 # -- bidding --------------------------------------------------------------------------------
@@ -353,8 +353,8 @@ def evaluate(state, seat: int) -> float:
 
 
 # -- the hard level's decisions before play --------------------------------------------------
-BID_SAMPLES = 24
-TRUMP_SAMPLES = 16
+BID_SAMPLES = 20
+TRUMP_SAMPLES = 12
 TRUMP_CHOICES = 4  # the best few by estimate are played out
 MAKE_QUANTILE = 0.35
 
