@@ -163,15 +163,37 @@ def _list(v) -> bool:
     return isinstance(v, list)
 
 
-def _plain(v, depth: int = 0) -> bool:
-    """A canonical plain value (what may be signed): no floats, string keys."""
-    if depth > 12:
-        return False
-    if isinstance(v, dict):
-        return all(isinstance(k, str) and _plain(x, depth + 1) for k, x in v.items())
-    if isinstance(v, (list, tuple)):
-        return all(_plain(x, depth + 1) for x in v)
-    return v is None or isinstance(v, (bool, int, str, bytes))
+_SCALARS = frozenset({type(None), bool, int, str, bytes})
+_MAX_DEPTH = 12
+
+
+def _plain(v) -> bool:
+    """A canonical plain value (what may be signed): no floats, string keys.
+
+    Every entry message carries whole views, so this walk runs over thousands of values
+    per message: it is iterative and checks exact types (what msgpack decodes to)."""
+    stack = [(v, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        value, depth = pop()
+        kind = type(value)
+        if kind in _SCALARS:
+            continue
+        if depth >= _MAX_DEPTH:
+            return False
+        if kind is dict:
+            for key, item in value.items():
+                if type(key) is not str:
+                    return False
+                if type(item) not in _SCALARS:
+                    push((item, depth + 1))
+        elif kind is list or kind is tuple:
+            for item in value:
+                if type(item) not in _SCALARS:
+                    push((item, depth + 1))
+        else:
+            return False
+    return True
 
 
 def _envelope(body_schema: dict):
