@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from engine import IllegalAction, Match, RecordError, make_game
@@ -140,32 +141,30 @@ class HostAuthority:
             out.sends.append((fp, m.error_message(str(exc))))
             out.disconnect.append(fp)
             return out
-        try:
-            if message["type"] == m.ACTION:
-                self._peer_action(out, fp, message)
-            elif message["type"] == m.CONTRIBUTION:
-                self._contribution(out, fp, message["signed"])
-            else:
-                self._rejoin(out, fp, message["seat"], message["last_seq"])
-        except Refusal as exc:
-            reply = m.refused_message if message["type"] == m.REJOIN else m.error_message
-            out.sends.append((fp, reply(str(exc))))
-        except StoreError as exc:
-            out.error = str(exc)
+        with self._one_write(out):
+            try:
+                if message["type"] == m.ACTION:
+                    self._peer_action(out, fp, message)
+                elif message["type"] == m.CONTRIBUTION:
+                    self._contribution(out, fp, message["signed"])
+                else:
+                    self._rejoin(out, fp, message["seat"], message["last_seq"])
+            except Refusal as exc:
+                reply = m.refused_message if message["type"] == m.REJOIN else m.error_message
+                out.sends.append((fp, reply(str(exc))))
         return out
 
     def act_local(self, seat: int, action: dict) -> Out:
         """A move by the host's own seat or one of its bots, signed with the host key."""
         out = Out()
-        try:
-            if self.seats.get(seat, {}).get("key") != self.key:
-                raise Refusal(f"seat {seat} is not the host's")
-            signed, private = self._sign_action(seat, action)
-            self._take_action(out, seat, signed, private)
-        except Refusal as exc:
-            out.error = str(exc)
-        except StoreError as exc:
-            out.error = str(exc)
+        with self._one_write(out):
+            try:
+                if self.seats.get(seat, {}).get("key") != self.key:
+                    raise Refusal(f"seat {seat} is not the host's")
+                signed, private = self._sign_action(seat, action)
+                self._take_action(out, seat, signed, private)
+            except Refusal as exc:
+                out.error = str(exc)
         return out
 
     def rejoin(self, fp: str, seat: int, last_seq: int) -> Out:
@@ -213,11 +212,37 @@ class HostAuthority:
     # -- the one path every change takes ---------------------------------------------------
     def _run(self, fn) -> Out:
         out = Out()
-        try:
+        with self._one_write(out):
             fn(out)
-        except StoreError as exc:
-            out.error = str(exc)
         return out
+
+    @contextmanager
+    def _one_write(self, out: Out):
+        """Every change goes through here. With a store that batches, all the entries the
+        change makes are written in one transaction before anything is sent (one fsync
+        for the last card, the hand's end and the reveal, not three). A failed write
+        leaves nothing sent and the host back at what the log holds."""
+        batch = getattr(self.persist, "batch", None)
+        try:
+            if batch is None:
+                yield
+            else:
+                with batch():
+                    yield
+        except StoreError as exc:
+            if batch is not None:  # applied here, but never on disk nor seen: undo it
+                out.sends.clear()
+                out.entries.clear()
+                out.disconnect.clear()
+                self._reload_from_log()
+            out.error = str(exc)
+
+    def _reload_from_log(self) -> None:
+        """Memory back to the durable log after a batch that could not be written (its
+        entries were applied here, but nobody saw them and the log never held them)."""
+        restored = type(self).restore(self.identity, self.persist.load().records,
+                                      self.rng, self.persist)
+        self.__dict__.update(restored.__dict__)
 
     def _append(self, out: Out, kind: str, body: dict, private: dict | None = None,
                 state_hash: str | None = None) -> None:

@@ -3,6 +3,7 @@ writes that fail cleanly."""
 
 import shutil
 import sqlite3
+from contextlib import contextmanager
 
 import pytest
 
@@ -123,3 +124,74 @@ def test_the_same_entry_is_never_written_twice(tmp_path):
     t = stored_table(tmp_path)
     with pytest.raises(StoreError, match="already has entry"):
         t.store.append(t.host.log[-1])
+
+
+class CommitFails(LogStore):
+    """A store whose batches fail to commit while ``failing`` (a disk that fills up)."""
+
+    failing = False
+
+    @contextmanager
+    def batch(self):
+        with LogStore.batch(self):
+            yield
+            if self.failing:
+                raise StoreError("disk full")
+
+
+def batched_table(store: LogStore, variant) -> Table:
+    """A table whose host writes to ``store`` itself, as the host session does (the test
+    table's own persist hook is a plain function, which cannot batch)."""
+    t = Table(variant, persist=store, open_=False)
+    t.host.persist = t.store = store
+    t.open()
+    t.start()
+    return t
+
+
+def commits_during(store: LogStore, change) -> int:
+    statements = []
+    store.db.set_trace_callback(statements.append)
+    try:
+        change()
+    finally:
+        store.db.set_trace_callback(None)
+    return sum(1 for s in statements if s.strip().upper() == "COMMIT")
+
+
+def test_the_entries_of_one_change_are_written_in_one_transaction(tmp_path):
+    t = batched_table(LogStore(tmp_path / "table.db"), ("horseshoes", "horseshoes", "four"))
+    while len(t.host.state.tricks) < 12 or len(t.host.state.trick) < 3:  # to the last card
+        t.step()
+    seat = t.host.state.to_act()[0]
+    last_card = t.choose(seat)
+    if seat in t.replicas:
+        def play():  # one call to the host, the peers' replies not delivered
+            return t.host.receive(t.fp(seat), t.replicas[seat].act(last_card))
+    else:
+        def play():
+            return t.host.act_local(seat, last_card)
+    outs = []
+    assert commits_during(t.store, lambda: outs.append(play())) == 1
+    kinds = [signed["entry"]["kind"] for signed in outs[0].entries]
+    assert kinds[:3] == ["action", "hand_end", "reveal"]  # … all in that one commit
+    assert [s for s, _ in t.store.load().records] == t.host.log
+
+
+def test_a_change_that_cannot_be_written_changes_nothing_and_sends_nothing(tmp_path):
+    store = CommitFails(tmp_path / "table.db")
+    t = batched_table(store, ("rook", None, None))
+    for _ in range(6):
+        t.step()
+    seat = t.host.state.to_act()[0]
+    action = t.choose(seat)
+    head, state_hash, logged = t.host.chain.head, t.host.state.state_hash(), len(t.host.log)
+    store.failing = True
+    out = t.step(seat, action)
+    assert out.error and "disk full" in out.error and not out.sends and not out.entries
+    assert (t.host.chain.head, t.host.state.state_hash(), len(t.host.log)) == \
+        (head, state_hash, logged)
+    assert len(store.load().records) == logged
+    store.failing = False  # space again: the same move goes through, and the game goes on
+    assert not t.step(seat, action).error
+    assert t.heads_agree() and not t.alerts
