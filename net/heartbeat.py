@@ -231,6 +231,10 @@ class Link:
                     self.on_hb(msg["seq"])
                 else:
                     self.on_message(msg)
+                # Frames already buffered are read without yielding to the loop: let the
+                # writer send what this message queued (an acknowledgement) before the
+                # next one — after a hand's last card, the next is the full replay.
+                await asyncio.sleep(0)
         except ConnectionClosed as exc:
             self.close(f"connection closed ({exc})")
         except ProtocolError as exc:
