@@ -16,6 +16,7 @@ from ..cards import cards_of
 from ..rook.rules import (BID_STEP, COLOUR_MASKS, COLOUR_NAMES, COLOURS, DECK, MAX_BID,
                           MIN_BID, POINTS, ROOK, ROOK_BIT)
 from .base import Context, Decision
+from .search import partnership_margin
 
 NUMBERS = tuple(DECK.names[c][1:] if c != ROOK else "ROOK" for c in range(DECK.size))
 RANK = tuple(c % 14 if c != ROOK else 14 for c in range(DECK.size))  # 0 = the 2, 13 = the 1
@@ -338,7 +339,7 @@ def decide_play(ctx: Context) -> Decision:
         card, why = easy_card(ctx.state, ctx.seat)
     elif ctx.level == "hard":
         from .search import search_play
-        return search_play(ctx, rollout_action, evaluate)
+        return search_play(ctx, rollout_action, partnership_margin)
     else:
         card, why = play_card(ctx.state, ctx.seat, possible_holdings(ctx), bidder)
     return Decision(ctx.state._play_actions[ctx.seat][card], why)
@@ -350,13 +351,6 @@ def rollout_action(state):
     seat = state.turn
     card, _ = play_card(state, seat, state.hands, state.bidder)
     return state._play_actions[seat][card]
-
-
-def evaluate(state, seat: int) -> float:
-    """The hand's score change for ``seat``'s side minus the other side's."""
-    score = state.result().score
-    side = seat % 2
-    return score[side] - score[1 - side]
 
 
 # -- the hard level's decisions before play --------------------------------------------------
@@ -413,7 +407,7 @@ def hard_bury(ctx: Context) -> Decision:
         return finish_as_bidder(world, ctx.seat, colour)
 
     colours = list(range(4))
-    values = compare_options(ctx, colours, finish, evaluate, BURY_SAMPLES)
+    values = compare_options(ctx, colours, finish, partnership_margin, BURY_SAMPLES)
     colour = max(colours, key=lambda c: (values[c], -c))
     cards, trump = plan_bury(ctx.know.hand, "normal", colour)
     action = ctx.game.action_from_json({"seat": ctx.seat, "bury": [ctx.name(c) for c in cards],

@@ -75,3 +75,11 @@ def compare_options(ctx: Context, options: list, apply_option, evaluate, samples
 def _card(ctx: Context, action) -> str:
     name = ctx.name(action.value)
     return f"{name} {action.extra}" if action.extra else name
+
+
+def partnership_margin(state, seat: int) -> float:
+    """A finished hand's value for ``seat`` in a partnership game: its side's score
+    change minus the other side's (Rook and Somerset play-outs are judged by it)."""
+    score = state.result().score
+    side = seat % 2
+    return score[side] - score[1 - side]

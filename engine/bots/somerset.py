@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..cards import cards_of
 from ..somerset.rules import DECK, DOUBLES, POINTS, ROVER, ROVER_BIT, SS, SS_BIT, SUITS, TRUMP_TABLES
 from .base import Context, Decision
+from .search import partnership_margin
 
 MAX_BID = 24
 SUIT_MASK = {s: DECK.suit_mask[s] for s in SUITS}
@@ -333,7 +334,7 @@ def decide_play(ctx: Context) -> Decision:
         card, why = easy_card(ctx.state, ctx.seat)
     elif ctx.level == "hard":
         from .search import search_play
-        return search_play(ctx, rollout_action, evaluate)
+        return search_play(ctx, rollout_action, partnership_margin)
     else:
         card, why = play_card(ctx.state, ctx.seat, possible_holdings(ctx), ctx.view["bidder"])
     return Decision(ctx.state._play_actions[ctx.seat][card], why)
@@ -344,12 +345,6 @@ def rollout_action(state):
     seat = state.turn
     card, _ = play_card(state, seat, state.hands, state.bidder, real=True)
     return state._play_actions[seat][card]
-
-
-def evaluate(state, seat: int) -> float:
-    score = state.result().score
-    side = seat % 2
-    return score[side] - score[1 - side]
 
 
 # -- the hard level's decisions before play --------------------------------------------------
@@ -398,7 +393,7 @@ def hard_trump(ctx: Context) -> Decision:
     def finish(world, trump):
         return finish_as_bidder(world, ctx.seat, trump)
 
-    values = compare_options(ctx, ranked, finish, evaluate, TRUMP_SAMPLES)
+    values = compare_options(ctx, ranked, finish, partnership_margin, TRUMP_SAMPLES)
     best = max(range(len(ranked)), key=lambda i: (values[i], -i))
     trump = ranked[best]
     return Decision(ctx.game.action_from_json({"seat": ctx.seat, "trump": trump}),
