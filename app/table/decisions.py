@@ -76,6 +76,20 @@ class DecisionPanel(QFrame):
         self.show()
         return layout
 
+    def _choice_row(self, key: str, values, label_of, on_pick) -> QHBoxLayout:
+        """A row of checkable buttons of which one is picked (trump for a Horseshoes
+        opening bid, the trump colour with a Rook bury); each named ``key-value``."""
+        row = QHBoxLayout()
+        group = QButtonGroup(self.body)
+        for value in values:
+            label = label_of(value)
+            button = _button(label, f"{key}-{value}", f"Trump {label}")
+            button.setCheckable(True)
+            group.addButton(button)
+            button.clicked.connect(lambda _=False, v=value: on_pick(v))
+            self._add(row, button, f"{key}-{value}", None)
+        return row
+
     def _add(self, row: QHBoxLayout | QGridLayout, button: QPushButton, key: str, action: dict | None,
              pos: tuple | None = None) -> QPushButton:
         self.buttons[key] = button
@@ -142,16 +156,8 @@ class DecisionPanel(QFrame):
         layout = self._reset(title, "bid")
         self.choice = None
         if trumps:
-            row = QHBoxLayout()
-            group = QButtonGroup(self.body)
-            for trump in trumps:
-                label = cardnames.trump_name("horseshoes", trump)
-                button = _button(label, f"trump-{trump}", f"Trump {label}")
-                button.setCheckable(True)
-                group.addButton(button)
-                button.clicked.connect(lambda _=False, t=trump: self._pick_trump(t))
-                self._add(row, button, f"trump-{trump}", None)
-            layout.addLayout(row)
+            layout.addLayout(self._choice_row(
+                "trump", trumps, lambda t: cardnames.trump_name("horseshoes", t), self._pick_trump))
         grid = QGridLayout()
         per_row = 14 if len(amounts) <= 14 else 12  # one row where it fits: the felt keeps its room
         for i, amount in enumerate(amounts):
@@ -218,16 +224,9 @@ class DecisionPanel(QFrame):
         layout = self._reset(f"You took the widow. Pick {count} cards to bury, then name trump.", "bury")
         self.choice = None
         self.selection = []
-        row = QHBoxLayout()
-        group = QButtonGroup(self.body)
-        for colour in template.get("trump", ["B", "R", "G", "Y"]):
-            name = cardnames.ROOK_COLOURS[colour]
-            button = _button(name, f"colour-{colour}", f"Trump {name}")
-            button.setCheckable(True)
-            group.addButton(button)
-            button.clicked.connect(lambda _=False, c=colour: self._pick_colour(c))
-            self._add(row, button, f"colour-{colour}", None)
-        layout.addLayout(row)
+        layout.addLayout(self._choice_row(
+            "colour", template.get("trump", ["B", "R", "G", "Y"]),
+            cardnames.ROOK_COLOURS.__getitem__, self._pick_colour))
         self.confirm = _button(f"Bury {count} and name trump", "confirm")
         self.confirm.clicked.connect(self._confirm_bury)
         self.buttons["confirm"] = self.confirm
