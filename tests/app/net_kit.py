@@ -14,17 +14,10 @@ from pathlib import Path
 
 from app.lobby import StaticDirectory
 from net.heartbeat import Timings
-from net.identity import Identity
+from tests.net.trust_table import identity as ident  # one key per name per run
 from net.session import GuestSession, HostSession
 
 QUICK = Timings.quick()
-_IDS: dict[str, Identity] = {}
-
-
-def ident(name: str) -> Identity:
-    if name not in _IDS:
-        _IDS[name] = Identity.generate(name)
-    return _IDS[name]
 
 
 class LoopbackNetwork:

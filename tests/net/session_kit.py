@@ -7,17 +7,11 @@ import time
 
 from net.guest_session import GuestCore
 from net.heartbeat import Timings
+from tests.net.trust_table import identity as ident  # one key per name per run
 from net.host_session import HostCore
 from net.identity import Identity
 
 QUICK = Timings.quick()
-_IDS: dict[str, Identity] = {}
-
-
-def ident(name: str) -> Identity:
-    if name not in _IDS:
-        _IDS[name] = Identity.generate(name)
-    return _IDS[name]
 
 
 async def wait_for(predicate, timeout: float = 20.0, interval: float = 0.01):
