@@ -7,6 +7,9 @@
     parlour --self-test     check this installation without a screen (see app.selftest)
 
 Sub-commands import only what they need, so ``parlour replay`` works without Qt.
+Before the desktop app starts Qt, ``app.syslibs.preflight`` checks that Qt's window
+plugin can load; if system libraries are missing it names them with the command that
+installs them and exits with status 2.
 """
 
 from __future__ import annotations
@@ -27,6 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     if command in ("host", "join"):
         from net.cli import main as net_main
         return net_main(argv)
+    # Before Qt creates its application: a window plugin that cannot load gets a
+    # plain list of the missing libraries and how to install them, not Qt's guess.
+    from app.syslibs import preflight
+    status = preflight()
+    if status is not None:
+        return status
     if os.environ.get("PARLOUR_EXIT_WHEN_SHOWN") == "1":  # the start-up timer
         from app.selftest import arm_exit_when_shown
         arm_exit_when_shown(argv)
