@@ -30,9 +30,10 @@ screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m app.screenshots screenshots
 
 # A one-folder PyInstaller bundle dist/parlour/ and dist/parlour-<version>-linux-x86_64.tar.gz
-# (packaging/README.md). Installs PyInstaller into .venv if it is missing.
+# (packaging/README.md). Installs PyInstaller into .venv if it is missing, and (as root on
+# Debian) the X11 libraries the bundle carries.
 package: $(STAMP)
-	$(PY) packaging/build.py
+	$(PY) packaging/build.py --install-deps
 
 # Build the bundle (no archive: CI only needs the folder), hold it to its size budget
 # (MB, unpacked) and run its self-test.

@@ -1,7 +1,12 @@
 """Build the Parlour bundle and its archive: ``python packaging/build.py`` (``make package``).
 
 1. makes sure PyInstaller is installed (the ``package`` extra of pyproject.toml);
-2. runs packaging/parlour.spec into ``dist/parlour/`` (work files in ``build/``);
+   on Linux, that this machine has every library the bundle must carry (the X11
+   helpers Qt's xcb plugin needs …; packaging/linux_libs.py) — ``--install-deps``
+   installs their Debian packages when missing (root, apt), else the build stops
+   naming the libraries and the packages;
+2. runs packaging/parlour.spec into ``dist/parlour/`` (work files in ``build/``), and
+   fails if PyInstaller could not find a library the bundle must carry;
 3. copies packaging/install.sh next to the ``parlour`` executable;
 4. packs ``dist/parlour-<version>-<os>-<arch>.tar.gz`` (``.zip`` on Windows), whose
    one top-level folder is ``parlour/``;
@@ -76,12 +81,53 @@ def run_pyinstaller(dist: Path, work: Path, log: Path) -> None:
 
 
 def unresolved_libraries(log: Path) -> list[str]:
-    """System libraries PyInstaller could not find (so the bundle relies on the
-    user's machine having them), from its log."""
+    """Libraries PyInstaller could not find, from its log. Excluded ones (left to the
+    user's system) are never reported, so each of these is one the bundle lacks."""
     marker = "could not resolve '"
     found = {line.split(marker, 1)[1].split("'", 1)[0]
              for line in log.read_text(errors="replace").splitlines() if marker in line}
     return sorted(found)
+
+
+def missing_libraries_message(sonames: list[str]) -> str:
+    """Which libraries the bundle must carry and this machine lacks, and what to install."""
+    import linux_libs
+
+    packages, unknown = linux_libs.debian_packages(sonames)
+    width = max(map(len, sonames))
+    lines = ["build: the bundle must carry these libraries, and this machine does not "
+             "have them:"]
+    for name in sonames:
+        package = linux_libs.PACKAGES.get(name)
+        lines.append(f"    {name:{width}}  " + (f"(Debian package {package.debian})" if package
+                                                  else "(no Debian package known)"))
+    if packages:
+        lines.append(f"Install them with `sudo apt-get install {' '.join(packages)}` "
+                     "(`make package` does this itself when run as root).")
+    if unknown:
+        lines.append(f"Find the package for {', '.join(unknown)} with "
+                     "`apt-file search` or your distribution's equivalent.")
+    return "\n".join(lines)
+
+
+def ensure_libraries(install: bool) -> None:
+    """Linux: stop before building if a library the bundle must carry is missing here,
+    installing its Debian package first when ``install`` (and root, and apt) allow."""
+    if not sys.platform.startswith("linux"):
+        return
+    import apt_install
+    import linux_libs
+
+    missing = linux_libs.missing_build_libraries()
+    if missing and install:
+        packages, _unknown = linux_libs.debian_packages(missing)
+        try:
+            apt_install.ensure(packages, "the bundle's libraries")
+        except apt_install.AptError as exc:
+            print(f"build: {exc}", flush=True)
+        missing = linux_libs.missing_build_libraries()
+    if missing:
+        raise SystemExit(missing_libraries_message(missing))
 
 
 def tree_size(path: Path) -> int:
@@ -126,12 +172,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-archive", action="store_true", help="only the bundle")
     parser.add_argument("--max-mb", type=float,
                         help="fail if the unpacked bundle is bigger (make check-package: 110)")
+    parser.add_argument("--install-deps", action="store_true",
+                        help="Linux: install the Debian packages of libraries the bundle "
+                             "carries when they are missing (needs root and apt-get)")
     args = parser.parse_args(argv)
 
     started = time.monotonic()
     ensure_pyinstaller()
+    ensure_libraries(args.install_deps)
     log = args.work / "pyinstaller.log"
     run_pyinstaller(args.dist, args.work, log)
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("parlour.spec:"):  # what the spec decided (libraries left out …)
+            print(f"build: {line}", flush=True)
+    missing = unresolved_libraries(log)
+    if missing:  # the check above knows Qt's needs; this catches anyone else's
+        raise SystemExit(missing_libraries_message(missing))
     bundle = args.dist / BUNDLE_NAME
     shutil.copy2(INSTALLER, bundle / INSTALLER.name)
     built, size_mb = time.monotonic() - started, tree_size(bundle) / 1e6
@@ -140,10 +196,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_mb is not None and size_mb > args.max_mb:
         raise SystemExit(f"build: the bundle grew past {args.max_mb:g} MB — see "
                          "packaging/README.md, 'Keeping it lean'")
-    missing = unresolved_libraries(log)
-    if missing:
-        print("build: note — not found on this machine, so not bundled (the user's "
-              f"system must provide them for that feature): {', '.join(missing)}")
     if not args.no_archive:
         epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0"))
         out = make_archive(bundle, args.dist / archive_name(version(), platform_tag()), epoch)

@@ -1,7 +1,9 @@
 """Load packaging/'s scripts for the tests.
 
 They are scripts, not a package (and the folder's name would clash with the PyPI
-``packaging`` library), so each is loaded from its file under a private name.
+``packaging`` library), so each is loaded from its file under a private name. The
+folder goes at the end of ``sys.path`` (shadowing nothing), so that the scripts' own
+imports of each other (``import linux_libs``) work as when they run.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"
+if str(PACKAGING) not in sys.path:
+    sys.path.append(str(PACKAGING))
 
 
 def load(name: str):
@@ -40,3 +44,23 @@ def icu_trim():
 @pytest.fixture(scope="session")
 def build():
     return load("build")
+
+
+@pytest.fixture(scope="session")
+def linux_libs():
+    return load("linux_libs")
+
+
+@pytest.fixture(scope="session")
+def apt_install():
+    return load("apt_install")
+
+
+@pytest.fixture(scope="session")
+def xdesktop():
+    return load("xdesktop")
+
+
+@pytest.fixture(scope="session")
+def hide_libs():
+    return load("hide_libs")

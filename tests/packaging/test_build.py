@@ -65,3 +65,30 @@ def test_unresolved_libraries_are_read_from_the_log(build, tmp_path):
         "2 WARNING: Library not found: could not resolve 'libxcb-icccm.so.4', dependency of 'b'.\n"
         "3 WARNING: something else\n")
     assert build.unresolved_libraries(log) == ["libxcb-icccm.so.4"]
+
+
+def test_the_missing_libraries_message_names_libraries_and_packages(build):
+    text = build.missing_libraries_message(["libxcb-icccm.so.4", "libxcb-keysyms.so.1",
+                                            "libmystery.so.2"])
+    lines = text.splitlines()
+    assert lines[1:4] == ["    libxcb-icccm.so.4    (Debian package libxcb-icccm4)",
+                          "    libxcb-keysyms.so.1  (Debian package libxcb-keysyms1)",
+                          "    libmystery.so.2      (no Debian package known)"]
+    assert "sudo apt-get install libxcb-icccm4 libxcb-keysyms1" in text
+    assert "libmystery.so.2" in lines[-1]
+
+
+def test_a_missing_library_stops_the_build_before_pyinstaller(build, monkeypatch):
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    import linux_libs  # the module build.py imports
+
+    monkeypatch.setattr(linux_libs, "missing_build_libraries", lambda: ["libxcb-icccm.so.4"])
+    try:
+        build.ensure_libraries(install=False)
+    except SystemExit as stop:
+        assert "libxcb-icccm.so.4" in str(stop) and "libxcb-icccm4" in str(stop)
+    else:
+        raise AssertionError("the build went on without libxcb-icccm.so.4")
