@@ -26,8 +26,9 @@ What this module does with it:
 * ``system_sonames``: the excluded libraries the bundle's files need — the Debian
   package's ``Depends:``.
 
-    python packaging/linux_libs.py check dist/parlour    # the check-package step
-    python packaging/linux_libs.py build-packages        # Debian packages the build needs
+    python packaging/linux_libs.py build-packages   # the Debian packages the build needs
+
+packaging/check_bundle.py runs ``check_bundle`` in ``make check-package``.
 """
 
 from __future__ import annotations
@@ -375,21 +376,11 @@ def _parallel(function, items):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="ldd over every ELF file of a built bundle")
-    check.add_argument("bundle", type=Path)
-    sub.add_parser("build-packages", help="the Debian packages the build must find")
-    args = parser.parse_args(argv)
-    if args.command == "build-packages":
-        print(" ".join(build_packages()))
-        return 0
-    report = check_bundle(args.bundle)
-    for line in report.lines():
-        print(f"check-libraries: {line}")
-    verdict = "ok" if report.ok else "FAILED"
-    print(f"check-libraries: {verdict} — {report.files} ELF files; the system provides "
-          f"{', '.join(system_sonames(args.bundle)) or 'nothing'}", flush=True)
-    return 0 if report.ok else 1
+    parser.add_argument("command", choices=["build-packages"],
+                        help="print the Debian packages of the libraries the bundle carries")
+    parser.parse_args(argv)
+    print(" ".join(build_packages()))
+    return 0
 
 
 if __name__ == "__main__":
