@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench demo screenshots package check-package clean
+.PHONY: run test bench demo screenshots package check-package deb check-deb clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,7 @@ test: $(STAMP)
 	-$(PY) packaging/xdesktop.py --install
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 	$(MAKE) check-package
+	$(MAKE) check-deb
 
 bench: $(STAMP)
 	$(PY) -m engine.bench --seconds 5
@@ -46,6 +47,17 @@ check-package: $(STAMP)
 	$(PY) packaging/build.py --no-archive --max-mb 110 --install-deps
 	dist/parlour/parlour --self-test
 	$(PY) packaging/check_bundle.py dist/parlour --shot dist/check-package-lobby.png
+
+# dist/parlour_<version>_amd64.deb: the bundle under /opt/parlour, /usr/bin/parlour, the
+# menu entry and icons; Depends: the packages of the libraries it leaves to the system.
+deb: $(STAMP)
+	$(PY) packaging/build.py --no-archive --install-deps
+	$(PY) packaging/deb.py
+
+# The .deb of the bundle check-package built, installed with apt-get, self-tested and
+# removed again, nothing left behind (as root, as in CI; skipped, saying so, otherwise).
+check-deb: $(STAMP)
+	$(PY) packaging/deb.py --check
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .hypothesis

@@ -64,3 +64,8 @@ def xdesktop():
 @pytest.fixture(scope="session")
 def hide_libs():
     return load("hide_libs")
+
+
+@pytest.fixture(scope="session")
+def deb():
+    return load("deb")
