@@ -131,7 +131,7 @@ def stage(bundle: Path, root: Path) -> None:
 def build_deb(bundle: Path, out_dir: Path, version: str) -> Path:
     """``<out_dir>/parlour_<version>_<arch>.deb`` from ``bundle``."""
     if not (bundle / "parlour").is_file():
-        raise SystemExit(f"deb: no bundle at {bundle}; build it first (make deb does)")
+        raise SystemExit(f"deb: no bundle at {bundle}; build it first (make deb or make check-package)")
     arch = architecture()
     out = out_dir / deb_name(version, arch)
     with tempfile.TemporaryDirectory(prefix="parlour-deb-", dir=out_dir) as tmp:

@@ -134,7 +134,7 @@ def x_server(workdir: Path, size: tuple[int, int] = SCREEN) -> Iterator[Display]
     try:
         number = _read_display_number(read_end, xvfb, log)
         display = Display(f":{number}", workdir / "Xvfb_screen0")
-        wm = subprocess.Popen(["openbox"], env=_x_env(display),
+        wm = subprocess.Popen(["openbox"], env=x_env(display),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         processes.append(wm)
         _wait_for(lambda: _window_manager_running(display), 10.0, "openbox to start",
@@ -158,7 +158,7 @@ def _read_display_number(fd: int, xvfb: subprocess.Popen, log: Path) -> int:
     return int(data)
 
 
-def _x_env(display: Display) -> dict[str, str]:
+def x_env(display: Display) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "XAUTHORITY")}
     env["DISPLAY"] = display.name
     return env
@@ -166,7 +166,7 @@ def _x_env(display: Display) -> dict[str, str]:
 
 def _window_manager_running(display: Display) -> bool:
     done = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"],
-                          env=_x_env(display), capture_output=True, text=True)
+                          env=x_env(display), capture_output=True, text=True)
     return "window id #" in done.stdout
 
 
@@ -211,7 +211,7 @@ _TREE_LINE = re.compile(r'^\s*(0x[0-9a-f]+) "(.*)": \((.*)\)\s+(\d+)x(\d+)[+-]\d
 def mapped_window(display: Display, title: str = TITLE) -> Geometry | None:
     """The geometry of a viewable top-level window named ``title`` (one with a class:
     Qt's hidden helper windows have none), or None."""
-    env = _x_env(display)
+    env = x_env(display)
     tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True,
                           text=True).stdout
     for line in tree.splitlines():
@@ -308,7 +308,7 @@ def show_lobby(argv: list[str], shot: Path | None = None, cwd: Path | None = Non
                            "to keep the lobby's mDNS off real interfaces")
     with tempfile.TemporaryDirectory(prefix="parlour-x-") as tmp, \
             x_server(Path(tmp)) as display:
-        env = {**_x_env(display), **app_home(Path(tmp) / "home"), "QT_QPA_PLATFORM": "xcb"}
+        env = {**x_env(display), **app_home(Path(tmp) / "home"), "QT_QPA_PLATFORM": "xcb"}
         log = Path(tmp) / "app.log"
         started = time.monotonic()
         with open(log, "wb") as out:
