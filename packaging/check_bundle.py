@@ -26,7 +26,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.append(str(HERE))
-import hide_libs  # noqa: E402 - next to this file
+import apt_install  # noqa: E402 - next to this file
+import hide_libs  # noqa: E402
 import linux_libs  # noqa: E402
 import xdesktop  # noqa: E402
 
@@ -47,6 +48,10 @@ def check_libraries(bundle: Path) -> bool:
 def check_window(bundle: Path, shot: Path | None) -> bool:
     try:
         xdesktop.ensure_tools(install=True)
+        # what any desktop has, and the .deb depends on (a fresh CI machine may lack it)
+        if apt_install.why_not() is None:
+            system = linux_libs.debian_packages(linux_libs.system_sonames(bundle))[0]
+            xdesktop.ensure_packages(system, "the libraries a desktop provides")
         shown = xdesktop.show_lobby([str(bundle / "parlour")], shot=shot)
     except xdesktop.DesktopError as exc:
         print(f"check-window: FAILED — {exc}", flush=True)

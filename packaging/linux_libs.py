@@ -195,11 +195,14 @@ def kept_qt_binaries(pyside: Path) -> list[Path]:
     return plugins + [pyside / f"{name}.abi3.so" for name in QT_MODULES]
 
 
-def required_sonames(binaries: Iterable[Path]) -> dict[str, str | None]:
+def required_sonames(binaries: Iterable[Path], with_excluded: bool = False
+                     ) -> dict[str, str | None]:
     """Every library those binaries need that the bundle must carry, with where this
     machine has it (None: it does not). Followed as PyInstaller follows it: through
     ``DT_NEEDED``, but not into excluded libraries (their needs are the system's).
-    Qt's own libraries come with the wheel: followed, but not listed."""
+    Qt's own libraries come with the wheel: followed, but not listed. With
+    ``with_excluded``, the excluded libraries met are listed too: everything Qt needs
+    from the system when it runs from source."""
     found: dict[str, str | None] = {}
     queue, seen = list(binaries), set()
     while queue:
@@ -208,9 +211,11 @@ def required_sonames(binaries: Iterable[Path]) -> dict[str, str | None]:
         queue = []
         for path, resolved in zip(batch, _parallel(ldd, batch)):
             for soname in elf_needed(path):
-                if excluded(soname):
-                    continue
                 where = resolved.get(soname)
+                if excluded(soname):
+                    if with_excluded and found.get(soname) is None:
+                        found[soname] = where
+                    continue
                 if not soname.startswith(_QT_OWN) and found.get(soname) is None:
                     found[soname] = where
                 if where is not None:
@@ -218,9 +223,11 @@ def required_sonames(binaries: Iterable[Path]) -> dict[str, str | None]:
     return found
 
 
-def missing_build_libraries(pyside: Path | None = None) -> list[str]:
-    """The libraries the bundle must carry that this machine lacks."""
-    needed = required_sonames(kept_qt_binaries(pyside or pyside_dir()))
+def missing_build_libraries(pyside: Path | None = None, with_excluded: bool = False
+                            ) -> list[str]:
+    """The libraries the bundle must carry that this machine lacks (with
+    ``with_excluded``: that Qt needs to run here from source)."""
+    needed = required_sonames(kept_qt_binaries(pyside or pyside_dir()), with_excluded)
     return sorted(soname for soname, where in needed.items() if where is None)
 
 

@@ -66,10 +66,7 @@ def ensure_tools(install: bool) -> None:
     """Make sure Xvfb, openbox and x11-utils are there (installing them if allowed)."""
     missing = missing_tools()
     if missing and install:
-        try:
-            apt_install.ensure([TOOLS[c] for c in missing], "the window check")
-        except apt_install.AptError as exc:
-            raise DesktopError(str(exc)) from None
+        ensure_packages([TOOLS[c] for c in missing], "the window check")
         missing = missing_tools()
     if missing:
         packages = " ".join(dict.fromkeys(TOOLS[c] for c in missing))
@@ -78,16 +75,21 @@ def ensure_tools(install: bool) -> None:
 
 
 def ensure_qt_libraries() -> None:
-    """Install the Debian packages of the libraries Qt's plugins load from the system
-    when running from source (``make run``): the ones the bundle carries."""
+    """Install the Debian packages of the libraries Qt and its plugins load from the
+    system when the app runs from source (``make run``): the ones the bundle carries
+    and the ones it leaves to the system."""
     import linux_libs
 
-    missing = linux_libs.missing_build_libraries()
+    missing = linux_libs.missing_build_libraries(with_excluded=True)
     if missing:
-        try:
-            apt_install.ensure(linux_libs.debian_packages(missing)[0], "running Qt on X11")
-        except apt_install.AptError as exc:
-            raise DesktopError(str(exc)) from None
+        ensure_packages(linux_libs.debian_packages(missing)[0], "running Qt on X11")
+
+
+def ensure_packages(packages: list[str], why: str) -> None:
+    try:
+        apt_install.ensure(packages, why)
+    except apt_install.AptError as exc:
+        raise DesktopError(str(exc)) from None
 
 
 def unavailable_reason() -> str | None:
