@@ -98,8 +98,8 @@ def missing_libraries_message(sonames: list[str]) -> str:
     lines = ["build: the bundle must carry these libraries, and this machine does not "
              "have them:"]
     for name in sonames:
-        package = linux_libs.PACKAGES.get(name)
-        lines.append(f"    {name:{width}}  " + (f"(Debian package {package.debian})" if package
+        package = linux_libs.debian_packages([name])[0]
+        lines.append(f"    {name:{width}}  " + (f"(Debian package {package[0]})" if package
                                                   else "(no Debian package known)"))
     if packages:
         lines.append(f"Install them with `sudo apt-get install {' '.join(packages)}` "

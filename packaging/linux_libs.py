@@ -39,6 +39,7 @@ import re
 import struct
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -226,16 +227,37 @@ def required_sonames(binaries: Iterable[Path], with_excluded: bool = False
 def missing_build_libraries(pyside: Path | None = None, with_excluded: bool = False
                             ) -> list[str]:
     """The libraries the bundle must carry that this machine lacks (with
-    ``with_excluded``: that Qt needs to run here from source)."""
+    ``with_excluded``: that Qt needs to run here from source), Python's own included."""
     needed = required_sonames(kept_qt_binaries(pyside or pyside_dir()), with_excluded)
-    return sorted(soname for soname, where in needed.items() if where is None)
+    missing = sorted(soname for soname, where in needed.items() if where is None)
+    python, _debian, present = python_library()
+    return missing if present or with_excluded else [*missing, python]
+
+
+def python_library() -> tuple[str, str | None, bool]:
+    """Python's shared library, which PyInstaller bundles: (its name, the Debian package
+    that provides it if this is Debian's Python, whether this machine has it).
+    Debian's python3 is linked statically and ships the library separately."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    name = sysconfig.get_config_var("INSTSONAME") or ""
+    if ".so" not in name:
+        name = f"libpython{version}.so.1.0"
+    libdir = Path(sysconfig.get_config_var("LIBDIR") or sys.base_prefix + "/lib")
+    places = [libdir, libdir / (sysconfig.get_config_var("MULTIARCH") or "")]
+    present = any((place / name).exists() for place in places)
+    debian = f"libpython{version}" if sys.base_prefix == "/usr" else None
+    return name, debian, present
 
 
 def debian_packages(sonames: Iterable[str]) -> tuple[list[str], list[str]]:
     """(Debian packages for the known sonames, the sonames no package is known for)."""
     sonames = list(sonames)
-    known = sorted({PACKAGES[name].debian for name in sonames if name in PACKAGES})
-    return known, [name for name in sonames if name not in PACKAGES]
+    table = {name: package.debian for name, package in PACKAGES.items()}
+    python, debian, _present = python_library()
+    if debian:
+        table[python] = debian
+    known = sorted({table[name] for name in sonames if name in table})
+    return known, [name for name in sonames if name not in table]
 
 
 def build_packages(pyside: Path | None = None) -> list[str]:

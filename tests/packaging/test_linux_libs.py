@@ -196,3 +196,13 @@ def test_a_library_found_nowhere_fails_the_check(linux_libs, tmp_path):
     assert set(report.not_found) == {"libgone.so.1"} and not report.ok
     assert report.lines()[0].startswith("not found: libgone.so.1 (needed by "
                                         "_internal/libuser.so.1)")
+
+
+def test_pythons_shared_library_is_found_and_named(linux_libs, monkeypatch):
+    name, _debian, present = linux_libs.python_library()
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert name.startswith(f"libpython{version}") and ".so" in name
+    assert present  # this interpreter runs PyInstaller builds, so it has one
+    monkeypatch.setattr(linux_libs.sys, "base_prefix", "/usr")  # Debian's python3
+    assert linux_libs.python_library()[1] == f"libpython{version}"
+    assert linux_libs.debian_packages([name]) == ([f"libpython{version}"], [])
