@@ -31,41 +31,19 @@ def load(name: str):
     return sys.modules[key]
 
 
-@pytest.fixture(scope="session")
-def lean():
-    return load("lean")
+def _script(name: str):
+    """A session fixture named ``name`` giving packaging/<name>.py as a module."""
+    @pytest.fixture(scope="session", name=name)
+    def fixture():
+        return load(name)
+    return fixture
 
 
-@pytest.fixture(scope="session")
-def icu_trim():
-    return load("icu_trim")
-
-
-@pytest.fixture(scope="session")
-def build():
-    return load("build")
-
-
-@pytest.fixture(scope="session")
-def linux_libs():
-    return load("linux_libs")
-
-
-@pytest.fixture(scope="session")
-def apt_install():
-    return load("apt_install")
-
-
-@pytest.fixture(scope="session")
-def xdesktop():
-    return load("xdesktop")
-
-
-@pytest.fixture(scope="session")
-def hide_libs():
-    return load("hide_libs")
-
-
-@pytest.fixture(scope="session")
-def deb():
-    return load("deb")
+lean = _script("lean")
+icu_trim = _script("icu_trim")
+build = _script("build")
+linux_libs = _script("linux_libs")
+apt_install = _script("apt_install")
+xdesktop = _script("xdesktop")
+hide_libs = _script("hide_libs")
+deb = _script("deb")
