@@ -40,7 +40,10 @@ def hidden_command(sonames: list[str], argv: list[str]) -> list[str]:
     for soname in sonames:
         for path in locate(soname):
             by_dir[path.parent].append(path.name)
-    lines = ["set -e", 'top=$(mktemp -d)', 'mount -t tmpfs tmpfs "$top"']
+    # The overlays' working folders live in a tmpfs on a fresh folder; once they are in
+    # place it is detached and the folder removed, so nothing is left in /tmp.
+    lines = ["set -e", 'top=$(mktemp -d "${TMPDIR:-/tmp}/parlour-hide.XXXXXX")',
+             'mount -t tmpfs tmpfs "$top"']
     for i, (folder, names) in enumerate(sorted(by_dir.items())):
         d = shlex.quote(str(folder))
         lines += [f'mkdir "$top/u{i}" "$top/w{i}" "$top/m{i}"',
@@ -48,7 +51,7 @@ def hidden_command(sonames: list[str], argv: list[str]) -> list[str]:
                   f'workdir="$top/w{i}" "$top/m{i}"',
                   *(f'rm -f "$top/m{i}/"{shlex.quote(name)}' for name in sorted(set(names))),
                   f'mount --bind "$top/m{i}" {d}']
-    lines.append('exec "$@"')
+    lines += ['umount -l "$top"', 'rmdir "$top"', 'exec "$@"']
     prefix = ["unshare", "--mount", "--propagation", "private"]
     if os.geteuid() != 0:
         prefix.append("--map-root-user")
