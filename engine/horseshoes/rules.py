@@ -23,6 +23,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
 from ..ruleset import Ruleset
+from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..state import BITS, Game, HandResult, State, Trick, _new_tuple, plays_in
 
 SUITS = "SHDC"
@@ -339,15 +340,39 @@ class HorseshoesState(State):
 
     # -- scoring ---------------------------------------------------------------------
     def finish(self) -> HandResult:
-        """Penalty points: |tricks taken − bid| per side; all sides exact → 3 each."""
+        """Penalty points: ``score_terms``, summed."""
+        return HandResult(tuple(self.tricks), tuple(self.taken), None,
+                          score_of(self.score_terms(), self.game.num_sides))
+
+    def side_bids(self) -> list[int]:
+        """Each side's bid: a player's own, or the partners' bids added up."""
         game = self.game
-        side_bids = [0] * game.num_sides
+        out = [0] * game.num_sides
         for seat, bid in enumerate(self.bids):
-            side_bids[game.side_of(seat)] += bid
-        penalties = tuple(abs(taken - bid) for taken, bid in zip(self.taken, side_bids))
-        if not any(penalties):
-            penalties = (ALL_EXACT_SCORE,) * game.num_sides
-        return HandResult(tuple(self.tricks), tuple(self.taken), None, penalties)
+            out[game.side_of(seat)] += bid
+        return out
+
+    def score_terms(self) -> tuple:
+        """|tricks taken − bid| per side; every side exact → 3 each."""
+        bids = self.side_bids()
+        if self.taken == bids:
+            return tuple(ScoreTerm(side, ALL_EXACT_SCORE, "everyone exact — 3 each", f"bid {bid}, took {bid}")
+                         for side, bid in enumerate(bids))
+        out = []
+        for side, (taken, bid) in enumerate(zip(self.taken, bids)):
+            off = abs(taken - bid)
+            words = "exact — no penalty" if not off else f"{off} off the bid — a penalty point for each"
+            out.append(ScoreTerm(side, off, words, f"bid {bid}, took {taken}"))
+        return tuple(out)
+
+    def scored_cards(self) -> tuple:
+        """The left-over card (three players), face down until now or face up all hand."""
+        if not self.spare:
+            return ()
+        words = ("face down all hand, seen by nobody until now" if self.leftover_face == "down"
+                 else "face up all hand")
+        return (ScoredCards("Left-over card", self.spare, None, None, words + "; it takes no part "
+                            "in play"),)
 
     # -- views -----------------------------------------------------------------------
     def hidden_from(self, seat: int) -> int:
