@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from engine import make_game  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
-from net.state_events import state_event  # noqa: E402
+from net.state_events import hand_breakdown, state_event  # noqa: E402
 
 from app.host_dialog import HostDialog  # noqa: E402
 from app.lobby import StaticDirectory  # noqa: E402
@@ -78,6 +78,7 @@ class Shooter:
         settings.animation = "off"
         self.directory = StaticDirectory(TABLES)
         self.window = MainWindow(settings, directory=self.directory, bot_delay=0)
+        self.window.table.last_trick_hold_ms = 0  # the summary at once: each scene is one moment
         self.window.resize(1280, 820)
         self.window.show()
 
@@ -170,7 +171,8 @@ def finish(shot: Shooter) -> None:
     result = state.result()
     hand_over = {"type": "hand_over", "record_path": None,
                  "result": {"taken": list(result.taken), "made": result.made, "score": list(result.score),
-                            "thrown_in": result.thrown_in}}
+                            "thrown_in": result.thrown_in},
+                 "breakdown": hand_breakdown(state)}
     # Hand 3 of a game still under way: the totals stay below 500.
     before = [[120, 85], [250, 130]]
     totals = [250 + result.score[0], 130 + result.score[1]]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from app.fitted import FittedLabel
+from app.table.viewmodel import name_variants, short_name
+
 
 class SeatPanel(QFrame):
     def __init__(self, parent: QWidget | None = None):
@@ -16,7 +19,7 @@ class SeatPanel(QFrame):
         top = QHBoxLayout()
         self.dot = QLabel("\u25cf")
         self.dot.setObjectName("connDot")
-        self.name = QLabel()
+        self.name = FittedLabel()  # a long name is cut short here; the tooltip has it whole
         self.name.setObjectName("seatName")
         self.dealer = QLabel("D")
         self.dealer.setObjectName("dealerChip")
@@ -27,6 +30,7 @@ class SeatPanel(QFrame):
         layout.addLayout(top)
         self.detail = QLabel()
         self.detail.setObjectName("seatDetail")
+        self.detail.setWordWrap(True)  # "Team B · 10 cards · 1 trick" on two lines where narrow
         layout.addWidget(self.detail)
         self.bid = QLabel()
         self.bid.setObjectName("seatBid")
@@ -37,18 +41,18 @@ class SeatPanel(QFrame):
                   bid: str, is_dealer: bool, is_turn: bool, tricks: int | None = None,
                   is_bidder: bool = False, fingerprint: str = "") -> None:
         self.seat_name = name
-        self.name.setToolTip(f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
         bot = " (bot)" if kind == "bot" else ""
-        self.name.setText(f"{name}{bot}")
+        self.name.set_variants(name_variants(lambda limit: short_name(name, limit) + bot),
+                               f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
         parts = [team] if team else []
         if cards_left is not None:
-            parts.append(f"{cards_left} cards")
+            parts.append(f"{cards_left} card{'s' if cards_left != 1 else ''}")
         if tricks:
             parts.append(f"{tricks} trick{'s' if tricks != 1 else ''}")
         self.detail.setText(" · ".join(parts))
         bid_text = f"Bid: {bid}" if bid else ""
         if is_bidder:
-            bid_text = f"\u2605 Bidder {bid_text}".strip()
+            bid_text = f"\u2605 Bidder · {bid}" if bid else "\u2605 Bidder"
         self.bid.setText(bid_text)
         self.bid.setVisible(bool(bid_text))
         self.dealer.setVisible(is_dealer)

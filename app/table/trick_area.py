@@ -9,12 +9,14 @@ shown along the top with a caption.
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app import cardnames
 
-from .card_widget import ART, card_size
+from .card_widget import ART, card_size, paint_tag
+
+ACE_COLOURS = {"high": "#1565c0", "low": "#6d4c41"}  # the badge on a declared ace
 
 
 def relative_position(seat: int, you: int, players: int) -> str:
@@ -35,6 +37,7 @@ class TrickArea(QWidget):
         self.cards: list[tuple[int, str]] = []  # (seat, card) in play order
         self.faded = False
         self.caption = ""
+        self.aces: dict[str, str] = {}  # declared aces on the trick shown
         self.open_cards: list[str] = []
         self.hidden_spare = 0  # face-down spare cards to show as backs
         self.open_caption = ""
@@ -49,9 +52,12 @@ class TrickArea(QWidget):
         self.deck, self.card_width, self.players, self.you = deck, card_width, players, you
         self.update()
 
-    def show_trick(self, cards: list[tuple[int, str]], caption: str = "", faded: bool = False) -> None:
+    def show_trick(self, cards: list[tuple[int, str]], caption: str = "", faded: bool = False,
+                   aces: dict[str, str] | None = None) -> None:
+        """``aces``: {card: "high" | "low"} for declared aces, shown on the card."""
         grew = not faded and len(cards) == len(self.cards) + 1 and cards[:-1] == self.cards
         self.cards, self.caption, self.faded = list(cards), caption, faded
+        self.aces = {card: call for card, call in (aces or {}).items() if any(c == card for _, c in cards)}
         if grew and self.animation_ms > 0:
             self._animation.stop()
             self._animation.setDuration(self.animation_ms)
@@ -61,7 +67,8 @@ class TrickArea(QWidget):
         else:
             self._glide = 1.0
         game = cardnames.game_of_deck(self.deck)
-        spoken = ", ".join(cardnames.spoken(game, c) for _, c in self.cards) or "no cards"
+        spoken = ", ".join(cardnames.spoken(game, c) + (f" ({self.aces[c]})" if c in self.aces else "")
+                           for _, c in self.cards) or "no cards"
         self.setAccessibleDescription(f"{caption} {spoken}".strip())
         self.update()
 
@@ -110,6 +117,9 @@ class TrickArea(QWidget):
             if index == len(self.cards) - 1 and self._glide < 1.0:
                 spot = self._from_edge(position, spot, face)
             painter.drawPixmap(spot, ART.face(self.deck, card, face, ratio))
+            if card in self.aces:
+                paint_tag(painter, self.aces[card].upper(), spot.x(), spot.y(), face.width(),
+                          ACE_COLOURS[self.aces[card]])
         painter.setOpacity(1.0)
         if self.caption:
             self._paint_caption(painter, self.caption, QRectF(0, self.height() - 26, self.width(), 24))
@@ -140,14 +150,20 @@ class TrickArea(QWidget):
             x += small.width() + gap
         if centred:
             rect = QRectF(0, y - 26, self.width(), 22)
-        else:
-            rect = QRectF(8, 2, max(total, 160), 20)
+        else:  # as wide as the words need, within the felt
+            rect = QRectF(8, 2, self.width() - 16, 20)
         self._paint_caption(painter, self.open_caption, rect, Qt.AlignCenter if centred else Qt.AlignLeft)
+
+    def caption_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setBold(True)
+        return font
 
     def _paint_caption(self, painter: QPainter, text: str, rect: QRectF,
                        align=Qt.AlignCenter) -> None:
-        font = QFont(self.font())
-        font.setBold(True)
+        """One line of bold text in ``rect``; elided only if the felt itself is narrower."""
+        font = self.caption_font()
         painter.setFont(font)
         painter.setPen(QColor("#fdf6e3"))
+        text = QFontMetrics(font).elidedText(text, Qt.ElideRight, int(rect.width()))
         painter.drawText(rect, align | Qt.AlignVCenter, text)
