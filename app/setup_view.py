@@ -163,7 +163,7 @@ class SetupView(QWidget):
         ordered = sorted(seats, key=lambda seat: (seat["seat"] - (you or 0)) % max(len(seats), 1))
         for row, seat in enumerate(ordered):
             self.grid.addWidget(QLabel(f"<b>{escape(self._where(seat).capitalize())}</b>"), row, 0)
-            name = QLabel(self._occupant(seat))
+            name = QLabel(self._occupant(seat, bool(event.get("is_host"))))
             name.setTextFormat(Qt.RichText)
             name.setObjectName(f"seatName-{seat['seat']}")
             name.setWordWrap(True)  # a long name and its fingerprint take two lines, not the controls' room
@@ -175,15 +175,16 @@ class SetupView(QWidget):
             self.grid.addWidget(self._seat_control(seat, you, bool(event.get("is_host"))), row, 3)
 
     @staticmethod
-    def _occupant(seat: dict) -> str:
+    def _occupant(seat: dict, is_host: bool) -> str:
         """Who sits there, as rich text: a name (and key fingerprint), a computer player
-        with its level, "away" for a player whose connection is down, or "open"."""
+        with its level (the host's seat choice says it already), "away" for a player
+        whose connection is down, or "open"."""
         kind = seat.get("kind")
         if kind == "empty":
             return "<i>open</i>"
         text = escape(seat.get("name") or "")
         if kind == "bot":
-            return f"{text} — computer, {escape(level_name(seat.get('level')))}"
+            return text if is_host else f"{text} — computer, {escape(level_name(seat.get('level')))}"
         if not seat.get("connected", True):
             text += " (away)"
         if seat.get("fingerprint"):

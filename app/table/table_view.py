@@ -548,8 +548,10 @@ class TableView(QWidget):
             last = tricks[-1]
             if self.holding:  # the hand's last trick, in full, before the summary
                 caption = f"Last trick — taken by {names[last['winner']]} · click for the summary"
-            else:
+            elif self.show_last:
                 caption = f"Last trick — taken by {names[last['winner']]}"
+            else:  # the trick just finished, faded until the next lead
+                caption = f"Taken by {names[last['winner']]}"
             self.trick.show_trick([tuple(x) for x in last["cards"]], caption,
                                   faded=not (self.show_last or self.holding), aces=aces)
         else:

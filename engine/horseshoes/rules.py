@@ -366,13 +366,12 @@ class HorseshoesState(State):
         return tuple(out)
 
     def scored_cards(self) -> tuple:
-        """The left-over card (three players), face down until now or face up all hand."""
-        if not self.spare:
+        """The left-over card of three players when it lay face down: nobody has seen
+        it until now (it scores nothing and took no part in play)."""
+        if not self.spare or self.leftover_face != "down":
             return ()
-        words = ("face down all hand, seen by nobody until now" if self.leftover_face == "down"
-                 else "face up all hand")
-        return (ScoredCards("Left-over card", self.spare, None, None, words + "; it takes no part "
-                            "in play"),)
+        return (ScoredCards("Left-over card", self.spare, None, None,
+                            "face down all hand, seen by nobody until now; it took no part in play"),)
 
     # -- views -----------------------------------------------------------------------
     def hidden_from(self, seat: int) -> int:

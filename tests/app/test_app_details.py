@@ -10,7 +10,7 @@ players' level and speed.
 from __future__ import annotations
 
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QWidget
 
 from app.host_dialog import HostDialog
 from app.screenshots import StubSession
@@ -146,7 +146,8 @@ def test_play_against_the_computer_with_the_chosen_level_and_speed(qtbot, window
         qtbot.waitUntil(window.setup.start_button.isEnabled)
         assert session.bot_delay == 0.4
         assert [s["level"] for s in session.seats if s["kind"] == "bot"] == ["hard"] * 3
-        labels = [w.text() for w in window.setup.findChildren(QLabel) if w.isVisibleTo(window.setup)]
-        assert sum("computer, Hard" in text for text in labels) == 3
+        choices = [w.currentText() for w in window.setup.findChildren(QComboBox)
+                   if w.objectName().startswith("occupant-") and w.isVisibleTo(window.setup)]
+        assert choices == ["Computer: Hard"] * 3
     finally:
         window.leave_table()

@@ -104,6 +104,9 @@ def test_horseshoes_terms_name_each_sides_bid_and_tricks():
     (leftover,) = breakdown(state)["cards"]
     assert leftover["cards"] == [game.deck.name(state.spare[0])] and leftover["points"] is None
     assert "face down" in leftover["words"]
+    game = make_game("horseshoes", None, "three", {"leftover": "up"})
+    state = play_random_hand(game, SEED, 0, random.Random(1))
+    assert breakdown(state)["cards"] == []  # face up all hand: nothing was hidden
 
 
 def test_a_hand_in_progress_has_no_breakdown():
