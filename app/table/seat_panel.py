@@ -28,9 +28,8 @@ class SeatPanel(QFrame):
         top.addWidget(self.name, 1)
         top.addWidget(self.dealer)
         layout.addLayout(top)
-        self.detail = QLabel()
+        self.detail = FittedLabel()  # "Team B · 10 cards · 1 trick", shorter where narrow
         self.detail.setObjectName("seatDetail")
-        self.detail.setWordWrap(True)  # "Team B · 10 cards · 1 trick" on two lines where narrow
         layout.addWidget(self.detail)
         self.bid = QLabel()
         self.bid.setObjectName("seatBid")
@@ -44,12 +43,15 @@ class SeatPanel(QFrame):
         bot = " (bot)" if kind == "bot" else ""
         self.name.set_variants(name_variants(lambda limit: short_name(name, limit) + bot),
                                f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
-        parts = [team] if team else []
+        counts = []
         if cards_left is not None:
-            parts.append(f"{cards_left} card{'s' if cards_left != 1 else ''}")
+            counts.append(f"{cards_left} card{'s' if cards_left != 1 else ''}")
         if tricks:
-            parts.append(f"{tricks} trick{'s' if tricks != 1 else ''}")
-        self.detail.setText(" · ".join(parts))
+            counts.append(f"{tricks} trick{'s' if tricks != 1 else ''}")
+        # Where the panel is narrow the team shrinks to its letter, then goes.
+        self.detail.set_variants([" · ".join(x for x in (team, *counts) if x),
+                                  " · ".join(x for x in (team.replace("Team ", ""), *counts) if x),
+                                  " · ".join(counts) or team])
         bid_text = f"Bid: {bid}" if bid else ""
         if is_bidder:
             bid_text = f"\u2605 Bidder · {bid}" if bid else "\u2605 Bidder"
@@ -66,4 +68,4 @@ class SeatPanel(QFrame):
         self.dot.style().polish(self.dot)
         state = "connected" if connected else "not connected"
         turn = ", to act" if is_turn else ""
-        self.setAccessibleName(f"{name}{bot}, {team}, {state}{turn}. {self.detail.text()} {bid_text}".strip())
+        self.setAccessibleName(f"{name}{bot}, {team}, {state}{turn}. {self.detail.variants[0]} {bid_text}".strip())

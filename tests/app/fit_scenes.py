@@ -16,6 +16,7 @@ from net.state_events import hand_breakdown, state_event
 
 SEED = bytes(range(32))
 LONG_NAMES = ["Grandma Josephine-Marie", "Uncle Bartholomew Jr.", "Cousin Maximilian", "Aunt Philippa Rose"]
+SHORT_NAMES = ["Jo", "Bo", "Cy", "Di"]  # short names make narrow panels: lines must fit those too
 FINGERPRINTS = ["3f9a", "b27c", "77d0", "c41e"]
 TABLES = [
     {"id": "1", "name": "The long kitchen table at Grandma's house", "game": "horseshoes",
@@ -33,11 +34,12 @@ def settle(app=None) -> None:
         app.processEvents()
 
 
-def table_event(game, settings: dict, kinds=None, is_host=True, you=0, started=True, options=None) -> dict:
+def table_event(game, settings: dict, kinds=None, is_host=True, you=0, started=True, options=None,
+                names=LONG_NAMES) -> dict:
     kinds = kinds or ["human"] * game.num_players
     seats = []
     for seat, kind in enumerate(kinds):
-        seats.append({"seat": seat, "name": "" if kind == "empty" else LONG_NAMES[seat],
+        seats.append({"seat": seat, "name": "" if kind == "empty" else names[seat],
                       "fingerprint": FINGERPRINTS[seat] if kind == "human" else "", "kind": kind,
                       "level": "hard" if kind == "bot" else None, "connected": kind != "empty"})
     return {"type": "table", "seats": seats, "you": you, "is_host": is_host,

@@ -69,9 +69,9 @@ def test_cards_left_in_words(qtbot):
     panel = SeatPanel()
     qtbot.addWidget(panel)
     panel.show_seat("Ann", "", "human", True, 1, "", False, False)
-    assert panel.detail.text() == "1 card"
+    assert panel.detail.variants[0] == "1 card"
     panel.show_seat("Ann", "", "human", True, 2, "", False, False, tricks=1)
-    assert panel.detail.text() == "2 cards · 1 trick"
+    assert panel.detail.variants[0] == "2 cards · 1 trick"
 
 
 def test_hints_name_cards_as_the_table_does(qtbot, window):

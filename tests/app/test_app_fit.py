@@ -26,7 +26,7 @@ from app.settings import FirstStartDialog, Settings, SettingsDialog
 from app.window import MIN_SIZE, MainWindow
 from engine import make_game
 from fit_kit import fit_problems
-from fit_scenes import (GAMES, LONG_NAMES, TABLES, finished, settle, sit_at, table_event,
+from fit_scenes import (GAMES, LONG_NAMES, SHORT_NAMES, TABLES, finished, settle, sit_at, table_event,
                         table_scenes)
 from net.state_events import hand_breakdown, state_event
 
@@ -98,9 +98,10 @@ def test_the_smallest_window_is_at_most_1024_by_640(qtbot, settings):
 @pytest.mark.parametrize("big_window", SIZES, indirect=True, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_table_fits_in_every_decision_and_moment(big_window):
     looker = Looker(big_window)
-    for name, settings, until, mine, dealer in table_scenes():
-        sit_at(big_window, settings, until, mine, dealer)
-        looker.look(name)
+    for names in (LONG_NAMES, SHORT_NAMES):
+        for name, settings, until, mine, dealer in table_scenes():
+            sit_at(big_window, settings, until, mine, dealer, names=names)
+            looker.look(f"{name} ({names[0]})")
     looker.check()
 
 
