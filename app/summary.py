@@ -83,8 +83,12 @@ class ScoreChart(QWidget):
         font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
         painter.setFont(font)
         painter.setPen(QColor("#fdf6e3"))
-        for value in sorted({low, high, 0}):
-            painter.drawText(QRectF(0, at(0, value).y() - 8, 40, 16), Qt.AlignRight | Qt.AlignVCenter, str(value))
+        drawn: list[float] = []
+        for value in sorted({low, high, 0}, key=lambda v: (v != 0, v)):  # 0 first: it has the axis line
+            y = at(0, value).y()
+            if all(abs(y - other) >= 14 for other in drawn):  # close values would print over each other
+                painter.drawText(QRectF(0, y - 8, 40, 16), Qt.AlignRight | Qt.AlignVCenter, str(value))
+                drawn.append(y)
         painter.drawText(QRectF(plot.left(), plot.bottom() + 4, plot.width(), 18), Qt.AlignCenter,
                          f"after {count - 1} hand{'s' if count != 2 else ''}")
         if self.target:

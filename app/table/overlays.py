@@ -163,7 +163,7 @@ class SummaryCurtain(Curtain):
         self.last_trick_button.setProperty("role", "secondary")
         self.last_trick_button.setCheckable(True)
         self.last_trick_button.setToolTip("Show the hand's last trick instead of the score chart")
-        self.last_trick_button.toggled.connect(self.summary.show_page)
+        self.last_trick_button.toggled.connect(self._show_last_trick)
         self.rematch_button = QPushButton("Rematch")
         self.rematch_button.setObjectName("rematch")
         self.next_button = QPushButton("Next hand")
@@ -178,6 +178,10 @@ class SummaryCurtain(Curtain):
         self.rematch_button.clicked.connect(self.rematch)
         self.leave_button.clicked.connect(self.leave)
         self.game_over = False
+
+    def _show_last_trick(self, on: bool) -> None:
+        self.summary.show_page(on)
+        self.last_trick_button.setText("Score chart" if on else "Last trick")
 
     def _fresh(self) -> None:
         """Each summary opens on the scores, not on the last trick."""

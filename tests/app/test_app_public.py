@@ -122,6 +122,7 @@ def test_the_last_trick_stays_in_view_until_a_click_then_the_summary_has_it(qtbo
     assert curtain.summary.pages.currentWidget() is curtain.summary.chart
     qtbot.mouseClick(curtain.last_trick_button, Qt.LeftButton)
     assert curtain.summary.pages.currentWidget() is curtain.summary.last_trick
+    assert curtain.last_trick_button.text() == "Score chart"  # and back again
     names = table.names()
     assert curtain.summary.last_trick_cards.cards == [
         (game.deck.name(c), names[s], None) for s, c in last.cards]
