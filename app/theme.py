@@ -45,7 +45,7 @@ QFrame#sidePanel { background: rgba(0,0,0,0.35); border-radius: 8px; }
 QListWidget { background: rgba(0,0,0,0.25); border: none; }
 QListWidget::item { padding: 6px; }
 QListWidget::item:selected { background: rgba(244,196,48,0.35); color: #fff; }
-QListWidget#tableList::item { color: transparent; }
+QListWidget#tableList::item { color: transparent; padding: 0; }  /* the row widget has its own margins */
 QListWidget#tableList::item:selected { color: transparent; }
 QScrollBar:vertical { background: rgba(0,0,0,0.2); width: 10px; border: none; }
 QScrollBar::handle:vertical { background: rgba(253,246,227,0.45); border-radius: 5px; min-height: 24px; }

@@ -29,6 +29,7 @@ TARGETS = {"somerset": 66, "rook": 500}
 REFERENCE_WIDTH = 84  # Settings.card_width for "medium"; other sizes scale from it
 SIDE_MIN, SIDE_MAX = 230, 320  # the live scores and game log panel's width
 SIDE_SEAT_WIDTH = 200  # the felt's left and right columns, at least
+MIN_CARD_WIDTH = 44
 MIN_STEP = 0.36  # overlapped cards keep at least this much of their face (the corner index) in view
 
 
@@ -38,7 +39,7 @@ def fit_card_width(size_setting: int, area_width: int, area_height: int, cards: 
     scale = size_setting / REFERENCE_WIDTH
     base = min(area_height * 0.16, area_width * 0.1) * scale
     fits = area_width / (1 + MIN_STEP * max(cards - 1, 0)) if cards else base
-    return int(max(44, min(base, fits, 220)))
+    return int(max(MIN_CARD_WIDTH, min(base, fits, 220)))
 
 GAME_TITLES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
 MODE_WORDS = {"three": "3 players", "four": "4 players", "partners": "partners"}  # the info bar
@@ -71,6 +72,7 @@ class TableView(QWidget):
         self._hold_timer.setSingleShot(True)
         self._hold_timer.timeout.connect(self.release_hold)
         self._hand_seen: tuple[int, list[str]] = (0, [])  # (hand number, cards) last drawn
+        self._fit_pending = False  # a re-fit of the cards to the height left is queued
         self._build()
 
     # -- layout --------------------------------------------------------------------------
@@ -465,7 +467,22 @@ class TableView(QWidget):
     def _card_width(self, cards: int | None = None) -> int:
         cards = len(self.hand.cards) if cards is None else cards
         room = max(self.width() - self.my_panel.sizeHint().width() - 40, 300)
-        return fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
+        width = fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
+        # No taller than the height the rest of the table leaves (a big decision panel
+        # in a small window): the window must not need to grow.
+        layout = self.layout()
+        layout.invalidate()  # a panel shown just now must count, not the size cached before it
+        others = layout.minimumSize().height() - self.hand.minimumHeight()
+        tallest = (self.height() - others - 4) / (1.4 + 1 / 6)  # a card's face and its lift
+        return int(max(MIN_CARD_WIDTH, min(width, tallest)))
+
+    def _fit_hand_height(self) -> None:
+        """Cards re-fitted to the height the other panels leave them."""
+        self._fit_pending = False
+        width = self._card_width()
+        if width != self.card_width:
+            self.card_width = width
+            self.hand.set_cards(self.hand.cards, self.deck(), width)
 
     def apply_card_size(self) -> None:
         """Re-fit the cards to the window and the card-size setting (resize, Settings)."""
@@ -490,6 +507,10 @@ class TableView(QWidget):
         self._refresh_hand()
         self._refresh_status()
         self._refresh_side()
+        # Once the panels shown just now have been laid out, the cards take the height left.
+        if not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, self._fit_hand_height)
 
     def _refresh_info(self) -> None:
         settings = self.table.get("settings") or {}

@@ -1,8 +1,11 @@
 """Does every word fit? ``fit_problems(window)`` lists each visible label, button, check
 box or combo box whose text does not fit its widget (font metrics against geometry),
-and each visible widget that lies outside the window.
+each visible widget that lies outside the window, and each that sticks out of its
+parent.
 
-Text is measured the way the widget draws it: a label's plain or rich text in its
+A widget that sticks out of its parent is cut off there, so that is a problem too
+(a lobby row whose status line is taller than the row). Text is measured the way the
+widget draws it: a label's plain or rich text in its
 contents rectangle (wrapped to its width when it word-wraps), a button's or check box's
 text in the contents rectangle the style gives it (padding and indicator excluded), a
 combo box's current text in its edit field. Widgets inside a scroll area's viewport
@@ -32,6 +35,16 @@ def fit_problems(window: QWidget) -> list[str]:
             rect = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
             if not bounds.adjusted(-SLACK, -SLACK, SLACK, SLACK).contains(rect):
                 out.append(f"{where} at {_box(rect)} is outside the window {_box(bounds)}")
+        layout = widget.layout()
+        if layout is not None and widget.height() < layout.minimumSize().height() - SLACK \
+                and not isinstance(widget, QAbstractScrollArea):
+            out.append(f"{where} is {widget.height()}px high, its contents need "
+                       f"{layout.minimumSize().height()}: squeezed")
+        parent = widget.parentWidget()
+        if parent is not None and parent is not window and not _is_viewport(parent) \
+                and not parent.rect().adjusted(-SLACK, -SLACK, SLACK, SLACK).contains(widget.geometry()):
+            out.append(f"{where} at {_box(widget.geometry())} sticks out of {_describe(parent)} "
+                       f"{_box(parent.rect())}: cut off")
         problem = text_problem(widget)
         if problem:
             out.append(f"{where}: {problem}")
@@ -91,9 +104,10 @@ def _label(label: QLabel) -> str | None:
             lines = text.split("\n")
             width = max(metrics.horizontalAdvance(line) for line in lines)
             height = metrics.height() * len(lines)
+    wrapped = label.wordWrap() and height > QFontMetrics(label.font()).height() * 1.5
     if width > rect.width() + SLACK:
         return f"text {_quote(text)} needs {width:.0f}px wide, has {rect.width()}"
-    if height > rect.height() + SLACK + 2:  # a wrapped line's leading may round up
+    if height > rect.height() + SLACK + (2 if wrapped else 0):  # wrapped lines' leading may round up
         return f"text {_quote(text)} needs {height:.0f}px high, has {rect.height()}"
     return None
 
@@ -125,6 +139,12 @@ def _combo(combo: QComboBox) -> str | None:
     if width > rect.width() + SLACK:
         return f"current choice {_quote(text)} needs {width}px wide, has {rect.width()}"
     return None
+
+
+def _is_viewport(widget: QWidget) -> bool:
+    """A scroll area's viewport: what it holds moves in and out of view by design."""
+    area = widget.parentWidget()
+    return isinstance(area, QAbstractScrollArea) and area.viewport() is widget
 
 
 def _scrolls(widget: QWidget, window: QWidget) -> bool:

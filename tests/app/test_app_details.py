@@ -146,8 +146,10 @@ def test_play_against_the_computer_with_the_chosen_level_and_speed(qtbot, window
         qtbot.waitUntil(window.setup.start_button.isEnabled)
         assert session.bot_delay == 0.4
         assert [s["level"] for s in session.seats if s["kind"] == "bot"] == ["hard"] * 3
-        choices = [w.currentText() for w in window.setup.findChildren(QComboBox)
-                   if w.objectName().startswith("occupant-") and w.isVisibleTo(window.setup)]
-        assert choices == ["Computer: Hard"] * 3
+        def choices() -> list[str]:  # new rows show on the next turn of the event loop
+            return [w.currentText() for w in window.setup.findChildren(QComboBox)
+                    if w.objectName().startswith("occupant-") and w.isVisibleTo(window.setup)]
+        qtbot.waitUntil(lambda: len(choices()) == 3)
+        assert choices() == ["Computer: Hard"] * 3
     finally:
         window.leave_table()
