@@ -137,6 +137,12 @@ class Shooter:
         return self.table(settings, state, name, game, **kw), game, state
 
 
+def ace_declared(state) -> bool:
+    """An ace declared high or low is on the trick (Horseshoes), and it is your turn."""
+    played = state.history[len(state.history) - len(state.trick):] if state.trick else []
+    return 0 in state.to_act() and any(action.extra for action in played)
+
+
 def my_turn(phase: str):
     return lambda s: s.phase == phase and 0 in s.to_act()
 
@@ -159,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
                mine=take_it, dealer=3)
     mid = lambda s: s.phase == "play" and 0 in s.to_act() and len(s.trick) >= 2  # noqa: E731
     shot.scene({"game": "somerset"}, mid, "mid-trick", dealer=1, scores=[31, 22])
+    shot.scene({"game": "horseshoes", "mode": "four"}, ace_declared, "ace-declared", dealer=0,
+               scores=[2, 5, 1, 3], options={"game_log": True})
     finish(shot)
     return 0
 
