@@ -140,8 +140,12 @@ class TrickArea(QWidget):
             width = max(36, trick_width * 0.5)
         small = card_size(int(width))
         total = count * small.width() + (count - 1) * gap
+        # The caption wraps rather than run off a narrow felt: above the cards in the
+        # middle, above them in the corner (which moves them down).
+        room = max(self.width() - 16, 40)
+        lines = self.open_caption_rect(room)
         x = (self.width() - total) / 2 if centred else 8.0
-        y = (self.height() - small.height()) / 2 if centred else 24.0
+        y = (self.height() - small.height()) / 2 if centred else 6.0 + lines.height()
         for card in self.open_cards:
             painter.drawPixmap(QPointF(x, y), ART.face(self.deck, card, small, ratio))
             x += small.width() + gap
@@ -149,10 +153,18 @@ class TrickArea(QWidget):
             painter.drawPixmap(QPointF(x, y), ART.back(small, "blue", ratio))
             x += small.width() + gap
         if centred:
-            rect = QRectF(0, y - 26, self.width(), 22)
-        else:  # as wide as the words need, within the felt
-            rect = QRectF(8, 2, self.width() - 16, 20)
-        self._paint_caption(painter, self.open_caption, rect, Qt.AlignCenter if centred else Qt.AlignLeft)
+            rect = QRectF(8, y - 4 - lines.height(), room, lines.height())
+        else:
+            rect = QRectF(8, 2, room, lines.height())
+        self._paint_caption(painter, self.open_caption, rect, Qt.AlignCenter if centred else Qt.AlignLeft,
+                            wrap=True)
+
+    def open_caption_rect(self, width: int) -> QRectF:
+        """The size the open cards' caption takes wrapped to ``width``."""
+        if not self.open_caption:
+            return QRectF(0, 0, width, 0)
+        metrics = QFontMetrics(self.caption_font())
+        return QRectF(metrics.boundingRect(0, 0, int(width), 10000, Qt.TextWordWrap, self.open_caption))
 
     def caption_font(self) -> QFont:
         font = QFont(self.font())
@@ -160,10 +172,14 @@ class TrickArea(QWidget):
         return font
 
     def _paint_caption(self, painter: QPainter, text: str, rect: QRectF,
-                       align=Qt.AlignCenter) -> None:
-        """One line of bold text in ``rect``; elided only if the felt itself is narrower."""
+                       align=Qt.AlignCenter, wrap: bool = False) -> None:
+        """Bold text in ``rect``: wrapped, or one line elided only if the felt itself
+        is narrower."""
         font = self.caption_font()
         painter.setFont(font)
         painter.setPen(QColor("#fdf6e3"))
+        if wrap:
+            painter.drawText(rect, align | Qt.AlignVCenter | Qt.TextWordWrap, text)
+            return
         text = QFontMetrics(font).elidedText(text, Qt.ElideRight, int(rect.width()))
         painter.drawText(rect, align | Qt.AlignVCenter, text)

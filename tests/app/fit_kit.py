@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QTextDocument
-mightBeRichText = __import__("PySide6.QtGui", fromlist=["Qt"]).Qt.mightBeRichText
+from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QCheckBox, QComboBox, QLabel,
                                QListWidget, QPushButton, QStyle, QStyleOptionButton, QStyleOptionComboBox, QWidget)
+
+from app.table.trick_area import TrickArea
+
+mightBeRichText = GuiQt.mightBeRichText
 
 SLACK = 1  # pixels of rounding
 ROW_PADDING = 4  # a list row's padding in the style sheet, at most
@@ -62,6 +66,25 @@ def text_problem(widget: QWidget) -> str | None:
         return _combo(widget)
     if isinstance(widget, QListWidget) and widget.wordWrap():
         return _list_rows(widget)
+    if isinstance(widget, TrickArea):
+        return _trick_captions(widget)
+    return None
+
+
+def _trick_captions(area: TrickArea) -> str | None:
+    """The felt's painted captions ("Left-over card, face up", "Taken by …") are drawn
+    on one line across the felt: they must not need eliding."""
+    metrics = QFontMetrics(area.caption_font())
+    room = area.width() - 16
+    if area.caption and metrics.horizontalAdvance(area.caption) > room:
+        return f"caption {_quote(area.caption)} needs {metrics.horizontalAdvance(area.caption)}px, has {room}"
+    # the open cards' caption wraps: each word must fit, and the lines must leave the
+    # cards room below them
+    for word in area.open_caption.split():
+        if metrics.horizontalAdvance(word) > room:
+            return f"caption word {word!r} is wider than the felt ({room}px)"
+    if area.open_caption_rect(room).height() > area.height() / 3:
+        return f"caption {_quote(area.open_caption)} takes more than a third of the felt's height"
     return None
 
 
