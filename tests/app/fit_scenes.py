@@ -76,17 +76,18 @@ def sit_at(window, settings: dict, until, mine=None, dealer: int = 0, hand_numbe
     return bridge, game, state
 
 
-def hand_over(window, bridge, game, state, scores_before, game_over: bool = False) -> None:
-    """The hand summary (and game over) for the finished ``state``."""
+def deliver_hand_over(bridge, game, state, before: list[int]) -> list[int]:
+    """The finished ``state`` as the table sees a hand end: its last state, then the
+    hand-over event with the engine's breakdown; the totals after it."""
     result = state.result()
-    totals = [a + b for a, b in zip(scores_before, result.score)]
+    totals = [a + b for a, b in zip(before, result.score)]
+    bridge.deliver(state_event(game, state, 0, [], before, 4))
     bridge.deliver({"type": "hand_over", "scores": totals, "record_path": None,
                     "result": {"taken": list(result.taken), "made": result.made,
                                "score": list(result.score), "thrown_in": result.thrown_in},
                     "breakdown": hand_breakdown(state)})
-    if game_over:
-        bridge.deliver({"type": "game_over", "winner": 0, "scores": totals})
     settle()
+    return totals
 
 
 GAMES = [

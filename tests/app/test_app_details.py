@@ -18,6 +18,7 @@ from app.table.card_widget import CardWidget
 from app.table.seat_panel import SeatPanel
 from engine import make_game
 from fit_scenes import choose, my_turn, settle, sit_at, table_event
+from net.state_events import state_event
 
 
 def guest_setup(window, kinds, you):
@@ -102,7 +103,6 @@ def test_the_widow_is_marked_new_in_the_bidders_hand(qtbot, window):
     widow = [game.deck.name(c) for c in state.spare]
     hand = window.table.hand
     assert not hand.new_cards
-    from net.state_events import state_event
     while state.phase == "widow":
         state.apply(state.legal_actions(state.to_act()[0])[0])
     assert state.phase == "bury" and state.bidder == 0

@@ -26,9 +26,8 @@ from app.settings import FirstStartDialog, Settings, SettingsDialog
 from app.window import MIN_SIZE, MainWindow
 from engine import make_game
 from fit_kit import fit_problems
-from fit_scenes import (GAMES, LONG_NAMES, SHORT_NAMES, TABLES, finished, settle, sit_at, table_event,
-                        table_scenes)
-from net.state_events import hand_breakdown, state_event
+from fit_scenes import (GAMES, LONG_NAMES, SHORT_NAMES, TABLES, deliver_hand_over, finished, settle,
+                        sit_at, table_event, table_scenes)
 
 SIZES = [(1024, 640), (1920, 1080)]
 
@@ -111,13 +110,7 @@ def test_the_summary_and_game_over_fit_for_every_game(big_window):
     for settings in GAMES:
         game, state = finished(settings)
         bridge, _game, _state = sit_at(big_window, settings, lambda s: False)
-        bridge.deliver(state_event(game, state, 0, [], [480] * game.num_sides, 4))
-        result = state.result()
-        totals = [480 + d for d in result.score]
-        bridge.deliver({"type": "hand_over", "scores": totals, "record_path": None,
-                        "result": {"taken": list(result.taken), "made": result.made,
-                                   "score": list(result.score), "thrown_in": False},
-                        "breakdown": hand_breakdown(state)})
+        totals = deliver_hand_over(bridge, game, state, [480] * game.num_sides)
         looker.look(f"{settings} summary")
         big_window.table.summary.last_trick_button.click()
         looker.look(f"{settings} summary, last trick")

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from app.screenshots import drive
 from app.table import viewmodel as vm
 from engine import make_game
 from engine.scoring import breakdown
-from fit_scenes import finished, settle, sit_at
-from net.state_events import hand_breakdown, state_event
+from fit_scenes import deliver_hand_over, finished, settle, sit_at
+from net.state_events import state_event
 from test_app_flow import start_autoplay
 
 
@@ -54,22 +55,10 @@ def test_a_declared_ace_shows_high_or_low_on_the_trick_the_last_trick_and_the_lo
     assert f"({call})" in trick_line
 
 
-def deliver_hand_over(bridge, game, state, before) -> list[int]:
-    result = state.result()
-    totals = [a + b for a, b in zip(before, result.score)]
-    bridge.deliver(state_event(game, state, 0, [], before, 4))
-    bridge.deliver({"type": "hand_over", "scores": totals, "record_path": None,
-                    "result": {"taken": list(result.taken), "made": result.made,
-                               "score": list(result.score), "thrown_in": result.thrown_in},
-                    "breakdown": hand_breakdown(state)})
-    return totals
-
-
 def test_the_summary_explains_the_arithmetic_in_the_rulesets_words(qtbot, window):
     """Somerset, winner takes all, a set hand: "Bid 14, took 10: set — double the
     shortfall, −8; the other side banks double what they took, +28"."""
     game = make_game("somerset", "kitty-doubled")
-    from app.screenshots import drive
     for seed in range(60):
         state = drive(game, game.deal(bytes([seed]) * 32, seed % 4), lambda s: False)
         if not state.result().thrown_in and not state.result().made:
