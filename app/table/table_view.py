@@ -567,9 +567,7 @@ class TableView(QWidget):
             self.trick.show_trick(current, aces=aces)
         elif tricks:
             last = tricks[-1]
-            if self.holding:  # the hand's last trick, in full, before the summary
-                caption = f"Last trick — taken by {names[last['winner']]} · click for the summary"
-            elif self.show_last:
+            if self.holding or self.show_last:  # in full: asked for, or the hand's last before the summary
                 caption = f"Last trick — taken by {names[last['winner']]}"
             else:  # the trick just finished, faded until the next lead
                 caption = f"Taken by {names[last['winner']]}"
