@@ -441,7 +441,7 @@ class TableView(QWidget):
         if self.reasons is None and self.session is not None:
             self.session.act({"play": card})  # the session says why
             return
-        self._flash(f"You can't play the {name}: {reason}")
+        self._flash(f"You can't play the {name}: {cardnames.spoken_in_text(self.game(), reason)}")
 
     def _selection_wanted(self, count: int) -> None:
         if count:

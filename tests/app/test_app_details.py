@@ -80,6 +80,9 @@ def test_hints_name_cards_as_the_table_does(qtbot, window):
     window.table.on_hint({"type": "hint", "text": "play B12: it wins unless ROOK is out"})
     text = window.table.status.text()
     assert "Black 12" in text and "the Rook bird" in text and "B12" not in text
+    window.table.reasons = {"G14": "the B12 is still out"}  # the table's own refusals too
+    window.table._illegal("G14", "the B12 is still out")
+    assert window.table.status.text() == "You can't play the Green 14: the Black 12 is still out"
 
 
 def panels_bid_text(window) -> dict[str, str]:
