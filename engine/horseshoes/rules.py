@@ -17,6 +17,7 @@ and hands out Action objects built once per Game rather than once per call.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..actions import Action
@@ -346,24 +347,18 @@ class HorseshoesState(State):
 
     def side_bids(self) -> list[int]:
         """Each side's bid: a player's own, or the partners' bids added up."""
-        game = self.game
-        out = [0] * game.num_sides
+        sides = self.game.sides
+        out = [0] * self.game.num_sides
         for seat, bid in enumerate(self.bids):
-            out[game.side_of(seat)] += bid
+            out[sides[seat]] += bid
         return out
 
     def score_terms(self) -> tuple:
-        """|tricks taken − bid| per side; every side exact → 3 each."""
+        """|tricks taken − bid| per side; every side exact → 3 each. (Bot play-outs
+        score every hand they imagine, so the terms come from a table of prebuilt ones.)"""
         bids = self.side_bids()
-        if self.taken == bids:
-            return tuple(ScoreTerm(side, ALL_EXACT_SCORE, "everyone exact — 3 each", f"bid {bid}, took {bid}")
-                         for side, bid in enumerate(bids))
-        out = []
-        for side, (taken, bid) in enumerate(zip(self.taken, bids)):
-            off = abs(taken - bid)
-            words = "exact — no penalty" if not off else f"{off} off the bid — a penalty point for each"
-            out.append(ScoreTerm(side, off, words, f"bid {bid}, took {taken}"))
-        return tuple(out)
+        exact = self.taken == bids
+        return tuple(_term(side, bid, taken, exact) for side, (taken, bid) in enumerate(zip(self.taken, bids)))
 
     def scored_cards(self) -> tuple:
         """The left-over card of three players when it lay face down: nobody has seen
@@ -396,6 +391,17 @@ class HorseshoesState(State):
                 "face": self.leftover_face,
                 "card": self.deck.name(self.spare[0]) if visible else None,
             }
+
+
+@lru_cache(maxsize=None)
+def _term(side: int, bid: int, taken: int, everyone_exact: bool) -> ScoreTerm:
+    """One side's penalty, in words: every (side, bid, tricks) is built once."""
+    working = f"bid {bid}, took {taken}"
+    if everyone_exact:
+        return ScoreTerm(side, ALL_EXACT_SCORE, "everyone exact — 3 each", working)
+    off = abs(taken - bid)
+    words = f"{off} off the bid — a penalty point for each" if off else "exact — no penalty"
+    return ScoreTerm(side, off, words, working)
 
 
 class HorseshoesGame(Game):
