@@ -1,5 +1,7 @@
 """About Parlour: the version, a readable summary of each game, and — generated from the
-engine's ruleset data — where every rule comes from, with our rulings marked."""
+engine's ruleset data — the rulesets of a game side by side (one row per rule that
+differs, one column per ruleset) and every rule in plain words with where it comes
+from, our rulings marked."""
 
 from __future__ import annotations
 
@@ -8,9 +10,8 @@ import html
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from app import version
+from app.host_dialog import CHOICE_NAMES, GAME_NAMES
 from engine import TITLES, rulesets
-
-GAME_NAMES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
 
 RULES_SUMMARY = {
     "somerset": """
@@ -53,31 +54,118 @@ The game ends when someone reaches the target (13 by default).</li>
 }
 
 
+# How the rulesets' differences read in the comparison table (Ruleset.extra values).
+ASPECT_NAMES = {"spare": "The two spare cards", "scoring": "Scoring"}
+VALUE_NAMES = {"kitty": "A kitty: face down, to the high bidder",
+               "widow": "An open widow: face up, to the first trick's winner",
+               "doubled": "Winner takes all: a set side pays double",
+               "keep": "Both sides keep what they took"}
+RULING_MARK = "<b style='color:#b71c1c'>Parlour ruling</b>"
+
+
+def _rule_html(rule, with_topic: bool = True) -> str:
+    """One rule as a short paragraph: what it says, then where it comes from."""
+    said = html.escape(rule.source)
+    if not rule.ruling:
+        said = f"Source: {said}"
+    elif "ruling" in rule.source.lower():  # the source is our ruling, and says so
+        said = RULING_MARK.replace("Parlour ruling", said)
+    else:
+        said = f"{RULING_MARK} · {said}"
+    if not rule.checked:
+        said += " · <i>source not checked in full</i>"
+    source = f"<br><span style='color:#5b6b61;font-size:small'>{said}</span>"
+    topic = f"<b>{html.escape(rule.topic)}.</b> " if with_topic else ""
+    return f"<p>{topic}{html.escape(rule.text)}{source}</p>"
+
+
+def _options_html(ruleset) -> str:
+    if not ruleset.options:
+        return ""
+    parts = ["<p><b>Choices the host makes:</b></p><ul>"]
+    for option in ruleset.options:
+        default = option.default
+        said = ("off" if default is False else "on" if default is True
+                else CHOICE_NAMES.get(str(default), str(default)).lower())
+        parts.append(f"<li><b>{html.escape(option.name)}</b> (normally {html.escape(said)}): "
+                     f"{html.escape(option.help)}</li>")
+    parts.append("</ul>")
+    return "".join(parts)
+
+
 def sources_html(title: str) -> str:
-    """Every ruleset of ``title`` with each rule's source; rulings and unchecked marked."""
+    """The title's rules in plain words, each with its source and our rulings marked:
+    the rules every ruleset shares once, then what each ruleset adds."""
+    sets = list(rulesets(title).values())
+    shared = [rule for rule in sets[0].rules if all(rule in other.rules for other in sets[1:])]
     parts = []
-    for ruleset in rulesets(title).values():
-        parts.append(f"<h3>{html.escape(ruleset.name)} <small>({html.escape(ruleset.id)})</small></h3>")
-        parts.append(f"<p>{html.escape(ruleset.summary)}</p>")
-        parts.append("<table cellspacing='0' cellpadding='4' border='1' width='100%'>"
-                     "<tr><th>Topic</th><th>Rule</th><th>Source</th></tr>")
-        for rule in ruleset.rules:
-            marks = []
-            if rule.ruling:
-                marks.append("<b style='color:#b71c1c'>ruling</b>")
-            if not rule.checked:
-                marks.append("<i>source not checked in full</i>")
-            note = f"<br>{' · '.join(marks)}" if marks else ""
-            parts.append(f"<tr><td>{html.escape(rule.topic)}</td><td>{html.escape(rule.text)}</td>"
-                         f"<td>{html.escape(rule.source)}{note}</td></tr>")
-        parts.append("</table>")
-        if ruleset.options:
-            parts.append("<p><b>Host options:</b></p><ul>")
-            for option in ruleset.options:
-                parts.append(f"<li><b>{html.escape(option.name)}</b> (default {html.escape(str(option.default))}): "
-                             f"{html.escape(option.help)}</li>")
-            parts.append("</ul>")
+    if len(sets) > 1:
+        parts.append("<h3>Every ruleset</h3>")
+    parts += [_rule_html(rule) for rule in shared]
+    for ruleset in sets:
+        own = [rule for rule in ruleset.rules if rule not in shared]
+        if len(sets) > 1:
+            parts.append(f"<h3>{html.escape(ruleset.name)}</h3><p><i>{html.escape(ruleset.summary)}</i></p>")
+        parts += [_rule_html(rule) for rule in own]
+        parts.append(_options_html(ruleset))
     return "\n".join(parts)
+
+
+def differences(title: str) -> tuple[list, list[tuple[str, list[tuple[str, list]]]]]:
+    """The title's rulesets side by side: (rulesets, [(aspect, [(value, rules)] per
+    ruleset)]), one row per aspect the rulesets differ in (``Ruleset.extra``), each
+    cell the rules that ruleset has for it and the others do not all share."""
+    sets = list(rulesets(title).values())
+    if len(sets) < 2:
+        return sets, []
+    aspects = [key for key in sets[0].extra
+               if len({repr(other.extra.get(key)) for other in sets}) > 1]
+    shared = {rule for rule in sets[0].rules if all(rule in other.rules for other in sets[1:])}
+    cells = {(aspect, ruleset.id): [] for aspect in aspects + ["other"] for ruleset in sets}
+    for ruleset in sets:
+        for rule in ruleset.rules:
+            if rule in shared:
+                continue
+            holders = {other.id for other in sets if rule in other.rules}
+            fits = [aspect for aspect in aspects
+                    if holders <= {o.id for o in sets if o.extra.get(aspect) == ruleset.extra.get(aspect)}]
+            if len(fits) > 1:  # a rule of this ruleset alone: its topic says which aspect
+                fits = [aspect for aspect in fits if aspect in rule.topic.lower()] or fits[:1]
+            cells[(fits[0] if fits else "other", ruleset.id)].append(rule)
+    rows = []
+    for aspect in aspects + ["other"]:
+        row = [(str(ruleset.extra.get(aspect, "")), cells[(aspect, ruleset.id)]) for ruleset in sets]
+        if any(rules for _value, rules in row):
+            rows.append((aspect, row))
+    return sets, rows
+
+
+def comparison_html(title: str) -> str:
+    """The side-by-side table of ``differences``: a column per ruleset, a row per
+    difference, the source under each rule and the sources of each column at the foot."""
+    sets, rows = differences(title)
+    if not rows:
+        return ""
+    cell = "style='vertical-align:top;padding:6px'"
+    parts = ["<table cellspacing='0' cellpadding='6' border='1' width='100%'>",
+             "<tr><th></th>" + "".join(f"<th {cell}>{html.escape(r.name)}</th>" for r in sets) + "</tr>"]
+    for aspect, row in rows:
+        parts.append(f"<tr><th {cell} align='left'>{html.escape(ASPECT_NAMES.get(aspect, 'Also'))}</th>")
+        for value, rules in row:
+            heading = f"<b>{html.escape(VALUE_NAMES.get(value, value.capitalize()))}</b>" if value else ""
+            parts.append(f"<td {cell}>{heading}{''.join(_rule_html(rule) for rule in rules)}</td>")
+        parts.append("</tr>")
+    parts.append(f"<tr><th {cell} align='left'>Sources</th>")
+    for column in range(len(sets)):
+        sources = []
+        for _aspect, row in rows:
+            for rule in row[column][1]:
+                if rule.source not in sources:
+                    sources.append(rule.source)
+        parts.append(f"<td {cell}><span style='font-size:small'>"
+                     f"{'<br>'.join(html.escape(x) for x in sources)}</span></td>")
+    parts.append("</tr></table>")
+    return "".join(parts)
 
 
 def rules_html() -> str:
@@ -94,10 +182,19 @@ class AboutDialog(QDialog):
         self.tabs.addTab(self._page(self._about_html()), "About")
         self.tabs.addTab(self._page(rules_html()), "Rules")
         for title in TITLES:
-            self.tabs.addTab(self._page(f"<h2>{GAME_NAMES.get(title, title)}: sources</h2>"
-                                        "<p>Where each rule comes from. A <b>ruling</b> is our decision where "
-                                        "the sources are silent or disagree.</p>" + sources_html(title)),
-                             f"{GAME_NAMES.get(title, title)} sources")
+            table = comparison_html(title)
+            if table:
+                name = GAME_NAMES.get(title, title)
+                self.tabs.addTab(self._page(
+                    f"<h2>{name}: the rulesets side by side</h2><p>The {name} rulesets differ only "
+                    "in these rules; everything else is the same in all of them.</p>" + table),
+                    f"{name} rulesets")
+        for title in TITLES:
+            self.tabs.addTab(self._page(f"<h2>{GAME_NAMES.get(title, title)}: the rules in full</h2>"
+                                        "<p>Each rule says where it comes from. A <b>Parlour ruling</b> is "
+                                        "our decision where the sources are silent or disagree.</p>"
+                                        + sources_html(title)),
+                             f"{GAME_NAMES.get(title, title)} rules")
         layout.addWidget(self.tabs)
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)

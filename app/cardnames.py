@@ -7,6 +7,8 @@ and the game log.
 
 from __future__ import annotations
 
+import re
+
 ROOK_COLOURS = {"B": "Black", "R": "Red", "G": "Green", "Y": "Yellow"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -37,6 +39,22 @@ def spoken(game: str, card: str) -> str:
     if card == "0/0":
         return "0/0, the Rover"
     return f"{rank} of the /{suit} suit"
+
+
+# A card as the engine writes it, inside a sentence (a bot's hint): "B12", "ROOK",
+# "3/8", "S/S", "AS", "TD". Upper case only, so ordinary words never match.
+CARD_TOKENS = {
+    "rook": re.compile(r"\b(ROOK|[BRGY](?:1[0-4]|[1-9]))\b"),
+    "horseshoes": re.compile(r"\b([AKQJT2-9][SHDC])\b"),
+    "somerset": re.compile(r"(?<![\w/])(S/S|(?:1[0-2]|\d)/(?:1[02]|[02468]))(?![\w/])"),
+}
+
+
+def spoken_in_text(game: str, text: str) -> str:
+    """``text`` with every card written in the engine's notation replaced by its
+    spoken name, so a hint says "Black 12" as the rest of the table does, not "B12"."""
+    pattern = CARD_TOKENS.get(game)
+    return pattern.sub(lambda m: spoken(game, m.group(1)), text) if pattern else text
 
 
 def short_label(deck: str, card: str) -> str:

@@ -2,7 +2,9 @@
 
 The choices are generated from the engine's ruleset data, so a new ruleset or option
 appears here without touching the app. Used both to host a network table and to set
-up a game against the computer (then without a table name).
+up a game against the computer (then without a table name, and with the computer
+players' level and speed). The window remembers the last choices of each
+(``Settings.last_game``) and opens on them.
 """
 
 from __future__ import annotations
@@ -17,16 +19,30 @@ GAME_NAMES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"
 CHOICE_NAMES = {"dealer": "The dealer chooses each hand", "up": "Always face up", "down": "Always face down"}
 # Options that only mean something in one mode.
 MODE_ONLY = {"leftover": "three"}
+# How an option is labelled in the dialog where its ruleset name says more than fits
+# (the mode already shows it is a three-player option).
+OPTION_LABELS = {"leftover": "Left-over card"}
+# Computer players' levels; the session maps each to a bot (engine.bots.make_bot).
+BOT_LEVELS = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
+DEFAULT_LEVEL = "normal"
+# How long a computer player takes over a move at a table against the computer: a
+# factor on the window's pause per card.
+SPEEDS = (("relaxed", "Relaxed", 1.7), ("normal", "Normal", 1.0), ("quick", "Quick", 0.4))
+SPEED_FACTORS = {key: factor for key, _name, factor in SPEEDS}
 MODE_NAMES = {"three": "Three players, each alone", "four": "Four players, each alone",
               "partners": "Four players, partners opposite"}
 
 
 class HostDialog(QDialog):
-    def __init__(self, default_name: str = "", local: bool = False, parent: QWidget | None = None):
+    """``remembered``: the choices made last time (``settings()`` of an earlier dialog);
+    anything in it the engine no longer offers is ignored."""
+
+    def __init__(self, default_name: str = "", local: bool = False, parent: QWidget | None = None,
+                 remembered: dict | None = None):
         super().__init__(parent)
         self.local = local
         self.setWindowTitle("Play against the computer" if local else "Host a table")
-        self.setMinimumWidth(460)
+        self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
         self.form = QFormLayout()
         layout.addLayout(self.form)
@@ -52,6 +68,21 @@ class HostDialog(QDialog):
         self.form.addRow("Players", self.mode_box)
         self.option_rows: list[QWidget] = []
         self.option_widgets: dict[str, QWidget] = {}
+        self.level_box = QComboBox()
+        self.level_box.setObjectName("botLevel")
+        self.level_box.setAccessibleName("Computer players' level")
+        for level, name in BOT_LEVELS:
+            self.level_box.addItem(name, level)
+        self.level_box.setCurrentIndex(self.level_box.findData(DEFAULT_LEVEL))
+        self.speed_box = QComboBox()
+        self.speed_box.setObjectName("botSpeed")
+        self.speed_box.setAccessibleName("Computer players' speed")
+        for speed, name, _factor in SPEEDS:
+            self.speed_box.addItem(name, speed)
+        self.speed_box.setCurrentIndex(self.speed_box.findData("normal"))
+        if local:  # the game's options go above these rows (see _build_options)
+            self.form.addRow("Computer players", self.level_box)
+            self.form.addRow("How fast they play", self.speed_box)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.button(QDialogButtonBox.Ok).setText("Choose seats" if local else "Open the table")
         buttons.button(QDialogButtonBox.Ok).setObjectName("hostOk")
@@ -62,6 +93,29 @@ class HostDialog(QDialog):
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
         self.ruleset_box.currentIndexChanged.connect(self._ruleset_changed)
         self._game_changed()
+        if remembered:
+            self.restore(remembered)
+
+    def restore(self, choices: dict) -> None:
+        """Select the remembered game, ruleset, mode, options, level and speed."""
+        def pick(box: QComboBox, value) -> None:
+            index = box.findData(value)
+            if value is not None and index >= 0:
+                box.setCurrentIndex(index)
+        pick(self.game_box, choices.get("game"))
+        pick(self.ruleset_box, choices.get("ruleset"))
+        pick(self.mode_box, choices.get("mode"))
+        for option_id, value in (choices.get("options") or {}).items():
+            widget = self.option_widgets.get(option_id)
+            if isinstance(widget, QCheckBox) and isinstance(value, bool):
+                widget.setChecked(value)
+            elif isinstance(widget, QComboBox):
+                index = next((i for i in range(widget.count()) if widget.itemData(i) == value
+                              and type(widget.itemData(i)) is type(value)), -1)
+                if index >= 0:
+                    widget.setCurrentIndex(index)
+        pick(self.level_box, choices.get("level"))
+        pick(self.speed_box, choices.get("speed"))
 
     # -- dependent choices -----------------------------------------------------------------
     def select_game(self, game: str) -> None:
@@ -105,10 +159,9 @@ class HostDialog(QDialog):
             widget.setToolTip(option.help)
             self.option_widgets[option.id] = widget
             self.option_rows.append(widget)
-            if isinstance(widget, QCheckBox):
-                self.form.addRow("", widget)
-            else:
-                self.form.addRow(option.name, widget)
+            row = self.form.getWidgetPosition(self.level_box)[0] if self.local else -1
+            label = "" if isinstance(widget, QCheckBox) else OPTION_LABELS.get(option.id, option.name)
+            self.form.insertRow(row, label, widget)
 
     def _option_widget(self, option) -> QWidget:
         if set(option.choices) == {False, True}:
@@ -131,6 +184,14 @@ class HostDialog(QDialog):
             wanted = MODE_ONLY.get(option_id)
             shown = wanted is None or wanted == mode
             self.form.setRowVisible(widget, shown)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow or shrink to what the chosen game shows (a longer description, an
+        option row more or less), so nothing is cut off."""
+        self.layout().activate()
+        self.resize(max(self.width(), self.minimumWidth()), self.heightForWidth(self.width())
+                    if self.hasHeightForWidth() else self.sizeHint().height())
 
     # -- the answer --------------------------------------------------------------------------
     def options(self) -> dict:
@@ -140,8 +201,12 @@ class HostDialog(QDialog):
         return out
 
     def settings(self) -> dict:
-        """``{"game", "ruleset", "mode", "options", "name"}`` as the session wants it."""
+        """``{"game", "ruleset", "mode", "options", "name"}`` as the session wants it,
+        with ``level`` and ``speed`` for the computer players of a local table."""
         ruleset = self.ruleset()
-        return {"game": self.game_box.currentData(), "ruleset": ruleset.id,
-                "mode": self.mode_box.currentData() if ruleset.modes else None,
-                "options": self.options(), "name": self.name_edit.text().strip() or "Parlour table"}
+        out = {"game": self.game_box.currentData(), "ruleset": ruleset.id,
+               "mode": self.mode_box.currentData() if ruleset.modes else None,
+               "options": self.options(), "name": self.name_edit.text().strip() or "Parlour table"}
+        if self.local:
+            out.update(level=self.level_box.currentData(), speed=self.speed_box.currentData())
+        return out

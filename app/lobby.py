@@ -17,8 +17,10 @@ from html import escape
 
 from app.host_dialog import GAME_NAMES, MODE_NAMES
 from app.setup_view import ruleset_name
+from app.table.viewmodel import short_name
 
 EventCallback = "Callable[[dict], None]"
+HOST_NAME_CHARS = 20  # a longer host name is cut short in a table's row (the tooltip has it whole)
 
 
 class TableDirectory(Protocol):
@@ -98,11 +100,13 @@ class TableRow(QWidget):
         right = QVBoxLayout()
         right.setSpacing(1)
         fingerprint = table.get("fingerprint") or ""
-        host = QLabel(f"Host <b>{escape(str(table.get('host', '?')))}</b>"
-                      + (f" <span style='font-family:monospace;color:#b9d3c1'>[{escape(fingerprint)}]</span>"
-                         if fingerprint else ""))
+        # The fingerprint in the line's own font: a monospace one sits taller and the
+        # line would no longer fit its row.
+        host = QLabel(f"Host <b>{escape(short_name(str(table.get('host', '?')), HOST_NAME_CHARS))}</b>"
+                      + (f" <span style='color:#b9d3c1'>[{escape(fingerprint)}]</span>" if fingerprint else ""))
         host.setObjectName("lobbyHost")
-        host.setToolTip("The host's key fingerprint: check it with them before joining" if fingerprint else "")
+        host.setToolTip(f"Hosted by {table.get('host', '?')}"
+                        + (". The host's key fingerprint: check it with them before joining" if fingerprint else ""))
         host.setAlignment(Qt.AlignRight)
         seats = QLabel(f"{seats_text(table)} · {status_text(table)}")
         seats.setObjectName("lobbySeats" if table.get("open_seats") else "lobbyFull")

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from engine import make_game  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
-from net.state_events import state_event  # noqa: E402
+from net.state_events import hand_breakdown, state_event  # noqa: E402
 
 from app.host_dialog import HostDialog  # noqa: E402
 from app.lobby import StaticDirectory  # noqa: E402
@@ -78,6 +78,7 @@ class Shooter:
         settings.animation = "off"
         self.directory = StaticDirectory(TABLES)
         self.window = MainWindow(settings, directory=self.directory, bot_delay=0)
+        self.window.table.last_trick_hold_ms = 0  # the summary at once: each scene is one moment
         self.window.resize(1280, 820)
         self.window.show()
 
@@ -136,6 +137,12 @@ class Shooter:
         return self.table(settings, state, name, game, **kw), game, state
 
 
+def ace_declared(state) -> bool:
+    """An ace declared high or low is on the trick (Horseshoes), and it is your turn."""
+    played = state.history[len(state.history) - len(state.trick):] if state.trick else []
+    return 0 in state.to_act() and any(action.extra for action in played)
+
+
 def my_turn(phase: str):
     return lambda s: s.phase == phase and 0 in s.to_act()
 
@@ -158,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
                mine=take_it, dealer=3)
     mid = lambda s: s.phase == "play" and 0 in s.to_act() and len(s.trick) >= 2  # noqa: E731
     shot.scene({"game": "somerset"}, mid, "mid-trick", dealer=1, scores=[31, 22])
+    shot.scene({"game": "horseshoes", "mode": "four"}, ace_declared, "ace-declared", dealer=0,
+               scores=[2, 5, 1, 3], options={"game_log": True})
     finish(shot)
     return 0
 
@@ -170,7 +179,8 @@ def finish(shot: Shooter) -> None:
     result = state.result()
     hand_over = {"type": "hand_over", "record_path": None,
                  "result": {"taken": list(result.taken), "made": result.made, "score": list(result.score),
-                            "thrown_in": result.thrown_in}}
+                            "thrown_in": result.thrown_in},
+                 "breakdown": hand_breakdown(state)}
     # Hand 3 of a game still under way: the totals stay below 500.
     before = [[120, 85], [250, 130]]
     totals = [250 + result.score[0], 130 + result.score[1]]

@@ -8,9 +8,10 @@ user, because a family table reads better with "Grandma" than with "user1".
 from __future__ import annotations
 
 import getpass
+import json
 import os
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QLabel, QLineEdit, QVBoxLayout, QWidget)
 
@@ -95,6 +96,30 @@ class Settings:
     @property
     def card_width(self) -> int:
         return CARD_SIZES[self.card_size]
+
+    # -- remembered between runs --------------------------------------------------------
+    def last_game(self, local: bool) -> dict:
+        """The choices last made in the game dialog ("Play against the computer" when
+        ``local``, else "Host a table"): game, ruleset, mode, options, level, speed."""
+        text = self._get(f"last_game_{'local' if local else 'host'}", "")
+        try:
+            value = json.loads(text) if text else {}
+        except ValueError:  # a hand-edited or damaged file: start from the defaults
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def set_last_game(self, local: bool, choices: dict) -> None:
+        self.store.setValue(f"last_game_{'local' if local else 'host'}", json.dumps(choices, sort_keys=True))
+
+    @property
+    def window_geometry(self) -> QByteArray | None:
+        """The main window's size and position when it was last closed."""
+        value = self.store.value("window_geometry")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    @window_geometry.setter
+    def window_geometry(self, value: QByteArray) -> None:
+        self.store.setValue("window_geometry", value)
 
     def sync(self) -> None:
         self.store.sync()

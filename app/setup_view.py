@@ -12,13 +12,32 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QVBoxLayout, QWidget)
 
-from app.host_dialog import GAME_NAMES, MODE_NAMES
+from app.host_dialog import BOT_LEVELS, DEFAULT_LEVEL, GAME_NAMES, MODE_NAMES
 
-# Bot levels a host may choose; the session maps each to a bot (engine.bots.make_bot).
-BOT_LEVELS = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
-DEFAULT_LEVEL = "normal"
 POSITIONS_4 = ("You", "Left", "Partner (across)", "Right")
 POSITIONS_3 = ("You", "Left", "Right")
+
+
+def level_name(level: str | None) -> str:
+    """"Easy", "Normal", "Hard"; "level not known" when the table does not say."""
+    return dict(BOT_LEVELS).get(level or "", "level not known")
+
+
+def is_partnership(settings: dict) -> bool:
+    return settings.get("game") != "horseshoes" or settings.get("mode") == "partners"
+
+
+def teams_sentence(settings: dict, you: int | None, is_host: bool) -> str:
+    """Who plays with whom, said from your own seat (a guest at seat 1 is Team B)."""
+    if not is_partnership(settings):
+        return "Everyone plays for themselves."
+    if you is None:
+        return "Partners sit across from each other: Team A and Team B."
+    sentence = (f"Partners sit across from each other: you are Team {'AB'[you % 2]}, "
+                "with the player opposite you.")
+    if is_host:
+        sentence += " Use Sit here, or put someone in a seat, to change the teams."
+    return sentence
 
 
 def ruleset_name(settings: dict) -> str:
@@ -53,10 +72,10 @@ class SetupView(QWidget):
         card.setObjectName("card")
         self.grid = QGridLayout(card)
         self.grid.setContentsMargins(20, 16, 20, 16)
-        self.grid.setHorizontalSpacing(24)
+        self.grid.setHorizontalSpacing(16)
         self.grid.setVerticalSpacing(10)
         self.grid.setColumnStretch(1, 1)
-        self.grid.setColumnMinimumWidth(0, 170)
+        self.grid.setColumnMinimumWidth(0, 130)
         outer.addWidget(card)
         outer.addStretch(1)
         fill = QHBoxLayout()
@@ -125,10 +144,7 @@ class SetupView(QWidget):
                                  "The host arranges the seats and deals."))
         self.start_button.setEnabled(bool(event.get("is_host")) and not event.get("started"))
         self.start_button.setVisible(bool(event.get("is_host")))
-        partners = settings.get("game") != "horseshoes" or settings.get("mode") == "partners"
-        self.teams_note.setText("Partners sit across from each other: Team A is you and the seat opposite. "
-                                "Use Sit here, or put someone in a seat, to change the teams." if partners else
-                                "Everyone plays for themselves.")
+        self.teams_note.setText(teams_sentence(settings, event.get("you"), bool(event.get("is_host"))))
         has_open = any(s.get("kind") == "empty" for s in event.get("seats") or [])
         self.fill_label.setVisible(bool(event.get("is_host")) and has_open)
         self.fill_box.setVisible(bool(event.get("is_host")) and has_open)
@@ -142,33 +158,47 @@ class SetupView(QWidget):
                 item.widget().deleteLater()
         seats = event.get("seats") or []
         you = event.get("you")
-        positions = POSITIONS_3 if len(seats) == 3 else POSITIONS_4
-        partners = (event.get("settings") or {}).get("game") != "horseshoes" or \
-            (event.get("settings") or {}).get("mode") == "partners"
-        for row, seat in enumerate(seats):
-            offset = (seat["seat"] - (you or 0)) % len(seats)
-            where = positions[offset]
-            if not partners and "Partner" in where:
-                where = "Across"
-            self.grid.addWidget(QLabel(f"<b>{where}</b>"), row, 0)
-            name = QLabel(escape(seat["name"]) + ("" if seat.get("connected", True) else " (away)"))
+        partners = is_partnership(event.get("settings") or {})
+        # Clockwise from you (or from the first seat, for someone not seated yet).
+        ordered = sorted(seats, key=lambda seat: (seat["seat"] - (you or 0)) % max(len(seats), 1))
+        for row, seat in enumerate(ordered):
+            self.grid.addWidget(QLabel(f"<b>{escape(self._where(seat).capitalize())}</b>"), row, 0)
+            name = QLabel(self._occupant(seat, bool(event.get("is_host"))))
             name.setTextFormat(Qt.RichText)
+            name.setObjectName(f"seatName-{seat['seat']}")
+            name.setWordWrap(True)  # a long name and its fingerprint take two lines, not the controls' room
             if seat.get("fingerprint"):
-                name.setText(f"{name.text()}  <span style='color:#b9d3c1;font-family:monospace'>"
-                             f"[{seat['fingerprint']}]</span>")
                 name.setToolTip("Key fingerprint")
             self.grid.addWidget(name, row, 1)
             team = f"Team {'AB'[seat['seat'] % 2]}" if partners else ""
             self.grid.addWidget(QLabel(team), row, 2)
             self.grid.addWidget(self._seat_control(seat, you, bool(event.get("is_host"))), row, 3)
 
+    @staticmethod
+    def _occupant(seat: dict, is_host: bool) -> str:
+        """Who sits there, as rich text: a name (and key fingerprint), a computer player
+        with its level (the host's seat choice says it already), "away" for a player
+        whose connection is down, or "open"."""
+        kind = seat.get("kind")
+        if kind == "empty":
+            return "<i>open</i>"
+        text = escape(seat.get("name") or "")
+        if kind == "bot":
+            return text if is_host else f"{text} — computer, {escape(level_name(seat.get('level')))}"
+        if not seat.get("connected", True):
+            text += " (away)"
+        if seat.get("fingerprint"):
+            text += (f"  <span style='color:#b9d3c1;font-family:monospace'>"
+                     f"[{escape(seat['fingerprint'])}]</span>")
+        return text
+
     def _seat_control(self, seat: dict, you: int | None, is_host: bool) -> QWidget:
         """The host picks who sits here: a computer of some level, a player who joined
         (moving them from their seat), or nobody yet. Everyone else just sees it."""
         if seat["seat"] == you:
             return QLabel("That's you")
-        label = {"bot": f"Computer ({dict(BOT_LEVELS).get(seat.get('level'), 'Normal')})",
-                 "empty": "Open seat", "human": "Player"}.get(seat.get("kind"), "")
+        label = {"bot": "Computer player", "empty": "Waiting for a player",
+                 "human": "Player"}.get(seat.get("kind"), "")
         if not is_host:
             return QLabel(label)
         box = QComboBox()
@@ -194,6 +224,7 @@ class SetupView(QWidget):
         row = QHBoxLayout(holder)
         row.setContentsMargins(0, 0, 0, 0)
         box.setMinimumWidth(220)
+        box.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # its longest choice shows whole
         row.addWidget(box)
         sit = QPushButton("Sit here")
         sit.setObjectName(f"sit-{seat['seat']}")
@@ -220,7 +251,10 @@ class SetupView(QWidget):
     def _where(self, seat: dict) -> str:
         seats = self.table.get("seats") or []
         positions = POSITIONS_3 if len(seats) == 3 else POSITIONS_4
-        return positions[(seat["seat"] - (self.table.get("you") or 0)) % max(len(seats), 1)].lower()
+        where = positions[(seat["seat"] - (self.table.get("you") or 0)) % max(len(seats), 1)]
+        if where.startswith("Partner") and not is_partnership(self.table.get("settings") or {}):
+            where = "Across"
+        return where.lower()
 
     def _start(self) -> None:
         if self.session is not None:

@@ -30,7 +30,9 @@ QLabel#note, QLabel#typedHint { color: #d7e8dc; font-size: 10pt; }
 QPushButton { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; border-radius: 8px;
     padding: 6px 14px; font-weight: bold; }
 QPushButton:hover { background: #fff8dc; border-color: #f4c430; }
-QPushButton:focus { border: 2px solid #4fc3f7; }
+QPushButton:focus { border: 2px solid #4fc3f7; padding: 5px 13px; }
+QPushButton[compact="true"] { padding: 4px 9px; }
+QPushButton[compact="true"]:focus { padding: 3px 8px; }
 QPushButton:checked { background: #f4c430; }
 QPushButton:disabled { background: #8a9a8f; color: #3a4a40; border-color: #6f7f74; }
 QPushButton[role="secondary"] { background: transparent; color: #fdf6e3; border: 1px solid #d7e8dc; }
@@ -43,12 +45,13 @@ QFrame#sidePanel { background: rgba(0,0,0,0.35); border-radius: 8px; }
 QListWidget { background: rgba(0,0,0,0.25); border: none; }
 QListWidget::item { padding: 6px; }
 QListWidget::item:selected { background: rgba(244,196,48,0.35); color: #fff; }
-QListWidget#tableList::item { color: transparent; }
+QListWidget#tableList::item { color: transparent; padding: 0; }  /* the row widget has its own margins */
 QListWidget#tableList::item:selected { color: transparent; }
 QScrollBar:vertical { background: rgba(0,0,0,0.2); width: 10px; border: none; }
 QScrollBar::handle:vertical { background: rgba(253,246,227,0.45); border-radius: 5px; min-height: 24px; }
 QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
-QListWidget#logList::item { padding: 3px 4px; }
+QScrollArea#logList, QWidget#logPage { background: rgba(0,0,0,0.25); border: none; }
+QLabel#logLine { padding: 2px 0; }
 QLabel#lobbyTableName { font-weight: bold; font-size: 12pt; }
 QLabel#lobbyGame, QLabel#lobbyHost { color: #d7e8dc; }
 QLabel#lobbySeats { color: #a5d6a7; font-weight: bold; }

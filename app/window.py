@@ -27,12 +27,16 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QWidget
 from app.about import AboutDialog
 from app.assets import app_icon
 from app.bridge import EventBridge
-from app.host_dialog import HostDialog
+from app.host_dialog import DEFAULT_LEVEL, SPEED_FACTORS, HostDialog
 from app.lobby import LobbyPage, StaticDirectory, TableDirectory
 from app.settings import Settings, SettingsDialog
 from app.setup_view import SetupView
 from app.table.table_view import TableView
 from app.theme import STYLE
+
+
+MIN_SIZE = (1000, 620)  # the smallest window every page fits (at most 1024×640)
+DEFAULT_SIZE = (1180, 800)
 
 
 class NetworkSessions(Protocol):
@@ -72,7 +76,11 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Parlour")
         self.setWindowIcon(app_icon())
         self.setStyleSheet(STYLE)
-        self.resize(1180, 800)
+        # An explicit minimum: the layout no longer sets one from what the pages hold,
+        # so the window never grows by itself when a panel changes (each page must fit
+        # this size, and tests/app/test_app_fit.py checks that it does).
+        self.setMinimumSize(*MIN_SIZE)
+        self._initial_geometry()
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
         self.lobby = LobbyPage()
@@ -116,12 +124,20 @@ class MainWindow(QMainWindow):
         self.lobby.open_about.connect(lambda: AboutDialog(self).exec())
         self.setup.leave_requested.connect(self.leave_table)
         self.table.leave_requested.connect(self.leave_table)
+        self.table.summary_ready.connect(self._autoplay_next)
 
     # -- starting a table -----------------------------------------------------------------
     def ask_game(self, local: bool) -> dict | None:
-        """The game settings from the host dialog, or None if cancelled."""
-        dialog = HostDialog(self.settings.display_name, local=local, parent=self)
-        return dialog.settings() if dialog.exec() else None
+        """The game settings from the host dialog, or None if cancelled; the dialog
+        opens on the choices made last time, and remembers these."""
+        dialog = HostDialog(self.settings.display_name, local=local, parent=self,
+                            remembered=self.settings.last_game(local))
+        if not dialog.exec():
+            return None
+        chosen = dialog.settings()
+        self.settings.set_last_game(local, {k: v for k, v in chosen.items() if k != "name"})
+        self.settings.sync()
+        return chosen
 
     def play_local(self) -> None:
         settings = self.ask_game(local=True)
@@ -133,8 +149,10 @@ class MainWindow(QMainWindow):
         from net.local import LocalSession
         self.autoplay = autoplay
         bridge = self._new_bridge()
+        pause = self.bot_delay * SPEED_FACTORS.get(settings.get("speed") or "normal", 1.0)
         session = LocalSession(bridge.deliver, settings, name=self.settings.display_name or "You",
-                               bot_delay=self.bot_delay, autoplay=autoplay, table_seed=table_seed)
+                               level=settings.get("level") or DEFAULT_LEVEL, bot_delay=pause,
+                               autoplay=autoplay, table_seed=table_seed)
         return self._sit_down(session, bridge)
 
     def host_table(self) -> None:
@@ -173,10 +191,13 @@ class MainWindow(QMainWindow):
         bridge.state.connect(self._show_table)
         bridge.error.connect(self._on_error)
         bridge.alert.connect(self._show_table)  # an integrity alert is seen wherever you are
-        if self.autoplay:
-            bridge.hand_over.connect(lambda _e: self.table.summary.next_button.click())
         self.stack.setCurrentWidget(self.setup)
         return session
+
+    def _autoplay_next(self) -> None:
+        """--autoplay (and soak tests): deal on as soon as a summary shows."""
+        if self.autoplay and self.session is not None:
+            self.table.summary.next_button.click()
 
     def _on_table(self, event: dict) -> None:
         if event.get("started"):
@@ -230,7 +251,22 @@ class MainWindow(QMainWindow):
         if self.table.view:
             self.table._refresh()
 
+    def _initial_geometry(self) -> None:
+        """Where the window was when it last closed, or a comfortable size that fits the
+        screen (a 1366×768 laptop included)."""
+        saved = self.settings.window_geometry
+        if saved is not None and self.restoreGeometry(saved):
+            return
+        screen = self.screen().availableGeometry() if self.screen() else None
+        width, height = DEFAULT_SIZE
+        if screen is not None:
+            width = max(MIN_SIZE[0], min(width, int(screen.width() * 0.92)))
+            height = max(MIN_SIZE[1], min(height, int(screen.height() * 0.92)))
+        self.resize(width, height)
+
     def closeEvent(self, event) -> None:
+        self.settings.window_geometry = self.saveGeometry()
+        self.settings.sync()
         self.leave_table(to_lobby=False)
         if self.directory is not None:
             self.directory.stop()

@@ -19,6 +19,7 @@ class Match:
         self.hand_number = 0
         self.results: list[HandResult] = []
         self.state: State | None = None
+        self.last_hand: State | None = None  # the hand finish_hand banked (its summary)
         self.winner: int | None = None  # side index once the game is won
 
     @property
@@ -45,5 +46,5 @@ class Match:
         self.winner = self.game.match_winner(self.scores, result)
         self.dealer = (self.dealer + 1) % self.game.num_players
         self.hand_number += 1
-        self.state = None
+        self.last_hand, self.state = state, None
         return result

@@ -389,8 +389,22 @@ class State:
         raise NotImplementedError
 
     def finish(self) -> HandResult:
-        """Score the hand once the last trick is in."""
+        """Score the hand once the last trick is in (adding up ``score_terms``)."""
         raise NotImplementedError
+
+    def score_terms(self) -> tuple:
+        """The hand's scoring as ``engine.scoring.ScoreTerm``s, once the last trick is
+        in: ``finish`` sums them, and the hand summary reads them."""
+        raise NotImplementedError
+
+    def scored_cards(self) -> tuple:
+        """``engine.scoring.ScoredCards`` for the cards hidden during the hand that it
+        counted or revealed at its end (none by default)."""
+        return ()
+
+    def contract_line(self) -> dict | None:
+        """``{"side", "bid", "took", "made"}`` for the hand's contract, or None."""
+        return None
 
     def check_play_extra(self, action: Action) -> None:
         """Titles whose plays carry more than the card (Horseshoes aces) check it here;

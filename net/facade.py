@@ -26,7 +26,9 @@ Events (``type`` first; every field plain JSON-able values)::
   {"type": "state", "view": <engine State.view(you)>, "events": [engine events],
    "scores": [per side], "hand_number": int, "legal": [action dicts for you]}
   {"type": "hand_over", "result": {"taken", "made", "score", "thrown_in"},
-   "scores": [per side], "record_path": str | None}
+   "scores": [per side], "record_path": str | None, "breakdown": dict | None}
+      ``breakdown``: how the hand was scored and the cards it kept hidden until now
+      (``engine.scoring.breakdown``); None for a hand thrown in
   {"type": "game_over", "winner": side, "scores": [per side]}
   {"type": "connection", "seat": int, "state": "connected" | "reconnecting" | "dropped"
    | "stand_in", "detail": str, "attempt": int, "attempts": int | None}

@@ -41,7 +41,7 @@ from .framing import ProtocolError
 from .heartbeat import WIRE, Backoff, Link, Timings
 from .identity import same_fingerprint
 from .replica import PeerReplica, ReplicaHalted
-from .state_events import state_event
+from .state_events import record_breakdown, state_event
 from .transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
 
 log = logging.getLogger(__name__)
@@ -366,7 +366,8 @@ class GuestCore:
             key = info["key"]
             seats.append({"seat": seat, "name": info["name"], "kind": info["kind"],
                           "fingerprint": fingerprint(key) if isinstance(key, bytes) and len(key) == 32 else "",
-                          "level": None, "connected": bool(info["connected"])})
+                          "level": info.get("level") if info["kind"] == "bot" else None,
+                          "connected": bool(info["connected"])})
         settings = dict(r.game.key()) if r.game else {}
         return {"type": "table", "seats": seats, "you": r.seat, "is_host": False,
                 "settings": {**settings, "name": self.table_name or self._table_name()},
@@ -406,7 +407,8 @@ class GuestCore:
             path = records / f"{_safe(self.table)}-hand{hand['hand']}.json"
             path.write_text(json.dumps(hand["record"], indent=1))
         self.emit({"type": "hand_over", "result": hand["result"], "scores": hand["scores"],
-                   "record_path": str(path) if path else None, "hand": hand["hand"]})
+                   "record_path": str(path) if path else None, "hand": hand["hand"],
+                   "breakdown": record_breakdown(hand.get("record"))})
         if hand["winner"] is not None:
             self.emit({"type": "game_over", "winner": hand["winner"], "scores": hand["scores"]})
 

@@ -44,7 +44,7 @@ from .framing import ConnectionClosed, ProtocolError
 from .heartbeat import WIRE, AckBook, Link, Timings
 from .host import HostAuthority, Out
 from .identity import fingerprint
-from .state_events import state_event
+from .state_events import hand_breakdown, state_event
 from .store import LogStore, StoreError
 from .transport import start_server
 
@@ -783,8 +783,10 @@ class HostCore:
 
     def _emit_hand_over(self, signed: dict) -> None:
         body = signed["entry"]["body"]
+        match = self.authority.match
         self.emit({"type": "hand_over", "result": body["result"], "scores": body["scores"],
-                   "record_path": None, "hand": body["hand"]})
+                   "record_path": None, "hand": body["hand"],
+                   "breakdown": hand_breakdown(match.last_hand if match else None)})
         if body["winner"] is not None:
             self.emit({"type": "game_over", "winner": body["winner"], "scores": body["scores"]})
 

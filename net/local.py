@@ -22,7 +22,7 @@ from engine.bots import make_bot as engine_bot
 from engine.deal import derive_seed
 
 from .facade import EventCallback, Session
-from .state_events import state_event
+from .state_events import hand_breakdown, state_event
 
 BOT_LEVELS = ALL_LEVELS  # "random", "easy", "normal", "hard"
 DEFAULT_LEVEL = "normal"
@@ -211,7 +211,8 @@ class LocalSession(Session):
         scores = list(self.match.scores)
         self._emit({"type": "hand_over", "scores": scores, "record_path": None,
                     "result": {"taken": list(result.taken), "made": result.made,
-                               "score": list(result.score), "thrown_in": result.thrown_in}})
+                               "score": list(result.score), "thrown_in": result.thrown_in},
+                    "breakdown": hand_breakdown(self.last_hand)})
         if self.match.winner is not None:
             self._emit({"type": "game_over", "winner": self.match.winner, "scores": scores})
 

@@ -336,7 +336,7 @@ class PeerReplica:
         self._need(kind != "human" or (isinstance(key, bytes) and len(key) == m.KEY_BYTES),
                    entry, "a player's seat needs a key")
         info = {"kind": kind, "key": key, "name": body["name"], "connected": True,
-                "readmit": bool(body.get("readmit"))}
+                "readmit": bool(body.get("readmit")), "level": body.get("level")}
         return lambda: self.seats.__setitem__(seat, info)
 
     def _on_option(self, entry, message):

@@ -13,6 +13,10 @@ the facade's basic fields, both optional for the app:
 
 from __future__ import annotations
 
+from engine.errors import RecordError
+from engine.records import apply_actions, load_record
+from engine.scoring import breakdown
+
 # phase -> (action kind, how many cards) for choices listed as one template
 TEMPLATE_PHASES = {"bury": ("bury", 5), "kitty": ("discard", 2)}
 ROOK_TRUMPS = ["B", "R", "G", "Y"]
@@ -59,3 +63,25 @@ def reasons_for(game, state, seat: int) -> dict:
     deck = game.deck
     return {deck.name(card): state.play_reason(seat, card) for card in range(deck.size)
             if state.hands[seat] >> card & 1 and not legal >> card & 1}
+
+
+def hand_breakdown(state) -> dict | None:
+    """The "breakdown" of a hand-over event: how the finished hand ``state`` was scored
+    (``engine.scoring.breakdown``), or None for a hand thrown in or not finished."""
+    if state is None or not state.is_over or state.result().thrown_in:
+        return None
+    return breakdown(state)
+
+
+def record_breakdown(record: dict | None) -> dict | None:
+    """``hand_breakdown`` of a verified hand record (a guest knows every card only
+    from the record, once the host has revealed the hand); None if it cannot be read."""
+    if record is None:
+        return None
+    try:
+        _game, state, actions = load_record(record)
+    except RecordError:
+        return None
+    if apply_actions(state, actions) is not None:
+        return None
+    return hand_breakdown(state)

@@ -3,8 +3,8 @@ be played (lifted) or not (dimmed, with the reason as its tooltip)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from app import cardnames
@@ -13,8 +13,33 @@ from app.assets import CardArt
 ART = CardArt()  # one pixmap cache for every card on screen
 
 
+DIM_TINT = QColor(24, 40, 30, 150)  # over a card that may not be played now
+
+
 def card_size(width: int) -> QSize:
     return QSize(width, round(width * 1.4))
+
+
+def paint_tag(painter: QPainter, text: str, x: float, y: float, width: float,
+              colour: str = "#2e7d32", left: bool = False) -> None:
+    """A small label on the lower part of a card ("NEW", "HIGH", "LOW"): solid colour,
+    white capitals, readable at any card size. ``left``: in the strip a fanned hand
+    leaves in view, else centred."""
+    font = QFont(painter.font())
+    font.setBold(True)
+    font.setPixelSize(max(9, int(width * (0.13 if left else 0.16))))
+    painter.save()
+    painter.setFont(font)
+    metrics = QFontMetrics(font)
+    w = metrics.horizontalAdvance(text) + (6 if left else 10)
+    h = metrics.height() + 2
+    rect = QRectF(x + (3 if left else (width - w) / 2), y + width * 1.4 * 0.62, w, h)
+    painter.setPen(Qt.NoPen)
+    painter.setBrush(QColor(colour))
+    painter.drawRoundedRect(rect, h / 2, h / 2)
+    painter.setPen(QColor("#ffffff"))
+    painter.drawText(rect, Qt.AlignCenter, text)
+    painter.restore()
 
 
 class CardWidget(QAbstractButton):
@@ -33,6 +58,7 @@ class CardWidget(QAbstractButton):
         self.dimmed = False
         self.selected = False
         self.cursor_on = False  # the keyboard cursor is on this card
+        self.new = False  # just taken from the kitty or widow: marked for a moment
         self.reason = ""
         self.setFocusPolicy(Qt.NoFocus)  # the hand takes the keys, not each card
         self.setCursor(Qt.PointingHandCursor)
@@ -49,6 +75,12 @@ class CardWidget(QAbstractButton):
         self._describe()
         self.update()
 
+    def set_new(self, new: bool) -> None:
+        if new != self.new:
+            self.new = new
+            self._describe()
+            self.update()
+
     def set_cursor_on(self, on: bool) -> None:
         if on != self.cursor_on:
             self.cursor_on = on
@@ -63,6 +95,9 @@ class CardWidget(QAbstractButton):
         elif self.selected:
             self.setToolTip(f"{name} (selected)")
             self.setAccessibleDescription("selected")
+        elif self.new:
+            self.setToolTip(f"{name} (new: just taken)")
+            self.setAccessibleDescription("new")
         else:
             self.setToolTip(name)
             self.setAccessibleDescription("playable" if self.playable else "")
@@ -78,13 +113,17 @@ class CardWidget(QAbstractButton):
         painter.setRenderHint(QPainter.Antialiasing)
         top = 0 if self.is_up() else self.lift
         pixmap = ART.face(self.deck, self.card, self.face, self.devicePixelRatioF())
-        if self.dimmed:
-            painter.setOpacity(0.55)
         painter.drawPixmap(0, top, pixmap)
-        painter.setOpacity(1.0)
-        if self.dimmed:  # a grey veil reads as "not now" even in greyscale
-            painter.fillRect(1, top + 1, self.face.width() - 2, self.face.height() - 2, QColor(40, 40, 40, 70))
+        if self.dimmed:  # an opaque card under a dark tint: "not now", even in greyscale
+            radius = self.face.width() * 0.06
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(DIM_TINT)
+            painter.drawRoundedRect(0, top, self.face.width(), self.face.height(), radius, radius)
+        if self.new:
+            paint_tag(painter, "NEW", 0, top, self.face.width(), left=True)
         ring = None
+        if self.new:
+            ring = QColor("#81c784")
         if self.selected:
             ring = QColor("#f4c430")
         if self.cursor_on:

@@ -51,6 +51,7 @@ class DecisionPanel(QFrame):
         self.kind = ""
         self.legal: list[dict] = []
         self.game = ""
+        self.mode: str | None = None
         self.hand: list[str] = []
         self.selection: list[str] = []
         self.choice = None  # trump chosen before a bid/bury
@@ -115,6 +116,7 @@ class DecisionPanel(QFrame):
     def show_for(self, view: dict, legal: list[dict], hand: list[str]) -> None:
         """Offer the decision ``legal`` describes (plays are the hand's business)."""
         self.game, self.legal, self.hand = view.get("game", ""), legal, hand
+        self.mode = view.get("mode")
         keys = {k for entry in legal for k in entry}
         if not legal or "play" in keys:
             if self.kind not in ("ace",):
@@ -312,7 +314,9 @@ class DecisionPanel(QFrame):
     def ask_ace(self, card: str) -> None:
         """The ace must be declared: show High / Low for it."""
         name = cardnames.spoken(self.game, card)
-        layout = self._reset(f"Play the {name} high (above the king) or low (below the 2)?", "ace")
+        top = "the 10" if self.mode == "three" else "the king"  # three players: no court cards
+        layout = self._reset(f"Play the {name} high (above {top}) or low (below the 2)? "
+                             "Everyone sees what you declare.", "ace")
         self.pending_ace = card
         row = QHBoxLayout()
         high = _button("High", "ace-high", f"Play {name} high")

@@ -8,10 +8,12 @@ Space plays (or toggles) the card under it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from .card_widget import CardWidget, card_size
+
+NEW_MARK_MS = 4000  # how long cards taken from the kitty or widow stay marked "new"
 
 
 class HandWidget(QWidget):
@@ -31,6 +33,10 @@ class HandWidget(QWidget):
         self.select_count = 0
         self.selected: list[str] = []
         self.cursor = -1
+        self.new_cards: set[str] = set()  # just taken from the kitty or widow
+        self._new_timer = QTimer(self)
+        self._new_timer.setSingleShot(True)
+        self._new_timer.timeout.connect(lambda: self.mark_new(()))
         self.setFocusPolicy(Qt.StrongFocus)
         self.setAccessibleName("Your hand")
         self.setMinimumHeight(self.sizeHint().height())
@@ -63,6 +69,14 @@ class HandWidget(QWidget):
         self.cursor = self.cards.index(current) if current in self.cards else -1
         self._refresh()
         self._layout()
+
+    def mark_new(self, cards, ms: int = NEW_MARK_MS) -> None:
+        """Mark ``cards`` as just taken (the kitty, the widow) for ``ms``; () clears."""
+        self.new_cards = set(cards) & set(self.cards)
+        self._new_timer.stop()
+        if self.new_cards:
+            self._new_timer.start(ms)
+        self._refresh()
 
     def set_idle(self) -> None:
         self.mode, self.legal, self.reasons = "idle", set(), {}
@@ -147,6 +161,7 @@ class HandWidget(QWidget):
                 widget.set_state(False, False, "", card in self.selected)
             else:
                 widget.set_state(False, False)
+            widget.set_new(card in self.new_cards)
             widget.set_cursor_on(i == self.cursor and self.hasFocus())
 
     def focusInEvent(self, event) -> None:

@@ -61,7 +61,7 @@ class Curtain(QWidget):
         row.addStretch(1)
         self.panel = QFrame()
         self.panel.setObjectName("overlayPanel")
-        self.panel.setMaximumWidth(560)
+        self.panel.setMaximumWidth(640)
         self.content = QVBoxLayout(self.panel)
         self.content.setContentsMargins(20, 16, 20, 16)
         row.addWidget(self.panel, 3)
@@ -158,11 +158,18 @@ class SummaryCurtain(Curtain):
         self.leave_button = QPushButton("Back to lobby")
         self.leave_button.setObjectName("leaveTable")
         self.leave_button.setProperty("role", "secondary")
+        self.last_trick_button = QPushButton("Last trick")
+        self.last_trick_button.setObjectName("summaryLastTrick")
+        self.last_trick_button.setProperty("role", "secondary")
+        self.last_trick_button.setCheckable(True)
+        self.last_trick_button.setToolTip("Show the hand's last trick instead of the score chart")
+        self.last_trick_button.toggled.connect(self._show_last_trick)
         self.rematch_button = QPushButton("Rematch")
         self.rematch_button.setObjectName("rematch")
         self.next_button = QPushButton("Next hand")
         self.next_button.setObjectName("nextHand")
         row.addWidget(self.leave_button)
+        row.addWidget(self.last_trick_button)
         row.addStretch(1)
         row.addWidget(self.rematch_button)
         row.addWidget(self.next_button)
@@ -172,7 +179,17 @@ class SummaryCurtain(Curtain):
         self.leave_button.clicked.connect(self.leave)
         self.game_over = False
 
+    def _show_last_trick(self, on: bool) -> None:
+        self.summary.show_page(on)
+        self.last_trick_button.setText("Score chart" if on else "Last trick")
+
+    def _fresh(self) -> None:
+        """Each summary opens on the scores, not on the last trick."""
+        self.last_trick_button.setChecked(False)
+        self.summary.show_page(False)
+
     def show_hand(self, title: str) -> None:
+        self._fresh()
         self.game_over = False
         self.title.setText(title)
         self.setAccessibleName(title)
@@ -184,6 +201,7 @@ class SummaryCurtain(Curtain):
         self.next_button.setFocus()
 
     def show_game_over(self, title: str, can_rematch: bool) -> None:
+        self._fresh()
         self.game_over = True
         self.title.setText(title)
         self.setAccessibleName(title)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from app.fitted import FittedLabel
+from app.table.viewmodel import name_variants, short_name
+
 
 class SeatPanel(QFrame):
     def __init__(self, parent: QWidget | None = None):
@@ -16,7 +19,7 @@ class SeatPanel(QFrame):
         top = QHBoxLayout()
         self.dot = QLabel("\u25cf")
         self.dot.setObjectName("connDot")
-        self.name = QLabel()
+        self.name = FittedLabel()  # a long name is cut short here; the tooltip has it whole
         self.name.setObjectName("seatName")
         self.dealer = QLabel("D")
         self.dealer.setObjectName("dealerChip")
@@ -25,7 +28,7 @@ class SeatPanel(QFrame):
         top.addWidget(self.name, 1)
         top.addWidget(self.dealer)
         layout.addLayout(top)
-        self.detail = QLabel()
+        self.detail = FittedLabel()  # "Team B · 10 cards · 1 trick", shorter where narrow
         self.detail.setObjectName("seatDetail")
         layout.addWidget(self.detail)
         self.bid = QLabel()
@@ -37,18 +40,21 @@ class SeatPanel(QFrame):
                   bid: str, is_dealer: bool, is_turn: bool, tricks: int | None = None,
                   is_bidder: bool = False, fingerprint: str = "") -> None:
         self.seat_name = name
-        self.name.setToolTip(f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
         bot = " (bot)" if kind == "bot" else ""
-        self.name.setText(f"{name}{bot}")
-        parts = [team] if team else []
+        self.name.set_variants(name_variants(lambda limit: short_name(name, limit) + bot),
+                               f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
+        counts = []
         if cards_left is not None:
-            parts.append(f"{cards_left} cards")
+            counts.append(f"{cards_left} card{'s' if cards_left != 1 else ''}")
         if tricks:
-            parts.append(f"{tricks} trick{'s' if tricks != 1 else ''}")
-        self.detail.setText(" · ".join(parts))
+            counts.append(f"{tricks} trick{'s' if tricks != 1 else ''}")
+        # Where the panel is narrow the team shrinks to its letter, then goes.
+        self.detail.set_variants([" · ".join(x for x in (team, *counts) if x),
+                                  " · ".join(x for x in (team.replace("Team ", ""), *counts) if x),
+                                  " · ".join(counts) or team])
         bid_text = f"Bid: {bid}" if bid else ""
         if is_bidder:
-            bid_text = f"\u2605 Bidder {bid_text}".strip()
+            bid_text = f"\u2605 Bidder · {bid}" if bid else "\u2605 Bidder"
         self.bid.setText(bid_text)
         self.bid.setVisible(bool(bid_text))
         self.dealer.setVisible(is_dealer)
@@ -62,4 +68,4 @@ class SeatPanel(QFrame):
         self.dot.style().polish(self.dot)
         state = "connected" if connected else "not connected"
         turn = ", to act" if is_turn else ""
-        self.setAccessibleName(f"{name}{bot}, {team}, {state}{turn}. {self.detail.text()} {bid_text}".strip())
+        self.setAccessibleName(f"{name}{bot}, {team}, {state}{turn}. {self.detail.variants[0]} {bid_text}".strip())

@@ -7,16 +7,19 @@ rejoin or a missed frame cannot leave it half-updated.
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QListWidget,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app import cardnames
 from app.assets import deck_for
+from app.fitted import FittedLabel
 from app.settings import Settings
 
 from . import viewmodel as vm
 from .decisions import DecisionPanel
+from .game_log import GameLog
 from .hand_widget import HandWidget
 from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain
 from .seat_panel import SeatPanel
@@ -24,6 +27,9 @@ from .trick_area import TrickArea, relative_position
 
 TARGETS = {"somerset": 66, "rook": 500}
 REFERENCE_WIDTH = 84  # Settings.card_width for "medium"; other sizes scale from it
+SIDE_MIN, SIDE_MAX = 230, 320  # the live scores and game log panel's width
+SIDE_SEAT_WIDTH = 200  # the felt's left and right columns, at least
+MIN_CARD_WIDTH = 44
 MIN_STEP = 0.36  # overlapped cards keep at least this much of their face (the corner index) in view
 
 
@@ -33,13 +39,18 @@ def fit_card_width(size_setting: int, area_width: int, area_height: int, cards: 
     scale = size_setting / REFERENCE_WIDTH
     base = min(area_height * 0.16, area_width * 0.1) * scale
     fits = area_width / (1 + MIN_STEP * max(cards - 1, 0)) if cards else base
-    return int(max(44, min(base, fits, 220)))
+    return int(max(MIN_CARD_WIDTH, min(base, fits, 220)))
 
 GAME_TITLES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
+MODE_WORDS = {"three": "3 players", "four": "4 players", "partners": "partners"}  # the info bar
+
+
+LAST_TRICK_HOLD_MS = 1500  # the hand's last trick stays in view this long before the summary
 
 
 class TableView(QWidget):
     leave_requested = Signal()
+    summary_ready = Signal()  # the hand summary (not game over) is on screen
 
     def __init__(self, settings: Settings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -54,6 +65,14 @@ class TableView(QWidget):
         self.scores: list[int] = []
         self.show_last = False
         self.hand_number = 0
+        self.last_trick_hold_ms = LAST_TRICK_HOLD_MS
+        self.holding = False  # the last trick is on show; the summary waits
+        self._after_hold: list = []  # what shows once the hold ends (summary, game over)
+        self._hold_timer = QTimer(self)
+        self._hold_timer.setSingleShot(True)
+        self._hold_timer.timeout.connect(self.release_hold)
+        self._hand_seen: tuple[int, list[str]] = (0, [])  # (hand number, cards) last drawn
+        self._fit_pending = False  # a re-fit of the cards to the height left is queued
         self._build()
 
     # -- layout --------------------------------------------------------------------------
@@ -71,6 +90,7 @@ class TableView(QWidget):
         self.status = QLabel()
         self.status.setObjectName("turnStatus")
         self.status.setAlignment(Qt.AlignCenter)
+        self.status.setWordWrap(True)  # a hint or a refusal can run longer than the window is wide
         root.addWidget(self.status)
         self.decision = DecisionPanel(self)
         root.addWidget(self.decision)
@@ -90,24 +110,23 @@ class TableView(QWidget):
         bar.setObjectName("infoBar")
         row = QHBoxLayout(bar)
         row.setContentsMargins(10, 4, 10, 4)
-        self.title_label = QLabel()
+        # Each label shortens names to fit, never the numbers (app.fitted).
+        self.title_label = FittedLabel()
         self.title_label.setObjectName("tableTitle")
-        self.score_label = QLabel()
+        self.score_label = FittedLabel()
         self.score_label.setObjectName("scoreLabel")
-        names = QVBoxLayout()  # table and score stacked, so the bar fits a small window
-        names.setSpacing(0)
-        names.addWidget(self.title_label)
-        names.addWidget(self.score_label)
-        row.addLayout(names)
-        row.addSpacing(18)
-        self.contract_label = QLabel()
+        self.contract_label = FittedLabel()
         self.contract_label.setObjectName("contractLabel")
-        self.trump_label = QLabel()
+        self.trump_label = FittedLabel()
         self.trump_label.setObjectName("trumpLabel")
-        for label in (self.contract_label, self.trump_label):
-            row.addWidget(label)
-            row.addSpacing(18)
-        row.addStretch(1)
+        # Two columns of two lines, so the bar fits a small window.
+        for top, bottom in ((self.title_label, self.score_label), (self.contract_label, self.trump_label)):
+            column = QVBoxLayout()
+            column.setSpacing(0)
+            column.addWidget(top)
+            column.addWidget(bottom)
+            row.addLayout(column, 1)
+            row.addSpacing(12)
         self.last_button = QPushButton("Last trick")
         self.last_button.setObjectName("lastTrick")
         self.last_button.setCheckable(True)
@@ -126,6 +145,7 @@ class TableView(QWidget):
         self.leave_button.setObjectName("leave")
         self.leave_button.setProperty("role", "secondary")
         for widget in (self.hint_button, self.last_button, self.live_box, self.log_box, self.leave_button):
+            widget.setProperty("compact", True)
             row.addWidget(widget)
         return bar
 
@@ -141,23 +161,21 @@ class TableView(QWidget):
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 3)
         grid.setColumnStretch(2, 1)
+        for column in (0, 2):  # room for a side seat's name before it is cut short
+            grid.setColumnMinimumWidth(column, SIDE_SEAT_WIDTH)
         grid.setRowStretch(1, 1)
         return grid
 
     def _side_panel(self) -> QWidget:
         self.side = QFrame()
         self.side.setObjectName("sidePanel")
-        self.side.setFixedWidth(300)
+        self.side.setFixedWidth(SIDE_MAX)
         layout = QVBoxLayout(self.side)
         self.live_label = QLabel()
         self.live_label.setObjectName("liveText")
         self.live_label.setWordWrap(True)
         layout.addWidget(self.live_label)
-        self.log_list = QListWidget()
-        self.log_list.setObjectName("logList")
-        self.log_list.setAccessibleName("Game log")
-        self.log_list.setWordWrap(True)
-        self.log_list.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.log_list = GameLog()
         layout.addWidget(self.log_list, 1)
         self.side.hide()
         return self.side
@@ -184,6 +202,7 @@ class TableView(QWidget):
         """Show ``session``'s table; ``bridge`` delivers its events on this thread."""
         self.session = session
         self.view, self.legal, self.history, self.scores = {}, [], [], []
+        self._drop_hold()
         self.summary.hide()
         self.connection.hide()
         self.banner.hide()
@@ -204,6 +223,7 @@ class TableView(QWidget):
             self.session.act(action)
 
     def _next_hand(self) -> None:
+        self._drop_hold()
         self.summary.next_button.setEnabled(False)  # one click deals once
         self.summary.hide()
         if self.session is not None:
@@ -263,6 +283,8 @@ class TableView(QWidget):
                 and (event.get("view") or {}).get("phase") != "done":
             self.summary.hide()  # the host dealt a rematch: a new game begins
             self.history, self.scores = [], []
+        if self.holding and (event.get("view") or {}).get("phase") != "done":
+            self.release_hold()  # the next hand is dealt: the summary shows at once
         self.view = event.get("view") or {}
         self.legal = list(event.get("legal") or [])
         self.reasons = event.get("reasons")
@@ -273,18 +295,35 @@ class TableView(QWidget):
         self._refresh()
 
     def on_hand_over(self, event: dict) -> None:
+        """Bank the scores, then show the summary once the last trick has been seen
+        (``last_trick_hold_ms``, or at once on a click or a key)."""
         self.scores = list(event.get("scores") or [])
         self.history.append(list(self.scores))
         self.decision.clear()
         result = event.get("result") or {}
-        names = vm.side_names(self.view, self.names()) if self.view else self.names()
-        self.summary.summary.show_result(self._headline(result), names, result.get("taken") or [],
-                                         result.get("score") or [], self.scores, self.history,
-                                         self._target(), "Tricks" if self.game() == "horseshoes" else "Points")
+        breakdown = event.get("breakdown")
+        names = self.names()
+        sides = vm.side_names(self.view, names) if self.view else names
+        hidden_lines, hidden_cards = vm.hidden_cards_text(self.view, names, breakdown)
+        self.summary.summary.show_result(
+            self._headline(result), sides, result.get("taken") or [], result.get("score") or [],
+            self.scores, self.history, self._target(),
+            "Tricks" if self.game() == "horseshoes" else "Points",
+            arithmetic="<br>".join(escape(line) for line in vm.score_explanation(self.view, names, breakdown)),
+            hidden=("<br>".join(escape(line) for line in hidden_lines), self.deck(), hidden_cards))
+        caption, cards = vm.last_trick_cards(self.view, names)
+        self.summary.summary.show_last_trick(caption, self.deck(), cards)
+        self.summary.last_trick_button.setVisible(bool(cards))
         # The hand the header has been showing, not a count of summaries this client saw
         # (a player who joined late has a shorter history).
-        self.summary.show_hand(f"Hand {self.hand_number or len(self.history)} — summary")
-        self._refresh()
+        title = f"Hand {self.hand_number or len(self.history)} — summary"
+        self._after_hold.append(lambda: self.summary.show_hand(title))
+        if self.last_trick_hold_ms > 0 and self.view.get("tricks") and not self.view.get("trick"):
+            self.holding = True
+            self._hold_timer.start(self.last_trick_hold_ms)
+            self._refresh()
+        else:
+            self.release_hold()
 
     def on_game_over(self, event: dict) -> None:
         names = vm.side_names(self.view, self.names()) if self.view else self.names()
@@ -295,9 +334,39 @@ class TableView(QWidget):
         verb = "win" if vm.partnerships(self.view) else "wins"
         members = who[len(short):].strip(" ()")
         line = ", ".join(f"{n.split(' (')[0]} {s}" for n, s in zip(names, scores))
-        self.summary.summary.headline.setText(
-            f"{members + ' take' if members else short + ' takes'} the game. Final score: {line}.")
-        self.summary.show_game_over(f"Game over — {short} {verb}!", bool(self.table.get("is_host")))
+        headline = f"{members + ' take' if members else short + ' takes'} the game. Final score: {line}."
+        title, is_host = f"Game over — {short} {verb}!", bool(self.table.get("is_host"))
+
+        def show() -> None:
+            self.summary.summary.headline.setText(headline)
+            self.summary.show_game_over(title, is_host)
+        self._after_hold.append(show)
+        if not self.holding:
+            self.release_hold()
+
+    def release_hold(self) -> None:
+        """End the last trick's moment: show what waited for it (the summary, game over)."""
+        self._hold_timer.stop()
+        self.holding = False
+        waiting, self._after_hold = self._after_hold, []
+        for show in waiting:
+            show()
+        if waiting:
+            self._refresh()
+            if self.summary.isVisible() and not self.summary.game_over:
+                self.summary_ready.emit()
+
+    def _drop_hold(self) -> None:
+        """Forget a summary still waiting (the player moved on, or left)."""
+        self._hold_timer.stop()
+        self.holding = False
+        self._after_hold = []
+
+    def mousePressEvent(self, event) -> None:
+        if self.holding:  # a click anywhere on the felt: the summary now
+            self.release_hold()
+            return
+        super().mousePressEvent(event)
 
     def on_connection(self, event: dict) -> None:
         seat, state = event.get("seat"), event.get("state")
@@ -348,7 +417,7 @@ class TableView(QWidget):
             self.session.hint()  # the bot thinks on the session's thread, never here
 
     def on_hint(self, event: dict) -> None:
-        text = event.get("text") or ""
+        text = cardnames.spoken_in_text(self.game(), event.get("text") or "")
         self.status.setText(f"Hint: {text[:1].upper()}{text[1:]}")
         self.status.setProperty("problem", False)
         self.status.setProperty("mine", True)
@@ -372,7 +441,7 @@ class TableView(QWidget):
         if self.reasons is None and self.session is not None:
             self.session.act({"play": card})  # the session says why
             return
-        self._flash(f"You can't play the {name}: {reason}")
+        self._flash(f"You can't play the {name}: {cardnames.spoken_in_text(self.game(), reason)}")
 
     def _selection_wanted(self, count: int) -> None:
         if count:
@@ -384,6 +453,9 @@ class TableView(QWidget):
         self._refresh_trick()
 
     def keyPressEvent(self, event) -> None:
+        if self.holding:
+            self.release_hold()
+            return
         if self.decision.handle_key(event.key(), event.text()):
             return
         if event.text() == "?" and self.hint_button.isVisible():
@@ -395,7 +467,22 @@ class TableView(QWidget):
     def _card_width(self, cards: int | None = None) -> int:
         cards = len(self.hand.cards) if cards is None else cards
         room = max(self.width() - self.my_panel.sizeHint().width() - 40, 300)
-        return fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
+        width = fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
+        # No taller than the height the rest of the table leaves (a big decision panel
+        # in a small window): the window must not need to grow.
+        layout = self.layout()
+        layout.invalidate()  # a panel shown just now must count, not the size cached before it
+        others = layout.minimumSize().height() - self.hand.minimumHeight()
+        tallest = (self.height() - others - 4) / (1.4 + 1 / 6)  # a card's face and its lift
+        return int(max(MIN_CARD_WIDTH, min(width, tallest)))
+
+    def _fit_hand_height(self) -> None:
+        """Cards re-fitted to the height the other panels leave them."""
+        self._fit_pending = False
+        width = self._card_width()
+        if width != self.card_width:
+            self.card_width = width
+            self.hand.set_cards(self.hand.cards, self.deck(), width)
 
     def apply_card_size(self) -> None:
         """Re-fit the cards to the window and the card-size setting (resize, Settings)."""
@@ -406,6 +493,8 @@ class TableView(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        # The live scores and log take a quarter of the width, within reason.
+        self.side.setFixedWidth(max(SIDE_MIN, min(SIDE_MAX, int(self.width() * 0.26))))
         self.apply_card_size()
 
     def _refresh(self) -> None:
@@ -418,20 +507,30 @@ class TableView(QWidget):
         self._refresh_hand()
         self._refresh_status()
         self._refresh_side()
+        # Once the panels shown just now have been laid out, the cards take the height left.
+        if not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, self._fit_hand_height)
 
     def _refresh_info(self) -> None:
         settings = self.table.get("settings") or {}
         game = self.game()
         title = GAME_TITLES.get(game, game)
-        mode = f" · {self.view.get('mode')}" if self.view.get("mode") else ""
-        self.title_label.setText(f"{title}{mode} · hand {self.hand_number}")
-        self.title_label.setToolTip(settings.get("name") or "")
-        self.contract_label.setText(vm.contract_text(self.view, self.names()))
-        self.trump_label.setText(vm.trump_text(self.view))
-        names = vm.side_names(self.view, self.names())
-        short = [n.split(" (")[0] for n in names]
-        self.score_label.setText("Score " + " · ".join(f"{n} {s}" for n, s in zip(short, self.scores)))
-        self.score_label.setToolTip(" · ".join(f"{n}: {s}" for n, s in zip(names, self.scores)))
+        mode = MODE_WORDS.get(self.view.get("mode") or "", "")
+        hand = f"hand {self.hand_number}"
+        self.title_label.set_variants([" · ".join(x for x in (title, mode, hand) if x), f"{title} · {hand}",
+                                       hand.capitalize()], settings.get("name") or "")
+        names = self.names()
+        self.contract_label.set_variants(vm.name_variants(
+            lambda limit: vm.contract_text(self.view, [vm.short_name(n, limit) for n in names]))
+            + [vm.contract_text(self.view, names, short=True)])
+        self.trump_label.set_plain(vm.trump_text(self.view))
+        sides = vm.side_names(self.view, names)
+        short = [n.split(" (")[0] for n in sides]
+        self.score_label.set_variants(
+            vm.name_variants(lambda limit: "Score " + " · ".join(
+                f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, self.scores))),
+            " · ".join(f"{n}: {s}" for n, s in zip(sides, self.scores)))
 
     def _refresh_seats(self) -> None:
         seats = {s["seat"]: s for s in self.table.get("seats") or []}
@@ -448,8 +547,11 @@ class TableView(QWidget):
             panel = self.my_panel if position == "bottom" else self.panels[position]
             team = vm.TEAM_NAMES[seat % 2] if self.view and vm.partnerships(self.view) else ""
             left = self.view.get("cards_left", [None] * players)[seat] if self.view else None
+            bid = vm.seat_bid(self.view, seat) if self.view else ""
+            if seat == bidder and not bid and vm.contract_amount(self.view) is not None:
+                bid = str(vm.contract_amount(self.view))
             panel.show_seat(names[seat], team, info.get("kind", "human"), info.get("connected", True),
-                            left, vm.seat_bid(self.view, seat) if self.view else "",
+                            left, bid,
                             self.view.get("dealer") == seat, seat in to_act, won[seat], seat == bidder,
                             info.get("fingerprint") or "")
             panel.show()
@@ -460,12 +562,17 @@ class TableView(QWidget):
         self.trick.animation_ms = self.settings.animation_ms
         current = [tuple(x) for x in self.view.get("trick") or []]
         tricks = self.view.get("tricks") or []
+        aces = vm.ace_calls(self.view)
         if current and not self.show_last:
-            self.trick.show_trick(current)
+            self.trick.show_trick(current, aces=aces)
         elif tricks:
             last = tricks[-1]
-            caption = f"Last trick — taken by {names[last['winner']]}"
-            self.trick.show_trick([tuple(x) for x in last["cards"]], caption, faded=not self.show_last)
+            if self.holding or self.show_last:  # in full: asked for, or the hand's last before the summary
+                caption = f"Last trick — taken by {names[last['winner']]}"
+            else:  # the trick just finished, faded until the next lead
+                caption = f"Taken by {names[last['winner']]}"
+            self.trick.show_trick([tuple(x) for x in last["cards"]], caption,
+                                  faded=not (self.show_last or self.holding), aces=aces)
         else:
             self.trick.show_trick([])
         self.last_button.setEnabled(bool(tricks))
@@ -480,9 +587,9 @@ class TableView(QWidget):
         elif game == "horseshoes" and view.get("leftover"):
             left = view["leftover"]
             if left.get("card"):
-                self.trick.show_open([left["card"]], "Left-over card (face up)")
+                self.trick.show_open([left["card"]], "Left-over card, face up")
             elif left.get("face") == "down":
-                self.trick.show_open([], "Left-over card (face down)", hidden=1)
+                self.trick.show_open([], "Left-over card, face down", hidden=1)
             else:
                 self.trick.show_open([], "")
         else:
@@ -493,6 +600,11 @@ class TableView(QWidget):
         cards = cardnames.sort_hand(game, list(self.view.get("hand") or []), self.view.get("trump"))
         self.card_width = self._card_width(len(cards))
         self.hand.set_cards(cards, self.deck(), self.card_width)
+        seen_hand, seen_cards = self._hand_seen
+        if seen_hand == self.hand_number and seen_cards and len(cards) > len(seen_cards) \
+                and self.view.get("phase") in vm.TAKING_PHASES:
+            self.hand.mark_new(set(cards) - set(seen_cards))  # the kitty or widow, just taken
+        self._hand_seen = (self.hand_number, cards)
         plays = {e["play"] for e in self.legal if "play" in e}
         if plays:
             held = set(self.hand.cards)
@@ -510,7 +622,9 @@ class TableView(QWidget):
         self.status.setProperty("problem", False)
         to_act, names = self.view.get("to_act") or [], self.names()
         prompt = self.view.get("prompt") or ""
-        if self.view.get("phase") == "done":
+        if self.holding:
+            text, mine = "Hand over — the summary follows (click to see it now)", False
+        elif self.view.get("phase") == "done":
             text, mine = "Hand over", False
         elif self.you in to_act:
             text, mine = f"Your turn — {prompt}", True
@@ -535,14 +649,15 @@ class TableView(QWidget):
             self._fill_log()
 
     def _live_text(self) -> str:
-        names = vm.side_names(self.view, self.names())
+        short = [vm.short_name(n) for n in self.names()]
         taken = self.view.get("taken") or []
-        lines = ["<b>This hand</b>"] + [f"{n}: {t}" for n, t in zip(names, taken)]
         if self.game() == "horseshoes":  # every player has a contract: tricks against bid
             bids = self.view.get("bids") or []
             won = vm.tricks_by_seat(self.view, self.players)
-            lines.append("<b>Tricks against bids</b>")
-            for seat, who in enumerate(self.names()):
+            lines = ["<b>Tricks against bids</b>"]
+            if vm.partnerships(self.view):
+                lines += [f"{n}: {t} tricks" for n, t in zip(vm.TEAM_NAMES, taken)]
+            for seat, who in enumerate(escape(n) for n in short):
                 bid = bids[seat] if seat < len(bids) else None
                 if bid is None:
                     lines.append(f"{who}: {won[seat]} taken, no bid yet")
@@ -550,6 +665,8 @@ class TableView(QWidget):
                 gap = bid - won[seat]
                 state = f"{gap} to go" if gap > 0 else "exactly on" if gap == 0 else f"{-gap} over"
                 lines.append(f"{who}: {won[seat]} of {bid} — {state}")
+            return "<br>".join(lines)
+        lines = ["<b>This hand</b>"] + [f"{escape(n)}: {t}" for n, t in zip(vm.side_names(self.view, short), taken)]
         amount, who = vm.contract_amount(self.view), vm.bidder(self.view)
         if amount is not None and who is not None and vm.partnerships(self.view):
             side = vm.side_of(self.view, who)
@@ -558,12 +675,7 @@ class TableView(QWidget):
         return "<br>".join(lines)
 
     def _fill_log(self) -> None:
-        lines = vm.log_lines(self.view, self.names())
-        if [self.log_list.item(i).text() for i in range(self.log_list.count())] != lines:
-            self.log_list.clear()
-            self.log_list.addItems(lines)
-            self.log_list.scrollToBottom()
-            QTimer.singleShot(0, self.log_list.scrollToBottom)  # again once wrapped lines are laid out
+        self.log_list.set_lines(vm.log_lines(self.view, self.names()))
 
     # -- results -------------------------------------------------------------------------
     def _target(self) -> int | None:

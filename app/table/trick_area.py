@@ -9,12 +9,14 @@ shown along the top with a caption.
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app import cardnames
 
-from .card_widget import ART, card_size
+from .card_widget import ART, card_size, paint_tag
+
+ACE_COLOURS = {"high": "#1565c0", "low": "#6d4c41"}  # the badge on a declared ace
 
 
 def relative_position(seat: int, you: int, players: int) -> str:
@@ -35,6 +37,7 @@ class TrickArea(QWidget):
         self.cards: list[tuple[int, str]] = []  # (seat, card) in play order
         self.faded = False
         self.caption = ""
+        self.aces: dict[str, str] = {}  # declared aces on the trick shown
         self.open_cards: list[str] = []
         self.hidden_spare = 0  # face-down spare cards to show as backs
         self.open_caption = ""
@@ -49,9 +52,12 @@ class TrickArea(QWidget):
         self.deck, self.card_width, self.players, self.you = deck, card_width, players, you
         self.update()
 
-    def show_trick(self, cards: list[tuple[int, str]], caption: str = "", faded: bool = False) -> None:
+    def show_trick(self, cards: list[tuple[int, str]], caption: str = "", faded: bool = False,
+                   aces: dict[str, str] | None = None) -> None:
+        """``aces``: {card: "high" | "low"} for declared aces, shown on the card."""
         grew = not faded and len(cards) == len(self.cards) + 1 and cards[:-1] == self.cards
         self.cards, self.caption, self.faded = list(cards), caption, faded
+        self.aces = {card: call for card, call in (aces or {}).items() if any(c == card for _, c in cards)}
         if grew and self.animation_ms > 0:
             self._animation.stop()
             self._animation.setDuration(self.animation_ms)
@@ -61,7 +67,8 @@ class TrickArea(QWidget):
         else:
             self._glide = 1.0
         game = cardnames.game_of_deck(self.deck)
-        spoken = ", ".join(cardnames.spoken(game, c) for _, c in self.cards) or "no cards"
+        spoken = ", ".join(cardnames.spoken(game, c) + (f" ({self.aces[c]})" if c in self.aces else "")
+                           for _, c in self.cards) or "no cards"
         self.setAccessibleDescription(f"{caption} {spoken}".strip())
         self.update()
 
@@ -110,6 +117,9 @@ class TrickArea(QWidget):
             if index == len(self.cards) - 1 and self._glide < 1.0:
                 spot = self._from_edge(position, spot, face)
             painter.drawPixmap(spot, ART.face(self.deck, card, face, ratio))
+            if card in self.aces:
+                paint_tag(painter, self.aces[card].upper(), spot.x(), spot.y(), face.width(),
+                          ACE_COLOURS[self.aces[card]])
         painter.setOpacity(1.0)
         if self.caption:
             self._paint_caption(painter, self.caption, QRectF(0, self.height() - 26, self.width(), 24))
@@ -130,8 +140,12 @@ class TrickArea(QWidget):
             width = max(36, trick_width * 0.5)
         small = card_size(int(width))
         total = count * small.width() + (count - 1) * gap
+        # The caption wraps rather than run off a narrow felt: above the cards in the
+        # middle, above them in the corner (which moves them down).
+        room = max(self.width() - 16, 40)
+        lines = self.open_caption_rect(room)
         x = (self.width() - total) / 2 if centred else 8.0
-        y = (self.height() - small.height()) / 2 if centred else 24.0
+        y = (self.height() - small.height()) / 2 if centred else 6.0 + lines.height()
         for card in self.open_cards:
             painter.drawPixmap(QPointF(x, y), ART.face(self.deck, card, small, ratio))
             x += small.width() + gap
@@ -139,15 +153,33 @@ class TrickArea(QWidget):
             painter.drawPixmap(QPointF(x, y), ART.back(small, "blue", ratio))
             x += small.width() + gap
         if centred:
-            rect = QRectF(0, y - 26, self.width(), 22)
+            rect = QRectF(8, y - 4 - lines.height(), room, lines.height())
         else:
-            rect = QRectF(8, 2, max(total, 160), 20)
-        self._paint_caption(painter, self.open_caption, rect, Qt.AlignCenter if centred else Qt.AlignLeft)
+            rect = QRectF(8, 2, room, lines.height())
+        self._paint_caption(painter, self.open_caption, rect, Qt.AlignCenter if centred else Qt.AlignLeft,
+                            wrap=True)
 
-    def _paint_caption(self, painter: QPainter, text: str, rect: QRectF,
-                       align=Qt.AlignCenter) -> None:
+    def open_caption_rect(self, width: int) -> QRectF:
+        """The size the open cards' caption takes wrapped to ``width``."""
+        if not self.open_caption:
+            return QRectF(0, 0, width, 0)
+        metrics = QFontMetrics(self.caption_font())
+        return QRectF(metrics.boundingRect(0, 0, int(width), 10000, Qt.TextWordWrap, self.open_caption))
+
+    def caption_font(self) -> QFont:
         font = QFont(self.font())
         font.setBold(True)
+        return font
+
+    def _paint_caption(self, painter: QPainter, text: str, rect: QRectF,
+                       align=Qt.AlignCenter, wrap: bool = False) -> None:
+        """Bold text in ``rect``: wrapped, or one line elided only if the felt itself
+        is narrower."""
+        font = self.caption_font()
         painter.setFont(font)
         painter.setPen(QColor("#fdf6e3"))
+        if wrap:
+            painter.drawText(rect, align | Qt.AlignVCenter | Qt.TextWordWrap, text)
+            return
+        text = QFontMetrics(font).elidedText(text, Qt.ElideRight, int(rect.width()))
         painter.drawText(rect, align | Qt.AlignVCenter, text)

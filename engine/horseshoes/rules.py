@@ -17,12 +17,14 @@ and hands out Action objects built once per Game rather than once per call.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
 from ..ruleset import Ruleset
+from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..state import BITS, Game, HandResult, State, Trick, _new_tuple, plays_in
 
 SUITS = "SHDC"
@@ -339,15 +341,32 @@ class HorseshoesState(State):
 
     # -- scoring ---------------------------------------------------------------------
     def finish(self) -> HandResult:
-        """Penalty points: |tricks taken − bid| per side; all sides exact → 3 each."""
-        game = self.game
-        side_bids = [0] * game.num_sides
+        """Penalty points: ``score_terms``, summed."""
+        return HandResult(tuple(self.tricks), tuple(self.taken), None,
+                          score_of(self.score_terms(), self.game.num_sides))
+
+    def side_bids(self) -> list[int]:
+        """Each side's bid: a player's own, or the partners' bids added up."""
+        sides = self.game.sides
+        out = [0] * self.game.num_sides
         for seat, bid in enumerate(self.bids):
-            side_bids[game.side_of(seat)] += bid
-        penalties = tuple(abs(taken - bid) for taken, bid in zip(self.taken, side_bids))
-        if not any(penalties):
-            penalties = (ALL_EXACT_SCORE,) * game.num_sides
-        return HandResult(tuple(self.tricks), tuple(self.taken), None, penalties)
+            out[sides[seat]] += bid
+        return out
+
+    def score_terms(self) -> tuple:
+        """|tricks taken − bid| per side; every side exact → 3 each. (Bot play-outs
+        score every hand they imagine, so the terms come from a table of prebuilt ones.)"""
+        bids = self.side_bids()
+        exact = self.taken == bids
+        return tuple(_term(side, bid, taken, exact) for side, (taken, bid) in enumerate(zip(self.taken, bids)))
+
+    def scored_cards(self) -> tuple:
+        """The left-over card of three players when it lay face down: nobody has seen
+        it until now (it scores nothing and took no part in play)."""
+        if not self.spare or self.leftover_face != "down":
+            return ()
+        return (ScoredCards("Left-over card", self.spare, None, None,
+                            "face down all hand, seen by nobody until now; it took no part in play"),)
 
     # -- views -----------------------------------------------------------------------
     def hidden_from(self, seat: int) -> int:
@@ -372,6 +391,17 @@ class HorseshoesState(State):
                 "face": self.leftover_face,
                 "card": self.deck.name(self.spare[0]) if visible else None,
             }
+
+
+@lru_cache(maxsize=None)
+def _term(side: int, bid: int, taken: int, everyone_exact: bool) -> ScoreTerm:
+    """One side's penalty, in words: every (side, bid, tricks) is built once."""
+    working = f"bid {bid}, took {taken}"
+    if everyone_exact:
+        return ScoreTerm(side, ALL_EXACT_SCORE, "everyone exact — 3 each", working)
+    off = abs(taken - bid)
+    words = f"{off} off the bid — a penalty point for each" if off else "exact — no penalty"
+    return ScoreTerm(side, off, words, working)
 
 
 class HorseshoesGame(Game):

@@ -12,18 +12,18 @@ RULES_TEXT = "Horseshoes product rules text"
 RELATIVES = "Parlour ruling, after Oh Hell, Ninety-Nine, Spades and Hearts"
 
 RULES = (
-    Rule("Modes", "three: three players, each for themselves, 40 cards (A, 2–10 of each "
-         "suit), 13 each and one card left over. four: four players, each for themselves, "
-         "52 cards. partners: four players, partners opposite (seats 0 and 2, 1 and 3).",
+    Rule("Modes", "Three players, each for themselves, with 40 cards (ace and 2 to 10 of each "
+         "suit): 13 each and one card left over. Four players, each for themselves, with all "
+         "52 cards. Or four players in two partnerships, partners sitting opposite each other.",
          RULES_TEXT),
-    Rule("Rank", "A (declared high) > K > Q > J > 10 > 9 … > 2 > A (declared low). In three, "
-         "a high ace is above the 10.", RULES_TEXT),
-    Rule("Deal", "The first dealer comes from the deal seed; the deal passes left after "
-         "every hand.", RULES_TEXT),
-    Rule("Left-over card", "In three, right after the deal and before any bid, the dealer "
-         "turns the left-over card face up (shown to all) or face down (seen by nobody "
-         "until the hand ends). The host may fix the choice instead (option leftover).",
-         RULES_TEXT),
+    Rule("Rank", "Ace declared high, king, queen, jack, 10, 9 … down to 2, then ace declared "
+         "low. With three players (no court cards) a high ace is above the 10.", RULES_TEXT),
+    Rule("Deal", "The first dealer is drawn at random; the deal passes left after every "
+         "hand.", RULES_TEXT),
+    Rule("Left-over card", "With three players, right after the deal and before any bid, "
+         "the dealer turns the left-over card face up (shown to all) or face down (seen by "
+         "nobody until the hand ends). The host may fix the choice for every hand instead "
+         "(the Left-over card option).", RULES_TEXT),
     Rule("Left-over card", "The dealer chooses without seeing the left-over card: a choice "
          "made after looking would be a secret advantage.", RELATIVES, ruling=True),
     Rule("Left-over card", "The left-over card never takes part in play and never breaks "
@@ -46,13 +46,14 @@ RULES = (
          "some trick this hand, unless the leader holds nothing but trump. A void player "
          "may trump at any time, which breaks it. No effect in a no-trump hand.",
          RULES_TEXT),
-    Rule("Scoring", "Penalty points, lower is better: each player scores |tricks taken − "
-         "bid|. If every player is exact, every player scores 3 instead.", RULES_TEXT),
-    Rule("Scoring", "partners: each team's bid is the sum of its partners' bids, and the "
-         "team scores |team tricks − team bid|; a partner who bid 0 may take tricks "
-         "without a penalty of their own.", RULES_TEXT),
-    Rule("Scoring", "partners: if both teams are exact, each team scores 3 (\"everyone\" "
-         "read per team).", RELATIVES, ruling=True),
+    Rule("Scoring", "Penalty points, lower is better: each player scores one point for "
+         "every trick more or fewer than they bid. If every player is exact, every player "
+         "scores 3 instead.", RULES_TEXT),
+    Rule("Scoring", "With partners, a team's bid is its two bids added up, and the team "
+         "scores one point for every trick it takes more or fewer than that; a partner who "
+         "bid 0 may take tricks without a penalty of their own.", RULES_TEXT),
+    Rule("Scoring", "With partners, if both teams are exact, each team scores 3 "
+         "(\"everyone\" read per team).", RELATIVES, ruling=True),
     Rule("End of the game", "After a hand in which any player (team) has reached the "
          "target score, the uniquely lowest score wins.", RULES_TEXT),
     Rule("End of the game", "If the lowest score is shared — by everyone or by some — "

@@ -19,6 +19,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..deal import derive_seed
 from ..errors import IllegalAction
+from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..state import BITS, Game, HandResult, State
 
 # -- cards ---------------------------------------------------------------------------
@@ -412,16 +413,37 @@ class RookState(State):
         self.taken[trick.winner & 1] += points
 
     def finish(self) -> HandResult:
-        """The last trick takes the buried points; the bidding team scores its contract,
-        plus or minus; the other team scores what it took."""
+        """The last trick takes the buried points; then ``score_terms``."""
         last_side = self.game.side_of(self.tricks[-1].winner)
         self.taken[last_side] += DECK.points(self.buried)
         bidding = self.game.side_of(self.bidder)
-        made = self.taken[bidding] >= self.contract
-        score = [0, 0]
-        score[bidding] = self.contract if made else -self.contract
-        score[1 - bidding] = self.taken[1 - bidding]
-        return HandResult(tuple(self.tricks), tuple(self.taken), made, tuple(score))
+        return HandResult(tuple(self.tricks), tuple(self.taken), self.taken[bidding] >= self.contract,
+                          score_of(self.score_terms(), 2))
+
+    def score_terms(self) -> tuple:
+        """The bidding team scores its contract, plus or minus; the other team scores
+        what it took."""
+        bidding = self.game.side_of(self.bidder)
+        other = self.taken[1 - bidding]
+        if self.taken[bidding] >= self.contract:
+            first = ScoreTerm(bidding, self.contract, "made — the bidding team scores its contract",
+                              f"{self.contract}")
+        else:
+            first = ScoreTerm(bidding, -self.contract, "set — the bidding team loses its contract",
+                              f"−{self.contract}")
+        return (first, ScoreTerm(1 - bidding, other, "the other team scores the points it took",
+                                 f"{other}"))
+
+    def contract_line(self) -> dict:
+        side = self.game.side_of(self.bidder)
+        took = self.taken[side]
+        return {"side": side, "bid": self.contract, "took": took, "made": took >= self.contract}
+
+    def scored_cards(self) -> tuple:
+        last = self.game.side_of(self.tricks[-1].winner) if self.tricks else None
+        return (ScoredCards("Buried cards", tuple(cards_of(self.buried)), DECK.points(self.buried), last,
+                            "buried by the bidder; their points go to the team that took the "
+                            "last trick"),)
 
     # -- what each seat may see --------------------------------------------------------
     def hidden_from(self, seat: int) -> int:

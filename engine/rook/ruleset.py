@@ -14,13 +14,13 @@ from ..ruleset import Rule, Ruleset
 
 RULEBOOK = "Rook rulebook (Parker Brothers / Hasbro)"
 TOURNAMENT = "Tournament Rook (Kentucky Discard), as summarised by Wikipedia and pagat.com"
-HOUSE = "house rule of the seed app Parlour was built from"
+HOUSE = "house rule of the earlier app Parlour was built from"
 PARLOUR = "Parlour ruling"
 
 RULES = (
-    Rule("Players", "Four players; partners sit opposite: seats 0 and 2 against 1 and 3.", RULEBOOK),
-    Rule("Dealer", "The first dealer is chosen by the deal seed; the deal passes left after "
-         "every hand.", PARLOUR, ruling=True),
+    Rule("Players", "Four players in two partnerships; partners sit opposite each other.", RULEBOOK),
+    Rule("Dealer", "The first dealer is drawn at random; the deal passes left after every hand.",
+         PARLOUR, ruling=True),
     Rule("Cards", "57 cards: 1–14 in Black, Red, Green and Yellow, and the Rook.", RULEBOOK),
     Rule("Rank", "Inside a colour, high to low: 1, 14, 13, … 2.", TOURNAMENT, checked=False),
     Rule("Points", "Rook 20, each 1 15, each 14 10, each 10 10, each 5 5: 180 in all.", HOUSE,

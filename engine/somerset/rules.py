@@ -26,6 +26,7 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..state import Game, HandResult, State, Trick
 from .rulesets import MAX_BID, MIN_BID, TARGET
 
@@ -352,21 +353,48 @@ class SomersetState(State):
         self.taken[side] += points
 
     def finish(self) -> HandResult:
+        took, bid = self.taken[self.bidder % 2], self.high_bid
+        return HandResult(tuple(self.tricks), tuple(self.taken), took >= bid,
+                          score_of(self.score_terms(), 2))
+
+    def score_terms(self) -> tuple:
+        """Made: the bidding side scores what it took ("doubled": the defenders nothing,
+        "keep": the defenders what they took). Set: "doubled" costs twice the shortfall
+        and pays the defenders twice what they took; "keep" costs the bid and pays the
+        defenders what they took."""
         bidders = self.bidder % 2
         defenders = 1 - bidders
-        took, bid = self.taken[bidders], self.high_bid
-        made = took >= bid
-        score = [0, 0]
+        took, bid, other = self.taken[bidders], self.high_bid, self.taken[defenders]
         if self.game.scoring == "doubled":
-            if made:
-                score[bidders] = took
-            else:
-                score[bidders] = -2 * (bid - took)
-                score[defenders] = 2 * self.taken[defenders]
-        else:  # keep
-            score[bidders] = took if made else -bid
-            score[defenders] = self.taken[defenders]
-        return HandResult(tuple(self.tricks), tuple(self.taken), made, tuple(score))
+            if took >= bid:
+                return (ScoreTerm(bidders, took, "made — the bidding side scores every point it took",
+                                  f"{took}"),
+                        ScoreTerm(defenders, 0, "the other side scores nothing when the bid is made"))
+            return (ScoreTerm(bidders, -2 * (bid - took), "set — double the shortfall",
+                              f"2 × ({bid} − {took})"),
+                    ScoreTerm(defenders, 2 * other, "the other side banks double what they took",
+                              f"2 × {other}"))
+        if took >= bid:
+            return (ScoreTerm(bidders, took, "made — the bidding side keeps what it took", f"{took}"),
+                    ScoreTerm(defenders, other, "the other side keeps what it took", f"{other}"))
+        return (ScoreTerm(bidders, -bid, "set — the bidding side loses its bid", f"−{bid}"),
+                ScoreTerm(defenders, other, "the other side keeps what it took", f"{other}"))
+
+    def contract_line(self) -> dict:
+        side = self.bidder % 2
+        took = self.taken[side]
+        return {"side": side, "bid": self.high_bid, "took": took, "made": took >= self.high_bid}
+
+    def scored_cards(self) -> tuple:
+        """The kitty discards (to the last trick's side) or the open widow (to the
+        first trick's side)."""
+        if self.game.kitty:
+            last = self.tricks[-1].winner % 2 if self.tricks else None
+            return (ScoredCards("Kitty discards", self.discards, DECK.points(DECK.mask(self.discards)),
+                                last, "discarded face down by the bidder; their points go to the "
+                                "side that took the last trick"),)
+        return (ScoredCards("The widow", self.spare, DECK.points(self.spare_mask), self.widow_side,
+                            "taken with the first trick"),)
 
     # -- what each seat may see ------------------------------------------------------
     def hidden_from(self, seat: int) -> int:

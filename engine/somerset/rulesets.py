@@ -28,8 +28,8 @@ MAX_BID = 24  # every deal holds 24 points
 TARGET = 66
 
 COMMON_RULES: tuple[Rule, ...] = (
-    Rule("Players", "Four players in two partnerships sitting opposite: seats 0 and 2 "
-         "against seats 1 and 3.", RULES_TEXT),
+    Rule("Players", "Four players in two partnerships; partners sit opposite each other.",
+         RULES_TEXT),
     Rule("The cards", "50 cards. Each is rank over suit: suit /0 has 0/0; /2 has 0/2 to 2/2; "
          "/4, /6, /8, /10 and /12 run from 0 up to the suit's number. The S/S belongs to no "
          "printed suit. Inside a suit the higher rank wins.", RULES_TEXT),

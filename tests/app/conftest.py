@@ -36,6 +36,7 @@ def directory():
 def window(qtbot, settings, directory):
     from app.window import MainWindow
     win = MainWindow(settings, directory=directory, bot_delay=0)
+    win.table.last_trick_hold_ms = 0  # the summary at once (tests of the hold set their own)
     qtbot.addWidget(win)
     win.show()
     yield win

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox
 
-from app.about import AboutDialog, sources_html
+from app.about import AboutDialog, comparison_html, differences, sources_html
 from app.host_dialog import HostDialog
 from app.settings import FirstStartDialog, Settings, SettingsDialog, system_user_name
+from engine import TITLES, rulesets
 
 
 def test_first_start_asks_for_a_name_prefilled_from_the_system(qtbot, tmp_path):
@@ -123,7 +127,44 @@ def test_about_lists_every_rule_source_and_marks_rulings(qtbot):
     dialog = AboutDialog()
     qtbot.addWidget(dialog)
     titles = [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())]
-    assert titles[:2] == ["About", "Rules"] and len(titles) == 5
+    assert titles == ["About", "Rules", "Somerset rulesets", "Somerset rules", "Rook rules", "Horseshoes rules"]
     somerset = sources_html("somerset")
-    assert "kitty-keep" in somerset and "ruling" in somerset
+    assert "Kitty, both sides keep" in somerset and "Parlour ruling" in somerset
     assert "Rook rulebook" in sources_html("rook")
+
+
+def test_somerset_rulesets_side_by_side_one_row_per_difference():
+    """A column per ruleset, a row per rule that differs, generated from the engine's
+    ruleset data: every rule a ruleset does not share with all the others is in its
+    column, once, in the row of what it is about, with its source under it."""
+    sets, rows = differences("somerset")
+    assert [r.id for r in sets] == list(rulesets("somerset"))
+    assert [aspect for aspect, _row in rows] == ["spare", "scoring"]
+    shared = [rule for rule in sets[0].rules if all(rule in other.rules for other in sets)]
+    for column, ruleset in enumerate(sets):
+        placed = [rule for _aspect, row in rows for rule in row[column][1]]
+        assert sorted(placed, key=repr) == sorted((r for r in ruleset.rules if r not in shared), key=repr)
+        spare, scoring = (row[column] for _aspect, row in rows)
+        assert spare[0] == ruleset.extra["spare"] and scoring[0] == ruleset.extra["scoring"]
+        assert all(rule.topic.startswith("Scoring") for rule in scoring[1])
+        assert not any(rule.topic.startswith("Scoring") for rule in spare[1])
+    table = comparison_html("somerset")
+    for ruleset in sets:
+        assert html.escape(ruleset.name) in table
+        for rule in ruleset.rules:
+            if rule not in shared:
+                assert html.escape(rule.text) in table and html.escape(rule.source) in table
+    assert comparison_html("rook") == ""  # one ruleset: nothing to compare
+
+
+def test_each_games_rules_read_in_plain_words_with_rulings_marked():
+    for title in TITLES:
+        text = sources_html(title)
+        plain = re.sub(r"<[^>]+>", "", text)
+        for jargon in ("seats 0", "seat 0", "seed", "option leftover", "|", "kitty-", "widow-"):
+            assert jargon not in plain, (title, jargon)
+        rules = {rule for ruleset in rulesets(title).values() for rule in ruleset.rules}
+        for rule in rules:
+            assert html.escape(rule.text) in text and html.escape(rule.source) in text
+        marked = text.count("color:#b71c1c")
+        assert marked >= len({rule for rule in rules if rule.ruling}) > 0

@@ -26,10 +26,11 @@ def _guest(tmp_path, host, name, events=None, **kw):
 
 
 def test_the_host_moves_itself_and_players_before_the_deal_and_everyone_sees_it(arun, tmp_path):
+    guest_events = {"Guest0": [], "Guest1": []}
+
     async def main():
         host, events = _host(tmp_path, hands=1, bots={3: "random"})
         await host.start()
-        guest_events = {"Guest0": [], "Guest1": []}
         guests = [_guest(tmp_path, host, n, guest_events[n], bot_level="random") for n in guest_events]
         tasks = [asyncio.ensure_future(g.run()) for g in guests]
         try:
@@ -53,6 +54,9 @@ def test_the_host_moves_itself_and_players_before_the_deal_and_everyone_sees_it(
             table = [e for e in guest_events[g1.identity.name] if e["type"] == "table"][-1]
             assert table["you"] == 3 and table["seats"][2]["name"] == "Host"
             assert table["settings"]["name"] == "Host's table"  # joined by address
+            # a computer player's level reaches the guests (their setup screen shows it)
+            levels = [seat["level"] for seat in host.seats_info()]
+            assert table["seats"][1]["kind"] == "bot" and table["seats"][1]["level"] == levels[1] is not None
             host.start_game()
             await asyncio.wait_for(host.finished.wait(), 40)
             return await asyncio.wait_for(asyncio.gather(*tasks), 20), host.result
@@ -66,6 +70,14 @@ def test_the_host_moves_itself_and_players_before_the_deal_and_everyone_sees_it(
     assert all(s["alerts"] == [] and s["hands_verified"] == 1 for s in summaries)
     assert sorted(s["seat"] for s in summaries) == [0, 3]
     assert all(s["scores"] == result["scores"] for s in summaries)
+    # each guest's hand summary explains the verified hand's scoring and shows the
+    # buried cards, from the record it verified
+    for name, events in guest_events.items():
+        (over,) = [e for e in events if e["type"] == "hand_over"]
+        terms = over["breakdown"]["terms"]
+        assert [sum(t["points"] for t in terms if t["side"] == side) for side in (0, 1)] == over["result"]["score"]
+        (buried,) = over["breakdown"]["cards"]
+        assert buried["label"] == "Buried cards" and len(buried["cards"]) == 5
 
 
 def test_hints_come_from_your_own_view(arun, tmp_path):
