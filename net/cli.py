@@ -1,7 +1,8 @@
 """Headless peers: ``parlour host`` and ``parlour join`` (no window, bots play).
 
     parlour host --game G [--ruleset R] [--mode M] [--table NAME] [--bots N] [--hands K]
-                 [--seed HEX] [--port P] [--bind IP] [--interface IP] [--state-dir DIR]
+                 [--seed HEX] [--port P] [--bind IP] [--interface IP] [--resume]
+                 [--state-dir DIR]
     parlour join [--table NAME | --address HOST:PORT] --bot LEVEL [--interface IP]
                  [--state-dir DIR]
 
@@ -11,7 +12,9 @@ hands (or to the end of the game). It prints one JSON object per line — each e
 (``{"event": "listening", "port": …}``, ``"connection"``, ``"hand_over"``, …) and
 finally ``{"event": "result", …}``. Run again with the same ``--state-dir`` after a
 crash and it resumes the table from its log, on the same port, and its peers come back
-by themselves.
+by themselves. An unfinished table is resumed only when its game and table name are the
+ones asked for, or with ``--resume``; otherwise the host says what it found, keeps it
+aside and opens the new table.
 
 ``join`` finds a table (by name over mDNS, or at an address), takes a seat, plays it
 with a bot, checks every entry and every hand, and prints a JSON summary. Exit status:
@@ -121,7 +124,7 @@ async def run_host(args) -> int:
                     bots=bots, you=0, autoplay=True, auto_start=True, hands=args.hands,
                     stand_in_after=args.stand_in, readmit_names=args.readmit_names,
                     bot_delay=args.delay, rng=_seeded_rng(args.seed) if args.seed else None,
-                    restart_grace=args.restart_grace)
+                    restart_grace=args.restart_grace, resume=args.resume)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -207,6 +210,9 @@ def parser() -> argparse.ArgumentParser:
                       help="give a dropped seat to a new key with the same name (lost key)")
     host.add_argument("--restart-grace", type=float, default=10.0,
                       help="after a restart, seconds peers get to come back")
+    host.add_argument("--resume", action="store_true",
+                      help="resume the unfinished table in the state directory, whatever its "
+                           "game and name")
     _common(host)
     join = sub.add_parser("join", help="join a table and play it with a bot")
     where = join.add_mutually_exclusive_group()

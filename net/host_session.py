@@ -64,6 +64,15 @@ def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
     return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
 
 
+def describe_table(authority: HostAuthority) -> str:
+    """A table as a person recognises it: '“bars-lan” (rook, hand 4, 120–85)'."""
+    match = authority.match
+    progress = "not started"
+    if match is not None:
+        progress = f"hand {match.hand_number + 1}, " + "–".join(str(s) for s in match.scores)
+    return f"“{authority.name}” ({authority.game.id}, {progress})"
+
+
 def bot_json(game, bot, state, seat: int) -> dict:
     """A bot's decision for ``seat`` in hand-record form without the seat."""
     data = game.action_to_json(bot.choose(state, seat))
@@ -81,7 +90,8 @@ class HostCore:
                  autoplay: bool = False, auto_start: bool = False, hands: int | None = None,
                  stand_in_after: float | None = None, stand_in_level: str = "normal",
                  readmit_names: bool = False, bot_delay: float = 0.0,
-                 restart_grace: float = RESTART_GRACE, tamper=None, rng=None):
+                 restart_grace: float = RESTART_GRACE, resume: bool = False, tamper=None,
+                 rng=None):
         self.identity = identity
         self.key = identity.public_key
         self.settings = dict(settings or {})
@@ -100,6 +110,7 @@ class HostCore:
         self.readmit_names = readmit_names
         self.bot_delay = bot_delay
         self.restart_grace = restart_grace
+        self.resume = resume  # resume an unfinished table even if its game or name differ
         self.tamper = tamper  # tests: fn(fp, message) -> message, a dishonest host
         self.rng = rng or os.urandom  # the host's deal secrets
         self.authority: HostAuthority | None = None
@@ -156,22 +167,29 @@ class HostCore:
         path = self.state_dir / HOST_LOG_FILE
         self.store = LogStore(path)
         loaded = self.store.load()
-        if loaded.records and not meta.get("done") and self._same_game(loaded.records):
-            self.authority = HostAuthority.restore(self.identity, loaded.records, rng=self.rng,
-                                                   persist=self.store)
-            self.restored = True
-            if loaded.dropped:
-                self.emit({"type": "error", "message": f"the table log lost {loaded.dropped} damaged "
-                           f"entries at its end ({loaded.problem})"})
-            return
-        if loaded.records:  # a finished table: keep it, start a new one beside it
+        if loaded.records and not meta.get("done"):
+            found = HostAuthority.restore(self.identity, loaded.records, rng=self.rng,
+                                          persist=self.store)
+            if self.resume or self._same_table(found):
+                self.authority = found
+                self.restored = True
+                if loaded.dropped:
+                    self.emit({"type": "error", "message": f"the table log lost {loaded.dropped} "
+                               f"damaged entries at its end ({loaded.problem})"})
+                return
+        if loaded.records:  # finished, or not the table asked for: keep it, start anew
             self.store.close()
-            path.rename(path.with_name(f"table-{int(time.time())}.db"))
+            kept = path.with_name(f"table-{int(time.time())}.db")
+            path.rename(kept)
+            if not meta.get("done"):
+                self.emit({"type": "notice", "message": f"Found an unfinished table, "
+                           f"{describe_table(found)}; kept it as {kept} and opened a new "
+                           "table (resume it with --resume, or by hosting the same game "
+                           "and table name)."})
             self.store = LogStore(path)
         self.authority = HostAuthority(self.identity, rng=self.rng, persist=self.store)
         table = f"{self.identity.fingerprint}-{os.urandom(4).hex()}"
-        name = self.settings.get("name") or f"{self.identity.name}'s table"
-        self._check(self.authority.open_table(table, self.settings, name))
+        self._check(self.authority.open_table(table, self.settings, self._wanted_name()))
         for seat in range(self.game.num_players):
             if seat == self.you:
                 self._check(self.authority.seat(seat, "human", self.key, self.identity.name))
@@ -181,11 +199,13 @@ class HostCore:
             else:
                 self._check(self.authority.seat(seat, "empty"))
 
-    def _same_game(self, records: list) -> bool:
-        """Resume only the kind of table asked for (a new title starts a new table)."""
+    def _wanted_name(self) -> str:
+        return self.settings.get("name") or f"{self.identity.name}'s table"
+
+    def _same_table(self, found: HostAuthority) -> bool:
+        """Resume without being asked only the table asked for: same game, same name."""
         wanted = self.settings.get("game")
-        stored = records[0][0]["entry"]["body"]["game"]["game"]
-        return wanted is None or wanted == stored
+        return (wanted is None or wanted == found.game.id) and found.name == self._wanted_name()
 
     def _check(self, out: Out) -> None:
         if out.error:
