@@ -1,8 +1,8 @@
 """Headless peers: ``parlour host`` and ``parlour join`` (no window, bots play).
 
     parlour host --game G [--ruleset R] [--mode M] [--table NAME] [--bots N] [--hands K]
-                 [--seed HEX] [--port P] [--bind IP] [--interface IP] [--resume]
-                 [--state-dir DIR]
+                 [--seed HEX] [--port P] [--bind IP] [--interface IP | --no-advertise]
+                 [--resume] [--state-dir DIR]
     parlour join [--table NAME | --address HOST:PORT] --bot LEVEL [--interface IP]
                  [--state-dir DIR]
 
@@ -21,8 +21,11 @@ with a bot, checks every entry and every hand, and prints a JSON summary. Exit s
 0 all verified, 1 an integrity alert was raised, 2 could not play (no table, wrong
 version, refused).
 
-mDNS is used only on the interfaces named with ``--interface`` (``all`` = every
-interface); without it the host is not advertised and ``join`` needs ``--address``.
+``host`` advertises its table over mDNS on every interface and listens on all addresses,
+as the app does; ``--interface IP`` (repeatable) pins both to named interfaces, and
+``--no-advertise`` keeps the table off mDNS (listening on 127.0.0.1 unless ``--bind``
+says otherwise: join by address). ``join`` finds a table by name only on the interfaces
+named with ``--interface`` (``all`` = every interface); otherwise it needs ``--address``.
 """
 
 from __future__ import annotations
@@ -108,14 +111,22 @@ def _timings(args) -> Timings:
 
 # -- parlour host ---------------------------------------------------------------------
 
+def _host_network(args):
+    """(mDNS interfaces, listening address) for ``parlour host``: like the app (every
+    interface, all addresses) unless ``--interface`` or ``--no-advertise`` says otherwise."""
+    if args.no_advertise:
+        return None, args.bind or "127.0.0.1"
+    interfaces = _interfaces(args.interface or ["all"])
+    pinned = args.interface and args.interface != ["all"]
+    return interfaces, args.bind or (args.interface[0] if pinned else "0.0.0.0")
+
+
 async def run_host(args) -> int:
     from .host_session import HostCore
     from .identity import load_identity
     state_dir = state_dir_for(args.state_dir, "host")
     identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
-    interfaces = _interfaces(args.interface)
-    bind = args.bind or (args.interface[0] if args.interface and args.interface != ["all"]
-                         else "0.0.0.0" if args.interface else "127.0.0.1")
+    interfaces, bind = _host_network(args)
     bots = {seat: args.bot_level for seat in range(1, 1 + args.bots)}
     core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
                                "name": args.table or f"{identity.name}'s table"},
@@ -213,6 +224,8 @@ def parser() -> argparse.ArgumentParser:
     host.add_argument("--resume", action="store_true",
                       help="resume the unfinished table in the state directory, whatever its "
                            "game and name")
+    host.add_argument("--no-advertise", action="store_true",
+                      help="do not advertise over mDNS (join by address only)")
     _common(host)
     join = sub.add_parser("join", help="join a table and play it with a bot")
     where = join.add_mutually_exclusive_group()
