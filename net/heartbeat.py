@@ -35,6 +35,7 @@ from .constants import (
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TIMEOUT,
     STAND_IN_GRACE,
+    UNSEATED_WAIT,
 )
 from .framing import SCHEMAS, ConnectionClosed, ProtocolError
 from .transport import Connection
@@ -74,6 +75,7 @@ class Timings:
     backoff_max: float = BACKOFF_MAX
     connect: float = CONNECT_TIMEOUT  # one connection attempt (TCP + TLS + auth)
     grace: float = STAND_IN_GRACE  # host option: a bot stands in after this long
+    unseated_wait: float = UNSEATED_WAIT  # a stranger waits this long for a seat
 
     @classmethod
     def quick(cls, **changes) -> "Timings":

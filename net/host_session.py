@@ -3,7 +3,11 @@
 The trust rules live in ``net.host.HostAuthority`` (sans-I/O). This module gives it
 sockets, a disk, a clock and hands:
 
-* a TLS server (``transport.start_server``) whose guests each get a ``heartbeat.Link``;
+* a TLS server (``transport.start_server``) whose guests each get a ``heartbeat.Link``,
+  with the connections that hold no seat bounded (``admission.Admission``: so many per
+  source and in all, strangers wait at most ``Timings.unseated_wait``) and the soft
+  open-file limit raised to the hard one at start, so a flood of idle connections can
+  neither exhaust the host nor keep a seated player out;
   the first frame of every connection is "join" and decides what happens: a seat in the
   lobby, a rejoin (same key: the log after the peer's ``last_seq``), a seat handed back
   from a stand-in bot, a re-admission by name (host option), or a refusal;
@@ -38,6 +42,7 @@ from engine.bots import make_bot
 
 from . import framing
 from . import messages as m
+from .admission import Admission, raise_file_limit
 from .constants import END_GRACE, HOST_LOG_FILE, HOST_META_FILE, RESTART_GRACE
 from .discovery import TableAdvert, TableAdvertiser
 from .framing import ConnectionClosed, ProtocolError
@@ -90,8 +95,8 @@ class HostCore:
                  autoplay: bool = False, auto_start: bool = False, hands: int | None = None,
                  stand_in_after: float | None = None, stand_in_level: str = "normal",
                  readmit_names: bool = False, bot_delay: float = 0.0,
-                 restart_grace: float = RESTART_GRACE, resume: bool = False, tamper=None,
-                 rng=None):
+                 restart_grace: float = RESTART_GRACE, resume: bool = False,
+                 admission: Admission | None = None, tamper=None, rng=None):
         self.identity = identity
         self.key = identity.public_key
         self.settings = dict(settings or {})
@@ -116,6 +121,7 @@ class HostCore:
         self.authority: HostAuthority | None = None
         self.store: LogStore | None = None
         self.server = None
+        self.admission = admission if admission is not None else Admission()
         self.advertiser: TableAdvertiser | None = None
         self.links: dict[str, Link] = {}
         self.keys: dict[str, bytes] = {}  # fingerprint -> key of everyone connected
@@ -147,8 +153,10 @@ class HostCore:
         meta = self._read_meta()
         self._open_store(meta)
         port = self.port or (meta.get("port", 0) if self.restored else 0)
+        raise_file_limit()
         self.server = await start_server(self.bind, port, self.identity, self._serve,
-                                         schemas=WIRE, timeout=self.timings.connect)
+                                         schemas=WIRE, timeout=self.timings.connect,
+                                         admission=self.admission)
         self.port = self.server.port
         self._write_meta(done=False)
         self.emit({"type": "listening", "address": self.bind, "port": self.port,
@@ -331,6 +339,9 @@ class HostCore:
         self.links[fp] = link
         self.keys[fp] = key
         self.waiting.pop(fp, None)
+        self._cancel(("waiting", fp))
+        if link.conn.ticket is not None:
+            self.admission.seat(link.conn.ticket)  # a player: never dropped for room
         self._cancel(("absent", seat))
         self._cancel(("stand-in", seat))
         has = min(last_seq, self.authority.chain.seq)
@@ -393,6 +404,11 @@ class HostCore:
             return None
         # In game: wait for the host to re-admit this key (a player who lost theirs).
         self.waiting[fp] = (key, name, link)
+        if link.conn.ticket is not None:
+            self.admission.wait(link.conn.ticket)
+        wait = self.timings.unseated_wait
+        self._later(("waiting", fp), wait, self._send_away, fp, link,
+                    f"the host gave you no seat within {wait:g} s")
         self.emit({"type": "connection", "seat": None, "state": "waiting",
                    "detail": f"{name} ({fp}) asks to be re-admitted"})
         self._emit_table()
@@ -413,6 +429,13 @@ class HostCore:
         self._dispatch(self.authority.readmit(seat, key, name))
         self._register(fp, key, link, seat, -1)
         return True
+
+    def _send_away(self, fp: str, link: Link, reason: str) -> None:
+        """A stranger that waited too long for a seat."""
+        if self.waiting.get(fp, (None, None, None))[2] is link:
+            del self.waiting[fp]
+            link.reject(reason)
+            self._emit_table()
 
     def _link_ended(self, fp: str, link: Link, reason: str) -> None:
         if self.waiting.get(fp, (None, None, None))[2] is link:
