@@ -23,9 +23,10 @@ HOST, PLAYER = "host", "player"
 RULES = {
     "host-signature": "an entry not signed by the host's key",
     "table": "an entry for another table",
-    "sequence": "an entry out of sequence (a gap, or a replay of an old one)",
+    "sequence": "an entry out of sequence (a gap, or a replay of an old one), or withheld",
     "chain": "an entry whose previous-hash does not match the log",
-    "fork": "a second, different entry for a sequence number already received",
+    "fork": "a second, different entry for a sequence number already received, or a sign "
+            "(the host's heartbeat, another player's move) that others were sent one",
     "kind": "an entry of an unknown kind, or one that is not allowed now",
     "player-signature": "an action not signed by the key of the seat it is for",
     "action-binding": "an action made for another table, hand or point in the log (replayed or reordered)",

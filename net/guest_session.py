@@ -192,7 +192,8 @@ class GuestCore:
         join = {"type": "join", "name": self.identity.name, "last_seq": last,
                 "seat": seat if seat is not None else self.wanted_seat}
         link = Link(conn, self.timings, self._on_message,
-                    position=lambda: self.replica.seq if self.replica else -1)
+                    position=lambda: self.replica.seq if self.replica else -1,
+                    on_hb=self._on_host_head)
         self.link = link
         link.send(join)
         try:
@@ -291,10 +292,7 @@ class GuestCore:
             self.errors.append(reason)
             self.emit({"type": "error", "message": reason})
             self._acted = None  # our move was refused: decide again
-        for alert in out.alerts:
-            event = alert_event(alert, self._dir("evidence"))
-            self.alerts.append(event)
-            self.emit(event)
+        self._raise_alerts(out)
         if out.accepted:
             self.link.send({"type": "hb", "seq": self.replica.seq})
             self._report(out.accepted, was_seat)
@@ -304,6 +302,20 @@ class GuestCore:
             self.link.close("stopped at an integrity alert")
         self._check_end()
         self._maybe_act()
+
+    def _on_host_head(self, seq: int, head: bytes | None) -> None:
+        """The host's heartbeat: its log's head, checked against what it sent us."""
+        if self.replica is None or head is None:
+            return  # not joined yet (the host sends nothing before "joined")
+        self._raise_alerts(self.replica.check_head(seq, head))
+
+    def _raise_alerts(self, out) -> None:
+        for alert in out.alerts:
+            event = alert_event(alert, self._dir("evidence"))
+            self.alerts.append(event)
+            self.emit(event)
+        if out.alerts and self.stop_on_alert and self.link is not None:
+            self.link.close("stopped at an integrity alert")
 
     def _check_end(self) -> None:
         if self._ended() and self.link is not None:

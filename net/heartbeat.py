@@ -16,8 +16,11 @@ so tests drive them with made-up times), and one asyncio wrapper that uses them:
   frames and closes the link when the other side has gone quiet. ``run`` returns why
   the link ended.
 
-The "hb" frame is ``{"type": "hb", "seq": n}``: from the host, the head of its log;
-from a peer, the last entry it has verified (its acknowledgement).
+The "hb" frame is ``{"type": "hb", "seq": n}``: from a peer, the last entry it has
+verified (its acknowledgement); from the host, the head of its log, with ``"head"``:
+that entry's hash. The host sends every entry before the heartbeat that counts it, so a
+peer told of an entry it was not sent, or of another entry with that number, knows
+within a heartbeat that the host is withholding entries or forking the log.
 """
 
 from __future__ import annotations
@@ -59,8 +62,8 @@ WIRE.message("action", signed=dict, private=(dict, None))
 WIRE.message("join", {"seat": (int, None)}, name=str, last_seq=int)
 #: host -> peer, answer to "join": the table's id and your seat; the log follows.
 WIRE.message("joined", table=str, seat=(int, None), head=int)
-#: either way: heartbeat and acknowledgement (see module docstring).
-WIRE.message(HB, seq=int)
+#: either way: heartbeat and acknowledgement; the host's carries its head's hash too.
+WIRE.message(HB, {"head": bytes}, seq=int)
 #: host -> peer: the table is closing after entry ``head`` (all of it already sent).
 WIRE.message("end", reason=str, head=int)
 
@@ -164,19 +167,23 @@ class Backoff:
 class Link:
     """One live connection: queued sends, heartbeats, and the reason it ended.
 
-    ``on_message(msg)`` is called on the loop for every frame but "hb"; ``on_hb(seq)``
-    for the other side's heartbeat position. ``position()`` gives the seq we put in our
-    own heartbeats.
+    ``on_message(msg)`` is called on the loop for every frame but "hb"; ``on_hb(seq,
+    head)`` for the other side's heartbeat (``head`` None when it sends none).
+    ``position()`` gives the seq we put in our own heartbeats, and ``head()``, if given,
+    the hash that goes with it (the host's).
     """
 
     def __init__(self, conn: Connection, timings: Timings, on_message: Callable[[dict], None],
-                 position: Callable[[], int], on_hb: Callable[[int], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 position: Callable[[], int],
+                 on_hb: Callable[[int, bytes | None], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 head: Callable[[], bytes] | None = None):
         self.conn = conn
         self.timings = timings
         self.on_message = on_message
         self.position = position
-        self.on_hb = on_hb or (lambda seq: None)
+        self.head = head
+        self.on_hb = on_hb or (lambda seq, head: None)
         self.clock = clock
         self.heartbeat = Heartbeat(timings, clock())
         self._queue: asyncio.Queue = asyncio.Queue()
@@ -230,7 +237,7 @@ class Link:
                 msg = await self.conn.recv()
                 self.heartbeat.heard(self.clock())
                 if msg["type"] == HB:
-                    self.on_hb(msg["seq"])
+                    self.on_hb(msg["seq"], msg.get("head"))
                 else:
                     self.on_message(msg)
                 # Frames already buffered are read without yielding to the loop: let the
@@ -274,7 +281,10 @@ class Link:
                 self.close(f"no heartbeat for {self.timings.timeout:g} s")
                 return
             if self.heartbeat.due(now) and self._queue.empty():
-                self.send({"type": HB, "seq": self.position()})
+                beat = {"type": HB, "seq": self.position()}
+                if self.head is not None:
+                    beat["head"] = self.head()
+                self.send(beat)
                 self.heartbeat.sent(now)  # queued: don't queue another before it goes
 
 

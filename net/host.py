@@ -441,7 +441,7 @@ class HostAuthority:
                                       self.deal_seq, self.last_action.get(seat),
                                       self.chain.seq + 1, self._hash_at)
         if problem:
-            raise Refusal(problem)
+            raise Refusal(problem[1])
         public = body["action"]
         if body["hidden"] is None:
             full = public
@@ -512,26 +512,29 @@ def result_dict(result) -> dict:
 
 
 def action_body_problem(body: dict, seat: int, table: str, hand: int, deal_seq: int | None,
-                        last_action: int | None, next_seq: int, hash_at) -> str | None:
-    """Why a signed action body may not be logged as entry ``next_seq``, or None.
+                        last_action: int | None, next_seq: int, hash_at) -> tuple[str, str] | None:
+    """Why a signed action body may not be logged as entry ``next_seq``: (rule, reason),
+    or None.
 
     Shared by the host (before it logs) and every replica (when it checks): the action
     must be for this table and hand, by its signer's seat, and must have seen the deal,
     the player's own previous action and nothing from the future — so an old signed
-    action cannot be replayed, nor a player's actions reordered."""
+    action cannot be replayed, nor a player's actions reordered. A player who saw an
+    entry this log does not have yet (``sequence``) or a different one (``fork``) was
+    shown another history than this one."""
     if body["table"] != table:
-        return "the action is for another table"
+        return "action-binding", "the action is for another table"
     if body["hand"] != hand:
-        return f"the action is for hand {body['hand']}, this is hand {hand}"
+        return "action-binding", f"the action is for hand {body['hand']}, this is hand {hand}"
     if body["action"].get("seat") != seat:
-        return f"you sit in seat {seat}, not {body['action'].get('seat')}"
+        return "action-binding", f"you sit in seat {seat}, not {body['action'].get('seat')}"
     seen = body["seen"]
     if seen >= next_seq:
-        return f"the action claims to have seen entry {seen}, which does not exist yet"
+        return "sequence", f"the action claims to have seen entry {seen}, which does not exist yet"
     if deal_seq is None or seen < deal_seq:
-        return "the action was made before this hand was dealt"
+        return "action-binding", "the action was made before this hand was dealt"
     if last_action is not None and seen < last_action:
-        return "the action is older than your last one (a replay)"
+        return "action-binding", "the action is older than your last one (a replay)"
     if hash_at(seen) != body["head"]:
-        return f"the action saw a different entry {seen} (the histories differ)"
+        return "fork", f"the action saw a different entry {seen} (the histories differ)"
     return None

@@ -304,18 +304,39 @@ class PeerReplica:
         raise Violation(HOST, self.host_seat, "fork",
                         f"the host signed two different entries numbered {seq}")
 
-    def _halt(self, out: ReplicaOut, v: Violation, signed: dict) -> None:
-        evidence = self._evidence(signed)
-        alert = IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table,
-                               signed["entry"]["seq"], evidence)
+    def _halt(self, out: ReplicaOut, v: Violation, signed: dict, seq: int | None = None) -> None:
+        """Stop at ``v``: the alert, with the failing entry (or claim) and the log it was
+        checked against (this hand's entries, or the last few between hands)."""
+        start = self.hand["commit_seq"] if self.hand else max(0, len(self.log) - 8)
+        seq = signed["entry"]["seq"] if seq is None else seq
+        alert = IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table, seq,
+                               self.log[start:] + [signed])
         self.halted = alert
         out.alerts.append(alert)
 
-    def _evidence(self, signed: dict) -> list:
-        """The failing entry and the log it was checked against (this hand's entries,
-        or the last few between hands)."""
-        start = self.hand["commit_seq"] if self.hand else max(0, len(self.log) - 8)
-        return self.log[start:] + [signed]
+    def check_head(self, seq: int, head: bytes) -> ReplicaOut:
+        """The host's heartbeat says its log ends at entry ``seq``, whose hash is ``head``.
+
+        The host sends every entry before the heartbeat that counts it, on the same
+        ordered link, so an honest host never claims an entry this replica was not sent
+        (``sequence``: one was withheld) nor a different one (``fork``: other peers are
+        shown another history)."""
+        out = ReplicaOut()
+        if self.halted is not None or self.chain.seq < 0:
+            return out
+        if seq > self.chain.seq:
+            v = Violation(HOST, self.host_seat, "sequence",
+                          f"the host's log reaches entry {seq}, but it sent me entries only up "
+                          f"to {self.chain.seq}: it is withholding entries")
+        elif seq >= 0 and self._hash_at(seq) != head:
+            v = Violation(HOST, self.host_seat, "fork",
+                          f"the host's entry {seq} is not the one it sent me: it shows "
+                          "someone a different history")
+        else:
+            return out
+        claim = {"type": "hb", "seq": seq, "head": head}  # what the host said (unsigned)
+        self._halt(out, v, claim, seq)
+        return out
 
     # -- table entries ---------------------------------------------------------------------
     def _on_table(self, entry, message):
@@ -470,7 +491,7 @@ class PeerReplica:
         problem = action_body_problem(body, seat, self.table, self.hand_number, hand["deal_seq"],
                                       hand["last_action"].get(seat), entry["seq"], self._hash_at)
         if problem:
-            raise Violation(HOST, self.host_seat, "action-binding", f"entry {entry['seq']}: {problem}")
+            raise Violation(HOST, self.host_seat, problem[0], f"entry {entry['seq']}: {problem[1]}")
         action, hidden = self._parse_action(body, message, seat, entry)
         shadow = hand["shadow"].with_step(action, hidden)
         shadow, deferred = self._compare(shadow, entry, message, hand["me"])

@@ -10,7 +10,7 @@ import pytest
 
 from engine import canonical
 from net.alerts import HOST, PLAYER
-from net.host import Out
+from net.host import HostAuthority, Out
 from net.replica import _relaxed
 from tests.net.trust_table import Table, identity
 
@@ -250,3 +250,44 @@ def test_a_consistent_lie_about_the_public_state_is_caught_live():
     t.step()
     assert_caught(t, "state-hash", HOST, 0)
     assert "to_act" in alerts(t)[1].detail
+
+
+# -- forks and withheld entries ---------------------------------------------------------------
+def _only(t, seat, out):
+    """``out``'s messages for one seat's replica (a host showing each peer its own log)."""
+    return Out(sends=[(fp, msg) for fp, msg in out.sends if fp == t.fp(seat)])
+
+
+def test_a_forked_log_is_caught_on_both_sides_by_the_other_players_moves():
+    t = Table(("rook", None, None), peers=(1, 2))  # seat 3 is a bot
+    t.start()
+    until(t, lambda s: s.phase == "widow")  # everyone says "Got it", in any order
+    other = HostAuthority.restore(t.host_id, t.persisted, rng=t._bytes)  # a second copy
+    t.deliver(_only(t, 1, t.host.set_option("x", True)))  # seat 1 sees one history...
+    t.deliver(_only(t, 2, other.set_option("x", False)))  # ...seat 2 another
+    moves = {seat: t.replicas[seat].act({"ack": True}) for seat in (1, 2)}
+    t.deliver(_only(t, 1, t.host.receive(t.fp(1), moves[1])))
+    t.deliver(_only(t, 2, other.receive(t.fp(2), moves[2])))
+    assert not t.alerts  # each history is consistent on its own
+    for host, seat, shown_to in ((t.host, 2, 1), (other, 1, 2)):  # relay the other's move
+        host._check_action = lambda seat, signed, private: signed["body"]["action"]
+        out = Out()
+        host._take_action(out, seat, moves[seat]["signed"], None)
+        t.deliver(_only(t, shown_to, out))
+    assert_caught(t, "fork", HOST, 0)
+
+
+def test_the_hosts_heartbeat_head_exposes_a_withheld_entry_or_a_fork():
+    t = Table(("rook", None, None))
+    t.start()
+    replica = t.replicas[1]
+    head, seq = replica.chain.head, replica.seq
+    assert replica.check_head(seq, head).alerts == []  # what it holds: fine
+    assert replica.check_head(seq - 3, t.host._hash_at(seq - 3)).alerts == []  # an older head
+    [fork] = replica.check_head(seq, bytes(32)).alerts
+    assert (fork.rule, fork.party, fork.seat, fork.seq) == ("fork", HOST, 0, seq)
+    assert fork.evidence[-1] == {"type": "hb", "seq": seq, "head": bytes(32)}
+    ahead = t.replicas[2]
+    [withheld] = ahead.check_head(ahead.seq + 1, bytes(32)).alerts
+    assert withheld.rule == "sequence" and "withholding" in withheld.detail
+    assert ahead.halted is withheld

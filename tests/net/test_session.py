@@ -273,3 +273,48 @@ def test_a_guest_is_told_why_an_illegal_move_is_refused(tmp_path):
             guest.close()
         host.close()
     assert any("bid" in e["message"] or "turn" in e["message"] for e in rec.of("error"))
+
+
+# -- withheld entries and forks, caught within a heartbeat -----------------------------------
+
+def _withhold_or_fork(how, guest_fp, when):
+    """A dishonest host towards one guest: its first action entry is withheld, or replaced
+    by a different entry with the same number (a fork), signed all the same."""
+    host_id = ident("Host")
+
+    def tamper(fp, msg):
+        entry = msg["entry"]["entry"]
+        if fp != guest_fp or entry["kind"] != "action" or when:
+            return msg
+        when.append(time.monotonic())
+        if how == "withhold":
+            return None
+        forked = {**entry, "body": {**entry["body"], "fork": True}}
+        return {**msg, "entry": sign_entry(host_id, forked)}
+    return tamper
+
+
+@pytest.mark.parametrize("how, rule", [("withhold", "sequence"), ("fork", "fork")])
+def test_a_withheld_or_forked_entry_is_caught_within_two_seconds(arun, tmp_path, how, rule):
+    """Nothing follows the bad entry for 3 s (slow bots), so only the host's heartbeat,
+    which carries its head, can tell the guest; it does within a heartbeat (1 s)."""
+    when, seen = [], []
+    victim = ident("Guest0")
+
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=1, timings=Timings(),
+                      host_kw={"bot_delay": 3.0,
+                               "tamper": _withhold_or_fork(how, victim.fingerprint, when)})
+        await table.start()
+        try:
+            guest = table.add_guest(victim, bot_delay=3.0)
+            guest.emit = lambda event: seen.append((time.monotonic(), event))
+            table.add_guest(ident("Guest1"), bot_delay=3.0)
+            await wait_for(lambda: any(e["type"] == "alert" for _, e in seen), timeout=15)
+        finally:
+            await table.close()
+
+    arun(main(), timeout=30)
+    [(at, alert)] = [(t, e) for t, e in seen if e["type"] == "alert"]
+    assert alert["rule"] == rule and alert["seat"] == 0  # the host's seat
+    assert at - when[0] < 2.0, f"told {at - when[0]:.2f} s after the {how}"
