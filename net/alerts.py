@@ -38,6 +38,7 @@ RULES = {
     "deal": "a deal that does not match the commitment and contributions",
     "hidden-action": "a secret action revealed differently from how the player signed it",
     "score": "a hand result or running score that the replay does not give",
+    "privacy": "cards sent to this seat alone (a view, a secret move, events) that are not its own",
 }
 
 

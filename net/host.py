@@ -495,13 +495,23 @@ class HostAuthority:
         out.sends.extend((fp, msg) for msg in self.sync(seat, last_seq))
 
     def sync(self, seat: int, last_seq: int) -> list[dict]:
-        """The log after ``last_seq`` as ``seat`` should have received it, in chunks."""
+        """The log after ``last_seq`` as ``seat``'s player should have received it, in
+        chunks: with the seat's private part only for entries from when this player's key
+        held it (a key given the seat later, re-admitted, never sees its predecessor's)."""
+        key = self.seats[seat]["key"]
+        holder = None
         msgs = []
-        for signed, events in self.published[last_seq + 1:]:
-            private = self.privates.get(signed["entry"]["seq"], {}).get(seat, {"view": None,
-                                                                              "action": None})
-            msgs.append(m.entry_message(signed, events, self.publics.get(signed["entry"]["seq"]),
-                                        **private))
+        for signed, events in self.published:
+            entry = signed["entry"]
+            seq = entry["seq"]
+            if entry["kind"] == "seat" and entry["body"]["seat"] == seat:
+                holder = entry["body"]["key"] if entry["body"]["kind"] == "human" else None
+            if seq <= last_seq:
+                continue
+            private = {"view": None, "action": None}
+            if holder == key:
+                private = self.privates.get(seq, {}).get(seat, private)
+            msgs.append(m.entry_message(signed, events, self.publics.get(seq), **private))
         chunks = [msgs[i:i + m.SYNC_CHUNK] for i in range(0, len(msgs), m.SYNC_CHUNK)] or [[]]
         return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
 

@@ -30,6 +30,14 @@ At the reveal everything is checked with every card known: the commitment, the s
 the deal against the hand this seat was sent, each secret action against its signed
 digest, every action's legality (a revoke, a card not held), every entry's state hash,
 and the hand's score.
+
+**Privacy, live.** What the host sends this seat alone — its private view, a secret
+move echoed back, the events — may name only this seat's own cards (as dealt, and the
+spare once it took it) and what the verified public view shows; the private view's
+``seat`` must be this seat, and another seat's secret move must never arrive. Anything
+else is a ``privacy`` alert naming the host, on the entry that carried it. The public
+view itself must be the one the signed state hash names (or, with an entry that changes
+no state, the one already verified), so nothing can hide in it either.
 """
 
 from __future__ import annotations
@@ -274,6 +282,9 @@ class PeerReplica:
             if problem:
                 raise Violation(HOST, self.host_seat, *problem)
             commit = getattr(self, "_on_" + entry["kind"])(entry, message)
+            if entry["kind"] not in ("deal", "action"):  # those are checked with their shadow
+                self._check_public_unchanged(entry, message)
+                self._check_private(entry, message, self._live_shadow(), self._seat_after(entry))
         except Violation as v:
             self._halt(out, v, signed)
             return False
@@ -467,6 +478,7 @@ class PeerReplica:
                 raise Violation(HOST, self.host_seat, "private-view", "the hand sent repeats a card")
         shadow = Shadow(self.game, me, rnd.dealer, my_hand)
         shadow, deferred = self._compare(shadow, entry, message, me)
+        self._check_private(entry, message, shadow, me)
 
         def commit():
             rnd.dealt = True
@@ -495,6 +507,7 @@ class PeerReplica:
         action, hidden = self._parse_action(body, message, seat, entry)
         shadow = hand["shadow"].with_step(action, hidden)
         shadow, deferred = self._compare(shadow, entry, message, hand["me"])
+        self._check_private(entry, message, shadow, self.seat)
 
         def commit():
             hand["shadow"] = shadow
@@ -540,6 +553,10 @@ class PeerReplica:
         if claimed is None:
             raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry['seq']} has no state hash")
         if shadow.state.state_hash() == claimed:  # the cached encoding: cheap per entry
+            if message["public"] is not None and message["public"] != shadow.state.public_view():
+                raise Violation(HOST, self.host_seat, "state-hash",
+                                f"entry {entry['seq']}: the public state sent is not the one its "
+                                "signed state hash names")
             return shadow, []
         mine = shadow.state.public_view()
         public = message["public"]
@@ -554,6 +571,109 @@ class PeerReplica:
                             f"entry {entry['seq']}: the host's public state differs from the "
                             f"replayed one in {', '.join(wrong)}")
         return shadow, [entry["seq"]]
+
+    # -- privacy: what the host sends this seat alone must be this seat's ------------------
+    def _live_shadow(self) -> Shadow | None:
+        hand = self.hand
+        return hand.get("shadow") if hand is not None and hand.get("end") is None else None
+
+    def _seat_after(self, entry: dict) -> int | None:
+        """This key's seat once ``entry`` is applied (a seat entry may give or take it)."""
+        body = entry["body"]
+        if entry["kind"] != "seat":
+            return self.seat
+        seats = dict(self.seats)
+        seats[body["seat"]] = {"kind": body["kind"], "key": body["key"]}
+        return next((s for s, i in sorted(seats.items())
+                     if i["key"] == self.key and i["kind"] == "human"), None)
+
+    def _check_public_unchanged(self, entry: dict, message: dict) -> None:
+        """An entry that changes no state comes with the public view already verified."""
+        public = message["public"]
+        if public is not None and public != self.public:
+            raise Violation(HOST, self.host_seat, "state-hash",
+                            f"entry {entry['seq']} ({entry['kind']}) changes nothing, yet comes "
+                            "with a different public state")
+
+    def _check_private(self, entry: dict, message: dict, shadow: Shadow | None,
+                       me: int | None) -> None:
+        """Everything the host sent this seat alone — the private view, a secret move, the
+        events — must name no card but this seat's own (its hand as dealt, and the spare
+        when it took it) and those every seat may see (the public view). A host that shows
+        a peer another seat's cards is named at once."""
+        private, seq = message["private"], entry["seq"]
+        view, action = private["view"], private["action"]
+        if action is not None and not self._is_my_secret(entry, me):
+            raise self._leak(seq, "another seat's secret move")
+        own = self._own_cards(shadow, me)
+        if view is not None:
+            if me is None or view.get("seat") != me:
+                raise self._leak(seq, f"the private view of seat {view.get('seat')}")
+            public = message["public"] or {}
+            for key, value in view.items():
+                if key != "seat" and (key == "hand" or public.get(key, object()) != value) \
+                        and own is not None and not self._only_own(value, own):
+                    raise self._leak(seq, f"cards that are not mine as '{key}'")
+        if action is not None and own is not None and not self._only_own(
+                [v for k, v in action.items() if k in ("bury", "discard")], own):
+            raise self._leak(seq, "cards that are not mine in my secret move")
+        shown = self._card_names(message["events"])
+        if shown:
+            public_cards = self._card_names(message["public"])
+            foreign = sorted(shown - public_cards - (own or set()))
+            if foreign:
+                raise self._leak(seq, "in its events, cards nobody has shown: " +
+                                 ", ".join(self.game.deck.name(c) for c in foreign))
+
+    def _leak(self, seq: int, what: str) -> Violation:
+        return Violation(HOST, self.host_seat, "privacy", f"entry {seq}: the host sent me {what}")
+
+    def _is_my_secret(self, entry: dict, me: int | None) -> bool:
+        """Whether ``entry`` is this seat's own secret move (the host sends it back)."""
+        if entry["kind"] != "action" or me is None:
+            return False
+        body = entry["body"]["signed"]["body"]
+        return body["action"].get("seat") == me and body["hidden"] is not None
+
+    def _own_cards(self, shadow: Shadow | None, me: int | None) -> set[int] | None:
+        """Card numbers this seat may see privately: its dealt hand and the spare it
+        learned by taking it. None when that cannot be told: seated in the middle of a
+        hand (re-admitted), it was not dealt the hand the shadow knows."""
+        if shadow is None:
+            dealt = self.hand is not None and "shadow" in self.hand and self.hand["end"] is None
+            return None if dealt else set()
+        if shadow.me != me:
+            return None
+        return set(shadow.my_hand) | set(shadow.known_spare)
+
+    def _only_own(self, value, own: set[int]) -> bool:
+        """``value`` is nothing, or cards (nested lists of names) all in ``own``."""
+        if value is None:
+            return True
+        if isinstance(value, list):
+            return all(self._only_own(v, own) for v in value)
+        if isinstance(value, str):
+            try:
+                return self.game.deck.parse(value) in own
+            except RecordError:
+                return False
+        return False
+
+    def _card_names(self, value) -> set[int]:
+        """Every card a plain value names (any string that is a card's name)."""
+        found, stack = set(), [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                try:
+                    found.add(self.game.deck.parse(item))
+                except RecordError:
+                    pass
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+        return found
 
     def _check_hand(self, shadow: Shadow, view: dict, entry: dict) -> Shadow:
         """This seat's hand as the host sees it must be the shadow's; cards it gained

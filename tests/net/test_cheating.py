@@ -291,3 +291,78 @@ def test_the_hosts_heartbeat_head_exposes_a_withheld_entry_or_a_fork():
     [withheld] = ahead.check_head(ahead.seq + 1, bytes(32)).alerts
     assert withheld.rule == "sequence" and "withholding" in withheld.detail
     assert ahead.halted is withheld
+
+
+# -- cards leaked to a peer --------------------------------------------------------------------
+def leaky(t, leak, kind):
+    """The host passes each message for an entry of ``kind`` through ``leak(seat, msg)``."""
+    real = t.host._publish
+
+    def publish(out, signed, events):
+        before = len(out.sends)
+        real(out, signed, events)
+        if signed["entry"]["kind"] == kind:
+            for fp, msg in out.sends[before:]:
+                leak(t.seat_of_fp(fp), msg)
+    t.host._publish = publish
+
+
+def only_seat_caught(t, seat, rule="privacy"):
+    caught = alerts(t)
+    assert list(caught) == [seat], caught
+    assert (caught[seat].rule, caught[seat].party, caught[seat].seat) == (rule, HOST, 0)
+    assert "the host sent me" in caught[seat].detail
+
+
+def test_another_seats_hand_in_a_private_view_is_caught_live():
+    t = Table(("somerset", "kitty-doubled", None))
+
+    def peek(seat, msg):
+        if seat == 1:
+            msg["private"]["view"] = {**msg["private"]["view"],
+                                      "partner": t.host.state.view(3)["hand"]}
+    leaky(t, peek, "deal")
+    t.start()
+    only_seat_caught(t, 1)
+    assert "'partner'" in alerts(t)[1].detail
+
+
+def test_another_seats_secret_move_sent_to_a_peer_is_caught_live():
+    t = Table(("rook", None, None), seed=3)
+    t.start()
+    until(t, lambda s: s.phase == "bury")
+    bidder = t.host.state.to_act()[0]
+    told = 2 if bidder != 2 else 1
+
+    def tell(seat, msg):
+        if seat == told:
+            full = t.host.hidden[-1]["action"]
+            msg["private"] = {**msg["private"], "action": full}
+    leaky(t, tell, "action")
+    t.step()  # the bidder buries
+    only_seat_caught(t, told)
+    assert "secret move" in alerts(t)[told].detail
+
+
+def test_cards_named_in_the_events_are_caught_by_everyone_they_do_not_belong_to():
+    t = Table(("horseshoes", "horseshoes", "four"))
+
+    def gossip(seat, msg):
+        msg["events"] = msg["events"] + [{"type": "note", "cards": t.host.state.view(2)["hand"]}]
+    leaky(t, gossip, "deal")
+    t.start()
+    caught = alerts(t)
+    assert sorted(caught) == [1, 3]  # seat 2 was only told its own hand
+    assert all(a.rule == "privacy" and "events" in a.detail for a in caught.values())
+
+
+def test_a_public_view_padded_with_a_hand_is_caught():
+    t = Table(("rook", None, None))
+    t.start()
+    t.step()
+
+    def pad(seat, msg):
+        msg["public"] = {**msg["public"], "hands": t.host.state.view(2)["hand"]}
+    leaky(t, pad, "option")
+    t.deliver(t.host.set_option("live_scores", True))
+    assert_caught(t, "state-hash", HOST, 0)
