@@ -113,6 +113,16 @@ RECONNECT_ATTEMPTS = 30
 CONNECT_TIMEOUT = 5.0
 #: Host option: seconds a dropped seat waits before a bot stands in for it.
 STAND_IN_GRACE = 30.0
+#: Seconds the host waits for a player's deal contribution (its "shuffle") before it
+#: logs a "skip" entry and deals without it, as it does for a player who dropped.
+CONTRIBUTION_DEADLINE = 10.0
+#: A peer raises a "contribution" alert at a skip that comes sooner than the deadline
+#: minus this, on its own clock from when the commitment reached it live: room for the
+#: commitment's own delivery, which the host's clock saw first.
+CONTRIBUTION_SLACK = 2.0
+#: Seconds of waiting for someone's shuffle before the table says so ("Waiting for
+#: Dad's shuffle…"): a shuffle normally arrives in milliseconds.
+SHUFFLE_NOTICE = 1.0
 #: Seconds a restarted host waits for its peers to reconnect before logging them as
 #: dropped (their randomness is then waived for the next deal).
 RESTART_GRACE = 10.0

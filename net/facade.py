@@ -38,6 +38,11 @@ Events (``type`` first; every field plain JSON-able values)::
       ``fatal`` (optional, default false): the session has ended (wrong key, wrong
       version, refused, table full, host gone or closed) — go back to the lobby
   {"type": "hint", "text": str}                           answer to ``hint()``
+  {"type": "waiting", "for": "shuffle", "names": [str], "detail": str}
+      the deal has waited a while for these players' contributions: "Waiting for
+      Dad's shuffle…" (or, at the deadline, "Dealt without Dad's shuffle: …")
+  {"type": "notice", "message": str}                      something a person should
+      know that is not a problem (a host found an unfinished table and kept it aside)
 
 Sessions that can advise also have ``hint()``: a "hint" event with one sentence from
 a bot's ``explain`` for your own seat, computed on the session's thread.

@@ -37,6 +37,7 @@ from engine.bots.random_bot import RandomBot
 
 from . import messages as m
 from .alerts import alert_event
+from .constants import SHUFFLE_NOTICE
 from .framing import ProtocolError
 from .heartbeat import WIRE, Backoff, Link, Timings
 from .identity import same_fingerprint
@@ -265,7 +266,9 @@ class GuestCore:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
-            self.replica = PeerReplica(self.identity, key, msg["table"])
+            self.replica = PeerReplica(self.identity, key, msg["table"],
+                                       deadline=self.timings.contribution,
+                                       slack=self.timings.contribution_slack)
         self._was_joined = True
         self._acted = None  # a move sent on the old link may never have arrived
         self.joined.set()
@@ -331,11 +334,30 @@ class GuestCore:
     def _report(self, accepted: list[dict], was_seat) -> None:
         kinds = {a["entry"]["entry"]["kind"] for a in accepted}
         self._others_connection(accepted)
+        self._watch_shuffles(accepted)
         if kinds & {"seat", "drop", "rejoin", "start", "option", "table"} or was_seat != self._seat():
             self.emit(self.table_event())
         if kinds & {"deal", "action"}:
             events = [e for a in accepted for e in a["events"]]
             self.emit(self.state_event(events))
+
+    def _watch_shuffles(self, accepted: list[dict]) -> None:
+        """Once the deal has waited a while for other players' shuffles, say whose."""
+        rnd = self.replica.round
+        if rnd is None or rnd.dealt or not any(
+                a["entry"]["entry"]["kind"] == "commit" for a in accepted):
+            return
+        asyncio.get_running_loop().call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
+
+    def _shuffle_notice(self, commitment: bytes) -> None:
+        from .host_session import shuffle_event
+        r = self.replica
+        rnd = r.round if r is not None else None
+        if rnd is None or rnd.commitment != commitment or rnd.dealt or r.halted is not None:
+            return
+        names = [r.seats[s]["name"] for s in rnd.waiting_for if s != r.seat]
+        if names:
+            self.emit(shuffle_event(names))
 
     def _others_connection(self, accepted: list[dict]) -> None:
         """Other players dropping and coming back (or a bot standing in), in game."""

@@ -35,6 +35,8 @@ from .constants import (
     BACKOFF_MAX,
     BACKOFF_MIN,
     CONNECT_TIMEOUT,
+    CONTRIBUTION_DEADLINE,
+    CONTRIBUTION_SLACK,
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TIMEOUT,
     STAND_IN_GRACE,
@@ -79,12 +81,14 @@ class Timings:
     connect: float = CONNECT_TIMEOUT  # one connection attempt (TCP + TLS + auth)
     grace: float = STAND_IN_GRACE  # host option: a bot stands in after this long
     unseated_wait: float = UNSEATED_WAIT  # a stranger waits this long for a seat
+    contribution: float = CONTRIBUTION_DEADLINE  # a shuffle not in by then is skipped
+    contribution_slack: float = CONTRIBUTION_SLACK  # a peer's allowance for delivery
 
     @classmethod
     def quick(cls, **changes) -> "Timings":
         """Short intervals for tests: drops seen within a second."""
         base = cls(interval=0.2, timeout=1.0, backoff_min=0.05, backoff_max=0.5, connect=2.0,
-                   grace=1.5)
+                   grace=1.5, contribution=1.5, contribution_slack=0.5)
         return replace(base, **changes)
 
     @property

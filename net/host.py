@@ -123,6 +123,17 @@ class HostAuthority:
             return Out(error="there is no hand to deal now")
         return self._run(self._commit)
 
+    def skip(self, seat: int) -> Out:
+        """``seat``'s contribution did not come by the deadline: log it, deal without it."""
+        rnd = self.round
+        if rnd is None or rnd.dealt or seat not in rnd.waiting_for:
+            return Out(error=f"seat {seat} owes no contribution now")
+
+        def run(out):
+            self._append(out, "skip", {"hand": rnd.hand, "seat": seat})
+            self._deal_if_ready(out)
+        return self._run(run)
+
     def drop(self, seat: int) -> Out:
         """The session lost ``seat``'s peer: log it (the deal may go on without it)."""
         def run(out):
@@ -302,6 +313,10 @@ class HostAuthority:
     def _apply_contribution(self, body, private, seq):
         signed = body["signed"]["body"]
         self.round.add(signed["seat"], signed["random"])
+        return []
+
+    def _apply_skip(self, body, private, seq):
+        self.round.waive(body["seat"])
         return []
 
     def _apply_deal(self, body, private, seq):

@@ -43,7 +43,7 @@ from engine.bots import make_bot
 from . import framing
 from . import messages as m
 from .admission import Admission, raise_file_limit
-from .constants import END_GRACE, HOST_LOG_FILE, HOST_META_FILE, RESTART_GRACE
+from .constants import END_GRACE, HOST_LOG_FILE, HOST_META_FILE, RESTART_GRACE, SHUFFLE_NOTICE
 from .discovery import TableAdvert, TableAdvertiser
 from .framing import ConnectionClosed, ProtocolError
 from .heartbeat import WIRE, AckBook, Link, Timings
@@ -76,6 +76,16 @@ def describe_table(authority: HostAuthority) -> str:
     if match is not None:
         progress = f"hand {match.hand_number + 1}, " + "–".join(str(s) for s in match.scores)
     return f"“{authority.name}” ({authority.game.id}, {progress})"
+
+
+def shuffle_event(names: list[str], skipped: bool = False) -> dict:
+    """The facade's "waiting" event: whose shuffle (deal contribution) the table awaits,
+    or, ``skipped``, whose it dealt without."""
+    who = " and ".join(f"{n}'s" for n in names)
+    detail = (f"Dealt without {who} shuffle: it did not come in time." if skipped
+              else f"Waiting for {who} shuffle…")
+    return {"type": "waiting", "for": "shuffle", "names": list(names),
+            "detail": detail if names else ""}
 
 
 def bot_json(game, bot, state, seat: int) -> dict:
@@ -582,6 +592,7 @@ class HostCore:
         """Whatever should happen next without anyone asking: deal, bots, finish."""
         if self.closing or self._ended:
             return
+        self._watch_shuffles()
         auth = self.authority
         match = auth.match
         if match is None:
@@ -599,6 +610,40 @@ class HostCore:
             self.next_hand()
             return
         self._schedule_bots()
+
+    def _watch_shuffles(self) -> None:
+        """A deal waiting for players' contributions: say whom it waits for once that
+        takes a while, and deal without the late ones at the deadline."""
+        rnd = self.authority.round
+        if rnd is None or rnd.dealt or not rnd.waiting_for:
+            return
+        deadline = ("shuffle-deadline", rnd.commitment)
+        if deadline not in self._timers:
+            self._later(deadline, self.timings.contribution, self._skip_late, rnd.commitment)
+            self._later(("shuffle-notice", rnd.commitment), SHUFFLE_NOTICE,
+                        self._shuffle_notice, rnd.commitment)
+
+    def _awaited(self, commitment: bytes) -> list[int]:
+        rnd = self.authority.round
+        if rnd is None or rnd.commitment != commitment or rnd.dealt:
+            return []
+        return list(rnd.waiting_for)
+
+    def _shuffle_notice(self, commitment: bytes) -> None:
+        seats = self._awaited(commitment)
+        if seats:
+            self.emit(shuffle_event([self.authority.seats[s]["name"] for s in seats]))
+
+    def _skip_late(self, commitment: bytes) -> None:
+        """The contribution deadline passed: a "skip" entry for each seat still owing."""
+        seats = self._awaited(commitment)
+        if not seats or self.closing:
+            return
+        self.emit(shuffle_event([self.authority.seats[s]["name"] for s in seats], skipped=True))
+        for seat in seats:
+            out = self.authority.skip(seat)
+            self._dispatch(out)
+            self._changed(out)
 
     def _all_seated(self) -> bool:
         seats = self.authority.seats

@@ -43,6 +43,7 @@ no state, the one already verified), so nothing can hide in it either.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 
 from engine import Action, IllegalAction, RecordError, canonical, make_game
@@ -51,6 +52,7 @@ from engine.cards import cards_of
 from . import fairdeal
 from . import messages as m
 from .alerts import HOST, PLAYER, IntegrityAlert
+from .constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from .host import action_body_problem, result_dict
 from .log import Chain, entry_hash, entry_signed_by
 
@@ -205,7 +207,9 @@ class Shadow:
 
 # -- the replica -----------------------------------------------------------------------------
 class PeerReplica:
-    def __init__(self, identity, host_key: bytes, table: str, rng=os.urandom):
+    def __init__(self, identity, host_key: bytes, table: str, rng=os.urandom,
+                 deadline: float = CONTRIBUTION_DEADLINE, slack: float = CONTRIBUTION_SLACK,
+                 clock=time.monotonic):
         self.identity = identity
         self.key = identity.public_key
         self.host_key = host_key
@@ -226,6 +230,11 @@ class PeerReplica:
         self.view: dict | None = None  # the latest private view the host sent
         self.public: dict | None = None
         self._contributed: tuple | None = None
+        # The contribution deadline, checked on this peer's own clock (see _on_skip).
+        self.deadline, self.slack, self.clock = deadline, slack, clock
+        self._live = False  # the message being read is a live entry, not a catch-up sync
+        self._commit_seen: tuple | None = None  # (hand, when its commit arrived live)
+        self._contributed_at: tuple | None = None  # (hand, when this seat's shuffle went out)
 
     # -- who am I ------------------------------------------------------------------------
     @property
@@ -258,8 +267,10 @@ class PeerReplica:
         if kind in (m.ERROR, m.REFUSED):
             out.errors.append(message["reason"])
             return out
+        self._live = kind == m.ENTRY
         if kind == m.SYNC:
             self._contributed = None  # a restarted host may have lost it: offer again
+            self._contributed_at = None
             for entry_message in message["entries"]:
                 if not self._entry(out, entry_message):
                     break
@@ -436,7 +447,36 @@ class PeerReplica:
                 if not self.seats[seat]["connected"]:
                     self.round.waive(seat)
             self.hand = {"commit_seq": entry["seq"]}
+            self._commit_seen = (body["hand"], self.clock()) if self._live else None
         return commit
+
+    def _on_skip(self, entry, message):
+        """A contributor skipped for missing the deadline. Clocks are not compared across
+        machines: this peer measures from when the commitment reached it live (the host
+        saw it earlier, never later) to when the skip arrives, and a skip sooner than the
+        deadline less the slack is the host's. The skipped seat itself also knows whether
+        it sent its shuffle in time on a link that stayed up."""
+        body, rnd = entry["body"], self.round
+        self._need(rnd is not None and not rnd.dealt and body["hand"] == rnd.hand, entry,
+                   "a skip with no deal waiting")
+        seat = body["seat"]
+        if seat not in rnd.waiting_for:
+            raise Violation(HOST, self.host_seat, "contribution",
+                            f"the host skipped seat {seat}, which owed no contribution")
+        least = self.deadline - self.slack
+        if self._commit_seen is not None and self._commit_seen[0] == rnd.hand:
+            waited = self.clock() - self._commit_seen[1]
+            if waited < least:
+                raise Violation(HOST, self.host_seat, "contribution",
+                                f"the host skipped seat {seat}'s shuffle {waited:.1f} s after the "
+                                f"commitment; it must wait {self.deadline:g} s")
+            sent = self._contributed_at
+            if seat == self.seat and sent is not None and sent[0] == rnd.hand \
+                    and sent[1] - self._commit_seen[1] < least:
+                raise Violation(HOST, self.host_seat, "contribution",
+                                f"the host skipped my shuffle, which I sent "
+                                f"{sent[1] - self._commit_seen[1]:.1f} s after the commitment")
+        return lambda: rnd.waive(seat)
 
     def _on_contribution(self, entry, message):
         body = entry["body"]
@@ -804,6 +844,7 @@ class PeerReplica:
         if self._contributed == token:
             return
         self._contributed = token
+        self._contributed_at = (rnd.hand, self.clock())
         body = m.contribution_body(self.table, rnd.hand, me, rnd.commitment, self.rng(m.RANDOM_BYTES))
         out.sends.append(m.contribution_message(m.seal(self.identity, m.CONTRIBUTION_DOMAIN, body)))
 

@@ -366,3 +366,28 @@ def test_a_public_view_padded_with_a_hand_is_caught():
     leaky(t, pad, "option")
     t.deliver(t.host.set_option("live_scores", True))
     assert_caught(t, "state-hash", HOST, 0)
+
+
+# -- the contribution deadline -------------------------------------------------------------------
+def test_a_skip_before_the_deadline_is_caught():
+    t = Table(("rook", None, None))
+    commit = t.host.start_game(dealer=0)
+    skip = t.host.skip(1)  # at once: the host would rather deal without seat 1's shuffle
+    t.deliver(Out(sends=commit.sends + skip.sends))
+    assert_caught(t, "contribution", HOST, 0)
+    assert "must wait 10 s" in alerts(t)[2].detail
+
+
+def test_a_shuffle_sent_in_time_yet_skipped_is_caught_by_its_sender():
+    t = Table(("rook", None, None))
+    clock = [100.0]
+    for replica in t.replicas.values():
+        replica.clock = lambda: clock[0]
+    receive = t.host.receive
+    t.host.receive = lambda fp, msg: Out() if fp == t.fp(1) else receive(fp, msg)  # ignored
+    t.deliver(t.host.start_game(dealer=0))
+    clock[0] += 10.0
+    t.deliver(t.host.skip(1))  # "it never came"
+    caught = alerts(t)
+    assert list(caught) == [1] and caught[1].rule == "contribution"
+    assert "which I sent" in caught[1].detail  # the others could not know better

@@ -318,3 +318,43 @@ def test_a_withheld_or_forked_entry_is_caught_within_two_seconds(arun, tmp_path,
     [(at, alert)] = [(t, e) for t, e in seen if e["type"] == "alert"]
     assert alert["rule"] == rule and alert["seat"] == 0  # the host's seat
     assert at - when[0] < 2.0, f"told {at - when[0]:.2f} s after the {how}"
+
+
+# -- a withheld deal contribution ------------------------------------------------------------
+
+class ShuffleWithholder(GuestCore):
+    """A seated guest that heartbeats and plays, but never sends its deal contribution."""
+
+    def _on_joined(self, msg):
+        super()._on_joined(msg)
+        self.replica._maybe_contribute = lambda out: None
+
+
+def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_on(arun, tmp_path):
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=1,
+                      host_kw={"bot_delay": 0.005})
+        await table.start()
+        try:
+            table.add_guest(ident("Guest0"))
+            events = table.guest_events.setdefault(1, [])
+            stubborn = ShuffleWithholder(ident("Guest1"), address="127.0.0.1", port=table.host.port,
+                                         fingerprint=table.host.identity.fingerprint, timings=QUICK,
+                                         emit=events.append, bot_level="random",
+                                         state_dir=tmp_path / "stubborn")
+            table.guests.append(stubborn)
+            table.tasks.append(asyncio.ensure_future(stubborn.run()))
+            await wait_for(lambda: table.host.authority.state is not None, timeout=10)
+            return await table.finish(), table.host.authority.log, table.host_events, table.guest_events
+        finally:
+            await table.close()
+
+    summaries, log, host_events, guest_events = arun(main(), timeout=60)
+    assert_all_verified(summaries, hands=1)  # nobody raised an alert: the skip was fair
+    kinds = [e["entry"]["kind"] for e in log]
+    commit, skip = kinds.index("commit"), kinds.index("skip")
+    assert kinds[skip + 1] == "deal" and log[skip]["entry"]["body"]["seat"] == 3
+    waiting = [e for e in host_events + guest_events[0] if e["type"] == "waiting"]
+    assert {"Waiting for Guest1's shuffle…"} <= {e["detail"] for e in waiting}
+    assert all(e["entry"]["body"]["seat"] != 3 for e in log[commit:skip]
+               if e["entry"]["kind"] == "contribution")
