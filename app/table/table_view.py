@@ -196,6 +196,7 @@ class TableView(QWidget):
         bridge.alert.connect(self.on_alert)
         bridge.error.connect(self.on_error)
         bridge.hint.connect(self.on_hint)
+        bridge.waiting.connect(self.on_waiting)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:
@@ -353,6 +354,14 @@ class TableView(QWidget):
         self.status.setProperty("problem", False)
         self.status.setProperty("mine", True)
         self._repolish(self.status)
+
+    def on_waiting(self, event: dict) -> None:
+        """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
+        cards come (the next state event rewrites the status line)."""
+        if event.get("detail"):
+            self.status.setText(event["detail"])
+            self.status.setProperty("mine", False)
+            self._repolish(self.status)
 
     def _flash(self, text: str) -> None:
         self.status.setText(text)

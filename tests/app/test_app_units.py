@@ -117,3 +117,15 @@ def test_game_log_shows_each_trick_with_leader_plays_and_winner():
     first = view["tricks"][0]
     assert tricks[0].startswith(f"Trick 1: {names[first['cards'][0][0]]} led — ")
     assert tricks[0].endswith(f"{names[first['winner']]} took it")
+
+
+def test_the_status_line_says_whose_shuffle_the_deal_waits_for(qtbot, tmp_path):
+    from app.settings import Settings
+    from app.table.table_view import TableView
+    view = TableView(Settings.at(str(tmp_path / "parlour.ini")))
+    qtbot.addWidget(view)
+    bridge = EventBridge()
+    view.attach(object(), bridge)
+    bridge.deliver({"type": "waiting", "for": "shuffle", "names": ["Dad"],
+                    "detail": "Waiting for Dad's shuffle…"})
+    qtbot.waitUntil(lambda: view.status.text() == "Waiting for Dad's shuffle…")
