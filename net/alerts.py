@@ -39,6 +39,7 @@ RULES = {
     "hidden-action": "a secret action revealed differently from how the player signed it",
     "score": "a hand result or running score that the replay does not give",
     "privacy": "cards sent to this seat alone (a view, a secret move, events) that are not its own",
+    "readmit": "this seat given to a new key while its player still holds theirs",
 }
 
 

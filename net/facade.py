@@ -29,9 +29,14 @@ Events (``type`` first; every field plain JSON-able values)::
    "scores": [per side], "record_path": str | None}
   {"type": "game_over", "winner": side, "scores": [per side]}
   {"type": "connection", "seat": int, "state": "connected" | "reconnecting" | "dropped"
-   | "stand_in", "detail": str, "attempt": int, "attempts": int | None}
+   | "stand_in" | "readmitted", "detail": str, "attempt": int, "attempts": int | None}
       "reconnecting" is your own link coming back: ``attempt`` of ``attempts`` (None:
-      no limit) — optional; "stand_in": a bot plays a dropped seat for now
+      no limit) — optional; "stand_in": a bot plays a dropped seat for now;
+      "readmitted": "Dad's seat was given to a new key (fingerprint …)"
+  {"type": "readmit", "seat": int, "name": str, "old_fingerprint": str,
+   "new_fingerprint": str, "new_name": str}           (host only) a new key asks for
+      an away player's seat: the host person says yes (``set_seat(seat, "human",
+      player=new_fingerprint)``) or no (``HostSession.turn_away(new_fingerprint)``)
   {"type": "alert", "seat": int | None, "rule": str, "detail": str,
    "evidence_path": str | None}                           integrity alert
   {"type": "error", "message": str, "fatal": bool}        a person-readable problem;

@@ -288,6 +288,7 @@ class GuestCore:
             self.link.reject("entries before 'joined'")
             return
         was_seat = self.replica.seat
+        was_names = {s: i["name"] for s, i in self.replica.seats.items()}
         out = self.replica.receive(msg)
         for reply in out.sends:
             self.link.send(reply)
@@ -298,7 +299,7 @@ class GuestCore:
         self._raise_alerts(out)
         if out.accepted:
             self.link.send({"type": "hb", "seq": self.replica.seq})
-            self._report(out.accepted, was_seat)
+            self._report(out.accepted, was_seat, was_names)
         for hand in out.verified:
             self._hand_verified(hand)
         if self.alerts and self.stop_on_alert and self.link is not None:
@@ -331,9 +332,9 @@ class GuestCore:
     def _seat(self) -> int | None:
         return self.replica.seat if self.replica is not None else None
 
-    def _report(self, accepted: list[dict], was_seat) -> None:
+    def _report(self, accepted: list[dict], was_seat, was_names: dict) -> None:
         kinds = {a["entry"]["entry"]["kind"] for a in accepted}
-        self._others_connection(accepted)
+        self._others_connection(accepted, was_names)
         self._watch_shuffles(accepted)
         if kinds & {"seat", "drop", "rejoin", "start", "option", "table"} or was_seat != self._seat():
             self.emit(self.table_event())
@@ -359,8 +360,10 @@ class GuestCore:
         if names:
             self.emit(shuffle_event(names))
 
-    def _others_connection(self, accepted: list[dict]) -> None:
-        """Other players dropping and coming back (or a bot standing in), in game."""
+    def _others_connection(self, accepted: list[dict], was_names: dict) -> None:
+        """Other players dropping and coming back (or a bot standing in, or their seat
+        given to a new key), in game."""
+        from .host_session import readmitted_event
         r = self.replica
         if r.scores is None:
             return
@@ -370,7 +373,9 @@ class GuestCore:
             if seat is None or seat == r.seat:
                 continue
             name = r.seats.get(seat, {}).get("name") or f"seat {seat + 1}"
-            if entry["kind"] == "drop":
+            if entry["kind"] == "seat" and entry["body"].get("readmit"):
+                self.emit(readmitted_event(seat, was_names.get(seat) or name, entry["body"]["key"]))
+            elif entry["kind"] == "drop":
                 self.emit({"type": "connection", "seat": seat, "state": "dropped",
                            "detail": f"{name} lost the connection. Their seat is held for them."})
             elif entry["kind"] == "rejoin":

@@ -195,6 +195,26 @@ class HostAuthority:
                 return seat
         return None
 
+    def taken_from(self, key: bytes) -> tuple[int, int] | None:
+        """(seat, seq) if the host re-admitted a seat whose player had ``key`` to another
+        key at entry ``seq``, and ``key`` holds no seat since."""
+        last_player: dict[int, bytes] = {}  # seat -> its last human key (through stand-ins)
+        taken = None
+        for signed in self.log:
+            entry = signed["entry"]
+            if entry["kind"] != "seat":
+                continue
+            body = entry["body"]
+            if body["kind"] == "human":
+                if body["readmit"] and last_player.get(body["seat"]) == key != body["key"]:
+                    taken = (body["seat"], entry["seq"])
+                elif body["key"] == key:
+                    taken = None
+                last_player[body["seat"]] = body["key"]
+            elif body["kind"] == "empty":
+                last_player.pop(body["seat"], None)
+        return taken
+
     def peers(self) -> dict[int, str]:
         """Seat -> fingerprint of every seated human other than the host."""
         return {s: fingerprint(i["key"]) for s, i in sorted(self.seats.items())
@@ -509,11 +529,12 @@ class HostAuthority:
             out.sends += [(who, msg) for who, msg in logged.sends if who != fp]
         out.sends.extend((fp, msg) for msg in self.sync(seat, last_seq))
 
-    def sync(self, seat: int, last_seq: int) -> list[dict]:
-        """The log after ``last_seq`` as ``seat``'s player should have received it, in
-        chunks: with the seat's private part only for entries from when this player's key
-        held it (a key given the seat later, re-admitted, never sees its predecessor's)."""
-        key = self.seats[seat]["key"]
+    def sync(self, seat: int, last_seq: int, key: bytes | None = None) -> list[dict]:
+        """The log after ``last_seq`` as ``seat``'s player (``key``, by default the one
+        seated there now) should have received it, in chunks: with the seat's private part
+        only for entries from when that key held it (a key given the seat later,
+        re-admitted, never sees its predecessor's, nor the reverse)."""
+        key = self.seats[seat]["key"] if key is None else key
         holder = None
         msgs = []
         for signed, events in self.published:

@@ -88,6 +88,12 @@ def shuffle_event(names: list[str], skipped: bool = False) -> dict:
             "detail": detail if names else ""}
 
 
+def readmitted_event(seat: int, name: str, key: bytes) -> dict:
+    """What every seat is told when a seat goes to a new key (re-admission)."""
+    return {"type": "connection", "seat": seat, "state": "readmitted",
+            "detail": f"{name}'s seat was given to a new key (fingerprint {fingerprint(key)})"}
+
+
 def bot_json(game, bot, state, seat: int) -> dict:
     """A bot's decision for ``seat`` in hand-record form without the seat."""
     data = game.action_to_json(bot.choose(state, seat))
@@ -333,6 +339,10 @@ class HostCore:
         seat = auth.seat_of(fp)
         if seat is None:
             seat = self._hand_back(key, name)
+        taken = auth.taken_from(key) if seat is None else None
+        if taken is not None:
+            self._show_taken(fp, key, link, join, *taken)
+            return
         if seat is None and join.get("seat") is not None and join["last_seq"] >= 0:
             # Claims a seat it does not hold: the trust layer refuses it with its reason.
             self._refuse_claim(fp, link, join)
@@ -398,18 +408,11 @@ class HostCore:
                 out = auth.seat(seat, "human", key, name)
                 self._dispatch(out)
                 return seat
-        if self.readmit_names:
-            for seat, info in sorted(auth.seats.items()):
-                if info["kind"] == "human" and info["name"] == name and not info["connected"] \
-                        and info["key"] != self.key:
-                    self._dispatch(auth.readmit(seat, key, name))
-                    return seat
-            for seat, (_, held_name) in list(self.stand_ins.items()):
-                if held_name == name:
-                    del self.stand_ins[seat]
-                    self._bots.pop(seat, None)
-                    self._dispatch(auth.readmit(seat, key, name))
-                    return seat
+        if self.readmit_names:  # headless only (HostSession refuses it): unasked, by name
+            seat = next((s for s in self._readmittable(name) if self._away(s)[1] == name), None)
+            if seat is not None:
+                self._give_seat(seat, key, name)
+                return seat
         if auth.match is None:
             link.reject("the table is full")
             return None
@@ -423,13 +426,41 @@ class HostCore:
         self.emit({"type": "connection", "seat": None, "state": "waiting",
                    "detail": f"{name} ({fp}) asks to be re-admitted"})
         self._emit_table()
+        self._offer_seat(fp)
         return None
 
-    def readmit(self, seat: int, fp: str) -> bool:
-        """Give ``seat`` to the waiting player with fingerprint ``fp`` (a lost key)."""
-        if fp not in self.waiting or seat not in self.authority.seats:
-            return False
-        key, name, link = self.waiting.pop(fp)
+    # -- re-admission: a seat given to a new key ------------------------------------------
+    def _readmittable(self, name: str | None = None) -> list[int]:
+        """Seats a new key could be given — a player away (dropped, or played by a
+        stand-in bot) — those of a player called ``name`` first."""
+        seats = self.authority.seats
+        away = [s for s, i in sorted(seats.items()) if i["kind"] == "human"
+                and not i["connected"] and i["key"] != self.key] + sorted(self.stand_ins)
+        return sorted(away, key=lambda s: self._away(s)[1] != name)
+
+    def _away(self, seat: int) -> tuple[bytes, str]:
+        """(key, name) of the player whose seat this is, even while a bot stands in."""
+        if seat in self.stand_ins:
+            return self.stand_ins[seat]
+        info = self.authority.seats[seat]
+        return info["key"], info["name"]
+
+    def _offer_seat(self, fp: str) -> None:
+        """Ask the host person (the app's dialog) whether a waiting stranger may have an
+        away player's seat; nothing is given without a yes (``set_seat``)."""
+        if fp not in self.waiting:
+            return
+        _, name, _ = self.waiting[fp]
+        seats = self._readmittable(name)
+        if seats:
+            old_key, old_name = self._away(seats[0])
+            self.emit({"type": "readmit", "seat": seats[0], "name": old_name,
+                       "old_fingerprint": fingerprint(old_key), "new_fingerprint": fp,
+                       "new_name": name})
+
+    def _give_seat(self, seat: int, key: bytes, name: str) -> None:
+        """Re-admit: ``seat`` goes to ``key``, logged as a seat entry with ``readmit``."""
+        _, old_name = self._away(seat)
         self.stand_ins.pop(seat, None)
         self._bots.pop(seat, None)
         old = self.authority.seats[seat]
@@ -438,8 +469,39 @@ class HostCore:
             if stale is not None:
                 stale.close("the seat was given to another key")
         self._dispatch(self.authority.readmit(seat, key, name))
+        self.emit(readmitted_event(seat, old_name, key))
+
+    def readmit(self, seat: int, fp: str) -> bool:
+        """The host person's yes: give ``seat`` to the waiting player ``fp`` (a lost key)."""
+        if fp not in self.waiting or seat not in self.authority.seats:
+            return False
+        key, name, link = self.waiting.pop(fp)
+        self._cancel(("waiting", fp))
+        self._give_seat(seat, key, name)
         self._register(fp, key, link, seat, -1)
         return True
+
+    def turn_away(self, fp: str) -> None:
+        """The host person's no: the waiting player ``fp`` gets no seat."""
+        waiting = self.waiting.get(fp)
+        if waiting is not None:
+            self._send_away(fp, waiting[2], "the host did not give you a seat")
+
+    def _show_taken(self, fp: str, key: bytes, link: Link, join: dict, seat: int, seq: int) -> None:
+        """A key whose seat was given to a new key is back. It is not simply refused: it
+        is shown the log, so that its own replica raises the alert on the re-admission
+        entry and keeps the evidence, and then told why it has no seat."""
+        auth = self.authority
+        mine = join.get("seat") == seat and join["last_seq"] <= auth.chain.seq
+        link.send({"type": "joined", "table": self.table, "seat": None, "head": auth.chain.seq})
+        for msg in auth.sync(seat, join["last_seq"] if mine else -1, key=key):
+            link.send(msg)
+        link.send(m.refused_message(f"seat {seat} was given to a new key at entry {seq}; ask "
+                                    "the host why"))
+        link.finish()
+        self.emit({"type": "connection", "seat": seat, "state": "refused",
+                   "detail": f"{link.conn.peer_name} ({fp}) came back for seat {seat}, which was "
+                             f"given to a new key at entry {seq}, and was shown the log"})
 
     def _send_away(self, fp: str, link: Link, reason: str) -> None:
         """A stranger that waited too long for a seat."""
@@ -464,6 +526,8 @@ class HostCore:
             self._dispatch(out)
             self._changed(out)
         self._arm_stand_in(seat)
+        for waiting in list(self.waiting):  # a stranger may be the player who dropped
+            self._offer_seat(waiting)
 
     def _await_peers_after_restart(self) -> None:
         """Peers of a restarted host are all away: give them time before logging drops."""

@@ -54,6 +54,7 @@ from . import messages as m
 from .alerts import HOST, PLAYER, IntegrityAlert
 from .constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from .host import action_body_problem, result_dict
+from .identity import fingerprint
 from .log import Chain, entry_hash, entry_signed_by
 
 # Public-view fields that follow from the public actions alone: any difference there is
@@ -230,6 +231,7 @@ class PeerReplica:
         self.view: dict | None = None  # the latest private view the host sent
         self.public: dict | None = None
         self._contributed: tuple | None = None
+        self.held: set[int] = set()  # seats this key plays (kept while a bot stands in)
         # The contribution deadline, checked on this peer's own clock (see _on_skip).
         self.deadline, self.slack, self.clock = deadline, slack, clock
         self._live = False  # the message being read is a live entry, not a catch-up sync
@@ -378,9 +380,20 @@ class PeerReplica:
         self._need(kind != "bot" or key == self.host_key, entry, "a bot must play with the host's key")
         self._need(kind != "human" or (isinstance(key, bytes) and len(key) == m.KEY_BYTES),
                    entry, "a player's seat needs a key")
+        if body.get("readmit") and kind == "human" and key != self.key and seat in self.held:
+            raise Violation(HOST, self.host_seat, "readmit",
+                            f"entry {entry['seq']} gave my seat {seat} to a new key "
+                            f"({fingerprint(key)}), but I never lost mine")
         info = {"kind": kind, "key": key, "name": body["name"], "connected": True,
                 "readmit": bool(body.get("readmit"))}
-        return lambda: self.seats.__setitem__(seat, info)
+
+        def commit():
+            self.seats[seat] = info
+            if kind == "human" and key == self.key:
+                self.held.add(seat)
+            elif kind != "bot":  # a stand-in bot keeps the seat for its player
+                self.held.discard(seat)
+        return commit
 
     def _on_option(self, entry, message):
         body = entry["body"]

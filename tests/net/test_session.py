@@ -358,3 +358,58 @@ def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_o
     assert {"Waiting for Guest1's shuffle…"} <= {e["detail"] for e in waiting}
     assert all(e["entry"]["body"]["seat"] != 3 for e in log[commit:skip]
                if e["entry"]["kind"] == "contribution")
+
+
+# -- a seat given to a new key: only with the host's yes, seen by all, alerted by the old key ----
+
+def test_a_seat_goes_to_a_new_key_only_with_the_hosts_yes_and_its_old_key_is_alerted(arun, tmp_path):
+    """A new key that only knows a player's name asks for the seat while they are away:
+    the host person is asked (seat, both fingerprints); after their yes every seat is
+    told; the real player, back, gets an integrity alert on that entry, with evidence."""
+    new_key = Identity.generate("Guest1")  # the same name, another key
+
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1, host_kw={"bot_delay": 0.02})
+        await table.start()
+        try:
+            await wait_for(table.hand_started)
+            away = table.guests[1]
+            await away.stop()
+            await wait_for(lambda: not table.host.authority.seats[2]["connected"])
+            table.add_guest(new_key)
+            await wait_for(lambda: any(e["type"] == "readmit" for e in table.host_events))
+            asked = next(e for e in table.host_events if e["type"] == "readmit")
+            unasked = table.host.authority.seats[2]["key"]  # nothing given before the yes
+            table.host.set_seat(2, "human", player=new_key.fingerprint)
+            [readmit_seq] = [e["entry"]["seq"] for e in table.host.authority.log
+                             if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
+            back = GuestCore(ident("Guest1"), address="127.0.0.1", port=table.host.port,
+                             fingerprint=table.host.identity.fingerprint, timings=QUICK,
+                             bot_level="random", state_dir=tmp_path / "back")
+            back.replica, back.host_key, back.table = away.replica, away.host_key, away.table
+            returned = await asyncio.wait_for(back.run(), 20)
+            summaries = await table.finish()
+            return asked, unasked, readmit_seq, returned, summaries, table
+        finally:
+            await table.close()
+
+    asked, unasked, readmit_seq, returned, summaries, table = arun(main(), timeout=60)
+    assert asked["seat"] == 2 and asked["name"] == "Guest1"
+    assert asked["old_fingerprint"] == ident("Guest1").fingerprint
+    assert asked["new_fingerprint"] == new_key.fingerprint
+    assert unasked == ident("Guest1").public_key
+    told = f"Guest1's seat was given to a new key (fingerprint {new_key.fingerprint})"
+    for events in (table.host_events, table.guest_events[0], table.guest_events[2]):
+        assert told in [e.get("detail") for e in events if e["type"] == "connection"]
+    [alert] = returned["alerts"]
+    assert alert["rule"] == "readmit" and alert["seat"] == 0 and f"entry {readmit_seq}" in alert["detail"]
+    evidence = json.loads(open(alert["evidence_path"]).read())
+    assert evidence["seq"] == readmit_seq and evidence["evidence"][-1]["entry"]["seq"] == readmit_seq
+    assert "given to a new key" in returned["fatal"]
+    assert_all_verified([summaries[0], summaries[2], summaries[3]], hands=1)
+
+
+def test_the_app_host_cannot_readmit_by_name_unasked(tmp_path):
+    with pytest.raises(ValueError, match="host person's yes"):
+        HostSession(lambda e: None, {"game": "rook"}, ident("Host"), state_dir=tmp_path,
+                    readmit_names=True)
