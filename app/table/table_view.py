@@ -304,8 +304,11 @@ class TableView(QWidget):
         seat, state = event.get("seat"), event.get("state")
         for info in self.table.get("seats") or []:
             if info.get("seat") == seat:  # the seat's dot follows the connection
-                info["connected"] = state == "connected"
+                info["connected"] = state in ("connected", "readmitted")
         self._refresh_seats()
+        if state == "readmitted":  # "Dad's seat was given to a new key (fingerprint …)"
+            self._flash(event.get("detail") or "A seat was given to a new key")
+            return
         names = self.names()
         who = names[seat] if seat is not None and seat < len(names) else "a player"
         if state == "connected":
