@@ -320,6 +320,10 @@ def _check_pin(address: str, seen: str, expect: str | None,
         known_hosts.remember(address, seen)
 
 
+def _short(exc: BaseException) -> str:
+    return str(exc)[:200] or type(exc).__name__
+
+
 def _safe(fp: str) -> str:
     try:
         return normalize_fingerprint(fp)
@@ -464,11 +468,24 @@ class Server:
         await framing.write_frame(writer, {"type": "hello", "protocol": self._protocol,
                                            "challenge": challenge,
                                            "name": self.identity.name})
-        auth = await _first_message(reader, "auth")
+        try:
+            auth = await _first_message(reader, "auth")
+        except (HandshakeError, ProtocolError) as exc:
+            # Say why before hanging up, whatever was wrong (a protocol that is not a
+            # number, a message that is not "auth"): an old or foreign client learns
+            # which protocol this table speaks.
+            await _send_error(writer, f"this table runs Parlour protocol {self._protocol} and "
+                                      f"expects an 'auth' message with a whole-number "
+                                      f"'protocol' first ({_short(exc)})")
+            raise
         if auth["protocol"] != self._protocol:
             await _send_error(writer, version_message(self._protocol, auth["protocol"]))
             raise VersionMismatch(version_message(auth["protocol"], self._protocol))
-        self._schemas.check(auth)
+        try:
+            self._schemas.check(auth)
+        except ProtocolError as exc:
+            await _send_error(writer, f"your 'auth' message is malformed ({_short(exc)})")
+            raise
         key = auth["key"]
         payload = auth_payload(challenge, self.identity.public_key, key)
         if len(key) != PUBLIC_KEY_BYTES or not verify(key, auth["sig"], payload):
