@@ -47,7 +47,7 @@ from .constants import END_GRACE, HOST_LOG_FILE, HOST_META_FILE, RESTART_GRACE, 
 from .discovery import TableAdvert, TableAdvertiser
 from .framing import ConnectionClosed, ProtocolError
 from .heartbeat import WIRE, AckBook, Link, Timings
-from .host import HostAuthority, Out
+from .host import HostAuthority, Out, RestoreError
 from .identity import fingerprint
 from .state_events import state_event
 from .store import LogStore, StoreError
@@ -191,10 +191,16 @@ class HostCore:
         path = self.state_dir / HOST_LOG_FILE
         self.store = LogStore(path)
         loaded = self.store.load()
+        found = problem = None
         if loaded.records and not meta.get("done"):
-            found = HostAuthority.restore(self.identity, loaded.records, rng=self.rng,
-                                          persist=self.store)
-            if self.resume or self._same_table(found):
+            try:
+                found = HostAuthority.restore(self.identity, loaded.records, rng=self.rng,
+                                              persist=self.store)
+            except RestoreError as exc:
+                if self.resume:
+                    raise
+                problem = str(exc)  # another key's table, or a log that does not replay
+            if found is not None and (self.resume or self._same_table(found)):
                 self.authority = found
                 self.restored = True
                 if loaded.dropped:
@@ -205,11 +211,14 @@ class HostCore:
             self.store.close()
             kept = path.with_name(f"table-{int(time.time())}.db")
             path.rename(kept)
-            if not meta.get("done"):
+            if found is not None:
                 self.emit({"type": "notice", "message": f"Found an unfinished table, "
                            f"{describe_table(found)}; kept it as {kept} and opened a new "
                            "table (resume it with --resume, or by hosting the same game "
                            "and table name)."})
+            elif problem is not None:
+                self.emit({"type": "notice", "message": f"Found a table log that cannot be "
+                           f"resumed ({problem}); kept it as {kept} and opened a new table."})
             self.store = LogStore(path)
         self.authority = HostAuthority(self.identity, rng=self.rng, persist=self.store)
         table = f"{self.identity.fingerprint}-{os.urandom(4).hex()}"

@@ -168,3 +168,22 @@ def test_a_restarted_host_resumes_only_the_table_asked_for(arun, tmp_path):
     assert len(kept) == 1 and kept[0] in notice["message"]  # set aside, not lost
     assert again.restored and again.table == other.table  # same game and name: resumed
     assert asked.restored and asked.table == other.table  # --resume: whatever is there
+
+
+def test_a_table_log_of_another_key_is_kept_aside_not_fatal(arun, tmp_path):
+    async def main():
+        theirs = HostCore(ident("Someone else"), {"game": "rook"}, state_dir=tmp_path / "host",
+                          timings=QUICK)
+        await theirs.start()
+        await theirs.stop()  # unfinished, signed by another key
+        events = []
+        mine = HostCore(ident("Host"), {"game": "rook"}, state_dir=tmp_path / "host",
+                        emit=events.append, timings=QUICK)
+        await mine.start()
+        await mine.stop()
+        return theirs, mine, events
+
+    theirs, mine, events = arun(main(), timeout=20)
+    assert not mine.restored and mine.table != theirs.table
+    [notice] = [e for e in events if e["type"] == "notice"]
+    assert "cannot be resumed" in notice["message"] and "not signed by the host's key" in notice["message"]
