@@ -16,6 +16,7 @@ import pytest
 from engine import make_game
 from net import messages as m
 from net.constants import PROTOCOL_VERSION
+from net.bench import withhold_or_fork
 from net.guest_session import GuestCore
 from net.heartbeat import WIRE, Timings
 from net.identity import Identity
@@ -277,23 +278,6 @@ def test_a_guest_is_told_why_an_illegal_move_is_refused(tmp_path):
 
 # -- withheld entries and forks, caught within a heartbeat -----------------------------------
 
-def _withhold_or_fork(how, guest_fp, when):
-    """A dishonest host towards one guest: its first action entry is withheld, or replaced
-    by a different entry with the same number (a fork), signed all the same."""
-    host_id = ident("Host")
-
-    def tamper(fp, msg):
-        entry = msg["entry"]["entry"]
-        if fp != guest_fp or entry["kind"] != "action" or when:
-            return msg
-        when.append(time.monotonic())
-        if how == "withhold":
-            return None
-        forked = {**entry, "body": {**entry["body"], "fork": True}}
-        return {**msg, "entry": sign_entry(host_id, forked)}
-    return tamper
-
-
 @pytest.mark.parametrize("how, rule", [("withhold", "sequence"), ("fork", "fork")])
 def test_a_withheld_or_forked_entry_is_caught_within_two_seconds(arun, tmp_path, how, rule):
     """Nothing follows the bad entry for 3 s (slow bots), so only the host's heartbeat,
@@ -303,8 +287,8 @@ def test_a_withheld_or_forked_entry_is_caught_within_two_seconds(arun, tmp_path,
 
     async def main():
         table = Table(tmp_path, game="rook", hands=1, guests=0, bots=1, timings=Timings(),
-                      host_kw={"bot_delay": 3.0,
-                               "tamper": _withhold_or_fork(how, victim.fingerprint, when)})
+                      host_kw={"bot_delay": 3.0, "tamper": withhold_or_fork(
+                          how, victim.fingerprint, ident("Host"), when)})
         await table.start()
         try:
             guest = table.add_guest(victim, bot_delay=3.0)
