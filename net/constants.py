@@ -10,7 +10,9 @@ from __future__ import annotations
 
 #: *wire* Exchanged in the first frame of every connection and in the mDNS TXT record.
 #: Peers with different versions refuse to talk, with a message saying who should update.
-PROTOCOL_VERSION = 1
+#: 2: the host's heartbeat carries its head's hash, "skip" entries, privacy and
+#: re-admission checks (parlour-trust/2).
+PROTOCOL_VERSION = 2
 
 # -- identity -------------------------------------------------------------------------
 
