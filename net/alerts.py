@@ -62,25 +62,29 @@ class EvidenceError(Exception):
     """The evidence could not be written; the message says where and why."""
 
 
-def to_json_value(value):
-    """Plain values with bytes as {"base64": "..."} (JSON has no bytes)."""
+_BYTES_AS = {"base64": (lambda b: base64.b64encode(b).decode("ascii"), base64.b64decode),
+             "hex": (bytes.hex, bytes.fromhex)}
+
+
+def to_json_value(value, bytes_as: str = "base64"):
+    """Plain values with bytes as {"base64": "..."} (JSON has no bytes), or {"hex": …}."""
     if isinstance(value, bytes):
-        return {"base64": base64.b64encode(value).decode("ascii")}
+        return {bytes_as: _BYTES_AS[bytes_as][0](value)}
     if isinstance(value, dict):
-        return {str(k): to_json_value(v) for k, v in value.items()}
+        return {str(k): to_json_value(v, bytes_as) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [to_json_value(v) for v in value]
+        return [to_json_value(v, bytes_as) for v in value]
     return value
 
 
-def from_json_value(value):
+def from_json_value(value, bytes_as: str = "base64"):
     """The inverse of ``to_json_value`` (to re-check saved evidence)."""
     if isinstance(value, dict):
-        if set(value) == {"base64"} and isinstance(value["base64"], str):
-            return base64.b64decode(value["base64"])
-        return {k: from_json_value(v) for k, v in value.items()}
+        if set(value) == {bytes_as} and isinstance(value[bytes_as], str):
+            return _BYTES_AS[bytes_as][1](value[bytes_as])
+        return {k: from_json_value(v, bytes_as) for k, v in value.items()}
     if isinstance(value, list):
-        return [from_json_value(v) for v in value]
+        return [from_json_value(v, bytes_as) for v in value]
     return value
 
 

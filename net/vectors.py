@@ -34,6 +34,7 @@ from engine import canonical, make_game
 
 from . import fairdeal
 from . import messages as m
+from .alerts import from_json_value, to_json_value
 from .identity import Identity
 from .log import Chain, entry_hash
 
@@ -57,23 +58,11 @@ def secret(label: str, n: int = 32) -> bytes:
 
 def to_json(value):
     """Plain values with bytes as {"hex": …}."""
-    if isinstance(value, bytes):
-        return {"hex": value.hex()}
-    if isinstance(value, dict):
-        return {k: to_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json(v) for v in value]
-    return value
+    return to_json_value(value, "hex")
 
 
 def from_json(value):
-    if isinstance(value, dict):
-        if set(value) == {"hex"}:
-            return bytes.fromhex(value["hex"])
-        return {k: from_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [from_json(v) for v in value]
-    return value
+    return from_json_value(value, "hex")
 
 
 def _party(label: str) -> dict:
