@@ -88,7 +88,7 @@ class Timings:
     def quick(cls, **changes) -> "Timings":
         """Short intervals for tests: drops seen within a second."""
         base = cls(interval=0.2, timeout=1.0, backoff_min=0.05, backoff_max=0.5, connect=2.0,
-                   grace=1.5, contribution=1.5, contribution_slack=0.5)
+                   grace=1.5, contribution=2.0, contribution_slack=1.0)
         return replace(base, **changes)
 
     @property
