@@ -16,9 +16,12 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 class ReadmitDialog(QMessageBox):
     def __init__(self, event: dict, parent: QWidget | None = None):
         name, seat = event.get("name") or "a player", int(event.get("seat", 0))
+        asker = event.get("new_name") or "Someone"
+        if asker == name:  # the point of the question: is it really them?
+            asker = f"Someone calling themselves {name}"
         super().__init__(QMessageBox.Question, "Give the seat to a new key?",
-                         f"{event.get('new_name') or 'Someone'} is asking for {name}'s seat "
-                         f"(seat {seat + 1}) with a key this table has not seen.", parent=parent)
+                         f"{asker} is asking for {name}'s seat (seat {seat + 1}) with a key "
+                         "this table has not seen.", parent=parent)
         self.setObjectName("readmitDialog")
         self.setInformativeText(
             f"{name}'s key: {event.get('old_fingerprint', '?')}\n"
