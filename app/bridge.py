@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-EVENT_TYPES = ("tables", "table", "state", "hand_over", "game_over", "connection", "alert", "error", "hint")
+EVENT_TYPES = ("tables", "table", "state", "hand_over", "game_over", "connection", "alert", "error",
+               "hint", "waiting", "readmit")
 
 
 class EventBridge(QObject):
@@ -29,6 +30,8 @@ class EventBridge(QObject):
     alert = Signal(object)
     error = Signal(object)
     hint = Signal(object)  # a session that can advise: {"type": "hint", "text": str}
+    waiting = Signal(object)  # the deal waits for someone's shuffle: {"detail": str, …}
+    readmit = Signal(object)  # host: a new key asks for an away player's seat
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

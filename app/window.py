@@ -29,6 +29,7 @@ from app.assets import app_icon
 from app.bridge import EventBridge
 from app.host_dialog import DEFAULT_LEVEL, SPEED_FACTORS, HostDialog
 from app.lobby import LobbyPage, StaticDirectory, TableDirectory
+from app.readmit_dialog import ask_readmit
 from app.settings import Settings, SettingsDialog
 from app.setup_view import SetupView
 from app.table.table_view import TableView
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         bridge.state.connect(self._show_table)
         bridge.error.connect(self._on_error)
         bridge.alert.connect(self._show_table)  # an integrity alert is seen wherever you are
+        bridge.readmit.connect(lambda event: ask_readmit(session, event, self))
         self.stack.setCurrentWidget(self.setup)
         return session
 

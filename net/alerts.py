@@ -23,9 +23,10 @@ HOST, PLAYER = "host", "player"
 RULES = {
     "host-signature": "an entry not signed by the host's key",
     "table": "an entry for another table",
-    "sequence": "an entry out of sequence (a gap, or a replay of an old one)",
+    "sequence": "an entry out of sequence (a gap, or a replay of an old one), or withheld",
     "chain": "an entry whose previous-hash does not match the log",
-    "fork": "a second, different entry for a sequence number already received",
+    "fork": "a second, different entry for a sequence number already received, or a sign "
+            "(the host's heartbeat, another player's move) that others were sent one",
     "kind": "an entry of an unknown kind, or one that is not allowed now",
     "player-signature": "an action not signed by the key of the seat it is for",
     "action-binding": "an action made for another table, hand or point in the log (replayed or reordered)",
@@ -37,6 +38,8 @@ RULES = {
     "deal": "a deal that does not match the commitment and contributions",
     "hidden-action": "a secret action revealed differently from how the player signed it",
     "score": "a hand result or running score that the replay does not give",
+    "privacy": "cards sent to this seat alone (a view, a secret move, events) that are not its own",
+    "readmit": "this seat given to a new key while its player still holds theirs",
 }
 
 
@@ -59,25 +62,29 @@ class EvidenceError(Exception):
     """The evidence could not be written; the message says where and why."""
 
 
-def to_json_value(value):
-    """Plain values with bytes as {"base64": "..."} (JSON has no bytes)."""
+_BYTES_AS = {"base64": (lambda b: base64.b64encode(b).decode("ascii"), base64.b64decode),
+             "hex": (bytes.hex, bytes.fromhex)}
+
+
+def to_json_value(value, bytes_as: str = "base64"):
+    """Plain values with bytes as {"base64": "..."} (JSON has no bytes), or {"hex": …}."""
     if isinstance(value, bytes):
-        return {"base64": base64.b64encode(value).decode("ascii")}
+        return {bytes_as: _BYTES_AS[bytes_as][0](value)}
     if isinstance(value, dict):
-        return {str(k): to_json_value(v) for k, v in value.items()}
+        return {str(k): to_json_value(v, bytes_as) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [to_json_value(v) for v in value]
+        return [to_json_value(v, bytes_as) for v in value]
     return value
 
 
-def from_json_value(value):
+def from_json_value(value, bytes_as: str = "base64"):
     """The inverse of ``to_json_value`` (to re-check saved evidence)."""
     if isinstance(value, dict):
-        if set(value) == {"base64"} and isinstance(value["base64"], str):
-            return base64.b64decode(value["base64"])
-        return {k: from_json_value(v) for k, v in value.items()}
+        if set(value) == {bytes_as} and isinstance(value[bytes_as], str):
+            return _BYTES_AS[bytes_as][1](value[bytes_as])
+        return {k: from_json_value(v, bytes_as) for k, v in value.items()}
     if isinstance(value, list):
-        return [from_json_value(v) for v in value]
+        return [from_json_value(v, bytes_as) for v in value]
     return value
 
 

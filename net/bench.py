@@ -11,6 +11,10 @@ each its own process:
   actions; target p99 < 10 ms.
 * **rejoin**: a guest's link is cut; from the cut to the guest having reconnected and
   caught up with the host's log (the backoff's first wait included). Target < 1 s.
+* **detection** (``--detections N``): a dishonest host withholds one entry from one
+  guest, or sends it a different entry with that number (a fork), and then nothing for
+  3 s; from that moment to the guest's alert, which only the host's heartbeat head can
+  raise. Target < 2 s. (The flood of idle connections: ``python -m net.bench_flood``.)
 
 Discovery time (a table visible in another lobby; target 1.5 s) needs two network
 namespaces and is measured by ``python -m net.bench_discovery``.
@@ -32,6 +36,7 @@ from .guest_session import GuestCore
 from .heartbeat import Timings
 from .host_session import HostCore
 from .identity import Identity
+from .log import sign_entry
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -142,16 +147,62 @@ async def bench_rejoin(runs: int, tmp: Path) -> list[float]:
     return times
 
 
+def withhold_or_fork(how: str, victim: str, host_identity, when: list):
+    """A dishonest host's ``tamper`` towards the guest with fingerprint ``victim``: its
+    first action entry is withheld (``how`` = "withhold"), or replaced by a different
+    entry with the same number, signed all the same ("fork"). The time goes in ``when``."""
+    def tamper(fp, msg):
+        entry = msg["entry"]["entry"]
+        if fp != victim or entry["kind"] != "action" or when:
+            return msg
+        when.append(time.monotonic())
+        if how == "withhold":
+            return None
+        forked = {**entry, "body": {**entry["body"], "fork": True}}
+        return {**msg, "entry": sign_entry(host_identity, forked)}
+    return tamper
+
+
+async def detection_time(how: str, tmp: Path) -> tuple[str, float]:
+    """(the alert's rule, seconds from the bad entry to the alert), default timings; a
+    fresh state directory under ``tmp``."""
+    host_id, victim = Identity.generate("Bench host"), Identity.generate("Victim")
+    when, alerts = [], []
+    host = HostCore(host_id, {"game": "rook"}, state_dir=tmp / "host", timings=Timings(),
+                    autoplay=True, auto_start=True, hands=1, bot_delay=3.0, bots={1: "random"},
+                    tamper=withhold_or_fork(how, victim.fingerprint, host_id, when))
+    await host.start()
+    guests = [GuestCore(who, address="127.0.0.1", port=host.port, bot_level="random",
+                        fingerprint=host.identity.fingerprint, bot_delay=3.0, stop_on_alert=True,
+                        emit=lambda e: e["type"] == "alert" and alerts.append((time.monotonic(), e)))
+              for who in (victim, Identity.generate("Other"))]
+    tasks = [asyncio.ensure_future(g.run()) for g in guests]
+    try:
+        while not alerts:
+            await asyncio.sleep(0.005)
+    finally:
+        for g in guests:
+            await g.stop()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await host.stop()
+    at, alert = alerts[0]
+    return alert["rule"], at - when[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m net.bench")
     ap.add_argument("--hands", type=int, default=5, help="Rook hands for the latency run")
     ap.add_argument("--rejoins", type=int, default=20)
     ap.add_argument("--sync", default="FULL", choices=("FULL", "NORMAL"),
                     help="SQLite synchronous setting for the host's log in the latency run")
+    ap.add_argument("--detections", type=int, default=0,
+                    help="runs of the withheld-entry and fork detection measurement")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         lat = asyncio.run(bench_latency(args.hands, Path(tmp), args.sync))
         rej = asyncio.run(bench_rejoin(args.rejoins, Path(tmp)))
+        detections = {how: [asyncio.run(detection_time(how, Path(tmp) / f"{how}{i}"))
+                            for i in range(args.detections)] for how in ("withhold", "fork")}
     ms = [x * 1000 for x in lat]
     print(f"action -> all 3 peers verified (4 players, loopback): n={len(ms)} "
           f"median {statistics.median(ms):.2f} ms, p99 {_pct(ms, 0.99):.2f} ms, "
@@ -159,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     rms = [x * 1000 for x in rej]
     print(f"rejoin (cut -> reconnected and caught up): n={len(rms)} "
           f"median {statistics.median(rms):.1f} ms, max {max(rms):.1f} ms  (target < 1000 ms)")
+    for how, runs in detections.items():
+        if runs:
+            rules = sorted({rule for rule, _ in runs})
+            ms = [t * 1000 for _, t in runs]
+            print(f"{how} caught ({', '.join(rules)}) after: n={len(ms)} median "
+                  f"{statistics.median(ms):.0f} ms, max {max(ms):.0f} ms  (target < 2000 ms)")
     print("table visible in another lobby: see python -m net.bench_discovery (target 1.5 s)")
     return 0
 

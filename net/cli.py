@@ -1,7 +1,8 @@
 """Headless peers: ``parlour host`` and ``parlour join`` (no window, bots play).
 
     parlour host --game G [--ruleset R] [--mode M] [--table NAME] [--bots N] [--hands K]
-                 [--seed HEX] [--port P] [--bind IP] [--interface IP] [--state-dir DIR]
+                 [--seed HEX] [--port P] [--bind IP] [--interface IP | --no-advertise]
+                 [--resume] [--state-dir DIR]
     parlour join [--table NAME | --address HOST:PORT] --bot LEVEL [--interface IP]
                  [--state-dir DIR]
 
@@ -11,15 +12,20 @@ hands (or to the end of the game). It prints one JSON object per line — each e
 (``{"event": "listening", "port": …}``, ``"connection"``, ``"hand_over"``, …) and
 finally ``{"event": "result", …}``. Run again with the same ``--state-dir`` after a
 crash and it resumes the table from its log, on the same port, and its peers come back
-by themselves.
+by themselves. An unfinished table is resumed only when its game and table name are the
+ones asked for, or with ``--resume``; otherwise the host says what it found, keeps it
+aside and opens the new table.
 
 ``join`` finds a table (by name over mDNS, or at an address), takes a seat, plays it
 with a bot, checks every entry and every hand, and prints a JSON summary. Exit status:
 0 all verified, 1 an integrity alert was raised, 2 could not play (no table, wrong
 version, refused).
 
-mDNS is used only on the interfaces named with ``--interface`` (``all`` = every
-interface); without it the host is not advertised and ``join`` needs ``--address``.
+``host`` advertises its table over mDNS on every interface and listens on all addresses,
+as the app does; ``--interface IP`` (repeatable) pins both to named interfaces, and
+``--no-advertise`` keeps the table off mDNS (listening on 127.0.0.1 unless ``--bind``
+says otherwise: join by address). ``join`` finds a table by name only on the interfaces
+named with ``--interface`` (``all`` = every interface); otherwise it needs ``--address``.
 """
 
 from __future__ import annotations
@@ -105,14 +111,22 @@ def _timings(args) -> Timings:
 
 # -- parlour host ---------------------------------------------------------------------
 
+def _host_network(args):
+    """(mDNS interfaces, listening address) for ``parlour host``: like the app (every
+    interface, all addresses) unless ``--interface`` or ``--no-advertise`` says otherwise."""
+    if args.no_advertise:
+        return None, args.bind or "127.0.0.1"
+    interfaces = _interfaces(args.interface or ["all"])
+    pinned = args.interface and args.interface != ["all"]
+    return interfaces, args.bind or (args.interface[0] if pinned else "0.0.0.0")
+
+
 async def run_host(args) -> int:
     from .host_session import HostCore
     from .identity import load_identity
     state_dir = state_dir_for(args.state_dir, "host")
     identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
-    interfaces = _interfaces(args.interface)
-    bind = args.bind or (args.interface[0] if args.interface and args.interface != ["all"]
-                         else "0.0.0.0" if args.interface else "127.0.0.1")
+    interfaces, bind = _host_network(args)
     bots = {seat: args.bot_level for seat in range(1, 1 + args.bots)}
     core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
                                "name": args.table or f"{identity.name}'s table"},
@@ -121,7 +135,7 @@ async def run_host(args) -> int:
                     bots=bots, you=0, autoplay=True, auto_start=True, hands=args.hands,
                     stand_in_after=args.stand_in, readmit_names=args.readmit_names,
                     bot_delay=args.delay, rng=_seeded_rng(args.seed) if args.seed else None,
-                    restart_grace=args.restart_grace)
+                    restart_grace=args.restart_grace, resume=args.resume)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -207,6 +221,11 @@ def parser() -> argparse.ArgumentParser:
                       help="give a dropped seat to a new key with the same name (lost key)")
     host.add_argument("--restart-grace", type=float, default=10.0,
                       help="after a restart, seconds peers get to come back")
+    host.add_argument("--resume", action="store_true",
+                      help="resume the unfinished table in the state directory, whatever its "
+                           "game and name")
+    host.add_argument("--no-advertise", action="store_true",
+                      help="do not advertise over mDNS (join by address only)")
     _common(host)
     join = sub.add_parser("join", help="join a table and play it with a bot")
     where = join.add_mutually_exclusive_group()

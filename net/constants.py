@@ -10,7 +10,9 @@ from __future__ import annotations
 
 #: *wire* Exchanged in the first frame of every connection and in the mDNS TXT record.
 #: Peers with different versions refuse to talk, with a message saying who should update.
-PROTOCOL_VERSION = 1
+#: 2: the host's heartbeat carries its head's hash, "skip" entries, privacy and
+#: re-admission checks (parlour-trust/2).
+PROTOCOL_VERSION = 2
 
 # -- identity -------------------------------------------------------------------------
 
@@ -51,6 +53,11 @@ AUTH_CONTEXT = b"parlour/auth/v1\x00"
 HANDSHAKE_TIMEOUT = 10.0
 #: Seconds we wait for a polite TLS close before just dropping the socket.
 CLOSE_TIMEOUT = 1.0
+#: Bytes asyncio's TLS layer reads at a time. Its default, 256 KiB, is a buffer every TLS
+#: connection allocates up front: ~280 KiB per idle connection in all. A TLS record
+#: holds at most 16 KiB, so reading 16 KiB at a time costs nothing in speed and leaves
+#: ~40 KiB per idle connection (measured by ``python -m net.bench_flood``).
+TLS_READ_BUFFER = 16 * 1024
 #: Port a host listens on when the user has not chosen one (0 = any free port; the
 #: port travels in the mDNS SRV record, and the join-by-address dialog shows it).
 DEFAULT_PORT = 0
@@ -108,11 +115,32 @@ RECONNECT_ATTEMPTS = 30
 CONNECT_TIMEOUT = 5.0
 #: Host option: seconds a dropped seat waits before a bot stands in for it.
 STAND_IN_GRACE = 30.0
+#: Seconds the host waits for a player's deal contribution (its "shuffle") before it
+#: logs a "skip" entry and deals without it, as it does for a player who dropped.
+CONTRIBUTION_DEADLINE = 10.0
+#: A peer raises a "contribution" alert at a skip that comes sooner than the deadline
+#: minus this, on its own clock from when the commitment reached it live: room for the
+#: commitment's own delivery, which the host's clock saw first.
+CONTRIBUTION_SLACK = 2.0
+#: Seconds of waiting for someone's shuffle before the table says so ("Waiting for
+#: Dad's shuffle…"): a shuffle normally arrives in milliseconds.
+SHUFFLE_NOTICE = 1.0
 #: Seconds a restarted host waits for its peers to reconnect before logging them as
 #: dropped (their randomness is then waived for the next deal).
 RESTART_GRACE = 10.0
 #: Seconds a host that is finishing waits for every peer to acknowledge the last entry.
 END_GRACE = 10.0
+#: Connections holding no seat (in their handshake, not yet joined, or strangers waiting
+#: to be given a seat) a host keeps: in all, and from one source (an IPv4 address or an
+#: IPv6 /64). Past either, the oldest of the busiest source is dropped to make room —
+#: waiting strangers first — so a returning player always gets in (net/admission.py).
+#: 64 × ~40 KiB bounds their memory to ~2.5 MiB and their descriptors far below any
+#: desktop's limit.
+MAX_UNSEATED = 64
+MAX_UNSEATED_PER_SOURCE = 8
+#: Seconds an authenticated stranger may wait for the host to give it a seat (a player
+#: who lost their key, while the host person decides) before it is sent away.
+UNSEATED_WAIT = 120.0
 #: Files a host keeps in its state directory.
 HOST_LOG_FILE = "table.db"
 HOST_META_FILE = "host.json"

@@ -31,15 +31,25 @@ Events (``type`` first; every field plain JSON-able values)::
       (``engine.scoring.breakdown``); None for a hand thrown in
   {"type": "game_over", "winner": side, "scores": [per side]}
   {"type": "connection", "seat": int, "state": "connected" | "reconnecting" | "dropped"
-   | "stand_in", "detail": str, "attempt": int, "attempts": int | None}
+   | "stand_in" | "readmitted", "detail": str, "attempt": int, "attempts": int | None}
       "reconnecting" is your own link coming back: ``attempt`` of ``attempts`` (None:
-      no limit) — optional; "stand_in": a bot plays a dropped seat for now
+      no limit) — optional; "stand_in": a bot plays a dropped seat for now;
+      "readmitted": "Dad's seat was given to a new key (fingerprint …)"
+  {"type": "readmit", "seat": int, "name": str, "old_fingerprint": str,
+   "new_fingerprint": str, "new_name": str}           (host only) a new key asks for
+      an away player's seat: the host person says yes (``set_seat(seat, "human",
+      player=new_fingerprint)``) or no (``HostSession.turn_away(new_fingerprint)``)
   {"type": "alert", "seat": int | None, "rule": str, "detail": str,
    "evidence_path": str | None}                           integrity alert
   {"type": "error", "message": str, "fatal": bool}        a person-readable problem;
       ``fatal`` (optional, default false): the session has ended (wrong key, wrong
       version, refused, table full, host gone or closed) — go back to the lobby
   {"type": "hint", "text": str}                           answer to ``hint()``
+  {"type": "waiting", "for": "shuffle", "names": [str], "detail": str}
+      the deal has waited a while for these players' contributions: "Waiting for
+      Dad's shuffle…" (or, at the deadline, "Dealt without Dad's shuffle: …")
+  {"type": "notice", "message": str}                      something a person should
+      know that is not a problem (a host found an unfinished table and kept it aside)
 
 Sessions that can advise also have ``hint()``: a "hint" event with one sentence from
 a bot's ``explain`` for your own seat, computed on the session's thread.

@@ -10,7 +10,8 @@ For hand ``n`` of table ``t`` (``parlour-fairdeal/1``):
    ``{table, hand, seat, commitment, random}`` — bound to this commitment, so it cannot
    be replayed into another hand or paired with another secret. The host logs each in a
    "contribution" entry. A peer that drops before contributing is skipped, visibly (its
-   "drop" entry comes first).
+   "drop" entry comes first), and so is one whose contribution has not come by the
+   deadline (a "skip" entry naming it).
 3. The seed is ``SHA-256(b"parlour-seed/1" || t || 0x00 || n as 8 bytes || s ||
    (seat as 1 byte || random) for each contribution in seat order)`` and the engine
    deals from it ("deal" entry).
@@ -65,7 +66,7 @@ class DealRound:
         self.required = sorted(required)
         self.secret = secret
         self.contributions: dict[int, bytes] = {}
-        self.waived: set[int] = set()  # required seats that dropped before contributing
+        self.waived: set[int] = set()  # required seats that dropped or were skipped
         self.dealt = False
         self.revealed = False
 
@@ -83,7 +84,7 @@ class DealRound:
         if body["seat"] in self.contributions:
             return f"seat {body['seat']} has already contributed"
         if body["seat"] in self.waived:
-            return f"seat {body['seat']} dropped: this deal goes on without it"
+            return f"seat {body['seat']} dropped or was skipped: this deal goes on without it"
         if len(body["random"]) != RANDOM_BYTES:
             return f"a contribution is {RANDOM_BYTES} random bytes"
         return None
@@ -92,7 +93,8 @@ class DealRound:
         self.contributions[seat] = random
 
     def waive(self, seat: int) -> None:
-        """``seat`` dropped before contributing: deal without it (logged as a drop)."""
+        """``seat`` dropped before contributing, or missed the deadline: deal without it
+        (logged as a drop or a skip)."""
         if seat in self.required and seat not in self.contributions and not self.dealt:
             self.waived.add(seat)
 

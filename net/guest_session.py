@@ -37,6 +37,7 @@ from engine.bots.random_bot import RandomBot
 
 from . import messages as m
 from .alerts import alert_event
+from .constants import SHUFFLE_NOTICE
 from .framing import ProtocolError
 from .heartbeat import WIRE, Backoff, Link, Timings
 from .identity import same_fingerprint
@@ -192,7 +193,8 @@ class GuestCore:
         join = {"type": "join", "name": self.identity.name, "last_seq": last,
                 "seat": seat if seat is not None else self.wanted_seat}
         link = Link(conn, self.timings, self._on_message,
-                    position=lambda: self.replica.seq if self.replica else -1)
+                    position=lambda: self.replica.seq if self.replica else -1,
+                    on_hb=self._on_host_head)
         self.link = link
         link.send(join)
         try:
@@ -264,7 +266,9 @@ class GuestCore:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
-            self.replica = PeerReplica(self.identity, key, msg["table"])
+            self.replica = PeerReplica(self.identity, key, msg["table"],
+                                       deadline=self.timings.contribution,
+                                       slack=self.timings.contribution_slack)
         self._was_joined = True
         self._acted = None  # a move sent on the old link may never have arrived
         self.joined.set()
@@ -284,6 +288,7 @@ class GuestCore:
             self.link.reject("entries before 'joined'")
             return
         was_seat = self.replica.seat
+        was_names = {s: i["name"] for s, i in self.replica.seats.items()}
         out = self.replica.receive(msg)
         for reply in out.sends:
             self.link.send(reply)
@@ -291,19 +296,30 @@ class GuestCore:
             self.errors.append(reason)
             self.emit({"type": "error", "message": reason})
             self._acted = None  # our move was refused: decide again
-        for alert in out.alerts:
-            event = alert_event(alert, self._dir("evidence"))
-            self.alerts.append(event)
-            self.emit(event)
+        self._raise_alerts(out)
         if out.accepted:
             self.link.send({"type": "hb", "seq": self.replica.seq})
-            self._report(out.accepted, was_seat)
+            self._report(out.accepted, was_seat, was_names)
         for hand in out.verified:
             self._hand_verified(hand)
         if self.alerts and self.stop_on_alert and self.link is not None:
             self.link.close("stopped at an integrity alert")
         self._check_end()
         self._maybe_act()
+
+    def _on_host_head(self, seq: int, head: bytes | None) -> None:
+        """The host's heartbeat: its log's head, checked against what it sent us."""
+        if self.replica is None or head is None:
+            return  # not joined yet (the host sends nothing before "joined")
+        self._raise_alerts(self.replica.check_head(seq, head))
+
+    def _raise_alerts(self, out) -> None:
+        for alert in out.alerts:
+            event = alert_event(alert, self._dir("evidence"))
+            self.alerts.append(event)
+            self.emit(event)
+        if out.alerts and self.stop_on_alert and self.link is not None:
+            self.link.close("stopped at an integrity alert")
 
     def _check_end(self) -> None:
         if self._ended() and self.link is not None:
@@ -316,17 +332,38 @@ class GuestCore:
     def _seat(self) -> int | None:
         return self.replica.seat if self.replica is not None else None
 
-    def _report(self, accepted: list[dict], was_seat) -> None:
+    def _report(self, accepted: list[dict], was_seat, was_names: dict) -> None:
         kinds = {a["entry"]["entry"]["kind"] for a in accepted}
-        self._others_connection(accepted)
+        self._others_connection(accepted, was_names)
+        self._watch_shuffles(accepted)
         if kinds & {"seat", "drop", "rejoin", "start", "option", "table"} or was_seat != self._seat():
             self.emit(self.table_event())
         if kinds & {"deal", "action"}:
             events = [e for a in accepted for e in a["events"]]
             self.emit(self.state_event(events))
 
-    def _others_connection(self, accepted: list[dict]) -> None:
-        """Other players dropping and coming back (or a bot standing in), in game."""
+    def _watch_shuffles(self, accepted: list[dict]) -> None:
+        """Once the deal has waited a while for other players' shuffles, say whose."""
+        rnd = self.replica.round
+        if rnd is None or rnd.dealt or not any(
+                a["entry"]["entry"]["kind"] == "commit" for a in accepted):
+            return
+        asyncio.get_running_loop().call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
+
+    def _shuffle_notice(self, commitment: bytes) -> None:
+        from .host_session import shuffle_event
+        r = self.replica
+        rnd = r.round if r is not None else None
+        if rnd is None or rnd.commitment != commitment or rnd.dealt or r.halted is not None:
+            return
+        names = [r.seats[s]["name"] for s in rnd.waiting_for if s != r.seat]
+        if names:
+            self.emit(shuffle_event(names))
+
+    def _others_connection(self, accepted: list[dict], was_names: dict) -> None:
+        """Other players dropping and coming back (or a bot standing in, or their seat
+        given to a new key), in game."""
+        from .host_session import readmitted_event
         r = self.replica
         if r.scores is None:
             return
@@ -336,7 +373,9 @@ class GuestCore:
             if seat is None or seat == r.seat:
                 continue
             name = r.seats.get(seat, {}).get("name") or f"seat {seat + 1}"
-            if entry["kind"] == "drop":
+            if entry["kind"] == "seat" and entry["body"].get("readmit"):
+                self.emit(readmitted_event(seat, was_names.get(seat) or name, entry["body"]["key"]))
+            elif entry["kind"] == "drop":
                 self.emit({"type": "connection", "seat": seat, "state": "dropped",
                            "detail": f"{name} lost the connection. Their seat is held for them."})
             elif entry["kind"] == "rejoin":

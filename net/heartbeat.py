@@ -16,8 +16,11 @@ so tests drive them with made-up times), and one asyncio wrapper that uses them:
   frames and closes the link when the other side has gone quiet. ``run`` returns why
   the link ended.
 
-The "hb" frame is ``{"type": "hb", "seq": n}``: from the host, the head of its log;
-from a peer, the last entry it has verified (its acknowledgement).
+The "hb" frame is ``{"type": "hb", "seq": n}``: from a peer, the last entry it has
+verified (its acknowledgement); from the host, the head of its log, with ``"head"``:
+that entry's hash. The host sends every entry before the heartbeat that counts it, so a
+peer told of an entry it was not sent, or of another entry with that number, knows
+within a heartbeat that the host is withholding entries or forking the log.
 """
 
 from __future__ import annotations
@@ -32,9 +35,12 @@ from .constants import (
     BACKOFF_MAX,
     BACKOFF_MIN,
     CONNECT_TIMEOUT,
+    CONTRIBUTION_DEADLINE,
+    CONTRIBUTION_SLACK,
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TIMEOUT,
     STAND_IN_GRACE,
+    UNSEATED_WAIT,
 )
 from .framing import SCHEMAS, ConnectionClosed, ProtocolError
 from .transport import Connection
@@ -58,8 +64,8 @@ WIRE.message("action", signed=dict, private=(dict, None))
 WIRE.message("join", {"seat": (int, None)}, name=str, last_seq=int)
 #: host -> peer, answer to "join": the table's id and your seat; the log follows.
 WIRE.message("joined", table=str, seat=(int, None), head=int)
-#: either way: heartbeat and acknowledgement (see module docstring).
-WIRE.message(HB, seq=int)
+#: either way: heartbeat and acknowledgement; the host's carries its head's hash too.
+WIRE.message(HB, {"head": bytes}, seq=int)
 #: host -> peer: the table is closing after entry ``head`` (all of it already sent).
 WIRE.message("end", reason=str, head=int)
 
@@ -74,12 +80,15 @@ class Timings:
     backoff_max: float = BACKOFF_MAX
     connect: float = CONNECT_TIMEOUT  # one connection attempt (TCP + TLS + auth)
     grace: float = STAND_IN_GRACE  # host option: a bot stands in after this long
+    unseated_wait: float = UNSEATED_WAIT  # a stranger waits this long for a seat
+    contribution: float = CONTRIBUTION_DEADLINE  # a shuffle not in by then is skipped
+    contribution_slack: float = CONTRIBUTION_SLACK  # a peer's allowance for delivery
 
     @classmethod
     def quick(cls, **changes) -> "Timings":
         """Short intervals for tests: drops seen within a second."""
         base = cls(interval=0.2, timeout=1.0, backoff_min=0.05, backoff_max=0.5, connect=2.0,
-                   grace=1.5)
+                   grace=1.5, contribution=2.0, contribution_slack=1.0)
         return replace(base, **changes)
 
     @property
@@ -162,19 +171,23 @@ class Backoff:
 class Link:
     """One live connection: queued sends, heartbeats, and the reason it ended.
 
-    ``on_message(msg)`` is called on the loop for every frame but "hb"; ``on_hb(seq)``
-    for the other side's heartbeat position. ``position()`` gives the seq we put in our
-    own heartbeats.
+    ``on_message(msg)`` is called on the loop for every frame but "hb"; ``on_hb(seq,
+    head)`` for the other side's heartbeat (``head`` None when it sends none).
+    ``position()`` gives the seq we put in our own heartbeats, and ``head()``, if given,
+    the hash that goes with it (the host's).
     """
 
     def __init__(self, conn: Connection, timings: Timings, on_message: Callable[[dict], None],
-                 position: Callable[[], int], on_hb: Callable[[int], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 position: Callable[[], int],
+                 on_hb: Callable[[int, bytes | None], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 head: Callable[[], bytes] | None = None):
         self.conn = conn
         self.timings = timings
         self.on_message = on_message
         self.position = position
-        self.on_hb = on_hb or (lambda seq: None)
+        self.head = head
+        self.on_hb = on_hb or (lambda seq, head: None)
         self.clock = clock
         self.heartbeat = Heartbeat(timings, clock())
         self._queue: asyncio.Queue = asyncio.Queue()
@@ -228,7 +241,7 @@ class Link:
                 msg = await self.conn.recv()
                 self.heartbeat.heard(self.clock())
                 if msg["type"] == HB:
-                    self.on_hb(msg["seq"])
+                    self.on_hb(msg["seq"], msg.get("head"))
                 else:
                     self.on_message(msg)
                 # Frames already buffered are read without yielding to the loop: let the
@@ -272,7 +285,10 @@ class Link:
                 self.close(f"no heartbeat for {self.timings.timeout:g} s")
                 return
             if self.heartbeat.due(now) and self._queue.empty():
-                self.send({"type": HB, "seq": self.position()})
+                beat = {"type": HB, "seq": self.position()}
+                if self.head is not None:
+                    beat["head"] = self.head()
+                self.send(beat)
                 self.heartbeat.sent(now)  # queued: don't queue another before it goes
 
 

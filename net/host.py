@@ -123,6 +123,17 @@ class HostAuthority:
             return Out(error="there is no hand to deal now")
         return self._run(self._commit)
 
+    def skip(self, seat: int) -> Out:
+        """``seat``'s contribution did not come by the deadline: log it, deal without it."""
+        rnd = self.round
+        if rnd is None or rnd.dealt or seat not in rnd.waiting_for:
+            return Out(error=f"seat {seat} owes no contribution now")
+
+        def run(out):
+            self._append(out, "skip", {"hand": rnd.hand, "seat": seat})
+            self._deal_if_ready(out)
+        return self._run(run)
+
     def drop(self, seat: int) -> Out:
         """The session lost ``seat``'s peer: log it (the deal may go on without it)."""
         def run(out):
@@ -183,6 +194,26 @@ class HostAuthority:
             if info["key"] is not None and info["kind"] == "human" and fingerprint(info["key"]) == fp:
                 return seat
         return None
+
+    def taken_from(self, key: bytes) -> tuple[int, int] | None:
+        """(seat, seq) if the host re-admitted a seat whose player had ``key`` to another
+        key at entry ``seq``, and ``key`` holds no seat since."""
+        last_player: dict[int, bytes] = {}  # seat -> its last human key (through stand-ins)
+        taken = None
+        for signed in self.log:
+            entry = signed["entry"]
+            if entry["kind"] != "seat":
+                continue
+            body = entry["body"]
+            if body["kind"] == "human":
+                if body["readmit"] and last_player.get(body["seat"]) == key != body["key"]:
+                    taken = (body["seat"], entry["seq"])
+                elif body["key"] == key:
+                    taken = None
+                last_player[body["seat"]] = body["key"]
+            elif body["kind"] == "empty":
+                last_player.pop(body["seat"], None)
+        return taken
 
     def peers(self) -> dict[int, str]:
         """Seat -> fingerprint of every seated human other than the host."""
@@ -302,6 +333,10 @@ class HostAuthority:
     def _apply_contribution(self, body, private, seq):
         signed = body["signed"]["body"]
         self.round.add(signed["seat"], signed["random"])
+        return []
+
+    def _apply_skip(self, body, private, seq):
+        self.round.waive(body["seat"])
         return []
 
     def _apply_deal(self, body, private, seq):
@@ -441,7 +476,7 @@ class HostAuthority:
                                       self.deal_seq, self.last_action.get(seat),
                                       self.chain.seq + 1, self._hash_at)
         if problem:
-            raise Refusal(problem)
+            raise Refusal(problem[1])
         public = body["action"]
         if body["hidden"] is None:
             full = public
@@ -494,14 +529,25 @@ class HostAuthority:
             out.sends += [(who, msg) for who, msg in logged.sends if who != fp]
         out.sends.extend((fp, msg) for msg in self.sync(seat, last_seq))
 
-    def sync(self, seat: int, last_seq: int) -> list[dict]:
-        """The log after ``last_seq`` as ``seat`` should have received it, in chunks."""
+    def sync(self, seat: int, last_seq: int, key: bytes | None = None) -> list[dict]:
+        """The log after ``last_seq`` as ``seat``'s player (``key``, by default the one
+        seated there now) should have received it, in chunks: with the seat's private part
+        only for entries from when that key held it (a key given the seat later,
+        re-admitted, never sees its predecessor's, nor the reverse)."""
+        key = self.seats[seat]["key"] if key is None else key
+        holder = None
         msgs = []
-        for signed, events in self.published[last_seq + 1:]:
-            private = self.privates.get(signed["entry"]["seq"], {}).get(seat, {"view": None,
-                                                                              "action": None})
-            msgs.append(m.entry_message(signed, events, self.publics.get(signed["entry"]["seq"]),
-                                        **private))
+        for signed, events in self.published:
+            entry = signed["entry"]
+            seq = entry["seq"]
+            if entry["kind"] == "seat" and entry["body"]["seat"] == seat:
+                holder = entry["body"]["key"] if entry["body"]["kind"] == "human" else None
+            if seq <= last_seq:
+                continue
+            private = {"view": None, "action": None}
+            if holder == key:
+                private = self.privates.get(seq, {}).get(seat, private)
+            msgs.append(m.entry_message(signed, events, self.publics.get(seq), **private))
         chunks = [msgs[i:i + m.SYNC_CHUNK] for i in range(0, len(msgs), m.SYNC_CHUNK)] or [[]]
         return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
 
@@ -512,26 +558,29 @@ def result_dict(result) -> dict:
 
 
 def action_body_problem(body: dict, seat: int, table: str, hand: int, deal_seq: int | None,
-                        last_action: int | None, next_seq: int, hash_at) -> str | None:
-    """Why a signed action body may not be logged as entry ``next_seq``, or None.
+                        last_action: int | None, next_seq: int, hash_at) -> tuple[str, str] | None:
+    """Why a signed action body may not be logged as entry ``next_seq``: (rule, reason),
+    or None.
 
     Shared by the host (before it logs) and every replica (when it checks): the action
     must be for this table and hand, by its signer's seat, and must have seen the deal,
     the player's own previous action and nothing from the future — so an old signed
-    action cannot be replayed, nor a player's actions reordered."""
+    action cannot be replayed, nor a player's actions reordered. A player who saw an
+    entry this log does not have yet (``sequence``) or a different one (``fork``) was
+    shown another history than this one."""
     if body["table"] != table:
-        return "the action is for another table"
+        return "action-binding", "the action is for another table"
     if body["hand"] != hand:
-        return f"the action is for hand {body['hand']}, this is hand {hand}"
+        return "action-binding", f"the action is for hand {body['hand']}, this is hand {hand}"
     if body["action"].get("seat") != seat:
-        return f"you sit in seat {seat}, not {body['action'].get('seat')}"
+        return "action-binding", f"you sit in seat {seat}, not {body['action'].get('seat')}"
     seen = body["seen"]
     if seen >= next_seq:
-        return f"the action claims to have seen entry {seen}, which does not exist yet"
+        return "sequence", f"the action claims to have seen entry {seen}, which does not exist yet"
     if deal_seq is None or seen < deal_seq:
-        return "the action was made before this hand was dealt"
+        return "action-binding", "the action was made before this hand was dealt"
     if last_action is not None and seen < last_action:
-        return "the action is older than your last one (a replay)"
+        return "action-binding", "the action is older than your last one (a replay)"
     if hash_at(seen) != body["head"]:
-        return f"the action saw a different entry {seen} (the histories differ)"
+        return "fork", f"the action saw a different entry {seen} (the histories differ)"
     return None

@@ -3,7 +3,11 @@
 The trust rules live in ``net.host.HostAuthority`` (sans-I/O). This module gives it
 sockets, a disk, a clock and hands:
 
-* a TLS server (``transport.start_server``) whose guests each get a ``heartbeat.Link``;
+* a TLS server (``transport.start_server``) whose guests each get a ``heartbeat.Link``,
+  with the connections that hold no seat bounded (``admission.Admission``: so many per
+  source and in all, strangers wait at most ``Timings.unseated_wait``) and the soft
+  open-file limit raised to the hard one at start, so a flood of idle connections can
+  neither exhaust the host nor keep a seated player out;
   the first frame of every connection is "join" and decides what happens: a seat in the
   lobby, a rejoin (same key: the log after the peer's ``last_seq``), a seat handed back
   from a stand-in bot, a re-admission by name (host option), or a refusal;
@@ -38,11 +42,12 @@ from engine.bots import make_bot
 
 from . import framing
 from . import messages as m
-from .constants import END_GRACE, HOST_LOG_FILE, HOST_META_FILE, RESTART_GRACE
+from .admission import Admission, raise_file_limit
+from .constants import END_GRACE, HOST_LOG_FILE, HOST_META_FILE, RESTART_GRACE, SHUFFLE_NOTICE
 from .discovery import TableAdvert, TableAdvertiser
 from .framing import ConnectionClosed, ProtocolError
 from .heartbeat import WIRE, AckBook, Link, Timings
-from .host import HostAuthority, Out
+from .host import HostAuthority, Out, RestoreError
 from .identity import fingerprint
 from .state_events import hand_breakdown, state_event
 from .store import LogStore, StoreError
@@ -64,6 +69,31 @@ def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
     return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
 
 
+def describe_table(authority: HostAuthority) -> str:
+    """A table as a person recognises it: '“bars-lan” (rook, hand 4, 120–85)'."""
+    match = authority.match
+    progress = "not started"
+    if match is not None:
+        progress = f"hand {match.hand_number + 1}, " + "–".join(str(s) for s in match.scores)
+    return f"“{authority.name}” ({authority.game.id}, {progress})"
+
+
+def shuffle_event(names: list[str], skipped: bool = False) -> dict:
+    """The facade's "waiting" event: whose shuffle (deal contribution) the table awaits,
+    or, ``skipped``, whose it dealt without."""
+    who = " and ".join(f"{n}'s" for n in names)
+    detail = (f"Dealt without {who} shuffle: it did not come in time." if skipped
+              else f"Waiting for {who} shuffle…")
+    return {"type": "waiting", "for": "shuffle", "names": list(names),
+            "detail": detail if names else ""}
+
+
+def readmitted_event(seat: int, name: str, key: bytes) -> dict:
+    """What every seat is told when a seat goes to a new key (re-admission)."""
+    return {"type": "connection", "seat": seat, "state": "readmitted",
+            "detail": f"{name}'s seat was given to a new key (fingerprint {fingerprint(key)})"}
+
+
 def bot_json(game, bot, state, seat: int) -> dict:
     """A bot's decision for ``seat`` in hand-record form without the seat."""
     data = game.action_to_json(bot.choose(state, seat))
@@ -81,7 +111,8 @@ class HostCore:
                  autoplay: bool = False, auto_start: bool = False, hands: int | None = None,
                  stand_in_after: float | None = None, stand_in_level: str = "normal",
                  readmit_names: bool = False, bot_delay: float = 0.0,
-                 restart_grace: float = RESTART_GRACE, tamper=None, rng=None):
+                 restart_grace: float = RESTART_GRACE, resume: bool = False,
+                 admission: Admission | None = None, tamper=None, rng=None):
         self.identity = identity
         self.key = identity.public_key
         self.settings = dict(settings or {})
@@ -100,11 +131,13 @@ class HostCore:
         self.readmit_names = readmit_names
         self.bot_delay = bot_delay
         self.restart_grace = restart_grace
+        self.resume = resume  # resume an unfinished table even if its game or name differ
         self.tamper = tamper  # tests: fn(fp, message) -> message, a dishonest host
         self.rng = rng or os.urandom  # the host's deal secrets
         self.authority: HostAuthority | None = None
         self.store: LogStore | None = None
         self.server = None
+        self.admission = admission if admission is not None else Admission()
         self.advertiser: TableAdvertiser | None = None
         self.links: dict[str, Link] = {}
         self.keys: dict[str, bytes] = {}  # fingerprint -> key of everyone connected
@@ -136,8 +169,10 @@ class HostCore:
         meta = self._read_meta()
         self._open_store(meta)
         port = self.port or (meta.get("port", 0) if self.restored else 0)
+        raise_file_limit()
         self.server = await start_server(self.bind, port, self.identity, self._serve,
-                                         schemas=WIRE, timeout=self.timings.connect)
+                                         schemas=WIRE, timeout=self.timings.connect,
+                                         admission=self.admission)
         self.port = self.server.port
         self._write_meta(done=False)
         self.emit({"type": "listening", "address": self.bind, "port": self.port,
@@ -156,22 +191,38 @@ class HostCore:
         path = self.state_dir / HOST_LOG_FILE
         self.store = LogStore(path)
         loaded = self.store.load()
-        if loaded.records and not meta.get("done") and self._same_game(loaded.records):
-            self.authority = HostAuthority.restore(self.identity, loaded.records, rng=self.rng,
-                                                   persist=self.store)
-            self.restored = True
-            if loaded.dropped:
-                self.emit({"type": "error", "message": f"the table log lost {loaded.dropped} damaged "
-                           f"entries at its end ({loaded.problem})"})
-            return
-        if loaded.records:  # a finished table: keep it, start a new one beside it
+        found = problem = None
+        if loaded.records and not meta.get("done"):
+            try:
+                found = HostAuthority.restore(self.identity, loaded.records, rng=self.rng,
+                                              persist=self.store)
+            except RestoreError as exc:
+                if self.resume:
+                    raise
+                problem = str(exc)  # another key's table, or a log that does not replay
+            if found is not None and (self.resume or self._same_table(found)):
+                self.authority = found
+                self.restored = True
+                if loaded.dropped:
+                    self.emit({"type": "error", "message": f"the table log lost {loaded.dropped} "
+                               f"damaged entries at its end ({loaded.problem})"})
+                return
+        if loaded.records:  # finished, or not the table asked for: keep it, start anew
             self.store.close()
-            path.rename(path.with_name(f"table-{int(time.time())}.db"))
+            kept = path.with_name(f"table-{int(time.time())}.db")
+            path.rename(kept)
+            if found is not None:
+                self.emit({"type": "notice", "message": f"Found an unfinished table, "
+                           f"{describe_table(found)}; kept it as {kept} and opened a new "
+                           "table (resume it with --resume, or by hosting the same game "
+                           "and table name)."})
+            elif problem is not None:
+                self.emit({"type": "notice", "message": f"Found a table log that cannot be "
+                           f"resumed ({problem}); kept it as {kept} and opened a new table."})
             self.store = LogStore(path)
         self.authority = HostAuthority(self.identity, rng=self.rng, persist=self.store)
         table = f"{self.identity.fingerprint}-{os.urandom(4).hex()}"
-        name = self.settings.get("name") or f"{self.identity.name}'s table"
-        self._check(self.authority.open_table(table, self.settings, name))
+        self._check(self.authority.open_table(table, self.settings, self._wanted_name()))
         for seat in range(self.game.num_players):
             if seat == self.you:
                 self._check(self.authority.seat(seat, "human", self.key, self.identity.name))
@@ -181,11 +232,13 @@ class HostCore:
             else:
                 self._check(self.authority.seat(seat, "empty"))
 
-    def _same_game(self, records: list) -> bool:
-        """Resume only the kind of table asked for (a new title starts a new table)."""
+    def _wanted_name(self) -> str:
+        return self.settings.get("name") or f"{self.identity.name}'s table"
+
+    def _same_table(self, found: HostAuthority) -> bool:
+        """Resume without being asked only the table asked for: same game, same name."""
         wanted = self.settings.get("game")
-        stored = records[0][0]["entry"]["body"]["game"]["game"]
-        return wanted is None or wanted == stored
+        return (wanted is None or wanted == found.game.id) and found.name == self._wanted_name()
 
     def _check(self, out: Out) -> None:
         if out.error:
@@ -279,7 +332,8 @@ class HostCore:
         holder: list[Link] = []
         link = Link(conn, self.timings, lambda msg: self._on_message(fp, holder[0], msg),
                     position=lambda: self.authority.chain.seq,
-                    on_hb=lambda seq: self._on_ack(fp, holder[0], seq))
+                    head=lambda: self.authority.chain.head,
+                    on_hb=lambda seq, head: self._on_ack(fp, holder[0], seq))
         holder.append(link)
         if first["type"] != "join" or self.closing:
             link.reject("the first message must be 'join'" if not self.closing
@@ -294,6 +348,10 @@ class HostCore:
         seat = auth.seat_of(fp)
         if seat is None:
             seat = self._hand_back(key, name)
+        taken = auth.taken_from(key) if seat is None else None
+        if taken is not None:
+            self._show_taken(fp, key, link, join, *taken)
+            return
         if seat is None and join.get("seat") is not None and join["last_seq"] >= 0:
             # Claims a seat it does not hold: the trust layer refuses it with its reason.
             self._refuse_claim(fp, link, join)
@@ -311,6 +369,9 @@ class HostCore:
         self.links[fp] = link
         self.keys[fp] = key
         self.waiting.pop(fp, None)
+        self._cancel(("waiting", fp))
+        if link.conn.ticket is not None:
+            self.admission.seat(link.conn.ticket)  # a player: never dropped for room
         self._cancel(("absent", seat))
         self._cancel(("stand-in", seat))
         has = min(last_seq, self.authority.chain.seq)
@@ -356,33 +417,59 @@ class HostCore:
                 out = auth.seat(seat, "human", key, name)
                 self._dispatch(out)
                 return seat
-        if self.readmit_names:
-            for seat, info in sorted(auth.seats.items()):
-                if info["kind"] == "human" and info["name"] == name and not info["connected"] \
-                        and info["key"] != self.key:
-                    self._dispatch(auth.readmit(seat, key, name))
-                    return seat
-            for seat, (_, held_name) in list(self.stand_ins.items()):
-                if held_name == name:
-                    del self.stand_ins[seat]
-                    self._bots.pop(seat, None)
-                    self._dispatch(auth.readmit(seat, key, name))
-                    return seat
+        if self.readmit_names:  # headless only (HostSession refuses it): unasked, by name
+            seat = next((s for s in self._readmittable(name) if self._away(s)[1] == name), None)
+            if seat is not None:
+                self._give_seat(seat, key, name)
+                return seat
         if auth.match is None:
             link.reject("the table is full")
             return None
         # In game: wait for the host to re-admit this key (a player who lost theirs).
         self.waiting[fp] = (key, name, link)
+        if link.conn.ticket is not None:
+            self.admission.wait(link.conn.ticket)
+        wait = self.timings.unseated_wait
+        self._later(("waiting", fp), wait, self._send_away, fp, link,
+                    f"the host gave you no seat within {wait:g} s")
         self.emit({"type": "connection", "seat": None, "state": "waiting",
                    "detail": f"{name} ({fp}) asks to be re-admitted"})
         self._emit_table()
+        self._offer_seat(fp)
         return None
 
-    def readmit(self, seat: int, fp: str) -> bool:
-        """Give ``seat`` to the waiting player with fingerprint ``fp`` (a lost key)."""
-        if fp not in self.waiting or seat not in self.authority.seats:
-            return False
-        key, name, link = self.waiting.pop(fp)
+    # -- re-admission: a seat given to a new key ------------------------------------------
+    def _readmittable(self, name: str | None = None) -> list[int]:
+        """Seats a new key could be given — a player away (dropped, or played by a
+        stand-in bot) — those of a player called ``name`` first."""
+        seats = self.authority.seats
+        away = [s for s, i in sorted(seats.items()) if i["kind"] == "human"
+                and not i["connected"] and i["key"] != self.key] + sorted(self.stand_ins)
+        return sorted(away, key=lambda s: self._away(s)[1] != name)
+
+    def _away(self, seat: int) -> tuple[bytes, str]:
+        """(key, name) of the player whose seat this is, even while a bot stands in."""
+        if seat in self.stand_ins:
+            return self.stand_ins[seat]
+        info = self.authority.seats[seat]
+        return info["key"], info["name"]
+
+    def _offer_seat(self, fp: str) -> None:
+        """Ask the host person (the app's dialog) whether a waiting stranger may have an
+        away player's seat; nothing is given without a yes (``set_seat``)."""
+        if fp not in self.waiting:
+            return
+        _, name, _ = self.waiting[fp]
+        seats = self._readmittable(name)
+        if seats:
+            old_key, old_name = self._away(seats[0])
+            self.emit({"type": "readmit", "seat": seats[0], "name": old_name,
+                       "old_fingerprint": fingerprint(old_key), "new_fingerprint": fp,
+                       "new_name": name})
+
+    def _give_seat(self, seat: int, key: bytes, name: str) -> None:
+        """Re-admit: ``seat`` goes to ``key``, logged as a seat entry with ``readmit``."""
+        _, old_name = self._away(seat)
         self.stand_ins.pop(seat, None)
         self._bots.pop(seat, None)
         old = self.authority.seats[seat]
@@ -391,8 +478,46 @@ class HostCore:
             if stale is not None:
                 stale.close("the seat was given to another key")
         self._dispatch(self.authority.readmit(seat, key, name))
+        self.emit(readmitted_event(seat, old_name, key))
+
+    def readmit(self, seat: int, fp: str) -> bool:
+        """The host person's yes: give ``seat`` to the waiting player ``fp`` (a lost key)."""
+        if fp not in self.waiting or seat not in self.authority.seats:
+            return False
+        key, name, link = self.waiting.pop(fp)
+        self._cancel(("waiting", fp))
+        self._give_seat(seat, key, name)
         self._register(fp, key, link, seat, -1)
         return True
+
+    def turn_away(self, fp: str) -> None:
+        """The host person's no: the waiting player ``fp`` gets no seat."""
+        waiting = self.waiting.get(fp)
+        if waiting is not None:
+            self._send_away(fp, waiting[2], "the host did not give you a seat")
+
+    def _show_taken(self, fp: str, key: bytes, link: Link, join: dict, seat: int, seq: int) -> None:
+        """A key whose seat was given to a new key is back. It is not simply refused: it
+        is shown the log, so that its own replica raises the alert on the re-admission
+        entry and keeps the evidence, and then told why it has no seat."""
+        auth = self.authority
+        mine = join.get("seat") == seat and join["last_seq"] <= auth.chain.seq
+        link.send({"type": "joined", "table": self.table, "seat": None, "head": auth.chain.seq})
+        for msg in auth.sync(seat, join["last_seq"] if mine else -1, key=key):
+            link.send(msg)
+        link.send(m.refused_message(f"seat {seat} was given to a new key at entry {seq}; ask "
+                                    "the host why"))
+        link.finish()
+        self.emit({"type": "connection", "seat": seat, "state": "refused",
+                   "detail": f"{link.conn.peer_name} ({fp}) came back for seat {seat}, which was "
+                             f"given to a new key at entry {seq}, and was shown the log"})
+
+    def _send_away(self, fp: str, link: Link, reason: str) -> None:
+        """A stranger that waited too long for a seat."""
+        if self.waiting.get(fp, (None, None, None))[2] is link:
+            del self.waiting[fp]
+            link.reject(reason)
+            self._emit_table()
 
     def _link_ended(self, fp: str, link: Link, reason: str) -> None:
         if self.waiting.get(fp, (None, None, None))[2] is link:
@@ -410,6 +535,8 @@ class HostCore:
             self._dispatch(out)
             self._changed(out)
         self._arm_stand_in(seat)
+        for waiting in list(self.waiting):  # a stranger may be the player who dropped
+            self._offer_seat(waiting)
 
     def _await_peers_after_restart(self) -> None:
         """Peers of a restarted host are all away: give them time before logging drops."""
@@ -494,20 +621,22 @@ class HostCore:
                 for sync in self.authority.sync(seat, self.acks.sent[fp]):
                     self._send_sync(fp, link, sync)
                 return
-            link.send(self._tampered(fp, msg))
+            msg = self._tampered(fp, msg)
+            if msg is not None:  # a dishonest host (tests) may withhold it
+                link.send(msg)
             self.acks.on_sent(fp, seq)
         elif kind == m.SYNC:
             self._send_sync(fp, link, msg)
         else:
             link.send(msg)
 
-    def _tampered(self, fp: str, msg: dict) -> dict:
+    def _tampered(self, fp: str, msg: dict) -> dict | None:
         return msg if self.tamper is None else self.tamper(fp, msg)
 
     def _send_sync(self, fp: str, link: Link, msg: dict) -> None:
         have = self.acks.sent.get(fp, -1)
-        entries = [self._tampered(fp, e) for e in msg["entries"]
-                   if e["entry"]["entry"]["seq"] > have]
+        entries = [t for e in msg["entries"] if e["entry"]["entry"]["seq"] > have
+                   and (t := self._tampered(fp, e)) is not None]
         if not entries and not msg["last"]:
             return
         for chunk in _fitting(entries, msg["last"]):
@@ -536,6 +665,7 @@ class HostCore:
         """Whatever should happen next without anyone asking: deal, bots, finish."""
         if self.closing or self._ended:
             return
+        self._watch_shuffles()
         auth = self.authority
         match = auth.match
         if match is None:
@@ -553,6 +683,40 @@ class HostCore:
             self.next_hand()
             return
         self._schedule_bots()
+
+    def _watch_shuffles(self) -> None:
+        """A deal waiting for players' contributions: say whom it waits for once that
+        takes a while, and deal without the late ones at the deadline."""
+        rnd = self.authority.round
+        if rnd is None or rnd.dealt or not rnd.waiting_for:
+            return
+        deadline = ("shuffle-deadline", rnd.commitment)
+        if deadline not in self._timers:
+            self._later(deadline, self.timings.contribution, self._skip_late, rnd.commitment)
+            self._later(("shuffle-notice", rnd.commitment), SHUFFLE_NOTICE,
+                        self._shuffle_notice, rnd.commitment)
+
+    def _awaited(self, commitment: bytes) -> list[int]:
+        rnd = self.authority.round
+        if rnd is None or rnd.commitment != commitment or rnd.dealt:
+            return []
+        return list(rnd.waiting_for)
+
+    def _shuffle_notice(self, commitment: bytes) -> None:
+        seats = self._awaited(commitment)
+        if seats:
+            self.emit(shuffle_event([self.authority.seats[s]["name"] for s in seats]))
+
+    def _skip_late(self, commitment: bytes) -> None:
+        """The contribution deadline passed: a "skip" entry for each seat still owing."""
+        seats = self._awaited(commitment)
+        if not seats or self.closing:
+            return
+        self.emit(shuffle_event([self.authority.seats[s]["name"] for s in seats], skipped=True))
+        for seat in seats:
+            out = self.authority.skip(seat)
+            self._dispatch(out)
+            self._changed(out)
 
     def _all_seated(self) -> bool:
         seats = self.authority.seats

@@ -20,11 +20,11 @@ from engine import canonical
 from . import messages as m
 
 # Entry kinds. "seat"/"option"/"start" arrange the table; "commit", "contribution",
-# "deal" and "reveal" are the fair deal; "action" carries a player's signed move;
-# "hand_end" banks the score; "drop"/"rejoin" record connection changes the game
-# depends on (who must contribute randomness).
-KINDS = ("table", "seat", "option", "start", "commit", "contribution", "deal", "action",
-         "hand_end", "reveal", "drop", "rejoin")
+# "skip" (a contribution not in by the deadline), "deal" and "reveal" are the fair deal;
+# "action" carries a player's signed move; "hand_end" banks the score; "drop"/"rejoin"
+# record connection changes the game depends on (who must contribute randomness).
+KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "deal",
+         "action", "hand_end", "reveal", "drop", "rejoin")
 
 
 def entry_hash(signed_entry: dict) -> bytes:

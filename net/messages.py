@@ -24,6 +24,9 @@ Peer → host::
    "private": {"action": full action JSON, "nonce": 16 bytes} | None}
   {"type": "rejoin", "seat": int, "last_seq": int}      -1 = from the start
 
+``rejoin`` never travels on a session link: a peer sends ``join`` with its seat and
+last seq, and the host's session hands the authority this message for it.
+
 ``check(message)`` returns the message or raises ``ProtocolError`` naming the first
 thing wrong; every receiver calls it before looking inside.
 """
@@ -38,7 +41,7 @@ from engine import canonical
 from .identity import verify as _verify
 
 # -- names -----------------------------------------------------------------------------
-PROTOCOL = "parlour-trust/1"
+PROTOCOL = "parlour-trust/2"
 ENTRY_DOMAIN = "parlour-entry/1"
 ACTION_DOMAIN = "parlour-action/1"
 CONTRIBUTION_DOMAIN = "parlour-contribution/1"

@@ -30,11 +30,20 @@ At the reveal everything is checked with every card known: the commitment, the s
 the deal against the hand this seat was sent, each secret action against its signed
 digest, every action's legality (a revoke, a card not held), every entry's state hash,
 and the hand's score.
+
+**Privacy, live.** What the host sends this seat alone — its private view, a secret
+move echoed back, the events — may name only this seat's own cards (as dealt, and the
+spare once it took it) and what the verified public view shows; the private view's
+``seat`` must be this seat, and another seat's secret move must never arrive. Anything
+else is a ``privacy`` alert naming the host, on the entry that carried it. The public
+view itself must be the one the signed state hash names (or, with an entry that changes
+no state, the one already verified), so nothing can hide in it either.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 
 from engine import Action, IllegalAction, RecordError, canonical, make_game
@@ -43,7 +52,9 @@ from engine.cards import cards_of
 from . import fairdeal
 from . import messages as m
 from .alerts import HOST, PLAYER, IntegrityAlert
+from .constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from .host import action_body_problem, result_dict
+from .identity import fingerprint
 from .log import Chain, entry_hash, entry_signed_by
 
 # Public-view fields that follow from the public actions alone: any difference there is
@@ -197,7 +208,9 @@ class Shadow:
 
 # -- the replica -----------------------------------------------------------------------------
 class PeerReplica:
-    def __init__(self, identity, host_key: bytes, table: str, rng=os.urandom):
+    def __init__(self, identity, host_key: bytes, table: str, rng=os.urandom,
+                 deadline: float = CONTRIBUTION_DEADLINE, slack: float = CONTRIBUTION_SLACK,
+                 clock=time.monotonic):
         self.identity = identity
         self.key = identity.public_key
         self.host_key = host_key
@@ -218,6 +231,12 @@ class PeerReplica:
         self.view: dict | None = None  # the latest private view the host sent
         self.public: dict | None = None
         self._contributed: tuple | None = None
+        self.held: set[int] = set()  # seats this key plays (kept while a bot stands in)
+        # The contribution deadline, checked on this peer's own clock (see _on_skip).
+        self.deadline, self.slack, self.clock = deadline, slack, clock
+        self._live = False  # the message being read is a live entry, not a catch-up sync
+        self._commit_seen: tuple | None = None  # (hand, when its commit arrived live)
+        self._contributed_at: tuple | None = None  # (hand, when this seat's shuffle went out)
 
     # -- who am I ------------------------------------------------------------------------
     @property
@@ -250,8 +269,10 @@ class PeerReplica:
         if kind in (m.ERROR, m.REFUSED):
             out.errors.append(message["reason"])
             return out
+        self._live = kind == m.ENTRY
         if kind == m.SYNC:
             self._contributed = None  # a restarted host may have lost it: offer again
+            self._contributed_at = None
             for entry_message in message["entries"]:
                 if not self._entry(out, entry_message):
                     break
@@ -274,6 +295,9 @@ class PeerReplica:
             if problem:
                 raise Violation(HOST, self.host_seat, *problem)
             commit = getattr(self, "_on_" + entry["kind"])(entry, message)
+            if entry["kind"] not in ("deal", "action"):  # those are checked with their shadow
+                self._check_public_unchanged(entry, message)
+                self._check_private(entry, message, self._live_shadow(), self._seat_after(entry))
         except Violation as v:
             self._halt(out, v, signed)
             return False
@@ -304,18 +328,39 @@ class PeerReplica:
         raise Violation(HOST, self.host_seat, "fork",
                         f"the host signed two different entries numbered {seq}")
 
-    def _halt(self, out: ReplicaOut, v: Violation, signed: dict) -> None:
-        evidence = self._evidence(signed)
-        alert = IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table,
-                               signed["entry"]["seq"], evidence)
+    def _halt(self, out: ReplicaOut, v: Violation, signed: dict, seq: int | None = None) -> None:
+        """Stop at ``v``: the alert, with the failing entry (or claim) and the log it was
+        checked against (this hand's entries, or the last few between hands)."""
+        start = self.hand["commit_seq"] if self.hand else max(0, len(self.log) - 8)
+        seq = signed["entry"]["seq"] if seq is None else seq
+        alert = IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table, seq,
+                               self.log[start:] + [signed])
         self.halted = alert
         out.alerts.append(alert)
 
-    def _evidence(self, signed: dict) -> list:
-        """The failing entry and the log it was checked against (this hand's entries,
-        or the last few between hands)."""
-        start = self.hand["commit_seq"] if self.hand else max(0, len(self.log) - 8)
-        return self.log[start:] + [signed]
+    def check_head(self, seq: int, head: bytes) -> ReplicaOut:
+        """The host's heartbeat says its log ends at entry ``seq``, whose hash is ``head``.
+
+        The host sends every entry before the heartbeat that counts it, on the same
+        ordered link, so an honest host never claims an entry this replica was not sent
+        (``sequence``: one was withheld) nor a different one (``fork``: other peers are
+        shown another history)."""
+        out = ReplicaOut()
+        if self.halted is not None or self.chain.seq < 0:
+            return out
+        if seq > self.chain.seq:
+            v = Violation(HOST, self.host_seat, "sequence",
+                          f"the host's log reaches entry {seq}, but it sent me entries only up "
+                          f"to {self.chain.seq}: it is withholding entries")
+        elif seq >= 0 and self._hash_at(seq) != head:
+            v = Violation(HOST, self.host_seat, "fork",
+                          f"the host's entry {seq} is not the one it sent me: it shows "
+                          "someone a different history")
+        else:
+            return out
+        claim = {"type": "hb", "seq": seq, "head": head}  # what the host said (unsigned)
+        self._halt(out, v, claim, seq)
+        return out
 
     # -- table entries ---------------------------------------------------------------------
     def _on_table(self, entry, message):
@@ -335,9 +380,20 @@ class PeerReplica:
         self._need(kind != "bot" or key == self.host_key, entry, "a bot must play with the host's key")
         self._need(kind != "human" or (isinstance(key, bytes) and len(key) == m.KEY_BYTES),
                    entry, "a player's seat needs a key")
+        if body.get("readmit") and kind == "human" and key != self.key and seat in self.held:
+            raise Violation(HOST, self.host_seat, "readmit",
+                            f"entry {entry['seq']} gave my seat {seat} to a new key "
+                            f"({fingerprint(key)}), but I never lost mine")
         info = {"kind": kind, "key": key, "name": body["name"], "connected": True,
                 "readmit": bool(body.get("readmit")), "level": body.get("level")}
-        return lambda: self.seats.__setitem__(seat, info)
+
+        def commit():
+            self.seats[seat] = info
+            if kind == "human" and key == self.key:
+                self.held.add(seat)
+            elif kind != "bot":  # a stand-in bot keeps the seat for its player
+                self.held.discard(seat)
+        return commit
 
     def _on_option(self, entry, message):
         body = entry["body"]
@@ -404,7 +460,36 @@ class PeerReplica:
                 if not self.seats[seat]["connected"]:
                     self.round.waive(seat)
             self.hand = {"commit_seq": entry["seq"]}
+            self._commit_seen = (body["hand"], self.clock()) if self._live else None
         return commit
+
+    def _on_skip(self, entry, message):
+        """A contributor skipped for missing the deadline. Clocks are not compared across
+        machines: this peer measures from when the commitment reached it live (the host
+        saw it earlier, never later) to when the skip arrives, and a skip sooner than the
+        deadline less the slack is the host's. The skipped seat itself also knows whether
+        it sent its shuffle in time on a link that stayed up."""
+        body, rnd = entry["body"], self.round
+        self._need(rnd is not None and not rnd.dealt and body["hand"] == rnd.hand, entry,
+                   "a skip with no deal waiting")
+        seat = body["seat"]
+        if seat not in rnd.waiting_for:
+            raise Violation(HOST, self.host_seat, "contribution",
+                            f"the host skipped seat {seat}, which owed no contribution")
+        least = self.deadline - self.slack
+        if self._commit_seen is not None and self._commit_seen[0] == rnd.hand:
+            waited = self.clock() - self._commit_seen[1]
+            if waited < least:
+                raise Violation(HOST, self.host_seat, "contribution",
+                                f"the host skipped seat {seat}'s shuffle {waited:.1f} s after the "
+                                f"commitment; it must wait {self.deadline:g} s")
+            sent = self._contributed_at
+            if seat == self.seat and sent is not None and sent[0] == rnd.hand \
+                    and sent[1] - self._commit_seen[1] < least:
+                raise Violation(HOST, self.host_seat, "contribution",
+                                f"the host skipped my shuffle, which I sent "
+                                f"{sent[1] - self._commit_seen[1]:.1f} s after the commitment")
+        return lambda: rnd.waive(seat)
 
     def _on_contribution(self, entry, message):
         body = entry["body"]
@@ -446,6 +531,7 @@ class PeerReplica:
                 raise Violation(HOST, self.host_seat, "private-view", "the hand sent repeats a card")
         shadow = Shadow(self.game, me, rnd.dealer, my_hand)
         shadow, deferred = self._compare(shadow, entry, message, me)
+        self._check_private(entry, message, shadow, me)
 
         def commit():
             rnd.dealt = True
@@ -470,10 +556,11 @@ class PeerReplica:
         problem = action_body_problem(body, seat, self.table, self.hand_number, hand["deal_seq"],
                                       hand["last_action"].get(seat), entry["seq"], self._hash_at)
         if problem:
-            raise Violation(HOST, self.host_seat, "action-binding", f"entry {entry['seq']}: {problem}")
+            raise Violation(HOST, self.host_seat, problem[0], f"entry {entry['seq']}: {problem[1]}")
         action, hidden = self._parse_action(body, message, seat, entry)
         shadow = hand["shadow"].with_step(action, hidden)
         shadow, deferred = self._compare(shadow, entry, message, hand["me"])
+        self._check_private(entry, message, shadow, self.seat)
 
         def commit():
             hand["shadow"] = shadow
@@ -519,6 +606,10 @@ class PeerReplica:
         if claimed is None:
             raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry['seq']} has no state hash")
         if shadow.state.state_hash() == claimed:  # the cached encoding: cheap per entry
+            if message["public"] is not None and message["public"] != shadow.state.public_view():
+                raise Violation(HOST, self.host_seat, "state-hash",
+                                f"entry {entry['seq']}: the public state sent is not the one its "
+                                "signed state hash names")
             return shadow, []
         mine = shadow.state.public_view()
         public = message["public"]
@@ -533,6 +624,109 @@ class PeerReplica:
                             f"entry {entry['seq']}: the host's public state differs from the "
                             f"replayed one in {', '.join(wrong)}")
         return shadow, [entry["seq"]]
+
+    # -- privacy: what the host sends this seat alone must be this seat's ------------------
+    def _live_shadow(self) -> Shadow | None:
+        hand = self.hand
+        return hand.get("shadow") if hand is not None and hand.get("end") is None else None
+
+    def _seat_after(self, entry: dict) -> int | None:
+        """This key's seat once ``entry`` is applied (a seat entry may give or take it)."""
+        body = entry["body"]
+        if entry["kind"] != "seat":
+            return self.seat
+        seats = dict(self.seats)
+        seats[body["seat"]] = {"kind": body["kind"], "key": body["key"]}
+        return next((s for s, i in sorted(seats.items())
+                     if i["key"] == self.key and i["kind"] == "human"), None)
+
+    def _check_public_unchanged(self, entry: dict, message: dict) -> None:
+        """An entry that changes no state comes with the public view already verified."""
+        public = message["public"]
+        if public is not None and public != self.public:
+            raise Violation(HOST, self.host_seat, "state-hash",
+                            f"entry {entry['seq']} ({entry['kind']}) changes nothing, yet comes "
+                            "with a different public state")
+
+    def _check_private(self, entry: dict, message: dict, shadow: Shadow | None,
+                       me: int | None) -> None:
+        """Everything the host sent this seat alone — the private view, a secret move, the
+        events — must name no card but this seat's own (its hand as dealt, and the spare
+        when it took it) and those every seat may see (the public view). A host that shows
+        a peer another seat's cards is named at once."""
+        private, seq = message["private"], entry["seq"]
+        view, action = private["view"], private["action"]
+        if action is not None and not self._is_my_secret(entry, me):
+            raise self._leak(seq, "another seat's secret move")
+        own = self._own_cards(shadow, me)
+        if view is not None:
+            if me is None or view.get("seat") != me:
+                raise self._leak(seq, f"the private view of seat {view.get('seat')}")
+            public = message["public"] or {}
+            for key, value in view.items():
+                if key != "seat" and (key == "hand" or public.get(key, object()) != value) \
+                        and own is not None and not self._only_own(value, own):
+                    raise self._leak(seq, f"cards that are not mine as '{key}'")
+        if action is not None and own is not None and not self._only_own(
+                [v for k, v in action.items() if k in ("bury", "discard")], own):
+            raise self._leak(seq, "cards that are not mine in my secret move")
+        shown = self._card_names(message["events"])
+        if shown:
+            public_cards = self._card_names(message["public"])
+            foreign = sorted(shown - public_cards - (own or set()))
+            if foreign:
+                raise self._leak(seq, "in its events, cards nobody has shown: " +
+                                 ", ".join(self.game.deck.name(c) for c in foreign))
+
+    def _leak(self, seq: int, what: str) -> Violation:
+        return Violation(HOST, self.host_seat, "privacy", f"entry {seq}: the host sent me {what}")
+
+    def _is_my_secret(self, entry: dict, me: int | None) -> bool:
+        """Whether ``entry`` is this seat's own secret move (the host sends it back)."""
+        if entry["kind"] != "action" or me is None:
+            return False
+        body = entry["body"]["signed"]["body"]
+        return body["action"].get("seat") == me and body["hidden"] is not None
+
+    def _own_cards(self, shadow: Shadow | None, me: int | None) -> set[int] | None:
+        """Card numbers this seat may see privately: its dealt hand and the spare it
+        learned by taking it. None when that cannot be told: seated in the middle of a
+        hand (re-admitted), it was not dealt the hand the shadow knows."""
+        if shadow is None:
+            dealt = self.hand is not None and "shadow" in self.hand and self.hand["end"] is None
+            return None if dealt else set()
+        if shadow.me != me:
+            return None
+        return set(shadow.my_hand) | set(shadow.known_spare)
+
+    def _only_own(self, value, own: set[int]) -> bool:
+        """``value`` is nothing, or cards (nested lists of names) all in ``own``."""
+        if value is None:
+            return True
+        if isinstance(value, list):
+            return all(self._only_own(v, own) for v in value)
+        if isinstance(value, str):
+            try:
+                return self.game.deck.parse(value) in own
+            except RecordError:
+                return False
+        return False
+
+    def _card_names(self, value) -> set[int]:
+        """Every card a plain value names (any string that is a card's name)."""
+        found, stack = set(), [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                try:
+                    found.add(self.game.deck.parse(item))
+                except RecordError:
+                    pass
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+        return found
 
     def _check_hand(self, shadow: Shadow, view: dict, entry: dict) -> Shadow:
         """This seat's hand as the host sees it must be the shadow's; cards it gained
@@ -663,6 +857,7 @@ class PeerReplica:
         if self._contributed == token:
             return
         self._contributed = token
+        self._contributed_at = (rnd.hand, self.clock())
         body = m.contribution_body(self.table, rnd.hand, me, rnd.commitment, self.rng(m.RANDOM_BYTES))
         out.sends.append(m.contribution_message(m.seal(self.identity, m.CONTRIBUTION_DOMAIN, body)))
 

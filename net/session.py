@@ -91,6 +91,9 @@ class HostSession(_NetworkSession):
                  interfaces=None, bind: str = "127.0.0.1", port: int = 0,
                  timings: Timings | None = None, stand_in_after: float | None = None, **core):
         super().__init__(on_event, "parlour-host")
+        if core.get("readmit_names"):
+            raise ValueError("re-admitting a seat to a new key needs the host person's yes "
+                             "(the 'readmit' event); only a headless host may do it by name")
         from .host_session import HostCore
         self.core = HostCore(identity, settings, state_dir=state_dir, emit=self._emit, bind=bind,
                              port=port, interfaces=interfaces, timings=timings, you=0,
@@ -113,6 +116,11 @@ class HostSession(_NetworkSession):
 
     def start_game(self) -> None:
         self._call("start_game")
+
+    def turn_away(self, fingerprint: str) -> None:
+        """The host's no to a "readmit" request: that key gets no seat. (The yes is
+        ``set_seat(seat, "human", player=fingerprint)``.)"""
+        self._call("turn_away", fingerprint)
 
     def act(self, action: dict) -> None:
         self._call("act", dict(action))

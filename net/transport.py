@@ -27,6 +27,12 @@ Versions: the ``hello`` and ``auth`` messages always carry ``protocol`` and are 
 before anything else in them, so future versions can change everything else and still
 tell an old peer clearly who needs to update.
 
+Resources: the server accepts plain TCP and starts TLS itself, so that it sees every
+connection from its first moment; given an ``admission.Admission`` it bounds the
+connections that hold no seat (see there). asyncio's TLS layer reads through a buffer
+of ``TLS_READ_BUFFER`` bytes instead of its 256 KiB default, which every connection
+would otherwise allocate up front.
+
 Public API: ``open_connection``, ``start_server``, ``Connection``, ``Server`` and the
 ``HandshakeError`` family.
 """
@@ -55,6 +61,7 @@ from .constants import (
     CLOSE_TIMEOUT,
     HANDSHAKE_TIMEOUT,
     PROTOCOL_VERSION,
+    TLS_READ_BUFFER,
 )
 from .framing import SCHEMAS, ConnectionClosed, ProtocolError, Schemas, message
 from .identity import (
@@ -112,6 +119,7 @@ class Connection:
         self.peer_name = peer_name
         self.peer_fingerprint = fingerprint(peer_key)
         self.address: tuple = writer.get_extra_info("peername") or ()
+        self.ticket = None  # the server's admission ticket while it holds no seat
 
     def __repr__(self) -> str:
         return f"<Connection {self.peer_name!r} {self.peer_fingerprint} {self.address}>"
@@ -211,6 +219,16 @@ def server_context(identity: Identity) -> ssl.SSLContext:
     return ctx
 
 
+def _small_tls_buffers() -> None:
+    """asyncio's SSLProtocol allocates ``max_size`` bytes (256 KiB) per connection up
+    front and reads that much at a time; a TLS record is at most 16 KiB, so a smaller
+    read costs nothing and bounds an idle connection's memory (constants.TLS_READ_BUFFER).
+    A class attribute of the stdlib's TLS layer: left alone where it does not exist."""
+    from asyncio import sslproto
+    if getattr(sslproto.SSLProtocol, "max_size", 0) > TLS_READ_BUFFER:
+        sslproto.SSLProtocol.max_size = TLS_READ_BUFFER
+
+
 def client_context() -> ssl.SSLContext:
     """TLS 1.3-only client context. Chain and hostname checks are off on purpose: there
     is no CA, and the host's key is pinned by fingerprint right after the handshake."""
@@ -249,6 +267,7 @@ async def open_connection(host: str, port: int, identity: Identity,
     remembered in ``known_hosts`` when given) and the caller shows
     ``peer_fingerprint`` so people can compare it.
     """
+    _small_tls_buffers()
     reader, writer = await asyncio.wait_for(
         asyncio.open_connection(host, port, ssl=client_context()), timeout)
     try:
@@ -301,6 +320,10 @@ def _check_pin(address: str, seen: str, expect: str | None,
         known_hosts.remember(address, seen)
 
 
+def _short(exc: BaseException) -> str:
+    return str(exc)[:200] or type(exc).__name__
+
+
 def _safe(fp: str) -> str:
     try:
         return normalize_fingerprint(fp)
@@ -332,18 +355,49 @@ async def _send_error(writer: asyncio.StreamWriter, reason: str) -> None:
 OnConnection = Callable[[Connection], Awaitable[Any]]
 
 
+async def _start_tls(writer: asyncio.StreamWriter, context: ssl.SSLContext,
+                     timeout: float) -> None:
+    """The server side of the TLS handshake on an accepted TCP connection."""
+    raw = writer.transport
+    try:
+        await writer.start_tls(context, ssl_handshake_timeout=timeout)
+    except AttributeError:
+        if writer.transport is not None:
+            raise
+    if writer.transport is None:
+        # The peer hung up (or was dropped for room) just as the handshake finished:
+        # asyncio then has no transport to hand back, and trips over that. Keep the
+        # writer on the (closed) socket so it is closed and collected like any other.
+        raw.abort()
+        writer._transport = raw  # noqa: SLF001 - asyncio's own field, restored
+        raise ConnectionClosed("the connection ended during the TLS handshake")
+
+
+class _UntilTls(asyncio.StreamReaderProtocol):
+    """A plain TCP connection that reads nothing until TLS takes it over: a byte read
+    before ``start_tls`` would be lost to the TLS handshake."""
+
+    def connection_made(self, transport) -> None:
+        transport.pause_reading()
+        super().connection_made(transport)
+
+
 class Server:
     """A listening host. Each authenticated guest is handed to ``on_connection``; the
     connection is closed when that coroutine returns. Failed handshakes are logged and
-    dropped without disturbing anyone else."""
+    dropped without disturbing anyone else. With an ``admission``, every accepted
+    connection gets a ticket from it at once (``Connection.ticket``), given back when
+    the connection ends; the host marks it seated or waiting."""
 
     def __init__(self, identity: Identity, on_connection: OnConnection, *,
-                 protocol: int, schemas: Schemas, timeout: float):
+                 protocol: int, schemas: Schemas, timeout: float, admission=None):
         self.identity = identity
         self._on_connection = on_connection
         self._protocol = protocol
         self._schemas = schemas
         self._timeout = timeout
+        self._admission = admission
+        self._context = server_context(identity)
         self._server: asyncio.Server | None = None
         self._port = 0
         self._closing = False
@@ -360,33 +414,42 @@ class Server:
         return self._server.sockets
 
     async def _start(self, host: str | None, port: int) -> None:
-        self._server = await asyncio.start_server(
-            self._handle, host, port, ssl=server_context(self.identity),
-            ssl_handshake_timeout=self._timeout)
+        loop = asyncio.get_running_loop()
+
+        def accepted() -> _UntilTls:
+            return _UntilTls(asyncio.StreamReader(loop=loop), self._handle, loop=loop)
+        self._server = await loop.create_server(accepted, host, port)
         self._port = self._server.sockets[0].getsockname()[1]
 
     async def _handle(self, reader: asyncio.StreamReader,
                       writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         self._tasks[task] = writer
+        ticket = None
+        if self._admission is not None:
+            peer = writer.get_extra_info("peername") or ("?",)
+            ticket = self._admission.arrive(str(peer[0]), lambda why: writer.transport.abort())
         try:
-            await self._serve(reader, writer)
+            await self._serve(reader, writer, ticket)
         except asyncio.CancelledError:
             if not self._closing:
                 raise
             # Cancelled by close(): a normal end for this handler, not an error to log.
         finally:
             del self._tasks[task]
+            if ticket is not None:
+                self._admission.leave(ticket)
 
     async def _serve(self, reader: asyncio.StreamReader,
-                     writer: asyncio.StreamWriter) -> None:
+                     writer: asyncio.StreamWriter, ticket) -> None:
         try:
             conn = await asyncio.wait_for(self._handshake(reader, writer), self._timeout)
-        except (HandshakeError, ProtocolError, ConnectionClosed, OSError,
+        except (HandshakeError, ProtocolError, ConnectionClosed, OSError, ssl.SSLError,
                 TimeoutError) as exc:
             self._refuse(writer, exc)
             await _close_writer(writer)
             return
+        conn.ticket = ticket
         try:
             await self._on_connection(conn)
         except Exception:  # noqa: BLE001 - one guest's failure must not stop the host
@@ -400,15 +463,29 @@ class Server:
         log.info("refused %s: %s", writer.get_extra_info("peername"), reason)
 
     async def _handshake(self, reader, writer) -> Connection:
+        await _start_tls(writer, self._context, self._timeout)
         challenge = os.urandom(CHALLENGE_BYTES)
         await framing.write_frame(writer, {"type": "hello", "protocol": self._protocol,
                                            "challenge": challenge,
                                            "name": self.identity.name})
-        auth = await _first_message(reader, "auth")
+        try:
+            auth = await _first_message(reader, "auth")
+        except (HandshakeError, ProtocolError) as exc:
+            # Say why before hanging up, whatever was wrong (a protocol that is not a
+            # number, a message that is not "auth"): an old or foreign client learns
+            # which protocol this table speaks.
+            await _send_error(writer, f"this table runs Parlour protocol {self._protocol} and "
+                                      f"expects an 'auth' message with a whole-number "
+                                      f"'protocol' first ({_short(exc)})")
+            raise
         if auth["protocol"] != self._protocol:
             await _send_error(writer, version_message(self._protocol, auth["protocol"]))
             raise VersionMismatch(version_message(auth["protocol"], self._protocol))
-        self._schemas.check(auth)
+        try:
+            self._schemas.check(auth)
+        except ProtocolError as exc:
+            await _send_error(writer, f"your 'auth' message is malformed ({_short(exc)})")
+            raise
         key = auth["key"]
         payload = auth_payload(challenge, self.identity.public_key, key)
         if len(key) != PUBLIC_KEY_BYTES or not verify(key, auth["sig"], payload):
@@ -448,9 +525,10 @@ class Server:
 async def start_server(host: str | None, port: int, identity: Identity,
                        on_connection: OnConnection, *,
                        protocol: int = PROTOCOL_VERSION, schemas: Schemas = SCHEMAS,
-                       timeout: float = HANDSHAKE_TIMEOUT) -> Server:
+                       timeout: float = HANDSHAKE_TIMEOUT, admission=None) -> Server:
     """Listen on ``host:port`` (port 0 = any free port, see ``Server.port``)."""
+    _small_tls_buffers()
     server = Server(identity, on_connection, protocol=protocol, schemas=schemas,
-                    timeout=timeout)
+                    timeout=timeout, admission=admission)
     await server._start(host, port)
     return server

@@ -5,6 +5,8 @@
 * Hypothesis: the "ci" profile (default) keeps property tests small enough for a shared
   two-core machine and never times examples (timings are not behaviour). Set
   ``HYPOTHESIS_PROFILE=thorough`` for a longer local run.
+* No test may advertise or browse over mDNS on the machine's real interfaces
+  (tests/mdns_guard.py, an autouse fixture).
 * A test that takes an ``any_variant`` argument runs once per (title, ruleset, mode)
   the engine knows. A title whose module does not exist yet is listed as skipped with
   the reason, so a missing title is visible rather than silently untested.
@@ -19,6 +21,9 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
+
+# Every test runs under the mDNS guard: no advert or browse on the real network.
+from tests.mdns_guard import mdns_guard  # noqa: E402,F401
 
 settings.register_profile("ci", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -215,6 +215,7 @@ class TableView(QWidget):
         bridge.alert.connect(self.on_alert)
         bridge.error.connect(self.on_error)
         bridge.hint.connect(self.on_hint)
+        bridge.waiting.connect(self.on_waiting)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:
@@ -372,8 +373,11 @@ class TableView(QWidget):
         seat, state = event.get("seat"), event.get("state")
         for info in self.table.get("seats") or []:
             if info.get("seat") == seat:  # the seat's dot follows the connection
-                info["connected"] = state == "connected"
+                info["connected"] = state in ("connected", "readmitted")
         self._refresh_seats()
+        if state == "readmitted":  # "Dad's seat was given to a new key (fingerprint …)"
+            self._flash(event.get("detail") or "A seat was given to a new key")
+            return
         names = self.names()
         who = names[seat] if seat is not None and seat < len(names) else "a player"
         if state == "connected":
@@ -422,6 +426,14 @@ class TableView(QWidget):
         self.status.setProperty("problem", False)
         self.status.setProperty("mine", True)
         self._repolish(self.status)
+
+    def on_waiting(self, event: dict) -> None:
+        """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
+        cards come (the next state event rewrites the status line)."""
+        if event.get("detail"):
+            self.status.setText(event["detail"])
+            self.status.setProperty("mine", False)
+            self._repolish(self.status)
 
     def _flash(self, text: str) -> None:
         self.status.setText(text)

@@ -117,3 +117,43 @@ def test_game_log_shows_each_trick_with_leader_plays_and_winner():
     first = view["tricks"][0]
     assert tricks[0].startswith(f"Trick 1: {names[first['cards'][0][0]]} led — ")
     assert tricks[0].endswith(f"{names[first['winner']]} took it")
+
+
+def test_the_status_line_says_whose_shuffle_the_deal_waits_for(qtbot, tmp_path):
+    from app.settings import Settings
+    from app.table.table_view import TableView
+    view = TableView(Settings.at(str(tmp_path / "parlour.ini")))
+    qtbot.addWidget(view)
+    bridge = EventBridge()
+    view.attach(object(), bridge)
+    bridge.deliver({"type": "waiting", "for": "shuffle", "names": ["Dad"],
+                    "detail": "Waiting for Dad's shuffle…"})
+    qtbot.waitUntil(lambda: view.status.text() == "Waiting for Dad's shuffle…")
+
+
+def test_a_seat_goes_to_a_new_key_only_with_the_hosts_yes(qtbot):
+    from app.readmit_dialog import ask_readmit
+
+    class Session:
+        def __init__(self):
+            self.calls = []
+
+        def set_seat(self, seat, kind, level=None, player=None):
+            self.calls.append(("set_seat", seat, kind, player))
+
+        def turn_away(self, fingerprint):
+            self.calls.append(("turn_away", fingerprint))
+
+    event = {"type": "readmit", "seat": 2, "name": "Dad", "old_fingerprint": "3f9a-07c2-b1d4-e608",
+             "new_fingerprint": "7c21-0000-aaaa-bbbb", "new_name": "Dad"}
+    for button, expected in (("give_button", ("set_seat", 2, "human", "7c21-0000-aaaa-bbbb")),
+                             ("keep_button", ("turn_away", "7c21-0000-aaaa-bbbb"))):
+        session = Session()
+        dialog = ask_readmit(session, event)
+        qtbot.addWidget(dialog)
+        text = dialog.text() + dialog.informativeText()
+        assert "Dad's seat (seat 3)" in text
+        assert "3f9a-07c2-b1d4-e608" in text and "7c21-0000-aaaa-bbbb" in text
+        assert session.calls == []  # nothing happens until the host answers
+        getattr(dialog, button).click()
+        assert session.calls == [expected]

@@ -10,7 +10,7 @@ import pytest
 
 from engine import canonical
 from net.alerts import HOST, PLAYER
-from net.host import Out
+from net.host import HostAuthority, Out
 from net.replica import _relaxed
 from tests.net.trust_table import Table, identity
 
@@ -250,3 +250,144 @@ def test_a_consistent_lie_about_the_public_state_is_caught_live():
     t.step()
     assert_caught(t, "state-hash", HOST, 0)
     assert "to_act" in alerts(t)[1].detail
+
+
+# -- forks and withheld entries ---------------------------------------------------------------
+def _only(t, seat, out):
+    """``out``'s messages for one seat's replica (a host showing each peer its own log)."""
+    return Out(sends=[(fp, msg) for fp, msg in out.sends if fp == t.fp(seat)])
+
+
+def test_a_forked_log_is_caught_on_both_sides_by_the_other_players_moves():
+    t = Table(("rook", None, None), peers=(1, 2))  # seat 3 is a bot
+    t.start()
+    until(t, lambda s: s.phase == "widow")  # everyone says "Got it", in any order
+    other = HostAuthority.restore(t.host_id, t.persisted, rng=t._bytes)  # a second copy
+    t.deliver(_only(t, 1, t.host.set_option("x", True)))  # seat 1 sees one history...
+    t.deliver(_only(t, 2, other.set_option("x", False)))  # ...seat 2 another
+    moves = {seat: t.replicas[seat].act({"ack": True}) for seat in (1, 2)}
+    t.deliver(_only(t, 1, t.host.receive(t.fp(1), moves[1])))
+    t.deliver(_only(t, 2, other.receive(t.fp(2), moves[2])))
+    assert not t.alerts  # each history is consistent on its own
+    for host, seat, shown_to in ((t.host, 2, 1), (other, 1, 2)):  # relay the other's move
+        host._check_action = lambda seat, signed, private: signed["body"]["action"]
+        out = Out()
+        host._take_action(out, seat, moves[seat]["signed"], None)
+        t.deliver(_only(t, shown_to, out))
+    assert_caught(t, "fork", HOST, 0)
+
+
+def test_the_hosts_heartbeat_head_exposes_a_withheld_entry_or_a_fork():
+    t = Table(("rook", None, None))
+    t.start()
+    replica = t.replicas[1]
+    head, seq = replica.chain.head, replica.seq
+    assert replica.check_head(seq, head).alerts == []  # what it holds: fine
+    assert replica.check_head(seq - 3, t.host._hash_at(seq - 3)).alerts == []  # an older head
+    [fork] = replica.check_head(seq, bytes(32)).alerts
+    assert (fork.rule, fork.party, fork.seat, fork.seq) == ("fork", HOST, 0, seq)
+    assert fork.evidence[-1] == {"type": "hb", "seq": seq, "head": bytes(32)}
+    ahead = t.replicas[2]
+    [withheld] = ahead.check_head(ahead.seq + 1, bytes(32)).alerts
+    assert withheld.rule == "sequence" and "withholding" in withheld.detail
+    assert ahead.halted is withheld
+
+
+# -- cards leaked to a peer --------------------------------------------------------------------
+def leaky(t, leak, kind):
+    """The host passes each message for an entry of ``kind`` through ``leak(seat, msg)``."""
+    real = t.host._publish
+
+    def publish(out, signed, events):
+        before = len(out.sends)
+        real(out, signed, events)
+        if signed["entry"]["kind"] == kind:
+            for fp, msg in out.sends[before:]:
+                leak(t.seat_of_fp(fp), msg)
+    t.host._publish = publish
+
+
+def only_seat_caught(t, seat, rule="privacy"):
+    caught = alerts(t)
+    assert list(caught) == [seat], caught
+    assert (caught[seat].rule, caught[seat].party, caught[seat].seat) == (rule, HOST, 0)
+    assert "the host sent me" in caught[seat].detail
+
+
+def test_another_seats_hand_in_a_private_view_is_caught_live():
+    t = Table(("somerset", "kitty-doubled", None))
+
+    def peek(seat, msg):
+        if seat == 1:
+            msg["private"]["view"] = {**msg["private"]["view"],
+                                      "partner": t.host.state.view(3)["hand"]}
+    leaky(t, peek, "deal")
+    t.start()
+    only_seat_caught(t, 1)
+    assert "'partner'" in alerts(t)[1].detail
+
+
+def test_another_seats_secret_move_sent_to_a_peer_is_caught_live():
+    t = Table(("rook", None, None), seed=3)
+    t.start()
+    until(t, lambda s: s.phase == "bury")
+    bidder = t.host.state.to_act()[0]
+    told = 2 if bidder != 2 else 1
+
+    def tell(seat, msg):
+        if seat == told:
+            full = t.host.hidden[-1]["action"]
+            msg["private"] = {**msg["private"], "action": full}
+    leaky(t, tell, "action")
+    t.step()  # the bidder buries
+    only_seat_caught(t, told)
+    assert "secret move" in alerts(t)[told].detail
+
+
+def test_cards_named_in_the_events_are_caught_by_everyone_they_do_not_belong_to():
+    t = Table(("horseshoes", "horseshoes", "four"))
+
+    def gossip(seat, msg):
+        msg["events"] = msg["events"] + [{"type": "note", "cards": t.host.state.view(2)["hand"]}]
+    leaky(t, gossip, "deal")
+    t.start()
+    caught = alerts(t)
+    assert sorted(caught) == [1, 3]  # seat 2 was only told its own hand
+    assert all(a.rule == "privacy" and "events" in a.detail for a in caught.values())
+
+
+def test_a_public_view_padded_with_a_hand_is_caught():
+    t = Table(("rook", None, None))
+    t.start()
+    t.step()
+
+    def pad(seat, msg):
+        msg["public"] = {**msg["public"], "hands": t.host.state.view(2)["hand"]}
+    leaky(t, pad, "option")
+    t.deliver(t.host.set_option("live_scores", True))
+    assert_caught(t, "state-hash", HOST, 0)
+
+
+# -- the contribution deadline -------------------------------------------------------------------
+def test_a_skip_before_the_deadline_is_caught():
+    t = Table(("rook", None, None))
+    commit = t.host.start_game(dealer=0)
+    skip = t.host.skip(1)  # at once: the host would rather deal without seat 1's shuffle
+    t.deliver(Out(sends=commit.sends + skip.sends))
+    assert_caught(t, "contribution", HOST, 0)
+    assert "must wait 10 s" in alerts(t)[2].detail
+
+
+def test_a_shuffle_sent_in_time_yet_skipped_is_caught_by_its_sender():
+    t = Table(("rook", None, None))
+    clock = [100.0]
+    for replica in t.replicas.values():
+        replica.clock = lambda: clock[0]
+    receive = t.host.receive
+    t.host.receive = lambda fp, msg: Out() if fp == t.fp(1) else receive(fp, msg)  # ignored
+    t.deliver(t.host.start_game(dealer=0))
+    clock[0] += 10.0
+    t.deliver(t.host.skip(1))  # "it never came"
+    caught = alerts(t)
+    assert list(caught) == [1] and caught[1].rule == "contribution"
+    assert "which I sent" in caught[1].detail  # the others could not know better

@@ -24,7 +24,7 @@ from tests.net.session_kit import Table, assert_all_verified, wait_for
 
 def host_args(tmp_path, *extra, hands=2):
     return ["host", "--game", "rook", "--hands", hands, "--state-dir", tmp_path / "host",
-            "--quick", "--delay", "0.01", *extra]
+            "--quick", "--delay", "0.01", "--no-advertise", *extra]
 
 
 def join_args(tmp_path, i, address, *extra):

@@ -80,7 +80,7 @@ def test_links_exchange_heartbeats_carrying_positions(arun, host_id, guest_id):
     seen = []
 
     async def server_side(conn):
-        link = Link(conn, quick, lambda msg: None, position=lambda: 42)
+        link = Link(conn, quick, lambda msg: None, position=lambda: 42, head=lambda: b"h" * 32)
         await link.run()
 
     async def main():
@@ -89,7 +89,7 @@ def test_links_exchange_heartbeats_carrying_positions(arun, host_id, guest_id):
             conn = await open_connection("127.0.0.1", server.port, guest_id,
                                          host_id.fingerprint, schemas=WIRE)
             link = Link(conn, quick, lambda msg: None, position=lambda: 3,
-                        on_hb=seen.append)
+                        on_hb=lambda seq, head: seen.append((seq, head)))
             task = asyncio.ensure_future(link.run())
             for _ in range(200):
                 if len(seen) >= 3:
@@ -102,4 +102,4 @@ def test_links_exchange_heartbeats_carrying_positions(arun, host_id, guest_id):
             await server.wait_closed()
 
     arun(main())
-    assert seen[:3] == [42, 42, 42]
+    assert seen[:3] == [(42, b"h" * 32)] * 3  # the host's position and its head's hash

@@ -170,3 +170,36 @@ def test_fuzz_random_messages_are_refused_cleanly(junk):
     head = (replica.seq, replica.chain.head)
     out = replica.receive({**junk, "type": "entry"} if isinstance(junk, dict) else junk)
     assert not out.accepted and (replica.seq, replica.chain.head) == head
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def _clocked(t):
+    clock = FakeClock()
+    for replica in t.replicas.values():
+        replica.clock = clock
+    return clock
+
+
+def test_a_contributor_past_the_deadline_is_skipped_by_name_and_everyone_accepts_it():
+    t = Table(("rook", None, None))
+    clock = _clocked(t)
+    t.replicas[2]._maybe_contribute = lambda out: None  # heartbeats, never shuffles
+    t.deliver(t.host.start_game(dealer=0))
+    assert t.host.state is None and t.host.round.waiting_for == [2]
+    clock.now += 10.0  # the host's deadline, as each peer measures it
+    out = t.host.skip(2)
+    assert [e["entry"]["kind"] for e in out.entries] == ["skip", "deal"]
+    assert out.entries[0]["entry"]["body"] == {"hand": 0, "seat": 2}
+    t.deliver(out)
+    in_step(t)
+    assert t.host.state is not None and t.host.log[-1]["entry"]["body"]["contributors"] == [1, 3]
+    assert t.host.skip(2).error  # nothing is owed any more
+    t.play_hand(check=in_step)
+    assert all(len(v) == 1 for v in t.verified.values())

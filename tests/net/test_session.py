@@ -16,6 +16,7 @@ import pytest
 from engine import make_game
 from net import messages as m
 from net.constants import PROTOCOL_VERSION
+from net.bench import withhold_or_fork
 from net.guest_session import GuestCore
 from net.heartbeat import WIRE, Timings
 from net.identity import Identity
@@ -273,3 +274,126 @@ def test_a_guest_is_told_why_an_illegal_move_is_refused(tmp_path):
             guest.close()
         host.close()
     assert any("bid" in e["message"] or "turn" in e["message"] for e in rec.of("error"))
+
+
+# -- withheld entries and forks, caught within a heartbeat -----------------------------------
+
+@pytest.mark.parametrize("how, rule", [("withhold", "sequence"), ("fork", "fork")])
+def test_a_withheld_or_forked_entry_is_caught_within_two_seconds(arun, tmp_path, how, rule):
+    """Nothing follows the bad entry for 3 s (slow bots), so only the host's heartbeat,
+    which carries its head, can tell the guest; it does within a heartbeat (1 s)."""
+    when, seen = [], []
+    victim = ident("Guest0")
+
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=1, timings=Timings(),
+                      host_kw={"bot_delay": 3.0, "tamper": withhold_or_fork(
+                          how, victim.fingerprint, ident("Host"), when)})
+        await table.start()
+        try:
+            guest = table.add_guest(victim, bot_delay=3.0)
+            guest.emit = lambda event: seen.append((time.monotonic(), event))
+            table.add_guest(ident("Guest1"), bot_delay=3.0)
+            await wait_for(lambda: any(e["type"] == "alert" for _, e in seen), timeout=15)
+        finally:
+            await table.close()
+
+    arun(main(), timeout=30)
+    [(at, alert)] = [(t, e) for t, e in seen if e["type"] == "alert"]
+    assert alert["rule"] == rule and alert["seat"] == 0  # the host's seat
+    assert at - when[0] < 2.0, f"told {at - when[0]:.2f} s after the {how}"
+
+
+# -- a withheld deal contribution ------------------------------------------------------------
+
+class ShuffleWithholder(GuestCore):
+    """A seated guest that heartbeats and plays, but never sends its deal contribution."""
+
+    def _on_joined(self, msg):
+        super()._on_joined(msg)
+        self.replica._maybe_contribute = lambda out: None
+
+
+def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_on(arun, tmp_path):
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=1,
+                      host_kw={"bot_delay": 0.005})
+        await table.start()
+        try:
+            table.add_guest(ident("Guest0"))
+            events = table.guest_events.setdefault(1, [])
+            stubborn = ShuffleWithholder(ident("Guest1"), address="127.0.0.1", port=table.host.port,
+                                         fingerprint=table.host.identity.fingerprint, timings=QUICK,
+                                         emit=events.append, bot_level="random",
+                                         state_dir=tmp_path / "stubborn")
+            table.guests.append(stubborn)
+            table.tasks.append(asyncio.ensure_future(stubborn.run()))
+            await wait_for(lambda: table.host.authority.state is not None, timeout=10)
+            return await table.finish(), table.host.authority.log, table.host_events, table.guest_events
+        finally:
+            await table.close()
+
+    summaries, log, host_events, guest_events = arun(main(), timeout=60)
+    assert_all_verified(summaries, hands=1)  # nobody raised an alert: the skip was fair
+    kinds = [e["entry"]["kind"] for e in log]
+    commit, skip = kinds.index("commit"), kinds.index("skip")
+    assert kinds[skip + 1] == "deal" and log[skip]["entry"]["body"]["seat"] == 3
+    waiting = [e for e in host_events + guest_events[0] if e["type"] == "waiting"]
+    assert {"Waiting for Guest1's shuffle…"} <= {e["detail"] for e in waiting}
+    assert all(e["entry"]["body"]["seat"] != 3 for e in log[commit:skip]
+               if e["entry"]["kind"] == "contribution")
+
+
+# -- a seat given to a new key: only with the host's yes, seen by all, alerted by the old key ----
+
+def test_a_seat_goes_to_a_new_key_only_with_the_hosts_yes_and_its_old_key_is_alerted(arun, tmp_path):
+    """A new key that only knows a player's name asks for the seat while they are away:
+    the host person is asked (seat, both fingerprints); after their yes every seat is
+    told; the real player, back, gets an integrity alert on that entry, with evidence."""
+    new_key = Identity.generate("Guest1")  # the same name, another key
+
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1, host_kw={"bot_delay": 0.02})
+        await table.start()
+        try:
+            await wait_for(table.hand_started)
+            away = table.guests[1]
+            await away.stop()
+            await wait_for(lambda: not table.host.authority.seats[2]["connected"])
+            table.add_guest(new_key)
+            await wait_for(lambda: any(e["type"] == "readmit" for e in table.host_events))
+            asked = next(e for e in table.host_events if e["type"] == "readmit")
+            unasked = table.host.authority.seats[2]["key"]  # nothing given before the yes
+            table.host.set_seat(2, "human", player=new_key.fingerprint)
+            [readmit_seq] = [e["entry"]["seq"] for e in table.host.authority.log
+                             if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
+            back = GuestCore(ident("Guest1"), address="127.0.0.1", port=table.host.port,
+                             fingerprint=table.host.identity.fingerprint, timings=QUICK,
+                             bot_level="random", state_dir=tmp_path / "back")
+            back.replica, back.host_key, back.table = away.replica, away.host_key, away.table
+            returned = await asyncio.wait_for(back.run(), 20)
+            summaries = await table.finish()
+            return asked, unasked, readmit_seq, returned, summaries, table
+        finally:
+            await table.close()
+
+    asked, unasked, readmit_seq, returned, summaries, table = arun(main(), timeout=60)
+    assert asked["seat"] == 2 and asked["name"] == "Guest1"
+    assert asked["old_fingerprint"] == ident("Guest1").fingerprint
+    assert asked["new_fingerprint"] == new_key.fingerprint
+    assert unasked == ident("Guest1").public_key
+    told = f"Guest1's seat was given to a new key (fingerprint {new_key.fingerprint})"
+    for events in (table.host_events, table.guest_events[0], table.guest_events[2]):
+        assert told in [e.get("detail") for e in events if e["type"] == "connection"]
+    [alert] = returned["alerts"]
+    assert alert["rule"] == "readmit" and alert["seat"] == 0 and f"entry {readmit_seq}" in alert["detail"]
+    evidence = json.loads(open(alert["evidence_path"]).read())
+    assert evidence["seq"] == readmit_seq and evidence["evidence"][-1]["entry"]["seq"] == readmit_seq
+    assert "given to a new key" in returned["fatal"]
+    assert_all_verified([summaries[0], summaries[2], summaries[3]], hands=1)
+
+
+def test_the_app_host_cannot_readmit_by_name_unasked(tmp_path):
+    with pytest.raises(ValueError, match="host person's yes"):
+        HostSession(lambda e: None, {"game": "rook"}, ident("Host"), state_dir=tmp_path,
+                    readmit_names=True)

@@ -144,3 +144,58 @@ def test_a_host_that_leaves_tells_its_guests_and_starts_afresh_next_time(arun, t
     assert summary["ended"]["reason"] == "the host left the table"
     assert restored is False
     assert json.loads((tmp_path / "host" / "host.json").read_text())["done"] is False
+
+
+# -- a restarted host resumes only the table it was asked for ---------------------------
+
+def test_a_restarted_host_resumes_only_the_table_asked_for(arun, tmp_path):
+    def named(name, **kw):
+        events = []
+        kw.setdefault("bots", {1: "random", 2: "random", 3: "random"})
+        return HostCore(ident("Host"), {"game": "rook", "name": name}, state_dir=tmp_path / "host",
+                        emit=events.append, timings=QUICK, **kw), events
+
+    async def main():
+        bars, _ = named("bars-lan", auto_start=True, bot_delay=0.01)
+        await bars.start()
+        await wait_for(lambda: bars.authority.match is not None and bars.authority.state is not None)
+        await bars.stop()  # a crash: the table is unfinished
+        other, other_events = named("interop-check")
+        await other.start()
+        await other.stop()
+        again, _ = named("interop-check")
+        await again.start()
+        await again.stop()
+        asked, _ = named("anything", resume=True)
+        await asked.start()
+        await asked.stop()
+        return bars, other, other_events, again, asked
+
+    bars, other, other_events, again, asked = arun(main(), timeout=40)
+    assert not other.restored and other.table != bars.table  # a new table, not bars-lan
+    assert other.authority.name == "interop-check"
+    [notice] = [e for e in other_events if e["type"] == "notice"]
+    assert "“bars-lan” (rook, hand 1, 0–0)" in notice["message"] and "--resume" in notice["message"]
+    kept = [p.name for p in (tmp_path / "host").glob("table-*.db")]
+    assert len(kept) == 1 and kept[0] in notice["message"]  # set aside, not lost
+    assert again.restored and again.table == other.table  # same game and name: resumed
+    assert asked.restored and asked.table == other.table  # --resume: whatever is there
+
+
+def test_a_table_log_of_another_key_is_kept_aside_not_fatal(arun, tmp_path):
+    async def main():
+        theirs = HostCore(ident("Someone else"), {"game": "rook"}, state_dir=tmp_path / "host",
+                          timings=QUICK)
+        await theirs.start()
+        await theirs.stop()  # unfinished, signed by another key
+        events = []
+        mine = HostCore(ident("Host"), {"game": "rook"}, state_dir=tmp_path / "host",
+                        emit=events.append, timings=QUICK)
+        await mine.start()
+        await mine.stop()
+        return theirs, mine, events
+
+    theirs, mine, events = arun(main(), timeout=20)
+    assert not mine.restored and mine.table != theirs.table
+    [notice] = [e for e in events if e["type"] == "notice"]
+    assert "cannot be resumed" in notice["message"] and "not signed by the host's key" in notice["message"]

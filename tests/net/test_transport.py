@@ -349,3 +349,23 @@ def test_host_drops_a_silent_guest(arun, host_id, guest_id, schemas, until):
             writer.close()
             assert server.refusals and host.guests == []
     arun(go())
+
+
+@pytest.mark.parametrize("auth", [{"type": "auth", "protocol": "1", "key": b"k", "sig": b"s",
+                                   "name": "x"},
+                                  {"type": "auth", "protocol": 1.0},
+                                  {"type": "join", "name": "x", "last_seq": -1}])
+def test_a_first_message_the_host_cannot_read_gets_an_explanation(arun, host_id, schemas, quick,
+                                                                   auth):
+    """Not just a hang-up: even a client that sends no whole-number protocol (or not even
+    an 'auth') learns which protocol the table speaks."""
+    async def go():
+        _, server = await serve(host_id, schemas, quick, protocol=1)
+        async with server:
+            reader, writer, _ = await raw_client(server.port)
+            await framing.write_frame(writer, auth)
+            message = await expect_error_then_eof(reader)
+            writer.close()
+            return message
+    message = arun(go())
+    assert message.startswith("this table runs Parlour protocol 1 and expects an 'auth'")
