@@ -46,7 +46,7 @@ if str(HERE) not in sys.path:
 import apt_install  # noqa: E402 - next to this file
 
 TITLE = "Parlour"                  # the main window's title (app/window.py)
-SCREEN = (1280, 900)               # the lobby is 1180x800
+SCREEN = (1280, 900)               # room for the lobby at its default size, or near it
 TOOLS = {"Xvfb": "xvfb", "openbox": "openbox", "xwininfo": "x11-utils", "xprop": "x11-utils"}
 WINDOW_TIMEOUT = 30.0              # seconds for the window to map (a cold CI machine)
 POLL = 0.05

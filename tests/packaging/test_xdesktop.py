@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from app.window import DEFAULT_SIZE, MIN_SIZE
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -87,7 +89,9 @@ def test_make_run_opens_the_lobby_on_a_real_x_server(xdesktop, tmp_path):
         pytest.skip(reason)
     shot = tmp_path / "lobby.png"
     shown = xdesktop.show_lobby([sys.executable, "-m", "app"], shot=shot, cwd=ROOT)
-    assert (shown.geometry.width, shown.geometry.height) == (1180, 800)
+    # The lobby opens at its default size, shrunk to fit this screen if need be.
+    size = (shown.geometry.width, shown.geometry.height)
+    assert all(MIN_SIZE[i] <= size[i] <= min(DEFAULT_SIZE[i], xdesktop.SCREEN[i]) for i in (0, 1)), size
     assert shown.colours >= 8
     width, height, rgb = _png_pixels(shot.read_bytes())
     assert (width, height) == xdesktop.SCREEN
