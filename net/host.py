@@ -161,6 +161,8 @@ class HostAuthority:
             try:
                 if self.seats.get(seat, {}).get("key") != self.key:
                     raise Refusal(f"seat {seat} is not the host's")
+                if self._repeat(seat, action):
+                    return out  # a second "Got it": accepted, nothing to log
                 signed, private = self._sign_action(seat, action)
                 self._take_action(out, seat, signed, private)
             except Refusal as exc:
@@ -415,7 +417,22 @@ class HostAuthority:
         seat = self.seat_of(fp)
         if seat is None:
             raise Refusal("you are not seated at this table")
-        self._take_action(out, seat, message["signed"], message["private"])
+        signed = message["signed"]
+        if signed["body"]["hidden"] is None and self._repeat(seat, signed["body"]["action"]) \
+                and m.opens(self.seats[seat]["key"], m.ACTION_DOMAIN, signed):
+            return  # a second "Got it" (sent before the first was logged): changes nothing
+        self._take_action(out, seat, signed, message["private"])
+
+    def _repeat(self, seat: int, action: dict) -> bool:
+        """``action`` (hand-record JSON) repeats one of ``seat``'s that the rules say
+        changes nothing the second time: accepted without an entry or a refusal."""
+        if self.state is None or self.state.is_over or action.get("seat", seat) != seat:
+            return False
+        try:
+            parsed = self.game.action_from_json({**action, "seat": seat})
+        except RecordError:
+            return False
+        return self.state.repeats(parsed)
 
     def _take_action(self, out: Out, seat: int, signed: dict, private: dict | None) -> None:
         full = self._check_action(seat, signed, private)

@@ -191,6 +191,8 @@ class LocalSession(Session):
             return
         try:
             action = self.game.action_from_json({**data, "seat": seat})
+            if state.repeats(action):
+                return  # a second "Got it": accepted, changes nothing
             events = state.apply(action)
         except (IllegalAction, RecordError) as exc:
             self._emit({"type": "error", "message": str(exc)})
