@@ -91,6 +91,10 @@ class GuestCore:
         self.done = asyncio.Event()
         self.joined = asyncio.Event()
         self._acted: int | None = None
+        # The log position our last action was sent at, until the host logs it or
+        # refuses it: meanwhile this seat decides nothing more (a Rook "Got it" sent
+        # while someone else's is logged must not go twice).
+        self._in_flight: int | None = None
         self._stopping = False
         self._was_joined = False
 
@@ -267,6 +271,7 @@ class GuestCore:
             self.replica = PeerReplica(self.identity, key, msg["table"])
         self._was_joined = True
         self._acted = None  # a move sent on the old link may never have arrived
+        self._in_flight = None  # if it was logged, the sync shows it
         self.joined.set()
         self.emit({"type": "connection", "seat": msg["seat"], "state": "connected",
                    "detail": f"joined {self.table} at entry {msg['head']}"})
@@ -288,15 +293,14 @@ class GuestCore:
         for reply in out.sends:
             self.link.send(reply)
         for reason in out.errors:
-            self.errors.append(reason)
-            self.emit({"type": "error", "message": reason})
-            self._acted = None  # our move was refused: decide again
+            self._refused(reason)
         for alert in out.alerts:
             event = alert_event(alert, self._dir("evidence"))
             self.alerts.append(event)
             self.emit(event)
         if out.accepted:
             self.link.send({"type": "hb", "seq": self.replica.seq})
+            self._settle(out.accepted)
             self._report(out.accepted, was_seat)
         for hand in out.verified:
             self._hand_verified(hand)
@@ -304,6 +308,32 @@ class GuestCore:
             self.link.close("stopped at an integrity alert")
         self._check_end()
         self._maybe_act()
+
+    def _refused(self, reason: str) -> None:
+        """An error from the host (or junk our replica rejected). Only a refusal of this
+        seat's own move in flight is the person's business; anything else is logged."""
+        self.errors.append(reason)
+        if self._in_flight is None:
+            log.warning("the host reported a problem that was not about our move: %s", reason)
+            return
+        self._in_flight = None
+        self._acted = None  # our move was refused: decide again
+        self.emit({"type": "error", "message": reason})
+        if self.replica is not None and self.replica.scores is not None:
+            self.emit(self.state_event([]))  # the decision is offered again
+
+    def _settle(self, accepted: list[dict]) -> None:
+        """Our move in flight is settled once the host logs it (or the hand moves on)."""
+        if self._in_flight is None:
+            return
+        seat = self._seat()
+        for a in accepted:
+            entry = a["entry"]["entry"]
+            if entry["kind"] in ("deal", "hand_end", "start") or (
+                    entry["kind"] == "action"
+                    and entry["body"]["signed"]["body"]["action"].get("seat") == seat):
+                self._in_flight = None
+                return
 
     def _check_end(self) -> None:
         if self._ended() and self.link is not None:
@@ -390,7 +420,8 @@ class GuestCore:
     def state_event(self, events: list) -> dict:
         r = self.replica
         state = self._shadow_state()
-        if state is None:  # between hands: nothing to act on
+        if state is None or self._in_flight is not None:
+            # Between hands, or our move is on its way: nothing to decide now.
             return {"type": "state", "view": r.view, "events": list(events),
                     "scores": list(r.scores or []), "hand_number": r.hand_number + 1, "legal": []}
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
@@ -418,7 +449,8 @@ class GuestCore:
         return self._shadow_state() is not None and r.seat in (r.view.get("to_act") or [])
 
     def _maybe_act(self) -> None:
-        if self.bot is None or self.link is None or not self._my_turn():
+        if self.bot is None or self.link is None or self._in_flight is not None \
+                or not self._my_turn():
             return
         token = self.replica.seq
         if self._acted == token:
@@ -432,7 +464,7 @@ class GuestCore:
             return
         try:
             data = self._bot_choice()
-            self.link.send(self._signed(data))
+            self._send_action(data)
         except (IllegalAction, ReplicaHalted) as exc:
             self.emit({"type": "error", "message": f"the bot's move was refused: {exc}"})
         except Exception as exc:  # noqa: BLE001 - a bot bug must not kill the session
@@ -481,10 +513,17 @@ class GuestCore:
         if r is None or self.link is None:
             self.emit({"type": "error", "message": "not connected to the table right now"})
             return
+        if self._in_flight is not None:
+            return  # a second click while the first move is on its way: it is that move
         try:
-            self.link.send(self._signed(dict(data)))
+            self._send_action(dict(data))
         except (IllegalAction, ReplicaHalted) as exc:
             self.emit({"type": "error", "message": str(exc)})
+
+    def _send_action(self, data: dict) -> None:
+        """Sign and send one decision; nothing more is decided until it is settled."""
+        self.link.send(self._signed(data))
+        self._in_flight = self.replica.seq
 
     # -- the end -----------------------------------------------------------------------------------
     def summary(self) -> dict:
@@ -494,7 +533,8 @@ class GuestCore:
                 "alerts": self.alerts, "head": r.seq if r else -1,
                 "scores": list(r.scores) if r and r.scores else None,
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
-                "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:]}
+                "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
+                "error_count": len(self.errors)}
 
 
 def _safe(text: str | None) -> str:
