@@ -25,9 +25,11 @@ a message for the person.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import os
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,10 +38,14 @@ from engine.bots import make_bot
 from engine.bots.random_bot import RandomBot
 
 from . import messages as m
+from .address import format_address
 from .alerts import alert_event
+from .constants import FIRST_JOIN_WITHIN
 from .framing import ProtocolError
 from .heartbeat import WIRE, Backoff, Link, Timings
+from .host import repeats
 from .identity import same_fingerprint
+from .last_table import LastTable
 from .replica import PeerReplica, ReplicaHalted
 from .state_events import state_event
 from .transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
@@ -59,7 +65,7 @@ class GuestCore:
                  bot_level: str | None = None, state_dir: str | os.PathLike | None = None,
                  seat: int | None = None, bot_delay: float = 0.0, stop_on_alert: bool = False,
                  discover_timeout: float = 30.0, claim: tuple[int, int] | None = None,
-                 give_up: int | None = None):
+                 give_up: int | None = None, remember: LastTable | None = None):
         self.identity = identity
         self.address, self.port, self.fingerprint = address, port, fingerprint
         self.table_name = table_name
@@ -76,6 +82,11 @@ class GuestCore:
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
         self.give_up = give_up
+        self.remember = remember  # the app: where this seat is, for a rejoin after a restart
+        self._remembered: dict | None = None
+        self._host_name = ""
+        self._deadline: float | None = None  # the app's first join gives up by then
+        self._attempt: asyncio.Future | None = None
         self.replica: PeerReplica | None = None
         self.host_key: bytes | None = None
         self.table: str | None = None
@@ -103,17 +114,21 @@ class GuestCore:
         """Play until the table ends, an alert stops us, or ``stop``; the summary."""
         try:
             await self._locate()
+            if self.give_up is not None:
+                self._deadline = asyncio.get_running_loop().time() + FIRST_JOIN_WITHIN
             backoff = Backoff(self.timings)
             while not self._finished():
                 try:
-                    conn = await open_connection(self.address, self.port, self.identity,
-                                                 self.fingerprint, schemas=WIRE,
-                                                 timeout=self.timings.connect)
+                    conn = await self._connect()
+                except asyncio.CancelledError:
+                    if self._stopping:
+                        break  # Cancel while connecting
+                    raise
                 except (PinMismatch, VersionMismatch) as exc:
                     raise Fatal(str(exc)) from None
                 except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
-                    self._failed_attempt(backoff, str(exc) or type(exc).__name__)
-                    await self._pause(backoff.next())
+                    self._failed_attempt(backoff, plain_problem(exc))
+                    await self._pause(self._before_deadline(backoff.next()))
                     continue
                 backoff.reset()
                 self.fingerprint = self.fingerprint or conn.peer_fingerprint
@@ -121,7 +136,8 @@ class GuestCore:
                 if self._finished():
                     break
                 self.reconnects += 1
-                self.emit(self._reconnecting(reason, 0))
+                log.info("the link to the host ended: %s", reason)
+                self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._pause(backoff.next())
                 self._relocate()
             self._closed_by_host()
@@ -133,6 +149,23 @@ class GuestCore:
             self.done.set()
         return self.summary()
 
+    async def _connect(self):
+        """One connection attempt (TCP, TLS, the Parlour handshake); ``stop`` cancels it."""
+        self._attempt = asyncio.ensure_future(open_connection(
+            self.address, self.port, self.identity, self.fingerprint, schemas=WIRE,
+            timeout=self._before_deadline(self.timings.connect)))
+        try:
+            return await self._attempt
+        finally:
+            self._attempt = None
+
+    def _before_deadline(self, seconds: float) -> float:
+        """``seconds``, cut to what is left of the first join's time (not after it)."""
+        if self._was_joined or self._deadline is None:
+            return seconds
+        left = self._deadline - asyncio.get_running_loop().time()
+        return max(0.05, min(seconds, left))
+
     def _reconnecting(self, detail: str, attempt: int) -> dict:
         """Our own reconnection progress: ``attempt`` of ``attempts`` (None: no limit)."""
         return {"type": "connection", "seat": self._seat(), "state": "reconnecting",
@@ -141,10 +174,12 @@ class GuestCore:
     def _failed_attempt(self, backoff: Backoff, problem: str) -> None:
         """A connection attempt failed: report it, or give up (the app's limit)."""
         failed = backoff.attempts + 1
-        where = f"{self.address}:{self.port}"
+        where = format_address(self.address, self.port)
         if not self._was_joined:
-            if self.give_up is not None and failed >= min(self.give_up, 3):
-                raise Fatal(f"Couldn't reach the table at {where} ({problem}). The host may "
+            late = self._deadline is not None and \
+                asyncio.get_running_loop().time() >= self._deadline - 0.05
+            if self.give_up is not None and (failed >= min(self.give_up, 3) or late):
+                raise Fatal(f"Couldn't reach the table at {where}: {problem}. The host may "
                             "have closed it, or the address is wrong.")
             return
         if self.give_up is not None and failed >= self.give_up:
@@ -184,6 +219,8 @@ class GuestCore:
     async def stop(self) -> None:
         self._stopping = True
         self._wake.set()
+        if self._attempt is not None:
+            self._attempt.cancel()
         if self.link is not None:
             self.link.close("left the table")
 
@@ -252,9 +289,11 @@ class GuestCore:
             self._on_joined(msg)
         elif kind == "end":
             self.end = {"reason": msg["reason"], "head": msg["head"]}
+            self._forget()
             self._check_end()
         elif kind == m.REFUSED:
             raise_fatal = f"The host refused: {msg['reason']}"
+            self._forget()
             self.fatal = raise_fatal
             self.emit({"type": "error", "message": raise_fatal, "fatal": True})
             if self.link is not None:
@@ -269,6 +308,7 @@ class GuestCore:
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
             self.replica = PeerReplica(self.identity, key, msg["table"])
+        self._host_name = self.link.conn.peer_name
         self._was_joined = True
         self._acted = None  # a move sent on the old link may never have arrived
         self._in_flight = None  # if it was logged, the sync shows it
@@ -282,6 +322,7 @@ class GuestCore:
                 # Turned away before taking a seat (the table is full, or closing): the
                 # same answer would come again, so stop here with the host's reason.
                 self.errors.append(msg["reason"])
+                self._forget()
                 self.fatal = f"The host turned you away: {msg['reason']}."
                 self.emit({"type": "error", "message": self.fatal, "fatal": True})
                 self.link.close(self.fatal)
@@ -302,6 +343,7 @@ class GuestCore:
             self.link.send({"type": "hb", "seq": self.replica.seq})
             self._settle(out.accepted)
             self._report(out.accepted, was_seat)
+            self._remember()
         for hand in out.verified:
             self._hand_verified(hand)
         if self.alerts and self.stop_on_alert and self.link is not None:
@@ -334,6 +376,28 @@ class GuestCore:
                     and entry["body"]["signed"]["body"]["action"].get("seat") == seat):
                 self._in_flight = None
                 return
+
+    # -- where we sit, for a rejoin after a restart -----------------------------------------------
+    def _remember(self) -> None:
+        """Keep the table's whereabouts and our seat on disk while we hold the seat."""
+        r = self.replica
+        if self.remember is None or r is None or r.game is None or r.seat is None:
+            return
+        record = {"address": self.address, "port": self.port, "fingerprint": self.fingerprint,
+                  "table": r.table, "name": self.table_name or self._table_name(),
+                  "host": self._host_name, "game": r.game.id, "mode": r.game.mode,
+                  "seat": r.seat, "players": r.game.num_players, "side": r.game.side_of(r.seat),
+                  "hand": r.hand_number + 1, "scores": list(r.scores or []),
+                  "started": r.scores is not None}
+        if record != self._remembered:
+            self._remembered = record
+            self.remember.save(record)
+
+    def _forget(self) -> None:
+        """The table ended or turned us away: nothing to rejoin."""
+        if self.remember is not None:
+            self.remember.forget(self.table)
+            self._remembered = None
 
     def _check_end(self) -> None:
         if self._ended() and self.link is not None:
@@ -515,6 +579,8 @@ class GuestCore:
             return
         if self._in_flight is not None:
             return  # a second click while the first move is on its way: it is that move
+        if r.seat is not None and repeats(r.game, self._shadow_state(), r.seat, data):
+            return  # a second "Got it" once the first is logged: changes nothing
         try:
             self._send_action(dict(data))
         except (IllegalAction, ReplicaHalted) as exc:
@@ -535,6 +601,25 @@ class GuestCore:
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
                 "error_count": len(self.errors)}
+
+
+def plain_problem(exc: BaseException) -> str:
+    """Why a connection attempt failed, in words a person can act on (no error numbers,
+    no exception names)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "nothing answered at that port"
+    if isinstance(exc, socket.gaierror):
+        return "no computer by that name was found"
+    if isinstance(exc, TimeoutError) or (isinstance(exc, HandshakeError) and "in time" in str(exc)):
+        return "it did not answer in time"
+    if isinstance(exc, HandshakeError) and str(exc).startswith("the host refused"):
+        return str(exc)
+    if isinstance(exc, (HandshakeError, ProtocolError)):
+        return "it did not answer like a Parlour table"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH,
+                                                   errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+        return "this computer has no way to reach that address"
+    return "the connection failed"
 
 
 def _safe(text: str | None) -> str:

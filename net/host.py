@@ -424,15 +424,7 @@ class HostAuthority:
         self._take_action(out, seat, signed, message["private"])
 
     def _repeat(self, seat: int, action: dict) -> bool:
-        """``action`` (hand-record JSON) repeats one of ``seat``'s that the rules say
-        changes nothing the second time: accepted without an entry or a refusal."""
-        if self.state is None or self.state.is_over or action.get("seat", seat) != seat:
-            return False
-        try:
-            parsed = self.game.action_from_json({**action, "seat": seat})
-        except RecordError:
-            return False
-        return self.state.repeats(parsed)
+        return repeats(self.game, self.state, seat, action)
 
     def _take_action(self, out: Out, seat: int, signed: dict, private: dict | None) -> None:
         full = self._check_action(seat, signed, private)
@@ -521,6 +513,18 @@ class HostAuthority:
                                         **private))
         chunks = [msgs[i:i + m.SYNC_CHUNK] for i in range(0, len(msgs), m.SYNC_CHUNK)] or [[]]
         return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
+
+
+def repeats(game, state, seat: int, action: dict) -> bool:
+    """``action`` (hand-record JSON) repeats one of ``seat``'s that the rules say changes
+    nothing the second time (Rook's "Got it"): accepted without an entry or a refusal."""
+    if state is None or state.is_over or action.get("seat", seat) != seat:
+        return False
+    try:
+        parsed = game.action_from_json({**action, "seat": seat})
+    except RecordError:
+        return False
+    return state.repeats(parsed)
 
 
 def result_dict(result) -> dict:

@@ -136,3 +136,14 @@ def test_only_a_refusal_of_our_own_move_reaches_the_person():
     assert h.events[-1]["type"] == "state" and h.legal() == [{"ack": True}]  # offered again
     h.guest.act({"ack": True})
     assert h.send_actions() == 1
+
+
+def test_a_second_got_it_after_the_first_is_logged_changes_nothing():
+    h = Harness()
+    h.to_widow()
+    h.guest.act({"ack": True})
+    h.send_actions()
+    h.feed()
+    assert h.guest._in_flight is None and SEAT not in h.table.host.state.to_act()
+    h.guest.act({"ack": True})  # e.g. Enter pressed again
+    assert not h.take(m.ACTION) and not [e for e in h.events if e["type"] == "error"]
