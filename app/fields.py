@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
 # The longest display name: it has to fit a seat panel, the lobby's host line and the
@@ -30,8 +31,28 @@ def field_note(parent: QWidget | None = None) -> QLabel:
 def show_note(note: QLabel, text: str, problem: bool) -> None:
     note.setText(text)
     note.setProperty("problem", problem)
-    note.setStyleSheet("color: #ffb4a8; font-weight: bold;" if problem else "color: #d7e8dc;")
+    light = note.window().palette().color(QPalette.Window).lightness() > 128  # unstyled dialog
+    colour = ("#b3261e" if light else "#ffb4a8") if problem else ("#3a4a40" if light else "#d7e8dc")
+    note.setStyleSheet(f"color: {colour};" + (" font-weight: bold;" if problem else ""))
     note.setVisible(bool(text))
+    if text:
+        _room_for(note)
+
+
+def _room_for(note: QLabel) -> None:
+    """Grow the dialog the note is in (never shrink it) so the note is not cut off."""
+    window = note.window()
+    if window is note or not window.isVisible():
+        return  # not shown yet: its first size will include the note
+    layout = window.layout()
+    if layout is None:
+        return
+    layout.activate()
+    wanted = window.sizeHint().expandedTo(window.minimumSizeHint())
+    if layout.hasHeightForWidth():  # wrapped labels: their height at this width
+        wanted.setHeight(max(wanted.height(), layout.totalHeightForWidth(window.width())))
+    if wanted.height() > window.height() or wanted.width() > window.width():
+        window.resize(window.size().expandedTo(wanted))
 
 
 def guard_length(edit: QLineEdit, note: QLabel, limit: int, noun: str,
@@ -42,10 +63,9 @@ def guard_length(edit: QLineEdit, note: QLabel, limit: int, noun: str,
     def check(_text: str = "") -> bool:
         length = len(edit.text().strip())
         if length > limit:
-            show_note(note, f"A {noun} can have at most {limit} characters; this one has "
-                            f"{length}. Shorten it to go on.", True)
+            show_note(note, f"Too long: {length} characters, and a {noun} has at most {limit}.", True)
         elif length == limit:
-            show_note(note, f"{limit} characters is the most a {noun} can have.", False)
+            show_note(note, f"{limit} characters: the most a {noun} can have.", False)
         else:
             show_note(note, "", False)
         ok = length <= limit and (length > 0 or not required)

@@ -109,6 +109,7 @@ class FirstStartDialog(QDialog):
         super().__init__(parent)
         self.settings = settings
         self.setWindowTitle("Welcome to Parlour")
+        self.setMinimumWidth(420)
         layout = QVBoxLayout(self)
         intro = QLabel("What should the others at the table call you?")
         intro.setWordWrap(True)

@@ -207,11 +207,11 @@ def test_a_name_too_long_is_refused_with_a_message_not_cut(qtbot, settings):
     dialog.show()
     dialog.name_edit.clear()
     QTest.keyClicks(dialog.name_edit, "G" * NAME_LIMIT)
-    assert dialog.name_note.isVisible() and "most a name can have" in dialog.name_note.text()
+    assert dialog.name_note.isVisible() and "the most a name can have" in dialog.name_note.text()
     assert dialog.save_button.isEnabled()
     QTest.keyClicks(dialog.name_edit, "ran")  # past the limit: kept as typed, and refused
     assert dialog.name_edit.text() == "G" * NAME_LIMIT + "ran"
-    assert f"at most {NAME_LIMIT} characters; this one has {NAME_LIMIT + 3}" in dialog.name_note.text()
+    assert f"Too long: {NAME_LIMIT + 3} characters, and a name has at most {NAME_LIMIT}" in dialog.name_note.text()
     assert not dialog.save_button.isEnabled()
     QTest.keyClick(dialog.name_edit, Qt.Key_Return)
     assert settings.display_name == "Ann"  # nothing saved
@@ -226,7 +226,7 @@ def test_a_long_pasted_first_name_is_not_cut_either(qtbot, settings):
     qtbot.addWidget(dialog)
     dialog.name_edit.setText("Grandma Josephine Abernathy-Smythe")  # pasted
     assert dialog.name_edit.text() == "Grandma Josephine Abernathy-Smythe"
-    assert not dialog.ok_button.isEnabled() and "at most" in dialog.name_note.text()
+    assert not dialog.ok_button.isEnabled() and "Too long" in dialog.name_note.text()
     dialog.accept()
     assert settings.display_name == ""
 
@@ -236,6 +236,6 @@ def test_a_table_name_too_long_is_refused(qtbot):
     dialog = HostDialog("Ann")
     qtbot.addWidget(dialog)
     dialog.name_edit.setText("T" * 41)
-    assert "at most 40 characters" in dialog.name_note.text()
+    assert "a table name has at most 40" in dialog.name_note.text()
     dialog.name_edit.setText("")  # empty is fine: the table gets a default name
     assert dialog.settings()["name"] == "Parlour table"
