@@ -324,6 +324,8 @@ class Lobby:
             return None
         for table in self._tables:
             if same_fingerprint(table["fingerprint"], record["fingerprint"]):
+                if not _could_be(record, table):
+                    return None  # that host has another table now: ours is over
                 return {**record, "address": table["address"], "port": table["port"],
                         "where": "network"}
         if self.identity is not None and await self._answers(record):
@@ -357,3 +359,10 @@ class Lobby:
                 await self._browser.stop()
         self._thread.stop(end())
         self._thread = None
+
+
+def _could_be(record: dict, table: dict) -> bool:
+    """Whether the advertised ``table`` may be the remembered one: same name, and in
+    game if ours had started (a started table never goes back to waiting)."""
+    same_name = not record["name"] or table.get("name") == record["name"]
+    return same_name and (bool(table.get("in_game")) or not record["started"])

@@ -324,9 +324,16 @@ def test_the_lobby_offers_nothing_for_another_key_or_no_memory(tmp_path):
         assert asyncio.run(offer()) is None  # someone else answers there
         # Found on the network by the host's key: offered where it is advertised now.
         _remembered(store, host, port=1)
-        lobby._tables = [{"fingerprint": host.core.identity.fingerprint, "address": "127.0.0.1",
-                          "port": host.core.port}]
+        advert = {"fingerprint": host.core.identity.fingerprint, "address": "127.0.0.1",
+                  "port": host.core.port, "name": "Kitchen table", "in_game": True}
+        lobby._tables = [advert]
         found = asyncio.run(offer())
         assert found["where"] == "network" and found["port"] == host.core.port
+        # The same host with another table (waiting to start, or another name): not ours,
+        # and not offered at the address either.
+        _remembered(store, host)
+        for other in ({"in_game": False}, {"name": "Attic"}):
+            lobby._tables = [{**advert, **other}]
+            assert asyncio.run(offer()) is None
     finally:
         host.close()
