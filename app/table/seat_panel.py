@@ -38,7 +38,7 @@ class SeatPanel(QFrame):
                   is_bidder: bool = False, fingerprint: str = "") -> None:
         self.seat_name = name
         self.name.setToolTip(f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
-        bot = " (bot)" if kind == "bot" else ""
+        bot = " (bot)" if kind == "bot" and not name.endswith("(bot)") else ""  # a stand-in is "Dad (bot)"
         self.name.setText(f"{name}{bot}")
         parts = [team] if team else []
         if cards_left is not None:

@@ -122,6 +122,8 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
             qtbot.mouseClick(table.waiting.bot_button, Qt.LeftButton)
             until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
             assert not table.waiting.isVisible()
+            names = [p.name.text() for p in table.panels.values() if p.isVisible()]
+            assert f"{victim_name} (bot)" in names  # said once, not "(bot) (bot)"
             stood_in = True
             continue
         if not hinted:  # our turn: the hint says what a bot would do here
