@@ -28,14 +28,6 @@ from tests.app.test_app_network import ROOK, _headless_host, until
 from tests.app.test_app_play import sit_down
 
 
-@pytest.fixture
-def closing():
-    sessions = []
-    yield sessions
-    for session in sessions:
-        session.close()
-
-
 def confirm_box(qtbot, window) -> QMessageBox:
     until(qtbot, lambda: window.leave_box is not None and window.leave_box.isVisible())
     return window.leave_box

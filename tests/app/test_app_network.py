@@ -48,15 +48,6 @@ def setup_texts(window) -> str:
     return " ".join(w.text() for w in window.setup.findChildren(QLabel) if w.isVisible())
 
 
-@pytest.fixture
-def closing():
-    """Sessions a test started outside the window, closed at the end whatever happens."""
-    sessions = []
-    yield sessions
-    for session in sessions:
-        session.close()
-
-
 def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, monkeypatch, closing):
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
