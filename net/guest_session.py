@@ -11,7 +11,11 @@ before anything is shown. What the guest does with the results:
   state directory);
 * every accepted batch is acknowledged at once with an "hb" carrying the last verified
   seq, so the host knows what this peer has;
-* the seat's decisions: a bot's (headless), or the person's through ``act``.
+* the seat's decisions: a bot's (headless), or the person's through ``act`` — one at a
+  time: nothing more is decided or offered until the host logs or refuses the move in
+  flight, and only a refusal of that move reaches the person (others are logged);
+* the app's seat is remembered on disk (``last_table.LastTable``) for a rejoin after
+  the app or the computer restarts, and forgotten when the table ends or turns us away.
 
 Connection state machine: ``connecting → joined → (dropped → backing off →
 connecting)* → ended``. A drop (closed socket, heartbeat silence, garbage from the
@@ -19,7 +23,8 @@ other end) leads to reconnection with exponential backoff, to the last known add
 or, when the table was found by mDNS, wherever the same host key advertises it now.
 On reconnection the "join" names the last entry held, and the host sends only the
 suffix. A pin mismatch, a protocol version mismatch or a refusal ends the session with
-a message for the person.
+a message for the person; so does the app's first join when it has not reached the
+table within ``FIRST_JOIN_WITHIN`` seconds (what went wrong in plain words).
 """
 
 from __future__ import annotations
