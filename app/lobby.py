@@ -16,8 +16,8 @@ import re
 from typing import Protocol
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
 from html import escape
 
@@ -240,7 +240,10 @@ class LobbyPage(QWidget):
 
     def keyPressEvent(self, event) -> None:
         if event.key() in (Qt.Key_Return, Qt.Key_Enter):
-            if self.rejoin:
+            focus = QApplication.focusWidget()
+            if isinstance(focus, QPushButton) and focus is not self.rejoin_button:
+                focus.click()  # Enter on a focused button means that button
+            elif self.rejoin:
                 self._rejoin()
             else:
                 self._join()

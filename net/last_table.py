@@ -49,8 +49,9 @@ class LastTable:
         return {k: record[k] for k in FIELDS} if valid(record) else None
 
     def save(self, record: dict) -> None:
-        if not valid(record):
-            raise ValueError(f"not a last-table record: {record!r}")
+        if not valid(record):  # a bug, but one that must not cost the game: log it
+            log.warning("not a last-table record, not kept: %r", record)
+            return
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -57,7 +57,7 @@ class _LoopThread:
             try:
                 self.submit(coro).result(timeout)
             except Exception:  # noqa: BLE001 - closing is best effort
-                log.exception("session shutdown failed")
+                log.exception("%s: shutdown failed", self.thread.name)
         try:
             self.loop.call_soon_threadsafe(self.loop.stop)
         except RuntimeError:
@@ -269,6 +269,7 @@ class Lobby:
         self._wake: asyncio.Event | None = None
         self._watch: asyncio.Task | None = None
         self._paused = False
+        self._stopped = False
 
     def start(self, on_event) -> None:
         self._thread = _LoopThread("parlour-lobby")
@@ -301,12 +302,14 @@ class Lobby:
         self._paused = True
 
     async def _watch_rejoin(self, on_event) -> None:
-        while True:
+        while not self._stopped:
             try:
                 offer = await self._rejoin_offer()
             except Exception:  # noqa: BLE001 - the offer is a convenience: never a crash
                 log.exception("checking the last table failed")
                 offer = None
+            if self._stopped:
+                return
             if offer != self._offer:
                 self._offer = offer
                 on_event({"type": "rejoin", "table": offer})
@@ -353,7 +356,11 @@ class Lobby:
 
         async def end():
             if self._watch is not None:
-                self._watch.cancel()  # perhaps mid-check: let it close its connection
+                # Perhaps mid-check: it closes its connection (and a close that swallows
+                # the cancellation still finds the loop told to stop).
+                self._stopped = True
+                self._wake.set()
+                self._watch.cancel()
                 await asyncio.gather(self._watch, return_exceptions=True)
             if self._browser is not None:
                 await self._browser.stop()

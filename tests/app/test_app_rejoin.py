@@ -122,6 +122,12 @@ def test_the_rejoin_offer_is_on_top_and_enter_takes_it(qtbot, window):
     assert layout.indexOf(lobby.rejoin_card) < layout.indexOf(lobby.list.parentWidget())
     QTest.keyClick(lobby, Qt.Key_Return)  # Enter
     assert joined == [OFFER]
+    opened = []
+    lobby.play_local.disconnect(window.play_local)  # (the game dialog would wait for a person)
+    lobby.play_local.connect(lambda: opened.append("local"))
+    lobby.local_button.setFocus()
+    QTest.keyClick(lobby, Qt.Key_Return)  # Enter on another focused button means that one
+    assert opened == ["local"] and joined == [OFFER]
     window.lobby_bridge.deliver({"type": "rejoin", "table": None})
     until(qtbot, lambda: not lobby.rejoin_card.isVisible())
 

@@ -23,6 +23,12 @@ def test_save_load_forget(tmp_path):
     store.forget()  # nothing there: fine
 
 
+def test_a_record_that_is_not_one_is_not_kept(tmp_path):
+    store = LastTable(tmp_path)
+    store.save({**RECORD, "fingerprint": None})  # logged, never raised into the session
+    assert store.load() is None
+
+
 def test_a_damaged_or_strange_file_is_ignored(tmp_path):
     store = LastTable(tmp_path)
     for text in ("{not json", json.dumps({**RECORD, "port": "47311"}), json.dumps([1, 2]),
