@@ -12,6 +12,7 @@ rejoin the last table this installation held a seat at.
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
 import logging
 import socket
@@ -84,10 +85,28 @@ class _NetworkSession(Session):
                 return
             try:
                 getattr(self.core, method)(*args)
-            except Exception as exc:  # noqa: BLE001 - report, keep the table alive
+            except Exception:  # noqa: BLE001 - report, keep the table alive
                 log.exception("session command failed")
-                self._emit({"type": "error", "message": f"internal error: {exc!r}"})
+                self._emit({"type": "error", "message": INTERNAL_ERROR})
         self._thread.post(run)
+
+
+# What a person is told when a command hit a bug (the details go to the log).
+INTERNAL_ERROR = "Something went wrong inside Parlour (the details are in its log); the table goes on."
+
+
+def _why_not_open(exc: Exception) -> str:
+    """A host's start failure in words (no error numbers)."""
+    if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
+        return "another program is using the port"
+    if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM):
+        return "this computer does not allow Parlour to listen on the network, or to write its files"
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    from .store import StoreError
+    if isinstance(exc, StoreError):
+        return str(exc)  # written for people
+    return "something went wrong inside Parlour (the details are in its log)"
 
 
 def typed_address(bind: str, port: int) -> str:
@@ -144,7 +163,8 @@ class HostSession(_NetworkSession):
         try:
             await self.core.start()
         except Exception as exc:  # noqa: BLE001 - e.g. the port is taken: tell the person
-            self._emit({"type": "error", "message": f"Could not open the table: {exc}",
+            log.exception("the table could not open")
+            self._emit({"type": "error", "message": f"Could not open the table: {_why_not_open(exc)}.",
                         "fatal": True})
 
     def sit(self, seat: int) -> None:

@@ -337,3 +337,20 @@ def test_the_lobby_offers_nothing_for_another_key_or_no_memory(tmp_path):
             assert asyncio.run(offer()) is None
     finally:
         host.close()
+
+
+def test_a_host_whose_port_is_taken_is_told_in_words(tmp_path):
+    import socket
+    rec = Recorder()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        host = HostSession(rec, {"game": "rook"}, ident("Host"), state_dir=tmp_path / "h",
+                           timings=QUICK, port=taken.getsockname()[1])
+        try:
+            poll(lambda: rec.of("error"))
+        finally:
+            host.close()
+    [error] = rec.of("error")
+    assert error["fatal"] and error["message"] == \
+        "Could not open the table: another program is using the port."
