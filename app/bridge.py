@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-EVENT_TYPES = ("tables", "table", "state", "hand_over", "game_over", "connection", "alert", "error",
-               "hint", "waiting", "readmit")
+EVENT_TYPES = ("tables", "rejoin", "table", "state", "hand_over", "game_over", "connection", "alert",
+               "error", "hint", "waiting", "readmit")
 
 
 class EventBridge(QObject):
@@ -22,6 +22,7 @@ class EventBridge(QObject):
 
     event = Signal(object)  # every event, in order, on the GUI thread
     tables = Signal(object)
+    rejoin = Signal(object)  # the lobby's offer to rejoin the last table (or None)
     table = Signal(object)
     state = Signal(object)
     hand_over = Signal(object)

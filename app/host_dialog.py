@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
                                QLineEdit, QVBoxLayout, QWidget)
 
+from app.fields import TABLE_NAME_LIMIT, field_note, guard_length
 from engine import TITLES, rulesets
 
 GAME_NAMES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
@@ -48,9 +49,10 @@ class HostDialog(QDialog):
         layout.addLayout(self.form)
         self.name_edit = QLineEdit(f"{default_name}'s table" if default_name else "Parlour table")
         self.name_edit.setAccessibleName("Table name")
-        self.name_edit.setMaxLength(40)
+        self.name_note = field_note()
         if not local:
             self.form.addRow("Table name", self.name_edit)
+            self.form.addRow("", self.name_note)
         self.game_box = QComboBox()
         self.game_box.setAccessibleName("Game")
         for title in TITLES:
@@ -89,6 +91,9 @@ class HostDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        ok = buttons.button(QDialogButtonBox.Ok)
+        self.name_ok = (guard_length(self.name_edit, self.name_note, TABLE_NAME_LIMIT, "table name",
+                                     ok.setEnabled, required=False) if not local else lambda: True)
         self.game_box.currentIndexChanged.connect(self._game_changed)
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
         self.ruleset_box.currentIndexChanged.connect(self._ruleset_changed)
@@ -199,6 +204,10 @@ class HostDialog(QDialog):
         for option_id, widget in self.option_widgets.items():
             out[option_id] = widget.isChecked() if isinstance(widget, QCheckBox) else widget.currentData()
         return out
+
+    def accept(self) -> None:
+        if self.name_ok():  # Enter with a table name that does not fit: stay
+            super().accept()
 
     def settings(self) -> dict:
         """``{"game", "ruleset", "mode", "options", "name"}`` as the session wants it,

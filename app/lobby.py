@@ -3,15 +3,21 @@
 Tables come from a ``TableDirectory`` — whatever finds tables on the network (mDNS
 browsing in net/) feeds ``{"type": "tables", "tables": [TableInfo, …]}`` events into the
 callback it is started with, the whole list each time. The lobby only shows them.
+
+A directory may also send ``{"type": "rejoin", "table": record | None}``: the last table
+this installation held a seat at, reachable now (net/last_table.py). The lobby then
+puts "Rejoin *Table* — you are North, hand 4, 120–85" at the top — one click, or Enter —
+and never greys out that table in the list.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QInputDialog, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
 from html import escape
 
@@ -24,8 +30,9 @@ HOST_NAME_CHARS = 20  # a longer host name is cut short in a table's row (the to
 
 
 class TableDirectory(Protocol):
-    """Finds tables. ``start`` begins sending "tables" events to ``on_event`` (from any
-    thread); ``stop`` ends it."""
+    """Finds tables. ``start`` begins sending "tables" (and perhaps "rejoin") events to
+    ``on_event`` (from any thread); ``stop`` ends it. Optional: ``refresh()`` (back in
+    the lobby: look again now) and ``pause()`` (sitting at a table)."""
 
     def start(self, on_event) -> None: ...
 
@@ -52,6 +59,9 @@ class StaticDirectory:
         self.on_event = None
 
 
+YOUR_SEAT = "your seat is kept for you"
+
+
 def game_line(table: dict) -> str:
     """"Somerset · Kitty, winner takes all" / "Horseshoes · Four players, partners opposite"."""
     game = GAME_NAMES.get(table.get("game"), table.get("game") or "?")
@@ -74,16 +84,51 @@ def host_text(table: dict) -> str:
     return f"host {table.get('host', '?')}" + (f" [{fingerprint}]" if fingerprint else "")
 
 
-def describe_table(table: dict) -> str:
+def describe_table(table: dict, yours: bool = False) -> str:
     """The whole entry as plain text (the list item's text and accessible name)."""
+    seats = YOUR_SEAT if yours else seats_text(table)
     return (f"{table.get('name', 'Table')}  —  {game_line(table)}\n"
-            f"{host_text(table)}  ·  {seats_text(table)}  ·  {status_text(table)}")
+            f"{host_text(table)}  ·  {seats}  ·  {status_text(table)}")
+
+
+# Seats by compass point, clockwise (play passes to the left: seat + 1).
+COMPASS = {4: ("North", "East", "South", "West"), 3: ("North", "East", "West")}
+
+
+def rejoin_text(record: dict) -> str:
+    """"Rejoin Ann's table — you are North, hand 4, 120–85" for a remembered table."""
+    seat, players = record.get("seat", 0), record.get("players", 4)
+    points = COMPASS.get(players, ())
+    where = points[seat] if 0 <= seat < len(points) else f"in seat {seat + 1}"
+    if not record.get("started"):
+        progress = "waiting for the deal"
+    else:
+        progress = f"hand {record.get('hand', 1)}, {score_line(record)}"
+    return f"Rejoin {record.get('name') or 'the table'} — you are {where}, {progress}"
+
+
+def score_line(record: dict) -> str:
+    """Your side's score first: "120–85", or "you 5, others 3, 7" when everyone plays alone."""
+    scores, side = list(record.get("scores") or []), record.get("side", 0)
+    if not 0 <= side < len(scores):
+        return "no score yet"
+    if len(scores) == 2:
+        return f"{scores[side]}–{scores[1 - side]}"
+    others = ", ".join(str(s) for i, s in enumerate(scores) if i != side)
+    return f"you {scores[side]}, others {others}"
+
+
+def same_key(a: str | None, b: str | None) -> bool:
+    """Two fingerprints, however written, naming the same key."""
+    def compact(fp):
+        return re.sub(r"[^0-9a-f]", "", (fp or "").lower())
+    return bool(compact(a)) and compact(a) == compact(b)
 
 
 class TableRow(QWidget):
     """One table in the lobby list: name and game on the left, who hosts and seats on the right."""
 
-    def __init__(self, table: dict, parent: QWidget | None = None):
+    def __init__(self, table: dict, parent: QWidget | None = None, yours: bool = False):
         super().__init__(parent)
         self.setAttribute(Qt.WA_TransparentForMouseEvents)
         row = QHBoxLayout(self)
@@ -108,8 +153,9 @@ class TableRow(QWidget):
         host.setToolTip(f"Hosted by {table.get('host', '?')}"
                         + (". The host's key fingerprint: check it with them before joining" if fingerprint else ""))
         host.setAlignment(Qt.AlignRight)
-        seats = QLabel(f"{seats_text(table)} · {status_text(table)}")
-        seats.setObjectName("lobbySeats" if table.get("open_seats") else "lobbyFull")
+        seats = QLabel(f"{YOUR_SEAT} · {status_text(table)}" if yours
+                       else f"{seats_text(table)} · {status_text(table)}")
+        seats.setObjectName("lobbySeats" if table.get("open_seats") or yours else "lobbyFull")
         seats.setAlignment(Qt.AlignRight)
         right.addWidget(host)
         right.addWidget(seats)
@@ -128,6 +174,7 @@ class LobbyPage(QWidget):
         super().__init__(parent)
         self.setObjectName("page")
         self.tables: list[dict] = []
+        self.rejoin: dict | None = None  # the remembered table, while it can be reached
         outer = QVBoxLayout(self)
         outer.setContentsMargins(40, 30, 40, 30)
         outer.setSpacing(14)
@@ -148,8 +195,64 @@ class LobbyPage(QWidget):
             button.clicked.connect(signal)
             header.addWidget(button, 0, Qt.AlignTop)
         outer.addLayout(header)
+        outer.addWidget(self._rejoin_card())
         outer.addLayout(self._big_buttons())
         outer.addWidget(self._table_list(), 1)
+
+    def _rejoin_card(self) -> QFrame:
+        self.rejoin_card = QFrame()
+        self.rejoin_card.setObjectName("rejoinCard")
+        layout = QVBoxLayout(self.rejoin_card)
+        layout.setContentsMargins(14, 10, 14, 10)
+        self.rejoin_button = QPushButton()
+        self.rejoin_button.setObjectName("rejoinTable")
+        self.rejoin_button.setMinimumHeight(52)
+        self.rejoin_button.setAutoDefault(True)  # Enter, as well as Space and a click
+        self.rejoin_note = QLabel()
+        self.rejoin_note.setObjectName("note")
+        self.rejoin_note.setWordWrap(True)
+        layout.addWidget(self.rejoin_button)
+        layout.addWidget(self.rejoin_note)
+        self.rejoin_button.clicked.connect(self._rejoin)
+        self.rejoin_card.hide()
+        return self.rejoin_card
+
+    def on_rejoin(self, event: dict) -> None:
+        """Offer (or stop offering) the table this installation holds a seat at."""
+        self.rejoin = event.get("table")
+        if self.rejoin:
+            text = rejoin_text(self.rejoin)
+            self.rejoin_button.setText(text)
+            self.rejoin_button.setAccessibleName(text)
+            where = ("found on your network" if self.rejoin.get("where") == "network" else
+                     f"at {self.rejoin.get('address')}:{self.rejoin.get('port')}, where you last played")
+            host = self.rejoin.get("host")
+            self.rejoin_note.setText(f"Your seat is kept for you{f' by {host}' if host else ''} — "
+                                     f"the table is {where}.")
+        self.rejoin_card.setVisible(bool(self.rejoin))
+        self.on_tables({"tables": self.tables})  # that table's row is joinable
+        if self.rejoin and self.isVisible():
+            self.rejoin_button.setFocus()
+
+    def _rejoin(self) -> None:
+        if self.rejoin:
+            self.join_table.emit(dict(self.rejoin))
+
+    def _yours(self, table: dict | None) -> bool:
+        return bool(table and self.rejoin and same_key(table.get("fingerprint"),
+                                                       self.rejoin.get("fingerprint")))
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
+            focus = QApplication.focusWidget()
+            if isinstance(focus, QPushButton) and focus is not self.rejoin_button:
+                focus.click()  # Enter on a focused button means that button
+            elif self.rejoin:
+                self._rejoin()
+            else:
+                self._join()
+            return
+        super().keyPressEvent(event)
 
     def _big_buttons(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -204,12 +307,14 @@ class LobbyPage(QWidget):
         self.tables = list(event.get("tables") or [])
         self.list.clear()
         for table in self.tables:
-            item = QListWidgetItem(describe_table(table))
+            yours = self._yours(table)
+            item = QListWidgetItem(describe_table(table, yours))
             item.setData(Qt.UserRole, table.get("id"))
-            full = not table.get("open_seats")
-            item.setToolTip("No open seats" if full else "Double-click to join")
+            full = not table.get("open_seats") and not yours
+            item.setToolTip("No open seats" if full else
+                            "Your seat is kept: double-click to rejoin" if yours else "Double-click to join")
             self.list.addItem(item)
-            row = TableRow(table)
+            row = TableRow(table, yours=yours)
             item.setSizeHint(QSize(0, max(row.sizeHint().height(), 58)))
             self.list.setItemWidget(item, row)
         self.empty_hint.setVisible(not self.tables)
@@ -225,15 +330,19 @@ class LobbyPage(QWidget):
 
     def _selection_changed(self, row: int) -> None:
         table = self.selected_table()
-        self.join_button.setEnabled(bool(table and table.get("open_seats")))
+        yours = self._yours(table)
+        self.join_button.setText("Rejoin table" if yours else "Join table")
+        self.join_button.setEnabled(bool(table and (table.get("open_seats") or yours)))
 
     def _join(self) -> None:
         table = self.selected_table()
-        if table and table.get("open_seats"):
+        if self._yours(table):
+            self.join_table.emit({**self.rejoin, "address": table["address"], "port": table["port"]})
+        elif table and table.get("open_seats"):
             self.join_table.emit(table)
 
     def _ask_address(self) -> None:
-        address, ok = QInputDialog.getText(self, "Join by address",
-                                           "The host's address (shown on their table screen), e.g. 192.168.1.20:4871")
-        if ok and address.strip():
-            self.join_address.emit(address.strip())
+        from app.join_dialog import JoinAddressDialog
+        dialog = JoinAddressDialog(self)
+        if dialog.exec():
+            self.join_address.emit(dialog.address())

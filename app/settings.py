@@ -15,6 +15,8 @@ from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QLabel, QLineEdit, QVBoxLayout, QWidget)
 
+from app.fields import NAME_LIMIT, field_note, guard_length
+
 # Card widths in pixels; the height follows the 5:7 shape of a playing card.
 CARD_SIZES = {"small": 64, "medium": 84, "large": 108}
 # Milliseconds for a card to glide and for a finished trick to stay in view.
@@ -132,23 +134,28 @@ class FirstStartDialog(QDialog):
         super().__init__(parent)
         self.settings = settings
         self.setWindowTitle("Welcome to Parlour")
+        self.setMinimumWidth(420)
         layout = QVBoxLayout(self)
         intro = QLabel("What should the others at the table call you?")
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.name_edit = QLineEdit(settings.display_name or system_user_name())
+        self.name_edit = QLineEdit(settings.display_name or system_user_name()[:NAME_LIMIT])
         self.name_edit.setAccessibleName("Display name")
-        self.name_edit.setMaxLength(24)
         self.name_edit.selectAll()
         layout.addWidget(self.name_edit)
+        self.name_note = field_note()
+        layout.addWidget(self.name_note)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok)
         self.ok_button = buttons.button(QDialogButtonBox.Ok)
         self.ok_button.setText("Let's play")
         buttons.accepted.connect(self.accept)
         layout.addWidget(buttons)
-        self.name_edit.textChanged.connect(lambda text: self.ok_button.setEnabled(bool(text.strip())))
+        self.name_ok = guard_length(self.name_edit, self.name_note, NAME_LIMIT, "name",
+                                    self.ok_button.setEnabled)
 
     def accept(self) -> None:
+        if not self.name_ok():  # Enter with a name that does not fit: stay
+            return
         self.settings.display_name = self.name_edit.text()
         self.settings.sync()
         super().accept()
@@ -162,10 +169,11 @@ class SettingsDialog(QDialog):
         self.settings = settings
         self.setWindowTitle("Settings")
         form = QFormLayout(self)
-        self.name_edit = QLineEdit(settings.display_name or system_user_name())
+        self.name_edit = QLineEdit(settings.display_name or system_user_name()[:NAME_LIMIT])
         self.name_edit.setAccessibleName("Display name")
-        self.name_edit.setMaxLength(24)
         form.addRow("Your name", self.name_edit)
+        self.name_note = field_note()
+        form.addRow("", self.name_note)
         self.animation_box = self._combo(ANIMATION_SPEEDS, settings.animation, "Animation speed")
         form.addRow("Animations", self.animation_box)
         self.size_box = self._combo(CARD_SIZES, settings.card_size, "Card size")
@@ -177,6 +185,9 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+        self.save_button = buttons.button(QDialogButtonBox.Save)
+        self.name_ok = guard_length(self.name_edit, self.name_note, NAME_LIMIT, "name",
+                                    self.save_button.setEnabled)
 
     def _combo(self, choices: dict, current: str, accessible: str) -> QComboBox:
         box = QComboBox()
@@ -187,6 +198,8 @@ class SettingsDialog(QDialog):
         return box
 
     def accept(self) -> None:
+        if not self.name_ok():  # Enter with a name that does not fit: nothing saved yet
+            return
         if self.name_edit.text().strip():
             self.settings.display_name = self.name_edit.text()
         self.settings.animation = self.animation_box.currentData()

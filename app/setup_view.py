@@ -2,6 +2,8 @@
 
 Drawn from the session's "table" event; every change is a session command, so the
 screen shows what the table really is (a guest sees the host's arrangement live).
+While connecting, only "Connecting…" and Cancel show: nothing a guest cannot use. A
+network host sees the address others type in Join by address, with a Copy button.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QVBoxLayout, QWidget)
 
@@ -68,6 +71,7 @@ class SetupView(QWidget):
         self.subtitle.setObjectName("pageSubtitle")
         self.subtitle.setWordWrap(True)
         outer.addWidget(self.subtitle)
+        outer.addLayout(self._address_row())
         card = QFrame()
         card.setObjectName("card")
         self.grid = QGridLayout(card)
@@ -115,6 +119,35 @@ class SetupView(QWidget):
         self.start_button.clicked.connect(self._start)
         self.back_button.clicked.connect(self.leave_requested)
 
+    def _address_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.address_label = QLabel()
+        self.address_label.setObjectName("hostAddress")
+        self.address_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.copy_button = QPushButton("Copy address")
+        self.copy_button.setObjectName("copyAddress")
+        self.copy_button.setProperty("role", "secondary")
+        self.copy_button.setToolTip("Copy the address, to send it to someone who can't see the table")
+        self.copy_button.clicked.connect(self._copy_address)
+        row.addWidget(self.address_label)
+        row.addWidget(self.copy_button)
+        row.addStretch(1)
+        self._show_address(None)
+        return row
+
+    def _show_address(self, address: str | None) -> None:
+        self.address = address
+        self.address_label.setText(f"Others find this table in their lobby, or type "
+                                   f"<b>{escape(address)}</b> in Join by address." if address else "")
+        self.address_label.setVisible(bool(address))
+        self.copy_button.setVisible(bool(address))
+        self.copy_button.setText("Copy address")
+
+    def _copy_address(self) -> None:
+        if self.address:
+            QGuiApplication.clipboard().setText(self.address)
+            self.copy_button.setText("Copied")
+
     def attach(self, session, bridge) -> None:
         self.session = session
         self.table = {}
@@ -122,8 +155,19 @@ class SetupView(QWidget):
         self.subtitle.setText("Connecting to the table…")
         self.problem.hide()
         self.start_button.setEnabled(False)  # until the session says who sits where
+        self._connecting(True)
         bridge.table.connect(self.on_table)
         bridge.error.connect(self.on_error)
+
+    def _connecting(self, on: bool) -> None:
+        """Until the first "table" event: no seats, no host's controls, and Cancel."""
+        self.back_button.setText("Cancel" if on else "Back")
+        self.back_button.setAccessibleName("Cancel joining" if on else "Back to the lobby")
+        if on:
+            for widget in (self.start_button, self.fill_label, self.fill_box, self.teams_note):
+                widget.hide()
+            self._show_address(None)
+            self._fill_seats({})
 
     def on_error(self, event: dict) -> None:
         if not event.get("fatal") and not self.table.get("started"):
@@ -134,6 +178,10 @@ class SetupView(QWidget):
         if event.get("seats") != self.table.get("seats"):
             self.problem.hide()
         self.table = event
+        self._connecting(False)
+        self.teams_note.show()
+        if event.get("address") != self.address:
+            self._show_address(event.get("address") if event.get("is_host") else None)
         settings = event.get("settings") or {}
         game = GAME_NAMES.get(settings.get("game"), settings.get("game", ""))
         mode = MODE_NAMES.get(settings.get("mode"), "")

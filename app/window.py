@@ -14,6 +14,10 @@ once if someone hosts or joins before that.
 A session that ends on its own — the host's key is not the one expected, another
 protocol version, refused, the table full, the host gone or closed — says why in a
 dialog (an "error" event with ``fatal``) and the window goes back to the lobby.
+
+Leaving a game in progress asks first and says what happens to your seat: a guest's is
+kept for them (the lobby offers Rejoin), a host's leaving closes the table for everyone,
+a game against the computer ends.
 """
 
 from __future__ import annotations
@@ -93,6 +97,8 @@ class MainWindow(QMainWindow):
         self.lobby.set_name(settings.display_name or "friend")
         self.lobby_bridge = EventBridge(self)
         self.lobby_bridge.tables.connect(self.lobby.on_tables)
+        self.lobby_bridge.rejoin.connect(self.lobby.on_rejoin)
+        self.leave_box: QMessageBox | None = None
         self.directory: TableDirectory | None = directory
         if directory is not None or network_loader is None:
             self._start_directory()
@@ -124,7 +130,7 @@ class MainWindow(QMainWindow):
         self.lobby.open_settings.connect(self.open_settings)
         self.lobby.open_about.connect(lambda: AboutDialog(self).exec())
         self.setup.leave_requested.connect(self.leave_table)
-        self.table.leave_requested.connect(self.leave_table)
+        self.table.leave_requested.connect(self.confirm_leave)
         self.table.summary_ready.connect(self._autoplay_next)
 
     # -- starting a table -----------------------------------------------------------------
@@ -167,12 +173,19 @@ class MainWindow(QMainWindow):
             self._sit_down(self.network.host(settings, self.settings.display_name, bridge.deliver), bridge)
 
     def join(self, table) -> None:
+        """Sit at ``table``: a TableInfo, a remembered table (Rejoin) or "host:port"."""
         self.load_network()
         if self.network is None:
             self._network_missing()
             return
         bridge = self._new_bridge()
-        self._sit_down(self.network.join(table, self.settings.display_name, bridge.deliver), bridge)
+        try:
+            session = self.network.join(table, self.settings.display_name, bridge.deliver)
+        except ValueError as exc:  # an address that is not one (net.address.AddressError)
+            self.leave_table()
+            self.show_problem("Couldn't join the table", str(exc))
+            return
+        self._sit_down(session, bridge)
 
     def _network_missing(self) -> None:
         QMessageBox.information(self, "Not available yet",
@@ -186,6 +199,7 @@ class MainWindow(QMainWindow):
 
     def _sit_down(self, session, bridge: EventBridge):
         self.session = session
+        self._directory_call("pause")  # no need to look for the last table meanwhile
         self.setup.attach(session, bridge)
         self.table.attach(session, bridge)
         bridge.table.connect(self._on_table)
@@ -239,6 +253,50 @@ class MainWindow(QMainWindow):
             self.session = None
         if to_lobby:
             self.stack.setCurrentWidget(self.lobby)
+            self._directory_call("refresh")  # the seat just left may be offered for a rejoin
+
+    def _directory_call(self, name: str) -> None:
+        method = getattr(self.directory, name, None)
+        if callable(method):
+            method()
+
+    # -- leaving mid-game -----------------------------------------------------------------
+    def _mid_game(self) -> bool:
+        summary = self.table.summary
+        return self.stack.currentWidget() is self.table and bool(self.table.table.get("started")) \
+            and not (summary.isVisible() and summary.game_over)
+
+    def confirm_leave(self) -> None:
+        """The table's Leave: in the middle of a game, ask first and say what happens to
+        your seat; otherwise just go."""
+        if not self._mid_game():
+            self.leave_table()
+            return
+        if type(self.session).__name__ == "LocalSession":
+            title, info = "Leave this game?", "The game against the computer ends here; it is not kept."
+        elif self.table.table.get("is_host"):
+            title, info = ("Close the table for everyone?",
+                           "You are hosting: if you leave, the game ends for everyone at the table "
+                           "and they go back to their lobbies.")
+        else:
+            title, info = ("Leave the table?",
+                           "Your seat is kept for you. The others wait — or the host lets a "
+                           "computer player take your turns — until you come back with Rejoin "
+                           "at the top of your lobby.")
+        box = QMessageBox(QMessageBox.Question, "Leave the game?", title, QMessageBox.NoButton, self)
+        box.setObjectName("confirmLeave")
+        box.setInformativeText(info)
+        leave = box.addButton("Leave", QMessageBox.DestructiveRole)
+        leave.setObjectName("confirmLeaveYes")
+        stay = box.addButton("Stay", QMessageBox.RejectRole)
+        stay.setObjectName("confirmLeaveNo")
+        box.setDefaultButton(stay)
+        box.setEscapeButton(stay)
+        box.buttonClicked.connect(lambda button: button is leave and self.leave_table())
+        if self.leave_box is not None:
+            self.leave_box.close()
+        self.leave_box = box
+        box.open()
 
     # -- preferences --------------------------------------------------------------------
     def open_settings(self) -> None:

@@ -337,6 +337,12 @@ class State:
             return []
         return getattr(self, "_legal_" + self.phase.replace("-", "_"))(seat)
 
+    def repeats(self, action: Action) -> bool:
+        """True for an action the rules accept a second time and ignore (Rook's
+        "Got it": acknowledging twice changes nothing). Sessions answer such a repeat
+        with nothing at all — no entry, no refusal — instead of ``apply``."""
+        return False
+
     def check(self, action: Action) -> None:
         """Raise IllegalAction if ``action`` may not be applied now; change nothing."""
         self.clone().apply(action)

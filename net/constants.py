@@ -141,6 +141,16 @@ MAX_UNSEATED_PER_SOURCE = 8
 #: Seconds an authenticated stranger may wait for the host to give it a seat (a player
 #: who lost their key, while the host person decides) before it is sent away.
 UNSEATED_WAIT = 120.0
+#: The app's first join gives up after this many seconds (every attempt included) and
+#: says why; the person can Cancel sooner.
+FIRST_JOIN_WITHIN = 5.0
+#: The last table this installation held a seat at as a guest (net/last_table.py), in
+#: the data directory next to the identity.
+LAST_TABLE_FILE = "last_table.json"
+#: The lobby checks that the last table still answers at its address this often, and
+#: gives one check this long (a full Parlour handshake with the host's key pinned).
+REJOIN_PROBE_EVERY = 3.0
+REJOIN_PROBE_TIMEOUT = 2.0
 #: Files a host keeps in its state directory.
 HOST_LOG_FILE = "table.db"
 HOST_META_FILE = "host.json"

@@ -18,9 +18,13 @@ Events (``type`` first; every field plain JSON-able values)::
   {"type": "tables", "tables": [TableInfo, …]}           lobby list, whole list each time
       TableInfo = {"id", "name", "game", "ruleset", "mode", "host", "fingerprint",
                    "open_seats", "in_game", "address", "port", "protocol"}
+  {"type": "rejoin", "table": LastTable | None}          lobby: the table this key holds a
+      seat at, reachable now (net/last_table.py fields + "where": "network" | "address")
   {"type": "table", "seats": [SeatInfo, …], "you": seat | None, "is_host": bool,
    "settings": {"game", "ruleset", "mode", "options", "name"},
-   "table_options": {"live_scores": bool, "game_log": bool}, "started": bool}
+   "table_options": {"live_scores": bool, "game_log": bool}, "started": bool,
+   "address": "192.168.1.20:47311"}                      address: a network host's only,
+      what others type in Join by address
       SeatInfo = {"seat", "name", "fingerprint", "kind": "human" | "bot" | "empty",
                   "level": str | None, "connected": bool}
   {"type": "state", "view": <engine State.view(you)>, "events": [engine events],
@@ -41,7 +45,8 @@ Events (``type`` first; every field plain JSON-able values)::
       player=new_fingerprint)``) or no (``HostSession.turn_away(new_fingerprint)``)
   {"type": "alert", "seat": int | None, "rule": str, "detail": str,
    "evidence_path": str | None}                           integrity alert
-  {"type": "error", "message": str, "fatal": bool}        a person-readable problem;
+  {"type": "error", "message": str, "fatal": bool}        a person-readable problem
+      about this player's own action (others' refusals are logged, not sent);
       ``fatal`` (optional, default false): the session has ended (wrong key, wrong
       version, refused, table full, host gone or closed) — go back to the lobby
   {"type": "hint", "text": str}                           answer to ``hint()``

@@ -11,7 +11,11 @@ before anything is shown. What the guest does with the results:
   state directory);
 * every accepted batch is acknowledged at once with an "hb" carrying the last verified
   seq, so the host knows what this peer has;
-* the seat's decisions: a bot's (headless), or the person's through ``act``.
+* the seat's decisions: a bot's (headless), or the person's through ``act`` — one at a
+  time: nothing more is decided or offered until the host logs or refuses the move in
+  flight, and only a refusal of that move reaches the person (others are logged);
+* the app's seat is remembered on disk (``last_table.LastTable``) for a rejoin after
+  the app or the computer restarts, and forgotten when the table ends or turns us away.
 
 Connection state machine: ``connecting → joined → (dropped → backing off →
 connecting)* → ended``. A drop (closed socket, heartbeat silence, garbage from the
@@ -19,15 +23,18 @@ other end) leads to reconnection with exponential backoff, to the last known add
 or, when the table was found by mDNS, wherever the same host key advertises it now.
 On reconnection the "join" names the last entry held, and the host sends only the
 suffix. A pin mismatch, a protocol version mismatch or a refusal ends the session with
-a message for the person.
+a message for the person; so does the app's first join when it has not reached the
+table within ``FIRST_JOIN_WITHIN`` seconds (what went wrong in plain words).
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import os
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,11 +43,14 @@ from engine.bots import make_bot
 from engine.bots.random_bot import RandomBot
 
 from . import messages as m
+from .address import format_address
 from .alerts import alert_event
-from .constants import SHUFFLE_NOTICE
+from .constants import FIRST_JOIN_WITHIN, SHUFFLE_NOTICE
 from .framing import ProtocolError
 from .heartbeat import WIRE, Backoff, Link, Timings
+from .host import repeats
 from .identity import same_fingerprint
+from .last_table import LastTable
 from .replica import PeerReplica, ReplicaHalted
 from .state_events import record_breakdown, state_event
 from .transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
@@ -60,8 +70,13 @@ class GuestCore:
                  bot_level: str | None = None, state_dir: str | os.PathLike | None = None,
                  seat: int | None = None, bot_delay: float = 0.0, stop_on_alert: bool = False,
                  discover_timeout: float = 30.0, claim: tuple[int, int] | None = None,
-                 give_up: int | None = None):
+                 give_up: int | None = None, remember: LastTable | None = None,
+                 call_later: Callable | None = None):
         self.identity = identity
+        # Timers (a bot's thinking pause, the shuffle notice) go through this, so the
+        # core can be driven message by message without an event loop in tests.
+        self.call_later = call_later or (
+            lambda delay, fn, *args: asyncio.get_running_loop().call_later(delay, fn, *args))
         self.address, self.port, self.fingerprint = address, port, fingerprint
         self.table_name = table_name
         self.interfaces = interfaces
@@ -77,6 +92,11 @@ class GuestCore:
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
         self.give_up = give_up
+        self.remember = remember  # the app: where this seat is, for a rejoin after a restart
+        self._remembered: dict | None = None
+        self._host_name = ""
+        self._deadline: float | None = None  # the app's first join gives up by then
+        self._attempt: asyncio.Future | None = None
         self.replica: PeerReplica | None = None
         self.host_key: bytes | None = None
         self.table: str | None = None
@@ -92,6 +112,10 @@ class GuestCore:
         self.done = asyncio.Event()
         self.joined = asyncio.Event()
         self._acted: int | None = None
+        # The log position our last action was sent at, until the host logs it or
+        # refuses it: meanwhile this seat decides nothing more (a Rook "Got it" sent
+        # while someone else's is logged must not go twice).
+        self._in_flight: int | None = None
         self._stopping = False
         self._was_joined = False
 
@@ -100,17 +124,21 @@ class GuestCore:
         """Play until the table ends, an alert stops us, or ``stop``; the summary."""
         try:
             await self._locate()
+            if self.give_up is not None:
+                self._deadline = asyncio.get_running_loop().time() + FIRST_JOIN_WITHIN
             backoff = Backoff(self.timings)
             while not self._finished():
                 try:
-                    conn = await open_connection(self.address, self.port, self.identity,
-                                                 self.fingerprint, schemas=WIRE,
-                                                 timeout=self.timings.connect)
+                    conn = await self._connect()
+                except asyncio.CancelledError:
+                    if self._stopping:
+                        break  # Cancel while connecting
+                    raise
                 except (PinMismatch, VersionMismatch) as exc:
                     raise Fatal(str(exc)) from None
                 except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
-                    self._failed_attempt(backoff, str(exc) or type(exc).__name__)
-                    await self._pause(backoff.next())
+                    self._failed_attempt(backoff, plain_problem(exc))
+                    await self._pause(self._before_deadline(backoff.next()))
                     continue
                 backoff.reset()
                 self.fingerprint = self.fingerprint or conn.peer_fingerprint
@@ -118,7 +146,8 @@ class GuestCore:
                 if self._finished():
                     break
                 self.reconnects += 1
-                self.emit(self._reconnecting(reason, 0))
+                log.info("the link to the host ended: %s", reason)
+                self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._pause(backoff.next())
                 self._relocate()
             self._closed_by_host()
@@ -130,6 +159,23 @@ class GuestCore:
             self.done.set()
         return self.summary()
 
+    async def _connect(self):
+        """One connection attempt (TCP, TLS, the Parlour handshake); ``stop`` cancels it."""
+        self._attempt = asyncio.ensure_future(open_connection(
+            self.address, self.port, self.identity, self.fingerprint, schemas=WIRE,
+            timeout=self._before_deadline(self.timings.connect)))
+        try:
+            return await self._attempt
+        finally:
+            self._attempt = None
+
+    def _before_deadline(self, seconds: float) -> float:
+        """``seconds``, cut to what is left of the first join's time (not after it)."""
+        if self._was_joined or self._deadline is None:
+            return seconds
+        left = self._deadline - asyncio.get_running_loop().time()
+        return max(0.05, min(seconds, left))
+
     def _reconnecting(self, detail: str, attempt: int) -> dict:
         """Our own reconnection progress: ``attempt`` of ``attempts`` (None: no limit)."""
         return {"type": "connection", "seat": self._seat(), "state": "reconnecting",
@@ -138,10 +184,12 @@ class GuestCore:
     def _failed_attempt(self, backoff: Backoff, problem: str) -> None:
         """A connection attempt failed: report it, or give up (the app's limit)."""
         failed = backoff.attempts + 1
-        where = f"{self.address}:{self.port}"
+        where = format_address(self.address, self.port)
         if not self._was_joined:
-            if self.give_up is not None and failed >= min(self.give_up, 3):
-                raise Fatal(f"Couldn't reach the table at {where} ({problem}). The host may "
+            late = self._deadline is not None and \
+                asyncio.get_running_loop().time() >= self._deadline - 0.05
+            if self.give_up is not None and (failed >= min(self.give_up, 3) or late):
+                raise Fatal(f"Couldn't reach the table at {where}: {problem}. The host may "
                             "have closed it, or the address is wrong.")
             return
         if self.give_up is not None and failed >= self.give_up:
@@ -181,6 +229,8 @@ class GuestCore:
     async def stop(self) -> None:
         self._stopping = True
         self._wake.set()
+        if self._attempt is not None:
+            self._attempt.cancel()
         if self.link is not None:
             self.link.close("left the table")
 
@@ -250,9 +300,11 @@ class GuestCore:
             self._on_joined(msg)
         elif kind == "end":
             self.end = {"reason": msg["reason"], "head": msg["head"]}
+            self._forget()
             self._check_end()
         elif kind == m.REFUSED:
             raise_fatal = f"The host refused: {msg['reason']}"
+            self._forget()
             self.fatal = raise_fatal
             self.emit({"type": "error", "message": raise_fatal, "fatal": True})
             if self.link is not None:
@@ -269,8 +321,10 @@ class GuestCore:
             self.replica = PeerReplica(self.identity, key, msg["table"],
                                        deadline=self.timings.contribution,
                                        slack=self.timings.contribution_slack)
+        self._host_name = self.link.conn.peer_name
         self._was_joined = True
         self._acted = None  # a move sent on the old link may never have arrived
+        self._in_flight = None  # if it was logged, the sync shows it
         self.joined.set()
         self.emit({"type": "connection", "seat": msg["seat"], "state": "connected",
                    "detail": f"joined {self.table} at entry {msg['head']}"})
@@ -281,6 +335,7 @@ class GuestCore:
                 # Turned away before taking a seat (the table is full, or closing): the
                 # same answer would come again, so stop here with the host's reason.
                 self.errors.append(msg["reason"])
+                self._forget()
                 self.fatal = f"The host turned you away: {msg['reason']}."
                 self.emit({"type": "error", "message": self.fatal, "fatal": True})
                 self.link.close(self.fatal)
@@ -293,13 +348,13 @@ class GuestCore:
         for reply in out.sends:
             self.link.send(reply)
         for reason in out.errors:
-            self.errors.append(reason)
-            self.emit({"type": "error", "message": reason})
-            self._acted = None  # our move was refused: decide again
+            self._refused(reason)
         self._raise_alerts(out)
         if out.accepted:
             self.link.send({"type": "hb", "seq": self.replica.seq})
+            self._settle(out.accepted)
             self._report(out.accepted, was_seat, was_names)
+            self._remember()
         for hand in out.verified:
             self._hand_verified(hand)
         if self.alerts and self.stop_on_alert and self.link is not None:
@@ -320,6 +375,54 @@ class GuestCore:
             self.emit(event)
         if out.alerts and self.stop_on_alert and self.link is not None:
             self.link.close("stopped at an integrity alert")
+
+    def _refused(self, reason: str) -> None:
+        """An error from the host (or junk our replica rejected). Only a refusal of this
+        seat's own move in flight is the person's business; anything else is logged."""
+        self.errors.append(reason)
+        if self._in_flight is None:
+            log.warning("the host reported a problem that was not about our move: %s", reason)
+            return
+        self._in_flight = None
+        self._acted = None  # our move was refused: decide again
+        self.emit({"type": "error", "message": reason})
+        if self.replica is not None and self.replica.scores is not None:
+            self.emit(self.state_event([]))  # the decision is offered again
+
+    def _settle(self, accepted: list[dict]) -> None:
+        """Our move in flight is settled once the host logs it (or the hand moves on)."""
+        if self._in_flight is None:
+            return
+        seat = self._seat()
+        for a in accepted:
+            entry = a["entry"]["entry"]
+            if entry["kind"] in ("deal", "hand_end", "start") or (
+                    entry["kind"] == "action"
+                    and entry["body"]["signed"]["body"]["action"].get("seat") == seat):
+                self._in_flight = None
+                return
+
+    # -- where we sit, for a rejoin after a restart -----------------------------------------------
+    def _remember(self) -> None:
+        """Keep the table's whereabouts and our seat on disk while we hold the seat."""
+        r = self.replica
+        if self.remember is None or r is None or r.game is None or r.seat is None:
+            return
+        record = {"address": self.address, "port": self.port, "fingerprint": self.fingerprint,
+                  "table": r.table, "name": self.table_name or self._table_name(),
+                  "host": self._host_name, "game": r.game.id, "mode": r.game.mode,
+                  "seat": r.seat, "players": r.game.num_players, "side": r.game.side_of(r.seat),
+                  "hand": r.hand_number + 1, "scores": list(r.scores or []),
+                  "started": r.scores is not None}
+        if record != self._remembered:
+            self._remembered = record
+            self.remember.save(record)
+
+    def _forget(self) -> None:
+        """The table ended or turned us away: nothing to rejoin."""
+        if self.remember is not None:
+            self.remember.forget(self.table)
+            self._remembered = None
 
     def _check_end(self) -> None:
         if self._ended() and self.link is not None:
@@ -348,7 +451,7 @@ class GuestCore:
         if rnd is None or rnd.dealt or not any(
                 a["entry"]["entry"]["kind"] == "commit" for a in accepted):
             return
-        asyncio.get_running_loop().call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
+        self.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
 
     def _shuffle_notice(self, commitment: bytes) -> None:
         from .host_session import shuffle_event
@@ -430,7 +533,8 @@ class GuestCore:
     def state_event(self, events: list) -> dict:
         r = self.replica
         state = self._shadow_state()
-        if state is None:  # between hands: nothing to act on
+        if state is None or self._in_flight is not None:
+            # Between hands, or our move is on its way: nothing to decide now.
             return {"type": "state", "view": r.view, "events": list(events),
                     "scores": list(r.scores or []), "hand_number": r.hand_number + 1, "legal": []}
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
@@ -459,13 +563,14 @@ class GuestCore:
         return self._shadow_state() is not None and r.seat in (r.view.get("to_act") or [])
 
     def _maybe_act(self) -> None:
-        if self.bot is None or self.link is None or not self._my_turn():
+        if self.bot is None or self.link is None or self._in_flight is not None \
+                or not self._my_turn():
             return
         token = self.replica.seq
         if self._acted == token:
             return
         self._acted = token
-        asyncio.get_running_loop().call_later(self.bot_delay, self._bot_move, token)
+        self.call_later(self.bot_delay, self._bot_move, token)
 
     def _bot_move(self, token: int) -> None:
         r = self.replica
@@ -473,7 +578,7 @@ class GuestCore:
             return
         try:
             data = self._bot_choice()
-            self.link.send(self._signed(data))
+            self._send_action(data)
         except (IllegalAction, ReplicaHalted) as exc:
             self.emit({"type": "error", "message": f"the bot's move was refused: {exc}"})
         except Exception as exc:  # noqa: BLE001 - a bot bug must not kill the session
@@ -522,10 +627,19 @@ class GuestCore:
         if r is None or self.link is None:
             self.emit({"type": "error", "message": "not connected to the table right now"})
             return
+        if self._in_flight is not None:
+            return  # a second click while the first move is on its way: it is that move
+        if r.seat is not None and repeats(r.game, self._shadow_state(), r.seat, data):
+            return  # a second "Got it" once the first is logged: changes nothing
         try:
-            self.link.send(self._signed(dict(data)))
+            self._send_action(dict(data))
         except (IllegalAction, ReplicaHalted) as exc:
             self.emit({"type": "error", "message": str(exc)})
+
+    def _send_action(self, data: dict) -> None:
+        """Sign and send one decision; nothing more is decided until it is settled."""
+        self.link.send(self._signed(data))
+        self._in_flight = self.replica.seq
 
     # -- the end -----------------------------------------------------------------------------------
     def summary(self) -> dict:
@@ -535,7 +649,27 @@ class GuestCore:
                 "alerts": self.alerts, "head": r.seq if r else -1,
                 "scores": list(r.scores) if r and r.scores else None,
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
-                "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:]}
+                "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
+                "error_count": len(self.errors)}
+
+
+def plain_problem(exc: BaseException) -> str:
+    """Why a connection attempt failed, in words a person can act on (no error numbers,
+    no exception names)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "nothing answered at that port"
+    if isinstance(exc, socket.gaierror):
+        return "no computer by that name was found"
+    if isinstance(exc, TimeoutError) or (isinstance(exc, HandshakeError) and "in time" in str(exc)):
+        return "it did not answer in time"
+    if isinstance(exc, HandshakeError) and str(exc).startswith("the host refused"):
+        return str(exc)
+    if isinstance(exc, (HandshakeError, ProtocolError)):
+        return "it did not answer like a Parlour table"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH,
+                                                   errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+        return "this computer has no way to reach that address"
+    return "the connection failed"
 
 
 def _safe(text: str | None) -> str:

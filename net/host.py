@@ -172,6 +172,8 @@ class HostAuthority:
             try:
                 if self.seats.get(seat, {}).get("key") != self.key:
                     raise Refusal(f"seat {seat} is not the host's")
+                if self._repeat(seat, action):
+                    return out  # a second "Got it": accepted, nothing to log
                 signed, private = self._sign_action(seat, action)
                 self._take_action(out, seat, signed, private)
             except Refusal as exc:
@@ -450,7 +452,14 @@ class HostAuthority:
         seat = self.seat_of(fp)
         if seat is None:
             raise Refusal("you are not seated at this table")
-        self._take_action(out, seat, message["signed"], message["private"])
+        signed = message["signed"]
+        if signed["body"]["hidden"] is None and self._repeat(seat, signed["body"]["action"]) \
+                and m.opens(self.seats[seat]["key"], m.ACTION_DOMAIN, signed):
+            return  # a second "Got it" (sent before the first was logged): changes nothing
+        self._take_action(out, seat, signed, message["private"])
+
+    def _repeat(self, seat: int, action: dict) -> bool:
+        return repeats(self.game, self.state, seat, action)
 
     def _take_action(self, out: Out, seat: int, signed: dict, private: dict | None) -> None:
         full = self._check_action(seat, signed, private)
@@ -550,6 +559,18 @@ class HostAuthority:
             msgs.append(m.entry_message(signed, events, self.publics.get(seq), **private))
         chunks = [msgs[i:i + m.SYNC_CHUNK] for i in range(0, len(msgs), m.SYNC_CHUNK)] or [[]]
         return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
+
+
+def repeats(game, state, seat: int, action: dict) -> bool:
+    """``action`` (hand-record JSON) repeats one of ``seat``'s that the rules say changes
+    nothing the second time (Rook's "Got it"): accepted without an entry or a refusal."""
+    if state is None or state.is_over or action.get("seat", seat) != seat:
+        return False
+    try:
+        parsed = game.action_from_json({**action, "seat": seat})
+    except RecordError:
+        return False
+    return state.repeats(parsed)
 
 
 def result_dict(result) -> dict:

@@ -12,6 +12,7 @@ The "state" event is shaped by ``net.state_events``, as for the network sessions
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -23,6 +24,8 @@ from engine.deal import derive_seed
 
 from .facade import EventCallback, Session
 from .state_events import hand_breakdown, state_event
+
+log = logging.getLogger(__name__)
 
 BOT_LEVELS = ALL_LEVELS  # "random", "easy", "normal", "hard"
 DEFAULT_LEVEL = "normal"
@@ -82,8 +85,10 @@ class LocalSession(Session):
         """Run a command; a bug becomes an "error" event instead of a dead session."""
         try:
             fn(*args)
-        except Exception as exc:  # report, keep the table alive
-            self._emit({"type": "error", "message": f"internal error: {exc!r}"})
+        except Exception:  # report, keep the table alive
+            log.exception("local table command failed")
+            self._emit({"type": "error", "message": "Something went wrong inside Parlour "
+                        "(the details are in its log); the game goes on."})
 
     def _emit(self, event: dict) -> None:
         self.on_event(event)
@@ -191,6 +196,8 @@ class LocalSession(Session):
             return
         try:
             action = self.game.action_from_json({**data, "seat": seat})
+            if state.repeats(action):
+                return  # a second "Got it": accepted, changes nothing
             events = state.apply(action)
         except (IllegalAction, RecordError) as exc:
             self._emit({"type": "error", "message": str(exc)})

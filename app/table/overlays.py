@@ -1,5 +1,9 @@
-"""What appears over the table: the integrity alert banner, the "Reconnecting…" /
-"Waiting for …" curtain, the hand summary and the game-over card."""
+"""What appears over the table: the integrity alert banner, the "Waiting for …" bar, the
+"Reconnecting…" curtain, the hand summary and the game-over card.
+
+Someone else's dropped connection is a bar above the table, not a curtain over it: the
+host (and everyone else) can go on playing their own turns meanwhile. Only your own
+reconnection covers the table, since nothing can be played until it is back."""
 
 from __future__ import annotations
 
@@ -49,6 +53,74 @@ class AlertBanner(QFrame):
         self.show()
 
 
+def drop_reason(name: str, detail: str) -> str:
+    """Why ``name``'s seat is empty, in plain words, from the session's reason (which
+    may be a transport's "connection closed (peer closed the connection)")."""
+    text = (detail or "").lower()
+    if text.startswith("connection closed") or "left the table" in text:
+        why = f"{name}'s connection closed"
+    elif "heartbeat" in text or "stopped answering" in text:
+        why = f"{name}'s computer stopped answering"
+    elif "did not come back" in text:
+        why = f"{name} did not come back after the table restarted"
+    elif "garbage" in text or "malformed" in text:
+        why = f"{name}'s Parlour sent something it should not, so it was disconnected"
+    else:
+        why = f"{name} lost the connection"
+    return f"{why}. Their seat is kept for them."
+
+
+class WaitingBar(QFrame):
+    """"Waiting for Dad to come back" above the table, with the host's choice: keep
+    waiting, or let a computer player take the seat for now. Never blocks the table."""
+
+    keep_waiting = Signal(int)
+    stand_in = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("waitingBar")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 6, 12, 6)
+        text = QVBoxLayout()
+        text.setSpacing(0)
+        self.title = QLabel()
+        self.title.setObjectName("waitingTitle")
+        self.detail = QLabel()
+        self.detail.setObjectName("note")
+        self.detail.setWordWrap(True)
+        text.addWidget(self.title)
+        text.addWidget(self.detail)
+        row.addLayout(text, 1)
+        self.wait_button = QPushButton("Keep waiting")
+        self.wait_button.setObjectName("keepWaiting")
+        self.wait_button.setProperty("role", "secondary")
+        self.bot_button = QPushButton("Let the computer play for them")
+        self.bot_button.setObjectName("standIn")
+        row.addWidget(self.wait_button)
+        row.addWidget(self.bot_button)
+        self.seat: int | None = None
+        self.wait_button.clicked.connect(lambda: self.keep_waiting.emit(self.seat))
+        self.bot_button.clicked.connect(lambda: self.stand_in.emit(self.seat))
+        self.hide()
+
+    def waiting(self, seat: int, title: str, detail: str, host_choice: bool) -> None:
+        self.seat = seat
+        self.title.setText(title)
+        self.detail.setText(detail)
+        self.setAccessibleName(title)
+        self.setAccessibleDescription(detail)
+        self.wait_button.setVisible(host_choice)
+        self.bot_button.setVisible(host_choice)
+        self.show()
+
+    def clear(self, seat: int | None = None) -> None:
+        """Hide the bar (only if it is about ``seat``, when given)."""
+        if seat is None or seat == self.seat:
+            self.hide()
+            self.seat = None
+
+
 class Curtain(QWidget):
     """Covers its parent with a dim layer and shows a card-like panel in the middle."""
 
@@ -88,10 +160,7 @@ class Curtain(QWidget):
 
 
 class ConnectionCurtain(Curtain):
-    """"Reconnecting…" (you) or "Waiting for Ann" (someone else), with the host's choice."""
-
-    keep_waiting = Signal(int)
-    stand_in = Signal(int)
+    """"Reconnecting…": your own connection is coming back (nothing to play meanwhile)."""
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
@@ -108,19 +177,9 @@ class ConnectionCurtain(Curtain):
         self.progress.setMaximumHeight(10)
         self.progress.hide()
         self.content.addWidget(self.progress)
-        row = QHBoxLayout()
-        self.wait_button = QPushButton("Keep waiting")
-        self.wait_button.setObjectName("keepWaiting")
-        self.bot_button = QPushButton("Let a bot play for them")
-        self.bot_button.setObjectName("standIn")
-        row.addWidget(self.wait_button)
-        row.addWidget(self.bot_button)
-        self.content.addLayout(row)
         self.seat: int | None = None
-        self.wait_button.clicked.connect(lambda: self.keep_waiting.emit(self.seat))
-        self.bot_button.clicked.connect(lambda: self.stand_in.emit(self.seat))
 
-    def waiting(self, seat: int, title: str, detail: str, host_choice: bool,
+    def waiting(self, seat: int, title: str, detail: str,
                 progress: tuple[int, int] | None = None, busy: bool = False) -> None:
         """``progress`` (done, of) — e.g. attempts — fills the bar; ``busy`` without it
         shows a moving bar (you are reconnecting, how long is unknown)."""
@@ -134,8 +193,6 @@ class ConnectionCurtain(Curtain):
         self.title.setText(title)
         self.detail.setText(detail)
         self.setAccessibleName(title)
-        self.wait_button.setVisible(host_choice)
-        self.bot_button.setVisible(host_choice)
         self.reveal()
 
 

@@ -40,7 +40,7 @@ class SeatPanel(QFrame):
                   bid: str, is_dealer: bool, is_turn: bool, tricks: int | None = None,
                   is_bidder: bool = False, fingerprint: str = "") -> None:
         self.seat_name = name
-        bot = " (bot)" if kind == "bot" else ""
+        bot = " (bot)" if kind == "bot" and not name.endswith("(bot)") else ""  # a stand-in is "Dad (bot)"
         self.name.set_variants(name_variants(lambda limit: short_name(name, limit) + bot),
                                f"{name} — key fingerprint {fingerprint}" if fingerprint else name)
         counts = []

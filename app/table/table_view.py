@@ -10,6 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app import cardnames
@@ -21,7 +22,7 @@ from . import viewmodel as vm
 from .decisions import DecisionPanel
 from .game_log import GameLog
 from .hand_widget import HandWidget
-from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain
+from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain, WaitingBar, drop_reason
 from .seat_panel import SeatPanel
 from .trick_area import TrickArea, relative_position
 
@@ -83,6 +84,8 @@ class TableView(QWidget):
         root.addWidget(self._info_bar())
         self.banner = AlertBanner(self)
         root.addWidget(self.banner)
+        self.waiting = WaitingBar(self)
+        root.addWidget(self.waiting)
         middle = QHBoxLayout()
         middle.addLayout(self._felt(), 1)
         middle.addWidget(self._side_panel())
@@ -144,7 +147,13 @@ class TableView(QWidget):
         self.leave_button = QPushButton("Leave")
         self.leave_button.setObjectName("leave")
         self.leave_button.setProperty("role", "secondary")
-        for widget in (self.hint_button, self.last_button, self.live_box, self.log_box, self.leave_button):
+        self.address_button = QPushButton()  # a host's table: the address others type
+        self.address_button.setObjectName("tableAddress")
+        self.address_button.setProperty("role", "secondary")
+        self.address_button.setToolTip("What others type in Join by address — click to copy it")
+        self.address_button.hide()
+        for widget in (self.address_button, self.hint_button, self.last_button, self.live_box,
+                       self.log_box, self.leave_button):
             widget.setProperty("compact", True)
             row.addWidget(widget)
         return bar
@@ -194,8 +203,9 @@ class TableView(QWidget):
         self.summary.leave.connect(self.leave_requested)
         self.summary.next_hand.connect(self._next_hand)
         self.summary.rematch.connect(self._rematch)
-        self.connection.keep_waiting.connect(lambda seat: self._stand_in(seat, False))
-        self.connection.stand_in.connect(lambda seat: self._stand_in(seat, True))
+        self.waiting.keep_waiting.connect(lambda seat: self._stand_in(seat, False))
+        self.waiting.stand_in.connect(lambda seat: self._stand_in(seat, True))
+        self.address_button.clicked.connect(self._copy_address)
 
     # -- the session ---------------------------------------------------------------------
     def attach(self, session, bridge) -> None:
@@ -205,7 +215,9 @@ class TableView(QWidget):
         self._drop_hold()
         self.summary.hide()
         self.connection.hide()
+        self.waiting.clear()
         self.banner.hide()
+        self.address_button.hide()
         self.log_list.clear()
         bridge.table.connect(self.on_table)
         bridge.state.connect(self.on_state)
@@ -244,7 +256,13 @@ class TableView(QWidget):
         if self.session is not None:
             self.session.stand_in(seat, bot)
         if bot:
-            self.connection.hide()
+            self.waiting.clear(seat)
+
+    def _copy_address(self) -> None:
+        address = self.table.get("address")
+        if address:
+            QGuiApplication.clipboard().setText(address)
+            self._flash(f"Copied {address}: anyone on your network can type it in Join by address")
 
     # -- names and seats -----------------------------------------------------------------
     @property
@@ -277,6 +295,10 @@ class TableView(QWidget):
             box.setChecked(bool(options.get(key)))
             box.setEnabled(is_host)
             box.setToolTip("The host turns this on or off for everyone" if not is_host else "Shown to everyone")
+        address = event.get("address") if is_host else None
+        self.address_button.setText(f"Join at {address}" if address else "")
+        self.address_button.setAccessibleName(f"Address for Join by address: {address}" if address else "")
+        self.address_button.setVisible(bool(address))
         self._refresh()
 
     def on_state(self, event: dict) -> None:
@@ -383,10 +405,10 @@ class TableView(QWidget):
         if state == "connected":
             if self.connection.seat in (seat, None) or seat == self.you:
                 self.connection.hide()
+            self.waiting.clear(seat)
             return
         if state == "stand_in":  # a bot plays the seat for now: the table goes on
-            if self.connection.seat == seat:
-                self.connection.hide()
+            self.waiting.clear(seat)
             self._flash(event.get("detail") or f"A bot plays for {who} for now")
             return
         if seat is None or state not in ("dropped", "reconnecting"):
@@ -399,11 +421,11 @@ class TableView(QWidget):
             detail = event.get("detail") or "The connection to the table dropped. Trying again."
             if attempt:
                 detail += f" (attempt {attempt} of {attempts})" if attempts else f" (attempt {attempt})"
-            self.connection.waiting(seat, "Reconnecting…", detail, False, progress=progress, busy=True)
-        else:
-            self.connection.waiting(seat, f"Waiting for {who} to come back", event.get("detail") or
-                                    f"{who} lost the connection. Their seat is held for them.",
-                                    bool(self.table.get("is_host")))
+            self.connection.waiting(seat, "Reconnecting…", detail, progress=progress, busy=True)
+        else:  # a bar, not a curtain: everyone else plays on meanwhile
+            self.waiting.waiting(seat, f"Waiting for {who} to come back",
+                                 drop_reason(who, event.get("detail") or ""),
+                                 bool(self.table.get("is_host")))
 
     def on_alert(self, event: dict) -> None:
         seat = event.get("seat")

@@ -211,6 +211,13 @@ class RookState(State):
             return ()
         return ONE_SEAT[self.turn]
 
+    def repeats(self, action: Action) -> bool:
+        """A second "Got it" from a seat that has said it this hand (rule: acknowledging
+        twice changes nothing)."""
+        seat = action.seat
+        return action.kind == "ack" and action.value is None and action.extra is None \
+            and isinstance(seat, int) and 0 <= seat < self.n and bool(self.acked >> seat & 1)
+
     def _not_your_turn(self, seat: int) -> str:
         if self.phase == "widow" and self.acked >> seat & 1:
             return "you have already said Got it"

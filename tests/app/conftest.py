@@ -41,3 +41,12 @@ def window(qtbot, settings, directory):
     win.show()
     yield win
     win.leave_table(to_lobby=False)
+
+
+@pytest.fixture
+def closing():
+    """Sessions a test started outside the window, closed at the end whatever happens."""
+    sessions = []
+    yield sessions
+    for session in sessions:
+        session.close()

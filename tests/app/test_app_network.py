@@ -48,15 +48,6 @@ def setup_texts(window) -> str:
     return " ".join(w.text() for w in window.setup.findChildren(QLabel) if w.isVisible())
 
 
-@pytest.fixture
-def closing():
-    """Sessions a test started outside the window, closed at the end whatever happens."""
-    sessions = []
-    yield sessions
-    for session in sessions:
-        session.close()
-
-
 def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, monkeypatch, closing):
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
@@ -107,17 +98,23 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
     victim = guests[victim_name][0]
     dropped = stood_in = False
     for _ in range(200):
-        until(qtbot, lambda: hands or table.connection.isVisible()
+        until(qtbot, lambda: hands or table.waiting.isVisible()
                         or (table.legal and table.decision.kind != "sent"), timeout=20000)
         if hands:
             break
-        if table.connection.isVisible() and not stood_in:
-            assert table.connection.title.text() == f"Waiting for {victim_name} to come back"
-            qtbot.mouseClick(table.connection.wait_button, Qt.LeftButton)
-            assert table.connection.isVisible() and host.core.authority.seats[3]["kind"] == "human"
-            qtbot.mouseClick(table.connection.bot_button, Qt.LeftButton)
-            until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
+        if table.waiting.isVisible() and not stood_in:
+            # A bar above the table, in plain words — not a curtain over it.
+            assert table.waiting.title.text() == f"Waiting for {victim_name} to come back"
+            assert table.waiting.detail.text() == \
+                f"{victim_name}'s connection closed. Their seat is kept for them."
             assert not table.connection.isVisible()
+            qtbot.mouseClick(table.waiting.wait_button, Qt.LeftButton)
+            assert table.waiting.isVisible() and host.core.authority.seats[3]["kind"] == "human"
+            qtbot.mouseClick(table.waiting.bot_button, Qt.LeftButton)
+            until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
+            assert not table.waiting.isVisible()
+            names = [p.name.text() for p in table.panels.values() if p.isVisible()]
+            assert f"{victim_name} (bot)" in names  # said once, not "(bot) (bot)"
             stood_in = True
             continue
         if not hinted:  # our turn: the hint says what a bot would do here

@@ -145,17 +145,17 @@ def test_alert_banner_and_reconnecting_curtain(qtbot, window):
     assert not table.banner.isVisible()
 
     bridge.deliver({"type": "connection", "seat": 1, "state": "reconnecting", "detail": ""})
-    qtbot.waitUntil(table.connection.isVisible)
-    assert table.connection.title.text() == "Waiting for Bot 2 to come back"
-    assert not table.connection.progress.isVisibleTo(table.connection)
-    assert table.connection.bot_button.isVisibleTo(table.connection)  # we host this table
+    qtbot.waitUntil(table.waiting.isVisible)  # someone else: a bar, the table stays usable
+    assert table.waiting.title.text() == "Waiting for Bot 2 to come back"
+    assert not table.connection.isVisible()
+    assert table.waiting.bot_button.isVisibleTo(table.waiting)  # we host this table
     bridge.deliver({"type": "connection", "seat": 1, "state": "connected", "detail": ""})
-    qtbot.waitUntil(lambda: not table.connection.isVisible())
+    qtbot.waitUntil(lambda: not table.waiting.isVisible())
 
     bridge.deliver({"type": "connection", "seat": 0, "state": "reconnecting", "detail": ""})
     qtbot.waitUntil(table.connection.isVisible)
     assert table.connection.title.text() == "Reconnecting…"
-    assert not table.connection.bot_button.isVisibleTo(table.connection)
+    assert not table.waiting.isVisible()
     assert table.connection.progress.isVisibleTo(table.connection)
     bridge.deliver({"type": "connection", "seat": 0, "state": "reconnecting", "detail": "",
                     "attempt": 2, "attempts": 5})

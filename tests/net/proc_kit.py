@@ -27,9 +27,11 @@ def env() -> dict:
 
 
 class Peer:
-    def __init__(self, args: list[str], ns=None, name: str = ""):
+    """``python -m net.cli ARGS`` — or ``python SCRIPT ARGS`` — with its JSON lines read."""
+
+    def __init__(self, args: list[str], ns=None, name: str = "", script: str | None = None):
         self.name = name
-        argv = [sys.executable, "-m", "net.cli", *args]
+        argv = [sys.executable, *([script] if script else ["-m", "net.cli"]), *args]
         if ns is not None:
             argv = ns.argv(*argv)
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -97,8 +99,8 @@ class Peers:
     def __init__(self):
         self.all: list[Peer] = []
 
-    def start(self, args, ns=None, name="") -> Peer:
-        peer = Peer([str(a) for a in args], ns=ns, name=name or args[0])
+    def start(self, args, ns=None, name="", script=None) -> Peer:
+        peer = Peer([str(a) for a in args], ns=ns, name=name or args[0], script=script)
         self.all.append(peer)
         return peer
 

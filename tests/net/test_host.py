@@ -247,3 +247,44 @@ def test_fuzz_mutated_actions_are_refused_cleanly_or_taken_whole(data):
         assert t.host.chain.seq == before[0] + len(out.entries)
     else:
         assert host_snapshot(t) == before
+
+
+def rook_widow() -> Table:
+    """A Rook table whose widow is turned up, nobody has said "Got it" yet."""
+    t = Table(("rook", None, None))
+    t.start()
+    while t.host.state.phase != "widow":
+        assert t.host.state.phase in ("bidding", "raise"), t.host.state.phase
+        t.step()
+    return t
+
+
+def test_a_second_got_it_is_accepted_and_changes_nothing():
+    t = rook_widow()
+    seat = next(s for s in t.host.state.to_act() if s in t.replicas)
+    fp = t.fp(seat)
+    first = t.replicas[seat].act({"ack": True})
+    again = t.replicas[seat].act({"ack": True})  # sent before the first one was logged
+    other = next(s for s in t.host.state.to_act() if s != seat)
+    t.step(other, {"ack": True})  # someone else's is logged in between
+    out = t.host.receive(fp, first)
+    assert kinds(out) == ["action"]
+    t.deliver(out)
+    head = t.host.chain.seq
+    out = t.host.receive(fp, again)
+    assert not out.entries and not out.sends and not out.error and t.host.chain.seq == head
+    # The host's own seat too (a double click).
+    if 0 in t.host.state.to_act():
+        t.deliver(t.host.act_local(0, {"ack": True}))
+    out = t.host.act_local(0, {"ack": True})
+    assert not out.entries and not out.sends and out.error is None
+    assert t.heads_agree()
+
+
+def test_a_got_it_signed_by_another_key_is_still_refused():
+    t = rook_widow()
+    seat = next(s for s in t.host.state.to_act() if s in t.replicas)
+    t.deliver(t.host.receive(t.fp(seat), t.replicas[seat].act({"ack": True})))
+    forged = t.raw_act(seat, {"ack": True}, signer=identity("mallory"))
+    out = t.host.receive(t.fp(seat), forged)
+    assert not out.entries and "not signed by your key" in out.sends[0][1]["reason"]

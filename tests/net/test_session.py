@@ -397,3 +397,84 @@ def test_the_app_host_cannot_readmit_by_name_unasked(tmp_path):
     with pytest.raises(ValueError, match="host person's yes"):
         HostSession(lambda e: None, {"game": "rook"}, ident("Host"), state_dir=tmp_path,
                     readmit_names=True)
+
+
+def _remembered(store, host, fingerprint=None, port=None):
+    store.save({"address": "127.0.0.1", "port": port or host.core.port,
+                "fingerprint": fingerprint or host.core.identity.fingerprint,
+                "table": host.core.table, "name": "Kitchen table", "host": "Host", "game": "rook",
+                "mode": None, "seat": 1, "players": 4, "side": 1, "hand": 1, "scores": [0, 0],
+                "started": True})
+
+
+def test_the_lobby_offers_the_last_table_while_it_answers_at_its_address(tmp_path):
+    from net.last_table import LastTable
+    from net.session import Lobby
+    store = LastTable(tmp_path / "dad")
+    host = HostSession(Recorder(), {"game": "rook"}, ident("Host"), state_dir=tmp_path / "h",
+                       timings=QUICK)
+    rec = Recorder()
+    lobby = Lobby([], memory=store, identity=lambda: ident("Dad"), probe_every=0.1)
+    try:
+        poll(lambda: host.core.server is not None)
+        _remembered(store, host)
+        lobby.start(rec)
+        poll(lambda: rec.of("rejoin"))
+        offer = rec.of("rejoin")[-1]["table"]
+        assert offer["where"] == "address" and offer["port"] == host.core.port
+        assert offer["name"] == "Kitchen table" and offer["seat"] == 1
+        assert rec.of("tables")[-1]["tables"] == []  # no mDNS here: nothing browsed
+        host.close()
+        poll(lambda: rec.of("rejoin")[-1]["table"] is None)  # gone: no offer
+    finally:
+        lobby.stop()
+        host.close()
+
+
+def test_the_lobby_offers_nothing_for_another_key_or_no_memory(tmp_path):
+    from net.last_table import LastTable
+    from net.session import Lobby
+    store = LastTable(tmp_path / "dad")
+    host = HostSession(Recorder(), {"game": "rook"}, ident("Host"), state_dir=tmp_path / "h",
+                       timings=QUICK)
+    lobby = Lobby([], memory=store, identity=lambda: ident("Dad"))
+
+    async def offer():
+        return await lobby._rejoin_offer()
+    try:
+        poll(lambda: host.core.server is not None)
+        assert asyncio.run(offer()) is None  # nothing remembered
+        _remembered(store, host, fingerprint=ident("Impostor").fingerprint)
+        assert asyncio.run(offer()) is None  # someone else answers there
+        # Found on the network by the host's key: offered where it is advertised now.
+        _remembered(store, host, port=1)
+        advert = {"fingerprint": host.core.identity.fingerprint, "address": "127.0.0.1",
+                  "port": host.core.port, "name": "Kitchen table", "in_game": True}
+        lobby._tables = [advert]
+        found = asyncio.run(offer())
+        assert found["where"] == "network" and found["port"] == host.core.port
+        # The same host with another table (waiting to start, or another name): not ours,
+        # and not offered at the address either.
+        _remembered(store, host)
+        for other in ({"in_game": False}, {"name": "Attic"}):
+            lobby._tables = [{**advert, **other}]
+            assert asyncio.run(offer()) is None
+    finally:
+        host.close()
+
+
+def test_a_host_whose_port_is_taken_is_told_in_words(tmp_path):
+    import socket
+    rec = Recorder()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        host = HostSession(rec, {"game": "rook"}, ident("Host"), state_dir=tmp_path / "h",
+                           timings=QUICK, port=taken.getsockname()[1])
+        try:
+            poll(lambda: rec.of("error"))
+        finally:
+            host.close()
+    [error] = rec.of("error")
+    assert error["fatal"] and error["message"] == \
+        "Could not open the table: another program is using the port."

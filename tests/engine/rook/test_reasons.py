@@ -88,6 +88,19 @@ def test_a_second_got_it_is_refused_and_changes_nothing():
     assert state.to_act() == (0, 2, 3)
 
 
+def test_a_second_got_it_is_a_repeat_sessions_accept_and_ignore():
+    state = raise_step(120)
+    state.apply(Action(0, "raise", None))
+    assert not state.repeats(Action(1, "ack"))  # not said yet: a real decision
+    state.apply(Action(1, "ack"))
+    assert state.repeats(Action(1, "ack"))
+    assert not state.repeats(Action(2, "ack")) and not state.repeats(Action(1, "ack", 5))
+    for seat in (0, 2, 3):
+        state.apply(Action(seat, "ack"))
+    assert state.phase == "bury" and state.repeats(Action(3, "ack"))  # late, still nothing
+    assert not state.repeats(Action(7, "ack")) and not state.repeats(Action(0, "bid", 100))
+
+
 def bury_step():
     return to_bury(deal_with({0: ["G1", "G2", "G3", "G4", "G5"]}, voids={0: "B"}))
 

@@ -1,0 +1,233 @@
+"""Nothing lost to a mis-click, no input that breaks things (issue 9, item 3).
+
+* Leave in the middle of a game asks first and says what happens to your seat (kept for
+  a guest, the table closed for a host, the game over for a game against the computer).
+* Join by address: checked as you type, the mistake said under the field; a wrong
+  address or a silent one ends in a sentence without error numbers, within 5 s, and
+  Cancel works meanwhile; a guest connecting sees none of the host's controls; nothing
+  is ever printed to stderr.
+* Names: too long is refused with a message at the limit, never cut without a word.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+from net_kit import LoopbackNetwork, Recorder, table_info
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.fields import NAME_LIMIT
+from app.join_dialog import JoinAddressDialog
+from app.settings import FirstStartDialog, SettingsDialog
+from tests.app.test_app_network import ROOK, _headless_host, until
+from tests.app.test_app_play import sit_down
+
+
+def confirm_box(qtbot, window) -> QMessageBox:
+    until(qtbot, lambda: window.leave_box is not None and window.leave_box.isVisible())
+    return window.leave_box
+
+
+def button(box: QMessageBox, name: str):
+    return next(b for b in box.buttons() if b.objectName() == name)
+
+
+# -- Leave -------------------------------------------------------------------------------
+
+def test_leaving_a_game_against_the_computer_asks_first(qtbot, window):
+    sit_down(qtbot, window, {"game": "rook"})
+    session = window.session
+    qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
+    box = confirm_box(qtbot, window)
+    assert box.text() == "Leave this game?" and "it is not kept" in box.informativeText()
+    assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter stays
+    qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
+    until(qtbot, lambda: not box.isVisible())
+    assert window.stack.currentWidget() is window.table and window.session is session
+    qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
+    qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
+    until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+    assert window.session is None
+
+
+def test_a_guest_is_told_their_seat_is_kept(qtbot, window, tmp_path, closing):
+    closing.append(_headless_host(tmp_path, "Mum", Recorder()))
+    window.network = LoopbackNetwork(tmp_path)
+    window.join(table_info(closing[0]))
+    until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
+    qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
+    box = confirm_box(qtbot, window)
+    assert box.text() == "Leave the table?"
+    assert "Your seat is kept for you" in box.informativeText() and "Rejoin" in box.informativeText()
+    qtbot.mouseClick(button(box, "confirmLeaveYes"), Qt.LeftButton)
+    until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+
+
+def test_a_host_is_told_the_table_closes_for_everyone(qtbot, window, tmp_path, monkeypatch):
+    window.network = LoopbackNetwork(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
+    window.host_table()
+    until(qtbot, lambda: window.setup.start_button.isEnabled())
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
+    box = confirm_box(qtbot, window)
+    assert box.text() == "Close the table for everyone?" and "game ends for everyone" in \
+        box.informativeText()
+    qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
+    assert window.stack.currentWidget() is window.table
+
+
+# -- Join by address -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("typed, says", [
+    ("192.168.1.20", "Add the port after a colon"),
+    ("192.168.1.300:47311", "is not an IPv4 address"),
+    ("kitchen pc:47311", "only letters, digits, hyphens and dots"),
+    ("192.168.1.20:99999", "from 1 to 65535"),
+    ("fe80::1:47311", "square brackets"),
+])
+def test_join_by_address_says_what_is_wrong_as_you_type(qtbot, typed, says):
+    dialog = JoinAddressDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.join_button.isEnabled() and not dialog.problem.isVisible()  # empty: no fuss
+    QTest.keyClicks(dialog.field, typed)
+    assert says in dialog.problem.text() and dialog.problem.isVisible()
+    assert not dialog.join_button.isEnabled()
+    QTest.keyClick(dialog.field, Qt.Key_Return)  # Enter with a bad address: nothing happens
+    assert dialog.isVisible()
+    dialog.field.setText("[fe80::1]:47311")
+    assert dialog.join_button.isEnabled() and not dialog.problem.isVisible()
+    assert dialog.address() == "[fe80::1]:47311"
+
+
+def test_a_wrong_address_ends_in_plain_words_and_nothing_on_stderr(qtbot, window, tmp_path, capfd):
+    from net.sessions import Network
+    window.network = Network(interfaces=[], home=tmp_path)  # the real provider, no mDNS
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+
+    def type_address():
+        dialog = QApplication.activeModalWidget()
+        QTest.keyClicks(dialog.field, "nowhere:0")  # a mistake first: said, not sent
+        assert "from 1 to 65535" in dialog.problem.text() and not dialog.join_button.isEnabled()
+        dialog.field.setText(f"127.0.0.1:{closed}")
+        qtbot.mouseClick(dialog.join_button, Qt.LeftButton)
+    QTimer.singleShot(0, type_address)
+    qtbot.mouseClick(window.lobby.address_button, Qt.LeftButton)
+    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible())
+    text = window.problem_box.text()
+    assert f"Couldn't reach the table at 127.0.0.1:{closed}: nothing answered at that port" in text
+    assert "rrno" not in text and "Error" not in text
+    window.problem_box.close()
+    window.join("this is: not an address")  # whatever reaches it: a sentence, no traceback
+    until(qtbot, lambda: window.problem_box.isVisible())
+    assert "only letters, digits, hyphens and dots" in window.problem_box.text()
+    assert window.stack.currentWidget() is window.lobby
+    assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.fixture
+def silent_server():
+    """A port that accepts connections and never says a word (a frozen host)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held, stop = [], threading.Event()
+
+    def accept():
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                pass
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join(2)
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+def test_connecting_gives_up_within_5_seconds(qtbot, window, tmp_path, silent_server):
+    from net.sessions import Network
+    window.network = Network(interfaces=[], home=tmp_path)  # production timings
+    started = time.monotonic()
+    window.join(f"127.0.0.1:{silent_server}")
+    setup = window.setup
+    # Connecting: Cancel, and nothing only a host could use.
+    assert setup.back_button.text() == "Cancel" and setup.subtitle.text() == "Connecting to the table…"
+    for widget in (setup.start_button, setup.fill_box, setup.fill_label, setup.teams_note,
+                   setup.address_label, setup.copy_button):
+        assert not widget.isVisible()
+    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
+          timeout=8000)
+    took = time.monotonic() - started
+    assert took <= 5.5, took
+    assert "it did not answer in time" in window.problem_box.text()
+    window.problem_box.close()
+
+
+def test_cancel_while_connecting_goes_back_at_once(qtbot, window, tmp_path, silent_server):
+    from net.sessions import Network
+    window.network = Network(interfaces=[], home=tmp_path)
+    window.join(f"127.0.0.1:{silent_server}")
+    qtbot.wait(300)
+    started = time.monotonic()
+    qtbot.mouseClick(window.setup.back_button, Qt.LeftButton)
+    assert time.monotonic() - started < 1.0  # the attempt is cancelled, not waited out
+    assert window.stack.currentWidget() is window.lobby and window.session is None
+    qtbot.wait(200)
+    assert window.problem_box is None  # leaving on purpose is not a problem
+
+
+# -- names -----------------------------------------------------------------------------------
+
+def test_a_name_too_long_is_refused_with_a_message_not_cut(qtbot, settings):
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.name_edit.clear()
+    QTest.keyClicks(dialog.name_edit, "G" * NAME_LIMIT)
+    assert dialog.name_note.isVisible() and "the most a name can have" in dialog.name_note.text()
+    assert dialog.save_button.isEnabled()
+    QTest.keyClicks(dialog.name_edit, "ran")  # past the limit: kept as typed, and refused
+    assert dialog.name_edit.text() == "G" * NAME_LIMIT + "ran"
+    assert f"Too long: {NAME_LIMIT + 3} characters, and a name has at most {NAME_LIMIT}" in dialog.name_note.text()
+    assert not dialog.save_button.isEnabled()
+    QTest.keyClick(dialog.name_edit, Qt.Key_Return)
+    assert settings.display_name == "Ann"  # nothing saved
+    for _ in range(3):
+        QTest.keyClick(dialog.name_edit, Qt.Key_Backspace)
+    assert dialog.save_button.isEnabled()
+
+
+def test_a_long_pasted_first_name_is_not_cut_either(qtbot, settings):
+    settings.display_name = ""
+    dialog = FirstStartDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.name_edit.setText("Grandma Josephine Abernathy-Smythe")  # pasted
+    assert dialog.name_edit.text() == "Grandma Josephine Abernathy-Smythe"
+    assert not dialog.ok_button.isEnabled() and "Too long" in dialog.name_note.text()
+    dialog.accept()
+    assert settings.display_name == ""
+
+
+def test_a_table_name_too_long_is_refused(qtbot):
+    from app.host_dialog import HostDialog
+    dialog = HostDialog("Ann")
+    qtbot.addWidget(dialog)
+    dialog.name_edit.setText("T" * 41)
+    assert "a table name has at most 40" in dialog.name_note.text()
+    dialog.name_edit.setText("")  # empty is fine: the table gets a default name
+    assert dialog.settings()["name"] == "Parlour table"
