@@ -103,6 +103,12 @@ class Trick(NamedTuple):
     winner: int
 
 
+def new_trick(leader: int, cards: tuple, winner: int) -> Trick:
+    """``Trick(leader, cards, winner)`` without NamedTuple's Python-level ``__new__``:
+    every trick of every random hand is closed through here."""
+    return _new_tuple(Trick, (leader, cards, winner))
+
+
 class HandResult(NamedTuple):
     """What a finished hand gives, in hand-record terms (per side: team or player)."""
 
@@ -305,10 +311,10 @@ class State:
         self._legal_memo: tuple[int, int] | None = None
         self._history_code: tuple | None = None  # see _encoded_history
 
-    @property
-    def _play_actions(self) -> tuple:
-        """``[seat][card]`` -> the play Action (bots build their plays from it)."""
-        return self._plays.actions
+    def play_action(self, seat: int, card: int) -> Action:
+        """The Action of ``seat`` playing ``card`` (made once per deck, so bots and
+        play-outs need not build their own)."""
+        return self._plays.actions[seat][card]
 
     # -- the state machine -----------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -426,7 +432,7 @@ class State:
     def _close_trick(self, events: list[dict]) -> list[dict]:
         """The current trick is full: award it, then lead again or finish the hand."""
         winner = self.trick_winner()
-        trick = _new_tuple(Trick, (self.leader, tuple(self.trick), winner))
+        trick = new_trick(self.leader, tuple(self.trick), winner)
         self.tricks.append(trick)
         self.trick = []
         self.on_trick(trick)
@@ -444,8 +450,44 @@ class State:
         self.phase = "play"
         self.leader = self.turn = leader
 
+    # -- play: what bots and replicas may read ----------------------------------------
     def led_card(self) -> int | None:
         return self.trick[0][1] if self.trick else None
+
+    @property
+    def trump_mask(self) -> int:
+        """The trump cards (titles with trump say which); 0 before trump is named, in a
+        no-trump hand, and in titles without trump."""
+        return 0
+
+    def is_trump(self, card: int) -> bool:
+        return bool(self.trump_mask >> card & 1)
+
+    @property
+    def led_mask(self) -> int:
+        """The cards that follow the suit led to the current trick (trump-aware: Rook's
+        Rook follows trump); 0 before a card is led, or while any card follows."""
+        raise NotImplementedError
+
+    @property
+    def winning_seat(self) -> int | None:
+        """The seat whose card is winning the current trick so far; None before the lead.
+        Titles whose ``trick_winner`` reads only the cards on the trick need not say more."""
+        trick = self.trick
+        if not trick:
+            return None
+        return trick[0][0] if len(trick) == 1 else self.trick_winner()
+
+    def legal_if_held(self, seat: int, hand: int) -> int:
+        """The cards ``seat`` could play now if it held ``hand`` (a mask): what a seat
+        that cannot see another's hand asks of the rules. The state is left as it was."""
+        hands = self.hands
+        held = hands[seat]
+        hands[seat] = hand
+        try:
+            return self.legal_play_mask(seat)
+        finally:
+            hands[seat] = held
 
     # -- results ---------------------------------------------------------------------
     def result(self) -> HandResult | None:

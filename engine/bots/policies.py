@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import horseshoes, rook, somerset
-from .base import Context, Decision
+from .context import Context, Decision
 
 TITLES = {"rook": rook.DECIDERS, "somerset": somerset.DECIDERS,
           "horseshoes": horseshoes.DECIDERS}

@@ -23,7 +23,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
 from ..ruleset import Ruleset
-from ..state import BITS, Game, HandResult, State, Trick, _new_tuple, plays_in
+from ..state import BITS, Game, HandResult, State, Trick, new_trick, plays_in
 
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -312,7 +312,7 @@ class HorseshoesState(State):
 
     def _close_trick(self) -> list[dict]:
         winner = self._win_seat
-        trick = _new_tuple(Trick, (self.leader, tuple(self.trick), winner))  # see State
+        trick = new_trick(self.leader, tuple(self.trick), winner)
         self.tricks.append(trick)
         self.trick = []
         self._declared_aces = self.game.ace_mask  # whatever is led next is declared
@@ -332,6 +332,25 @@ class HorseshoesState(State):
 
     def trick_winner(self) -> int:
         return self._win_seat
+
+    # -- play: what bots read (tracked as the trick goes) ----------------------------
+    @property
+    def trump_mask(self) -> int:
+        return self._trump_mask
+
+    @property
+    def led_mask(self) -> int:
+        return self._led_mask if self.trick else 0
+
+    @property
+    def winning_seat(self) -> int | None:
+        return self._win_seat if self.trick else None
+
+    @property
+    def winning_strength(self) -> int | None:
+        """The winning card's strength so far: its rank (an ace 1, or 14 declared high),
+        plus TRUMP_BONUS for a trump; None before the lead."""
+        return self._win_key if self.trick else None
 
     def on_trick(self, trick: Trick) -> None:
         self.won[trick.winner] += 1

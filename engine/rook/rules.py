@@ -198,9 +198,14 @@ class RookState(State):
         return self.phase in ("widow", "bury", "play", "done")
 
     @property
-    def _trump_mask(self) -> int:
+    def trump_mask(self) -> int:
         """The trump cards, the Rook included (the Rook's suit): 0 before trump."""
         return self._suit_of[ROOK] if self._suit_of else 0
+
+    @property
+    def led_mask(self) -> int:
+        """The cards that follow the card led (a Rook lead is a trump lead)."""
+        return self._suit_of[self.trick[0][1]] if self.trick else 0
 
     # -- whose turn ----------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -383,7 +388,7 @@ class RookState(State):
         hand, led = self.hands[seat], self.trick[0][1]
         suit = self._suit_of[led]
         if hand & suit:
-            if suit == self._trump_mask:
+            if suit == self.trump_mask:
                 return f"you must follow trump ({self._trump_words()})"
             return f"you must follow {COLOUR_NAMES[DECK.suit_of[led]]}"
         return f"you have no {COLOUR_NAMES[DECK.suit_of[led]]}, so you must play a trump ({self._trump_words()})"

@@ -319,6 +319,38 @@ class SomersetState(State):
                     return f"{reason}: with a trump on the trick the 0/0 promotes no double"
         return reason
 
+    # -- play: what bots read and ask -------------------------------------------------
+    @property
+    def trump_mask(self) -> int:
+        """The real trumps (the S/S included under a suit trump); 0 before trump or
+        under No Trump."""
+        return self.table.trumps if self.table is not None else 0
+
+    @property
+    def led_mask(self) -> int:
+        return self._follow_mask() if self.trick else 0
+
+    def winner_if(self, plays=()) -> int:
+        """Who would be winning the current trick with ``plays`` ((seat, card), …) added
+        (a lone card wins). Asked of the rules themselves, so the 0/0's promotions and
+        the S/S's quirks are never re-implemented by a bot."""
+        trick = self.trick
+        trick.extend(plays)
+        try:
+            return self.winning_seat
+        finally:
+            del trick[len(trick) - len(plays):]
+
+    def legal_if(self, seat: int, hand: int, plays=()) -> int:
+        """The cards ``seat`` could play holding ``hand``, with ``plays`` added to the
+        current trick first. The state is left as it was."""
+        trick = self.trick
+        trick.extend(plays)
+        try:
+            return self.legal_if_held(seat, hand)
+        finally:
+            del trick[len(trick) - len(plays):]
+
     def trick_winner(self) -> int:
         on_trick = self._trick_mask()
         trumps = on_trick & self.table.trumps
