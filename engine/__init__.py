@@ -9,10 +9,10 @@
 """
 
 from .actions import Action
-from .errors import IllegalAction, RecordError
+from .errors import Contradiction, IllegalAction, RecordError, UnknownTitle
 from .match import Match
 from .registry import TITLES, make_game, rulesets, variants
 from .state import Game, HandResult, State, Trick
 
-__all__ = ["Action", "Game", "HandResult", "IllegalAction", "Match", "RecordError", "State",
-           "TITLES", "Trick", "make_game", "rulesets", "variants"]
+__all__ = ["Action", "Contradiction", "Game", "HandResult", "IllegalAction", "Match", "RecordError",
+           "State", "TITLES", "Trick", "UnknownTitle", "make_game", "rulesets", "variants"]

@@ -47,6 +47,10 @@ class Deck:
             m |= 1 << c
         return m
 
+    def mask_of(self, names: Iterable[str] | None) -> int:
+        """The mask of the cards named (None: no cards); RecordError for a bad name."""
+        return self.mask(self.parse(name) for name in names or ())
+
     def points(self, mask: int) -> int:
         return sum(self.points_of[c] for c in cards_of(mask))
 

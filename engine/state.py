@@ -23,10 +23,11 @@ from typing import Any, ClassVar, NamedTuple
 import msgpack
 
 from . import canonical
-from .actions import Action
+from .actions import SECRET_KINDS, Action
 from .cards import Deck, cards_of
 from .deal import derive_seed, seed_index, shuffled
 from .errors import IllegalAction, RecordError
+from .partial import Layout, Seen
 from .ruleset import Ruleset
 
 
@@ -200,6 +201,16 @@ class Game:
         """The winning side after a hand (scores already include it), or None to go on."""
         raise NotImplementedError
 
+    # -- what one seat knows (engine.partial) ---------------------------------------
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """Where the cards are as far as the seat whose view this is knows. By default
+        it knows only its own cards; undealt cards lie in a hidden "spare" pile. Titles
+        whose spare cards are shown, taken or buried say so."""
+        own = seen.hand | seen.played_by[seen.seat]
+        if not self.spare_size:
+            return Layout(own, (), (), 0, (), {})
+        return Layout(own, None, (("spare", self.spare_size),), 0, (), {})
+
     # -- actions as JSON (hand records, the wire) -----------------------------------
     def action_to_json(self, action: Action, public: bool = False) -> dict:
         """The hand-record form; ``public`` hides what only the actor may see."""
@@ -210,7 +221,7 @@ class Game:
             out["play"] = name(value)
             if extra is not None:
                 out["ace"] = extra
-        elif kind in ("bury", "discard"):
+        elif kind in SECRET_KINDS:
             out[kind] = None if public else [name(c) for c in value]
             if extra is not None:
                 out["trump"] = extra
@@ -342,6 +353,26 @@ class State:
         if seat not in self.to_act():
             return []
         return getattr(self, "_legal_" + self.phase.replace("-", "_"))(seat)
+
+    def apply_unseen(self, action: Action) -> list[dict]:
+        """``apply`` for an action by a seat whose hand the caller cannot see (a made-up
+        deal: ``engine.partial``). A play of any card that seat holds is accepted:
+        whether it had to follow suit depends on cards nobody here can see. Anything
+        else is applied as usual."""
+        seat, kind, card, _ = action
+        hands = self.hands
+        if kind != "play" or type(card) is not int or not 0 <= card < self.deck.size \
+                or not 0 <= seat < self.n or not hands[seat] >> card & 1:
+            return self.apply(action)
+        held = hands[seat]
+        hands[seat] = BITS[card]  # a lone card is always legal: any rules, any trick
+        try:
+            events = self.apply(action)
+        except IllegalAction:
+            hands[seat] = held
+            raise
+        hands[seat] = held ^ BITS[card]
+        return events
 
     def check(self, action: Action) -> None:
         """Raise IllegalAction if ``action`` may not be applied now; change nothing."""
@@ -500,6 +531,23 @@ class State:
         self.phase = "done"
         self.turn = None
         return [{"type": "thrown_in"}]
+
+    # -- what a seat cannot see, placed (bots imagining a deal) ------------------------
+    def place_unseen(self, hands: dict[int, int], piles: dict[str, int]) -> None:
+        """Put cards where their holder cannot see them: each seat in ``hands`` now
+        holds that mask, and each hidden pile the title names in its ``Layout``
+        (``Game.seat_layout``) the mask in ``piles``. For a copy of a made-up state."""
+        for seat, mask in hands.items():
+            self.hands[seat] = mask
+        for name, mask in piles.items():
+            self.place_pile(name, mask)
+
+    def place_pile(self, name: str, mask: int) -> None:
+        """A title's hidden pile now holds ``mask``; the only pile by default is the
+        undealt "spare"."""
+        if name != "spare":
+            raise ValueError(f"{self.game.id} has no hidden pile {name!r}")
+        self.spare = tuple(cards_of(mask))
 
     # -- views and hashing -----------------------------------------------------------
     def public_view(self) -> dict:

@@ -311,13 +311,6 @@ def easy_play(state, seat: int, want: int):
     return action, f"play {_name(game, action)}: the lowest card, the bid is made"
 
 
-def possible_holdings(ctx: Context) -> list[int]:
-    know = ctx.know
-    unseen = know.unseen()
-    return [know.hand if s == ctx.seat else unseen & ~know.excluded[s]
-            for s in range(ctx.game.num_players)]
-
-
 def decide_play(ctx: Context) -> Decision:
     state, seat = ctx.state, ctx.seat
     want = tricks_wanted(state, seat, ctx.view["tricks_won"], ctx.view["bids"])
@@ -326,7 +319,7 @@ def decide_play(ctx: Context) -> Decision:
     elif ctx.level == "hard":
         return search_play(ctx, PLAY_BUDGET, rollout_action, evaluate)
     else:
-        action, why = play_card(state, seat, possible_holdings(ctx), want)
+        action, why = play_card(state, seat, ctx.know.holdings(), want)
     return Decision(action, why)
 
 

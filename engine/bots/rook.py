@@ -317,22 +317,6 @@ def easy_card(state, seat: int) -> tuple[int, str]:
     return card, f"play {DECK.names[card]}: the lowest card"
 
 
-def possible_holdings(ctx: Context) -> list[int]:
-    """For each seat, the cards it may hold as far as this seat can tell."""
-    know = ctx.know
-    unseen = know.unseen()
-    out = []
-    for s in range(4):
-        if s == ctx.seat:
-            out.append(know.hand)
-            continue
-        mask = unseen
-        if s == ctx.view["contract"]["bidder"]:
-            mask |= know.known_elsewhere & ~know.played  # the widow cards it took
-        out.append(mask & ~know.excluded[s])
-    return out
-
-
 def decide_play(ctx: Context) -> Decision:
     bidder = ctx.view["contract"]["bidder"]
     if ctx.level == "easy":
@@ -340,7 +324,7 @@ def decide_play(ctx: Context) -> Decision:
     elif ctx.level == "hard":
         return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
-        card, why = play_card(ctx.state, ctx.seat, possible_holdings(ctx), bidder)
+        card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), bidder)
     return Decision(ctx.state.play_action(ctx.seat, card), why)
 
 

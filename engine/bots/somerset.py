@@ -298,19 +298,13 @@ def easy_card(state, seat: int):
     return card, f"play {DECK.names[card]}: the lowest card"
 
 
-def possible_holdings(ctx: Context) -> list[int]:
-    know = ctx.know
-    unseen = know.unseen()
-    return [know.hand if s == ctx.seat else unseen & ~know.excluded[s] for s in range(4)]
-
-
 def decide_play(ctx: Context) -> Decision:
     if ctx.level == "easy":
         card, why = easy_card(ctx.state, ctx.seat)
     elif ctx.level == "hard":
         return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
-        card, why = play_card(ctx.state, ctx.seat, possible_holdings(ctx), ctx.view["bidder"])
+        card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), ctx.view["bidder"])
     return Decision(ctx.state.play_action(ctx.seat, card), why)
 
 

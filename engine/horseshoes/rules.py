@@ -22,6 +22,7 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..partial import Layout, Seen
 from ..ruleset import Ruleset
 from ..state import BITS, Game, HandResult, State, Trick, new_trick, plays_in
 
@@ -380,6 +381,12 @@ class HorseshoesState(State):
             hidden |= self.deck.mask(self.spare)
         return hidden
 
+    def place_pile(self, name: str, mask: int) -> None:
+        if name == "leftover":
+            self.spare = tuple(cards_of(mask))
+        else:
+            super().place_pile(name, mask)
+
     def add_public(self, view: dict) -> None:
         view["bids"] = list(self.bids)
         view["trump"] = self.trump
@@ -463,6 +470,16 @@ class HorseshoesGame(Game):
             else:
                 out.append(CANNOT_WIN)
         return tuple(out)
+
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """The left-over card (three players) is known to all once turned face up."""
+        mine = seen.hand | seen.played_by[seen.seat]
+        if not self.spare_size:
+            return Layout(mine, (), (), 0, (), {})
+        card = (view.get("leftover") or {}).get("card")
+        if card:
+            return Layout(mine, (self.deck.parse(card),), (), 1 << self.deck.parse(card), (), {})
+        return Layout(mine, None, (("leftover", 1),), 0, (), {})
 
     def match_winner(self, scores: list[int], result: HandResult) -> int | None:
         """Once a side reaches the target, the uniquely lowest score wins; a shared

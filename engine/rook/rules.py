@@ -19,6 +19,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..deal import derive_seed
 from ..errors import IllegalAction
+from ..partial import Layout, Seen, hand_of
 from ..state import BITS, Game, HandResult, State
 
 # -- cards ---------------------------------------------------------------------------
@@ -125,6 +126,30 @@ class RookGame(Game):
         if max(scores) < GAME_TARGET or scores[0] == scores[1]:
             return None
         return 0 if scores[0] > scores[1] else 1
+
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """The widow is hidden until turned up, public from then on; once the bidder has
+        taken it, the widow cards it has not played are in its hand or, after the bury,
+        among the buried cards, which only the bidder knows."""
+        me, phase = seen.seat, view["phase"]
+        mine = seen.hand | seen.played_by[me]
+        if view.get("widow") is None:
+            return Layout(mine, None, (("widow", self.spare_size),), 0, (), {})
+        widow = DECK.mask_of(view["widow"])
+        spare = tuple(DECK.parse(name) for name in view["widow"])
+        contract = view.get("contract")
+        bidder = contract["bidder"] if contract else None
+        taken = phase in ("bury", "play", "done")  # the bidder has picked the widow up
+        if not taken:
+            return Layout(mine, spare, (), widow, (), {})
+        if bidder == me:
+            buried = DECK.mask_of(view.get("buried"))
+            return Layout((mine | buried) & ~widow, spare, (), buried, (), {"bury": buried})
+        in_play = widow & ~seen.played
+        if phase == "bury":
+            return Layout(mine, spare, (), widow, ((in_play, (hand_of(bidder),)),), {})
+        return Layout(mine, spare, (("buried", BURY_SIZE),), widow,
+                      ((in_play, (hand_of(bidder), "buried")),), {})
 
 
 # -- one hand --------------------------------------------------------------------------
@@ -463,6 +488,15 @@ class RookState(State):
     def add_private(self, seat: int, view: dict) -> None:
         if seat == self.bidder and self.buried:
             view["buried"] = self._names(self.buried)
+
+    def place_pile(self, name: str, mask: int) -> None:
+        if name == "buried":
+            self.buried = mask
+        elif name == "widow":
+            self.widow = mask
+            self.spare = tuple(cards_of(mask))
+        else:
+            super().place_pile(name, mask)
 
     def _names(self, mask: int) -> list[str]:
         return [DECK.name(c) for c in cards_of(mask)]

@@ -26,6 +26,7 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..partial import Layout, Seen
 from ..state import Game, HandResult, State, Trick
 from .rulesets import MAX_BID, MIN_BID, TARGET
 
@@ -136,6 +137,29 @@ class SomersetGame(Game):
         if scores[0] == scores[1]:
             return None  # an exact tie plays another hand
         return 0 if scores[0] > scores[1] else 1
+
+
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """An open widow is known to all; a kitty is hidden until the bidder takes it,
+        and the bidder's discards stay known to the bidder alone."""
+        me = seen.seat
+        mine = seen.hand | seen.played_by[me]
+        if view.get("spare_rule") == "widow":
+            widow = DECK.mask_of(view.get("widow"))
+            return Layout(mine, tuple(DECK.parse(n) for n in view["widow"]), (),
+                          widow & ~seen.played, (), {})
+        kitty = view.get("kitty") or {}
+        if kitty.get("taken") and view.get("bidder") == me:
+            kitty_cards = DECK.mask_of(view.get("kitty_cards"))
+            discards = DECK.mask_of(view.get("discards"))
+            return Layout((mine | discards) & ~kitty_cards,
+                          tuple(DECK.parse(n) for n in view["kitty_cards"]), (), discards, (),
+                          {"discard": discards})
+        if not kitty.get("taken"):
+            return Layout(mine, None, (("kitty", self.spare_size),), 0, (), {})
+        if kitty.get("discarded"):
+            return Layout(mine, None, (("discards", self.spare_size),), 0, (), {})
+        return Layout(mine, None, (), 0, (), {})  # the bidder holds all 14 while it discards
 
 
 def bidding_side(result: HandResult) -> int | None:
@@ -413,6 +437,15 @@ class SomersetState(State):
         if seat != self.bidder:
             hidden |= DECK.mask(self.discards)
         return hidden
+
+    def place_pile(self, name: str, mask: int) -> None:
+        if name == "discards":
+            self.discards = tuple(cards_of(mask))
+        elif name == "kitty":
+            self.spare = tuple(cards_of(mask))
+            self.spare_mask = mask
+        else:
+            super().place_pile(name, mask)
 
     def add_public(self, view: dict) -> None:
         last_bid: list = [None] * self.n
