@@ -25,14 +25,11 @@ import random
 import sys
 import time
 
+from . import registry
 from .deal import derive_seed
-from .registry import TITLES, make_game, rulesets
+from .registry import make_game, variants
 from .state import Game, State
 
-# The variant measured per title by default: the default ruleset, and Horseshoes'
-# four-player mode (the common table).
-HEADLINE = {"somerset": ("kitty-doubled", None), "rook": ("rook", None),
-            "horseshoes": ("horseshoes", "four")}
 BENCH_SEED = b"parlour-bench/1".ljust(32, b".")
 MAX_ACTIONS = 10_000  # far beyond any real hand; a stuck engine fails instead of hanging
 
@@ -67,48 +64,20 @@ def hands_per_second(game: Game, seconds: float, label: str = "") -> dict:
             return {"hands_per_s": round(hands / elapsed, 1), "hands": hands}
 
 
-def missing_reason(title: str) -> str | None:
-    """Why ``title`` cannot be measured yet (its module is still being written), or None."""
-    try:
-        rulesets(title)
-    except ModuleNotFoundError as exc:
-        if exc.name != f"engine.{title}":
-            raise  # a real import error inside the title must not pass for "missing"
-        return f"engine.{title} does not exist yet"
-    except AttributeError:  # a package directory without its RULESETS yet
-        return f"engine.{title} has no RULESETS yet"
-    return None
+def headline_variants():
+    """Each title as a table plays it by default (its default ruleset and mode)."""
+    for title in registry.TITLES:
+        yield title, title, None, None
 
 
-def available_titles() -> list[str]:
-    """The titles that can be measured, with a note on stderr for each that cannot."""
-    out = []
-    for title in TITLES:
-        reason = missing_reason(title)
-        if reason:
-            print(f"bench: {reason}; skipped", file=sys.stderr)
-        else:
-            out.append(title)
-    return out
-
-
-def headline_variants(titles: list[str]):
-    for title in titles:
-        ruleset, mode = HEADLINE[title]
-        yield title, title, ruleset, mode
-
-
-def every_variant(titles: list[str]):
-    for title in titles:
-        for rs in rulesets(title).values():
-            for mode in rs.modes or (None,):
-                yield "/".join(p for p in (title, rs.id, mode) if p), title, rs.id, mode
+def every_variant():
+    for title, ruleset, mode in variants():
+        yield "/".join(p for p in (title, ruleset, mode) if p), title, ruleset, mode
 
 
 def profile(title: str, seconds: float, top: int = 15) -> str:
     """cProfile's report (internal time) for ``seconds`` of the title's headline hands."""
-    ruleset, mode = HEADLINE[title]
-    game = make_game(title, ruleset, mode)
+    game = make_game(title)
     profiler = cProfile.Profile()
     profiler.enable()
     figures = hands_per_second(game, seconds, title)
@@ -124,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         print(profile(args.profile, args.seconds))
         return 0
-    titles = available_titles()
-    chosen = every_variant(titles) if args.all else headline_variants(titles)
+    chosen = every_variant() if args.all else headline_variants()
     results = {}
     for label, title, ruleset, mode in chosen:
         results[label] = hands_per_second(make_game(title, ruleset, mode), args.seconds, label)
@@ -142,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per title (default 3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--all", action="store_true", help="every ruleset and mode")
-    parser.add_argument("--profile", choices=TITLES, help="profile one title's hands")
+    parser.add_argument("--profile", choices=registry.TITLES, help="profile one title's hands")
     return parser
 
 

@@ -17,7 +17,7 @@ readable forms (card names, JSON actions) are produced at the edges.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 import msgpack
@@ -27,6 +27,7 @@ from .actions import SECRET_KINDS, Action
 from .cards import Deck, cards_of
 from .deal import derive_seed, seed_index, shuffled
 from .errors import IllegalAction, RecordError
+from .info import GameInfo
 from .partial import Layout, Seen
 from .ruleset import Ruleset
 
@@ -134,6 +135,17 @@ class Game:
         self.ruleset = ruleset
         self.mode = mode
         self.options = ruleset.resolve_options(options)
+
+    # -- what it says about itself ----------------------------------------------------
+    @cached_property
+    def info(self) -> GameInfo:
+        """Names, sides, target, deck and card naming, trumps and decisions, as plain
+        data (``engine.info``): what the app and the network read instead of the id."""
+        return self.describe()
+
+    def describe(self) -> GameInfo:
+        """The title builds its ``GameInfo`` for these rules (see ``info``)."""
+        raise NotImplementedError
 
     # -- sides and seats -------------------------------------------------------------
     @property

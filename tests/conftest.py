@@ -6,8 +6,7 @@
   two-core machine and never times examples (timings are not behaviour). Set
   ``HYPOTHESIS_PROFILE=thorough`` for a longer local run.
 * A test that takes an ``any_variant`` argument runs once per (title, ruleset, mode)
-  the engine knows. A title whose module does not exist yet is listed as skipped with
-  the reason, so a missing title is visible rather than silently untested.
+  the engine knows.
 """
 
 from __future__ import annotations
@@ -28,22 +27,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def engine_variant_params() -> list:
-    """One pytest param per engine variant; a skipped one for each missing title."""
-    from engine.bench import missing_reason
-    from engine.registry import TITLES, rulesets
+    """One pytest param per engine variant."""
+    from engine.registry import variants
 
-    params = []
-    for title in TITLES:
-        reason = missing_reason(title)
-        if reason:
-            params.append(pytest.param((title, None, None), id=f"{title}-missing",
-                                       marks=pytest.mark.skip(reason=reason)))
-            continue
-        for rs in rulesets(title).values():
-            for mode in rs.modes or (None,):
-                ident = "-".join(p for p in (title, rs.id, mode) if p)
-                params.append(pytest.param((title, rs.id, mode), id=ident))
-    return params
+    return [pytest.param(variant, id="-".join(p for p in variant if p)) for variant in variants()]
 
 
 def pytest_generate_tests(metafunc):

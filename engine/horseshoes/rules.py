@@ -22,14 +22,13 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..info import DecisionInfo, DeckInfo, GameInfo, each_alone, partnerships
 from ..partial import Layout, Seen
 from ..ruleset import Ruleset
 from ..state import BITS, Game, HandResult, State, Trick, new_trick, plays_in
+from .names import MODE_NAMES, NAME, NO_TRUMP, SUIT_NAMES, SUIT_ORDER, SUITS, card_info, trump_info
 
-SUITS = "SHDC"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 TRUMPS = ("S", "H", "D", "C", "NT")
-NO_TRUMP = "NT"
 ACE_CALLS = ("high", "low")
 LEFTOVER_FACES = ("up", "down")
 HIGHEST_BID = 13
@@ -59,8 +58,13 @@ class ModeSpec(NamedTuple):
     partnerships: bool
 
 
+def deck_info(deck: Deck) -> DeckInfo:
+    return DeckInfo("standard", {}, SUIT_ORDER, tuple(card_info(name, 0) for name in deck.names))
+
+
 FULL_DECK = make_deck("A23456789TJQK")
 SHORT_DECK = make_deck("A23456789T")  # mode three: no court cards
+DECK_INFOS = {deck: deck_info(deck) for deck in (FULL_DECK, SHORT_DECK)}
 
 MODES: dict[str, ModeSpec] = {
     "three": ModeSpec(3, SHORT_DECK, False),
@@ -470,6 +474,27 @@ class HorseshoesGame(Game):
             else:
                 out.append(CANNOT_WIN)
         return tuple(out)
+
+    def describe(self) -> GameInfo:
+        players = self.num_players
+        leftover = (DecisionInfo("leftover", "leftover", "Turn the left-over card face up or down",
+                                 choices=LEFTOVER_FACES),) \
+            if self.spare_size and self.options["leftover"] == "dealer" else ()
+        return GameInfo(
+            title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
+            mode=self.mode, mode_name=MODE_NAMES[self.mode], options=dict(self.options),
+            players=players, hand_size=self.hand_size,
+            sides=partnerships(players) if self.partnerships else each_alone(players),
+            target=self.options["target"], lower_wins=True, contract=False, taken_unit="tricks",
+            taken_per_hand=self.hand_size, deck=DECK_INFOS[self.deck],
+            trumps=tuple(trump_info(t) for t in TRUMPS),
+            decisions=(
+                *leftover,
+                DecisionInfo("bid", "bidding", "Bid", choices=TRUMPS,
+                             note="The first bidder names trump with the bid."),
+                DecisionInfo("play", "play", "Play a card", choices=ACE_CALLS,
+                             note="An ace of the suit led, or of trump, is played high or low."),
+            ))
 
     def seat_layout(self, view: dict, seen: Seen) -> Layout:
         """The left-over card (three players) is known to all once turned face up."""

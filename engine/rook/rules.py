@@ -19,12 +19,13 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..deal import derive_seed
 from ..errors import IllegalAction
+from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen, hand_of
 from ..state import BITS, Game, HandResult, State
+from .names import COLOUR_NAMES, NAME, SUIT_ORDER, card_info, trump_info
 
 # -- cards ---------------------------------------------------------------------------
 COLOURS = ("B", "R", "G", "Y")
-COLOUR_NAMES = {"B": "Black", "R": "Red", "G": "Green", "Y": "Yellow"}
 NUMBERS_LOW_TO_HIGH = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1)
 POINTS_BY_NUMBER = {1: 15, 14: 10, 10: 10, 5: 5}
 ROOK_POINTS = 20
@@ -53,6 +54,8 @@ POINTS = DECK.points_of
 COLOUR_MASKS = tuple(DECK.suit_mask[c] for c in COLOURS)
 POINT_CARDS = DECK.mask(c for c in range(DECK.size) if POINTS[c])
 TOTAL_POINTS = 180
+DECK_INFO = DeckInfo("rook", {"accessible": "rook-accessible"}, SUIT_ORDER,
+                     tuple(card_info(name, points) for name, points in zip(DECK.names, POINTS)))
 
 
 class TrumpTable(NamedTuple):
@@ -126,6 +129,23 @@ class RookGame(Game):
         if max(scores) < GAME_TARGET or scores[0] == scores[1]:
             return None
         return 0 if scores[0] > scores[1] else 1
+
+    def describe(self) -> GameInfo:
+        return GameInfo(
+            title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
+            mode=None, mode_name=None, options=dict(self.options), players=self.num_players,
+            hand_size=self.hand_size, sides=partnerships(self.num_players), target=GAME_TARGET,
+            lower_wins=False, contract=True, taken_unit="points", taken_per_hand=TOTAL_POINTS,
+            deck=DECK_INFO, trumps=tuple(trump_info(c) for c in COLOURS),
+            decisions=(
+                DecisionInfo("bid", "bidding", "Bid"),
+                DecisionInfo("pass", "bidding", "Pass", note="A pass is final: you are out of this auction."),
+                DecisionInfo("raise", "raise", "Raise the contract or keep it"),
+                DecisionInfo("ack", "widow", "Got it"),
+                DecisionInfo("bury", "bury", f"Bury {BURY_SIZE} and name trump", cards=BURY_SIZE,
+                             choices=COLOURS, secret=True),
+                DecisionInfo("play", "play", "Play a card"),
+            ))
 
     def seat_layout(self, view: dict, seen: Seen) -> Layout:
         """The widow is hidden until turned up, public from then on; once the bidder has

@@ -26,8 +26,10 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen
 from ..state import Game, HandResult, State, Trick
+from .names import NAME, PASS_NOTE, SUIT_ORDER, ZERO_ZERO_NOTE, card_info, trump_info
 from .rulesets import MAX_BID, MIN_BID, TARGET
 
 SUITS = (0, 2, 4, 6, 8, 10, 12)
@@ -58,6 +60,8 @@ ALL_BUT_SS = DECK.full_mask & ~SS_BIT
 DOUBLES = DECK.mask(c for c in range(DECK.size) if DECK.suit_of[c] == DECK.rank_of[c])
 SUIT_MASK_OF = tuple(DECK.suit_mask[DECK.suit_of[c]] for c in range(DECK.size))
 POINTS = DECK.points_of
+DECK_INFO = DeckInfo("somerset", {}, SUIT_ORDER,
+                     tuple(card_info(name, points) for name, points in zip(DECK.names, POINTS)))
 
 NEXT_CARD_SETS_SUIT = -1  # follow_of marker: the S/S led under No Trump
 
@@ -138,6 +142,24 @@ class SomersetGame(Game):
             return None  # an exact tie plays another hand
         return 0 if scores[0] > scores[1] else 1
 
+
+    def describe(self) -> GameInfo:
+        discard = (DecisionInfo("discard", "kitty", f"Discard {self.spare_size}", cards=self.spare_size,
+                                secret=True),) if self.kitty else ()
+        return GameInfo(
+            title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
+            mode=None, mode_name=None, options=dict(self.options), players=self.num_players,
+            hand_size=self.hand_size, sides=partnerships(self.num_players), target=self.target,
+            lower_wins=False, contract=True, taken_unit="points",
+            taken_per_hand=self.hand_size + sum(POINTS),  # a point a trick, and the count cards
+            deck=DECK_INFO, trumps=tuple(trump_info(t) for t in TRUMPS),
+            decisions=(
+                DecisionInfo("bid", "bidding", "Bid"),
+                DecisionInfo("pass", "bidding", "Pass", note=PASS_NOTE),
+                *discard,
+                DecisionInfo("trump", "trump", "Name trump", choices=TRUMPS, note=ZERO_ZERO_NOTE),
+                DecisionInfo("play", "play", "Play a card"),
+            ))
 
     def seat_layout(self, view: dict, seen: Seen) -> Layout:
         """An open widow is known to all; a kitty is hidden until the bidder takes it,
