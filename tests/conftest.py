@@ -6,7 +6,8 @@
   two-core machine and never times examples (timings are not behaviour). Set
   ``HYPOTHESIS_PROFILE=thorough`` for a longer local run.
 * A test that takes an ``any_variant`` argument runs once per (title, ruleset, mode)
-  the engine knows.
+  the engine knows, and for the test-only title Tiny Tricks (tests/engine/tiny_title),
+  which this file registers with the engine.
 """
 
 from __future__ import annotations
@@ -26,11 +27,21 @@ settings.register_profile("thorough", max_examples=300, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-def engine_variant_params() -> list:
-    """One pytest param per engine variant."""
-    from engine.registry import variants
+def pytest_configure(config):
+    """Make the test-only title known to the engine for the whole run (it is never
+    listed in engine.TITLES, so the app never offers it)."""
+    from engine import registry
+    from tests.engine.tiny_title import TITLE
 
-    return [pytest.param(variant, id="-".join(p for p in variant if p)) for variant in variants()]
+    registry.register(TITLE)
+
+
+def engine_variant_params() -> list:
+    """One pytest param per engine variant, the test-only title's included."""
+    from engine.registry import TITLES, variants
+
+    return [pytest.param(variant, id="-".join(p for p in variant if p))
+            for variant in variants(TITLES + ("tiny",))]
 
 
 def pytest_generate_tests(metafunc):

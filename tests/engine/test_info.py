@@ -132,3 +132,20 @@ def test_card_and_trump_lookups_name_what_is_missing():
         info.card("AS")
     with pytest.raises(KeyError, match="'NT' is not a trump of Rook"):
         info.trump_name("NT")
+
+
+def test_a_title_kept_outside_engine_is_known_but_not_offered():
+    """The test-only title (registered by tests/conftest.py) plays like any other but
+    is never listed among the titles a host is offered."""
+    from engine import registry
+
+    assert "tiny" not in TITLES and make_game("tiny").info.name == "Tiny Tricks"
+    with pytest.raises(ValueError, match="already a title"):
+        registry.register(title("rook"))
+    tiny = title("tiny")
+    registry.unregister("tiny")
+    try:
+        with pytest.raises(UnknownTitle):
+            make_game("tiny")
+    finally:
+        registry.register(tiny)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from app import assets, cardnames
 from app.host_dialog import CHOICE_NAMES, GAME_NAMES, MODE_NAMES, MODE_ONLY
 from app.table import table_view, viewmodel
 from engine import make_game, title_info
-from engine.registry import TITLES
+from engine.registry import TITLES, variants
 from net import state_events
 
 
@@ -35,8 +37,9 @@ def sort_hand(info, cards: list[str], trump: str | None) -> list[str]:
     return sorted(cards, key=key)
 
 
-def test_cards_read_and_look_as_the_app_draws_them(any_variant):
-    info = make_game(*any_variant).info
+@pytest.mark.parametrize("variant", list(variants()), ids=lambda v: "-".join(p for p in v if p))
+def test_cards_read_and_look_as_the_app_draws_them(variant):
+    info = make_game(*variant).info
     game = info.title
     deck = assets.deck_for(game)
     assert info.deck.art == deck
@@ -69,8 +72,9 @@ def test_titles_modes_and_options_read_as_the_host_dialog_names_them():
                         assert choice.name == CHOICE_NAMES[choice.value]
 
 
-def test_sides_targets_and_trumps_are_the_tables(any_variant):
-    info = make_game(*any_variant).info
+@pytest.mark.parametrize("variant", list(variants()), ids=lambda v: "-".join(p for p in v if p))
+def test_sides_targets_and_trumps_are_the_tables(variant):
+    info = make_game(*variant).info
     view = {"game": info.title, "mode": info.mode, "options": info.options}
     assert viewmodel.partnerships(view) == any(len(side.seats) > 1 for side in info.sides)
     if info.title in table_view.TARGETS:
