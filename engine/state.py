@@ -17,7 +17,7 @@ readable forms (card names, JSON actions) are produced at the edges.
 from __future__ import annotations
 
 import hashlib
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Any, ClassVar, NamedTuple
 
 import msgpack
@@ -105,10 +105,9 @@ class Trick(NamedTuple):
     winner: int
 
 
-def new_trick(leader: int, cards: tuple, winner: int) -> Trick:
-    """``Trick(leader, cards, winner)`` without NamedTuple's Python-level ``__new__``:
-    every trick of every random hand is closed through here."""
-    return _new_tuple(Trick, (leader, cards, winner))
+# new_trick((leader, cards, winner)): a Trick without NamedTuple's Python-level __new__
+# (every trick of every random hand is closed through here).
+new_trick = partial(_new_tuple, Trick)
 
 
 class HandResult(NamedTuple):
@@ -297,8 +296,9 @@ class Game:
 class State:
     """One hand. Subclasses declare their phases in ``HANDLERS`` and fill in the hooks."""
 
-    # (phase, action kind) -> name of the method that checks and applies it
-    HANDLERS: ClassVar[dict[tuple[str, str], str]] = {("play", "play"): "_play"}
+    # (phase, action kind) -> name of the method that checks and applies it. Playing a
+    # card in the "play" phase is State's own, for every title (see apply).
+    HANDLERS: ClassVar[dict[tuple[str, str], str]] = {}
     # What each phase asks for, for the "not now" reason and for the views
     PROMPTS: ClassVar[dict[str, str]] = {"play": "play a card"}
     # Attributes that hold lists and must be copied by clone()
@@ -350,21 +350,24 @@ class State:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action for ``seat`` (default: the seat whose turn it is)."""
+        if seat == self.turn and self.phase == "play":
+            # The hot path of every play-out and bot search: table look-ups, no dispatch
+            # (plays_in, written out).
+            mask = self.legal_play_mask(seat)
+            self._legal_memo = (self.hands[seat], mask)
+            t0, t1, t2, t3, t4, t5, t6, t7 = self._plays.lists[seat]
+            b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
+            return [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7]]
         if seat is None:
             seats = self.to_act()
             if not seats:
                 return []
             seat = seats[0]
-        if self.phase == "play":
-            # The hot path of every play-out and bot search: table look-ups, no dispatch.
-            if seat != self.turn:
-                return []
-            mask = self.legal_play_mask(seat)
-            self._legal_memo = (self.hands[seat], mask)
-            return plays_in(self._plays.lists[seat], mask)
-        if seat not in self.to_act():
+            if self.phase == "play":
+                return self.legal_actions(seat)
+        if self.phase == "play" or seat not in self.to_act():
             return []
-        return getattr(self, "_legal_" + self.phase.replace("-", "_"))(seat)
+        return getattr(self, "_legal_" + self.phase)(seat)  # phases are identifiers
 
     def apply_unseen(self, action: Action) -> list[dict]:
         """``apply`` for an action by a seat whose hand the caller cannot see (a made-up
@@ -393,12 +396,39 @@ class State:
     def apply(self, action: Action) -> list[dict]:
         """Apply a legal action and return its events; IllegalAction (state unchanged)
         otherwise."""
-        seat = action.seat
-        if action.kind == "play" and self.phase == "play" and seat == self.turn:
-            events = self._play(action)  # the common case, without the dispatch below
-            self.history.append(action)
-            self._legal_memo = None
+        seat, kind, card, extra = action
+        if kind != "play" or self.phase != "play" or seat != self.turn:
+            return self._decide(action)
+        # Playing a card: State's own for every title, and the hot path of every
+        # play-out and bot search, so it is written out here rather than dispatched.
+        if type(card) is not int or not 0 <= card < self.deck.size:
+            raise IllegalAction(f"{card!r} is not a card of this game")
+        bit = BITS[card]
+        hands = self.hands
+        hand = hands[seat]
+        if not hand & bit:
+            raise IllegalAction(f"you do not hold {self.deck.names[card]}")
+        memo = self._legal_memo  # set by legal_actions for this seat, this position
+        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
+        if not legal & bit:
+            raise IllegalAction(self.play_reason(seat, card))
+        if extra is not None:
+            self.check_play_extra(action)
+        hands[seat] = hand ^ bit
+        self.history.append(action)
+        self._legal_memo = None
+        trick = self.trick
+        trick.append((seat, card))
+        events = [self._plays.events[seat][card].copy()]
+        if len(trick) < self.n:
+            self.turn = (seat + 1) % self.n
             return events
+        return self._close_trick(events)
+
+    def _decide(self, action: Action) -> list[dict]:
+        """Any action but a card played in turn: the title's handler for this phase and
+        kind, or IllegalAction saying what is wrong."""
+        seat = action.seat
         if self.phase == "done":
             raise IllegalAction("the hand is over")
         if seat not in self.to_act():
@@ -447,35 +477,11 @@ class State:
         if action.extra is not None:
             raise IllegalAction("a play names only the card")
 
-    # -- play: the shared trick machinery -------------------------------------------
-    def _play(self, action: Action) -> list[dict]:
-        seat, _, card, extra = action
-        if type(card) is not int or not 0 <= card < self.deck.size:
-            raise IllegalAction(f"{card!r} is not a card of this game")
-        bit = BITS[card]
-        hands = self.hands
-        hand = hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"you do not hold {self.deck.names[card]}")
-        memo = self._legal_memo  # set by legal_actions for this seat, this position
-        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
-        if not legal & bit:
-            raise IllegalAction(self.play_reason(seat, card))
-        if extra is not None:
-            self.check_play_extra(action)
-        hands[seat] = hand ^ bit
-        trick = self.trick
-        trick.append((seat, card))
-        events = [self._plays.events[seat][card].copy()]
-        if len(trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return events
-        return self._close_trick(events)
-
+    # -- play: the shared trick machinery (a card played: see apply) -------------
     def _close_trick(self, events: list[dict]) -> list[dict]:
         """The current trick is full: award it, then lead again or finish the hand."""
         winner = self.trick_winner()
-        trick = new_trick(self.leader, tuple(self.trick), winner)
+        trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self.on_trick(trick)

@@ -84,7 +84,7 @@ class HorseshoesState(State):
         ("bidding", "leftover"): "_refuse_leftover",
         ("bidding", "pass"): "_refuse_pass",
         ("play", "leftover"): "_refuse_leftover",
-        # ("play", "play") is handled by apply() itself, in place of State._play.
+        # Plays take apply()'s own path, in place of State.apply's.
     }
     PROMPTS = {
         "leftover": "turn the left-over card face up or face down",
@@ -196,12 +196,6 @@ class HorseshoesState(State):
             self._trump_mask = self.game.suit_masks[SUITS.index(trump)]
 
     # -- play: which cards, which aces are declared ----------------------------------
-    def to_act(self) -> tuple[int, ...]:
-        # The same answer as State.to_act, from prebuilt tuples: it is asked before
-        # every action.
-        turn = self.turn
-        return () if turn is None else self.game.seat_tuples[turn]
-
     def legal_play_mask(self, seat: int) -> int:
         hand = self.hands[seat]
         if self.trick:
@@ -232,6 +226,7 @@ class HorseshoesState(State):
         elif seat != self.turn:
             return []
         legal = self.legal_play_mask(seat)
+        self._legal_memo = (self.hands[seat], legal)  # for apply, as in State
         declared = legal & self._declared_aces
         out = plays_in(self._plays.lists[seat], legal & ~declared)  # see State
         placed = 0  # ace pairs inserted so far: each adds one entry to the count below
@@ -262,30 +257,29 @@ class HorseshoesState(State):
 
     # -- play: applying a card -------------------------------------------------------
     def apply(self, action: Action) -> list[dict]:
-        # Plays take this direct path (random play-outs are mostly plays); everything
-        # else, including every "not now" and "not your turn", goes through State.apply.
+        # Plays take this direct path (random play-outs are mostly plays): checked, then
+        # played, tracking the trick's winner as it goes. Everything else, including
+        # every "not now" and "not your turn", goes through State.apply.
         seat, kind, card, call = action
         if kind != "play" or self.phase != "play" or seat != self.turn:
             return super().apply(action)
         if type(card) is not int or not 0 <= card < self.deck.size:
             raise IllegalAction(f"{card!r} is not a card of this game")
         bit = BITS[card]
-        if not self.hands[seat] & bit:
+        hand = self.hands[seat]
+        if not hand & bit:
             raise IllegalAction(f"you do not hold {self.deck.name(card)}")
-        if not self.legal_play_mask(seat) & bit:
+        memo = self._legal_memo  # set by legal_actions for this seat, this position
+        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
+        if not legal & bit:
             raise IllegalAction(self.play_reason(seat, card))
-        if call is not None or bit & self.game.ace_mask:
+        game = self.game
+        if call is not None or bit & game.ace_mask:
             action = self._declaration_checked(action)
             call = action.extra
-        events = self._play_card(seat, card, call)
+        self._legal_memo = None
+        self.hands[seat] = hand ^ bit
         self.history.append(action)
-        return events
-
-    def _play_card(self, seat: int, card: int, call: str | None) -> list[dict]:
-        """Play a checked card: track the trick's winner as it goes, close full tricks."""
-        game = self.game
-        bit = BITS[card]
-        self.hands[seat] ^= bit
         trick = self.trick
         if not trick:
             self._start_trick(seat, card)
@@ -298,7 +292,7 @@ class HorseshoesState(State):
         if bit & self._trump_mask:
             self.trump_broken = True
         trick.append((seat, card))
-        event = self._plays.events[seat][card].copy()  # see State._play
+        event = self._plays.events[seat][card].copy()  # see State.apply
         if call is not None:
             event["ace"] = call
         if len(trick) < self.n:
@@ -317,7 +311,7 @@ class HorseshoesState(State):
 
     def _close_trick(self) -> list[dict]:
         winner = self._win_seat
-        trick = new_trick(self.leader, tuple(self.trick), winner)
+        trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self._declared_aces = self.game.ace_mask  # whatever is led next is declared
@@ -440,7 +434,6 @@ class HorseshoesGame(Game):
         deck, seats = self.deck, range(self.num_players)
         self.suit_of = deck.suit_of
         self.rank_of = deck.rank_of
-        self.seat_tuples = tuple((s,) for s in seats)
         self.next_seat = tuple((s + 1) % self.num_players for s in seats)
         self.sides = tuple(self.side_of(s) for s in seats)
         self.suit_masks = tuple(deck.suit_mask[s] for s in range(len(SUITS)))

@@ -118,7 +118,7 @@ class RookGame(Game):
         checked). Hand records use ``new_hand``, which never redeals."""
         redeals = 0
         state = super().deal(seed, dealer)  # its hands are masks: quick to check
-        while not all(POINT_CARDS & hand for hand in state.hands):
+        while not all(map(POINT_CARDS.__and__, state.hands)):
             redeals += 1
             state = super().deal(derive_seed(seed, "redeal", redeals), dealer)
         state.record_redeals(redeals)
@@ -183,7 +183,6 @@ class RookState(State):
         ("bury", "raise"): "_late_raise",
         ("play", "raise"): "_late_raise",
         ("bury", "bury"): "_bury",
-        ("play", "play"): "_play",
     }
     PROMPTS = {
         "bidding": "bid or pass",
@@ -267,7 +266,8 @@ class RookState(State):
 
     # -- bidding -------------------------------------------------------------------------
     def _lowest_bid(self) -> int:
-        return MIN_BID if self.high_bid is None else self.high_bid + BID_STEP
+        bids = self.bids
+        return bids[-1][1] + BID_STEP if bids else MIN_BID
 
     def _legal_bidding(self, seat: int) -> list[Action]:
         return [PASS[seat], *BIDS[seat][_amount_index(self._lowest_bid()):]]
@@ -276,10 +276,11 @@ class RookState(State):
         seat, amount = action.seat, action.value
         self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
-        events = [{"type": "bid", "seat": seat, "bid": amount}]
+        event = {"type": "bid", "seat": seat, "bid": amount}
         if amount == MAX_BID:
-            return events + self._end_auction(seat, amount)
-        return events + self._next_bidder(seat)
+            return [event, *self._end_auction(seat, amount)]
+        self._next_bidder(seat)
+        return [event]
 
     def _check_bid(self, amount, extra) -> None:
         if extra is not None:
@@ -292,8 +293,9 @@ class RookState(State):
             raise IllegalAction(f"the lowest bid is {MIN_BID}")
         if amount % BID_STEP:
             raise IllegalAction(f"bids go up in steps of {BID_STEP}")
-        if amount < self._lowest_bid():
-            raise IllegalAction(f"the bid stands at {self.high_bid}: bid at least {self._lowest_bid()} or pass")
+        lowest = self._lowest_bid()
+        if amount < lowest:
+            raise IllegalAction(f"the bid stands at {self.high_bid}: bid at least {lowest} or pass")
 
     def _pass(self, action: Action) -> list[dict]:
         if action.value is not None or action.extra is not None:
@@ -302,19 +304,19 @@ class RookState(State):
         self.passed |= 1 << seat
         events = [{"type": "pass", "seat": seat}]
         if self.passed.bit_count() < self.n - 1:
-            return events + self._next_bidder(seat)
+            self._next_bidder(seat)
+            return events
         if self.high_bid is None:  # three passes, no bid: the fourth player, the dealer, is stuck
             stuck_seat = next(s for s in SEATS if not self.passed >> s & 1)
             return events + self._end_auction(stuck_seat, MIN_BID)
         return events + self._end_auction(self.high_bidder, self.high_bid)
 
-    def _next_bidder(self, seat: int) -> list[dict]:
+    def _next_bidder(self, seat: int) -> None:
         """A pass is final: the turn skips every seat that has passed."""
         nxt = (seat + 1) % self.n
         while self.passed >> nxt & 1:
             nxt = (nxt + 1) % self.n
         self.turn = nxt
-        return []
 
     def _end_auction(self, bidder: int, amount: int) -> list[dict]:
         self.bidder, self.contract = bidder, amount
@@ -443,23 +445,29 @@ class RookState(State):
 
     def trick_winner(self) -> int:
         """The highest trump (the Rook above all), else the highest of the suit led:
-        with cards numbered by rank, that is the top bit of the right mask."""
+        with cards numbered by rank, that is the top bit of the right mask. A trick is
+        four cards, written out: this runs for every trick of every hand played."""
+        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = self.trick
+        played = BITS[c0] | BITS[c1] | BITS[c2] | BITS[c3]
+        best = ((played & self._suit_of[ROOK]) or (played & self._suit_of[c0])).bit_length() - 1
+        return s0 if c0 == best else s1 if c1 == best else s2 if c2 == best else s3
+
+    @property
+    def winning_seat(self) -> int | None:
+        """Who is winning the current trick so far (the rule of trick_winner, for a
+        trick of any length)."""
         trick = self.trick
+        if not trick:
+            return None
         played = 0
         for _, card in trick:
             played |= BITS[card]
-        contenders = (played & self._suit_of[ROOK]) or (played & self._suit_of[trick[0][1]])
-        best = contenders.bit_length() - 1
-        for seat, card in trick:
-            if card == best:
-                return seat
-        raise AssertionError("the best card is in the trick")
+        best = ((played & self._suit_of[ROOK]) or (played & self._suit_of[trick[0][1]])).bit_length() - 1
+        return next(seat for seat, card in trick if card == best)
 
     def on_trick(self, trick) -> None:
-        points = 0
-        for _, card in trick.cards:
-            points += POINTS[card]
-        self.taken[trick.winner & 1] += points
+        (_, c0), (_, c1), (_, c2), (_, c3) = trick.cards
+        self.taken[trick.winner & 1] += POINTS[c0] + POINTS[c1] + POINTS[c2] + POINTS[c3]
 
     def finish(self) -> HandResult:
         """The last trick takes the buried points; the bidding team scores its contract,

@@ -195,7 +195,6 @@ class SomersetState(State):
         ("bidding", "pass"): "_pass",
         ("kitty", "discard"): "_discard",
         ("trump", "trump"): "_name_trump",
-        ("play", "play"): "_play",
     }
     PROMPTS = {
         "bidding": "bid or pass",

@@ -76,7 +76,7 @@ class TinyGame(Game):
 
 
 class TinyState(State):
-    HANDLERS = {("trump", "trump"): "_name_trump", ("play", "play"): "_play"}
+    HANDLERS = {("trump", "trump"): "_name_trump"}
     PROMPTS = {"trump": "name trump", "play": "play a card"}
 
     def __init__(self, game: TinyGame, hands, spare, dealer):
