@@ -253,11 +253,12 @@ class RookState(State):
 
     # -- whose turn ----------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        if self.phase == "widow":
-            return WAITING[self.acked]  # everyone who has not said "Got it", in any order
-        if self.turn is None:
-            return ()
-        return ONE_SEAT[self.turn]
+        turn = self.turn
+        if turn is not None:
+            return ONE_SEAT[turn]
+        if self.phase == "widow":  # no one seat's turn: everyone who has not said Got it
+            return WAITING[self.acked]
+        return ()
 
     def _not_your_turn(self, seat: int) -> str:
         if self.phase == "widow" and self.acked >> seat & 1:
@@ -406,19 +407,20 @@ class RookState(State):
         """The mask of the cards to bury, or IllegalAction saying what is wrong."""
         if not isinstance(colour, str) or colour not in COLOURS:
             raise IllegalAction("name a trump colour: B, R, G or Y (there is no no-trump)")
-        if not isinstance(cards, (tuple, list)) or not all(_is_int(c) for c in cards):
+        if not isinstance(cards, (tuple, list)) or not all(map(_is_int, cards)):
             raise IllegalAction(f"bury a list of {BURY_SIZE} cards")
         if len(cards) != BURY_SIZE:
             raise IllegalAction(f"bury exactly {BURY_SIZE} cards, not {len(cards)}")
         if len(set(cards)) != BURY_SIZE:
             raise IllegalAction("each buried card must be a different card")
-        mask = 0
+        hand, mask = self.hands[seat], 0
         for card in cards:
             if not 0 <= card < DECK.size:
                 raise IllegalAction(f"{card!r} is not a Rook card")
-            if not self.hands[seat] >> card & 1:
+            bit = BITS[card]
+            if not hand & bit:
                 raise IllegalAction(f"you do not hold {DECK.name(card)}")
-            mask |= 1 << card
+            mask |= bit
         return mask
 
     # -- play --------------------------------------------------------------------------
