@@ -140,9 +140,9 @@ class Game:
     def info(self) -> GameInfo:
         """Names, sides, target, deck and card naming, trumps and decisions, as plain
         data (``engine.info``): what the app and the network read instead of the id."""
-        return self.describe()
+        return self.build_info()
 
-    def describe(self) -> GameInfo:
+    def build_info(self) -> GameInfo:
         """The title builds its ``GameInfo`` for these rules (see ``info``)."""
         raise NotImplementedError
 

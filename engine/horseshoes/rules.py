@@ -468,7 +468,7 @@ class HorseshoesGame(Game):
                 out.append(CANNOT_WIN)
         return tuple(out)
 
-    def describe(self) -> GameInfo:
+    def build_info(self) -> GameInfo:
         players = self.num_players
         leftover = (DecisionInfo("leftover", "leftover", "Turn the left-over card face up or down",
                                  choices=LEFTOVER_FACES),) \

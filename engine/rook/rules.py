@@ -130,7 +130,7 @@ class RookGame(Game):
             return None
         return 0 if scores[0] > scores[1] else 1
 
-    def describe(self) -> GameInfo:
+    def build_info(self) -> GameInfo:
         return GameInfo(
             title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
             mode=None, mode_name=None, options=dict(self.options), players=self.num_players,

@@ -143,7 +143,7 @@ class SomersetGame(Game):
         return 0 if scores[0] > scores[1] else 1
 
 
-    def describe(self) -> GameInfo:
+    def build_info(self) -> GameInfo:
         discard = (DecisionInfo("discard", "kitty", f"Discard {self.spare_size}", cards=self.spare_size,
                                 secret=True),) if self.kitty else ()
         return GameInfo(

@@ -63,7 +63,7 @@ class TinyGame(Game):
             return None
         return scores.index(best)
 
-    def describe(self) -> GameInfo:
+    def build_info(self) -> GameInfo:
         return GameInfo(
             title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
             mode=None, mode_name=None, options=dict(self.options), players=self.num_players,
