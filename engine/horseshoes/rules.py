@@ -226,7 +226,6 @@ class HorseshoesState(State):
         elif seat != self.turn:
             return []
         legal = self.legal_play_mask(seat)
-        self._legal_memo = (self.hands[seat], legal)  # for apply, as in State
         declared = legal & self._declared_aces
         out = plays_in(self._plays.lists[seat], legal & ~declared)  # see State
         placed = 0  # ace pairs inserted so far: each adds one entry to the count below
@@ -269,15 +268,12 @@ class HorseshoesState(State):
         hand = self.hands[seat]
         if not hand & bit:
             raise IllegalAction(f"you do not hold {self.deck.name(card)}")
-        memo = self._legal_memo  # set by legal_actions for this seat, this position
-        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
-        if not legal & bit:
+        if not self.legal_play_mask(seat) & bit:
             raise IllegalAction(self.play_reason(seat, card))
         game = self.game
         if call is not None or bit & game.ace_mask:
             action = self._declaration_checked(action)
             call = action.extra
-        self._legal_memo = None
         self.hands[seat] = hand ^ bit
         self.history.append(action)
         trick = self.trick
