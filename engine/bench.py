@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import io
 import itertools
 import json
@@ -91,7 +92,9 @@ def engine_contender(label: str, game: Game) -> Contender:
 def spades_contender(chance: str = "outcomes") -> Contender | None:
     """OpenSpiel's spades, or None where OpenSpiel is not installed."""
     try:
-        import pyspiel
+        # By name: a bundle built in a checkout that has the bench extra must not
+        # take OpenSpiel along (PyInstaller follows written imports).
+        pyspiel = importlib.import_module("pyspiel")
     except ImportError:
         return None
     game = pyspiel.load_game("spades")
