@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 KINDS = ("bid", "pass", "raise", "ack", "bury", "discard", "trump", "leftover", "play")
+SECRET_KINDS = ("bury", "discard")  # their cards are left out of the public record
 
 
 class Action(NamedTuple):

@@ -30,6 +30,7 @@ import sys
 import time
 from statistics import median
 
+from . import registry
 from .bots import ALL_LEVELS, make_bot
 from .deal import derive_seed
 from .match import Match
@@ -119,19 +120,19 @@ class Arena:
         """Bank a finished hand's bidding and penalties; the score per line-up."""
         t, result = self.tally, state.result()
         t.hands += 1
-        game = self.game
+        game, info = self.game, self.game.info
         sides = {"a": [], "b": []}
         for seat, who in enumerate(lineup):
             side = game.side_of(seat)
             if side not in sides[who]:
                 sides[who].append(side)
         bidder = getattr(state, "bidder", None)
-        if game.id in ("rook", "somerset") and bidder is not None and not result.thrown_in:
+        if info.contract and bidder is not None and not result.thrown_in:
             who = lineup[bidder]
             t.bids[who] += 1
             t.made[who] += bool(result.made)
         per = {who: sum(result.score[s] for s in ss) / len(ss) for who, ss in sides.items()}
-        if game.id == "horseshoes":
+        if info.lower_wins:
             for who in ("a", "b"):
                 t.penalty[who] += per[who]
         return per
@@ -156,7 +157,7 @@ class Arena:
         state = self.game.deal(derive_seed(seed, "hand", 0), self.game.first_dealer(seed))
         self.play_hand(state, bots, lineup)
         per = self.count_hand(state, lineup)
-        better = per["a"] < per["b"] if self.game.id == "horseshoes" else per["a"] > per["b"]
+        better = per["a"] < per["b"] if self.game.info.lower_wins else per["a"] > per["b"]
         self.tally.games += 1
         if per["a"] == per["b"]:
             self.tally.ties += 1
@@ -194,14 +195,15 @@ class Arena:
             "decision_ms_b": _times(t.times["b"]),
             "made_rate_a": None, "made_rate_b": None,
         }
-        if self.game.id in ("rook", "somerset"):
+        if self.game.info.contract:
             for who in ("a", "b"):
                 out[f"bid_share_{who}"] = round(t.bids[who] / t.hands, 4) if t.hands else None
                 out[f"made_rate_{who}"] = round(t.made[who] / t.bids[who], 4) if t.bids[who] else None
                 out[f"bids_{who}"] = t.bids[who]
         else:
-            out["penalty_a"] = round(t.penalty["a"] / t.hands, 3) if t.hands else None
-            out["penalty_b"] = round(t.penalty["b"] / t.hands, 3) if t.hands else None
+            if self.game.info.lower_wins:
+                out["penalty_a"] = round(t.penalty["a"] / t.hands, 3) if t.hands else None
+                out["penalty_b"] = round(t.penalty["b"] / t.hands, 3) if t.hands else None
             if not self.partnerships and t.games:
                 out["fair_share"] = round(1 / self.game.num_players, 4)
         return out
@@ -249,7 +251,7 @@ def format_report(r: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True, choices=("somerset", "rook", "horseshoes"))
+    parser.add_argument("--game", required=True, choices=registry.TITLES)
     parser.add_argument("--ruleset")
     parser.add_argument("--mode")
     parser.add_argument("--a", required=True, choices=ALL_LEVELS)

@@ -1,40 +1,59 @@
-"""``python -m engine.bench``: how many random legal hands per second each title plays.
+"""``python -m engine.bench``: random legal hands per second, each title against OpenSpiel.
 
 Each hand is dealt from a fresh seed, then bid, played and scored by random choices
-through the public engine API only. The loop is the one OpenSpiel's figures come from
-(``while not over: state.apply(rng.choice(state.legal_actions(seat)))``), so the two
-can be compared: no bot object in between, and ``sample_action`` only in the phases a
-title declares too big to list (``State.SAMPLED_PHASES``: Rook's bury, Somerset's
-discard). So the figure is what a bot search or a peer re-checking hands can expect.
+through the public engine API only (``while someone is to act:
+state.apply(rng.choice(state.legal_actions(seat)))``): no bot object in between, and
+``sample_action`` only in the phases a title declares too big to list
+(``State.SAMPLED_PHASES``: Rook's bury, Somerset's discard). So the figure is what a
+bot search or a peer re-checking hands can expect.
 
-    python -m engine.bench [--seconds S] [--json] [--all] [--profile TITLE]
+OpenSpiel's partnership spades (``pip install -e '.[bench]'``; skipped without it) is
+driven by the same loop through its public Python API: every decision is a uniformly
+random choice from ``state.legal_actions()``, and every chance node (the deal, card by
+card) is sampled from ``state.chance_outcomes()``, OpenSpiel's way of sampling chance —
+spades' outcomes are equally likely, so a uniform pick among them, as our deal from a
+fresh seed is uniform. ``--chance legal`` picks chance outcomes from
+``state.legal_actions()`` instead: a stricter reference, as it spares OpenSpiel
+building the outcome list.
 
-``--seconds`` is per title; ``--json`` prints {"rook": {"hands_per_s": …}, …};
-``--all`` measures every ruleset and mode; ``--profile`` prints cProfile's hot spots.
-This is a command-line tool, so unlike the rest of the engine it reads the clock.
+All contenders are measured in one run, interleaved: each plays for a short slice in
+turn, round after round, so a machine that slows down (other work, heat) slows them all
+alike. Each figure is hands over that contender's own slices; the ratio to spades is
+what to compare between machines, not the hands per second.
+
+    python -m engine.bench [--seconds S] [--json] [--all] [--chance outcomes|legal]
+    python -m engine.bench --profile TITLE [--seconds S]
+
+``--seconds`` is per contender; ``--json`` prints {"rook": {"hands_per_s": …,
+"vs_spades": …}, …, "openspiel-spades": {…}}; ``--all`` measures every ruleset and mode;
+``--profile`` prints cProfile's hot spots for one title. This is a command-line tool, so
+unlike the rest of the engine it reads the clock.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import io
+import itertools
 import json
 import pstats
 import random
 import sys
 import time
+from collections.abc import Callable
+from typing import NamedTuple
 
+from . import registry
 from .deal import derive_seed
-from .registry import TITLES, make_game, rulesets
+from .registry import make_game, variants
 from .state import Game, State
 
-# The variant measured per title by default: the default ruleset, and Horseshoes'
-# four-player mode (the common table).
-HEADLINE = {"somerset": ("kitty-doubled", None), "rook": ("rook", None),
-            "horseshoes": ("horseshoes", "four")}
 BENCH_SEED = b"parlour-bench/1".ljust(32, b".")
 MAX_ACTIONS = 10_000  # far beyond any real hand; a stuck engine fails instead of hanging
+SLICE_SECONDS = 0.1  # how long each contender plays before the next one's turn
+SPADES = "openspiel-spades"
 
 
 def play_random_hand(game: Game, seed: bytes, dealer: int, rng: random.Random) -> State:
@@ -54,64 +73,98 @@ def play_random_hand(game: Game, seed: bytes, dealer: int, rng: random.Random) -
     raise RuntimeError(f"{game.id}: the hand did not end within {MAX_ACTIONS} actions")
 
 
-def hands_per_second(game: Game, seconds: float, label: str = "") -> dict:
-    """Play hands for about ``seconds``; the rate and how many were played."""
+class Contender(NamedTuple):
+    label: str
+    play_hand: Callable[[], object]  # plays one whole hand
+
+
+def engine_contender(label: str, game: Game) -> Contender:
+    """Hands of ``game``, each dealt from the next seed."""
     rng = random.Random(f"parlour-bench:{label}".encode())
-    hands, started = 0, time.perf_counter()
-    while True:
-        seed = derive_seed(BENCH_SEED, "hand", hands)
-        play_random_hand(game, seed, hands % game.num_players, rng)
-        hands += 1
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            return {"hands_per_s": round(hands / elapsed, 1), "hands": hands}
+    numbers = itertools.count()
+
+    def play_hand():
+        n = next(numbers)
+        return play_random_hand(game, derive_seed(BENCH_SEED, "hand", n), n % game.num_players, rng)
+    return Contender(label, play_hand)
 
 
-def missing_reason(title: str) -> str | None:
-    """Why ``title`` cannot be measured yet (its module is still being written), or None."""
+def spades_contender(chance: str = "outcomes") -> Contender | None:
+    """OpenSpiel's spades, or None where OpenSpiel is not installed."""
     try:
-        rulesets(title)
-    except ModuleNotFoundError as exc:
-        if exc.name != f"engine.{title}":
-            raise  # a real import error inside the title must not pass for "missing"
-        return f"engine.{title} does not exist yet"
-    except AttributeError:  # a package directory without its RULESETS yet
-        return f"engine.{title} has no RULESETS yet"
-    return None
+        # By name: a bundle built in a checkout that has the bench extra must not
+        # take OpenSpiel along (PyInstaller follows written imports).
+        pyspiel = importlib.import_module("pyspiel")
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    choice = random.Random(b"parlour-bench:spades").choice
+
+    def by_outcomes():
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(choice(state.legal_actions()))
+
+    def by_legal():
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+    return Contender(SPADES, by_outcomes if chance == "outcomes" else by_legal)
 
 
-def available_titles() -> list[str]:
-    """The titles that can be measured, with a note on stderr for each that cannot."""
-    out = []
-    for title in TITLES:
-        reason = missing_reason(title)
-        if reason:
-            print(f"bench: {reason}; skipped", file=sys.stderr)
-        else:
-            out.append(title)
-    return out
+def measure(contenders: list[Contender], seconds: float,
+            slice_seconds: float = SLICE_SECONDS) -> dict[str, dict]:
+    """Interleaved: ``seconds`` of play for each contender, a slice at a time in turn."""
+    slice_seconds = min(slice_seconds, seconds)
+    rounds = max(1, round(seconds / slice_seconds))
+    played = {c.label: 0 for c in contenders}
+    spent = {c.label: 0.0 for c in contenders}
+    clock = time.perf_counter
+    for _ in range(rounds):
+        for contender in contenders:
+            hands, started = 0, clock()
+            while True:
+                contender.play_hand()
+                hands += 1
+                elapsed = clock() - started
+                if elapsed >= slice_seconds:
+                    break
+            played[contender.label] += hands
+            spent[contender.label] += elapsed
+    return {label: {"hands_per_s": round(played[label] / spent[label], 1), "hands": played[label]}
+            for label in played}
 
 
-def headline_variants(titles: list[str]):
-    for title in titles:
-        ruleset, mode = HEADLINE[title]
-        yield title, title, ruleset, mode
+def with_ratios(results: dict[str, dict]) -> dict[str, dict]:
+    """Each title's hands per second divided by spades' (where spades was measured)."""
+    spades = results.get(SPADES)
+    if spades:
+        for label, figures in results.items():
+            if label != SPADES:
+                figures["vs_spades"] = round(figures["hands_per_s"] / spades["hands_per_s"], 3)
+    return results
 
 
-def every_variant(titles: list[str]):
-    for title in titles:
-        for rs in rulesets(title).values():
-            for mode in rs.modes or (None,):
-                yield "/".join(p for p in (title, rs.id, mode) if p), title, rs.id, mode
+def headline_variants():
+    """Each title as a table plays it by default (its default ruleset and mode)."""
+    for title in registry.TITLES:
+        yield title, title, None, None
+
+
+def every_variant():
+    for title, ruleset, mode in variants():
+        yield "/".join(p for p in (title, ruleset, mode) if p), title, ruleset, mode
 
 
 def profile(title: str, seconds: float, top: int = 15) -> str:
-    """cProfile's report (internal time) for ``seconds`` of the title's headline hands."""
-    ruleset, mode = HEADLINE[title]
-    game = make_game(title, ruleset, mode)
+    """cProfile's report (internal time) for ``seconds`` of the title's default hands."""
+    contender = engine_contender(title, make_game(title))
     profiler = cProfile.Profile()
     profiler.enable()
-    figures = hands_per_second(game, seconds, title)
+    figures = measure([contender], seconds, seconds)[title]
     profiler.disable()
     out = io.StringIO()
     out.write(f"{title}: {figures['hands']} hands under the profiler\n")
@@ -119,30 +172,46 @@ def profile(title: str, seconds: float, top: int = 15) -> str:
     return out.getvalue()
 
 
+def report(results: dict[str, dict]) -> str:
+    lines = []
+    for label, figures in results.items():
+        ratio = f"  {figures['vs_spades']:.2f}x spades" if "vs_spades" in figures else ""
+        lines.append(f"{label:32} {figures['hands_per_s']:>10.1f} hands/s "
+                     f"({figures['hands']} hands){ratio}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.profile:
         print(profile(args.profile, args.seconds))
         return 0
-    titles = available_titles()
-    chosen = every_variant(titles) if args.all else headline_variants(titles)
-    results = {}
-    for label, title, ruleset, mode in chosen:
-        results[label] = hands_per_second(make_game(title, ruleset, mode), args.seconds, label)
-        if not args.json:
-            print(f"{label:32} {results[label]['hands_per_s']:>10.1f} hands/s "
-                  f"({results[label]['hands']} hands)", flush=True)
+    chosen = every_variant() if args.all else headline_variants()
+    contenders = [engine_contender(label, make_game(title, ruleset, mode))
+                  for label, title, ruleset, mode in chosen]
+    spades = spades_contender(args.chance)
+    if spades is None:
+        print("bench: OpenSpiel is not installed (pip install -e '.[bench]'): no ratios",
+              file=sys.stderr)
+    else:
+        contenders.append(spades)
+    results = with_ratios(measure(contenders, args.seconds))
     if args.json:
-        print(json.dumps({k: {"hands_per_s": v["hands_per_s"]} for k, v in results.items()}))
+        print(json.dumps({label: {k: v for k, v in figures.items() if k != "hands"}
+                          for label, figures in results.items()}))
+    else:
+        print(report(results))
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per title (default 3)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per contender (default 3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--all", action="store_true", help="every ruleset and mode")
-    parser.add_argument("--profile", choices=TITLES, help="profile one title's hands")
+    parser.add_argument("--chance", choices=("outcomes", "legal"), default="outcomes",
+                        help="how OpenSpiel's chance nodes are sampled (default: chance_outcomes)")
+    parser.add_argument("--profile", choices=registry.TITLES, help="profile one title's hands")
     return parser
 
 

@@ -22,6 +22,7 @@ class Deck:
         self.points_of: tuple[int, ...] = tuple(points)
         self.size = len(self.names)
         self.full_mask = (1 << self.size) - 1
+        self.bits = tuple(1 << c for c in range(self.size))  # card -> its bit, made once
         self._index = {name: c for c, name in enumerate(self.names)}
         suit_mask: dict = {}
         for c, s in enumerate(self.suit_of):
@@ -42,23 +43,34 @@ class Deck:
         return self.names[card]
 
     def mask(self, cards: Iterable[int]) -> int:
-        m = 0
+        bits, m = self.bits, 0
         for c in cards:
-            m |= 1 << c
+            m |= bits[c]
         return m
+
+    def mask_of(self, names: Iterable[str] | None) -> int:
+        """The mask of the cards named (None: no cards); RecordError for a bad name."""
+        return self.mask(self.parse(name) for name in names or ())
 
     def points(self, mask: int) -> int:
         return sum(self.points_of[c] for c in cards_of(mask))
 
 
+# [i][byte] -> the card numbers of the bits set in byte i of a mask, lowest first.
+_BYTE_CARDS = tuple(tuple(tuple(8 * i + bit for bit in range(8) if byte >> bit & 1)
+                          for byte in range(256)) for i in range(8))
+_EIGHT_BYTES = 1 << 64
+
+
 def cards_of(mask: int) -> list[int]:
-    """The card numbers in a bitmask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The card numbers in a bitmask, lowest first: eight table look-ups (every deck
+    fits in eight bytes) rather than a bit walk, which costs a few big-int operations
+    per card."""
+    if mask >= _EIGHT_BYTES or mask < 0:
+        return list(iter_cards(mask))
+    t0, t1, t2, t3, t4, t5, t6, t7 = _BYTE_CARDS
+    b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
+    return [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7]]
 
 
 def iter_cards(mask: int) -> Iterator[int]:

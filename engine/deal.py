@@ -50,12 +50,12 @@ def _blocks(seed: bytes):
 def _plan(n: int) -> tuple:
     """Fisher–Yates for n items, step by step (j = n-1 down to 1): the positions j,
     the spans j + 1 and the rejection limits for those spans; then the lowest limit,
-    the number of blocks and the unpacker that give one word per step."""
+    the counters of the blocks and the unpacker that give one word per step."""
     js = tuple(range(n - 1, 0, -1))
     spans = tuple(j + 1 for j in js)
     limits = tuple(_WORD_SPACE - (_WORD_SPACE % span) for span in spans)
-    blocks = -(-len(js) // 8)
-    return js, spans, limits, min(limits), blocks, struct.Struct(f">{8 * blocks}I").unpack
+    blocks = tuple(counter.to_bytes(8, "big") for counter in range(-(-len(js) // 8)))
+    return js, spans, limits, min(limits), blocks, struct.Struct(f">{8 * len(blocks)}I").unpack
 
 
 def shuffled(n: int, seed: bytes) -> list[int]:
@@ -71,9 +71,9 @@ def shuffled(n: int, seed: bytes) -> list[int]:
     js, spans, _, lowest_limit, blocks, unpack = _plan(n)
     prefix = hashlib.sha256(_DEAL_TAG + seed)
     digests = []
-    for counter in range(blocks):
+    for counter in blocks:
         block = prefix.copy()
-        block.update(counter.to_bytes(8, "big"))
+        block.update(counter)
         digests.append(block.digest())
     words = unpack(b"".join(digests))
     if max(words) >= lowest_limit:

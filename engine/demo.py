@@ -12,7 +12,8 @@ import hashlib
 import sys
 
 from .bots.random_bot import RandomBot
-from .registry import TITLES, make_game
+from . import registry
+from .registry import make_game
 from .state import State
 
 
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine.demo", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", choices=TITLES, default="somerset")
+    parser.add_argument("--game", choices=registry.TITLES, default=registry.TITLES[0])
     parser.add_argument("--ruleset", help="ruleset id (default: the game's default)")
     parser.add_argument("--mode", help="Horseshoes: three, four or partners")
     parser.add_argument("--seed", default="parlour demo", help="any text; the deal's seed")

@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action
-from .errors import IllegalAction, RecordError
-from .registry import TITLES, make_game, rulesets
+from .errors import IllegalAction, RecordError, UnknownTitle
+from .registry import make_game, rulesets
 from .state import Game, State
 
 FORMAT = "parlour-hand/1"
@@ -63,12 +63,13 @@ def _check_shape(data: Any) -> None:
 
 def _game_of(data: dict) -> Game:
     title = data["game"]
-    if title not in TITLES:
-        raise RecordError(f"unknown game {title!r}: choose one of {', '.join(TITLES)}")
+    try:
+        known = rulesets(title)
+    except UnknownTitle as exc:
+        raise RecordError(str(exc)) from None
     ruleset = data.get("ruleset")
     if ruleset is not None and not isinstance(ruleset, str):
         raise RecordError("\"ruleset\" must be a ruleset id (text)")
-    known = rulesets(title)
     if ruleset is not None and ruleset not in known:
         raise RecordError(f"unknown ruleset {ruleset!r} for {title}: "
                           f"choose one of {', '.join(known)}")

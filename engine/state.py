@@ -17,16 +17,18 @@ readable forms (card names, JSON actions) are produced at the edges.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Any, ClassVar, NamedTuple
 
 import msgpack
 
 from . import canonical
-from .actions import Action
+from .actions import SECRET_KINDS, Action
 from .cards import Deck, cards_of
 from .deal import derive_seed, seed_index, shuffled
 from .errors import IllegalAction, RecordError
+from .info import GameInfo
+from .partial import Layout, Seen
 from .ruleset import Ruleset
 
 
@@ -103,6 +105,11 @@ class Trick(NamedTuple):
     winner: int
 
 
+# new_trick((leader, cards, winner)): a Trick without NamedTuple's Python-level __new__
+# (every trick of every random hand is closed through here).
+new_trick = partial(_new_tuple, Trick)
+
+
 class HandResult(NamedTuple):
     """What a finished hand gives, in hand-record terms (per side: team or player)."""
 
@@ -127,6 +134,17 @@ class Game:
         self.ruleset = ruleset
         self.mode = mode
         self.options = ruleset.resolve_options(options)
+
+    # -- what it says about itself ----------------------------------------------------
+    @cached_property
+    def info(self) -> GameInfo:
+        """Names, sides, target, deck and card naming, trumps and decisions, as plain
+        data (``engine.info``): what the app and the network read instead of the id."""
+        return self.build_info()
+
+    def build_info(self) -> GameInfo:
+        """The title builds its ``GameInfo`` for these rules (see ``info``)."""
+        raise NotImplementedError
 
     # -- sides and seats -------------------------------------------------------------
     @property
@@ -194,6 +212,16 @@ class Game:
         """The winning side after a hand (scores already include it), or None to go on."""
         raise NotImplementedError
 
+    # -- what one seat knows (engine.partial) ---------------------------------------
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """Where the cards are as far as the seat whose view this is knows. By default
+        it knows only its own cards; undealt cards lie in a hidden "spare" pile. Titles
+        whose spare cards are shown, taken or buried say so."""
+        own = seen.hand | seen.played_by[seen.seat]
+        if not self.spare_size:
+            return Layout(own, (), (), 0, (), {})
+        return Layout(own, None, (("spare", self.spare_size),), 0, (), {})
+
     # -- actions as JSON (hand records, the wire) -----------------------------------
     def action_to_json(self, action: Action, public: bool = False) -> dict:
         """The hand-record form; ``public`` hides what only the actor may see."""
@@ -204,7 +232,7 @@ class Game:
             out["play"] = name(value)
             if extra is not None:
                 out["ace"] = extra
-        elif kind in ("bury", "discard"):
+        elif kind in SECRET_KINDS:
             out[kind] = None if public else [name(c) for c in value]
             if extra is not None:
                 out["trump"] = extra
@@ -268,8 +296,9 @@ class Game:
 class State:
     """One hand. Subclasses declare their phases in ``HANDLERS`` and fill in the hooks."""
 
-    # (phase, action kind) -> name of the method that checks and applies it
-    HANDLERS: ClassVar[dict[tuple[str, str], str]] = {("play", "play"): "_play"}
+    # (phase, action kind) -> name of the method that checks and applies it. Playing a
+    # card in the "play" phase is State's own, for every title (see apply).
+    HANDLERS: ClassVar[dict[tuple[str, str], str]] = {}
     # What each phase asks for, for the "not now" reason and for the views
     PROMPTS: ClassVar[dict[str, str]] = {"play": "play a card"}
     # Attributes that hold lists and must be copied by clone()
@@ -305,10 +334,10 @@ class State:
         self._legal_memo: tuple[int, int] | None = None
         self._history_code: tuple | None = None  # see _encoded_history
 
-    @property
-    def _play_actions(self) -> tuple:
-        """``[seat][card]`` -> the play Action (bots build their plays from it)."""
-        return self._plays.actions
+    def play_action(self, seat: int, card: int) -> Action:
+        """The Action of ``seat`` playing ``card`` (made once per deck, so bots and
+        play-outs need not build their own)."""
+        return self._plays.actions[seat][card]
 
     # -- the state machine -----------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -321,21 +350,44 @@ class State:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action for ``seat`` (default: the seat whose turn it is)."""
+        if seat == self.turn and self.phase == "play":
+            # The hot path of every play-out and bot search: table look-ups, no dispatch
+            # (plays_in, written out).
+            mask = self.legal_play_mask(seat)
+            self._legal_memo = (self.hands[seat], mask)
+            t0, t1, t2, t3, t4, t5, t6, t7 = self._plays.lists[seat]
+            b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
+            return [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7]]
         if seat is None:
             seats = self.to_act()
             if not seats:
                 return []
             seat = seats[0]
-        if self.phase == "play":
-            # The hot path of every play-out and bot search: table look-ups, no dispatch.
-            if seat != self.turn:
-                return []
-            mask = self.legal_play_mask(seat)
-            self._legal_memo = (self.hands[seat], mask)
-            return plays_in(self._plays.lists[seat], mask)
-        if seat not in self.to_act():
+            if self.phase == "play":
+                return self.legal_actions(seat)
+        if self.phase == "play" or seat not in self.to_act():
             return []
-        return getattr(self, "_legal_" + self.phase.replace("-", "_"))(seat)
+        return getattr(self, "_legal_" + self.phase)(seat)  # phases are identifiers
+
+    def apply_unseen(self, action: Action) -> list[dict]:
+        """``apply`` for an action by a seat whose hand the caller cannot see (a made-up
+        deal: ``engine.partial``). A play of any card that seat holds is accepted:
+        whether it had to follow suit depends on cards nobody here can see. Anything
+        else is applied as usual."""
+        seat, kind, card, _ = action
+        hands = self.hands
+        if kind != "play" or type(card) is not int or not 0 <= card < self.deck.size \
+                or not 0 <= seat < self.n or not hands[seat] >> card & 1:
+            return self.apply(action)
+        held = hands[seat]
+        hands[seat] = BITS[card]  # a lone card is always legal: any rules, any trick
+        try:
+            events = self.apply(action)
+        except IllegalAction:
+            hands[seat] = held
+            raise
+        hands[seat] = held ^ BITS[card]
+        return events
 
     def repeats(self, action: Action) -> bool:
         """True for an action the rules accept a second time and ignore (Rook's
@@ -350,12 +402,39 @@ class State:
     def apply(self, action: Action) -> list[dict]:
         """Apply a legal action and return its events; IllegalAction (state unchanged)
         otherwise."""
-        seat = action.seat
-        if action.kind == "play" and self.phase == "play" and seat == self.turn:
-            events = self._play(action)  # the common case, without the dispatch below
-            self.history.append(action)
-            self._legal_memo = None
+        seat, kind, card, extra = action
+        if kind != "play" or self.phase != "play" or seat != self.turn:
+            return self._decide(action)
+        # Playing a card: State's own for every title, and the hot path of every
+        # play-out and bot search, so it is written out here rather than dispatched.
+        if type(card) is not int or not 0 <= card < self.deck.size:
+            raise IllegalAction(f"{card!r} is not a card of this game")
+        bit = BITS[card]
+        hands = self.hands
+        hand = hands[seat]
+        if not hand & bit:
+            raise IllegalAction(f"you do not hold {self.deck.names[card]}")
+        memo = self._legal_memo  # set by legal_actions for this seat, this position
+        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
+        if not legal & bit:
+            raise IllegalAction(self.play_reason(seat, card))
+        if extra is not None:
+            self.check_play_extra(action)
+        hands[seat] = hand ^ bit
+        self.history.append(action)
+        self._legal_memo = None
+        trick = self.trick
+        trick.append((seat, card))
+        events = [self._plays.events[seat][card].copy()]
+        if len(trick) < self.n:
+            self.turn = (seat + 1) % self.n
             return events
+        return self._close_trick(events)
+
+    def _decide(self, action: Action) -> list[dict]:
+        """Any action but a card played in turn: the title's handler for this phase and
+        kind, or IllegalAction saying what is wrong."""
+        seat = action.seat
         if self.phase == "done":
             raise IllegalAction("the hand is over")
         if seat not in self.to_act():
@@ -418,35 +497,11 @@ class State:
         if action.extra is not None:
             raise IllegalAction("a play names only the card")
 
-    # -- play: the shared trick machinery -------------------------------------------
-    def _play(self, action: Action) -> list[dict]:
-        seat, _, card, extra = action
-        if type(card) is not int or not 0 <= card < self.deck.size:
-            raise IllegalAction(f"{card!r} is not a card of this game")
-        bit = BITS[card]
-        hands = self.hands
-        hand = hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"you do not hold {self.deck.names[card]}")
-        memo = self._legal_memo  # set by legal_actions for this seat, this position
-        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
-        if not legal & bit:
-            raise IllegalAction(self.play_reason(seat, card))
-        if extra is not None:
-            self.check_play_extra(action)
-        hands[seat] = hand ^ bit
-        trick = self.trick
-        trick.append((seat, card))
-        events = [self._plays.events[seat][card].copy()]
-        if len(trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return events
-        return self._close_trick(events)
-
+    # -- play: the shared trick machinery (a card played: see apply) -------------
     def _close_trick(self, events: list[dict]) -> list[dict]:
         """The current trick is full: award it, then lead again or finish the hand."""
         winner = self.trick_winner()
-        trick = _new_tuple(Trick, (self.leader, tuple(self.trick), winner))
+        trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self.on_trick(trick)
@@ -464,8 +519,44 @@ class State:
         self.phase = "play"
         self.leader = self.turn = leader
 
+    # -- play: what bots and replicas may read ----------------------------------------
     def led_card(self) -> int | None:
         return self.trick[0][1] if self.trick else None
+
+    @property
+    def trump_mask(self) -> int:
+        """The trump cards (titles with trump say which); 0 before trump is named, in a
+        no-trump hand, and in titles without trump."""
+        return 0
+
+    def is_trump(self, card: int) -> bool:
+        return bool(self.trump_mask >> card & 1)
+
+    @property
+    def led_mask(self) -> int:
+        """The cards that follow the suit led to the current trick (trump-aware: Rook's
+        Rook follows trump); 0 before a card is led, or while any card follows."""
+        raise NotImplementedError
+
+    @property
+    def winning_seat(self) -> int | None:
+        """The seat whose card is winning the current trick so far; None before the lead.
+        Titles whose ``trick_winner`` reads only the cards on the trick need not say more."""
+        trick = self.trick
+        if not trick:
+            return None
+        return trick[0][0] if len(trick) == 1 else self.trick_winner()
+
+    def legal_if_held(self, seat: int, hand: int) -> int:
+        """The cards ``seat`` could play now if it held ``hand`` (a mask): what a seat
+        that cannot see another's hand asks of the rules. The state is left as it was."""
+        hands = self.hands
+        held = hands[seat]
+        hands[seat] = hand
+        try:
+            return self.legal_play_mask(seat)
+        finally:
+            hands[seat] = held
 
     # -- results ---------------------------------------------------------------------
     def result(self) -> HandResult | None:
@@ -478,6 +569,23 @@ class State:
         self.phase = "done"
         self.turn = None
         return [{"type": "thrown_in"}]
+
+    # -- what a seat cannot see, placed (bots imagining a deal) ------------------------
+    def place_unseen(self, hands: dict[int, int], piles: dict[str, int]) -> None:
+        """Put cards where their holder cannot see them: each seat in ``hands`` now
+        holds that mask, and each hidden pile the title names in its ``Layout``
+        (``Game.seat_layout``) the mask in ``piles``. For a copy of a made-up state."""
+        for seat, mask in hands.items():
+            self.hands[seat] = mask
+        for name, mask in piles.items():
+            self.place_pile(name, mask)
+
+    def place_pile(self, name: str, mask: int) -> None:
+        """A title's hidden pile now holds ``mask``; the only pile by default is the
+        undealt "spare"."""
+        if name != "spare":
+            raise ValueError(f"{self.game.id} has no hidden pile {name!r}")
+        self.spare = tuple(cards_of(mask))
 
     # -- views and hashing -----------------------------------------------------------
     def public_view(self) -> dict:

@@ -46,8 +46,9 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from engine import Action, IllegalAction, RecordError, canonical, make_game
+from engine import Action, Contradiction, IllegalAction, RecordError, canonical, make_game
 from engine.cards import cards_of
+from engine.partial import PartialHand
 
 from . import fairdeal
 from . import messages as m
@@ -85,110 +86,34 @@ class ReplicaHalted(Exception):
 
 
 # -- the shadow deal ---------------------------------------------------------------------
-_RELAXED: dict[type, type] = {}
-
-
-def _relaxed(cls: type) -> type:
-    """``cls`` with every seat but ``_me`` allowed to play any card it holds: on a shadow
-    deal the others' holdings are made up, so whether they followed suit is checked at
-    the reveal, not now."""
-    if cls not in _RELAXED:
-        def legal_play_mask(self, seat):
-            if seat != self._me:
-                return self.hands[seat]
-            return cls.legal_play_mask(self, seat)
-        _RELAXED[cls] = type("Shadow" + cls.__name__, (cls,), {"legal_play_mask": legal_play_mask})
-    return _RELAXED[cls]
-
-
 class Shadow:
-    """One hand replayed on a deal consistent with what seat ``me`` knows.
+    """One hand replayed on a deal consistent with what seat ``me`` knows: the engine's
+    replay of a seat's partial knowledge (``engine.partial.PartialHand``: the others'
+    plays accepted whatever they held, since on a shadow deal their holdings are made
+    up, and checked at the reveal), with what it finds impossible turned into
+    Violations, and the checks only this seat can make on the others' plays.
 
     Immutable in use: ``with_step`` returns a new Shadow, so a refused entry leaves the
     old one untouched."""
 
     def __init__(self, game, me: int | None, dealer: int, my_hand: frozenset,
-                 known_spare: frozenset = frozenset(), steps: tuple = (), state=None):
+                 known_spare: frozenset = frozenset(), steps: tuple = (), hand=None):
         self.game, self.me, self.dealer = game, me, dealer
         self.my_hand, self.known_spare = my_hand, known_spare
         self.steps = steps  # ((Action, hidden), …): hidden = value unknown to me
-        self.state = state if state is not None else self._build()
+        self.hand = hand if hand is not None else _replayed(
+            lambda: PartialHand(game, me, dealer, my_hand, sorted(known_spare), steps))
 
-    def _plays(self) -> dict[int, list[int]]:
-        plays: dict[int, list[int]] = {s: [] for s in range(self.game.num_players)}
-        for action, _ in self.steps:
-            if action.kind == "play":
-                plays[action.seat].append(action.value)
-        return plays
-
-    def _build(self):
-        """A fresh state on a shadow deal, with every step replayed."""
-        game, plays = self.game, self._plays()
-        used = set(self.my_hand) | set(self.known_spare)
-        hands: list[list[int]] = [[] for _ in range(game.num_players)]
-        for seat in range(game.num_players):
-            if seat == self.me:
-                hands[seat] = sorted(self.my_hand)
-                continue
-            for card in plays[seat]:
-                if card in used:
-                    raise Violation(PLAYER, seat, "illegal-action",
-                                    f"seat {seat} played {game.deck.name(card)}, which it cannot hold")
-                used.add(card)
-            if len(plays[seat]) > game.hand_size + game.spare_size:
-                raise Violation(PLAYER, seat, "illegal-action", f"seat {seat} played too many cards")
-            hands[seat] = list(plays[seat])
-        pool = [c for c in range(game.deck.size) if c not in used]
-        spare = sorted(self.known_spare)
-        # Fill the others' hands first, but keep a seat's own plays in its dealt hand only
-        # while they fit (a kitty-taker can play more than it was dealt).
-        for seat in range(game.num_players):
-            if seat == self.me:
-                continue
-            extra = hands[seat][game.hand_size:]
-            hands[seat] = hands[seat][:game.hand_size]
-            spare += extra
-            while len(hands[seat]) < game.hand_size:
-                hands[seat].append(pool.pop())
-        while len(spare) < game.spare_size:
-            spare.append(pool.pop())
-        try:
-            state = game.new_hand(hands, spare, self.dealer)
-        except RecordError as exc:
-            raise Violation(HOST, None, "illegal-action", f"no deal fits the play so far: {exc}") from None
-        state.__class__ = _relaxed(type(state))
-        state._me = self.me
-        for action, hidden in self.steps:
-            self._apply(state, action, hidden)
-        return state
-
-    def _apply(self, state, action, hidden) -> list:
-        if hidden:
-            action = action._replace(value=self._fill(state, action.seat))
-        try:
-            return state.apply(action)
-        except IllegalAction as exc:
-            raise Violation(PLAYER, action.seat, "illegal-action",
-                            f"seat {action.seat}: {exc.reason} (the host accepted it)") from None
-
-    def _fill(self, state, seat: int) -> tuple:
-        """Cards for another seat's secret discard: ones it has not played."""
-        played = set(self._plays()[seat])
-        held = [c for c in cards_of(state.hands[seat]) if c not in played]
-        k = state.hands[seat].bit_count() - self.game.hand_size
-        if k <= 0:
-            k = self.game.spare_size
-        return tuple(sorted(held[-k:])) if len(held) >= k else tuple(held)
+    @property
+    def state(self):
+        return self.hand.state
 
     def with_step(self, action, hidden: bool) -> "Shadow":
         steps = self.steps + ((action, hidden),)
         if action.kind == "play" and action.seat != self.me:
             self._check_play(action)
-            if not self.state.hands[action.seat] >> action.value & 1:
-                return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps)
-        state = self.state.clone()
-        self._apply(state, action, hidden)
-        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps, state)
+        hand = _replayed(lambda: self.hand.step(action, hidden))
+        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps, hand)
 
     def _check_play(self, action) -> None:
         card, seat, name = action.value, action.seat, self.game.deck.name
@@ -204,6 +129,20 @@ class Shadow:
     def learn_spare(self, cards: frozenset) -> "Shadow":
         return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare | cards,
                       self.steps)
+
+
+def _replayed(replay):
+    """``replay()``, with the engine's objections as Violations: a step the rules refuse
+    was the player's (the host accepted it); an impossible play names its player, and a
+    play no deal fits at all is the host's."""
+    try:
+        return replay()
+    except Contradiction as exc:
+        raise Violation(PLAYER if exc.seat is not None else HOST, exc.seat, "illegal-action",
+                        exc.reason) from None
+    except IllegalAction as exc:
+        raise Violation(PLAYER, exc.seat, "illegal-action",
+                        f"seat {exc.seat}: {exc.reason} (the host accepted it)") from None
 
 
 # -- the replica -----------------------------------------------------------------------------

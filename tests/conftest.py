@@ -8,8 +8,8 @@
 * No test may advertise or browse over mDNS on the machine's real interfaces
   (tests/mdns_guard.py, an autouse fixture).
 * A test that takes an ``any_variant`` argument runs once per (title, ruleset, mode)
-  the engine knows. A title whose module does not exist yet is listed as skipped with
-  the reason, so a missing title is visible rather than silently untested.
+  the engine knows, and for the test-only title Tiny Tricks (tests/engine/tiny_title),
+  which this file registers with the engine.
 """
 
 from __future__ import annotations
@@ -32,23 +32,21 @@ settings.register_profile("thorough", max_examples=300, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-def engine_variant_params() -> list:
-    """One pytest param per engine variant; a skipped one for each missing title."""
-    from engine.bench import missing_reason
-    from engine.registry import TITLES, rulesets
+def pytest_configure(config):
+    """Make the test-only title known to the engine for the whole run (it is never
+    listed in engine.TITLES, so the app never offers it)."""
+    from engine import registry
+    from tests.engine.tiny_title import TITLE
 
-    params = []
-    for title in TITLES:
-        reason = missing_reason(title)
-        if reason:
-            params.append(pytest.param((title, None, None), id=f"{title}-missing",
-                                       marks=pytest.mark.skip(reason=reason)))
-            continue
-        for rs in rulesets(title).values():
-            for mode in rs.modes or (None,):
-                ident = "-".join(p for p in (title, rs.id, mode) if p)
-                params.append(pytest.param((title, rs.id, mode), id=ident))
-    return params
+    registry.register(TITLE)
+
+
+def engine_variant_params() -> list:
+    """One pytest param per engine variant, the test-only title's included."""
+    from engine.registry import TITLES, variants
+
+    return [pytest.param(variant, id="-".join(p for p in variant if p))
+            for variant in variants(TITLES + ("tiny",))]
 
 
 def pytest_generate_tests(metafunc):

@@ -1,62 +1,20 @@
 """The Bot class every level shares: view in, Action (and a one-line reason) out.
 
 A decision is made by the title's policy module (``rook``, ``somerset``, ``horseshoes``)
-from a ``Context``: the game, the seat's view, the seat's ``Knowledge`` (the hand rebuilt
-from the view) and a random generator seeded from the bot's seed and the view itself,
-so the same view and seed always give the same choice, whatever was asked before.
+from a ``context.Context``: the game, the seat's view, the seat's ``Knowledge`` (the hand
+rebuilt from the view) and a random generator seeded from the bot's seed and the view
+itself, so the same view and seed always give the same choice, whatever was asked before.
+Every choice is checked against the rules before it leaves the bot.
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
-from functools import cached_property
-from typing import NamedTuple
-
 from ..actions import Action
 from ..errors import IllegalAction
-from .knowledge import Knowledge
+from . import policies
+from .context import Context, Decision
 
 LEVELS = ("easy", "normal", "hard")
-
-
-class Decision(NamedTuple):
-    action: Action
-    reason: str  # one line for a hint button
-
-
-class Context:
-    """Everything a policy may look at for one decision."""
-
-    def __init__(self, game, view: dict, level: str, seed: bytes):
-        self.game = game
-        self.view = view
-        self.level = level
-        self.seat = view["seat"]
-        self.rng = random.Random(_decision_seed(seed, level, view))
-
-    @cached_property
-    def know(self) -> Knowledge:
-        return Knowledge(self.game, self.view)
-
-    @property
-    def state(self):
-        """The rebuilt state (other seats' hands empty): exact for public facts."""
-        return self.know.state
-
-    @cached_property
-    def legal(self) -> list[Action]:
-        return self.state.legal_actions(self.seat)
-
-    def name(self, card: int) -> str:
-        return self.game.deck.name(card)
-
-
-def _decision_seed(seed: bytes, level: str, view: dict) -> bytes:
-    """Same seed + same view → same generator, independent of earlier calls."""
-    key = "|".join((level, str(view["seat"]), view["phase"], str(len(view["actions"])),
-                    ",".join(view["hand"]), ",".join(str(s) for s in view.get("to_act", ()))))
-    return hashlib.sha256(seed + key.encode()).digest()
 
 
 def _seed_bytes(seed) -> bytes:
@@ -76,8 +34,6 @@ class Bot:
 
     def decide(self, game, view: dict) -> Decision:
         """The action for the seat whose view this is, and why."""
-        from . import policies  # the title modules import this one
-
         ctx = Context(game, view, self.level, self.seed)
         if ctx.seat not in view.get("to_act", ()):
             raise ValueError(f"seat {ctx.seat} has nothing to decide now")

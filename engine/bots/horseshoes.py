@@ -17,7 +17,8 @@ from __future__ import annotations
 from ..actions import Action
 from ..cards import cards_of
 from ..horseshoes.rules import HIGH_ACE, LOW_ACE, SUIT_NAMES, SUITS, TRUMP_BONUS, TRUMPS
-from .base import Context, Decision
+from .context import Context, Decision
+from .search import compare_options, play_out, search_play
 
 # The worth, in tricks, of the suit's best, second, third, fourth card (ace = best).
 TOP_CARD_TRICKS = (0.95, 0.7, 0.4, 0.15)
@@ -28,7 +29,7 @@ def ranks_per_suit(game) -> int:
 
 
 def strength(game, card: int, call: str | None, led: int, trump: int) -> int:
-    """The engine's trick strength of ``card`` (see HorseshoesState._strength)."""
+    """The engine's trick strength of ``card`` (see HorseshoesState.winning_strength)."""
     rank = game.rank_of[card]
     if game.ace_mask >> card & 1:
         rank = HIGH_ACE if call == "high" else LOW_ACE
@@ -139,8 +140,6 @@ BID_SAMPLES = 16
 def hard_bid(ctx: Context, normal: int, trump: str | None) -> tuple[int, str]:
     """Play out the normal bid and its neighbours on the same sampled deals (the
     seats still to bid bidding as the normal level would) and keep the best."""
-    from .search import compare_options, play_out
-
     game, seat = ctx.game, ctx.seat
     options = sorted({max(0, normal - 1), normal, min(13, normal + 1)})
 
@@ -180,11 +179,11 @@ class Play:
     def __init__(self, state, seat: int, possible: list[int]):
         self.state, self.seat, self.possible = state, seat, possible
         self.game = game = state.game
-        self.trump = state._trump_mask
+        self.trump = state.trump_mask
         trick = state.trick
-        self.led = state._led_mask if trick else 0
-        self.win_key = state._win_key if trick else -2
-        self.win_seat = state._win_seat if trick else None
+        self.led = state.led_mask
+        self.win_key = state.winning_strength if trick else -2
+        self.win_seat = state.winning_seat
         self.later = [(seat + i) % game.num_players for i in range(1, game.num_players - len(trick))]
         self.partner = (seat + 2) % 4 if game.partnerships else None
 
@@ -312,27 +311,22 @@ def easy_play(state, seat: int, want: int):
     return action, f"play {_name(game, action)}: the lowest card, the bid is made"
 
 
-def possible_holdings(ctx: Context) -> list[int]:
-    know = ctx.know
-    unseen = know.unseen()
-    return [know.hand if s == ctx.seat else unseen & ~know.excluded[s]
-            for s in range(ctx.game.num_players)]
-
-
 def decide_play(ctx: Context) -> Decision:
     state, seat = ctx.state, ctx.seat
     want = tricks_wanted(state, seat, ctx.view["tricks_won"], ctx.view["bids"])
     if ctx.level == "easy":
         action, why = easy_play(state, seat, want)
     elif ctx.level == "hard":
-        from .search import search_play
-        return search_play(ctx, rollout_action, evaluate)
+        return search_play(ctx, PLAY_BUDGET, rollout_action, evaluate)
     else:
-        action, why = play_card(state, seat, possible_holdings(ctx), want)
+        action, why = play_card(state, seat, ctx.know.holdings(), want)
     return Decision(action, why)
 
 
 # -- the hard level's play-outs ----------------------------------------------------------------
+PLAY_BUDGET = 9000  # simulated plays per card decision (see search)
+
+
 def rollout_action(state) -> Action:
     seat = state.turn
     action, _ = play_card(state, seat, state.hands, tricks_wanted(state, seat, state.won, state.bids))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from ..actions import Action
+from .knowledge import Knowledge
 
 
 class RandomBot:
@@ -24,8 +25,6 @@ class RandomBot:
 
     def choose(self, state, seat) -> Action:
         if isinstance(seat, dict):  # (game, view)
-            from .knowledge import Knowledge
-
             state, seat = Knowledge(state, seat).state, seat["seat"]
         sample = getattr(state, "sample_action", None)
         if sample is not None:

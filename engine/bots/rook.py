@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..cards import cards_of
 from ..rook.rules import (BID_STEP, COLOUR_MASKS, COLOUR_NAMES, COLOURS, DECK, MAX_BID,
                           MIN_BID, POINTS, ROOK, ROOK_BIT)
-from .base import Context, Decision
-from .search import partnership_margin
+from .context import Context, Decision
+from .search import compare_options, partnership_margin, play_out, search_play
 
 NUMBERS = tuple(DECK.names[c][1:] if c != ROOK else "ROOK" for c in range(DECK.size))
 RANK = tuple(c % 14 if c != ROOK else 14 for c in range(DECK.size))  # 0 = the 2, 13 = the 1
@@ -175,9 +175,9 @@ class Trick:
 
     def __init__(self, state, seat: int):
         self.seat = seat
-        self.trump = state._trump_mask
+        self.trump = state.trump_mask
         self.cards = state.trick
-        self.led = state._suit_of[self.cards[0][1]] if self.cards else 0
+        self.led = state.led_mask
         played = 0
         for _, card in self.cards:
             played |= 1 << card
@@ -317,40 +317,26 @@ def easy_card(state, seat: int) -> tuple[int, str]:
     return card, f"play {DECK.names[card]}: the lowest card"
 
 
-def possible_holdings(ctx: Context) -> list[int]:
-    """For each seat, the cards it may hold as far as this seat can tell."""
-    know = ctx.know
-    unseen = know.unseen()
-    out = []
-    for s in range(4):
-        if s == ctx.seat:
-            out.append(know.hand)
-            continue
-        mask = unseen
-        if s == ctx.view["contract"]["bidder"]:
-            mask |= know.known_elsewhere & ~know.played  # the widow cards it took
-        out.append(mask & ~know.excluded[s])
-    return out
-
-
 def decide_play(ctx: Context) -> Decision:
     bidder = ctx.view["contract"]["bidder"]
     if ctx.level == "easy":
         card, why = easy_card(ctx.state, ctx.seat)
     elif ctx.level == "hard":
-        from .search import search_play
-        return search_play(ctx, rollout_action, partnership_margin)
+        return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
-        card, why = play_card(ctx.state, ctx.seat, possible_holdings(ctx), bidder)
-    return Decision(ctx.state._play_actions[ctx.seat][card], why)
+        card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), bidder)
+    return Decision(ctx.state.play_action(ctx.seat, card), why)
 
 
 # -- the hard level's play-outs ----------------------------------------------------------------
+PLAY_BUDGET = 9000  # simulated plays per card decision (see search)
+
+
 def rollout_action(state):
     """The normal heuristic with every hand known: what a play-out plays."""
     seat = state.turn
     card, _ = play_card(state, seat, state.hands, state.bidder)
-    return state._play_actions[seat][card]
+    return state.play_action(seat, card)
 
 
 # -- the hard level's decisions before play --------------------------------------------------
@@ -377,7 +363,6 @@ def finish_as_bidder(state, seat: int, colour: int | None = None):
             action = game.action_from_json({"seat": state.turn, "trump": trump,
                                             "bury": [DECK.names[c] for c in cards]})
         state.apply(action)
-    from .search import play_out
     play_out(state, rollout_action)
     return state
 
@@ -401,8 +386,6 @@ def simulated_value(ctx: Context) -> int:
 
 def hard_bury(ctx: Context) -> Decision:
     """Try the normal bury for every trump colour on the same sampled deals."""
-    from .search import compare_options
-
     def finish(world, colour):
         return finish_as_bidder(world, ctx.seat, colour)
 

@@ -8,23 +8,23 @@ play-outs score best on average. Every candidate meets the same sampled deals, s
 their differences are not luck of the draw.
 
 The budget is counted in simulated plays, never in wall-clock time, so the choice is
-a pure function of the view and the seed. ``PLAY_BUDGET`` was sized on the reference
-two-core machine so that a decision's 95th percentile stays under 300 ms (see the
-arena's decision times).
+a pure function of the view and the seed. Each title's policy module passes its own
+``PLAY_BUDGET``, sized on the reference two-core machine so that a decision's 95th
+percentile stays under 300 ms (see the arena's decision times).
 """
 
 from __future__ import annotations
 
-from .base import Context, Decision
+from .context import Context, Decision
 
-PLAY_BUDGET = {"rook": 9000, "somerset": 5000, "horseshoes": 9000}  # simulated plays per decision
 MIN_SAMPLES = 4
 MAX_SAMPLES = 160
 
 
-def sample_count(game_id: str, candidates: int, plays_left: int) -> int:
+def sample_count(budget: int, candidates: int, plays_left: int) -> int:
+    """Sampled deals for one decision: ``budget`` simulated plays shared out."""
     per_sample = max(1, candidates * plays_left)
-    return max(MIN_SAMPLES, min(MAX_SAMPLES, PLAY_BUDGET[game_id] // per_sample))
+    return max(MIN_SAMPLES, min(MAX_SAMPLES, budget // per_sample))
 
 
 def play_out(state, rollout_action) -> None:
@@ -33,12 +33,14 @@ def play_out(state, rollout_action) -> None:
         apply(rollout_action(state))
 
 
-def search_play(ctx: Context, rollout_action, evaluate, prefer=None) -> Decision:
+def search_play(ctx: Context, budget: int, rollout_action, evaluate, prefer=None) -> Decision:
+    """The legal card whose play-outs score best over sampled deals; ``budget`` is the
+    title's simulated plays per decision."""
     legal = ctx.legal
     if len(legal) == 1:
         return Decision(legal[0], f"play {_card(ctx, legal[0])}: the only legal card")
     plays_left = sum(ctx.view["cards_left"])
-    samples = sample_count(ctx.game.id, len(legal), plays_left)
+    samples = sample_count(budget, len(legal), plays_left)
     totals = [0.0] * len(legal)
     for _ in range(samples):
         world = ctx.know.determinize(ctx.rng, prefer)

@@ -1,8 +1,8 @@
 """Somerset bots: bidding, the kitty discard, trump (a suit, 0 or No Trump), trick play.
 
 Card numbers (engine/somerset/rules.py): suits /0, /2, … /12 in order, each from rank 0
-up, then the S/S (49). Who would win a trick is asked of the engine itself
-(``trick_winner``), so the Rover's promotions and the S/S's quirks are never
+up, then the S/S (49). Who would win a trick is asked of the rules themselves
+(``SomersetState.winner_if``), so the Rover's promotions and the S/S's quirks are never
 re-implemented here. As in the Rook bots, the play heuristic works on ``possible[s]``
 (what seat s may hold), so the hard level's play-outs reuse it with the real hands.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..cards import cards_of
 from ..somerset.rules import DECK, DOUBLES, POINTS, ROVER, ROVER_BIT, SS, SS_BIT, SUITS, TRUMP_TABLES
-from .base import Context, Decision
-from .search import partnership_margin
+from .context import Context, Decision
+from .search import compare_options, partnership_margin, play_out, search_play
 
 MAX_BID = 24
 SUIT_MASK = {s: DECK.suit_mask[s] for s in SUITS}
@@ -166,16 +166,6 @@ def decide_trump(ctx: Context) -> Decision:
 
 
 # -- trick play -------------------------------------------------------------------------------
-def winner_after(state, plays: list) -> int:
-    """Who would be winning the current trick with ``plays`` added (a lone card wins)."""
-    trick = state.trick
-    trick.extend(plays)
-    try:
-        return trick[0][0] if len(trick) == 1 else state.trick_winner()
-    finally:
-        del trick[len(trick) - len(plays):]
-
-
 def cost(card: int, table) -> float:
     """What playing a card gives away: count points, rank, trump power, the Rover."""
     if card == SS:
@@ -206,28 +196,17 @@ class Play:
 
     def safe(self, card: int) -> bool:
         """With ``card`` played now, can no opponent still to play take the trick?"""
-        state, seat = self.state, self.seat
-        mine = (seat, card)
-        state.trick.append(mine)
-        try:
-            for other in self.opponents_later:
-                if self._can_take(other):
-                    return False
-            return True
-        finally:
-            state.trick.pop()
+        mine = ((self.seat, card),)
+        return not any(self.can_take(other, mine) for other in self.opponents_later)
 
-    def _can_take(self, other: int) -> bool:
+    def can_take(self, other: int, before: tuple = ()) -> bool:
+        """Could ``other``, holding what it may hold, take the trick once ``before`` is
+        played to it?"""
         state = self.state
-        saved = state.hands[other]
-        if not self.real:
-            state.hands[other] = self.possible[other]
-        try:
-            options = state.legal_play_mask(other) if state.hands[other] else 0
-        finally:
-            state.hands[other] = saved
+        hand = state.hands[other] if self.real else self.possible[other]
+        options = state.legal_if(other, hand, before) if hand else 0
         for card in cards_of(options):
-            if winner_after(state, [(other, card)]) == other:
+            if state.winner_if(before + ((other, card),)) == other:
                 return True
         return False
 
@@ -277,7 +256,7 @@ def lead(play: Play, cards: list[int], bidder: int):
 
 def follow(play: Play, cards: list[int]):
     state, seat, table = play.state, play.seat, play.table
-    winner = winner_after(state, [])
+    winner = state.winning_seat
     partner_winning = (winner - seat) % 2 == 0
     points = trick_points(state)
     last = not play.later
@@ -287,7 +266,7 @@ def follow(play: Play, cards: list[int]):
             return card, f"play {DECK.names[card]}: partner is taking the trick, so add count"
         card = min(cards, key=lambda c: (cost(c, table), c))
         return card, f"play {DECK.names[card]}: partner is taking the trick"
-    winners = [c for c in cards if winner_after(state, [(seat, c)]) == seat]
+    winners = [c for c in cards if state.winner_if(((seat, c),)) == seat]
     sure = [c for c in winners if last or play.safe(c)]
     if sure:
         card = min(sure, key=lambda c: (cost(c, table), c))
@@ -302,11 +281,7 @@ def follow(play: Play, cards: list[int]):
 
 def _partner_safe(play: Play) -> bool:
     """The card now winning (partner's) cannot be beaten by an opponent still to play."""
-    state = play.state
-    for other in play.opponents_later:
-        if play._can_take(other):
-            return False
-    return True
+    return not any(play.can_take(other) for other in play.opponents_later)
 
 
 def easy_card(state, seat: int):
@@ -314,8 +289,8 @@ def easy_card(state, seat: int):
     if not state.trick:
         card = max(cards, key=lambda c: (RANK[c], -c))
         return card, f"lead {DECK.names[card]}: the highest card"
-    winner = winner_after(state, [])
-    winners = [c for c in cards if winner_after(state, [(seat, c)]) == seat]
+    winner = state.winning_seat
+    winners = [c for c in cards if state.winner_if(((seat, c),)) == seat]
     if winners and (winner - seat) % 2:
         card = max(winners, key=lambda c: (RANK[c], -c))
         return card, f"play {DECK.names[card]}: try to take the trick"
@@ -323,28 +298,24 @@ def easy_card(state, seat: int):
     return card, f"play {DECK.names[card]}: the lowest card"
 
 
-def possible_holdings(ctx: Context) -> list[int]:
-    know = ctx.know
-    unseen = know.unseen()
-    return [know.hand if s == ctx.seat else unseen & ~know.excluded[s] for s in range(4)]
-
-
 def decide_play(ctx: Context) -> Decision:
     if ctx.level == "easy":
         card, why = easy_card(ctx.state, ctx.seat)
     elif ctx.level == "hard":
-        from .search import search_play
-        return search_play(ctx, rollout_action, partnership_margin)
+        return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
-        card, why = play_card(ctx.state, ctx.seat, possible_holdings(ctx), ctx.view["bidder"])
-    return Decision(ctx.state._play_actions[ctx.seat][card], why)
+        card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), ctx.view["bidder"])
+    return Decision(ctx.state.play_action(ctx.seat, card), why)
 
 
 # -- the hard level's play-outs ------------------------------------------------------------------
+PLAY_BUDGET = 5000  # simulated plays per card decision (see search)
+
+
 def rollout_action(state):
     seat = state.turn
     card, _ = play_card(state, seat, state.hands, state.bidder, real=True)
-    return state._play_actions[seat][card]
+    return state.play_action(seat, card)
 
 
 # -- the hard level's decisions before play --------------------------------------------------
@@ -370,7 +341,6 @@ def finish_as_bidder(state, seat: int, trump: str | None = None):
             named = trump or best_trump(state.hands[actor])[0]
             action = game.action_from_json({"seat": actor, "trump": named})
         state.apply(action)
-    from .search import play_out
     play_out(state, rollout_action)
     return state
 
@@ -385,8 +355,6 @@ def simulated_value(ctx: Context) -> float:
 
 def hard_trump(ctx: Context) -> Decision:
     """Play out the few most promising trumps on the same sampled deals."""
-    from .search import compare_options
-
     hand = ctx.know.hand
     ranked = sorted(TRUMP_TABLES, key=lambda t: -estimate_tricks(hand, t))[:TRUMP_CHOICES]
 

@@ -1,12 +1,16 @@
-"""Horseshoes for the engine registry: its ruleset, and ``make`` to build a Game.
+"""Horseshoes for the engine registry: its ruleset, ``make`` to build a Game, and
+``TITLE``, which makes it one of the engine's titles.
 
     game = make(None, "three", {"leftover": "down"})
 """
 
 from __future__ import annotations
 
+from ..info import ModeInfo, TitleInfo, ruleset_info
+from ..registry import Title
 from ..ruleset import Ruleset
-from .rules import DEFAULT_MODE, HorseshoesGame, HorseshoesState
+from .names import LEFTOVER_CHOICES, MODE_NAMES, NAME
+from .rules import DEFAULT_MODE, MODE_ORDER, MODES, HorseshoesGame, HorseshoesState
 from .ruleset import HORSESHOES
 
 RULESETS: dict[str, Ruleset] = {HORSESHOES.id: HORSESHOES}
@@ -22,4 +26,15 @@ def make(ruleset_id: str | None = None, mode: str | None = None,
     return HorseshoesGame(RULESETS[ruleset_id], DEFAULT_MODE if mode is None else mode, options)
 
 
-__all__ = ["RULESETS", "HorseshoesGame", "HorseshoesState", "make"]
+
+TITLE = Title(
+    info=TitleInfo(
+        "horseshoes", NAME, order=3,
+        rulesets=tuple(ruleset_info(rs, LEFTOVER_CHOICES, {"leftover": ("three",)})
+                       for rs in RULESETS.values()),
+        modes=tuple(ModeInfo(mode, MODE_NAMES[mode], MODES[mode].players, MODES[mode].partnerships)
+                    for mode in MODE_ORDER),
+        default_mode=DEFAULT_MODE),
+    rulesets=RULESETS, make=make, bots="engine.bots.horseshoes")
+
+__all__ = ["RULESETS", "TITLE", "HorseshoesGame", "HorseshoesState", "make"]

@@ -23,14 +23,14 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..info import DecisionInfo, DeckInfo, GameInfo, each_alone, partnerships
+from ..partial import Layout, Seen
 from ..ruleset import Ruleset
 from ..scoring import ScoredCards, ScoreTerm, score_of
-from ..state import BITS, Game, HandResult, State, Trick, _new_tuple, plays_in
+from ..state import BITS, Game, HandResult, State, Trick, new_trick, plays_in
+from .names import MODE_NAMES, NAME, NO_TRUMP, SUIT_NAMES, SUIT_ORDER, SUITS, card_info, trump_info
 
-SUITS = "SHDC"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 TRUMPS = ("S", "H", "D", "C", "NT")
-NO_TRUMP = "NT"
 ACE_CALLS = ("high", "low")
 LEFTOVER_FACES = ("up", "down")
 HIGHEST_BID = 13
@@ -60,8 +60,13 @@ class ModeSpec(NamedTuple):
     partnerships: bool
 
 
+def deck_info(deck: Deck) -> DeckInfo:
+    return DeckInfo("standard", {}, SUIT_ORDER, tuple(card_info(name, 0) for name in deck.names))
+
+
 FULL_DECK = make_deck("A23456789TJQK")
 SHORT_DECK = make_deck("A23456789T")  # mode three: no court cards
+DECK_INFOS = {deck: deck_info(deck) for deck in (FULL_DECK, SHORT_DECK)}
 
 MODES: dict[str, ModeSpec] = {
     "three": ModeSpec(3, SHORT_DECK, False),
@@ -81,7 +86,7 @@ class HorseshoesState(State):
         ("bidding", "leftover"): "_refuse_leftover",
         ("bidding", "pass"): "_refuse_pass",
         ("play", "leftover"): "_refuse_leftover",
-        # ("play", "play") is handled by apply() itself, in place of State._play.
+        # Plays take apply()'s own path, in place of State.apply's.
     }
     PROMPTS = {
         "leftover": "turn the left-over card face up or face down",
@@ -193,12 +198,6 @@ class HorseshoesState(State):
             self._trump_mask = self.game.suit_masks[SUITS.index(trump)]
 
     # -- play: which cards, which aces are declared ----------------------------------
-    def to_act(self) -> tuple[int, ...]:
-        # The same answer as State.to_act, from prebuilt tuples: it is asked before
-        # every action.
-        turn = self.turn
-        return () if turn is None else self.game.seat_tuples[turn]
-
     def legal_play_mask(self, seat: int) -> int:
         hand = self.hands[seat]
         if self.trick:
@@ -259,30 +258,26 @@ class HorseshoesState(State):
 
     # -- play: applying a card -------------------------------------------------------
     def apply(self, action: Action) -> list[dict]:
-        # Plays take this direct path (random play-outs are mostly plays); everything
-        # else, including every "not now" and "not your turn", goes through State.apply.
+        # Plays take this direct path (random play-outs are mostly plays): checked, then
+        # played, tracking the trick's winner as it goes. Everything else, including
+        # every "not now" and "not your turn", goes through State.apply.
         seat, kind, card, call = action
         if kind != "play" or self.phase != "play" or seat != self.turn:
             return super().apply(action)
         if type(card) is not int or not 0 <= card < self.deck.size:
             raise IllegalAction(f"{card!r} is not a card of this game")
         bit = BITS[card]
-        if not self.hands[seat] & bit:
+        hand = self.hands[seat]
+        if not hand & bit:
             raise IllegalAction(f"you do not hold {self.deck.name(card)}")
         if not self.legal_play_mask(seat) & bit:
             raise IllegalAction(self.play_reason(seat, card))
-        if call is not None or bit & self.game.ace_mask:
+        game = self.game
+        if call is not None or bit & game.ace_mask:
             action = self._declaration_checked(action)
             call = action.extra
-        events = self._play_card(seat, card, call)
+        self.hands[seat] = hand ^ bit
         self.history.append(action)
-        return events
-
-    def _play_card(self, seat: int, card: int, call: str | None) -> list[dict]:
-        """Play a checked card: track the trick's winner as it goes, close full tricks."""
-        game = self.game
-        bit = BITS[card]
-        self.hands[seat] ^= bit
         trick = self.trick
         if not trick:
             self._start_trick(seat, card)
@@ -295,7 +290,7 @@ class HorseshoesState(State):
         if bit & self._trump_mask:
             self.trump_broken = True
         trick.append((seat, card))
-        event = self._plays.events[seat][card].copy()  # see State._play
+        event = self._plays.events[seat][card].copy()  # see State.apply
         if call is not None:
             event["ace"] = call
         if len(trick) < self.n:
@@ -314,7 +309,7 @@ class HorseshoesState(State):
 
     def _close_trick(self) -> list[dict]:
         winner = self._win_seat
-        trick = _new_tuple(Trick, (self.leader, tuple(self.trick), winner))  # see State
+        trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self._declared_aces = self.game.ace_mask  # whatever is led next is declared
@@ -334,6 +329,25 @@ class HorseshoesState(State):
 
     def trick_winner(self) -> int:
         return self._win_seat
+
+    # -- play: what bots read (tracked as the trick goes) ----------------------------
+    @property
+    def trump_mask(self) -> int:
+        return self._trump_mask
+
+    @property
+    def led_mask(self) -> int:
+        return self._led_mask if self.trick else 0
+
+    @property
+    def winning_seat(self) -> int | None:
+        return self._win_seat if self.trick else None
+
+    @property
+    def winning_strength(self) -> int | None:
+        """The winning card's strength so far: its rank (an ace 1, or 14 declared high),
+        plus TRUMP_BONUS for a trump; None before the lead."""
+        return self._win_key if self.trick else None
 
     def on_trick(self, trick: Trick) -> None:
         self.won[trick.winner] += 1
@@ -379,6 +393,12 @@ class HorseshoesState(State):
         if self.spare and not self.leftover_visible():
             hidden |= self.deck.mask(self.spare)
         return hidden
+
+    def place_pile(self, name: str, mask: int) -> None:
+        if name == "leftover":
+            self.spare = tuple(cards_of(mask))
+        else:
+            super().place_pile(name, mask)
 
     def add_public(self, view: dict) -> None:
         view["bids"] = list(self.bids)
@@ -440,7 +460,6 @@ class HorseshoesGame(Game):
         deck, seats = self.deck, range(self.num_players)
         self.suit_of = deck.suit_of
         self.rank_of = deck.rank_of
-        self.seat_tuples = tuple((s,) for s in seats)
         self.next_seat = tuple((s + 1) % self.num_players for s in seats)
         self.sides = tuple(self.side_of(s) for s in seats)
         self.suit_masks = tuple(deck.suit_mask[s] for s in range(len(SUITS)))
@@ -474,6 +493,37 @@ class HorseshoesGame(Game):
             else:
                 out.append(CANNOT_WIN)
         return tuple(out)
+
+    def build_info(self) -> GameInfo:
+        players = self.num_players
+        leftover = (DecisionInfo("leftover", "leftover", "Turn the left-over card face up or down",
+                                 choices=LEFTOVER_FACES),) \
+            if self.spare_size and self.options["leftover"] == "dealer" else ()
+        return GameInfo(
+            title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
+            mode=self.mode, mode_name=MODE_NAMES[self.mode], options=dict(self.options),
+            players=players, hand_size=self.hand_size,
+            sides=partnerships(players) if self.partnerships else each_alone(players),
+            target=self.options["target"], lower_wins=True, contract=False, taken_unit="tricks",
+            taken_per_hand=self.hand_size, deck=DECK_INFOS[self.deck],
+            trumps=tuple(trump_info(t) for t in TRUMPS),
+            decisions=(
+                *leftover,
+                DecisionInfo("bid", "bidding", "Bid", choices=TRUMPS,
+                             note="The first bidder names trump with the bid."),
+                DecisionInfo("play", "play", "Play a card", choices=ACE_CALLS,
+                             note="An ace of the suit led, or of trump, is played high or low."),
+            ))
+
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """The left-over card (three players) is known to all once turned face up."""
+        mine = seen.hand | seen.played_by[seen.seat]
+        if not self.spare_size:
+            return Layout(mine, (), (), 0, (), {})
+        card = (view.get("leftover") or {}).get("card")
+        if card:
+            return Layout(mine, (self.deck.parse(card),), (), 1 << self.deck.parse(card), (), {})
+        return Layout(mine, None, (("leftover", 1),), 0, (), {})
 
     def match_winner(self, scores: list[int], result: HandResult) -> int | None:
         """Once a side reaches the target, the uniquely lowest score wins; a shared

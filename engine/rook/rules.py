@@ -20,11 +20,13 @@ from ..cards import Deck, cards_of
 from ..deal import derive_seed
 from ..errors import IllegalAction
 from ..scoring import ScoredCards, ScoreTerm, score_of
+from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
+from ..partial import Layout, Seen, hand_of
 from ..state import BITS, Game, HandResult, State
+from .names import COLOUR_NAMES, NAME, SUIT_ORDER, card_info, trump_info
 
 # -- cards ---------------------------------------------------------------------------
 COLOURS = ("B", "R", "G", "Y")
-COLOUR_NAMES = {"B": "Black", "R": "Red", "G": "Green", "Y": "Yellow"}
 NUMBERS_LOW_TO_HIGH = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1)
 POINTS_BY_NUMBER = {1: 15, 14: 10, 10: 10, 5: 5}
 ROOK_POINTS = 20
@@ -53,6 +55,8 @@ POINTS = DECK.points_of
 COLOUR_MASKS = tuple(DECK.suit_mask[c] for c in COLOURS)
 POINT_CARDS = DECK.mask(c for c in range(DECK.size) if POINTS[c])
 TOTAL_POINTS = 180
+DECK_INFO = DeckInfo("rook", {"accessible": "rook-accessible"}, SUIT_ORDER,
+                     tuple(card_info(name, points) for name, points in zip(DECK.names, POINTS)))
 
 
 class TrumpTable(NamedTuple):
@@ -115,7 +119,7 @@ class RookGame(Game):
         checked). Hand records use ``new_hand``, which never redeals."""
         redeals = 0
         state = super().deal(seed, dealer)  # its hands are masks: quick to check
-        while not all(POINT_CARDS & hand for hand in state.hands):
+        while not all(map(POINT_CARDS.__and__, state.hands)):
             redeals += 1
             state = super().deal(derive_seed(seed, "redeal", redeals), dealer)
         state.record_redeals(redeals)
@@ -126,6 +130,47 @@ class RookGame(Game):
         if max(scores) < GAME_TARGET or scores[0] == scores[1]:
             return None
         return 0 if scores[0] > scores[1] else 1
+
+    def build_info(self) -> GameInfo:
+        return GameInfo(
+            title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
+            mode=None, mode_name=None, options=dict(self.options), players=self.num_players,
+            hand_size=self.hand_size, sides=partnerships(self.num_players), target=GAME_TARGET,
+            lower_wins=False, contract=True, taken_unit="points", taken_per_hand=TOTAL_POINTS,
+            deck=DECK_INFO, trumps=tuple(trump_info(c) for c in COLOURS),
+            decisions=(
+                DecisionInfo("bid", "bidding", "Bid"),
+                DecisionInfo("pass", "bidding", "Pass", note="A pass is final: you are out of this auction."),
+                DecisionInfo("raise", "raise", "Raise the contract or keep it"),
+                DecisionInfo("ack", "widow", "Got it"),
+                DecisionInfo("bury", "bury", f"Bury {BURY_SIZE} and name trump", cards=BURY_SIZE,
+                             choices=COLOURS, secret=True),
+                DecisionInfo("play", "play", "Play a card"),
+            ))
+
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """The widow is hidden until turned up, public from then on; once the bidder has
+        taken it, the widow cards it has not played are in its hand or, after the bury,
+        among the buried cards, which only the bidder knows."""
+        me, phase = seen.seat, view["phase"]
+        mine = seen.hand | seen.played_by[me]
+        if view.get("widow") is None:
+            return Layout(mine, None, (("widow", self.spare_size),), 0, (), {})
+        widow = DECK.mask_of(view["widow"])
+        spare = tuple(DECK.parse(name) for name in view["widow"])
+        contract = view.get("contract")
+        bidder = contract["bidder"] if contract else None
+        taken = phase in ("bury", "play", "done")  # the bidder has picked the widow up
+        if not taken:
+            return Layout(mine, spare, (), widow, (), {})
+        if bidder == me:
+            buried = DECK.mask_of(view.get("buried"))
+            return Layout((mine | buried) & ~widow, spare, (), buried, (), {"bury": buried})
+        in_play = widow & ~seen.played
+        if phase == "bury":
+            return Layout(mine, spare, (), widow, ((in_play, (hand_of(bidder),)),), {})
+        return Layout(mine, spare, (("buried", BURY_SIZE),), widow,
+                      ((in_play, (hand_of(bidder), "buried")),), {})
 
 
 # -- one hand --------------------------------------------------------------------------
@@ -139,7 +184,6 @@ class RookState(State):
         ("bury", "raise"): "_late_raise",
         ("play", "raise"): "_late_raise",
         ("bury", "bury"): "_bury",
-        ("play", "play"): "_play",
     }
     PROMPTS = {
         "bidding": "bid or pass",
@@ -199,17 +243,23 @@ class RookState(State):
         return self.phase in ("widow", "bury", "play", "done")
 
     @property
-    def _trump_mask(self) -> int:
+    def trump_mask(self) -> int:
         """The trump cards, the Rook included (the Rook's suit): 0 before trump."""
         return self._suit_of[ROOK] if self._suit_of else 0
 
+    @property
+    def led_mask(self) -> int:
+        """The cards that follow the card led (a Rook lead is a trump lead)."""
+        return self._suit_of[self.trick[0][1]] if self.trick else 0
+
     # -- whose turn ----------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        if self.phase == "widow":
-            return WAITING[self.acked]  # everyone who has not said "Got it", in any order
-        if self.turn is None:
-            return ()
-        return ONE_SEAT[self.turn]
+        turn = self.turn
+        if turn is not None:
+            return ONE_SEAT[turn]
+        if self.phase == "widow":  # no one seat's turn: everyone who has not said Got it
+            return WAITING[self.acked]
+        return ()
 
     def repeats(self, action: Action) -> bool:
         """A second "Got it" from a seat that has said it this hand (rule: acknowledging
@@ -225,7 +275,8 @@ class RookState(State):
 
     # -- bidding -------------------------------------------------------------------------
     def _lowest_bid(self) -> int:
-        return MIN_BID if self.high_bid is None else self.high_bid + BID_STEP
+        bids = self.bids
+        return bids[-1][1] + BID_STEP if bids else MIN_BID
 
     def _legal_bidding(self, seat: int) -> list[Action]:
         return [PASS[seat], *BIDS[seat][_amount_index(self._lowest_bid()):]]
@@ -234,10 +285,11 @@ class RookState(State):
         seat, amount = action.seat, action.value
         self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
-        events = [{"type": "bid", "seat": seat, "bid": amount}]
+        event = {"type": "bid", "seat": seat, "bid": amount}
         if amount == MAX_BID:
-            return events + self._end_auction(seat, amount)
-        return events + self._next_bidder(seat)
+            return [event, *self._end_auction(seat, amount)]
+        self._next_bidder(seat)
+        return [event]
 
     def _check_bid(self, amount, extra) -> None:
         if extra is not None:
@@ -250,8 +302,9 @@ class RookState(State):
             raise IllegalAction(f"the lowest bid is {MIN_BID}")
         if amount % BID_STEP:
             raise IllegalAction(f"bids go up in steps of {BID_STEP}")
-        if amount < self._lowest_bid():
-            raise IllegalAction(f"the bid stands at {self.high_bid}: bid at least {self._lowest_bid()} or pass")
+        lowest = self._lowest_bid()
+        if amount < lowest:
+            raise IllegalAction(f"the bid stands at {self.high_bid}: bid at least {lowest} or pass")
 
     def _pass(self, action: Action) -> list[dict]:
         if action.value is not None or action.extra is not None:
@@ -260,19 +313,19 @@ class RookState(State):
         self.passed |= 1 << seat
         events = [{"type": "pass", "seat": seat}]
         if self.passed.bit_count() < self.n - 1:
-            return events + self._next_bidder(seat)
+            self._next_bidder(seat)
+            return events
         if self.high_bid is None:  # three passes, no bid: the fourth player, the dealer, is stuck
             stuck_seat = next(s for s in SEATS if not self.passed >> s & 1)
             return events + self._end_auction(stuck_seat, MIN_BID)
         return events + self._end_auction(self.high_bidder, self.high_bid)
 
-    def _next_bidder(self, seat: int) -> list[dict]:
+    def _next_bidder(self, seat: int) -> None:
         """A pass is final: the turn skips every seat that has passed."""
         nxt = (seat + 1) % self.n
         while self.passed >> nxt & 1:
             nxt = (nxt + 1) % self.n
         self.turn = nxt
-        return []
 
     def _end_auction(self, bidder: int, amount: int) -> list[dict]:
         self.bidder, self.contract = bidder, amount
@@ -362,19 +415,20 @@ class RookState(State):
         """The mask of the cards to bury, or IllegalAction saying what is wrong."""
         if not isinstance(colour, str) or colour not in COLOURS:
             raise IllegalAction("name a trump colour: B, R, G or Y (there is no no-trump)")
-        if not isinstance(cards, (tuple, list)) or not all(_is_int(c) for c in cards):
+        if not isinstance(cards, (tuple, list)) or not all(map(_is_int, cards)):
             raise IllegalAction(f"bury a list of {BURY_SIZE} cards")
         if len(cards) != BURY_SIZE:
             raise IllegalAction(f"bury exactly {BURY_SIZE} cards, not {len(cards)}")
         if len(set(cards)) != BURY_SIZE:
             raise IllegalAction("each buried card must be a different card")
-        mask = 0
+        hand, mask = self.hands[seat], 0
         for card in cards:
             if not 0 <= card < DECK.size:
                 raise IllegalAction(f"{card!r} is not a Rook card")
-            if not self.hands[seat] >> card & 1:
+            bit = BITS[card]
+            if not hand & bit:
                 raise IllegalAction(f"you do not hold {DECK.name(card)}")
-            mask |= 1 << card
+            mask |= bit
         return mask
 
     # -- play --------------------------------------------------------------------------
@@ -391,7 +445,7 @@ class RookState(State):
         hand, led = self.hands[seat], self.trick[0][1]
         suit = self._suit_of[led]
         if hand & suit:
-            if suit == self._trump_mask:
+            if suit == self.trump_mask:
                 return f"you must follow trump ({self._trump_words()})"
             return f"you must follow {COLOUR_NAMES[DECK.suit_of[led]]}"
         return f"you have no {COLOUR_NAMES[DECK.suit_of[led]]}, so you must play a trump ({self._trump_words()})"
@@ -401,23 +455,29 @@ class RookState(State):
 
     def trick_winner(self) -> int:
         """The highest trump (the Rook above all), else the highest of the suit led:
-        with cards numbered by rank, that is the top bit of the right mask."""
+        with cards numbered by rank, that is the top bit of the right mask. A trick is
+        four cards, written out: this runs for every trick of every hand played."""
+        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = self.trick
+        played = BITS[c0] | BITS[c1] | BITS[c2] | BITS[c3]
+        best = ((played & self._suit_of[ROOK]) or (played & self._suit_of[c0])).bit_length() - 1
+        return s0 if c0 == best else s1 if c1 == best else s2 if c2 == best else s3
+
+    @property
+    def winning_seat(self) -> int | None:
+        """Who is winning the current trick so far (the rule of trick_winner, for a
+        trick of any length)."""
         trick = self.trick
+        if not trick:
+            return None
         played = 0
         for _, card in trick:
             played |= BITS[card]
-        contenders = (played & self._suit_of[ROOK]) or (played & self._suit_of[trick[0][1]])
-        best = contenders.bit_length() - 1
-        for seat, card in trick:
-            if card == best:
-                return seat
-        raise AssertionError("the best card is in the trick")
+        best = ((played & self._suit_of[ROOK]) or (played & self._suit_of[trick[0][1]])).bit_length() - 1
+        return next(seat for seat, card in trick if card == best)
 
     def on_trick(self, trick) -> None:
-        points = 0
-        for _, card in trick.cards:
-            points += POINTS[card]
-        self.taken[trick.winner & 1] += points
+        (_, c0), (_, c1), (_, c2), (_, c3) = trick.cards
+        self.taken[trick.winner & 1] += POINTS[c0] + POINTS[c1] + POINTS[c2] + POINTS[c3]
 
     def finish(self) -> HandResult:
         """The last trick takes the buried points; then ``score_terms``."""
@@ -487,6 +547,15 @@ class RookState(State):
     def add_private(self, seat: int, view: dict) -> None:
         if seat == self.bidder and self.buried:
             view["buried"] = self._names(self.buried)
+
+    def place_pile(self, name: str, mask: int) -> None:
+        if name == "buried":
+            self.buried = mask
+        elif name == "widow":
+            self.widow = mask
+            self.spare = tuple(cards_of(mask))
+        else:
+            super().place_pile(name, mask)
 
     def _names(self, mask: int) -> list[str]:
         return [DECK.name(c) for c in cards_of(mask)]

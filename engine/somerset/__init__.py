@@ -4,16 +4,20 @@
     game = make("widow-keep")          # make(None) gives the default, "kitty-doubled"
     state = game.deal(seed, dealer=0)
 
-``RULESETS`` lists the rulesets (the default first); the rules live in ``rules.py`` and
-the rulesets' data, with the source of every rule, in ``rulesets.py``.
+``RULESETS`` lists the rulesets (the default first); the rules live in ``rules.py``, the
+rulesets' data, with the source of every rule, in ``rulesets.py``, and how the cards
+read and look in ``names.py``. ``TITLE`` makes it one of the engine's titles.
 """
 
 from __future__ import annotations
 
+from ..info import TitleInfo, ruleset_info
+from ..registry import Title
+from .names import NAME
 from .rules import DECK, TRUMPS, SomersetGame, SomersetState
 from .rulesets import DEFAULT_RULESET, RULESETS
 
-__all__ = ["DECK", "RULESETS", "TRUMPS", "SomersetGame", "SomersetState", "make"]
+__all__ = ["DECK", "RULESETS", "TITLE", "TRUMPS", "SomersetGame", "SomersetState", "make"]
 
 
 def make(ruleset: str | None = None, mode: str | None = None,
@@ -27,3 +31,9 @@ def make(ruleset: str | None = None, mode: str | None = None,
     if mode is not None:
         raise ValueError(f"Somerset has no modes (got {mode!r})")
     return SomersetGame(RULESETS[ruleset_id], None, options)
+
+
+TITLE = Title(
+    info=TitleInfo("somerset", NAME, order=1,
+                   rulesets=tuple(ruleset_info(rs) for rs in RULESETS.values())),
+    rulesets=RULESETS, make=make, bots="engine.bots.somerset")

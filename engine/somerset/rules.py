@@ -27,7 +27,10 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
 from ..scoring import ScoredCards, ScoreTerm, score_of
+from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
+from ..partial import Layout, Seen
 from ..state import Game, HandResult, State, Trick
+from .names import NAME, PASS_NOTE, SUIT_ORDER, ZERO_ZERO_NOTE, card_info, trump_info
 from .rulesets import MAX_BID, MIN_BID, TARGET
 
 SUITS = (0, 2, 4, 6, 8, 10, 12)
@@ -58,6 +61,8 @@ ALL_BUT_SS = DECK.full_mask & ~SS_BIT
 DOUBLES = DECK.mask(c for c in range(DECK.size) if DECK.suit_of[c] == DECK.rank_of[c])
 SUIT_MASK_OF = tuple(DECK.suit_mask[DECK.suit_of[c]] for c in range(DECK.size))
 POINTS = DECK.points_of
+DECK_INFO = DeckInfo("somerset", {}, SUIT_ORDER,
+                     tuple(card_info(name, points) for name, points in zip(DECK.names, POINTS)))
 
 NEXT_CARD_SETS_SUIT = -1  # follow_of marker: the S/S led under No Trump
 
@@ -139,6 +144,47 @@ class SomersetGame(Game):
         return 0 if scores[0] > scores[1] else 1
 
 
+    def build_info(self) -> GameInfo:
+        discard = (DecisionInfo("discard", "kitty", f"Discard {self.spare_size}", cards=self.spare_size,
+                                secret=True),) if self.kitty else ()
+        return GameInfo(
+            title=self.id, name=NAME, ruleset=self.ruleset.id, ruleset_name=self.ruleset.name,
+            mode=None, mode_name=None, options=dict(self.options), players=self.num_players,
+            hand_size=self.hand_size, sides=partnerships(self.num_players), target=self.target,
+            lower_wins=False, contract=True, taken_unit="points",
+            taken_per_hand=self.hand_size + sum(POINTS),  # a point a trick, and the count cards
+            deck=DECK_INFO, trumps=tuple(trump_info(t) for t in TRUMPS),
+            decisions=(
+                DecisionInfo("bid", "bidding", "Bid"),
+                DecisionInfo("pass", "bidding", "Pass", note=PASS_NOTE),
+                *discard,
+                DecisionInfo("trump", "trump", "Name trump", choices=TRUMPS, note=ZERO_ZERO_NOTE),
+                DecisionInfo("play", "play", "Play a card"),
+            ))
+
+    def seat_layout(self, view: dict, seen: Seen) -> Layout:
+        """An open widow is known to all; a kitty is hidden until the bidder takes it,
+        and the bidder's discards stay known to the bidder alone."""
+        me = seen.seat
+        mine = seen.hand | seen.played_by[me]
+        if view.get("spare_rule") == "widow":
+            widow = DECK.mask_of(view.get("widow"))
+            return Layout(mine, tuple(DECK.parse(n) for n in view["widow"]), (),
+                          widow & ~seen.played, (), {})
+        kitty = view.get("kitty") or {}
+        if kitty.get("taken") and view.get("bidder") == me:
+            kitty_cards = DECK.mask_of(view.get("kitty_cards"))
+            discards = DECK.mask_of(view.get("discards"))
+            return Layout((mine | discards) & ~kitty_cards,
+                          tuple(DECK.parse(n) for n in view["kitty_cards"]), (), discards, (),
+                          {"discard": discards})
+        if not kitty.get("taken"):
+            return Layout(mine, None, (("kitty", self.spare_size),), 0, (), {})
+        if kitty.get("discarded"):
+            return Layout(mine, None, (("discards", self.spare_size),), 0, (), {})
+        return Layout(mine, None, (), 0, (), {})  # the bidder holds all 14 while it discards
+
+
 def bidding_side(result: HandResult) -> int | None:
     """The bidding side of a played hand: the high bidder leads to the first trick."""
     return result.tricks[0].leader % 2 if result.tricks else None
@@ -150,7 +196,6 @@ class SomersetState(State):
         ("bidding", "pass"): "_pass",
         ("kitty", "discard"): "_discard",
         ("trump", "trump"): "_name_trump",
-        ("play", "play"): "_play",
     }
     PROMPTS = {
         "bidding": "bid or pass",
@@ -320,6 +365,38 @@ class SomersetState(State):
                     return f"{reason}: with a trump on the trick the 0/0 promotes no double"
         return reason
 
+    # -- play: what bots read and ask -------------------------------------------------
+    @property
+    def trump_mask(self) -> int:
+        """The real trumps (the S/S included under a suit trump); 0 before trump or
+        under No Trump."""
+        return self.table.trumps if self.table is not None else 0
+
+    @property
+    def led_mask(self) -> int:
+        return self._follow_mask() if self.trick else 0
+
+    def winner_if(self, plays=()) -> int:
+        """Who would be winning the current trick with ``plays`` ((seat, card), …) added
+        (a lone card wins). Asked of the rules themselves, so the 0/0's promotions and
+        the S/S's quirks are never re-implemented by a bot."""
+        trick = self.trick
+        trick.extend(plays)
+        try:
+            return self.winning_seat
+        finally:
+            del trick[len(trick) - len(plays):]
+
+    def legal_if(self, seat: int, hand: int, plays=()) -> int:
+        """The cards ``seat`` could play holding ``hand``, with ``plays`` added to the
+        current trick first. The state is left as it was."""
+        trick = self.trick
+        trick.extend(plays)
+        try:
+            return self.legal_if_held(seat, hand)
+        finally:
+            del trick[len(trick) - len(plays):]
+
     def trick_winner(self) -> int:
         on_trick = self._trick_mask()
         trumps = on_trick & self.table.trumps
@@ -409,6 +486,15 @@ class SomersetState(State):
         if seat != self.bidder:
             hidden |= DECK.mask(self.discards)
         return hidden
+
+    def place_pile(self, name: str, mask: int) -> None:
+        if name == "discards":
+            self.discards = tuple(cards_of(mask))
+        elif name == "kitty":
+            self.spare = tuple(cards_of(mask))
+            self.spare_mask = mask
+        else:
+            super().place_pile(name, mask)
 
     def add_public(self, view: dict) -> None:
         last_bid: list = [None] * self.n

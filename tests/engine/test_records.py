@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from engine import IllegalAction, RecordError, make_game
-from engine.bench import missing_reason
 from engine.bots.random_bot import RandomBot
 from engine.deal import derive_seed
 from engine.records import load_record, record_from_state, replay, result_of
@@ -23,12 +22,6 @@ RECORDS = Path(__file__).parent / "records"
 GOLDEN = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
 TITLE_VARIANT = {"somerset": ("somerset", "kitty-doubled", None), "rook": ("rook", "rook", None),
                  "horseshoes": ("horseshoes", "horseshoes", "four")}
-
-
-def _skip_if_missing(title: str) -> None:
-    reason = missing_reason(title)
-    if reason:
-        pytest.skip(reason)
 
 
 def random_state(variant, seed_number: int, stop_after: int | None = None):
@@ -56,7 +49,6 @@ def test_there_are_golden_records_for_every_title():
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
 def test_golden_record_replays_to_its_expected_result(path):
     data = json.loads(path.read_text())
-    _skip_if_missing(data["game"])
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     assert replay(data) == expected
 
@@ -66,7 +58,6 @@ def test_golden_record_survives_a_save_and_load(path):
     """Loading a golden record, replaying it and saving the state gives the same
     record back (up to the options the engine fills in and trailing illegal actions)."""
     data = json.loads(path.read_text())
-    _skip_if_missing(data["game"])
     game, state, actions = load_record(data)
     result = replay(data)
     kept = actions if result["error"] is None else actions[:result["error"]["index"]]
@@ -151,7 +142,6 @@ def test_actions_after_the_hand_ended_are_illegal(any_variant):
 
 # -- records that are not records ------------------------------------------------------
 def _base(title: str) -> dict:
-    _skip_if_missing(title)
     return record_from_state(random_state(TITLE_VARIANT[title], 5, stop_after=8))
 
 

@@ -134,10 +134,34 @@ def test_demo_prints_a_whole_hand(capsys, game, mode):
     assert "Score per" in out or "Thrown in" in out
 
 
-def test_bench_json_gives_a_rate_per_title(capsys):
-    from engine.bench import main
+def test_bench_json_gives_a_rate_per_title(capsys, monkeypatch):
+    from engine import bench
 
-    assert main(["--seconds", "0.05", "--json"]) == 0
+    monkeypatch.setattr(bench, "spades_contender", lambda chance: None)  # OpenSpiel is optional
+    assert bench.main(["--seconds", "0.05", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert set(figures) == {"somerset", "rook", "horseshoes"}
     assert all(f["hands_per_s"] > 0 for f in figures.values())
+
+
+def test_bench_compares_each_title_with_spades_in_one_interleaved_run(capsys, monkeypatch):
+    """The comparison logic, with a stand-in for OpenSpiel (an optional extra)."""
+    from engine import bench
+
+    order = []
+
+    def spades_hand():
+        order.append("spades")
+    monkeypatch.setattr(bench, "spades_contender",
+                        lambda chance: bench.Contender(bench.SPADES, spades_hand))
+    assert bench.main(["--seconds", "0.04"]) == 0
+    out = capsys.readouterr().out
+    assert "openspiel-spades" in out and out.count("x spades") == 3
+    results = bench.with_ratios({"rook": {"hands_per_s": 50.0}, bench.SPADES: {"hands_per_s": 40.0}})
+    assert results["rook"]["vs_spades"] == 1.25
+    log = []
+    contenders = [bench.Contender(name, lambda name=name: log.append(name)) for name in "ab"]
+    figures = bench.measure(contenders, seconds=0.04, slice_seconds=0.01)
+    assert figures["a"]["hands"] == log.count("a") and figures["b"]["hands"] == log.count("b")
+    switches = sum(1 for x, y in zip(log, log[1:]) if x != y)
+    assert switches >= 7  # four rounds of two slices each: interleaved, not one after the other

@@ -77,7 +77,7 @@ def test_apply_checks_against_the_hand_held_now_not_a_listed_one(any_variant):
     state.hands[seat] = real & ~following
     assert off_suit in [a.value for a in state.legal_actions(seat)]
     state.hands[seat] = real
-    play = state._play_actions[seat][off_suit]
+    play = state.play_action(seat, off_suit)
     try:
         fresh.apply(play)
     except IllegalAction as exc:
@@ -104,7 +104,7 @@ def test_a_clone_plays_on_from_the_listed_plays(any_variant):
     illegal = cards_of(state.hands[seat] & ~state.legal_play_mask(seat))
     for card in illegal:
         try:
-            copy.clone().apply(state._play_actions[seat][card])
+            copy.clone().apply(state.play_action(seat, card))
         except IllegalAction:
             pass
         else:
@@ -158,6 +158,6 @@ def test_horseshoes_lists_plays_in_card_order_with_both_ace_calls():
                         if state._declared_aces >> card & 1:
                             expected += game.ace_actions[seat][card]
                         else:
-                            expected.append(state._play_actions[seat][card])
+                            expected.append(state.play_action(seat, card))
                     assert legal == expected
                 state.apply(rng.choice(legal))

@@ -9,11 +9,13 @@ from engine.bots import horseshoes, rook, search, somerset
 
 SAMPLE_COUNTS = ((rook, "BID_SAMPLES"), (rook, "BURY_SAMPLES"), (somerset, "BID_SAMPLES"),
                  (somerset, "TRUMP_SAMPLES"), (horseshoes, "BID_SAMPLES"))
+POLICIES = (rook, somerset, horseshoes)
 
 
 @pytest.fixture(autouse=True)
 def small_search_budget(monkeypatch):
-    monkeypatch.setattr(search, "PLAY_BUDGET", {k: 200 for k in search.PLAY_BUDGET})
+    for module in POLICIES:
+        monkeypatch.setattr(module, "PLAY_BUDGET", 200)
     monkeypatch.setattr(search, "MIN_SAMPLES", 2)
     for module, name in SAMPLE_COUNTS:
         monkeypatch.setattr(module, name, 3)
