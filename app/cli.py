@@ -2,8 +2,8 @@
 
     parlour                 start the desktop app
     parlour replay FILE     replay a parlour-hand/1 record, print the result as JSON
-    parlour host …          run a table without a window (see net.cli)
-    parlour join …          join a table with a bot, verify everything (see net.cli)
+    parlour host …          run a table without a window (see net.tools.cli)
+    parlour join …          join a table with a bot, verify everything (see net.tools.cli)
     parlour --self-test     check this installation without a screen (see app.selftest)
 
 Sub-commands import only what they need, so ``parlour replay`` works without Qt.
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         from engine.replay import main as replay_main
         return replay_main(argv[1:])
     if command in ("host", "join"):
-        from net.cli import main as net_main
+        from net.tools.cli import main as net_main
         return net_main(argv)
     # Before Qt creates its application: a window plugin that cannot load gets a
     # plain list of the missing libraries and how to install them, not Qt's guess.

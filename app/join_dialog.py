@@ -1,7 +1,7 @@
 """Join by address: for networks where the lobby cannot see the host's table (multicast
 blocked). The host's table and setup screens show the address to type.
 
-The address is checked as you type (``net.address.parse_address``: a computer's name or
+The address is checked as you type (``net.wire.address.parse_address``: a computer's name or
 an IPv4/IPv6 address, and a port from 1 to 65535); what is wrong is said under the
 field, and Join stays disabled until the address can be used.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from app.fields import field_note, show_note
-from net.address import EXAMPLE, AddressError, format_address, parse_address
+from net.wire.address import EXAMPLE, AddressError, format_address, parse_address
 
 
 class JoinAddressDialog(QDialog):

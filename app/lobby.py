@@ -5,7 +5,7 @@ browsing in net/) feeds ``{"type": "tables", "tables": [TableInfo, …]}`` event
 callback it is started with, the whole list each time. The lobby only shows them.
 
 A directory may also send ``{"type": "rejoin", "table": record | None}``: the last table
-this installation held a seat at, reachable now (net/last_table.py). The lobby then
+this installation held a seat at, reachable now (net/sessions/last_table.py). The lobby then
 puts "Rejoin *Table* — you are North, hand 4, 120–85" at the top — one click, or Enter —
 and never greys out that table in the list.
 """

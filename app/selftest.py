@@ -65,8 +65,8 @@ def _bot_hand(title: str, ruleset: str | None, mode: str | None, seed: str):
 
 def check_crypto() -> str:
     """Ed25519 sign/verify (a tampered message fails) and TLS contexts from an identity."""
-    from net.identity import Identity, verify
-    from net.transport import client_context, server_context
+    from net.wire.identity import Identity, verify
+    from net.wire.transport import client_context, server_context
 
     identity = Identity.generate("Self-test")
     signature = identity.sign(b"parlour self-test")
@@ -81,7 +81,7 @@ def check_crypto() -> str:
 
 def check_framing() -> str:
     """A frame round trip, and garbage refused with ProtocolError."""
-    from net import framing
+    from net.wire import framing
 
     msg = {"type": "error", "reason": "self-test ♠"}
     data = framing.encode(msg)
@@ -187,7 +187,7 @@ def check_locale_text() -> str:
 
 
 def check_loopback(home: Path) -> str:
-    """A hosted table on 127.0.0.1 (net.host_session) and a guest (net.guest_session)
+    """A hosted table on 127.0.0.1 (net.sessions.host_session) and a guest (net.sessions.guest_session)
     whose bot plays seat 1 for one hand: pinned TLS, the signed log, the fair deal,
     and the guest's replay of the revealed hand must all check out."""
     summary, result = asyncio.run(asyncio.wait_for(_network_hand(home), TIMEOUT))
@@ -201,9 +201,9 @@ def check_loopback(home: Path) -> str:
 
 
 async def _network_hand(home: Path) -> tuple[dict, dict]:
-    from net.guest_session import GuestCore
-    from net.host_session import HostCore
-    from net.identity import Identity
+    from net.sessions.guest_session import GuestCore
+    from net.sessions.host_session import HostCore
+    from net.wire.identity import Identity
 
     host_id, guest_id = Identity.generate("Host"), Identity.generate("Guest")
     # Random bots everywhere: the check is about the plumbing, not about good play.

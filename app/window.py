@@ -6,7 +6,7 @@ silences its bridge, so late events from a closing session change nothing.
 
 Network sessions come from a ``NetworkSessions`` provider (net/ builds the real one);
 until it is available, hosting and joining say so plainly instead of failing. The app
-passes a ``network_loader`` instead of the provider: importing net.sessions (zeroconf,
+passes a ``network_loader`` instead of the provider: importing net.sessions.network (zeroconf,
 cryptography) and starting the lobby's discovery cost more than the window itself, so
 both happen just after the window is first shown (``QTimer.singleShot(0, …)``), or at
 once if someone hosts or joins before that.
@@ -55,9 +55,9 @@ class NetworkSessions(Protocol):
 
 
 def default_network() -> NetworkSessions | None:
-    """net's provider if this build has one (``net.sessions.NETWORK``), else None."""
+    """net's provider if this build has one (``net.sessions.network.NETWORK``), else None."""
     try:
-        from net.sessions import NETWORK  # type: ignore[import-not-found]
+        from net.sessions.network import NETWORK  # type: ignore[import-not-found]
     except Exception:  # not built yet, or a broken install: play locally still works
         return None
     return NETWORK
@@ -153,7 +153,7 @@ class MainWindow(QMainWindow):
 
     def start_local(self, settings: dict, autoplay: bool = False, table_seed: bytes | None = None):
         """Sit down at a local table against bots; returns the session."""
-        from net.local import LocalSession
+        from net.sessions.local import LocalSession
         self.autoplay = autoplay
         bridge = self._new_bridge()
         pause = self.bot_delay * SPEED_FACTORS.get(settings.get("speed") or "normal", 1.0)
@@ -181,7 +181,7 @@ class MainWindow(QMainWindow):
         bridge = self._new_bridge()
         try:
             session = self.network.join(table, self.settings.display_name, bridge.deliver)
-        except ValueError as exc:  # an address that is not one (net.address.AddressError)
+        except ValueError as exc:  # an address that is not one (net.wire.address.AddressError)
             self.leave_table()
             self.show_problem("Couldn't join the table", str(exc))
             return

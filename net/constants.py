@@ -56,7 +56,7 @@ CLOSE_TIMEOUT = 1.0
 #: Bytes asyncio's TLS layer reads at a time. Its default, 256 KiB, is a buffer every TLS
 #: connection allocates up front: ~280 KiB per idle connection in all. A TLS record
 #: holds at most 16 KiB, so reading 16 KiB at a time costs nothing in speed and leaves
-#: ~40 KiB per idle connection (measured by ``python -m net.bench_flood``).
+#: ~40 KiB per idle connection (measured by ``python -m net.tools.bench_flood``).
 TLS_READ_BUFFER = 16 * 1024
 #: Port a host listens on when the user has not chosen one (0 = any free port; the
 #: port travels in the mDNS SRV record, and the join-by-address dialog shows it).
@@ -88,16 +88,16 @@ MAX_TXT_VALUE_BYTES = 120
 #: arrive in the same packet, from the cache).
 RESOLVE_TIMEOUT_MS = 1500
 #: Target: a new table appears in other lobbies within this many seconds (asserted in
-#: tests/net/test_discovery.py, measured by ``python -m net.bench_discovery``).
+#: tests/net/test_discovery.py, measured by ``python -m net.tools.bench_discovery``).
 APPEAR_WITHIN = 1.5
 
-# -- private test networks (net/netns.py) ---------------------------------------------
+# -- private test networks (net/tools/netns.py) ---------------------------------------------
 
 #: Subnet for veth-connected test namespaces; exists only inside those namespaces.
 TEST_SUBNET = "10.231.0.0/24"
 NETNS_PREFIX = "plr"
 
-# -- sessions, heartbeats and rejoin (net/heartbeat.py, net/host_session.py) -----------
+# -- sessions, heartbeats and rejoin (net/wire/heartbeat.py, net/sessions/host_session.py) -----------
 
 #: Seconds between heartbeats on an otherwise idle link (either side).
 HEARTBEAT_INTERVAL = 1.0
@@ -133,7 +133,7 @@ END_GRACE = 10.0
 #: Connections holding no seat (in their handshake, not yet joined, or strangers waiting
 #: to be given a seat) a host keeps: in all, and from one source (an IPv4 address or an
 #: IPv6 /64). Past either, the oldest of the busiest source is dropped to make room —
-#: waiting strangers first — so a returning player always gets in (net/admission.py).
+#: waiting strangers first — so a returning player always gets in (net/sessions/admission.py).
 #: 64 × ~40 KiB bounds their memory to ~2.5 MiB and their descriptors far below any
 #: desktop's limit.
 MAX_UNSEATED = 64
@@ -144,7 +144,7 @@ UNSEATED_WAIT = 120.0
 #: The app's first join gives up after this many seconds (every attempt included) and
 #: says why; the person can Cancel sooner.
 FIRST_JOIN_WITHIN = 5.0
-#: The last table this installation held a seat at as a guest (net/last_table.py), in
+#: The last table this installation held a seat at as a guest (net/sessions/last_table.py), in
 #: the data directory next to the identity.
 LAST_TABLE_FILE = "last_table.json"
 #: The lobby checks that the last table still answers at its address this often, and

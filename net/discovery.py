@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from .constants import (
+from net.constants import (
     MAX_TXT_VALUE_BYTES,
     PROTOCOL_VERSION,
     RECORD_TTL,
@@ -59,7 +59,7 @@ from .constants import (
     TXT_STATE,
     TXT_TABLE,
 )
-from .identity import normalize_fingerprint
+from net.wire.identity import normalize_fingerprint
 
 log = logging.getLogger(__name__)
 

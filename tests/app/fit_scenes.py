@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.screenshots import StubSession, drive
 from engine import make_game
-from net.state_events import hand_breakdown, state_event
+from net.sessions.events import hand_breakdown, state_event
 
 SEED = bytes(range(32))
 LONG_NAMES = ["Grandma Josephine-Marie", "Uncle Bartholomew Jr.", "Cousin Maximilian", "Aunt Philippa Rose"]

@@ -1,6 +1,6 @@
 """A guest's Parlour as its own process, for the rejoin-after-restart test
 (test_app_rejoin.py): the real main window and the real network provider
-(``net.sessions.Network``), with mDNS off (the table is reached by address only, as on
+(``net.sessions.network.Network``), with mDNS off (the table is reached by address only, as on
 a network that blocks multicast) and everything kept in HOME (identity, settings, the
 last table). Offscreen Qt; never run on its own.
 
@@ -43,7 +43,7 @@ def main(mode: str, home: Path, address: str | None) -> int:
     from app.window import MainWindow
 
     def network():
-        from net.sessions import Network
+        from net.sessions.network import Network
         return Network(interfaces=[], home=home)
 
     qapp = QApplication.instance() or QApplication(["parlour"])

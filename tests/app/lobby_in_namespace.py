@@ -43,7 +43,7 @@ def main(tmp: Path) -> int:
 
     from app.settings import Settings
     from app.window import MainWindow
-    from net.session import Lobby
+    from net.sessions.session import Lobby
     from net_kit import LoopbackNetwork
 
     qapp = QApplication.instance() or QApplication(["parlour-test"])
@@ -59,7 +59,7 @@ def main(tmp: Path) -> int:
             QTest.qWait(20)
 
     host = subprocess.Popen(
-        [sys.executable, "-m", "net.cli", "host", "--game", "rook", "--table", TABLE,
+        [sys.executable, "-m", "net.tools.cli", "host", "--game", "rook", "--table", TABLE,
          "--interface", "127.0.0.1", "--state-dir", str(tmp / "host"), "--quick", "--name", "Hostess"],
         cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)})

@@ -1,6 +1,6 @@
 """A network provider for GUI tests: real HostSession/GuestSession on 127.0.0.1 only.
 
-``LoopbackNetwork`` is what ``MainWindow(network=…)`` gets instead of ``net.sessions.
+``LoopbackNetwork`` is what ``MainWindow(network=…)`` gets instead of ``net.sessions.network.
 NETWORK`` (which uses every real interface and the user's identity): hosts bind
 127.0.0.1 and advertise nothing, guests connect to 127.0.0.1, identities are made per
 test and state lives in the test's tmp directory. Timings are the quick test ones.
@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from app.lobby import StaticDirectory
-from net.heartbeat import Timings
+from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
-from net.session import GuestSession, HostSession
+from net.sessions.session import GuestSession, HostSession
 
 QUICK = Timings.quick()
 

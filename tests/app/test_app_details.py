@@ -18,7 +18,7 @@ from app.table.card_widget import CardWidget
 from app.table.seat_panel import SeatPanel
 from engine import make_game
 from fit_scenes import choose, my_turn, settle, sit_at, table_event
-from net.state_events import state_event
+from net.sessions.events import state_event
 
 
 def guest_setup(window, kinds, you):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from net import netns
+from net.tools import netns
 
 SCRIPT = Path(__file__).with_name("lobby_in_namespace.py")
 

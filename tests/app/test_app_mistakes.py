@@ -108,7 +108,7 @@ def test_join_by_address_says_what_is_wrong_as_you_type(qtbot, typed, says):
 
 
 def test_a_wrong_address_ends_in_plain_words_and_nothing_on_stderr(qtbot, window, tmp_path, capfd):
-    from net.sessions import Network
+    from net.sessions.network import Network
     window.network = Network(interfaces=[], home=tmp_path)  # the real provider, no mDNS
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -160,7 +160,7 @@ def silent_server():
 
 
 def test_connecting_gives_up_within_5_seconds(qtbot, window, tmp_path, silent_server):
-    from net.sessions import Network
+    from net.sessions.network import Network
     window.network = Network(interfaces=[], home=tmp_path)  # production timings
     started = time.monotonic()
     window.join(f"127.0.0.1:{silent_server}")
@@ -179,7 +179,7 @@ def test_connecting_gives_up_within_5_seconds(qtbot, window, tmp_path, silent_se
 
 
 def test_cancel_while_connecting_goes_back_at_once(qtbot, window, tmp_path, silent_server):
-    from net.sessions import Network
+    from net.sessions.network import Network
     window.network = Network(interfaces=[], home=tmp_path)
     window.join(f"127.0.0.1:{silent_server}")
     qtbot.wait(300)

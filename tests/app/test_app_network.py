@@ -25,8 +25,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton
 
 from engine.records import replay
-from net.log import sign_entry
-from net.session import GuestSession, HostSession
+from net.trust.log import sign_entry
+from net.sessions.session import GuestSession, HostSession
 
 ROOK = {"game": "rook", "ruleset": "rook", "mode": None, "options": {}, "name": "Ann's table"}
 
@@ -213,9 +213,9 @@ def test_reconnecting_shows_and_clears_when_the_host_comes_back(qtbot, window, t
 def _wrong_version_server(tmp_path, closing):
     """A host that speaks the next protocol version (on its own loop thread)."""
     from net.constants import PROTOCOL_VERSION
-    from net.heartbeat import WIRE
-    from net.session import _LoopThread
-    from net.transport import start_server
+    from net.wire.heartbeat import WIRE
+    from net.sessions.session import _LoopThread
+    from net.wire.transport import start_server
 
     async def nothing(conn):
         pass

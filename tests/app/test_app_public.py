@@ -16,7 +16,7 @@ from app.table import viewmodel as vm
 from engine import make_game
 from engine.scoring import breakdown
 from fit_scenes import deliver_hand_over, finished, settle, sit_at
-from net.state_events import state_event
+from net.sessions.events import state_event
 from test_app_flow import start_autoplay
 
 

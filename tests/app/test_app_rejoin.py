@@ -50,7 +50,7 @@ def first_decision(peer) -> dict:
 def test_a_guest_killed_mid_hand_rejoins_from_the_lobby_with_the_same_cards(
         qtbot, peers, tmp_path, settings):
     from app.window import MainWindow
-    from net.sessions import Network
+    from net.sessions.network import Network
     home = tmp_path / "dad"
     home.mkdir()
     host = peers.start(["host", "--game", "rook", "--bots", "2", "--name", "Mum", "--table", TABLE,
@@ -187,7 +187,7 @@ def test_the_host_sees_the_address_to_type_on_setup_and_table(qtbot, window, tmp
 
 def test_typed_address_of_a_host_on_every_interface_is_a_real_one():
     import ipaddress
-    from net.session import typed_address
+    from net.sessions.session import typed_address
     assert typed_address("127.0.0.1", 47311) == "127.0.0.1:47311"
     host, _, port = typed_address("0.0.0.0", 47311).rpartition(":")
     assert port == "47311" and not ipaddress.ip_address(host).is_unspecified
@@ -203,7 +203,7 @@ def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_p
     """The guest drops while it is the host's turn: the bar says why in plain words and
     the host's own card still goes down."""
     from app_driver import Clicker
-    from net.session import GuestSession
+    from net.sessions.session import GuestSession
     from net_kit import QUICK, LoopbackNetwork, Recorder, ident
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: {"game": "rook", "name": "Kitchen table"})

@@ -62,7 +62,7 @@ def seed_where_seat_0_bids_first() -> bytes:
 
 
 def test_local_session_reports_illegal_actions(qtbot):
-    from net.local import LocalSession
+    from net.sessions.local import LocalSession
     bridge = EventBridge()
     errors, states = [], []
     bridge.error.connect(errors.append)

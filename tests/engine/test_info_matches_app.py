@@ -4,7 +4,7 @@ Issue 12 moves title knowledge out of app/ and net/ into each title's ``GameInfo
 those switch over, this pins the engine's data to the app's current per-title tables
 (``app.cardnames``, ``GAME_NAMES``, ``MODE_NAMES``, ``CHOICE_NAMES``, ``MODE_ONLY``,
 ``TARGETS``, ``viewmodel.partnerships``, ``assets.deck_for``,
-``net.state_events.ROOK_TRUMPS``): switching a reader over changes nothing a player
+``net.sessions.events.ROOK_TRUMPS``): switching a reader over changes nothing a player
 sees. Once app/ and net/ read GameInfo, these tables and this file go.
 """
 
@@ -19,7 +19,7 @@ from app.host_dialog import CHOICE_NAMES, GAME_NAMES, MODE_NAMES, MODE_ONLY
 from app.table import table_view, viewmodel
 from engine import make_game, title_info
 from engine.registry import TITLES, variants
-from net import state_events
+from net.sessions import events as state_events
 
 
 def sort_hand(info, cards: list[str], trump: str | None) -> list[str]:

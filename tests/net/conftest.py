@@ -5,7 +5,7 @@
 * ``schemas`` is the protocol's message registry plus a ``chat`` type for tests.
 * ``quick`` holds the short protocol timings tests use (handshake timeouts and the like)
   so nothing waits on production-length delays.
-* ``private_ns`` / ``bridged_ns`` build throwaway network namespaces (net/netns.py) and
+* ``private_ns`` / ``bridged_ns`` build throwaway network namespaces (net/tools/netns.py) and
   skip, saying why, where namespaces cannot be made.
 """
 
@@ -17,9 +17,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from net import netns
-from net.framing import SCHEMAS
-from net.identity import Identity
+from net.tools import netns
+from net.wire.framing import SCHEMAS
+from net.wire.identity import Identity
 
 QUICK = SimpleNamespace(handshake_timeout=3.0, deadline=20.0)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-from net.guest_session import GuestCore
-from net.heartbeat import Timings
+from net.sessions.guest_session import GuestCore
+from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
-from net.host_session import HostCore
-from net.identity import Identity
+from net.sessions.host_session import HostCore
+from net.wire.identity import Identity
 
 QUICK = Timings.quick()
 

@@ -6,10 +6,10 @@ import textwrap
 
 import pytest
 
-from net import bench_discovery as peers
+from net.tools import bench_discovery as peers
 from net.constants import PROTOCOL_VERSION
 from net.discovery import TableAdvert, table_info
-from net.identity import Identity
+from net.wire.identity import Identity
 
 FP = Identity.generate().fingerprint
 
@@ -76,7 +76,7 @@ def test_table_appears_changes_and_vanishes_across_the_bridge(bridged_ns):
     host_ns, guest_ns = bridged_ns
     times = peers.measure_once(host_ns, guest_ns, table="Friday night")
     # Each step happened (measure_once waits for it, with a bound); how fast is the
-    # benchmark's business (python -m net.bench_discovery), not a test's.
+    # benchmark's business (python -m net.tools.bench_discovery), not a test's.
     assert {"appear", "change", "vanish"} <= set(times), times
 
 
@@ -105,7 +105,7 @@ def test_late_browser_finds_existing_table(bridged_ns):
 SAME_HOST = textwrap.dedent("""
     import asyncio, json
     from net.discovery import TableAdvert, TableAdvertiser, TableBrowser
-    from net.identity import Identity
+    from net.wire.identity import Identity
 
     async def main():
         me = Identity.generate("Ada")

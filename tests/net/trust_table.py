@@ -13,10 +13,10 @@ from collections import deque
 
 from engine import make_game
 from engine.bots.random_bot import RandomBot
-from net import messages as m
-from net.host import HostAuthority
-from net.identity import Identity
-from net.replica import PeerReplica
+from net.wire import messages as m
+from net.trust.authority import HostAuthority
+from net.wire.identity import Identity
+from net.trust.replica import PeerReplica
 
 TABLE = "table-1"
 _KEYS: dict[str, Identity] = {}

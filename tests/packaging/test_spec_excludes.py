@@ -56,7 +56,7 @@ def test_the_scan_sees_lazy_and_compiled_imports():
     # Guards the guard: an import scan that found nothing would pass the test above.
     modules = imported_modules()
     for needed in ("PySide6.QtWidgets", "PySide6.QtSvg", "sqlite3", "ssl", "asyncio",
-                   "msgpack", "zeroconf", "cryptography.x509", "engine.replay", "net.framing"):
+                   "msgpack", "zeroconf", "cryptography.x509", "engine.replay", "net.wire.framing"):
         assert needed in modules, needed
 
 

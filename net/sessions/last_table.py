@@ -1,0 +1,73 @@
+"""The last table this installation held a seat at as a guest, remembered on disk.
+
+A guest's app can close mid-game (a crash, a restart, a flat battery) while the host
+keeps the seat for its key. What the restarted app needs is *where* that table is and
+what to say about it, so ``LastTable`` keeps one small JSON record next to the identity:
+the host's address, port and key fingerprint, the table's id and name, our seat, and
+the hand and scores last seen. ``GuestCore`` writes it as the game goes on and forgets
+it when the table ends or turns us away; the lobby (``session.Lobby``) reads it to offer
+"Rejoin", finding the host by its key over mDNS or — where multicast is blocked — at
+the address it last used.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+from net.constants import LAST_TABLE_FILE
+
+log = logging.getLogger(__name__)
+
+# field -> the types a record's value may have (a record failing this is ignored)
+FIELDS = {"address": (str,), "port": (int,), "fingerprint": (str,), "table": (str,),
+          "name": (str,), "host": (str,), "game": (str,), "mode": (str, type(None)),
+          "seat": (int,), "players": (int,), "side": (int,), "hand": (int,),
+          "scores": (list,), "started": (bool,)}
+
+
+def valid(record) -> bool:
+    return isinstance(record, dict) and all(
+        isinstance(record.get(k), kinds) and not (isinstance(record.get(k), bool) and bool not in kinds)
+        for k, kinds in FIELDS.items()) and all(isinstance(s, int) for s in record["scores"]) \
+        and 0 < record["port"] < 65536 and 0 <= record["seat"] < record["players"]
+
+
+class LastTable:
+    """One record in ``directory``; reading never raises, writing logs its failures."""
+
+    def __init__(self, directory: str | os.PathLike):
+        self.path = Path(directory) / LAST_TABLE_FILE
+
+    def load(self) -> dict | None:
+        try:
+            record = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return None
+        return {k: record[k] for k in FIELDS} if valid(record) else None
+
+    def save(self, record: dict) -> None:
+        if not valid(record):  # a bug, but one that must not cost the game: log it
+            log.warning("not a last-table record, not kept: %r", record)
+            return
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({k: record[k] for k in FIELDS}))
+            os.replace(tmp, self.path)
+        except OSError:  # a full or read-only disk costs the rejoin offer, not the game
+            log.warning("could not remember the table in %s", self.path, exc_info=True)
+
+    def forget(self, table: str | None = None) -> None:
+        """Forget the record (only if it is ``table``'s, when given)."""
+        record = self.load()
+        if record is not None and table is not None and record["table"] != table:
+            return
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            log.warning("could not forget the table in %s", self.path, exc_info=True)

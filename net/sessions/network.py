@@ -1,0 +1,74 @@
+"""What the desktop app uses to play across the network (``app.window.default_network``).
+
+``NETWORK.host(settings, name, on_event)`` opens a table (``session.HostSession``),
+``NETWORK.join(table, name, on_event)`` sits at one found in the lobby (a TableInfo),
+offered for a rejoin (a remembered table) or typed as ``"host:port"``
+(``session.GuestSession``), and ``NETWORK.directory()`` is the lobby's live list of
+tables and its rejoin offer (``session.Lobby``). All of them use this installation's
+identity and data directory, and every network interface: this is the real app. Tests
+build a ``Network`` of their own with no interfaces (join by address only) and a
+private data directory.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from net.wire.address import parse_address
+from net.constants import RECONNECT_ATTEMPTS
+from net.wire.identity import data_dir, load_identity
+from net.sessions.last_table import LastTable
+from net.sessions.session import GuestSession, HostSession, Lobby
+
+
+class Network:
+    def __init__(self, interfaces=None, home=None):
+        """``interfaces``: where mDNS runs (None: every interface; []: nowhere);
+        ``home``: the data directory (None: ``identity.data_dir()``)."""
+        self.interfaces = interfaces
+        self.home = home
+
+    def _home(self):
+        return data_dir(self.home)
+
+    def _identity(self, name: str):
+        identity = _identity_in(self._home())
+        return identity.with_name(name) if name else identity
+
+    def _interfaces(self):
+        if self.interfaces is not None:
+            return self.interfaces
+        from net.discovery import DEFAULT_INTERFACES
+        return DEFAULT_INTERFACES
+
+    def host(self, settings: dict, name: str, on_event) -> HostSession:
+        return HostSession(on_event, settings, self._identity(name),
+                           state_dir=self._home() / "host", interfaces=self._interfaces() or None,
+                           bind="0.0.0.0")
+
+    def join(self, table, name: str, on_event) -> GuestSession:
+        """``table``: a TableInfo or remembered table (a dict), or ``"host:port"``
+        (AddressError, with a sentence for the person, when it is not one)."""
+        identity = self._identity(name)
+        common = {"state_dir": self._home(), "give_up": RECONNECT_ATTEMPTS,
+                  "remember": LastTable(self._home())}
+        if isinstance(table, str):
+            address, port = parse_address(table)
+            return GuestSession(on_event, identity, address=address, port=port, **common)
+        return GuestSession(on_event, identity, address=table["address"], port=table["port"],
+                            fingerprint=table["fingerprint"], table_name=table.get("name"),
+                            seat=table.get("seat"), **common)
+
+    def directory(self) -> Lobby:
+        home = self._home()
+        return Lobby(self._interfaces(), memory=LastTable(home),
+                     identity=lambda: _identity_in(home))
+
+
+@cache
+def _identity_in(home):
+    """This installation's identity (read once per data directory)."""
+    return load_identity(home)
+
+
+NETWORK = Network()

@@ -1,0 +1,403 @@
+"""The facade's network sessions: ``HostSession``, ``GuestSession`` and ``Lobby``.
+
+Each runs its asyncio loop in a background thread (like ``net.sessions.local.LocalSession``),
+posts the app's commands onto it with ``call_soon_threadsafe`` and reports through
+``on_event`` on that thread. The work is done by ``host_session.HostCore`` (the table's
+authority) and ``guest_session.GuestCore`` (a verifying seat); this module only moves
+calls and events between threads — and adds what only the app needs: the address
+others type to reach a hosted table (in its "table" events), and the lobby's offer to
+rejoin the last table this installation held a seat at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import ipaddress
+import logging
+import socket
+import threading
+from collections.abc import Callable
+
+from net.wire.address import format_address
+from net.constants import REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
+from net.sessions.facade import EventCallback, Session
+from net.wire.heartbeat import Timings
+
+log = logging.getLogger(__name__)
+
+
+class _LoopThread:
+    """An asyncio loop running forever in a daemon thread."""
+
+    def __init__(self, name: str):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+        self.loop.close()
+
+    def post(self, fn: Callable, *args) -> None:
+        try:
+            self.loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # closed: a late click changes nothing
+            pass
+
+    def submit(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def stop(self, coro=None, timeout: float = 5.0) -> None:
+        if self.loop.is_closed() or not self.thread.is_alive():
+            if coro is not None:
+                coro.close()  # closed twice: nothing left to shut down
+            return
+        if coro is not None:
+            try:
+                self.submit(coro).result(timeout)
+            except Exception:  # noqa: BLE001 - closing is best effort
+                log.exception("%s: shutdown failed", self.thread.name)
+        try:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        except RuntimeError:
+            return
+        if threading.current_thread() is not self.thread:
+            self.thread.join(timeout)
+
+
+class _NetworkSession(Session):
+    def __init__(self, on_event: EventCallback, name: str):
+        super().__init__(on_event)
+        self._thread = _LoopThread(name)
+        self.core = None
+
+    def _emit(self, event: dict) -> None:
+        try:
+            self.on_event(event)
+        except Exception:  # noqa: BLE001 - an app bug must not stop the session
+            log.exception("event callback failed")
+
+    def _call(self, method: str, *args) -> None:
+        def run():
+            if self.core is None:
+                return
+            try:
+                getattr(self.core, method)(*args)
+            except Exception:  # noqa: BLE001 - report, keep the table alive
+                log.exception("session command failed")
+                self._emit({"type": "error", "message": INTERNAL_ERROR})
+        self._thread.post(run)
+
+
+# What a person is told when a command hit a bug (the details go to the log).
+INTERNAL_ERROR = "Something went wrong inside Parlour (the details are in its log); the table goes on."
+
+
+def _why_not_open(exc: Exception) -> str:
+    """A host's start failure in words (no error numbers)."""
+    if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
+        return "another program is using the port"
+    if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM):
+        return "this computer does not allow Parlour to listen on the network, or to write its files"
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    from net.trust.store import StoreError
+    if isinstance(exc, StoreError):
+        return str(exc)  # written for people
+    return "something went wrong inside Parlour (the details are in its log)"
+
+
+def typed_address(bind: str, port: int) -> str:
+    """What others type to reach a host listening on ``bind``: this computer's address
+    on the home network when it listens on every interface."""
+    if bind not in ("0.0.0.0", "", "::"):
+        return format_address(bind, port)
+    return format_address(lan_address(), port)
+
+
+def lan_address() -> str:
+    """This computer's IPv4 address on its network: the one its default route leaves
+    from, else the first private one an interface has, else loopback."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # a UDP "connect" only picks a route: nothing is sent
+            address = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_unspecified:
+            return address
+    except OSError:
+        pass
+    import ifaddr  # zeroconf's own dependency
+    found = [ipaddress.ip_address(ip.ip) for adapter in ifaddr.get_adapters()
+             for ip in adapter.ips if ip.is_IPv4]
+    usable = [a for a in found if not (a.is_loopback or a.is_link_local)]
+    usable.sort(key=lambda a: not a.is_private)
+    return str(usable[0]) if usable else "127.0.0.1"
+
+
+class HostSession(_NetworkSession):
+    """Host a table: you sit in seat 0; guests join over the network.
+
+    Its "table" events carry ``address``: what others type in Join by address."""
+
+    def __init__(self, on_event: EventCallback, settings: dict, identity, *, state_dir,
+                 interfaces=None, bind: str = "127.0.0.1", port: int = 0,
+                 timings: Timings | None = None, stand_in_after: float | None = None, **core):
+        super().__init__(on_event, "parlour-host")
+        if core.get("readmit_names"):
+            raise ValueError("re-admitting a seat to a new key needs the host person's yes "
+                             "(the 'readmit' event); only a headless host may do it by name")
+        self.address: str | None = None
+        from net.sessions.host_session import HostCore
+        self.core = HostCore(identity, settings, state_dir=state_dir, emit=self._emit, bind=bind,
+                             port=port, interfaces=interfaces, timings=timings, you=0,
+                             stand_in_after=stand_in_after, **core)
+        self._thread.submit(self._start())
+
+    def _emit(self, event: dict) -> None:
+        if event.get("type") == "listening":
+            self.address = typed_address(event["address"], event["port"])
+        elif event.get("type") == "table" and self.address:
+            event = {**event, "address": self.address}
+        super()._emit(event)
+
+    async def _start(self) -> None:
+        try:
+            await self.core.start()
+        except Exception as exc:  # noqa: BLE001 - e.g. the port is taken: tell the person
+            log.exception("the table could not open")
+            self._emit({"type": "error", "message": f"Could not open the table: {_why_not_open(exc)}.",
+                        "fatal": True})
+
+    def sit(self, seat: int) -> None:
+        """Before the first deal: move to ``seat`` (swapping with whoever is there)."""
+        self._call("sit", seat)
+
+    def set_seat(self, seat, kind, level=None, player=None) -> None:
+        self._call("set_seat", seat, kind, level, player)
+
+    def start_game(self) -> None:
+        self._call("start_game")
+
+    def turn_away(self, fingerprint: str) -> None:
+        """The host's no to a "readmit" request: that key gets no seat. (The yes is
+        ``set_seat(seat, "human", player=fingerprint)``.)"""
+        self._call("turn_away", fingerprint)
+
+    def act(self, action: dict) -> None:
+        self._call("act", dict(action))
+
+    def set_table_option(self, name: str, value: bool) -> None:
+        self._call("set_option", name, bool(value))
+
+    def next_hand(self) -> None:
+        self._call("next_hand")
+
+    def rematch(self) -> None:
+        self._call("start_game")
+
+    def stand_in(self, seat: int, bot: bool) -> None:
+        self._call("stand_in", seat, bool(bot))
+
+    def hint(self) -> None:
+        """What a bot would do in your seat: a "hint" event (computed on this thread)."""
+        self._call("hint")
+
+    def close(self) -> None:
+        """Leave: the guests are told the table has closed (it is not resumed)."""
+        self.on_event = lambda event: None
+        self._thread.stop(self.core.stop(farewell="the host left the table"))
+
+    def crash(self) -> None:
+        """Stop without a word, as a crash would (tests: a host restarted from its log)."""
+        self.on_event = lambda event: None
+        self._thread.stop(self.core.stop())
+
+
+class GuestSession(_NetworkSession):
+    """A seat at another player's table, every entry checked by our own replica."""
+
+    def __init__(self, on_event: EventCallback, identity, *, address: str | None = None,
+                 port: int | None = None, fingerprint: str | None = None,
+                 table_name: str | None = None, interfaces=None, state_dir=None,
+                 timings: Timings | None = None, seat: int | None = None, **core):
+        super().__init__(on_event, "parlour-guest")
+        from net.sessions.guest_session import GuestCore
+        self.core = GuestCore(identity, address=address, port=port, fingerprint=fingerprint,
+                              table_name=table_name, interfaces=interfaces, emit=self._emit,
+                              timings=timings, state_dir=state_dir, seat=seat, **core)
+        self.future = self._thread.submit(self.core.run())
+
+    def sit(self, seat: int) -> None:
+        """Seats are given by the host in this version."""
+
+    def set_seat(self, seat, kind, level=None, player=None) -> None:
+        self._only_host()
+
+    def start_game(self) -> None:
+        self._only_host()
+
+    def act(self, action: dict) -> None:
+        self._call("act", dict(action))
+
+    def set_table_option(self, name: str, value: bool) -> None:
+        self._only_host()
+
+    def next_hand(self) -> None:
+        """The host deals the next hand."""
+
+    def rematch(self) -> None:
+        self._only_host()
+
+    def stand_in(self, seat: int, bot: bool) -> None:
+        self._only_host()
+
+    def hint(self) -> None:
+        """What a bot would do in your seat, from your own view: a "hint" event."""
+        self._call("hint")
+
+    def _only_host(self) -> None:
+        self._thread.post(self._emit, {"type": "error", "message": "only the host can do that"})
+
+    def close(self) -> None:
+        self.on_event = lambda event: None
+        self._thread.stop(self._shutdown())
+
+    async def _shutdown(self) -> None:
+        await self.core.stop()
+        try:
+            await asyncio.wait_for(self.core.done.wait(), 3)
+        except TimeoutError:
+            pass
+
+
+class Lobby:
+    """The app's table directory: a live mDNS browse, reported as "tables" events, and
+    the offer to rejoin the last table, as "rejoin" events.
+
+    ``interfaces``: where to browse (empty: nowhere — join by address only).
+    ``memory`` (a ``last_table.LastTable``) and ``identity`` (a callable giving this
+    installation's identity): when the remembered table's host key is among the tables
+    found, or answers at its remembered address (checked every ``REJOIN_PROBE_EVERY``
+    seconds with a Parlour handshake, the key pinned), the lobby sends
+    ``{"type": "rejoin", "table": record + {"address", "port", "where"}}``, and
+    ``{"type": "rejoin", "table": None}`` when it no longer can."""
+
+    def __init__(self, interfaces, memory=None, identity: Callable | None = None,
+                 probe_every: float = REJOIN_PROBE_EVERY):
+        self.interfaces = interfaces
+        self.memory = memory
+        self.identity = identity
+        self.probe_every = probe_every
+        self._thread: _LoopThread | None = None
+        self._browser = None
+        self._tables: list[dict] = []
+        self._offer: dict | None = None
+        self._wake: asyncio.Event | None = None
+        self._watch: asyncio.Task | None = None
+        self._paused = False
+        self._stopped = False
+
+    def start(self, on_event) -> None:
+        self._thread = _LoopThread("parlour-lobby")
+
+        def tables(found: list[dict]) -> None:
+            self._tables = list(found)
+            on_event({"type": "tables", "tables": found})
+            self.refresh()
+
+        async def begin():
+            self._wake = asyncio.Event()
+            if self.memory is not None:
+                self._watch = asyncio.ensure_future(self._watch_rejoin(on_event))
+            if self.interfaces:
+                from net.discovery import TableBrowser
+                self._browser = TableBrowser(interfaces=self.interfaces, on_change=tables)
+                await self._browser.start()
+            on_event({"type": "tables", "tables": []})
+        self._thread.submit(begin())
+
+    def refresh(self) -> None:
+        """Look at the remembered table again now, and keep looking (the app is back
+        in the lobby)."""
+        self._paused = False
+        if self._thread is not None and self._wake is not None:
+            self._thread.post(self._wake.set)
+
+    def pause(self) -> None:
+        """Stop checking the remembered table's address (the app sat down somewhere)."""
+        self._paused = True
+
+    async def _watch_rejoin(self, on_event) -> None:
+        while not self._stopped:
+            try:
+                offer = await self._rejoin_offer()
+            except Exception:  # noqa: BLE001 - the offer is a convenience: never a crash
+                log.exception("checking the last table failed")
+                offer = None
+            if self._stopped:
+                return
+            if offer != self._offer:
+                self._offer = offer
+                on_event({"type": "rejoin", "table": offer})
+            try:
+                await asyncio.wait_for(self._wake.wait(), None if self._paused else self.probe_every)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+
+    async def _rejoin_offer(self) -> dict | None:
+        """The remembered table where it can be reached now, or None."""
+        from net.wire.identity import same_fingerprint
+        record = self.memory.load()
+        if record is None:
+            return None
+        for table in self._tables:
+            if same_fingerprint(table["fingerprint"], record["fingerprint"]):
+                if not _could_be(record, table):
+                    return None  # that host has another table now: ours is over
+                return {**record, "address": table["address"], "port": table["port"],
+                        "where": "network"}
+        if self.identity is not None and await self._answers(record):
+            return {**record, "where": "address"}
+        return None
+
+    async def _answers(self, record: dict) -> bool:
+        """Whether the host with the remembered key answers at the remembered address
+        (it sees a connection that closes before asking for a seat)."""
+        from net.wire.framing import ProtocolError
+        from net.wire.heartbeat import WIRE
+        from net.wire.transport import HandshakeError, open_connection
+        try:
+            conn = await open_connection(record["address"], record["port"], self.identity(),
+                                         record["fingerprint"], schemas=WIRE,
+                                         timeout=REJOIN_PROBE_TIMEOUT)
+        except (HandshakeError, OSError, TimeoutError, ProtocolError):
+            return False
+        await conn.close()
+        return True
+
+    def stop(self) -> None:
+        if self._thread is None:
+            return
+
+        async def end():
+            if self._watch is not None:
+                # Perhaps mid-check: it closes its connection (and a close that swallows
+                # the cancellation still finds the loop told to stop).
+                self._stopped = True
+                self._wake.set()
+                self._watch.cancel()
+                await asyncio.gather(self._watch, return_exceptions=True)
+            if self._browser is not None:
+                await self._browser.stop()
+        self._thread.stop(end())
+        self._thread = None
+
+
+def _could_be(record: dict, table: dict) -> bool:
+    """Whether the advertised ``table`` may be the remembered one: same name, and in
+    game if ours had started (a started table never goes back to waiting)."""
+    same_name = not record["name"] or table.get("name") == record["name"]
+    return same_name and (bool(table.get("in_game")) or not record["started"])

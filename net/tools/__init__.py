@@ -1,0 +1,1 @@
+"""Tools apart from the product: the headless CLI, benchmarks, test namespaces, protocol vectors."""

@@ -1,0 +1,224 @@
+"""How fast is a networked table?  ``python -m net.tools.bench``
+
+On loopback (127.0.0.1 only), with four players at a Rook table — the host (its seat
+and nothing else played by a bot in this process) and three ``parlour join`` peers,
+each its own process:
+
+* **action → all verified**: from the moment the host takes an action (a bot's or a
+  peer's message) to the moment every peer has acknowledged, by sequence number, that
+  its replica verified the entry. Includes the durable write, signing, TLS, each
+  peer's checks and the acknowledgement's way back. Median and p99 over a few hundred
+  actions; target p99 < 10 ms.
+* **rejoin**: a guest's link is cut; from the cut to the guest having reconnected and
+  caught up with the host's log (the backoff's first wait included). Target < 1 s.
+* **detection** (``--detections N``): a dishonest host withholds one entry from one
+  guest, or sends it a different entry with that number (a fork), and then nothing for
+  3 s; from that moment to the guest's alert, which only the host's heartbeat head can
+  raise. Target < 2 s. (The flood of idle connections: ``python -m net.tools.bench_flood``.)
+
+Discovery time (a table visible in another lobby; target 1.5 s) needs two network
+namespaces and is measured by ``python -m net.tools.bench_discovery``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from net.sessions.guest_session import GuestCore
+from net.wire.heartbeat import Timings
+from net.sessions.host_session import HostCore
+from net.wire.identity import Identity
+from net.trust.log import sign_entry
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+class _Timer:
+    """Stamps each action entry with when the host started taking it, and records
+    when the last peer acknowledged it."""
+
+    def __init__(self, core: HostCore):
+        self.core = core
+        self.started: dict[int, float] = {}
+        self.latencies: list[float] = []
+        self._t0: float | None = None
+        for name in ("_local", "_on_message"):
+            self._wrap(name)
+        orig_changed = core._changed
+
+        def changed(out):
+            for signed in out.entries:
+                if signed["entry"]["kind"] == "action" and self._t0 is not None:
+                    self.started[signed["entry"]["seq"]] = self._t0
+            orig_changed(out)
+        core._changed = changed
+        core.ack_listeners.append(self._on_ack)
+
+    def _wrap(self, name: str) -> None:
+        orig = getattr(self.core, name)
+
+        def timed(*args):
+            self._t0 = time.perf_counter()
+            try:
+                return orig(*args)
+            finally:
+                self._t0 = None
+        setattr(self.core, name, timed)
+
+    def _on_ack(self, fp: str, seq: int) -> None:
+        peers = list(self.core.authority.peers().values())
+        for s in [s for s in self.started if s <= seq]:
+            if self.core.acks.all_acked(s, peers):
+                self.latencies.append(time.perf_counter() - self.started.pop(s))
+
+
+async def bench_latency(hands: int, tmp: Path, sync: str = "FULL") -> list[float]:
+    host = HostCore(Identity.generate("Bench host"), {"game": "rook"}, state_dir=tmp / "host",
+                    timings=Timings(), autoplay=True, auto_start=True, hands=hands,
+                    bot_delay=0.005, bots={})
+    timer = _Timer(host)
+    await host.start()
+    # FULL (the store's setting) fsyncs every entry: survives a power cut. NORMAL in WAL
+    # mode survives a crash of the process (what the restart test does) but not of the
+    # machine; the bench can show what the fsync costs.
+    host.store.db.execute(f"PRAGMA synchronous={sync}")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "net.tools.cli", "join", "--address", f"127.0.0.1:{host.port}",
+         "--fingerprint", host.identity.fingerprint, "--bot", "random", "--state-dir",
+         str(tmp / f"guest{i}"), "--delay", "0.005"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env) for i in range(3)]
+    try:
+        await asyncio.wait_for(host.finished.wait(), 600)
+    finally:
+        await host.stop()
+        for p in procs:
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    return timer.latencies
+
+
+async def bench_rejoin(runs: int, tmp: Path) -> list[float]:
+    host = HostCore(Identity.generate("Bench host"), {"game": "somerset"},
+                    state_dir=tmp / "rejoin-host", timings=Timings(), autoplay=True,
+                    auto_start=True, bot_delay=0.01, bots={})
+    await host.start()
+    guests = [GuestCore(Identity.generate(f"G{i}"), address="127.0.0.1", port=host.port,
+                        fingerprint=host.identity.fingerprint, bot_level="random",
+                        bot_delay=0.01) for i in range(3)]
+    tasks = [asyncio.ensure_future(g.run()) for g in guests]
+    times = []
+    try:
+        victim = guests[0]
+        for _ in range(runs):
+            mark = host.authority.chain.seq
+            # Wait until the table has moved on a little and this guest is caught up.
+            while victim.link is None or victim.replica is None or host.authority.chain.seq < mark + 3 \
+                    or victim.replica.seq < host.authority.chain.seq:
+                await asyncio.sleep(0.002)
+            victim.joined.clear()
+            t0 = time.perf_counter()
+            victim.link.close("bench: cut")
+            while victim.link is None or not victim.joined.is_set():
+                await asyncio.sleep(0.001)
+            while victim.replica.seq < host.authority.chain.seq or victim.link is None:
+                await asyncio.sleep(0.001)
+            times.append(time.perf_counter() - t0)
+    finally:
+        for g in guests:
+            await g.stop()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await host.stop()
+    return times
+
+
+def withhold_or_fork(how: str, victim: str, host_identity, when: list):
+    """A dishonest host's ``tamper`` towards the guest with fingerprint ``victim``: its
+    first action entry is withheld (``how`` = "withhold"), or replaced by a different
+    entry with the same number, signed all the same ("fork"). The time goes in ``when``."""
+    def tamper(fp, msg):
+        entry = msg["entry"]["entry"]
+        if fp != victim or entry["kind"] != "action" or when:
+            return msg
+        when.append(time.monotonic())
+        if how == "withhold":
+            return None
+        forked = {**entry, "body": {**entry["body"], "fork": True}}
+        return {**msg, "entry": sign_entry(host_identity, forked)}
+    return tamper
+
+
+async def detection_time(how: str, tmp: Path) -> tuple[str, float]:
+    """(the alert's rule, seconds from the bad entry to the alert), default timings; a
+    fresh state directory under ``tmp``."""
+    host_id, victim = Identity.generate("Bench host"), Identity.generate("Victim")
+    when, alerts = [], []
+    host = HostCore(host_id, {"game": "rook"}, state_dir=tmp / "host", timings=Timings(),
+                    autoplay=True, auto_start=True, hands=1, bot_delay=3.0, bots={1: "random"},
+                    tamper=withhold_or_fork(how, victim.fingerprint, host_id, when))
+    await host.start()
+    guests = [GuestCore(who, address="127.0.0.1", port=host.port, bot_level="random",
+                        fingerprint=host.identity.fingerprint, bot_delay=3.0, stop_on_alert=True,
+                        emit=lambda e: e["type"] == "alert" and alerts.append((time.monotonic(), e)))
+              for who in (victim, Identity.generate("Other"))]
+    tasks = [asyncio.ensure_future(g.run()) for g in guests]
+    try:
+        while not alerts:
+            await asyncio.sleep(0.005)
+    finally:
+        for g in guests:
+            await g.stop()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await host.stop()
+    at, alert = alerts[0]
+    return alert["rule"], at - when[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m net.tools.bench")
+    ap.add_argument("--hands", type=int, default=5, help="Rook hands for the latency run")
+    ap.add_argument("--rejoins", type=int, default=20)
+    ap.add_argument("--sync", default="FULL", choices=("FULL", "NORMAL"),
+                    help="SQLite synchronous setting for the host's log in the latency run")
+    ap.add_argument("--detections", type=int, default=0,
+                    help="runs of the withheld-entry and fork detection measurement")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
+        lat = asyncio.run(bench_latency(args.hands, Path(tmp), args.sync))
+        rej = asyncio.run(bench_rejoin(args.rejoins, Path(tmp)))
+        detections = {how: [asyncio.run(detection_time(how, Path(tmp) / f"{how}{i}"))
+                            for i in range(args.detections)] for how in ("withhold", "fork")}
+    ms = [x * 1000 for x in lat]
+    print(f"action -> all 3 peers verified (4 players, loopback): n={len(ms)} "
+          f"median {statistics.median(ms):.2f} ms, p99 {_pct(ms, 0.99):.2f} ms, "
+          f"max {max(ms):.2f} ms  (target p99 < 10 ms; log synchronous={args.sync})")
+    rms = [x * 1000 for x in rej]
+    print(f"rejoin (cut -> reconnected and caught up): n={len(rms)} "
+          f"median {statistics.median(rms):.1f} ms, max {max(rms):.1f} ms  (target < 1000 ms)")
+    for how, runs in detections.items():
+        if runs:
+            rules = sorted({rule for rule, _ in runs})
+            ms = [t * 1000 for _, t in runs]
+            print(f"{how} caught ({', '.join(rules)}) after: n={len(ms)} median "
+                  f"{statistics.median(ms):.0f} ms, max {max(ms):.0f} ms  (target < 2000 ms)")
+    print("table visible in another lobby: see python -m net.tools.bench_discovery (target 1.5 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,252 @@
+"""Headless peers: ``parlour host`` and ``parlour join`` (no window, bots play).
+
+    parlour host --game G [--ruleset R] [--mode M] [--table NAME] [--bots N] [--hands K]
+                 [--seed HEX] [--port P] [--bind IP] [--interface IP | --no-advertise]
+                 [--resume] [--state-dir DIR]
+    parlour join [--table NAME | --address HOST:PORT] --bot LEVEL [--interface IP]
+                 [--state-dir DIR]
+
+``host`` opens a table: its own seat and ``N`` more are played by local bots, the other
+seats wait for peers; the game is dealt once every seat is taken and runs for ``K``
+hands (or to the end of the game). It prints one JSON object per line — each event
+(``{"event": "listening", "port": …}``, ``"connection"``, ``"hand_over"``, …) and
+finally ``{"event": "result", …}``. Run again with the same ``--state-dir`` after a
+crash and it resumes the table from its log, on the same port, and its peers come back
+by themselves. An unfinished table is resumed only when its game and table name are the
+ones asked for, or with ``--resume``; otherwise the host says what it found, keeps it
+aside and opens the new table.
+
+``join`` finds a table (by name over mDNS, or at an address), takes a seat, plays it
+with a bot, checks every entry and every hand, and prints a JSON summary. Exit status:
+0 all verified, 1 an integrity alert was raised, 2 could not play (no table, wrong
+version, refused).
+
+``host`` advertises its table over mDNS on every interface and listens on all addresses,
+as the app does; ``--interface IP`` (repeatable) pins both to named interfaces, and
+``--no-advertise`` keeps the table off mDNS (listening on 127.0.0.1 unless ``--bind``
+says otherwise: join by address). ``join`` finds a table by name only on the interfaces
+named with ``--interface`` (``all`` = every interface); otherwise it needs ``--address``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import signal
+import sys
+import time
+
+from net.wire.heartbeat import Timings
+
+EXIT_OK, EXIT_ALERT, EXIT_FAILED = 0, 1, 2
+
+
+def emit(event: dict) -> None:
+    """One JSON line: the event with ``event`` (its type) first and a monotonic stamp."""
+    fields = {k: v for k, v in event.items() if k != "type"}
+    line = {"event": event.get("type"), "t": round(time.monotonic(), 4), **fields}
+    print(json.dumps(line, default=_plain), flush=True)
+
+
+def _plain(value):
+    return value.hex() if isinstance(value, bytes) else str(value)
+
+
+def _printer(verbose: bool):
+    def out(event: dict) -> None:
+        if event.get("type") == "state" and not verbose:
+            return
+        if event.get("type") == "table" and not verbose:
+            event = {"type": "table", "seats": [(s["seat"], s["kind"], s["name"], s["connected"])
+                                                for s in event["seats"]],
+                     "started": event["started"]}
+        emit(event)
+    return out
+
+
+def _interfaces(values: list[str] | None):
+    if not values:
+        return None
+    if values == ["all"]:
+        from net.discovery import DEFAULT_INTERFACES
+        return DEFAULT_INTERFACES
+    return list(values)
+
+
+def _seeded_rng(hex_seed: str):
+    """Deterministic bytes (SHA-256 in counter mode) for ``--seed``: reproducible runs."""
+    seed = bytes.fromhex(hex_seed)
+    counter = [0]
+
+    def rng(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(seed + counter[0].to_bytes(8, "big")).digest()
+            counter[0] += 1
+        return out[:n]
+    return rng
+
+
+def state_dir_for(path: str | None, role: str):
+    """``--state-dir`` or a directory of that role inside the user's data directory."""
+    from pathlib import Path
+
+    from net.wire.identity import data_dir
+    directory = Path(path) if path else data_dir() / role
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def _timings(args) -> Timings:
+    base = Timings.quick() if args.quick else Timings()
+    changes = {}
+    if args.heartbeat is not None:
+        changes["interval"] = args.heartbeat
+    if args.timeout is not None:
+        changes["timeout"] = args.timeout
+    return Timings(**{**base.__dict__, **changes})
+
+
+# -- parlour host ---------------------------------------------------------------------
+
+def _host_network(args):
+    """(mDNS interfaces, listening address) for ``parlour host``: like the app (every
+    interface, all addresses) unless ``--interface`` or ``--no-advertise`` says otherwise."""
+    if args.no_advertise:
+        return None, args.bind or "127.0.0.1"
+    interfaces = _interfaces(args.interface or ["all"])
+    pinned = args.interface and args.interface != ["all"]
+    return interfaces, args.bind or (args.interface[0] if pinned else "0.0.0.0")
+
+
+async def run_host(args) -> int:
+    from net.sessions.host_session import HostCore
+    from net.wire.identity import load_identity
+    state_dir = state_dir_for(args.state_dir, "host")
+    identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
+    interfaces, bind = _host_network(args)
+    bots = {seat: args.bot_level for seat in range(1, 1 + args.bots)}
+    core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
+                               "name": args.table or f"{identity.name}'s table"},
+                    state_dir=state_dir, emit=_printer(args.verbose), bind=bind,
+                    port=args.port or 0, interfaces=interfaces, timings=_timings(args),
+                    bots=bots, you=0, autoplay=True, auto_start=True, hands=args.hands,
+                    stand_in_after=args.stand_in, readmit_names=args.readmit_names,
+                    bot_delay=args.delay, rng=_seeded_rng(args.seed) if args.seed else None,
+                    restart_grace=args.restart_grace, resume=args.resume)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await core.start()
+    try:
+        waiter = asyncio.ensure_future(stop.wait())
+        finished = asyncio.ensure_future(core.finished.wait())
+        await asyncio.wait([waiter, finished], return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        finished.cancel()
+    finally:
+        result = core.result or core._result("stopped")
+        await core.stop()
+    emit({"type": "result", **result})
+    return EXIT_OK
+
+
+# -- parlour join ---------------------------------------------------------------------
+
+async def run_join(args) -> int:
+    from net.sessions.guest_session import GuestCore
+    from net.wire.identity import load_identity
+    state_dir = state_dir_for(args.state_dir, "guest")
+    identity = load_identity(state_dir, default_name=args.name or "Guest")
+    if args.name:
+        identity = identity.with_name(args.name)
+    address = port = None
+    if args.address:
+        address, _, port_text = args.address.rpartition(":")
+        port = int(port_text)
+    elif not args.interface:
+        emit({"type": "error", "message": "finding a table by name needs --interface "
+              "(or use --address HOST:PORT)"})
+        return EXIT_FAILED
+    core = GuestCore(identity, address=address, port=port, fingerprint=args.fingerprint,
+                     table_name=args.table, interfaces=_interfaces(args.interface),
+                     emit=_printer(args.verbose), timings=_timings(args), bot_level=args.bot,
+                     state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
+                     stop_on_alert=True, discover_timeout=args.discover_timeout)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(core.stop()))
+    summary = await core.run()
+    emit({"type": "summary", **summary})
+    if summary["alerts"]:
+        return EXIT_ALERT
+    if summary["fatal"] or summary["ended"] is None:
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+# -- arguments ------------------------------------------------------------------------
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--interface", action="append",
+                   help="IP address of an interface to use for mDNS (repeatable; 'all')")
+    p.add_argument("--state-dir", help="directory for the identity, the log and evidence")
+    p.add_argument("--name", help="display name")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds a bot waits before moving")
+    p.add_argument("--quick", action="store_true", help="short heartbeat timings (tests)")
+    p.add_argument("--heartbeat", type=float, help="heartbeat interval, seconds")
+    p.add_argument("--timeout", type=float, help="silence before a link counts as dropped")
+    p.add_argument("--verbose", action="store_true", help="print every state event too")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="parlour")
+    sub = top.add_subparsers(dest="command", required=True)
+    host = sub.add_parser("host", help="host a table without a window")
+    host.add_argument("--game", required=True, choices=("somerset", "rook", "horseshoes"))
+    host.add_argument("--ruleset")
+    host.add_argument("--mode")
+    host.add_argument("--table", help="table name shown in lobbies")
+    host.add_argument("--bots", type=int, default=0, help="bot seats besides the host's own")
+    host.add_argument("--bot-level", default="easy", help="level of the host's bots")
+    host.add_argument("--hands", type=int, help="stop after this many hands")
+    host.add_argument("--seed", help="hex seed for the host's secrets (reproducible runs)")
+    host.add_argument("--port", type=int, default=0)
+    host.add_argument("--bind", help="address to listen on")
+    host.add_argument("--stand-in", type=float, help="a bot plays a dropped seat after SECONDS")
+    host.add_argument("--readmit-names", action="store_true",
+                      help="give a dropped seat to a new key with the same name (lost key)")
+    host.add_argument("--restart-grace", type=float, default=10.0,
+                      help="after a restart, seconds peers get to come back")
+    host.add_argument("--resume", action="store_true",
+                      help="resume the unfinished table in the state directory, whatever its "
+                           "game and name")
+    host.add_argument("--no-advertise", action="store_true",
+                      help="do not advertise over mDNS (join by address only)")
+    _common(host)
+    join = sub.add_parser("join", help="join a table and play it with a bot")
+    where = join.add_mutually_exclusive_group()
+    where.add_argument("--table", help="table name to look for over mDNS")
+    where.add_argument("--address", help="HOST:PORT of the table")
+    join.add_argument("--fingerprint", help="the host key's fingerprint to pin")
+    join.add_argument("--bot", required=True, help="bot level: random, easy, normal, hard")
+    join.add_argument("--seat", type=int, help="preferred seat")
+    join.add_argument("--discover-timeout", type=float, default=30.0)
+    _common(join)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    runner = run_host if args.command == "host" else run_join
+    try:
+        return asyncio.run(runner(args))
+    except KeyboardInterrupt:
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

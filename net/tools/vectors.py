@@ -1,0 +1,226 @@
+"""Test vectors for implementations of the Parlour protocol written from docs/protocol.md.
+
+``python -m net.tools.vectors [DIR]`` writes, into docs/vectors/ by default, worked examples
+made with fixed keys and secrets, each computed by the code the protocol runs on:
+
+* ``canonical.json``: values and their canonical encodings (the bytes that are hashed
+  and signed);
+* ``signed-entry.json``: log entries signed by a host key, their signed bytes, the
+  signed entry's encoding and its hash (the next entry's ``prev``); a player's signed
+  action, and a secret action's salted digest;
+* ``commitment.json``: a host secret and its commitment;
+* ``seed-and-deal.json``: a secret and contributions, the seed they give, and the cards
+  that seed deals in each title;
+* ``public-view.json``: a Rook hand from that seed after a few actions (in their JSON
+  forms), the public view, its canonical encoding and its ``state_hash``, and one seat's
+  private view.
+
+In the JSON files bytes are written ``{"hex": "…"}``; everything else is as on the wire.
+tests/net/trust/test_vectors.py recomputes every vector from its inputs, so the files and the
+code can never disagree unnoticed. Ed25519 signatures are deterministic (RFC 8032), so
+each vector holds exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine import canonical, make_game
+
+from net.trust import fairdeal
+from net.wire import messages as m
+from net.trust.alerts import from_json_value, to_json_value
+from net.wire.identity import Identity
+from net.trust.log import Chain, entry_hash
+
+FORMAT = "parlour-vectors/1"
+DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors"
+TABLE = "3f9a07c2b1d4e608-0a1b2c3d"
+
+
+def key_seed(label: str) -> bytes:
+    """The 32-byte Ed25519 private key (RFC 8032 seed) of a vector's party."""
+    return hashlib.sha256(b"parlour test vector: " + label.encode()).digest()
+
+
+def identity(label: str) -> Identity:
+    return Identity(Ed25519PrivateKey.from_private_bytes(key_seed(label)), label)
+
+
+def secret(label: str, n: int = 32) -> bytes:
+    return hashlib.sha256(b"parlour test vector secret: " + label.encode()).digest()[:n]
+
+
+def to_json(value):
+    """Plain values with bytes as {"hex": …}."""
+    return to_json_value(value, "hex")
+
+
+def from_json(value):
+    return from_json_value(value, "hex")
+
+
+def _party(label: str) -> dict:
+    who = identity(label)
+    return {"private_key_seed": key_seed(label), "public_key": who.public_key,
+            "fingerprint": who.fingerprint}
+
+
+# -- the vectors -------------------------------------------------------------------------
+
+CANONICAL_CASES = [
+    ("map keys are sorted by code point; the map becomes an array of [key, value] pairs",
+     {"b": 1, "a": [True, None], "é": "x", "B": -1, "aa": b"\x00\xff"}),
+    ("integers take msgpack's shortest form (unsigned formats for non-negative values)",
+     [0, 127, 128, 255, 256, 65535, 65536, 4294967295, 4294967296, -1, -32, -33, -128, -129,
+      -32768, -32769]),
+    ("strings are UTF-8 str (str8 from 32 bytes), bytes are bin",
+     ["", "Dad", "x" * 32, "名前", b"", bytes(range(40))]),
+    ("nested maps are sorted at every level",
+     {"z": [{"y": 2, "x": 1}], "hand": ["R5", "G14"], "seat": 3}),
+]
+
+
+def canonical_vectors() -> dict:
+    return {"format": FORMAT, "what": "canonical encodings", "cases": [
+        {"note": note, "value": value, "encoding": canonical.encode(value)}
+        for note, value in CANONICAL_CASES]}
+
+
+def _rook_key() -> dict:
+    return make_game("rook").key()
+
+
+def signed_entry_vectors() -> dict:
+    host, player = identity("host"), identity("player 1")
+    chain = Chain(TABLE)
+    entries = []
+    for kind, body in [
+            ("table", {"protocol": m.PROTOCOL, "host_key": host.public_key, "game": _rook_key(),
+                       "name": "Friday night"}),
+            ("seat", {"seat": 1, "kind": "human", "key": player.public_key, "name": "Ann",
+                      "level": None, "readmit": False})]:
+        signed = chain.make(host, kind, body)
+        entries.append({"entry": signed["entry"],
+                        "signed_bytes": m.signed_bytes(m.ENTRY_DOMAIN, signed["entry"]),
+                        "sig": signed["sig"], "signed_entry_encoding": canonical.encode(signed),
+                        "hash": entry_hash(signed)})
+        chain.advance(signed)
+    full = {"seat": 1, "bury": ["B2", "B3", "R2", "G5", "Y7"], "trump": "G"}
+    public = {"seat": 1, "bury": None, "trump": "G"}
+    nonce = secret("nonce", m.NONCE_BYTES)
+    hidden = m.hidden_digest(nonce, full)
+    body = m.action_body(TABLE, 0, chain.seq, chain.head, public, hidden)
+    envelope = m.seal(player, m.ACTION_DOMAIN, body)
+    return {"format": FORMAT, "what": "signed log entries and a signed secret action",
+            "host": _party("host"), "player": _party("player 1"), "domain": m.ENTRY_DOMAIN,
+            "entries": entries,
+            "action": {"domain": m.ACTION_DOMAIN, "full": full, "nonce": nonce,
+                       "hidden_preimage": m.HIDDEN_DOMAIN + nonce + canonical.encode(full),
+                       "hidden": hidden, "body": body,
+                       "signed_bytes": m.signed_bytes(m.ACTION_DOMAIN, body),
+                       "sig": envelope["sig"]}}
+
+
+def _deal_inputs() -> dict:
+    return {"table": TABLE, "hand": 3, "secret": secret("host secret"),
+            "contributions": [{"seat": s, "random": secret(f"contribution {s}")} for s in (1, 2, 3)]}
+
+
+def commitment_vectors() -> dict:
+    d = _deal_inputs()
+    preimage = b"parlour-commit/1" + d["table"].encode() + b"\x00" + d["hand"].to_bytes(8, "big") \
+        + d["secret"]
+    return {"format": FORMAT, "what": "a deal commitment", "table": d["table"], "hand": d["hand"],
+            "secret": d["secret"], "preimage": preimage,
+            "commitment": fairdeal.commitment(d["table"], d["hand"], d["secret"])}
+
+
+def _seed(d: dict) -> bytes:
+    return fairdeal.seed(d["table"], d["hand"], d["secret"],
+                         {c["seat"]: c["random"] for c in d["contributions"]})
+
+
+def seed_and_deal_vectors() -> dict:
+    d = _deal_inputs()
+    seed = _seed(d)
+    deals = []
+    for title, ruleset, mode in (("rook", None, None), ("somerset", "kitty-doubled", None),
+                                 ("horseshoes", None, "three")):
+        game = make_game(title, ruleset, mode)
+        state = game.deal(seed, 2)
+        deals.append({"game": game.key(), "dealer": 2, "redeals": getattr(state, "redeals", 0),
+                      "hands": [[game.deck.name(c) for c in hand] for hand in state.dealt],
+                      "spare": [game.deck.name(c) for c in state.spare],
+                      "state_hash": state.state_hash()})
+    preimage = b"parlour-seed/1" + d["table"].encode() + b"\x00" + d["hand"].to_bytes(8, "big") \
+        + d["secret"] + b"".join(bytes([c["seat"]]) + c["random"] for c in d["contributions"])
+    return {"format": FORMAT, "what": "a deal seed and the cards it deals", **d,
+            "preimage": preimage, "seed": seed, "deals": deals}
+
+
+def _rook_actions(state) -> list[dict]:
+    """A short Rook hand: one bid, three passes, the contract kept, every "Got it", a
+    bury, two cards."""
+    game, actions = state.game, []
+
+    def act(data: dict) -> None:
+        parsed = game.action_from_json(data)
+        state.apply(parsed)
+        actions.append({"full": game.action_to_json(parsed),
+                        "public": game.action_to_json(parsed, public=True)})
+    bidder = state.to_act()[0]
+    act({"seat": bidder, "bid": 100})
+    answers = {"bidding": {"pass": True}, "raise": {"raise": None}, "widow": {"ack": True}}
+    while state.phase in answers:
+        act({"seat": state.to_act()[0], **answers[state.phase]})
+    seat = state.to_act()[0]
+    lowest = sorted(c for c in range(game.deck.size) if state.hands[seat] >> c & 1)[:5]
+    act({"seat": seat, "bury": [game.deck.name(c) for c in lowest], "trump": "G"})
+    for _ in range(2):
+        seat = state.to_act()[0]
+        card = next(c for c in range(game.deck.size) if state.legal_play_mask(seat) >> c & 1)
+        act({"seat": seat, "play": game.deck.name(card)})
+    return actions
+
+
+def public_view_vectors() -> dict:
+    d = _deal_inputs()
+    game = make_game("rook")
+    state = game.deal(_seed(d), 2)
+    actions = _rook_actions(state)
+    public = state.public_view()
+    return {"format": FORMAT, "what": "a public view and its state hash",
+            "game": game.key(), "seed": _seed(d), "dealer": 2, "actions": actions,
+            "public_view": public, "encoding": canonical.encode(public),
+            "state_hash": state.state_hash(), "private_view": {"seat": 1, "view": state.view(1)}}
+
+
+def build() -> dict[str, dict]:
+    """Every vector file's contents (plain values, bytes as bytes)."""
+    return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
+            "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
+            "public-view.json": public_view_vectors()}
+
+
+def dumps(vectors: dict) -> str:
+    return json.dumps(to_json(vectors), indent=1, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    directory = Path(args[0]) if args else DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, vectors in build().items():
+        (directory / name).write_text(dumps(vectors), encoding="utf-8")
+        print(f"wrote {directory / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

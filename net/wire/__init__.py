@@ -1,0 +1,1 @@
+"""The wire: framing, the TLS transport, identities, message schemas, links with heartbeats."""

@@ -1,0 +1,295 @@
+"""Keeping a link alive: heartbeats, drop detection, acknowledgements and reconnection.
+
+Three small pieces, each a state machine with the clock passed in (no sleeping inside,
+so tests drive them with made-up times), and one asyncio wrapper that uses them:
+
+* ``Heartbeat``: when to send the next "hb" and when the other side counts as gone.
+  Every frame received counts as a sign of life, so a busy link sends no extra pings.
+  Drop detection is ``timeout`` after the last frame heard (≤ 5 s with the defaults).
+* ``AckBook``: what each peer has been sent and has acknowledged, by log sequence
+  number. The host knows exactly which suffix a returning peer missed, and the bench
+  measures "every peer verified entry n" from it.
+* ``Backoff``: the delays between a guest's reconnection attempts: short at first (a
+  restarted host or a blip is back within a second), doubling to a cap.
+* ``Link``: an authenticated ``transport.Connection`` with an outgoing queue (so the
+  protocol code never awaits a slow socket), a reader, and a ticker that sends "hb"
+  frames and closes the link when the other side has gone quiet. ``run`` returns why
+  the link ended.
+
+The "hb" frame is ``{"type": "hb", "seq": n}``: from a peer, the last entry it has
+verified (its acknowledgement); from the host, the head of its log, with ``"head"``:
+that entry's hash. The host sends every entry before the heartbeat that counts it, so a
+peer told of an entry it was not sent, or of another entry with that number, knows
+within a heartbeat that the host is withholding entries or forking the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from net.constants import (
+    BACKOFF_MAX,
+    BACKOFF_MIN,
+    CONNECT_TIMEOUT,
+    CONTRIBUTION_DEADLINE,
+    CONTRIBUTION_SLACK,
+    HEARTBEAT_INTERVAL,
+    HEARTBEAT_TIMEOUT,
+    STAND_IN_GRACE,
+    UNSEATED_WAIT,
+)
+from net.wire.framing import SCHEMAS, ConnectionClosed, ProtocolError
+from net.wire.transport import Connection
+
+log = logging.getLogger(__name__)
+
+HB = "hb"
+
+# -- what a session link carries ------------------------------------------------------
+#: The frame-level schemas of a session: the handshake (registered by transport), the
+#: trust protocol's messages (declared loosely here, checked field by field by
+#: ``messages.check`` in HostAuthority and PeerReplica), and the session's own.
+WIRE = SCHEMAS.copy()
+WIRE.message("entry", entry=dict, events=list, public=(dict, None), private=dict)
+WIRE.message("sync", entries=list, last=bool)
+WIRE.message("refused", reason=str)
+WIRE.message("contribution", signed=dict)
+WIRE.message("action", signed=dict, private=(dict, None))
+#: peer -> host, first frame: sit me down (``seat`` None: any free seat) or, if I hold a
+#: seat, give me the log after ``last_seq``.
+WIRE.message("join", {"seat": (int, None)}, name=str, last_seq=int)
+#: host -> peer, answer to "join": the table's id and your seat; the log follows.
+WIRE.message("joined", table=str, seat=(int, None), head=int)
+#: either way: heartbeat and acknowledgement; the host's carries its head's hash too.
+WIRE.message(HB, {"head": bytes}, seq=int)
+#: host -> peer: the table is closing after entry ``head`` (all of it already sent).
+WIRE.message("end", reason=str, head=int)
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Every delay a session uses, in seconds (tests pass ``Timings.quick()``)."""
+
+    interval: float = HEARTBEAT_INTERVAL  # send an "hb" after this long without sending
+    timeout: float = HEARTBEAT_TIMEOUT  # nothing heard for this long: the link is gone
+    backoff_min: float = BACKOFF_MIN
+    backoff_max: float = BACKOFF_MAX
+    connect: float = CONNECT_TIMEOUT  # one connection attempt (TCP + TLS + auth)
+    grace: float = STAND_IN_GRACE  # host option: a bot stands in after this long
+    unseated_wait: float = UNSEATED_WAIT  # a stranger waits this long for a seat
+    contribution: float = CONTRIBUTION_DEADLINE  # a shuffle not in by then is skipped
+    contribution_slack: float = CONTRIBUTION_SLACK  # a peer's allowance for delivery
+
+    @classmethod
+    def quick(cls, **changes) -> "Timings":
+        """Short intervals for tests: drops seen within a second."""
+        base = cls(interval=0.2, timeout=1.0, backoff_min=0.05, backoff_max=0.5, connect=2.0,
+                   grace=1.5, contribution=2.0, contribution_slack=1.0)
+        return replace(base, **changes)
+
+    @property
+    def tick(self) -> float:
+        """How often the ticker looks at the clock."""
+        return min(self.interval, self.timeout) / 4
+
+
+class Heartbeat:
+    """When to ping and when to give up, from the times frames were sent and heard."""
+
+    def __init__(self, timings: Timings, now: float):
+        self.timings = timings
+        self.last_heard = now
+        self.last_sent = now
+
+    def heard(self, now: float) -> None:
+        self.last_heard = now
+
+    def sent(self, now: float) -> None:
+        self.last_sent = now
+
+    def due(self, now: float) -> bool:
+        """Time to send an "hb" (nothing else has gone out for an interval)."""
+        return now - self.last_sent >= self.timings.interval
+
+    def dead(self, now: float) -> bool:
+        """The other side has been silent for longer than the timeout."""
+        return now - self.last_heard > self.timings.timeout
+
+
+class AckBook:
+    """Per peer: the last entry sent on its current link and the last it acknowledged."""
+
+    def __init__(self):
+        self.sent: dict[str, int] = {}
+        self.acked: dict[str, int] = {}
+
+    def start(self, peer: str, has: int) -> None:
+        """A (re)connected peer says it holds every entry up to ``has``."""
+        self.sent[peer] = has
+        self.acked[peer] = max(self.acked.get(peer, -1), has) if has >= 0 else has
+
+    def on_sent(self, peer: str, seq: int) -> None:
+        self.sent[peer] = max(self.sent.get(peer, -1), seq)
+
+    def on_ack(self, peer: str, seq: int) -> None:
+        # Never beyond what was sent: a peer cannot acknowledge what it was not given.
+        self.acked[peer] = min(max(self.acked.get(peer, -1), seq), self.sent.get(peer, -1))
+
+    def forget(self, peer: str) -> None:
+        self.sent.pop(peer, None)
+
+    def missing(self, peer: str, seq: int) -> bool:
+        """Whether an entry numbered ``seq`` would leave a gap on ``peer``'s link."""
+        return seq > self.sent.get(peer, -1) + 1
+
+    def all_acked(self, seq: int, peers) -> bool:
+        return all(self.acked.get(p, -1) >= seq for p in peers)
+
+
+class Backoff:
+    """Reconnection delays: ``min``, doubling, capped at ``max``; ``reset`` on success."""
+
+    def __init__(self, timings: Timings):
+        self.timings = timings
+        self.attempts = 0
+
+    def next(self) -> float:
+        delay = min(self.timings.backoff_min * (2 ** self.attempts), self.timings.backoff_max)
+        self.attempts += 1
+        return delay
+
+    def reset(self) -> None:
+        self.attempts = 0
+
+
+# -- the asyncio link ---------------------------------------------------------------------
+
+class Link:
+    """One live connection: queued sends, heartbeats, and the reason it ended.
+
+    ``on_message(msg)`` is called on the loop for every frame but "hb"; ``on_hb(seq,
+    head)`` for the other side's heartbeat (``head`` None when it sends none).
+    ``position()`` gives the seq we put in our own heartbeats, and ``head()``, if given,
+    the hash that goes with it (the host's).
+    """
+
+    def __init__(self, conn: Connection, timings: Timings, on_message: Callable[[dict], None],
+                 position: Callable[[], int],
+                 on_hb: Callable[[int, bytes | None], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 head: Callable[[], bytes] | None = None):
+        self.conn = conn
+        self.timings = timings
+        self.on_message = on_message
+        self.position = position
+        self.head = head
+        self.on_hb = on_hb or (lambda seq, head: None)
+        self.clock = clock
+        self.heartbeat = Heartbeat(timings, clock())
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._done = asyncio.Event()
+        self.reason: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self._done.is_set()
+
+    def send(self, msg: dict) -> None:
+        """Queue ``msg`` (never blocks; dropped silently once the link has ended)."""
+        if not self.closed:
+            self._queue.put_nowait(msg)
+
+    def send_raw(self, data: bytes) -> None:
+        """Queue bytes written as they are (fault-injection tests only)."""
+        if not self.closed:
+            self._queue.put_nowait(data)
+
+    def close(self, reason: str) -> None:
+        """End the link (idempotent); ``run`` returns soon after."""
+        if not self.closed:
+            self.reason = reason
+            self._done.set()
+
+    def reject(self, reason: str) -> None:
+        """Send an error saying why, then end the link."""
+        self.send({"type": "error", "reason": reason})
+        self.finish()
+
+    def finish(self) -> None:
+        """End the link once everything queued so far has been sent."""
+        if not self.closed:
+            self._queue.put_nowait(_CLOSE)
+
+    async def run(self) -> str:
+        tasks = [asyncio.ensure_future(t) for t in (self._reader(), self._writer(), self._ticker())]
+        try:
+            await self._done.wait()
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await self.conn.close()
+        return self.reason or "closed"
+
+    async def _reader(self) -> None:
+        try:
+            while not self.closed:
+                msg = await self.conn.recv()
+                self.heartbeat.heard(self.clock())
+                if msg["type"] == HB:
+                    self.on_hb(msg["seq"], msg.get("head"))
+                else:
+                    self.on_message(msg)
+                # Frames already buffered are read without yielding to the loop: let the
+                # writer send what this message queued (an acknowledgement) before the
+                # next one — after a hand's last card, the next is the full replay.
+                await asyncio.sleep(0)
+        except ConnectionClosed as exc:
+            self.close(f"connection closed ({exc})")
+        except ProtocolError as exc:
+            await self.conn.reject(f"bad message: {exc}")
+            self.close(f"sent garbage: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a bug in a handler ends this link only
+            log.exception("link handler failed")
+            self.close(f"internal error: {exc!r}")
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                item = await self._queue.get()
+                if item is _CLOSE:
+                    self.close("refused")
+                    return
+                if isinstance(item, bytes):
+                    await self._write_raw(item)
+                else:
+                    await self.conn.send(item)
+                self.heartbeat.sent(self.clock())
+        except (ConnectionClosed, ProtocolError, OSError) as exc:
+            self.close(f"send failed ({exc})")
+
+    async def _write_raw(self, data: bytes) -> None:
+        writer = self.conn._writer  # noqa: SLF001 - raw injection for fault tests
+        writer.write(data)
+        await writer.drain()
+
+    async def _ticker(self) -> None:
+        while not self.closed:
+            await asyncio.sleep(self.timings.tick)
+            now = self.clock()
+            if self.heartbeat.dead(now):
+                self.close(f"no heartbeat for {self.timings.timeout:g} s")
+                return
+            if self.heartbeat.due(now) and self._queue.empty():
+                beat = {"type": HB, "seq": self.position()}
+                if self.head is not None:
+                    beat["head"] = self.head()
+                self.send(beat)
+                self.heartbeat.sent(now)  # queued: don't queue another before it goes
+
+
+_CLOSE = object()

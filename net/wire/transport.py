@@ -1,0 +1,534 @@
+"""Authenticated, encrypted connections between a host and its guests.
+
+TCP + TLS 1.3. Each side's TLS certificate is self-signed and made from its Parlour
+identity key (Ed25519; OpenSSL 3 supports Ed25519 certificates in TLS 1.3), so there is
+no certificate authority: the *client pins the host* by checking that the certificate's
+public key has the fingerprint it expected — from the mDNS advert, typed by the user, or
+remembered from the first join to that address (trust on first use).
+
+The host authenticates the client at the application level, inside the TLS channel:
+
+1. host -> client ``hello``: protocol version, a fresh 32-byte random ``challenge``, name.
+2. client -> host ``auth``: protocol version, the client's public key, name, and an
+   Ed25519 signature over ``AUTH_CONTEXT || challenge || host public key || client
+   public key``.
+3. host -> client ``welcome`` (or ``error`` with a reason, then hang-up).
+
+Why this binds the client's proof to *this* host: the host public key in the signed
+bytes is the one the client took from the TLS certificate it just pinned, not anything
+the host said. TLS 1.3 proves the server holds that key's private half (CertificateVerify
+is checked whatever the verify mode), so a machine in the middle either shows its own
+key — and the client refuses it, or signs the middle man's key, which the real host
+rejects — or relays ciphertext it cannot read. A malicious host cannot replay a guest's
+signature to another host either: it names the wrong host key and a used challenge. The
+context prefix keeps handshake signatures apart from signatures over game actions.
+
+Versions: the ``hello`` and ``auth`` messages always carry ``protocol`` and are checked
+before anything else in them, so future versions can change everything else and still
+tell an old peer clearly who needs to update.
+
+Resources: the server accepts plain TCP and starts TLS itself, so that it sees every
+connection from its first moment; given an ``admission.Admission`` it bounds the
+connections that hold no seat (see there). asyncio's TLS layer reads through a buffer
+of ``TLS_READ_BUFFER`` bytes instead of its 256 KiB default, which every connection
+would otherwise allocate up front.
+
+Public API: ``open_connection``, ``start_server``, ``Connection``, ``Server`` and the
+``HandshakeError`` family.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+import os
+import ssl
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.x509.oid import NameOID
+
+from net.wire import framing
+from net.constants import (
+    AUTH_CONTEXT,
+    CHALLENGE_BYTES,
+    CLOSE_TIMEOUT,
+    HANDSHAKE_TIMEOUT,
+    PROTOCOL_VERSION,
+    TLS_READ_BUFFER,
+)
+from net.wire.framing import SCHEMAS, ConnectionClosed, ProtocolError, Schemas, message
+from net.wire.identity import (
+    PUBLIC_KEY_BYTES,
+    Identity,
+    KnownHosts,
+    fingerprint,
+    normalize_fingerprint,
+    same_fingerprint,
+    verify,
+)
+
+log = logging.getLogger(__name__)
+
+message("hello", protocol=int, challenge=bytes, name=str)
+message("auth", protocol=int, key=bytes, sig=bytes, name=str)
+message("welcome", name=str)
+
+
+class HandshakeError(ConnectionError):
+    """The connection could not be set up; the message is meant for the person."""
+
+
+class PinMismatch(HandshakeError):
+    """The host's key is not the one we expected (wrong table, or someone in between)."""
+
+
+class VersionMismatch(HandshakeError):
+    """The two sides speak different protocol versions."""
+
+
+def version_message(theirs: int, ours: int) -> str:
+    """What to tell the person on our side when the table runs ``theirs``."""
+    advice = "update Parlour" if theirs > ours else "the host needs to update Parlour"
+    return f"this table runs Parlour protocol {theirs}; you have {ours} — {advice}"
+
+
+def auth_payload(challenge: bytes, host_key: bytes, client_key: bytes) -> bytes:
+    """The exact bytes a client signs to prove its key to this host, this time."""
+    return AUTH_CONTEXT + challenge + host_key + client_key
+
+
+# -- connections ----------------------------------------------------------------------
+
+class Connection:
+    """One authenticated TLS connection to a peer, carrying schema-checked messages."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 peer_key: bytes, peer_name: str, schemas: Schemas = SCHEMAS):
+        self._reader = reader
+        self._writer = writer
+        self._schemas = schemas
+        self._send_lock = asyncio.Lock()
+        self.peer_key = peer_key
+        self.peer_name = peer_name
+        self.peer_fingerprint = fingerprint(peer_key)
+        self.address: tuple = writer.get_extra_info("peername") or ()
+        self.ticket = None  # the server's admission ticket while it holds no seat
+
+    def __repr__(self) -> str:
+        return f"<Connection {self.peer_name!r} {self.peer_fingerprint} {self.address}>"
+
+    @property
+    def closed(self) -> bool:
+        return self._writer.is_closing()
+
+    async def send(self, msg: dict) -> None:
+        """Send one message. Raises ConnectionClosed if the connection is gone."""
+        data = framing.encode(msg)
+        async with self._send_lock:
+            if self._writer.is_closing():
+                raise ConnectionClosed("connection is closed")
+            try:
+                self._writer.write(data)
+                await self._writer.drain()
+            except (ConnectionError, ssl.SSLError) as exc:
+                raise ConnectionClosed(f"connection lost: {exc}") from None
+
+    async def recv(self) -> dict:
+        """The next message. ConnectionClosed at the end; ProtocolError for garbage (the
+        caller usually answers that with ``reject``)."""
+        try:
+            return await framing.read_frame(self._reader, self._schemas)
+        except (ConnectionError, ssl.SSLError) as exc:
+            raise ConnectionClosed(f"connection lost: {exc}") from None
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> dict:
+        try:
+            return await self.recv()
+        except ConnectionClosed:
+            raise StopAsyncIteration from None
+
+    async def reject(self, reason: str) -> None:
+        """Tell the peer why, then hang up (e.g. after a ProtocolError)."""
+        try:
+            await asyncio.wait_for(self.send({"type": "error", "reason": reason}),
+                                   CLOSE_TIMEOUT)
+        except (ConnectionClosed, TimeoutError, ProtocolError):
+            pass
+        await self.close()
+
+    async def close(self) -> None:
+        await _close_writer(self._writer)
+
+
+async def _close_writer(writer: asyncio.StreamWriter) -> None:
+    writer.close()
+    try:
+        # A polite TLS close waits for the peer's close_notify; don't wait forever.
+        await asyncio.wait_for(writer.wait_closed(), CLOSE_TIMEOUT)
+    except (Exception, asyncio.CancelledError):  # noqa: BLE001 - closing is best effort
+        writer.transport.abort()
+
+
+# -- certificates & TLS contexts ------------------------------------------------------
+
+_cert_cache: dict[bytes, bytes] = {}
+
+
+def certificate_pem(identity: Identity) -> bytes:
+    """A self-signed X.509 certificate for the identity key (PEM), cached per key.
+
+    Nothing checks its names or dates — the key is what gets pinned — so it is made
+    valid from 2000 to 9999 to be immune to wrong clocks.
+    """
+    key = identity.public_key
+    if key not in _cert_cache:
+        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Parlour " + identity.fingerprint)])
+        cert = (x509.CertificateBuilder()
+                .subject_name(name).issuer_name(name)
+                .public_key(identity.private_key.public_key())
+                .serial_number(int.from_bytes(key[:16], "big") >> 1 or 1)
+                .not_valid_before(datetime.datetime(2000, 1, 1))
+                .not_valid_after(datetime.datetime(9999, 12, 31))
+                .sign(identity.private_key, None))
+        _cert_cache[key] = cert.public_bytes(serialization.Encoding.PEM)
+    return _cert_cache[key]
+
+
+def server_context(identity: Identity) -> ssl.SSLContext:
+    """TLS 1.3-only server context presenting the identity's certificate."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+    # ssl only loads certificates from files: write one to a private temporary directory
+    # (mode 0700, file 0600) and delete it as soon as it is loaded.
+    with tempfile.TemporaryDirectory(prefix="parlour-tls-") as tmp:
+        path = Path(tmp) / "cert.pem"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(certificate_pem(identity) + identity.private_pem())
+        ctx.load_cert_chain(path)
+    return ctx
+
+
+def _small_tls_buffers() -> None:
+    """asyncio's SSLProtocol allocates ``max_size`` bytes (256 KiB) per connection up
+    front and reads that much at a time; a TLS record is at most 16 KiB, so a smaller
+    read costs nothing and bounds an idle connection's memory (constants.TLS_READ_BUFFER).
+    A class attribute of the stdlib's TLS layer: left alone where it does not exist."""
+    from asyncio import sslproto
+    if getattr(sslproto.SSLProtocol, "max_size", 0) > TLS_READ_BUFFER:
+        sslproto.SSLProtocol.max_size = TLS_READ_BUFFER
+
+
+def client_context() -> ssl.SSLContext:
+    """TLS 1.3-only client context. Chain and hostname checks are off on purpose: there
+    is no CA, and the host's key is pinned by fingerprint right after the handshake."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def peer_certificate_key(writer: asyncio.StreamWriter) -> bytes:
+    """Raw Ed25519 public key from the peer's TLS certificate."""
+    ssl_object = writer.get_extra_info("ssl_object")
+    der = ssl_object.getpeercert(binary_form=True) if ssl_object else None
+    if not der:
+        raise HandshakeError("the host presented no certificate")
+    key = x509.load_der_x509_certificate(der).public_key()
+    if not isinstance(key, Ed25519PublicKey):
+        raise HandshakeError("the host's certificate is not a Parlour (Ed25519) key")
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+# -- client ---------------------------------------------------------------------------
+
+async def open_connection(host: str, port: int, identity: Identity,
+                          expect_fingerprint: str | None = None, *,
+                          known_hosts: KnownHosts | None = None,
+                          protocol: int = PROTOCOL_VERSION,
+                          schemas: Schemas = SCHEMAS,
+                          timeout: float = HANDSHAKE_TIMEOUT) -> Connection:
+    """Connect to a host, pin its key, prove ours; raise HandshakeError (with a message
+    for the person) or OSError when that fails.
+
+    The expected fingerprint is ``expect_fingerprint`` if given, else what
+    ``known_hosts`` remembers for ``host:port``; with neither, any key is accepted (and
+    remembered in ``known_hosts`` when given) and the caller shows
+    ``peer_fingerprint`` so people can compare it.
+    """
+    _small_tls_buffers()
+    reader, writer = await asyncio.wait_for(
+        asyncio.open_connection(host, port, ssl=client_context()), timeout)
+    try:
+        return await asyncio.wait_for(
+            _client_handshake(reader, writer, identity, f"{host}:{port}",
+                              expect_fingerprint, known_hosts, protocol, schemas), timeout)
+    except BaseException as exc:
+        await _close_writer(writer)
+        if isinstance(exc, TimeoutError):
+            raise HandshakeError("the host did not finish the handshake in time") from None
+        if isinstance(exc, (ProtocolError, ConnectionClosed)):
+            raise HandshakeError(f"the handshake failed: {exc}") from None
+        raise
+
+
+async def _client_handshake(reader, writer, identity: Identity, address: str,
+                            expect: str | None, known_hosts: KnownHosts | None,
+                            protocol: int, schemas: Schemas) -> Connection:
+    host_key = peer_certificate_key(writer)
+    _check_pin(address, fingerprint(host_key), expect, known_hosts)
+    hello = await _first_message(reader, "hello")
+    if hello["protocol"] != protocol:
+        reason = version_message(hello["protocol"], protocol)
+        await _send_error(writer, f"this guest runs Parlour protocol {protocol}")
+        raise VersionMismatch(reason)
+    schemas.check(hello)
+    if len(hello["challenge"]) != CHALLENGE_BYTES:
+        raise HandshakeError("the host sent a malformed challenge")
+    sig = identity.sign(auth_payload(hello["challenge"], host_key, identity.public_key))
+    await framing.write_frame(writer, {"type": "auth", "protocol": protocol,
+                                       "key": identity.public_key, "sig": sig,
+                                       "name": identity.name})
+    reply = await framing.read_frame(reader, schemas)
+    if reply["type"] == "error":
+        raise HandshakeError(f"the host refused: {reply['reason']}")
+    if reply["type"] != "welcome":
+        raise HandshakeError(f"the host sent '{reply['type']}' instead of a welcome")
+    return Connection(reader, writer, host_key, hello["name"], schemas)
+
+
+def _check_pin(address: str, seen: str, expect: str | None,
+               known_hosts: KnownHosts | None) -> None:
+    wanted = expect or (known_hosts.get(address) if known_hosts else None)
+    if wanted is not None and not same_fingerprint(wanted, seen):
+        raise PinMismatch(
+            f"the table at {address} has key {seen}, but {_safe(wanted)} was expected — "
+            "it may be a different computer, or someone may be in between. Compare the "
+            "fingerprint with the host before trusting it.")
+    if known_hosts is not None:
+        known_hosts.remember(address, seen)
+
+
+def _short(exc: BaseException) -> str:
+    return str(exc)[:200] or type(exc).__name__
+
+
+def _safe(fp: str) -> str:
+    try:
+        return normalize_fingerprint(fp)
+    except ValueError:
+        return repr(fp[:40])
+
+
+async def _first_message(reader: asyncio.StreamReader, expected: str) -> dict:
+    """The peer's first message, with its version checkable before its schema."""
+    msg = await framing.read_frame(reader, schemas=None)
+    if msg["type"] == "error":
+        raise HandshakeError(f"the peer refused: {str(msg.get('reason'))[:300]}")
+    if msg["type"] != expected or not isinstance(msg.get("protocol"), int) \
+            or isinstance(msg.get("protocol"), bool):
+        raise HandshakeError(f"the peer did not start with a Parlour '{expected}'")
+    return msg
+
+
+async def _send_error(writer: asyncio.StreamWriter, reason: str) -> None:
+    try:
+        await asyncio.wait_for(
+            framing.write_frame(writer, {"type": "error", "reason": reason}), CLOSE_TIMEOUT)
+    except (Exception, asyncio.CancelledError):  # noqa: BLE001 - best effort before hang-up
+        pass
+
+
+# -- server ---------------------------------------------------------------------------
+
+OnConnection = Callable[[Connection], Awaitable[Any]]
+
+
+async def _start_tls(writer: asyncio.StreamWriter, context: ssl.SSLContext,
+                     timeout: float) -> None:
+    """The server side of the TLS handshake on an accepted TCP connection."""
+    raw = writer.transport
+    try:
+        await writer.start_tls(context, ssl_handshake_timeout=timeout)
+    except AttributeError:
+        if writer.transport is not None:
+            raise
+    if writer.transport is None:
+        # The peer hung up (or was dropped for room) just as the handshake finished:
+        # asyncio then has no transport to hand back, and trips over that. Keep the
+        # writer on the (closed) socket so it is closed and collected like any other.
+        raw.abort()
+        writer._transport = raw  # noqa: SLF001 - asyncio's own field, restored
+        raise ConnectionClosed("the connection ended during the TLS handshake")
+
+
+class _UntilTls(asyncio.StreamReaderProtocol):
+    """A plain TCP connection that reads nothing until TLS takes it over: a byte read
+    before ``start_tls`` would be lost to the TLS handshake."""
+
+    def connection_made(self, transport) -> None:
+        transport.pause_reading()
+        super().connection_made(transport)
+
+
+class Server:
+    """A listening host. Each authenticated guest is handed to ``on_connection``; the
+    connection is closed when that coroutine returns. Failed handshakes are logged and
+    dropped without disturbing anyone else. With an ``admission``, every accepted
+    connection gets a ticket from it at once (``Connection.ticket``), given back when
+    the connection ends; the host marks it seated or waiting."""
+
+    def __init__(self, identity: Identity, on_connection: OnConnection, *,
+                 protocol: int, schemas: Schemas, timeout: float, admission=None):
+        self.identity = identity
+        self._on_connection = on_connection
+        self._protocol = protocol
+        self._schemas = schemas
+        self._timeout = timeout
+        self._admission = admission
+        self._context = server_context(identity)
+        self._server: asyncio.Server | None = None
+        self._port = 0
+        self._closing = False
+        self._tasks: dict[asyncio.Task, asyncio.StreamWriter] = {}
+        #: Reasons for refused handshakes, most recent last (for logs and tests).
+        self.refusals: list[str] = []
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def sockets(self):
+        return self._server.sockets
+
+    async def _start(self, host: str | None, port: int) -> None:
+        loop = asyncio.get_running_loop()
+
+        def accepted() -> _UntilTls:
+            return _UntilTls(asyncio.StreamReader(loop=loop), self._handle, loop=loop)
+        self._server = await loop.create_server(accepted, host, port)
+        self._port = self._server.sockets[0].getsockname()[1]
+
+    async def _handle(self, reader: asyncio.StreamReader,
+                      writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._tasks[task] = writer
+        ticket = None
+        if self._admission is not None:
+            peer = writer.get_extra_info("peername") or ("?",)
+            ticket = self._admission.arrive(str(peer[0]), lambda why: writer.transport.abort())
+        try:
+            await self._serve(reader, writer, ticket)
+        except asyncio.CancelledError:
+            if not self._closing:
+                raise
+            # Cancelled by close(): a normal end for this handler, not an error to log.
+        finally:
+            del self._tasks[task]
+            if ticket is not None:
+                self._admission.leave(ticket)
+
+    async def _serve(self, reader: asyncio.StreamReader,
+                     writer: asyncio.StreamWriter, ticket) -> None:
+        try:
+            conn = await asyncio.wait_for(self._handshake(reader, writer), self._timeout)
+        except (HandshakeError, ProtocolError, ConnectionClosed, OSError, ssl.SSLError,
+                TimeoutError) as exc:
+            self._refuse(writer, exc)
+            await _close_writer(writer)
+            return
+        conn.ticket = ticket
+        try:
+            await self._on_connection(conn)
+        except Exception:  # noqa: BLE001 - one guest's failure must not stop the host
+            log.exception("connection handler failed for %r", conn)
+        finally:
+            await conn.close()
+
+    def _refuse(self, writer: asyncio.StreamWriter, exc: BaseException) -> None:
+        reason = str(exc) or type(exc).__name__
+        self.refusals.append(reason)
+        log.info("refused %s: %s", writer.get_extra_info("peername"), reason)
+
+    async def _handshake(self, reader, writer) -> Connection:
+        await _start_tls(writer, self._context, self._timeout)
+        challenge = os.urandom(CHALLENGE_BYTES)
+        await framing.write_frame(writer, {"type": "hello", "protocol": self._protocol,
+                                           "challenge": challenge,
+                                           "name": self.identity.name})
+        try:
+            auth = await _first_message(reader, "auth")
+        except (HandshakeError, ProtocolError) as exc:
+            # Say why before hanging up, whatever was wrong (a protocol that is not a
+            # number, a message that is not "auth"): an old or foreign client learns
+            # which protocol this table speaks.
+            await _send_error(writer, f"this table runs Parlour protocol {self._protocol} and "
+                                      f"expects an 'auth' message with a whole-number "
+                                      f"'protocol' first ({_short(exc)})")
+            raise
+        if auth["protocol"] != self._protocol:
+            await _send_error(writer, version_message(self._protocol, auth["protocol"]))
+            raise VersionMismatch(version_message(auth["protocol"], self._protocol))
+        try:
+            self._schemas.check(auth)
+        except ProtocolError as exc:
+            await _send_error(writer, f"your 'auth' message is malformed ({_short(exc)})")
+            raise
+        key = auth["key"]
+        payload = auth_payload(challenge, self.identity.public_key, key)
+        if len(key) != PUBLIC_KEY_BYTES or not verify(key, auth["sig"], payload):
+            await _send_error(writer, "your identity signature did not check out")
+            raise HandshakeError("client signature did not verify")
+        await framing.write_frame(writer, {"type": "welcome", "name": self.identity.name})
+        return Connection(reader, writer, key, auth["name"], self._schemas)
+
+    def close(self) -> None:
+        """Stop listening and drop every connection."""
+        self._closing = True
+        if self._server is not None:
+            self._server.close()
+        for writer in self._tasks.values():
+            # Aborting the socket ends each handler's recv() with ConnectionClosed.
+            writer.transport.abort()
+
+    async def wait_closed(self) -> None:
+        """Wait for handlers to finish; those that ignore the hang-up are cancelled."""
+        if self._tasks:
+            _, stuck = await asyncio.wait(list(self._tasks), timeout=CLOSE_TIMEOUT)
+            for task in stuck:
+                task.cancel()
+            if stuck:
+                await asyncio.wait(stuck)
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    async def __aenter__(self) -> "Server":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.close()
+        await self.wait_closed()
+
+
+async def start_server(host: str | None, port: int, identity: Identity,
+                       on_connection: OnConnection, *,
+                       protocol: int = PROTOCOL_VERSION, schemas: Schemas = SCHEMAS,
+                       timeout: float = HANDSHAKE_TIMEOUT, admission=None) -> Server:
+    """Listen on ``host:port`` (port 0 = any free port, see ``Server.port``)."""
+    _small_tls_buffers()
+    server = Server(identity, on_connection, protocol=protocol, schemas=schemas,
+                    timeout=timeout, admission=admission)
+    await server._start(host, port)
+    return server

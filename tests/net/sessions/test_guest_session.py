@@ -1,0 +1,157 @@
+"""GuestCore's own decisions, message by message (no sockets): a move in flight is never
+sent twice, and only a refusal of this seat's own move reaches the person.
+
+The host is a sans-I/O ``HostAuthority`` (tests/net/trust_table.py); what it sends to
+seat 1 is held back and handed to a GuestCore by hand, and what the guest sends goes to
+the host when the test says, so a guest's "Got it" and another seat's can cross."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from net.wire import messages as m
+from net.sessions.guest_session import GuestCore
+from tests.net.trust_table import TABLE, Table
+
+SEAT = 1
+
+
+class HeldLink:
+    """A link that keeps what the guest sends."""
+
+    def __init__(self, host_key: bytes):
+        self.conn = SimpleNamespace(peer_key=host_key, peer_name="Host")
+        self.sent: list[dict] = []
+
+    def send(self, msg: dict) -> None:
+        self.sent.append(msg)
+
+    def close(self, reason: str) -> None:
+        pass
+
+    def reject(self, reason: str) -> None:
+        raise AssertionError(f"the guest rejected the host: {reason}")
+
+
+class Harness:
+    """A Rook table (trust_table) whose seat 1 is a GuestCore fed by hand."""
+
+    def __init__(self, bot_level: str | None = None):
+        self.table = Table(("rook", None, None), open_=False)
+        self.inbox: list[dict] = []
+        self.table.tamper = self._hold
+        self.events: list[dict] = []
+        self.timers: list[tuple] = []  # timers set with no event loop running (never fired)
+        self.guest = GuestCore(self.table.ids[SEAT], emit=self.events.append, bot_level=bot_level,
+                               call_later=self._later)
+        self.guest.link = self.link = HeldLink(self.table.host_id.public_key)
+        self.table.open()
+        self.guest._on_message({"type": "joined", "table": TABLE, "seat": SEAT, "head": 0})
+        self.table.replicas[SEAT] = self.guest.replica  # the host's messages reach it via feed()
+        self.table.start()
+        self.feed()
+
+    def _later(self, delay: float, fn, *args):
+        try:
+            return asyncio.get_running_loop().call_later(delay, fn, *args)
+        except RuntimeError:
+            self.timers.append((delay, fn, args))
+
+    def _hold(self, fp: str, msg: dict):
+        if fp == self.table.fp(SEAT):
+            self.inbox.append(msg)
+            return None
+        return msg
+
+    def feed(self) -> None:
+        """Everything the host has sent seat 1 so far; its contributions go straight back."""
+        while self.inbox:
+            self.guest._on_message(self.inbox.pop(0))
+            for msg in self.take(m.CONTRIBUTION):
+                self.table.deliver(self.table.host.receive(self.table.fp(SEAT), msg))
+
+    def take(self, kind: str) -> list[dict]:
+        found = [msg for msg in self.link.sent if msg["type"] == kind]
+        self.link.sent = [msg for msg in self.link.sent if msg["type"] != kind]
+        return found
+
+    def to_widow(self) -> None:
+        host = self.table.host
+        while host.state.phase != "widow":
+            seat = host.state.to_act()[0]
+            if seat == SEAT:
+                self.guest.act(self.table.choose(SEAT))
+                self.send_actions()
+            else:
+                self.table.step(seat)
+            self.feed()
+
+    def send_actions(self) -> int:
+        actions = self.take(m.ACTION)
+        for msg in actions:
+            self.table.deliver(self.table.host.receive(self.table.fp(SEAT), msg))
+        return len(actions)
+
+    def other_ack(self) -> None:
+        other = next(s for s in self.table.host.state.to_act() if s != SEAT)
+        self.table.step(other, {"ack": True})
+        self.feed()
+
+    def legal(self) -> list:
+        return [e for e in self.events if e["type"] == "state"][-1]["legal"]
+
+
+def test_a_persons_got_it_goes_once_while_it_is_in_flight():
+    h = Harness()
+    h.to_widow()
+    assert h.legal() == [{"ack": True}]
+    h.guest.act({"ack": True})
+    h.other_ack()  # another seat's "Got it" is logged before ours arrives
+    assert h.legal() == []  # nothing to decide while ours is on its way
+    h.guest.act({"ack": True})  # a second click
+    assert h.send_actions() == 1
+    h.feed()
+    assert SEAT not in h.table.host.state.to_act() and h.guest._in_flight is None
+    assert not [e for e in h.events if e["type"] == "error"]
+
+
+def test_a_bots_got_it_is_not_sent_again_when_another_arrives_first():
+    async def main():
+        h = Harness(bot_level="random")
+        h.to_widow()
+        await asyncio.sleep(0.01)  # the bot decides (call_later 0)
+        assert len([msg for msg in h.link.sent if msg["type"] == m.ACTION]) == 1
+        h.other_ack()
+        await asyncio.sleep(0.01)
+        assert h.send_actions() == 1  # before the fix: two, the second refused as a replay
+        h.feed()
+        assert not h.table.errors and not h.guest.errors
+    asyncio.run(main())
+
+
+def test_only_a_refusal_of_our_own_move_reaches_the_person():
+    h = Harness()
+    h.to_widow()
+    h.guest._on_message(m.error_message("no deal is waiting for randomness"))
+    assert not [e for e in h.events if e["type"] == "error"]  # not about our move: logged
+    assert h.guest.errors == ["no deal is waiting for randomness"]
+    h.guest.act({"ack": True})
+    h.take(m.ACTION)  # lost on the way; the host says no
+    h.guest._on_message(m.error_message("the action is for another table"))
+    errors = [e for e in h.events if e["type"] == "error"]
+    assert [e["message"] for e in errors] == ["the action is for another table"]
+    assert h.events[-1]["type"] == "state" and h.legal() == [{"ack": True}]  # offered again
+    h.guest.act({"ack": True})
+    assert h.send_actions() == 1
+
+
+def test_a_second_got_it_after_the_first_is_logged_changes_nothing():
+    h = Harness()
+    h.to_widow()
+    h.guest.act({"ack": True})
+    h.send_actions()
+    h.feed()
+    assert h.guest._in_flight is None and SEAT not in h.table.host.state.to_act()
+    h.guest.act({"ack": True})  # e.g. Enter pressed again
+    assert not h.take(m.ACTION) and not [e for e in h.events if e["type"] == "error"]

@@ -1,0 +1,48 @@
+"""The facade's "state" event: legal lists, templates for combinatorial choices, reasons."""
+
+from engine import make_game
+from engine.bots.random_bot import RandomBot
+from engine.deal import derive_seed
+from net.sessions.events import legal_for, state_event
+
+SEED = derive_seed(b"\x07" * 32, "state-events")
+
+
+def play_until(state, phase: str, bot=None):
+    bot = bot or RandomBot(3)
+    while state.phase != phase:
+        seat = state.to_act()[0]
+        state.apply(bot.choose(state, seat))
+    return state
+
+
+def test_rook_bury_is_one_template_not_every_combination():
+    game = make_game("rook")
+    state = play_until(game.deal(SEED, 0), "bury")
+    bidder = state.to_act()[0]
+    assert legal_for(game, state, bidder) == [{"bury": 5, "trump": ["B", "R", "G", "Y"]}]
+    assert legal_for(game, state, (bidder + 1) % 4) == []
+
+
+def test_reasons_name_every_held_card_that_may_not_be_played():
+    game = make_game("horseshoes", mode="four")
+    state = play_until(game.deal(SEED, 0), "play")
+    bot = RandomBot(5)
+    while True:  # to the first position where the player holds cards they may not play
+        seat = state.to_act()[0]
+        if state.hands[seat] != state.legal_play_mask(seat):
+            break
+        state.apply(bot.choose(state, seat))
+    event = state_event(game, state, seat, [], [0] * 4, 1)
+    legal = {d["play"] for d in event["legal"]}
+    held = set(event["view"]["hand"])
+    assert event["reasons"] and set(event["reasons"]) == held - legal
+    assert all(reason.startswith("you must follow") for reason in event["reasons"].values())
+
+
+def test_a_watcher_gets_the_public_view_and_nothing_to_do():
+    game = make_game("somerset")
+    state = game.deal(SEED, 0)
+    event = state_event(game, state, None, [], [0, 0], 1)
+    assert event["view"] == state.public_view() and event["legal"] == []
+    assert "reasons" not in event

@@ -1,0 +1,56 @@
+"""Four processes in four network namespaces on a private bridge: the host advertises
+over mDNS, three ``parlour join`` peers find it by name, take seats, play with bots and
+verify every hand. A hand of each title, and one whole game."""
+
+import pytest
+
+from net.tools import netns
+from tests.net.proc_kit import Peers, check_summaries
+
+pytestmark = pytest.mark.netns
+
+
+@pytest.fixture(scope="module")
+def four_ns():
+    reason = netns.unavailable_reason()
+    if reason:
+        pytest.skip(f"network namespaces unavailable: {reason}")
+    with netns.bridged_namespaces(4) as nss:
+        yield nss
+
+
+def play(four_ns, tmp_path, game, table, hands=None, extra=()):
+    host_ns, *guest_ns = four_ns
+    with Peers() as peers:
+        args = ["host", "--game", game, "--table", table, "--interface", host_ns.address,
+                "--state-dir", tmp_path / "host", "--quick", "--bot-level", "easy", *extra]
+        if hands is not None:
+            args += ["--hands", hands]
+        host = peers.start(args, ns=host_ns, name="host")
+        host.wait_event("listening")
+        joiners = [peers.start(["join", "--table", table, "--interface", ns.address, "--bot",
+                                "easy", "--state-dir", tmp_path / f"guest{i}", "--quick"],
+                               ns=ns, name=f"join{i}")
+                   for i, ns in enumerate(guest_ns)]
+        assert host.wait(120) == 0, "".join(host.stderr)[-2000:]
+        result = host.wait_event("result", timeout=1)
+        summaries = check_summaries(joiners, hands=result["hands"], head=result["head"])
+    return result, summaries, host
+
+
+@pytest.mark.parametrize("game, extra", [("rook", ()), ("somerset", ()),
+                                         ("horseshoes", ("--mode", "partners"))])
+def test_a_hand_of_each_title_across_four_namespaces(four_ns, tmp_path, game, extra):
+    result, summaries, host = play(four_ns, tmp_path, game, f"E2E {game}", hands=1, extra=extra)
+    assert result["hands"] == 1
+    assert sorted(s["seat"] for s in summaries) == [1, 2, 3]
+    assert all(s["scores"] == result["scores"] for s in summaries)
+    # the peers came from their own namespaces' addresses, found over mDNS
+    assert len(host.events("connection")) >= 3
+
+
+def test_a_whole_game_to_the_end(four_ns, tmp_path):
+    result, summaries, _ = play(four_ns, tmp_path, "horseshoes", "E2E whole game")
+    assert result["winner"] is not None and result["reason"] == "the game is over"
+    assert all(s["winner"] == result["winner"] for s in summaries)
+    assert all(s["hands_verified"] == result["hands"] >= 1 for s in summaries)

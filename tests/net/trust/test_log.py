@@ -1,0 +1,58 @@
+"""The hash chain: the host appends, a peer refuses anything but the signed next entry."""
+
+from net.trust import log
+from net.wire.identity import Identity
+
+HOST = Identity.generate("Host")
+OTHER = Identity.generate("Other")
+
+
+def grow(n, table="t"):
+    chain, entries = log.Chain(table), []
+    for i in range(n):
+        signed = chain.make(HOST, "option", {"name": "live_scores", "value": bool(i % 2)})
+        chain.advance(signed)
+        entries.append(signed)
+    return entries
+
+
+def test_a_chain_of_entries_checks_in_order():
+    peer = log.Chain("t")
+    for signed in grow(4):
+        assert peer.problem(HOST.public_key, signed) is None
+        peer.advance(signed)
+    assert peer.seq == 3
+
+
+def test_each_entry_links_to_the_hash_of_the_signed_one_before():
+    a, b = grow(2)
+    assert b["entry"]["prev"] == log.entry_hash(a)
+    resigned = {**a, "sig": OTHER.sign(b"x") }
+    assert log.entry_hash(resigned) != log.entry_hash(a)  # the signature is part of the hash
+
+
+def rule(peer, signed, key=HOST.public_key):
+    problem = peer.problem(key, signed)
+    return problem and problem[0]
+
+
+def test_the_peer_names_what_is_wrong():
+    entries = grow(3)
+    peer = log.Chain("t")
+    assert rule(peer, entries[1]) == "sequence"  # a gap
+    peer.advance(entries[0])
+    assert rule(peer, entries[1], OTHER.public_key) == "host-signature"
+    assert rule(log.Chain("elsewhere"), entries[0]) == "table"
+    forged_prev = log.sign_entry(HOST, {**entries[1]["entry"], "prev": bytes(32)})
+    assert rule(peer, forged_prev) == "chain"
+    odd = log.sign_entry(HOST, {**entries[1]["entry"], "kind": "teleport"})
+    assert rule(peer, odd) == "kind"
+    peer.advance(entries[1])
+    assert rule(peer, entries[1]) == "sequence"  # a replay
+
+
+def test_a_changed_body_breaks_the_host_signature():
+    entry = grow(1)[0]
+    tampered = {"entry": {**entry["entry"], "body": {"name": "live_scores", "value": True}},
+                "sig": entry["sig"]}
+    assert rule(log.Chain("t"), tampered) == "host-signature"

@@ -1,0 +1,205 @@
+"""PeerReplica with an honest host: every title, zero alerts, the same log everywhere,
+and every hand verified at its reveal with every card known."""
+
+import pytest
+
+from engine import IllegalAction
+from net.wire import messages as m
+from net.trust.replica import PeerReplica, ReplicaHalted
+from tests.net.trust_table import TABLE, Table
+
+
+def in_step(t):
+    """After every move: no alert, every replica holds exactly the host's log."""
+    assert not t.alerts and not t.errors
+    assert t.heads_agree()
+
+
+def test_an_honest_hand_of_every_variant(any_variant):
+    t = Table(any_variant, seed=7)
+    t.start()
+    t.play_hand(check=in_step)
+    assert [e["entry"]["kind"] for e in t.host.log[-2:]] == ["hand_end", "reveal"]
+    for seat, replica in t.replicas.items():
+        [hand] = t.verified[seat]
+        assert hand["scores"] == t.host.match.scores
+        assert sorted(hand["record"]["hands"][seat]) == sorted(t.host.privates[deal_seq(t)][seat]["view"]["hand"])
+        assert replica.scores == t.host.match.scores and replica.hand_number == 1
+
+
+def deal_seq(t):
+    return next(e["entry"]["seq"] for e in t.host.log if e["entry"]["kind"] == "deal")
+
+
+@pytest.mark.parametrize("variant, max_hands", [
+    (("somerset", "kitty-doubled", None), 30),
+    (("horseshoes", "horseshoes", "four"), 30),
+    (("rook", None, None), 3),  # random bidders rarely reach 500: a few hands is the test
+])
+def test_honest_games_to_the_end(variant, max_hands):
+    t = Table(variant, seed=3)
+    t.start()
+    for _ in range(max_hands):
+        t.play_hand()
+        assert not t.alerts and not t.errors and t.heads_agree()
+        if t.host.match.is_over:
+            break
+        t.next_hand()
+    hands = t.host.match.hand_number
+    assert all(len(v) == hands for v in t.verified.values())
+    assert all(r.scores == t.host.match.scores for r in t.replicas.values())
+    if max_hands == 30:
+        assert t.host.match.is_over
+        assert all(r.winner == t.host.match.winner for r in t.replicas.values())
+
+
+def test_a_repeated_entry_is_ignored_not_applied_twice():
+    t = Table(("rook", None, None))
+    t.start()
+    out = t.step()
+    t.deliver(out)  # the same messages again
+    assert not t.alerts and t.heads_agree()
+    t.play_hand()
+    assert not t.alerts
+
+
+def test_an_illegal_move_is_refused_locally_before_it_is_sent():
+    t = Table(("somerset", "kitty-doubled", None))
+    t.start()
+    seat = t.host.state.to_act()[0]
+    while seat not in t.replicas:
+        t.step()
+        seat = t.host.state.to_act()[0]
+    with pytest.raises(IllegalAction):
+        t.replicas[seat].act({"bid": 999})
+    other = next(s for s in t.replicas if s != seat)
+    with pytest.raises(IllegalAction):
+        t.replicas[other].act({"pass": True})  # not its turn
+
+
+def test_a_peer_contributes_once_per_deal_and_again_after_a_sync():
+    t = Table(("rook", None, None))
+    out = t.host.start_game(dealer=0)
+    start, commit = out.to(t.fp(1))
+    assert t.replicas[1].receive(start).sends == []
+    first = t.replicas[1].receive(commit).sends
+    assert [msg["type"] for msg in first] == ["contribution"]
+    assert t.replicas[1].receive(commit).sends == []  # a duplicate asks nothing new
+    again = t.replicas[1].receive(m.sync_message([])).sends  # e.g. after a host restart
+    assert [msg["type"] for msg in again] == ["contribution"]
+
+
+def test_a_replica_restores_from_the_messages_it_kept():
+    t = Table(("somerset", "widow-keep", None), open_=False)
+    kept = []
+    real = t.replicas[2].receive
+
+    def keep(msg):
+        out = real(msg)
+        kept.extend(out.accepted)
+        return out
+    t.replicas[2].receive = keep
+    t.open()
+    t.start()
+    for _ in range(10):
+        t.step()
+    again = PeerReplica.restore(t.ids[2], t.host_id.public_key, TABLE, kept)
+    assert again.chain.head == t.host.chain.head and again.halted is None
+    assert again.hand["shadow"].state.public_view()["actions"] == t.host.state.public_view()["actions"]
+
+
+def test_a_halted_replica_takes_no_more_actions():
+    t = Table(("rook", None, None))
+    t.start()
+    t.replicas[1].halted = "stopped"
+    with pytest.raises(ReplicaHalted):
+        t.replicas[1].act({"pass": True})
+
+
+# -- fuzz: nothing the host sends makes a replica raise or advance wrongly ----------------
+from hypothesis import given, strategies as st  # noqa: E402
+
+from tests.net.trust.test_host import PLAIN, leaves, replaced  # noqa: E402
+
+_FUZZ = {}
+
+
+def prepared():
+    """A table mid-hand, the messages replica 1 accepted, and the next ones it is due."""
+    if "t" not in _FUZZ:
+        t = Table(("somerset", "kitty-doubled", None), seed=9, open_=False)
+        kept = []
+        real = t.replicas[1].receive
+
+        def keep(msg):
+            out = real(msg)
+            kept.extend(out.accepted)
+            return out
+        t.replicas[1].receive = keep
+        t.open()
+        t.start()
+        for _ in range(6):
+            t.step()
+        seat = t.host.state.to_act()[0]
+        out = (t.host.receive(t.fp(seat), t.raw_act(seat, t.choose(seat))) if seat
+               else t.host.act_local(0, t.choose(0)))
+        _FUZZ["t"] = (t, list(kept), out.to(t.fp(1))[0])
+    return _FUZZ["t"]
+
+
+@given(data=st.data())
+def test_fuzz_mutated_entries_never_raise_and_never_advance_wrongly(data):
+    t, kept, due = prepared()
+    replica = PeerReplica.restore(t.ids[1], t.host_id.public_key, TABLE, kept)
+    head = (replica.seq, replica.chain.head)
+    path = data.draw(st.sampled_from(list(leaves(due))))
+    new = data.draw(PLAIN)
+    mutated = replaced(due, path, new)
+    out = replica.receive(mutated)
+    if out.accepted:  # only a change outside what is signed (and checked) can pass
+        assert replica.seq == head[0] + 1 and replica.chain.head == t.host.chain.head
+        assert mutated == due or path[0] in ("events", "public", "private")
+    else:
+        assert (replica.seq, replica.chain.head) == head
+
+
+@given(junk=PLAIN)
+def test_fuzz_random_messages_are_refused_cleanly(junk):
+    t, kept, due = prepared()
+    replica = PeerReplica.restore(t.ids[1], t.host_id.public_key, TABLE, kept)
+    head = (replica.seq, replica.chain.head)
+    out = replica.receive({**junk, "type": "entry"} if isinstance(junk, dict) else junk)
+    assert not out.accepted and (replica.seq, replica.chain.head) == head
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def _clocked(t):
+    clock = FakeClock()
+    for replica in t.replicas.values():
+        replica.clock = clock
+    return clock
+
+
+def test_a_contributor_past_the_deadline_is_skipped_by_name_and_everyone_accepts_it():
+    t = Table(("rook", None, None))
+    clock = _clocked(t)
+    t.replicas[2]._maybe_contribute = lambda out: None  # heartbeats, never shuffles
+    t.deliver(t.host.start_game(dealer=0))
+    assert t.host.state is None and t.host.round.waiting_for == [2]
+    clock.now += 10.0  # the host's deadline, as each peer measures it
+    out = t.host.skip(2)
+    assert [e["entry"]["kind"] for e in out.entries] == ["skip", "deal"]
+    assert out.entries[0]["entry"]["body"] == {"hand": 0, "seat": 2}
+    t.deliver(out)
+    in_step(t)
+    assert t.host.state is not None and t.host.log[-1]["entry"]["body"]["contributors"] == [1, 3]
+    assert t.host.skip(2).error  # nothing is owed any more
+    t.play_hand(check=in_step)
+    assert all(len(v) == 1 for v in t.verified.values())

@@ -1,0 +1,105 @@
+"""Heartbeats, acknowledgements and backoff: the state machines with made-up clocks, then
+a real Link over loopback noticing a silent peer."""
+
+import asyncio
+
+from net.wire.heartbeat import WIRE, AckBook, Backoff, Heartbeat, Link, Timings
+from net.wire.transport import open_connection, start_server
+
+T = Timings(interval=1.0, timeout=4.0, backoff_min=0.05, backoff_max=2.0)
+
+
+def test_defaults_detect_a_drop_within_five_seconds():
+    t = Timings()
+    assert t.timeout + t.tick <= 5.0 and t.interval < t.timeout
+
+
+def test_heartbeat_is_due_after_an_idle_interval_and_dead_after_the_timeout():
+    hb = Heartbeat(T, now=100.0)
+    assert not hb.due(100.5) and hb.due(101.0)
+    hb.sent(101.0)
+    assert not hb.due(101.5)
+    assert not hb.dead(104.0) and hb.dead(104.1)
+    hb.heard(104.0)  # any frame is a sign of life
+    assert not hb.dead(107.9) and hb.dead(108.01)
+
+
+def test_backoff_doubles_to_its_cap_and_resets():
+    b = Backoff(T)
+    delays = [b.next() for _ in range(8)]
+    assert delays[:3] == [0.05, 0.1, 0.2]
+    assert max(delays) == 2.0 and delays == sorted(delays)
+    b.reset()
+    assert b.next() == 0.05
+
+
+def test_ack_book_tracks_what_each_peer_was_sent_and_has():
+    book = AckBook()
+    book.start("a", -1)
+    assert book.missing("a", 1) and not book.missing("a", 0)
+    for seq in range(5):
+        book.on_sent("a", seq)
+    book.on_ack("a", 3)
+    assert book.acked["a"] == 3 and not book.all_acked(4, ["a"])
+    book.on_ack("a", 99)  # cannot acknowledge what was never sent
+    assert book.acked["a"] == 4 and book.all_acked(4, ["a"])
+    book.on_ack("a", 2)  # acknowledgements never go backwards
+    assert book.acked["a"] == 4
+    book.forget("a")
+    book.start("a", 4)  # it comes back holding 0..4: the next entry is 5
+    assert not book.missing("a", 5) and book.missing("a", 6)
+
+
+def test_a_link_closes_when_the_other_side_goes_silent(arun, host_id, guest_id):
+    quick = Timings.quick(interval=0.1, timeout=0.5)
+    silent = asyncio.Event()
+    heard = []
+
+    async def server_side(conn):
+        await silent.wait()  # holds the connection open and says nothing
+
+    async def main():
+        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
+        try:
+            conn = await open_connection("127.0.0.1", server.port, guest_id,
+                                         host_id.fingerprint, schemas=WIRE)
+            link = Link(conn, quick, heard.append, position=lambda: 7)
+            reason = await asyncio.wait_for(link.run(), 5)
+            return reason
+        finally:
+            silent.set()
+            server.close()
+            await server.wait_closed()
+
+    assert "no heartbeat" in arun(main())
+    assert heard == []
+
+
+def test_links_exchange_heartbeats_carrying_positions(arun, host_id, guest_id):
+    quick = Timings.quick(interval=0.05, timeout=1.0)
+    seen = []
+
+    async def server_side(conn):
+        link = Link(conn, quick, lambda msg: None, position=lambda: 42, head=lambda: b"h" * 32)
+        await link.run()
+
+    async def main():
+        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
+        try:
+            conn = await open_connection("127.0.0.1", server.port, guest_id,
+                                         host_id.fingerprint, schemas=WIRE)
+            link = Link(conn, quick, lambda msg: None, position=lambda: 3,
+                        on_hb=lambda seq, head: seen.append((seq, head)))
+            task = asyncio.ensure_future(link.run())
+            for _ in range(200):
+                if len(seen) >= 3:
+                    break
+                await asyncio.sleep(0.02)
+            link.close("done")
+            await task
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    arun(main())
+    assert seen[:3] == [(42, b"h" * 32)] * 3  # the host's position and its head's hash

@@ -1,0 +1,70 @@
+"""The protocol's messages: builders produce what the schemas accept, the schemas refuse
+anything else with a reason, and signatures are bound to their domain."""
+
+import pytest
+
+from net.wire import messages as m
+from net.wire.identity import Identity
+
+ALICE = Identity.generate("Alice")
+MALLORY = Identity.generate("Mallory")
+H = bytes(range(32))
+
+
+def action_msg(**change):
+    body = m.action_body("t", 0, 3, H, {"seat": 1, "play": "B5"})
+    body.update(change)
+    return m.action_message(m.seal(ALICE, m.ACTION_DOMAIN, body))
+
+
+def entry_msg():
+    entry = {"table": "t", "seq": 0, "prev": m.GENESIS_PREV, "kind": "table", "body": {},
+             "state_hash": None}
+    return m.entry_message({"entry": entry, "sig": bytes(64)}, [], None, None, None)
+
+
+def test_every_builder_passes_its_schema():
+    contribution = m.contribution_message(
+        m.seal(ALICE, m.CONTRIBUTION_DOMAIN, m.contribution_body("t", 0, 1, H, bytes(32))))
+    for msg in (action_msg(), contribution, m.rejoin_message(2, -1), m.error_message("no"),
+                m.refused_message("no"), entry_msg(), m.sync_message([entry_msg()])):
+        assert m.check(msg) is msg
+
+
+@pytest.mark.parametrize("bad", [
+    None, [], {"type": "action"}, {"type": "teleport"},
+    {**m.rejoin_message(1, 0), "extra": 1},
+    m.rejoin_message(-1, 0), m.rejoin_message(1, -2), m.rejoin_message(True, 0),
+    {**action_msg(), "signed": {"body": {}, "sig": bytes(64)}},
+    action_msg(hidden=b"short"), action_msg(head=b"x" * 31),
+    {**action_msg(), "signed": {**action_msg()["signed"], "body": {
+        **action_msg()["signed"]["body"], "action": {"seat": 1, "play": 0.5}}}},  # no floats
+])
+def test_malformed_messages_are_refused_with_a_reason(bad):
+    with pytest.raises(m.ProtocolError) as exc:
+        m.check(bad)
+    assert str(exc.value)
+
+
+def test_a_message_type_is_refused_where_it_does_not_belong():
+    with pytest.raises(m.ProtocolError, match="unexpected message type"):
+        m.check(m.rejoin_message(1, 0), m.HOST_TO_PEER)
+
+
+def test_signatures_open_only_with_the_signers_key_and_domain():
+    env = m.seal(ALICE, m.ACTION_DOMAIN, {"x": 1})
+    assert m.opens(ALICE.public_key, m.ACTION_DOMAIN, env)
+    assert not m.opens(MALLORY.public_key, m.ACTION_DOMAIN, env)
+    assert not m.opens(ALICE.public_key, m.ENTRY_DOMAIN, env)  # no cross-use
+    assert not m.opens(ALICE.public_key, m.ACTION_DOMAIN, {"body": {"x": 2}, "sig": env["sig"]})
+    assert not m.opens(ALICE.public_key, m.ACTION_DOMAIN, {"body": {"x": 1.5}, "sig": env["sig"]})
+
+
+def test_the_signed_bytes_do_not_depend_on_key_order():
+    assert m.signed_bytes("d", {"a": 1, "b": 2}) == m.signed_bytes("d", {"b": 2, "a": 1})
+
+
+def test_a_hidden_action_digest_is_salted():
+    action = {"seat": 0, "discard": ["0/2", "1/4"]}
+    assert m.hidden_digest(bytes(16), action) != m.hidden_digest(bytes([1]) + bytes(15), action)
+    assert m.hidden_digest(bytes(16), action) == m.hidden_digest(bytes(16), dict(action))
