@@ -1,0 +1,166 @@
+"""A table of mental-poker parties in one process: every message goes through one
+ordered log to every party (its sender included), as the host's log will carry it.
+
+``MentalTable.deal()`` runs a deal to the end of step 3 (every hand decrypted);
+``run(party, outputs)`` feeds one party's outputs to the log and delivers until quiet.
+Every output any party produced is recorded per party (``outputs[i]``), and so is
+everything each received (``received[i]``), for the privacy tests.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.registry import title
+from net.trust.mental.keys import DealContext, PartySecrets
+from net.trust.mental.machine import MentalDeal, Send
+from net.trust.mental.setup import DealSetup, Party
+from net.wire.identity import Identity
+
+
+def make_game(name: str, mode: str | None = None):
+    t = title(name)
+    return t.make(next(iter(t.rulesets)), mode, None)
+
+
+class MentalTable:
+    def __init__(self, game, seats_by_party, dealer=0, table="t-0001", hand=3, attempt=0,
+                 needs_redeal=None, identities=None):
+        self.game = game
+        self.identities = identities or [Identity.generate(f"P{i}") for i in range(len(seats_by_party))]
+        parties = [Party(ident.public_key, tuple(seats))
+                   for ident, seats in zip(self.identities, seats_by_party)]
+        self.setup = DealSetup.for_game(game, DealContext(table, hand, attempt), parties, dealer,
+                                        needs_redeal)
+        self.secrets = [PartySecrets.derive(ident, self.setup.context) for ident in self.identities]
+        self.machines = [MentalDeal(self.setup, i, s) for i, s in enumerate(self.secrets)]
+        self.log: list[tuple[int, dict]] = []
+        self.outputs = [[] for _ in self.machines]
+        self.received = [[] for _ in self.machines]
+        self.tamper = None  # tamper(sender, message) -> message, to play a cheat
+        self._queue: deque = deque()
+
+    @property
+    def parties(self):
+        return range(len(self.machines))
+
+    def run(self, party: int, outputs) -> None:
+        self._take(party, outputs)
+        self.flush()
+
+    def _take(self, party: int, outputs) -> None:
+        for out in outputs:
+            self.outputs[party].append(out)
+            if isinstance(out, Send):
+                message = out.message
+                if self.tamper is not None:
+                    message = self.tamper(party, message)
+                self._queue.append((party, message))
+
+    def flush(self) -> None:
+        while self._queue:
+            sender, message = self._queue.popleft()
+            self.log.append((sender, message))
+            for i, machine in enumerate(self.machines):
+                self.received[i].append((sender, message))
+                self._take(i, machine.receive(sender, message))
+
+    def deal(self) -> None:
+        for i, machine in enumerate(self.machines):
+            self._take(i, machine.start())
+        self.flush()
+
+    def everyone(self, call) -> None:
+        """``call(machine)`` at every party (the game reached the same step everywhere)."""
+        for i, machine in enumerate(self.machines):
+            self._take(i, call(machine) or [])
+        self.flush()
+
+    def events(self, party: int, kind) -> list:
+        return [o for o in self.outputs[party] if isinstance(o, kind)]
+
+
+# -- a whole hand, refereed by the engine -------------------------------------------------
+
+def god_view(table: MentalTable) -> list[int]:
+    """The card at every final deck position, from every party's secrets (the test's
+    view; no client has it)."""
+    from net.trust.mental import deck as decks
+    machine = table.machines[0]
+    cards = []
+    for ciphertext in machine.final:
+        shares = [s.x * ciphertext.c1 for s in table.secrets]
+        cards.append(decks.card_lookup(machine.size)[decks.decrypt(ciphertext, shares)])
+    return cards
+
+
+def spare_is_public(game, state, events) -> bool:
+    """Whether the rules turn the spare face up for everyone now."""
+    if game.id == "rook":
+        return any(e["type"] == "widow" for e in events)
+    if game.id == "somerset":
+        return not game.kitty and state is not None and not events
+    if game.id == "horseshoes":
+        return game.spare_size > 0 and state.leftover_face == "up"
+    return False
+
+
+def play_hand(table: MentalTable, choose=None, before_action=None):
+    """Deal (already done), then play the hand to its end on the engine with the true
+    deal, doing every hidden-information step through the parties' machines. Returns
+    the engine state at the end. ``choose(state, seat)`` picks an action (default: the
+    first legal one, passing where it can after the opening bid); ``before_action(state,
+    action)`` lets a test act first (cheat tests)."""
+    from net.trust.mental.machine import Played
+
+    game, setup = table.game, table.setup
+    cards = god_view(table)
+    hands, spare = setup.layout(cards)
+    state = game.new_hand(hands, spare, setup.dealer)
+    spare_positions = list(setup.spare())
+    opened = False
+
+    def open_public():
+        nonlocal opened
+        if not opened and spare_positions:
+            opened = True
+            table.everyone(lambda m: m.open_to_all(spare_positions))
+
+    if spare_is_public(game, state, []):
+        open_public()
+    choose = choose or _first_choice
+    while state.to_act():
+        seat = state.to_act()[0]
+        action = choose(state, seat)
+        if before_action is not None:
+            before_action(state, action)
+        owner = setup.owner(seat)
+        if action.kind in ("bury", "discard"):
+            table.run(owner, table.machines[owner].commit(seat, action.kind, action.value))
+        if action.kind == "play":
+            before = len(table.events(0, Played))
+            table.run(owner, table.machines[owner].play(seat, action.value))
+            for i in table.parties:
+                played = table.events(i, Played)
+                assert len(played) == before + 1 and played[-1].card == action.value
+        events = state.apply(action)
+        if spare_is_public(game, state, events):
+            open_public()
+        for event in events:
+            if event["type"] == "take_widow":
+                table.everyone(lambda m: m.give(spare_positions, event["seat"]))
+            if event["type"] == "kitty_taken":
+                table.everyone(lambda m: m.open_to(spare_positions, event["seat"]))
+    return state
+
+
+def _first_choice(state, seat):
+    """The first bid anyone can make, then passes; otherwise the first legal action."""
+    actions = state.legal_actions(seat)
+    kinds = {a.kind for a in actions}
+    if "bid" in kinds and "pass" in kinds and getattr(state, "_mental_bid", False):
+        return next(a for a in actions if a.kind == "pass")
+    if "bid" in kinds:
+        state._mental_bid = True
+        return next(a for a in actions if a.kind == "bid")
+    return actions[0]
