@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.registry import title
+from net.trust.mental.errors import Cheat
 from net.trust.mental.keys import DealContext, PartySecrets
 from net.trust.mental.machine import MentalDeal, Send
 from net.trust.mental.setup import DealSetup, Party
@@ -38,6 +39,10 @@ class MentalTable:
         self.outputs = [[] for _ in self.machines]
         self.received = [[] for _ in self.machines]
         self.tamper = None  # tamper(sender, message) -> message, to play a cheat
+        self.caught: dict[int, Cheat] = {}  # party -> the cheat its machine named
+        # the session's calls, as (log length then, party or None for everyone, call):
+        # a restarted client makes them again at the same points of the log
+        self.calls: list = []
         self._queue: deque = deque()
 
     @property
@@ -62,19 +67,53 @@ class MentalTable:
             sender, message = self._queue.popleft()
             self.log.append((sender, message))
             for i, machine in enumerate(self.machines):
+                if i in self.caught:
+                    continue  # a machine that named a cheat stops
                 self.received[i].append((sender, message))
-                self._take(i, machine.receive(sender, message))
+                self._attempt(i, lambda: machine.receive(sender, message))
+
+    def _attempt(self, party: int, call) -> None:
+        try:
+            self._take(party, call() or [])
+        except Cheat as cheat:
+            self.caught[party] = cheat
 
     def deal(self) -> None:
         for i, machine in enumerate(self.machines):
             self._take(i, machine.start())
         self.flush()
 
+    def call(self, party: int, call) -> None:
+        """``call(machine)`` at one party, remembered for a restart (a commit: the client
+        knows its own secret action from the log's private part)."""
+        self.calls.append((len(self.log), party, call))
+        self.run(party, call(self.machines[party]))
+
+    def restart(self, party: int) -> list:
+        """The party's client restarts: new secrets from its identity, the whole log and the
+        session's calls again. Returns what the new machine sent (it must all be logged)."""
+        fresh = MentalDeal(self.setup, party, PartySecrets.derive(self.identities[party],
+                                                                  self.setup.context))
+        outputs = list(fresh.start())
+        calls = [(at, call) for at, who, call in self.calls if who in (None, party)]
+        for index, (sender, message) in enumerate(self.log):
+            outputs += [o for at, call in calls if at == index for o in (call(fresh) or [])]
+            outputs += fresh.receive(sender, message)
+        outputs += [o for at, call in calls if at == len(self.log) for o in (call(fresh) or [])]
+        self.machines[party] = fresh
+        return outputs
+
     def everyone(self, call) -> None:
         """``call(machine)`` at every party (the game reached the same step everywhere)."""
+        self.calls.append((len(self.log), None, call))
         for i, machine in enumerate(self.machines):
-            self._take(i, call(machine) or [])
+            if i not in self.caught:
+                self._attempt(i, lambda: call(machine))
         self.flush()
+
+    def named(self) -> set:
+        """``(party, rule)`` of every cheat named, by any machine."""
+        return {(c.party, c.rule) for c in self.caught.values()}
 
     def events(self, party: int, kind) -> list:
         return [o for o in self.outputs[party] if isinstance(o, kind)]
@@ -136,7 +175,7 @@ def play_hand(table: MentalTable, choose=None, before_action=None):
             before_action(state, action)
         owner = setup.owner(seat)
         if action.kind in ("bury", "discard"):
-            table.run(owner, table.machines[owner].commit(seat, action.kind, action.value))
+            table.call(owner, lambda m, a=action: m.commit(a.seat, a.kind, a.value))
         if action.kind == "play":
             before = len(table.events(0, Played))
             table.run(owner, table.machines[owner].play(seat, action.value))
@@ -148,9 +187,9 @@ def play_hand(table: MentalTable, choose=None, before_action=None):
             open_public()
         for event in events:
             if event["type"] == "take_widow":
-                table.everyone(lambda m: m.give(spare_positions, event["seat"]))
+                table.everyone(lambda m, seat=event["seat"]: m.give(spare_positions, seat))
             if event["type"] == "kitty_taken":
-                table.everyone(lambda m: m.open_to(spare_positions, event["seat"]))
+                table.everyone(lambda m, seat=event["seat"]: m.open_to(spare_positions, seat))
     return state
 
 
