@@ -214,6 +214,15 @@ class MentalDeal:
         so that the first card each seat plays costs no more than the others)."""
         self._check_batches(None)
 
+    def recheck(self) -> None:
+        """Every check that needs no secret, now: every published deck's points and every
+        share batch. A client runs it when another party reports a cheat, to reach the
+        same verdict from the log alone (raises ``Cheat`` naming the same party)."""
+        self._usable()
+        for index in range(len(self.decks)):
+            self._decode(index)
+        self.catch_up()
+
     # -- messages -------------------------------------------------------------------------
     def receive(self, sender: int, message: object) -> list:
         """A logged deal message from party ``sender`` (authenticated by the session)."""

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from collections import deque
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from engine.registry import title
 from net.trust.mental.errors import Cheat
 from net.trust.mental.keys import DealContext, PartySecrets
 from net.trust.mental.machine import MentalDeal, Send
 from net.trust.mental.setup import DealSetup, Party
 from net.wire.identity import Identity
+
+
+def fixed_identity(n: int) -> Identity:
+    """The same key in every run, so that every deal in the tests is the same."""
+    return Identity(Ed25519PrivateKey.from_private_bytes(bytes([n + 1]) * 32), f"P{n}")
 
 
 def make_game(name: str, mode: str | None = None):
@@ -28,7 +35,7 @@ class MentalTable:
     def __init__(self, game, seats_by_party, dealer=0, table="t-0001", hand=3, attempt=0,
                  needs_redeal=None, identities=None):
         self.game = game
-        self.identities = identities or [Identity.generate(f"P{i}") for i in range(len(seats_by_party))]
+        self.identities = identities or [fixed_identity(i) for i in range(len(seats_by_party))]
         parties = [Party(ident.public_key, tuple(seats))
                    for ident, seats in zip(self.identities, seats_by_party)]
         self.setup = DealSetup.for_game(game, DealContext(table, hand, attempt), parties, dealer,
