@@ -38,7 +38,7 @@ from engine import canonical
 from . import deck as decks
 from . import messages as m
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
-from .group import Point
+from .group import ONE, Point, base_mul
 from .keys import PartySecrets
 from .proofs import prove_dleq, prove_key, verify_dleq, verify_key
 from .setup import DealSetup
@@ -122,6 +122,7 @@ class MentalDeal:
         self.commitments: dict[tuple[int, str], tuple[int, bytes]] = {}
         self._my_commits: dict[tuple[int, str], tuple[int, ...]] = {}
         self._own_share: dict[int, Point] = {}
+        self._partial: dict[int, Point] = {}  # others' dealt positions, see _partial_for
         self._hand_told = False
         self.redeal: Redeal | None = None
         self.reveals: dict[int, dict] = {}
@@ -213,14 +214,19 @@ class MentalDeal:
         """Check every share batch not checked yet (run in idle time, e.g. while bidding,
         so that the first card each seat plays costs no more than the others)."""
         self._check_batches(None)
+        for seat, positions in self.holdings.items():
+            owner = self.setup.owner(seat)
+            if owner != self.me:
+                for p in positions:
+                    if p not in self.public and len(self.shares[p]) == self.parties - 1:
+                        self._partial_for(p, owner)
 
     def recheck(self) -> None:
         """Every check that needs no secret, now: every published deck's points and every
         share batch. A client runs it when another party reports a cheat, to reach the
         same verdict from the log alone (raises ``Cheat`` naming the same party)."""
         self._usable()
-        for index in range(len(self.decks)):
-            self._decode(index)
+        self._blame_deck()
         self.catch_up()
 
     # -- messages -------------------------------------------------------------------------
@@ -240,6 +246,10 @@ class MentalDeal:
         except Cheat as cheat:
             self.failed = cheat
             raise
+        except GroupError:
+            # libsodium refused a point: a deck's (its shuffler is named) or the sender's
+            self._blame_deck()
+            self._cheat(sender, "malformed", "its message holds bytes that are not a group element")
 
     def _on_key(self, sender: int, message: dict) -> list:
         if sender in self.keys:
@@ -314,17 +324,17 @@ class MentalDeal:
         else:
             if message["share"] is None:
                 self._cheat(sender, "share", f"seat {seat} played a face-down card without its share")
-            share = self._point(sender, message["share"], "share", "its share is not a group element")
+            share = Point(message["share"])  # its proof's check multiplies it: libsodium checks it
             if not verify_dleq(self.keys[sender], [self.final[position].c1], [share],
                                message["proof"], self._play_context(seat, position)):
+                self._blame_deck()
                 self._cheat(sender, "share", f"the decryption share of the card seat {seat} "
                                              f"played (position {position}) does not check out")
             self._check_batches({position})
-            others = [s for party, s in self.shares[position].items() if party != sender]
-            if len(others) != self.parties - 1:
+            if len(self.shares[position]) != self.parties - 1 or sender in self.shares[position]:
                 self._cheat(sender, "not-held", f"seat {seat} played position {position}, "
                                                 "which was never opened to it")
-            card = self._card(decks.decrypt(self.final[position], others + [share]))
+            card = self._card(self._partial_for(position, sender) - share)
             if card is None or self._seen(card, position):
                 return self._reveal("audit", f"position {position} played by seat {seat} is not "
                                              "a card of this deck, or a card already seen")
@@ -338,11 +348,10 @@ class MentalDeal:
         positions = message["positions"]
         if positions != list(self.setup.dealt(seat)) or self.final is None:
             raise BadMessage("a shown hand must be every position dealt to the seat", sender)
-        shares = [self._point(sender, message["shares"][i:i + 32], "share",
-                              "its share is not a group element")
-                  for i in range(0, len(message["shares"]), 32)]
+        shares = [Point(message["shares"][i:i + 32]) for i in range(0, len(message["shares"]), 32)]
         if not verify_dleq(self.keys[sender], [self.final[p].c1 for p in positions], shares,
                            message["proof"], self._show_context(seat, positions)):
+            self._blame_deck()
             self._cheat(sender, "share", f"the shares showing seat {seat}'s hand do not check out")
         self._check_batches(set(positions))
         cards = []
@@ -418,9 +427,9 @@ class MentalDeal:
         if any(sender in self.shares[p] for p in positions):
             self._cheat(sender, "share", "it published a share for one position twice")
         raw_shares = raw["shares"]
-        shares = tuple(self._point(sender, raw_shares[i:i + 32], "share",
-                                   "a share is not a group element")
-                       for i in range(0, len(raw_shares), 32))
+        # not checked here: the proof's check multiplies every share, and libsodium refuses
+        # one outside the group then
+        shares = tuple(Point(raw_shares[i:i + 32]) for i in range(0, len(raw_shares), 32))
         return _Batch(sender, to, positions, shares, raw["proof"])
 
     def _check_batch(self, batch: _Batch) -> None:
@@ -428,6 +437,7 @@ class MentalDeal:
                          batch.shares, batch.proof,
                          self._batch_context(batch.prover, batch.to, batch.positions))
         if not ok:
+            self._blame_deck()
             to = "everyone" if batch.to is None else f"party {batch.to}"
             self._cheat(batch.prover, "share", f"its decryption shares for {to} (positions "
                                                f"{list(batch.positions)}) do not check out")
@@ -527,28 +537,38 @@ class MentalDeal:
 
     def _replay_shuffles(self, secrets: list[PartySecrets]) -> list[int] | None:
         """Every published shuffle redone from its party's seed; the card at each final
-        position (None if the deck was never completed)."""
+        position (None if the deck was never completed). The joint secret is known now,
+        so every multiplication is a fixed-base one (``deck.pads``); the randomness each
+        final ciphertext has accumulated (``c₁ = aₚ·G``) is kept for the share check."""
         if self.joint is None:
             return None
+        joint_secret = secrets[0].x
+        for revealed in secrets[1:]:
+            joint_secret = joint_secret + revealed.x
         source = decks.initial_deck(self.size, self.joint)
         order = list(range(self.size))
+        accumulated = [ONE] * self.size
         for t, published in enumerate(self.decks):
             seed = secrets[t].shuffle_seed
-            expected = decks.shuffle(source, decks.pads(self.size, self.joint, seed), seed)
+            expected = decks.shuffle(source, decks.pads(self.size, self.joint, seed, joint_secret), seed)
             if decks.encode_deck(expected) != published:
                 self._cheat(t, "shuffle", "its shuffle is not the permutation and re-encryption "
                                           "its seed gives: it duplicated, dropped or substituted cards")
             permutation = decks.permutation(self.size, seed)
+            randomness = decks.randomness(self.size, seed)
             order = [order[permutation[i]] for i in range(self.size)]
+            accumulated = [accumulated[permutation[i]] + randomness[i] for i in range(self.size)]
             source = expected
+        self._accumulated = accumulated
         return order if len(self.decks) == self.parties else None
 
     def _check_shares_directly(self, secrets: list[PartySecrets]) -> None:
-        """Shares never checked by proof are recomputed from the revealed keys."""
+        """Shares never checked by proof, recomputed from the revealed keys: ``xⱼ·c₁`` is
+        ``(xⱼ·aₚ)·G`` once the replay has shown ``c₁ = aₚ·G``."""
         for batch in self._unchecked:
             x = secrets[batch.prover].x
             for p, share in zip(batch.positions, batch.shares):
-                if x * self.final[p].c1 != share:
+                if base_mul(x * self._accumulated[p]) != share:
                     self._cheat(batch.prover, "share", f"its decryption share for position {p} is wrong")
         self._unchecked = []
 
@@ -641,17 +661,25 @@ class MentalDeal:
             self._cheat(sender, rule, detail)
 
     def _decode(self, index: int) -> list[decks.Ciphertext]:
-        """A published deck, every point checked; a bad point names the first shuffler
-        that published one (re-encrypting a bad point keeps it bad)."""
-        try:
-            return decks.decode_deck(self.decks[index], self.size, validate=True)
-        except GroupError:
-            for t in range(index + 1):
-                try:
-                    decks.decode_deck(self.decks[t], self.size, validate=True)
-                except GroupError:
-                    self._cheat(t, "shuffle", "its deck holds a point outside the group")
-            raise
+        """A published deck, its points not checked here (see the module's docstring)."""
+        return decks.decode_deck(self.decks[index], self.size, validate=False)
+
+    def _blame_deck(self) -> None:
+        """Name the first shuffler whose published deck holds a point outside the group
+        (re-encrypting such a point keeps it outside); return if every deck is good."""
+        for t, raw in enumerate(self.decks):
+            try:
+                decks.decode_deck(raw, self.size, validate=True)
+            except GroupError:
+                self._cheat(t, "shuffle", "its deck holds a point outside the group")
+
+    def _partial_for(self, position: int, reader: int) -> Point:
+        """``c₂`` less every share but ``reader``'s: the reader's share then opens it."""
+        partial = self._partial.get(position)
+        if partial is None:
+            others = [s for party, s in self.shares[position].items() if party != reader]
+            partial = self._partial[position] = decks.decrypt(self.final[position], others)
+        return partial
 
     def _commit_digest(self, secrets: PartySecrets, seat: int, label: str, positions) -> bytes:
         salt = secrets.salt(f"{seat}/{label}")

@@ -1,5 +1,5 @@
-"""A table of mental-poker parties in one process: every message goes through one
-ordered log to every party (its sender included), as the host's log will carry it.
+"""A table of mental-poker parties in one process (``InProcessDeal``) for the tests:
+cheats played by rewriting a party's messages, cheats caught per party, restarts.
 
 ``MentalTable.deal()`` runs a deal to the end of step 3 (every hand decrypted);
 ``run(party, outputs)`` feeds one party's outputs to the log and delivers until quiet.
@@ -9,15 +9,13 @@ everything each received (``received[i]``), for the privacy tests.
 
 from __future__ import annotations
 
-from collections import deque
-
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.registry import title
 from net.trust.mental.errors import Cheat
+from net.trust.mental.inprocess import InProcessDeal
 from net.trust.mental.keys import DealContext, PartySecrets
-from net.trust.mental.machine import MentalDeal, Send
-from net.trust.mental.setup import DealSetup, Party
+from net.trust.mental.machine import MentalDeal
 from net.wire.identity import Identity
 
 
@@ -31,64 +29,39 @@ def make_game(name: str, mode: str | None = None):
     return t.make(next(iter(t.rulesets)), mode, None)
 
 
-class MentalTable:
+class MentalTable(InProcessDeal):
     def __init__(self, game, seats_by_party, dealer=0, table="t-0001", hand=3, attempt=0,
                  needs_redeal=None, identities=None):
-        self.game = game
-        self.identities = identities or [fixed_identity(i) for i in range(len(seats_by_party))]
-        parties = [Party(ident.public_key, tuple(seats))
-                   for ident, seats in zip(self.identities, seats_by_party)]
-        self.setup = DealSetup.for_game(game, DealContext(table, hand, attempt), parties, dealer,
-                                        needs_redeal)
-        self.secrets = [PartySecrets.derive(ident, self.setup.context) for ident in self.identities]
-        self.machines = [MentalDeal(self.setup, i, s) for i, s in enumerate(self.secrets)]
-        self.log: list[tuple[int, dict]] = []
-        self.outputs = [[] for _ in self.machines]
+        identities = identities or [fixed_identity(i) for i in range(len(seats_by_party))]
+        super().__init__(game, identities, seats_by_party, dealer,
+                         DealContext(table, hand, attempt), needs_redeal)
         self.received = [[] for _ in self.machines]
         self.tamper = None  # tamper(sender, message) -> message, to play a cheat
         self.caught: dict[int, Cheat] = {}  # party -> the cheat its machine named
         # the session's calls, as (log length then, party or None for everyone, call):
         # a restarted client makes them again at the same points of the log
         self.calls: list = []
-        self._queue: deque = deque()
 
-    @property
-    def parties(self):
-        return range(len(self.machines))
+    def publish(self, party: int, message: dict) -> None:
+        if self.tamper is not None:
+            message = self.tamper(party, message)
+        super().publish(party, message)
 
-    def run(self, party: int, outputs) -> None:
-        self._take(party, outputs)
-        self.flush()
-
-    def _take(self, party: int, outputs) -> None:
-        for out in outputs:
-            self.outputs[party].append(out)
-            if isinstance(out, Send):
-                message = out.message
-                if self.tamper is not None:
-                    message = self.tamper(party, message)
-                self._queue.append((party, message))
-
-    def flush(self) -> None:
-        while self._queue:
-            sender, message = self._queue.popleft()
-            self.log.append((sender, message))
-            for i, machine in enumerate(self.machines):
-                if i in self.caught:
-                    continue  # a machine that named a cheat stops
-                self.received[i].append((sender, message))
-                self._attempt(i, lambda: machine.receive(sender, message))
+    def deliver(self, party: int, sender: int, message: dict) -> list:
+        if party in self.caught:
+            return []  # a machine that named a cheat stops
+        self.received[party].append((sender, message))
+        try:
+            return super().deliver(party, sender, message)
+        except Cheat as cheat:
+            self.caught[party] = cheat
+            return []
 
     def _attempt(self, party: int, call) -> None:
         try:
-            self._take(party, call() or [])
+            self.take(party, call() or [])
         except Cheat as cheat:
             self.caught[party] = cheat
-
-    def deal(self) -> None:
-        for i, machine in enumerate(self.machines):
-            self._take(i, machine.start())
-        self.flush()
 
     def call(self, party: int, call) -> None:
         """``call(machine)`` at one party, remembered for a restart (a commit: the client
@@ -117,13 +90,6 @@ class MentalTable:
             if i not in self.caught:
                 self._attempt(i, lambda: call(machine))
         self.flush()
-
-    def named(self) -> set:
-        """``(party, rule)`` of every cheat named, by any machine."""
-        return {(c.party, c.rule) for c in self.caught.values()}
-
-    def events(self, party: int, kind) -> list:
-        return [o for o in self.outputs[party] if isinstance(o, kind)]
 
 
 # -- a whole hand, refereed by the engine -------------------------------------------------

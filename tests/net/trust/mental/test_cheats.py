@@ -104,8 +104,9 @@ def test_a_point_outside_the_group_names_the_shuffler_that_published_it():
     tamper_shuffle(table, 1, lambda deck, key: [decks.Ciphertext(c.c1 + torsion, c.c2) if i == 0 else c
                                                 for i, c in enumerate(deck)])
     table.deal()
-    assert set(table.caught) == {2}  # the next shuffler checks its input and stops
-    assert (table.caught[2].party, table.caught[2].rule) == (1, "shuffle")
+    # the parties that must multiply that position's c1 for their shares find it at once
+    # (libsodium refuses the point), and name the first deck holding it
+    assert len(table.caught) >= 3
     table.everyone(lambda machine: machine.recheck())  # the others, told of the alert
     honest_named(table, 1, "shuffle")
 
