@@ -29,8 +29,8 @@ SCALAR_BYTES = sodium.crypto_core_ed25519_SCALARBYTES  # 32
 UNIFORM_BYTES = 32  # crypto_core_ed25519_from_uniform's input
 
 
-class Scalar:
-    """An integer modulo the group order, as its 32-byte little-endian encoding."""
+class _Encoded:
+    """An immutable value over its 32-byte encoding; equal when type and bytes are."""
 
     __slots__ = ("raw",)
 
@@ -38,7 +38,22 @@ class Scalar:
         object.__setattr__(self, "raw", raw)
 
     def __setattr__(self, name, value):
-        raise AttributeError("Scalar is immutable")
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.raw == self.raw
+
+    def __hash__(self) -> int:
+        return hash(self.raw)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.raw[:4].hex()}…)"
+
+
+class Scalar(_Encoded):
+    """An integer modulo the group order, as its 32-byte little-endian encoding."""
+
+    __slots__ = ()
 
     @classmethod
     def from_hash(cls, domain: bytes, *parts: bytes) -> "Scalar":
@@ -71,29 +86,15 @@ class Scalar:
             return NotImplemented
         return Scalar(sodium.crypto_core_ed25519_scalar_mul(self.raw, other.raw))
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Scalar) and other.raw == self.raw
-
-    def __hash__(self) -> int:
-        return hash(self.raw)
-
-    def __repr__(self) -> str:
-        return f"Scalar({self.raw[:4].hex()}…)"
 
     def is_zero(self) -> bool:
         return not any(self.raw)
 
 
-class Point:
+class Point(_Encoded):
     """A point of the prime-order subgroup, as its canonical 32-byte encoding."""
 
-    __slots__ = ("raw",)
-
-    def __init__(self, raw: bytes):
-        object.__setattr__(self, "raw", raw)
-
-    def __setattr__(self, name, value):
-        raise AttributeError("Point is immutable")
+    __slots__ = ()
 
     @classmethod
     def from_wire(cls, raw: object) -> "Point":
@@ -119,14 +120,6 @@ class Point:
         """``scalar * point``; libsodium refuses a point outside the main subgroup."""
         return Point(_call(sodium.crypto_scalarmult_ed25519_noclamp, scalar.raw, self.raw))
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Point) and other.raw == self.raw
-
-    def __hash__(self) -> int:
-        return hash(self.raw)
-
-    def __repr__(self) -> str:
-        return f"Point({self.raw[:4].hex()}…)"
 
 
 def base_mul(scalar: Scalar) -> Point:

@@ -641,7 +641,11 @@ class MentalDeal:
     def _my_share(self, position: int) -> Point:
         share = self._own_share.get(position)
         if share is None:
-            share = self._own_share[position] = self.secrets.x * self.final[position].c1
+            try:
+                share = self._own_share[position] = self.secrets.x * self.final[position].c1
+            except GroupError:
+                self._blame_deck()  # libsodium refused the deck's point: name its shuffler
+                raise
         return share
 
     def _decrypt_for_me(self, position: int) -> int | None:

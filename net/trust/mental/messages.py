@@ -4,17 +4,17 @@ Every message is public: it goes to the host, which logs it in its signed, hash-
 log and so sends it to every party (the sender included). The sender is not a field:
 the session knows it from the signed envelope the message came in, and checks that it is
 ``parties[sender].key``. ``hand`` and ``attempt`` say which deal it belongs to.
-Sizes (msgpack, N cards in the deck, n positions in a batch):
+Sizes (msgpack, measured for Rook: tests/net/trust/mental/test_machine.py):
 
 | type | fields | bytes |
 |---|---|---|
-| ``mental-key`` | ``key`` (32), ``proof`` (64) | 133 |
-| ``mental-shuffle`` | ``deck`` (64·N) | 64·N + 38 (Rook: 3,686) |
-| ``mental-shares`` | ``batches``: [{``to`` (party or nil = everyone), ``positions``, ``shares`` (32·n), ``proof`` (64)}] | 32·n + ~n + 105 a batch |
-| ``mental-play`` | ``seat``, ``position``, ``share`` (32) and ``proof`` (64), or nil for a face-up card | 159 |
-| ``mental-show`` | ``seat``, ``positions``, ``shares`` (32·n), ``proof`` (64) | 32·n + ~n + 120 |
-| ``mental-commit`` | ``seat``, ``label``, ``count``, ``digest`` (32) | ~90 |
-| ``mental-reveal`` | ``reason`` (``end`` or ``audit``), ``secret`` (64), ``openings``: [{``seat``, ``label``, ``positions``}] | ~125 + 25 an opening |
+| ``mental-key`` | ``key`` (32), ``proof`` (64) | 142 |
+| ``mental-shuffle`` | ``deck`` (64 per card) | 64·N + 44 |
+| ``mental-shares`` | ``batches``: [{``to`` (party or nil = everyone), ``positions``, ``shares`` (32 each), ``proof`` (64)}] | 33·n + 98 a batch of n, + 44 |
+| ``mental-play`` | ``seat``, ``position``, ``share`` (32) and ``proof`` (64), or nil for a face-up card | 161 (63) |
+| ``mental-show`` | ``seat``, ``positions``, ``shares`` (32 each), ``proof`` (64) | 561 for a 13-card hand |
+| ``mental-commit`` | ``seat``, ``label``, ``count``, ``digest`` (32) | 100 |
+| ``mental-reveal`` | ``reason`` (``end`` or ``audit``), ``secret`` (64), ``openings``: [{``seat``, ``label``, ``positions``}] | 129, + 34 an opening |
 
 ``docs/protocol.md`` ("The mental-poker deal") says when each is sent and what is
 checked. ``check`` validates shape, types and lengths only; the machine checks meaning.
