@@ -1,0 +1,16 @@
+"""The mental-poker deal: a jointly shuffled, encrypted deck (not yet wired into the sessions).
+
+Each human player's client alone learns its own cards; the host's client learns its own
+seat's and its computer players' hands and nothing else. Barnett & Smart's
+construction ("Mental Poker Revisited", 2003) over libsodium's edwards25519 group:
+ElGamal under a joint key, a re-encrypt-and-permute shuffle by every party in turn,
+decryption shares proven with Chaum–Pedersen proofs, and every shuffle re-checked at
+the end of the hand from the seed each party then reveals. docs/protocol.md, "The
+mental-poker deal", is the specification.
+
+Modules, bottom up: ``group`` (points and scalars over PyNaCl), ``proofs`` (Schnorr,
+Chaum–Pedersen), ``deck`` (card points, ciphertexts, one shuffle), ``keys`` (the deal's
+context and a party's secrets from its identity key), ``setup`` (parties, seats and
+deck positions), ``messages`` (the wire dicts), ``machine`` (one party's sans-I/O
+state machine, ``MentalDeal``).
+"""

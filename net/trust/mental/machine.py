@@ -1,0 +1,707 @@
+"""One party's side of a mental-poker deal, as a sans-I/O state machine.
+
+``MentalDeal(setup, me, secrets)`` is the deal as party ``me`` runs it. It does no I/O
+and keeps no clock: the session feeds it every deal message in the host's log order —
+the party's own included, since a message takes effect only once it is logged — with
+``receive(sender, message)``, and calls it when the game reaches a hidden-information
+step (``open_to_all``, ``open_to``, ``give``, ``commit``, ``play``, ``claim_redeal``,
+``finish``). Each call returns a list of outputs: ``Send`` (a message for the log) and
+what the party learned (``Hand``, ``Opened``, ``Played``, ``Redeal``, ``Verified``), or
+``Audit`` when a check failed that only the revealed secrets can settle. A broken rule
+raises ``Cheat`` naming the party; after that the machine refuses everything.
+
+The steps (docs/protocol.md, "The mental-poker deal"):
+
+1. ``start``: every party publishes its key share with a Schnorr proof.
+2. Parties shuffle in order: each re-encrypts and permutes the previous deck (the
+   public starting deck for the first). Re-encryption pads are made as soon as the
+   joint key is known, so a party's turn costs additions only.
+3. On the final deck, every party publishes its decryption shares for every position
+   dealt to another party's seats, one batch (one proof) per recipient. A recipient
+   checks its batches at once and decrypts its hands (``Hand``); batches for others
+   are checked before any card from them counts (``catch_up`` does it in idle time).
+4. During the hand: spare positions opened to all or to one party, moved to a seat,
+   committed (buried, discarded), and cards played, each play proven from a position
+   the seat holds.
+5. ``finish``: every party reveals its secret; each peer redoes every shuffle, checks
+   every share, commitment and play, and the Rook redeal rule, and outputs the whole
+   deal (``Verified``) for the end-of-hand replay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+from engine import canonical
+
+from . import deck as decks
+from . import messages as m
+from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
+from .group import ONE, Point, base_mul
+from .keys import PartySecrets
+from .proofs import prove_dleq, prove_key, verify_dleq, verify_key
+from .setup import DealSetup
+
+_COMMIT = "parlour-mental-commit/1"
+
+
+# -- outputs ---------------------------------------------------------------------------
+
+class Send(NamedTuple):
+    message: dict
+
+
+class Hand(NamedTuple):
+    """This party's seat ``seat`` was dealt ``cards`` (at ``positions``, in order)."""
+    seat: int
+    positions: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
+class Opened(NamedTuple):
+    """Spare ``positions`` hold ``cards``: for everyone (``public``) or for this party."""
+    positions: tuple[int, ...]
+    cards: tuple[int, ...]
+    public: bool
+
+
+class Played(NamedTuple):
+    seat: int
+    position: int
+    card: int
+
+
+class Redeal(NamedTuple):
+    """``seat`` proved its hand must be redealt; the deal starts again, next attempt."""
+    seat: int
+    cards: tuple[int, ...]
+
+
+class Audit(NamedTuple):
+    """A check failed that only the secrets can settle; this party revealed its own."""
+    reason: str
+
+
+class Verified(NamedTuple):
+    """Every check passed: the deal as ``Game.deal_cards`` lays it out."""
+    hands: tuple[tuple[int, ...], ...]
+    spare: tuple[int, ...]
+
+
+class _Batch(NamedTuple):
+    prover: int
+    to: int | None
+    positions: tuple[int, ...]
+    shares: tuple[Point, ...]
+    proof: bytes
+
+
+# -- the machine -----------------------------------------------------------------------
+
+class MentalDeal:
+    def __init__(self, setup: DealSetup, me: int, secrets: PartySecrets):
+        self.setup = setup
+        self.me = me
+        self.secrets = secrets
+        self.context = setup.context
+        self.size = setup.deck_size
+        self.parties = len(setup.parties)
+        self.keys: dict[int, Point] = {}
+        self.joint: Point | None = None
+        self._pads = None
+        self.decks: list[bytes] = []  # the published decks, in shuffle order
+        self.final: list[decks.Ciphertext] | None = None
+        self.shares: list[dict[int, Point]] = [{} for _ in range(self.size)]
+        self.audience: dict[int, int | None] = {}  # spare position -> party, or None: all
+        self._unchecked: list[_Batch] = []  # others' batches, checked before they count
+        self.holdings = {seat: set(setup.dealt(seat)) for seat in range(setup.num_players)}
+        self.known: dict[int, int] = {}  # position -> card, as this party knows it
+        self.public: dict[int, int] = {}  # position -> card, opened to everyone
+        self.played: dict[int, tuple[int, int]] = {}  # position -> (seat, card)
+        self.commitments: dict[tuple[int, str], tuple[int, bytes]] = {}
+        self._my_commits: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._own_share: dict[int, Point] = {}
+        self._partial: dict[int, Point] = {}  # others' dealt positions, see _partial_for
+        self._hand_told = False
+        self.redeal: Redeal | None = None
+        self.reveals: dict[int, dict] = {}
+        self.auditor: int | None = None  # the first party to ask for an audit
+        self.failed: MentalError | None = None
+        self.done: Verified | None = None
+        self._sent_key = self._sent_shuffle = self._sent_shares = self._revealed = False
+
+    # -- calls from the session -----------------------------------------------------------
+    def start(self) -> list:
+        """This party's key share and its proof (publish once; again after a restart)."""
+        self._usable()
+        self._sent_key = True
+        proof = prove_key(self.secrets.x, self.secrets.key,
+                          self.context.transcript("key", party=self.me), self.secrets.nonce_key)
+        return [Send(self._message(m.KEY, key=self.secrets.key.raw, proof=proof))]
+
+    def open_to_all(self, positions) -> list:
+        """Turn spare ``positions`` face up (Rook's widow, Somerset's open widow,
+        Horseshoes' left-over card turned up): every party publishes its shares."""
+        positions = self._spare_positions(positions, None)
+        if all(self.me in self.shares[p] for p in positions):
+            return []
+        return [Send(self._message(m.SHARES, batches=[self._batch(positions, None)]))]
+
+    def open_to(self, positions, seat: int) -> list:
+        """Give spare ``positions`` to ``seat``, whose party alone learns them (Somerset's
+        kitty to the bidder): every other party publishes its shares for that party."""
+        owner = self.setup.owner(seat)
+        positions = self._spare_positions(positions, owner)
+        self.holdings[seat].update(positions)
+        if owner == self.me or all(self.me in self.shares[p] for p in positions):
+            return []
+        return [Send(self._message(m.SHARES, batches=[self._batch(positions, owner)]))]
+
+    def give(self, positions, seat: int) -> None:
+        """Face-up spare ``positions`` go to ``seat``'s hand (Rook's widow to the bidder)."""
+        self._usable()
+        for p in positions:
+            if p not in self.public:
+                raise Refused(f"position {p} is not face up; use open_to to give it privately")
+        self.holdings[seat].update(positions)
+
+    def commit(self, seat: int, label: str, cards) -> list:
+        """Commit to ``cards`` of ``seat`` leaving its hand face down (``"bury"``,
+        ``"discard"``), opened at the end of the hand."""
+        self._usable()
+        self._own(seat)
+        positions = tuple(sorted(self._position_of(seat, card) for card in cards))
+        if (seat, label) in self.commitments or (seat, label) in self._my_commits:
+            raise Refused(f"seat {seat} has already committed a {label}")
+        self._my_commits[(seat, label)] = positions
+        return [Send(self._message(m.COMMIT, seat=seat, label=label, count=len(positions),
+                                   digest=self._commit_digest(self.secrets, seat, label, positions)))]
+
+    def play(self, seat: int, card: int) -> list:
+        """Play ``card`` from ``seat``'s hand: its position, and this party's decryption
+        share for it with a proof (none for a card that is face up already)."""
+        self._usable()
+        self._own(seat)
+        position = self._position_of(seat, card)
+        if position in self.public:
+            share = proof = None
+        else:
+            share_point = self._my_share(position)
+            share = share_point.raw
+            proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[position].c1],
+                               [share_point], self._play_context(seat, position),
+                               self.secrets.nonce_key)
+        return [Send(self._message(m.PLAY, seat=seat, position=position, share=share, proof=proof))]
+
+    def claim_redeal(self, seat: int) -> list:
+        """Show ``seat``'s whole hand (Rook: no point card), proving the redeal."""
+        self._usable()
+        self._own(seat)
+        positions = list(self.setup.dealt(seat))
+        shares = [self._my_share(p) for p in positions]
+        proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[p].c1 for p in positions],
+                           shares, self._show_context(seat, positions), self.secrets.nonce_key)
+        return [Send(self._message(m.SHOW, seat=seat, positions=positions,
+                                   shares=b"".join(s.raw for s in shares), proof=proof))]
+
+    def finish(self) -> list:
+        """The hand is over: reveal this party's secret and its commitments' contents."""
+        self._usable()
+        return self._reveal("end")
+
+    def catch_up(self) -> None:
+        """Check every share batch not checked yet (run in idle time, e.g. while bidding,
+        so that the first card each seat plays costs no more than the others)."""
+        self._check_batches(None)
+        for seat, positions in self.holdings.items():
+            owner = self.setup.owner(seat)
+            if owner != self.me:
+                for p in positions:
+                    if p not in self.public and len(self.shares[p]) == self.parties - 1:
+                        self._partial_for(p, owner)
+
+    def recheck(self) -> None:
+        """Every check that needs no secret, now: every published deck's points and every
+        share batch. A client runs it when another party reports a cheat, to reach the
+        same verdict from the log alone (raises ``Cheat`` naming the same party)."""
+        self._usable()
+        self._blame_deck()
+        self.catch_up()
+
+    # -- messages -------------------------------------------------------------------------
+    def receive(self, sender: int, message: object) -> list:
+        """A logged deal message from party ``sender`` (authenticated by the session)."""
+        self._usable()
+        if not isinstance(sender, int) or not 0 <= sender < self.parties:
+            raise MentalError(f"no party {sender!r} in this deal")
+        message = m.check(message, sender, self.size)
+        if (message["hand"], message["attempt"]) != (self.context.hand, self.context.attempt):
+            raise BadMessage("a message for another deal", sender)
+        handler = {m.KEY: self._on_key, m.SHUFFLE: self._on_shuffle, m.SHARES: self._on_shares,
+                   m.PLAY: self._on_play, m.SHOW: self._on_show, m.COMMIT: self._on_commit,
+                   m.REVEAL: self._on_reveal}[message["type"]]
+        try:
+            return handler(sender, message)
+        except Cheat as cheat:
+            self.failed = cheat
+            raise
+        except GroupError:
+            # libsodium refused a point: a deck's (its shuffler is named) or the sender's
+            self._blame_deck()
+            self._cheat(sender, "malformed", "its message holds bytes that are not a group element")
+
+    def _on_key(self, sender: int, message: dict) -> list:
+        if sender in self.keys:
+            if self.keys[sender].raw != message["key"]:
+                self._cheat(sender, "key", "it published two different key shares")
+            return []
+        key = self._point(sender, message["key"], "key", "its key share is not a group element")
+        if not verify_key(key, message["proof"], self.context.transcript("key", party=sender)):
+            self._cheat(sender, "key", "its key share came without a valid proof of its secret")
+        self.keys[sender] = key
+        if len(self.keys) < self.parties:
+            return []
+        self.joint = decks.joint_key(self.keys[i] for i in range(self.parties))
+        self._pads = decks.pads(self.size, self.joint, self.secrets.shuffle_seed)
+        return self._shuffle_if_my_turn()
+
+    def _on_shuffle(self, sender: int, message: dict) -> list:
+        if len(self.keys) < self.parties or sender != len(self.decks):
+            if sender < len(self.decks) and self.decks[sender] == message["deck"]:
+                return []  # the same shuffle again (a restarted sender)
+            self._cheat(sender, "order", "it shuffled out of turn")
+        self.decks.append(message["deck"])
+        if len(self.decks) < self.parties:
+            return self._shuffle_if_my_turn()
+        self.final = self._decode(len(self.decks) - 1)
+        out = self._deal_shares()
+        return out + self._progress()
+
+    def _on_shares(self, sender: int, message: dict) -> list:
+        if self.final is None:
+            self._cheat(sender, "order", "it published decryption shares before the deck was final")
+        batches = []
+        for raw in message["batches"]:
+            batch = self._read_batch(sender, raw)
+            if batch is not None:
+                batches.append(batch)
+        for batch in batches:
+            if batch.to is None or batch.to == self.me:
+                self._check_batch(batch)
+            else:
+                self._unchecked.append(batch)
+            for p, share in zip(batch.positions, batch.shares):
+                self.shares[p][sender] = share
+        return self._progress()
+
+    def _on_commit(self, sender: int, message: dict) -> list:
+        seat, label = message["seat"], message["label"]
+        self._sender_plays(sender, seat)
+        if (seat, label) in self.commitments:
+            if self.commitments[(seat, label)] != (message["count"], message["digest"]):
+                self._cheat(sender, "commitment", f"seat {seat} committed two different {label}s")
+            return []
+        if message["count"] > len(self._live(seat)):
+            self._cheat(sender, "commitment", f"seat {seat} committed more cards than it holds")
+        self.commitments[(seat, label)] = (message["count"], message["digest"])
+        return []
+
+    def _on_play(self, sender: int, message: dict) -> list:
+        seat, position = message["seat"], message["position"]
+        self._sender_plays(sender, seat)
+        if position not in self.holdings[seat]:
+            dealt_to = self.setup.seat_of(position)
+            where = "the spare" if dealt_to is None else f"seat {dealt_to}"
+            self._cheat(sender, "not-held", f"seat {seat} played from deck position {position}, "
+                                            f"which belongs to {where}, not to it")
+        if position in self.played:
+            self._cheat(sender, "played-twice", f"seat {seat} played deck position {position} again")
+        if position in self.public:
+            if message["share"] is not None:
+                raise BadMessage("a face-up card is played without a share", sender)
+            card = self.public[position]
+        else:
+            if message["share"] is None:
+                self._cheat(sender, "share", f"seat {seat} played a face-down card without its share")
+            share = Point(message["share"])  # its proof's check multiplies it: libsodium checks it
+            if not verify_dleq(self.keys[sender], [self.final[position].c1], [share],
+                               message["proof"], self._play_context(seat, position)):
+                self._blame_deck()
+                self._cheat(sender, "share", f"the decryption share of the card seat {seat} "
+                                             f"played (position {position}) does not check out")
+            self._check_batches({position})
+            if len(self.shares[position]) != self.parties - 1 or sender in self.shares[position]:
+                self._cheat(sender, "not-held", f"seat {seat} played position {position}, "
+                                                "which was never opened to it")
+            card = self._card(self._partial_for(position, sender) - share)
+            if card is None or self._seen(card, position):
+                return self._reveal("audit", f"position {position} played by seat {seat} is not "
+                                             "a card of this deck, or a card already seen")
+        self.played[position] = (seat, card)
+        self.known[position] = card
+        return [Played(seat, position, card)]
+
+    def _on_show(self, sender: int, message: dict) -> list:
+        seat = message["seat"]
+        self._sender_plays(sender, seat)
+        positions = message["positions"]
+        if positions != list(self.setup.dealt(seat)) or self.final is None:
+            raise BadMessage("a shown hand must be every position dealt to the seat", sender)
+        shares = [Point(message["shares"][i:i + 32]) for i in range(0, len(message["shares"]), 32)]
+        if not verify_dleq(self.keys[sender], [self.final[p].c1 for p in positions], shares,
+                           message["proof"], self._show_context(seat, positions)):
+            self._blame_deck()
+            self._cheat(sender, "share", f"the shares showing seat {seat}'s hand do not check out")
+        self._check_batches(set(positions))
+        cards = []
+        for p, share in zip(positions, shares):
+            others = [s for party, s in self.shares[p].items() if party != sender]
+            card = self._card(decks.decrypt(self.final[p], others + [share]))
+            if card is None or len(others) != self.parties - 1:
+                return self._reveal("audit", f"seat {seat}'s shown hand is not cards of this deck")
+            cards.append(card)
+        rule = self.setup.needs_redeal
+        if rule is None or not rule(cards):
+            self._cheat(sender, "redeal-claim", f"seat {seat} claimed a redeal, but its hand "
+                                                f"does not call for one (cards {sorted(cards)})")
+        self.redeal = Redeal(seat, tuple(cards))
+        return [self.redeal]
+
+    def _on_reveal(self, sender: int, message: dict) -> list:
+        if sender in self.reveals:
+            return []
+        if message["reason"] == "audit" and self.auditor is None:
+            self.auditor = sender
+        self.reveals[sender] = message
+        # An audit asks everyone to reveal; answering one is not asking for one.
+        out = self._reveal("end") if message["reason"] == "audit" else []
+        if len(self.reveals) == self.parties:
+            return out + [self._verify_everything()]
+        return out
+
+    # -- the deal's steps -----------------------------------------------------------------
+    def _shuffle_if_my_turn(self) -> list:
+        if len(self.decks) != self.me or self._sent_shuffle or self._pads is None:
+            return []
+        source = decks.initial_deck(self.size, self.joint) if self.me == 0 \
+            else self._decode(self.me - 1)
+        self._sent_shuffle = True
+        shuffled = decks.shuffle(source, self._pads, self.secrets.shuffle_seed)
+        return [Send(self._message(m.SHUFFLE, deck=decks.encode_deck(shuffled)))]
+
+    def _deal_shares(self) -> list:
+        """A batch of this party's shares for every other party's dealt positions."""
+        if self._sent_shares:
+            return []
+        self._sent_shares = True
+        batches = []
+        for party_index, party in enumerate(self.setup.parties):
+            if party_index != self.me:
+                positions = sorted(p for seat in party.seats for p in self.setup.dealt(seat))
+                batches.append(self._batch(positions, party_index))
+        return [Send(self._message(m.SHARES, batches=batches))] if batches else []
+
+    def _batch(self, positions, to: int | None) -> dict:
+        shares = [self._my_share(p) for p in positions]
+        proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[p].c1 for p in positions],
+                           shares, self._batch_context(self.me, to, positions),
+                           self.secrets.nonce_key)
+        return {"to": to, "positions": list(positions),
+                "shares": b"".join(s.raw for s in shares), "proof": proof}
+
+    def _read_batch(self, sender: int, raw: dict) -> _Batch | None:
+        to, positions = raw["to"], tuple(raw["positions"])
+        if to is not None and not (0 <= to < self.parties and to != sender):
+            raise BadMessage(f"shares for party {to}", sender)
+        spare = set(self.setup.spare())
+        for p in positions:
+            if p in spare:
+                if self.audience.setdefault(p, to) != to:
+                    self._cheat(sender, "share", f"spare position {p} was opened to two audiences")
+            elif to is None or self.setup.owner(self.setup.seat_of(p)) != to:
+                self._cheat(sender, "share", f"it published a share of position {p} for a party "
+                                             "that was not dealt it")
+        if all(sender in self.shares[p] for p in positions):
+            return None  # published again after a restart: the first one counts
+        if any(sender in self.shares[p] for p in positions):
+            self._cheat(sender, "share", "it published a share for one position twice")
+        raw_shares = raw["shares"]
+        # not checked here: the proof's check multiplies every share, and libsodium refuses
+        # one outside the group then
+        shares = tuple(Point(raw_shares[i:i + 32]) for i in range(0, len(raw_shares), 32))
+        return _Batch(sender, to, positions, shares, raw["proof"])
+
+    def _check_batch(self, batch: _Batch) -> None:
+        ok = verify_dleq(self.keys[batch.prover], [self.final[p].c1 for p in batch.positions],
+                         batch.shares, batch.proof,
+                         self._batch_context(batch.prover, batch.to, batch.positions))
+        if not ok:
+            self._blame_deck()
+            to = "everyone" if batch.to is None else f"party {batch.to}"
+            self._cheat(batch.prover, "share", f"its decryption shares for {to} (positions "
+                                               f"{list(batch.positions)}) do not check out")
+
+    def _check_batches(self, positions: set[int] | None) -> None:
+        keep = []
+        for batch in self._unchecked:
+            if positions is None or positions.intersection(batch.positions):
+                self._check_batch(batch)
+            else:
+                keep.append(batch)
+        self._unchecked = keep
+
+    def _progress(self) -> list:
+        """What this party can decrypt now: its hands once, opened spare cards."""
+        out = []
+        mine = [p for i, party in enumerate(self.setup.parties) if i == self.me
+                for seat in party.seats for p in self.setup.dealt(seat)]
+        if not self._hand_told and self.final is not None and \
+                all(len(self.shares[p]) == self.parties - 1 for p in mine):
+            self._hand_told = True
+            for p in mine:
+                card = self._decrypt_for_me(p)
+                if card is None or self._seen(card, p):
+                    return self._reveal("audit", f"deck position {p} dealt to this party does "
+                                                 "not decrypt to a card of this deck, or to one seen twice")
+                self.known[p] = card
+            for seat in self.setup.parties[self.me].seats:
+                positions = tuple(self.setup.dealt(seat))
+                out.append(Hand(seat, positions, tuple(self.known[p] for p in positions)))
+        opened: dict[bool, list[tuple[int, int]]] = {True: [], False: []}
+        for p, audience in sorted(self.audience.items()):
+            if p in self.known:
+                continue
+            if audience is None and len(self.shares[p]) == self.parties:
+                card = self._card(decks.decrypt(self.final[p], self.shares[p].values()))
+                public = True
+            elif audience == self.me and len(self.shares[p]) == self.parties - 1:
+                card, public = self._decrypt_for_me(p), False
+            else:
+                continue
+            if card is None or self._seen(card, p):
+                return out + self._reveal("audit", f"spare position {p} does not decrypt to a "
+                                                   "card of this deck, or to one seen twice")
+            self.known[p] = card
+            if public:
+                self.public[p] = card
+            opened[public].append((p, card))
+        for public, pairs in opened.items():
+            if pairs:
+                out.append(Opened(tuple(p for p, _ in pairs), tuple(c for _, c in pairs), public))
+        return out
+
+    def _reveal(self, reason: str, why: str = "") -> list:
+        if self._revealed:
+            return []
+        self._revealed = True
+        openings = [{"seat": seat, "label": label, "positions": list(positions)}
+                    for (seat, label), positions in sorted(self._my_commits.items())]
+        out = [Audit(why)] if reason == "audit" and why else []
+        return out + [Send(self._message(m.REVEAL, reason=reason, secret=self.secrets.signature,
+                                         openings=openings))]
+
+    # -- the end-of-hand verification -----------------------------------------------------
+    def _verify_everything(self) -> Verified:
+        secrets = self._revealed_secrets()
+        cards = self._replay_shuffles(secrets)
+        if cards is not None:
+            self._check_shares_directly(secrets)
+            for position, (seat, card) in self.played.items():
+                if cards[position] != card:  # cannot happen once shuffles and shares check
+                    self._cheat(self.setup.owner(seat), "not-held",
+                                f"seat {seat} played a card it was not dealt")
+            self._check_openings(secrets)
+            self._check_redeal_rule(cards)
+        if self.auditor is not None:
+            self._cheat(self.auditor, "false-alarm", "it asked for an audit, and every shuffle, "
+                                                     "share and play checks out")
+        if cards is None:
+            raise MentalError("the deal was audited before its deck was complete; nobody "
+                              "broke a rule that can be shown")
+        hands, spare = self.setup.layout(cards)
+        self.done = Verified(tuple(map(tuple, hands)), tuple(spare))
+        return self.done
+
+    def _revealed_secrets(self) -> list[PartySecrets]:
+        secrets = []
+        for i, party in enumerate(self.setup.parties):
+            try:
+                revealed = PartySecrets.revealed(party.key, self.context, self.reveals[i]["secret"])
+            except MentalError as exc:
+                self._cheat(i, "reveal", str(exc))
+            if i in self.keys and revealed.key != self.keys[i]:
+                self._cheat(i, "reveal", "its revealed secret does not give the key share it published")
+            secrets.append(revealed)
+        return secrets
+
+    def _replay_shuffles(self, secrets: list[PartySecrets]) -> list[int] | None:
+        """Every published shuffle redone from its party's seed; the card at each final
+        position (None if the deck was never completed). The joint secret is known now,
+        so every multiplication is a fixed-base one (``deck.pads``); the randomness each
+        final ciphertext has accumulated (``c₁ = aₚ·G``) is kept for the share check."""
+        if self.joint is None:
+            return None
+        joint_secret = secrets[0].x
+        for revealed in secrets[1:]:
+            joint_secret = joint_secret + revealed.x
+        source = decks.initial_deck(self.size, self.joint)
+        order = list(range(self.size))
+        accumulated = [ONE] * self.size
+        for t, published in enumerate(self.decks):
+            seed = secrets[t].shuffle_seed
+            expected = decks.shuffle(source, decks.pads(self.size, self.joint, seed, joint_secret), seed)
+            if decks.encode_deck(expected) != published:
+                self._cheat(t, "shuffle", "its shuffle is not the permutation and re-encryption "
+                                          "its seed gives: it duplicated, dropped or substituted cards")
+            permutation = decks.permutation(self.size, seed)
+            randomness = decks.randomness(self.size, seed)
+            order = [order[permutation[i]] for i in range(self.size)]
+            accumulated = [accumulated[permutation[i]] + randomness[i] for i in range(self.size)]
+            source = expected
+        self._accumulated = accumulated
+        return order if len(self.decks) == self.parties else None
+
+    def _check_shares_directly(self, secrets: list[PartySecrets]) -> None:
+        """Shares never checked by proof, recomputed from the revealed keys: ``xⱼ·c₁`` is
+        ``(xⱼ·aₚ)·G`` once the replay has shown ``c₁ = aₚ·G``."""
+        for batch in self._unchecked:
+            x = secrets[batch.prover].x
+            for p, share in zip(batch.positions, batch.shares):
+                if base_mul(x * self._accumulated[p]) != share:
+                    self._cheat(batch.prover, "share", f"its decryption share for position {p} is wrong")
+        self._unchecked = []
+
+    def _check_openings(self, secrets: list[PartySecrets]) -> None:
+        opened = {}
+        for i, reveal in self.reveals.items():
+            for opening in reveal["openings"]:
+                key = (opening["seat"], opening["label"])
+                self._sender_plays(i, key[0])
+                opened[key] = (i, tuple(opening["positions"]))
+        for (seat, label), (count, digest) in self.commitments.items():
+            owner = self.setup.owner(seat)
+            if (seat, label) not in opened:
+                self._cheat(owner, "commitment", f"seat {seat} never opened its {label}")
+            _, positions = opened[(seat, label)]
+            if self._commit_digest(secrets[owner], seat, label, positions) != digest \
+                    or len(positions) != count:
+                self._cheat(owner, "commitment", f"seat {seat}'s {label} does not open its commitment")
+            if not set(positions) <= self.holdings[seat] or set(positions) & set(self.played):
+                self._cheat(owner, "commitment", f"seat {seat} {label} cards it did not hold, "
+                                                 "or played one of them")
+
+    def _check_redeal_rule(self, cards: list[int]) -> None:
+        rule = self.setup.needs_redeal
+        if rule is None or self.redeal is not None:
+            return
+        for seat in range(self.setup.num_players):
+            hand = [cards[p] for p in self.setup.dealt(seat)]
+            if rule(hand):
+                self._cheat(self.setup.owner(seat), "redeal-missed",
+                            f"seat {seat} kept a hand that had to be redealt")
+
+    # -- helpers --------------------------------------------------------------------------
+    def _message(self, kind: str, **fields) -> dict:
+        return m.make(kind, self.context.hand, self.context.attempt, **fields)
+
+    def _usable(self) -> None:
+        if self.failed is not None:
+            raise self.failed
+
+    def _own(self, seat: int) -> None:
+        if seat not in self.setup.parties[self.me].seats:
+            raise Refused(f"seat {seat} is not played by this client")
+
+    def _sender_plays(self, sender: int, seat: int) -> None:
+        if not 0 <= seat < self.setup.num_players or seat not in self.setup.parties[sender].seats:
+            self._cheat(sender, "not-held", f"it acted for seat {seat}, which it does not play")
+
+    def _spare_positions(self, positions, audience) -> tuple[int, ...]:
+        self._usable()
+        if self.final is None:
+            raise Refused("the deck is not dealt yet")
+        positions = tuple(sorted(positions))
+        spare = set(self.setup.spare())
+        for p in positions:
+            if p not in spare or self.audience.get(p, audience) != audience:
+                raise Refused(f"deck position {p} is not a spare position that may be opened so")
+        return positions
+
+    def _live(self, seat: int) -> set[int]:
+        return self.holdings[seat] - set(self.played)
+
+    def _position_of(self, seat: int, card: int) -> int:
+        committed = {p for positions in self._my_commits.values() for p in positions}
+        for p in sorted(self._live(seat) - committed):
+            if self.known.get(p) == card:
+                return p
+        raise Refused(f"seat {seat} does not hold card {card}")
+
+    def _my_share(self, position: int) -> Point:
+        share = self._own_share.get(position)
+        if share is None:
+            try:
+                share = self._own_share[position] = self.secrets.x * self.final[position].c1
+            except GroupError:
+                self._blame_deck()  # libsodium refused the deck's point: name its shuffler
+                raise
+        return share
+
+    def _decrypt_for_me(self, position: int) -> int | None:
+        shares = [s for party, s in self.shares[position].items() if party != self.me]
+        return self._card(decks.decrypt(self.final[position], shares + [self._my_share(position)]))
+
+    def _card(self, point: Point) -> int | None:
+        return decks.card_lookup(self.size).get(point)
+
+    def _seen(self, card: int, position: int) -> bool:
+        return any(c == card and p != position for p, c in self.known.items())
+
+    def _point(self, sender: int, raw: bytes, rule: str, detail: str) -> Point:
+        try:
+            return Point.from_wire(raw)
+        except GroupError:
+            self._cheat(sender, rule, detail)
+
+    def _decode(self, index: int) -> list[decks.Ciphertext]:
+        """A published deck, its points not checked here (see the module's docstring)."""
+        return decks.decode_deck(self.decks[index], self.size, validate=False)
+
+    def _blame_deck(self) -> None:
+        """Name the first shuffler whose published deck holds a point outside the group
+        (re-encrypting such a point keeps it outside); return if every deck is good."""
+        for t, raw in enumerate(self.decks):
+            try:
+                decks.decode_deck(raw, self.size, validate=True)
+            except GroupError:
+                self._cheat(t, "shuffle", "its deck holds a point outside the group")
+
+    def _partial_for(self, position: int, reader: int) -> Point:
+        """``c₂`` less every share but ``reader``'s: the reader's share then opens it."""
+        partial = self._partial.get(position)
+        if partial is None:
+            others = [s for party, s in self.shares[position].items() if party != reader]
+            partial = self._partial[position] = decks.decrypt(self.final[position], others)
+        return partial
+
+    def _commit_digest(self, secrets: PartySecrets, seat: int, label: str, positions) -> bytes:
+        salt = secrets.salt(f"{seat}/{label}")
+        return hashlib.sha256(canonical.encode(
+            [_COMMIT, self.context.plain(), seat, label, list(positions), salt])).digest()
+
+    def _batch_context(self, prover: int, to: int | None, positions) -> bytes:
+        return self.context.transcript("shares", prover=prover, to=to, positions=list(positions))
+
+    def _play_context(self, seat: int, position: int) -> bytes:
+        return self.context.transcript("play", party=self.setup.owner(seat), seat=seat,
+                                       position=position)
+
+    def _show_context(self, seat: int, positions) -> bytes:
+        return self.context.transcript("show", party=self.setup.owner(seat), seat=seat,
+                                       positions=list(positions))
+
+    def _cheat(self, party: int, rule: str, detail: str):
+        cheat = Cheat(party, tuple(self.setup.parties[party].seats), rule, detail)
+        self.failed = cheat
+        raise cheat

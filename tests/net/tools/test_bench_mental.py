@@ -1,0 +1,12 @@
+"""The mental-poker benchmark runs and prints every section (figures are not judged here)."""
+
+from net.tools import bench_mental
+
+
+def test_the_benchmark_prints_every_section(capsys):
+    assert bench_mental.main(["--runs", "1", "--plays", "2"]) == 0
+    out = capsys.readouterr().out
+    for heading in ("1. Group operations", "2. A deal among 4 human players", "Rook (57 cards)",
+                    "Somerset (50 cards)", "Horseshoes (52 cards)", "variable-base mult",
+                    "3. A played card", "4. At one party", "5. Message sizes", "mental-shuffle"):
+        assert heading in out

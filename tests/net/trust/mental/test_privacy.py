@@ -1,0 +1,122 @@
+"""Nobody sees another human's cards before they are played — not even the host.
+
+The host's client (party 0: its own seat 0 and a computer player's, seat 2) records
+everything it ever receives and holds, its secrets included. Before every card a human
+seat plays, ``every_way_to_decrypt`` tries each way a client could open a card with
+that record, and finds none of the human's cards still in hand. The same attack finds
+the host's own and its computer player's cards (it is not empty-handed), and every card
+already played; and against today's commit–reveal deal, the host's record gives every
+hand at once.
+"""
+
+from itertools import combinations
+
+from engine.cards import cards_of
+from engine.registry import title
+from net.trust import fairdeal
+from net.trust.mental import deck as decks
+from net.trust.mental import messages as m
+from net.trust.mental.group import Point
+from net.trust.mental.machine import Played
+from tests.net.trust.mental_table import MentalTable, god_view, play_hand
+from tests.net.trust_table import TABLE, Table
+
+HOST = 0
+PARTIES = [[0, 2], [1], [3]]  # the host with a computer player, and two humans
+HUMAN_SEATS = (1, 3)
+
+
+def every_way_to_decrypt(record, secrets, size) -> dict[int, int]:
+    """position -> card for every position this record opens, trying: every subset of
+    the shares received for that position, with and without the holder's own share; the
+    same with each share a player published for a card it played (the only shares made
+    with its key share, but for another position's base); and the starting deck's
+    ciphertexts, compared as they are."""
+    lookup = decks.card_lookup(size)
+    final = decks.decode_deck([msg for _, msg in record if msg["type"] == m.SHUFFLE][-1]["deck"],
+                              size, validate=True)
+    shares: dict[int, list[Point]] = {p: [] for p in range(size)}
+    stray: list[Point] = []  # the players' own shares, of the cards they played
+    for _, msg in record:
+        batches = msg["batches"] if msg["type"] == m.SHARES else \
+            [msg] if msg["type"] == m.SHOW else []
+        for batch in batches:
+            for i, p in enumerate(batch["positions"]):
+                shares[p].append(Point(batch["shares"][32 * i:32 * i + 32]))
+        if msg["type"] == m.PLAY and msg["share"] is not None:
+            shares[msg["position"]].append(Point(msg["share"]))
+            stray.append(Point(msg["share"]))
+    start = {c.raw for c in decks.initial_deck(size, decks.joint_key(
+        Point(msg["key"]) for _, msg in record if msg["type"] == m.KEY))}
+    found = {}
+    for p, ciphertext in enumerate(final):
+        assert ciphertext.raw not in start  # no ciphertext of the public deck survives
+        mine = secrets.x * ciphertext.c1
+        candidates = shares[p] + [mine]
+        for n in range(len(candidates) + 1):
+            for subset in combinations(candidates, n):
+                card = lookup.get(decks.decrypt(ciphertext, subset))
+                if card is not None:
+                    found[p] = card
+        if p not in found:
+            for wrong in stray:
+                card = lookup.get(decks.decrypt(ciphertext, shares[p] + [mine, wrong]))
+                if card is not None:
+                    found[p] = card
+    return found
+
+
+def test_the_host_cannot_see_a_human_hand_before_it_is_played():
+    game = title("rook").make("rook", None, None)
+    table = MentalTable(game, PARTIES, dealer=1)
+    table.deal()
+    truth = god_view(table)
+    checks = []
+
+    def attack(state, action):
+        if action.kind != "play" or action.seat not in HUMAN_SEATS:
+            return
+        record = table.received[HOST]  # everything the host's client was sent
+        found = every_way_to_decrypt(record, table.secrets[HOST], table.setup.deck_size)
+        assert all(truth[p] == card for p, card in found.items())
+        played = {p for _, msg in record if msg["type"] == m.PLAY for p in [msg["position"]]}
+        for seat in HUMAN_SEATS:
+            in_hand = table.machines[seat_party(seat)].holdings[seat] - played
+            assert not in_hand & set(found), f"the host opened a card of seat {seat}"
+        assert set(found) >= played  # what was played, it does know
+        for seat in (0, 2):  # its own seat and its computer player's
+            assert set(table.setup.dealt(seat)) <= set(found)
+        checks.append(len(played))
+
+    play_hand(table, before_action=attack)
+    assert len(checks) == 26  # before each of the humans' 26 cards
+    assert all(p.card == truth[p.position] for p in table.events(HOST, Played))
+
+
+def seat_party(seat):
+    return next(i for i, seats in enumerate(PARTIES) if seat in seats)
+
+
+def test_a_human_cannot_see_another_humans_hand_either():
+    game = title("somerset").make("kitty-doubled", None, None)
+    table = MentalTable(game, [[0], [1], [2], [3]], dealer=0)
+    table.deal()
+    found = every_way_to_decrypt(table.received[1], table.secrets[1], table.setup.deck_size)
+    assert set(found) == set(table.setup.dealt(1))  # its own hand, nothing else
+
+
+def test_the_same_attack_succeeds_on_todays_commit_reveal_deal():
+    """Today's deal: the host draws the secret and logs every contribution, so its own
+    record gives the seed, and the seed gives every hand."""
+    old = Table(("rook", None, None), peers=(1, 3))  # seat 2 a computer player
+    old.start()
+    entries = [(signed["entry"], private) for signed, private in old.persisted]
+    secret = next(p["secret"] for e, p in entries if e["kind"] == "commit")
+    contributions = {e["body"]["seat"]: e["body"]["signed"]["body"]["random"]
+                     for e, _ in entries if e["kind"] == "contribution"}
+    deal = next(e["body"] for e, _ in entries if e["kind"] == "deal")
+    seed = fairdeal.seed(TABLE, deal["hand"], secret, contributions)
+    game = old.host.game
+    hands = game.deal(seed, deal["dealer"]).hands  # bit masks, Rook's redeals included
+    for seat in HUMAN_SEATS:  # each human's hand, exactly as its own replica shows it
+        assert [game.deck.name(c) for c in cards_of(hands[seat])] == old.replicas[seat].view["hand"]
