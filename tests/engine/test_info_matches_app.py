@@ -3,8 +3,7 @@
 Issue 12 moves title knowledge out of app/ and net/ into each title's ``GameInfo``. Until
 those switch over, this pins the engine's data to the app's current per-title tables
 (``app.cardnames``, ``GAME_NAMES``, ``MODE_NAMES``, ``CHOICE_NAMES``, ``MODE_ONLY``,
-``TARGETS``, ``viewmodel.partnerships``, ``assets.deck_for``,
-``net.sessions.events.ROOK_TRUMPS``): switching a reader over changes nothing a player
+``TARGETS``, ``viewmodel.partnerships``, ``assets.deck_for``): switching a reader over changes nothing a player
 sees. Once app/ and net/ read GameInfo, these tables and this file go.
 """
 
@@ -19,7 +18,6 @@ from app.host_dialog import CHOICE_NAMES, GAME_NAMES, MODE_NAMES, MODE_ONLY
 from app.table import table_view, viewmodel
 from engine import make_game, title_info
 from engine.registry import TITLES, variants
-from net.sessions import events as state_events
 
 
 def sort_hand(info, cards: list[str], trump: str | None) -> list[str]:
@@ -81,10 +79,3 @@ def test_sides_targets_and_trumps_are_the_tables(variant):
         assert info.target == table_view.TARGETS[info.title]
     else:
         assert info.target == info.options["target"]
-    bury = [d for d in info.decisions if d.kind == "bury"]
-    if bury:
-        assert list(bury[0].choices) == state_events.ROOK_TRUMPS
-        assert (bury[0].phase, (bury[0].kind, bury[0].cards)) in state_events.TEMPLATE_PHASES.items()
-    discard = [d for d in info.decisions if d.kind == "discard"]
-    if discard:
-        assert (discard[0].phase, (discard[0].kind, discard[0].cards)) in state_events.TEMPLATE_PHASES.items()
