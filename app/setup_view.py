@@ -125,6 +125,7 @@ class SetupView(QWidget):
         self.start_button = QPushButton("Deal the first hand")
         self.start_button.setObjectName("startGame")
         self.start_button.setMinimumHeight(44)
+        self.start_button.setToolTip("Deal the first hand (Enter)")
         self.start_button.setEnabled(False)
         row.addWidget(self.back_button)
         row.addStretch(1)
@@ -327,6 +328,14 @@ class SetupView(QWidget):
         if where.startswith("Partner") and not any(self.teams):
             where = "Across"
         return where.lower()
+
+    def keyPressEvent(self, event) -> None:
+        """Enter deals the first hand, as the highlighted button says (host only)."""
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.start_button.isVisible() \
+                and self.start_button.isEnabled():
+            self.start_button.click()
+            return
+        super().keyPressEvent(event)
 
     def _start(self) -> None:
         if self.session is not None:

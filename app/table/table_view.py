@@ -309,6 +309,8 @@ class TableView(QWidget):
                                event.get("evidence_path"))
 
     def on_error(self, event: dict) -> None:
+        """A refusal of your own action: it stays readable until the game moves on, and
+        the decision it refused is offered again."""
         self._flash(event.get("message", "something went wrong"))
         self.refresh()
 
