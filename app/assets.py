@@ -2,9 +2,10 @@
 
 Assets live in ``assets/`` at the repository root during development and in the bundle
 folder of a PyInstaller bundle; ``asset_root`` is the one place that knows. Which folder
-a game's faces come from, and what each card says, is the title's own description (``GameInfo.deck``): a ``Deck`` here. A missing SVG never breaks the
-table: ``CardArt`` draws a plain face with the card's short label in its ink instead, so
-a half-generated art folder (or a new title with no art yet) still gives a playable game.
+a game's faces come from, and what each card says, is the title's own description
+(``GameInfo.deck``): a ``Deck`` here. A missing SVG never breaks the table: ``CardArt``
+draws a plain face with the card's short label in its ink instead, so a half-generated
+art folder (or a new title with no art yet) still gives a playable game.
 """
 
 from __future__ import annotations

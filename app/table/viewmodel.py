@@ -129,7 +129,8 @@ def describe_action(info: GameInfo, entry: dict, names: list[str]) -> str:
     if "ack" in entry:
         return f"{who}: got it"
     if "bury" in entry:
-        return f"{who} buries {_count(info, 'bury', entry['bury'])} cards, trump {cardnames.trump_name(info, entry.get('trump'))}"
+        trump = cardnames.trump_name(info, entry.get("trump"))
+        return f"{who} buries {_count(info, 'bury', entry['bury'])} cards, trump {trump}"
     if "discard" in entry:
         return f"{who} discards {_count(info, 'discard', entry['discard'])} cards"
     if "leftover" in entry:
