@@ -10,48 +10,9 @@ import html
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from app import version
-from app.host_dialog import CHOICE_NAMES, GAME_NAMES
-from engine import TITLES, rulesets
+from app.titles import rules_summary
+from engine import TITLES, rulesets, title_info
 
-RULES_SUMMARY = {
-    "somerset": """
-<p>Four players in two partnerships (partners sit opposite). The 50 cards are stacked
-numbers like <b>3/8</b>: the lower number is the suit, the upper the rank. Every trick
-is worth a point and the red count cards 12 more — 24 points in every deal.</p>
-<ul>
-<li><b>Bid</b> how many of the 24 points your side will take (12 to 24), or pass; a pass
-is not final. Four passes throw the hand in.</li>
-<li>The high bidder takes the kitty and discards two (kitty rules), then <b>names trump</b>:
-one of the seven suits or No Trump.</li>
-<li><b>Play</b>: follow suit if you can. The <b>0/0</b> (the Rover) may be played any time and
-turns every double on its trick into a trump. The <b>S/S</b> is the lowest trump (worth 3).</li>
-<li>First side to <b>66</b> wins.</li>
-</ul>""",
-    "rook": """
-<p>Four players in two partnerships with the 57-card Rook deck: 1–14 in Black, Red, Green
-and Yellow, plus the Rook bird. 1s are high. Points: Rook 20, 1s 15, 14s and 10s 10,
-5s 5 — 180 in all.</p>
-<ul>
-<li><b>Bid</b> in fives from 100 to 180, or pass for good. If the first three pass, the
-dealer is stuck at 100.</li>
-<li>The winner may <b>raise</b> once, then everyone sees the <b>widow</b> and says
-<i>Got it</i>. The bidder takes it, <b>buries 5</b> and names a trump colour.</li>
-<li><b>Play</b>: follow the colour led; if you can't, you must trump if you can. The Rook is
-the top trump.</li>
-<li>Make your contract to score it, or lose it. First team to <b>500</b> wins.</li>
-</ul>""",
-    "horseshoes": """
-<p>Three or four players, each alone, or four in partnerships, with a standard deck
-(no court cards with three players). <b>Lowest score wins.</b></p>
-<ul>
-<li>Everyone <b>bids</b> how many tricks they will take, 0 to 13; the first bidder also
-names trump (or No Trump).</li>
-<li><b>Play</b>: follow suit if you can. An ace of the suit led or of trump is declared
-<b>high</b> or <b>low</b> as you play it.</li>
-<li>Every trick off your bid is a penalty point; if everyone is exact, everyone scores 3.
-The game ends when someone reaches the target (13 by default).</li>
-</ul>""",
-}
 
 
 # How the rulesets' differences read in the comparison table (Ruleset.extra values).
@@ -80,15 +41,16 @@ def _rule_html(rule, with_topic: bool = True) -> str:
 
 
 def _options_html(ruleset) -> str:
+    """``ruleset`` (an ``engine.info.RulesetInfo``): the host's choices and their defaults."""
     if not ruleset.options:
         return ""
     parts = ["<p><b>Choices the host makes:</b></p><ul>"]
     for option in ruleset.options:
         default = option.default
-        said = ("off" if default is False else "on" if default is True
-                else CHOICE_NAMES.get(str(default), str(default)).lower())
+        named = next((c.name for c in option.choices if c.value == default), str(default))
+        said = "off" if default is False else "on" if default is True else named.lower()
         parts.append(f"<li><b>{html.escape(option.name)}</b> (normally {html.escape(said)}): "
-                     f"{html.escape(option.help)}</li>")
+                     f"{html.escape(option.description)}</li>")
     parts.append("</ul>")
     return "".join(parts)
 
@@ -97,6 +59,7 @@ def sources_html(title: str) -> str:
     """The title's rules in plain words, each with its source and our rulings marked:
     the rules every ruleset shares once, then what each ruleset adds."""
     sets = list(rulesets(title).values())
+    described = {r.id: r for r in title_info(title).rulesets}
     shared = [rule for rule in sets[0].rules if all(rule in other.rules for other in sets[1:])]
     parts = []
     if len(sets) > 1:
@@ -107,7 +70,7 @@ def sources_html(title: str) -> str:
         if len(sets) > 1:
             parts.append(f"<h3>{html.escape(ruleset.name)}</h3><p><i>{html.escape(ruleset.summary)}</i></p>")
         parts += [_rule_html(rule) for rule in own]
-        parts.append(_options_html(ruleset))
+        parts.append(_options_html(described[ruleset.id]))
     return "\n".join(parts)
 
 
@@ -169,7 +132,7 @@ def comparison_html(title: str) -> str:
 
 
 def rules_html() -> str:
-    return "\n".join(f"<h2>{GAME_NAMES.get(t, t)}</h2>{RULES_SUMMARY.get(t, '')}" for t in TITLES)
+    return "\n".join(f"<h2>{title_info(t).name}</h2>{rules_summary(t)}" for t in TITLES)
 
 
 class AboutDialog(QDialog):
@@ -184,17 +147,18 @@ class AboutDialog(QDialog):
         for title in TITLES:
             table = comparison_html(title)
             if table:
-                name = GAME_NAMES.get(title, title)
+                name = title_info(title).name
                 self.tabs.addTab(self._page(
                     f"<h2>{name}: the rulesets side by side</h2><p>The {name} rulesets differ only "
                     "in these rules; everything else is the same in all of them.</p>" + table),
                     f"{name} rulesets")
         for title in TITLES:
-            self.tabs.addTab(self._page(f"<h2>{GAME_NAMES.get(title, title)}: the rules in full</h2>"
+            name = title_info(title).name
+            self.tabs.addTab(self._page(f"<h2>{name}: the rules in full</h2>"
                                         "<p>Each rule says where it comes from. A <b>Parlour ruling</b> is "
                                         "our decision where the sources are silent or disagree.</p>"
                                         + sources_html(title)),
-                             f"{GAME_NAMES.get(title, title)} rules")
+                             f"{name} rules")
         layout.addWidget(self.tabs)
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)

@@ -1,35 +1,38 @@
 """Card faces, backs and icons: found on disk, rendered from SVG, cached as pixmaps.
 
-Assets live in ``assets/`` at the repository root during development and under
-``sys._MEIPASS/assets`` in a PyInstaller bundle; ``asset_root`` is the one place that
-knows. A missing SVG never breaks the table: ``CardArt`` draws a plain face with the
-card's name instead, so a half-generated art folder still gives a playable game.
+Assets live in ``assets/`` at the repository root during development and in the bundle
+folder of a PyInstaller bundle; ``asset_root`` is the one place that knows. Which folder
+a game's faces come from, and what each card says, is the title's own description
+(``GameInfo.deck``): a ``Deck`` here. A missing SVG never breaks the table: ``CardArt``
+draws a plain face with the card's short label in its ink instead, so a half-generated
+art folder (or a new title with no art yet) still gives a playable game.
 """
 
 from __future__ import annotations
 
-import sys
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
-from app import cardnames
+from engine.info import CardInfo, GameInfo
+
+ACCESSIBLE = "accessible"  # the art variant drawn for colour-blind players, where a deck has one
 
 
 def asset_root() -> Path:
-    """The ``assets`` folder: inside the bundle when frozen, else next to ``app/``."""
-    frozen_root = getattr(sys, "_MEIPASS", None)
-    if frozen_root:
-        return Path(frozen_root) / "assets"
+    """The ``assets`` folder beside ``app/``. In a PyInstaller bundle too: its bootloader
+    sets each module's ``__file__`` to where the module sits inside the bundle folder,
+    and the bundle keeps ``assets/`` beside ``app/`` there (packaging/parlour.spec)."""
     return Path(__file__).resolve().parent.parent / "assets"
 
 
-def card_file(deck: str, card: str) -> Path:
-    """The SVG for ``card`` in ``deck`` ("somerset", "rook", "rook-accessible", "standard")."""
-    return asset_root() / "cards" / deck / f"{card.replace('/', '-')}.svg"
+def card_file(art: str, card: str) -> Path:
+    """The SVG for ``card`` in the art folder ``art`` (``DeckInfo.art``: "rook", "standard"…)."""
+    return asset_root() / "cards" / art / f"{card.replace('/', '-')}.svg"
 
 
 def back_file(colour: str = "blue") -> Path:
@@ -43,13 +46,28 @@ def app_icon() -> QIcon:
     return QIcon(_fallback_icon())
 
 
-def deck_for(game: str, accessible_rook: bool = False) -> str:
-    """The art folder a game's cards are drawn from."""
-    if game == "rook":
-        return "rook-accessible" if accessible_rook else "rook"
-    if game == "horseshoes":
-        return "standard"
-    return "somerset"
+@dataclass(frozen=True)
+class Deck:
+    """The cards a table draws: the art folder their faces come from, and what each
+    card is (its label and ink for a drawn face, its words for a tooltip)."""
+
+    art: str
+    cards: tuple[CardInfo, ...]
+
+    @cached_property
+    def by_name(self) -> dict[str, CardInfo]:
+        return {card.name: card for card in self.cards}
+
+    def card(self, name: str) -> CardInfo:
+        """The card named ``name``; KeyError for a card of another deck."""
+        return self.by_name[name]
+
+
+def deck_for(info: GameInfo, accessible: bool = False) -> Deck:
+    """The deck a game is drawn with: its art, or the accessible variant where the
+    player asked for it and the deck has one."""
+    art = info.deck.art_variants.get(ACCESSIBLE, info.deck.art) if accessible else info.deck.art
+    return Deck(art, info.deck.cards)
 
 
 @lru_cache(maxsize=64)
@@ -64,12 +82,13 @@ class CardArt:
     def __init__(self) -> None:
         self._cache: dict[tuple, QPixmap] = {}
 
-    def face(self, deck: str, card: str, size: QSize, ratio: float = 1.0) -> QPixmap:
-        key = ("face", deck, card, size.width(), size.height(), ratio)
+    def face(self, deck: Deck, card: str, size: QSize, ratio: float = 1.0) -> QPixmap:
+        key = ("face", deck.art, card, size.width(), size.height(), ratio)
         if key not in self._cache:
-            renderer = _renderer(str(card_file(deck, card))) if card_file(deck, card).exists() else None
+            path = card_file(deck.art, card)
+            renderer = _renderer(str(path)) if path.exists() else None
             self._cache[key] = (_render(renderer, size, ratio) if renderer
-                                else _drawn_face(deck, card, size, ratio))
+                                else _drawn_face(deck.card(card), size, ratio))
         return self._cache[key]
 
     def back(self, size: QSize, colour: str = "blue", ratio: float = 1.0) -> QPixmap:
@@ -104,20 +123,20 @@ def _rounded(size: QSize) -> QPainterPath:
     return path
 
 
-def _drawn_face(deck: str, card: str, size: QSize, ratio: float) -> QPixmap:
-    """A clean stand-in face: white card, the card's short label in its colour."""
+def _drawn_face(card: CardInfo, size: QSize, ratio: float) -> QPixmap:
+    """A clean stand-in face: white card, the card's short label in its ink."""
     pixmap = _blank(size, ratio)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.Antialiasing)
     painter.setPen(QPen(QColor("#555"), 1))
     painter.setBrush(QColor("#fffdf7"))
     painter.drawPath(_rounded(size))
-    painter.setPen(QColor(cardnames.ink(deck, card)))
+    painter.setPen(QColor(card.ink))
     font = QFont()
     font.setBold(True)
     font.setPixelSize(max(10, size.width() // 4))
     painter.setFont(font)
-    label = cardnames.short_label(deck, card)
+    label = card.label
     corner = QRectF(4, 3, size.width() - 8, size.height() * 0.3)
     painter.drawText(corner, Qt.AlignLeft | Qt.AlignTop, label)
     font.setPixelSize(max(12, size.width() // 3))
@@ -142,7 +161,9 @@ def _drawn_back(size: QSize, colour: str, ratio: float) -> QPixmap:
     return pixmap
 
 
+# The app's icon where its SVG is missing: an ace of spades, drawn.
+ICON_CARD = CardInfo("AS", "Ace of spades", "A\u2660", "S", False, 14, "#222222", 0)
+
+
 def _fallback_icon() -> QPixmap:
-    size = QSize(64, 64)
-    pixmap = _drawn_face("standard", "AS", size, 1.0)
-    return pixmap
+    return _drawn_face(ICON_CARD, QSize(64, 64), 1.0)

@@ -1,7 +1,8 @@
 """Choosing the game: title, ruleset, mode and the ruleset's options.
 
-The choices are generated from the engine's ruleset data, so a new ruleset or option
-appears here without touching the app. Used both to host a network table and to set
+The choices are generated from what each title says about itself (``engine.info``: its
+name, rulesets, modes and options, with the names a host reads), so a new title,
+ruleset or option appears here without touching the app. Used both to host a network table and to set
 up a game against the computer (then without a table name, and with the computer
 players' level and speed). The window remembers the last choices of each
 (``Settings.last_game``) and opens on them.
@@ -13,13 +14,9 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLineEdit, QVBoxLayout, QWidget)
 
 from app.fields import TABLE_NAME_LIMIT, field_note, guard_length
-from engine import TITLES, rulesets
+from engine import TITLES, rulesets, title_info
+from engine.info import OptionInfo
 
-GAME_NAMES = {"somerset": "Somerset", "rook": "Rook", "horseshoes": "Horseshoes"}
-# How option values read in the dialog; anything not listed is shown as written.
-CHOICE_NAMES = {"dealer": "The dealer chooses each hand", "up": "Always face up", "down": "Always face down"}
-# Options that only mean something in one mode.
-MODE_ONLY = {"leftover": "three"}
 # How an option is labelled in the dialog where its ruleset name says more than fits
 # (the mode already shows it is a three-player option).
 OPTION_LABELS = {"leftover": "Left-over card"}
@@ -30,8 +27,6 @@ DEFAULT_LEVEL = "normal"
 # factor on the window's pause per card.
 SPEEDS = (("relaxed", "Relaxed", 1.7), ("normal", "Normal", 1.0), ("quick", "Quick", 0.4))
 SPEED_FACTORS = {key: factor for key, _name, factor in SPEEDS}
-MODE_NAMES = {"three": "Three players, each alone", "four": "Four players, each alone",
-              "partners": "Four players, partners opposite"}
 
 
 class HostDialog(QDialog):
@@ -56,7 +51,7 @@ class HostDialog(QDialog):
         self.game_box = QComboBox()
         self.game_box.setAccessibleName("Game")
         for title in TITLES:
-            self.game_box.addItem(GAME_NAMES.get(title, title), title)
+            self.game_box.addItem(title_info(title).name, title)
         self.form.addRow("Game", self.game_box)
         self.ruleset_box = QComboBox()
         self.ruleset_box.setAccessibleName("Rules")
@@ -70,6 +65,7 @@ class HostDialog(QDialog):
         self.form.addRow("Players", self.mode_box)
         self.option_rows: list[QWidget] = []
         self.option_widgets: dict[str, QWidget] = {}
+        self.option_infos: dict[str, OptionInfo] = {}
         self.level_box = QComboBox()
         self.level_box.setObjectName("botLevel")
         self.level_box.setAccessibleName("Computer players' level")
@@ -143,8 +139,9 @@ class HostDialog(QDialog):
         self.ruleset_box.setVisible(self.ruleset_box.count() > 1)
         self.form.labelForField(self.ruleset_box).setVisible(self.ruleset_box.count() > 1)
         self.mode_box.clear()
+        mode_names = {m.id: m.name for m in title_info(self.game_box.currentData()).modes}
         for mode in ruleset.modes:
-            self.mode_box.addItem(MODE_NAMES.get(mode, mode), mode)
+            self.mode_box.addItem(mode_names.get(mode, mode), mode)
         default_mode = ruleset.extra.get("default_mode") if ruleset.extra else None
         if default_mode and self.mode_box.findData(default_mode) >= 0:
             self.mode_box.setCurrentIndex(self.mode_box.findData(default_mode))
@@ -159,17 +156,19 @@ class HostDialog(QDialog):
         for row in self.option_rows:
             self.form.removeRow(row)
         self.option_rows, self.option_widgets = [], {}
-        for option in ruleset.options:
+        described = next(r for r in title_info(self.game_box.currentData()).rulesets if r.id == ruleset.id)
+        self.option_infos = {option.id: option for option in described.options}
+        for option in described.options:
             widget = self._option_widget(option)
-            widget.setToolTip(option.help)
+            widget.setToolTip(option.description)
             self.option_widgets[option.id] = widget
             self.option_rows.append(widget)
             row = self.form.getWidgetPosition(self.level_box)[0] if self.local else -1
             label = "" if isinstance(widget, QCheckBox) else OPTION_LABELS.get(option.id, option.name)
             self.form.insertRow(row, label, widget)
 
-    def _option_widget(self, option) -> QWidget:
-        if set(option.choices) == {False, True}:
+    def _option_widget(self, option: OptionInfo) -> QWidget:
+        if {choice.value for choice in option.choices} == {False, True}:
             box = QCheckBox(option.name)
             box.setObjectName(f"option-{option.id}")
             box.setChecked(bool(option.default))
@@ -178,17 +177,16 @@ class HostDialog(QDialog):
         combo.setObjectName(f"option-{option.id}")
         combo.setAccessibleName(option.name)
         for choice in option.choices:
-            combo.addItem(CHOICE_NAMES.get(str(choice), str(choice)), choice)
-        combo.setCurrentIndex(list(option.choices).index(option.default))
+            combo.addItem(choice.name, choice.value)
+        combo.setCurrentIndex([choice.value for choice in option.choices].index(option.default))
         return combo
 
     def _mode_changed(self) -> None:
         """Hide options that do nothing in the chosen mode (the left-over card needs three)."""
         mode = self.mode_box.currentData()
         for option_id, widget in self.option_widgets.items():
-            wanted = MODE_ONLY.get(option_id)
-            shown = wanted is None or wanted == mode
-            self.form.setRowVisible(widget, shown)
+            wanted = self.option_infos[option_id].modes
+            self.form.setRowVisible(widget, not wanted or mode in wanted)
         self._fit()
 
     def _fit(self) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QListW
 
 from html import escape
 
-from app.host_dialog import GAME_NAMES, MODE_NAMES
+from app.titles import mode_name, title_name
 from app.setup_view import ruleset_name
 from app.table.viewmodel import short_name
 
@@ -64,8 +64,8 @@ YOUR_SEAT = "your seat is kept for you"
 
 def game_line(table: dict) -> str:
     """"Somerset · Kitty, winner takes all" / "Horseshoes · Four players, partners opposite"."""
-    game = GAME_NAMES.get(table.get("game"), table.get("game") or "?")
-    detail = MODE_NAMES.get(table.get("mode") or "", "") or ruleset_name(
+    game = title_name(table.get("game"))
+    detail = mode_name(table.get("game"), table.get("mode")) or ruleset_name(
         {"game": table.get("game"), "ruleset": table.get("ruleset")})
     return f"{game} · {detail}" if detail else game
 

@@ -119,7 +119,7 @@ class Shooter:
 
     def table(self, settings: dict, state, name: str | None, game, scores=None, events=(), hand_number=3,
               options: dict | None = None):
-        bridge = self.window._new_bridge()
+        bridge = self.window.new_bridge()
         self.window.table.attach(StubSession(), bridge)
         self.window.stack.setCurrentWidget(self.window.table)
         bridge.deliver(table_event(game, {**settings, "name": "Kitchen table"}, options))

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 LOOPBACK = "127.0.0.1"
+# DNS header flags and a record type (RFC 1035 4.1.1, 3.2.2), for the advert's round trip.
+DNS_RESPONSE, DNS_AUTHORITATIVE, DNS_TYPE_TXT = 0x8000, 0x0400, 16
 TIMEOUT = 30.0  # seconds for the loopback hand; it takes well under one
 
 
@@ -98,7 +100,7 @@ def check_zeroconf() -> str:
     """A table advert through zeroconf's DNS codec (compiled) and back — no sockets."""
     import socket
 
-    from zeroconf import DNSIncoming, DNSOutgoing, ServiceInfo, const
+    from zeroconf import DNSIncoming, DNSOutgoing, ServiceInfo
     from zeroconf.asyncio import AsyncZeroconf  # noqa: F401 - the lobby's import
 
     from net.constants import SERVICE_TYPE
@@ -110,15 +112,15 @@ def check_zeroconf() -> str:
     name = f"{advert.instance_name()}.{SERVICE_TYPE}"
     info = ServiceInfo(SERVICE_TYPE, name, port=advert.port, properties=advert.txt(),
                        addresses=[socket.inet_aton(LOOPBACK)], server="self-test.local.")
-    out = DNSOutgoing(const._FLAGS_QR_RESPONSE | const._FLAGS_AA)
+    out = DNSOutgoing(DNS_RESPONSE | DNS_AUTHORITATIVE)
     for record in (info.dns_pointer(), info.dns_service(), info.dns_text()):
         out.add_answer_at_time(record, 0)
     answers = DNSIncoming(out.packets()[0]).answers()
-    texts = [a.text for a in answers if a.type == const._TYPE_TXT]
+    texts = [a.text for a in answers if a.type == DNS_TYPE_TXT]
     if texts != [info.text]:
         raise AssertionError("the TXT record did not survive the DNS codec")
     table = table_info(name, info.properties, [LOOPBACK], advert.port)
-    if (table["game"], table["open_seats"]) != ("rook", 3):
+    if (table["game"], table["open_seats"]) != (advert.game, advert.open_seats):
         raise AssertionError(f"the advert read back wrong: {table}")
     return f"{len(answers)} records"
 
@@ -127,13 +129,15 @@ def check_assets() -> str:
     """assets/ found where app/assets.py looks, a card face and the icon rendered."""
     from PySide6.QtCore import QSize
 
-    from app.assets import CardArt, app_icon, asset_root, card_file
+    from app.assets import CardArt, app_icon, asset_root, card_file, deck_for
+    from engine import make_game
 
     root = asset_root()
-    card = card_file("standard", "AS")
+    deck = deck_for(make_game("horseshoes").info)
+    card = card_file(deck.art, "AS")
     if not card.exists():
         raise AssertionError(f"no card art at {card}")
-    face = CardArt().face("standard", "AS", QSize(84, 118))
+    face = CardArt().face(deck, "AS", QSize(84, 118))
     if _colours(face.toImage()) < 3:
         raise AssertionError("the card face rendered blank")
     if app_icon().pixmap(64, 64).isNull():
@@ -290,6 +294,9 @@ def seconds_since_process_start() -> float | None:
         return None
 
 
+_KEEP_ALIVE: list = []  # Python objects Qt calls back into after the function that made them
+
+
 def arm_exit_when_shown(argv: list[str]) -> None:
     """Quit the app the moment its main window is first shown, printing
     ``shown <ms> ms after exec`` (``PARLOUR_EXIT_WHEN_SHOWN=1``; the start-up timer).
@@ -316,5 +323,6 @@ def arm_exit_when_shown(argv: list[str]) -> None:
                 QTimer.singleShot(0, app.quit)
             return False
 
-    app._parlour_exit_watcher = _Watcher(app)  # kept alive as long as the app
-    app.installEventFilter(app._parlour_exit_watcher)
+    watcher = _Watcher(app)
+    _KEEP_ALIVE.append(watcher)  # as long as the app: its filter is called from Qt
+    app.installEventFilter(watcher)

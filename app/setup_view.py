@@ -15,7 +15,9 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QVBoxLayout, QWidget)
 
-from app.host_dialog import BOT_LEVELS, DEFAULT_LEVEL, GAME_NAMES, MODE_NAMES
+from app.host_dialog import BOT_LEVELS, DEFAULT_LEVEL
+from app.titles import game_info, mode_name, title_name
+from engine import UnknownTitle
 
 POSITIONS_4 = ("You", "Left", "Partner (across)", "Right")
 POSITIONS_3 = ("You", "Left", "Right")
@@ -26,17 +28,28 @@ def level_name(level: str | None) -> str:
     return dict(BOT_LEVELS).get(level or "", "level not known")
 
 
-def is_partnership(settings: dict) -> bool:
-    return settings.get("game") != "horseshoes" or settings.get("mode") == "partners"
+def side_names(settings: dict) -> list[str | None]:
+    """Each seat's team name ("Team A"), or None where everyone plays alone. A table
+    whose game this copy of Parlour does not know: UnknownTitle."""
+    if not settings.get("game"):
+        return []  # the table has not said yet
+    sides = game_info(settings).sides
+    teams: list[str | None] = [None] * sum(len(side.seats) for side in sides)
+    for side in sides:
+        for seat in side.seats:
+            teams[seat] = side.name if len(side.seats) > 1 else None
+    return teams
 
 
-def teams_sentence(settings: dict, you: int | None, is_host: bool) -> str:
-    """Who plays with whom, said from your own seat (a guest at seat 1 is Team B)."""
-    if not is_partnership(settings):
+def teams_sentence(teams: list[str | None], you: int | None, is_host: bool) -> str:
+    """Who plays with whom, said from your own seat (a guest at seat 1 is Team B);
+    ``teams`` as ``side_names`` gives them."""
+    if not any(teams):
         return "Everyone plays for themselves."
-    if you is None:
-        return "Partners sit across from each other: Team A and Team B."
-    sentence = (f"Partners sit across from each other: you are Team {'AB'[you % 2]}, "
+    if you is None or you >= len(teams):
+        named = list(dict.fromkeys(team for team in teams if team))
+        return f"Partners sit across from each other: {' and '.join(named)}."
+    sentence = (f"Partners sit across from each other: you are {teams[you]}, "
                 "with the player opposite you.")
     if is_host:
         sentence += " Use Sit here, or put someone in a seat, to change the teams."
@@ -62,6 +75,7 @@ class SetupView(QWidget):
         self.setObjectName("page")
         self.session = None
         self.table: dict = {}
+        self.teams: list[str | None] = []  # each seat's team name; None: plays alone
         outer = QVBoxLayout(self)
         outer.setContentsMargins(40, 30, 40, 30)
         self.title = QLabel("Table setup")
@@ -111,6 +125,7 @@ class SetupView(QWidget):
         self.start_button = QPushButton("Deal the first hand")
         self.start_button.setObjectName("startGame")
         self.start_button.setMinimumHeight(44)
+        self.start_button.setToolTip("Deal the first hand (Enter)")
         self.start_button.setEnabled(False)
         row.addWidget(self.back_button)
         row.addStretch(1)
@@ -150,7 +165,7 @@ class SetupView(QWidget):
 
     def attach(self, session, bridge) -> None:
         self.session = session
-        self.table = {}
+        self.table, self.teams = {}, []
         self.title.setText("Table setup")
         self.subtitle.setText("Connecting to the table…")
         self.problem.hide()
@@ -183,8 +198,9 @@ class SetupView(QWidget):
         if event.get("address") != self.address:
             self._show_address(event.get("address") if event.get("is_host") else None)
         settings = event.get("settings") or {}
-        game = GAME_NAMES.get(settings.get("game"), settings.get("game", ""))
-        mode = MODE_NAMES.get(settings.get("mode"), "")
+        self.teams = self._teams(settings)
+        game = title_name(settings.get("game")) if settings.get("game") else ""
+        mode = mode_name(settings.get("game"), settings.get("mode"))
         self.title.setText(f"{settings.get('name') or 'Table'} — {game}")
         self.subtitle.setText(" · ".join(x for x in (ruleset_name(settings), mode) if x)
                               + (". " if mode or ruleset_name(settings) else "")
@@ -192,11 +208,21 @@ class SetupView(QWidget):
                                  "The host arranges the seats and deals."))
         self.start_button.setEnabled(bool(event.get("is_host")) and not event.get("started"))
         self.start_button.setVisible(bool(event.get("is_host")))
-        self.teams_note.setText(teams_sentence(settings, event.get("you"), bool(event.get("is_host"))))
+        self.teams_note.setText(teams_sentence(self.teams, event.get("you"), bool(event.get("is_host"))))
         has_open = any(s.get("kind") == "empty" for s in event.get("seats") or [])
         self.fill_label.setVisible(bool(event.get("is_host")) and has_open)
         self.fill_box.setVisible(bool(event.get("is_host")) and has_open)
         self._fill_seats(event)
+
+    def _teams(self, settings: dict) -> list[str | None]:
+        """Each seat's team; a game this copy of Parlour cannot play says so, loudly."""
+        try:
+            return side_names(settings)
+        except (UnknownTitle, ValueError) as unknown:
+            self.problem.setText(f"This table's game can't be played here: {unknown}. "
+                                 "A newer Parlour may know it.")
+            self.problem.show()
+            return []
 
     def _fill_seats(self, event: dict) -> None:
         while self.grid.count():
@@ -206,7 +232,6 @@ class SetupView(QWidget):
                 item.widget().deleteLater()
         seats = event.get("seats") or []
         you = event.get("you")
-        partners = is_partnership(event.get("settings") or {})
         # Clockwise from you (or from the first seat, for someone not seated yet).
         ordered = sorted(seats, key=lambda seat: (seat["seat"] - (you or 0)) % max(len(seats), 1))
         for row, seat in enumerate(ordered):
@@ -218,8 +243,8 @@ class SetupView(QWidget):
             if seat.get("fingerprint"):
                 name.setToolTip("Key fingerprint")
             self.grid.addWidget(name, row, 1)
-            team = f"Team {'AB'[seat['seat'] % 2]}" if partners else ""
-            self.grid.addWidget(QLabel(team), row, 2)
+            team = self.teams[seat["seat"]] if seat["seat"] < len(self.teams) else None
+            self.grid.addWidget(QLabel(team or ""), row, 2)
             self.grid.addWidget(self._seat_control(seat, you, bool(event.get("is_host"))), row, 3)
 
     @staticmethod
@@ -300,9 +325,17 @@ class SetupView(QWidget):
         seats = self.table.get("seats") or []
         positions = POSITIONS_3 if len(seats) == 3 else POSITIONS_4
         where = positions[(seat["seat"] - (self.table.get("you") or 0)) % max(len(seats), 1)]
-        if where.startswith("Partner") and not is_partnership(self.table.get("settings") or {}):
+        if where.startswith("Partner") and not any(self.teams):
             where = "Across"
         return where.lower()
+
+    def keyPressEvent(self, event) -> None:
+        """Enter deals the first hand, as the highlighted button says (host only)."""
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.start_button.isVisible() \
+                and self.start_button.isEnabled():
+            self.start_button.click()
+            return
+        super().keyPressEvent(event)
 
     def _start(self) -> None:
         if self.session is not None:

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
-from app.cardnames import game_of_deck, spoken
+from app.assets import Deck
 from app.table.card_widget import ART, card_size, paint_tag
 from app.table.trick_area import ACE_COLOURS
 from app.table.viewmodel import signed
@@ -106,15 +106,14 @@ class CardStrip(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.deck = "somerset"
+        self.deck: Deck | None = None
         self.cards: list[tuple[str, str, str | None]] = []  # (card, caption, tag)
         self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
 
-    def set_cards(self, deck: str, cards: list[tuple[str, str, str | None]]) -> None:
+    def set_cards(self, deck: Deck | None, cards: list[tuple[str, str, str | None]]) -> None:
         self.deck, self.cards = deck, list(cards)
-        game = game_of_deck(deck)
         self.setAccessibleDescription(", ".join(
-            " ".join(x for x in (caption, spoken(game, card), f"({tag.lower()})" if tag else "") if x)
+            " ".join(x for x in (caption, deck.card(card).words, f"({tag.lower()})" if tag else "") if x)
             for card, caption, tag in self.cards))
         self.updateGeometry()
         self.update()
@@ -134,6 +133,8 @@ class CardStrip(QWidget):
         return self.sizeHint()
 
     def paintEvent(self, event) -> None:
+        if self.deck is None:
+            return  # nothing shown yet
         painter = QPainter(self)
         painter.setRenderHint(QPainter.Antialiasing)
         face = card_size(self.CARD_WIDTH)
@@ -222,7 +223,7 @@ class HandSummary(QWidget):
             delta = score[row - 1] if row - 1 < len(score) else 0
             self._cell(signed(delta), row, 2)
             self._cell(str(totals[row - 1]) if row - 1 < len(totals) else "", row, 3, bold=True)
-        words, deck, cards = hidden or ("", "", [])
+        words, deck, cards = hidden or ("", None, [])
         self.hidden_text.setText(words)
         self.hidden_text.setVisible(bool(words))
         self.hidden_cards.set_cards(deck, [(card, "", None) for card in cards])

@@ -155,7 +155,7 @@ class MainWindow(QMainWindow):
         """Sit down at a local table against bots; returns the session."""
         from net.sessions.local import LocalSession
         self.autoplay = autoplay
-        bridge = self._new_bridge()
+        bridge = self.new_bridge()
         pause = self.bot_delay * SPEED_FACTORS.get(settings.get("speed") or "normal", 1.0)
         session = LocalSession(bridge.deliver, settings, name=self.settings.display_name or "You",
                                level=settings.get("level") or DEFAULT_LEVEL, bot_delay=pause,
@@ -169,7 +169,7 @@ class MainWindow(QMainWindow):
             return
         settings = self.ask_game(local=False)
         if settings is not None:
-            bridge = self._new_bridge()
+            bridge = self.new_bridge()
             self._sit_down(self.network.host(settings, self.settings.display_name, bridge.deliver), bridge)
 
     def join(self, table) -> None:
@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
         if self.network is None:
             self._network_missing()
             return
-        bridge = self._new_bridge()
+        bridge = self.new_bridge()
         try:
             session = self.network.join(table, self.settings.display_name, bridge.deliver)
         except ValueError as exc:  # an address that is not one (net.wire.address.AddressError)
@@ -192,7 +192,7 @@ class MainWindow(QMainWindow):
                                 "Playing across the network isn't available in this build. "
                                 "You can play against the computer.")
 
-    def _new_bridge(self) -> EventBridge:
+    def new_bridge(self) -> EventBridge:
         self.leave_table(to_lobby=False)
         self.bridge = EventBridge(self)
         return self.bridge
@@ -309,7 +309,7 @@ class MainWindow(QMainWindow):
         self.lobby.set_name(self.settings.display_name)
         self.table.apply_card_size()
         if self.table.view:
-            self.table._refresh()
+            self.table.refresh()
 
     def _initial_geometry(self) -> None:
         """Where the window was when it last closed, or a comfortable size that fits the

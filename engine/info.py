@@ -10,14 +10,16 @@ Two levels, as in OpenSpiel:
   a player is asked for. ``game.info``.
 
 Everything here is made of str, int, bool, None, tuples and dicts of those, so
-``to_plain(info)`` can go into a view or over the wire (msgpack, ``canonical``). The
+``to_plain(info)`` can go into a view or over the wire (msgpack, ``canonical``), and
+``from_plain(GameInfo, plain)`` makes the description again on the other side. The
 app draws and names cards from it instead of switching on the title's id; a title the
 engine does not know raises ``UnknownTitle`` rather than being drawn as another.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+import typing
+from dataclasses import MISSING, dataclass, fields, is_dataclass
 from typing import Any
 
 
@@ -183,4 +185,31 @@ def to_plain(value):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
         return {k: to_plain(v) for k, v in value.items()}
+    return value
+
+
+def from_plain(kind: type, plain):
+    """The description ``kind`` (``GameInfo``, ``TitleInfo``…) that ``to_plain`` made
+    ``plain`` of: what a reader of a view or message turns it back into. ValueError,
+    naming the field, for anything of another shape."""
+    if not isinstance(plain, dict):
+        raise ValueError(f"{kind.__name__} must be a dict, not {type(plain).__name__}")
+    hints = typing.get_type_hints(kind)
+    values = {}
+    for field in fields(kind):
+        if field.name in plain:
+            values[field.name] = _from_plain_value(hints[field.name], plain[field.name], field.name)
+        elif field.default is MISSING and field.default_factory is MISSING:
+            raise ValueError(f"{kind.__name__} has no {field.name!r}")
+    return kind(**values)
+
+
+def _from_plain_value(hint, value, where: str):
+    if is_dataclass(hint):
+        return from_plain(hint, value)
+    if typing.get_origin(hint) is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise ValueError(f"{where} must be a list, not {type(value).__name__}")
+        element = typing.get_args(hint)[0]  # tuple[X, ...]
+        return tuple(_from_plain_value(element, v, where) for v in value)
     return value

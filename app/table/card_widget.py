@@ -7,8 +7,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
-from app import cardnames
-from app.assets import CardArt
+from app.assets import CardArt, Deck
 
 ART = CardArt()  # one pixmap cache for every card on screen
 
@@ -47,11 +46,10 @@ class CardWidget(QAbstractButton):
 
     activated = Signal(str)  # the card's name, on click
 
-    def __init__(self, deck: str, card: str, width: int, parent: QWidget | None = None):
+    def __init__(self, deck: Deck, card: str, width: int, parent: QWidget | None = None):
         super().__init__(parent)
         self.deck = deck
         self.card = card
-        self.game = cardnames.game_of_deck(deck)
         self.face = card_size(width)
         self.lift = max(8, width // 6)
         self.playable = False
@@ -68,7 +66,7 @@ class CardWidget(QAbstractButton):
 
     @property
     def spoken(self) -> str:
-        return cardnames.spoken(self.game, self.card)
+        return self.deck.card(self.card).words
 
     def set_state(self, playable: bool, dimmed: bool, reason: str = "", selected: bool = False) -> None:
         self.playable, self.dimmed, self.reason, self.selected = playable, dimmed, reason, selected

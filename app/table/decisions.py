@@ -1,10 +1,12 @@
 """The decision panel above your hand: whatever the game asks of you right now.
 
 It is rebuilt from the session's ``legal`` list each time the state changes, so it only
-ever offers what the rules allow: Somerset/Rook bid or pass, Rook's raise and widow
-"Got it", Rook's bury + trump colour, Somerset's kitty discard and trump (with the 0/0
-explained), Horseshoes' bid 0–13 (with trump for the first bidder), the dealer's
-left-over up/down, and an ace's high/low when — and only when — it must be declared.
+ever offers what the rules allow, one panel per kind of decision: bid or pass (with
+trump for a bid that names it), raise or keep, "Got it", bury N and name trump, discard
+N, name trump, turn the left-over card up or down, and an ace's high/low when — and only
+when — it must be declared. What the panels say about the game — trump names and keys,
+the notes on a pass or on naming trump, whether a bid counts tricks — is the title's own
+description (``GameInfo``: trumps and decisions), never its id.
 
 Keyboard: digits type a bid (Enter sends it), P passes, letters pick a trump, H/L
 declare an ace, Enter takes the highlighted default, Esc clears.
@@ -17,12 +19,12 @@ from PySide6.QtWidgets import (QButtonGroup, QFrame, QGridLayout, QHBoxLayout, Q
                                QVBoxLayout, QWidget)
 
 from app import cardnames
+from app.titles import Presentation
+from engine.info import DecisionInfo, GameInfo
 
-ROOK_COLOUR_KEYS = {"B": "B", "R": "R", "G": "G", "Y": "Y"}
-HORSESHOES_TRUMP_KEYS = {"S": "S", "H": "H", "D": "D", "C": "C", "N": "NT"}
-ZERO_ZERO_NOTE = ("Naming /0 makes the 0/0 the highest trump and the S/S the only other one; "
-                  "doubles lose their power. Under any other trump the 0/0 is the Rover: "
-                  "playable any time, it turns every double on its trick into a trump.")
+
+def _count_word(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}.get(n, str(n))
 
 
 def _button(text: str, name: str, accessible: str | None = None) -> QPushButton:
@@ -50,8 +52,7 @@ class DecisionPanel(QFrame):
         self.typed_label: QLabel | None = None
         self.kind = ""
         self.legal: list[dict] = []
-        self.game = ""
-        self.mode: str | None = None
+        self.look: Presentation | None = None  # the game being played, and how it reads
         self.hand: list[str] = []
         self.selection: list[str] = []
         self.choice = None  # trump chosen before a bid/bury
@@ -113,10 +114,20 @@ class DecisionPanel(QFrame):
         self.kind, self.buttons, self.default, self.pending_ace = "", {}, None, None
         self.hide()
 
-    def show_for(self, view: dict, legal: list[dict], hand: list[str]) -> None:
+    @property
+    def info(self) -> GameInfo:
+        return self.look.info
+
+    def decision(self, kind: str) -> DecisionInfo | None:
+        return next((d for d in self.info.decisions if d.kind == kind), None)
+
+    def trump_keys(self) -> dict[str, str]:
+        """The letter that picks each trump from the keyboard: {"G": "G", "N": "NT"}."""
+        return {t.key.upper(): t.id for t in self.info.trumps if t.key}
+
+    def show_for(self, look: Presentation, view: dict, legal: list[dict], hand: list[str]) -> None:
         """Offer the decision ``legal`` describes (plays are the hand's business)."""
-        self.game, self.legal, self.hand = view.get("game", ""), legal, hand
-        self.mode = view.get("mode")
+        self.look, self.legal, self.hand = look, legal, hand
         keys = {k for entry in legal for k in entry}
         if not legal or "play" in keys:
             if self.kind not in ("ace",):
@@ -136,7 +147,7 @@ class DecisionPanel(QFrame):
         elif "bid" in keys:
             self._bid(view)
         elif "trump" in keys:
-            self._somerset_trump()
+            self._name_trump()
         if "bury" not in keys and "discard" not in keys:
             self.selection_wanted.emit(0)
 
@@ -146,11 +157,11 @@ class DecisionPanel(QFrame):
 
     def _bid(self, view: dict) -> None:
         amounts = self._bids()
-        trumps = sorted({e["trump"] for e in self.legal if e.get("trump")}, key=["S", "H", "D", "C", "NT"].index) \
-            if any(e.get("trump") for e in self.legal) else []
+        offered = {e["trump"] for e in self.legal if e.get("trump")}
+        trumps = [t.id for t in self.info.trumps if t.id in offered]
         if trumps:
             title = "Your bid — you bid first, so you also name trump. Choose trump, then your bid."
-        elif self.game == "horseshoes":
+        elif not self.info.contract:
             title = "Your bid: how many tricks will you take?"
         else:
             high = view.get("high_bid")
@@ -159,7 +170,7 @@ class DecisionPanel(QFrame):
         self.choice = None
         if trumps:
             layout.addLayout(self._choice_row(
-                "trump", trumps, lambda t: cardnames.trump_name("horseshoes", t), self._pick_trump))
+                "trump", trumps, lambda t: cardnames.trump_name(self.info, t), self._pick_trump))
         grid = QGridLayout()
         per_row = 14 if len(amounts) <= 14 else 12  # one row where it fits: the felt keeps its room
         for i, amount in enumerate(amounts):
@@ -179,8 +190,7 @@ class DecisionPanel(QFrame):
             button.setProperty("role", "secondary")
         self.typed_label = QLabel("Type a number and press Enter" + (", or P to pass" if "pass" in self.buttons else ""))
         if "pass" in self.buttons:
-            final = {"somerset": "Passing isn't final: if someone bids after you, you may bid again.",
-                     "rook": "A pass is final: you are out of this auction."}.get(self.game)
+            final = (self.decision("pass") or DecisionInfo("pass", "")).note
             if final:
                 self.buttons["pass"].setToolTip(final)
                 self.pass_note = QLabel(final)
@@ -227,8 +237,8 @@ class DecisionPanel(QFrame):
         self.choice = None
         self.selection = []
         layout.addLayout(self._choice_row(
-            "colour", template.get("trump", ["B", "R", "G", "Y"]),
-            cardnames.ROOK_COLOURS.__getitem__, self._pick_colour))
+            "colour", template.get("trump") or [], lambda t: cardnames.trump_name(self.info, t),
+            self._pick_colour))
         self.confirm = _button(f"Bury {count} and name trump", "confirm")
         self.confirm.clicked.connect(self._confirm_bury)
         self.buttons["confirm"] = self.confirm
@@ -273,7 +283,7 @@ class DecisionPanel(QFrame):
         ready = len(self.selection) == self.need and bool(self.choice)
         self.confirm.setEnabled(ready)
         if self.kind == "bury":
-            colour = cardnames.ROOK_COLOURS.get(self.choice or "", "…")
+            colour = cardnames.trump_name(self.info, self.choice) if self.choice else "…"
             self.confirm.setText(f"Bury {len(self.selection)}/{self.need} and make {colour} trump")
         else:
             self.confirm.setText(f"Discard {len(self.selection)}/{self.need}")
@@ -288,35 +298,38 @@ class DecisionPanel(QFrame):
                   {"leftover": "down"})
         layout.addLayout(row)
 
-    def _somerset_trump(self) -> None:
-        layout = self._reset("Name trump: one of the seven suits or No Trump.", "trump")
-        counts = {suit: 0 for suit in cardnames.SOMERSET_SUITS}
+    def _name_trump(self) -> None:
+        options = [e["trump"] for e in self.legal if "trump" in e]
+        suits = [t for t in options if t != "NT"]
+        one_of = f"one of the {_count_word(len(suits))} suits" if len(suits) > 1 else "a suit"
+        layout = self._reset(f"Name trump: {one_of}" + (" or No Trump." if "NT" in options else "."), "trump")
+        counts = {trump: 0 for trump in suits}
         for card in self.hand:
-            suit = cardnames.suit_of("somerset", card)
+            suit = self.info.card(card).suit
             if suit in counts:
                 counts[suit] += 1
         grid = QGridLayout()
-        options = [e["trump"] for e in self.legal if "trump" in e]
         for i, trump in enumerate(options):
+            name = cardnames.trump_name(self.info, trump)
             if trump == "NT":
-                label, spoken = "No Trump", "No Trump"
+                label, spoken = name, name
             else:
-                label = f"/{trump}  ({counts.get(trump, 0)} held)"
-                spoken = f"Trump /{trump}, you hold {counts.get(trump, 0)}"
+                label = f"{name}  ({counts[trump]} held)"
+                spoken = f"Trump {name}, you hold {counts[trump]}"
             self._add(grid, _button(label, f"trump-{trump}", spoken), f"trump-{trump}", {"trump": trump},
                       (i // 4, i % 4))
         layout.addLayout(grid)
-        note = QLabel(ZERO_ZERO_NOTE)
-        note.setObjectName("note")
-        note.setWordWrap(True)
-        layout.addWidget(note)
+        said = (self.decision("trump") or DecisionInfo("trump", "")).note
+        if said:
+            note = QLabel(said)
+            note.setObjectName("note")
+            note.setWordWrap(True)
+            layout.addWidget(note)
 
     def ask_ace(self, card: str) -> None:
         """The ace must be declared: show High / Low for it."""
-        name = cardnames.spoken(self.game, card)
-        top = "the 10" if self.mode == "three" else "the king"  # three players: no court cards
-        layout = self._reset(f"Play the {name} high (above {top}) or low (below the 2)? "
-                             "Everyone sees what you declare.", "ace")
+        name = cardnames.spoken(self.info, card)
+        layout = self._reset(self.look.ace_prompt(name), "ace")
         self.pending_ace = card
         row = QHBoxLayout()
         high = _button("High", "ace-high", f"Play {name} high")
@@ -356,12 +369,12 @@ class DecisionPanel(QFrame):
     def _letter(self, letter: str) -> bool:
         if self.kind == "bid" and letter == "P" and "pass" in self.buttons:
             self.buttons["pass"].click()
-        elif self.kind == "bid" and letter in HORSESHOES_TRUMP_KEYS and f"trump-{HORSESHOES_TRUMP_KEYS[letter]}" in self.buttons:
-            self.buttons[f"trump-{HORSESHOES_TRUMP_KEYS[letter]}"].click()
-        elif self.kind == "bury" and letter in ROOK_COLOUR_KEYS:
-            self.buttons[f"colour-{letter}"].click()
-        elif self.kind == "trump" and letter == "N":
-            self.buttons["trump-NT"].click()
+        elif self.kind == "bid" and f"trump-{self.trump_keys().get(letter)}" in self.buttons:
+            self.buttons[f"trump-{self.trump_keys()[letter]}"].click()
+        elif self.kind == "bury" and f"colour-{self.trump_keys().get(letter)}" in self.buttons:
+            self.buttons[f"colour-{self.trump_keys()[letter]}"].click()
+        elif self.kind == "trump" and f"trump-{self.trump_keys().get(letter)}" in self.buttons:
+            self.buttons[f"trump-{self.trump_keys()[letter]}"].click()
         elif self.kind == "raise" and letter == "K":
             self.buttons["keep"].click()
         elif self.kind == "leftover" and letter in ("U", "D"):

@@ -11,6 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
+from app.assets import Deck
+
 from .card_widget import CardWidget, card_size
 
 NEW_MARK_MS = 4000  # how long cards taken from the kitty or widow stay marked "new"
@@ -21,7 +23,7 @@ class HandWidget(QWidget):
     illegal_chosen = Signal(str, str)  # card, why it can't be played
     selection_changed = Signal(list)
 
-    def __init__(self, deck: str, card_width: int, parent: QWidget | None = None):
+    def __init__(self, deck: Deck | None, card_width: int, parent: QWidget | None = None):
         super().__init__(parent)
         self.deck = deck
         self.card_width = card_width
@@ -42,7 +44,7 @@ class HandWidget(QWidget):
         self.setMinimumHeight(self.sizeHint().height())
 
     # -- content -----------------------------------------------------------------------
-    def set_cards(self, cards: list[str], deck: str | None = None, card_width: int | None = None) -> None:
+    def set_cards(self, cards: list[str], deck: Deck | None = None, card_width: int | None = None) -> None:
         """Show ``cards`` (already sorted by the caller), drawn from ``deck`` at ``card_width``."""
         look = (deck or self.deck, card_width or self.card_width)
         if cards != self.cards or look != (self.deck, self.card_width):

@@ -197,7 +197,9 @@ class ConnectionCurtain(Curtain):
 
 
 class SummaryCurtain(Curtain):
-    """The hand summary with "Next hand", or the game-over card with "Rematch"."""
+    """The hand summary with "Next hand", or the game-over card with "Rematch". Both
+    have a way out: "Leave" in the middle of a game (the window asks first, as the
+    table's own Leave does), "Back to lobby" once it is over."""
 
     next_hand = Signal()
     rematch = Signal()
@@ -253,7 +255,9 @@ class SummaryCurtain(Curtain):
         self.next_button.show()
         self.next_button.setEnabled(True)
         self.rematch_button.hide()
-        self.leave_button.hide()
+        self.leave_button.setText("Leave")
+        self.leave_button.setAccessibleName("Leave the table")
+        self.leave_button.show()
         self.reveal()
         self.next_button.setFocus()
 
@@ -264,6 +268,8 @@ class SummaryCurtain(Curtain):
         self.setAccessibleName(title)
         self.next_button.hide()
         self.rematch_button.setVisible(can_rematch)
+        self.leave_button.setText("Back to lobby")
+        self.leave_button.setAccessibleName("Back to lobby")
         self.leave_button.show()
         self.reveal()
         (self.rematch_button if can_rematch else self.leave_button).setFocus()

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from app import cardnames
+from app.assets import Deck
 
 from .card_widget import ART, card_size, paint_tag
 
@@ -30,7 +30,7 @@ def relative_position(seat: int, you: int, players: int) -> str:
 class TrickArea(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.deck = "somerset"
+        self.deck: Deck | None = None  # until configure: nothing is drawn without one
         self.card_width = 84
         self.players = 4
         self.you = 0
@@ -48,7 +48,7 @@ class TrickArea(QWidget):
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self.setAccessibleName("Trick")
 
-    def configure(self, deck: str, card_width: int, players: int, you: int) -> None:
+    def configure(self, deck: Deck, card_width: int, players: int, you: int) -> None:
         self.deck, self.card_width, self.players, self.you = deck, card_width, players, you
         self.update()
 
@@ -66,11 +66,13 @@ class TrickArea(QWidget):
             self._animation.start()
         else:
             self._glide = 1.0
-        game = cardnames.game_of_deck(self.deck)
-        spoken = ", ".join(cardnames.spoken(game, c) + (f" ({self.aces[c]})" if c in self.aces else "")
+        spoken = ", ".join(self._spoken(c) + (f" ({self.aces[c]})" if c in self.aces else "")
                            for _, c in self.cards) or "no cards"
         self.setAccessibleDescription(f"{caption} {spoken}".strip())
         self.update()
+
+    def _spoken(self, card: str) -> str:
+        return self.deck.card(card).words if self.deck is not None else card
 
     def _step(self, value) -> None:
         self._glide = float(value)
@@ -105,6 +107,8 @@ class TrickArea(QWidget):
         return edge + (spot - edge) * t
 
     def paintEvent(self, event) -> None:
+        if self.deck is None:
+            return  # no game yet: an empty felt
         painter = QPainter(self)
         painter.setRenderHint(QPainter.Antialiasing)
         face = self.face_size()

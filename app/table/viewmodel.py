@@ -1,74 +1,58 @@
 """Reading the engine's per-seat view the same way for every title.
 
-The three titles describe bids and contracts in their own shapes (Somerset lists every
-call, Rook keeps passes apart, Horseshoes one bid per seat). These pure functions turn
-a view into what the table shows: who bid what, the contract, who took how many tricks.
+What a title is — its sides, deck, trumps — comes from its description
+(``engine.info.GameInfo``, ``info`` below); what its own view fields say (an auction, a
+contract) from its presentation (``app.titles``). These pure functions turn a view into
+what the table shows: who is on which side, who took how many tricks, the game log, the
+hand summary's sentences.
 """
 
 from __future__ import annotations
 
 from app import cardnames
-
-TEAM_NAMES = ("Team A", "Team B")
-TAKING_PHASES = ("kitty", "bury")  # the bidder has just taken the spare cards into hand
+from engine.info import GameInfo
 
 
-def partnerships(view: dict) -> bool:
-    return view.get("game") != "horseshoes" or view.get("mode") == "partners"
+def partnerships(info: GameInfo) -> bool:
+    """Whether players score together (a side of more than one seat)."""
+    return any(len(side.seats) > 1 for side in info.sides)
 
 
-def side_of(view: dict, seat: int) -> int:
-    return seat % 2 if partnerships(view) else seat
+def side_of(info: GameInfo, seat: int) -> int:
+    """The score column ``seat`` counts in."""
+    return next(i for i, side in enumerate(info.sides) if seat in side.seats)
 
 
-def side_names(view: dict, names: list[str]) -> list[str]:
+def team_of(info: GameInfo, seat: int) -> str:
+    """The team a seat plays in ("Team A"), or "" where everyone plays alone."""
+    side = info.sides[side_of(info, seat)]
+    return side.name if side.name and len(side.seats) > 1 else ""
+
+
+def side_names(info: GameInfo, names: list[str]) -> list[str]:
     """Score column headings: "Team A (Ann & Bob)" or each player's name."""
-    if partnerships(view):
-        return [f"{TEAM_NAMES[t]} ({names[t]} & {names[t + 2]})" if len(names) > t + 2 else TEAM_NAMES[t]
-                for t in (0, 1)]
-    return list(names)
+    out = []
+    for side in info.sides:
+        if side.name is None:
+            out.append(names[side.seats[0]] if side.seats[0] < len(names) else f"Seat {side.seats[0] + 1}")
+        elif all(seat < len(names) for seat in side.seats):
+            out.append(f"{side.name} ({' & '.join(names[seat] for seat in side.seats)})")
+        else:
+            out.append(side.name)
+    return out
 
 
-def bidder(view: dict) -> int | None:
-    contract = view.get("contract")
-    if isinstance(contract, dict) and contract.get("bidder") is not None:
-        return contract["bidder"]
-    if view.get("game") == "somerset" and view.get("phase") != "bidding":
-        return view.get("bidder")
-    return None
+def short_side_names(info: GameInfo, names: list[str]) -> list[str]:
+    """"Team A" / "Team B" in partnerships, else each player's name."""
+    return [side.name if side.name is not None else
+            (names[side.seats[0]] if side.seats[0] < len(names) else f"Seat {side.seats[0] + 1}")
+            for side in info.sides]
 
 
-def contract_amount(view: dict) -> int | None:
-    contract = view.get("contract")
-    if isinstance(contract, dict):
-        return contract.get("bid", contract.get("amount"))
-    return None
-
-
-def auction_over(view: dict) -> bool:
-    """Whether the auction has ended (a contract stands, or the hand was thrown in)."""
-    return view.get("phase") not in ("bidding", "leftover", None)
-
-
-def seat_bid(view: dict, seat: int) -> str:
-    """What a seat said in the auction: "14", "Pass" or "". Once the auction is over
-    only a contract is worth showing: Horseshoes' bids (each player's own), while in
-    Somerset and Rook the bidder's star says it and the others' calls are cleared."""
-    game = view.get("game")
-    if game != "horseshoes" and auction_over(view):
-        return ""
-    if game == "horseshoes":
-        bids = view.get("bids") or []
-        return "" if seat >= len(bids) or bids[seat] is None else str(bids[seat])
-    if game == "rook":
-        if seat in (view.get("passed") or []):
-            return "Pass"
-        said = [amount for s, amount in view.get("bids") or [] if s == seat]
-        return str(said[-1]) if said else ""
-    last = view.get("last_bid") or []
-    if seat < len(last) and last[seat] is not None:
-        return "Pass" if last[seat] == "pass" else str(last[seat])
-    return ""
+def taking_phases(info: GameInfo) -> set[str]:
+    """The phases in which the bidder has just taken spare cards into hand (a kitty, a
+    widow): the decisions that name several cards at once."""
+    return {decision.phase for decision in info.decisions if decision.cards}
 
 
 def tricks_by_seat(view: dict, players: int) -> list[int]:
@@ -78,34 +62,8 @@ def tricks_by_seat(view: dict, players: int) -> list[int]:
     return won
 
 
-def standing_bid(view: dict) -> int | None:
-    return view.get("high_bid")
-
-
-def contract_text(view: dict, names: list[str], short: bool = False) -> str:
-    """The headline: "Contract 14 — Ann" / "Bids 3 + 4 + 2 = 9 of 13"; ``short``
-    leaves out the names and the sum ("Contract 14", "Bids 9 of 13")."""
-    game = view.get("game")
-    if game == "horseshoes":
-        bids = [b for b in view.get("bids") or [] if b is not None]
-        if not bids:
-            return "No bids yet"
-        total = sum(bids)
-        return f"Bids {total} of 13" if short else f"Bids {' + '.join(map(str, bids))} = {total} of 13"
-    who, amount = bidder(view), contract_amount(view)
-    if who is None or amount is None:
-        high = standing_bid(view)
-        if short:
-            return f"Standing bid {high}" if high is not None else "No bid yet"
-        return f"Bidding — standing bid {high}" if high is not None else "Bidding — no bid yet"
-    stuck = " (stuck)" if (view.get("contract") or {}).get("stuck") else ""
-    if short:
-        return f"Contract {amount}{stuck}"
-    return f"Contract {amount}{stuck} — {names[who] if who < len(names) else who}"
-
-
-def trump_text(view: dict) -> str:
-    return "Trump: " + cardnames.trump_name(view.get("game", ""), view.get("trump"))
+def trump_text(info: GameInfo, view: dict) -> str:
+    return "Trump: " + cardnames.trump_name(info, view.get("trump"))
 
 
 def kinds(legal: list[dict]) -> set[str]:
@@ -150,20 +108,19 @@ def ace_calls(view: dict) -> dict[str, str]:
     return {e["play"]: e["ace"] for e in view.get("actions") or [] if "play" in e and e.get("ace")}
 
 
-def card_text(game: str, card: str, ace: str | None = None) -> str:
+def card_text(info: GameInfo, card: str, ace: str | None = None) -> str:
     """A played card in words, with its declaration: "Ace of spades (high)"."""
-    return cardnames.spoken(game, card) + (f" ({ace})" if ace else "")
+    return cardnames.spoken(info, card) + (f" ({ace})" if ace else "")
 
 
-def describe_action(view: dict, entry: dict, names: list[str]) -> str:
+def describe_action(info: GameInfo, entry: dict, names: list[str]) -> str:
     """A log line for one public action record."""
     names = [short_name(n) for n in names]
     who = names[entry["seat"]] if entry.get("seat") is not None and entry["seat"] < len(names) else "?"
-    game = view.get("game", "")
     if "play" in entry:
-        return f"{who} plays {card_text(game, entry['play'], entry.get('ace'))}"
+        return f"{who} plays {card_text(info, entry['play'], entry.get('ace'))}"
     if "bid" in entry:
-        trump = f", trump {cardnames.trump_name(game, entry['trump'])}" if entry.get("trump") else ""
+        trump = f", trump {cardnames.trump_name(info, entry['trump'])}" if entry.get("trump") else ""
         return f"{who} bids {entry['bid']}{trump}"
     if "pass" in entry:
         return f"{who} passes"
@@ -172,20 +129,28 @@ def describe_action(view: dict, entry: dict, names: list[str]) -> str:
     if "ack" in entry:
         return f"{who}: got it"
     if "bury" in entry:
-        return f"{who} buries 5 cards, trump {cardnames.trump_name(game, entry.get('trump'))}"
+        trump = cardnames.trump_name(info, entry.get("trump"))
+        return f"{who} buries {_count(info, 'bury', entry['bury'])} cards, trump {trump}"
     if "discard" in entry:
-        return f"{who} discards 2 cards"
+        return f"{who} discards {_count(info, 'discard', entry['discard'])} cards"
     if "leftover" in entry:
         return f"{who} turns the left-over card face {entry['leftover']}"
     if "trump" in entry:
-        return f"{who} names trump: {cardnames.trump_name(game, entry['trump'])}"
+        return f"{who} names trump: {cardnames.trump_name(info, entry['trump'])}"
     return f"{who}: {entry}"
 
 
-def log_lines(view: dict, names: list[str]) -> list[str]:
+def _count(info: GameInfo, kind: str, cards: list | None) -> int:
+    """How many cards an action names; a public record hides them (None), and then the
+    decision says how many it always is."""
+    if cards is not None:
+        return len(cards)
+    return next((d.cards for d in info.decisions if d.kind == kind and d.cards), 0)
+
+
+def log_lines(info: GameInfo, view: dict, names: list[str]) -> list[str]:
     """The game log: bids, trump and the other decisions one per line, and each trick as
     one line — who led, what everyone played, who took it."""
-    game = view.get("game", "")
     tricks = list(view.get("tricks") or [])
     aces = ace_calls(view)
     short = [short_name(n) for n in names]
@@ -194,12 +159,12 @@ def log_lines(view: dict, names: list[str]) -> list[str]:
         return short[seat] if seat is not None and seat < len(short) else "?"
 
     def plays(cards) -> str:
-        return ", ".join(f"{name(seat)} {card_text(game, card, aces.get(card))}" for seat, card in cards)
+        return ", ".join(f"{name(seat)} {card_text(info, card, aces.get(card))}" for seat, card in cards)
 
     lines, current, done = [], [], 0
     for entry in view.get("actions") or []:
         if "play" not in entry:
-            lines.append(describe_action(view, entry, names))
+            lines.append(describe_action(info, entry, names))
             continue
         current.append((entry.get("seat"), entry["play"]))
         if done < len(tricks) and len(current) == len(tricks[done]["cards"]):
@@ -218,12 +183,7 @@ def signed(points: int) -> str:
     return f"{points:+d}".replace("-", "\u2212") if points else "0"
 
 
-def short_side_names(view: dict, names: list[str]) -> list[str]:
-    """"Team A" / "Team B" in partnerships, else each player's name."""
-    return list(TEAM_NAMES) if partnerships(view) else list(names)
-
-
-def score_explanation(view: dict, names: list[str], breakdown: dict | None) -> list[str]:
+def score_explanation(info: GameInfo, names: list[str], breakdown: dict | None) -> list[str]:
     """The hand's arithmetic in the ruleset's words, one line per sentence, from the
     engine's scoring terms: "Bid 14, took 10: set — double the shortfall, −8; the
     other side banks double what they took, +28." (Somerset, Rook), or per player
@@ -236,7 +196,7 @@ def score_explanation(view: dict, names: list[str], breakdown: dict | None) -> l
         ordered = sorted(terms, key=lambda t: t["side"] != contract["side"])  # the bidders first
         said = "; ".join(f"{t['words']}, {signed(t['points'])}" for t in ordered)
         return [f"Bid {contract['bid']}, took {contract['took']}: {said}."]
-    sides = short_side_names(view, names)
+    sides = short_side_names(info, names)
     lines = []
     for term in terms:
         who = sides[term["side"]] if term["side"] < len(sides) else "?"
@@ -244,12 +204,12 @@ def score_explanation(view: dict, names: list[str], breakdown: dict | None) -> l
     return lines
 
 
-def hidden_cards_text(view: dict, names: list[str], breakdown: dict | None) -> tuple[list[str], list[str]]:
+def hidden_cards_text(info: GameInfo, names: list[str], breakdown: dict | None) -> tuple[list[str], list[str]]:
     """What the summary says about the cards hidden during the hand, and the cards:
     (["Buried cards — 15 points, to Team B: buried by the bidder; …"], ["R5", …])."""
     if not breakdown:
         return [], []
-    sides = short_side_names(view, names)
+    sides = short_side_names(info, names)
     lines, cards = [], []
     for group in breakdown.get("cards") or []:
         if not group.get("cards"):

@@ -38,6 +38,7 @@ import signal
 import sys
 import time
 
+import engine
 from net.wire.heartbeat import Timings
 
 EXIT_OK, EXIT_ALERT, EXIT_FAILED = 0, 1, 2
@@ -206,7 +207,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="parlour")
     sub = top.add_subparsers(dest="command", required=True)
     host = sub.add_parser("host", help="host a table without a window")
-    host.add_argument("--game", required=True, choices=("somerset", "rook", "horseshoes"))
+    host.add_argument("--game", required=True, choices=engine.TITLES)
     host.add_argument("--ruleset")
     host.add_argument("--mode")
     host.add_argument("--table", help="table name shown in lobbies")

@@ -67,7 +67,7 @@ def sit_at(window, settings: dict, until, mine=None, dealer: int = 0, hand_numbe
     """The window's table showing ``settings``' hand at the first moment ``until`` holds."""
     game = make_game(settings["game"], settings.get("ruleset"), settings.get("mode"), settings.get("options"))
     state = drive(game, game.deal(SEED, dealer), until, mine)
-    bridge = window._new_bridge()
+    bridge = window.new_bridge()
     window.table.attach(StubSession(), bridge)
     window.stack.setCurrentWidget(window.table)
     bridge.deliver(table_event(game, settings, **table_kw))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from app.assets import deck_for
 from app.host_dialog import HostDialog
 from app.screenshots import StubSession
 from app.table.card_widget import CardWidget
@@ -23,7 +24,7 @@ from net.sessions.events import state_event
 
 def guest_setup(window, kinds, you):
     game = make_game("rook")
-    bridge = window._new_bridge()
+    bridge = window.new_bridge()
     window.setup.attach(StubSession(), bridge)
     window.stack.setCurrentWidget(window.setup)
     bridge.deliver(table_event(game, {"game": "rook"}, kinds=kinds, is_host=False, you=you, started=False))
@@ -52,8 +53,9 @@ def test_a_dimmed_card_is_tinted_not_see_through(qtbot):
     backdrop.setStyleSheet("background: #ff0000;")
     backdrop.resize(200, 200)
     qtbot.addWidget(backdrop)
-    plain = CardWidget("rook", "B5", 84, backdrop)
-    dimmed = CardWidget("rook", "B5", 84, backdrop)
+    deck = deck_for(make_game("rook").info)
+    plain = CardWidget(deck, "B5", 84, backdrop)
+    dimmed = CardWidget(deck, "B5", 84, backdrop)
     dimmed.move(100, 0)
     dimmed.set_state(False, True, "you must follow Red")
     backdrop.show()

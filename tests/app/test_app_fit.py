@@ -180,13 +180,13 @@ def test_the_lobby_and_setup_fit(qtbot, big_window):
     for kinds, is_host, you in ((["human", "bot", "empty", "human"], False, 1),
                                 (["human", "human", "empty", "bot"], True, 0)):
         game = make_game("rook")
-        bridge = big_window._new_bridge()
+        bridge = big_window.new_bridge()
         big_window.setup.attach(StubSession(), bridge)
         big_window.stack.setCurrentWidget(big_window.setup)
         bridge.deliver(table_event(game, {"game": "rook"}, kinds=kinds, is_host=is_host, you=you, started=False))
         looker.look(f"setup, {'hosting' if is_host else 'a guest'}")
     game = make_game("horseshoes", None, "three")
-    bridge = big_window._new_bridge()
+    bridge = big_window.new_bridge()
     big_window.setup.attach(StubSession(), bridge)
     bridge.deliver(table_event(game, {}, kinds=["human", "bot", "empty"], is_host=True, started=False))
     looker.look("setup, three players")

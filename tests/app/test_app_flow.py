@@ -115,7 +115,7 @@ def test_each_setting_takes_effect_at_the_table(qtbot, window, settings):
     table = window.table
     qtbot.waitUntil(lambda: bool(table.hand.widgets), timeout=10000)
     card = next(c for c in table.hand.cards if c != "ROOK")  # the bird has no colour to change
-    assert table.hand.widget_for(card).deck == "rook"
+    assert table.hand.widget_for(card).deck.art == "rook"
     width = table.hand.widgets[0].width()
     settings.display_name = "Grandma"
     settings.colour_blind_rook = True
@@ -124,7 +124,7 @@ def test_each_setting_takes_effect_at_the_table(qtbot, window, settings):
     window.apply_settings()
     assert "Grandma" in window.lobby.greeting.text()
     widget = table.hand.widget_for(card)
-    assert widget.deck == "rook-accessible" and table.trick.deck == "rook-accessible"
+    assert widget.deck.art == "rook-accessible" and table.trick.deck.art == "rook-accessible"
     assert card_file("rook-accessible", card).exists()
     assert card_file("rook-accessible", card).read_bytes() != card_file("rook", card).read_bytes()
     assert widget.width() > width

@@ -231,3 +231,59 @@ def test_a_table_name_too_long_is_refused(qtbot):
     assert "a table name has at most 40" in dialog.name_note.text()
     dialog.name_edit.setText("")  # empty is fine: the table gets a default name
     assert dialog.settings()["name"] == "Parlour table"
+
+
+# -- What players met after issue 9 ----------------------------------------------------------
+
+def test_enter_deals_the_first_hand(qtbot, window):
+    window.start_local({"game": "rook"}, table_seed=bytes(32))
+    until(qtbot, lambda: window.setup.start_button.isEnabled())
+    assert "Enter" in window.setup.start_button.toolTip()
+    QTest.keyClick(window.setup, Qt.Key_Return)
+    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+
+
+def test_the_hand_summary_has_a_way_out_that_asks_first(qtbot, window):
+    from fit_scenes import deliver_hand_over, sit_at
+    bridge, game, state = sit_at(window, {"game": "rook"}, lambda s: s.is_over)
+    window.table.last_trick_hold_ms = 0
+    deliver_hand_over(bridge, game, state, [0, 0])
+    summary = window.table.summary
+    until(qtbot, lambda: summary.isVisible() and not summary.game_over)
+    assert summary.leave_button.isVisible() and summary.leave_button.text() == "Leave"
+    qtbot.mouseClick(summary.leave_button, Qt.LeftButton)
+    box = confirm_box(qtbot, window)  # the game is not over: the same question as the table's Leave
+    qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
+    until(qtbot, lambda: not box.isVisible())
+    assert window.stack.currentWidget() is window.table and summary.isVisible()
+
+
+def test_a_refusal_stays_readable_until_the_game_moves_on(qtbot, window):
+    from fit_scenes import my_turn, settle, sit_at
+    from net.sessions.events import state_event
+    bridge, game, state = sit_at(window, {"game": "rook"}, my_turn("bidding"))
+    status = window.table.status
+    bridge.deliver({"type": "error", "message": "bids go up in steps of 5"})
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))  # the same position, offered again
+    settle()
+    assert status.text() == "bids go up in steps of 5" and status.property("problem")
+    assert window.table.decision.isVisible()  # and the decision is there to try again
+    state.apply(next(a for a in state.legal_actions(0) if a.kind == "pass"))
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))  # someone acted: the game moved on
+    settle()
+    assert status.text().startswith("Waiting for ") and not status.property("problem")
+
+
+def test_someone_elses_turn_is_said_of_them(qtbot, window):
+    """"Waiting for Grandma to raise their contract", not "your contract"."""
+    from fit_scenes import LONG_NAMES, settle, sit_at
+    from net.sessions.events import state_event
+    bridge, game, state = sit_at(window, {"game": "rook"}, lambda s: s.phase == "bidding")
+    while state.phase == "bidding":  # seat 1 opens at the least, everyone else passes
+        seat = state.to_act()[0]
+        kinds = ("bid",) if seat == 1 else ("pass",)
+        state.apply(next(a for a in state.legal_actions(seat) if a.kind in kinds))
+    assert state.phase == "raise" and list(state.to_act()) == [1]
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
+    settle()
+    assert window.table.status.text() == f"Waiting for {LONG_NAMES[1]} to raise their contract or keep it"

@@ -38,7 +38,7 @@ def test_a_declared_ace_shows_high_or_low_on_the_trick_the_last_trick_and_the_lo
                       and any(c == a["play"] for _s, c in view["trick"]))
     assert table.trick.aces == {card: call}
     assert f"({call})" in table.trick.accessibleDescription()
-    assert any(f"({call})" in line for line in vm.log_lines(view, table.names()))
+    assert any(f"({call})" in line for line in vm.log_lines(game.info, view, table.names()))
     # The trick completes: the last trick keeps the badge, faded or shown on request.
     while len(state.trick):
         seat = state.to_act()[0]
@@ -50,7 +50,7 @@ def test_a_declared_ace_shows_high_or_low_on_the_trick_the_last_trick_and_the_lo
     assert table.trick.aces == {card: call} and not table.trick.faded
     table.log_box.setChecked(True)
     table._table_option("game_log", True)
-    lines = vm.log_lines(state.view(0), table.names())
+    lines = vm.log_lines(game.info, state.view(0), table.names())
     trick_line = next(line for line in lines if line.startswith(f"Trick {len(state.tricks)}:"))
     assert f"({call})" in trick_line
 

@@ -5,37 +5,55 @@ from __future__ import annotations
 
 import threading
 
-from app import cardnames
+from app import assets, cardnames
 from app.bridge import EventBridge
 from app.table import viewmodel as vm
+from app.titles import presentation
+from engine import make_game
+
+ROOK, SOMERSET = make_game("rook").info, make_game("somerset").info
+HORSESHOES = make_game("horseshoes", mode="four").info
+HORSESHOES_3 = make_game("horseshoes", mode="three").info
 
 
 def test_spoken_card_names():
-    assert cardnames.spoken("rook", "R14") == "Red 14"
-    assert cardnames.spoken("rook", "ROOK") == "the Rook bird"
-    assert cardnames.spoken("somerset", "8/8") == "8 of the /8 suit"
-    assert cardnames.spoken("somerset", "S/S") == "the S/S"
-    assert cardnames.spoken("horseshoes", "TD") == "10 of diamonds"
+    assert cardnames.spoken(ROOK, "R14") == "Red 14"
+    assert cardnames.spoken(ROOK, "ROOK") == "the Rook bird"
+    assert cardnames.spoken(SOMERSET, "8/8") == "8 of the /8 suit"
+    assert cardnames.spoken(SOMERSET, "S/S") == "the S/S"
+    assert cardnames.spoken(HORSESHOES, "TD") == "10 of diamonds"
+
+
+def test_a_hint_names_cards_as_the_table_does():
+    assert cardnames.spoken_in_text(ROOK, "lead the B12, not the B1 or ROOK") == \
+        "lead the Black 12, not the Black 1 or the Rook bird"
+    assert cardnames.spoken_in_text(SOMERSET, "keep 3/8 (not 13/8) and S/S") == \
+        "keep 3 of the /8 suit (not 13/8) and the S/S"
+    assert cardnames.spoken_in_text(HORSESHOES, "AS beats TD. AS") == "Ace of spades beats 10 of diamonds. Ace of spades"
 
 
 def test_hand_order_puts_trump_first():
     hand = ["R5", "G1", "ROOK", "G14", "B2", "R1"]
-    assert cardnames.sort_hand("rook", hand) == ["ROOK", "B2", "R1", "R5", "G1", "G14"]
-    assert cardnames.sort_hand("rook", hand, "G") == ["ROOK", "G1", "G14", "B2", "R1", "R5"]
-    assert cardnames.sort_hand("somerset", ["S/S", "3/8", "12/12", "0/8"], "8") == ["3/8", "0/8", "S/S", "12/12"]
-    assert cardnames.sort_hand("horseshoes", ["2H", "AS", "KH", "3C"], "H") == ["KH", "2H", "AS", "3C"]
+    assert cardnames.sort_hand(ROOK, hand) == ["ROOK", "B2", "R1", "R5", "G1", "G14"]
+    assert cardnames.sort_hand(ROOK, hand, "G") == ["ROOK", "G1", "G14", "B2", "R1", "R5"]
+    assert cardnames.sort_hand(SOMERSET, ["S/S", "3/8", "12/12", "0/8"], "8") == ["3/8", "0/8", "S/S", "12/12"]
+    assert cardnames.sort_hand(HORSESHOES, ["2H", "AS", "KH", "3C"], "H") == ["KH", "2H", "AS", "3C"]
 
 
 def test_view_model_reads_each_titles_bids():
     somerset = {"game": "somerset", "last_bid": [None, 14, "pass", None], "phase": "bidding", "high_bid": 14}
-    assert vm.seat_bid(somerset, 1) == "14" and vm.seat_bid(somerset, 2) == "Pass"
+    assert presentation(SOMERSET).seat_bid(somerset, 1) == "14"
+    assert presentation(SOMERSET).seat_bid(somerset, 2) == "Pass"
     rook = {"game": "rook", "bids": [[1, 100], [2, 105]], "passed": [3],
             "contract": {"bidder": 2, "amount": 110, "stuck": False}}
-    assert vm.seat_bid(rook, 2) == "105" and vm.seat_bid(rook, 3) == "Pass"
-    assert vm.contract_text(rook, ["A", "B", "C", "D"]) == "Contract 110 — C"
+    assert presentation(ROOK).seat_bid(rook, 2) == "105" and presentation(ROOK).seat_bid(rook, 3) == "Pass"
+    assert presentation(ROOK).contract_text(rook, ["A", "B", "C", "D"]) == "Contract 110 — C"
     horseshoes = {"game": "horseshoes", "mode": "three", "bids": [3, None, 4]}
-    assert vm.contract_text(horseshoes, ["A", "B", "C"]) == "Bids 3 + 4 = 7 of 13"
-    assert not vm.partnerships(horseshoes)
+    assert presentation(HORSESHOES_3).contract_text(horseshoes, ["A", "B", "C"]) == "Bids 3 + 4 = 7 of 13"
+    assert not vm.partnerships(HORSESHOES_3)
+    assert vm.partnerships(ROOK)
+    assert vm.side_names(ROOK, ["Ann", "Bo", "Cy", "Di"]) == ["Team A (Ann & Cy)", "Team B (Bo & Di)"]
+    assert vm.side_names(HORSESHOES_3, ["Ann", "Bo", "Cy"]) == ["Ann", "Bo", "Cy"]
 
 
 def test_bridge_delivers_on_the_gui_thread(qtbot):
@@ -90,6 +108,7 @@ def test_a_played_card_glides_in_when_animations_are_on(qtbot):
     area.resize(500, 400)
     area.show()
     area.animation_ms = 60
+    area.configure(assets.deck_for(ROOK), 84, 4, 0)
     area.show_trick([(1, "R5")])
     assert area._glide < 1.0  # on its way
     qtbot.waitUntil(lambda: area._glide == 1.0)
@@ -110,7 +129,7 @@ def test_game_log_shows_each_trick_with_leader_plays_and_winner():
         state.apply(bot.choose(state, seat))
     names = ["Ann", "Bo", "Cy", "Di"]
     view = state.view(0)
-    lines = vm.log_lines(view, names)
+    lines = vm.log_lines(game.info, view, names)
     assert any(" bids " in line for line in lines) and any("trump" in line for line in lines)
     tricks = [line for line in lines if line.startswith("Trick ")]
     assert len(tricks) == 3 and "(so far)" in tricks[-1]

@@ -17,7 +17,7 @@ import pytest
 from engine import Action, UnknownTitle, canonical, make_game, rulesets, title_info
 from engine.bench import BENCH_SEED
 from engine.deal import derive_seed
-from engine.info import to_plain
+from engine.info import GameInfo, TitleInfo, from_plain, to_plain
 from engine.registry import TITLES, title
 from engine.state import HandResult
 
@@ -150,3 +150,21 @@ def test_a_title_kept_outside_engine_is_known_but_not_offered():
             make_game("tiny")
     finally:
         registry.register(tiny)
+
+
+def test_a_plain_description_reads_back_as_it_was(any_variant):
+    """A view carries ``to_plain(game.info)``; its reader gets the same GameInfo back."""
+    info = make_game(*any_variant).info
+    plain = msgpack.unpackb(msgpack.packb(to_plain(info), use_bin_type=True), raw=False)  # as sent
+    assert from_plain(GameInfo, plain) == info
+    title_plain = to_plain(title_info(any_variant[0]))
+    assert from_plain(TitleInfo, title_plain) == title_info(any_variant[0])
+
+
+def test_a_description_of_another_shape_is_refused_by_name():
+    plain = to_plain(make_game("rook").info)
+    del plain["deck"]["suit_order"]
+    with pytest.raises(ValueError, match="suit_order"):
+        from_plain(GameInfo, plain)
+    with pytest.raises(ValueError, match="sides must be a list"):
+        from_plain(GameInfo, {**to_plain(make_game("rook").info), "sides": 2})

@@ -9,7 +9,8 @@ It lives under tests/ so that it can never be offered to a player, and it is
 registered by the test suite (tests/conftest.py) rather than found under engine/. The
 engine's generic tests (random hands, views, records, hashing, bots, partial
 knowledge) run it with the product titles: any title that follows the recipe must
-pass them. A later stage plays it through a hosted table and a guest as well.
+pass them. tests/app/test_app_new_title.py plays it through a hosted table and guests,
+at the table screen.
 """
 
 from __future__ import annotations

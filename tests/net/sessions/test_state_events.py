@@ -3,6 +3,7 @@
 from engine import make_game
 from engine.bots.random_bot import RandomBot
 from engine.deal import derive_seed
+from engine.info import GameInfo, from_plain
 from net.sessions.events import legal_for, state_event
 
 SEED = derive_seed(b"\x07" * 32, "state-events")
@@ -46,3 +47,18 @@ def test_a_watcher_gets_the_public_view_and_nothing_to_do():
     event = state_event(game, state, None, [], [0, 0], 1)
     assert event["view"] == state.public_view() and event["legal"] == []
     assert "reasons" not in event
+
+
+def test_somerset_kitty_discard_is_one_template():
+    game = make_game("somerset", "kitty-doubled")
+    state = play_until(game.deal(SEED, 0), "kitty")
+    assert legal_for(game, state, state.to_act()[0]) == [{"discard": 2}]
+
+
+def test_every_state_event_carries_what_the_title_says_about_itself(any_variant):
+    """The app reads names, sides, deck and decisions from ``info``, never the id."""
+    game = make_game(*any_variant)
+    state = game.deal(SEED, 0)
+    event = state_event(game, state, 0, [], [0] * game.num_sides, 1)
+    assert from_plain(GameInfo, event["info"]) == game.info
+    assert state_event(game, state, None, [], [0] * game.num_sides, 1)["info"] is event["info"]  # made once

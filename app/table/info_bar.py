@@ -1,0 +1,107 @@
+"""The bar along the top of the table: the game and hand, the score, the contract and
+trump, and the table's buttons (address, hint, last trick, live scores, game log, leave).
+
+Each label shortens names to fit the window, never the numbers (``app.fitted``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QPushButton, QVBoxLayout
+
+from app.fitted import FittedLabel
+from engine.info import GameInfo
+
+from . import viewmodel as vm
+from .table_data import TableData
+
+
+def mode_words(info: GameInfo) -> str:
+    """The mode in a word or two for the bar: "3 players", "partners" ("" without modes)."""
+    if info.mode is None:
+        return ""
+    return "partners" if vm.partnerships(info) else f"{info.players} players"
+
+
+class InfoBar(QFrame):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("infoBar")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 4, 10, 4)
+        self.title_label = self._label("tableTitle")
+        self.score_label = self._label("scoreLabel")
+        self.contract_label = self._label("contractLabel")
+        self.trump_label = self._label("trumpLabel")
+        # Two columns of two lines, so the bar fits a small window.
+        for top, bottom in ((self.title_label, self.score_label), (self.contract_label, self.trump_label)):
+            column = QVBoxLayout()
+            column.setSpacing(0)
+            column.addWidget(top)
+            column.addWidget(bottom)
+            row.addLayout(column, 1)
+            row.addSpacing(12)
+        self.last_button = QPushButton("Last trick")
+        self.last_button.setObjectName("lastTrick")
+        self.last_button.setCheckable(True)
+        self.last_button.setToolTip("Show the last completed trick")
+        self.live_box = QCheckBox("Live scores")
+        self.live_box.setObjectName("liveScores")
+        self.log_box = QCheckBox("Game log")
+        self.log_box.setObjectName("gameLog")
+        self.hint_button = self._secondary("Hint", "hint")
+        self.hint_button.setToolTip("What would the computer do? (?)")
+        self.hint_button.setAccessibleName("Hint: what would the computer do")
+        self.hint_button.hide()
+        self.leave_button = self._secondary("Leave", "leave")
+        self.address_button = self._secondary("", "tableAddress")  # a host's table: the address others type
+        self.address_button.setToolTip("What others type in Join by address — click to copy it")
+        self.address_button.hide()
+        for widget in (self.address_button, self.hint_button, self.last_button, self.live_box,
+                       self.log_box, self.leave_button):
+            widget.setProperty("compact", True)
+            row.addWidget(widget)
+
+    @staticmethod
+    def _label(name: str) -> FittedLabel:
+        label = FittedLabel()
+        label.setObjectName(name)
+        return label
+
+    @staticmethod
+    def _secondary(text: str, name: str) -> QPushButton:
+        button = QPushButton(text)
+        button.setObjectName(name)
+        button.setProperty("role", "secondary")
+        return button
+
+    def show_table(self, event: dict) -> None:
+        """The host's switches (only the host may change them) and the address to join at."""
+        options = event.get("table_options") or {}
+        is_host = bool(event.get("is_host"))
+        for box, key in ((self.live_box, "live_scores"), (self.log_box, "game_log")):
+            box.setChecked(bool(options.get(key)))
+            box.setEnabled(is_host)
+            box.setToolTip("The host turns this on or off for everyone" if not is_host else "Shown to everyone")
+        address = event.get("address") if is_host else None
+        self.address_button.setText(f"Join at {address}" if address else "")
+        self.address_button.setAccessibleName(f"Address for Join by address: {address}" if address else "")
+        self.address_button.setVisible(bool(address))
+
+    def refresh(self, data: TableData) -> None:
+        info, look, view = data.info, data.look, data.view
+        settings = data.table.get("settings") or {}
+        hand = f"hand {data.hand_number}"
+        parts = (info.name, mode_words(info), hand)
+        self.title_label.set_variants([" · ".join(x for x in parts if x), f"{info.name} · {hand}",
+                                       hand.capitalize()], settings.get("name") or "")
+        names = data.names()
+        self.contract_label.set_variants(vm.name_variants(
+            lambda limit: look.contract_text(view, [vm.short_name(n, limit) for n in names]))
+            + [look.contract_text(view, names, short=True)])
+        self.trump_label.set_plain(vm.trump_text(info, view))
+        sides = vm.side_names(info, names)
+        short = [n.split(" (")[0] for n in sides]
+        self.score_label.set_variants(
+            vm.name_variants(lambda limit: "Score " + " · ".join(
+                f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, data.scores))),
+            " · ".join(f"{n}: {s}" for n, s in zip(sides, data.scores)))

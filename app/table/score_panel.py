@@ -1,0 +1,44 @@
+"""The panel beside the felt: live scores for this hand and the game log, each shown
+when the host turns it on for the table."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
+
+from . import viewmodel as vm
+from .game_log import GameLog
+from .table_data import TableData
+
+SIDE_MIN, SIDE_MAX = 230, 320  # the panel's width
+
+
+class ScorePanel(QFrame):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("sidePanel")
+        self.setFixedWidth(SIDE_MAX)
+        layout = QVBoxLayout(self)
+        self.live_label = QLabel()
+        self.live_label.setObjectName("liveText")
+        self.live_label.setWordWrap(True)
+        layout.addWidget(self.live_label)
+        self.log_list = GameLog()
+        layout.addWidget(self.log_list, 1)
+        self.hide()
+
+    def fit_width(self, table_width: int) -> None:
+        """A quarter of the table's width, within reason."""
+        self.setFixedWidth(max(SIDE_MIN, min(SIDE_MAX, int(table_width * 0.26))))
+
+    def refresh(self, data: TableData) -> None:
+        options = data.table.get("table_options") or {}
+        live, log = bool(options.get("live_scores")), bool(options.get("game_log"))
+        self.setVisible(live or log)
+        self.live_label.setVisible(live)
+        self.log_list.setVisible(log)
+        if live:
+            short = [vm.short_name(n) for n in data.names()]
+            won = vm.tricks_by_seat(data.view, data.players)
+            self.live_label.setText(data.look.live_text(data.view, short, vm.side_names(data.info, short), won))
+        if log:
+            self.log_list.set_lines(vm.log_lines(data.info, data.view, data.names()))

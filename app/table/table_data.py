@@ -1,0 +1,74 @@
+"""What the session has told the table screen so far, in one place every part reads.
+
+The "table" event (seats, settings, options) and the latest "state" event (the view,
+your legal actions, the scores, and the game's own description) are kept here as they
+came; the parts of the screen (info bar, seats, hand, side panel, summary) each redraw
+from it. No Qt: a plain holder with the few readings every part shares.
+"""
+
+from __future__ import annotations
+
+from app.assets import Deck, deck_for
+from app.titles import Presentation, presentation
+from engine.info import GameInfo, from_plain
+
+
+class UnknownGame(ValueError):
+    """A state event that does not say (readably) which game it is: never drawn as
+    another game."""
+
+
+class TableData:
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        self.table: dict = {}  # the last "table" event
+        self.view: dict = {}  # the last state event's view
+        self.legal: list[dict] = []
+        self.reasons: dict[str, str] | None = None
+        self.scores: list[int] = []
+        self.history: list[list[int]] = []  # the totals after each hand this screen saw
+        self.hand_number = 0
+        self.info: GameInfo | None = None  # the game being played, as it describes itself
+        self.look: Presentation | None = None  # how its own view fields read
+        self._plain_info: dict | None = None
+
+    def read_state(self, event: dict) -> None:
+        """Take a "state" event in. UnknownGame if it does not describe its game."""
+        self._describe(event.get("info"))
+        self.view = event.get("view") or {}
+        self.legal = list(event.get("legal") or [])
+        self.reasons = event.get("reasons")
+        self.scores = list(event.get("scores") or self.scores)
+        self.hand_number = event.get("hand_number", 0)
+
+    def _describe(self, plain) -> None:
+        if plain is None:
+            raise UnknownGame("the table sent a hand without saying which game it is")
+        if plain != self._plain_info:
+            try:
+                info = from_plain(GameInfo, plain)
+            except (ValueError, TypeError) as unreadable:
+                raise UnknownGame(f"the table's description of its game can't be read: {unreadable}") from None
+            self.info, self.look, self._plain_info = info, presentation(info), plain
+
+    # -- readings every part shares -------------------------------------------------------
+    @property
+    def you(self) -> int:
+        you = self.table.get("you")
+        return self.view.get("seat", you if you is not None else 0)
+
+    @property
+    def players(self) -> int:
+        if self.view.get("cards_left"):
+            return len(self.view["cards_left"])
+        return len(self.table.get("seats") or []) or 4
+
+    def names(self) -> list[str]:
+        seats = {s["seat"]: s for s in self.table.get("seats") or []}
+        return [seats[i]["name"] if i in seats else f"Seat {i + 1}" for i in range(self.players)]
+
+    def deck(self, accessible: bool) -> Deck | None:
+        """The deck the game is drawn with (None before the first hand)."""
+        return deck_for(self.info, accessible) if self.info is not None else None
