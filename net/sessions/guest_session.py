@@ -38,7 +38,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import IllegalAction, RecordError
+from engine import IllegalAction
 from engine.bots import make_bot
 from engine.bots.random_bot import RandomBot
 
@@ -601,25 +601,7 @@ class GuestCore:
 
     def _signed(self, data: dict) -> dict:
         """The signed action message, checked on our replica first where it can be."""
-        r = self.replica
-        if r.hand is None or r.hand.get("me") == r.seat or r.halted is not None:
-            return r.act(data)
-        # Re-admitted mid-hand: the shadow deal was built before this key held the
-        # seat and does not know its cards, so the host's check is the live one (and
-        # the reveal checks the whole hand as usual).
-        game = r.game
-        try:
-            parsed = game.action_from_json({**data, "seat": r.seat})
-        except RecordError as exc:
-            raise IllegalAction(str(exc)) from None
-        full, public = game.action_to_json(parsed), game.action_to_json(parsed, public=True)
-        private = hidden = None
-        if public != full:
-            nonce = os.urandom(m.NONCE_BYTES)
-            hidden = m.hidden_digest(nonce, full)
-            private = {"action": full, "nonce": nonce}
-        body = m.action_body(r.table, r.hand_number, r.chain.seq, r.chain.head, public, hidden)
-        return m.action_message(m.seal(self.identity, m.ACTION_DOMAIN, body), private)
+        return self.replica.act(data)
 
     def act(self, data: dict) -> None:
         """The person's decision (hand-record form, no seat)."""

@@ -36,7 +36,7 @@ from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from net.sessions.host_session import HostCore
 from net.wire.identity import Identity
-from net.trust.log import sign_entry
+from net.trust.signing import sign_entry
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from engine import IllegalAction, Match, RecordError, make_game
 
 from net.trust import fairdeal
+from net.trust.signing import ACTION_DOMAIN, CONTRIBUTION_DOMAIN, hidden_digest, opens, read_action, sign_action
 from net.wire import messages as m
 from net.wire.identity import fingerprint
 from net.trust.log import Chain, entry_hash
@@ -407,7 +408,7 @@ class HostAuthority:
         seat = self.seat_of(fp)
         if seat is None:
             raise Refusal("you are not seated at this table")
-        if not m.opens(self.seats[seat]["key"], m.CONTRIBUTION_DOMAIN, signed):
+        if not opens(self.seats[seat]["key"], CONTRIBUTION_DOMAIN, signed):
             raise Refusal("the contribution is not signed by your key")
         body = signed["body"]
         if body["seat"] != seat:
@@ -430,23 +431,18 @@ class HostAuthority:
         self._append(out, "deal", body, state_hash=preview.state_hash())
 
     # -- actions ------------------------------------------------------------------------------
-    def _sign_action(self, seat: int, action: dict) -> tuple[dict, dict]:
+    def _sign_action(self, seat: int, action: dict) -> tuple[dict, dict | None]:
         """The host's own signed action (its seat or a bot's), as a peer would send it."""
         if self.state is None:
             raise Refusal("no hand is being played")
         try:
-            parsed = self.game.action_from_json({**action, "seat": seat})
+            parsed = read_action(self.game, action, seat)
         except RecordError as exc:
             raise Refusal(str(exc)) from None
-        full = self.game.action_to_json(parsed)
-        public = self.game.action_to_json(parsed, public=True)
-        nonce = hidden = None
-        if public != full:
-            nonce = self.rng(m.NONCE_BYTES)
-            hidden = m.hidden_digest(nonce, full)
-        body = m.action_body(self.table, self.match.hand_number, self.chain.seq, self.chain.head,
-                             public, hidden)
-        return m.seal(self.identity, m.ACTION_DOMAIN, body), {"action": full, "nonce": nonce}
+        message = sign_action(self.identity, self.game, parsed, table=self.table,
+                              hand=self.match.hand_number, seen=self.chain.seq,
+                              head=self.chain.head, rng=self.rng)
+        return message["signed"], message["private"]
 
     def _peer_action(self, out: Out, fp: str, message: dict) -> None:
         seat = self.seat_of(fp)
@@ -454,7 +450,7 @@ class HostAuthority:
             raise Refusal("you are not seated at this table")
         signed = message["signed"]
         if signed["body"]["hidden"] is None and self._repeat(seat, signed["body"]["action"]) \
-                and m.opens(self.seats[seat]["key"], m.ACTION_DOMAIN, signed):
+                and opens(self.seats[seat]["key"], ACTION_DOMAIN, signed):
             return  # a second "Got it" (sent before the first was logged): changes nothing
         self._take_action(out, seat, signed, message["private"])
 
@@ -476,7 +472,7 @@ class HostAuthority:
 
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> dict:
         """The full action JSON of a signed action from ``seat``, or Refusal saying why not."""
-        if not m.opens(self.seats[seat]["key"], m.ACTION_DOMAIN, signed):
+        if not opens(self.seats[seat]["key"], ACTION_DOMAIN, signed):
             raise Refusal("the action is not signed by your key")
         body = signed["body"]
         if self.state is None or self.state.is_over:
@@ -493,7 +489,7 @@ class HostAuthority:
             if private is None:
                 raise Refusal("a secret action needs its private part")
             full = private["action"]
-            if m.hidden_digest(private["nonce"], full) != body["hidden"]:
+            if hidden_digest(private["nonce"], full) != body["hidden"]:
                 raise Refusal("the secret action does not match what you signed")
         try:
             parsed = self.game.action_from_json(full)

@@ -1,7 +1,7 @@
 """The table's hash-chained log: the one history every peer agrees on.
 
 An entry is ``{"table", "seq", "prev", "kind", "body", "state_hash"}``, signed by the
-host as ``{"entry": …, "sig": …}`` over the canonical encoding (see messages.seal).
+host as ``{"entry": …, "sig": …}`` over the canonical encoding (``signing.sign_entry``).
 Its hash is SHA-256 of the canonical encoding of the whole signed entry, so the next
 entry's ``prev`` pins the signature as well as the content. Seq 0 is the "table" entry
 and has ``prev`` = 32 zero bytes.
@@ -17,6 +17,7 @@ import hashlib
 
 from engine import canonical
 
+from net.trust.signing import entry_signed_by, sign_entry
 from net.wire import messages as m
 
 # Entry kinds. "seat"/"option"/"start" arrange the table; "commit", "contribution",
@@ -29,15 +30,6 @@ KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "
 
 def entry_hash(signed_entry: dict) -> bytes:
     return hashlib.sha256(canonical.encode(signed_entry)).digest()
-
-
-def sign_entry(signer, entry: dict) -> dict:
-    return {"entry": entry, "sig": signer.sign(m.signed_bytes(m.ENTRY_DOMAIN, entry))}
-
-
-def entry_signed_by(key: bytes, signed_entry: dict) -> bool:
-    return m.opens(key, m.ENTRY_DOMAIN, {"body": signed_entry["entry"],
-                                         "sig": signed_entry["sig"]})
 
 
 class Chain:

@@ -56,7 +56,9 @@ from net.trust.alerts import HOST, PLAYER, IntegrityAlert
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust.authority import action_body_problem, result_dict
 from net.wire.identity import fingerprint
-from net.trust.log import Chain, entry_hash, entry_signed_by
+from net.trust.log import Chain, entry_hash
+from net.trust.signing import (ACTION_DOMAIN, CONTRIBUTION_DOMAIN, entry_signed_by, hidden_digest, opens,
+                               read_action, seal, sign_action)
 
 # Public-view fields that follow from the public actions alone: any difference there is
 # the host's lie, not a hidden card.
@@ -439,7 +441,7 @@ class PeerReplica:
         seat = signed["body"]["seat"]
         self._need(body["seat"] == seat and seat in self.seats, entry,
                    "the contribution is filed under another seat")
-        if not m.opens(self.seats[seat]["key"], m.CONTRIBUTION_DOMAIN, signed):
+        if not opens(self.seats[seat]["key"], CONTRIBUTION_DOMAIN, signed):
             raise Violation(HOST, self.host_seat, "contribution",
                             f"seat {seat}'s contribution is not signed by its key")
         problem = self.round.contribution_problem(signed["body"])
@@ -489,7 +491,7 @@ class PeerReplica:
         body = signed["body"]
         seat = body["action"]["seat"]
         self._need(seat in self.seats, entry, f"an action for seat {seat}, which nobody holds")
-        if not m.opens(self.seats[seat]["key"], m.ACTION_DOMAIN, signed):
+        if not opens(self.seats[seat]["key"], ACTION_DOMAIN, signed):
             raise Violation(HOST, self.host_seat, "player-signature",
                             f"entry {entry['seq']}: the action for seat {seat} is not signed by its key")
         problem = action_body_problem(body, seat, self.table, self.hand_number, hand["deal_seq"],
@@ -771,7 +773,7 @@ class PeerReplica:
             body = hidden[seq]["body"]
             action, nonce = item.get("action"), item.get("nonce")
             if not isinstance(nonce, bytes) or not isinstance(action, dict) \
-                    or m.hidden_digest(nonce, action) != body["hidden"]:
+                    or hidden_digest(nonce, action) != body["hidden"]:
                 raise Violation(HOST, host, "hidden-action",
                                 f"entry {seq}: the revealed action is not the one its player signed")
             try:
@@ -798,33 +800,30 @@ class PeerReplica:
         self._contributed = token
         self._contributed_at = (rnd.hand, self.clock())
         body = m.contribution_body(self.table, rnd.hand, me, rnd.commitment, self.rng(m.RANDOM_BYTES))
-        out.sends.append(m.contribution_message(m.seal(self.identity, m.CONTRIBUTION_DOMAIN, body)))
+        out.sends.append(m.contribution_message(seal(self.identity, CONTRIBUTION_DOMAIN, body)))
 
     def act(self, action: dict) -> dict:
         """The signed message for this seat's ``action`` (hand-record form, no seat).
 
-        IllegalAction if the rules forbid it (checked on this seat's own replica),
-        ReplicaHalted after an alert."""
+        IllegalAction if the rules forbid it (checked on this seat's own replica where
+        it can be), ReplicaHalted after an alert."""
         if self.halted is not None:
             raise ReplicaHalted(str(self.halted))
         me, hand = self.seat, self.hand
         if me is None or hand is None or "shadow" not in hand or hand["end"] is not None:
             raise IllegalAction("you have no hand to play")
         try:
-            parsed = self.game.action_from_json({**action, "seat": me})
+            parsed = read_action(self.game, action, me)
         except RecordError as exc:
             raise IllegalAction(str(exc)) from None
-        hand["shadow"].state.clone().apply(parsed)  # IllegalAction goes to the caller
-        full = self.game.action_to_json(parsed)
-        public = self.game.action_to_json(parsed, public=True)
-        private = hidden = None
-        if public != full:
-            nonce = self.rng(m.NONCE_BYTES)
-            hidden = m.hidden_digest(nonce, full)
-            private = {"action": full, "nonce": nonce}
-        body = m.action_body(self.table, self.hand_number, self.chain.seq, self.chain.head,
-                             public, hidden)
-        return m.action_message(m.seal(self.identity, m.ACTION_DOMAIN, body), private)
+        if hand["me"] == me:
+            hand["shadow"].state.clone().apply(parsed)  # IllegalAction goes to the caller
+        # Else this key was seated in the middle of the hand (re-admitted): the shadow
+        # deal was built before it held the seat and does not know its cards, so the
+        # host's check is the live one (and the reveal checks the whole hand as usual).
+        return sign_action(self.identity, self.game, parsed, table=self.table,
+                           hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
+                           rng=self.rng)
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

@@ -1,12 +1,8 @@
 """Every message of the trust protocol, as plain dicts: names, builders and schemas.
 
 Nothing here does I/O. A message is a dict with a ``type``; the framing layer turns it
-into msgpack. Anything that is signed is signed over ``engine.canonical.encode`` of
-``[domain, body]``: the domain string keeps a signature over a log entry from ever
-passing for a signature over an action or a contribution, and the canonical encoding
-makes the signed bytes the same on every machine.
-
-A signed thing travels as ``{"body": {...}, "sig": <64 bytes>}`` (an *envelope*).
+into msgpack. What is signed inside them, and how, is ``net.trust.signing``'s: a
+signed thing travels as ``{"body": {...}, "sig": <64 bytes>}`` (an *envelope*).
 
 Host → peer::
 
@@ -33,19 +29,10 @@ thing wrong; every receiver calls it before looking inside.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
-
-from engine import canonical
-
-from net.wire.identity import verify as _verify
 
 # -- names -----------------------------------------------------------------------------
 PROTOCOL = "parlour-trust/2"
-ENTRY_DOMAIN = "parlour-entry/1"
-ACTION_DOMAIN = "parlour-action/1"
-CONTRIBUTION_DOMAIN = "parlour-contribution/1"
-HIDDEN_DOMAIN = b"parlour-hidden/1"
 
 ENTRY, SYNC, ERROR, REFUSED = "entry", "sync", "error", "refused"
 CONTRIBUTION, ACTION, REJOIN = "contribution", "action", "rejoin"
@@ -63,34 +50,6 @@ SYNC_CHUNK = 40  # entries per sync message: a chunk stays far below the frame l
 
 class ProtocolError(ValueError):
     """A message that does not follow the protocol's shape; ``str`` says what is wrong."""
-
-
-# -- signing ---------------------------------------------------------------------------
-def signed_bytes(domain: str, body: dict) -> bytes:
-    return canonical.encode([domain, body])
-
-
-def seal(signer, domain: str, body: dict) -> dict:
-    """An envelope: ``body`` signed by ``signer`` (anything with ``.sign(bytes)``)."""
-    return {"body": body, "sig": signer.sign(signed_bytes(domain, body))}
-
-
-def opens(key: bytes, domain: str, envelope: dict) -> bool:
-    """Whether ``envelope`` carries ``key``'s signature over its body; never raises."""
-    try:
-        data = signed_bytes(domain, envelope["body"])
-    except (TypeError, KeyError):
-        return False
-    sig = envelope.get("sig")
-    if not isinstance(key, bytes) or not isinstance(sig, bytes):
-        return False
-    return _verify(key, sig, data)
-
-
-def hidden_digest(nonce: bytes, full_action: dict) -> bytes:
-    """What a player signs in place of a secret action (a discard, a bury): salted, so
-    the few possible discards cannot be tried one by one against it."""
-    return hashlib.sha256(HIDDEN_DOMAIN + nonce + canonical.encode(full_action)).digest()
 
 
 # -- builders --------------------------------------------------------------------------

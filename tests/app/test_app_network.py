@@ -25,7 +25,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton
 
 from engine.records import replay
-from net.trust.log import sign_entry
+from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 
 ROOK = {"game": "rook", "ruleset": "rook", "mode": None, "options": {}, "name": "Ann's table"}

@@ -20,7 +20,7 @@ from net.tools.bench import withhold_or_fork
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import WIRE, Timings
 from net.wire.identity import Identity
-from net.trust.log import sign_entry
+from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 from net.wire.transport import start_server
 from tests.net.session_kit import QUICK, Table, assert_all_verified, ident, wait_for

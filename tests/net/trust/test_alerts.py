@@ -5,7 +5,8 @@ import json
 
 from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, alert_event, from_json_value,
                         save_evidence)
-from net.trust.log import Chain, entry_signed_by
+from net.trust.log import Chain
+from net.trust.signing import entry_signed_by
 from tests.net.trust_table import identity
 
 HOST_ID = identity("host")
