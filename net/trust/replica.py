@@ -437,7 +437,7 @@ class PeerReplica:
         self._need(self.round is not None and not self.round.dealt, entry,
                    "a contribution with no deal waiting")
         signed = body["signed"]
-        self._need(m._envelope(m.CONTRIBUTION_BODY)(signed), entry, "a malformed contribution")
+        self._need(m.is_contribution_envelope(signed), entry, "a malformed contribution")
         seat = signed["body"]["seat"]
         self._need(body["seat"] == seat and seat in self.seats, entry,
                    "the contribution is filed under another seat")
@@ -487,7 +487,7 @@ class PeerReplica:
         self._need(hand is not None and "shadow" in hand and hand["end"] is None
                    and not hand["shadow"].state.is_over, entry, "an action while no hand is being played")
         signed = entry["body"]["signed"]
-        self._need(m._envelope(m.ACTION_BODY)(signed), entry, "a malformed signed action")
+        self._need(m.is_action_envelope(signed), entry, "a malformed signed action")
         body = signed["body"]
         seat = body["action"]["seat"]
         self._need(seat in self.seats, entry, f"an action for seat {seat}, which nobody holds")

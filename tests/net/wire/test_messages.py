@@ -51,3 +51,16 @@ def test_malformed_messages_are_refused_with_a_reason(bad):
 def test_a_message_type_is_refused_where_it_does_not_belong():
     with pytest.raises(m.ProtocolError, match="unexpected message type"):
         m.check(m.rejoin_message(1, 0), m.HOST_TO_PEER)
+
+
+def test_a_session_link_checks_the_same_declarations_for_their_types_only():
+    from net.wire.heartbeat import WIRE
+    assert WIRE.check(action_msg()) and WIRE.check(m.sync_message([entry_msg()]))
+    hollow = {**action_msg(), "signed": {"body": {}, "sig": bytes(64)}}
+    assert WIRE.check(hollow) is hollow  # a map where a map belongs: the frame passes...
+    with pytest.raises(m.ProtocolError, match="bad field 'signed'"):
+        m.check(hollow)  # ...and the trust code, which reads inside, refuses it
+    with pytest.raises(m.ProtocolError, match="'signed' should be dict"):
+        WIRE.check({**action_msg(), "signed": 3})
+    with pytest.raises(m.ProtocolError, match="unknown message type"):
+        WIRE.check(m.rejoin_message(1, 0))  # never travels on a link
