@@ -52,6 +52,7 @@ from net.trust.authority import repeats
 from net.wire.identity import same_fingerprint
 from net.sessions.last_table import LastTable
 from net.trust.replica import PeerReplica, ReplicaHalted
+from net.trust.values import NOBODY
 from net.sessions.events import record_breakdown, state_event
 from net.wire.transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
 
@@ -343,7 +344,7 @@ class GuestCore:
             self.link.reject("entries before 'joined'")
             return
         was_seat = self.replica.seat
-        was_names = {s: i["name"] for s, i in self.replica.seats.items()}
+        was_names = {s: i.name for s, i in self.replica.seats.items()}
         out = self.replica.receive(msg)
         for reply in out.sends:
             self.link.send(reply)
@@ -459,7 +460,7 @@ class GuestCore:
         rnd = r.round if r is not None else None
         if rnd is None or rnd.commitment != commitment or rnd.dealt or r.halted is not None:
             return
-        names = [r.seats[s]["name"] for s in rnd.waiting_for if s != r.seat]
+        names = [r.seats[s].name for s in rnd.waiting_for if s != r.seat]
         if names:
             self.emit(shuffle_event(names))
 
@@ -475,7 +476,7 @@ class GuestCore:
             seat = entry["body"].get("seat") if isinstance(entry["body"], dict) else None
             if seat is None or seat == r.seat:
                 continue
-            name = r.seats.get(seat, {}).get("name") or f"seat {seat + 1}"
+            name = r.seats.get(seat, NOBODY).name or f"seat {seat + 1}"
             if entry["kind"] == "seat" and entry["body"].get("readmit"):
                 self.emit(readmitted_event(seat, was_names.get(seat) or name, entry["body"]["key"]))
             elif entry["kind"] == "drop":
@@ -504,12 +505,12 @@ class GuestCore:
         from net.wire.identity import fingerprint
         seats = []
         for seat in range(r.game.num_players if r.game else 0):
-            info = r.seats.get(seat, {"kind": "empty", "key": None, "name": "", "connected": False})
-            key = info["key"]
-            seats.append({"seat": seat, "name": info["name"], "kind": info["kind"],
+            info = r.seats.get(seat, NOBODY)
+            key = info.key
+            seats.append({"seat": seat, "name": info.name, "kind": info.kind,
                           "fingerprint": fingerprint(key) if isinstance(key, bytes) and len(key) == 32 else "",
-                          "level": info.get("level") if info["kind"] == "bot" else None,
-                          "connected": bool(info["connected"])})
+                          "level": info.level if info.kind == "bot" else None,
+                          "connected": bool(info.connected)})
         settings = dict(r.game.key()) if r.game else {}
         return {"type": "table", "seats": seats, "you": r.seat, "is_host": False,
                 "settings": {**settings, "name": self.table_name or self._table_name()},

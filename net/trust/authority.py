@@ -32,6 +32,7 @@ from net.wire import messages as m
 from net.wire.identity import fingerprint
 from net.trust.log import Chain, entry_hash
 from net.trust.store import StoreError
+from net.trust.values import Seat
 
 
 @dataclass
@@ -66,7 +67,7 @@ class HostAuthority:
         self.chain: Chain | None = None
         self.game = None
         self.name = ""
-        self.seats: dict[int, dict] = {}
+        self.seats: dict[int, Seat] = {}
         self.options: dict[str, bool] = {}
         self.match: Match | None = None
         self.game_number = 0
@@ -171,7 +172,7 @@ class HostAuthority:
         out = Out()
         with self._one_write(out):
             try:
-                if self.seats.get(seat, {}).get("key") != self.key:
+                if seat not in self.seats or self.seats[seat].key != self.key:
                     raise Refusal(f"seat {seat} is not the host's")
                 if self._repeat(seat, action):
                     return out  # a second "Got it": accepted, nothing to log
@@ -194,7 +195,7 @@ class HostAuthority:
 
     def seat_of(self, fp: str) -> int | None:
         for seat, info in self.seats.items():
-            if info["key"] is not None and info["kind"] == "human" and fingerprint(info["key"]) == fp:
+            if info.is_player and fingerprint(info.key) == fp:
                 return seat
         return None
 
@@ -220,8 +221,8 @@ class HostAuthority:
 
     def peers(self) -> dict[int, str]:
         """Seat -> fingerprint of every seated human other than the host."""
-        return {s: fingerprint(i["key"]) for s, i in sorted(self.seats.items())
-                if i["kind"] == "human" and i["key"] is not None and i["key"] != self.key}
+        return {s: fingerprint(i.key) for s, i in sorted(self.seats.items())
+                if i.is_player and i.key != self.key}
 
     # -- restart --------------------------------------------------------------------------
     @classmethod
@@ -309,8 +310,7 @@ class HostAuthority:
         return []
 
     def _apply_seat(self, body, private, seq):
-        self.seats[body["seat"]] = {"kind": body["kind"], "key": body["key"], "name": body["name"],
-                                    "level": body["level"], "connected": True}
+        self.seats[body["seat"]] = Seat.from_body(body)
         return []
 
     def _apply_option(self, body, private, seq):
@@ -329,7 +329,7 @@ class HostAuthority:
                                         secret=private.get("secret"))
         self.hidden, self.last_action, self.deal_seq = [], {}, None
         for seat in body["contributors"]:
-            if not self.seats[seat]["connected"]:
+            if not self.seats[seat].connected:
                 self.round.waive(seat)
         return []
 
@@ -365,13 +365,13 @@ class HostAuthority:
         return []
 
     def _apply_drop(self, body, private, seq):
-        self.seats[body["seat"]]["connected"] = False
+        self.seats[body["seat"]] = self.seats[body["seat"]].with_connection(False)
         if self.round is not None:
             self.round.waive(body["seat"])
         return []
 
     def _apply_rejoin(self, body, private, seq):
-        self.seats[body["seat"]]["connected"] = True
+        self.seats[body["seat"]] = self.seats[body["seat"]].with_connection(True)
         return []
 
     def _publish(self, out: Out, signed: dict, events: list) -> None:
@@ -408,7 +408,7 @@ class HostAuthority:
         seat = self.seat_of(fp)
         if seat is None:
             raise Refusal("you are not seated at this table")
-        if not opens(self.seats[seat]["key"], CONTRIBUTION_DOMAIN, signed):
+        if not opens(self.seats[seat].key, CONTRIBUTION_DOMAIN, signed):
             raise Refusal("the contribution is not signed by your key")
         body = signed["body"]
         if body["seat"] != seat:
@@ -450,7 +450,7 @@ class HostAuthority:
             raise Refusal("you are not seated at this table")
         signed = message["signed"]
         if signed["body"]["hidden"] is None and self._repeat(seat, signed["body"]["action"]) \
-                and opens(self.seats[seat]["key"], ACTION_DOMAIN, signed):
+                and opens(self.seats[seat].key, ACTION_DOMAIN, signed):
             return  # a second "Got it" (sent before the first was logged): changes nothing
         self._take_action(out, seat, signed, message["private"])
 
@@ -472,7 +472,7 @@ class HostAuthority:
 
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> dict:
         """The full action JSON of a signed action from ``seat``, or Refusal saying why not."""
-        if not opens(self.seats[seat]["key"], ACTION_DOMAIN, signed):
+        if not opens(self.seats[seat].key, ACTION_DOMAIN, signed):
             raise Refusal("the action is not signed by your key")
         body = signed["body"]
         if self.state is None or self.state.is_over:
@@ -519,14 +519,14 @@ class HostAuthority:
     # -- rejoin ---------------------------------------------------------------------------------
     def _rejoin(self, out: Out, fp: str, seat: int, last_seq: int) -> None:
         info = self.seats.get(seat)
-        if info is None or info["kind"] != "human" or info["key"] is None:
+        if info is None or not info.is_player:
             raise Refusal(f"seat {seat} is not a player's seat")
-        if fingerprint(info["key"]) != fp:
+        if fingerprint(info.key) != fp:
             raise Refusal(f"seat {seat} belongs to another player's key; ask the host to "
                           "re-admit you if you lost yours")
         if last_seq > self.chain.seq:
             raise Refusal(f"this table's log ends at entry {self.chain.seq}, not {last_seq}")
-        if not info["connected"]:
+        if not info.connected:
             logged = Out()
             self._append(logged, "rejoin", {"seat": seat})
             # Everyone else gets the entry now; the returning peer gets it in its sync.
@@ -539,7 +539,7 @@ class HostAuthority:
         seated there now) should have received it, in chunks: with the seat's private part
         only for entries from when that key held it (a key given the seat later,
         re-admitted, never sees its predecessor's, nor the reverse)."""
-        key = self.seats[seat]["key"] if key is None else key
+        key = self.seats[seat].key if key is None else key
         holder = None
         msgs = []
         for signed, events in self.published:

@@ -57,6 +57,7 @@ from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust.authority import action_body_problem, result_dict
 from net.wire.identity import fingerprint
 from net.trust.log import Chain, entry_hash
+from net.trust.values import BOT, HUMAN, Seat, seat_held_by
 from net.trust.signing import (ACTION_DOMAIN, CONTRIBUTION_DOMAIN, entry_signed_by, hidden_digest, opens,
                                read_action, seal, sign_action)
 
@@ -161,7 +162,7 @@ class PeerReplica:
         self.log: list[dict] = []
         self.halted: IntegrityAlert | None = None
         self.game = None
-        self.seats: dict[int, dict] = {}
+        self.seats: dict[int, Seat] = {}
         self.options: dict = {}
         self.scores: list[int] | None = None
         self.hand_number = 0
@@ -182,17 +183,11 @@ class PeerReplica:
     # -- who am I ------------------------------------------------------------------------
     @property
     def seat(self) -> int | None:
-        for seat, info in sorted(self.seats.items()):
-            if info["key"] == self.key and info["kind"] == "human":
-                return seat
-        return None
+        return seat_held_by(self.seats, self.key)
 
     @property
     def host_seat(self) -> int | None:
-        for seat, info in sorted(self.seats.items()):
-            if info["key"] == self.host_key and info["kind"] == "human":
-                return seat
-        return None
+        return seat_held_by(self.seats, self.host_key)
 
     @property
     def seq(self) -> int:
@@ -325,14 +320,13 @@ class PeerReplica:
             raise Violation(HOST, self.host_seat, "readmit",
                             f"entry {entry['seq']} gave my seat {seat} to a new key "
                             f"({fingerprint(key)}), but I never lost mine")
-        info = {"kind": kind, "key": key, "name": body["name"], "connected": True,
-                "readmit": bool(body.get("readmit")), "level": body.get("level")}
+        info = Seat.from_body(body)
 
         def commit():
             self.seats[seat] = info
-            if kind == "human" and key == self.key:
+            if info.held_by(self.key):
                 self.held.add(seat)
-            elif kind != "bot":  # a stand-in bot keeps the seat for its player
+            elif kind != BOT:  # a stand-in bot keeps the seat for its player
                 self.held.discard(seat)
         return commit
 
@@ -358,7 +352,7 @@ class PeerReplica:
         self._need(seat in self.seats, entry, "a drop names no seat")
 
         def commit():
-            self.seats[seat]["connected"] = False
+            self.seats[seat] = self.seats[seat].with_connection(False)
             if self.round is not None:
                 self.round.waive(seat)
         return commit
@@ -366,7 +360,7 @@ class PeerReplica:
     def _on_rejoin(self, entry, message):
         seat = entry["body"]["seat"]
         self._need(seat in self.seats, entry, "a rejoin names no seat")
-        return lambda: self.seats[seat].__setitem__("connected", True)
+        return lambda: self.seats.__setitem__(seat, self.seats[seat].with_connection(True))
 
     def _need(self, ok: bool, entry: dict, detail: str) -> None:
         if not ok:
@@ -378,8 +372,7 @@ class PeerReplica:
 
     # -- the deal ----------------------------------------------------------------------------
     def _required(self) -> list[int]:
-        return sorted(s for s, i in self.seats.items()
-                      if i["kind"] == "human" and i["key"] != self.host_key)
+        return sorted(s for s, i in self.seats.items() if i.kind == HUMAN and i.key != self.host_key)
 
     def _on_commit(self, entry, message):
         body = entry["body"]
@@ -398,7 +391,7 @@ class PeerReplica:
             self.round = fairdeal.DealRound(self.table, body["hand"], body["dealer"],
                                             body["commitment"], body["contributors"])
             for seat in body["contributors"]:
-                if not self.seats[seat]["connected"]:
+                if not self.seats[seat].connected:
                     self.round.waive(seat)
             self.hand = {"commit_seq": entry["seq"]}
             self._commit_seen = (body["hand"], self.clock()) if self._live else None
@@ -441,7 +434,7 @@ class PeerReplica:
         seat = signed["body"]["seat"]
         self._need(body["seat"] == seat and seat in self.seats, entry,
                    "the contribution is filed under another seat")
-        if not opens(self.seats[seat]["key"], CONTRIBUTION_DOMAIN, signed):
+        if not opens(self.seats[seat].key, CONTRIBUTION_DOMAIN, signed):
             raise Violation(HOST, self.host_seat, "contribution",
                             f"seat {seat}'s contribution is not signed by its key")
         problem = self.round.contribution_problem(signed["body"])
@@ -491,7 +484,7 @@ class PeerReplica:
         body = signed["body"]
         seat = body["action"]["seat"]
         self._need(seat in self.seats, entry, f"an action for seat {seat}, which nobody holds")
-        if not opens(self.seats[seat]["key"], ACTION_DOMAIN, signed):
+        if not opens(self.seats[seat].key, ACTION_DOMAIN, signed):
             raise Violation(HOST, self.host_seat, "player-signature",
                             f"entry {entry['seq']}: the action for seat {seat} is not signed by its key")
         problem = action_body_problem(body, seat, self.table, self.hand_number, hand["deal_seq"],
@@ -577,9 +570,8 @@ class PeerReplica:
         if entry["kind"] != "seat":
             return self.seat
         seats = dict(self.seats)
-        seats[body["seat"]] = {"kind": body["kind"], "key": body["key"]}
-        return next((s for s, i in sorted(seats.items())
-                     if i["key"] == self.key and i["kind"] == "human"), None)
+        seats[body["seat"]] = Seat(body["kind"], body["key"])
+        return seat_held_by(seats, self.key)
 
     def _check_public_unchanged(self, entry: dict, message: dict) -> None:
         """An entry that changes no state comes with the public view already verified."""

@@ -109,7 +109,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
                 f"{victim_name}'s connection closed. Their seat is kept for them."
             assert not table.connection.isVisible()
             qtbot.mouseClick(table.waiting.wait_button, Qt.LeftButton)
-            assert table.waiting.isVisible() and host.core.authority.seats[3]["kind"] == "human"
+            assert table.waiting.isVisible() and host.core.authority.seats[3].kind == "human"
             qtbot.mouseClick(table.waiting.bot_button, Qt.LeftButton)
             until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
             assert not table.waiting.isVisible()

@@ -133,14 +133,14 @@ def test_a_stand_in_bot_plays_a_dropped_seat_and_hands_it_back(arun, tmp_path):
             await wait_for(lambda: table.head() > mark + 3)  # the bot is playing seat 1
             table.add_guest(ident("Guest0"))
             await wait_for(lambda: 1 not in table.host.stand_ins)
-            seat_info = dict(table.host.authority.seats[1])
+            seat_info = table.host.authority.seats[1]
             summaries = await table.finish()
             return summaries[1:], seat_info
         finally:
             await table.close()
 
     summaries, seat_info = arun(main(), timeout=60)
-    assert seat_info["kind"] == "human" and seat_info["key"] == ident("Guest0").public_key
+    assert seat_info.kind == "human" and seat_info.key == ident("Guest0").public_key
     assert_all_verified(summaries, hands=2)
 
 
@@ -152,10 +152,10 @@ def test_a_player_who_lost_their_key_is_readmitted_by_name(arun, tmp_path):
         try:
             await wait_for(table.hand_started)
             await table.guests[1].stop()
-            await wait_for(lambda: not table.host.authority.seats[2]["connected"])
+            await wait_for(lambda: not table.host.authority.seats[2].connected)
             new_key = Identity.generate("Guest1")  # same name, new key
             table.add_guest(new_key)
-            await wait_for(lambda: table.host.authority.seats[2]["key"] == new_key.public_key)
+            await wait_for(lambda: table.host.authority.seats[2].key == new_key.public_key)
             summaries = await table.finish()
             readmits = [e["entry"]["body"] for e in table.host.authority.log
                         if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
@@ -359,11 +359,11 @@ def test_a_seat_goes_to_a_new_key_only_with_the_hosts_yes_and_its_old_key_is_ale
             await wait_for(table.hand_started)
             away = table.guests[1]
             await away.stop()
-            await wait_for(lambda: not table.host.authority.seats[2]["connected"])
+            await wait_for(lambda: not table.host.authority.seats[2].connected)
             table.add_guest(new_key)
             await wait_for(lambda: any(e["type"] == "readmit" for e in table.host_events))
             asked = next(e for e in table.host_events if e["type"] == "readmit")
-            unasked = table.host.authority.seats[2]["key"]  # nothing given before the yes
+            unasked = table.host.authority.seats[2].key  # nothing given before the yes
             table.host.set_seat(2, "human", player=new_key.fingerprint)
             [readmit_seq] = [e["entry"]["seq"] for e in table.host.authority.log
                              if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
