@@ -390,16 +390,16 @@ class GuestCore:
         if self.replica is not None and self.replica.scores is not None:
             self.emit(self.state_event([]))  # the decision is offered again
 
-    def _settle(self, accepted: list[dict]) -> None:
+    def _settle(self, accepted: list) -> None:
         """Our move in flight is settled once the host logs it (or the hand moves on)."""
         if self._in_flight is None:
             return
         seat = self._seat()
         for a in accepted:
-            entry = a["entry"]["entry"]
-            if entry["kind"] in ("deal", "hand_end", "start") or (
-                    entry["kind"] == "action"
-                    and entry["body"]["signed"]["body"]["action"].get("seat") == seat):
+            entry = a.entry
+            if entry.kind in ("deal", "hand_end", "start") or (
+                    entry.kind == "action"
+                    and entry.body["signed"]["body"]["action"].get("seat") == seat):
                 self._in_flight = None
                 return
 
@@ -436,21 +436,21 @@ class GuestCore:
     def _seat(self) -> int | None:
         return self.replica.seat if self.replica is not None else None
 
-    def _report(self, accepted: list[dict], was_seat, was_names: dict) -> None:
-        kinds = {a["entry"]["entry"]["kind"] for a in accepted}
+    def _report(self, accepted: list, was_seat, was_names: dict) -> None:
+        kinds = {a.entry.kind for a in accepted}
         self._others_connection(accepted, was_names)
         self._watch_shuffles(accepted)
         if kinds & {"seat", "drop", "rejoin", "start", "option", "table"} or was_seat != self._seat():
             self.emit(self.table_event())
         if kinds & {"deal", "action"}:
-            events = [e for a in accepted for e in a["events"]]
+            events = [e for a in accepted for e in a.events]
             self.emit(self.state_event(events))
 
-    def _watch_shuffles(self, accepted: list[dict]) -> None:
+    def _watch_shuffles(self, accepted: list) -> None:
         """Once the deal has waited a while for other players' shuffles, say whose."""
         rnd = self.replica.round
         if rnd is None or rnd.dealt or not any(
-                a["entry"]["entry"]["kind"] == "commit" for a in accepted):
+                a.entry.kind == "commit" for a in accepted):
             return
         self.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
 
@@ -464,7 +464,7 @@ class GuestCore:
         if names:
             self.emit(shuffle_event(names))
 
-    def _others_connection(self, accepted: list[dict], was_names: dict) -> None:
+    def _others_connection(self, accepted: list, was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
         given to a new key), in game."""
         from net.sessions.host_session import readmitted_event
@@ -472,22 +472,22 @@ class GuestCore:
         if r.scores is None:
             return
         for a in accepted:
-            entry = a["entry"]["entry"]
-            seat = entry["body"].get("seat") if isinstance(entry["body"], dict) else None
+            entry = a.entry
+            seat = entry.body.get("seat") if isinstance(entry.body, dict) else None
             if seat is None or seat == r.seat:
                 continue
             name = r.seats.get(seat, NOBODY).name or f"seat {seat + 1}"
-            if entry["kind"] == "seat" and entry["body"].get("readmit"):
-                self.emit(readmitted_event(seat, was_names.get(seat) or name, entry["body"]["key"]))
-            elif entry["kind"] == "drop":
+            if entry.kind == "seat" and entry.body.get("readmit"):
+                self.emit(readmitted_event(seat, was_names.get(seat) or name, entry.body["key"]))
+            elif entry.kind == "drop":
                 self.emit({"type": "connection", "seat": seat, "state": "dropped",
                            "detail": f"{name} lost the connection. Their seat is held for them."})
-            elif entry["kind"] == "rejoin":
+            elif entry.kind == "rejoin":
                 self.emit({"type": "connection", "seat": seat, "state": "connected", "detail": ""})
-            elif entry["kind"] == "seat" and entry["body"]["kind"] == "bot":
+            elif entry.kind == "seat" and entry.body["kind"] == "bot":
                 self.emit({"type": "connection", "seat": seat, "state": "stand_in",
                            "detail": f"a bot plays for {name} until they come back"})
-            elif entry["kind"] == "seat" and entry["body"]["kind"] == "human":
+            elif entry.kind == "seat" and entry.body["kind"] == "human":
                 self.emit({"type": "connection", "seat": seat, "state": "connected", "detail": ""})
 
     def hint(self) -> None:
@@ -521,7 +521,7 @@ class GuestCore:
     def _table_name(self) -> str:
         """The name in the table entry (seq 0), when we joined by address."""
         try:
-            return str(self.replica.log[0]["entry"]["body"].get("name") or "")
+            return str(self.replica.log[0].body.get("name") or "")
         except (IndexError, KeyError, AttributeError, TypeError):
             return ""
 

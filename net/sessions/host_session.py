@@ -647,7 +647,7 @@ class HostCore:
 
     # -- after every change -----------------------------------------------------------------
     def _changed(self, out: Out) -> None:
-        kinds = [e["entry"]["kind"] for e in out.entries]
+        kinds = [e.kind for e in out.entries]
         if not kinds:
             return
         if set(kinds) & {"seat", "drop", "rejoin", "start", "option"}:
@@ -655,11 +655,11 @@ class HostCore:
             self._update_advert()
         events = []
         for signed in out.entries:
-            events += self.authority.published[signed["entry"]["seq"]][1]
+            events += self.authority.published[signed.seq][1]
         if set(kinds) & {"deal", "action"}:
             self._emit_state(events)
         if "hand_end" in kinds:
-            self._emit_hand_over(next(e for e in out.entries if e["entry"]["kind"] == "hand_end"))
+            self._emit_hand_over(next(e for e in out.entries if e.kind == "hand_end"))
         self._advance()
 
     def _advance(self) -> None:
@@ -947,8 +947,8 @@ class HostCore:
         self.emit(state_event(self.game, state, self.you, events, match.scores,
                               match.hand_number + 1))
 
-    def _emit_hand_over(self, signed: dict) -> None:
-        body = signed["entry"]["body"]
+    def _emit_hand_over(self, signed) -> None:
+        body = signed.body
         match = self.authority.match
         self.emit({"type": "hand_over", "result": body["result"], "scores": body["scores"],
                    "record_path": None, "hand": body["hand"],

@@ -61,8 +61,8 @@ class _Timer:
 
         def changed(out):
             for signed in out.entries:
-                if signed["entry"]["kind"] == "action" and self._t0 is not None:
-                    self.started[signed["entry"]["seq"]] = self._t0
+                if signed.kind == "action" and self._t0 is not None:
+                    self.started[signed.seq] = self._t0
             orig_changed(out)
         core._changed = changed
         core.ack_listeners.append(self._on_ack)

@@ -36,7 +36,7 @@ from net.trust import fairdeal
 from net.wire import messages as m
 from net.trust.alerts import from_json_value, to_json_value
 from net.wire.identity import Identity
-from net.trust.log import Chain, entry_hash
+from net.trust.log import Chain
 from net.trust.signing import ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, read_action, sign_action, signed_bytes
 
 FORMAT = "parlour-vectors/1"
@@ -107,10 +107,10 @@ def signed_entry_vectors() -> dict:
             ("seat", {"seat": 1, "kind": "human", "key": player.public_key, "name": "Ann",
                       "level": None, "readmit": False})]:
         signed = chain.make(host, kind, body)
-        entries.append({"entry": signed["entry"],
-                        "signed_bytes": signed_bytes(ENTRY_DOMAIN, signed["entry"]),
-                        "sig": signed["sig"], "signed_entry_encoding": canonical.encode(signed),
-                        "hash": entry_hash(signed)})
+        entries.append({"entry": signed.wire["entry"],
+                        "signed_bytes": signed_bytes(ENTRY_DOMAIN, signed.wire["entry"]),
+                        "sig": signed.sig, "signed_entry_encoding": canonical.encode(signed.wire),
+                        "hash": signed.hash})
         chain.advance(signed)
     bury = read_action(make_game("rook"), {"bury": ["B2", "B3", "R2", "G5", "Y7"], "trump": "G"}, 1)
     message = sign_action(player, make_game("rook"), bury, table=TABLE, hand=0, seen=chain.seq,

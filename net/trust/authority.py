@@ -30,9 +30,9 @@ from net.trust import fairdeal
 from net.trust.signing import ACTION_DOMAIN, CONTRIBUTION_DOMAIN, hidden_digest, opens, read_action, sign_action
 from net.wire import messages as m
 from net.wire.identity import fingerprint
-from net.trust.log import Chain, entry_hash
+from net.trust.log import Chain
 from net.trust.store import StoreError
-from net.trust.values import Seat
+from net.trust.values import Seat, SignedEntry
 
 
 @dataclass
@@ -205,13 +205,12 @@ class HostAuthority:
         last_player: dict[int, bytes] = {}  # seat -> its last human key (through stand-ins)
         taken = None
         for signed in self.log:
-            entry = signed["entry"]
-            if entry["kind"] != "seat":
+            if signed.kind != "seat":
                 continue
-            body = entry["body"]
+            body = signed.body
             if body["kind"] == "human":
                 if body["readmit"] and last_player.get(body["seat"]) == key != body["key"]:
-                    taken = (body["seat"], entry["seq"])
+                    taken = (body["seat"], signed.seq)
                 elif body["key"] == key:
                     taken = None
                 last_player[body["seat"]] = body["key"]
@@ -233,12 +232,11 @@ class HostAuthority:
         host = cls(identity, rng, persist)
         host._restoring = True
         for signed, private in records:
-            entry = signed["entry"]
             if host.chain is None:
-                host.chain = Chain(entry["table"])
+                host.chain = Chain(signed.entry.table)
             problem = host.chain.problem(host.key, signed)
             if problem:
-                raise RestoreError(f"stored entry {entry['seq']}: {problem[1]}")
+                raise RestoreError(f"stored entry {signed.seq}: {problem[1]}")
             events = host._apply(signed, private)
             host._publish(Out(), signed, events)  # what each seat was sent, for rejoins
         host._restoring = False
@@ -287,13 +285,13 @@ class HostAuthority:
         out.entries.append(signed)
         self._publish(out, signed, events)
 
-    def _apply(self, signed: dict, private: dict | None) -> list:
+    def _apply(self, signed: SignedEntry, private: dict | None) -> list:
         """Apply one entry to the host's state; the same code replays a stored log."""
-        entry = signed["entry"]
-        kind, body, seq = entry["kind"], entry["body"], entry["seq"]
+        entry = signed.entry
+        kind, body, seq = entry.kind, entry.body, entry.seq
         events = getattr(self, "_apply_" + kind)(body, private or {}, seq)
-        if self._restoring and entry["state_hash"] is not None \
-                and entry["state_hash"] != self.state.state_hash():
+        if self._restoring and entry.state_hash is not None \
+                and entry.state_hash != self.state.state_hash():
             raise RestoreError(f"entry {seq} does not replay to its state hash")
         self.chain.advance(signed)
         self.log.append(signed)
@@ -374,9 +372,9 @@ class HostAuthority:
         self.seats[body["seat"]] = self.seats[body["seat"]].with_connection(True)
         return []
 
-    def _publish(self, out: Out, signed: dict, events: list) -> None:
+    def _publish(self, out: Out, signed: SignedEntry, events: list) -> None:
         """One message per seated peer: the entry, the events, and its private part."""
-        seq = signed["entry"]["seq"]
+        seq = signed.seq
         public = self.state.public_view() if self.state is not None else None
         self.publics[seq] = public
         privates = self.privates.setdefault(seq, {})
@@ -386,11 +384,10 @@ class HostAuthority:
             if actor_action is not None and actor_action["seat"] == seat:
                 private["action"] = actor_action
             privates[seat] = private
-            out.sends.append((fp, m.entry_message(signed, events, public, **private)))
+            out.sends.append((fp, m.entry_message(signed.wire, events, public, **private)))
 
-    def _hidden_action_of(self, signed: dict) -> dict | None:
-        entry = signed["entry"]
-        if entry["kind"] != "action" or not self.hidden or self.hidden[-1]["seq"] != entry["seq"]:
+    def _hidden_action_of(self, signed: SignedEntry) -> dict | None:
+        if signed.kind != "action" or not self.hidden or self.hidden[-1]["seq"] != signed.seq:
             return None
         return self.hidden[-1]["action"]
 
@@ -503,7 +500,7 @@ class HostAuthority:
         return full
 
     def _hash_at(self, seq: int) -> bytes | None:
-        return entry_hash(self.log[seq]) if 0 <= seq < len(self.log) else None
+        return self.log[seq].hash if 0 <= seq < len(self.log) else None
 
     def _end_hand(self, out: Out) -> None:
         """Bank the score, then reveal the secret and every hidden action."""
@@ -543,16 +540,15 @@ class HostAuthority:
         holder = None
         msgs = []
         for signed, events in self.published:
-            entry = signed["entry"]
-            seq = entry["seq"]
-            if entry["kind"] == "seat" and entry["body"]["seat"] == seat:
-                holder = entry["body"]["key"] if entry["body"]["kind"] == "human" else None
+            seq, body = signed.seq, signed.body
+            if signed.kind == "seat" and body["seat"] == seat:
+                holder = body["key"] if body["kind"] == "human" else None
             if seq <= last_seq:
                 continue
             private = {"view": None, "action": None}
             if holder == key:
                 private = self.privates.get(seq, {}).get(seat, private)
-            msgs.append(m.entry_message(signed, events, self.publics.get(seq), **private))
+            msgs.append(m.entry_message(signed.wire, events, self.publics.get(seq), **private))
         chunks = [msgs[i:i + m.SYNC_CHUNK] for i in range(0, len(msgs), m.SYNC_CHUNK)] or [[]]
         return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
 

@@ -56,10 +56,10 @@ from net.trust.alerts import HOST, PLAYER, IntegrityAlert
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust.authority import action_body_problem, result_dict
 from net.wire.identity import fingerprint
-from net.trust.log import Chain, entry_hash
-from net.trust.values import BOT, HUMAN, Seat, seat_held_by
-from net.trust.signing import (ACTION_DOMAIN, CONTRIBUTION_DOMAIN, entry_signed_by, hidden_digest, opens,
-                               read_action, seal, sign_action)
+from net.trust.log import Chain
+from net.trust.values import BOT, HUMAN, EntryMessage, Seat, SignedEntry, seat_held_by
+from net.trust.signing import (ACTION_DOMAIN, CONTRIBUTION_DOMAIN, hidden_digest, opens, read_action,
+                               seal, sign_action)
 
 # Public-view fields that follow from the public actions alone: any difference there is
 # the host's lie, not a hidden card.
@@ -78,7 +78,7 @@ class Violation(Exception):
 @dataclass
 class ReplicaOut:
     sends: list = field(default_factory=list)  # messages for the host
-    accepted: list = field(default_factory=list)  # entry messages applied, in order
+    accepted: list = field(default_factory=list)  # EntryMessages applied, in order
     verified: list = field(default_factory=list)  # hands checked at their reveal
     alerts: list = field(default_factory=list)  # IntegrityAlerts (at most one: then halted)
     errors: list = field(default_factory=list)  # the host's error replies, rejected junk
@@ -217,30 +217,30 @@ class PeerReplica:
         self._maybe_contribute(out)
         return out
 
-    def _entry(self, out: ReplicaOut, message: dict) -> bool:
+    def _entry(self, out: ReplicaOut, wire: dict) -> bool:
         """Check and apply one entry message; False once halted."""
         if self.halted is not None:
             out.errors.append("this replica stopped at an integrity alert")
             return False
-        signed = message["entry"]
-        entry = signed["entry"]
+        message = EntryMessage.from_wire(wire)
+        signed, entry = message.signed, message.entry
         try:
-            if entry["seq"] <= self.chain.seq:
+            if entry.seq <= self.chain.seq:
                 return self._old(signed)
             problem = self.chain.problem(self.host_key, signed)
             if problem:
                 raise Violation(HOST, self.host_seat, *problem)
-            commit = getattr(self, "_on_" + entry["kind"])(entry, message)
-            if entry["kind"] not in ("deal", "action"):  # those are checked with their shadow
+            commit = getattr(self, "_on_" + entry.kind)(entry, message)
+            if entry.kind not in ("deal", "action"):  # those are checked with their shadow
                 self._check_public_unchanged(entry, message)
                 self._check_private(entry, message, self._live_shadow(), self._seat_after(entry))
         except Violation as v:
-            self._halt(out, v, signed)
+            self._halt(out, v, signed.wire, entry.seq)
             return False
         except Exception as exc:  # a malformed body the schema could not see: the host's
             self._halt(out, Violation(HOST, self.host_seat, "kind",
-                                      f"entry {entry['seq']} ({entry['kind']}) is malformed: "
-                                      f"{type(exc).__name__}: {exc}"), signed)
+                                      f"entry {entry.seq} ({entry.kind}) is malformed: "
+                                      f"{type(exc).__name__}: {exc}"), signed.wire, entry.seq)
             return False
         if commit is not None:
             verified = commit()
@@ -248,29 +248,28 @@ class PeerReplica:
                 out.verified.append(verified)
         self.chain.advance(signed)
         self.log.append(signed)
-        if message["public"] is not None or message["private"]["view"] is not None:
-            self.public, self.view = message["public"], message["private"]["view"]
+        if message.public is not None or message.view is not None:
+            self.public, self.view = message.public, message.view
         out.accepted.append(message)
         return True
 
-    def _old(self, signed: dict) -> bool:
+    def _old(self, signed: SignedEntry) -> bool:
         """An entry we already hold: an identical copy is harmless; anything else forks."""
-        seq = signed["entry"]["seq"]
-        if entry_hash(self.log[seq]) == entry_hash(signed):
+        seq = signed.seq
+        if self.log[seq].hash == signed.hash:
             return True
-        if not entry_signed_by(self.host_key, signed):
+        if not signed.signed_by(self.host_key):
             raise Violation(HOST, self.host_seat, "host-signature",
                             f"entry {seq} is not signed by the host's key")
         raise Violation(HOST, self.host_seat, "fork",
                         f"the host signed two different entries numbered {seq}")
 
-    def _halt(self, out: ReplicaOut, v: Violation, signed: dict, seq: int | None = None) -> None:
+    def _halt(self, out: ReplicaOut, v: Violation, failing: dict, seq: int) -> None:
         """Stop at ``v``: the alert, with the failing entry (or claim) and the log it was
         checked against (this hand's entries, or the last few between hands)."""
         start = self.hand["commit_seq"] if self.hand else max(0, len(self.log) - 8)
-        seq = signed["entry"]["seq"] if seq is None else seq
         alert = IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table, seq,
-                               self.log[start:] + [signed])
+                               [s.wire for s in self.log[start:]] + [failing])
         self.halted = alert
         out.alerts.append(alert)
 
@@ -300,7 +299,7 @@ class PeerReplica:
 
     # -- table entries ---------------------------------------------------------------------
     def _on_table(self, entry, message):
-        body = entry["body"]
+        body = entry.body
         if body["protocol"] != m.PROTOCOL or body["host_key"] != self.host_key:
             raise Violation(HOST, None, "kind", "the table entry names another protocol or host key")
         g = body["game"]
@@ -308,7 +307,7 @@ class PeerReplica:
         return lambda: setattr(self, "game", game)
 
     def _on_seat(self, entry, message):
-        body = entry["body"]
+        body = entry.body
         seat, kind, key = body["seat"], body["kind"], body["key"]
         self._need(self.game is not None and isinstance(seat, int)
                    and 0 <= seat < self.game.num_players and kind in ("human", "bot", "empty"),
@@ -318,7 +317,7 @@ class PeerReplica:
                    entry, "a player's seat needs a key")
         if body.get("readmit") and kind == "human" and key != self.key and seat in self.held:
             raise Violation(HOST, self.host_seat, "readmit",
-                            f"entry {entry['seq']} gave my seat {seat} to a new key "
+                            f"entry {entry.seq} gave my seat {seat} to a new key "
                             f"({fingerprint(key)}), but I never lost mine")
         info = Seat.from_body(body)
 
@@ -331,11 +330,11 @@ class PeerReplica:
         return commit
 
     def _on_option(self, entry, message):
-        body = entry["body"]
+        body = entry.body
         return lambda: self.options.__setitem__(body["name"], body["value"])
 
     def _on_start(self, entry, message):
-        dealer = entry["body"]["dealer"]
+        dealer = entry.body["dealer"]
         self._need(self.game is not None and self._between_hands(allow_over=True), entry,
                    "a game may start only between hands")
         self._need(isinstance(dealer, int) and 0 <= dealer < self.game.num_players, entry,
@@ -348,7 +347,7 @@ class PeerReplica:
         return commit
 
     def _on_drop(self, entry, message):
-        seat = entry["body"]["seat"]
+        seat = entry.body["seat"]
         self._need(seat in self.seats, entry, "a drop names no seat")
 
         def commit():
@@ -358,13 +357,13 @@ class PeerReplica:
         return commit
 
     def _on_rejoin(self, entry, message):
-        seat = entry["body"]["seat"]
+        seat = entry.body["seat"]
         self._need(seat in self.seats, entry, "a rejoin names no seat")
         return lambda: self.seats.__setitem__(seat, self.seats[seat].with_connection(True))
 
     def _need(self, ok: bool, entry: dict, detail: str) -> None:
         if not ok:
-            raise Violation(HOST, self.host_seat, "kind", f"entry {entry['seq']}: {detail}")
+            raise Violation(HOST, self.host_seat, "kind", f"entry {entry.seq}: {detail}")
 
     def _between_hands(self, allow_over: bool = False) -> bool:
         no_hand = self.round is None or self.round.revealed
@@ -375,7 +374,7 @@ class PeerReplica:
         return sorted(s for s, i in self.seats.items() if i.kind == HUMAN and i.key != self.host_key)
 
     def _on_commit(self, entry, message):
-        body = entry["body"]
+        body = entry.body
         self._need(self.scores is not None and self._between_hands(), entry,
                    "a commitment while a hand is being played (or before the game)")
         self._need(body["hand"] == self.hand_number and body["dealer"] == self.dealer, entry,
@@ -393,7 +392,7 @@ class PeerReplica:
             for seat in body["contributors"]:
                 if not self.seats[seat].connected:
                     self.round.waive(seat)
-            self.hand = {"commit_seq": entry["seq"]}
+            self.hand = {"commit_seq": entry.seq}
             self._commit_seen = (body["hand"], self.clock()) if self._live else None
         return commit
 
@@ -403,7 +402,7 @@ class PeerReplica:
         saw it earlier, never later) to when the skip arrives, and a skip sooner than the
         deadline less the slack is the host's. The skipped seat itself also knows whether
         it sent its shuffle in time on a link that stayed up."""
-        body, rnd = entry["body"], self.round
+        body, rnd = entry.body, self.round
         self._need(rnd is not None and not rnd.dealt and body["hand"] == rnd.hand, entry,
                    "a skip with no deal waiting")
         seat = body["seat"]
@@ -426,7 +425,7 @@ class PeerReplica:
         return lambda: rnd.waive(seat)
 
     def _on_contribution(self, entry, message):
-        body = entry["body"]
+        body = entry.body
         self._need(self.round is not None and not self.round.dealt, entry,
                    "a contribution with no deal waiting")
         signed = body["signed"]
@@ -443,7 +442,7 @@ class PeerReplica:
         return lambda: self.round.add(seat, signed["body"]["random"])
 
     def _on_deal(self, entry, message):
-        body = entry["body"]
+        body = entry.body
         rnd = self.round
         self._need(rnd is not None and not rnd.dealt and body["hand"] == rnd.hand
                    and body["dealer"] == rnd.dealer, entry, "a deal with no commitment before it")
@@ -452,7 +451,7 @@ class PeerReplica:
                             f"hand {rnd.hand} was dealt without the randomness of seat(s) "
                             f"{rnd.waiting_for or body['contributors']}")
         me = self.seat
-        view = message["private"]["view"]
+        view = message.view
         my_hand = frozenset()
         if me is not None:
             if view is None or not isinstance(view.get("hand"), list):
@@ -469,7 +468,7 @@ class PeerReplica:
 
         def commit():
             rnd.dealt = True
-            self.hand.update({"deal_seq": entry["seq"], "deal_hash": entry["state_hash"], "me": me,
+            self.hand.update({"deal_seq": entry.seq, "deal_hash": entry.state_hash, "me": me,
                               "my_hand": my_hand, "shadow": shadow, "steps": [],
                               "last_action": {}, "deferred": deferred, "end": None})
         return commit
@@ -479,18 +478,18 @@ class PeerReplica:
         hand = self.hand
         self._need(hand is not None and "shadow" in hand and hand["end"] is None
                    and not hand["shadow"].state.is_over, entry, "an action while no hand is being played")
-        signed = entry["body"]["signed"]
+        signed = entry.body["signed"]
         self._need(m.is_action_envelope(signed), entry, "a malformed signed action")
         body = signed["body"]
         seat = body["action"]["seat"]
         self._need(seat in self.seats, entry, f"an action for seat {seat}, which nobody holds")
         if not opens(self.seats[seat].key, ACTION_DOMAIN, signed):
             raise Violation(HOST, self.host_seat, "player-signature",
-                            f"entry {entry['seq']}: the action for seat {seat} is not signed by its key")
+                            f"entry {entry.seq}: the action for seat {seat} is not signed by its key")
         problem = action_body_problem(body, seat, self.table, self.hand_number, hand["deal_seq"],
-                                      hand["last_action"].get(seat), entry["seq"], self._hash_at)
+                                      hand["last_action"].get(seat), entry.seq, self._hash_at)
         if problem:
-            raise Violation(HOST, self.host_seat, problem[0], f"entry {entry['seq']}: {problem[1]}")
+            raise Violation(HOST, self.host_seat, problem[0], f"entry {entry.seq}: {problem[1]}")
         action, hidden = self._parse_action(body, message, seat, entry)
         shadow = hand["shadow"].with_step(action, hidden)
         shadow, deferred = self._compare(shadow, entry, message, hand["me"])
@@ -498,8 +497,8 @@ class PeerReplica:
 
         def commit():
             hand["shadow"] = shadow
-            hand["last_action"][seat] = entry["seq"]
-            hand["steps"].append({"seq": entry["seq"], "body": body, "state_hash": entry["state_hash"]})
+            hand["last_action"][seat] = entry.seq
+            hand["steps"].append({"seq": entry.seq, "body": body, "state_hash": entry.state_hash})
             hand["deferred"] += deferred
         return commit
 
@@ -513,7 +512,7 @@ class PeerReplica:
                 if game.action_to_json(action, public=True) != public or game.action_to_json(action) != public:
                     raise RecordError("not in canonical public form")
                 return action, False
-            mine = message["private"]["action"]
+            mine = message.action
             if seat == self.hand["me"] and mine is not None:
                 action = game.action_from_json(mine)
                 if game.action_to_json(action, public=True) == public:
@@ -525,39 +524,39 @@ class PeerReplica:
             return Action(seat, kind, None, public.get("trump")), True
         except (RecordError, StopIteration, TypeError, ValueError) as exc:
             raise Violation(PLAYER, seat, "illegal-action",
-                            f"entry {entry['seq']}: seat {seat}'s action {public!r} cannot be read ({exc})") from None
+                            f"entry {entry.seq}: seat {seat}'s action {public!r} cannot be read ({exc})") from None
 
     def _hash_at(self, seq: int) -> bytes | None:
-        return entry_hash(self.log[seq]) if 0 <= seq < len(self.log) else None
+        return self.log[seq].hash if 0 <= seq < len(self.log) else None
 
     def _compare(self, shadow: Shadow, entry: dict, message: dict, me: int | None):
         """Check the shadow against the host's signed state hash, the public view it sent
         and this seat's own hand; returns (shadow, deferred seqs)."""
-        view = message["private"]["view"]
+        view = message.view
         if me is not None and view is not None and not shadow.state.is_over:
             shadow = self._check_hand(shadow, view, entry)
-        claimed = entry["state_hash"]
+        claimed = entry.state_hash
         if claimed is None:
-            raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry['seq']} has no state hash")
+            raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq} has no state hash")
         if shadow.state.state_hash() == claimed:  # the cached encoding: cheap per entry
-            if message["public"] is not None and message["public"] != shadow.state.public_view():
+            if message.public is not None and message.public != shadow.state.public_view():
                 raise Violation(HOST, self.host_seat, "state-hash",
-                                f"entry {entry['seq']}: the public state sent is not the one its "
+                                f"entry {entry.seq}: the public state sent is not the one its "
                                 "signed state hash names")
             return shadow, []
         mine = shadow.state.public_view()
-        public = message["public"]
+        public = message.public
         if public is None:
-            return shadow, [entry["seq"]]
+            return shadow, [entry.seq]
         if canonical.digest(public) != claimed:
             raise Violation(HOST, self.host_seat, "state-hash",
-                            f"entry {entry['seq']}: the public state sent does not match the signed state hash")
+                            f"entry {entry.seq}: the public state sent does not match the signed state hash")
         wrong = [k for k in CORE if mine.get(k) != public.get(k)]
         if wrong:
             raise Violation(HOST, self.host_seat, "state-hash",
-                            f"entry {entry['seq']}: the host's public state differs from the "
+                            f"entry {entry.seq}: the host's public state differs from the "
                             f"replayed one in {', '.join(wrong)}")
-        return shadow, [entry["seq"]]
+        return shadow, [entry.seq]
 
     # -- privacy: what the host sends this seat alone must be this seat's ------------------
     def _live_shadow(self) -> Shadow | None:
@@ -566,8 +565,8 @@ class PeerReplica:
 
     def _seat_after(self, entry: dict) -> int | None:
         """This key's seat once ``entry`` is applied (a seat entry may give or take it)."""
-        body = entry["body"]
-        if entry["kind"] != "seat":
+        body = entry.body
+        if entry.kind != "seat":
             return self.seat
         seats = dict(self.seats)
         seats[body["seat"]] = Seat(body["kind"], body["key"])
@@ -575,10 +574,10 @@ class PeerReplica:
 
     def _check_public_unchanged(self, entry: dict, message: dict) -> None:
         """An entry that changes no state comes with the public view already verified."""
-        public = message["public"]
+        public = message.public
         if public is not None and public != self.public:
             raise Violation(HOST, self.host_seat, "state-hash",
-                            f"entry {entry['seq']} ({entry['kind']}) changes nothing, yet comes "
+                            f"entry {entry.seq} ({entry.kind}) changes nothing, yet comes "
                             "with a different public state")
 
     def _check_private(self, entry: dict, message: dict, shadow: Shadow | None,
@@ -587,15 +586,14 @@ class PeerReplica:
         events — must name no card but this seat's own (its hand as dealt, and the spare
         when it took it) and those every seat may see (the public view). A host that shows
         a peer another seat's cards is named at once."""
-        private, seq = message["private"], entry["seq"]
-        view, action = private["view"], private["action"]
+        seq, view, action = entry.seq, message.view, message.action
         if action is not None and not self._is_my_secret(entry, me):
             raise self._leak(seq, "another seat's secret move")
         own = self._own_cards(shadow, me)
         if view is not None:
             if me is None or view.get("seat") != me:
                 raise self._leak(seq, f"the private view of seat {view.get('seat')}")
-            public = message["public"] or {}
+            public = message.public or {}
             for key, value in view.items():
                 if key != "seat" and (key == "hand" or public.get(key, object()) != value) \
                         and own is not None and not self._only_own(value, own):
@@ -603,9 +601,9 @@ class PeerReplica:
         if action is not None and own is not None and not self._only_own(
                 [v for k, v in action.items() if k in ("bury", "discard")], own):
             raise self._leak(seq, "cards that are not mine in my secret move")
-        shown = self._card_names(message["events"])
+        shown = self._card_names(message.events)
         if shown:
-            public_cards = self._card_names(message["public"])
+            public_cards = self._card_names(message.public)
             foreign = sorted(shown - public_cards - (own or set()))
             if foreign:
                 raise self._leak(seq, "in its events, cards nobody has shown: " +
@@ -616,9 +614,9 @@ class PeerReplica:
 
     def _is_my_secret(self, entry: dict, me: int | None) -> bool:
         """Whether ``entry`` is this seat's own secret move (the host sends it back)."""
-        if entry["kind"] != "action" or me is None:
+        if entry.kind != "action" or me is None:
             return False
-        body = entry["body"]["signed"]["body"]
+        body = entry.body["signed"]["body"]
         return body["action"].get("seat") == me and body["hidden"] is not None
 
     def _own_cards(self, shadow: Shadow | None, me: int | None) -> set[int] | None:
@@ -682,19 +680,19 @@ class PeerReplica:
                 if frozenset(cards_of(better.state.hands[me])) == theirs:
                     return better
         raise Violation(HOST, self.host_seat, "private-view",
-                        f"entry {entry['seq']}: the hand the host says I hold is not the one the "
+                        f"entry {entry.seq}: the hand the host says I hold is not the one the "
                         "deal and the play give")
 
     # -- the end of a hand ---------------------------------------------------------------------
     def _on_hand_end(self, entry, message):
-        hand, body = self.hand, entry["body"]
+        hand, body = self.hand, entry.body
         self._need(hand is not None and "shadow" in hand and hand["end"] is None
                    and hand["shadow"].state.is_over and body["hand"] == self.hand_number, entry,
                    "a hand end while the hand is being played")
         return lambda: hand.__setitem__("end", body)
 
     def _on_reveal(self, entry, message):
-        hand, body = self.hand, entry["body"]
+        hand, body = self.hand, entry.body
         self._need(hand is not None and hand.get("end") is not None and not self.round.revealed
                    and body["hand"] == self.round.hand, entry, "a reveal before the hand ended")
         problem = self.round.reveal_problem(body["secret"])
@@ -822,10 +820,10 @@ class PeerReplica:
 
     @classmethod
     def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom) -> "PeerReplica":
-        """A replica rebuilt from the entry messages it accepted (its own store)."""
+        """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``)."""
         replica = cls(identity, host_key, table, rng)
         for message in messages:
-            replica.receive(message)
+            replica.receive(message.wire)
         return replica
 
 

@@ -14,8 +14,14 @@ Bodies of entries stay plain maps: they are what the host signed, one kind each.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from engine import canonical
+
+from net.trust.signing import entry_signed_by, sign_entry
 
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
 
@@ -59,3 +65,90 @@ NOBODY = Seat(EMPTY, connected=False)
 def seat_held_by(seats: Mapping[int, Seat], key: bytes | None) -> int | None:
     """The first seat ``key`` plays as a person, or None."""
     return next((seat for seat, info in sorted(seats.items()) if info.held_by(key)), None)
+
+
+# -- log entries -------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of the table's log (see ``log``): the body is the kind's plain map."""
+
+    table: str
+    seq: int
+    prev: bytes
+    kind: str
+    body: dict
+    state_hash: str | None = None
+
+    def wire(self) -> dict:
+        return {"table": self.table, "seq": self.seq, "prev": self.prev, "kind": self.kind,
+                "body": self.body, "state_hash": self.state_hash}
+
+
+def entry_hash(signed_entry: dict) -> bytes:
+    """SHA-256 of the canonical encoding of a whole signed entry (its wire form): the
+    next entry's ``prev``, so the chain pins every signature too."""
+    return hashlib.sha256(canonical.encode(signed_entry)).digest()
+
+
+@dataclass(frozen=True)
+class SignedEntry:
+    """An entry and the host's signature over it. ``wire`` is the form it was read from
+    or made as, ``{"entry": …, "sig": …}``: what is hashed, stored and sent."""
+
+    entry: Entry
+    sig: bytes
+    wire: dict = field(repr=False, compare=False)
+
+    @classmethod
+    def from_wire(cls, wire: dict) -> "SignedEntry":
+        """A schema-checked signed entry (``messages.check``), or a stored one."""
+        return cls(Entry(**wire["entry"]), wire["sig"], wire)
+
+    @classmethod
+    def sign(cls, signer, entry: Entry) -> "SignedEntry":
+        wire = sign_entry(signer, entry.wire())
+        return cls(entry, wire["sig"], wire)
+
+    @cached_property
+    def hash(self) -> bytes:
+        return entry_hash(self.wire)
+
+    def signed_by(self, key: bytes) -> bool:
+        return entry_signed_by(key, self.wire)
+
+    @property
+    def seq(self) -> int:
+        return self.entry.seq
+
+    @property
+    def kind(self) -> str:
+        return self.entry.kind
+
+    @property
+    def body(self) -> dict:
+        return self.entry.body
+
+
+@dataclass(frozen=True)
+class EntryMessage:
+    """What the host sends a peer for one entry: the signed entry, the engine's events,
+    the public view after it, and this peer's private part (its view, its own secret
+    move echoed back). ``wire`` is the message as it came."""
+
+    signed: SignedEntry
+    events: list
+    public: dict | None
+    view: dict | None
+    action: dict | None
+    wire: dict = field(repr=False, compare=False)
+
+    @classmethod
+    def from_wire(cls, message: dict) -> "EntryMessage":
+        """A schema-checked "entry" message (``messages.check``)."""
+        private = message["private"]
+        return cls(SignedEntry.from_wire(message["entry"]), message["events"], message["public"],
+                   private["view"], private["action"], message)
+
+    @property
+    def entry(self) -> Entry:
+        return self.signed.entry

@@ -157,8 +157,8 @@ def test_a_player_who_lost_their_key_is_readmitted_by_name(arun, tmp_path):
             table.add_guest(new_key)
             await wait_for(lambda: table.host.authority.seats[2].key == new_key.public_key)
             summaries = await table.finish()
-            readmits = [e["entry"]["body"] for e in table.host.authority.log
-                        if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
+            readmits = [e.body for e in table.host.authority.log
+                        if e.kind == "seat" and e.body["readmit"]]
             return [summaries[0], summaries[2], summaries[3]], readmits
         finally:
             await table.close()
@@ -335,13 +335,13 @@ def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_o
 
     summaries, log, host_events, guest_events = arun(main(), timeout=60)
     assert_all_verified(summaries, hands=1)  # nobody raised an alert: the skip was fair
-    kinds = [e["entry"]["kind"] for e in log]
+    kinds = [e.kind for e in log]
     commit, skip = kinds.index("commit"), kinds.index("skip")
-    assert kinds[skip + 1] == "deal" and log[skip]["entry"]["body"]["seat"] == 3
+    assert kinds[skip + 1] == "deal" and log[skip].body["seat"] == 3
     waiting = [e for e in host_events + guest_events[0] if e["type"] == "waiting"]
     assert {"Waiting for Guest1's shuffle…"} <= {e["detail"] for e in waiting}
-    assert all(e["entry"]["body"]["seat"] != 3 for e in log[commit:skip]
-               if e["entry"]["kind"] == "contribution")
+    assert all(e.body["seat"] != 3 for e in log[commit:skip]
+               if e.kind == "contribution")
 
 
 # -- a seat given to a new key: only with the host's yes, seen by all, alerted by the old key ----
@@ -365,8 +365,8 @@ def test_a_seat_goes_to_a_new_key_only_with_the_hosts_yes_and_its_old_key_is_ale
             asked = next(e for e in table.host_events if e["type"] == "readmit")
             unasked = table.host.authority.seats[2].key  # nothing given before the yes
             table.host.set_seat(2, "human", player=new_key.fingerprint)
-            [readmit_seq] = [e["entry"]["seq"] for e in table.host.authority.log
-                             if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
+            [readmit_seq] = [e.seq for e in table.host.authority.log
+                             if e.kind == "seat" and e.body["readmit"]]
             back = GuestCore(ident("Guest1"), address="127.0.0.1", port=table.host.port,
                              fingerprint=table.host.identity.fingerprint, timings=QUICK,
                              bot_level="random", state_dir=tmp_path / "back")

@@ -97,9 +97,8 @@ def test_an_identical_resent_entry_is_harmless_but_a_different_one_is_a_fork():
     assert not t.alerts
     old = t.host.log[-1]
     fork = t.host.chain.make(t.host_id, "option", {"name": "x", "value": True})
-    fork["entry"] = {**fork["entry"], "seq": old["entry"]["seq"], "prev": old["entry"]["prev"]}
-    from net.trust.log import sign_entry
-    fork = sign_entry(t.host_id, fork["entry"])
+    from net.trust.signing import sign_entry
+    fork = sign_entry(t.host_id, {**fork.entry.wire(), "seq": old.seq, "prev": old.entry.prev})
     for seat in t.replicas:
         t.deliver(Out(sends=[(t.fp(seat), {"type": "entry", "entry": fork, "events": [],
                                              "public": None, "private": {"view": None, "action": None}})]))
@@ -242,7 +241,7 @@ def test_a_consistent_lie_about_the_public_state_is_caught_live():
     def publish(out, signed, events):
         real_publish(out, signed, events)
         for _, msg in out.sends:
-            if msg["entry"] is signed and "view" in fake:
+            if msg["entry"] is signed.wire and "view" in fake:
                 msg["public"] = fake["view"]
     t.host._publish = publish
     t.step()
@@ -299,7 +298,7 @@ def leaky(t, leak, kind):
     def publish(out, signed, events):
         before = len(out.sends)
         real(out, signed, events)
-        if signed["entry"]["kind"] == kind:
+        if signed.kind == kind:
             for fp, msg in out.sends[before:]:
                 leak(t.seat_of_fp(fp), msg)
     t.host._publish = publish

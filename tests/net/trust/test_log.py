@@ -1,7 +1,9 @@
 """The hash chain: the host appends, a peer refuses anything but the signed next entry."""
 
+from dataclasses import replace
+
 from net.trust import log
-from net.trust.signing import sign_entry
+from net.trust.values import SignedEntry, entry_hash
 from net.wire.identity import Identity
 
 HOST = Identity.generate("Host")
@@ -27,9 +29,9 @@ def test_a_chain_of_entries_checks_in_order():
 
 def test_each_entry_links_to_the_hash_of_the_signed_one_before():
     a, b = grow(2)
-    assert b["entry"]["prev"] == log.entry_hash(a)
-    resigned = {**a, "sig": OTHER.sign(b"x") }
-    assert log.entry_hash(resigned) != log.entry_hash(a)  # the signature is part of the hash
+    assert b.entry.prev == a.hash == entry_hash(a.wire)
+    resigned = {**a.wire, "sig": OTHER.sign(b"x")}
+    assert entry_hash(resigned) != a.hash  # the signature is part of the hash
 
 
 def rule(peer, signed, key=HOST.public_key):
@@ -44,9 +46,9 @@ def test_the_peer_names_what_is_wrong():
     peer.advance(entries[0])
     assert rule(peer, entries[1], OTHER.public_key) == "host-signature"
     assert rule(log.Chain("elsewhere"), entries[0]) == "table"
-    forged_prev = sign_entry(HOST, {**entries[1]["entry"], "prev": bytes(32)})
+    forged_prev = SignedEntry.sign(HOST, replace(entries[1].entry, prev=bytes(32)))
     assert rule(peer, forged_prev) == "chain"
-    odd = sign_entry(HOST, {**entries[1]["entry"], "kind": "teleport"})
+    odd = SignedEntry.sign(HOST, replace(entries[1].entry, kind="teleport"))
     assert rule(peer, odd) == "kind"
     peer.advance(entries[1])
     assert rule(peer, entries[1]) == "sequence"  # a replay
@@ -54,6 +56,7 @@ def test_the_peer_names_what_is_wrong():
 
 def test_a_changed_body_breaks_the_host_signature():
     entry = grow(1)[0]
-    tampered = {"entry": {**entry["entry"], "body": {"name": "live_scores", "value": True}},
-                "sig": entry["sig"]}
+    tampered = SignedEntry.from_wire({"entry": {**entry.entry.wire(), "body": {"name": "live_scores",
+                                                                               "value": True}},
+                                      "sig": entry.sig})
     assert rule(log.Chain("t"), tampered) == "host-signature"
