@@ -48,7 +48,7 @@ from net.trust.alerts import alert_event
 from net.constants import FIRST_JOIN_WITHIN, SHUFFLE_NOTICE
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
-from net.trust.authority import repeats
+from net.trust.moves import repeats
 from net.wire.identity import same_fingerprint
 from net.sessions.last_table import LastTable
 from net.trust.replica import PeerReplica, ReplicaHalted

@@ -655,7 +655,7 @@ class HostCore:
             self._update_advert()
         events = []
         for signed in out.entries:
-            events += self.authority.published[signed.seq][1]
+            events += self.authority.archive.events[signed.seq]
         if set(kinds) & {"deal", "action"}:
             self._emit_state(events)
         if "hand_end" in kinds:

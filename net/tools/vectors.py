@@ -113,9 +113,9 @@ def signed_entry_vectors() -> dict:
                         "hash": signed.hash})
         chain.advance(signed)
     bury = read_action(make_game("rook"), {"bury": ["B2", "B3", "R2", "G5", "Y7"], "trump": "G"}, 1)
-    message = sign_action(player, make_game("rook"), bury, table=TABLE, hand=0, seen=chain.seq,
-                          head=chain.head, rng=lambda n: secret("nonce", n))
-    body, full, nonce = message["signed"]["body"], message["private"]["action"], message["private"]["nonce"]
+    move = sign_action(player, make_game("rook"), bury, table=TABLE, hand=0, seen=chain.seq,
+                       head=chain.head, rng=lambda n: secret("nonce", n))
+    body, full, nonce = move.signed["body"], move.forms.full, move.nonce
     return {"format": FORMAT, "what": "signed log entries and a signed secret action",
             "host": _party("host"), "player": _party("player 1"), "domain": ENTRY_DOMAIN,
             "entries": entries,
@@ -123,7 +123,7 @@ def signed_entry_vectors() -> dict:
                        "hidden_preimage": HIDDEN_DOMAIN + nonce + canonical.encode(full),
                        "hidden": body["hidden"], "body": body,
                        "signed_bytes": signed_bytes(ACTION_DOMAIN, body),
-                       "sig": message["signed"]["sig"]}}
+                       "sig": move.signed["sig"]}}
 
 
 def _deal_inputs() -> dict:

@@ -55,3 +55,9 @@ class Chain:
     def advance(self, signed: SignedEntry) -> None:
         self.seq = signed.seq
         self.head = signed.hash
+
+
+def result_dict(result) -> dict:
+    """A hand's result (``HandResult``) as the "hand_end" entry writes it."""
+    return {"taken": list(result.taken), "made": result.made, "score": list(result.score),
+            "thrown_in": result.thrown_in}

@@ -54,10 +54,11 @@ from net.trust import fairdeal
 from net.wire import messages as m
 from net.trust.alerts import HOST, PLAYER, IntegrityAlert
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
-from net.trust.authority import action_body_problem, result_dict
+from net.trust.log import result_dict
+from net.trust.moves import ActionBody, Binding, action_body_problem
 from net.wire.identity import fingerprint
 from net.trust.log import Chain
-from net.trust.values import BOT, HUMAN, EntryMessage, Seat, SignedEntry, seat_held_by
+from net.trust.values import BOT, EntryMessage, Seat, Seats, SignedEntry
 from net.trust.signing import (ACTION_DOMAIN, CONTRIBUTION_DOMAIN, hidden_digest, opens, read_action,
                                seal, sign_action)
 
@@ -162,7 +163,7 @@ class PeerReplica:
         self.log: list[dict] = []
         self.halted: IntegrityAlert | None = None
         self.game = None
-        self.seats: dict[int, Seat] = {}
+        self.seats = Seats()
         self.options: dict = {}
         self.scores: list[int] | None = None
         self.hand_number = 0
@@ -183,11 +184,11 @@ class PeerReplica:
     # -- who am I ------------------------------------------------------------------------
     @property
     def seat(self) -> int | None:
-        return seat_held_by(self.seats, self.key)
+        return self.seats.held_by(self.key)
 
     @property
     def host_seat(self) -> int | None:
-        return seat_held_by(self.seats, self.host_key)
+        return self.seats.held_by(self.host_key)
 
     @property
     def seq(self) -> int:
@@ -351,7 +352,7 @@ class PeerReplica:
         self._need(seat in self.seats, entry, "a drop names no seat")
 
         def commit():
-            self.seats[seat] = self.seats[seat].with_connection(False)
+            self.seats.reconnected(seat, False)
             if self.round is not None:
                 self.round.waive(seat)
         return commit
@@ -359,7 +360,7 @@ class PeerReplica:
     def _on_rejoin(self, entry, message):
         seat = entry.body["seat"]
         self._need(seat in self.seats, entry, "a rejoin names no seat")
-        return lambda: self.seats.__setitem__(seat, self.seats[seat].with_connection(True))
+        return lambda: self.seats.reconnected(seat, True)
 
     def _need(self, ok: bool, entry: dict, detail: str) -> None:
         if not ok:
@@ -371,7 +372,7 @@ class PeerReplica:
 
     # -- the deal ----------------------------------------------------------------------------
     def _required(self) -> list[int]:
-        return sorted(s for s, i in self.seats.items() if i.kind == HUMAN and i.key != self.host_key)
+        return sorted(self.seats.players(besides=self.host_key))
 
     def _on_commit(self, entry, message):
         body = entry.body
@@ -486,8 +487,9 @@ class PeerReplica:
         if not opens(self.seats[seat].key, ACTION_DOMAIN, signed):
             raise Violation(HOST, self.host_seat, "player-signature",
                             f"entry {entry.seq}: the action for seat {seat} is not signed by its key")
-        problem = action_body_problem(body, seat, self.table, self.hand_number, hand["deal_seq"],
-                                      hand["last_action"].get(seat), entry.seq, self._hash_at)
+        problem = action_body_problem(ActionBody.from_wire(body), seat, Binding(
+            self.table, self.hand_number, hand["deal_seq"], hand["last_action"].get(seat), entry.seq,
+            self._hash_at))
         if problem:
             raise Violation(HOST, self.host_seat, problem[0], f"entry {entry.seq}: {problem[1]}")
         action, hidden = self._parse_action(body, message, seat, entry)
@@ -568,9 +570,7 @@ class PeerReplica:
         body = entry.body
         if entry.kind != "seat":
             return self.seat
-        seats = dict(self.seats)
-        seats[body["seat"]] = Seat(body["kind"], body["key"])
-        return seat_held_by(seats, self.key)
+        return self.seats.after(body).held_by(self.key)
 
     def _check_public_unchanged(self, entry: dict, message: dict) -> None:
         """An entry that changes no state comes with the public view already verified."""
@@ -813,7 +813,7 @@ class PeerReplica:
         # host's check is the live one (and the reveal checks the whole hand as usual).
         return sign_action(self.identity, self.game, parsed, table=self.table,
                            hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
-                           rng=self.rng)
+                           rng=self.rng).message()
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

@@ -8,7 +8,7 @@ bytes}``; a log entry's is ``{"entry": …, "sig": …}``, since people read the
 
 An action is signed in its *public* form (the hand-record JSON with a bury's or a
 discard's cards left out) together with ``hidden``, a salted digest of its *full* form
-when the two differ (``hidden_digest``). ``sign_action`` makes the message a player
+when the two differ (``hidden_digest``). ``sign_action`` signs the move a player
 sends, and every signer goes through it: the host for its own seat and its bots, a
 peer's replica, a guest seated in the middle of a hand. The randomness for the salt is
 the caller's (injected), never the process's own.
@@ -91,17 +91,31 @@ def read_action(game, decision: dict, seat: int) -> Action:
     return game.action_from_json({**decision, "seat": seat})
 
 
+class SignedMove(NamedTuple):
+    """A signed action: the envelope, the private part a secret one travels with, its
+    forms and its salt."""
+
+    signed: dict
+    private: dict | None
+    forms: ActionForms
+    nonce: bytes | None
+
+    def message(self) -> dict:
+        """The "action" message to the host."""
+        return m.action_message(self.signed, self.private)
+
+
 def sign_action(signer, game, action: Action, *, table: str, hand: int, seen: int,
-                head: bytes, rng) -> dict:
-    """The "action" message ``signer`` sends for ``action``: signed in its public form,
-    bound to the table, the hand and the last entry the signer holds (``seen``, whose hash
-    is ``head``), with the full form and its salt (``rng``'s bytes) in the private part
-    of a secret action."""
+                head: bytes, rng) -> SignedMove:
+    """``action`` signed by ``signer`` in its public form, bound to the table, the hand
+    and the last entry the signer holds (``seen``, whose hash is ``head``); a secret
+    action also carries its salted digest, and its full form and salt (``rng``'s bytes)
+    go in the private part."""
     forms = action_forms(game, action)
-    private = hidden = None
+    private = hidden = nonce = None
     if forms.secret:
         nonce = rng(m.NONCE_BYTES)
         hidden = hidden_digest(nonce, forms.full)
         private = {"action": forms.full, "nonce": nonce}
     body = m.action_body(table, hand, seen, head, forms.public, hidden)
-    return m.action_message(seal(signer, ACTION_DOMAIN, body), private)
+    return SignedMove(seal(signer, ACTION_DOMAIN, body), private, forms, nonce)

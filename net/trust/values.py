@@ -3,7 +3,8 @@
 What arrives (a message from the network, a record from the store) is plain data and is
 schema-checked by ``messages.check``; from there on the trust code reads typed values:
 
-* ``Seat``: who sits in a seat as the log says (a player by key, a bot, nobody);
+* ``Seat``: who sits in a seat as the log says (a player by key, a bot, nobody), and
+  ``Seats``, the table's seats by number;
 * ``Entry`` and ``SignedEntry``: a log entry and the host's signature over it, with the
   wire form they were read from (what is hashed, stored and sent) and their hash;
 * ``EntryMessage``: what the host sends a peer for one entry;
@@ -22,6 +23,7 @@ from functools import cached_property
 from engine import canonical
 
 from net.trust.signing import entry_signed_by, sign_entry
+from net.wire.identity import fingerprint
 
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
 
@@ -62,9 +64,35 @@ class Seat:
 NOBODY = Seat(EMPTY, connected=False)
 
 
-def seat_held_by(seats: Mapping[int, Seat], key: bytes | None) -> int | None:
-    """The first seat ``key`` plays as a person, or None."""
-    return next((seat for seat, info in sorted(seats.items()) if info.held_by(key)), None)
+class Seats(dict):
+    """Seat number -> ``Seat``, as the log has placed them (host and replicas keep one)."""
+
+    def held_by(self, key: bytes | None) -> int | None:
+        """The first seat ``key`` plays as a person, or None."""
+        return next((seat for seat, info in sorted(self.items()) if info.held_by(key)), None)
+
+    def of_fingerprint(self, fp: str) -> int | None:
+        """The seat of the person whose key has fingerprint ``fp``, or None."""
+        return next((seat for seat, info in self.items()
+                     if info.is_player and fingerprint(info.key) == fp), None)
+
+    def players(self, besides: bytes | None = None) -> dict[int, bytes]:
+        """Seat -> key of every seated person but the one playing with ``besides``."""
+        return {seat: info.key for seat, info in sorted(self.items())
+                if info.is_player and info.key != besides}
+
+    def away(self) -> set[int]:
+        """The seats whose player's connection is down."""
+        return {seat for seat, info in self.items() if not info.connected}
+
+    def reconnected(self, seat: int, connected: bool) -> None:
+        self[seat] = self[seat].with_connection(connected)
+
+    def after(self, body: Mapping) -> "Seats":
+        """These seats once a "seat" entry with ``body`` is applied (a copy)."""
+        seats = Seats(self)
+        seats[body["seat"]] = Seat(body["kind"], body["key"])
+        return seats
 
 
 # -- log entries -------------------------------------------------------------------------

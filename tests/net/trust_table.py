@@ -131,8 +131,8 @@ class Table:
         seen = host.chain.seq if seen is None else seen
         signer = signer or (self.ids[seat] if seat in self.ids else self.host_id)
         return sign_action(signer, game, read_action(game, action, seat), table=TABLE,
-                           hand=host.match.hand_number, seen=seen, head=host._hash_at(seen),
-                           rng=self._bytes)
+                           hand=host.match.hand_number, seen=seen, head=host.archive.hash_at(seen),
+                           rng=self._bytes).message()
 
     def play_hand(self, check=None) -> None:
         while self.host.state is not None and not self.host.state.is_over:

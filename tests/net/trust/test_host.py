@@ -49,11 +49,11 @@ def test_bots_and_the_host_need_no_contribution():
 def test_each_peer_gets_only_its_own_hand(table):
     deal = next(i for i, e in enumerate(table.host.log) if e.kind == "deal")
     for seat in table.peer_seats:
-        private = table.host.privates[deal][seat]
+        private = table.host.archive.privates[deal][seat]
         assert private["view"]["seat"] == seat
         assert private["view"]["hand"] == table.host.state.view(seat)["hand"]
         assert "hands" not in private["view"]
-    public = table.host.publics[deal]
+    public = table.host.archive.publics[deal]
     assert "hand" not in public and public == table.host.state.public_view()
 
 
@@ -172,7 +172,8 @@ def test_restore_replays_to_the_same_table(table):
     again = HostAuthority.restore(table.host_id, table.persisted)
     assert again.chain.head == table.host.chain.head
     assert again.state.state_hash() == table.host.state.state_hash()
-    assert again.privates == table.host.privates and again.publics == table.host.publics
+    assert again.archive.privates == table.host.archive.privates
+    assert again.archive.publics == table.host.archive.publics
 
 
 # -- fuzz: nothing a peer sends makes the host raise or half-apply ------------------------

@@ -23,7 +23,7 @@ def test_an_honest_hand_of_every_variant(any_variant):
     for seat, replica in t.replicas.items():
         [hand] = t.verified[seat]
         assert hand["scores"] == t.host.match.scores
-        assert sorted(hand["record"]["hands"][seat]) == sorted(t.host.privates[deal_seq(t)][seat]["view"]["hand"])
+        assert sorted(hand["record"]["hands"][seat]) == sorted(t.host.archive.privates[deal_seq(t)][seat]["view"]["hand"])
         assert replica.scores == t.host.match.scores and replica.hand_number == 1
 
 

@@ -37,7 +37,7 @@ def test_a_public_action_is_signed_as_it_is_and_sent_without_a_private_part():
     game = make_game("rook")
     action = read_action(game, {"pass": True}, 2)
     msg = sign_action(ALICE, game, action, table="t", hand=1, seen=7, head=bytes(32),
-                      rng=random.Random(1).randbytes)
+                      rng=random.Random(1).randbytes).message()
     body = msg["signed"]["body"]
     assert m.check(msg) is msg and msg["private"] is None
     assert body == {"table": "t", "hand": 1, "seen": 7, "head": bytes(32),
@@ -52,7 +52,7 @@ def test_a_secret_action_is_signed_in_its_public_form_with_the_salted_digest_of_
     assert forms.secret and forms.public == {"seat": 1, "bury": None, "trump": "G"}
     assert forms.full["bury"] == ["B2", "B3", "R2", "G5", "Y7"]  # deck order, as chosen or not
     msg = sign_action(ALICE, game, bury, table="t", hand=0, seen=3, head=bytes(32),
-                      rng=lambda n: bytes(range(n)))
+                      rng=lambda n: bytes(range(n))).message()
     assert msg["private"] == {"action": forms.full, "nonce": bytes(range(16))}
     assert msg["signed"]["body"]["action"] == forms.public
     assert msg["signed"]["body"]["hidden"] == hidden_digest(bytes(range(16)), forms.full)

@@ -6,7 +6,7 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 from net.trust.log import Chain
-from net.trust.values import NOBODY, EntryMessage, Seat, SignedEntry, entry_hash, seat_held_by
+from net.trust.values import NOBODY, EntryMessage, Seat, Seats, SignedEntry, entry_hash
 from net.wire import messages as m
 from tests.net.trust_table import identity
 
@@ -28,10 +28,18 @@ def test_a_seat_is_read_from_its_entry_body_and_never_changed_in_place():
     assert not NOBODY.is_player and NOBODY.kind == "empty"
 
 
-def test_the_seat_a_key_holds_is_the_first_one_it_plays_in_person():
-    seats = {3: Seat("human", KEY), 1: Seat("bot", KEY), 0: Seat("human", HOST.public_key)}
-    assert seat_held_by(seats, KEY) == 3 and seat_held_by(seats, HOST.public_key) == 0
-    assert seat_held_by(seats, bytes(32)) is None
+def test_the_seats_answer_who_sits_where():
+    seats = Seats({3: Seat("human", KEY), 1: Seat("bot", KEY), 0: Seat("human", HOST.public_key),
+                   2: Seat("empty", connected=False)})
+    assert seats.held_by(KEY) == 3 and seats.held_by(HOST.public_key) == 0
+    assert seats.held_by(bytes(32)) is None
+    assert seats.of_fingerprint(HOST.fingerprint) == 0
+    assert seats.players() == {0: HOST.public_key, 3: KEY}
+    assert seats.players(besides=HOST.public_key) == {3: KEY}  # the host's peers
+    seats.reconnected(3, False)
+    assert seats.away() == {2, 3} and not seats[3].connected
+    moved = seats.after({"seat": 3, "kind": "empty", "key": None})
+    assert moved.held_by(KEY) is None and seats.held_by(KEY) == 3  # a copy
 
 
 def test_a_signed_entry_hashes_and_travels_as_the_wire_form_it_was_made_as():
