@@ -527,9 +527,9 @@ class GuestCore:
 
     def _shadow_state(self):
         hand = self.replica.hand
-        if hand is None or "shadow" not in hand or hand["end"] is not None:
+        if hand is None or not hand.playing:
             return None
-        return hand["shadow"].state
+        return hand.shadow.state
 
     def state_event(self, events: list) -> dict:
         r = self.replica
@@ -588,7 +588,7 @@ class GuestCore:
 
     def _bot_choice(self) -> dict:
         r = self.replica
-        if isinstance(self.bot, RandomBot) and r.hand.get("me") == r.seat:
+        if isinstance(self.bot, RandomBot) and r.hand.me == r.seat:
             action = self.bot.choose(self._shadow_state(), r.seat)
         elif isinstance(self.bot, RandomBot):
             # Seated mid-hand (re-admitted): the shadow deal does not hold this seat's

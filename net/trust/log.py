@@ -8,7 +8,9 @@ well as the content. Seq 0 is the "table" entry and has ``prev`` = 32 zero bytes
 
 ``Chain`` is the small state machine both sides keep: the head (seq and hash) and the
 rule for what may come next. The host uses ``Chain.make`` to append; a peer uses
-``Chain.problem`` to refuse anything that is not the signed, well-linked next entry.
+``Chain.problem`` to refuse anything that is not the signed, well-linked next entry,
+and keeps what it accepted in a ``HeldLog``, which tells a harmless resent copy from a
+fork and checks the host's heartbeat against what it was sent.
 """
 
 from __future__ import annotations
@@ -55,6 +57,38 @@ class Chain:
     def advance(self, signed: SignedEntry) -> None:
         self.seq = signed.seq
         self.head = signed.hash
+
+
+class HeldLog(list):
+    """The entries a peer accepted, by seq (a list of SignedEntry)."""
+
+    def hash_at(self, seq: int) -> bytes | None:
+        return self[seq].hash if 0 <= seq < len(self) else None
+
+    def copy_problem(self, host_key: bytes, signed: SignedEntry) -> tuple[str, str] | None:
+        """``signed`` has the number of an entry held: None if it is an identical copy
+        (harmless), else (rule, detail) — the host signed two entries with one number."""
+        seq = signed.seq
+        if self[seq].hash == signed.hash:
+            return None
+        if not signed.signed_by(host_key):
+            return "host-signature", f"entry {seq} is not signed by the host's key"
+        return "fork", f"the host signed two different entries numbered {seq}"
+
+    def head_problem(self, seq: int, head: bytes) -> tuple[str, str] | None:
+        """The host's heartbeat says its log ends at entry ``seq`` with hash ``head``. The
+        host sends every entry before the heartbeat that counts it, on the same ordered
+        link, so an honest host never claims an entry this peer was not sent
+        (``sequence``: one was withheld) nor a different one (``fork``: others are shown
+        another history)."""
+        held = len(self) - 1
+        if seq > held:
+            return "sequence", (f"the host's log reaches entry {seq}, but it sent me entries only up "
+                                f"to {held}: it is withholding entries")
+        if seq >= 0 and self.hash_at(seq) != head:
+            return "fork", (f"the host's entry {seq} is not the one it sent me: it shows "
+                            "someone a different history")
+        return None
 
 
 def result_dict(result) -> dict:

@@ -60,3 +60,20 @@ def test_a_changed_body_breaks_the_host_signature():
                                                                                "value": True}},
                                       "sig": entry.sig})
     assert rule(log.Chain("t"), tampered) == "host-signature"
+
+
+def test_a_held_log_tells_a_resent_copy_from_a_fork():
+    held = log.HeldLog(grow(3))
+    assert held.copy_problem(HOST.public_key, held[1]) is None
+    other = SignedEntry.sign(HOST, replace(held[1].entry, body={"name": "x", "value": True}))
+    assert held.copy_problem(HOST.public_key, other)[0] == "fork"
+    forged = SignedEntry.sign(OTHER, replace(held[1].entry, body={"name": "x", "value": True}))
+    assert held.copy_problem(HOST.public_key, forged)[0] == "host-signature"
+
+
+def test_a_held_log_checks_the_hosts_heartbeat_against_what_it_was_sent():
+    held = log.HeldLog(grow(3))
+    assert held.head_problem(2, held[2].hash) is None and held.head_problem(0, held[0].hash) is None
+    assert held.head_problem(3, bytes(32))[0] == "sequence"  # an entry it was never sent
+    assert held.head_problem(1, bytes(32))[0] == "fork"
+    assert held.hash_at(5) is None

@@ -105,7 +105,7 @@ def test_a_replica_restores_from_the_messages_it_kept():
         t.step()
     again = PeerReplica.restore(t.ids[2], t.host_id.public_key, TABLE, kept)
     assert again.chain.head == t.host.chain.head and again.halted is None
-    assert again.hand["shadow"].state.public_view()["actions"] == t.host.state.public_view()["actions"]
+    assert again.hand.shadow.state.public_view()["actions"] == t.host.state.public_view()["actions"]
 
 
 def test_a_halted_replica_takes_no_more_actions():
