@@ -232,16 +232,17 @@ def test_fuzz_random_messages_are_refused_cleanly(junk, kind):
     assert out.sends and out.sends[0][0] == t.fp(1)
 
 
-@given(data=st.data())
-def test_fuzz_mutated_actions_are_refused_cleanly_or_taken_whole(data):
+# What is drawn does not depend on the shared table (whose move, how big the message
+# is), or hypothesis would see the same draws lead elsewhere and call the test flaky.
+@given(pick=st.integers(0, 1 << 16), new=PLAIN)
+def test_fuzz_mutated_actions_are_refused_cleanly_or_taken_whole(pick, new):
     t = fuzz_table()
     seat = t.host.state.to_act()[0]
     if seat not in t.replicas or t.host.state.is_over:
         return
     message = t.raw_act(seat, t.choose(seat))
     paths = list(leaves(message))
-    path = data.draw(st.sampled_from(paths))
-    mutated = replaced(message, path, data.draw(PLAIN))
+    mutated = replaced(message, paths[pick % len(paths)], new)
     before = host_snapshot(t)
     out = t.host.receive(t.fp(seat), mutated)
     if out.entries:  # the mutation left a valid move: it was taken whole
