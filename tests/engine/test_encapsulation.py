@@ -11,7 +11,8 @@
   is written (a function-local import that breaks a circle at run time is still one).
 
 The checks are parametrised by package, so extending them to ``net`` and ``app`` is one
-entry in ``PACKAGES``.
+entry in ``PACKAGES``. A use of another module's private name that cannot be avoided is
+listed in ``EXCEPTIONS`` with its reason, one by one, so that each is a decision.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["engine"]
+PACKAGES = ["engine", "net/trust", "net/wire"]
+# (file, what the scanner reports) -> why there is no other way.
+EXCEPTIONS = {
+    ("net/wire/transport.py", "uses ._transport"):
+        "asyncio's StreamWriter.start_tls leaves the writer without a transport when the peer "
+        "hangs up during the handshake; the writer gets its (closed) socket back so that it "
+        "is closed and collected like any other, and asyncio offers no public way to do that",
+}
 
 
 # -- reading a package -------------------------------------------------------------------
@@ -89,10 +97,16 @@ def private_access(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def private_violations(package: str) -> list[str]:
-    return [f"{path.relative_to(ROOT).as_posix()}:{line} {what}"
+def private_uses(package: str) -> list[tuple[str, int, str]]:
+    """(file, line, what) for each use of another module's private name in ``package``."""
+    return [(path.relative_to(ROOT).as_posix(), line, what)
             for path in package_modules(package).values()
             for line, what in private_access(path.read_text(encoding="utf-8"))]
+
+
+def private_violations(package: str) -> list[str]:
+    return [f"{file}:{line} {what}" for file, line, what in private_uses(package)
+            if (file, what) not in EXCEPTIONS]
 
 
 def class_swaps(package: str) -> list[str]:
@@ -211,6 +225,11 @@ def test_the_circle_finder_finds_a_function_local_circle(tmp_path):
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_module_uses_another_modules_private_names(package):
     assert private_violations(package) == []
+
+
+def test_every_listed_exception_is_still_needed():
+    found = {(file, what) for package in PACKAGES for file, _line, what in private_uses(package)}
+    assert set(EXCEPTIONS) <= found, "an exception no longer needed: take it off the list"
 
 
 @pytest.mark.parametrize("package", PACKAGES)
