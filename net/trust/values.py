@@ -7,10 +7,11 @@ schema-checked by ``messages.check``; from there on the trust code reads typed v
   ``Seats``, the table's seats by number;
 * ``Entry`` and ``SignedEntry``: a log entry and the host's signature over it, with the
   wire form they were read from (what is hashed, stored and sent) and their hash;
-* ``EntryMessage``: what the host sends a peer for one entry;
-* ``SignedAction``: a player's signed move (its ``ActionBody``) as it travels.
+* ``EntryMessage``: what the host sends a peer for one entry.
 
-Bodies of entries stay plain maps: they are what the host signed, one kind each.
+A player's move has its own: ``engine.Action`` (parsed once), ``moves.ActionBody`` (what
+the player signed) and ``signing.SignedMove``. Bodies of entries stay plain maps: they
+are what the host signed, one kind each.
 """
 
 from __future__ import annotations
