@@ -38,7 +38,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import IllegalAction, RecordError
+from engine import IllegalAction
 from engine.bots import make_bot
 from engine.bots.random_bot import RandomBot
 
@@ -48,10 +48,11 @@ from net.trust.alerts import alert_event
 from net.constants import FIRST_JOIN_WITHIN, SHUFFLE_NOTICE
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
-from net.trust.authority import repeats
+from net.trust.moves import repeats
 from net.wire.identity import same_fingerprint
 from net.sessions.last_table import LastTable
 from net.trust.replica import PeerReplica, ReplicaHalted
+from net.trust.values import NOBODY
 from net.sessions.events import record_breakdown, state_event
 from net.wire.transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
 
@@ -343,7 +344,7 @@ class GuestCore:
             self.link.reject("entries before 'joined'")
             return
         was_seat = self.replica.seat
-        was_names = {s: i["name"] for s, i in self.replica.seats.items()}
+        was_names = {s: i.name for s, i in self.replica.seats.items()}
         out = self.replica.receive(msg)
         for reply in out.sends:
             self.link.send(reply)
@@ -389,16 +390,16 @@ class GuestCore:
         if self.replica is not None and self.replica.scores is not None:
             self.emit(self.state_event([]))  # the decision is offered again
 
-    def _settle(self, accepted: list[dict]) -> None:
+    def _settle(self, accepted: list) -> None:
         """Our move in flight is settled once the host logs it (or the hand moves on)."""
         if self._in_flight is None:
             return
         seat = self._seat()
         for a in accepted:
-            entry = a["entry"]["entry"]
-            if entry["kind"] in ("deal", "hand_end", "start") or (
-                    entry["kind"] == "action"
-                    and entry["body"]["signed"]["body"]["action"].get("seat") == seat):
+            entry = a.entry
+            if entry.kind in ("deal", "hand_end", "start") or (
+                    entry.kind == "action"
+                    and entry.body["signed"]["body"]["action"].get("seat") == seat):
                 self._in_flight = None
                 return
 
@@ -435,21 +436,21 @@ class GuestCore:
     def _seat(self) -> int | None:
         return self.replica.seat if self.replica is not None else None
 
-    def _report(self, accepted: list[dict], was_seat, was_names: dict) -> None:
-        kinds = {a["entry"]["entry"]["kind"] for a in accepted}
+    def _report(self, accepted: list, was_seat, was_names: dict) -> None:
+        kinds = {a.entry.kind for a in accepted}
         self._others_connection(accepted, was_names)
         self._watch_shuffles(accepted)
         if kinds & {"seat", "drop", "rejoin", "start", "option", "table"} or was_seat != self._seat():
             self.emit(self.table_event())
         if kinds & {"deal", "action"}:
-            events = [e for a in accepted for e in a["events"]]
+            events = [e for a in accepted for e in a.events]
             self.emit(self.state_event(events))
 
-    def _watch_shuffles(self, accepted: list[dict]) -> None:
+    def _watch_shuffles(self, accepted: list) -> None:
         """Once the deal has waited a while for other players' shuffles, say whose."""
         rnd = self.replica.round
         if rnd is None or rnd.dealt or not any(
-                a["entry"]["entry"]["kind"] == "commit" for a in accepted):
+                a.entry.kind == "commit" for a in accepted):
             return
         self.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
 
@@ -459,11 +460,11 @@ class GuestCore:
         rnd = r.round if r is not None else None
         if rnd is None or rnd.commitment != commitment or rnd.dealt or r.halted is not None:
             return
-        names = [r.seats[s]["name"] for s in rnd.waiting_for if s != r.seat]
+        names = [r.seats[s].name for s in rnd.waiting_for if s != r.seat]
         if names:
             self.emit(shuffle_event(names))
 
-    def _others_connection(self, accepted: list[dict], was_names: dict) -> None:
+    def _others_connection(self, accepted: list, was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
         given to a new key), in game."""
         from net.sessions.host_session import readmitted_event
@@ -471,22 +472,22 @@ class GuestCore:
         if r.scores is None:
             return
         for a in accepted:
-            entry = a["entry"]["entry"]
-            seat = entry["body"].get("seat") if isinstance(entry["body"], dict) else None
+            entry = a.entry
+            seat = entry.body.get("seat") if isinstance(entry.body, dict) else None
             if seat is None or seat == r.seat:
                 continue
-            name = r.seats.get(seat, {}).get("name") or f"seat {seat + 1}"
-            if entry["kind"] == "seat" and entry["body"].get("readmit"):
-                self.emit(readmitted_event(seat, was_names.get(seat) or name, entry["body"]["key"]))
-            elif entry["kind"] == "drop":
+            name = r.seats.get(seat, NOBODY).name or f"seat {seat + 1}"
+            if entry.kind == "seat" and entry.body.get("readmit"):
+                self.emit(readmitted_event(seat, was_names.get(seat) or name, entry.body["key"]))
+            elif entry.kind == "drop":
                 self.emit({"type": "connection", "seat": seat, "state": "dropped",
                            "detail": f"{name} lost the connection. Their seat is held for them."})
-            elif entry["kind"] == "rejoin":
+            elif entry.kind == "rejoin":
                 self.emit({"type": "connection", "seat": seat, "state": "connected", "detail": ""})
-            elif entry["kind"] == "seat" and entry["body"]["kind"] == "bot":
+            elif entry.kind == "seat" and entry.body["kind"] == "bot":
                 self.emit({"type": "connection", "seat": seat, "state": "stand_in",
                            "detail": f"a bot plays for {name} until they come back"})
-            elif entry["kind"] == "seat" and entry["body"]["kind"] == "human":
+            elif entry.kind == "seat" and entry.body["kind"] == "human":
                 self.emit({"type": "connection", "seat": seat, "state": "connected", "detail": ""})
 
     def hint(self) -> None:
@@ -504,12 +505,12 @@ class GuestCore:
         from net.wire.identity import fingerprint
         seats = []
         for seat in range(r.game.num_players if r.game else 0):
-            info = r.seats.get(seat, {"kind": "empty", "key": None, "name": "", "connected": False})
-            key = info["key"]
-            seats.append({"seat": seat, "name": info["name"], "kind": info["kind"],
+            info = r.seats.get(seat, NOBODY)
+            key = info.key
+            seats.append({"seat": seat, "name": info.name, "kind": info.kind,
                           "fingerprint": fingerprint(key) if isinstance(key, bytes) and len(key) == 32 else "",
-                          "level": info.get("level") if info["kind"] == "bot" else None,
-                          "connected": bool(info["connected"])})
+                          "level": info.level if info.kind == "bot" else None,
+                          "connected": bool(info.connected)})
         settings = dict(r.game.key()) if r.game else {}
         return {"type": "table", "seats": seats, "you": r.seat, "is_host": False,
                 "settings": {**settings, "name": self.table_name or self._table_name()},
@@ -520,15 +521,15 @@ class GuestCore:
     def _table_name(self) -> str:
         """The name in the table entry (seq 0), when we joined by address."""
         try:
-            return str(self.replica.log[0]["entry"]["body"].get("name") or "")
+            return str(self.replica.log[0].body.get("name") or "")
         except (IndexError, KeyError, AttributeError, TypeError):
             return ""
 
     def _shadow_state(self):
         hand = self.replica.hand
-        if hand is None or "shadow" not in hand or hand["end"] is not None:
+        if hand is None or not hand.playing:
             return None
-        return hand["shadow"].state
+        return hand.shadow.state
 
     def state_event(self, events: list) -> dict:
         r = self.replica
@@ -587,7 +588,7 @@ class GuestCore:
 
     def _bot_choice(self) -> dict:
         r = self.replica
-        if isinstance(self.bot, RandomBot) and r.hand.get("me") == r.seat:
+        if isinstance(self.bot, RandomBot) and r.hand.me == r.seat:
             action = self.bot.choose(self._shadow_state(), r.seat)
         elif isinstance(self.bot, RandomBot):
             # Seated mid-hand (re-admitted): the shadow deal does not hold this seat's
@@ -601,25 +602,7 @@ class GuestCore:
 
     def _signed(self, data: dict) -> dict:
         """The signed action message, checked on our replica first where it can be."""
-        r = self.replica
-        if r.hand is None or r.hand.get("me") == r.seat or r.halted is not None:
-            return r.act(data)
-        # Re-admitted mid-hand: the shadow deal was built before this key held the
-        # seat and does not know its cards, so the host's check is the live one (and
-        # the reveal checks the whole hand as usual).
-        game = r.game
-        try:
-            parsed = game.action_from_json({**data, "seat": r.seat})
-        except RecordError as exc:
-            raise IllegalAction(str(exc)) from None
-        full, public = game.action_to_json(parsed), game.action_to_json(parsed, public=True)
-        private = hidden = None
-        if public != full:
-            nonce = os.urandom(m.NONCE_BYTES)
-            hidden = m.hidden_digest(nonce, full)
-            private = {"action": full, "nonce": nonce}
-        body = m.action_body(r.table, r.hand_number, r.chain.seq, r.chain.head, public, hidden)
-        return m.action_message(m.seal(self.identity, m.ACTION_DOMAIN, body), private)
+        return self.replica.act(data)
 
     def act(self, data: dict) -> None:
         """The person's decision (hand-record form, no seat)."""

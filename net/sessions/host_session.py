@@ -51,6 +51,7 @@ from net.trust.authority import HostAuthority, Out, RestoreError
 from net.wire.identity import fingerprint
 from net.sessions.events import hand_breakdown, state_event
 from net.trust.store import LogStore, StoreError
+from net.trust.values import NOBODY
 from net.wire.transport import start_server
 
 log = logging.getLogger(__name__)
@@ -411,7 +412,7 @@ class HostCore:
     def _new_seat(self, fp: str, key: bytes, name: str, link: Link, join: dict) -> int | None:
         auth = self.authority
         if auth.match is None:
-            empty = [s for s, i in sorted(auth.seats.items()) if i["kind"] == "empty"]
+            empty = [s for s, i in sorted(auth.seats.items()) if i.kind == "empty"]
             if empty:
                 seat = join["seat"] if join.get("seat") in empty else empty[0]
                 out = auth.seat(seat, "human", key, name)
@@ -443,8 +444,8 @@ class HostCore:
         """Seats a new key could be given — a player away (dropped, or played by a
         stand-in bot) — those of a player called ``name`` first."""
         seats = self.authority.seats
-        away = [s for s, i in sorted(seats.items()) if i["kind"] == "human"
-                and not i["connected"] and i["key"] != self.key] + sorted(self.stand_ins)
+        away = [s for s, i in sorted(seats.items()) if i.kind == "human"
+                and not i.connected and i.key != self.key] + sorted(self.stand_ins)
         return sorted(away, key=lambda s: self._away(s)[1] != name)
 
     def _away(self, seat: int) -> tuple[bytes, str]:
@@ -452,7 +453,7 @@ class HostCore:
         if seat in self.stand_ins:
             return self.stand_ins[seat]
         info = self.authority.seats[seat]
-        return info["key"], info["name"]
+        return info.key, info.name
 
     def _offer_seat(self, fp: str) -> None:
         """Ask the host person (the app's dialog) whether a waiting stranger may have an
@@ -473,8 +474,8 @@ class HostCore:
         self.stand_ins.pop(seat, None)
         self._bots.pop(seat, None)
         old = self.authority.seats[seat]
-        if old["kind"] == "human" and old["key"] is not None:
-            stale = self.links.pop(fingerprint(old["key"]), None)
+        if old.kind == "human" and old.key is not None:
+            stale = self.links.pop(fingerprint(old.key), None)
             if stale is not None:
                 stale.close("the seat was given to another key")
         self._dispatch(self.authority.readmit(seat, key, name))
@@ -530,7 +531,7 @@ class HostCore:
         if seat is None or self.closing or self._ended:
             return  # peers leaving a finished table are not drops
         self.emit({"type": "connection", "seat": seat, "state": "dropped", "detail": reason})
-        if self.authority.seats[seat]["connected"]:
+        if self.authority.seats[seat].connected:
             out = self.authority.drop(seat)
             self._dispatch(out)
             self._changed(out)
@@ -541,7 +542,7 @@ class HostCore:
     def _await_peers_after_restart(self) -> None:
         """Peers of a restarted host are all away: give them time before logging drops."""
         for seat in self.authority.peers():
-            if self.authority.seats[seat]["connected"]:
+            if self.authority.seats[seat].connected:
                 self._later(("absent", seat), self.restart_grace, self._absent, seat)
             else:
                 self._arm_stand_in(seat)
@@ -566,14 +567,14 @@ class HostCore:
         """Let a bot play a dropped seat now (True), or keep waiting (False)."""
         self._cancel(("stand-in", seat))
         info = self.authority.seats.get(seat)
-        if not bot or info is None or info["kind"] != "human" or info["connected"] \
-                or info["key"] == self.key:
+        if not bot or info is None or info.kind != "human" or info.connected \
+                or info.key == self.key:
             return
-        self.stand_ins[seat] = (info["key"], info["name"])
-        out = self.authority.seat(seat, "bot", name=f"{info['name']} (bot)",
+        self.stand_ins[seat] = (info.key, info.name)
+        out = self.authority.seat(seat, "bot", name=f"{info.name} (bot)",
                                   level=self.stand_in_level)
         self.emit({"type": "connection", "seat": seat, "state": "stand_in",
-                   "detail": f"a bot plays for {info['name']} until they come back"})
+                   "detail": f"a bot plays for {info.name} until they come back"})
         self._dispatch(out)
         self._changed(out)
 
@@ -646,7 +647,7 @@ class HostCore:
 
     # -- after every change -----------------------------------------------------------------
     def _changed(self, out: Out) -> None:
-        kinds = [e["entry"]["kind"] for e in out.entries]
+        kinds = [e.kind for e in out.entries]
         if not kinds:
             return
         if set(kinds) & {"seat", "drop", "rejoin", "start", "option"}:
@@ -654,11 +655,11 @@ class HostCore:
             self._update_advert()
         events = []
         for signed in out.entries:
-            events += self.authority.published[signed["entry"]["seq"]][1]
+            events += self.authority.archive.events[signed.seq]
         if set(kinds) & {"deal", "action"}:
             self._emit_state(events)
         if "hand_end" in kinds:
-            self._emit_hand_over(next(e for e in out.entries if e["entry"]["kind"] == "hand_end"))
+            self._emit_hand_over(next(e for e in out.entries if e.kind == "hand_end"))
         self._advance()
 
     def _advance(self) -> None:
@@ -705,14 +706,14 @@ class HostCore:
     def _shuffle_notice(self, commitment: bytes) -> None:
         seats = self._awaited(commitment)
         if seats:
-            self.emit(shuffle_event([self.authority.seats[s]["name"] for s in seats]))
+            self.emit(shuffle_event([self.authority.seats[s].name for s in seats]))
 
     def _skip_late(self, commitment: bytes) -> None:
         """The contribution deadline passed: a "skip" entry for each seat still owing."""
         seats = self._awaited(commitment)
         if not seats or self.closing:
             return
-        self.emit(shuffle_event([self.authority.seats[s]["name"] for s in seats], skipped=True))
+        self.emit(shuffle_event([self.authority.seats[s].name for s in seats], skipped=True))
         for seat in seats:
             out = self.authority.skip(seat)
             self._dispatch(out)
@@ -721,8 +722,8 @@ class HostCore:
     def _all_seated(self) -> bool:
         seats = self.authority.seats
         return len(seats) == self.game.num_players and all(
-            i["kind"] == "bot" or (i["kind"] == "human" and (i["key"] == self.key or i["connected"]
-                                   and fingerprint(i["key"]) in self.links))
+            i.kind == "bot" or (i.kind == "human" and (i.key == self.key or i.connected
+                                   and fingerprint(i.key) in self.links))
             for i in seats.values())
 
     def _spawn(self, coro) -> None:
@@ -747,9 +748,9 @@ class HostCore:
     # -- bots -------------------------------------------------------------------------------
     def _controlled(self, seat: int) -> bool:
         info = self.authority.seats.get(seat)
-        if info is None or info["key"] != self.key:
+        if info is None or info.key != self.key:
             return False
-        return info["kind"] == "bot" or (seat == self.you and self.autoplay)
+        return info.kind == "bot" or (seat == self.you and self.autoplay)
 
     def _schedule_bots(self) -> None:
         state = self.authority.state
@@ -765,7 +766,7 @@ class HostCore:
     def _bot(self, seat: int):
         if seat not in self._bots:
             info = self.authority.seats[seat]
-            level = info.get("level") or self.bot_levels.get(seat) or self.stand_in_level
+            level = info.level or self.bot_levels.get(seat) or self.stand_in_level
             seed = hashlib.sha256(f"{self.table}|bot|{seat}".encode()).digest()
             self._bots[seat] = make_bot(level, seed)
         return self._bots[seat]
@@ -808,7 +809,7 @@ class HostCore:
         if auth.match is not None and not auth.match.is_over:
             return
         for seat, info in sorted(auth.seats.items()):
-            if info["kind"] == "empty":
+            if info.kind == "empty":
                 self._dispatch(auth.seat(seat, "bot", name=f"Bot {seat + 1}",
                                          level=self.bot_levels.get(seat, "normal")))
         out = auth.start_game()
@@ -842,10 +843,10 @@ class HostCore:
         if auth.match is not None or seat not in auth.seats or kind not in ("bot", "empty"):
             return
         info = auth.seats[seat]
-        if info["kind"] == "human" and (seat == self.you or fingerprint(info["key"]) in self.links):
+        if info.kind == "human" and (seat == self.you or fingerprint(info.key) in self.links):
             self.emit({"type": "error", "message": "You are sitting there: sit somewhere else first"
                        if seat == self.you else
-                       f"{info['name']} is sitting there: move them to another seat first"})
+                       f"{info.name} is sitting there: move them to another seat first"})
             self._emit_table()  # the setup screen shows the seat as it still is
             return
         if kind == "bot":
@@ -884,30 +885,30 @@ class HostCore:
         """Exchange the occupants of seats ``a`` and ``b`` (lobby only), logged as seat
         entries in an order that never shows one key in two seats."""
         auth = self.authority
-        first, second = dict(auth.seats[a]), dict(auth.seats[b])
-        empty = {"kind": "empty", "key": None, "name": "", "level": None}
-        if first["kind"] == "human" and second["kind"] == "human":
+        first, second = auth.seats[a], auth.seats[b]
+        empty = NOBODY
+        if first.kind == "human" and second.kind == "human":
             steps = [(a, empty), (b, first), (a, second)]
-        elif first["kind"] == "human":
+        elif first.kind == "human":
             steps = [(a, second), (b, first)]
         else:
             steps = [(b, first), (a, second)]
         for seat, info in steps:
-            if info["kind"] == "bot":
-                out = auth.seat(seat, "bot", name=f"Bot {seat + 1}", level=info.get("level"))
-            elif info["kind"] == "human":
-                out = auth.seat(seat, "human", info["key"], info["name"])
+            if info.kind == "bot":
+                out = auth.seat(seat, "bot", name=f"Bot {seat + 1}", level=info.level)
+            elif info.kind == "human":
+                out = auth.seat(seat, "human", info.key, info.name)
             else:
                 out = auth.seat(seat, "empty")
             self._dispatch(out)
             if out.error:
                 break
-        self.bot_levels = {s: i.get("level") or "normal" for s, i in auth.seats.items()
-                           if i["kind"] == "bot"}
+        self.bot_levels = {s: i.level or "normal" for s, i in auth.seats.items()
+                           if i.kind == "bot"}
         self._bots.clear()
         if self.you is not None:
             self.you = next((s for s, i in sorted(auth.seats.items())
-                             if i["kind"] == "human" and i["key"] == self.key), self.you)
+                             if i.kind == "human" and i.key == self.key), self.you)
         self._emit_table()
         self._update_advert()
         self._advance()
@@ -921,14 +922,13 @@ class HostCore:
     def seats_info(self) -> list[dict]:
         seats = []
         for seat in range(self.game.num_players):
-            info = self.authority.seats.get(seat, {"kind": "empty", "key": None, "name": "",
-                                                   "level": None, "connected": False})
-            key = info["key"]
-            connected = info["kind"] == "bot" or key == self.key or (
+            info = self.authority.seats.get(seat, NOBODY)
+            key = info.key
+            connected = info.kind == "bot" or key == self.key or (
                 key is not None and fingerprint(key) in self.links)
-            seats.append({"seat": seat, "name": info["name"],
-                          "fingerprint": fingerprint(key) if key else "", "kind": info["kind"],
-                          "level": info.get("level"), "connected": bool(connected)})
+            seats.append({"seat": seat, "name": info.name,
+                          "fingerprint": fingerprint(key) if key else "", "kind": info.kind,
+                          "level": info.level, "connected": bool(connected)})
         return seats
 
     def _emit_table(self) -> None:
@@ -947,8 +947,8 @@ class HostCore:
         self.emit(state_event(self.game, state, self.you, events, match.scores,
                               match.hand_number + 1))
 
-    def _emit_hand_over(self, signed: dict) -> None:
-        body = signed["entry"]["body"]
+    def _emit_hand_over(self, signed) -> None:
+        body = signed.body
         match = self.authority.match
         self.emit({"type": "hand_over", "result": body["result"], "scores": body["scores"],
                    "record_path": None, "hand": body["hand"],
@@ -965,7 +965,7 @@ class HostCore:
                            open_seats=self._open_seats(), in_game=self.authority.match is not None)
 
     def _open_seats(self) -> int:
-        return sum(1 for i in self.authority.seats.values() if i["kind"] == "empty")
+        return sum(1 for i in self.authority.seats.values() if i.kind == "empty")
 
     def _update_advert(self) -> None:
         if self.advertiser is not None and not self.closing:

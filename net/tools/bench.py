@@ -36,7 +36,7 @@ from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from net.sessions.host_session import HostCore
 from net.wire.identity import Identity
-from net.trust.log import sign_entry
+from net.trust.signing import sign_entry
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,8 +61,8 @@ class _Timer:
 
         def changed(out):
             for signed in out.entries:
-                if signed["entry"]["kind"] == "action" and self._t0 is not None:
-                    self.started[signed["entry"]["seq"]] = self._t0
+                if signed.kind == "action" and self._t0 is not None:
+                    self.started[signed.seq] = self._t0
             orig_changed(out)
         core._changed = changed
         core.ack_listeners.append(self._on_ack)

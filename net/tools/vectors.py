@@ -36,7 +36,8 @@ from net.trust import fairdeal
 from net.wire import messages as m
 from net.trust.alerts import from_json_value, to_json_value
 from net.wire.identity import Identity
-from net.trust.log import Chain, entry_hash
+from net.trust.log import Chain
+from net.trust.signing import ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, read_action, sign_action, signed_bytes
 
 FORMAT = "parlour-vectors/1"
 DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors"
@@ -106,25 +107,23 @@ def signed_entry_vectors() -> dict:
             ("seat", {"seat": 1, "kind": "human", "key": player.public_key, "name": "Ann",
                       "level": None, "readmit": False})]:
         signed = chain.make(host, kind, body)
-        entries.append({"entry": signed["entry"],
-                        "signed_bytes": m.signed_bytes(m.ENTRY_DOMAIN, signed["entry"]),
-                        "sig": signed["sig"], "signed_entry_encoding": canonical.encode(signed),
-                        "hash": entry_hash(signed)})
+        entries.append({"entry": signed.wire["entry"],
+                        "signed_bytes": signed_bytes(ENTRY_DOMAIN, signed.wire["entry"]),
+                        "sig": signed.sig, "signed_entry_encoding": canonical.encode(signed.wire),
+                        "hash": signed.hash})
         chain.advance(signed)
-    full = {"seat": 1, "bury": ["B2", "B3", "R2", "G5", "Y7"], "trump": "G"}
-    public = {"seat": 1, "bury": None, "trump": "G"}
-    nonce = secret("nonce", m.NONCE_BYTES)
-    hidden = m.hidden_digest(nonce, full)
-    body = m.action_body(TABLE, 0, chain.seq, chain.head, public, hidden)
-    envelope = m.seal(player, m.ACTION_DOMAIN, body)
+    bury = read_action(make_game("rook"), {"bury": ["B2", "B3", "R2", "G5", "Y7"], "trump": "G"}, 1)
+    move = sign_action(player, make_game("rook"), bury, table=TABLE, hand=0, seen=chain.seq,
+                       head=chain.head, rng=lambda n: secret("nonce", n))
+    body, full, nonce = move.signed["body"], move.forms.full, move.nonce
     return {"format": FORMAT, "what": "signed log entries and a signed secret action",
-            "host": _party("host"), "player": _party("player 1"), "domain": m.ENTRY_DOMAIN,
+            "host": _party("host"), "player": _party("player 1"), "domain": ENTRY_DOMAIN,
             "entries": entries,
-            "action": {"domain": m.ACTION_DOMAIN, "full": full, "nonce": nonce,
-                       "hidden_preimage": m.HIDDEN_DOMAIN + nonce + canonical.encode(full),
-                       "hidden": hidden, "body": body,
-                       "signed_bytes": m.signed_bytes(m.ACTION_DOMAIN, body),
-                       "sig": envelope["sig"]}}
+            "action": {"domain": ACTION_DOMAIN, "full": full, "nonce": nonce,
+                       "hidden_preimage": HIDDEN_DOMAIN + nonce + canonical.encode(full),
+                       "hidden": body["hidden"], "body": body,
+                       "signed_bytes": signed_bytes(ACTION_DOMAIN, body),
+                       "sig": move.signed["sig"]}}
 
 
 def _deal_inputs() -> dict:

@@ -43,6 +43,15 @@ RULES = {
 }
 
 
+class Violation(Exception):
+    """A failed check inside the trust code: the replica turns it into an IntegrityAlert
+    naming the same party, seat and rule."""
+
+    def __init__(self, party: str, seat: int | None, rule: str, detail: str):
+        super().__init__(detail)
+        self.party, self.seat, self.rule, self.detail = party, seat, rule, detail
+
+
 @dataclass
 class IntegrityAlert:
     seat: int | None  # who broke the rule (the host's seat when the host did)

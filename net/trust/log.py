@@ -1,22 +1,21 @@
 """The table's hash-chained log: the one history every peer agrees on.
 
-An entry is ``{"table", "seq", "prev", "kind", "body", "state_hash"}``, signed by the
-host as ``{"entry": …, "sig": …}`` over the canonical encoding (see messages.seal).
-Its hash is SHA-256 of the canonical encoding of the whole signed entry, so the next
-entry's ``prev`` pins the signature as well as the content. Seq 0 is the "table" entry
-and has ``prev`` = 32 zero bytes.
+An entry is ``{"table", "seq", "prev", "kind", "body", "state_hash"}`` (``values.Entry``),
+signed by the host as ``{"entry": …, "sig": …}`` over the canonical encoding
+(``values.SignedEntry``, ``signing.sign_entry``). Its hash is SHA-256 of the canonical
+encoding of the whole signed entry, so the next entry's ``prev`` pins the signature as
+well as the content. Seq 0 is the "table" entry and has ``prev`` = 32 zero bytes.
 
 ``Chain`` is the small state machine both sides keep: the head (seq and hash) and the
 rule for what may come next. The host uses ``Chain.make`` to append; a peer uses
-``Chain.problem`` to refuse anything that is not the signed, well-linked next entry.
+``Chain.problem`` to refuse anything that is not the signed, well-linked next entry,
+and keeps what it accepted in a ``HeldLog``, which tells a harmless resent copy from a
+fork and checks the host's heartbeat against what it was sent.
 """
 
 from __future__ import annotations
 
-import hashlib
-
-from engine import canonical
-
+from net.trust.values import Entry, SignedEntry
 from net.wire import messages as m
 
 # Entry kinds. "seat"/"option"/"start" arrange the table; "commit", "contribution",
@@ -27,19 +26,6 @@ KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "
          "action", "hand_end", "reveal", "drop", "rejoin")
 
 
-def entry_hash(signed_entry: dict) -> bytes:
-    return hashlib.sha256(canonical.encode(signed_entry)).digest()
-
-
-def sign_entry(signer, entry: dict) -> dict:
-    return {"entry": entry, "sig": signer.sign(m.signed_bytes(m.ENTRY_DOMAIN, entry))}
-
-
-def entry_signed_by(key: bytes, signed_entry: dict) -> bool:
-    return m.opens(key, m.ENTRY_DOMAIN, {"body": signed_entry["entry"],
-                                         "sig": signed_entry["sig"]})
-
-
 class Chain:
     """The head of a log: what the next entry's seq and prev must be."""
 
@@ -48,27 +34,64 @@ class Chain:
         self.seq = -1  # seq of the last entry; -1 before the table entry
         self.head = m.GENESIS_PREV  # hash of the last entry
 
-    def make(self, signer, kind: str, body: dict, state_hash: str | None = None) -> dict:
+    def make(self, signer, kind: str, body: dict, state_hash: str | None = None) -> SignedEntry:
         """The signed next entry (the chain does not advance until ``advance``)."""
-        entry = {"table": self.table, "seq": self.seq + 1, "prev": self.head, "kind": kind,
-                 "body": body, "state_hash": state_hash}
-        return sign_entry(signer, entry)
+        return SignedEntry.sign(signer, Entry(self.table, self.seq + 1, self.head, kind, body,
+                                              state_hash))
 
-    def problem(self, key: bytes, signed_entry: dict) -> tuple[str, str] | None:
-        """None if ``signed_entry`` is the host's signed next entry, else (rule, detail)."""
-        entry = signed_entry["entry"]
-        if not entry_signed_by(key, signed_entry):
-            return "host-signature", f"entry {entry['seq']} is not signed by the host's key"
-        if entry["table"] != self.table:
-            return "table", f"entry {entry['seq']} belongs to table {entry['table']!r}"
-        if entry["seq"] != self.seq + 1:
-            return "sequence", f"expected entry {self.seq + 1}, got {entry['seq']}"
-        if entry["prev"] != self.head:
-            return "chain", f"entry {entry['seq']} does not follow entry {self.seq} (prev hash differs)"
-        if entry["kind"] not in KINDS:
-            return "kind", f"entry {entry['seq']} has unknown kind {entry['kind']!r}"
+    def problem(self, key: bytes, signed: SignedEntry) -> tuple[str, str] | None:
+        """None if ``signed`` is the host's signed next entry, else (rule, detail)."""
+        entry = signed.entry
+        if not signed.signed_by(key):
+            return "host-signature", f"entry {entry.seq} is not signed by the host's key"
+        if entry.table != self.table:
+            return "table", f"entry {entry.seq} belongs to table {entry.table!r}"
+        if entry.seq != self.seq + 1:
+            return "sequence", f"expected entry {self.seq + 1}, got {entry.seq}"
+        if entry.prev != self.head:
+            return "chain", f"entry {entry.seq} does not follow entry {self.seq} (prev hash differs)"
+        if entry.kind not in KINDS:
+            return "kind", f"entry {entry.seq} has unknown kind {entry.kind!r}"
         return None
 
-    def advance(self, signed_entry: dict) -> None:
-        self.seq = signed_entry["entry"]["seq"]
-        self.head = entry_hash(signed_entry)
+    def advance(self, signed: SignedEntry) -> None:
+        self.seq = signed.seq
+        self.head = signed.hash
+
+
+class HeldLog(list):
+    """The entries a peer accepted, by seq (a list of SignedEntry)."""
+
+    def hash_at(self, seq: int) -> bytes | None:
+        return self[seq].hash if 0 <= seq < len(self) else None
+
+    def copy_problem(self, host_key: bytes, signed: SignedEntry) -> tuple[str, str] | None:
+        """``signed`` has the number of an entry held: None if it is an identical copy
+        (harmless), else (rule, detail) — the host signed two entries with one number."""
+        seq = signed.seq
+        if self[seq].hash == signed.hash:
+            return None
+        if not signed.signed_by(host_key):
+            return "host-signature", f"entry {seq} is not signed by the host's key"
+        return "fork", f"the host signed two different entries numbered {seq}"
+
+    def head_problem(self, seq: int, head: bytes) -> tuple[str, str] | None:
+        """The host's heartbeat says its log ends at entry ``seq`` with hash ``head``. The
+        host sends every entry before the heartbeat that counts it, on the same ordered
+        link, so an honest host never claims an entry this peer was not sent
+        (``sequence``: one was withheld) nor a different one (``fork``: others are shown
+        another history)."""
+        held = len(self) - 1
+        if seq > held:
+            return "sequence", (f"the host's log reaches entry {seq}, but it sent me entries only up "
+                                f"to {held}: it is withholding entries")
+        if seq >= 0 and self.hash_at(seq) != head:
+            return "fork", (f"the host's entry {seq} is not the one it sent me: it shows "
+                            "someone a different history")
+        return None
+
+
+def result_dict(result) -> dict:
+    """A hand's result (``HandResult``) as the "hand_end" entry writes it."""
+    return {"taken": list(result.taken), "made": result.made, "score": list(result.score),
+            "thrown_in": result.thrown_in}

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import msgpack
 
-from net.trust.log import entry_hash
+from net.trust.values import SignedEntry
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -45,7 +45,7 @@ class StoreError(Exception):
 
 @dataclass
 class Loaded:
-    records: list = field(default_factory=list)  # (signed entry, private) from seq 0
+    records: list = field(default_factory=list)  # (SignedEntry, private) from seq 0
     dropped: int = 0  # rows after the last good one (a torn or damaged tail)
     problem: str | None = None  # why they were dropped
 
@@ -70,12 +70,11 @@ class LogStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the table log {self.path}: {exc}") from None
 
-    def append(self, signed_entry: dict, private: dict | None = None) -> None:
+    def append(self, signed: SignedEntry, private: dict | None = None) -> None:
         """Write one entry durably (or stage it in the open ``batch``), or raise
         StoreError having written nothing."""
-        seq = signed_entry["entry"]["seq"]
-        row = (seq, entry_hash(signed_entry), _pack(signed_entry),
-               None if private is None else _pack(private))
+        seq = signed.seq
+        row = (seq, signed.hash, _pack(signed.wire), None if private is None else _pack(private))
         try:
             if self._batching:
                 self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?)", row)
@@ -118,9 +117,9 @@ class LogStore:
         finally:
             self._batching = False
 
-    def __call__(self, signed_entry: dict, private: dict | None = None) -> None:
+    def __call__(self, signed: SignedEntry, private: dict | None = None) -> None:
         """A store is the host's ``persist`` callable."""
-        self.append(signed_entry, private)
+        self.append(signed, private)
 
     def load(self) -> Loaded:
         """Every good record from seq 0, stopping at the first that is not."""
@@ -133,14 +132,13 @@ class LogStore:
         for i, (seq, digest, entry_blob, private_blob) in enumerate(rows):
             problem = None
             try:
-                signed = _unpack(entry_blob)
+                signed = SignedEntry.from_wire(_unpack(entry_blob))
                 private = None if private_blob is None else _unpack(private_blob)
-                entry = signed["entry"]
-                if seq != i or entry["seq"] != i:
+                if seq != i or signed.seq != i:
                     problem = f"entry {i} is missing"
-                elif entry_hash(signed) != digest:
+                elif signed.hash != digest:
                     problem = f"entry {i} is damaged (its hash differs)"
-                elif prev is not None and entry["prev"] != prev:
+                elif prev is not None and signed.entry.prev != prev:
                     problem = f"entry {i} does not follow entry {i - 1}"
             except Exception as exc:  # any undecodable blob: a damaged row, not a crash
                 problem = f"entry {i} cannot be read ({type(exc).__name__})"

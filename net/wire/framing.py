@@ -16,15 +16,19 @@ Decoding never raises anything but ``ProtocolError`` (a hypothesis test throws r
 bytes at it to keep that true). ``ConnectionClosed`` means the peer closed between
 frames, which is not an error.
 
-Other modules declare their message types with ``message("type", key=type, …)``.
+Other modules declare their message types with ``message("type", key=type, …)``; a
+field may also carry a deeper check (``Field``), which the receiver that reads inside
+the message asks for (``Schemas.check(msg, deep=True)``): the trust protocol's messages
+are declared once, in ``net/wire/messages.py``, for the frame layer and for the trust
+code alike.
 """
 
 from __future__ import annotations
 
 import asyncio
 import struct
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import msgpack
 
@@ -116,15 +120,23 @@ def _kind(value: Any) -> str:
 FieldType = type | None | tuple
 
 
+class Field(NamedTuple):
+    """A field of ``types`` whose value must also pass ``deep`` (a predicate on the whole
+    value, e.g. a signed entry's inner fields), checked only when asked for."""
+
+    types: FieldType
+    deep: Callable[[Any], bool]
+
+
 class Schemas:
     """Message types and their fields. ``SCHEMAS`` is the one the protocol uses; tests
     and tools may make their own."""
 
     def __init__(self) -> None:
-        self._types: dict[str, tuple[dict[str, FieldType], dict[str, FieldType]]] = {}
+        self._types: dict[str, tuple[dict[str, Field | FieldType], dict[str, Field | FieldType]]] = {}
 
-    def message(self, type_: str, optional: Mapping[str, FieldType] | None = None,
-                **required: FieldType) -> None:
+    def message(self, type_: str, optional: Mapping[str, Field | FieldType] | None = None,
+                **required: Field | FieldType) -> None:
         """Declare message ``type_`` with ``required`` and ``optional`` keys -> types."""
         self._types[type_] = (dict(required), dict(optional or {}))
 
@@ -134,11 +146,22 @@ class Schemas:
         other._types = dict(self._types)
         return other
 
+    def include(self, other: "Schemas", exclude: tuple[str, ...] = ()) -> None:
+        """Declare here every type of ``other`` but those in ``exclude``."""
+        for type_, fields in other.types().items():
+            if type_ not in exclude:
+                self._types[type_] = fields
+
+    def types(self) -> dict:
+        """Type -> (required, optional) fields (a copy)."""
+        return dict(self._types)
+
     def __contains__(self, type_: str) -> bool:
         return type_ in self._types
 
-    def check(self, msg: Any) -> dict:
-        """``msg`` itself if it matches its type's schema, else ProtocolError."""
+    def check(self, msg: Any, deep: bool = False) -> dict:
+        """``msg`` itself if it matches its type's schema, else ProtocolError. ``deep``
+        also runs each field's deeper check (``Field.deep``)."""
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise ProtocolError("a message must be a map with a string 'type'")
         kind = msg["type"]
@@ -148,17 +171,33 @@ class Schemas:
         for key, want in required.items():
             if key not in msg:
                 raise ProtocolError(f"'{kind}' message is missing '{key}'")
-            _check_field(kind, key, msg[key], want)
+            _check_field(kind, key, msg[key], want, deep)
         for key, value in msg.items():
             if key == "type" or key in required:
                 continue
             if key not in optional:
                 raise ProtocolError(f"'{kind}' message has unexpected key {str(key)[:40]!r}")
-            _check_field(kind, key, value, optional[key])
+            _check_field(kind, key, value, optional[key], deep)
         return msg
 
 
-def _check_field(kind: str, key: str, value: Any, want: FieldType) -> None:
+def _check_field(kind: str, key: str, value: Any, want: Field | FieldType, deep: bool) -> None:
+    if isinstance(want, Field):
+        _check_type(kind, key, value, want.types)
+        if deep and not _passes(want.deep, value):
+            raise ProtocolError(f"{kind} message: bad field {key!r}")
+    else:
+        _check_type(kind, key, value, want)
+
+
+def _passes(deep: Callable[[Any], bool], value: Any) -> bool:
+    try:
+        return bool(deep(value))
+    except (TypeError, ValueError, KeyError, RecursionError):  # an odd value is a bad one
+        return False
+
+
+def _check_type(kind: str, key: str, value: Any, want: FieldType) -> None:
     wants = want if isinstance(want, tuple) else (want,)
     for w in wants:
         if w is None and value is None:

@@ -42,6 +42,7 @@ from net.constants import (
     STAND_IN_GRACE,
     UNSEATED_WAIT,
 )
+from net.wire import messages
 from net.wire.framing import SCHEMAS, ConnectionClosed, ProtocolError
 from net.wire.transport import Connection
 
@@ -51,14 +52,11 @@ HB = "hb"
 
 # -- what a session link carries ------------------------------------------------------
 #: The frame-level schemas of a session: the handshake (registered by transport), the
-#: trust protocol's messages (declared loosely here, checked field by field by
-#: ``messages.check`` in HostAuthority and PeerReplica), and the session's own.
+#: trust protocol's messages (declared in ``messages.TRUST``: the frame layer checks
+#: their fields' types, and HostAuthority and PeerReplica check them all the way down
+#: with ``messages.check``) but "rejoin", which never travels, and the session's own.
 WIRE = SCHEMAS.copy()
-WIRE.message("entry", entry=dict, events=list, public=(dict, None), private=dict)
-WIRE.message("sync", entries=list, last=bool)
-WIRE.message("refused", reason=str)
-WIRE.message("contribution", signed=dict)
-WIRE.message("action", signed=dict, private=(dict, None))
+WIRE.include(messages.TRUST, exclude=(messages.REJOIN,))
 #: peer -> host, first frame: sit me down (``seat`` None: any free seat) or, if I hold a
 #: seat, give me the log after ``last_seq``.
 WIRE.message("join", {"seat": (int, None)}, name=str, last_seq=int)
@@ -265,17 +263,12 @@ class Link:
                     self.close("refused")
                     return
                 if isinstance(item, bytes):
-                    await self._write_raw(item)
+                    await self.conn.send_raw(item)
                 else:
                     await self.conn.send(item)
                 self.heartbeat.sent(self.clock())
         except (ConnectionClosed, ProtocolError, OSError) as exc:
             self.close(f"send failed ({exc})")
-
-    async def _write_raw(self, data: bytes) -> None:
-        writer = self.conn._writer  # noqa: SLF001 - raw injection for fault tests
-        writer.write(data)
-        await writer.drain()
 
     async def _ticker(self) -> None:
         while not self.closed:

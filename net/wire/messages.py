@@ -1,12 +1,8 @@
 """Every message of the trust protocol, as plain dicts: names, builders and schemas.
 
 Nothing here does I/O. A message is a dict with a ``type``; the framing layer turns it
-into msgpack. Anything that is signed is signed over ``engine.canonical.encode`` of
-``[domain, body]``: the domain string keeps a signature over a log entry from ever
-passing for a signature over an action or a contribution, and the canonical encoding
-makes the signed bytes the same on every machine.
-
-A signed thing travels as ``{"body": {...}, "sig": <64 bytes>}`` (an *envelope*).
+into msgpack. What is signed inside them, and how, is ``net.trust.signing``'s: a
+signed thing travels as ``{"body": {...}, "sig": <64 bytes>}`` (an *envelope*).
 
 Host → peer::
 
@@ -27,25 +23,20 @@ Peer → host::
 ``rejoin`` never travels on a session link: a peer sends ``join`` with its seat and
 last seq, and the host's session hands the authority this message for it.
 
-``check(message)`` returns the message or raises ``ProtocolError`` naming the first
-thing wrong; every receiver calls it before looking inside.
+``TRUST`` declares these messages, once: the frame layer checks their fields' types
+(``heartbeat.WIRE`` includes them), and ``check(message)`` — which every receiver in the
+trust code calls before looking inside — checks them all the way down, returning the
+message or raising ``ProtocolError`` naming the first thing wrong.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from engine import canonical
-
-from net.wire.identity import verify as _verify
+from net.wire.framing import Field, ProtocolError, Schemas
 
 # -- names -----------------------------------------------------------------------------
 PROTOCOL = "parlour-trust/2"
-ENTRY_DOMAIN = "parlour-entry/1"
-ACTION_DOMAIN = "parlour-action/1"
-CONTRIBUTION_DOMAIN = "parlour-contribution/1"
-HIDDEN_DOMAIN = b"parlour-hidden/1"
 
 ENTRY, SYNC, ERROR, REFUSED = "entry", "sync", "error", "refused"
 CONTRIBUTION, ACTION, REJOIN = "contribution", "action", "rejoin"
@@ -59,38 +50,6 @@ RANDOM_BYTES = 32
 NONCE_BYTES = 16
 GENESIS_PREV = bytes(HASH_BYTES)
 SYNC_CHUNK = 40  # entries per sync message: a chunk stays far below the frame limit
-
-
-class ProtocolError(ValueError):
-    """A message that does not follow the protocol's shape; ``str`` says what is wrong."""
-
-
-# -- signing ---------------------------------------------------------------------------
-def signed_bytes(domain: str, body: dict) -> bytes:
-    return canonical.encode([domain, body])
-
-
-def seal(signer, domain: str, body: dict) -> dict:
-    """An envelope: ``body`` signed by ``signer`` (anything with ``.sign(bytes)``)."""
-    return {"body": body, "sig": signer.sign(signed_bytes(domain, body))}
-
-
-def opens(key: bytes, domain: str, envelope: dict) -> bool:
-    """Whether ``envelope`` carries ``key``'s signature over its body; never raises."""
-    try:
-        data = signed_bytes(domain, envelope["body"])
-    except (TypeError, KeyError):
-        return False
-    sig = envelope.get("sig")
-    if not isinstance(key, bytes) or not isinstance(sig, bytes):
-        return False
-    return _verify(key, sig, data)
-
-
-def hidden_digest(nonce: bytes, full_action: dict) -> bytes:
-    """What a player signs in place of a secret action (a discard, a bury): salted, so
-    the few possible discards cannot be tried one by one against it."""
-    return hashlib.sha256(HIDDEN_DOMAIN + nonce + canonical.encode(full_action)).digest()
 
 
 # -- builders --------------------------------------------------------------------------
@@ -199,7 +158,8 @@ def _plain(v) -> bool:
     return True
 
 
-def _envelope(body_schema: dict):
+def envelope_of(body_schema: dict):
+    """A check for an envelope ``{"body", "sig"}`` whose body fits ``body_schema``."""
     def check(v) -> bool:
         if not (_dict(v) and set(v) == {"body", "sig"} and _bytes(SIG_BYTES)(v["sig"])):
             return False
@@ -215,7 +175,8 @@ CONTRIBUTION_BODY = {"table": _str, "hand": _nat, "seat": _nat,
 ENTRY_BODY = {"table": _str, "seq": _nat, "prev": _bytes(HASH_BYTES), "kind": _str,
               "body": lambda v: _dict(v) and _plain(v),
               "state_hash": _opt(lambda v: isinstance(v, str) and len(v) == 64)}
-SIGNED_ENTRY = _envelope(ENTRY_BODY)
+is_action_envelope = envelope_of(ACTION_BODY)
+is_contribution_envelope = envelope_of(CONTRIBUTION_BODY)
 
 
 def _signed_entry(v) -> bool:
@@ -226,30 +187,31 @@ def _signed_entry(v) -> bool:
 
 
 def _private(v) -> bool:
-    return (_dict(v) and set(v) == {"view", "action"} and _opt(_dict)(v["view"])
+    return (set(v) == {"view", "action"} and _opt(_dict)(v["view"])
             and _opt(_dict)(v["action"]) and _plain(v))
 
 
-def _entry_message(v) -> bool:
-    return _fits(v, ENTRY_MESSAGE) is None and v.get("type") == ENTRY
+def _action_private(v) -> bool:
+    return v is None or (set(v) == {"action", "nonce"} and _dict(v["action"])
+                         and _plain(v["action"]) and _bytes(NONCE_BYTES)(v["nonce"]))
 
 
-ENTRY_MESSAGE = {"type": _str, "entry": _signed_entry,
-                 "events": lambda v: _list(v) and _plain(v),
-                 "public": lambda v: v is None or (_dict(v) and _plain(v)), "private": _private}
-SCHEMAS = {
-    ENTRY: ENTRY_MESSAGE,
-    SYNC: {"type": _str, "entries": lambda v: _list(v) and all(_entry_message(e) for e in v),
-           "last": lambda v: isinstance(v, bool)},
-    ERROR: {"type": _str, "reason": _str},
-    REFUSED: {"type": _str, "reason": _str},
-    CONTRIBUTION: {"type": _str, "signed": _envelope(CONTRIBUTION_BODY)},
-    ACTION: {"type": _str, "signed": _envelope(ACTION_BODY),
-             "private": lambda v: v is None or (
-                 _dict(v) and set(v) == {"action", "nonce"} and _dict(v["action"])
-                 and _plain(v["action"]) and _bytes(NONCE_BYTES)(v["nonce"]))},
-    REJOIN: {"type": _str, "seat": _nat, "last_seq": lambda v: _int(v) and -1 <= v < 1 << 62},
-}
+def _entry_messages(v) -> bool:
+    return all(_dict(e) and e.get("type") == ENTRY and _fits_deep(e) for e in v)
+
+
+#: The trust protocol's messages, each declared once: field -> type, or Field(type, the
+#: deeper check that ``check`` makes).
+TRUST = Schemas()
+TRUST.message(ENTRY, entry=Field(dict, _signed_entry), events=Field(list, _plain),
+              public=Field((dict, None), _plain), private=Field(dict, _private))
+TRUST.message(SYNC, entries=Field(list, _entry_messages), last=bool)
+TRUST.message(ERROR, reason=Field(str, _str))
+TRUST.message(REFUSED, reason=Field(str, _str))
+TRUST.message(CONTRIBUTION, signed=Field(dict, is_contribution_envelope))
+TRUST.message(ACTION, signed=Field(dict, is_action_envelope),
+              private=Field((dict, None), _action_private))
+TRUST.message(REJOIN, seat=Field(int, _nat), last_seq=Field(int, lambda v: -1 <= v < 1 << 62))
 
 
 def _fits(value: Any, schema: dict) -> str | None:
@@ -268,18 +230,20 @@ def _fits(value: Any, schema: dict) -> str | None:
     return None
 
 
+def _fits_deep(message: dict) -> bool:
+    try:
+        TRUST.check(message, deep=True)
+    except ProtocolError:
+        return False
+    return True
+
+
 def check(message: Any, allowed: tuple[str, ...] | None = None) -> dict:
     """``message`` if it is a well-formed protocol message (of one of ``allowed`` types);
     else ProtocolError saying what is wrong."""
     if not isinstance(message, dict):
         raise ProtocolError("a message is a map with a \"type\"")
     kind = message.get("type")
-    if not isinstance(kind, str) or kind not in SCHEMAS or (allowed is not None and kind not in allowed):
+    if not isinstance(kind, str) or kind not in TRUST or (allowed is not None and kind not in allowed):
         raise ProtocolError(f"unexpected message type {kind!r}")
-    try:
-        bad = _fits(message, SCHEMAS[kind])
-    except (TypeError, ValueError, RecursionError):
-        bad = "(unreadable)"
-    if bad is not None:
-        raise ProtocolError(f"{kind} message: bad field {bad}")
-    return message
+    return TRUST.check(message, deep=True)

@@ -130,7 +130,13 @@ class Connection:
 
     async def send(self, msg: dict) -> None:
         """Send one message. Raises ConnectionClosed if the connection is gone."""
-        data = framing.encode(msg)
+        await self._write(framing.encode(msg))
+
+    async def send_raw(self, data: bytes) -> None:
+        """Send bytes as they are, not a framed message (fault-injection tests only)."""
+        await self._write(data)
+
+    async def _write(self, data: bytes) -> None:
         async with self._send_lock:
             if self._writer.is_closing():
                 raise ConnectionClosed("connection is closed")

@@ -25,7 +25,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton
 
 from engine.records import replay
-from net.trust.log import sign_entry
+from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 
 ROOK = {"game": "rook", "ruleset": "rook", "mode": None, "options": {}, "name": "Ann's table"}
@@ -109,7 +109,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
                 f"{victim_name}'s connection closed. Their seat is kept for them."
             assert not table.connection.isVisible()
             qtbot.mouseClick(table.waiting.wait_button, Qt.LeftButton)
-            assert table.waiting.isVisible() and host.core.authority.seats[3]["kind"] == "human"
+            assert table.waiting.isVisible() and host.core.authority.seats[3].kind == "human"
             qtbot.mouseClick(table.waiting.bot_button, Qt.LeftButton)
             until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
             assert not table.waiting.isVisible()

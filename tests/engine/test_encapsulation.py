@@ -11,8 +11,9 @@
   is written (a function-local import that breaks a circle at run time is still one).
 * **No class over 400 lines** (``SIZED``): a class that long does more than one job.
 
-The checks are parametrised by package, so extending them to ``net`` is one entry in
-``PACKAGES`` (``app`` is in).
+The checks are parametrised by package, so extending them to the rest of ``net`` is one
+entry in ``PACKAGES``. A use of another module's private name that cannot be avoided is
+listed in ``EXCEPTIONS`` with its reason, one by one, so that each is a decision.
 """
 
 from __future__ import annotations
@@ -23,9 +24,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["engine", "app"]
-SIZED = ["app"]  # the packages held to MAX_CLASS_LINES (net/ is being split: issue 12)
+PACKAGES = ["engine", "app", "net/trust", "net/wire"]
+SIZED = ["app", "net/trust", "net/wire"]  # the packages held to MAX_CLASS_LINES (net/sessions: issue 12)
 MAX_CLASS_LINES = 400
+# file:class -> why it may still be longer for now (each one a decision, removed when split).
+OVERSIZED = {
+    "net/trust/mental/machine.py:MentalDeal":
+        "the mental-poker deal's one state machine, written before it was wired into the "
+        "sessions; it is split when it is (issue 13)",
+}
+# (file, what the scanner reports) -> why there is no other way.
+EXCEPTIONS = {
+    ("net/wire/transport.py", "uses ._transport"):
+        "asyncio's StreamWriter.start_tls leaves the writer without a transport when the peer "
+        "hangs up during the handshake; the writer gets its (closed) socket back so that it "
+        "is closed and collected like any other, and asyncio offers no public way to do that",
+}
 
 
 # -- reading a package -------------------------------------------------------------------
@@ -92,10 +106,16 @@ def private_access(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def private_violations(package: str) -> list[str]:
-    return [f"{path.relative_to(ROOT).as_posix()}:{line} {what}"
+def private_uses(package: str) -> list[tuple[str, int, str]]:
+    """(file, line, what) for each use of another module's private name in ``package``."""
+    return [(path.relative_to(ROOT).as_posix(), line, what)
             for path in package_modules(package).values()
             for line, what in private_access(path.read_text(encoding="utf-8"))]
+
+
+def private_violations(package: str) -> list[str]:
+    return [f"{file}:{line} {what}" for file, line, what in private_uses(package)
+            if (file, what) not in EXCEPTIONS]
 
 
 def class_swaps(package: str) -> list[str]:
@@ -227,6 +247,11 @@ def test_no_module_uses_another_modules_private_names(package):
     assert private_violations(package) == []
 
 
+def test_every_listed_exception_is_still_needed():
+    found = {(file, what) for package in PACKAGES for file, _line, what in private_uses(package)}
+    assert set(EXCEPTIONS) <= found, "an exception no longer needed: take it off the list"
+
+
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_circle(package):
     assert import_circles(package) == []
@@ -239,7 +264,13 @@ def test_no_class_swap(package):
 
 @pytest.mark.parametrize("package", SIZED)
 def test_no_class_over_the_size_limit(package):
-    assert long_classes(package) == []
+    assert [c for c in long_classes(package) if c.split(" ")[0] not in OVERSIZED] == []
+
+
+def test_each_oversized_class_is_still_oversized():
+    """An entry in OVERSIZED goes once its class is split."""
+    long = {c.split(" ")[0] for package in SIZED for c in long_classes(package)}
+    assert set(OVERSIZED) <= long
 
 
 def test_the_size_check_measures_a_class_whole():

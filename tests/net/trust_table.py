@@ -13,8 +13,8 @@ from collections import deque
 
 from engine import make_game
 from engine.bots.random_bot import RandomBot
-from net.wire import messages as m
 from net.trust.authority import HostAuthority
+from net.trust.signing import read_action, sign_action
 from net.wire.identity import Identity
 from net.trust.replica import PeerReplica
 
@@ -128,16 +128,11 @@ class Table:
     def raw_act(self, seat: int, action: dict, signer=None, seen: int | None = None) -> dict:
         """A signed action message made without a replica (a halted peer, a cheater)."""
         game, host = self.host.game, self.host
-        parsed = game.action_from_json({**action, "seat": seat})
-        full, public = game.action_to_json(parsed), game.action_to_json(parsed, public=True)
-        private = hidden = None
-        if full != public:
-            nonce = self._bytes(m.NONCE_BYTES)
-            hidden, private = m.hidden_digest(nonce, full), {"action": full, "nonce": nonce}
         seen = host.chain.seq if seen is None else seen
-        body = m.action_body(TABLE, host.match.hand_number, seen, host._hash_at(seen), public, hidden)
         signer = signer or (self.ids[seat] if seat in self.ids else self.host_id)
-        return m.action_message(m.seal(signer, m.ACTION_DOMAIN, body), private)
+        return sign_action(signer, game, read_action(game, action, seat), table=TABLE,
+                           hand=host.match.hand_number, seen=seen, head=host.archive.hash_at(seen),
+                           rng=self._bytes).message()
 
     def play_hand(self, check=None) -> None:
         while self.host.state is not None and not self.host.state.is_over:

@@ -58,7 +58,7 @@ class Scalar(_Encoded):
     @classmethod
     def from_hash(cls, domain: bytes, *parts: bytes) -> "Scalar":
         """SHA-512 of the domain and the length-prefixed parts, reduced modulo L."""
-        digest = hashlib.sha512(_framed(domain, parts)).digest()
+        digest = hashlib.sha512(framed(domain, parts)).digest()
         return cls(sodium.crypto_core_ed25519_scalar_reduce(digest))
 
     @classmethod
@@ -150,7 +150,7 @@ def _call(function, *args) -> bytes:
         raise GroupError(f"group operation refused ({exc})") from None
 
 
-def _framed(domain: bytes, parts: Iterable[bytes]) -> bytes:
+def framed(domain: bytes, parts: Iterable[bytes]) -> bytes:
     """The domain then every part prefixed by its length: no two inputs frame alike."""
     out = [len(domain).to_bytes(2, "big"), domain]
     for part in parts:

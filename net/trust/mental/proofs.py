@@ -22,7 +22,7 @@ import hashlib
 from collections.abc import Sequence
 
 from .errors import GroupError
-from .group import G, Point, Scalar, _framed, base_mul
+from .group import G, Point, Scalar, framed, base_mul
 
 PROOF_BYTES = 64
 _KEY = b"parlour-mental-key-proof/1"
@@ -87,7 +87,7 @@ def verify_dleq(key: Point, bases: Sequence[Point], shares: Sequence[Point], pro
 
 def _weights(key: Point, bases: Sequence[Point], shares: Sequence[Point],
              context: bytes) -> list[Scalar]:
-    seed = hashlib.sha512(_framed(_WEIGHTS, [context, key.raw, b"".join(p.raw for p in bases),
+    seed = hashlib.sha512(framed(_WEIGHTS, [context, key.raw, b"".join(p.raw for p in bases),
                                              b"".join(p.raw for p in shares)])).digest()
     return [Scalar.from_hash(_WEIGHTS, seed, i.to_bytes(4, "big")) for i in range(len(bases))]
 

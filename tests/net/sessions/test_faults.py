@@ -45,10 +45,10 @@ def assert_log_clean(state_dir) -> None:
     finally:
         store.close()
     assert loaded.dropped == 0
-    sigs = [signed["entry"]["body"]["signed"]["sig"] for signed, _ in loaded.records
-            if signed["entry"]["kind"] == "action"]
+    sigs = [signed.body["signed"]["sig"] for signed, _ in loaded.records
+            if signed.kind == "action"]
     assert sigs and len(sigs) == len(set(sigs))
-    assert [s["entry"]["seq"] for s, _ in loaded.records] == list(range(len(loaded.records)))
+    assert [s.seq for s, _ in loaded.records] == list(range(len(loaded.records)))
 
 
 # -- a peer killed mid-trick -------------------------------------------------------------

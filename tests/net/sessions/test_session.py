@@ -20,7 +20,7 @@ from net.tools.bench import withhold_or_fork
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import WIRE, Timings
 from net.wire.identity import Identity
-from net.trust.log import sign_entry
+from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 from net.wire.transport import start_server
 from tests.net.session_kit import QUICK, Table, assert_all_verified, ident, wait_for
@@ -133,14 +133,14 @@ def test_a_stand_in_bot_plays_a_dropped_seat_and_hands_it_back(arun, tmp_path):
             await wait_for(lambda: table.head() > mark + 3)  # the bot is playing seat 1
             table.add_guest(ident("Guest0"))
             await wait_for(lambda: 1 not in table.host.stand_ins)
-            seat_info = dict(table.host.authority.seats[1])
+            seat_info = table.host.authority.seats[1]
             summaries = await table.finish()
             return summaries[1:], seat_info
         finally:
             await table.close()
 
     summaries, seat_info = arun(main(), timeout=60)
-    assert seat_info["kind"] == "human" and seat_info["key"] == ident("Guest0").public_key
+    assert seat_info.kind == "human" and seat_info.key == ident("Guest0").public_key
     assert_all_verified(summaries, hands=2)
 
 
@@ -152,13 +152,13 @@ def test_a_player_who_lost_their_key_is_readmitted_by_name(arun, tmp_path):
         try:
             await wait_for(table.hand_started)
             await table.guests[1].stop()
-            await wait_for(lambda: not table.host.authority.seats[2]["connected"])
+            await wait_for(lambda: not table.host.authority.seats[2].connected)
             new_key = Identity.generate("Guest1")  # same name, new key
             table.add_guest(new_key)
-            await wait_for(lambda: table.host.authority.seats[2]["key"] == new_key.public_key)
+            await wait_for(lambda: table.host.authority.seats[2].key == new_key.public_key)
             summaries = await table.finish()
-            readmits = [e["entry"]["body"] for e in table.host.authority.log
-                        if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
+            readmits = [e.body for e in table.host.authority.log
+                        if e.kind == "seat" and e.body["readmit"]]
             return [summaries[0], summaries[2], summaries[3]], readmits
         finally:
             await table.close()
@@ -335,13 +335,13 @@ def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_o
 
     summaries, log, host_events, guest_events = arun(main(), timeout=60)
     assert_all_verified(summaries, hands=1)  # nobody raised an alert: the skip was fair
-    kinds = [e["entry"]["kind"] for e in log]
+    kinds = [e.kind for e in log]
     commit, skip = kinds.index("commit"), kinds.index("skip")
-    assert kinds[skip + 1] == "deal" and log[skip]["entry"]["body"]["seat"] == 3
+    assert kinds[skip + 1] == "deal" and log[skip].body["seat"] == 3
     waiting = [e for e in host_events + guest_events[0] if e["type"] == "waiting"]
     assert {"Waiting for Guest1's shuffle…"} <= {e["detail"] for e in waiting}
-    assert all(e["entry"]["body"]["seat"] != 3 for e in log[commit:skip]
-               if e["entry"]["kind"] == "contribution")
+    assert all(e.body["seat"] != 3 for e in log[commit:skip]
+               if e.kind == "contribution")
 
 
 # -- a seat given to a new key: only with the host's yes, seen by all, alerted by the old key ----
@@ -359,14 +359,14 @@ def test_a_seat_goes_to_a_new_key_only_with_the_hosts_yes_and_its_old_key_is_ale
             await wait_for(table.hand_started)
             away = table.guests[1]
             await away.stop()
-            await wait_for(lambda: not table.host.authority.seats[2]["connected"])
+            await wait_for(lambda: not table.host.authority.seats[2].connected)
             table.add_guest(new_key)
             await wait_for(lambda: any(e["type"] == "readmit" for e in table.host_events))
             asked = next(e for e in table.host_events if e["type"] == "readmit")
-            unasked = table.host.authority.seats[2]["key"]  # nothing given before the yes
+            unasked = table.host.authority.seats[2].key  # nothing given before the yes
             table.host.set_seat(2, "human", player=new_key.fingerprint)
-            [readmit_seq] = [e["entry"]["seq"] for e in table.host.authority.log
-                             if e["entry"]["kind"] == "seat" and e["entry"]["body"]["readmit"]]
+            [readmit_seq] = [e.seq for e in table.host.authority.log
+                             if e.kind == "seat" and e.body["readmit"]]
             back = GuestCore(ident("Guest1"), address="127.0.0.1", port=table.host.port,
                              fingerprint=table.host.identity.fingerprint, timings=QUICK,
                              bot_level="random", state_dir=tmp_path / "back")

@@ -5,7 +5,8 @@ import json
 
 from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, alert_event, from_json_value,
                         save_evidence)
-from net.trust.log import Chain, entry_signed_by
+from net.trust.log import Chain
+from net.trust.signing import entry_signed_by
 from tests.net.trust_table import identity
 
 HOST_ID = identity("host")
@@ -14,7 +15,7 @@ HOST_ID = identity("host")
 def an_alert(table="table/1 x"):
     chain = Chain(table)
     entry = chain.make(HOST_ID, "option", {"name": "live_scores", "value": True})
-    return IntegrityAlert(0, HOST, "chain", "entry 0 does not follow", table, 7, [entry])
+    return IntegrityAlert(0, HOST, "chain", "entry 0 does not follow", table, 7, [entry.wire])
 
 
 def test_the_evidence_is_json_with_the_signed_entries_intact(tmp_path):

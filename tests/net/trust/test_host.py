@@ -8,7 +8,7 @@ from tests.net.trust_table import TABLE, Table, identity
 
 
 def kinds(out):
-    return [e["entry"]["kind"] for e in out.entries]
+    return [e.kind for e in out.entries]
 
 
 @pytest.fixture
@@ -20,20 +20,20 @@ def table():
 
 def test_the_table_opens_with_its_rules_and_seats():
     t = Table(("rook", None, None))
-    first = t.host.log[0]["entry"]
-    assert first["kind"] == "table" and first["seq"] == 0 and first["prev"] == bytes(32)
-    assert first["body"]["game"]["game"] == "rook" and first["body"]["host_key"] == t.host_id.public_key
-    assert [e["entry"]["kind"] for e in t.host.log[1:]] == ["seat"] * 4
+    first = t.host.log[0].entry
+    assert first.kind == "table" and first.seq == 0 and first.prev == bytes(32)
+    assert first.body["game"]["game"] == "rook" and first.body["host_key"] == t.host_id.public_key
+    assert [e.kind for e in t.host.log[1:]] == ["seat"] * 4
 
 
 def test_start_commits_then_deals_once_every_peer_contributed():
     t = Table(("rook", None, None))
     out = t.host.start_game(dealer=0)
     assert kinds(out) == ["start", "commit"]  # waiting for three contributions
-    assert out.entries[1]["entry"]["body"]["contributors"] == [1, 2, 3]
+    assert out.entries[1].body["contributors"] == [1, 2, 3]
     assert t.host.state is None
     t.deliver(out)
-    log_kinds = [e["entry"]["kind"] for e in t.host.log]
+    log_kinds = [e.kind for e in t.host.log]
     assert log_kinds[-4:] == ["contribution"] * 3 + ["deal"]
     assert t.host.state is not None and not t.alerts
 
@@ -41,19 +41,19 @@ def test_start_commits_then_deals_once_every_peer_contributed():
 def test_bots_and_the_host_need_no_contribution():
     t = Table(("rook", None, None), peers=(2,))
     out = t.host.start_game(dealer=0)
-    assert out.entries[1]["entry"]["body"]["contributors"] == [2]
+    assert out.entries[1].body["contributors"] == [2]
     solo = Table(("rook", None, None), peers=())
     assert kinds(solo.host.start_game(dealer=0)) == ["start", "commit", "deal"]  # no one to wait for
 
 
 def test_each_peer_gets_only_its_own_hand(table):
-    deal = next(i for i, e in enumerate(table.host.log) if e["entry"]["kind"] == "deal")
+    deal = next(i for i, e in enumerate(table.host.log) if e.kind == "deal")
     for seat in table.peer_seats:
-        private = table.host.privates[deal][seat]
+        private = table.host.archive.privates[deal][seat]
         assert private["view"]["seat"] == seat
         assert private["view"]["hand"] == table.host.state.view(seat)["hand"]
         assert "hands" not in private["view"]
-    public = table.host.publics[deal]
+    public = table.host.archive.publics[deal]
     assert "hand" not in public and public == table.host.state.public_view()
 
 
@@ -111,7 +111,7 @@ def test_rejoin_gives_the_missed_entries_with_the_private_parts(table):
     table.deliver(table.host.drop(seat))
     fresh = PeerReplica(table.ids[seat], table.host_id.public_key, TABLE)
     out = table.host.rejoin(table.fp(seat), seat, -1)
-    assert table.host.log[-1]["entry"]["kind"] == "rejoin"
+    assert table.host.log[-1].kind == "rejoin"
     mine = out.to(table.fp(seat))
     assert all(msg["type"] == "sync" for msg in mine) and mine[-1]["last"]
     for msg in mine:
@@ -133,7 +133,7 @@ def test_a_lost_key_is_readmitted_only_by_the_host_and_logged(table):
     newcomer = identity("newkey")
     assert table.host.rejoin(newcomer.fingerprint, 3, -1).to(newcomer.fingerprint)[0]["type"] == "refused"
     out = table.host.readmit(3, newcomer.public_key, "P3 again")
-    assert out.entries[0]["entry"]["body"]["readmit"] is True
+    assert out.entries[0].body["readmit"] is True
     assert table.host.seat_of(newcomer.fingerprint) == 3 and table.host.seat_of(table.fp(3)) is None
     sync = table.host.rejoin(newcomer.fingerprint, 3, -1).to(newcomer.fingerprint)
     replica = PeerReplica(newcomer, table.host_id.public_key, TABLE)
@@ -162,7 +162,7 @@ def test_the_host_plays_its_own_seat_and_bots_with_its_key():
     t = Table(("rook", None, None), peers=(2,))
     t.start()
     out = t.host.act_local(t.host.state.to_act()[0], {"pass": True})
-    assert out.entries and out.entries[0]["entry"]["body"]["signed"]["body"]["action"]["pass"]
+    assert out.entries and out.entries[0].body["signed"]["body"]["action"]["pass"]
     assert t.host.act_local(2, {"pass": True}).error  # a peer's seat is not the host's to play
 
 
@@ -172,7 +172,8 @@ def test_restore_replays_to_the_same_table(table):
     again = HostAuthority.restore(table.host_id, table.persisted)
     assert again.chain.head == table.host.chain.head
     assert again.state.state_hash() == table.host.state.state_hash()
-    assert again.privates == table.host.privates and again.publics == table.host.publics
+    assert again.archive.privates == table.host.archive.privates
+    assert again.archive.publics == table.host.archive.publics
 
 
 # -- fuzz: nothing a peer sends makes the host raise or half-apply ------------------------
@@ -231,16 +232,17 @@ def test_fuzz_random_messages_are_refused_cleanly(junk, kind):
     assert out.sends and out.sends[0][0] == t.fp(1)
 
 
-@given(data=st.data())
-def test_fuzz_mutated_actions_are_refused_cleanly_or_taken_whole(data):
+# What is drawn does not depend on the shared table (whose move, how big the message
+# is), or hypothesis would see the same draws lead elsewhere and call the test flaky.
+@given(pick=st.integers(0, 1 << 16), new=PLAIN)
+def test_fuzz_mutated_actions_are_refused_cleanly_or_taken_whole(pick, new):
     t = fuzz_table()
     seat = t.host.state.to_act()[0]
     if seat not in t.replicas or t.host.state.is_over:
         return
     message = t.raw_act(seat, t.choose(seat))
     paths = list(leaves(message))
-    path = data.draw(st.sampled_from(paths))
-    mutated = replaced(message, path, data.draw(PLAIN))
+    mutated = replaced(message, paths[pick % len(paths)], new)
     before = host_snapshot(t)
     out = t.host.receive(t.fp(seat), mutated)
     if out.entries:  # the mutation left a valid move: it was taken whole

@@ -19,16 +19,16 @@ def test_an_honest_hand_of_every_variant(any_variant):
     t = Table(any_variant, seed=7)
     t.start()
     t.play_hand(check=in_step)
-    assert [e["entry"]["kind"] for e in t.host.log[-2:]] == ["hand_end", "reveal"]
+    assert [e.kind for e in t.host.log[-2:]] == ["hand_end", "reveal"]
     for seat, replica in t.replicas.items():
         [hand] = t.verified[seat]
         assert hand["scores"] == t.host.match.scores
-        assert sorted(hand["record"]["hands"][seat]) == sorted(t.host.privates[deal_seq(t)][seat]["view"]["hand"])
+        assert sorted(hand["record"]["hands"][seat]) == sorted(t.host.archive.privates[deal_seq(t)][seat]["view"]["hand"])
         assert replica.scores == t.host.match.scores and replica.hand_number == 1
 
 
 def deal_seq(t):
-    return next(e["entry"]["seq"] for e in t.host.log if e["entry"]["kind"] == "deal")
+    return next(e.seq for e in t.host.log if e.kind == "deal")
 
 
 @pytest.mark.parametrize("variant, max_hands", [
@@ -105,7 +105,7 @@ def test_a_replica_restores_from_the_messages_it_kept():
         t.step()
     again = PeerReplica.restore(t.ids[2], t.host_id.public_key, TABLE, kept)
     assert again.chain.head == t.host.chain.head and again.halted is None
-    assert again.hand["shadow"].state.public_view()["actions"] == t.host.state.public_view()["actions"]
+    assert again.hand.shadow.state.public_view()["actions"] == t.host.state.public_view()["actions"]
 
 
 def test_a_halted_replica_takes_no_more_actions():
@@ -195,11 +195,11 @@ def test_a_contributor_past_the_deadline_is_skipped_by_name_and_everyone_accepts
     assert t.host.state is None and t.host.round.waiting_for == [2]
     clock.now += 10.0  # the host's deadline, as each peer measures it
     out = t.host.skip(2)
-    assert [e["entry"]["kind"] for e in out.entries] == ["skip", "deal"]
-    assert out.entries[0]["entry"]["body"] == {"hand": 0, "seat": 2}
+    assert [e.kind for e in out.entries] == ["skip", "deal"]
+    assert out.entries[0].body == {"hand": 0, "seat": 2}
     t.deliver(out)
     in_step(t)
-    assert t.host.state is not None and t.host.log[-1]["entry"]["body"]["contributors"] == [1, 3]
+    assert t.host.state is not None and t.host.log[-1].body["contributors"] == [1, 3]
     assert t.host.skip(2).error  # nothing is owed any more
     t.play_hand(check=in_step)
     assert all(len(v) == 1 for v in t.verified.values())

@@ -26,7 +26,7 @@ def test_entries_come_back_in_order_with_their_private_parts(tmp_path):
     loaded = t.store.load()
     assert loaded.problem is None and loaded.dropped == 0
     assert [s for s, _ in loaded.records] == t.host.log
-    commit = next(p for s, p in loaded.records if s["entry"]["kind"] == "commit")
+    commit = next(p for s, p in loaded.records if s.kind == "commit")
     assert commit == {"secret": t.host.round.secret}
 
 
@@ -46,7 +46,7 @@ def test_a_restarted_host_resumes_mid_hand_and_the_game_goes_on(tmp_path):
     t.play_hand()
     assert not t.alerts and not t.errors and t.heads_agree()
     assert all(len(v) == 1 for v in t.verified.values())
-    actions = [e for e in t.host.log if e["entry"]["kind"] == "action"]
+    actions = [e for e in t.host.log if e.kind == "action"]
     assert len(actions) == len(t.verified[1][0]["record"]["actions"])  # none lost, none twice
 
 
@@ -173,7 +173,7 @@ def test_the_entries_of_one_change_are_written_in_one_transaction(tmp_path):
             return t.host.act_local(seat, last_card)
     outs = []
     assert commits_during(t.store, lambda: outs.append(play())) == 1
-    kinds = [signed["entry"]["kind"] for signed in outs[0].entries]
+    kinds = [signed.kind for signed in outs[0].entries]
     assert kinds[:3] == ["action", "hand_end", "reveal"]  # … all in that one commit
     assert [s for s, _ in t.store.load().records] == t.host.log
 

@@ -10,9 +10,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine import canonical, make_game
 from net.trust import fairdeal
 from net.tools import vectors
-from net.wire import messages as m
 from net.wire.identity import Identity, fingerprint, verify
 from net.trust.log import Chain
+from net.trust.signing import hidden_digest
+from net.trust.values import SignedEntry
 
 FILES = ["canonical.json", "signed-entry.json", "commitment.json", "seed-and-deal.json",
          "public-view.json"]
@@ -48,14 +49,14 @@ def test_signed_entries_their_hashes_and_a_signed_secret_action():
         assert canonical.encode([v["domain"], entry]) == item["signed_bytes"]
         assert verify(host.public_key, item["sig"], item["signed_bytes"])
         assert host.sign(item["signed_bytes"]) == item["sig"]  # Ed25519 is deterministic
-        signed = {"entry": entry, "sig": item["sig"]}
-        assert canonical.encode(signed) == item["signed_entry_encoding"]
+        signed = SignedEntry.from_wire({"entry": entry, "sig": item["sig"]})
+        assert canonical.encode(signed.wire) == item["signed_entry_encoding"]
         assert hashlib.sha256(item["signed_entry_encoding"]).digest() == item["hash"]
         assert chain.problem(host.public_key, signed) is None  # seq and prev chain up
         chain.advance(signed)
     action = v["action"]
     assert hashlib.sha256(action["hidden_preimage"]).digest() == action["hidden"]
-    assert m.hidden_digest(action["nonce"], action["full"]) == action["hidden"]
+    assert hidden_digest(action["nonce"], action["full"]) == action["hidden"]
     assert action["body"]["head"] == chain.head and action["body"]["hidden"] == action["hidden"]
     assert canonical.encode([action["domain"], action["body"]]) == action["signed_bytes"]
     assert verify(player.public_key, action["sig"], action["signed_bytes"])

@@ -110,7 +110,7 @@ def test_the_same_attack_succeeds_on_todays_commit_reveal_deal():
     record gives the seed, and the seed gives every hand."""
     old = Table(("rook", None, None), peers=(1, 3))  # seat 2 a computer player
     old.start()
-    entries = [(signed["entry"], private) for signed, private in old.persisted]
+    entries = [(signed.wire["entry"], private) for signed, private in old.persisted]
     secret = next(p["secret"] for e, p in entries if e["kind"] == "commit")
     contributions = {e["body"]["seat"]: e["body"]["signed"]["body"]["random"]
                      for e, _ in entries if e["kind"] == "contribution"}

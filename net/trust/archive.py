@@ -1,0 +1,78 @@
+"""What the host logged and what each seat was sent with it, to send it again.
+
+A seat coming back — a dropped peer, a restarted guest, a re-admitted key — is sent the
+log after the last entry it holds exactly as it would have had it live: each entry with
+its engine events, the public view after it and that seat's private part (its view,
+its own secret move). The private parts go only to the key that held the seat when the
+entry was made: a key given the seat later never sees its predecessor's cards, nor the
+reverse. ``Archive`` keeps all of it, by sequence number, and makes the ``sync``
+messages. It also answers the one question about the log's history the host's
+sessions ask: whether a key's seat was given away (``taken_from``).
+
+No I/O: the host records every entry it applies, live or replaying its stored log.
+"""
+
+from __future__ import annotations
+
+from net.trust.values import HUMAN, SignedEntry
+from net.wire import messages as m
+
+NO_PRIVATE = {"view": None, "action": None}
+
+
+class Archive:
+    def __init__(self):
+        self.log: list[SignedEntry] = []  # every signed entry, by seq
+        self.events: list[list] = []  # the engine's events of each entry, by seq
+        self.publics: dict[int, dict | None] = {}  # seq -> public view after the entry
+        self.privates: dict[int, dict[int, dict]] = {}  # seq -> seat -> private part
+
+    def record(self, signed: SignedEntry, events: list) -> None:
+        """The next entry of the log, applied with these events."""
+        self.log.append(signed)
+        self.events.append(events)
+
+    def published(self, seq: int, public: dict | None, privates: dict[int, dict]) -> None:
+        """What the seated peers were sent with entry ``seq``."""
+        self.publics[seq] = public
+        self.privates.setdefault(seq, {}).update(privates)
+
+    def hash_at(self, seq: int) -> bytes | None:
+        return self.log[seq].hash if 0 <= seq < len(self.log) else None
+
+    def sync(self, seat: int, last_seq: int, key: bytes | None) -> list[dict]:
+        """The log after ``last_seq`` as ``seat``'s player with ``key`` should have
+        received it, in chunks that each fit a frame."""
+        holder = None
+        messages = []
+        for signed, events in zip(self.log, self.events):
+            seq, body = signed.seq, signed.body
+            if signed.kind == "seat" and body["seat"] == seat:
+                holder = body["key"] if body["kind"] == HUMAN else None
+            if seq <= last_seq:
+                continue
+            private = NO_PRIVATE
+            if holder == key:
+                private = self.privates.get(seq, {}).get(seat, private)
+            messages.append(m.entry_message(signed.wire, events, self.publics.get(seq), **private))
+        chunks = [messages[i:i + m.SYNC_CHUNK] for i in range(0, len(messages), m.SYNC_CHUNK)] or [[]]
+        return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
+
+    def taken_from(self, key: bytes) -> tuple[int, int] | None:
+        """(seat, seq) if the host re-admitted a seat whose player had ``key`` to another
+        key at entry ``seq``, and ``key`` holds no seat since."""
+        last_player: dict[int, bytes] = {}  # seat -> its last human key (through stand-ins)
+        taken = None
+        for signed in self.log:
+            if signed.kind != "seat":
+                continue
+            body = signed.body
+            if body["kind"] == HUMAN:
+                if body["readmit"] and last_player.get(body["seat"]) == key != body["key"]:
+                    taken = (body["seat"], signed.seq)
+                elif body["key"] == key:
+                    taken = None
+                last_player[body["seat"]] = body["key"]
+            elif body["kind"] == "empty":
+                last_player.pop(body["seat"], None)
+        return taken

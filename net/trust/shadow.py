@@ -1,0 +1,135 @@
+"""One hand as a peer checks it: the shadow deal it is replayed on, and what is kept of
+it for the reveal.
+
+A peer does not know the other hands, so it plays the hand on a *shadow deal*: its own
+hand as dealt, every card the others have played placed in their hands, the rest
+filled in (``engine.partial.PartialHand``, the replay of a seat's partial knowledge
+that the bots use too). ``Shadow`` wraps that replay with what it finds impossible
+turned into Violations, and adds the checks only this seat can make on the others'
+plays. ``CheckedHand`` is the replica's record of the hand from its commitment to its
+end: the shadow, each logged move (``Step``) kept for the replay at the reveal, and the
+entries whose public view could only be checked then (``deferred``).
+
+Both are immutable: each new entry makes a new value, so a refused entry leaves the
+old one untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine import Action, Contradiction, IllegalAction
+from engine.partial import PartialHand
+
+from net.trust.alerts import HOST, PLAYER, Violation
+from net.trust.moves import ActionBody
+
+
+class Shadow:
+    """One hand replayed on a deal consistent with what seat ``me`` knows: the others'
+    plays are accepted whatever they held (on a shadow deal their holdings are made up,
+    and are checked at the reveal)."""
+
+    def __init__(self, game, me: int | None, dealer: int, my_hand: frozenset,
+                 known_spare: frozenset = frozenset(), steps: tuple = (), hand=None):
+        self.game, self.me, self.dealer = game, me, dealer
+        self.my_hand, self.known_spare = my_hand, known_spare
+        self.steps = steps  # ((Action, hidden), …): hidden = value unknown to me
+        self.hand = hand if hand is not None else replayed(
+            lambda: PartialHand(game, me, dealer, my_hand, sorted(known_spare), steps))
+
+    @property
+    def state(self):
+        return self.hand.state
+
+    def with_step(self, action: Action, hidden: bool) -> "Shadow":
+        steps = self.steps + ((action, hidden),)
+        if action.kind == "play" and action.seat != self.me:
+            self._check_play(action)
+        hand = replayed(lambda: self.hand.step(action, hidden))
+        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps, hand)
+
+    def _check_play(self, action: Action) -> None:
+        card, seat, name = action.value, action.seat, self.game.deck.name
+        if not isinstance(card, int) or not 0 <= card < self.game.deck.size:
+            raise Violation(PLAYER, seat, "illegal-action", f"seat {seat} played no card")
+        if card in self.my_hand or card in self.known_spare:
+            raise Violation(PLAYER, seat, "illegal-action",
+                            f"seat {seat} played {name(card)}, which was dealt to me (the host accepted it)")
+        if any(a.kind == "play" and a.value == card for a, _ in self.steps):
+            raise Violation(PLAYER, seat, "illegal-action",
+                            f"seat {seat} played {name(card)}, which was already played (the host accepted it)")
+
+    def learn_spare(self, cards: frozenset) -> "Shadow":
+        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare | cards,
+                      self.steps)
+
+
+def replayed(replay):
+    """``replay()``, with the engine's objections as Violations: a step the rules refuse
+    was the player's (the host accepted it); an impossible play names its player, and a
+    play no deal fits at all is the host's."""
+    try:
+        return replay()
+    except Contradiction as exc:
+        raise Violation(PLAYER if exc.seat is not None else HOST, exc.seat, "illegal-action",
+                        exc.reason) from None
+    except IllegalAction as exc:
+        raise Violation(PLAYER, exc.seat, "illegal-action",
+                        f"seat {exc.seat}: {exc.reason} (the host accepted it)") from None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged move, kept for the replay at the reveal."""
+
+    seq: int
+    body: ActionBody
+    state_hash: str
+
+
+@dataclass(frozen=True)
+class CheckedHand:
+    """The hand in progress as the replica checks it: committed (``commit_seq``), then
+    dealt (``shadow``; ``deal_seq`` and ``deal_hash`` are the deal entry's), played
+    (``steps``), and ended (``end``: the "hand_end" body, until the reveal)."""
+
+    commit_seq: int
+    deal_seq: int | None = None
+    deal_hash: str | None = None
+    shadow: Shadow | None = None
+    steps: tuple[Step, ...] = ()
+    deferred: tuple[int, ...] = ()  # entries whose public view only the reveal can check
+    end: dict | None = None
+
+    @property
+    def dealt(self) -> bool:
+        return self.shadow is not None
+
+    @property
+    def playing(self) -> bool:
+        """Dealt and not over: moves may come."""
+        return self.shadow is not None and self.end is None
+
+    @property
+    def me(self) -> int | None:
+        """The seat this key held when the hand was dealt (its shadow's)."""
+        return self.shadow.me if self.shadow is not None else None
+
+    @property
+    def my_hand(self) -> frozenset:
+        return self.shadow.my_hand if self.shadow is not None else frozenset()
+
+    def last_action(self, seat: int) -> int | None:
+        """The entry of ``seat``'s last move this hand, if any."""
+        return next((step.seq for step in reversed(self.steps) if step.body.seat == seat), None)
+
+    def with_deal(self, seq: int, state_hash: str, shadow: Shadow, deferred: list) -> "CheckedHand":
+        return replace(self, deal_seq=seq, deal_hash=state_hash, shadow=shadow, deferred=tuple(deferred))
+
+    def with_step(self, step: Step, shadow: Shadow, deferred: list) -> "CheckedHand":
+        return replace(self, shadow=shadow, steps=self.steps + (step,),
+                       deferred=self.deferred + tuple(deferred))
+
+    def ended(self, body: dict) -> "CheckedHand":
+        return replace(self, end=body)

@@ -1,0 +1,183 @@
+"""The small immutable values the trust code passes inward, parsed once at its edge.
+
+What arrives (a message from the network, a record from the store) is plain data and is
+schema-checked by ``messages.check``; from there on the trust code reads typed values:
+
+* ``Seat``: who sits in a seat as the log says (a player by key, a bot, nobody), and
+  ``Seats``, the table's seats by number;
+* ``Entry`` and ``SignedEntry``: a log entry and the host's signature over it, with the
+  wire form they were read from (what is hashed, stored and sent) and their hash;
+* ``EntryMessage``: what the host sends a peer for one entry.
+
+A player's move has its own: ``engine.Action`` (parsed once), ``moves.ActionBody`` (what
+the player signed) and ``signing.SignedMove``. Bodies of entries stay plain maps: they
+are what the host signed, one kind each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from engine import canonical
+
+from net.trust.signing import entry_signed_by, sign_entry
+from net.wire.identity import fingerprint
+
+HUMAN, BOT, EMPTY = "human", "bot", "empty"
+
+
+# -- seats -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in one seat: a player (``human``, by key), a bot (playing with the
+    host's key) or nobody (``empty``). ``connected`` follows the drop and rejoin entries;
+    ``readmit`` marks a seat the host gave to a new key."""
+
+    kind: str
+    key: bytes | None = None
+    name: str = ""
+    level: str | None = None
+    connected: bool = True
+    readmit: bool = False
+
+    @classmethod
+    def from_body(cls, body: Mapping) -> "Seat":
+        """The seat a "seat" entry's body puts in place."""
+        return cls(body["kind"], body["key"], body["name"], body.get("level"),
+                   readmit=bool(body.get("readmit")))
+
+    @property
+    def is_player(self) -> bool:
+        """A person's seat, with the key that plays it."""
+        return self.kind == HUMAN and self.key is not None
+
+    def held_by(self, key: bytes | None) -> bool:
+        """Whether ``key`` plays this seat as a person (not as a bot's signer)."""
+        return self.kind == HUMAN and self.key == key
+
+    def with_connection(self, connected: bool) -> "Seat":
+        return replace(self, connected=connected)
+
+
+NOBODY = Seat(EMPTY, connected=False)
+
+
+class Seats(dict):
+    """Seat number -> ``Seat``, as the log has placed them (host and replicas keep one)."""
+
+    def held_by(self, key: bytes | None) -> int | None:
+        """The first seat ``key`` plays as a person, or None."""
+        return next((seat for seat, info in sorted(self.items()) if info.held_by(key)), None)
+
+    def of_fingerprint(self, fp: str) -> int | None:
+        """The seat of the person whose key has fingerprint ``fp``, or None."""
+        return next((seat for seat, info in self.items()
+                     if info.is_player and fingerprint(info.key) == fp), None)
+
+    def players(self, besides: bytes | None = None) -> dict[int, bytes]:
+        """Seat -> key of every seated person but the one playing with ``besides``."""
+        return {seat: info.key for seat, info in sorted(self.items())
+                if info.is_player and info.key != besides}
+
+    def away(self) -> set[int]:
+        """The seats whose player's connection is down."""
+        return {seat for seat, info in self.items() if not info.connected}
+
+    def reconnected(self, seat: int, connected: bool) -> None:
+        self[seat] = self[seat].with_connection(connected)
+
+    def after(self, body: Mapping) -> "Seats":
+        """These seats once a "seat" entry with ``body`` is applied (a copy)."""
+        seats = Seats(self)
+        seats[body["seat"]] = Seat(body["kind"], body["key"])
+        return seats
+
+
+# -- log entries -------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of the table's log (see ``log``): the body is the kind's plain map."""
+
+    table: str
+    seq: int
+    prev: bytes
+    kind: str
+    body: dict
+    state_hash: str | None = None
+
+    def wire(self) -> dict:
+        return {"table": self.table, "seq": self.seq, "prev": self.prev, "kind": self.kind,
+                "body": self.body, "state_hash": self.state_hash}
+
+
+def entry_hash(signed_entry: dict) -> bytes:
+    """SHA-256 of the canonical encoding of a whole signed entry (its wire form): the
+    next entry's ``prev``, so the chain pins every signature too."""
+    return hashlib.sha256(canonical.encode(signed_entry)).digest()
+
+
+@dataclass(frozen=True)
+class SignedEntry:
+    """An entry and the host's signature over it. ``wire`` is the form it was read from
+    or made as, ``{"entry": …, "sig": …}``: what is hashed, stored and sent."""
+
+    entry: Entry
+    sig: bytes
+    wire: dict = field(repr=False, compare=False)
+
+    @classmethod
+    def from_wire(cls, wire: dict) -> "SignedEntry":
+        """A schema-checked signed entry (``messages.check``), or a stored one."""
+        return cls(Entry(**wire["entry"]), wire["sig"], wire)
+
+    @classmethod
+    def sign(cls, signer, entry: Entry) -> "SignedEntry":
+        wire = sign_entry(signer, entry.wire())
+        return cls(entry, wire["sig"], wire)
+
+    @cached_property
+    def hash(self) -> bytes:
+        return entry_hash(self.wire)
+
+    def signed_by(self, key: bytes) -> bool:
+        return entry_signed_by(key, self.wire)
+
+    @property
+    def seq(self) -> int:
+        return self.entry.seq
+
+    @property
+    def kind(self) -> str:
+        return self.entry.kind
+
+    @property
+    def body(self) -> dict:
+        return self.entry.body
+
+
+@dataclass(frozen=True)
+class EntryMessage:
+    """What the host sends a peer for one entry: the signed entry, the engine's events,
+    the public view after it, and this peer's private part (its view, its own secret
+    move echoed back). ``wire`` is the message as it came."""
+
+    signed: SignedEntry
+    events: list
+    public: dict | None
+    view: dict | None
+    action: dict | None
+    wire: dict = field(repr=False, compare=False)
+
+    @classmethod
+    def from_wire(cls, message: dict) -> "EntryMessage":
+        """A schema-checked "entry" message (``messages.check``)."""
+        private = message["private"]
+        return cls(SignedEntry.from_wire(message["entry"]), message["events"], message["public"],
+                   private["view"], private["action"], message)
+
+    @property
+    def entry(self) -> Entry:
+        return self.signed.entry

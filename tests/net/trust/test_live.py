@@ -1,0 +1,57 @@
+"""The live checks on their own: the hand a seat was sent, a logged move read for the
+shadow, and the host's public view against the replayed one."""
+
+import pytest
+
+from engine import canonical, make_game
+from net.trust.alerts import HOST, PLAYER, Violation
+from net.trust.live import CORE, compare, hand_sent, logged_action
+from net.trust.log import Chain
+from net.trust.moves import ActionBody
+from net.trust.values import EntryMessage
+from net.wire import messages as m
+from tests.net.trust_table import Table, identity
+
+
+def test_the_hand_sent_with_the_deal_must_be_cards_each_once():
+    game = make_game("rook")
+    assert hand_sent(game, {"hand": ["B2", "R5"]}, 0) == {game.deck.parse("B2"), game.deck.parse("R5")}
+    for view, said in [(None, "no hand"), ({"hand": ["B2", "B2"]}, "repeats"), ({"hand": ["Q9"]}, "the hand sent")]:
+        with pytest.raises(Violation, match=said) as caught:
+            hand_sent(game, view, 0)
+        assert (caught.value.rule, caught.value.party) == ("private-view", HOST)
+
+
+def body(action, hidden=None):
+    return ActionBody("t", 0, 3, bytes(32), action, hidden)
+
+
+def test_a_secret_move_is_shadow_played_hidden_unless_it_is_mine():
+    game = make_game("rook")
+    public = {"seat": 2, "bury": None, "trump": "G"}
+    action, hidden = logged_action(game, body(public, bytes(32)), None, 1, 9)
+    assert hidden and (action.seat, action.kind, action.value, action.extra) == (2, "bury", None, "G")
+    full = {"seat": 2, "bury": ["B2", "B3", "R2", "G5", "Y7"], "trump": "G"}
+    action, hidden = logged_action(game, body(public, bytes(32)), full, 2, 9)
+    assert not hidden and action == game.action_from_json(full)
+    with pytest.raises(Violation) as caught:
+        logged_action(game, body({"seat": 2, "pass": True, "bid": 5}), None, 1, 9)
+    assert (caught.value.rule, caught.value.party, caught.value.seat) == ("illegal-action", PLAYER, 2)
+
+
+def test_a_public_view_that_differs_where_the_public_moves_decide_is_the_hosts_lie():
+    t = Table(("rook", None, None))
+    t.start()
+    t.step()
+    replica = t.replicas[1]
+    shadow, view = replica.hand.shadow, dict(replica.public)
+    assert shadow.state.public_view() == view
+    lie = {**view, "to_act": [(view["to_act"][0] + 1) % 4]}
+    signed = Chain("t").make(identity("host"), "action", {}, canonical.digest(lie))
+    message = EntryMessage.from_wire(m.entry_message(signed.wire, [], lie, None, None))
+    with pytest.raises(Violation, match="to_act") as caught:
+        compare(replica.game, shadow, signed.entry, message, 1, 0)
+    assert caught.value.rule == "state-hash" and "to_act" in CORE
+    honest = Chain("t").make(identity("host"), "action", {}, shadow.state.state_hash())
+    message = EntryMessage.from_wire(m.entry_message(honest.wire, [], view, None, None))
+    assert compare(replica.game, shadow, honest.entry, message, 1, 0) == (shadow, [])

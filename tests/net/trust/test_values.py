@@ -1,0 +1,62 @@
+"""The typed values the trust code reads: built once from the plain data that travels,
+and the same bytes when they go out again."""
+
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from net.trust.log import Chain
+from net.trust.values import NOBODY, EntryMessage, Seat, Seats, SignedEntry, entry_hash
+from net.wire import messages as m
+from tests.net.trust_table import identity
+
+HOST = identity("host")
+KEY = bytes(range(32))
+
+
+def test_a_seat_is_read_from_its_entry_body_and_never_changed_in_place():
+    seat = Seat.from_body({"seat": 2, "kind": "human", "key": KEY, "name": "Ann", "level": None,
+                           "readmit": True})
+    assert (seat.kind, seat.key, seat.name, seat.connected, seat.readmit) == ("human", KEY, "Ann", True, True)
+    assert seat.is_player and seat.held_by(KEY) and not seat.held_by(HOST.public_key)
+    away = seat.with_connection(False)
+    assert not away.connected and seat.connected  # a new value; the old one stands
+    with pytest.raises(FrozenInstanceError):
+        seat.connected = False
+    bot = Seat.from_body({"seat": 1, "kind": "bot", "key": KEY, "name": "Bot 2", "level": "hard"})
+    assert not bot.is_player and not bot.held_by(KEY) and bot.level == "hard"
+    assert not NOBODY.is_player and NOBODY.kind == "empty"
+
+
+def test_the_seats_answer_who_sits_where():
+    seats = Seats({3: Seat("human", KEY), 1: Seat("bot", KEY), 0: Seat("human", HOST.public_key),
+                   2: Seat("empty", connected=False)})
+    assert seats.held_by(KEY) == 3 and seats.held_by(HOST.public_key) == 0
+    assert seats.held_by(bytes(32)) is None
+    assert seats.of_fingerprint(HOST.fingerprint) == 0
+    assert seats.players() == {0: HOST.public_key, 3: KEY}
+    assert seats.players(besides=HOST.public_key) == {3: KEY}  # the host's peers
+    seats.reconnected(3, False)
+    assert seats.away() == {2, 3} and not seats[3].connected
+    moved = seats.after({"seat": 3, "kind": "empty", "key": None})
+    assert moved.held_by(KEY) is None and seats.held_by(KEY) == 3  # a copy
+
+
+def test_a_signed_entry_hashes_and_travels_as_the_wire_form_it_was_made_as():
+    signed = Chain("t").make(HOST, "option", {"name": "live_scores", "value": True})
+    assert signed.seq == 0 and signed.kind == "option" and signed.entry.prev == m.GENESIS_PREV
+    assert signed.wire == {"entry": signed.entry.wire(), "sig": signed.sig}
+    assert signed.hash == entry_hash(signed.wire) == entry_hash({**signed.wire})
+    assert entry_hash({**signed.wire, "sig": bytes(64)}) != signed.hash  # the signature counts
+    assert signed.signed_by(HOST.public_key) and not signed.signed_by(KEY)
+    again = SignedEntry.from_wire(signed.wire)
+    assert again == signed and again.wire is signed.wire
+
+
+def test_an_entry_message_is_read_once_with_its_private_part():
+    signed = Chain("t").make(HOST, "option", {"name": "x", "value": False})
+    wire = m.check(m.entry_message(signed.wire, [{"type": "note"}], None, {"seat": 1}, None))
+    message = EntryMessage.from_wire(wire)
+    assert message.entry == signed.entry and message.events == [{"type": "note"}]
+    assert (message.public, message.view, message.action) == (None, {"seat": 1}, None)
+    assert message.wire is wire
