@@ -272,7 +272,9 @@ class HostCore:
             head = self.authority.chain.seq
             for link in list(self.links.values()):
                 link.send({"type": "end", "reason": farewell, "head": head})
-                link.finish()
+            # Each peer hangs up once it has read "end": closing first could reset the
+            # connection with the peer's last acknowledgement unread, and a reset throws
+            # away what the peer had not read yet — "end" included.
             deadline = time.monotonic() + 1.0
             while time.monotonic() < deadline and any(not l.closed for l in self.links.values()):
                 await asyncio.sleep(0.02)
