@@ -1,8 +1,9 @@
-"""The facade's "state" event, built the same way by every kind of session.
+"""The facade's events, built the same way by every kind of session.
 
-Local, hosting and guest sessions all tell the app about a position with one event
-(see ``net.sessions.facade``); this module is the one place that shapes it. Two additions to
-the facade's basic fields, both optional for the app:
+Local, hosting and guest sessions all tell the app what happens with the events that
+``net.sessions.facade`` describes; this module is the one place that shapes them, so
+a guest's "table" or "hand_over" event is the host's, field for field. Two additions to
+the "state" event's basic fields, both optional for the app:
 
 * ``reasons``: ``{card: why it may not be played}`` for the cards you hold but may not
   play, while you are to play — the table shows it on dimmed cards.
@@ -13,9 +14,14 @@ the facade's basic fields, both optional for the app:
 
 from __future__ import annotations
 
+import hashlib
+
+from engine.bots import make_bot
 from engine.errors import RecordError
 from engine.records import apply_actions, load_record
 from engine.scoring import breakdown
+
+from net.wire.identity import fingerprint
 
 # phase -> (action kind, how many cards) for choices listed as one template
 TEMPLATE_PHASES = {"bury": ("bury", 5), "kitty": ("discard", 2)}
@@ -85,3 +91,91 @@ def record_breakdown(record: dict | None) -> dict | None:
     if apply_actions(state, actions) is not None:
         return None
     return hand_breakdown(state)
+
+
+# -- who sits where ------------------------------------------------------------------------
+def seat_info(seat: int, info: dict | None, connected: bool) -> dict:
+    """A SeatInfo from a seat as the trust layer keeps it (``{"kind", "key", "name",
+    "level"}``; None: nobody). ``level`` is a bot's only."""
+    info = info or {"kind": "empty", "key": None, "name": "", "level": None}
+    key = info.get("key")
+    return {"seat": seat, "name": info["name"],
+            "fingerprint": fingerprint(key) if isinstance(key, bytes) and len(key) == 32 else "",
+            "kind": info["kind"], "level": info.get("level") if info["kind"] == "bot" else None,
+            "connected": bool(connected)}
+
+
+def table_event(game, name: str, seats: list[dict], you: int | None, is_host: bool,
+                options: dict, started: bool, waiting: list[dict] | None = None) -> dict:
+    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options."""
+    event = {"type": "table", "seats": seats, "you": you, "is_host": is_host,
+             "settings": {**game.key(), "name": name},
+             "table_options": {"live_scores": bool(options.get("live_scores")),
+                               "game_log": bool(options.get("game_log"))},
+             "started": started}
+    if waiting is not None:
+        event["waiting"] = waiting
+    return event
+
+
+# -- the end of a hand ----------------------------------------------------------------------
+def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | None,
+                     hand_breakdown: dict | None, record_path: str | None = None) -> list[dict]:
+    """The "hand_over" event, and "game_over" after it when the hand won the game."""
+    events = [{"type": "hand_over", "result": result, "scores": list(scores),
+               "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}]
+    if winner is not None:
+        events.append({"type": "game_over", "winner": winner, "scores": list(scores)})
+    return events
+
+
+# -- advice ---------------------------------------------------------------------------------
+NOTHING_TO_DECIDE = "Nothing to decide just now."
+
+
+def hint_event(game, state_or_view, seat: int | None, seed: str) -> dict:
+    """The "hint" event: one sentence from a "normal" bot's ``explain`` for ``seat`` (a
+    State, or the seat's own view dict), or why there is nothing to suggest."""
+    return {"type": "hint", "text": hint_text(game, state_or_view, seat, seed)}
+
+
+def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
+    if state_or_view is None or seat is None:
+        return NOTHING_TO_DECIDE
+    view = state_or_view if isinstance(state_or_view, dict) else state_or_view.view(seat)
+    if seat not in (view.get("to_act") or []) or view.get("phase") == "done":
+        return NOTHING_TO_DECIDE
+    return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
+
+
+# -- connections and the deal ------------------------------------------------------------
+def connection_event(seat: int | None, state: str, detail: str = "", **progress) -> dict:
+    """A "connection" event (``progress``: a reconnection's ``attempt``/``attempts``)."""
+    return {"type": "connection", "seat": seat, "state": state, "detail": detail, **progress}
+
+
+def readmitted_event(seat: int, name: str, key: bytes) -> dict:
+    """What every seat is told when a seat goes to a new key (re-admission)."""
+    return connection_event(seat, "readmitted", f"{name}'s seat was given to a new key "
+                            f"(fingerprint {fingerprint(key)})")
+
+
+def stand_in_event(seat: int, name: str) -> dict:
+    return connection_event(seat, "stand_in", f"a bot plays for {name} until they come back")
+
+
+def shuffle_event(names: list[str], skipped: bool = False) -> dict:
+    """The "waiting" event: whose shuffle (deal contribution) the table awaits, or,
+    ``skipped``, whose it dealt without."""
+    who = " and ".join(f"{n}'s" for n in names)
+    detail = (f"Dealt without {who} shuffle: it did not come in time." if skipped
+              else f"Waiting for {who} shuffle…")
+    return {"type": "waiting", "for": "shuffle", "names": list(names),
+            "detail": detail if names else ""}
+
+
+def error_event(message: str, fatal: bool = False) -> dict:
+    event = {"type": "error", "message": message}
+    if fatal:
+        event["fatal"] = True
+    return event

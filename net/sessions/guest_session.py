@@ -454,7 +454,7 @@ class GuestCore:
         self.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
 
     def _shuffle_notice(self, commitment: bytes) -> None:
-        from net.sessions.host_session import shuffle_event
+        from net.sessions.events import shuffle_event
         r = self.replica
         rnd = r.round if r is not None else None
         if rnd is None or rnd.commitment != commitment or rnd.dealt or r.halted is not None:
@@ -466,7 +466,7 @@ class GuestCore:
     def _others_connection(self, accepted: list[dict], was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
         given to a new key), in game."""
-        from net.sessions.host_session import readmitted_event
+        from net.sessions.events import readmitted_event
         r = self.replica
         if r.scores is None:
             return
@@ -491,7 +491,7 @@ class GuestCore:
 
     def hint(self) -> None:
         """What a "normal" bot would do in this seat, from our own view: a "hint" event."""
-        from net.sessions.host_session import hint_text
+        from net.sessions.events import hint_text
         r = self.replica
         if r is None or r.view is None or r.halted is not None:
             text = "Nothing to decide just now."

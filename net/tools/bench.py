@@ -55,16 +55,16 @@ class _Timer:
         self.started: dict[int, float] = {}
         self.latencies: list[float] = []
         self._t0: float | None = None
-        for name in ("_local", "_on_message"):
+        for name in ("play", "receive"):
             self._wrap(name)
-        orig_changed = core._changed
+        orig_changed = core.changed
 
         def changed(out):
             for signed in out.entries:
                 if signed["entry"]["kind"] == "action" and self._t0 is not None:
                     self.started[signed["entry"]["seq"]] = self._t0
             orig_changed(out)
-        core._changed = changed
+        core.changed = changed
         core.ack_listeners.append(self._on_ack)
 
     def _wrap(self, name: str) -> None:

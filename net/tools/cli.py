@@ -148,7 +148,7 @@ async def run_host(args) -> int:
         waiter.cancel()
         finished.cancel()
     finally:
-        result = core.result or core._result("stopped")
+        result = core.result or core.summary("stopped")
         await core.stop()
     emit({"type": "result", **result})
     return EXIT_OK
