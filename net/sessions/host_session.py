@@ -180,7 +180,7 @@ class HostCore:
             self._open_new()
         if self.listen:
             await self._listen()
-        self.files.write_meta(self.authority, self.port if self.listen else None, done=False)
+        self._record(done=False)
         self.phase = Phase.OPEN
         if self.restored:
             self.arrivals.after_restart()
@@ -243,7 +243,7 @@ class HostCore:
             deadline = time.monotonic() + 1.0
             while time.monotonic() < deadline and any(not l.closed for l in self.links.values()):
                 await asyncio.sleep(0.02)
-            self.files.write_meta(self.authority, self.port, done=True)
+            self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
         self.bots.stop()
@@ -270,10 +270,15 @@ class HostCore:
         deadline = time.monotonic() + END_GRACE
         while time.monotonic() < deadline and not self.outbox.all_acked(head):
             await asyncio.sleep(0.02)
-        self.files.write_meta(self.authority, self.port, done=True)
+        self._record(done=True)
         self.result = self.summary(reason)
         self.emit({"type": "finished", **self.result})
         self.finished.set()
+
+    def _record(self, done: bool) -> None:
+        """The record beside the log: done or not, and how the game stands."""
+        side = self.game.side_of(self.you) if self.you is not None else 0
+        self.files.write_meta(self.authority, self.port if self.listen else None, done, side)
 
     def summary(self, reason: str) -> dict:
         """How the table stands: hands, scores, winner, what each peer acknowledged."""
@@ -349,7 +354,7 @@ class HostCore:
         if set(kinds) & {"deal", "action"}:
             self._emit_state(events)
         if set(kinds) & {"start", "hand_end"}:
-            self.files.write_meta(self.authority, self.port if self.listen else None, done=False)
+            self._record(done=False)
         if "hand_end" in kinds:
             self._emit_hand_over(next(e for e in out.entries if e["entry"]["kind"] == "hand_end"))
         self.advance()

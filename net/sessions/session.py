@@ -148,6 +148,7 @@ class HostedSession(_NetworkSession):
     def __init__(self, on_event: EventCallback, name: str, core_factory: Callable):
         super().__init__(on_event, name)
         self.core = core_factory(self._emit)
+        self._early: list[tuple] | None = []  # commands that came before the table opened
         self._thread.submit(self._start())
 
     async def _start(self) -> None:
@@ -156,6 +157,19 @@ class HostedSession(_NetworkSession):
         except Exception as exc:  # noqa: BLE001 - e.g. the port is taken: tell the person
             log.exception("the table could not open")
             self._emit(error_event(f"Could not open the table: {_why_not_open(exc)}.", fatal=True))
+            return
+        early, self._early = self._early, None
+        for command, args in early:
+            super()._do(command, *args)
+
+    def _do(self, command: Callable, *args) -> None:
+        """As for every session, once the table is open (until then, in order, queued)."""
+        def run():
+            if self._early is not None:
+                self._early.append((command, args))
+            else:
+                super(HostedSession, self)._do(command, *args)
+        self._thread.post(run)
 
     def sit(self, seat: int) -> None:
         """Before the first deal: move to ``seat`` (swapping with whoever is there)."""

@@ -107,9 +107,11 @@ class TableFiles:
                            f"resumed ({problem}); kept it as {kept} and opened a new table."})
         self.store = LogStore(self.log_path)
 
-    def write_meta(self, authority: HostAuthority, port: int | None, done: bool) -> None:
+    def write_meta(self, authority: HostAuthority, port: int | None, done: bool,
+                   side: int = 0) -> None:
+        """``side``: the host person's side (the lobby shows its score first)."""
         match = authority.match
-        meta = {"table": authority.table, "port": port, "done": done,
+        meta = {"table": authority.table, "port": port, "done": done, "side": side,
                 "name": authority.name, "game": authority.game.key(),
                 "hand": match.hand_number + 1 if match else 0,
                 "scores": list(match.scores) if match else [],
@@ -139,7 +141,8 @@ def write_meta(state_dir: Path, meta: dict) -> None:
 def unfinished(state_dir: str | os.PathLike) -> dict | None:
     """The game left unfinished in ``state_dir`` (a crash, or the app closed mid-game),
     as its record says — ``{"table", "name", "game": {game, ruleset, mode, options},
-    "hand", "scores", "started", "port"}`` — or None. The log itself is checked only
+    "hand", "scores", "side", "started", "port"}`` — or None (a game over, or not begun,
+    is nothing to go on with). The log itself is checked only
     when the table is opened again."""
     meta = read_meta(Path(state_dir))
     game = meta.get("game")
@@ -151,7 +154,9 @@ def unfinished(state_dir: str | os.PathLike) -> dict | None:
     if not isinstance(scores, list) or not all(isinstance(s, int) for s in scores):
         scores = []
     hand = meta.get("hand") if isinstance(meta.get("hand"), int) else 0
+    side = meta.get("side") if isinstance(meta.get("side"), int) else 0
     return {"table": str(meta.get("table") or ""), "name": str(meta.get("name") or ""),
+            "side": side,
             "game": game, "hand": hand, "scores": scores, "started": bool(meta.get("started")),
             "port": meta.get("port") if isinstance(meta.get("port"), int) else 0}
 
