@@ -355,7 +355,6 @@ class Lobby:
         self._wake: asyncio.Event | None = None
         self._watch: asyncio.Task | None = None
         self._paused = False
-        self._stopped = False
 
     def start(self, on_event) -> None:
         self._thread = _LoopThread("parlour-lobby")
@@ -388,14 +387,12 @@ class Lobby:
         self._paused = True
 
     async def _watch_rejoin(self, on_event) -> None:
-        while not self._stopped:
+        while True:
             try:
                 offer = await self._rejoin_offer()
             except Exception:  # noqa: BLE001 - the offer is a convenience: never a crash
                 log.exception("checking the last table failed")
                 offer = None
-            if self._stopped:
-                return
             if offer != self._offer:
                 self._offer = offer
                 on_event({"type": "rejoin", "table": offer})
@@ -442,11 +439,7 @@ class Lobby:
 
         async def end():
             if self._watch is not None:
-                # Perhaps mid-check: it closes its connection (and a close that swallows
-                # the cancellation still finds the loop told to stop).
-                self._stopped = True
-                self._wake.set()
-                self._watch.cancel()
+                self._watch.cancel()  # perhaps mid-check: its connection is closed
                 await asyncio.gather(self._watch, return_exceptions=True)
             if self._browser is not None:
                 await self._browser.stop()

@@ -171,11 +171,16 @@ class Connection:
 
 
 async def _close_writer(writer: asyncio.StreamWriter) -> None:
+    """Close politely, within ``CLOSE_TIMEOUT``; a failure aborts the connection. A
+    cancellation aborts it too, and goes on to whoever cancelled (it is theirs)."""
     writer.close()
     try:
         # A polite TLS close waits for the peer's close_notify; don't wait forever.
         await asyncio.wait_for(writer.wait_closed(), CLOSE_TIMEOUT)
-    except (Exception, asyncio.CancelledError):  # noqa: BLE001 - closing is best effort
+    except asyncio.CancelledError:
+        writer.transport.abort()
+        raise
+    except Exception:  # noqa: BLE001 - closing is best effort
         writer.transport.abort()
 
 
@@ -346,7 +351,7 @@ async def _send_error(writer: asyncio.StreamWriter, reason: str) -> None:
     try:
         await asyncio.wait_for(
             framing.write_frame(writer, {"type": "error", "reason": reason}), CLOSE_TIMEOUT)
-    except (Exception, asyncio.CancelledError):  # noqa: BLE001 - best effort before hang-up
+    except Exception:  # noqa: BLE001 - best effort before hang-up (a cancellation goes on)
         pass
 
 

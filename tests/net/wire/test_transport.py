@@ -371,3 +371,32 @@ def test_a_first_message_the_host_cannot_read_gets_an_explanation(arun, host_id,
             return message
     message = arun(go())
     assert message.startswith("this table runs Parlour protocol 1 and expects an 'auth'")
+
+
+def test_a_close_that_is_cancelled_aborts_the_connection_and_lets_the_cancellation_through():
+    """Closing waits for the peer's TLS close_notify; cancelled meanwhile (the lobby
+    stopping mid-check), the connection is aborted and the cancellation is not lost."""
+    import types
+
+
+    aborted = []
+
+    class HangingWriter:
+        transport = types.SimpleNamespace(abort=lambda: aborted.append(True))
+
+        def close(self):
+            pass
+
+        async def wait_closed(self):
+            await asyncio.Event().wait()  # the peer never answers
+
+    async def main():
+        closing = asyncio.ensure_future(transport._close_writer(HangingWriter()))
+        await asyncio.sleep(0.01)
+        closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        assert closing.cancelled()
+
+    asyncio.run(main())
+    assert aborted == [True]
