@@ -317,13 +317,7 @@ class GuestCore:
         self.emit({"type": "tables", "tables": tables})
 
     def _pick(self) -> dict | None:
-        for table in self.tables:
-            if self.fingerprint is not None:
-                if same_fingerprint(table["fingerprint"], self.fingerprint):
-                    return table
-            elif self.table_name is None or table["name"] == self.table_name:
-                return table
-        return None
+        return pick_table(self.tables, self.fingerprint, self.table_name)
 
     def _relocate(self) -> None:
         """Where the host (by key, once known) advertises its table now."""
@@ -466,12 +460,6 @@ class GuestCore:
     def hint(self) -> None:
         self.view.hint()
 
-    def table_event(self) -> dict:
-        return self.view.table_event()
-
-    def state_event(self, events: list) -> dict:
-        return self.view.state_event(events)
-
     # -- the end -----------------------------------------------------------------------------------
     def summary(self) -> dict:
         r = self.replica
@@ -482,6 +470,18 @@ class GuestCore:
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
                 "error_count": len(self.errors), "state": self.state.value}
+
+
+def pick_table(tables: list[dict], fingerprint: str | None, name: str | None) -> dict | None:
+    """The table found by mDNS that is ours: by its host's key once known, else by name
+    (None: any)."""
+    for table in tables:
+        if fingerprint is not None:
+            if same_fingerprint(table["fingerprint"], fingerprint):
+                return table
+        elif name is None or table["name"] == name:
+            return table
+    return None
 
 
 def plain_problem(exc: BaseException) -> str:

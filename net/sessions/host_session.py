@@ -15,13 +15,14 @@ it, each with its own tests:
   the waiting room) and each drop; ``admission.Admission`` bounds the unseated ones;
 * ``seating.Seating``: the arrangement before the deal (bots, nobody, swaps);
 * ``stand_ins.StandIns``: a bot for a dropped seat, handed back on return;
-* ``bots.BotDriver``: when each bot the table plays decides;
+* ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
+* ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
 * ``ShuffleWatch`` (below): a deal waiting for players' shuffles.
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
-commands of the facade and the CLI, and after every change sends the facade's events
-for the host's own seat and decides what happens next (``advance``). Everything runs on
+commands of the facade and the CLI, and after every change tells the host's seat and
+decides what happens next (``advance``). Everything runs on
 one asyncio loop; authority calls are synchronous, so each change and its sends happen
 without interleaving.
 """
@@ -117,7 +118,6 @@ class HostCore:
         self.headless = autoplay if headless is None else headless
         self.auto_start = auto_start  # deal as soon as every seat is taken
         self.hands = hands  # headless: finish after this many hands (None: the game)
-        self.bot_delay = bot_delay
         # resume: whatever unfinished table is there; fresh: never; else only the same table
         self.resume = True if resume else (False if fresh else None)
         self.table_seed = table_seed  # tests: the deals and first dealers follow from it
@@ -134,15 +134,13 @@ class HostCore:
                                  restart_grace=restart_grace, readmit_names=readmit_names)
         self.seating = Seating(self, bots)
         self.stand_ins = StandIns(self, stand_in_after, stand_in_level)
-        self.bots = BotDriver(self.timers.call_later, due=self._bots_due,
-                              position=lambda: self.authority.chain.seq, move=self._bot_move,
-                              pace=self._pace)
+        self.bots = HostBots(self, bot_delay)
+        self.view = HostView(self)
         self.advert = Advert(interfaces)
         self.shuffles = ShuffleWatch(self)
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
-        self.players: dict[int, object] = {}  # seat -> the bot playing it
         self._tasks: set[asyncio.Task] = set()
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -166,14 +164,6 @@ class HostCore:
     def links(self) -> dict:
         return self.outbox.links
 
-    @property
-    def acks(self):
-        return self.outbox.acks
-
-    @property
-    def ack_listeners(self) -> list:
-        return self.outbox.ack_listeners
-
     async def start(self) -> None:
         self.authority = self.files.open(self.identity, self._same_table, self.resume, self.rng)
         if self.authority is None:
@@ -186,7 +176,7 @@ class HostCore:
             self.arrivals.after_restart()
             self.games_started = self.authority.game_number
         self.settled()
-        self._emit_state([])
+        self.view.state([])
         self.advance()
 
     async def _listen(self) -> None:
@@ -246,7 +236,7 @@ class HostCore:
             self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
-        self.bots.stop()
+        self.bots.driver.stop()
         for link in list(self.links.values()):
             link.close("the host closed the table")
         self.arrivals.close_all("the host closed the table")
@@ -264,7 +254,7 @@ class HostCore:
         if self.phase is not Phase.OPEN:
             return
         self.phase = Phase.ENDED
-        self.bots.stop()
+        self.bots.driver.stop()
         head = self.authority.chain.seq
         self.outbox.broadcast({"type": "end", "reason": reason, "head": head})
         deadline = time.monotonic() + END_GRACE
@@ -352,11 +342,11 @@ class HostCore:
         for signed in out.entries:
             events += self.authority.published[signed["entry"]["seq"]][1]
         if set(kinds) & {"deal", "action"}:
-            self._emit_state(events)
+            self.view.state(events)
         if set(kinds) & {"start", "hand_end"}:
             self._record(done=False)
         if "hand_end" in kinds:
-            self._emit_hand_over(next(e for e in out.entries if e["entry"]["kind"] == "hand_end"))
+            self.view.hand_over(next(e for e in out.entries if e["entry"]["kind"] == "hand_end"))
         self.advance()
 
     def refresh(self) -> None:
@@ -367,7 +357,7 @@ class HostCore:
 
     def reseated(self) -> None:
         """Seats were swapped before the deal: new bots, perhaps a new seat for the host."""
-        self.players.clear()
+        self.bots.forget()
         if self.you is not None:
             self.you = next((s for s, i in sorted(self.authority.seats.items())
                              if i["kind"] == "human" and i["key"] == self.key), self.you)
@@ -381,7 +371,7 @@ class HostCore:
         auth = self.authority
         match = auth.match
         if match is None:
-            if self.auto_start and self._all_seated():
+            if self.auto_start and self.seating.all_taken():
                 self.start_game()
             return
         if self.hands is not None and match.hand_number >= self.hands and match.state is None:
@@ -394,53 +384,12 @@ class HostCore:
         if self.auto_start and match.state is None and (auth.round is None or auth.round.revealed):
             self.next_hand()
             return
-        self.bots.poke()
-
-    def _all_seated(self) -> bool:
-        seats = self.authority.seats
-        return len(seats) == self.game.num_players and all(
-            i["kind"] == "bot" or (i["kind"] == "human" and (i["key"] == self.key or i["connected"]
-                                   and self.outbox.holds(fingerprint(i["key"]))))
-            for i in seats.values())
+        self.bots.driver.poke()
 
     def spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    # -- bots -------------------------------------------------------------------------------
-    def _controlled(self, seat: int) -> bool:
-        info = self.authority.seats.get(seat)
-        if info is None or info["key"] != self.key:
-            return False
-        return info["kind"] == "bot" or (seat == self.you and self.autoplay)
-
-    def _bots_due(self) -> list[int]:
-        state = self.authority.state
-        if state is None or state.is_over or not self.is_open:
-            return []
-        return [seat for seat in state.to_act() if self._controlled(seat)]
-
-    def _pace(self) -> float:
-        """A bot's pause; twice as long while a finished trick is on the table."""
-        state = self.authority.state
-        trick_done = state is not None and not state.trick and bool(state.tricks)
-        return self.bot_delay * (2 if trick_done else 1)
-
-    def forget_bot(self, seat: int) -> None:
-        self.players.pop(seat, None)
-
-    def _player(self, seat: int):
-        """The bot that plays ``seat`` (made on first use, at the seat's level)."""
-        if seat not in self.players:
-            info = self.authority.seats[seat]
-            level = info.get("level") or self.seating.bot_levels.get(seat) or self.stand_ins.level
-            seed = hashlib.sha256(f"{self.table}|bot|{seat}".encode()).digest()
-            self.players[seat] = make_bot(level, seed)
-        return self.players[seat]
-
-    def _bot_move(self, seat: int) -> None:
-        self.play(seat, bot_json(self.game, self._player(seat), self.authority.state, seat))
 
     def play(self, seat: int, action: dict) -> None:
         """A move for a seat this host plays: its person's, or one of its bots'."""
@@ -471,10 +420,7 @@ class HostCore:
         if self.table_seed is not None:
             dealer = self.game.first_dealer(derive_seed(self.table_seed, "game", self.games_started))
         self.games_started += 1
-        self.players.clear()
-        for seat in range(self.game.num_players):
-            if self._controlled(seat):
-                self._player(seat)  # each bot is made as the game starts (the setup's levels)
+        self.bots.new_game()
         self.apply(auth.start_game(dealer))
 
     def next_hand(self) -> None:
@@ -514,40 +460,118 @@ class HostCore:
 
     def hint(self) -> None:
         """What a "normal" bot would do in the host's seat: a "hint" event."""
-        self.emit(hint_event(self.game, self.authority.state, self.you,
-                             f"{self.table}|hint|{self.authority.chain.seq}"))
+        self.view.hint()
 
-    # -- what the host's own seat sees -----------------------------------------------------------
+    def forget_bot(self, seat: int) -> None:
+        self.bots.forget(seat)
+
     def seats_info(self) -> list[dict]:
-        seats = self.authority.seats
-        return [seat_info(seat, seats.get(seat), seat in seats and (
-                    seats[seat]["kind"] == "bot" or self.connected(seats[seat]["key"])))
-                for seat in range(self.game.num_players)]
+        return self.view.seats()
 
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event)."""
-        auth = self.authority
-        self.emit(table_event(self.game, auth.name, self.seats_info(), self.you, True, auth.options,
-                              auth.match is not None, self.arrivals.waiting_list()))
+        self.emit(self.view.table_event())
 
-    def _emit_state(self, events: list) -> None:
-        state, match = self.authority.state, self.authority.match
-        if state is None or match is None:
-            return
-        self.emit(state_event(self.game, state, self.you, events, match.scores,
-                              match.hand_number + 1))
-
-    def _emit_hand_over(self, signed: dict) -> None:
-        body = signed["entry"]["body"]
-        match = self.authority.match
-        for event in hand_over_events(body["result"], body["scores"], body["hand"], body["winner"],
-                                      hand_breakdown(match.last_hand if match else None)):
-            self.emit(event)
 
     def _update_advert(self) -> None:
         changes = self.advert.changes(self.authority)
         if changes is not None and self.phase is not Phase.CLOSED:
             self.spawn(self.advert.update(changes))
+
+
+class HostBots:
+    """The bots a host plays — its bot seats, stand-ins, and its own seat when headless —
+    each made at its seat's level and driven by one ``BotDriver``."""
+
+    def __init__(self, table: HostCore, delay: float):
+        self.table = table
+        self.delay = delay
+        self.driver = BotDriver(table.timers.call_later, due=self.due,
+                                position=lambda: table.authority.chain.seq, move=self.move,
+                                pace=self.pace)
+
+    def controlled(self, seat: int) -> bool:
+        t = self.table
+        info = t.authority.seats.get(seat)
+        if info is None or info["key"] != t.key:
+            return False
+        return info["kind"] == "bot" or (seat == t.you and t.autoplay)
+
+    def due(self) -> list[int]:
+        state = self.table.authority.state
+        if state is None or state.is_over or not self.table.is_open:
+            return []
+        return [seat for seat in state.to_act() if self.controlled(seat)]
+
+    def pace(self) -> float:
+        """A bot's pause; twice as long while a finished trick is on the table."""
+        state = self.table.authority.state
+        trick_done = state is not None and not state.trick and bool(state.tricks)
+        return self.delay * (2 if trick_done else 1)
+
+    def new_game(self) -> None:
+        """Each bot is made as the game starts (at the levels the setup chose)."""
+        self.players.clear()
+        for seat in range(self.table.game.num_players):
+            if self.controlled(seat):
+                self.player(seat)
+
+    def forget(self, seat: int | None = None) -> None:
+        if seat is None:
+            self.players.clear()
+        else:
+            self.players.pop(seat, None)
+
+    def player(self, seat: int):
+        """The bot that plays ``seat`` (made on first use, at the seat's level)."""
+        if seat not in self.players:
+            t = self.table
+            level = t.authority.seats[seat].get("level") or t.seating.bot_levels.get(seat) \
+                or t.stand_ins.level
+            seed = hashlib.sha256(f"{t.table}|bot|{seat}".encode()).digest()
+            self.players[seat] = make_bot(level, seed)
+        return self.players[seat]
+
+    def move(self, seat: int) -> None:
+        t = self.table
+        t.play(seat, bot_json(t.game, self.player(seat), t.authority.state, seat))
+
+
+class HostView:
+    """What the host's own seat is told: the facade's events, from the authority."""
+
+    def __init__(self, table: HostCore):
+        self.table = table
+
+    def seats(self) -> list[dict]:
+        seats, t = self.table.authority.seats, self.table
+        return [seat_info(seat, seats.get(seat), seat in seats and (
+                    seats[seat]["kind"] == "bot" or t.connected(seats[seat]["key"])))
+                for seat in range(t.game.num_players)]
+
+    def table_event(self) -> dict:
+        t = self.table
+        auth = t.authority
+        return table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
+                           auth.match is not None, t.arrivals.waiting_list())
+
+    def state(self, events: list) -> None:
+        t = self.table
+        state, match = t.authority.state, t.authority.match
+        if state is not None and match is not None:
+            t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1))
+
+    def hand_over(self, signed: dict) -> None:
+        body = signed["entry"]["body"]
+        match = self.table.authority.match
+        for event in hand_over_events(body["result"], body["scores"], body["hand"], body["winner"],
+                                      hand_breakdown(match.last_hand if match else None)):
+            self.table.emit(event)
+
+    def hint(self) -> None:
+        t = self.table
+        t.emit(hint_event(t.game, t.authority.state, t.you,
+                          f"{t.table}|hint|{t.authority.chain.seq}"))
 
 
 class ShuffleWatch:

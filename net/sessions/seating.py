@@ -6,9 +6,9 @@ the table's log. Moving one occupant to an occupied seat is a swap, logged in an
 that never shows one key in two seats (``swap_steps``). Once the game has started the
 seats are the log's to change (drops, stand-ins, re-admission), not this part's.
 
-``Seating`` talks to its table through a few calls (``authority``, ``key``, ``you``,
-``connected``, ``apply``, ``log_only``, ``emit``, ``settled``), so tests drive it with a
-recording stand-in for the table.
+``Seating`` talks to its table through a few calls (``authority``, ``game``, ``key``,
+``you``, ``fingerprint``, ``connected``, ``apply``, ``log_only``, ``emit``, ``settled``,
+``reseated``), so tests drive it with a recording stand-in for the table.
 """
 
 from __future__ import annotations
@@ -36,6 +36,14 @@ class Seating:
     def __init__(self, table, bot_levels: dict[int, str] | None = None):
         self.table = table
         self.bot_levels = dict(bot_levels or {})  # seat -> level, for the bots seated here
+
+    def all_taken(self) -> bool:
+        """Every seat has a bot, the host, or a player who is here."""
+        seats = self.table.authority.seats
+        return len(seats) == self.table.game.num_players and all(
+            i["kind"] == "bot" or (i["kind"] == "human" and self.table.connected(i["key"])
+                                   and (i["key"] == self.table.key or i["connected"]))
+            for i in seats.values())
 
     def fill(self) -> None:
         """The first deal: every empty seat gets a bot (at the level chosen for it)."""

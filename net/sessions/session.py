@@ -231,11 +231,11 @@ class HostedSession(_NetworkSession):
     @property
     def bots(self) -> dict:
         """seat -> the bot playing it."""
-        return self.core.players
+        return self.core.bots.players
 
     @property
     def bot_delay(self) -> float:
-        return self.core.bot_delay
+        return self.core.bots.delay
 
 
 class HostSession(HostedSession):

@@ -65,7 +65,7 @@ class _Timer:
                     self.started[signed["entry"]["seq"]] = self._t0
             orig_changed(out)
         core.changed = changed
-        core.ack_listeners.append(self._on_ack)
+        core.outbox.ack_listeners.append(self._on_ack)
 
     def _wrap(self, name: str) -> None:
         orig = getattr(self.core, name)
@@ -81,7 +81,7 @@ class _Timer:
     def _on_ack(self, fp: str, seq: int) -> None:
         peers = list(self.core.authority.peers().values())
         for s in [s for s in self.started if s <= seq]:
-            if self.core.acks.all_acked(s, peers):
+            if self.core.outbox.acks.all_acked(s, peers):
                 self.latencies.append(time.perf_counter() - self.started.pop(s))
 
 

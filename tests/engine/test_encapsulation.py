@@ -10,8 +10,10 @@
 * **No import circle** between the package's modules, counting every import wherever it
   is written (a function-local import that breaks a circle at run time is still one).
 
-The checks are parametrised by package, so extending them to ``net`` and ``app`` is one
-entry in ``PACKAGES``.
+* **No class over 400 lines** (``CLASS_LINES``) in the folders of ``SIZED``.
+
+The checks are parametrised by package, so extending them to ``app`` is one entry in
+``PACKAGES``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["engine"]
+PACKAGES = ["engine", "net"]
+# Folders whose private-name clean-up is still under way (issue 12 item 5, the trust
+# engineer's part): skipped by the private-name rule only, until it is done.
+NOT_YET_PRIVATE = ("net/trust/",)
+# Reads of underscored names that are not another module's of ours, with why.
+ALLOWED_PRIVATE = {
+    # asyncio's own StreamWriter field, put back after CPython's start_tls drops it when
+    # the peer hangs up mid-handshake (so the writer is closed and collected as usual).
+    ("net/wire/transport.py", "uses ._transport"),
+}
+CLASS_LINES = 400
+SIZED = ["net/sessions", "net/wire", "net/tools", "engine"]
 
 
 # -- reading a package -------------------------------------------------------------------
@@ -90,9 +103,25 @@ def private_access(source: str) -> list[tuple[int, str]]:
 
 
 def private_violations(package: str) -> list[str]:
-    return [f"{path.relative_to(ROOT).as_posix()}:{line} {what}"
-            for path in package_modules(package).values()
-            for line, what in private_access(path.read_text(encoding="utf-8"))]
+    found = []
+    for path in package_modules(package).values():
+        where = path.relative_to(ROOT).as_posix()
+        if where.startswith(NOT_YET_PRIVATE):
+            continue
+        found += [f"{where}:{line} {what}" for line, what in private_access(path.read_text(encoding="utf-8"))
+                  if (where, what) not in ALLOWED_PRIVATE]
+    return found
+
+
+def long_classes(folder: str, limit: int = CLASS_LINES) -> list[str]:
+    """Every class in ``folder`` longer than ``limit`` lines."""
+    found = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > limit:
+                found.append(f"{path.relative_to(ROOT).as_posix()}:{node.name} "
+                             f"({node.end_lineno - node.lineno + 1} lines)")
+    return found
 
 
 def class_swaps(package: str) -> list[str]:
@@ -221,3 +250,8 @@ def test_no_import_circle(package):
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_class_swap(package):
     assert class_swaps(package) == []
+
+
+@pytest.mark.parametrize("folder", SIZED)
+def test_no_class_over_400_lines(folder):
+    assert long_classes(folder) == []

@@ -57,7 +57,7 @@ def test_a_seat_no_longer_due_does_not_play_and_stop_ends_everything():
 
 
 def test_a_bot_that_fails_is_logged_and_the_table_goes_on(caplog):
-    table, clock = Table(), FakeClock()
+    clock = FakeClock()
 
     def broken(seat):
         raise RuntimeError("bot bug")
