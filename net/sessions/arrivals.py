@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from net.wire import messages as m
 from net.wire.identity import fingerprint
-from net.sessions.events import connection_event, readmitted_event
+from net.sessions.events import connection_event, readmit_event, readmitted_event
 
 
 class Arrivals:
@@ -134,9 +134,7 @@ class Arrivals:
         seats = stand_ins.readmittable(name)
         if seats:
             old_key, old_name = stand_ins.away(seats[0])
-            self.table.emit({"type": "readmit", "seat": seats[0], "name": old_name,
-                             "old_fingerprint": fingerprint(old_key), "new_fingerprint": fp,
-                             "new_name": name})
+            self.table.emit(readmit_event(seats[0], old_name, fingerprint(old_key), fp, name))
 
     def _give_seat(self, seat: int, key: bytes, name: str) -> None:
         """Re-admit: ``seat`` goes to ``key``, logged as a seat entry with ``readmit``."""

@@ -33,12 +33,13 @@ def state_event(game, state, seat: int | None, events: list[dict], scores: list[
     """The "state" event for ``seat`` (None: a watcher, who gets the public view).
 
     ``view`` overrides the state's own view: a guest shows the view the host sent,
-    while ``state`` is its replica, which knows only the guest's own hand."""
+    while ``state`` is its replica, which knows only the guest's own hand (None: there
+    is nothing to decide now — between hands, or our move is on its way)."""
     if view is None:
         view = state.view(seat) if seat is not None else state.public_view()
     event = {"type": "state", "view": view, "events": list(events), "scores": list(scores),
              "hand_number": hand_number, "legal": legal_for(game, state, seat)}
-    if seat is not None and state.phase == "play" and seat in state.to_act():
+    if seat is not None and state is not None and state.phase == "play" and seat in state.to_act():
         event["reasons"] = reasons_for(game, state, seat)
     return event
 
@@ -172,6 +173,25 @@ def shuffle_event(names: list[str], skipped: bool = False) -> dict:
               else f"Waiting for {who} shuffle…")
     return {"type": "waiting", "for": "shuffle", "names": list(names),
             "detail": detail if names else ""}
+
+
+def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: str,
+                  new_name: str) -> dict:
+    """(host) A new key asks for an away player's seat: the host person decides."""
+    return {"type": "readmit", "seat": seat, "name": name, "old_fingerprint": old_fingerprint,
+            "new_fingerprint": new_fingerprint, "new_name": new_name}
+
+
+def tables_event(tables: list[dict]) -> dict:
+    return {"type": "tables", "tables": list(tables)}
+
+
+def rejoin_event(table: dict | None) -> dict:
+    return {"type": "rejoin", "table": table}
+
+
+def notice_event(message: str) -> dict:
+    return {"type": "notice", "message": message}
 
 
 def error_event(message: str, fatal: bool = False) -> dict:

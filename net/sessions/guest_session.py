@@ -44,7 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import FIRST_JOIN_WITHIN
-from net.sessions.events import connection_event, error_event
+from net.sessions.events import connection_event, error_event, tables_event
 from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable
@@ -314,7 +314,7 @@ class GuestCore:
 
     def _on_tables(self, tables: list[dict]) -> None:
         self.tables = tables
-        self.emit({"type": "tables", "tables": tables})
+        self.emit(tables_event(tables))
 
     def _pick(self) -> dict | None:
         return pick_table(self.tables, self.fingerprint, self.table_name)

@@ -70,10 +70,8 @@ class GuestView:
     def state_event(self, events: list) -> dict:
         r = self.replica
         state = self.shadow_state()
-        if state is None or self.core.player.in_flight is not None:
-            # Between hands, or our move is on its way: nothing to decide now.
-            return {"type": "state", "view": r.view, "events": list(events),
-                    "scores": list(r.scores or []), "hand_number": r.hand_number + 1, "legal": []}
+        if self.core.player.in_flight is not None:
+            state = None  # our move is on its way: nothing to decide now
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
                            view=r.view)
 

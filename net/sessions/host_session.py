@@ -486,6 +486,7 @@ class HostBots:
     def __init__(self, table: HostCore, delay: float):
         self.table = table
         self.delay = delay
+        self.players: dict[int, object] = {}  # seat -> the bot playing it
         self.driver = BotDriver(table.timers.call_later, due=self.due,
                                 position=lambda: table.authority.chain.seq, move=self.move,
                                 pace=self.pace)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from net.wire.address import format_address
 from net.constants import REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
-from net.sessions.events import error_event
+from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import EventCallback, Session
 from net.wire.heartbeat import Timings
 
@@ -361,7 +361,7 @@ class Lobby:
 
         def tables(found: list[dict]) -> None:
             self._tables = list(found)
-            on_event({"type": "tables", "tables": found})
+            on_event(tables_event(found))
             self.refresh()
 
         async def begin():
@@ -372,7 +372,7 @@ class Lobby:
                 from net.discovery import TableBrowser
                 self._browser = TableBrowser(interfaces=self.interfaces, on_change=tables)
                 await self._browser.start()
-            on_event({"type": "tables", "tables": []})
+            on_event(tables_event([]))
         self._thread.submit(begin())
 
     def refresh(self) -> None:
@@ -395,7 +395,7 @@ class Lobby:
                 offer = None
             if offer != self._offer:
                 self._offer = offer
-                on_event({"type": "rejoin", "table": offer})
+                on_event(rejoin_event(offer))
             try:
                 await asyncio.wait_for(self._wake.wait(), None if self._paused else self.probe_every)
             except TimeoutError:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from net.constants import HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
+from net.sessions.events import error_event, notice_event
 from net.trust.store import LogStore
 
 log = logging.getLogger(__name__)
@@ -82,8 +83,8 @@ class TableFiles:
             if found is not None and (resume or wanted(found)):
                 self.restored = True
                 if loaded.dropped:
-                    self.emit({"type": "error", "message": f"the table log lost {loaded.dropped} "
-                               f"damaged entries at its end ({loaded.problem})"})
+                    self.emit(error_event(f"the table log lost {loaded.dropped} damaged "
+                                          f"entries at its end ({loaded.problem})"))
                 return found
         if loaded.records:  # finished, or not the table asked for: start anew
             self._set_aside(found, problem)
@@ -98,13 +99,13 @@ class TableFiles:
             kept = self.log_path.with_name(f"table-{int(time.time())}.db")
             self.log_path.rename(kept)
             if found is not None:
-                self.emit({"type": "notice", "message": f"Found an unfinished table, "
-                           f"{describe_table(found)}; kept it as {kept} and opened a new "
-                           "table (resume it with --resume, or by hosting the same game "
-                           "and table name)."})
+                self.emit(notice_event(f"Found an unfinished table, {describe_table(found)}; "
+                                       f"kept it as {kept} and opened a new table (resume it "
+                                       "with --resume, or by hosting the same game and table "
+                                       "name)."))
             elif problem is not None:
-                self.emit({"type": "notice", "message": f"Found a table log that cannot be "
-                           f"resumed ({problem}); kept it as {kept} and opened a new table."})
+                self.emit(notice_event(f"Found a table log that cannot be resumed ({problem}); "
+                                       f"kept it as {kept} and opened a new table."))
         self.store = LogStore(self.log_path)
 
     def write_meta(self, authority: HostAuthority, port: int | None, done: bool,
