@@ -67,6 +67,11 @@ class LocalSession(HostedSession):
             bot_delay=bot_delay, autoplay=autoplay, headless=False, table_seed=table_seed,
             resume=resume, fresh=not resume))
 
+    def _emit(self, event: dict) -> None:
+        if event.get("type") == "table":  # nobody else is here: a key means nothing to show
+            event = {**event, "seats": [{**seat, "fingerprint": ""} for seat in event["seats"]]}
+        super()._emit(event)
+
     def close(self) -> None:
         """Leave: the game is kept, to be continued from the lobby."""
         self.on_event = lambda event: None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app_driver import TABLE_SEED
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from app.lobby import unfinished_text
 
@@ -57,3 +57,16 @@ def test_the_offer_says_whose_score_comes_first():
     assert unfinished_text(offer) == "Continue your Rook game (hand 4, 120–85)"
     hosted = {**offer, "kind": "host", "name": "Friday", "side": 0}
     assert unfinished_text(hosted) == "Resume your table “Friday” (Rook, hand 4, 85–120)"
+
+
+def test_a_game_against_the_computer_shows_no_key_fingerprints(qtbot, window):
+    """Nobody else is at the table: the setup shows names, not keys (as before issue 12)."""
+    tables = []
+    session = window.start_local({"game": "rook"}, table_seed=TABLE_SEED)
+    window.bridge.table.connect(tables.append)
+    qtbot.waitUntil(window.setup.start_button.isEnabled)
+    session.sit(2)
+    qtbot.waitUntil(lambda: bool(tables) and tables[-1]["you"] == 2, timeout=5000)
+    assert [seat["fingerprint"] for seat in tables[-1]["seats"]] == [""] * 4
+    labels = " ".join(label.text() for label in window.setup.findChildren(QLabel))
+    assert "Ann" in labels and "[" not in labels
