@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import signal
 import sys
@@ -76,17 +75,9 @@ def _interfaces(values: list[str] | None):
 
 
 def _seeded_rng(hex_seed: str):
-    """Deterministic bytes (SHA-256 in counter mode) for ``--seed``: reproducible runs."""
-    seed = bytes.fromhex(hex_seed)
-    counter = [0]
-
-    def rng(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(seed + counter[0].to_bytes(8, "big")).digest()
-            counter[0] += 1
-        return out[:n]
-    return rng
+    """Deterministic bytes for ``--seed``: reproducible runs."""
+    from net.sessions.host_session import seeded_rng
+    return seeded_rng(bytes.fromhex(hex_seed))
 
 
 def state_dir_for(path: str | None, role: str):
