@@ -55,7 +55,8 @@ from net.wire.address import format_address
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
 from net.wire.identity import same_fingerprint
-from net.wire.transport import HandshakeError, PinMismatch, VersionMismatch, open_connection
+from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
+                                within)
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ class GuestCore:
             return
         self._to(GuestState.BACKING_OFF)
         try:
-            await asyncio.wait_for(self._wake.wait(), delay)
+            await within(delay, self._wake.wait())
         except TimeoutError:
             pass
         if not self.ended:

@@ -25,6 +25,7 @@ from net.constants import REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
 from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import EventCallback, Session
 from net.wire.heartbeat import Timings
+from net.wire.transport import within
 
 log = logging.getLogger(__name__)
 
@@ -325,7 +326,7 @@ class GuestSession(_NetworkSession):
     async def _shutdown(self) -> None:
         await self.core.stop()
         try:
-            await asyncio.wait_for(self.core.done.wait(), 3)
+            await within(3, self.core.done.wait())
         except TimeoutError:
             pass
 
@@ -397,7 +398,7 @@ class Lobby:
                 self._offer = offer
                 on_event(rejoin_event(offer))
             try:
-                await asyncio.wait_for(self._wake.wait(), None if self._paused else self.probe_every)
+                await within(None if self._paused else self.probe_every, self._wake.wait())
             except TimeoutError:
                 pass
             self._wake.clear()

@@ -400,3 +400,29 @@ def test_a_close_that_is_cancelled_aborts_the_connection_and_lets_the_cancellati
 
     asyncio.run(main())
     assert aborted == [True]
+
+
+def test_within_never_loses_a_cancellation_that_arrives_as_the_wait_ends():
+    """asyncio.wait_for on Python 3.11 returns the result instead (the lobby then waited
+    5 s to stop); ``within`` lets the cancellation through."""
+    async def trial():
+        inner = asyncio.get_running_loop().create_future()
+
+        async def waiter():
+            await transport.within(5, inner)
+            return "went on"
+        task = asyncio.ensure_future(waiter())
+        await asyncio.sleep(0)
+        inner.set_result(1)
+        task.cancel()  # the same turn of the loop as the result
+        try:
+            return await task
+        except asyncio.CancelledError:
+            return "cancelled"
+
+    assert asyncio.run(trial()) == "cancelled"
+
+    async def late():
+        await transport.within(0.01, asyncio.Event().wait())
+    with pytest.raises(TimeoutError):
+        asyncio.run(late())
