@@ -182,14 +182,18 @@ async def within(seconds: float | None, awaitable):
 
 async def _close_writer(writer: asyncio.StreamWriter) -> None:
     """Close politely, within ``CLOSE_TIMEOUT``; a failure aborts the connection. A
-    cancellation aborts it too, and goes on to whoever cancelled (it is theirs)."""
+    cancellation of the closing task aborts it too, and goes on to whoever cancelled
+    (it is theirs to see)."""
     writer.close()
     try:
         # A polite TLS close waits for the peer's close_notify; don't wait forever.
         await within(CLOSE_TIMEOUT, writer.wait_closed())
     except asyncio.CancelledError:
         writer.transport.abort()
-        raise
+        if asyncio.current_task().cancelling():
+            raise
+        # Not ours: asyncio's TLS transport cancels its close waiter when the peer
+        # hangs up first. The connection is closed, which is all that was asked.
     except Exception:  # noqa: BLE001 - closing is best effort
         writer.transport.abort()
 

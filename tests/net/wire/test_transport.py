@@ -426,3 +426,25 @@ def test_within_never_loses_a_cancellation_that_arrives_as_the_wait_ends():
         await transport.within(0.01, asyncio.Event().wait())
     with pytest.raises(TimeoutError):
         asyncio.run(late())
+
+
+def test_a_close_whose_tls_waiter_is_cancelled_by_asyncio_is_simply_closed():
+    """asyncio's TLS transport cancels its close waiter when the peer hangs up first:
+    that CancelledError is not the closing task's, so the close just ends (aborted)."""
+    import types
+
+    aborted = []
+
+    class PeerHungUp:
+        transport = types.SimpleNamespace(abort=lambda: aborted.append(True))
+
+        def close(self):
+            pass
+
+        async def wait_closed(self):
+            waiter = asyncio.get_running_loop().create_future()
+            waiter.cancel()
+            await waiter
+
+    asyncio.run(transport._close_writer(PeerHungUp()))  # returns, raises nothing
+    assert aborted == [True]
