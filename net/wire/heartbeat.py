@@ -265,17 +265,12 @@ class Link:
                     self.close("refused")
                     return
                 if isinstance(item, bytes):
-                    await self._write_raw(item)
+                    await self.conn.write_raw(item)
                 else:
                     await self.conn.send(item)
                 self.heartbeat.sent(self.clock())
         except (ConnectionClosed, ProtocolError, OSError) as exc:
             self.close(f"send failed ({exc})")
-
-    async def _write_raw(self, data: bytes) -> None:
-        writer = self.conn._writer  # noqa: SLF001 - raw injection for fault tests
-        writer.write(data)
-        await writer.drain()
 
     async def _ticker(self) -> None:
         while not self.closed:

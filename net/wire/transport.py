@@ -140,6 +140,11 @@ class Connection:
             except (ConnectionError, ssl.SSLError) as exc:
                 raise ConnectionClosed(f"connection lost: {exc}") from None
 
+    async def write_raw(self, data: bytes) -> None:
+        """Write bytes as they are, not a framed message (fault-injection tests only)."""
+        self._writer.write(data)
+        await self._writer.drain()
+
     async def recv(self) -> dict:
         """The next message. ConnectionClosed at the end; ProtocolError for garbage (the
         caller usually answers that with ``reject``)."""
