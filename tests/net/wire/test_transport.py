@@ -373,25 +373,23 @@ def test_a_first_message_the_host_cannot_read_gets_an_explanation(arun, host_id,
     assert message.startswith("this table runs Parlour protocol 1 and expects an 'auth'")
 
 
+def fake_writer(wait_closed, aborted: list):
+    """A StreamWriter stand-in for closing: ``wait_closed`` as given, aborts recorded."""
+    import types
+    return types.SimpleNamespace(close=lambda: None, wait_closed=wait_closed,
+                                 transport=types.SimpleNamespace(abort=lambda: aborted.append(True)))
+
+
 def test_a_close_that_is_cancelled_aborts_the_connection_and_lets_the_cancellation_through():
     """Closing waits for the peer's TLS close_notify; cancelled meanwhile (the lobby
     stopping mid-check), the connection is aborted and the cancellation is not lost."""
-    import types
-
-
     aborted = []
 
-    class HangingWriter:
-        transport = types.SimpleNamespace(abort=lambda: aborted.append(True))
-
-        def close(self):
-            pass
-
-        async def wait_closed(self):
-            await asyncio.Event().wait()  # the peer never answers
+    async def never():
+        await asyncio.Event().wait()  # the peer never answers
 
     async def main():
-        closing = asyncio.ensure_future(transport._close_writer(HangingWriter()))
+        closing = asyncio.ensure_future(transport._close_writer(fake_writer(never, aborted)))
         await asyncio.sleep(0.01)
         closing.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -431,20 +429,12 @@ def test_within_never_loses_a_cancellation_that_arrives_as_the_wait_ends():
 def test_a_close_whose_tls_waiter_is_cancelled_by_asyncio_is_simply_closed():
     """asyncio's TLS transport cancels its close waiter when the peer hangs up first:
     that CancelledError is not the closing task's, so the close just ends (aborted)."""
-    import types
-
     aborted = []
 
-    class PeerHungUp:
-        transport = types.SimpleNamespace(abort=lambda: aborted.append(True))
+    async def hung_up():
+        waiter = asyncio.get_running_loop().create_future()
+        waiter.cancel()
+        await waiter
 
-        def close(self):
-            pass
-
-        async def wait_closed(self):
-            waiter = asyncio.get_running_loop().create_future()
-            waiter.cancel()
-            await waiter
-
-    asyncio.run(transport._close_writer(PeerHungUp()))  # returns, raises nothing
+    asyncio.run(transport._close_writer(fake_writer(hung_up, aborted)))  # raises nothing
     assert aborted == [True]
