@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-EVENT_TYPES = ("tables", "rejoin", "table", "state", "hand_over", "game_over", "connection", "alert",
-               "error", "hint", "waiting", "readmit")
+from net.sessions.facade import EVENTS
+
+# One signal per event type the facade defines (net/sessions/facade.py: EVENTS).
+EVENT_TYPES = tuple(EVENTS)
 
 
 class EventBridge(QObject):
@@ -33,6 +35,7 @@ class EventBridge(QObject):
     hint = Signal(object)  # a session that can advise: {"type": "hint", "text": str}
     waiting = Signal(object)  # the deal waits for someone's shuffle: {"detail": str, …}
     readmit = Signal(object)  # host: a new key asks for an away player's seat
+    notice = Signal(object)  # something to know that is not a problem
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

@@ -8,6 +8,12 @@ A directory may also send ``{"type": "rejoin", "table": record | None}``: the la
 this installation held a seat at, reachable now (net/sessions/last_table.py). The lobby then
 puts "Rejoin *Table* — you are North, hand 4, 120–85" at the top — one click, or Enter —
 and never greys out that table in the list.
+
+Games this installation left unfinished come from the window (``on_unfinished``): a
+game against the computer closed mid-game, or a table it hosted that stopped without
+being closed (a crash). Each gets a card at the top — "Continue your Rook game (hand 4,
+120–85)" or "Resume your table “Friday” (Rook, hand 4, 120–85)" — one click to go on,
+and "Discard" to give it up.
 """
 
 from __future__ import annotations
@@ -162,8 +168,19 @@ class TableRow(QWidget):
         row.addLayout(right)
 
 
+def unfinished_text(offer: dict) -> str:
+    """"Continue your Rook game (hand 4, 120–85)" / "Resume your table “Friday” (Rook, …)"."""
+    game = title_name(offer["game"].get("game"))
+    progress = f"hand {offer.get('hand', 1)}, {score_line(offer)}"
+    if offer.get("kind") == "local":
+        return f"Continue your {game} game ({progress})"
+    return f"Resume your table “{offer.get('name') or 'your table'}” ({game}, {progress})"
+
+
 class LobbyPage(QWidget):
     play_local = Signal()
+    continue_game = Signal(dict)  # an unfinished game to go on with
+    discard_game = Signal(dict)  # an unfinished game to give up
     host_table = Signal()
     join_table = Signal(dict)
     join_address = Signal(str)
@@ -195,6 +212,13 @@ class LobbyPage(QWidget):
             button.clicked.connect(signal)
             header.addWidget(button, 0, Qt.AlignTop)
         outer.addLayout(header)
+        self.unfinished: list[dict] = []
+        self.unfinished_card = QFrame()
+        self.unfinished_card.setObjectName("rejoinCard")
+        self.unfinished_rows = QVBoxLayout(self.unfinished_card)
+        self.unfinished_rows.setContentsMargins(14, 10, 14, 10)
+        self.unfinished_card.hide()
+        outer.addWidget(self.unfinished_card)
         outer.addWidget(self._rejoin_card())
         outer.addLayout(self._big_buttons())
         outer.addWidget(self._table_list(), 1)
@@ -233,6 +257,36 @@ class LobbyPage(QWidget):
         self.on_tables({"tables": self.tables})  # that table's row is joinable
         if self.rejoin and self.isVisible():
             self.rejoin_button.setFocus()
+
+    def on_unfinished(self, offers: list[dict]) -> None:
+        """Offer (or stop offering) the games left unfinished here."""
+        self.unfinished = list(offers)
+        while self.unfinished_rows.count():
+            item = self.unfinished_rows.takeAt(0)
+            if item.layout() is not None:
+                while item.layout().count():
+                    child = item.layout().takeAt(0).widget()
+                    if child is not None:
+                        child.deleteLater()
+            elif item.widget() is not None:
+                item.widget().deleteLater()
+        for offer in self.unfinished:
+            row = QHBoxLayout()
+            go = QPushButton(unfinished_text(offer))
+            go.setObjectName(f"continue-{offer['kind']}")
+            go.setMinimumHeight(44)
+            go.setAccessibleName(go.text())
+            go.clicked.connect(lambda _=False, o=offer: self.continue_game.emit(dict(o)))
+            drop = QPushButton("Discard")
+            drop.setObjectName(f"discard-{offer['kind']}")
+            drop.setProperty("role", "secondary")
+            drop.setAccessibleName(f"Discard: {go.text()}")
+            drop.setToolTip("Give this game up; the next one starts afresh")
+            drop.clicked.connect(lambda _=False, o=offer: self.discard_game.emit(dict(o)))
+            row.addWidget(go, 1)
+            row.addWidget(drop)
+            self.unfinished_rows.addLayout(row)
+        self.unfinished_card.setVisible(bool(self.unfinished))
 
     def _rejoin(self) -> None:
         if self.rejoin:

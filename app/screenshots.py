@@ -73,7 +73,11 @@ class Shooter:
     def __init__(self, outdir: Path):
         self.outdir = outdir
         self.app = QApplication.instance() or QApplication([])
-        settings = Settings.at(str(Path(tempfile.mkdtemp()) / "shots.ini"))
+        scratch = Path(tempfile.mkdtemp())
+        # The game against the computer keeps its log in the data directory: a scratch
+        # one here, never the user's (nor a game of theirs offered in the lobby shot).
+        os.environ["PARLOUR_HOME"] = str(scratch / "home")
+        settings = Settings.at(str(scratch / "shots.ini"))
         settings.display_name = "Ann"
         settings.animation = "off"
         self.directory = StaticDirectory(TABLES)

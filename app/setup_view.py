@@ -319,7 +319,7 @@ class SetupView(QWidget):
             self.session.set_seat(seat, "human", player=value)
 
     def _local(self) -> bool:
-        return type(self.session).__name__ == "LocalSession"
+        return bool(getattr(self.session, "local", False))
 
     def _where(self, seat: dict) -> str:
         seats = self.table.get("seats") or []

@@ -22,6 +22,7 @@ a game against the computer ends.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Protocol
 
@@ -38,6 +39,8 @@ from app.settings import Settings, SettingsDialog
 from app.setup_view import SetupView
 from app.table.table_view import TableView
 from app.theme import STYLE
+
+log = logging.getLogger(__name__)
 
 
 MIN_SIZE = (1000, 620)  # the smallest window every page fits (at most 1024×640)
@@ -102,6 +105,7 @@ class MainWindow(QMainWindow):
         self.directory: TableDirectory | None = directory
         if directory is not None or network_loader is None:
             self._start_directory()
+        self.offer_unfinished()
 
     def _start_directory(self) -> None:
         if self.directory is None:
@@ -121,9 +125,13 @@ class MainWindow(QMainWindow):
         self.network = loader()
         if self.directory is None:
             self._start_directory()
+        if self.stack.currentWidget() is self.lobby:
+            self.offer_unfinished()  # a hosted table left unfinished, now that net is here
 
     def _wire(self) -> None:
         self.lobby.play_local.connect(self.play_local)
+        self.lobby.continue_game.connect(self.continue_game)
+        self.lobby.discard_game.connect(self.discard_game)
         self.lobby.host_table.connect(self.host_table)
         self.lobby.join_table.connect(self.join)
         self.lobby.join_address.connect(self.join)
@@ -151,16 +159,66 @@ class MainWindow(QMainWindow):
         if settings is not None:
             self.start_local(settings, autoplay=self.debug_autoplay)
 
-    def start_local(self, settings: dict, autoplay: bool = False, table_seed: bytes | None = None):
-        """Sit down at a local table against bots; returns the session."""
+    def start_local(self, settings: dict, autoplay: bool = False, table_seed: bytes | None = None,
+                    resume: bool = False):
+        """Sit down at a local table against bots (``resume``: the unfinished one);
+        returns the session."""
         from net.sessions.local import LocalSession
         self.autoplay = autoplay
         bridge = self.new_bridge()
         pause = self.bot_delay * SPEED_FACTORS.get(settings.get("speed") or "normal", 1.0)
         session = LocalSession(bridge.deliver, settings, name=self.settings.display_name or "You",
                                level=settings.get("level") or DEFAULT_LEVEL, bot_delay=pause,
-                               autoplay=autoplay, table_seed=table_seed)
+                               autoplay=autoplay, table_seed=table_seed, resume=resume)
         return self._sit_down(session, bridge)
+
+    # -- games left unfinished ---------------------------------------------------------------
+    def unfinished(self) -> list[dict]:
+        """The games this installation can go on with: against the computer, and the
+        table it hosted when it last stopped without closing it."""
+        from net.sessions.local import unfinished_local
+        offers = []
+        local = unfinished_local()
+        if local is not None:
+            offers.append({**local, "kind": "local"})
+        hosted = getattr(self.network, "unfinished", None)
+        found = hosted() if callable(hosted) else None
+        if found is not None:
+            offers.append({**found, "kind": "host"})
+        return offers
+
+    def offer_unfinished(self) -> None:
+        try:
+            offers = self.unfinished()
+        except Exception:  # noqa: BLE001 - an offer is a convenience, never a crash
+            log.exception("looking for unfinished games failed")
+            offers = []
+        self.lobby.on_unfinished(offers)
+
+    def continue_game(self, offer: dict) -> None:
+        """Go on with an unfinished game (the lobby's Continue / Resume)."""
+        settings = dict(offer["game"])
+        if offer["kind"] == "local":
+            speed = self.settings.last_game(True).get("speed")
+            self.start_local({**settings, "speed": speed}, autoplay=self.debug_autoplay, resume=True)
+            return
+        self.load_network()
+        if self.network is None:
+            self._network_missing()
+            return
+        bridge = self._new_bridge()
+        self._sit_down(self.network.host({**settings, "name": offer["name"]},
+                                         self.settings.display_name, bridge.deliver, resume=True),
+                       bridge)
+
+    def discard_game(self, offer: dict) -> None:
+        """Give up an unfinished game (the lobby's Discard)."""
+        if offer["kind"] == "local":
+            from net.sessions.local import discard_local
+            discard_local()
+        elif self.network is not None:
+            self.network.discard_unfinished()
+        self.offer_unfinished()
 
     def host_table(self) -> None:
         self.load_network()
@@ -254,6 +312,7 @@ class MainWindow(QMainWindow):
         if to_lobby:
             self.stack.setCurrentWidget(self.lobby)
             self._directory_call("refresh")  # the seat just left may be offered for a rejoin
+            self.offer_unfinished()
 
     def _directory_call(self, name: str) -> None:
         method = getattr(self.directory, name, None)
@@ -272,8 +331,9 @@ class MainWindow(QMainWindow):
         if not self._mid_game():
             self.leave_table()
             return
-        if type(self.session).__name__ == "LocalSession":
-            title, info = "Leave this game?", "The game against the computer ends here; it is not kept."
+        if getattr(self.session, "local", False):
+            title, info = "Leave this game?", ("The game against the computer is kept: continue it "
+                                               "from the lobby whenever you like.")
         elif self.table.table.get("is_host"):
             title, info = ("Close the table for everyone?",
                            "You are hosting: if you leave, the game ends for everyone at the table "

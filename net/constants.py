@@ -154,3 +154,5 @@ REJOIN_PROBE_TIMEOUT = 2.0
 #: Files a host keeps in its state directory.
 HOST_LOG_FILE = "table.db"
 HOST_META_FILE = "host.json"
+# The game against the computer keeps its table (log and record) here in the data directory.
+LOCAL_DIR = "local"

@@ -1,8 +1,9 @@
-"""The facade's "state" event, built the same way by every kind of session.
+"""The facade's events, built the same way by every kind of session.
 
-Local, hosting and guest sessions all tell the app about a position with one event
-(see ``net.sessions.facade``); this module is the one place that shapes it. Three
-additions to the facade's basic fields:
+Local, hosting and guest sessions all tell the app what happens with the events that
+``net.sessions.facade`` describes; this module is the one place that shapes them, so
+a guest's "table" or "hand_over" event is the host's, field for field. Three additions
+to the "state" event's basic fields:
 
 * ``info``: what the title says about itself (``engine.info.to_plain(game.info)``:
   names, sides, target, deck and card names, trumps, decisions), so the app draws and
@@ -20,12 +21,16 @@ additions to the facade's basic fields:
 
 from __future__ import annotations
 
+import hashlib
 from weakref import WeakKeyDictionary
 
+from engine.bots import make_bot
 from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
 from engine.records import apply_actions, load_record
 from engine.scoring import breakdown
+from net.trust.values import NOBODY, Seat
+from net.wire.identity import fingerprint
 
 _plain_info: WeakKeyDictionary = WeakKeyDictionary()  # game -> to_plain(game.info), made once
 
@@ -44,12 +49,13 @@ def state_event(game, state, seat: int | None, events: list[dict], scores: list[
     """The "state" event for ``seat`` (None: a watcher, who gets the public view).
 
     ``view`` overrides the state's own view: a guest shows the view the host sent,
-    while ``state`` is its replica, which knows only the guest's own hand."""
+    while ``state`` is its replica, which knows only the guest's own hand (None: there
+    is nothing to decide now — between hands, or our move is on its way)."""
     if view is None:
         view = state.view(seat) if seat is not None else state.public_view()
     event = {"type": "state", "view": view, "events": list(events), "scores": list(scores),
              "hand_number": hand_number, "legal": legal_for(game, state, seat), "info": plain_info(game)}
-    if seat is not None and state.phase == "play" and seat in state.to_act():
+    if seat is not None and state is not None and state.phase == "play" and seat in state.to_act():
         event["reasons"] = reasons_for(game, state, seat)
     return event
 
@@ -106,3 +112,110 @@ def record_breakdown(record: dict | None) -> dict | None:
     if apply_actions(state, actions) is not None:
         return None
     return hand_breakdown(state)
+
+
+# -- who sits where ------------------------------------------------------------------------
+def seat_info(seat: int, info: Seat | None, connected: bool) -> dict:
+    """A SeatInfo from a seat as the trust layer keeps it (None: nobody). ``level`` is
+    a bot's only."""
+    info = info or NOBODY
+    key = info.key
+    return {"seat": seat, "name": info.name,
+            "fingerprint": fingerprint(key) if isinstance(key, bytes) and len(key) == 32 else "",
+            "kind": info.kind, "level": info.level if info.kind == "bot" else None,
+            "connected": bool(connected)}
+
+
+def table_event(game, name: str, seats: list[dict], you: int | None, is_host: bool,
+                options: dict, started: bool, waiting: list[dict] | None = None) -> dict:
+    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options."""
+    event = {"type": "table", "seats": seats, "you": you, "is_host": is_host,
+             "settings": {**game.key(), "name": name},
+             "table_options": {"live_scores": bool(options.get("live_scores")),
+                               "game_log": bool(options.get("game_log"))},
+             "started": started}
+    if waiting is not None:
+        event["waiting"] = waiting
+    return event
+
+
+# -- the end of a hand ----------------------------------------------------------------------
+def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | None,
+                     hand_breakdown: dict | None, record_path: str | None = None) -> list[dict]:
+    """The "hand_over" event, and "game_over" after it when the hand won the game."""
+    events = [{"type": "hand_over", "result": result, "scores": list(scores),
+               "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}]
+    if winner is not None:
+        events.append({"type": "game_over", "winner": winner, "scores": list(scores)})
+    return events
+
+
+# -- advice ---------------------------------------------------------------------------------
+NOTHING_TO_DECIDE = "Nothing to decide just now."
+
+
+def hint_event(game, state_or_view, seat: int | None, seed: str) -> dict:
+    """The "hint" event: one sentence from a "normal" bot's ``explain`` for ``seat`` (a
+    State, or the seat's own view dict), or why there is nothing to suggest."""
+    return {"type": "hint", "text": hint_text(game, state_or_view, seat, seed)}
+
+
+def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
+    if state_or_view is None or seat is None:
+        return NOTHING_TO_DECIDE
+    view = state_or_view if isinstance(state_or_view, dict) else state_or_view.view(seat)
+    if seat not in (view.get("to_act") or []) or view.get("phase") == "done":
+        return NOTHING_TO_DECIDE
+    return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
+
+
+# -- connections and the deal ------------------------------------------------------------
+def connection_event(seat: int | None, state: str, detail: str = "", **progress) -> dict:
+    """A "connection" event (``progress``: a reconnection's ``attempt``/``attempts``)."""
+    return {"type": "connection", "seat": seat, "state": state, "detail": detail, **progress}
+
+
+def readmitted_event(seat: int, name: str, key: bytes) -> dict:
+    """What every seat is told when a seat goes to a new key (re-admission)."""
+    return connection_event(seat, "readmitted", f"{name}'s seat was given to a new key "
+                            f"(fingerprint {fingerprint(key)})")
+
+
+def stand_in_event(seat: int, name: str) -> dict:
+    return connection_event(seat, "stand_in", f"a bot plays for {name} until they come back")
+
+
+def shuffle_event(names: list[str], skipped: bool = False) -> dict:
+    """The "waiting" event: whose shuffle (deal contribution) the table awaits, or,
+    ``skipped``, whose it dealt without."""
+    who = " and ".join(f"{n}'s" for n in names)
+    detail = (f"Dealt without {who} shuffle: it did not come in time." if skipped
+              else f"Waiting for {who} shuffle…")
+    return {"type": "waiting", "for": "shuffle", "names": list(names),
+            "detail": detail if names else ""}
+
+
+def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: str,
+                  new_name: str) -> dict:
+    """(host) A new key asks for an away player's seat: the host person decides."""
+    return {"type": "readmit", "seat": seat, "name": name, "old_fingerprint": old_fingerprint,
+            "new_fingerprint": new_fingerprint, "new_name": new_name}
+
+
+def tables_event(tables: list[dict]) -> dict:
+    return {"type": "tables", "tables": list(tables)}
+
+
+def rejoin_event(table: dict | None) -> dict:
+    return {"type": "rejoin", "table": table}
+
+
+def notice_event(message: str) -> dict:
+    return {"type": "notice", "message": message}
+
+
+def error_event(message: str, fatal: bool = False) -> dict:
+    event = {"type": "error", "message": message}
+    if fatal:
+        event["fatal"] = True
+    return event

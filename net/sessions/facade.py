@@ -13,59 +13,180 @@ Actions are given in hand-record form without the seat (the session knows whose 
 is yours): ``{"bid": 14}``, ``{"play": "8/8"}``, ``{"play": "AS", "ace": "high"}``,
 ``{"bury": ["R5", …], "trump": "G"}``.
 
-Events (``type`` first; every field plain JSON-able values)::
+Events are plain dicts, ``type`` first, every field a plain JSON-able value; each
+kind is a ``TypedDict`` below (``EVENTS`` maps the type to it), built by
+``net.sessions.events`` for every kind of session. A field marked ``NotRequired`` may be
+missing; the app treats a missing one as its default.
 
-  {"type": "tables", "tables": [TableInfo, …]}           lobby list, whole list each time
-      TableInfo = {"id", "name", "game", "ruleset", "mode", "host", "fingerprint",
-                   "open_seats", "in_game", "address", "port", "protocol"}
-  {"type": "rejoin", "table": LastTable | None}          lobby: the table this key holds a
-      seat at, reachable now (net/sessions/last_table.py fields + "where": "network" | "address")
-  {"type": "table", "seats": [SeatInfo, …], "you": seat | None, "is_host": bool,
-   "settings": {"game", "ruleset", "mode", "options", "name"},
-   "table_options": {"live_scores": bool, "game_log": bool}, "started": bool,
-   "address": "192.168.1.20:47311"}                      address: a network host's only,
-      what others type in Join by address
-      SeatInfo = {"seat", "name", "fingerprint", "kind": "human" | "bot" | "empty",
-                  "level": str | None, "connected": bool}
-  {"type": "state", "view": <engine State.view(you)>, "events": [engine events],
-   "scores": [per side], "hand_number": int, "legal": [action dicts for you]}
-  {"type": "hand_over", "result": {"taken", "made", "score", "thrown_in"},
-   "scores": [per side], "record_path": str | None, "breakdown": dict | None}
-      ``breakdown``: how the hand was scored and the cards it kept hidden until now
-      (``engine.scoring.breakdown``); None for a hand thrown in
-  {"type": "game_over", "winner": side, "scores": [per side]}
-  {"type": "connection", "seat": int, "state": "connected" | "reconnecting" | "dropped"
-   | "stand_in" | "readmitted", "detail": str, "attempt": int, "attempts": int | None}
-      "reconnecting" is your own link coming back: ``attempt`` of ``attempts`` (None:
-      no limit) — optional; "stand_in": a bot plays a dropped seat for now;
-      "readmitted": "Dad's seat was given to a new key (fingerprint …)"
-  {"type": "readmit", "seat": int, "name": str, "old_fingerprint": str,
-   "new_fingerprint": str, "new_name": str}           (host only) a new key asks for
-      an away player's seat: the host person says yes (``set_seat(seat, "human",
-      player=new_fingerprint)``) or no (``HostSession.turn_away(new_fingerprint)``)
-  {"type": "alert", "seat": int | None, "rule": str, "detail": str,
-   "evidence_path": str | None}                           integrity alert
-  {"type": "error", "message": str, "fatal": bool}        a person-readable problem
-      about this player's own action (others' refusals are logged, not sent);
-      ``fatal`` (optional, default false): the session has ended (wrong key, wrong
-      version, refused, table full, host gone or closed) — go back to the lobby
-  {"type": "hint", "text": str}                           answer to ``hint()``
-  {"type": "waiting", "for": "shuffle", "names": [str], "detail": str}
-      the deal has waited a while for these players' contributions: "Waiting for
-      Dad's shuffle…" (or, at the deadline, "Dealt without Dad's shuffle: …")
-  {"type": "notice", "message": str}                      something a person should
-      know that is not a problem (a host found an unfinished table and kept it aside)
-
-Sessions that can advise also have ``hint()``: a "hint" event with one sentence from
-a bot's ``explain`` for your own seat, computed on the session's thread.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import Literal, NotRequired, TypedDict
 
 EventCallback = Callable[[dict], None]
+
+
+# -- the events --------------------------------------------------------------------------
+class TableInfo(TypedDict):
+    """A table found on the network (``net.discovery``)."""
+    id: str
+    name: str
+    game: str
+    ruleset: str
+    mode: str
+    host: str
+    fingerprint: str
+    open_seats: int
+    in_game: bool
+    address: str
+    port: int
+    protocol: int
+
+
+class TablesEvent(TypedDict):
+    """The lobby's list of tables, the whole list each time."""
+    type: Literal["tables"]
+    tables: list[TableInfo]
+
+
+class RejoinEvent(TypedDict):
+    """Lobby: the table this key holds a seat at, reachable now (``last_table`` fields
+    and ``"where": "network" | "address"``), or None when it no longer is."""
+    type: Literal["rejoin"]
+    table: dict | None
+
+
+class SeatInfo(TypedDict):
+    seat: int
+    name: str
+    fingerprint: str
+    kind: Literal["human", "bot", "empty"]
+    level: str | None  # a bot's level (None for a person or nobody)
+    connected: bool
+
+
+class TableSettings(TypedDict):
+    game: str
+    ruleset: str | None
+    mode: str | None
+    options: dict
+    name: str
+
+
+class TableEvent(TypedDict):
+    """Who sits where and how the table is set up."""
+    type: Literal["table"]
+    seats: list[SeatInfo]
+    you: int | None
+    is_host: bool
+    settings: TableSettings
+    table_options: dict  # {"live_scores": bool, "game_log": bool}
+    started: bool
+    waiting: NotRequired[list[dict]]  # host: strangers asking in, [{"fingerprint", "name"}]
+    address: NotRequired[str]  # a network host's: what others type in Join by address
+
+
+class StateEvent(TypedDict):
+    """A position: your view, what just happened, and what you may do."""
+    type: Literal["state"]
+    view: dict  # engine State.view(you)
+    events: list[dict]  # engine events
+    scores: list[int]  # per side
+    hand_number: int
+    legal: list[dict]  # your legal actions, hand-record form without the seat
+    reasons: NotRequired[dict]  # {card: why it may not be played}, while you are to play
+
+
+class HandOverEvent(TypedDict):
+    """A hand is over: ``breakdown`` says how it was scored and shows the cards it kept
+    hidden (``engine.scoring.breakdown``; None for a hand thrown in)."""
+    type: Literal["hand_over"]
+    result: dict  # {"taken", "made", "score", "thrown_in"}
+    scores: list[int]
+    record_path: str | None
+    hand: int
+    breakdown: dict | None
+
+
+class GameOverEvent(TypedDict):
+    type: Literal["game_over"]
+    winner: int  # a side
+    scores: list[int]
+
+
+class ConnectionEvent(TypedDict):
+    """A seat's link: "reconnecting" is your own link coming back (``attempt`` of
+    ``attempts``, None: no limit); "stand_in": a bot plays a dropped seat for now;
+    "readmitted": the seat was given to a new key; "waiting"/"refused": (host) a key
+    asking in, or one turned away."""
+    type: Literal["connection"]
+    seat: int | None
+    state: Literal["connected", "reconnecting", "dropped", "stand_in", "readmitted",
+                   "waiting", "refused"]
+    detail: str
+    attempt: NotRequired[int]
+    attempts: NotRequired[int | None]
+
+
+class ReadmitEvent(TypedDict):
+    """(host only) A new key asks for an away player's seat: the host person says yes
+    (``set_seat(seat, "human", player=new_fingerprint)``) or no (``turn_away``)."""
+    type: Literal["readmit"]
+    seat: int
+    name: str
+    old_fingerprint: str
+    new_fingerprint: str
+    new_name: str
+
+
+class AlertEvent(TypedDict):
+    """An integrity alert."""
+    type: Literal["alert"]
+    seat: int | None
+    rule: str
+    detail: str
+    evidence_path: str | None
+
+
+class ErrorEvent(TypedDict):
+    """A person-readable problem about this player's own action (others' refusals are
+    logged, not sent); ``fatal``: the session has ended (wrong key, wrong version,
+    refused, table full, host gone or closed) — go back to the lobby."""
+    type: Literal["error"]
+    message: str
+    fatal: NotRequired[bool]
+
+
+class HintEvent(TypedDict):
+    """The answer to ``hint()``: one sentence from a bot's ``explain``."""
+    type: Literal["hint"]
+    text: str
+
+
+# The deal has waited a while for these players' contributions ("Waiting for Dad's
+# shuffle…"), or, at the deadline, "Dealt without Dad's shuffle: …". (Written this way
+# because one field is called "for".)
+WaitingEvent = TypedDict("WaitingEvent", {"type": Literal["waiting"], "for": Literal["shuffle"],
+                                          "names": list[str], "detail": str})
+
+
+class NoticeEvent(TypedDict):
+    """Something a person should know that is not a problem (a host found an unfinished
+    table and kept it aside)."""
+    type: Literal["notice"]
+    message: str
+
+
+# Every event the app is sent, by type (the app's bridge has one signal per type).
+EVENTS: dict[str, type] = {
+    "tables": TablesEvent, "rejoin": RejoinEvent, "table": TableEvent, "state": StateEvent,
+    "hand_over": HandOverEvent, "game_over": GameOverEvent, "connection": ConnectionEvent,
+    "alert": AlertEvent, "error": ErrorEvent, "hint": HintEvent, "waiting": WaitingEvent,
+    "readmit": ReadmitEvent, "notice": NoticeEvent,
+}
 
 
 class Session(ABC):
@@ -109,6 +230,11 @@ class Session(ABC):
     @abstractmethod
     def stand_in(self, seat: int, bot: bool) -> None:
         """Host only: let a bot play a dropped seat (True) or keep waiting (False)."""
+
+    @abstractmethod
+    def hint(self) -> None:
+        """What a bot would do in your seat: a "hint" event with one sentence (or why
+        there is nothing to suggest), computed on the session's thread."""
 
     @abstractmethod
     def close(self) -> None:

@@ -1,6 +1,7 @@
 """What the desktop app uses to play across the network (``app.window.default_network``).
 
-``NETWORK.host(settings, name, on_event)`` opens a table (``session.HostSession``),
+``NETWORK.host(settings, name, on_event)`` opens a table (``session.HostSession``; the
+one left unfinished by a crash with ``resume=True``, offered by ``NETWORK.unfinished()``),
 ``NETWORK.join(table, name, on_event)`` sits at one found in the lobby (a TableInfo),
 offered for a rejoin (a remembered table) or typed as ``"host:port"``
 (``session.GuestSession``), and ``NETWORK.directory()`` is the lobby's live list of
@@ -19,6 +20,9 @@ from net.constants import RECONNECT_ATTEMPTS
 from net.wire.identity import data_dir, load_identity
 from net.sessions.last_table import LastTable
 from net.sessions.session import GuestSession, HostSession, Lobby
+from net.sessions.table_files import discard, unfinished
+
+HOST_DIR = "host"  # the hosted table's state directory in the data directory
 
 
 class Network:
@@ -41,10 +45,20 @@ class Network:
         from net.discovery import DEFAULT_INTERFACES
         return DEFAULT_INTERFACES
 
-    def host(self, settings: dict, name: str, on_event) -> HostSession:
+    def host(self, settings: dict, name: str, on_event, resume: bool = False) -> HostSession:
+        """A new table (an unfinished one is kept aside), or, ``resume``, the one left
+        unfinished (``unfinished``)."""
         return HostSession(on_event, settings, self._identity(name),
-                           state_dir=self._home() / "host", interfaces=self._interfaces() or None,
-                           bind="0.0.0.0")
+                           state_dir=self._home() / HOST_DIR, interfaces=self._interfaces() or None,
+                           bind="0.0.0.0", resume=resume, fresh=not resume)
+
+    def unfinished(self) -> dict | None:
+        """The table this installation hosted and left unfinished (it crashed, or the
+        computer stopped), for the lobby to offer: ``table_files.unfinished``."""
+        return unfinished(self._home() / HOST_DIR)
+
+    def discard_unfinished(self) -> None:
+        discard(self._home() / HOST_DIR)
 
     def join(self, table, name: str, on_event) -> GuestSession:
         """``table``: a TableInfo or remembered table (a dict), or ``"host:port"``

@@ -1,12 +1,13 @@
-"""The facade's network sessions: ``HostSession``, ``GuestSession`` and ``Lobby``.
+"""The facade's sessions: ``HostSession``, ``LocalSession``, ``GuestSession`` and ``Lobby``.
 
-Each runs its asyncio loop in a background thread (like ``net.sessions.local.LocalSession``),
-posts the app's commands onto it with ``call_soon_threadsafe`` and reports through
-``on_event`` on that thread. The work is done by ``host_session.HostCore`` (the table's
-authority) and ``guest_session.GuestCore`` (a verifying seat); this module only moves
-calls and events between threads — and adds what only the app needs: the address
-others type to reach a hosted table (in its "table" events), and the lobby's offer to
-rejoin the last table this installation held a seat at.
+Each runs its asyncio loop in a background thread, posts the app's commands onto it
+with ``call_soon_threadsafe`` and reports through ``on_event`` on that thread. The work
+is done by ``host_session.HostCore`` (the table's authority: a table on the network, or
+a game against the computer, which is a host with no network) and
+``guest_session.GuestCore`` (a verifying seat); this module only moves calls and events
+between threads — and adds what only the app needs: the address others type to reach a
+hosted table (in its "table" events), and the lobby's offer to rejoin the last table
+this installation held a seat at.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from collections.abc import Callable
 
 from net.wire.address import format_address
 from net.constants import REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
+from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import EventCallback, Session
 from net.wire.heartbeat import Timings
+from net.wire.transport import within
 
 log = logging.getLogger(__name__)
 
@@ -79,16 +82,20 @@ class _NetworkSession(Session):
         except Exception:  # noqa: BLE001 - an app bug must not stop the session
             log.exception("event callback failed")
 
-    def _call(self, method: str, *args) -> None:
+    def _do(self, command: Callable, *args) -> None:
+        """Run ``command(*args)`` (a core's method) on the session's loop; a bug becomes
+        an "error" event for the person and a log entry, and the table goes on."""
         def run():
-            if self.core is None:
-                return
             try:
-                getattr(self.core, method)(*args)
+                command(*args)
             except Exception:  # noqa: BLE001 - report, keep the table alive
                 log.exception("session command failed")
-                self._emit({"type": "error", "message": INTERNAL_ERROR})
+                self._emit(error_event(INTERNAL_ERROR))
         self._thread.post(run)
+
+    @property
+    def thread(self) -> threading.Thread:
+        return self._thread.thread
 
 
 # What a person is told when a command hit a bug (the details go to the log).
@@ -136,7 +143,103 @@ def lan_address() -> str:
     return str(usable[0]) if usable else "127.0.0.1"
 
 
-class HostSession(_NetworkSession):
+class HostedSession(_NetworkSession):
+    """A table this app hosts (``HostCore``): on the network, or against the computer."""
+
+    def __init__(self, on_event: EventCallback, name: str, core_factory: Callable):
+        super().__init__(on_event, name)
+        self.core = core_factory(self._emit)
+        self._early: list[tuple] | None = []  # commands that came before the table opened
+        self._thread.submit(self._start())
+
+    async def _start(self) -> None:
+        try:
+            await self.core.start()
+        except Exception as exc:  # noqa: BLE001 - e.g. the port is taken: tell the person
+            log.exception("the table could not open")
+            self._emit(error_event(f"Could not open the table: {_why_not_open(exc)}.", fatal=True))
+            return
+        early, self._early = self._early, None
+        for command, args in early:
+            super()._do(command, *args)
+
+    def _do(self, command: Callable, *args) -> None:
+        """As for every session, once the table is open (until then, in order, queued)."""
+        def run():
+            if self._early is not None:
+                self._early.append((command, args))
+            else:
+                super(HostedSession, self)._do(command, *args)
+        self._thread.post(run)
+
+    def sit(self, seat: int) -> None:
+        """Before the first deal: move to ``seat`` (swapping with whoever is there)."""
+        self._do(self.core.sit, seat)
+
+    def set_seat(self, seat, kind, level=None, player=None) -> None:
+        self._do(self.core.set_seat, seat, kind, level, player)
+
+    def start_game(self) -> None:
+        self._do(self.core.start_game)
+
+    def act(self, action: dict) -> None:
+        self._do(self.core.act, dict(action))
+
+    def set_table_option(self, name: str, value: bool) -> None:
+        self._do(self.core.set_option, name, bool(value))
+
+    def next_hand(self) -> None:
+        self._do(self.core.next_hand)
+
+    def rematch(self) -> None:
+        self._do(self.core.start_game)
+
+    def stand_in(self, seat: int, bot: bool) -> None:
+        self._do(self.core.stand_in, seat, bool(bot))
+
+    def hint(self) -> None:
+        """What a bot would do in your seat: a "hint" event (computed on this thread)."""
+        self._do(self.core.hint)
+
+    def crash(self) -> None:
+        """Stop without a word, as a crash would (tests: a host restarted from its log)."""
+        self.on_event = lambda event: None
+        self._thread.stop(self.core.stop())
+
+    # -- what the table holds now (tests and tools read it; the app uses the events) --------
+    @property
+    def you(self) -> int | None:
+        return self.core.you
+
+    @property
+    def game(self):
+        return self.core.game
+
+    @property
+    def seats(self) -> list[dict]:
+        return self.core.seats_info()
+
+    @property
+    def match(self):
+        return self.core.authority.match
+
+    @property
+    def last_hand(self):
+        """The last finished hand's engine state (every card, every action)."""
+        match = self.core.authority.match
+        return match.last_hand if match is not None else None
+
+    @property
+    def bots(self) -> dict:
+        """seat -> the bot playing it."""
+        return self.core.bots.players
+
+    @property
+    def bot_delay(self) -> float:
+        return self.core.bots.delay
+
+
+class HostSession(HostedSession):
     """Host a table: you sit in seat 0; guests join over the network.
 
     Its "table" events carry ``address``: what others type in Join by address."""
@@ -144,16 +247,14 @@ class HostSession(_NetworkSession):
     def __init__(self, on_event: EventCallback, settings: dict, identity, *, state_dir,
                  interfaces=None, bind: str = "127.0.0.1", port: int = 0,
                  timings: Timings | None = None, stand_in_after: float | None = None, **core):
-        super().__init__(on_event, "parlour-host")
         if core.get("readmit_names"):
             raise ValueError("re-admitting a seat to a new key needs the host person's yes "
                              "(the 'readmit' event); only a headless host may do it by name")
         self.address: str | None = None
         from net.sessions.host_session import HostCore
-        self.core = HostCore(identity, settings, state_dir=state_dir, emit=self._emit, bind=bind,
-                             port=port, interfaces=interfaces, timings=timings, you=0,
-                             stand_in_after=stand_in_after, **core)
-        self._thread.submit(self._start())
+        super().__init__(on_event, "parlour-host", lambda emit: HostCore(
+            identity, settings, state_dir=state_dir, emit=emit, bind=bind, port=port,
+            interfaces=interfaces, timings=timings, you=0, stand_in_after=stand_in_after, **core))
 
     def _emit(self, event: dict) -> None:
         if event.get("type") == "listening":
@@ -162,57 +263,15 @@ class HostSession(_NetworkSession):
             event = {**event, "address": self.address}
         super()._emit(event)
 
-    async def _start(self) -> None:
-        try:
-            await self.core.start()
-        except Exception as exc:  # noqa: BLE001 - e.g. the port is taken: tell the person
-            log.exception("the table could not open")
-            self._emit({"type": "error", "message": f"Could not open the table: {_why_not_open(exc)}.",
-                        "fatal": True})
-
-    def sit(self, seat: int) -> None:
-        """Before the first deal: move to ``seat`` (swapping with whoever is there)."""
-        self._call("sit", seat)
-
-    def set_seat(self, seat, kind, level=None, player=None) -> None:
-        self._call("set_seat", seat, kind, level, player)
-
-    def start_game(self) -> None:
-        self._call("start_game")
-
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request: that key gets no seat. (The yes is
         ``set_seat(seat, "human", player=fingerprint)``.)"""
-        self._call("turn_away", fingerprint)
-
-    def act(self, action: dict) -> None:
-        self._call("act", dict(action))
-
-    def set_table_option(self, name: str, value: bool) -> None:
-        self._call("set_option", name, bool(value))
-
-    def next_hand(self) -> None:
-        self._call("next_hand")
-
-    def rematch(self) -> None:
-        self._call("start_game")
-
-    def stand_in(self, seat: int, bot: bool) -> None:
-        self._call("stand_in", seat, bool(bot))
-
-    def hint(self) -> None:
-        """What a bot would do in your seat: a "hint" event (computed on this thread)."""
-        self._call("hint")
+        self._do(self.core.turn_away, fingerprint)
 
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
         self.on_event = lambda event: None
         self._thread.stop(self.core.stop(farewell="the host left the table"))
-
-    def crash(self) -> None:
-        """Stop without a word, as a crash would (tests: a host restarted from its log)."""
-        self.on_event = lambda event: None
-        self._thread.stop(self.core.stop())
 
 
 class GuestSession(_NetworkSession):
@@ -239,7 +298,7 @@ class GuestSession(_NetworkSession):
         self._only_host()
 
     def act(self, action: dict) -> None:
-        self._call("act", dict(action))
+        self._do(self.core.act, dict(action))
 
     def set_table_option(self, name: str, value: bool) -> None:
         self._only_host()
@@ -255,10 +314,10 @@ class GuestSession(_NetworkSession):
 
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""
-        self._call("hint")
+        self._do(self.core.hint)
 
     def _only_host(self) -> None:
-        self._thread.post(self._emit, {"type": "error", "message": "only the host can do that"})
+        self._thread.post(self._emit, error_event("only the host can do that"))
 
     def close(self) -> None:
         self.on_event = lambda event: None
@@ -267,7 +326,7 @@ class GuestSession(_NetworkSession):
     async def _shutdown(self) -> None:
         await self.core.stop()
         try:
-            await asyncio.wait_for(self.core.done.wait(), 3)
+            await within(3, self.core.done.wait())
         except TimeoutError:
             pass
 
@@ -297,14 +356,13 @@ class Lobby:
         self._wake: asyncio.Event | None = None
         self._watch: asyncio.Task | None = None
         self._paused = False
-        self._stopped = False
 
     def start(self, on_event) -> None:
         self._thread = _LoopThread("parlour-lobby")
 
         def tables(found: list[dict]) -> None:
             self._tables = list(found)
-            on_event({"type": "tables", "tables": found})
+            on_event(tables_event(found))
             self.refresh()
 
         async def begin():
@@ -315,7 +373,7 @@ class Lobby:
                 from net.discovery import TableBrowser
                 self._browser = TableBrowser(interfaces=self.interfaces, on_change=tables)
                 await self._browser.start()
-            on_event({"type": "tables", "tables": []})
+            on_event(tables_event([]))
         self._thread.submit(begin())
 
     def refresh(self) -> None:
@@ -330,19 +388,17 @@ class Lobby:
         self._paused = True
 
     async def _watch_rejoin(self, on_event) -> None:
-        while not self._stopped:
+        while True:
             try:
                 offer = await self._rejoin_offer()
             except Exception:  # noqa: BLE001 - the offer is a convenience: never a crash
                 log.exception("checking the last table failed")
                 offer = None
-            if self._stopped:
-                return
             if offer != self._offer:
                 self._offer = offer
-                on_event({"type": "rejoin", "table": offer})
+                on_event(rejoin_event(offer))
             try:
-                await asyncio.wait_for(self._wake.wait(), None if self._paused else self.probe_every)
+                await within(None if self._paused else self.probe_every, self._wake.wait())
             except TimeoutError:
                 pass
             self._wake.clear()
@@ -384,11 +440,7 @@ class Lobby:
 
         async def end():
             if self._watch is not None:
-                # Perhaps mid-check: it closes its connection (and a close that swallows
-                # the cancellation still finds the loop told to stop).
-                self._stopped = True
-                self._wake.set()
-                self._watch.cancel()
+                self._watch.cancel()  # perhaps mid-check: its connection is closed
                 await asyncio.gather(self._watch, return_exceptions=True)
             if self._browser is not None:
                 await self._browser.stop()

@@ -55,17 +55,17 @@ class _Timer:
         self.started: dict[int, float] = {}
         self.latencies: list[float] = []
         self._t0: float | None = None
-        for name in ("_local", "_on_message"):
+        for name in ("play", "receive"):
             self._wrap(name)
-        orig_changed = core._changed
+        orig_changed = core.changed
 
         def changed(out):
             for signed in out.entries:
                 if signed.kind == "action" and self._t0 is not None:
                     self.started[signed.seq] = self._t0
             orig_changed(out)
-        core._changed = changed
-        core.ack_listeners.append(self._on_ack)
+        core.changed = changed
+        core.outbox.ack_listeners.append(self._on_ack)
 
     def _wrap(self, name: str) -> None:
         orig = getattr(self.core, name)
@@ -81,7 +81,7 @@ class _Timer:
     def _on_ack(self, fp: str, seq: int) -> None:
         peers = list(self.core.authority.peers().values())
         for s in [s for s in self.started if s <= seq]:
-            if self.core.acks.all_acked(s, peers):
+            if self.core.outbox.acks.all_acked(s, peers):
                 self.latencies.append(time.perf_counter() - self.started.pop(s))
 
 

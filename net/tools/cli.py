@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import signal
 import sys
@@ -77,17 +76,9 @@ def _interfaces(values: list[str] | None):
 
 
 def _seeded_rng(hex_seed: str):
-    """Deterministic bytes (SHA-256 in counter mode) for ``--seed``: reproducible runs."""
-    seed = bytes.fromhex(hex_seed)
-    counter = [0]
-
-    def rng(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(seed + counter[0].to_bytes(8, "big")).digest()
-            counter[0] += 1
-        return out[:n]
-    return rng
+    """Deterministic bytes for ``--seed``: reproducible runs."""
+    from net.sessions.host_session import seeded_rng
+    return seeded_rng(bytes.fromhex(hex_seed))
 
 
 def state_dir_for(path: str | None, role: str):
@@ -149,7 +140,7 @@ async def run_host(args) -> int:
         waiter.cancel()
         finished.cancel()
     finally:
-        result = core.result or core._result("stopped")
+        result = core.result or core.summary("stopped")
         await core.stop()
     emit({"type": "result", **result})
     return EXIT_OK

@@ -166,8 +166,7 @@ class Connection:
     async def reject(self, reason: str) -> None:
         """Tell the peer why, then hang up (e.g. after a ProtocolError)."""
         try:
-            await asyncio.wait_for(self.send({"type": "error", "reason": reason}),
-                                   CLOSE_TIMEOUT)
+            await within(CLOSE_TIMEOUT, self.send({"type": "error", "reason": reason}))
         except (ConnectionClosed, TimeoutError, ProtocolError):
             pass
         await self.close()
@@ -176,12 +175,32 @@ class Connection:
         await _close_writer(self._writer)
 
 
+async def within(seconds: float | None, awaitable):
+    """``await awaitable``, for at most ``seconds`` (None: no limit), else TimeoutError.
+
+    Not ``asyncio.wait_for``: on Python 3.11 a cancellation that arrives just as the
+    awaited thing finishes is lost there (the result is returned instead), so whoever
+    cancelled — a lobby stopping mid-check, a guest told to stop — waits in vain.
+    ``asyncio.timeout`` lets every cancellation through."""
+    async with asyncio.timeout(seconds):
+        return await awaitable
+
+
 async def _close_writer(writer: asyncio.StreamWriter) -> None:
+    """Close politely, within ``CLOSE_TIMEOUT``; a failure aborts the connection. A
+    cancellation of the closing task aborts it too, and goes on to whoever cancelled
+    (it is theirs to see)."""
     writer.close()
     try:
         # A polite TLS close waits for the peer's close_notify; don't wait forever.
-        await asyncio.wait_for(writer.wait_closed(), CLOSE_TIMEOUT)
-    except (Exception, asyncio.CancelledError):  # noqa: BLE001 - closing is best effort
+        await within(CLOSE_TIMEOUT, writer.wait_closed())
+    except asyncio.CancelledError:
+        writer.transport.abort()
+        if asyncio.current_task().cancelling():
+            raise
+        # Not ours: asyncio's TLS transport cancels its close waiter when the peer
+        # hangs up first. The connection is closed, which is all that was asked.
+    except Exception:  # noqa: BLE001 - closing is best effort
         writer.transport.abort()
 
 
@@ -274,12 +293,11 @@ async def open_connection(host: str, port: int, identity: Identity,
     ``peer_fingerprint`` so people can compare it.
     """
     _small_tls_buffers()
-    reader, writer = await asyncio.wait_for(
-        asyncio.open_connection(host, port, ssl=client_context()), timeout)
+    reader, writer = await within(timeout, asyncio.open_connection(host, port, ssl=client_context()))
     try:
-        return await asyncio.wait_for(
-            _client_handshake(reader, writer, identity, f"{host}:{port}",
-                              expect_fingerprint, known_hosts, protocol, schemas), timeout)
+        return await within(timeout, _client_handshake(reader, writer, identity, f"{host}:{port}",
+                                                       expect_fingerprint, known_hosts, protocol,
+                                                       schemas))
     except BaseException as exc:
         await _close_writer(writer)
         if isinstance(exc, TimeoutError):
@@ -350,9 +368,8 @@ async def _first_message(reader: asyncio.StreamReader, expected: str) -> dict:
 
 async def _send_error(writer: asyncio.StreamWriter, reason: str) -> None:
     try:
-        await asyncio.wait_for(
-            framing.write_frame(writer, {"type": "error", "reason": reason}), CLOSE_TIMEOUT)
-    except (Exception, asyncio.CancelledError):  # noqa: BLE001 - best effort before hang-up
+        await within(CLOSE_TIMEOUT, framing.write_frame(writer, {"type": "error", "reason": reason}))
+    except Exception:  # noqa: BLE001 - best effort before hang-up (a cancellation goes on)
         pass
 
 
@@ -449,7 +466,7 @@ class Server:
     async def _serve(self, reader: asyncio.StreamReader,
                      writer: asyncio.StreamWriter, ticket) -> None:
         try:
-            conn = await asyncio.wait_for(self._handshake(reader, writer), self._timeout)
+            conn = await within(self._timeout, self._handshake(reader, writer))
         except (HandshakeError, ProtocolError, ConnectionClosed, OSError, ssl.SSLError,
                 TimeoutError) as exc:
             self._refuse(writer, exc)

@@ -19,6 +19,13 @@ from app.settings import Settings  # noqa: E402
 
 
 
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path, monkeypatch):
+    """Identity and games against the computer in the test's own directory, never in
+    the user's data directory."""
+    monkeypatch.setenv("PARLOUR_HOME", str(tmp_path / "parlour-home"))
+
+
 @pytest.fixture
 def settings(tmp_path):
     s = Settings.at(str(tmp_path / "parlour.ini"))

@@ -14,7 +14,7 @@ def start_autoplay(qtbot, window, settings: dict, scores: list[int] | None = Non
     qtbot.waitUntil(lambda: window.setup.start_button.isEnabled())
     session.start_game()
     if scores is not None:  # runs on the session's loop right after the deal, before any bot moves
-        session._post(lambda: setattr(session.match, "scores", list(scores)))
+        session._do(lambda: setattr(session.match, "scores", list(scores)))
     return session
 
 

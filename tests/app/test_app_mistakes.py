@@ -44,7 +44,9 @@ def test_leaving_a_game_against_the_computer_asks_first(qtbot, window):
     session = window.session
     qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
     box = confirm_box(qtbot, window)
-    assert box.text() == "Leave this game?" and "it is not kept" in box.informativeText()
+    # The game is kept now (issue 12): the box says where to find it again.
+    assert box.text() == "Leave this game?" and "is kept" in box.informativeText() \
+        and "continue it from the lobby" in box.informativeText()
     assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter stays
     qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
     until(qtbot, lambda: not box.isVisible())
@@ -53,6 +55,7 @@ def test_leaving_a_game_against_the_computer_asks_first(qtbot, window):
     qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
     until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
     assert window.session is None
+    assert window.lobby.unfinished_card.isVisible()  # and the lobby offers to go on
 
 
 def test_a_guest_is_told_their_seat_is_kept(qtbot, window, tmp_path, closing):

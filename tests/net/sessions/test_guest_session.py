@@ -47,7 +47,7 @@ class Harness:
                                call_later=self._later)
         self.guest.link = self.link = HeldLink(self.table.host_id.public_key)
         self.table.open()
-        self.guest._on_message({"type": "joined", "table": TABLE, "seat": SEAT, "head": 0})
+        self.guest.receive({"type": "joined", "table": TABLE, "seat": SEAT, "head": 0})
         self.table.replicas[SEAT] = self.guest.replica  # the host's messages reach it via feed()
         self.table.start()
         self.feed()
@@ -67,7 +67,7 @@ class Harness:
     def feed(self) -> None:
         """Everything the host has sent seat 1 so far; its contributions go straight back."""
         while self.inbox:
-            self.guest._on_message(self.inbox.pop(0))
+            self.guest.receive(self.inbox.pop(0))
             for msg in self.take(m.CONTRIBUTION):
                 self.table.deliver(self.table.host.receive(self.table.fp(SEAT), msg))
 
@@ -112,7 +112,7 @@ def test_a_persons_got_it_goes_once_while_it_is_in_flight():
     h.guest.act({"ack": True})  # a second click
     assert h.send_actions() == 1
     h.feed()
-    assert SEAT not in h.table.host.state.to_act() and h.guest._in_flight is None
+    assert SEAT not in h.table.host.state.to_act() and h.guest.player.in_flight is None
     assert not [e for e in h.events if e["type"] == "error"]
 
 
@@ -133,12 +133,12 @@ def test_a_bots_got_it_is_not_sent_again_when_another_arrives_first():
 def test_only_a_refusal_of_our_own_move_reaches_the_person():
     h = Harness()
     h.to_widow()
-    h.guest._on_message(m.error_message("no deal is waiting for randomness"))
+    h.guest.receive(m.error_message("no deal is waiting for randomness"))
     assert not [e for e in h.events if e["type"] == "error"]  # not about our move: logged
     assert h.guest.errors == ["no deal is waiting for randomness"]
     h.guest.act({"ack": True})
     h.take(m.ACTION)  # lost on the way; the host says no
-    h.guest._on_message(m.error_message("the action is for another table"))
+    h.guest.receive(m.error_message("the action is for another table"))
     errors = [e for e in h.events if e["type"] == "error"]
     assert [e["message"] for e in errors] == ["the action is for another table"]
     assert h.events[-1]["type"] == "state" and h.legal() == [{"ack": True}]  # offered again
@@ -152,6 +152,6 @@ def test_a_second_got_it_after_the_first_is_logged_changes_nothing():
     h.guest.act({"ack": True})
     h.send_actions()
     h.feed()
-    assert h.guest._in_flight is None and SEAT not in h.table.host.state.to_act()
+    assert h.guest.player.in_flight is None and SEAT not in h.table.host.state.to_act()
     h.guest.act({"ack": True})  # e.g. Enter pressed again
     assert not h.take(m.ACTION) and not [e for e in h.events if e["type"] == "error"]

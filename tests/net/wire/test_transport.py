@@ -371,3 +371,70 @@ def test_a_first_message_the_host_cannot_read_gets_an_explanation(arun, host_id,
             return message
     message = arun(go())
     assert message.startswith("this table runs Parlour protocol 1 and expects an 'auth'")
+
+
+def fake_writer(wait_closed, aborted: list):
+    """A StreamWriter stand-in for closing: ``wait_closed`` as given, aborts recorded."""
+    import types
+    return types.SimpleNamespace(close=lambda: None, wait_closed=wait_closed,
+                                 transport=types.SimpleNamespace(abort=lambda: aborted.append(True)))
+
+
+def test_a_close_that_is_cancelled_aborts_the_connection_and_lets_the_cancellation_through():
+    """Closing waits for the peer's TLS close_notify; cancelled meanwhile (the lobby
+    stopping mid-check), the connection is aborted and the cancellation is not lost."""
+    aborted = []
+
+    async def never():
+        await asyncio.Event().wait()  # the peer never answers
+
+    async def main():
+        closing = asyncio.ensure_future(transport._close_writer(fake_writer(never, aborted)))
+        await asyncio.sleep(0.01)
+        closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        assert closing.cancelled()
+
+    asyncio.run(main())
+    assert aborted == [True]
+
+
+def test_within_never_loses_a_cancellation_that_arrives_as_the_wait_ends():
+    """asyncio.wait_for on Python 3.11 returns the result instead (the lobby then waited
+    5 s to stop); ``within`` lets the cancellation through."""
+    async def trial():
+        inner = asyncio.get_running_loop().create_future()
+
+        async def waiter():
+            await transport.within(5, inner)
+            return "went on"
+        task = asyncio.ensure_future(waiter())
+        await asyncio.sleep(0)
+        inner.set_result(1)
+        task.cancel()  # the same turn of the loop as the result
+        try:
+            return await task
+        except asyncio.CancelledError:
+            return "cancelled"
+
+    assert asyncio.run(trial()) == "cancelled"
+
+    async def late():
+        await transport.within(0.01, asyncio.Event().wait())
+    with pytest.raises(TimeoutError):
+        asyncio.run(late())
+
+
+def test_a_close_whose_tls_waiter_is_cancelled_by_asyncio_is_simply_closed():
+    """asyncio's TLS transport cancels its close waiter when the peer hangs up first:
+    that CancelledError is not the closing task's, so the close just ends (aborted)."""
+    aborted = []
+
+    async def hung_up():
+        waiter = asyncio.get_running_loop().create_future()
+        waiter.cancel()
+        await waiter
+
+    asyncio.run(transport._close_writer(fake_writer(hung_up, aborted)))  # raises nothing
+    assert aborted == [True]

@@ -1,0 +1,61 @@
+"""The table's mDNS advert, kept current: open seats, and whether the game has begun.
+
+A host on the network announces its table (``discovery.TableAdvertiser``) so lobbies
+list it; a table against the computer has no advert. ``Advert`` builds the announcement
+from the table and re-announces only when what a lobby shows has changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+def open_seats(authority) -> int:
+    return sum(1 for i in authority.seats.values() if i.kind == "empty")
+
+
+class Advert:
+    def __init__(self, interfaces, make_advertiser: Callable | None = None):
+        self.interfaces = interfaces
+        self.make_advertiser = make_advertiser or _zeroconf_advertiser
+        self.advertiser = None
+        self.shown: tuple[int, bool] | None = None  # (open seats, in game) last announced
+
+    async def start(self, identity, authority, port: int) -> None:
+        from net.discovery import TableAdvert
+        game = authority.game
+        self.shown = (open_seats(authority), authority.match is not None)
+        advert = TableAdvert(name=authority.name, game=game.id, ruleset=game.ruleset.id,
+                             mode=game.mode or "", host=identity.name,
+                             fingerprint=identity.fingerprint, port=port,
+                             open_seats=self.shown[0], in_game=self.shown[1])
+        self.advertiser = self.make_advertiser(advert, self.interfaces)
+        await self.advertiser.start()
+
+    def changes(self, authority) -> dict | None:
+        """What to re-announce now (None: nothing changed, or no advert)."""
+        now = (open_seats(authority), authority.match is not None)
+        if self.advertiser is None or now == self.shown:
+            return None
+        self.shown = now
+        return {"open_seats": now[0], "in_game": now[1]}
+
+    async def update(self, changes: dict) -> None:
+        await self.advertiser.update(**changes)
+
+    async def stop(self) -> None:
+        if self.advertiser is None:
+            return
+        try:
+            await self.advertiser.stop()
+        except Exception:  # noqa: BLE001 - leaving the network must not fail
+            log.exception("advert withdrawal failed")
+        self.advertiser = None
+
+
+def _zeroconf_advertiser(advert, interfaces):
+    from net.discovery import TableAdvertiser
+    return TableAdvertiser(advert, interfaces=interfaces)

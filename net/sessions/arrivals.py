@@ -1,0 +1,226 @@
+"""Arrivals: what a host does with each connection's "join", and with a link that ends.
+
+The first frame of every connection is "join" (the peer's key is already known from the
+handshake), and it decides what happens:
+
+* the key holds a seat: a **rejoin** — the log after the peer's ``last_seq``;
+* a stand-in bot keeps the key's seat: the seat is **handed back**;
+* the key's seat was given to a new key: it is **shown the log** (its replica raises
+  the alert on the re-admission entry) and then refused;
+* it claims a seat it does not hold: the trust layer **refuses the claim**;
+* before the deal, an empty seat: it is **seated**; in game (or a full table): it joins
+  the **waiting room**, and the host person is asked whether it may have an away
+  player's seat (``readmit`` / ``turn_away``); a headless host with ``readmit_names``
+  gives it by name, unasked; a stranger waits at most ``Timings.unseated_wait``.
+
+A link that ends is a **drop** of its seat (logged; a stand-in may take over later),
+and a host restarted from its log gives its peers ``restart_grace`` to come back before
+logging them as dropped.
+
+The connection caps (``admission.Admission``) decide which unseated connections are
+kept; this part tells them when a connection is seated or waiting. Sans-I/O: links are
+anything with ``send``/``reject``/``finish``/``close`` and a ``conn`` (its ``peer_name``
+and caps ``ticket``); the table is reached through ``authority``, ``key``, ``outbox``,
+``stand_ins``, ``timers``, ``admission``, ``emit``, ``apply``, ``log_only``,
+``settled``, ``refresh`` and ``is_open``.
+"""
+
+from __future__ import annotations
+
+from net.wire import messages as m
+from net.wire.identity import fingerprint
+from net.sessions.events import connection_event, readmit_event, readmitted_event
+
+
+class Arrivals:
+    def __init__(self, table, *, unseated_wait: float, restart_grace: float,
+                 readmit_names: bool = False):
+        self.table = table
+        self.unseated_wait = unseated_wait
+        self.restart_grace = restart_grace
+        self.readmit_names = readmit_names
+        self.waiting: dict[str, tuple[bytes, str, object]] = {}  # fp -> (key, name, link)
+        self.keys: dict[str, bytes] = {}  # fingerprint -> key of everyone seated here
+
+    # -- a "join" ---------------------------------------------------------------------------
+    def join(self, fp: str, key: bytes, name: str, link, join: dict) -> None:
+        auth = self.table.authority
+        seat = auth.seat_of(fp)
+        if seat is None:
+            seat = self.table.stand_ins.hand_back(key)
+        taken = auth.taken_from(key) if seat is None else None
+        if taken is not None:
+            self._show_taken(fp, key, link, join, *taken)
+            return
+        if seat is None and join.get("seat") is not None and join["last_seq"] >= 0:
+            self._refuse_claim(fp, link, join)  # the trust layer says why
+            return
+        if seat is None:
+            seat = self._new_seat(fp, key, name, link, join)
+            if seat is None:
+                return
+        self._register(fp, key, link, seat, join["last_seq"])
+
+    def _register(self, fp: str, key: bytes, link, seat: int, last_seq: int) -> None:
+        table = self.table
+        self.keys[fp] = key
+        self.waiting.pop(fp, None)
+        table.timers.cancel(("waiting", fp))
+        if link.conn.ticket is not None:
+            table.admission.seat(link.conn.ticket)  # a player: never dropped for room
+        table.timers.cancel(("absent", seat))
+        table.stand_ins.disarm(seat)
+        has = min(last_seq, table.authority.chain.seq)
+        table.outbox.attach(fp, link, has)
+        link.send({"type": "joined", "table": table.authority.table, "seat": seat,
+                   "head": table.authority.chain.seq})
+        table.log_only(table.authority.rejoin(fp, seat, has))
+        table.emit(connection_event(seat, "connected", f"{link.conn.peer_name} ({fp})"))
+        table.refresh()
+
+    def _refuse_claim(self, fp: str, link, join: dict) -> None:
+        out = self.table.authority.rejoin(fp, join["seat"], join["last_seq"])
+        for who, msg in out.sends:
+            if who == fp:
+                link.send(msg)
+        link.finish()
+        self.table.emit(connection_event(join["seat"], "refused",
+                                         f"{link.conn.peer_name} ({fp}) claimed seat "
+                                         f"{join['seat']}, which another key holds"))
+
+    def _new_seat(self, fp: str, key: bytes, name: str, link, join: dict) -> int | None:
+        auth = self.table.authority
+        if auth.match is None:
+            empty = [s for s, i in sorted(auth.seats.items()) if i.kind == "empty"]
+            if empty:
+                seat = join["seat"] if join.get("seat") in empty else empty[0]
+                self.table.log_only(auth.seat(seat, "human", key, name))
+                return seat
+        if self.readmit_names:  # headless only (HostSession refuses it): unasked, by name
+            stand_ins = self.table.stand_ins
+            seat = next((s for s in stand_ins.readmittable(name) if stand_ins.away(s)[1] == name),
+                        None)
+            if seat is not None:
+                self._give_seat(seat, key, name)
+                return seat
+        if auth.match is None:
+            link.reject("the table is full")
+            return None
+        self._wait(fp, key, name, link)
+        return None
+
+    # -- the waiting room: a new key asks for an away player's seat -------------------------------
+    def _wait(self, fp: str, key: bytes, name: str, link) -> None:
+        self.waiting[fp] = (key, name, link)
+        if link.conn.ticket is not None:
+            self.table.admission.wait(link.conn.ticket)
+        wait = self.unseated_wait
+        self.table.timers.later(("waiting", fp), wait, self._send_away, fp, link,
+                                f"the host gave you no seat within {wait:g} s")
+        self.table.emit(connection_event(None, "waiting", f"{name} ({fp}) asks to be re-admitted"))
+        self.table.settled()
+        self._offer_seat(fp)
+
+    def waiting_list(self) -> list[dict]:
+        return [{"fingerprint": fp, "name": w[1]} for fp, w in self.waiting.items()]
+
+    def _offer_seat(self, fp: str) -> None:
+        """Ask the host person (the app's dialog) whether a waiting stranger may have an
+        away player's seat; nothing is given without a yes (``readmit``)."""
+        if fp not in self.waiting:
+            return
+        _, name, _ = self.waiting[fp]
+        stand_ins = self.table.stand_ins
+        seats = stand_ins.readmittable(name)
+        if seats:
+            old_key, old_name = stand_ins.away(seats[0])
+            self.table.emit(readmit_event(seats[0], old_name, fingerprint(old_key), fp, name))
+
+    def _give_seat(self, seat: int, key: bytes, name: str) -> None:
+        """Re-admit: ``seat`` goes to ``key``, logged as a seat entry with ``readmit``."""
+        table = self.table
+        _, old_name = table.stand_ins.away(seat)
+        table.stand_ins.release(seat)
+        old = table.authority.seats[seat]
+        if old.kind == "human" and old.key is not None:
+            table.outbox.drop(fingerprint(old.key), "the seat was given to another key")
+        table.log_only(table.authority.readmit(seat, key, name))
+        table.emit(readmitted_event(seat, old_name, key))
+
+    def readmit(self, seat: int, fp: str) -> bool:
+        """The host person's yes: give ``seat`` to the waiting player ``fp`` (a lost key)."""
+        if fp not in self.waiting or seat not in self.table.authority.seats:
+            return False
+        key, name, link = self.waiting.pop(fp)
+        self.table.timers.cancel(("waiting", fp))
+        self._give_seat(seat, key, name)
+        self._register(fp, key, link, seat, -1)
+        return True
+
+    def turn_away(self, fp: str) -> None:
+        """The host person's no: the waiting player ``fp`` gets no seat."""
+        waiting = self.waiting.get(fp)
+        if waiting is not None:
+            self._send_away(fp, waiting[2], "the host did not give you a seat")
+
+    def _send_away(self, fp: str, link, reason: str) -> None:
+        if self.waiting.get(fp, (None, None, None))[2] is link:
+            del self.waiting[fp]
+            link.reject(reason)
+            self.table.settled()
+
+    def _show_taken(self, fp: str, key: bytes, link, join: dict, seat: int, seq: int) -> None:
+        """A key whose seat was given to a new key is back. It is not simply refused: it
+        is shown the log, so that its own replica raises the alert on the re-admission
+        entry and keeps the evidence, and then told why it has no seat."""
+        auth = self.table.authority
+        mine = join.get("seat") == seat and join["last_seq"] <= auth.chain.seq
+        link.send({"type": "joined", "table": auth.table, "seat": None, "head": auth.chain.seq})
+        for msg in auth.sync(seat, join["last_seq"] if mine else -1, key=key):
+            link.send(msg)
+        link.send(m.refused_message(f"seat {seat} was given to a new key at entry {seq}; ask "
+                                    "the host why"))
+        link.finish()
+        self.table.emit(connection_event(seat, "refused", f"{link.conn.peer_name} ({fp}) came "
+                                         f"back for seat {seat}, which was given to a new key "
+                                         f"at entry {seq}, and was shown the log"))
+
+    # -- links that end ------------------------------------------------------------------------
+    def ended(self, fp: str, link, reason: str) -> None:
+        if self.waiting.get(fp, (None, None, None))[2] is link:
+            del self.waiting[fp]
+        if not self.table.outbox.detach(fp, link):
+            return  # replaced, refused or never seated
+        seat = self.table.authority.seat_of(fp)
+        if seat is None or not self.table.is_open:
+            return  # peers leaving a finished table are not drops
+        self.table.emit(connection_event(seat, "dropped", reason))
+        self._drop(seat)
+        for waiting in list(self.waiting):  # a stranger may be the player who dropped
+            self._offer_seat(waiting)
+
+    def _drop(self, seat: int) -> None:
+        if self.table.authority.seats[seat].connected:
+            self.table.apply(self.table.authority.drop(seat))
+        self.table.stand_ins.arm(seat)
+
+    def after_restart(self) -> None:
+        """Peers of a restarted host are all away: give them time before logging drops."""
+        auth = self.table.authority
+        for seat in auth.peers():
+            if auth.seats[seat].connected:
+                self.table.timers.later(("absent", seat), self.restart_grace, self._absent, seat)
+            else:
+                self.table.stand_ins.arm(seat)
+
+    def _absent(self, seat: int) -> None:
+        fp = self.table.authority.peers().get(seat)
+        if fp is None or self.table.outbox.holds(fp) or not self.table.is_open:
+            return
+        self.table.emit(connection_event(seat, "dropped",
+                                         "did not come back after the host restarted"))
+        self._drop(seat)
+
+    def close_all(self, reason: str) -> None:
+        for _key, _name, link in list(self.waiting.values()):
+            link.close(reason)

@@ -1,0 +1,44 @@
+"""Named timers on one event loop: a table's deadlines, each replaced or cancelled by name.
+
+A host waits for many things at once — a stranger's seat, a dropped player's return, a
+shuffle's deadline — each under a key such as ``("stand-in", 2)``. Arming a key again
+replaces its timer; cancelling a key that is not armed does nothing. ``call_later`` is
+injected (the running loop's by default), so the parts that use timers are tested with
+a fake clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+
+def loop_call_later(delay: float, fn: Callable, *args):
+    return asyncio.get_running_loop().call_later(delay, fn, *args)
+
+
+class Timers:
+    def __init__(self, call_later: Callable = loop_call_later):
+        self.call_later = call_later
+        self.armed: dict[tuple, object] = {}  # key -> handle (anything with cancel())
+
+    def later(self, key: tuple, delay: float, fn: Callable, *args) -> None:
+        """Call ``fn(*args)`` after ``delay`` seconds, unless ``key`` is cancelled first."""
+        self.cancel(key)
+
+        def fire():
+            self.armed.pop(key, None)
+            fn(*args)
+        self.armed[key] = self.call_later(delay, fire)
+
+    def cancel(self, key: tuple) -> None:
+        handle = self.armed.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def __contains__(self, key: tuple) -> bool:
+        return key in self.armed
+
+    def cancel_all(self) -> None:
+        for key in list(self.armed):
+            self.cancel(key)

@@ -1,0 +1,138 @@
+"""A guest seat's decisions: the person's, through ``act``, or a bot's (headless).
+
+One decision at a time: once a move is sent, nothing more is decided or offered until
+the host logs it or refuses it (a Rook "Got it" sent while someone else's is logged
+must not go twice), and only a refusal of that move reaches the person — anything else
+the host complains about is logged. A bot decides through the same ``bots.BotDriver``
+as every other bot, from the seat's own view.
+
+Each move is checked on our replica and signed there (``PeerReplica.act``: net/trust's one
+signing path, with the replica's injected randomness).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from engine import IllegalAction, RecordError
+from engine.bots import make_bot
+from engine.bots.random_bot import RandomBot
+
+from net.sessions.bots import BotDriver
+from net.sessions.events import error_event
+from net.trust.moves import repeats
+from net.trust.replica import ReplicaHalted
+from net.wire import messages as m
+
+log = logging.getLogger(__name__)
+
+
+class GuestPlayer:
+    """``core``: the guest (``identity``, ``replica``, ``link``, ``emit``, ``errors``,
+    ``call_later``, ``rng``, and its ``view``)."""
+
+    def __init__(self, core, bot_level: str | None = None, bot_delay: float = 0.0):
+        self.core = core
+        self.bot = make_bot(bot_level, core.identity.public_key) if bot_level else None
+        # The log position our last move was sent at, until the host logs or refuses it.
+        self.in_flight: int | None = None
+        self.failed_at: int | None = None  # where the bot's move failed: not tried again there
+        self.driver = BotDriver(lambda delay, fn, *args: core.call_later(delay, fn, *args),
+                                due=self._due, position=lambda: core.replica.seq,
+                                move=self._bot_move, pace=lambda: bot_delay)
+
+    # -- the person -----------------------------------------------------------------------------
+    def act(self, data: dict) -> None:
+        """The person's decision (hand-record form, no seat)."""
+        r = self.core.replica
+        if r is None or self.core.link is None:
+            self.core.emit(error_event("not connected to the table right now"))
+            return
+        if self.in_flight is not None:
+            return  # a second click while the first move is on its way: it is that move
+        if r.seat is not None and repeats(r.game, self.core.view.shadow_state(), r.seat, data):
+            return  # a second "Got it" once the first is logged: changes nothing
+        try:
+            self._send(dict(data))
+        except (IllegalAction, ReplicaHalted) as exc:
+            self.core.emit(error_event(str(exc)))
+
+    def _send(self, data: dict) -> None:
+        """Sign and send one decision; nothing more is decided until it is settled."""
+        core = self.core
+        core.link.send(core.replica.act(data))
+        self.in_flight = core.replica.seq
+
+    # -- the host's answers ------------------------------------------------------------------------
+    def reconnected(self) -> None:
+        """A new link: a move sent on the old one may never have arrived (if it was
+        logged, the sync shows it); decide afresh."""
+        self.in_flight = None
+        self.failed_at = None
+
+    def refused(self, reason: str) -> None:
+        """An error from the host (or junk our replica rejected). Only a refusal of this
+        seat's own move in flight is the person's business; anything else is logged."""
+        self.core.errors.append(reason)
+        if self.in_flight is None:
+            log.warning("the host reported a problem that was not about our move: %s", reason)
+            return
+        self.in_flight = None  # our move was refused: decide again
+        self.core.emit(error_event(reason))
+        if self.core.replica is not None and self.core.replica.scores is not None:
+            self.core.emit(self.core.view.state_event([]))  # the decision is offered again
+
+    def settle(self, accepted: list[dict]) -> None:
+        """Our move in flight is settled once the host logs it (or the hand moves on)."""
+        if self.in_flight is None:
+            return
+        seat = self.core.replica.seat
+        for a in accepted:
+            entry = a.entry
+            if entry.kind in ("deal", "hand_end", "start") or (
+                    entry.kind == "action"
+                    and entry.body["signed"]["body"]["action"].get("seat") == seat):
+                self.in_flight = None
+                return
+
+    # -- a bot in this seat -------------------------------------------------------------------------
+    def poke(self) -> None:
+        if self.bot is not None:
+            self.driver.poke()
+
+    def my_turn(self) -> bool:
+        r = self.core.replica
+        if r is None or r.halted is not None or r.seat is None or r.view is None:
+            return False
+        return self.core.view.shadow_state() is not None and r.seat in (r.view.get("to_act") or [])
+
+    def _due(self) -> list[int]:
+        ready = self.bot is not None and self.core.link is not None and self.in_flight is None
+        if not ready or not self.my_turn() or self.failed_at == self.core.replica.seq:
+            return []
+        return [self.core.replica.seat]
+
+    def _bot_move(self, _seat: int) -> None:
+        self.failed_at = self.core.replica.seq  # cleared below once the move is sent
+        try:
+            self._send(self._bot_choice())
+            self.failed_at = None
+        except (IllegalAction, ReplicaHalted) as exc:
+            self.core.emit(error_event(f"the bot's move was refused: {exc}"))
+        except Exception as exc:  # noqa: BLE001 - a bot bug must not kill the session
+            log.exception("bot failed")
+            self.core.emit(error_event(f"the bot failed: {exc!r}"))
+
+    def _bot_choice(self) -> dict:
+        r = self.core.replica
+        if isinstance(self.bot, RandomBot) and r.hand.me == r.seat:
+            action = self.bot.choose(self.core.view.shadow_state(), r.seat)
+        elif isinstance(self.bot, RandomBot):
+            # Seated mid-hand (re-admitted): the shadow deal does not hold this seat's
+            # real cards, so decide from the view the host sent instead.
+            action = make_bot("easy", self.core.identity.public_key).choose(r.game, r.view)
+        else:
+            action = self.bot.choose(r.game, r.view)
+        data = r.game.action_to_json(action)
+        data.pop("seat", None)
+        return data

@@ -1,0 +1,151 @@
+"""What a guest's person is told: the facade's events, built from the guest's replica.
+
+A guest knows its table only through its own ``PeerReplica`` (every entry checked with
+the engine). ``GuestView`` turns what the replica accepted into the same events a host
+gives its own seat — the builders in ``net.sessions.events`` — so a guest's "table",
+"state", "hand_over" and "hint" are the host's, field for field: who sits where (bot
+levels included), the position, the hand's end (with its verified record saved), other
+players dropping and coming back, and a deal that waits for someone's shuffle.
+"""
+
+from __future__ import annotations
+
+import json
+
+from net.constants import SHUFFLE_NOTICE
+from net.sessions.events import (connection_event, hand_over_events, hint_event,
+                                 readmitted_event, record_breakdown, seat_info, shuffle_event,
+                                 stand_in_event, state_event, table_event)
+from net.trust.values import NOBODY, Entry
+
+TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table"}
+
+
+class GuestView:
+    """``core``: the guest (``replica``, ``emit``, ``call_later``, ``table_name``,
+    ``state_dir``, and its ``player``'s move in flight)."""
+
+    def __init__(self, core):
+        self.core = core
+
+    @property
+    def replica(self):
+        return self.core.replica
+
+    # -- after every accepted batch ---------------------------------------------------------
+    def report(self, accepted: list, was_seat, was_names: dict) -> None:
+        kinds = {a.entry.kind for a in accepted}
+        self._others_connection(accepted, was_names)
+        self._watch_shuffles(accepted)
+        if kinds & TABLE_KINDS or was_seat != self.replica.seat:
+            self.core.emit(self.table_event())
+        if kinds & {"deal", "action"}:
+            self.core.emit(self.state_event([e for a in accepted for e in a.events]))
+
+    def table_event(self) -> dict:
+        r = self.replica
+        game = r.game
+        seats = [seat_info(seat, r.seats.get(seat), r.seats.get(seat, NOBODY).connected)
+                 for seat in range(game.num_players)] if game else []
+        return table_event(game, self.table_name(), seats, r.seat, False, r.options,
+                           r.scores is not None) if game else {
+            "type": "table", "seats": [], "you": r.seat, "is_host": False,
+            "settings": {"name": self.table_name()}, "table_options": {}, "started": False}
+
+    def table_name(self) -> str:
+        """The name found in the lobby, else the one in the table entry (seq 0)."""
+        if self.core.table_name:
+            return self.core.table_name
+        try:
+            return str(self.replica.log[0].body.get("name") or "")
+        except (IndexError, KeyError, AttributeError, TypeError):
+            return ""
+
+    def shadow_state(self):
+        """The replica's copy of the hand being played (None between hands)."""
+        hand = self.replica.hand
+        if hand is None or not hand.playing:
+            return None
+        return hand.shadow.state
+
+    def state_event(self, events: list) -> dict:
+        r = self.replica
+        state = self.shadow_state()
+        if self.core.player.in_flight is not None:
+            state = None  # our move is on its way: nothing to decide now
+        return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
+                           view=r.view)
+
+    def hint(self) -> None:
+        """What a "normal" bot would do in this seat, from our own view: a "hint" event."""
+        r = self.replica
+        if r is None or r.view is None or r.halted is not None:
+            self.core.emit(hint_event(None, None, None, ""))  # nothing to decide
+            return
+        self.core.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
+
+    # -- the end of a hand ----------------------------------------------------------------------
+    def hand_verified(self, hand: dict) -> None:
+        path = None
+        records = self.core.subdir("records")
+        if records is not None and hand.get("record") is not None:
+            records.mkdir(parents=True, exist_ok=True)
+            path = records / f"{safe_name(self.replica.table)}-hand{hand['hand']}.json"
+            path.write_text(json.dumps(hand["record"], indent=1))
+        for event in hand_over_events(hand["result"], hand["scores"], hand["hand"], hand["winner"],
+                                      record_breakdown(hand.get("record")),
+                                      str(path) if path else None):
+            self.core.emit(event)
+
+    # -- the others -----------------------------------------------------------------------------
+    def _others_connection(self, accepted: list, was_names: dict) -> None:
+        """Other players dropping and coming back (or a bot standing in, or their seat
+        given to a new key), in game."""
+        r = self.replica
+        if r.scores is None:
+            return
+        for a in accepted:
+            entry = a.entry
+            seat = entry.body.get("seat") if isinstance(entry.body, dict) else None
+            if seat is None or seat == r.seat:
+                continue
+            name = r.seats.get(seat, NOBODY).name or f"seat {seat + 1}"
+            event = self._connection(entry, seat, name, was_names)
+            if event is not None:
+                self.core.emit(event)
+
+    @staticmethod
+    def _connection(entry: Entry, seat: int, name: str, was_names: dict) -> dict | None:
+        kind, body = entry.kind, entry.body
+        if kind == "seat" and body.get("readmit"):
+            return readmitted_event(seat, was_names.get(seat) or name, body["key"])
+        if kind == "drop":
+            return connection_event(seat, "dropped",
+                                    f"{name} lost the connection. Their seat is held for them.")
+        if kind == "rejoin" or (kind == "seat" and body["kind"] == "human"):
+            return connection_event(seat, "connected")
+        if kind == "seat" and body["kind"] == "bot":
+            return stand_in_event(seat, name)
+        return None
+
+    def _watch_shuffles(self, accepted: list) -> None:
+        """Once the deal has waited a while for other players' shuffles, say whose."""
+        rnd = self.replica.round
+        if rnd is None or rnd.dealt or not any(
+                a.entry.kind == "commit" for a in accepted):
+            return
+        self.core.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
+
+    def _shuffle_notice(self, commitment: bytes) -> None:
+        r = self.replica
+        rnd = r.round if r is not None else None
+        if rnd is None or rnd.commitment != commitment or rnd.dealt or r.halted is not None:
+            return
+        names = [r.seats[s].name for s in rnd.waiting_for if s != r.seat]
+        if names:
+            self.core.emit(shuffle_event(names))
+
+
+def safe_name(text: str | None) -> str:
+    """``text`` as a file name (letters, digits, - _ . only; at most 60)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in (text or "table"))[:60]

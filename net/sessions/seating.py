@@ -1,0 +1,115 @@
+"""Seating: who sits where before the first deal.
+
+Before the deal the host person arranges the table: a bot of some level, nobody, or a
+joined player in each seat, and their own seat anywhere. Every change is a seat entry in
+the table's log. Moving one occupant to an occupied seat is a swap, logged in an order
+that never shows one key in two seats (``swap_steps``). Once the game has started the
+seats are the log's to change (drops, stand-ins, re-admission), not this part's.
+
+``Seating`` talks to its table through a few calls (``authority``, ``game``, ``key``,
+``you``, ``fingerprint``, ``connected``, ``apply``, ``log_only``, ``emit``, ``settled``,
+``reseated``), so tests drive it with a recording stand-in for the table.
+"""
+
+from __future__ import annotations
+
+from net.sessions.events import error_event
+from net.trust.values import NOBODY, Seat
+
+
+
+def bot_name(seat: int) -> str:
+    return f"Bot {seat + 1}"
+
+
+def swap_steps(first: Seat, second: Seat, a: int, b: int) -> list[tuple[int, Seat]]:
+    """The seat entries that exchange seats ``a`` (holding ``first``) and ``b``
+    (holding ``second``), in an order that never shows one key in two seats."""
+    if first.kind == "human" and second.kind == "human":
+        return [(a, NOBODY), (b, first), (a, second)]
+    if first.kind == "human":
+        return [(a, second), (b, first)]
+    return [(b, first), (a, second)]
+
+
+class Seating:
+    def __init__(self, table, bot_levels: dict[int, str] | None = None):
+        self.table = table
+        self.bot_levels = dict(bot_levels or {})  # seat -> level, for the bots seated here
+
+    def all_taken(self) -> bool:
+        """Every seat has a bot, the host, or a player who is here."""
+        seats = self.table.authority.seats
+        return len(seats) == self.table.game.num_players and all(
+            i.kind == "bot" or (i.kind == "human" and self.table.connected(i.key)
+                                and (i.key == self.table.key or i.connected))
+            for i in seats.values())
+
+    def fill(self) -> None:
+        """The first deal: every empty seat gets a bot (at the level chosen for it)."""
+        auth = self.table.authority
+        for seat, info in sorted(auth.seats.items()):
+            if info.kind == "empty":
+                self.table.log_only(auth.seat(seat, "bot", name=bot_name(seat),
+                                              level=self.bot_levels.get(seat, "normal")))
+
+    def set_seat(self, seat: int, kind: str, level: str | None = None) -> None:
+        """A bot of ``level``, or nobody, in ``seat`` (before the first deal)."""
+        auth = self.table.authority
+        if auth.match is not None or seat not in auth.seats or kind not in ("bot", "empty"):
+            return
+        info = auth.seats[seat]
+        you = self.table.you
+        if info.kind == "human" and (seat == you or self.table.connected(info.key)):
+            self.table.emit(error_event("You are sitting there: sit somewhere else first"
+                                        if seat == you else
+                                        f"{info.name} is sitting there: move them to "
+                                        "another seat first"))
+            self.table.settled()  # the setup screen shows the seat as it still is
+            return
+        if kind == "bot":
+            self.bot_levels[seat] = level or "normal"
+        else:
+            self.bot_levels.pop(seat, None)
+        self.table.apply(auth.seat(seat, kind, name=bot_name(seat) if kind == "bot" else "",
+                                   level=(level or "normal") if kind == "bot" else None))
+
+    def sit(self, seat: int) -> None:
+        """The host moves to ``seat``, swapping with whoever is there."""
+        you, auth = self.table.you, self.table.authority
+        if you is None or auth.match is not None or seat == you or seat not in auth.seats:
+            return
+        self.swap(you, seat)
+
+    def move_player(self, seat: int, player: str) -> None:
+        """The joined player ``player`` (a fingerprint) to ``seat``, swapping."""
+        auth = self.table.authority
+        if seat not in auth.seats:
+            return
+        if player == self.table.fingerprint:
+            self.sit(seat)
+            return
+        source = auth.seat_of(player)
+        if source is None:
+            self.table.emit(error_event("that player is no longer at the table"))
+            self.table.settled()
+            return
+        if source != seat:
+            self.swap(source, seat)
+
+    def swap(self, a: int, b: int) -> None:
+        """Exchange the occupants of seats ``a`` and ``b``."""
+        auth = self.table.authority
+        for seat, info in swap_steps(auth.seats[a], auth.seats[b], a, b):
+            if info.kind == "bot":
+                out = auth.seat(seat, "bot", name=bot_name(seat), level=info.level)
+            elif info.kind == "human":
+                out = auth.seat(seat, "human", info.key, info.name)
+            else:
+                out = auth.seat(seat, "empty")
+            self.table.log_only(out)
+            if out.error:
+                break
+        self.bot_levels = {s: i.level or "normal" for s, i in auth.seats.items()
+                           if i.kind == "bot"}
+        self.table.reseated()

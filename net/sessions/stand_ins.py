@@ -1,0 +1,79 @@
+"""Stand-ins: a bot that plays a dropped player's seat until they come back.
+
+A player whose link drops keeps their seat; the table waits. After ``after`` seconds (a
+host option; None: never by itself) or when the host person says so, a bot of ``level``
+takes the seat — logged as a seat entry, so every replica sees it — and the seat is
+handed back, logged again, the moment the player's key returns. Meanwhile the seat is
+still *theirs*: a stranger asking to be re-admitted is offered it under their name.
+
+``StandIns`` holds who a standing-in bot is keeping each seat for; it talks to its
+table through a few calls (``authority``, ``key``, ``apply``, ``emit``, ``timers``,
+``forget_bot``), so tests drive it with a recording stand-in for the table.
+"""
+
+from __future__ import annotations
+
+from net.sessions.events import stand_in_event
+
+
+class StandIns:
+    def __init__(self, table, after: float | None, level: str = "normal"):
+        self.table = table
+        self.after = after
+        self.level = level
+        self.held: dict[int, tuple[bytes, str]] = {}  # seat -> (player's key, name)
+
+    def __contains__(self, seat: int) -> bool:
+        return seat in self.held
+
+    def __iter__(self):
+        return iter(sorted(self.held))
+
+    def arm(self, seat: int) -> None:
+        """A player dropped in game: a bot takes over after the wait, unless they return."""
+        if self.after is not None and self.table.authority.match is not None:
+            self.table.timers.later(("stand-in", seat), self.after, self.stand_in, seat, True)
+
+    def disarm(self, seat: int) -> None:
+        self.table.timers.cancel(("stand-in", seat))
+
+    def stand_in(self, seat: int, bot: bool) -> None:
+        """Let a bot play a dropped seat now (True), or keep waiting (False)."""
+        self.disarm(seat)
+        info = self.table.authority.seats.get(seat)
+        if not bot or info is None or info.kind != "human" or info.connected \
+                or info.key == self.table.key:
+            return
+        self.held[seat] = (info.key, info.name)
+        out = self.table.authority.seat(seat, "bot", name=f"{info.name} (bot)", level=self.level)
+        self.table.emit(stand_in_event(seat, info.name))
+        self.table.apply(out)
+
+    def hand_back(self, key: bytes) -> int | None:
+        """A returning player whose seat a bot was keeping: give it back; their seat."""
+        for seat, (held_key, held_name) in list(self.held.items()):
+            if held_key == key:
+                self.release(seat)
+                self.table.apply(self.table.authority.seat(seat, "human", key, held_name))
+                return seat
+        return None
+
+    def release(self, seat: int) -> None:
+        """The seat is no longer kept for its player (given back, or to a new key)."""
+        self.held.pop(seat, None)
+        self.table.forget_bot(seat)
+
+    def away(self, seat: int) -> tuple[bytes, str]:
+        """(key, name) of the player whose seat this is, even while a bot stands in."""
+        if seat in self.held:
+            return self.held[seat]
+        info = self.table.authority.seats[seat]
+        return info.key, info.name
+
+    def readmittable(self, name: str | None = None) -> list[int]:
+        """Seats a new key could be given — a player away (dropped, or played by a
+        stand-in bot) — those of a player called ``name`` first."""
+        seats = self.table.authority.seats
+        away = [s for s, i in sorted(seats.items()) if i.kind == "human"
+                and not i.connected and i.key != self.table.key] + sorted(self.held)
+        return sorted(away, key=lambda s: self.away(s)[1] != name)

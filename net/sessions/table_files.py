@@ -1,0 +1,173 @@
+"""A hosted table's files: the signed log (``table.db``) and a small record beside it.
+
+Every table a host runs — on the network, or against the computer on this machine —
+keeps its log in a state directory (``store.LogStore``). ``TableFiles`` opens it:
+
+* an unfinished log of the table asked for is restored (``HostAuthority.restore``), so
+  a host that crashed, or a game against the computer that was closed, goes on where
+  it stopped;
+* a finished log, or one of another table, is kept aside (``table-<time>.db``) with a
+  "notice" saying so — or, for a table against the computer, simply replaced — and a
+  new table is opened.
+
+The record (``host.json``) says whether the table is done, the port it listened on, and
+what a person needs to recognise it: game, name, hand and scores. ``unfinished`` reads
+it without opening the log, for the lobby's "Continue your Rook game (hand 4, 120–85)".
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from net.constants import HOST_LOG_FILE, HOST_META_FILE
+from net.trust.authority import HostAuthority, RestoreError
+from net.sessions.events import error_event, notice_event
+from net.trust.store import LogStore
+
+log = logging.getLogger(__name__)
+
+# resume: True (whatever unfinished table is there), False (never: start afresh), or
+# None (only the table asked for: same game and name).
+Resume = bool | None
+
+
+def describe_table(authority: HostAuthority) -> str:
+    """A table as a person recognises it: '“bars-lan” (rook, hand 4, 120–85)'."""
+    return f"“{authority.name}” ({authority.game.id}, {progress(authority)})"
+
+
+def progress(authority: HostAuthority) -> str:
+    match = authority.match
+    if match is None:
+        return "not started"
+    return f"hand {match.hand_number + 1}, " + "–".join(str(s) for s in match.scores)
+
+
+class TableFiles:
+    def __init__(self, state_dir: str | os.PathLike, emit: Callable[[dict], None],
+                 keep_old: bool = True):
+        self.dir = Path(state_dir)
+        self.emit = emit
+        self.keep_old = keep_old  # keep a replaced log aside (False: delete it)
+        self.store: LogStore | None = None
+        self.restored = False
+
+    @property
+    def log_path(self) -> Path:
+        return self.dir / HOST_LOG_FILE
+
+    def meta(self) -> dict:
+        return read_meta(self.dir)
+
+    def open(self, identity, wanted: Callable[[HostAuthority], bool], resume: Resume,
+             rng) -> HostAuthority | None:
+        """The unfinished table to go on with, or None (a new one is to be opened in
+        ``self.store``)."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        meta = self.meta()
+        self.store = LogStore(self.log_path)
+        loaded = self.store.load()
+        found = problem = None
+        if loaded.records and not meta.get("done") and resume is not False:
+            try:
+                found = HostAuthority.restore(identity, loaded.records, rng=rng, persist=self.store)
+            except RestoreError as exc:
+                if resume:
+                    raise
+                problem = str(exc)  # another key's table, or a log that does not replay
+            if found is not None and (resume or wanted(found)):
+                self.restored = True
+                if loaded.dropped:
+                    self.emit(error_event(f"the table log lost {loaded.dropped} damaged "
+                                          f"entries at its end ({loaded.problem})"))
+                return found
+        if loaded.records:  # finished, or not the table asked for: start anew
+            self._set_aside(found, problem)
+        return None
+
+    def _set_aside(self, found: HostAuthority | None, problem: str | None) -> None:
+        self.store.close()
+        if not self.keep_old:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.log_path}{suffix}").unlink(missing_ok=True)
+        else:
+            kept = self.log_path.with_name(f"table-{int(time.time())}.db")
+            self.log_path.rename(kept)
+            if found is not None:
+                self.emit(notice_event(f"Found an unfinished table, {describe_table(found)}; "
+                                       f"kept it as {kept} and opened a new table (resume it "
+                                       "with --resume, or by hosting the same game and table "
+                                       "name)."))
+            elif problem is not None:
+                self.emit(notice_event(f"Found a table log that cannot be resumed ({problem}); "
+                                       f"kept it as {kept} and opened a new table."))
+        self.store = LogStore(self.log_path)
+
+    def write_meta(self, authority: HostAuthority, port: int | None, done: bool,
+                   side: int = 0) -> None:
+        """``side``: the host person's side (the lobby shows its score first)."""
+        match = authority.match
+        meta = {"table": authority.table, "port": port, "done": done, "side": side,
+                "name": authority.name, "game": authority.game.key(),
+                "hand": match.hand_number + 1 if match else 0,
+                "scores": list(match.scores) if match else [],
+                "started": match is not None, "over": bool(match is not None and match.is_over)}
+        write_meta(self.dir, meta)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+
+def read_meta(state_dir: Path) -> dict:
+    try:
+        meta = json.loads((Path(state_dir) / HOST_META_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def write_meta(state_dir: Path, meta: dict) -> None:
+    tmp = Path(state_dir) / (HOST_META_FILE + ".tmp")
+    tmp.write_text(json.dumps(meta))
+    os.replace(tmp, Path(state_dir) / HOST_META_FILE)
+
+
+def unfinished(state_dir: str | os.PathLike) -> dict | None:
+    """The game left unfinished in ``state_dir`` (a crash, or the app closed mid-game),
+    as its record says — ``{"table", "name", "game": {game, ruleset, mode, options},
+    "hand", "scores", "side", "started", "port"}`` — or None (a game over, or not begun,
+    is nothing to go on with). The log itself is checked only
+    when the table is opened again."""
+    meta = read_meta(Path(state_dir))
+    game = meta.get("game")
+    if meta.get("done") is not False or not meta.get("started") or meta.get("over") \
+            or not (Path(state_dir) / HOST_LOG_FILE).exists() \
+            or not isinstance(game, dict) or not isinstance(game.get("game"), str):
+        return None
+    scores = meta.get("scores")
+    if not isinstance(scores, list) or not all(isinstance(s, int) for s in scores):
+        scores = []
+    hand = meta.get("hand") if isinstance(meta.get("hand"), int) else 0
+    side = meta.get("side") if isinstance(meta.get("side"), int) else 0
+    return {"table": str(meta.get("table") or ""), "name": str(meta.get("name") or ""),
+            "side": side,
+            "game": game, "hand": hand, "scores": scores, "started": bool(meta.get("started")),
+            "port": meta.get("port") if isinstance(meta.get("port"), int) else 0}
+
+
+def discard(state_dir: str | os.PathLike) -> None:
+    """Give up the unfinished table in ``state_dir``: the next table opened there starts
+    afresh (a network host keeps the old log aside; the computer's is replaced)."""
+    meta = read_meta(Path(state_dir))
+    if meta:
+        try:
+            write_meta(Path(state_dir), {**meta, "done": True})
+        except OSError:
+            log.warning("could not mark the table in %s done", state_dir, exc_info=True)

@@ -1,0 +1,48 @@
+"""Stand-ins: a bot keeps a dropped player's seat, and gives it back when their key
+returns (a recording table around a real HostAuthority, a fake clock)."""
+
+from tests.net.sessions.parts_kit import RecordingTable
+from tests.net.trust_table import identity
+
+
+def dropped_player(t: RecordingTable):
+    peer = identity("peer2")
+    t.authority.seat(2, "human", peer.public_key, "Dad")
+    t.authority.start_game()
+    t.authority.drop(2)
+    return peer
+
+
+def test_a_bot_stands_in_after_the_wait_and_hands_the_seat_back():
+    t = RecordingTable(stand_in_after=30)
+    peer = dropped_player(t)
+    t.stand_ins.arm(2)
+    assert [e[0] for e in t.clock.live()] == [30]
+    t.clock.run_all()
+    seat = t.authority.seats[2]
+    assert seat.kind == "bot" and seat.name == "Dad (bot)" and 2 in t.stand_ins
+    assert t.events == [{"type": "connection", "seat": 2, "state": "stand_in",
+                         "detail": "a bot plays for Dad until they come back"}]
+    assert t.stand_ins.away(2) == (peer.public_key, "Dad")  # still Dad's seat
+    assert t.stand_ins.hand_back(peer.public_key) == 2
+    assert t.authority.seats[2].key == peer.public_key and 2 not in t.stand_ins
+    assert ("forget_bot", 2) in t.calls
+
+
+def test_no_stand_in_before_the_game_nor_for_a_connected_player_nor_when_told_to_wait():
+    t = RecordingTable(stand_in_after=30)
+    t.stand_ins.arm(1)
+    assert not t.clock.live()  # not in game
+    dropped_player(t)
+    t.stand_ins.stand_in(2, False)  # the host person: keep waiting
+    t.stand_ins.stand_in(0, True)  # the host's own seat: never
+    assert t.authority.seats[2].kind == "human" and not t.events
+
+
+def test_seats_a_new_key_could_have_name_the_asked_for_player_first():
+    t = RecordingTable()
+    dropped_player(t)
+    t.authority.seat(1, "human", identity("peer1").public_key, "Pat")
+    t.authority.drop(1)
+    assert t.stand_ins.readmittable() == [1, 2]
+    assert t.stand_ins.readmittable("Dad") == [2, 1]
