@@ -5,7 +5,7 @@
 
     state.to_act() -> seats that may act now (usually one; Rook's "Got it" lets several)
     state.legal_actions(seat) -> every legal Action for that seat
-    state.apply(action) -> events (plain dicts), or IllegalAction with a reason
+    state.apply(action) -> events (a tuple of read-only dicts), or IllegalAction with a reason
 
 with per-seat views (only what that seat may see) and a canonical hash of the public
 part. Titles subclass both and fill in a few hooks: the phases before play (declared
@@ -27,6 +27,7 @@ from .actions import SECRET_KINDS, Action
 from .cards import Deck, cards_of
 from .deal import derive_seed, seed_index, shuffled
 from .errors import IllegalAction, RecordError
+from .events import Event, Events
 from .info import GameInfo
 from .partial import Layout, Seen
 from .ruleset import Ruleset
@@ -47,7 +48,8 @@ class Plays(NamedTuple):
 
     actions: tuple  # [seat][card] -> the play Action
     lists: tuple  # [seat][i][byte] -> the play Actions of the cards set in byte i of a hand
-    events: tuple  # [seat][card] -> the "play" event, to be copied (half the cost of a new one)
+    events: tuple  # [seat][card] -> (the "play" event,): what apply returns for most cards
+    tricks: tuple  # [winner][number] -> the "trick" event
 
 
 @lru_cache(maxsize=None)
@@ -66,9 +68,11 @@ def plays_for(deck: Deck, seats: int) -> Plays:
                 table.append(table[byte ^ (1 << top)] + ((acts[card],) if card < deck.size else ()))
             per_byte.append(tuple(table))
         lists.append(tuple(per_byte))
-    events = tuple(tuple({"type": "play", "seat": s, "card": name} for name in deck.names)
+    events = tuple(tuple((Event({"type": "play", "seat": s, "card": name}),) for name in deck.names)
                    for s in range(seats))
-    return Plays(actions, tuple(lists), events)
+    tricks = tuple(tuple(Event({"type": "trick", "winner": s, "number": number})
+                         for number in range(deck.size // seats + 1)) for s in range(seats))
+    return Plays(actions, tuple(lists), events, tricks)
 
 
 def plays_in(tables: tuple, mask: int) -> list[Action]:
@@ -369,7 +373,7 @@ class State:
             return []
         return getattr(self, "_legal_" + self.phase)(seat)  # phases are identifiers
 
-    def apply_unseen(self, action: Action) -> list[dict]:
+    def apply_unseen(self, action: Action) -> Events:
         """``apply`` for an action by a seat whose hand the caller cannot see (a made-up
         deal: ``engine.partial``). A play of any card that seat holds is accepted:
         whether it had to follow suit depends on cards nobody here can see. Anything
@@ -399,7 +403,7 @@ class State:
         """Raise IllegalAction if ``action`` may not be applied now; change nothing."""
         self.clone().apply(action)
 
-    def apply(self, action: Action) -> list[dict]:
+    def apply(self, action: Action) -> Events:
         """Apply a legal action and return its events; IllegalAction (state unchanged)
         otherwise."""
         seat, kind, card, extra = action
@@ -425,13 +429,12 @@ class State:
         self._legal_memo = None
         trick = self.trick
         trick.append((seat, card))
-        events = [self._plays.events[seat][card].copy()]
         if len(trick) < self.n:
             self.turn = (seat + 1) % self.n
-            return events
-        return self._close_trick(events)
+            return self._plays.events[seat][card]
+        return self._plays.events[seat][card] + self._close_trick()
 
-    def _decide(self, action: Action) -> list[dict]:
+    def _decide(self, action: Action) -> Events:
         """Any action but a card played in turn: the title's handler for this phase and
         kind, or IllegalAction saying what is wrong."""
         seat = action.seat
@@ -498,22 +501,21 @@ class State:
             raise IllegalAction("a play names only the card")
 
     # -- play: the shared trick machinery (a card played: see apply) -------------
-    def _close_trick(self, events: list[dict]) -> list[dict]:
+    def _close_trick(self) -> Events:
         """The current trick is full: award it, then lead again or finish the hand."""
         winner = self.trick_winner()
         trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self.on_trick(trick)
-        events.append({"type": "trick", "winner": winner, "number": len(self.tricks)})
-        if not any(self.hands):
-            self._result = self.finish()
-            self.phase = "done"
-            self.turn = None
-            events.append({"type": "hand_over", "score": list(self._result.score)})
-        else:
+        won = self._plays.tricks[winner][len(self.tricks)]
+        if any(self.hands):
             self.leader = self.turn = winner
-        return events
+            return (won,)
+        self._result = self.finish()
+        self.phase = "done"
+        self.turn = None
+        return won, Event({"type": "hand_over", "score": list(self._result.score)})
 
     def start_play(self, leader: int) -> None:
         self.phase = "play"
@@ -563,12 +565,12 @@ class State:
         """The finished hand's result, or None while it is being played."""
         return self._result
 
-    def throw_in(self) -> list[dict]:
+    def throw_in(self) -> Events:
         """End the hand with no play (Somerset's four passes)."""
         self._result = HandResult((), tuple(self.taken), None, (0,) * self.game.num_sides, True)
         self.phase = "done"
         self.turn = None
-        return [{"type": "thrown_in"}]
+        return (Event({"type": "thrown_in"}),)
 
     # -- what a seat cannot see, placed (bots imagining a deal) ------------------------
     def place_unseen(self, hands: dict[int, int], piles: dict[str, int]) -> None:

@@ -23,6 +23,7 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..events import Event, Events
 from ..info import DecisionInfo, DeckInfo, GameInfo, each_alone, partnerships
 from ..partial import Layout, Seen
 from ..ruleset import Ruleset
@@ -134,21 +135,21 @@ class HorseshoesState(State):
     def _legal_leftover(self, seat: int) -> list[Action]:
         return list(self.game.leftover_actions[seat])
 
-    def _choose_leftover(self, action: Action) -> list[dict]:
+    def _choose_leftover(self, action: Action) -> Events:
         if action.value not in LEFTOVER_FACES or action.extra is not None:
             raise IllegalAction('turn the left-over card face "up" or face "down"')
         self.leftover_face = action.value
         self.phase = "bidding"
         self.turn = self.first_bidder
-        return [self._leftover_event()]
+        return (self._leftover_event(),)
 
-    def _leftover_event(self) -> dict:
+    def _leftover_event(self) -> Event:
         event = {"type": "leftover", "seat": self.dealer, "face": self.leftover_face}
         if self.leftover_face == "up":
             event["card"] = self.deck.name(self.spare[0])
-        return event
+        return Event(event)
 
-    def _refuse_leftover(self, action: Action) -> list[dict]:
+    def _refuse_leftover(self, action: Action) -> Events:
         if not self.game.spare_size:
             raise IllegalAction(f"there is no left-over card in mode {self.game.mode}")
         if self.game.options["leftover"] != "dealer":
@@ -165,7 +166,7 @@ class HorseshoesState(State):
             return list(self.game.first_bid_actions[seat])
         return list(self.game.bid_actions[seat])
 
-    def _bid(self, action: Action) -> list[dict]:
+    def _bid(self, action: Action) -> Events:
         seat, amount, trump = action.seat, action.value, action.extra
         if type(amount) is not int or not 0 <= amount <= HIGHEST_BID:
             raise IllegalAction(f"a bid is a whole number of tricks from 0 to {HIGHEST_BID}")
@@ -185,11 +186,11 @@ class HorseshoesState(State):
         next_seat = (seat + 1) % self.n
         if next_seat == self.first_bidder:
             self.start_play(self.first_leader)
-            return [event, {"type": "play_starts", "leader": self.first_leader}]
+            return Event(event), Event({"type": "play_starts", "leader": self.first_leader})
         self.turn = next_seat
-        return [event]
+        return (Event(event),)
 
-    def _refuse_pass(self, action: Action) -> list[dict]:
+    def _refuse_pass(self, action: Action) -> Events:
         raise IllegalAction(f"nobody may pass: bid from 0 to {HIGHEST_BID} tricks")
 
     def _set_trump(self, trump: str) -> None:
@@ -257,7 +258,7 @@ class HorseshoesState(State):
         raise IllegalAction("only an ace is declared high or low")
 
     # -- play: applying a card -------------------------------------------------------
-    def apply(self, action: Action) -> list[dict]:
+    def apply(self, action: Action) -> Events:
         # Plays take this direct path (random play-outs are mostly plays): checked, then
         # played, tracking the trick's winner as it goes. Everything else, including
         # every "not now" and "not your turn", goes through State.apply.
@@ -290,13 +291,11 @@ class HorseshoesState(State):
         if bit & self._trump_mask:
             self.trump_broken = True
         trick.append((seat, card))
-        event = self._plays.events[seat][card].copy()  # see State.apply
-        if call is not None:
-            event["ace"] = call
+        played = self._plays.events[seat][card] if call is None else game.ace_events[seat][card][call]
         if len(trick) < self.n:
             self.turn = game.next_seat[seat]
-            return [event]
-        return [event, *self._close_trick()]
+            return played
+        return played + self._close_trick()
 
     def _start_trick(self, seat: int, card: int) -> None:
         game = self.game
@@ -307,24 +306,24 @@ class HorseshoesState(State):
         self._strengths = game.strengths[self.trump][suit]
         self._win_key = CANNOT_WIN
 
-    def _close_trick(self) -> list[dict]:
+    def _close_trick(self) -> Events:
         winner = self._win_seat
         trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self._declared_aces = self.game.ace_mask  # whatever is led next is declared
         self.on_trick(trick)
-        events = [{"type": "trick", "winner": winner, "number": len(self.tricks)}]
-        if len(self.tricks) == HAND_SIZE:
-            self._result = self.finish()
-            self.phase = "done"
-            self.turn = None
-            events.append({"type": "hand_over", "score": list(self._result.score)})
-            if self.leftover_face == "down":
-                events.append({"type": "leftover", "seat": self.dealer, "face": "down",
-                               "card": self.deck.name(self.spare[0])})  # revealed at last
-        else:
+        won = self._plays.tricks[winner][len(self.tricks)]
+        if len(self.tricks) < HAND_SIZE:
             self.leader = self.turn = winner
+            return (won,)
+        self._result = self.finish()
+        self.phase = "done"
+        self.turn = None
+        events = won, Event({"type": "hand_over", "score": list(self._result.score)})
+        if self.leftover_face == "down":  # revealed at last
+            return (*events, Event({"type": "leftover", "seat": self.dealer, "face": "down",
+                                    "card": self.deck.name(self.spare[0])}))
         return events
 
     def trick_winner(self) -> int:
@@ -467,6 +466,9 @@ class HorseshoesGame(Game):
         self.ace_actions = tuple(
             {c: tuple(Action(s, "play", c, call) for call in ACE_CALLS)
              for c in cards_of(self.ace_mask)} for s in seats)
+        self.ace_events = tuple(  # [seat][ace][call] -> (the "play" event,), as State's plays
+            {c: {call: (Event({"type": "play", "seat": s, "card": deck.names[c], "ace": call}),)
+                 for call in ACE_CALLS} for c in cards_of(self.ace_mask)} for s in seats)
         self.strengths = {trump: tuple(self._trick_strengths(trump, led) for led in range(len(SUITS)))
                           for trump in TRUMPS}
         self.first_bid_actions = tuple(

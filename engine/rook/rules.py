@@ -19,6 +19,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..deal import derive_seed
 from ..errors import IllegalAction
+from ..events import Event, Events
 from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen, hand_of
@@ -221,7 +222,7 @@ class RookState(State):
     @property
     def deal_events(self) -> tuple:
         """What dealing said (redeals), for the table log."""
-        return tuple({"type": "redeal", "dealer": self.dealer, "number": n}
+        return tuple(Event({"type": "redeal", "dealer": self.dealer, "number": n})
                      for n in range(1, self.redeals + 1))
 
     @property
@@ -281,15 +282,15 @@ class RookState(State):
     def _legal_bidding(self, seat: int) -> list[Action]:
         return [PASS[seat], *BIDS[seat][_amount_index(self._lowest_bid()):]]
 
-    def _bid(self, action: Action) -> list[dict]:
+    def _bid(self, action: Action) -> Events:
         seat, amount = action.seat, action.value
         self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
-        event = {"type": "bid", "seat": seat, "bid": amount}
+        event = Event({"type": "bid", "seat": seat, "bid": amount})
         if amount == MAX_BID:
-            return [event, *self._end_auction(seat, amount)]
+            return (event, *self._end_auction(seat, amount))
         self._next_bidder(seat)
-        return [event]
+        return (event,)
 
     def _check_bid(self, amount, extra) -> None:
         if extra is not None:
@@ -306,12 +307,12 @@ class RookState(State):
         if amount < lowest:
             raise IllegalAction(f"the bid stands at {self.high_bid}: bid at least {lowest} or pass")
 
-    def _pass(self, action: Action) -> list[dict]:
+    def _pass(self, action: Action) -> Events:
         if action.value is not None or action.extra is not None:
             raise IllegalAction("a pass says nothing more")
         seat = action.seat
         self.passed |= 1 << seat
-        events = [{"type": "pass", "seat": seat}]
+        events = (Event({"type": "pass", "seat": seat}),)
         if self.passed.bit_count() < self.n - 1:
             self._next_bidder(seat)
             return events
@@ -327,9 +328,9 @@ class RookState(State):
             nxt = (nxt + 1) % self.n
         self.turn = nxt
 
-    def _end_auction(self, bidder: int, amount: int) -> list[dict]:
+    def _end_auction(self, bidder: int, amount: int) -> Events:
         self.bidder, self.contract = bidder, amount
-        events = [{"type": "contract", "bidder": bidder, "amount": amount, "stuck": self.stuck}]
+        events = (Event({"type": "contract", "bidder": bidder, "amount": amount, "stuck": self.stuck}),)
         if amount == MAX_BID:  # nothing to raise to
             return events + self._turn_up_widow()
         self.phase, self.turn = "raise", bidder
@@ -339,7 +340,7 @@ class RookState(State):
     def _legal_raise(self, seat: int) -> list[Action]:
         return [KEEP[seat], *RAISES[seat][_amount_index(self.contract) + 1:]]
 
-    def _raise(self, action: Action) -> list[dict]:
+    def _raise(self, action: Action) -> Events:
         amount, old = action.value, self.contract
         if action.extra is not None:
             raise IllegalAction("a raise names only the new contract")
@@ -356,35 +357,35 @@ class RookState(State):
                 raise IllegalAction(f"contracts go up in steps of {BID_STEP}")
             self.contract = amount
         self.raised_from = old
-        event = {"type": "raise", "seat": action.seat, "from": old, "to": self.contract,
-                 "kept": amount is None}
-        return [event] + self._turn_up_widow()
+        event = Event({"type": "raise", "seat": action.seat, "from": old, "to": self.contract,
+                       "kept": amount is None})
+        return (event, *self._turn_up_widow())
 
-    def _late_raise(self, action: Action) -> list[dict]:
+    def _late_raise(self, action: Action) -> Events:
         if self.contract == MAX_BID:
             raise IllegalAction(f"a contract of {MAX_BID} cannot be raised")
         raise IllegalAction("the raise comes before the widow is shown")
 
     # -- the widow -----------------------------------------------------------------------
-    def _turn_up_widow(self) -> list[dict]:
+    def _turn_up_widow(self) -> Events:
         self.phase, self.turn = "widow", None
-        return [{"type": "widow", "cards": self._names(self.widow)}]
+        return (Event({"type": "widow", "cards": self._names(self.widow)}),)
 
     def _legal_widow(self, seat: int) -> list[Action]:
         return [ACK[seat]]
 
-    def _ack(self, action: Action) -> list[dict]:
+    def _ack(self, action: Action) -> Events:
         """Only seats that have not yet said "Got it" may (to_act); a second one is
         refused as not your turn and changes nothing."""
         if action.value is not None or action.extra is not None:
             raise IllegalAction("Got it says nothing more")
         self.acked |= 1 << action.seat
-        events = [{"type": "ack", "seat": action.seat}]
+        events = (Event({"type": "ack", "seat": action.seat}),)
         if WAITING[self.acked]:
             return events
         self.hands[self.bidder] |= self.widow
         self.phase, self.turn = "bury", self.bidder
-        return events + [{"type": "take_widow", "seat": self.bidder}]
+        return (*events, Event({"type": "take_widow", "seat": self.bidder}))
 
     # -- bury and trump --------------------------------------------------------------------
     def _legal_bury(self, seat: int) -> list[Action]:
@@ -400,7 +401,7 @@ class RookState(State):
         cards = tuple(sorted(rng.sample(cards_of(self.hands[seat]), BURY_SIZE)))
         return Action(seat, "bury", cards, rng.choice(COLOURS))
 
-    def _bury(self, action: Action) -> list[dict]:
+    def _bury(self, action: Action) -> Events:
         seat, cards, colour = action.seat, action.value, action.extra
         mask = self._check_bury(seat, cards, colour)
         self.hands[seat] ^= mask
@@ -408,8 +409,8 @@ class RookState(State):
         self.trump = colour
         self._suit_of = TRUMP_TABLES[colour].suit_of
         self.start_play(self.bidder)  # the bidder leads to the first trick
-        return [{"type": "bury", "seat": seat},
-                {"type": "trump", "colour": colour, "name": COLOUR_NAMES[colour]}]
+        return (Event({"type": "bury", "seat": seat}),
+                Event({"type": "trump", "colour": colour, "name": COLOUR_NAMES[colour]}))
 
     def _check_bury(self, seat: int, cards, colour) -> int:
         """The mask of the cards to bury, or IllegalAction saying what is wrong."""
