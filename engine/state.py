@@ -411,20 +411,17 @@ class State:
             return self._decide(action)
         # Playing a card: State's own for every title, and the hot path of every
         # play-out and bot search, so it is written out here rather than dispatched.
-        if type(card) is not int or not 0 <= card < self.deck.size:
-            raise IllegalAction(f"{card!r} is not a card of this game")
-        bit = BITS[card]
         hands = self.hands
         hand = hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"you do not hold {self.deck.names[card]}")
         memo = self._legal_memo  # set by legal_actions for this seat, this position
         legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
-        if not legal & bit:
-            raise IllegalAction(self.play_reason(seat, card))
+        # The legal cards are held cards, so one test passes every legal card;
+        # _refuse_play says what is wrong with anything else.
+        if type(card) is not int or card < 0 or not legal >> card & 1:
+            raise IllegalAction(self._refuse_play(seat, card))
         if extra is not None:
             self.check_play_extra(action)
-        hands[seat] = hand ^ bit
+        hands[seat] = hand ^ BITS[card]
         self.history.append(action)
         self._legal_memo = None
         trick = self.trick
@@ -433,6 +430,14 @@ class State:
             self.turn = (seat + 1) % self.n
             return self._plays.events[seat][card]
         return self._plays.events[seat][card] + self._close_trick()
+
+    def _refuse_play(self, seat: int, card) -> str:
+        """Why ``seat`` may not play ``card`` now: not a card, not held, or not legal."""
+        if type(card) is not int or not 0 <= card < self.deck.size:
+            return f"{card!r} is not a card of this game"
+        if not self.hands[seat] >> card & 1:
+            return f"you do not hold {self.deck.names[card]}"
+        return self.play_reason(seat, card)
 
     def _decide(self, action: Action) -> Events:
         """Any action but a card played in turn: the title's handler for this phase and

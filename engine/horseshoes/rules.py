@@ -265,14 +265,10 @@ class HorseshoesState(State):
         seat, kind, card, call = action
         if kind != "play" or self.phase != "play" or seat != self.turn:
             return super().apply(action)
-        if type(card) is not int or not 0 <= card < self.deck.size:
-            raise IllegalAction(f"{card!r} is not a card of this game")
+        if type(card) is not int or card < 0 or not self.legal_play_mask(seat) >> card & 1:
+            raise IllegalAction(self._refuse_play(seat, card))  # as in State.apply
         bit = BITS[card]
         hand = self.hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"you do not hold {self.deck.name(card)}")
-        if not self.legal_play_mask(seat) & bit:
-            raise IllegalAction(self.play_reason(seat, card))
         game = self.game
         if call is not None or bit & game.ace_mask:
             action = self._declaration_checked(action)
