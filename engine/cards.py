@@ -8,7 +8,8 @@ number; ``suit_mask[s]`` has the bits of every card of suit s. What "suit" and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 
 from .errors import RecordError
 
@@ -47,6 +48,13 @@ class Deck:
         for c in cards:
             m |= bits[c]
         return m
+
+    def dealt_mask(self, cards: Sequence[int]) -> int:
+        """``mask`` of distinct cards (a hand as dealt): their bits summed in C, which
+        costs two thirds of or-ing them one at a time (each deal makes five)."""
+        if len(cards) < 2:  # itemgetter gives a lone item bare
+            return self.mask(cards)
+        return sum(itemgetter(*cards)(self.bits))
 
     def mask_of(self, names: Iterable[str] | None) -> int:
         """The mask of the cards named (None: no cards); RecordError for a bad name."""

@@ -318,7 +318,7 @@ class State:
         self.dealer = dealer
         self.dealt = tuple(map(tuple, hands))  # the deal, for records
         self.spare = tuple(spare)
-        self.hands = [game.deck.mask(h) for h in hands]
+        self.hands = list(map(game.deck.dealt_mask, hands))  # a deal's cards are distinct
         self.history: list[Action] = []
         self.tricks: list[Trick] = []
         self.trick: list[tuple[int, int]] = []  # current trick: (seat, card)

@@ -200,7 +200,7 @@ class RookState(State):
         # an attribute: State keeps within CPython's fast attribute layout (see State).
         super().__init__(game, hands, spare, dealer)
         self.redeals = 0
-        self.widow = DECK.mask(spare)
+        self.widow = DECK.dealt_mask(spare)
         # auction
         self.bids: tuple = ()  # ((seat, amount), ...) in order, passes not included
         self.passed = 0  # bitmask of seats out of the auction

@@ -212,7 +212,7 @@ class SomersetState(State):
         super().__init__(game, hands, spare, dealer)
         self.phase = "bidding"
         self.turn = (dealer + 1) % self.n
-        self.spare_mask = DECK.mask(spare)
+        self.spare_mask = DECK.dealt_mask(spare)
         self.bids: tuple = ()  # ((seat, amount or None for a pass), ...) in order
         self.high_bid: int | None = None
         self.bidder: int | None = None
