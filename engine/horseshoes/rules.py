@@ -28,7 +28,7 @@ from ..info import DecisionInfo, DeckInfo, GameInfo, each_alone, partnerships
 from ..partial import Layout, Seen
 from ..ruleset import Ruleset
 from ..scoring import ScoredCards, ScoreTerm, score_of
-from ..state import BITS, Game, HandResult, State, Trick, new_trick, plays_in
+from ..state import BITS, Game, HandResult, State, Trick, new_trick
 from .names import MODE_NAMES, NAME, NO_TRUMP, SUIT_NAMES, SUIT_ORDER, SUITS, card_info, trump_info
 
 TRUMPS = ("S", "H", "D", "C", "NT")
@@ -221,21 +221,19 @@ class HorseshoesState(State):
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """As State.legal_actions, but an ace that must be declared is listed twice:
-        played high and played low."""
-        if self.phase != "play":
-            return super().legal_actions(seat)
+        played high and played low, in the place of its plain play."""
         if seat is None:
-            seat = self.turn
-        elif seat != self.turn:
-            return []
-        legal = self.legal_play_mask(seat)
+            seat = self.turn  # (State would ask this method again, and pair the aces twice)
+        out = State.legal_actions(self, seat)  # (not super(): it costs more than the rest)
+        if self.phase != "play" or not out:
+            return out
+        legal = self._legal_memo[1]  # State.legal_actions has just worked it out
         declared = legal & self._declared_aces
-        out = plays_in(self._plays.lists[seat], legal & ~declared)  # see State
-        placed = 0  # ace pairs inserted so far: each adds one entry to the count below
+        placed = 0  # aces declared so far: each pair takes one more place than a play
         while declared:
             low = declared & -declared
             at = (legal & (low - 1)).bit_count() + placed
-            out[at:at] = self.game.ace_actions[seat][low.bit_length() - 1]
+            out[at:at + 1] = self.game.ace_actions[self.turn][low.bit_length() - 1]
             placed += 1
             declared ^= low
         return out
@@ -264,17 +262,20 @@ class HorseshoesState(State):
         # every "not now" and "not your turn", goes through State.apply.
         seat, kind, card, call = action
         if kind != "play" or self.phase != "play" or seat != self.turn:
-            return super().apply(action)
-        if type(card) is not int or card < 0 or not self.legal_play_mask(seat) >> card & 1:
-            raise IllegalAction(self._refuse_play(seat, card))  # as in State.apply
-        bit = BITS[card]
+            return State.apply(self, action)  # (as in legal_actions: not super())
         hand = self.hands[seat]
+        memo = self._legal_memo  # as in State.apply
+        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
+        if type(card) is not int or card < 0 or not legal >> card & 1:
+            raise IllegalAction(self._refuse_play(seat, card))
+        bit = BITS[card]
         game = self.game
         if call is not None or bit & game.ace_mask:
             action = self._declaration_checked(action)
             call = action.extra
         self.hands[seat] = hand ^ bit
         self.history.append(action)
+        self._legal_memo = None
         trick = self.trick
         if not trick:
             self._start_trick(seat, card)

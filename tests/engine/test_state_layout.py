@@ -160,4 +160,5 @@ def test_horseshoes_lists_plays_in_card_order_with_both_ace_calls():
                         else:
                             expected.append(state.play_action(seat, card))
                     assert legal == expected
+                assert state.legal_actions() == legal  # the seat to act, by default
                 state.apply(rng.choice(legal))
