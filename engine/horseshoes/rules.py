@@ -180,15 +180,14 @@ class HorseshoesState(State):
         if is_first:
             self._set_trump(trump)
         self.bids[seat] = amount
-        event = {"type": "bid", "seat": seat, "bid": amount}
-        if is_first:
-            event["trump"] = trump
+        game = self.game
+        made = (game.first_bid_events[seat][trump] if is_first else game.bid_events[seat])[amount]
         next_seat = (seat + 1) % self.n
         if next_seat == self.first_bidder:
             self.start_play(self.first_leader)
-            return Event(event), Event({"type": "play_starts", "leader": self.first_leader})
+            return made + (Event({"type": "play_starts", "leader": self.first_leader}),)
         self.turn = next_seat
-        return (Event(event),)
+        return made
 
     def _refuse_pass(self, action: Action) -> Events:
         raise IllegalAction(f"nobody may pass: bid from 0 to {HIGHEST_BID} tricks")
@@ -473,6 +472,12 @@ class HorseshoesGame(Game):
             for s in seats)
         self.bid_actions = tuple(tuple(Action(s, "bid", b) for b in range(HIGHEST_BID + 1))
                                  for s in seats)
+        # and their events, as (event,) tuples: [seat][bid], the first bid's [seat][trump][bid]
+        self.bid_events = tuple(tuple((Event({"type": "bid", "seat": s, "bid": b}),)
+                                      for b in range(HIGHEST_BID + 1)) for s in seats)
+        self.first_bid_events = tuple(
+            {t: tuple((Event({"type": "bid", "seat": s, "bid": b, "trump": t}),)
+                      for b in range(HIGHEST_BID + 1)) for t in TRUMPS} for s in seats)
         self.leftover_actions = tuple(tuple(Action(s, "leftover", f) for f in LEFTOVER_FACES)
                                       for s in seats)
 

@@ -91,6 +91,11 @@ BIDS = tuple(tuple(Action(s, "bid", a) for a in BID_AMOUNTS) for s in SEATS)
 RAISES = tuple(tuple(Action(s, "raise", a) for a in BID_AMOUNTS) for s in SEATS)
 KEEP = tuple(Action(s, "raise", None) for s in SEATS)
 ACK = tuple(Action(s, "ack") for s in SEATS)
+# So are events (engine.events): the auction's are made once too, as (event,) tuples.
+PASSED = tuple((Event({"type": "pass", "seat": s}),) for s in SEATS)
+BID_MADE = tuple(tuple((Event({"type": "bid", "seat": s, "bid": a}),) for a in BID_AMOUNTS)
+                 for s in SEATS)
+ACKED = tuple((Event({"type": "ack", "seat": s}),) for s in SEATS)
 # The seats still to say "Got it", for every set of seats that already did.
 WAITING = tuple(tuple(s for s in SEATS if not acked >> s & 1) for acked in range(16))
 ONE_SEAT = tuple((s,) for s in SEATS)
@@ -286,11 +291,11 @@ class RookState(State):
         seat, amount = action.seat, action.value
         self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
-        event = Event({"type": "bid", "seat": seat, "bid": amount})
+        made = BID_MADE[seat][_amount_index(amount)]
         if amount == MAX_BID:
-            return (event, *self._end_auction(seat, amount))
+            return made + self._end_auction(seat, amount)
         self._next_bidder(seat)
-        return (event,)
+        return made
 
     def _check_bid(self, amount, extra) -> None:
         if extra is not None:
@@ -312,7 +317,7 @@ class RookState(State):
             raise IllegalAction("a pass says nothing more")
         seat = action.seat
         self.passed |= 1 << seat
-        events = (Event({"type": "pass", "seat": seat}),)
+        events = PASSED[seat]
         if self.passed.bit_count() < self.n - 1:
             self._next_bidder(seat)
             return events
@@ -380,7 +385,7 @@ class RookState(State):
         if action.value is not None or action.extra is not None:
             raise IllegalAction("Got it says nothing more")
         self.acked |= 1 << action.seat
-        events = (Event({"type": "ack", "seat": action.seat}),)
+        events = ACKED[action.seat]
         if WAITING[self.acked]:
             return events
         self.hands[self.bidder] |= self.widow

@@ -106,6 +106,10 @@ SEATS = range(4)
 PASS = tuple(Action(s, "pass") for s in SEATS)
 BIDS = tuple(tuple(Action(s, "bid", amount) for amount in range(MAX_BID + 1)) for s in SEATS)
 NAME_TRUMP = tuple(tuple(Action(s, "trump", t) for t in TRUMPS) for s in SEATS)
+# So are events (engine.events): the auction's are made once too, as (event,) tuples.
+PASSED = tuple((Event({"type": "pass", "seat": s}),) for s in SEATS)
+BID_MADE = tuple(tuple((Event({"type": "bid", "seat": s, "bid": amount}),)
+                       for amount in range(MAX_BID + 1)) for s in SEATS)
 
 
 def suit_label(trump: str | None, follow: int) -> str:
@@ -245,7 +249,7 @@ class SomersetState(State):
         seat = action.seat
         self.bids += ((seat, amount),)
         self.high_bid, self.bidder, self.passes_in_row = amount, seat, 0
-        events = (Event({"type": "bid", "seat": seat, "bid": amount}),)
+        events = BID_MADE[seat][amount]
         if amount == MAX_BID:
             return events + self._end_auction()  # nobody can bid higher
         self.turn = (seat + 1) % self.n
@@ -257,7 +261,7 @@ class SomersetState(State):
         seat = action.seat
         self.bids += ((seat, None),)
         self.passes_in_row += 1
-        events = (Event({"type": "pass", "seat": seat}),)
+        events = PASSED[seat]
         if self.high_bid is None and self.passes_in_row == self.n:
             return events + self.throw_in()
         if self.high_bid is not None and self.passes_in_row == self.n - 1:
