@@ -324,7 +324,7 @@ class State:
         self.trick: list[tuple[int, int]] = []  # current trick: (seat, card)
         self.taken = [0] * game.num_sides  # what the rules count for each side so far
         self.phase = "play"
-        self.turn: int | None = None
+        self.turn: int | None = None  # when set, the one seat to act (to_act() == (turn,))
         self.leader: int | None = None
         self._result: HandResult | None = None
         # Tables shared by every hand with this deck. Like every attribute, one more
@@ -369,7 +369,7 @@ class State:
             seat = seats[0]
             if self.phase == "play":
                 return self.legal_actions(seat)
-        if self.phase == "play" or seat not in self.to_act():
+        if self.phase == "play" or seat != self.turn and seat not in self.to_act():
             return []
         return getattr(self, "_legal_" + self.phase)(seat)  # phases are identifiers
 
@@ -445,7 +445,7 @@ class State:
         seat = action.seat
         if self.phase == "done":
             raise IllegalAction("the hand is over")
-        if seat not in self.to_act():
+        if seat != self.turn and seat not in self.to_act():  # (turn: no need to ask)
             if not isinstance(seat, int) or not 0 <= seat < self.n:
                 raise IllegalAction(f"there is no seat {seat!r}")
             raise IllegalAction(self._not_your_turn(seat))
