@@ -223,16 +223,20 @@ class HorseshoesState(State):
         played high and played low, in the place of its plain play."""
         if seat is None:
             seat = self.turn  # (State would ask this method again, and pair the aces twice)
-        out = State.legal_actions(self, seat)  # (not super(): it costs more than the rest)
-        if self.phase != "play" or not out:
-            return out
-        legal = self._legal_memo[1]  # State.legal_actions has just worked it out
+        if seat != self.turn or self.phase != "play":
+            return State.legal_actions(self, seat)  # (not super(): it costs more than the rest)
+        # State's listing (plays_in) and memo, written out: a call costs more than these.
+        legal = self.legal_play_mask(seat)
+        self._legal_memo = (self.hands[seat], legal)
+        t0, t1, t2, t3, t4, t5, t6, t7 = self._plays.lists[seat]
+        b0, b1, b2, b3, b4, b5, b6, b7 = legal.to_bytes(8, "little")
+        out = [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7]]
         declared = legal & self._declared_aces
         placed = 0  # aces declared so far: each pair takes one more place than a play
         while declared:
             low = declared & -declared
             at = (legal & (low - 1)).bit_count() + placed
-            out[at:at + 1] = self.game.ace_actions[self.turn][low.bit_length() - 1]
+            out[at:at + 1] = self.game.ace_actions[seat][low.bit_length() - 1]
             placed += 1
             declared ^= low
         return out
