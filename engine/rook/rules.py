@@ -564,7 +564,8 @@ class RookState(State):
             super().place_pile(name, mask)
 
     def _names(self, mask: int) -> list[str]:
-        return [DECK.name(c) for c in cards_of(mask)]
+        names = DECK.names
+        return [names[c] for c in cards_of(mask)]
 
 
 RookGame.state_class = RookState  # set here: the hand is defined after the game
