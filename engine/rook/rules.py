@@ -81,6 +81,7 @@ MIN_BID = 100
 MAX_BID = 180
 BID_STEP = 5
 BID_AMOUNTS = tuple(range(MIN_BID, MAX_BID + 1, BID_STEP))
+BID_INDEX = {amount: i for i, amount in enumerate(BID_AMOUNTS)}  # amount -> its place
 GAME_TARGET = 500
 BURY_SIZE = 5
 SEATS = range(4)
@@ -96,13 +97,12 @@ PASSED = tuple((Event({"type": "pass", "seat": s}),) for s in SEATS)
 BID_MADE = tuple(tuple((Event({"type": "bid", "seat": s, "bid": a}),) for a in BID_AMOUNTS)
                  for s in SEATS)
 ACKED = tuple((Event({"type": "ack", "seat": s}),) for s in SEATS)
+BURIED = tuple({c: (Event({"type": "bury", "seat": s}),
+                    Event({"type": "trump", "colour": c, "name": COLOUR_NAMES[c]})) for c in COLOURS}
+               for s in SEATS)  # [seat][trump colour]
 # The seats still to say "Got it", for every set of seats that already did.
 WAITING = tuple(tuple(s for s in SEATS if not acked >> s & 1) for acked in range(16))
 ONE_SEAT = tuple((s,) for s in SEATS)
-
-
-def _amount_index(amount: int) -> int:
-    return (amount - MIN_BID) // BID_STEP
 
 
 def _is_int(value) -> bool:
@@ -285,13 +285,13 @@ class RookState(State):
         return bids[-1][1] + BID_STEP if bids else MIN_BID
 
     def _legal_bidding(self, seat: int) -> list[Action]:
-        return [PASS[seat], *BIDS[seat][_amount_index(self._lowest_bid()):]]
+        return [PASS[seat], *BIDS[seat][BID_INDEX[self._lowest_bid()]:]]
 
     def _bid(self, action: Action) -> Events:
         seat, amount = action.seat, action.value
         self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
-        made = BID_MADE[seat][_amount_index(amount)]
+        made = BID_MADE[seat][BID_INDEX[amount]]
         if amount == MAX_BID:
             return made + self._end_auction(seat, amount)
         self._next_bidder(seat)
@@ -343,7 +343,7 @@ class RookState(State):
 
     # -- the raise -----------------------------------------------------------------------
     def _legal_raise(self, seat: int) -> list[Action]:
-        return [KEEP[seat], *RAISES[seat][_amount_index(self.contract) + 1:]]
+        return [KEEP[seat], *RAISES[seat][BID_INDEX[self.contract] + 1:]]
 
     def _raise(self, action: Action) -> Events:
         amount, old = action.value, self.contract
@@ -414,8 +414,7 @@ class RookState(State):
         self.trump = colour
         self._suit_of = TRUMP_TABLES[colour].suit_of
         self.start_play(self.bidder)  # the bidder leads to the first trick
-        return (Event({"type": "bury", "seat": seat}),
-                Event({"type": "trump", "colour": colour, "name": COLOUR_NAMES[colour]}))
+        return BURIED[seat][colour]
 
     def _check_bury(self, seat: int, cards, colour) -> int:
         """The mask of the cards to bury, or IllegalAction saying what is wrong."""
