@@ -8,7 +8,8 @@ number; ``suit_mask[s]`` has the bits of every card of suit s. What "suit" and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 
 from .errors import RecordError
 
@@ -48,12 +49,20 @@ class Deck:
             m |= bits[c]
         return m
 
+    def dealt_mask(self, cards: Sequence[int]) -> int:
+        """``mask`` of distinct cards (a hand as dealt): their bits summed in C, which
+        costs two thirds of or-ing them one at a time (each deal makes five)."""
+        if len(cards) < 2:  # itemgetter gives a lone item bare
+            return self.mask(cards)
+        return sum(itemgetter(*cards)(self.bits))
+
     def mask_of(self, names: Iterable[str] | None) -> int:
         """The mask of the cards named (None: no cards); RecordError for a bad name."""
         return self.mask(self.parse(name) for name in names or ())
 
     def points(self, mask: int) -> int:
-        return sum(self.points_of[c] for c in cards_of(mask))
+        points = self.points_of
+        return sum([points[c] for c in cards_of(mask)])  # (a list: no generator to resume per card)
 
 
 # [i][byte] -> the card numbers of the bits set in byte i of a mask, lowest first.

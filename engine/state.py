@@ -5,7 +5,7 @@
 
     state.to_act() -> seats that may act now (usually one; Rook's "Got it" lets several)
     state.legal_actions(seat) -> every legal Action for that seat
-    state.apply(action) -> events (plain dicts), or IllegalAction with a reason
+    state.apply(action) -> events (a tuple of read-only dicts), or IllegalAction with a reason
 
 with per-seat views (only what that seat may see) and a canonical hash of the public
 part. Titles subclass both and fill in a few hooks: the phases before play (declared
@@ -27,6 +27,7 @@ from .actions import SECRET_KINDS, Action
 from .cards import Deck, cards_of
 from .deal import derive_seed, seed_index, shuffled
 from .errors import IllegalAction, RecordError
+from .events import Event, Events
 from .info import GameInfo
 from .partial import Layout, Seen
 from .ruleset import Ruleset
@@ -47,7 +48,8 @@ class Plays(NamedTuple):
 
     actions: tuple  # [seat][card] -> the play Action
     lists: tuple  # [seat][i][byte] -> the play Actions of the cards set in byte i of a hand
-    events: tuple  # [seat][card] -> the "play" event, to be copied (half the cost of a new one)
+    events: tuple  # [seat][card] -> (the "play" event,): what apply returns for most cards
+    tricks: tuple  # [winner][number] -> the "trick" event
 
 
 @lru_cache(maxsize=None)
@@ -66,9 +68,11 @@ def plays_for(deck: Deck, seats: int) -> Plays:
                 table.append(table[byte ^ (1 << top)] + ((acts[card],) if card < deck.size else ()))
             per_byte.append(tuple(table))
         lists.append(tuple(per_byte))
-    events = tuple(tuple({"type": "play", "seat": s, "card": name} for name in deck.names)
+    events = tuple(tuple((Event({"type": "play", "seat": s, "card": name}),) for name in deck.names)
                    for s in range(seats))
-    return Plays(actions, tuple(lists), events)
+    tricks = tuple(tuple(Event({"type": "trick", "winner": s, "number": number})
+                         for number in range(deck.size // seats + 1)) for s in range(seats))
+    return Plays(actions, tuple(lists), events, tricks)
 
 
 def plays_in(tables: tuple, mask: int) -> list[Action]:
@@ -314,13 +318,13 @@ class State:
         self.dealer = dealer
         self.dealt = tuple(map(tuple, hands))  # the deal, for records
         self.spare = tuple(spare)
-        self.hands = [game.deck.mask(h) for h in hands]
+        self.hands = list(map(game.deck.dealt_mask, hands))  # a deal's cards are distinct
         self.history: list[Action] = []
         self.tricks: list[Trick] = []
         self.trick: list[tuple[int, int]] = []  # current trick: (seat, card)
         self.taken = [0] * game.num_sides  # what the rules count for each side so far
         self.phase = "play"
-        self.turn: int | None = None
+        self.turn: int | None = None  # when set, the one seat to act (to_act() == (turn,))
         self.leader: int | None = None
         self._result: HandResult | None = None
         # Tables shared by every hand with this deck. Like every attribute, one more
@@ -365,11 +369,11 @@ class State:
             seat = seats[0]
             if self.phase == "play":
                 return self.legal_actions(seat)
-        if self.phase == "play" or seat not in self.to_act():
+        if self.phase == "play" or seat != self.turn and seat not in self.to_act():
             return []
         return getattr(self, "_legal_" + self.phase)(seat)  # phases are identifiers
 
-    def apply_unseen(self, action: Action) -> list[dict]:
+    def apply_unseen(self, action: Action) -> Events:
         """``apply`` for an action by a seat whose hand the caller cannot see (a made-up
         deal: ``engine.partial``). A play of any card that seat holds is accepted:
         whether it had to follow suit depends on cards nobody here can see. Anything
@@ -399,7 +403,7 @@ class State:
         """Raise IllegalAction if ``action`` may not be applied now; change nothing."""
         self.clone().apply(action)
 
-    def apply(self, action: Action) -> list[dict]:
+    def apply(self, action: Action) -> Events:
         """Apply a legal action and return its events; IllegalAction (state unchanged)
         otherwise."""
         seat, kind, card, extra = action
@@ -407,37 +411,41 @@ class State:
             return self._decide(action)
         # Playing a card: State's own for every title, and the hot path of every
         # play-out and bot search, so it is written out here rather than dispatched.
-        if type(card) is not int or not 0 <= card < self.deck.size:
-            raise IllegalAction(f"{card!r} is not a card of this game")
-        bit = BITS[card]
         hands = self.hands
         hand = hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"you do not hold {self.deck.names[card]}")
         memo = self._legal_memo  # set by legal_actions for this seat, this position
         legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
-        if not legal & bit:
-            raise IllegalAction(self.play_reason(seat, card))
+        # The legal cards are held cards, so one test passes every legal card;
+        # _refuse_play says what is wrong with anything else.
+        if type(card) is not int or card < 0 or not legal >> card & 1:
+            raise IllegalAction(self._refuse_play(seat, card))
         if extra is not None:
             self.check_play_extra(action)
-        hands[seat] = hand ^ bit
+        hands[seat] = hand ^ BITS[card]
         self.history.append(action)
         self._legal_memo = None
         trick = self.trick
         trick.append((seat, card))
-        events = [self._plays.events[seat][card].copy()]
         if len(trick) < self.n:
             self.turn = (seat + 1) % self.n
-            return events
-        return self._close_trick(events)
+            return self._plays.events[seat][card]
+        return self._plays.events[seat][card] + self._close_trick()
 
-    def _decide(self, action: Action) -> list[dict]:
+    def _refuse_play(self, seat: int, card) -> str:
+        """Why ``seat`` may not play ``card`` now: not a card, not held, or not legal."""
+        if type(card) is not int or not 0 <= card < self.deck.size:
+            return f"{card!r} is not a card of this game"
+        if not self.hands[seat] >> card & 1:
+            return f"you do not hold {self.deck.names[card]}"
+        return self.play_reason(seat, card)
+
+    def _decide(self, action: Action) -> Events:
         """Any action but a card played in turn: the title's handler for this phase and
         kind, or IllegalAction saying what is wrong."""
         seat = action.seat
         if self.phase == "done":
             raise IllegalAction("the hand is over")
-        if seat not in self.to_act():
+        if seat != self.turn and seat not in self.to_act():  # (turn: no need to ask)
             if not isinstance(seat, int) or not 0 <= seat < self.n:
                 raise IllegalAction(f"there is no seat {seat!r}")
             raise IllegalAction(self._not_your_turn(seat))
@@ -498,22 +506,21 @@ class State:
             raise IllegalAction("a play names only the card")
 
     # -- play: the shared trick machinery (a card played: see apply) -------------
-    def _close_trick(self, events: list[dict]) -> list[dict]:
+    def _close_trick(self) -> Events:
         """The current trick is full: award it, then lead again or finish the hand."""
         winner = self.trick_winner()
         trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self.on_trick(trick)
-        events.append({"type": "trick", "winner": winner, "number": len(self.tricks)})
-        if not any(self.hands):
-            self._result = self.finish()
-            self.phase = "done"
-            self.turn = None
-            events.append({"type": "hand_over", "score": list(self._result.score)})
-        else:
+        won = self._plays.tricks[winner][len(self.tricks)]
+        if any(self.hands):
             self.leader = self.turn = winner
-        return events
+            return (won,)
+        self._result = self.finish()
+        self.phase = "done"
+        self.turn = None
+        return won, Event({"type": "hand_over", "score": list(self._result.score)})
 
     def start_play(self, leader: int) -> None:
         self.phase = "play"
@@ -563,12 +570,12 @@ class State:
         """The finished hand's result, or None while it is being played."""
         return self._result
 
-    def throw_in(self) -> list[dict]:
+    def throw_in(self) -> Events:
         """End the hand with no play (Somerset's four passes)."""
         self._result = HandResult((), tuple(self.taken), None, (0,) * self.game.num_sides, True)
         self.phase = "done"
         self.turn = None
-        return [{"type": "thrown_in"}]
+        return (Event({"type": "thrown_in"}),)
 
     # -- what a seat cannot see, placed (bots imagining a deal) ------------------------
     def place_unseen(self, hands: dict[int, int], piles: dict[str, int]) -> None:

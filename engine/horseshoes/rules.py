@@ -23,11 +23,12 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..events import Event, Events
 from ..info import DecisionInfo, DeckInfo, GameInfo, each_alone, partnerships
 from ..partial import Layout, Seen
 from ..ruleset import Ruleset
 from ..scoring import ScoredCards, ScoreTerm, score_of
-from ..state import BITS, Game, HandResult, State, Trick, new_trick, plays_in
+from ..state import BITS, Game, HandResult, State, Trick, new_trick
 from .names import MODE_NAMES, NAME, NO_TRUMP, SUIT_NAMES, SUIT_ORDER, SUITS, card_info, trump_info
 
 TRUMPS = ("S", "H", "D", "C", "NT")
@@ -134,21 +135,21 @@ class HorseshoesState(State):
     def _legal_leftover(self, seat: int) -> list[Action]:
         return list(self.game.leftover_actions[seat])
 
-    def _choose_leftover(self, action: Action) -> list[dict]:
+    def _choose_leftover(self, action: Action) -> Events:
         if action.value not in LEFTOVER_FACES or action.extra is not None:
             raise IllegalAction('turn the left-over card face "up" or face "down"')
         self.leftover_face = action.value
         self.phase = "bidding"
         self.turn = self.first_bidder
-        return [self._leftover_event()]
+        return (self._leftover_event(),)
 
-    def _leftover_event(self) -> dict:
+    def _leftover_event(self) -> Event:
         event = {"type": "leftover", "seat": self.dealer, "face": self.leftover_face}
         if self.leftover_face == "up":
             event["card"] = self.deck.name(self.spare[0])
-        return event
+        return Event(event)
 
-    def _refuse_leftover(self, action: Action) -> list[dict]:
+    def _refuse_leftover(self, action: Action) -> Events:
         if not self.game.spare_size:
             raise IllegalAction(f"there is no left-over card in mode {self.game.mode}")
         if self.game.options["leftover"] != "dealer":
@@ -165,7 +166,7 @@ class HorseshoesState(State):
             return list(self.game.first_bid_actions[seat])
         return list(self.game.bid_actions[seat])
 
-    def _bid(self, action: Action) -> list[dict]:
+    def _bid(self, action: Action) -> Events:
         seat, amount, trump = action.seat, action.value, action.extra
         if type(amount) is not int or not 0 <= amount <= HIGHEST_BID:
             raise IllegalAction(f"a bid is a whole number of tricks from 0 to {HIGHEST_BID}")
@@ -179,17 +180,16 @@ class HorseshoesState(State):
         if is_first:
             self._set_trump(trump)
         self.bids[seat] = amount
-        event = {"type": "bid", "seat": seat, "bid": amount}
-        if is_first:
-            event["trump"] = trump
+        game = self.game
+        made = (game.first_bid_events[seat][trump] if is_first else game.bid_events[seat])[amount]
         next_seat = (seat + 1) % self.n
         if next_seat == self.first_bidder:
             self.start_play(self.first_leader)
-            return [event, {"type": "play_starts", "leader": self.first_leader}]
+            return made + (Event({"type": "play_starts", "leader": self.first_leader}),)
         self.turn = next_seat
-        return [event]
+        return made
 
-    def _refuse_pass(self, action: Action) -> list[dict]:
+    def _refuse_pass(self, action: Action) -> Events:
         raise IllegalAction(f"nobody may pass: bid from 0 to {HIGHEST_BID} tricks")
 
     def _set_trump(self, trump: str) -> None:
@@ -220,21 +220,23 @@ class HorseshoesState(State):
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """As State.legal_actions, but an ace that must be declared is listed twice:
-        played high and played low."""
-        if self.phase != "play":
-            return super().legal_actions(seat)
+        played high and played low, in the place of its plain play."""
         if seat is None:
-            seat = self.turn
-        elif seat != self.turn:
-            return []
+            seat = self.turn  # (State would ask this method again, and pair the aces twice)
+        if seat != self.turn or self.phase != "play":
+            return State.legal_actions(self, seat)  # (not super(): it costs more than the rest)
+        # State's listing (plays_in) and memo, written out: a call costs more than these.
         legal = self.legal_play_mask(seat)
+        self._legal_memo = (self.hands[seat], legal)
+        t0, t1, t2, t3, t4, t5, t6, t7 = self._plays.lists[seat]
+        b0, b1, b2, b3, b4, b5, b6, b7 = legal.to_bytes(8, "little")
+        out = [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6], *t7[b7]]
         declared = legal & self._declared_aces
-        out = plays_in(self._plays.lists[seat], legal & ~declared)  # see State
-        placed = 0  # ace pairs inserted so far: each adds one entry to the count below
+        placed = 0  # aces declared so far: each pair takes one more place than a play
         while declared:
             low = declared & -declared
             at = (legal & (low - 1)).bit_count() + placed
-            out[at:at] = self.game.ace_actions[seat][low.bit_length() - 1]
+            out[at:at + 1] = self.game.ace_actions[seat][low.bit_length() - 1]
             placed += 1
             declared ^= low
         return out
@@ -257,27 +259,26 @@ class HorseshoesState(State):
         raise IllegalAction("only an ace is declared high or low")
 
     # -- play: applying a card -------------------------------------------------------
-    def apply(self, action: Action) -> list[dict]:
+    def apply(self, action: Action) -> Events:
         # Plays take this direct path (random play-outs are mostly plays): checked, then
         # played, tracking the trick's winner as it goes. Everything else, including
         # every "not now" and "not your turn", goes through State.apply.
         seat, kind, card, call = action
         if kind != "play" or self.phase != "play" or seat != self.turn:
-            return super().apply(action)
-        if type(card) is not int or not 0 <= card < self.deck.size:
-            raise IllegalAction(f"{card!r} is not a card of this game")
-        bit = BITS[card]
+            return State.apply(self, action)  # (as in legal_actions: not super())
         hand = self.hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"you do not hold {self.deck.name(card)}")
-        if not self.legal_play_mask(seat) & bit:
-            raise IllegalAction(self.play_reason(seat, card))
+        memo = self._legal_memo  # as in State.apply
+        legal = memo[1] if memo is not None and memo[0] == hand else self.legal_play_mask(seat)
+        if type(card) is not int or card < 0 or not legal >> card & 1:
+            raise IllegalAction(self._refuse_play(seat, card))
+        bit = BITS[card]
         game = self.game
         if call is not None or bit & game.ace_mask:
             action = self._declaration_checked(action)
             call = action.extra
         self.hands[seat] = hand ^ bit
         self.history.append(action)
+        self._legal_memo = None
         trick = self.trick
         if not trick:
             self._start_trick(seat, card)
@@ -290,13 +291,11 @@ class HorseshoesState(State):
         if bit & self._trump_mask:
             self.trump_broken = True
         trick.append((seat, card))
-        event = self._plays.events[seat][card].copy()  # see State.apply
-        if call is not None:
-            event["ace"] = call
+        played = self._plays.events[seat][card] if call is None else game.ace_events[seat][card][call]
         if len(trick) < self.n:
             self.turn = game.next_seat[seat]
-            return [event]
-        return [event, *self._close_trick()]
+            return played
+        return played + self._close_trick()
 
     def _start_trick(self, seat: int, card: int) -> None:
         game = self.game
@@ -307,24 +306,24 @@ class HorseshoesState(State):
         self._strengths = game.strengths[self.trump][suit]
         self._win_key = CANNOT_WIN
 
-    def _close_trick(self) -> list[dict]:
+    def _close_trick(self) -> Events:
         winner = self._win_seat
         trick = new_trick((self.leader, tuple(self.trick), winner))
         self.tricks.append(trick)
         self.trick = []
         self._declared_aces = self.game.ace_mask  # whatever is led next is declared
         self.on_trick(trick)
-        events = [{"type": "trick", "winner": winner, "number": len(self.tricks)}]
-        if len(self.tricks) == HAND_SIZE:
-            self._result = self.finish()
-            self.phase = "done"
-            self.turn = None
-            events.append({"type": "hand_over", "score": list(self._result.score)})
-            if self.leftover_face == "down":
-                events.append({"type": "leftover", "seat": self.dealer, "face": "down",
-                               "card": self.deck.name(self.spare[0])})  # revealed at last
-        else:
+        won = self._plays.tricks[winner][len(self.tricks)]
+        if len(self.tricks) < HAND_SIZE:
             self.leader = self.turn = winner
+            return (won,)
+        self._result = self.finish()
+        self.phase = "done"
+        self.turn = None
+        events = won, Event({"type": "hand_over", "score": list(self._result.score)})
+        if self.leftover_face == "down":  # revealed at last
+            return (*events, Event({"type": "leftover", "seat": self.dealer, "face": "down",
+                                    "card": self.deck.name(self.spare[0])}))
         return events
 
     def trick_winner(self) -> int:
@@ -467,6 +466,9 @@ class HorseshoesGame(Game):
         self.ace_actions = tuple(
             {c: tuple(Action(s, "play", c, call) for call in ACE_CALLS)
              for c in cards_of(self.ace_mask)} for s in seats)
+        self.ace_events = tuple(  # [seat][ace][call] -> (the "play" event,), as State's plays
+            {c: {call: (Event({"type": "play", "seat": s, "card": deck.names[c], "ace": call}),)
+                 for call in ACE_CALLS} for c in cards_of(self.ace_mask)} for s in seats)
         self.strengths = {trump: tuple(self._trick_strengths(trump, led) for led in range(len(SUITS)))
                           for trump in TRUMPS}
         self.first_bid_actions = tuple(
@@ -474,6 +476,12 @@ class HorseshoesGame(Game):
             for s in seats)
         self.bid_actions = tuple(tuple(Action(s, "bid", b) for b in range(HIGHEST_BID + 1))
                                  for s in seats)
+        # and their events, as (event,) tuples: [seat][bid], the first bid's [seat][trump][bid]
+        self.bid_events = tuple(tuple((Event({"type": "bid", "seat": s, "bid": b}),)
+                                      for b in range(HIGHEST_BID + 1)) for s in seats)
+        self.first_bid_events = tuple(
+            {t: tuple((Event({"type": "bid", "seat": s, "bid": b, "trump": t}),)
+                      for b in range(HIGHEST_BID + 1)) for t in TRUMPS} for s in seats)
         self.leftover_actions = tuple(tuple(Action(s, "leftover", f) for f in LEFTOVER_FACES)
                                       for s in seats)
 

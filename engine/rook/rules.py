@@ -19,6 +19,7 @@ from ..actions import Action
 from ..cards import Deck, cards_of
 from ..deal import derive_seed
 from ..errors import IllegalAction
+from ..events import Event, Events
 from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen, hand_of
@@ -80,6 +81,7 @@ MIN_BID = 100
 MAX_BID = 180
 BID_STEP = 5
 BID_AMOUNTS = tuple(range(MIN_BID, MAX_BID + 1, BID_STEP))
+BID_INDEX = {amount: i for i, amount in enumerate(BID_AMOUNTS)}  # amount -> its place
 GAME_TARGET = 500
 BURY_SIZE = 5
 SEATS = range(4)
@@ -90,13 +92,17 @@ BIDS = tuple(tuple(Action(s, "bid", a) for a in BID_AMOUNTS) for s in SEATS)
 RAISES = tuple(tuple(Action(s, "raise", a) for a in BID_AMOUNTS) for s in SEATS)
 KEEP = tuple(Action(s, "raise", None) for s in SEATS)
 ACK = tuple(Action(s, "ack") for s in SEATS)
+# So are events (engine.events): the auction's are made once too, as (event,) tuples.
+PASSED = tuple((Event({"type": "pass", "seat": s}),) for s in SEATS)
+BID_MADE = tuple(tuple((Event({"type": "bid", "seat": s, "bid": a}),) for a in BID_AMOUNTS)
+                 for s in SEATS)
+ACKED = tuple((Event({"type": "ack", "seat": s}),) for s in SEATS)
+BURIED = tuple({c: (Event({"type": "bury", "seat": s}),
+                    Event({"type": "trump", "colour": c, "name": COLOUR_NAMES[c]})) for c in COLOURS}
+               for s in SEATS)  # [seat][trump colour]
 # The seats still to say "Got it", for every set of seats that already did.
 WAITING = tuple(tuple(s for s in SEATS if not acked >> s & 1) for acked in range(16))
 ONE_SEAT = tuple((s,) for s in SEATS)
-
-
-def _amount_index(amount: int) -> int:
-    return (amount - MIN_BID) // BID_STEP
 
 
 def _is_int(value) -> bool:
@@ -199,7 +205,7 @@ class RookState(State):
         # an attribute: State keeps within CPython's fast attribute layout (see State).
         super().__init__(game, hands, spare, dealer)
         self.redeals = 0
-        self.widow = DECK.mask(spare)
+        self.widow = DECK.dealt_mask(spare)
         # auction
         self.bids: tuple = ()  # ((seat, amount), ...) in order, passes not included
         self.passed = 0  # bitmask of seats out of the auction
@@ -221,7 +227,7 @@ class RookState(State):
     @property
     def deal_events(self) -> tuple:
         """What dealing said (redeals), for the table log."""
-        return tuple({"type": "redeal", "dealer": self.dealer, "number": n}
+        return tuple(Event({"type": "redeal", "dealer": self.dealer, "number": n})
                      for n in range(1, self.redeals + 1))
 
     @property
@@ -279,17 +285,17 @@ class RookState(State):
         return bids[-1][1] + BID_STEP if bids else MIN_BID
 
     def _legal_bidding(self, seat: int) -> list[Action]:
-        return [PASS[seat], *BIDS[seat][_amount_index(self._lowest_bid()):]]
+        return [PASS[seat], *BIDS[seat][BID_INDEX[self._lowest_bid()]:]]
 
-    def _bid(self, action: Action) -> list[dict]:
+    def _bid(self, action: Action) -> Events:
         seat, amount = action.seat, action.value
         self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
-        event = {"type": "bid", "seat": seat, "bid": amount}
+        made = BID_MADE[seat][BID_INDEX[amount]]
         if amount == MAX_BID:
-            return [event, *self._end_auction(seat, amount)]
+            return made + self._end_auction(seat, amount)
         self._next_bidder(seat)
-        return [event]
+        return made
 
     def _check_bid(self, amount, extra) -> None:
         if extra is not None:
@@ -306,12 +312,12 @@ class RookState(State):
         if amount < lowest:
             raise IllegalAction(f"the bid stands at {self.high_bid}: bid at least {lowest} or pass")
 
-    def _pass(self, action: Action) -> list[dict]:
+    def _pass(self, action: Action) -> Events:
         if action.value is not None or action.extra is not None:
             raise IllegalAction("a pass says nothing more")
         seat = action.seat
         self.passed |= 1 << seat
-        events = [{"type": "pass", "seat": seat}]
+        events = PASSED[seat]
         if self.passed.bit_count() < self.n - 1:
             self._next_bidder(seat)
             return events
@@ -327,9 +333,9 @@ class RookState(State):
             nxt = (nxt + 1) % self.n
         self.turn = nxt
 
-    def _end_auction(self, bidder: int, amount: int) -> list[dict]:
+    def _end_auction(self, bidder: int, amount: int) -> Events:
         self.bidder, self.contract = bidder, amount
-        events = [{"type": "contract", "bidder": bidder, "amount": amount, "stuck": self.stuck}]
+        events = (Event({"type": "contract", "bidder": bidder, "amount": amount, "stuck": self.stuck}),)
         if amount == MAX_BID:  # nothing to raise to
             return events + self._turn_up_widow()
         self.phase, self.turn = "raise", bidder
@@ -337,9 +343,9 @@ class RookState(State):
 
     # -- the raise -----------------------------------------------------------------------
     def _legal_raise(self, seat: int) -> list[Action]:
-        return [KEEP[seat], *RAISES[seat][_amount_index(self.contract) + 1:]]
+        return [KEEP[seat], *RAISES[seat][BID_INDEX[self.contract] + 1:]]
 
-    def _raise(self, action: Action) -> list[dict]:
+    def _raise(self, action: Action) -> Events:
         amount, old = action.value, self.contract
         if action.extra is not None:
             raise IllegalAction("a raise names only the new contract")
@@ -356,35 +362,35 @@ class RookState(State):
                 raise IllegalAction(f"contracts go up in steps of {BID_STEP}")
             self.contract = amount
         self.raised_from = old
-        event = {"type": "raise", "seat": action.seat, "from": old, "to": self.contract,
-                 "kept": amount is None}
-        return [event] + self._turn_up_widow()
+        event = Event({"type": "raise", "seat": action.seat, "from": old, "to": self.contract,
+                       "kept": amount is None})
+        return (event, *self._turn_up_widow())
 
-    def _late_raise(self, action: Action) -> list[dict]:
+    def _late_raise(self, action: Action) -> Events:
         if self.contract == MAX_BID:
             raise IllegalAction(f"a contract of {MAX_BID} cannot be raised")
         raise IllegalAction("the raise comes before the widow is shown")
 
     # -- the widow -----------------------------------------------------------------------
-    def _turn_up_widow(self) -> list[dict]:
+    def _turn_up_widow(self) -> Events:
         self.phase, self.turn = "widow", None
-        return [{"type": "widow", "cards": self._names(self.widow)}]
+        return (Event({"type": "widow", "cards": self._names(self.widow)}),)
 
     def _legal_widow(self, seat: int) -> list[Action]:
         return [ACK[seat]]
 
-    def _ack(self, action: Action) -> list[dict]:
+    def _ack(self, action: Action) -> Events:
         """Only seats that have not yet said "Got it" may (to_act); a second one is
         refused as not your turn and changes nothing."""
         if action.value is not None or action.extra is not None:
             raise IllegalAction("Got it says nothing more")
         self.acked |= 1 << action.seat
-        events = [{"type": "ack", "seat": action.seat}]
+        events = ACKED[action.seat]
         if WAITING[self.acked]:
             return events
         self.hands[self.bidder] |= self.widow
         self.phase, self.turn = "bury", self.bidder
-        return events + [{"type": "take_widow", "seat": self.bidder}]
+        return (*events, Event({"type": "take_widow", "seat": self.bidder}))
 
     # -- bury and trump --------------------------------------------------------------------
     def _legal_bury(self, seat: int) -> list[Action]:
@@ -400,7 +406,7 @@ class RookState(State):
         cards = tuple(sorted(rng.sample(cards_of(self.hands[seat]), BURY_SIZE)))
         return Action(seat, "bury", cards, rng.choice(COLOURS))
 
-    def _bury(self, action: Action) -> list[dict]:
+    def _bury(self, action: Action) -> Events:
         seat, cards, colour = action.seat, action.value, action.extra
         mask = self._check_bury(seat, cards, colour)
         self.hands[seat] ^= mask
@@ -408,8 +414,7 @@ class RookState(State):
         self.trump = colour
         self._suit_of = TRUMP_TABLES[colour].suit_of
         self.start_play(self.bidder)  # the bidder leads to the first trick
-        return [{"type": "bury", "seat": seat},
-                {"type": "trump", "colour": colour, "name": COLOUR_NAMES[colour]}]
+        return BURIED[seat][colour]
 
     def _check_bury(self, seat: int, cards, colour) -> int:
         """The mask of the cards to bury, or IllegalAction saying what is wrong."""
@@ -558,7 +563,8 @@ class RookState(State):
             super().place_pile(name, mask)
 
     def _names(self, mask: int) -> list[str]:
-        return [DECK.name(c) for c in cards_of(mask)]
+        names = DECK.names
+        return [names[c] for c in cards_of(mask)]
 
 
 RookGame.state_class = RookState  # set here: the hand is defined after the game

@@ -26,6 +26,7 @@ from typing import NamedTuple
 from ..actions import Action
 from ..cards import Deck, cards_of
 from ..errors import IllegalAction
+from ..events import Event, Events
 from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen
@@ -105,6 +106,10 @@ SEATS = range(4)
 PASS = tuple(Action(s, "pass") for s in SEATS)
 BIDS = tuple(tuple(Action(s, "bid", amount) for amount in range(MAX_BID + 1)) for s in SEATS)
 NAME_TRUMP = tuple(tuple(Action(s, "trump", t) for t in TRUMPS) for s in SEATS)
+# So are events (engine.events): the auction's are made once too, as (event,) tuples.
+PASSED = tuple((Event({"type": "pass", "seat": s}),) for s in SEATS)
+BID_MADE = tuple(tuple((Event({"type": "bid", "seat": s, "bid": amount}),)
+                       for amount in range(MAX_BID + 1)) for s in SEATS)
 
 
 def suit_label(trump: str | None, follow: int) -> str:
@@ -211,7 +216,7 @@ class SomersetState(State):
         super().__init__(game, hands, spare, dealer)
         self.phase = "bidding"
         self.turn = (dealer + 1) % self.n
-        self.spare_mask = DECK.mask(spare)
+        self.spare_mask = DECK.dealt_mask(spare)
         self.bids: tuple = ()  # ((seat, amount or None for a pass), ...) in order
         self.high_bid: int | None = None
         self.bidder: int | None = None
@@ -229,7 +234,7 @@ class SomersetState(State):
     def _legal_bidding(self, seat: int) -> list[Action]:
         return [PASS[seat], *BIDS[seat][self.lowest_bid():]]
 
-    def _bid(self, action: Action) -> list[dict]:
+    def _bid(self, action: Action) -> Events:
         amount = action.value
         if action.extra is not None:
             raise IllegalAction("a bid names only the points; trump is named after the auction")
@@ -244,19 +249,19 @@ class SomersetState(State):
         seat = action.seat
         self.bids += ((seat, amount),)
         self.high_bid, self.bidder, self.passes_in_row = amount, seat, 0
-        events = [{"type": "bid", "seat": seat, "bid": amount}]
+        events = BID_MADE[seat][amount]
         if amount == MAX_BID:
             return events + self._end_auction()  # nobody can bid higher
         self.turn = (seat + 1) % self.n
         return events
 
-    def _pass(self, action: Action) -> list[dict]:
+    def _pass(self, action: Action) -> Events:
         if action.value is not None or action.extra is not None:
             raise IllegalAction("a pass carries nothing else")
         seat = action.seat
         self.bids += ((seat, None),)
         self.passes_in_row += 1
-        events = [{"type": "pass", "seat": seat}]
+        events = PASSED[seat]
         if self.high_bid is None and self.passes_in_row == self.n:
             return events + self.throw_in()
         if self.high_bid is not None and self.passes_in_row == self.n - 1:
@@ -264,18 +269,17 @@ class SomersetState(State):
         self.turn = (seat + 1) % self.n
         return events
 
-    def _end_auction(self) -> list[dict]:
+    def _end_auction(self) -> Events:
         bidder = self.bidder
-        events = [{"type": "contract", "bidder": bidder, "bid": self.high_bid}]
+        contract = Event({"type": "contract", "bidder": bidder, "bid": self.high_bid})
         self.turn = bidder
         if self.game.kitty:
             self.hands[bidder] |= self.spare_mask
             self.kitty_taken = True
             self.phase = "kitty"
-            events.append({"type": "kitty_taken", "seat": bidder})
-        else:
-            self.phase = "trump"
-        return events
+            return contract, Event({"type": "kitty_taken", "seat": bidder})
+        self.phase = "trump"
+        return (contract,)
 
     # -- the kitty -------------------------------------------------------------------
     def _legal_kitty(self, seat: int) -> list[Action]:
@@ -288,7 +292,7 @@ class SomersetState(State):
             return None
         return Action(seat, "discard", tuple(sorted(rng.sample(cards_of(self.hands[seat]), 2))))
 
-    def _discard(self, action: Action) -> list[dict]:
+    def _discard(self, action: Action) -> Events:
         cards = action.value
         if action.extra is not None:
             raise IllegalAction("name trump after the discard, not with it")
@@ -304,19 +308,19 @@ class SomersetState(State):
         self.discards = tuple(sorted(cards))
         self.hands[action.seat] &= ~DECK.mask(cards)
         self.phase = "trump"
-        return [{"type": "discarded", "seat": action.seat}]  # face down: no card names
+        return (Event({"type": "discarded", "seat": action.seat}),)  # face down: no card names
 
     # -- trump -----------------------------------------------------------------------
     def _legal_trump(self, seat: int) -> list[Action]:
         return list(NAME_TRUMP[seat])
 
-    def _name_trump(self, action: Action) -> list[dict]:
+    def _name_trump(self, action: Action) -> Events:
         if action.value not in TRUMP_TABLES or action.extra is not None:
             raise IllegalAction("name trump: one of 0, 2, 4, 6, 8, 10, 12 or NT")
         self.trump = action.value
         self.table = TRUMP_TABLES[action.value]
         self.start_play(self.bidder)
-        return [{"type": "trump", "seat": action.seat, "trump": self.trump}]
+        return (Event({"type": "trump", "seat": action.seat, "trump": self.trump}),)
 
     # -- play ------------------------------------------------------------------------
     def _follow_mask(self) -> int:

@@ -55,8 +55,9 @@ SYNC_CHUNK = 40  # entries per sync message: a chunk stays far below the frame l
 # -- builders --------------------------------------------------------------------------
 def entry_message(signed_entry: dict, events: list | None = None, public: dict | None = None,
                   view: dict | None = None, action: dict | None = None) -> dict:
-    return {"type": ENTRY, "entry": signed_entry, "events": list(events or []), "public": public,
-            "private": {"view": view, "action": action}}
+    # Engine events are read-only dicts (engine.events.Event); a message holds plain ones.
+    return {"type": ENTRY, "entry": signed_entry, "events": [dict(e) for e in events or ()],
+            "public": public, "private": {"view": view, "action": action}}
 
 
 def sync_message(entries: list[dict], last: bool = True) -> dict:

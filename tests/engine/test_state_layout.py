@@ -9,6 +9,7 @@ would.
   a walk over the legal mask.
 * apply reuses the legal mask legal_actions computed, but only for the hand it was
   computed for: bots set hands directly when they imagine a deal.
+* ``turn``, when set, is the one seat to act, so a seat equal to it needs no to_act().
 """
 
 from __future__ import annotations
@@ -92,6 +93,24 @@ def test_apply_checks_against_the_hand_held_now_not_a_listed_one(any_variant):
         raise AssertionError("apply trusted the plays listed for another hand")
 
 
+def test_turn_when_set_is_the_one_seat_to_act(any_variant):
+    """legal_actions and apply take a seat equal to ``turn`` as one that may act
+    without asking to_act."""
+    game = make_game(*any_variant)
+    for n in range(5):
+        rng = random.Random(n)
+        state = game.deal(derive_seed(BENCH_SEED, "turn", n), n % game.num_players)
+        while not state.is_over:
+            seats = state.to_act()
+            assert state.turn is None or seats == (state.turn,), (state.phase, state.turn, seats)
+            seat = rng.choice(seats)
+            if state.phase in state.SAMPLED_PHASES:
+                state.apply(state.sample_action(seat, rng))
+            else:
+                state.apply(rng.choice(state.legal_actions(seat)))
+        assert state.turn is None and state.to_act() == ()
+
+
 def test_a_clone_plays_on_from_the_listed_plays(any_variant):
     state, seat = _mid_trick(any_variant, 1)
     assert state is not None
@@ -160,4 +179,5 @@ def test_horseshoes_lists_plays_in_card_order_with_both_ace_calls():
                         else:
                             expected.append(state.play_action(seat, card))
                     assert legal == expected
+                assert state.legal_actions() == legal  # the seat to act, by default
                 state.apply(rng.choice(legal))

@@ -92,7 +92,7 @@ def test_face_up_left_over_is_public_and_announced():
     game = make(None, "three")
     state = deal(game, {}, dealer=2, spare="5D")
     events = state.apply(Action(2, "leftover", "up"))
-    assert events == [{"type": "leftover", "seat": 2, "face": "up", "card": "5D"}]
+    assert events == ({"type": "leftover", "seat": 2, "face": "up", "card": "5D"},)
     assert state.public_view()["leftover"] == {"face": "up", "card": "5D"}
     assert state.turn == 0  # the dealer's left bids first
     assert not state.hidden_from(0) & (1 << game.deck.parse("5D"))
@@ -127,7 +127,7 @@ def test_declared_ace_is_public_in_the_action_log():
     state = deal(game, {2: "AS"}, dealer=0)
     bid_all(state, [0, 0, 0, 0], trump="NT")
     events = state.apply(parse_play(game, 2, "AS:high"))
-    assert events == [{"type": "play", "seat": 2, "card": "AS", "ace": "high"}]
+    assert events == ({"type": "play", "seat": 2, "card": "AS", "ace": "high"},)
     assert state.view(0)["actions"][-1] == {"seat": 2, "play": "AS", "ace": "high"}
 
 

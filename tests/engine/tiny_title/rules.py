@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.cards import Deck
 from engine.errors import IllegalAction
+from engine.events import Event, Events
 from engine.info import CardInfo, DecisionInfo, DeckInfo, GameInfo, TrumpInfo, each_alone
 from engine.ruleset import Option, Rule, Ruleset
 from engine.scoring import ScoreTerm, score_of
@@ -90,12 +91,12 @@ class TinyState(State):
     def _legal_trump(self, seat: int) -> list[Action]:
         return [Action(seat, "trump", t) for t in TRUMPS]
 
-    def _name_trump(self, action: Action) -> list[dict]:
+    def _name_trump(self, action: Action) -> Events:
         if action.value not in TRUMPS or action.extra is not None:
             raise IllegalAction(f"name trump: one of {', '.join(TRUMPS)}")
         self.trump = action.value
         self.start_play(action.seat)
-        return [{"type": "trump", "seat": action.seat, "trump": self.trump}]
+        return (Event({"type": "trump", "seat": action.seat, "trump": self.trump}),)
 
     # -- play ------------------------------------------------------------------------
     @property
