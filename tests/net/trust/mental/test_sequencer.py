@@ -1,0 +1,200 @@
+"""The host's sequencer and each client's reading of its log: a whole deal, messages the
+host refuses or cannot forge, a player who drops during the shuffle, a client that
+restarts, a Rook redeal (net/trust/mental/sequencer.py, client.py)."""
+
+import pytest
+
+from net.trust.mental import flows
+from net.trust.mental.client import DealClient, Forged
+from net.trust.mental.errors import Cheat
+from net.trust.mental.keys import DealContext
+from net.trust.mental.machine import Hand, Redeal
+from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
+from net.trust.mental.setup import DealSetup
+from net.trust.signing import seal
+from tests.net.trust.mental_table import fixed_identity, make_game
+
+DEADLINE = 10.0
+
+
+class Hub:
+    """The host's sequencer and every client, the log delivered in order."""
+
+    def __init__(self, game, keys_by_seat, identities, host=0, dealer=0, hand=3):
+        self.identities = identities
+        host_key = identities[host].public_key
+        seats = {seat: identities[i].public_key for seat, i in enumerate(keys_by_seat)}
+        self.setup = DealSetup.for_game(game, DealContext("t-seq", hand), parties_for(host_key, seats),
+                                        dealer, flows.redeal_rule(game))
+        self.now = 0.0
+        self.sequencer = DealSequencer(self.setup, DEADLINE, self.now)
+        self.clients = {i.public_key: DealClient(i, self.setup) for i in identities}
+        self.read = {key: 0 for key in self.clients}
+        self.gone: set[bytes] = set()  # clients that hear nothing (dropped)
+        self.tamper = None
+
+    def send(self, key, envelopes):
+        for envelope in envelopes:
+            self.sequencer.submit(key, envelope, self.now)
+
+    def flush(self):
+        moved = True
+        while moved:
+            moved = False
+            for key, client in self.clients.items():
+                if key in self.gone:
+                    continue
+                while self.read[key] < len(self.sequencer.log):
+                    party, envelope = self.sequencer.log[self.read[key]]
+                    self.read[key] += 1
+                    if self.tamper is not None:
+                        envelope = self.tamper(key, party, envelope)
+                    self.send(key, client.logged(party, envelope))
+                    moved = True
+
+    def start(self):
+        for key, client in self.clients.items():
+            if key not in self.gone:
+                self.send(key, client.start())
+        self.flush()
+
+    def hands(self, key):
+        return [h for h in self.clients[key].learned if isinstance(h, Hand)]
+
+
+# With these keys, hand 2's deal gives a seat a Rook hand with no point card; hand 3's does not.
+NO_POINT_CARD_HAND = 2
+
+
+def four_humans(game="rook", hand=3):
+    identities = [fixed_identity(i) for i in range(4)]
+    return Hub(make_game(game), [0, 1, 2, 3], identities, hand=hand)
+
+
+def test_a_whole_deal_through_the_log():
+    hub = four_humans()
+    hub.start()
+    assert hub.sequencer.awaited() == []
+    for identity in hub.identities:
+        [hand] = hub.hands(identity.public_key)
+        assert hand.seat in hub.clients[identity.public_key].seats
+    kinds = [env["body"]["type"] for _, env in hub.sequencer.log]
+    assert kinds == ["mental-key"] * 4 + ["mental-shuffle"] * 4 + ["mental-shares"] * 4
+
+
+def test_the_host_and_its_bots_are_one_party_and_shuffle_first():
+    identities = [fixed_identity(i) for i in range(3)]
+    hub = Hub(make_game("rook"), [1, 0, 2, 0], identities, host=0)  # seats 1, 3: the host's
+    assert [p.seats for p in hub.setup.parties] == [(1, 3), (0,), (2,)]
+    hub.start()
+    assert [h.seat for h in hub.hands(identities[0].public_key)] == [1, 3]
+
+
+def test_the_sequencer_refuses_what_is_not_a_partys_signed_deal_message():
+    hub = four_humans()
+    me = hub.identities[1]
+    [key_message] = hub.clients[me.public_key].start()
+    with pytest.raises(NotLogged, match="not a party"):
+        hub.sequencer.submit(fixed_identity(9).public_key, key_message, 0)
+    with pytest.raises(NotLogged, match="signed by your key"):
+        hub.sequencer.submit(hub.identities[2].public_key, key_message, 0)
+    with pytest.raises(NotLogged, match="fields"):
+        hub.sequencer.submit(me.public_key, seal(me, "parlour-mental-message/1", {"type": "mental-key"}), 0)
+    wrong = dict(key_message["body"], attempt=4)
+    with pytest.raises(NotLogged, match="attempt 0"):
+        hub.sequencer.submit(me.public_key, seal(me, "parlour-mental-message/1", wrong), 0)
+    assert hub.sequencer.submit(me.public_key, key_message, 0) == 0
+    assert hub.sequencer.submit(me.public_key, key_message, 0) is None  # a copy: not again
+
+
+def test_a_message_the_host_rewrote_is_refused_by_every_client():
+    hub = four_humans()
+
+    def forge(reader, party, envelope):
+        if party == 2 and envelope["body"]["type"] == "mental-shuffle":
+            deck = envelope["body"]["deck"]
+            return {"body": dict(envelope["body"], deck=deck[64:128] + deck[:64] + deck[128:]),
+                    "sig": envelope["sig"]}
+        return envelope
+
+    hub.tamper = forge
+    with pytest.raises(Forged, match="party 2"):
+        hub.start()
+
+
+def test_a_player_who_drops_during_the_shuffle_is_dealt_out_after_the_deadline():
+    hub = four_humans()
+    dropped = hub.identities[2].public_key
+    hub.gone.add(dropped)
+    hub.start()
+    assert hub.sequencer.awaited() == [2]  # the keys are in, its key share is not
+    hub.now = DEADLINE - 0.5
+    assert hub.sequencer.overdue(hub.now) == []
+    hub.now = DEADLINE
+    assert hub.sequencer.overdue(hub.now) == [2]
+    record = hub.sequencer.restart("dropped", hub.now, dropped=[2])
+    assert record["attempt"] == 1 and record["dropped"] == [2]
+    hub.flush()
+    assert hub.sequencer.awaited() == []
+    host = hub.identities[0].public_key
+    assert sorted(h.seat for h in hub.hands(host)) == [0, 2]  # the host plays its seat now
+    assert hub.clients[host].setup.context.attempt == 1
+
+
+def test_a_client_that_restarts_in_the_middle_of_the_deal_goes_on_from_the_log():
+    hub = four_humans()
+    late = hub.identities[3].public_key
+    hub.gone.add(late)
+    hub.start()
+    before = len(hub.sequencer.log)
+    hub.gone.discard(late)
+    hub.send(late, hub.clients[late].start())
+    hub.flush()  # it shuffles, shares, and so on
+    hub.clients[late] = DealClient(hub.identities[3], hub.setup)  # the process restarts
+    hub.read[late] = 0
+    hub.send(late, hub.clients[late].start())
+    hub.flush()
+    assert len(hub.sequencer.log) > before
+    assert hub.hands(late) and hub.sequencer.awaited() == []
+    logged = [env["sig"] for _, env in hub.sequencer.log]
+    assert len(logged) == len(set(logged))  # nothing it sent again was logged twice
+
+
+def test_a_hand_with_no_point_card_is_claimed_at_once_and_every_client_checks_it():
+    hub = four_humans(hand=NO_POINT_CARD_HAND)
+    hub.start()
+    kinds = [env["body"]["type"] for _, env in hub.sequencer.log]
+    assert kinds[-1] == "mental-show"  # the claim, proven with the hand's shares
+    [holder] = [k for k in hub.clients if any(flows.must_claim(hub.setup, h) for h in hub.hands(k))]
+    for client in hub.clients.values():  # every client checked the proof: a true claim
+        [redeal] = [x for x in client.learned if isinstance(x, Redeal)]
+        assert redeal.seat in hub.clients[holder].seats
+        assert hub.setup.needs_redeal(list(redeal.cards))
+    hub.sequencer.restart("redeal", hub.now)
+    hub.flush()
+    assert hub.sequencer.awaited() == [] and all(len(hub.hands(k)) == 2 for k in hub.clients)
+
+
+def test_a_rook_redeal_restarts_the_deal_with_the_same_parties():
+    hub = four_humans()
+    hub.start()
+    [hand] = hub.hands(hub.identities[1].public_key)
+    seq = hub.sequencer
+    record = seq.restart("redeal", hub.now)
+    assert record["dropped"] == [] and [p["seats"] for p in record["parties"]] == [[0], [1], [2], [3]]
+    hub.flush()
+    [_, again] = hub.hands(hub.identities[1].public_key)
+    assert again.seat == hand.seat and again.cards != hand.cards  # fresh secrets, a fresh deal
+
+
+def test_a_false_redeal_claim_through_the_log_is_named():
+    hub = four_humans()
+    hub.start()
+    key = hub.identities[1].public_key
+    [hand] = hub.hands(key)
+    assert not flows.must_claim(hub.setup, hand)  # these fixed keys deal no such hand
+    with pytest.raises(Cheat) as caught:
+        hub.send(key, hub.clients[key].claim_redeal(hand.seat))
+        hub.flush()
+    assert caught.value.party == 1 and caught.value.rule == "redeal-claim"
+    assert not any(isinstance(x, Redeal) for x in hub.clients[key].learned)
