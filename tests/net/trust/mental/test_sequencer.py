@@ -1,15 +1,19 @@
 """The host's sequencer and each client's reading of its log: a whole deal, messages the
 host refuses or cannot forge, a player who drops during the shuffle, a client that
-restarts, a Rook redeal (net/trust/mental/sequencer.py, client.py)."""
+restarts, a Rook redeal, and a player's cheats — signed by that player, logged, and
+named by every other client (net/trust/mental/sequencer.py, client.py)."""
 
 import pytest
 
+from net.trust.mental import deck as decks
 from net.trust.mental import flows
+from net.trust.mental import messages as m
 from net.trust.mental.client import DealClient, Forged
 from net.trust.mental.errors import Cheat
 from net.trust.mental.keys import DealContext
 from net.trust.mental.machine import Hand, Redeal
-from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
+from net.trust.mental.group import G, Point, Scalar, base_mul
+from net.trust.mental.sequencer import MENTAL_DOMAIN, DealSequencer, NotLogged, parties_for
 from net.trust.mental.setup import DealSetup
 from net.trust.signing import seal
 from tests.net.trust.mental_table import fixed_identity, make_game
@@ -31,10 +35,17 @@ class Hub:
         self.clients = {i.public_key: DealClient(i, self.setup) for i in identities}
         self.read = {key: 0 for key in self.clients}
         self.gone: set[bytes] = set()  # clients that hear nothing (dropped)
-        self.tamper = None
+        self.tamper = None  # tamper(reader, party, envelope): the host rewrites what it relays
+        self.cheat = None  # cheat(key, body) -> body: a client signs a dishonest message
+        self.caught: dict[bytes, Cheat] = {}  # client -> the cheat it named (it stops then)
 
     def send(self, key, envelopes):
         for envelope in envelopes:
+            if self.cheat is not None:
+                body = self.cheat(key, envelope["body"])
+                if body is not envelope["body"]:
+                    identity = next(i for i in self.identities if i.public_key == key)
+                    envelope = seal(identity, MENTAL_DOMAIN, body)
             self.sequencer.submit(key, envelope, self.now)
 
     def flush(self):
@@ -42,14 +53,16 @@ class Hub:
         while moved:
             moved = False
             for key, client in self.clients.items():
-                if key in self.gone:
-                    continue
-                while self.read[key] < len(self.sequencer.log):
+                while key not in self.gone and key not in self.caught \
+                        and self.read[key] < len(self.sequencer.log):
                     party, envelope = self.sequencer.log[self.read[key]]
                     self.read[key] += 1
                     if self.tamper is not None:
                         envelope = self.tamper(key, party, envelope)
-                    self.send(key, client.logged(party, envelope))
+                    try:
+                        self.send(key, client.logged(party, envelope))
+                    except Cheat as cheat:
+                        self.caught[key] = cheat
                     moved = True
 
     def start(self):
@@ -57,6 +70,15 @@ class Hub:
             if key not in self.gone:
                 self.send(key, client.start())
         self.flush()
+
+    def named(self, cheater: int, rule: str) -> None:
+        """Every client but the cheater's named party ``cheater`` for ``rule``."""
+        for index, identity in enumerate(self.identities):
+            if index != cheater:
+                cheat = self.caught.get(identity.public_key)
+                assert cheat is not None, f"client {index} did not catch it"
+                assert (cheat.party, cheat.rule) == (cheater, rule), cheat
+                assert cheat.seats == self.setup.parties[cheater].seats
 
     def hands(self, key):
         return [h for h in self.clients[key].learned if isinstance(h, Hand)]
@@ -193,8 +215,74 @@ def test_a_false_redeal_claim_through_the_log_is_named():
     key = hub.identities[1].public_key
     [hand] = hub.hands(key)
     assert not flows.must_claim(hub.setup, hand)  # these fixed keys deal no such hand
-    with pytest.raises(Cheat) as caught:
-        hub.send(key, hub.clients[key].claim_redeal(hand.seat))
-        hub.flush()
-    assert caught.value.party == 1 and caught.value.rule == "redeal-claim"
+    hub.send(key, hub.clients[key].claim_redeal(hand.seat))
+    hub.flush()
+    hub.named(1, "redeal-claim")
     assert not any(isinstance(x, Redeal) for x in hub.clients[key].learned)
+
+
+# -- cheats signed by their player, caught and named by every other client -------------
+
+def reencrypt(ciphertext, key):
+    r = Scalar.from_hash(b"test", b"cheat")
+    return decks.Ciphertext(ciphertext.c1 + base_mul(r), ciphertext.c2 + r * key)
+
+
+def test_a_player_who_duplicates_a_card_in_its_shuffle_is_named():
+    hub = four_humans()
+    keys = [i.public_key for i in hub.identities]
+    a, b = hub.setup.dealt(1)[0], hub.setup.dealt(2)[0]  # seats 1, 2: one copy each
+
+    def duplicate(key, body):
+        if key == keys[3] and body["type"] == m.SHUFFLE:  # the last shuffler
+            deck = decks.decode_deck(body["deck"], hub.setup.deck_size, validate=True)
+            deck[b] = reencrypt(deck[a], hub.clients[keys[0]].machine.joint)
+            return dict(body, deck=decks.encode_deck(deck))
+        return body
+    hub.cheat = duplicate
+    hub.start()
+    assert not hub.caught  # each hand on its own looks fine
+    [card] = {h.cards[0] for k in keys[1:3] for h in hub.hands(k)}  # the same card twice
+    hub.send(keys[1], hub.clients[keys[1]].step(flows.PlayCard(1, card)))
+    hub.flush()  # its other holder asks for an audit; every secret is revealed
+    hub.named(3, "shuffle")
+
+
+def test_a_player_who_publishes_a_wrong_decryption_share_is_named():
+    hub = four_humans()
+    keys = [i.public_key for i in hub.identities]
+
+    def wrong_share(key, body):
+        if key == keys[2] and body["type"] == m.SHARES:
+            batches = [dict(batch) for batch in body["batches"]]
+            shares = batches[0]["shares"]  # its shares for party 0 (the host)
+            batches[0]["shares"] = (Point(shares[:32]) + G).raw + shares[32:]
+            return dict(body, batches=batches)
+        return body
+    hub.cheat = wrong_share
+    hub.start()
+    assert hub.caught[keys[0]].party == 2  # its recipient, at once
+    assert not hub.hands(keys[0])  # nothing decrypted with a bad share
+    for key, client in hub.clients.items():  # the others, in their idle time
+        if key not in hub.caught and key != keys[2]:
+            with pytest.raises(Cheat) as caught:
+                client.catch_up()
+            hub.caught[key] = caught.value
+    hub.named(2, "share")
+
+
+def test_a_player_who_plays_a_card_from_another_seats_position_is_named():
+    hub = four_humans()
+    keys = [i.public_key for i in hub.identities]
+    hub.start()
+
+    def steal(key, body):
+        if key == keys[1] and body["type"] == m.PLAY:
+            return dict(body, position=hub.setup.dealt(2)[0])  # a position dealt to seat 2
+        return body
+    hub.cheat = steal
+    [hand] = hub.hands(keys[1])
+    hub.send(keys[1], hub.clients[keys[1]].step(flows.PlayCard(1, hand.cards[0])))
+    hub.flush()
+    hub.named(1, "not-held")
+    assert "seat 2" in hub.caught[keys[0]].detail
