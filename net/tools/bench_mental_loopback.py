@@ -14,8 +14,10 @@ every reader). Printed:
    more one-way trip). Median and best over ``--runs``.
 2. A played card's extra cost: the round of a card played by a guest (its message to the
    host, logged, relayed to the three others, each says "seen") with the deal's play
-   (share and proof made, checked by everyone) and without (the same round, a plain
-   message of the same path); medians over ``--plays`` cards, and their difference.
+   (share and proof made, checked by everyone) and without it (the same round with a
+   message signed by the player and checked by the host and each reader, as today's
+   moves are); medians over ``--plays`` cards, and their difference. Then the play's CPU
+   at each step, and its sum along the critical path.
 3. The messages' sizes on the wire (msgpack frames, signature envelopes included).
 
 Not the whole session: the moves' own log entries, the engine and the UI are not in these
@@ -43,6 +45,7 @@ from net.trust.mental.keys import DealContext
 from net.trust.mental.machine import Hand, Played
 from net.trust.mental.sequencer import DealSequencer, parties_for
 from net.trust.mental.setup import DealSetup
+from net.trust.signing import ACTION_DOMAIN, opens, seal
 from net.wire.framing import SCHEMAS
 from net.wire.identity import Identity, fingerprint
 from net.wire.transport import open_connection, start_server
@@ -55,7 +58,8 @@ WIRE.message("mental-log", index=int, party=(int, None), record=dict)  # host ->
 WIRE.message("bench-deal", hand=int, game=str)  # host -> guests: a new deal begins
 WIRE.message("bench-done", hand=int)  # guest -> host: I hold my hand
 WIRE.message("bench-play", n=int, mental=bool)  # host -> a guest: play a card now
-WIRE.message("bench-plain", n=int)  # guest -> host -> others: a card without the deal
+# guest -> host -> others: a card without the deal, signed as today's moves are (the baseline)
+WIRE.message("bench-plain", n=int, key=bytes, signed=dict)
 WIRE.message("bench-seen", n=int)  # guest -> host: I saw (and checked) it
 WIRE.message("bench-report")  # host -> guests: send your CPU figures
 WIRE.message("bench-costs", play=list, check=list)  # guest -> host: µs, each card
@@ -91,7 +95,8 @@ class Host:
             if kind == "mental":
                 await self.submit(conn.peer_key, [msg["signed"]])
             elif kind == "bench-plain":
-                await self.broadcast({"type": "bench-plain", "n": msg["n"]}, besides=conn.peer_key)
+                assert opens(conn.peer_key, ACTION_DOMAIN, msg["signed"])  # as the authority does
+                await self.broadcast(dict(msg, key=conn.peer_key), besides=conn.peer_key)
             else:
                 if kind == "bench-costs":
                     self.reports.append(msg)
@@ -212,9 +217,12 @@ class Guest:
             self.costs["play"].append(time.perf_counter() - started)
             await self.send(sends)
         else:
-            await self.conn.send({"type": "bench-plain", "n": msg["n"]})
+            body = {"card": self.hand[-1], "seat": self.client.seats[0], "n": msg["n"]}
+            await self.conn.send({"type": "bench-plain", "n": msg["n"], "key": self.identity.public_key,
+                                  "signed": seal(self.identity, ACTION_DOMAIN, body)})
 
     async def on_bench_plain(self, msg: dict) -> None:
+        assert opens(msg["key"], ACTION_DOMAIN, msg["signed"])  # as a replica does
         await self.conn.send({"type": "bench-seen", "n": msg["n"]})
 
     async def on_bench_report(self, msg: dict) -> None:
