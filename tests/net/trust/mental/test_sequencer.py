@@ -286,3 +286,15 @@ def test_a_player_who_plays_a_card_from_another_seats_position_is_named():
     hub.flush()
     hub.named(1, "not-held")
     assert "seat 2" in hub.caught[keys[0]].detail
+
+
+def test_a_seat_whose_player_is_away_is_the_hosts_for_the_deal():
+    host, a, b = (fixed_identity(i).public_key for i in range(3))
+    parties = parties_for(host, {0: host, 1: a, 2: b, 3: host}, away=frozenset({2}))
+    assert [(p.key, p.seats) for p in parties] == [(host, (0, 2, 3)), (a, (1,))]
+
+
+def test_the_host_cannot_drop_its_own_party():
+    hub = four_humans()
+    with pytest.raises(ValueError, match="host's own party"):
+        hub.sequencer.restart("dropped", 0, dropped=[0])
