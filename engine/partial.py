@@ -1,5 +1,6 @@
 """One seat's partial knowledge of a hand, replayed: the engine API that bots and network
-replicas share.
+replicas share (and, for a player who holds several seats' cards — the host's client
+with its computer players under the mental-poker deal — the same for all of them).
 
 A seat knows its own cards, the spare cards it has been shown and every public action.
 It does not know the other hands, nor the cards inside another seat's secret action (a
@@ -96,13 +97,20 @@ def public_step(game, data: dict, secrets: dict | None = None) -> tuple[Action, 
 class PartialHand:
     """One hand as seat ``seat`` knows it (None: a watcher, who holds no cards).
 
+    ``also``: the other seats the same player holds the cards of, with their hands as
+    dealt — a client that plays several seats (the host's own and its computer
+    players') knows each of their hands, and replays them exactly like ``seat``'s.
+
     Immutable in use: ``step`` returns a new PartialHand, so a refused step leaves the
     old one as it was. To learn more of the spare cards, start again with them."""
 
     def __init__(self, game, seat: int | None, dealer: int, own=frozenset(), known_spare=(),
-                 steps: tuple = ()):
+                 steps: tuple = (), also: dict | None = None):
         self.game, self.seat, self.dealer = game, seat, dealer
         self.own = frozenset(own)  # this seat's hand as dealt
+        self.also = {s: frozenset(cards) for s, cards in (also or {}).items()}
+        # every seat whose hand as dealt is known here: ``seat``'s and ``also``'s
+        self.held = dict(self.also) if seat is None else {**self.also, seat: self.own}
         self.known_spare = tuple(known_spare)  # in deal order where it matters
         self.steps = tuple(steps)  # ((Action, hidden), ...): hidden = cards unknown here
         self.state, self.excluded = self._replay()
@@ -111,7 +119,8 @@ class PartialHand:
     def _stepped(cls, old: "PartialHand", steps: tuple, state, excluded: tuple) -> "PartialHand":
         new = cls.__new__(cls)
         new.game, new.seat, new.dealer = old.game, old.seat, old.dealer
-        new.own, new.known_spare, new.steps = old.own, old.known_spare, steps
+        new.own, new.also, new.held = old.own, old.also, old.held
+        new.known_spare, new.steps = old.known_spare, steps
         new.state, new.excluded = state, excluded
         return new
 
@@ -129,10 +138,11 @@ class PartialHand:
         """The hand after ``action`` (``hidden``: its cards are unknown here)."""
         steps = self.steps + ((action, hidden),)
         seat = action.seat
-        if action.kind == "play" and seat != self.seat and type(action.value) is int \
+        if action.kind == "play" and seat not in self.held and type(action.value) is int \
                 and not self.state.hands[seat] >> action.value & 1:
             # The made-up deal gave this card to someone else: deal again with it here.
-            return PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare, steps)
+            return PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare, steps,
+                               self.also)
         state = self.state.clone()
         excluded = list(self.excluded)
         plays = self.plays()
@@ -153,20 +163,21 @@ class PartialHand:
         return state, tuple(excluded)
 
     def _made_up_deal(self):
-        """A deal that fits: this seat's own hand, the known spare cards, each other
-        seat's plays in its hand, and the remaining cards (highest first) filling the
-        other hands and then the spare."""
-        game, me, plays = self.game, self.seat, self.plays()
+        """A deal that fits: the hands known here as dealt, the known spare cards, each
+        other seat's plays in its hand, and the remaining cards (highest first) filling
+        the other hands and then the spare."""
+        game, held, plays = self.game, self.held, self.plays()
         name = game.deck.name
         spare = list(self.known_spare)
-        used = set(self.own) | set(spare)
+        mine = set().union(*held.values()) if held else set()
+        used = mine | set(spare)
         hands: list[list[int]] = [[] for _ in range(game.num_players)]
         for seat in range(game.num_players):
-            if seat == me:
-                hands[seat] = sorted(self.own)
+            if seat in held:
+                hands[seat] = sorted(held[seat])
                 continue
             for card in plays[seat]:
-                if card in self.own or (card in used and card not in spare):
+                if card in mine or (card in used and card not in spare):
                     raise Contradiction(f"seat {seat} played {name(card)}, which it cannot hold", seat)
                 used.add(card)
             if len(plays[seat]) > game.hand_size + game.spare_size:
@@ -177,7 +188,7 @@ class PartialHand:
         # A seat that took spare cards can play more than it was dealt: the rest of
         # its plays go to the spare.
         for seat in range(game.num_players):
-            if seat == me:
+            if seat in held:
                 continue
             spare += hands[seat][game.hand_size:]
             hands[seat] = hands[seat][:game.hand_size]
@@ -198,7 +209,7 @@ class PartialHand:
         try:
             if hidden:
                 action = action._replace(value=self._fill(state, seat, plays))
-            if action.kind == "play" and seat != self.seat:
+            if action.kind == "play" and seat not in self.held:
                 if type(action.value) is int and 0 <= action.value < self.game.deck.size:
                     excluded[seat] |= self._shown_lacking(state, seat, action.value,
                                                           played | excluded[seat])
@@ -223,7 +234,9 @@ class PartialHand:
         with fewer cards, so one test with every candidate at once settles the common
         case (the seat followed suit)."""
         bit = 1 << card
-        mine = state.hands[self.seat] if self.seat is not None else 0
+        mine = 0
+        for held in self.held:
+            mine |= state.hands[held]
         candidates = self.game.deck.full_mask & ~mine & ~settled & ~bit
         if not candidates or state.legal_if_held(seat, bit | candidates) & bit:
             return 0
