@@ -132,7 +132,7 @@ def play_hand(table: MentalTable, choose=None, before_action=None, finish=False)
             table.everyone(lambda m, step=step: flows.take(m, step, spare_positions))
 
     everyone(flows.at_deal(game, state))
-    choose = choose or _first_choice
+    choose = choose or first_choice
     while state.to_act():
         seat = state.to_act()[0]
         action = choose(state, seat)
@@ -153,7 +153,7 @@ def play_hand(table: MentalTable, choose=None, before_action=None, finish=False)
     return state
 
 
-def _first_choice(state, seat):
+def first_choice(state, seat):
     """The first bid anyone can make, then passes; otherwise the first legal action."""
     actions = state.legal_actions(seat)
     kinds = {a.kind for a in actions}
