@@ -239,3 +239,27 @@ def test_a_card_of_a_seat_this_player_holds_cannot_be_played_by_another():
                     ((Action(thief, "play", state.dealt[bot][0]), False),), {bot: state.dealt[bot]})
     assert caught.value.seat == thief
     assert hand.held == {me: frozenset(state.dealt[me]), bot: frozenset(state.dealt[bot])}
+
+
+@pytest.mark.parametrize("number", range(2))
+def test_a_player_who_knows_the_spare_once_it_is_shown_replays_the_whole_public_view(any_variant, number):
+    """Until the hand is over, every public field (what was taken included) follows from
+    the public actions, the cards the rules have shown and this player's own: a client
+    that learns the spare when it is turned up for all, or taken by a seat it holds,
+    signs the same public state as one that knows every card. Only the end of the hand
+    (the buried cards, a kitty's discards, a face-down left-over card) needs the deal."""
+    game, state, actions = random_hand(any_variant, number)
+    held = (0, game.num_players - 1)
+    also = {held[1]: state.dealt[held[1]]}
+    hand = PartialHand(game, 0, state.dealer, state.dealt[0], also=also)
+    real, spare = state.clone(), game.deck.mask(state.spare)
+    for action in actions:
+        real.apply(action)
+        hand = hand.step(*party_step(game, action, held))
+        shown = not real.tricks and not real.trick and spare and \
+            all(not real.hidden_from(s) & spare for s in range(game.num_players))
+        taken = any(real.hands[s] & spare for s in held)
+        if (shown or taken) and not hand.known_spare:
+            hand = PartialHand(game, 0, state.dealer, state.dealt[0], state.spare, hand.steps, also)
+        if not real.is_over:
+            assert hand.state.public_view() == real.public_view()
