@@ -101,6 +101,8 @@ class PartialHand:
     dealt — a client that plays several seats (the host's own and its computer
     players') knows each of their hands, and replays them exactly like ``seat``'s.
 
+    ``events``: the engine's events of the last step (none before any step).
+
     Immutable in use: ``step`` returns a new PartialHand, so a refused step leaves the
     old one as it was. To learn more of the spare cards, start again with them."""
 
@@ -113,15 +115,16 @@ class PartialHand:
         self.held = dict(self.also) if seat is None else {**self.also, seat: self.own}
         self.known_spare = tuple(known_spare)  # in deal order where it matters
         self.steps = tuple(steps)  # ((Action, hidden), ...): hidden = cards unknown here
-        self.state, self.excluded = self._replay()
+        self.state, self.excluded, self.events = self._replay()
 
     @classmethod
-    def _stepped(cls, old: "PartialHand", steps: tuple, state, excluded: tuple) -> "PartialHand":
+    def _stepped(cls, old: "PartialHand", steps: tuple, state, excluded: tuple,
+                 events: list) -> "PartialHand":
         new = cls.__new__(cls)
         new.game, new.seat, new.dealer = old.game, old.seat, old.dealer
         new.own, new.also, new.held = old.own, old.also, old.held
         new.known_spare, new.steps = old.known_spare, steps
-        new.state, new.excluded = state, excluded
+        new.state, new.excluded, new.events = state, excluded, events
         return new
 
     # -- what is known -------------------------------------------------------------------
@@ -147,8 +150,8 @@ class PartialHand:
         excluded = list(self.excluded)
         plays = self.plays()
         played = self.game.deck.mask(card for cards in plays for card in cards)
-        self._apply(state, excluded, action, hidden, plays[seat], played)
-        return self._stepped(self, steps, state, tuple(excluded))
+        events = self._apply(state, excluded, action, hidden, plays[seat], played)
+        return self._stepped(self, steps, state, tuple(excluded), events)
 
     # -- the replay ----------------------------------------------------------------------
     def _replay(self):
@@ -156,11 +159,12 @@ class PartialHand:
         excluded = [0] * self.game.num_players
         plays = self.plays()
         played = 0  # the cards played before each step
+        events: list[dict] = []
         for action, hidden in self.steps:
-            self._apply(state, excluded, action, hidden, plays[action.seat], played)
+            events = self._apply(state, excluded, action, hidden, plays[action.seat], played)
             if action.kind == "play":
                 played |= 1 << action.value
-        return state, tuple(excluded)
+        return state, tuple(excluded), events
 
     def _made_up_deal(self):
         """A deal that fits: the hands known here as dealt, the known spare cards, each
@@ -202,9 +206,9 @@ class PartialHand:
             raise Contradiction(f"no deal fits the play so far: {exc}") from None
 
     def _apply(self, state, excluded: list, action: Action, hidden: bool, plays: list[int],
-               played: int) -> None:
+               played: int) -> list[dict]:
         """Apply one step: ``plays`` are the cards its seat plays in this replay,
-        ``played`` every card played before it."""
+        ``played`` every card played before it. The engine's events."""
         seat = action.seat
         try:
             if hidden:
@@ -213,9 +217,8 @@ class PartialHand:
                 if type(action.value) is int and 0 <= action.value < self.game.deck.size:
                     excluded[seat] |= self._shown_lacking(state, seat, action.value,
                                                           played | excluded[seat])
-                state.apply_unseen(action)
-            else:
-                state.apply(action)
+                return state.apply_unseen(action)
+            return state.apply(action)
         except IllegalAction as exc:
             raise IllegalAction(exc.reason, seat) from None
 
