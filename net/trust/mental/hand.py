@@ -9,7 +9,8 @@ included, checks every move as far as it can see:
 
 * ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
   Once its party's hands are decrypted the replay starts; a spare opened to everyone,
-  or to this party, is learned.
+  or to this party, is learned. A restart (a drop during the shuffle, a redeal) starts
+  it again, with the seats the restart gives this party.
 * ``own_move(action)``: the deal's step for this party's own move — a played card's
   proof, a bury's or discard's commitment — sent before the move is logged.
 * ``move(action)``: a move as the log has it (another seat's secret cards hidden), after
@@ -50,6 +51,11 @@ class MoveRefused(MentalError):
 class PartyHand:
     def __init__(self, game, client):
         self.game, self.client = game, client
+        self._begin()
+
+    def _begin(self) -> None:
+        """A deal attempt begins (again, after a drop or a redeal: nothing of the last)."""
+        self.attempt = self.client.setup.context.attempt
         self.hands: dict[int, tuple[int, ...]] = {}  # this party's seats as dealt
         self.spare: tuple[int, ...] = ()  # the spare, once known here
         self.partial: PartialHand | None = None
@@ -71,6 +77,8 @@ class PartyHand:
     def logged(self, party, envelope: dict) -> list[dict]:
         before = len(self.client.learned)
         sends = self.client.logged(party, envelope)
+        if self.client.setup.context.attempt != self.attempt:
+            self._begin()  # a restart record: the deal starts again
         for out in self.client.learned[before:]:
             if isinstance(out, Hand):
                 self.hands[out.seat] = out.cards

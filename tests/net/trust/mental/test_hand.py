@@ -38,9 +38,9 @@ class Table:
     def identity(self, key):
         return next(i for i in self.identities if i.public_key == key)
 
-    def send(self, party, envelopes):
+    def send(self, hand, envelopes):
         for envelope in envelopes:
-            self.sequencer.submit(self.setup.parties[party].key, envelope, 0.0)
+            self.sequencer.submit(hand.client.identity.public_key, envelope, 0.0)
 
     def flush(self):
         moved = True
@@ -50,12 +50,12 @@ class Table:
                 while self.read[i] < len(self.sequencer.log):
                     record = self.sequencer.log[self.read[i]]
                     self.read[i] += 1
-                    self.send(i, hand.logged(*record))
+                    self.send(hand, hand.logged(*record))
                     moved = True
 
     def deal(self):
-        for i, hand in enumerate(self.parties):
-            self.send(i, hand.client.start())
+        for hand in self.parties:
+            self.send(hand, hand.client.start())
         self.flush()
 
     def truth(self):
@@ -70,7 +70,7 @@ class Table:
     def play(self, action, honest=True):
         """``action`` by its seat's party, then logged and taken by every party."""
         owner = self.setup.owner(action.seat)
-        self.send(owner, self.parties[owner].own_move(action))
+        self.send(self.parties[owner], self.parties[owner].own_move(action))
         self.flush()
         for i, hand in enumerate(self.parties):
             if i in self.cheats:
@@ -78,7 +78,7 @@ class Table:
             seen = action
             if i != owner and action.kind in flows.SECRET_LABELS:
                 seen = action._replace(value=None)  # another seat's secret cards
-            self.send(i, hand.move(seen))
+            self.send(hand, hand.move(seen))
         self.flush()
 
 
@@ -134,7 +134,7 @@ def test_a_revoke_nobody_could_see_is_named_at_the_end_of_the_hand():
         truth.apply(action)
     assert cheated is not None
     cheat = table.setup.owner(cheated)
-    table.send(cheat, table.parties[cheat].client.step(flows.Finish()))  # it reveals, as it must
+    table.send(table.parties[cheat], table.parties[cheat].client.step(flows.Finish()))  # it reveals, as it must
     table.flush()
     for i, hand in enumerate(table.parties):
         if i in table.cheats:
@@ -155,10 +155,31 @@ def test_a_logged_card_that_is_not_the_one_its_proof_opened_is_refused():
     seat = truth.to_act()[0]
     owner = table.setup.owner(seat)
     real = first_choice(truth, seat)
-    table.send(owner, table.parties[owner].own_move(real))
+    table.send(table.parties[owner], table.parties[owner].own_move(real))
     table.flush()
     other = next(p for p in range(len(table.parties)) if p != owner)
     lie = real._replace(value=next(c for c in truth.dealt[seat] if c != real.value))
     with pytest.raises(MoveRefused) as caught:
         table.parties[other].move(lie)  # the host logged another card than the proven one
     assert caught.value.seat == seat
+
+
+def test_a_player_who_drops_during_the_shuffle_is_dealt_out_and_the_host_plays_the_seat():
+    table = Table(("rook", "rook", None, None), [0, 1, 2, 3])
+    del table.parties[2], table.read[2]  # party 2 dropped before its key share
+    table.deal()
+    assert table.sequencer.awaited() == [2]
+    assert table.sequencer.overdue(9.0) == [] and table.sequencer.overdue(10.0) == [2]
+    table.sequencer.restart("dropped", 10.0, dropped=[2])
+    table.flush()
+    table.setup = table.parties[0].client.setup
+    assert table.parties[0].client.seats == (0, 2)  # its stand-in plays seat 2 now
+    truth = table.truth()
+    while truth.to_act():
+        for hand in table.parties:
+            assert hand.state.public_view() == truth.public_view()
+        action = first_choice(truth, truth.to_act()[0])
+        table.play(action)
+        truth.apply(action)
+    for hand in table.parties:
+        assert hand.final_state().result() == truth.result()
