@@ -67,7 +67,19 @@ class Table:
         hands, spare = self.setup.layout(cards)
         return self.game.new_hand(hands, spare, self.setup.dealer)
 
-    def play(self, action, honest=True):
+    def play_through(self):
+        """The whole hand (first choices), every party's public view checked against the
+        truth before each move; the true state at the end."""
+        truth = self.truth()
+        while truth.to_act():
+            for hand in self.parties:
+                assert hand.state.public_view() == truth.public_view()
+            action = first_choice(truth, truth.to_act()[0])
+            self.play(action)
+            truth.apply(action)
+        return truth
+
+    def play(self, action):
         """``action`` by its seat's party, then logged and taken by every party."""
         owner = self.setup.owner(action.seat)
         self.send(self.parties[owner], self.parties[owner].own_move(action))
@@ -96,13 +108,7 @@ VARIANTS = [
 def test_nobody_holds_every_card_and_every_party_replays_the_true_public_hand(variant, seats):
     table = Table(variant, seats)
     table.deal()
-    truth = table.truth()
-    while truth.to_act():
-        for hand in table.parties:
-            assert hand.state.public_view() == truth.public_view()
-        action = first_choice(truth, truth.to_act()[0])
-        table.play(action)
-        truth.apply(action)
+    truth = table.play_through()
     for hand in table.parties:  # the last card's state needs the deal: verified now
         final = hand.final_state()
         assert final.public_view() == truth.public_view()
@@ -174,12 +180,6 @@ def test_a_player_who_drops_during_the_shuffle_is_dealt_out_and_the_host_plays_t
     table.flush()
     table.setup = table.parties[0].client.setup
     assert table.parties[0].client.seats == (0, 2)  # its stand-in plays seat 2 now
-    truth = table.truth()
-    while truth.to_act():
-        for hand in table.parties:
-            assert hand.state.public_view() == truth.public_view()
-        action = first_choice(truth, truth.to_act()[0])
-        table.play(action)
-        truth.apply(action)
+    truth = table.play_through()
     for hand in table.parties:
         assert hand.final_state().result() == truth.result()
