@@ -1,5 +1,6 @@
 """One seat's partial knowledge of a hand, replayed: the engine API that bots and network
-replicas share.
+replicas share (and, for a player who holds several seats' cards — the host's client
+with its computer players under the mental-poker deal — the same for all of them).
 
 A seat knows its own cards, the spare cards it has been shown and every public action.
 It does not know the other hands, nor the cards inside another seat's secret action (a
@@ -96,23 +97,34 @@ def public_step(game, data: dict, secrets: dict | None = None) -> tuple[Action, 
 class PartialHand:
     """One hand as seat ``seat`` knows it (None: a watcher, who holds no cards).
 
+    ``also``: the other seats the same player holds the cards of, with their hands as
+    dealt — a client that plays several seats (the host's own and its computer
+    players') knows each of their hands, and replays them exactly like ``seat``'s.
+
+    ``events``: the engine's events of the last step (none before any step).
+
     Immutable in use: ``step`` returns a new PartialHand, so a refused step leaves the
     old one as it was. To learn more of the spare cards, start again with them."""
 
     def __init__(self, game, seat: int | None, dealer: int, own=frozenset(), known_spare=(),
-                 steps: tuple = ()):
+                 steps: tuple = (), also: dict | None = None):
         self.game, self.seat, self.dealer = game, seat, dealer
         self.own = frozenset(own)  # this seat's hand as dealt
+        self.also = {s: frozenset(cards) for s, cards in (also or {}).items()}
+        # every seat whose hand as dealt is known here: ``seat``'s and ``also``'s
+        self.held = dict(self.also) if seat is None else {**self.also, seat: self.own}
         self.known_spare = tuple(known_spare)  # in deal order where it matters
         self.steps = tuple(steps)  # ((Action, hidden), ...): hidden = cards unknown here
-        self.state, self.excluded = self._replay()
+        self.state, self.excluded, self.events = self._replay()
 
     @classmethod
-    def _stepped(cls, old: "PartialHand", steps: tuple, state, excluded: tuple) -> "PartialHand":
+    def _stepped(cls, old: "PartialHand", steps: tuple, state, excluded: tuple,
+                 events: list) -> "PartialHand":
         new = cls.__new__(cls)
         new.game, new.seat, new.dealer = old.game, old.seat, old.dealer
-        new.own, new.known_spare, new.steps = old.own, old.known_spare, steps
-        new.state, new.excluded = state, excluded
+        new.own, new.also, new.held = old.own, old.also, old.held
+        new.known_spare, new.steps = old.known_spare, steps
+        new.state, new.excluded, new.events = state, excluded, events
         return new
 
     # -- what is known -------------------------------------------------------------------
@@ -129,16 +141,17 @@ class PartialHand:
         """The hand after ``action`` (``hidden``: its cards are unknown here)."""
         steps = self.steps + ((action, hidden),)
         seat = action.seat
-        if action.kind == "play" and seat != self.seat and type(action.value) is int \
+        if action.kind == "play" and seat not in self.held and type(action.value) is int \
                 and not self.state.hands[seat] >> action.value & 1:
             # The made-up deal gave this card to someone else: deal again with it here.
-            return PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare, steps)
+            return PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare, steps,
+                               self.also)
         state = self.state.clone()
         excluded = list(self.excluded)
         plays = self.plays()
         played = self.game.deck.mask(card for cards in plays for card in cards)
-        self._apply(state, excluded, action, hidden, plays[seat], played)
-        return self._stepped(self, steps, state, tuple(excluded))
+        events = self._apply(state, excluded, action, hidden, plays[seat], played)
+        return self._stepped(self, steps, state, tuple(excluded), events)
 
     # -- the replay ----------------------------------------------------------------------
     def _replay(self):
@@ -146,27 +159,29 @@ class PartialHand:
         excluded = [0] * self.game.num_players
         plays = self.plays()
         played = 0  # the cards played before each step
+        events: list[dict] = []
         for action, hidden in self.steps:
-            self._apply(state, excluded, action, hidden, plays[action.seat], played)
+            events = self._apply(state, excluded, action, hidden, plays[action.seat], played)
             if action.kind == "play":
                 played |= 1 << action.value
-        return state, tuple(excluded)
+        return state, tuple(excluded), events
 
     def _made_up_deal(self):
-        """A deal that fits: this seat's own hand, the known spare cards, each other
-        seat's plays in its hand, and the remaining cards (highest first) filling the
-        other hands and then the spare."""
-        game, me, plays = self.game, self.seat, self.plays()
+        """A deal that fits: the hands known here as dealt, the known spare cards, each
+        other seat's plays in its hand, and the remaining cards (highest first) filling
+        the other hands and then the spare."""
+        game, held, plays = self.game, self.held, self.plays()
         name = game.deck.name
         spare = list(self.known_spare)
-        used = set(self.own) | set(spare)
+        mine = set().union(*held.values()) if held else set()
+        used = mine | set(spare)
         hands: list[list[int]] = [[] for _ in range(game.num_players)]
         for seat in range(game.num_players):
-            if seat == me:
-                hands[seat] = sorted(self.own)
+            if seat in held:
+                hands[seat] = sorted(held[seat])
                 continue
             for card in plays[seat]:
-                if card in self.own or (card in used and card not in spare):
+                if card in mine or (card in used and card not in spare):
                     raise Contradiction(f"seat {seat} played {name(card)}, which it cannot hold", seat)
                 used.add(card)
             if len(plays[seat]) > game.hand_size + game.spare_size:
@@ -177,7 +192,7 @@ class PartialHand:
         # A seat that took spare cards can play more than it was dealt: the rest of
         # its plays go to the spare.
         for seat in range(game.num_players):
-            if seat == me:
+            if seat in held:
                 continue
             spare += hands[seat][game.hand_size:]
             hands[seat] = hands[seat][:game.hand_size]
@@ -191,20 +206,19 @@ class PartialHand:
             raise Contradiction(f"no deal fits the play so far: {exc}") from None
 
     def _apply(self, state, excluded: list, action: Action, hidden: bool, plays: list[int],
-               played: int) -> None:
+               played: int) -> list[dict]:
         """Apply one step: ``plays`` are the cards its seat plays in this replay,
-        ``played`` every card played before it."""
+        ``played`` every card played before it. The engine's events."""
         seat = action.seat
         try:
             if hidden:
                 action = action._replace(value=self._fill(state, seat, plays))
-            if action.kind == "play" and seat != self.seat:
+            if action.kind == "play" and seat not in self.held:
                 if type(action.value) is int and 0 <= action.value < self.game.deck.size:
                     excluded[seat] |= self._shown_lacking(state, seat, action.value,
                                                           played | excluded[seat])
-                state.apply_unseen(action)
-            else:
-                state.apply(action)
+                return state.apply_unseen(action)
+            return state.apply(action)
         except IllegalAction as exc:
             raise IllegalAction(exc.reason, seat) from None
 
@@ -223,7 +237,9 @@ class PartialHand:
         with fewer cards, so one test with every candidate at once settles the common
         case (the seat followed suit)."""
         bit = 1 << card
-        mine = state.hands[self.seat] if self.seat is not None else 0
+        mine = 0
+        for held in self.held:
+            mine |= state.hands[held]
         candidates = self.game.deck.full_mask & ~mine & ~settled & ~bit
         if not candidates or state.legal_if_held(seat, bit | candidates) & bit:
             return 0

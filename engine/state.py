@@ -172,6 +172,12 @@ class Game:
     def first_dealer(self, table_seed: bytes) -> int:
         return seed_index(derive_seed(table_seed, "first-dealer"), self.num_players)
 
+    def must_redeal(self, hand: int) -> bool:
+        """Whether a hand as dealt (a mask) must be dealt again (Rook: no point card).
+        The seeded deal redeals itself (``deal``); a deal the engine does not shuffle
+        (the mental-poker deal) asks this of each hand."""
+        return False
+
     def deal(self, seed: bytes, dealer: int) -> "State":
         """A new hand dealt from ``seed``: the shuffled deck is handed out in blocks of
         ``hand_size``, starting with the dealer's left; what is left is the spare."""

@@ -125,11 +125,14 @@ class RookGame(Game):
         checked). Hand records use ``new_hand``, which never redeals."""
         redeals = 0
         state = super().deal(seed, dealer)  # its hands are masks: quick to check
-        while not all(map(POINT_CARDS.__and__, state.hands)):
+        while any(map(self.must_redeal, state.hands)):
             redeals += 1
             state = super().deal(derive_seed(seed, "redeal", redeals), dealer)
         state.record_redeals(redeals)
         return state
+
+    def must_redeal(self, hand: int) -> bool:
+        return not hand & POINT_CARDS
 
     def match_winner(self, scores: list[int], result: HandResult) -> int | None:
         """Once a team has 500, the higher score wins; an exact tie plays another hand."""

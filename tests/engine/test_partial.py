@@ -191,3 +191,75 @@ def test_place_unseen_knows_only_the_titles_piles():
     assert state.hands[1] == 0b101 and state.spare == (40, 41)
     with pytest.raises(ValueError, match="no hidden pile 'buried'"):
         state.place_unseen({}, {"buried": 1})
+
+
+def party_step(game, action: Action, seats) -> tuple[Action, bool]:
+    """How a player holding ``seats`` sees ``action``: others' secret cards are hidden."""
+    public = game.action_to_json(action, public=True)
+    if action.seat not in seats and public != game.action_to_json(action):
+        return public_step(game, public)
+    return action, False
+
+
+@pytest.mark.parametrize("number", range(2))
+def test_a_player_holding_several_seats_replays_each_of_them_exactly(any_variant, number):
+    """The host's client plays its own seat and its computer players': it knows each of
+    their hands, and its replay is exact for every one of them."""
+    game, state, actions = random_hand(any_variant, number)
+    me, bot = 0, game.num_players - 1
+    also = {bot: state.dealt[bot]}
+    hand = PartialHand(game, me, state.dealer, state.dealt[me], also=also)
+    real = state.clone()
+    for action in actions:
+        real.apply(action)
+        hand = hand.step(*party_step(game, action, (me, bot)))
+        taken = 0
+        for seat in (me, bot):
+            taken |= real.hands[seat] & ~game.deck.mask(state.dealt[seat])
+        if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
+            hand = PartialHand(game, me, state.dealer, state.dealt[me], cards_of(taken), hand.steps,
+                               also)
+        mine, truth = hand.state.public_view(), real.public_view()
+        assert {k: mine.get(k) for k in PUBLIC} == {k: truth.get(k) for k in PUBLIC}
+        for seat in (me, bot):
+            assert hand.state.hands[seat] == real.hands[seat] or real.phase == "done"
+            if real.to_act() and seat in real.to_act() and real.phase not in real.SAMPLED_PHASES:
+                assert hand.state.legal_actions(seat) == real.legal_actions(seat)
+        for other in range(game.num_players):
+            assert not hand.excluded[other] & real.hands[other], "a held card was excluded"
+
+
+def test_a_card_of_a_seat_this_player_holds_cannot_be_played_by_another():
+    game, state, actions = random_hand(("rook", None, None), 0)
+    me, bot = 0, 3
+    hand = PartialHand(game, me, state.dealer, state.dealt[me], also={bot: state.dealt[bot]})
+    thief = next(s for s in range(4) if s not in (me, bot))
+    with pytest.raises(Contradiction) as caught:
+        PartialHand(game, me, state.dealer, state.dealt[me], (),
+                    ((Action(thief, "play", state.dealt[bot][0]), False),), {bot: state.dealt[bot]})
+    assert caught.value.seat == thief
+    assert hand.held == {me: frozenset(state.dealt[me]), bot: frozenset(state.dealt[bot])}
+
+
+@pytest.mark.parametrize("number", range(2))
+def test_a_player_who_knows_the_spare_once_it_is_shown_replays_the_whole_public_view(any_variant, number):
+    """Until the hand is over, every public field (what was taken included) follows from
+    the public actions, the cards the rules have shown and this player's own: a client
+    that learns the spare when it is turned up for all, or taken by a seat it holds,
+    signs the same public state as one that knows every card. Only the end of the hand
+    (the buried cards, a kitty's discards, a face-down left-over card) needs the deal."""
+    game, state, actions = random_hand(any_variant, number)
+    held = (0, game.num_players - 1)
+    also = {held[1]: state.dealt[held[1]]}
+    hand = PartialHand(game, 0, state.dealer, state.dealt[0], also=also)
+    real, spare = state.clone(), game.deck.mask(state.spare)
+    for action in actions:
+        real.apply(action)
+        hand = hand.step(*party_step(game, action, held))
+        shown = not real.tricks and not real.trick and spare and \
+            all(not real.hidden_from(s) & spare for s in range(game.num_players))
+        taken = any(real.hands[s] & spare for s in held)
+        if (shown or taken) and not hand.known_spare:
+            hand = PartialHand(game, 0, state.dealer, state.dealt[0], state.spare, hand.steps, also)
+        if not real.is_over:
+            assert hand.state.public_view() == real.public_view()

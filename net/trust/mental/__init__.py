@@ -11,6 +11,10 @@ mental-poker deal", is the specification.
 Modules, bottom up: ``group`` (points and scalars over PyNaCl), ``proofs`` (Schnorr,
 Chaum–Pedersen), ``deck`` (card points, ciphertexts, one shuffle), ``keys`` (the deal's
 context and a party's secrets from its identity key), ``setup`` (parties, seats and
-deck positions), ``messages`` (the wire dicts), ``machine`` (one party's sans-I/O
-state machine, ``MentalDeal``).
+deck positions), ``messages`` (the wire dicts), ``outputs`` (what a party's machine
+hands back), ``record`` (what a party holds of the deal, and the end-of-hand
+verification), ``machine`` (one party's sans-I/O state machine, ``MentalDeal``),
+``flows`` (the engine's hidden-information moments as the deal's steps), ``sequencer``
+(the host's log of the deal), ``client`` (a party reading that log, ``DealClient``),
+``hand`` (a client's hand on what it knows, checked move by move, ``PartyHand``).
 """

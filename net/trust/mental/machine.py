@@ -30,107 +30,18 @@ The steps (docs/protocol.md, "The mental-poker deal"):
 
 from __future__ import annotations
 
-import hashlib
-from typing import NamedTuple
-
-from engine import canonical
-
 from . import deck as decks
 from . import messages as m
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
-from .group import ONE, Point, base_mul
-from .keys import PartySecrets
+from .group import Point
+from .outputs import Audit, Hand, Opened, Played, Redeal, Send, ShareBatch, Verified
 from .proofs import prove_dleq, prove_key, verify_dleq, verify_key
-from .setup import DealSetup
+from .record import DealRecord
 
-_COMMIT = "parlour-mental-commit/1"
-
-
-# -- outputs ---------------------------------------------------------------------------
-
-class Send(NamedTuple):
-    message: dict
+__all__ = ["MentalDeal", "Send", "Hand", "Opened", "Played", "Redeal", "Audit", "Verified"]
 
 
-class Hand(NamedTuple):
-    """This party's seat ``seat`` was dealt ``cards`` (at ``positions``, in order)."""
-    seat: int
-    positions: tuple[int, ...]
-    cards: tuple[int, ...]
-
-
-class Opened(NamedTuple):
-    """Spare ``positions`` hold ``cards``: for everyone (``public``) or for this party."""
-    positions: tuple[int, ...]
-    cards: tuple[int, ...]
-    public: bool
-
-
-class Played(NamedTuple):
-    seat: int
-    position: int
-    card: int
-
-
-class Redeal(NamedTuple):
-    """``seat`` proved its hand must be redealt; the deal starts again, next attempt."""
-    seat: int
-    cards: tuple[int, ...]
-
-
-class Audit(NamedTuple):
-    """A check failed that only the secrets can settle; this party revealed its own."""
-    reason: str
-
-
-class Verified(NamedTuple):
-    """Every check passed: the deal as ``Game.deal_cards`` lays it out."""
-    hands: tuple[tuple[int, ...], ...]
-    spare: tuple[int, ...]
-
-
-class _Batch(NamedTuple):
-    prover: int
-    to: int | None
-    positions: tuple[int, ...]
-    shares: tuple[Point, ...]
-    proof: bytes
-
-
-# -- the machine -----------------------------------------------------------------------
-
-class MentalDeal:
-    def __init__(self, setup: DealSetup, me: int, secrets: PartySecrets):
-        self.setup = setup
-        self.me = me
-        self.secrets = secrets
-        self.context = setup.context
-        self.size = setup.deck_size
-        self.parties = len(setup.parties)
-        self.keys: dict[int, Point] = {}
-        self.joint: Point | None = None
-        self._pads = None
-        self.decks: list[bytes] = []  # the published decks, in shuffle order
-        self.final: list[decks.Ciphertext] | None = None
-        self.shares: list[dict[int, Point]] = [{} for _ in range(self.size)]
-        self.audience: dict[int, int | None] = {}  # spare position -> party, or None: all
-        self._unchecked: list[_Batch] = []  # others' batches, checked before they count
-        self.holdings = {seat: set(setup.dealt(seat)) for seat in range(setup.num_players)}
-        self.known: dict[int, int] = {}  # position -> card, as this party knows it
-        self.public: dict[int, int] = {}  # position -> card, opened to everyone
-        self.played: dict[int, tuple[int, int]] = {}  # position -> (seat, card)
-        self.commitments: dict[tuple[int, str], tuple[int, bytes]] = {}
-        self._my_commits: dict[tuple[int, str], tuple[int, ...]] = {}
-        self._own_share: dict[int, Point] = {}
-        self._partial: dict[int, Point] = {}  # others' dealt positions, see _partial_for
-        self._hand_told = False
-        self.redeal: Redeal | None = None
-        self.reveals: dict[int, dict] = {}
-        self.auditor: int | None = None  # the first party to ask for an audit
-        self.failed: MentalError | None = None
-        self.done: Verified | None = None
-        self._sent_key = self._sent_shuffle = self._sent_shares = self._revealed = False
-
+class MentalDeal(DealRecord):
     # -- calls from the session -----------------------------------------------------------
     def start(self) -> list:
         """This party's key share and its proof (publish once; again after a restart)."""
@@ -410,7 +321,7 @@ class MentalDeal:
         return {"to": to, "positions": list(positions),
                 "shares": b"".join(s.raw for s in shares), "proof": proof}
 
-    def _read_batch(self, sender: int, raw: dict) -> _Batch | None:
+    def _read_batch(self, sender: int, raw: dict) -> ShareBatch | None:
         to, positions = raw["to"], tuple(raw["positions"])
         if to is not None and not (0 <= to < self.parties and to != sender):
             raise BadMessage(f"shares for party {to}", sender)
@@ -430,9 +341,9 @@ class MentalDeal:
         # not checked here: the proof's check multiplies every share, and libsodium refuses
         # one outside the group then
         shares = tuple(Point(raw_shares[i:i + 32]) for i in range(0, len(raw_shares), 32))
-        return _Batch(sender, to, positions, shares, raw["proof"])
+        return ShareBatch(sender, to, positions, shares, raw["proof"])
 
-    def _check_batch(self, batch: _Batch) -> None:
+    def _check_batch(self, batch: ShareBatch) -> None:
         ok = verify_dleq(self.keys[batch.prover], [self.final[p].c1 for p in batch.positions],
                          batch.shares, batch.proof,
                          self._batch_context(batch.prover, batch.to, batch.positions))
@@ -500,208 +411,3 @@ class MentalDeal:
         out = [Audit(why)] if reason == "audit" and why else []
         return out + [Send(self._message(m.REVEAL, reason=reason, secret=self.secrets.signature,
                                          openings=openings))]
-
-    # -- the end-of-hand verification -----------------------------------------------------
-    def _verify_everything(self) -> Verified:
-        secrets = self._revealed_secrets()
-        cards = self._replay_shuffles(secrets)
-        if cards is not None:
-            self._check_shares_directly(secrets)
-            for position, (seat, card) in self.played.items():
-                if cards[position] != card:  # cannot happen once shuffles and shares check
-                    self._cheat(self.setup.owner(seat), "not-held",
-                                f"seat {seat} played a card it was not dealt")
-            self._check_openings(secrets)
-            self._check_redeal_rule(cards)
-        if self.auditor is not None:
-            self._cheat(self.auditor, "false-alarm", "it asked for an audit, and every shuffle, "
-                                                     "share and play checks out")
-        if cards is None:
-            raise MentalError("the deal was audited before its deck was complete; nobody "
-                              "broke a rule that can be shown")
-        hands, spare = self.setup.layout(cards)
-        self.done = Verified(tuple(map(tuple, hands)), tuple(spare))
-        return self.done
-
-    def _revealed_secrets(self) -> list[PartySecrets]:
-        secrets = []
-        for i, party in enumerate(self.setup.parties):
-            try:
-                revealed = PartySecrets.revealed(party.key, self.context, self.reveals[i]["secret"])
-            except MentalError as exc:
-                self._cheat(i, "reveal", str(exc))
-            if i in self.keys and revealed.key != self.keys[i]:
-                self._cheat(i, "reveal", "its revealed secret does not give the key share it published")
-            secrets.append(revealed)
-        return secrets
-
-    def _replay_shuffles(self, secrets: list[PartySecrets]) -> list[int] | None:
-        """Every published shuffle redone from its party's seed; the card at each final
-        position (None if the deck was never completed). The joint secret is known now,
-        so every multiplication is a fixed-base one (``deck.pads``); the randomness each
-        final ciphertext has accumulated (``c₁ = aₚ·G``) is kept for the share check."""
-        if self.joint is None:
-            return None
-        joint_secret = secrets[0].x
-        for revealed in secrets[1:]:
-            joint_secret = joint_secret + revealed.x
-        source = decks.initial_deck(self.size, self.joint)
-        order = list(range(self.size))
-        accumulated = [ONE] * self.size
-        for t, published in enumerate(self.decks):
-            seed = secrets[t].shuffle_seed
-            expected = decks.shuffle(source, decks.pads(self.size, self.joint, seed, joint_secret), seed)
-            if decks.encode_deck(expected) != published:
-                self._cheat(t, "shuffle", "its shuffle is not the permutation and re-encryption "
-                                          "its seed gives: it duplicated, dropped or substituted cards")
-            permutation = decks.permutation(self.size, seed)
-            randomness = decks.randomness(self.size, seed)
-            order = [order[permutation[i]] for i in range(self.size)]
-            accumulated = [accumulated[permutation[i]] + randomness[i] for i in range(self.size)]
-            source = expected
-        self._accumulated = accumulated
-        return order if len(self.decks) == self.parties else None
-
-    def _check_shares_directly(self, secrets: list[PartySecrets]) -> None:
-        """Shares never checked by proof, recomputed from the revealed keys: ``xⱼ·c₁`` is
-        ``(xⱼ·aₚ)·G`` once the replay has shown ``c₁ = aₚ·G``."""
-        for batch in self._unchecked:
-            x = secrets[batch.prover].x
-            for p, share in zip(batch.positions, batch.shares):
-                if base_mul(x * self._accumulated[p]) != share:
-                    self._cheat(batch.prover, "share", f"its decryption share for position {p} is wrong")
-        self._unchecked = []
-
-    def _check_openings(self, secrets: list[PartySecrets]) -> None:
-        opened = {}
-        for i, reveal in self.reveals.items():
-            for opening in reveal["openings"]:
-                key = (opening["seat"], opening["label"])
-                self._sender_plays(i, key[0])
-                opened[key] = (i, tuple(opening["positions"]))
-        for (seat, label), (count, digest) in self.commitments.items():
-            owner = self.setup.owner(seat)
-            if (seat, label) not in opened:
-                self._cheat(owner, "commitment", f"seat {seat} never opened its {label}")
-            _, positions = opened[(seat, label)]
-            if self._commit_digest(secrets[owner], seat, label, positions) != digest \
-                    or len(positions) != count:
-                self._cheat(owner, "commitment", f"seat {seat}'s {label} does not open its commitment")
-            if not set(positions) <= self.holdings[seat] or set(positions) & set(self.played):
-                self._cheat(owner, "commitment", f"seat {seat} {label} cards it did not hold, "
-                                                 "or played one of them")
-
-    def _check_redeal_rule(self, cards: list[int]) -> None:
-        rule = self.setup.needs_redeal
-        if rule is None or self.redeal is not None:
-            return
-        for seat in range(self.setup.num_players):
-            hand = [cards[p] for p in self.setup.dealt(seat)]
-            if rule(hand):
-                self._cheat(self.setup.owner(seat), "redeal-missed",
-                            f"seat {seat} kept a hand that had to be redealt")
-
-    # -- helpers --------------------------------------------------------------------------
-    def _message(self, kind: str, **fields) -> dict:
-        return m.make(kind, self.context.hand, self.context.attempt, **fields)
-
-    def _usable(self) -> None:
-        if self.failed is not None:
-            raise self.failed
-
-    def _own(self, seat: int) -> None:
-        if seat not in self.setup.parties[self.me].seats:
-            raise Refused(f"seat {seat} is not played by this client")
-
-    def _sender_plays(self, sender: int, seat: int) -> None:
-        if not 0 <= seat < self.setup.num_players or seat not in self.setup.parties[sender].seats:
-            self._cheat(sender, "not-held", f"it acted for seat {seat}, which it does not play")
-
-    def _spare_positions(self, positions, audience) -> tuple[int, ...]:
-        self._usable()
-        if self.final is None:
-            raise Refused("the deck is not dealt yet")
-        positions = tuple(sorted(positions))
-        spare = set(self.setup.spare())
-        for p in positions:
-            if p not in spare or self.audience.get(p, audience) != audience:
-                raise Refused(f"deck position {p} is not a spare position that may be opened so")
-        return positions
-
-    def _live(self, seat: int) -> set[int]:
-        return self.holdings[seat] - set(self.played)
-
-    def _position_of(self, seat: int, card: int) -> int:
-        committed = {p for positions in self._my_commits.values() for p in positions}
-        for p in sorted(self._live(seat) - committed):
-            if self.known.get(p) == card:
-                return p
-        raise Refused(f"seat {seat} does not hold card {card}")
-
-    def _my_share(self, position: int) -> Point:
-        share = self._own_share.get(position)
-        if share is None:
-            try:
-                share = self._own_share[position] = self.secrets.x * self.final[position].c1
-            except GroupError:
-                self._blame_deck()  # libsodium refused the deck's point: name its shuffler
-                raise
-        return share
-
-    def _decrypt_for_me(self, position: int) -> int | None:
-        shares = [s for party, s in self.shares[position].items() if party != self.me]
-        return self._card(decks.decrypt(self.final[position], shares + [self._my_share(position)]))
-
-    def _card(self, point: Point) -> int | None:
-        return decks.card_lookup(self.size).get(point)
-
-    def _seen(self, card: int, position: int) -> bool:
-        return any(c == card and p != position for p, c in self.known.items())
-
-    def _point(self, sender: int, raw: bytes, rule: str, detail: str) -> Point:
-        try:
-            return Point.from_wire(raw)
-        except GroupError:
-            self._cheat(sender, rule, detail)
-
-    def _decode(self, index: int) -> list[decks.Ciphertext]:
-        """A published deck, its points not checked here (see the module's docstring)."""
-        return decks.decode_deck(self.decks[index], self.size, validate=False)
-
-    def _blame_deck(self) -> None:
-        """Name the first shuffler whose published deck holds a point outside the group
-        (re-encrypting such a point keeps it outside); return if every deck is good."""
-        for t, raw in enumerate(self.decks):
-            try:
-                decks.decode_deck(raw, self.size, validate=True)
-            except GroupError:
-                self._cheat(t, "shuffle", "its deck holds a point outside the group")
-
-    def _partial_for(self, position: int, reader: int) -> Point:
-        """``c₂`` less every share but ``reader``'s: the reader's share then opens it."""
-        partial = self._partial.get(position)
-        if partial is None:
-            others = [s for party, s in self.shares[position].items() if party != reader]
-            partial = self._partial[position] = decks.decrypt(self.final[position], others)
-        return partial
-
-    def _commit_digest(self, secrets: PartySecrets, seat: int, label: str, positions) -> bytes:
-        salt = secrets.salt(f"{seat}/{label}")
-        return hashlib.sha256(canonical.encode(
-            [_COMMIT, self.context.plain(), seat, label, list(positions), salt])).digest()
-
-    def _batch_context(self, prover: int, to: int | None, positions) -> bytes:
-        return self.context.transcript("shares", prover=prover, to=to, positions=list(positions))
-
-    def _play_context(self, seat: int, position: int) -> bytes:
-        return self.context.transcript("play", party=self.setup.owner(seat), seat=seat,
-                                       position=position)
-
-    def _show_context(self, seat: int, positions) -> bytes:
-        return self.context.transcript("show", party=self.setup.owner(seat), seat=seat,
-                                       positions=list(positions))
-
-    def _cheat(self, party: int, rule: str, detail: str):
-        cheat = Cheat(party, tuple(self.setup.parties[party].seats), rule, detail)
-        self.failed = cheat
-        raise cheat

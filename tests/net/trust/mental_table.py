@@ -12,6 +12,7 @@ from __future__ import annotations
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.registry import title
+from net.trust.mental import flows
 from net.trust.mental.errors import Cheat
 from net.trust.mental.inprocess import InProcessDeal
 from net.trust.mental.keys import DealContext, PartySecrets
@@ -106,23 +107,13 @@ def god_view(table: MentalTable) -> list[int]:
     return cards
 
 
-def spare_is_public(game, state, events) -> bool:
-    """Whether the rules turn the spare face up for everyone now."""
-    if game.id == "rook":
-        return any(e["type"] == "widow" for e in events)
-    if game.id == "somerset":
-        return not game.kitty and state is not None and not events
-    if game.id == "horseshoes":
-        return game.spare_size > 0 and state.leftover_face == "up"
-    return False
-
-
-def play_hand(table: MentalTable, choose=None, before_action=None):
+def play_hand(table: MentalTable, choose=None, before_action=None, finish=False):
     """Deal (already done), then play the hand to its end on the engine with the true
-    deal, doing every hidden-information step through the parties' machines. Returns
-    the engine state at the end. ``choose(state, seat)`` picks an action (default: the
-    first legal one, passing where it can after the opening bid); ``before_action(state,
-    action)`` lets a test act first (cheat tests)."""
+    deal, doing every hidden-information step through the parties' machines as the
+    sessions do (``net.trust.mental.flows``). Returns the engine state at the end.
+    ``choose(state, seat)`` picks an action (default: the first legal one, passing where
+    it can after the opening bid); ``before_action(state, action)`` lets a test act
+    first (cheat tests); ``finish``: take the hand's last step (every party reveals)."""
     from net.trust.mental.machine import Played
 
     game, setup = table.game, table.setup
@@ -132,41 +123,37 @@ def play_hand(table: MentalTable, choose=None, before_action=None):
     spare_positions = list(setup.spare())
     opened = False
 
-    def open_public():
+    def everyone(steps):
         nonlocal opened
-        if not opened and spare_positions:
-            opened = True
-            table.everyone(lambda m: m.open_to_all(spare_positions))
+        for step in steps:
+            if isinstance(step, flows.Finish) and not finish:
+                continue
+            opened = opened or isinstance(step, flows.OpenToAll)
+            table.everyone(lambda m, step=step: flows.take(m, step, spare_positions))
 
-    if spare_is_public(game, state, []):
-        open_public()
-    choose = choose or _first_choice
+    everyone(flows.at_deal(game, state))
+    choose = choose or first_choice
     while state.to_act():
         seat = state.to_act()[0]
         action = choose(state, seat)
         if before_action is not None:
             before_action(state, action)
         owner = setup.owner(seat)
-        if action.kind in ("bury", "discard"):
-            table.call(owner, lambda m, a=action: m.commit(a.seat, a.kind, a.value))
-        if action.kind == "play":
+        own = flows.by_player(action)
+        if isinstance(own, flows.Commit):
+            table.call(owner, lambda m, own=own: flows.take(m, own, spare_positions))
+        elif isinstance(own, flows.PlayCard):
             before = len(table.events(0, Played))
-            table.run(owner, table.machines[owner].play(seat, action.value))
+            table.run(owner, flows.take(table.machines[owner], own, spare_positions))
             for i in table.parties:
                 played = table.events(i, Played)
                 assert len(played) == before + 1 and played[-1].card == action.value
         events = state.apply(action)
-        if spare_is_public(game, state, events):
-            open_public()
-        for event in events:
-            if event["type"] == "take_widow":
-                table.everyone(lambda m, seat=event["seat"]: m.give(spare_positions, seat))
-            if event["type"] == "kitty_taken":
-                table.everyone(lambda m, seat=event["seat"]: m.open_to(spare_positions, seat))
+        everyone(flows.after(game, state, events, opened))
     return state
 
 
-def _first_choice(state, seat):
+def first_choice(state, seat):
     """The first bid anyone can make, then passes; otherwise the first legal action."""
     actions = state.legal_actions(seat)
     kinds = {a.kind for a in actions}

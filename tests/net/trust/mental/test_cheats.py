@@ -5,6 +5,7 @@ import pytest
 
 from engine.rook.rules import POINT_CARDS
 from net.trust.mental import deck as decks
+from net.trust.mental import flows
 from net.trust.mental import messages as m
 from net.trust.mental.group import G, Point, Scalar, base_mul
 from net.trust.mental.machine import Audit, Hand, Played, Redeal, Verified
@@ -209,8 +210,13 @@ def test_acting_for_a_seat_another_party_plays_is_named():
 
 # -- the Rook redeal --------------------------------------------------------------------
 
-def rook_rule(cards):
-    return not any(POINT_CARDS >> c & 1 for c in cards)
+rook_rule = flows.redeal_rule(make_game("rook"))  # the engine's: no point card
+
+
+def test_the_redeal_rule_is_the_engines():
+    assert rook_rule([c for c in range(57) if not POINT_CARDS >> c & 1][:13])
+    assert not rook_rule([c for c in range(57) if POINT_CARDS >> c & 1][:13])
+    assert flows.redeal_rule(make_game("somerset")) is None
 
 
 def test_a_false_redeal_claim_is_named_live():

@@ -20,6 +20,7 @@ GAMES = [
     ("somerset", "widow-doubled", None, None, [[0], [1], [2], [3]]),
     ("horseshoes", "horseshoes", "three", {"leftover": "up"}, [[0], [1], [2]]),
     ("horseshoes", "horseshoes", "three", {"leftover": "down"}, [[0], [1], [2]]),
+    ("horseshoes", "horseshoes", "three", {"leftover": "dealer"}, [[0], [1], [2]]),
     ("horseshoes", "horseshoes", "four", None, [[0], [1], [2], [3]]),
     ("horseshoes", "horseshoes", "partners", None, [[0, 1, 2, 3]]),  # the host alone
 ]
@@ -40,12 +41,11 @@ def test_a_whole_hand(name, ruleset, mode, options, seats):
         assert [h.seat for h in hands] == party_seats
         for hand in hands:
             assert list(hand.cards) == true_hands[hand.seat]
-    state = play_hand(table)
+    state = play_hand(table, finish=True)  # the hand's end steps every party to its reveal
     assert state.phase == "done"
     for party in table.parties:
         plays = [(p.seat, p.card) for p in table.events(party, Played)]
         assert plays == [(s, c) for t in state.tricks for s, c in t.cards]
-    table.everyone(lambda machine: machine.finish())
     assert not table.caught
     for party in table.parties:
         [verified] = table.events(party, Verified)

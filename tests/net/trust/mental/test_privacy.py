@@ -11,6 +11,8 @@ hand at once.
 
 from itertools import combinations
 
+import pytest
+
 from engine.cards import cards_of
 from engine.registry import title
 from net.trust import fairdeal
@@ -66,35 +68,44 @@ def every_way_to_decrypt(record, secrets, size) -> dict[int, int]:
     return found
 
 
-def test_the_host_cannot_see_a_human_hand_before_it_is_played():
-    game = title("rook").make("rook", None, None)
-    table = MentalTable(game, PARTIES, dealer=1)
+# (title, ruleset, mode, options, seats by party): the host's client is party 0
+TITLES = [
+    ("rook", "rook", None, None, PARTIES),
+    ("somerset", "kitty-doubled", None, None, PARTIES),
+    ("somerset", "widow-keep", None, None, PARTIES),
+    ("horseshoes", "horseshoes", "three", {"leftover": "down"}, [[0], [1], [2]]),
+    ("horseshoes", "horseshoes", "four", None, PARTIES),
+]
+
+
+@pytest.mark.parametrize("name, ruleset, mode, options, parties", TITLES)
+def test_the_host_cannot_see_a_human_hand_before_it_is_played(name, ruleset, mode, options, parties):
+    game = title(name).make(ruleset, mode, options)
+    table = MentalTable(game, parties, dealer=1)
     table.deal()
     truth = god_view(table)
+    humans = [seat for seats in parties[1:] for seat in seats]
     checks = []
 
     def attack(state, action):
-        if action.kind != "play" or action.seat not in HUMAN_SEATS:
+        if action.kind != "play" or action.seat not in humans:
             return
         record = table.received[HOST]  # everything the host's client was sent
         found = every_way_to_decrypt(record, table.secrets[HOST], table.setup.deck_size)
         assert all(truth[p] == card for p, card in found.items())
         played = {p for _, msg in record if msg["type"] == m.PLAY for p in [msg["position"]]}
-        for seat in HUMAN_SEATS:
-            in_hand = table.machines[seat_party(seat)].holdings[seat] - played
+        for seat in humans:
+            party = next(i for i, seats in enumerate(parties) if seat in seats)
+            in_hand = table.machines[party].holdings[seat] - played
             assert not in_hand & set(found), f"the host opened a card of seat {seat}"
         assert set(found) >= played  # what was played, it does know
-        for seat in (0, 2):  # its own seat and its computer player's
+        for seat in parties[HOST]:  # its own seat and its computer player's
             assert set(table.setup.dealt(seat)) <= set(found)
         checks.append(len(played))
 
     play_hand(table, before_action=attack)
-    assert len(checks) == 26  # before each of the humans' 26 cards
+    assert len(checks) == game.hand_size * len(humans)  # before every card a human played
     assert all(p.card == truth[p.position] for p in table.events(HOST, Played))
-
-
-def seat_party(seat):
-    return next(i for i, seats in enumerate(PARTIES) if seat in seats)
 
 
 def test_a_human_cannot_see_another_humans_hand_either():
@@ -105,10 +116,13 @@ def test_a_human_cannot_see_another_humans_hand_either():
     assert set(found) == set(table.setup.dealt(1))  # its own hand, nothing else
 
 
-def test_the_same_attack_succeeds_on_todays_commit_reveal_deal():
+@pytest.mark.parametrize("variant", [("rook", None, None), ("somerset", "kitty-doubled", None),
+                                     ("somerset", "widow-keep", None), ("horseshoes", None, "three"),
+                                     ("horseshoes", None, "four")])
+def test_the_same_attack_succeeds_on_todays_commit_reveal_deal(variant):
     """Today's deal: the host draws the secret and logs every contribution, so its own
     record gives the seed, and the seed gives every hand."""
-    old = Table(("rook", None, None), peers=(1, 3))  # seat 2 a computer player
+    old = Table(variant, peers=(1, 3))  # seat 2 a computer player
     old.start()
     entries = [(signed.wire["entry"], private) for signed, private in old.persisted]
     secret = next(p["secret"] for e, p in entries if e["kind"] == "commit")
@@ -118,5 +132,5 @@ def test_the_same_attack_succeeds_on_todays_commit_reveal_deal():
     seed = fairdeal.seed(TABLE, deal["hand"], secret, contributions)
     game = old.host.game
     hands = game.deal(seed, deal["dealer"]).hands  # bit masks, Rook's redeals included
-    for seat in HUMAN_SEATS:  # each human's hand, exactly as its own replica shows it
+    for seat in old.peer_seats:  # each human's hand, exactly as its own replica shows it
         assert [game.deck.name(c) for c in cards_of(hands[seat])] == old.replicas[seat].view["hand"]

@@ -1,0 +1,109 @@
+"""One client's side of a mental-poker deal, read off the host's log (no I/O).
+
+``DealClient(identity, setup)`` is the client's party: its machine (``MentalDeal``) with
+secrets derived from its identity key (so a restarted client derives the same ones and
+goes on), the signing of what it sends, and the reading of the log the host's sequencer
+keeps (``sequencer.DealSequencer``):
+
+* ``start()``: the envelopes to send to open the deal (the key share).
+* ``logged(party, envelope)``: one logged message. The envelope must carry the party's
+  own signature — the host relays messages, it cannot write them — else
+  ``Forged`` names the host. The machine's outputs come back: envelopes to send, and
+  what this client learned (``Hand``, ``Opened``, ``Played``, ``Redeal``, ``Verified``);
+  a broken rule raises the machine's ``Cheat`` naming the party.
+* A ``mental-restart`` record starts a new machine for the next attempt, with the seats
+  as the record gives them; a client whose key is no longer a party stops taking part.
+* ``step(flow_step)``: a step of the hand (``flows``); its envelopes.
+* A hand the rules redeal (Rook: no point card) is claimed as soon as it is seen
+  (``claim_redeal``); every client then learns ``Redeal``, and the host restarts.
+
+A client that restarts builds a new ``DealClient`` and reads the whole log again: its
+messages come out byte-identical (deterministic secrets, deterministic Ed25519
+signatures), and the sequencer does not log a copy twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from net.trust.signing import opens, seal
+
+from . import flows
+from .errors import MentalError
+from .keys import DealContext, PartySecrets
+from .machine import Hand, MentalDeal, Send
+from .sequencer import MENTAL_DOMAIN, RESTART
+from .setup import DealSetup, Party
+
+
+class Forged(MentalError):
+    """A logged message that does not carry its party's signature: the host's doing."""
+
+
+class DealClient:
+    def __init__(self, identity, setup: DealSetup):
+        self.identity = identity
+        self.learned: list = []  # everything the machine said this client learned
+        self._begin(setup)
+
+    def _begin(self, setup: DealSetup) -> None:
+        self.setup = setup
+        keys = [p.key for p in setup.parties]
+        self.me = keys.index(self.identity.public_key) if self.identity.public_key in keys else None
+        self.machine = None if self.me is None else MentalDeal(
+            setup, self.me, PartySecrets.derive(self.identity, setup.context))
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return () if self.me is None else self.setup.parties[self.me].seats
+
+    def start(self) -> list[dict]:
+        return self._take(self.machine.start()) if self.machine is not None else []
+
+    def logged(self, party: int | None, envelope: dict) -> list[dict]:
+        """One record of the log, in order; the envelopes this client sends in answer."""
+        if party is None:
+            return self._restart(envelope)
+        key = self.setup.parties[party].key
+        if not opens(key, MENTAL_DOMAIN, envelope):
+            raise Forged(f"the host logged a deal message for party {party} that it did not sign")
+        if self.machine is None:
+            return []
+        return self._take(self.machine.receive(party, envelope["body"]))
+
+    def step(self, step) -> list[dict]:
+        if self.machine is None:
+            return []
+        return self._take(flows.take(self.machine, step, list(self.setup.spare())))
+
+    def catch_up(self) -> None:
+        """Check the share batches for others in idle time (``MentalDeal.catch_up``); a
+        bad one raises ``Cheat`` naming its party."""
+        if self.machine is not None:
+            self.machine.catch_up()
+
+    def claim_redeal(self, seat: int) -> list[dict]:
+        """Show ``seat``'s hand to have the deal redone (sent on its own when the hand
+        calls for it; a test makes a false claim with it)."""
+        return self._take(self.machine.claim_redeal(seat))
+
+    def _take(self, outputs) -> list[dict]:
+        sends = []
+        for out in outputs:
+            if isinstance(out, Send):
+                sends.append(seal(self.identity, MENTAL_DOMAIN, out.message))
+                continue
+            self.learned.append(out)
+            if isinstance(out, Hand) and flows.must_claim(self.setup, out):
+                sends += self.claim_redeal(out.seat)
+        return sends
+
+    def _restart(self, record: dict) -> list[dict]:
+        context = self.setup.context
+        if record.get("type") != RESTART or record.get("hand") != context.hand \
+                or record.get("attempt") != context.attempt + 1:
+            raise Forged("the host logged an unsigned record that is not this deal's next attempt")
+        parties = tuple(Party(p["key"], tuple(p["seats"])) for p in record["parties"])
+        self._begin(replace(self.setup, parties=parties,
+                            context=DealContext(context.table, record["hand"], record["attempt"])))
+        return self.start()

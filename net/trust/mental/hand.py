@@ -1,0 +1,153 @@
+"""One client's hand under the mental-poker deal: what it knows, what it checks, what it
+sends — the same for the host's client and a guest's (no I/O).
+
+``PartyHand(game, client)`` joins a client's ``DealClient`` (its party of the deal) to
+its replay of the hand on what it knows (``engine.partial.PartialHand``: its own seats'
+hands — the host's own and its computer players' —, the spare once the rules show it
+to it, every public move). Nobody holds the whole hand; each client, the host's
+included, checks every move as far as it can see:
+
+* ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
+  Once its party's hands are decrypted the replay starts; a spare opened to everyone,
+  or to this party, is learned. A restart (a drop during the shuffle, a redeal) starts
+  it again, with the seats the restart gives this party.
+* ``own_move(action)``: the deal's step for this party's own move — a played card's
+  proof, a bury's or discard's commitment — sent before the move is logged.
+* ``move(action)``: a move as the log has it (another seat's secret cards hidden), after
+  the deal records logged with it. A played card must be the one its proof opened
+  (``Played``), else ``MoveRefused`` names the seat; the replay takes the move (the
+  engine's ``IllegalAction``/``Contradiction`` name a seat for what it can see); the
+  flows' steps follow (widow, kitty, the end of the hand), and their envelopes return.
+* ``final_state()`` once every party revealed (``Verified``): the hand replayed on the
+  true deal with every secret move opened from its commitment — the end-of-hand check
+  of what nobody could see (a revoke: ``IllegalAction`` naming the seat) and the
+  result to score.
+
+Until the last card the replay's public view is the true one (what was taken included:
+tests/engine/test_partial.py), so a host running this signs the same state hashes as
+today; the hand's end is scored from ``final_state``.
+"""
+
+from __future__ import annotations
+
+from engine import Action, IllegalAction
+from engine.partial import PartialHand
+
+from . import flows
+from .errors import MentalError
+from .outputs import Hand, Opened, Played, Verified
+
+SECRET = flows.SECRET_LABELS
+
+
+class MoveRefused(MentalError):
+    """A logged move that does not match what the deal proved (names the seat)."""
+
+    def __init__(self, seat: int, detail: str):
+        super().__init__(f"seat {seat}: {detail}")
+        self.seat, self.detail = seat, detail
+
+
+class PartyHand:
+    def __init__(self, game, client):
+        self.game, self.client = game, client
+        self._begin()
+
+    def _begin(self) -> None:
+        """A deal attempt begins (again, after a drop or a redeal: nothing of the last)."""
+        self.attempt = self.client.setup.context.attempt
+        self.hands: dict[int, tuple[int, ...]] = {}  # this party's seats as dealt
+        self.spare: tuple[int, ...] = ()  # the spare, once known here
+        self.partial: PartialHand | None = None
+        self.played: dict[int, list[int]] = {}  # seat -> the cards its proofs opened
+        self.opened = False  # the spare is face up for everyone
+        self.verified: Verified | None = None
+        self._steps: list[tuple[Action, bool]] = []
+
+    @property
+    def setup(self):
+        return self.client.setup
+
+    @property
+    def state(self):
+        """The hand as this client replays it (exact in its public view until the end)."""
+        return self.partial.state
+
+    # -- the deal's records ----------------------------------------------------------------
+    def logged(self, party, envelope: dict) -> list[dict]:
+        before = len(self.client.learned)
+        sends = self.client.logged(party, envelope)
+        if self.client.setup.context.attempt != self.attempt:
+            self._begin()  # a restart record: the deal starts again
+        for out in self.client.learned[before:]:
+            if isinstance(out, Hand):
+                self.hands[out.seat] = out.cards
+                if set(self.hands) == set(self.client.seats):
+                    self._replay()
+                    sends += self._steps_for(flows.at_deal(self.game, self.state))
+            elif isinstance(out, Opened) and tuple(out.positions) == tuple(self.setup.spare()):
+                self.spare = out.cards
+                self.opened = self.opened or out.public
+                self._replay()
+            elif isinstance(out, Played):
+                self.played.setdefault(out.seat, []).append(out.card)
+            elif isinstance(out, Verified):
+                self.verified = out
+        return sends
+
+    def _replay(self) -> None:
+        if set(self.hands) != set(self.client.seats):
+            return
+        me, *others = sorted(self.hands)
+        self.partial = PartialHand(self.game, me, self.setup.dealer, self.hands[me], self.spare,
+                                   tuple(self._steps), {s: self.hands[s] for s in others})
+
+    # -- moves -------------------------------------------------------------------------------
+    def own_move(self, action: Action) -> list[dict]:
+        step = flows.by_player(action)
+        return self.client.step(step) if step is not None else []
+
+    def move(self, action: Action) -> list[dict]:
+        """A logged move (a secret one with its cards None unless it is this party's)."""
+        hidden = action.kind in SECRET and action.value is None
+        if action.kind == "play":
+            proven = self.played.get(action.seat, [])
+            count = sum(1 for a, _ in self._steps if a.kind == "play" and a.seat == action.seat)
+            if len(proven) <= count or proven[count] != action.value:
+                raise MoveRefused(action.seat, f"played {self.game.deck.name(action.value)}, "
+                                               "which is not the card its proof opened")
+        self.partial = self.partial.step(action, hidden)
+        self._steps.append((action, hidden))
+        return self._steps_for(flows.after(self.game, self.state, self.partial.events, self.opened))
+
+    def _steps_for(self, steps) -> list[dict]:
+        sends = []
+        for step in steps:
+            self.opened = self.opened or isinstance(step, flows.OpenToAll)
+            sends += self.client.step(step)
+        return sends
+
+    # -- the end of the hand ----------------------------------------------------------------
+    def final_state(self):
+        """The hand on the verified deal, every secret move opened; None before then."""
+        if self.verified is None:
+            return None
+        hands, spare = self.verified.hands, self.verified.spare
+        by_position = {}
+        for seat in range(self.setup.num_players):
+            by_position.update(zip(self.setup.dealt(seat), hands[seat]))
+        by_position.update(zip(self.setup.spare(), spare))
+        opened = {}
+        for reveal in self.client.machine.reveals.values():
+            for opening in reveal["openings"]:
+                opened[(opening["seat"], opening["label"])] = \
+                    tuple(sorted(by_position[p] for p in opening["positions"]))
+        state = self.game.new_hand([list(h) for h in hands], list(spare), self.setup.dealer)
+        for action, hidden in self._steps:
+            if hidden:
+                action = action._replace(value=opened[(action.seat, action.kind)])
+            try:
+                state.apply(action)
+            except IllegalAction as exc:  # what nobody could see live: a revoke
+                raise IllegalAction(exc.reason, action.seat) from None
+        return state

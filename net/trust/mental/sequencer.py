@@ -1,0 +1,160 @@
+"""The host's side of a mental-poker deal: the one order every party reads its messages in.
+
+The host's client is the deal's *sequencer*, not one of its secrets' keepers: it logs
+each party's signed deal message in the order it came and sends the log to every party
+(the sender included; a message takes effect only once logged). It holds no more than
+its own party's machine knows, and it cannot write a message for another party: each one
+is an envelope signed with the party's identity key over ``MENTAL_DOMAIN``, checked
+by every client as it reads the log (``client.DealClient``) and by the sequencer before
+logging it.
+
+``DealSequencer`` (no I/O, no clock of its own: the session passes ``now``):
+
+* ``submit(key, envelope, now)`` logs a party's message, or raises ``NotLogged`` with a
+  reason for the sender (not a party of this deal, a bad signature, a malformed message,
+  another deal's). An exact copy of a logged message (a client that restarted and sent
+  its deterministic messages again) is not logged twice.
+* ``awaited()`` says whose message the deal is waiting for: a key share not yet
+  published, the party whose turn it is to shuffle, the decryption shares of a party
+  that has not published them. ``overdue(now)`` gives those that have held the deal up
+  for longer than the deadline (``CONTRIBUTION_DEADLINE``, as a dropped contributor
+  today), counted from the last message logged.
+* ``restart(dropped)``: the deal starts again, attempt + 1, with fresh secrets for
+  every party; the seats of the ``dropped`` parties go to the host's party (the host's
+  stand-in plays them, as it does for a dropped player today). It is logged as a
+  ``mental-restart`` record, so every client starts its new machine at the same point
+  of the log. A Rook redeal (``Redeal``) restarts the same way with nobody dropped.
+
+Parties (``parties_for``): the host's client first (its own seat, its computer
+players' and its stand-ins'), then each other human in seat order. The order is the
+shuffle order: the host shuffles first, so a guest's late shuffle is the one awaited.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from net.trust.signing import opens
+
+from . import messages as m
+from .errors import BadMessage
+from .keys import DealContext
+from .setup import DealSetup, Party
+
+MENTAL_DOMAIN = "parlour-mental-message/1"
+RESTART = "mental-restart"
+
+
+class NotLogged(Exception):
+    """A message the sequencer refused to log; the reason is for its sender."""
+
+
+def parties_for(host_key: bytes, seats: dict[int, bytes], away: frozenset = frozenset()) -> tuple:
+    """The deal's parties from ``seats`` (seat -> the key that plays it: a bot's is the
+    host's): the host's client first, then every other key in seat order. A seat whose
+    player is ``away`` is the host's for this deal."""
+    host_seats = sorted(s for s, key in seats.items() if key == host_key or s in away)
+    others: dict[bytes, list[int]] = {}
+    for seat in sorted(seats):
+        key = seats[seat]
+        if key != host_key and seat not in away:
+            others.setdefault(key, []).append(seat)
+    parties = [Party(host_key, tuple(host_seats))] if host_seats else []
+    return tuple(parties + [Party(key, tuple(s)) for key, s in others.items()])
+
+
+def without(setup: DealSetup, dropped) -> DealSetup:
+    """The next attempt of ``setup``'s deal: every party of ``dropped`` (indices) gone,
+    its seats given to the first party (the host's client)."""
+    dropped = set(dropped)
+    moved = sorted(s for i in dropped for s in setup.parties[i].seats)
+    parties = [p for i, p in enumerate(setup.parties) if i not in dropped]
+    if 0 in dropped or not parties:
+        raise ValueError("the host's own party cannot drop out of its deal")
+    parties[0] = Party(parties[0].key, tuple(sorted(parties[0].seats + tuple(moved))))
+    context = setup.context
+    return replace(setup, context=DealContext(context.table, context.hand, context.attempt + 1),
+                   parties=tuple(parties))
+
+
+def restart_record(setup: DealSetup, reason: str, dropped=()) -> dict:
+    """The log's record of a restart: the new attempt and who plays which seats."""
+    return {"type": RESTART, "hand": setup.context.hand, "attempt": setup.context.attempt,
+            "reason": reason, "dropped": sorted(dropped),
+            "parties": [{"key": p.key, "seats": list(p.seats)} for p in setup.parties]}
+
+
+class DealSequencer:
+    def __init__(self, setup: DealSetup, deadline: float, now: float):
+        self.deadline = deadline
+        self.log: list[tuple[int | None, dict]] = []  # (party, envelope); None: a restart
+        self._begin(setup, now)
+
+    def _begin(self, setup: DealSetup, now: float) -> None:
+        self.setup = setup
+        self._index = {p.key: i for i, p in enumerate(setup.parties)}
+        self._seen: set[bytes] = set()  # the signatures logged this attempt
+        self._keys: set[int] = set()
+        self._shuffles = 0
+        self._shared: set[int] = set()
+        self.since = now  # the last time the deal moved on
+
+    # -- the log -----------------------------------------------------------------------
+    def submit(self, key: bytes, envelope: object, now: float) -> int | None:
+        """Log ``envelope`` from the client with identity ``key``: its index in the log,
+        or None for a copy of a message already logged. NotLogged says why not."""
+        party = self._index.get(key)
+        if party is None:
+            raise NotLogged("you are not a party of this deal")
+        if not isinstance(envelope, dict) or set(envelope) != {"body", "sig"} \
+                or not opens(key, MENTAL_DOMAIN, envelope):
+            raise NotLogged("a deal message must be signed by your key")
+        try:
+            body = m.check(envelope["body"], party, self.setup.deck_size)
+        except BadMessage as exc:
+            raise NotLogged(str(exc)) from None
+        context = self.setup.context
+        if (body["hand"], body["attempt"]) != (context.hand, context.attempt):
+            raise NotLogged(f"the deal now is hand {context.hand}, attempt {context.attempt}")
+        if envelope["sig"] in self._seen:
+            return None
+        self._seen.add(envelope["sig"])
+        self._follow(party, body)
+        self.since = now
+        self.log.append((party, envelope))
+        return len(self.log) - 1
+
+    def restart(self, reason: str, now: float, dropped=()) -> dict:
+        """Start the deal again, next attempt, without the ``dropped`` parties; the
+        restart record, logged."""
+        setup = without(self.setup, dropped)
+        record = restart_record(setup, reason, dropped)
+        self.log.append((None, record))
+        self._begin(setup, now)
+        return record
+
+    def since_index(self, index: int) -> list[tuple[int | None, dict]]:
+        """The log from ``index`` on (a client that rejoins reads it all again)."""
+        return self.log[index:]
+
+    # -- who is awaited --------------------------------------------------------------------
+    def awaited(self) -> list[int]:
+        parties = range(len(self.setup.parties))
+        if len(self._keys) < len(parties):
+            return [i for i in parties if i not in self._keys]
+        if self._shuffles < len(parties):
+            return [self._shuffles]
+        return [i for i in parties if i not in self._shared and len(parties) > 1]
+
+    def overdue(self, now: float) -> list[int]:
+        """The awaited parties once the deal has waited ``deadline`` for them."""
+        return self.awaited() if now - self.since >= self.deadline else []
+
+    def _follow(self, party: int, body: dict) -> None:
+        kind = body["type"]
+        if kind == m.KEY:
+            self._keys.add(party)
+        elif kind == m.SHUFFLE:
+            self._shuffles += 1
+        elif kind == m.SHARES and self._shuffles == len(self.setup.parties):
+            self._shared.add(party)
