@@ -232,6 +232,26 @@ class HostAuthority:
         host._restoring = False
         return host
 
+    def adopt(self, signed: SignedEntry, private: dict | None) -> None:
+        """Take back an entry this host signed and sent, then lost from its disk, as a
+        peer gave it back (``recovery.TailRecovery`` checked its signature and chain):
+        written, and replayed as ``restore`` replays the log. RestoreError if it does
+        not replay to its state hash."""
+        problem = self.chain.problem(self.key, signed)
+        if problem:
+            raise RestoreError(f"given-back entry {signed.seq}: {problem[1]}")
+        self._restoring = True
+        try:
+            events = self._apply(signed, private)
+        except RestoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a signed entry that does not replay
+            raise RestoreError(f"given-back entry {signed.seq} does not replay: {exc}") from None
+        finally:
+            self._restoring = False
+        self.persist(signed, private)  # StoreError: the table stops (memory is ahead of disk)
+        self._publish(Out(), signed, events)
+
     # -- the one path every change takes ---------------------------------------------------
     def _run(self, fn) -> Out:
         out = Out()
