@@ -15,6 +15,8 @@ it, each with its own tests:
   the waiting room) and each drop; ``admission.Admission`` bounds the unseated ones;
 * ``seating.Seating``: the arrangement before the deal (bots, nobody, swaps);
 * ``stand_ins.StandIns``: a bot for a dropped seat, handed back on return;
+* ``takeback.Takeback``: after a restart, the entries its disk lost taken back from
+  the peers' copies before anything new is signed;
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
@@ -51,6 +53,7 @@ from net.sessions.events import (error_event, hand_breakdown, hand_over_events, 
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating, bot_name
 from net.sessions.stand_ins import StandIns
+from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
 from net.trust.store import StoreError
@@ -134,6 +137,7 @@ class HostCore:
                                  restart_grace=restart_grace, readmit_names=readmit_names)
         self.seating = Seating(self, bots)
         self.stand_ins = StandIns(self, stand_in_after, stand_in_level)
+        self.takeback = Takeback(self, restart_grace)
         self.bots = HostBots(self, bot_delay)
         self.view = HostView(self)
         self.advert = Advert(interfaces)
@@ -173,7 +177,8 @@ class HostCore:
         self._record(done=False)
         self.phase = Phase.OPEN
         if self.restored:
-            self.arrivals.after_restart()
+            if not self.takeback.begin():
+                self.arrivals.after_restart()
             self.games_started = self.authority.game_number
         self.settled()
         self.view.state([])
@@ -314,6 +319,9 @@ class HostCore:
         if msg["type"] == "join":
             link.reject("already joined")
             return
+        if self.takeback.active:
+            self.takeback.message(fp, link, msg)
+            return
         self.apply(self.authority.receive(fp, msg))
 
     def connected(self, key: bytes | None) -> bool:
@@ -366,7 +374,7 @@ class HostCore:
 
     def advance(self) -> None:
         """Whatever should happen next without anyone asking: deal, bots, finish."""
-        if not self.is_open:
+        if not self.is_open or self.takeback.active:
             return
         self.shuffles.watch()
         auth = self.authority
@@ -394,6 +402,8 @@ class HostCore:
 
     def play(self, seat: int, action: dict) -> None:
         """A move for a seat this host plays: its person's, or one of its bots'."""
+        if self.takeback.refuse():
+            return
         out = self.authority.act_local(seat, action)
         if out.error:
             if seat == self.you:  # the person's own move (or the headless host's bot)
@@ -414,7 +424,7 @@ class HostCore:
 
     def start_game(self) -> None:
         auth = self.authority
-        if auth.match is not None and not auth.match.is_over:
+        if auth.match is not None and not auth.match.is_over or self.takeback.refuse():
             return
         self.seating.fill()
         dealer = None
@@ -425,11 +435,15 @@ class HostCore:
         self.apply(auth.start_game(dealer))
 
     def next_hand(self) -> None:
+        if self.takeback.refuse():
+            return
         out = self.authority.next_hand()
         if not out.error:
             self.apply(out)
 
     def set_option(self, name: str, value: bool) -> None:
+        if self.takeback.refuse():
+            return
         self.apply(self.authority.set_option(name, value))
 
     def set_seat(self, seat: int, kind: str, level: str | None = None,
@@ -437,6 +451,8 @@ class HostCore:
         """Before the first deal: a bot of ``level``, nobody, or a joined player (moved
         from their seat, swapping with whoever sits here) in ``seat``. In game: give
         ``seat`` to a waiting player (a lost key)."""
+        if self.takeback.refuse():
+            return
         if kind == "human" and player:
             if self.authority.match is None:
                 self.seating.move_player(seat, player)
@@ -448,7 +464,8 @@ class HostCore:
     def sit(self, seat: int) -> None:
         """Before the first deal: the host moves to ``seat``, swapping with whoever is
         there (a player, a bot or nobody)."""
-        self.seating.sit(seat)
+        if not self.takeback.refuse():
+            self.seating.sit(seat)
 
     def readmit(self, seat: int, fp: str) -> bool:
         return self.arrivals.readmit(seat, fp)
@@ -457,7 +474,8 @@ class HostCore:
         self.arrivals.turn_away(fp)
 
     def stand_in(self, seat: int, bot: bool) -> None:
-        self.stand_ins.stand_in(seat, bot)
+        if not self.takeback.refuse():
+            self.stand_ins.stand_in(seat, bot)
 
     def hint(self) -> None:
         """What a "normal" bot would do in the host's seat: a "hint" event."""
