@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import functools
 import hashlib
 import logging
 import os
@@ -92,6 +93,16 @@ def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
             counter[0] += 1
         return out[:n]
     return rng
+
+
+def signing(command):
+    """A command that would sign an entry: refused (the person told to wait) while a
+    restarted host is still taking back the entries its disk lost."""
+    @functools.wraps(command)
+    def run(self, *args):
+        if not self.takeback.refuse():
+            return command(self, *args)
+    return run
 
 
 class HostCore:
@@ -400,10 +411,9 @@ class HostCore:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @signing
     def play(self, seat: int, action: dict) -> None:
         """A move for a seat this host plays: its person's, or one of its bots'."""
-        if self.takeback.refuse():
-            return
         out = self.authority.act_local(seat, action)
         if out.error:
             if seat == self.you:  # the person's own move (or the headless host's bot)
@@ -422,9 +432,10 @@ class HostCore:
             return
         self.play(self.you, action)
 
+    @signing
     def start_game(self) -> None:
         auth = self.authority
-        if auth.match is not None and not auth.match.is_over or self.takeback.refuse():
+        if auth.match is not None and not auth.match.is_over:
             return
         self.seating.fill()
         dealer = None
@@ -434,25 +445,22 @@ class HostCore:
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
 
+    @signing
     def next_hand(self) -> None:
-        if self.takeback.refuse():
-            return
         out = self.authority.next_hand()
         if not out.error:
             self.apply(out)
 
+    @signing
     def set_option(self, name: str, value: bool) -> None:
-        if self.takeback.refuse():
-            return
         self.apply(self.authority.set_option(name, value))
 
+    @signing
     def set_seat(self, seat: int, kind: str, level: str | None = None,
                  player: str | None = None) -> None:
         """Before the first deal: a bot of ``level``, nobody, or a joined player (moved
         from their seat, swapping with whoever sits here) in ``seat``. In game: give
         ``seat`` to a waiting player (a lost key)."""
-        if self.takeback.refuse():
-            return
         if kind == "human" and player:
             if self.authority.match is None:
                 self.seating.move_player(seat, player)
@@ -461,11 +469,11 @@ class HostCore:
             return
         self.seating.set_seat(seat, kind, level)
 
+    @signing
     def sit(self, seat: int) -> None:
         """Before the first deal: the host moves to ``seat``, swapping with whoever is
         there (a player, a bot or nobody)."""
-        if not self.takeback.refuse():
-            self.seating.sit(seat)
+        self.seating.sit(seat)
 
     def readmit(self, seat: int, fp: str) -> bool:
         return self.arrivals.readmit(seat, fp)
@@ -473,9 +481,9 @@ class HostCore:
     def turn_away(self, fp: str) -> None:
         self.arrivals.turn_away(fp)
 
+    @signing
     def stand_in(self, seat: int, bot: bool) -> None:
-        if not self.takeback.refuse():
-            self.stand_ins.stand_in(seat, bot)
+        self.stand_ins.stand_in(seat, bot)
 
     def hint(self) -> None:
         """What a "normal" bot would do in the host's seat: a "hint" event."""

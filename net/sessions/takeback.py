@@ -105,6 +105,8 @@ class Takeback:
                 t.files.store.sync()  # this disk lost them once
         except (RestoreError, StoreError) as exc:
             out = self.recovery.failed(f"an entry given back could not be taken: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a signed entry the engine refuses to replay
+            out = self.recovery.failed(f"an entry given back does not replay ({exc})")
         for fp, msg in out.sends:
             t.outbox.send(fp, msg)
         if out.failed:
