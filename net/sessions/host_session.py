@@ -99,9 +99,9 @@ def signing(command):
     """A command that would sign an entry: refused (the person told to wait) while a
     restarted host is still taking back the entries its disk lost."""
     @functools.wraps(command)
-    def run(self, *args):
+    def run(self, *args, **kwargs):
         if not self.takeback.refuse():
-            return command(self, *args)
+            return command(self, *args, **kwargs)
     return run
 
 
