@@ -14,6 +14,7 @@ import asyncio
 import re
 
 from net.sessions.host_session import HostCore
+from net.sessions.takeback import WAIT
 from net.trust.recovery import can_rebuild
 from net.trust.store import LogStore
 from tests.net.proc_kit import Peers, check_summaries
@@ -181,4 +182,28 @@ def test_a_game_against_the_computer_resumes_from_its_disk_at_once(tmp_path, aru
         await wait_for(lambda: again.finished.is_set(), timeout=30)
         assert not [e for e in events if e["type"] in ("alert", "error")]
         await again.stop()
+    arun(go())
+
+
+def test_nothing_is_signed_until_the_peers_have_given_the_tail_back(tmp_path, arun):
+    async def go():
+        t, port, head = await played_then_restarted(tmp_path, lose=2)
+        events = []
+        t.host = restarted_host(t, tmp_path, port, events)
+        await t.host.start()
+        kept = t.host.authority.chain.seq
+        assert kept == head - 2 and t.host.takeback.active  # the peers are not back yet
+        t.host.start_game()
+        t.host.stand_in(1, True)
+        t.host.set_seat(1, "bot", level="random")
+        assert [e["message"] for e in events if e["type"] == "error"] == [WAIT] * 3
+        assert t.host.authority.chain.seq == kept
+        await wait_for(lambda: not t.host.takeback.active, timeout=20)
+        assert t.host.authority.log[kept + 1:head + 1] == t.guests[0].replica.log[kept + 1:head + 1]
+        await wait_for(lambda: t.host.authority.chain.seq > head + 2, timeout=20)  # goes on
+        assert not any(g.alerts for g in t.guests)
+        await t.host.stop()
+        for g in t.guests:
+            await g.stop()
+        await asyncio.gather(*t.tasks, return_exceptions=True)
     arun(go())
