@@ -88,6 +88,8 @@ class Takeback:
     def _grace_over(self) -> None:
         if self.active:
             self._run(self.recovery.grace_over())
+        if self.active:  # another peer was asked for the tail: it gets a grace too
+            self.table.timers.later(("takeback",), self.grace, self._grace_over)
 
     # -- what the recovery answered ------------------------------------------------------------
     def _run(self, out: RecoveryOut) -> None:

@@ -23,7 +23,9 @@ it hands over with ``HostAuthority.adopt``):
     it is cut off. Then back to ``WAITING`` (another peer may hold more).
 ``DONE``
     every awaited peer has reported (or left, or ``grace_over``: the restart grace
-    ended) and no tail is being fetched: the host goes on from its head.
+    ended) and no tail is being fetched (a tail still not in at the end of a grace is
+    not waited for: a silent peer cannot hold the table): the host goes on from its
+    head.
 ``FAILED``
     a given-back entry cannot be rebuilt — it held something only the host knew (a
     deal's secret, a hidden move's full form: ``store.host_only``), so the host's own
@@ -135,10 +137,14 @@ class TailRecovery:
         return out
 
     def grace_over(self) -> RecoveryOut:
-        """The restart grace ended: stop waiting for peers that are not back."""
+        """The restart grace ended: stop waiting for peers that are not back, nor for a
+        tail that has not come (its peer is taken to hold nothing more)."""
         out = RecoveryOut()
         if self.active:
             self.awaited = {fp: s for fp, s in self.awaited.items() if fp in self.reported}
+            if self.phase is Phase.FETCHING:
+                self.reported[self.source] = self.chain.seq
+                self.source, self.phase = None, Phase.WAITING
             self._next(out)
         return out
 

@@ -169,6 +169,22 @@ def test_the_grace_ends_the_wait_for_peers_that_are_not_back(tmp_path):
     assert not rec.joined(t.fp(t.peer_seats[1]), t.peer_seats[1], 10**6).sends  # too late
 
 
+def test_a_tail_that_never_comes_is_not_waited_for_past_the_grace(tmp_path):
+    t = played(tmp_path)
+    host = lose_tail(t, 2)
+    rec = recovery_for(t, host)
+    outs = all_join(t, rec)
+    silent = outs[0].sends[0][0]  # asked, and never answers
+    out = rec.grace_over()
+    (asked, _), = out.sends  # the next longest copy is asked instead
+    assert asked != silent and rec.source == asked
+    assert not rec.tail(silent, t.replicas[t.seat_of_fp(silent)].tail(host.chain.seq)[0]).adopt
+    out = rec.grace_over()  # … and it is silent too, and so is the last one:
+    (third, _), = out.sends
+    assert third not in (silent, asked)
+    assert rec.grace_over().done and rec.recovered == 0  # the host goes on with what it has
+
+
 def test_a_peer_that_leaves_mid_tail_is_replaced_by_the_next_longest(tmp_path):
     t = played(tmp_path)
     host = lose_tail(t, 2)
