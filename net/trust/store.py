@@ -107,10 +107,16 @@ class LogStore:
         """The last entry written (a crash of the process keeps it)."""
         return self._written
 
-    def sync(self) -> None:
-        """Everything written so far on the disk before returning (an fsync here)."""
-        if self._flusher is not None:
-            self._flusher.sync_now(self._written, force=True)
+    def sync(self, force: bool = True) -> None:
+        """Everything written so far on the disk before returning (an fsync here), or
+        StoreError."""
+        if self._flusher is None:
+            return
+        try:
+            self._flusher.sync_now(self._written, force)
+        except OSError as exc:
+            raise StoreError(f"could not write the table log {self.path} to the disk: "
+                             f"{exc.strerror or exc}") from None
 
     def _committed(self, seq: int) -> None:
         self._written = max(self._written, seq)
@@ -118,13 +124,15 @@ class LogStore:
             return
         if self._urgent:
             self._urgent = False
-            self._flusher.sync_now(self._written)
+            self.sync(force=False)
         else:
             self._flusher.kick(self._written)
 
     def append(self, signed: SignedEntry, private: dict | None = None) -> None:
-        """Write one entry durably (or stage it in the open ``batch``), or raise
-        StoreError having written nothing."""
+        """Write one entry (or stage it in the open ``batch``), or raise StoreError
+        having written nothing. Durable on return with ``FULL``, or when its private
+        part is the host's alone; else once the flusher's next fsync is done. (If that
+        fsync fails, StoreError comes with the entry written, but not known durable.)"""
         seq = signed.seq
         row = (seq, signed.hash, _pack(signed.wire), None if private is None else _pack(private))
         urgent = host_only(signed, private)
@@ -314,7 +322,12 @@ class _Flusher:
 
 
 def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
+    """The directory's entries on the disk too (a new file's name); best effort: some
+    systems cannot open a directory, and their file systems keep names in order."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
     try:
         os.fsync(fd)
     finally:
