@@ -15,13 +15,15 @@ handshake), and it decides what happens:
 
 A link that ends is a **drop** of its seat (logged; a stand-in may take over later),
 and a host restarted from its log gives its peers ``restart_grace`` to come back before
-logging them as dropped.
+logging them as dropped. While a restarted host takes back the entries its disk lost
+(``takeback.Takeback``), a returning peer's "join" goes there first, nothing is logged
+for a link that ends, and keys holding no seat are asked to come back later.
 
 The connection caps (``admission.Admission``) decide which unseated connections are
 kept; this part tells them when a connection is seated or waiting. Sans-I/O: links are
 anything with ``send``/``reject``/``finish``/``close`` and a ``conn`` (its ``peer_name``
 and caps ``ticket``); the table is reached through ``authority``, ``key``, ``outbox``,
-``stand_ins``, ``timers``, ``admission``, ``emit``, ``apply``, ``log_only``,
+``stand_ins``, ``takeback``, ``timers``, ``admission``, ``emit``, ``apply``, ``log_only``,
 ``settled``, ``refresh`` and ``is_open``.
 """
 
@@ -52,6 +54,10 @@ class Arrivals:
         if taken is not None:
             self._show_taken(fp, key, link, join, *taken)
             return
+        if seat is None and self.table.takeback.active:
+            link.reject("the table is getting its log back after its host restarted; "
+                        "try again in a moment")
+            return
         if seat is None and join.get("seat") is not None and join["last_seq"] >= 0:
             self._refuse_claim(fp, link, join)  # the trust layer says why
             return
@@ -74,7 +80,10 @@ class Arrivals:
         table.outbox.attach(fp, link, has)
         link.send({"type": "joined", "table": table.authority.table, "seat": seat,
                    "head": table.authority.chain.seq})
-        table.log_only(table.authority.rejoin(fp, seat, has))
+        if table.takeback.active:  # it may hold entries the host lost: asked first
+            table.takeback.joined(fp, seat, last_seq)
+        else:
+            table.log_only(table.authority.rejoin(fp, seat, has))
         table.emit(connection_event(seat, "connected", f"{link.conn.peer_name} ({fp})"))
         table.refresh()
 
@@ -191,6 +200,9 @@ class Arrivals:
             del self.waiting[fp]
         if not self.table.outbox.detach(fp, link):
             return  # replaced, refused or never seated
+        if self.table.takeback.active:  # not logged now: the restart grace decides
+            self.table.takeback.left(fp)
+            return
         seat = self.table.authority.seat_of(fp)
         if seat is None or not self.table.is_open:
             return  # peers leaving a finished table are not drops
@@ -204,12 +216,14 @@ class Arrivals:
             self.table.apply(self.table.authority.drop(seat))
         self.table.stand_ins.arm(seat)
 
-    def after_restart(self) -> None:
-        """Peers of a restarted host are all away: give them time before logging drops."""
+    def after_restart(self, grace: float | None = None) -> None:
+        """Peers of a restarted host are all away: give them time (``grace``, by default
+        the restart grace) before logging drops."""
         auth = self.table.authority
+        grace = self.restart_grace if grace is None else grace
         for seat in auth.peers():
             if auth.seats[seat].connected:
-                self.table.timers.later(("absent", seat), self.restart_grace, self._absent, seat)
+                self.table.timers.later(("absent", seat), grace, self._absent, seat)
             else:
                 self.table.stand_ins.arm(seat)
 

@@ -348,6 +348,9 @@ class GuestCore:
             self._turned_away(f"The host refused: {msg['reason']}")
         elif kind in (m.ENTRY, m.SYNC, m.ERROR):
             self._from_host(msg)
+        elif kind == m.TAIL_REQUEST and self.replica is not None:
+            for reply in self.replica.tail(msg["after"]):  # a restarted host lost them
+                self.link.send(reply)
         else:
             self.link.reject(f"unexpected message {kind!r}")
 

@@ -15,6 +15,8 @@ it, each with its own tests:
   the waiting room) and each drop; ``admission.Admission`` bounds the unseated ones;
 * ``seating.Seating``: the arrangement before the deal (bots, nobody, swaps);
 * ``stand_ins.StandIns``: a bot for a dropped seat, handed back on return;
+* ``takeback.Takeback``: after a restart, the entries its disk lost taken back from
+  the peers' copies before anything new is signed;
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import functools
 import hashlib
 import logging
 import os
@@ -51,6 +54,7 @@ from net.sessions.events import (error_event, hand_breakdown, hand_over_events, 
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating, bot_name
 from net.sessions.stand_ins import StandIns
+from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
 from net.trust.store import StoreError
@@ -89,6 +93,16 @@ def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
             counter[0] += 1
         return out[:n]
     return rng
+
+
+def signing(command):
+    """A command that would sign an entry: refused (the person told to wait) while a
+    restarted host is still taking back the entries its disk lost."""
+    @functools.wraps(command)
+    def run(self, *args, **kwargs):
+        if not self.takeback.refuse():
+            return command(self, *args, **kwargs)
+    return run
 
 
 class HostCore:
@@ -134,6 +148,7 @@ class HostCore:
                                  restart_grace=restart_grace, readmit_names=readmit_names)
         self.seating = Seating(self, bots)
         self.stand_ins = StandIns(self, stand_in_after, stand_in_level)
+        self.takeback = Takeback(self, restart_grace)
         self.bots = HostBots(self, bot_delay)
         self.view = HostView(self)
         self.advert = Advert(interfaces)
@@ -173,7 +188,8 @@ class HostCore:
         self._record(done=False)
         self.phase = Phase.OPEN
         if self.restored:
-            self.arrivals.after_restart()
+            if not self.takeback.begin():
+                self.arrivals.after_restart()
             self.games_started = self.authority.game_number
         self.settled()
         self.view.state([])
@@ -314,6 +330,9 @@ class HostCore:
         if msg["type"] == "join":
             link.reject("already joined")
             return
+        if self.takeback.active:
+            self.takeback.message(fp, link, msg)
+            return
         self.apply(self.authority.receive(fp, msg))
 
     def connected(self, key: bytes | None) -> bool:
@@ -366,7 +385,7 @@ class HostCore:
 
     def advance(self) -> None:
         """Whatever should happen next without anyone asking: deal, bots, finish."""
-        if not self.is_open:
+        if not self.is_open or self.takeback.active:
             return
         self.shuffles.watch()
         auth = self.authority
@@ -392,6 +411,7 @@ class HostCore:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @signing
     def play(self, seat: int, action: dict) -> None:
         """A move for a seat this host plays: its person's, or one of its bots'."""
         out = self.authority.act_local(seat, action)
@@ -412,6 +432,7 @@ class HostCore:
             return
         self.play(self.you, action)
 
+    @signing
     def start_game(self) -> None:
         auth = self.authority
         if auth.match is not None and not auth.match.is_over:
@@ -424,14 +445,17 @@ class HostCore:
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
 
+    @signing
     def next_hand(self) -> None:
         out = self.authority.next_hand()
         if not out.error:
             self.apply(out)
 
+    @signing
     def set_option(self, name: str, value: bool) -> None:
         self.apply(self.authority.set_option(name, value))
 
+    @signing
     def set_seat(self, seat: int, kind: str, level: str | None = None,
                  player: str | None = None) -> None:
         """Before the first deal: a bot of ``level``, nobody, or a joined player (moved
@@ -445,6 +469,7 @@ class HostCore:
             return
         self.seating.set_seat(seat, kind, level)
 
+    @signing
     def sit(self, seat: int) -> None:
         """Before the first deal: the host moves to ``seat``, swapping with whoever is
         there (a player, a bot or nobody)."""
@@ -456,6 +481,7 @@ class HostCore:
     def turn_away(self, fp: str) -> None:
         self.arrivals.turn_away(fp)
 
+    @signing
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from net.constants import HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
 from net.sessions.events import error_event, notice_event
-from net.trust.store import LogStore
+from net.trust.store import GROUP, LogStore
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,7 @@ class TableFiles:
         self.dir = Path(state_dir)
         self.emit = emit
         self.keep_old = keep_old  # keep a replaced log aside (False: delete it)
+        self.sync = GROUP  # the log's durability (store.FULL: the bench's old behaviour)
         self.store: LogStore | None = None
         self.restored = False
 
@@ -70,7 +71,7 @@ class TableFiles:
         ``self.store``)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.meta()
-        self.store = LogStore(self.log_path)
+        self.store = LogStore(self.log_path, self.sync)
         loaded = self.store.load()
         found = problem = None
         if loaded.records and not meta.get("done") and resume is not False:
@@ -106,7 +107,7 @@ class TableFiles:
             elif problem is not None:
                 self.emit(notice_event(f"Found a table log that cannot be resumed ({problem}); "
                                        f"kept it as {kept} and opened a new table."))
-        self.store = LogStore(self.log_path)
+        self.store = LogStore(self.log_path, self.sync)
 
     def write_meta(self, authority: HostAuthority, port: int | None, done: bool,
                    side: int = 0) -> None:

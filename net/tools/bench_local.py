@@ -2,14 +2,14 @@
 brain itself (signing, the log on disk, replays), which a person would feel as added
 latency after each move.
 
-    python -m net.tools.bench_local [--hands 6] [--game rook] [--sync FULL|NORMAL]
+    python -m net.tools.bench_local [--hands 6] [--game rook] [--sync FULL|GROUP]
 
 Plays ``--hands`` hands with every seat a bot (``autoplay``, no thinking pause) through
 ``LocalSession`` — the app's own path — and prints the wall time per hand and per
-decision. ``--sync NORMAL`` puts the table log's SQLite in synchronous=NORMAL (WAL: a
-crash of the app loses nothing, a power cut may lose the last moves) to compare with the
-store's FULL (every entry fsynced). Compare ratios between runs on one machine, not
-absolute figures.
+decision. ``--sync`` picks the table log's durability (``store.GROUP``, the default: a
+crash of the app loses nothing, a power cut at most the last move; ``store.FULL``: every
+entry fsynced before it is shown, the old behaviour). Compare ratios between runs on
+one machine, not absolute figures.
 """
 
 from __future__ import annotations
@@ -63,22 +63,22 @@ def play(hands: int, game: str, sync: str | None, home: str) -> list[tuple[float
 
 
 def _set_sync(mode: str) -> None:
-    """Every table log opened from now on in synchronous ``mode`` (this bench only: it
-    measures what the store's FULL costs)."""
-    from net.trust.store import LogStore
-    opened = LogStore.__init__
+    """Every table log opened from now on with durability ``mode`` (this bench only: it
+    measures what each costs)."""
+    from net.sessions.table_files import TableFiles
+    opened = TableFiles.__init__
 
-    def init(self, path):
-        opened(self, path)
-        self.db.execute(f"PRAGMA synchronous={mode}")
-    LogStore.__init__ = init
+    def init(self, *args, **kwargs):
+        opened(self, *args, **kwargs)
+        self.sync = mode
+    TableFiles.__init__ = init
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=6)
     parser.add_argument("--game", default="rook")
-    parser.add_argument("--sync", choices=["FULL", "NORMAL"], default=None)
+    parser.add_argument("--sync", choices=["FULL", "GROUP"], default=None)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as home:
         os.environ.setdefault("PARLOUR_HOME", home)

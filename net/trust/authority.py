@@ -220,17 +220,29 @@ class HostAuthority:
         each through the same ``_apply`` that made it. RestoreError if the records are
         not a chain this identity signed or do not replay to their hashes."""
         host = cls(identity, rng, persist)
-        host._restoring = True
         for signed, private in records:
             if host.chain is None:
                 host.chain = Chain(signed.entry.table)
-            problem = host.chain.problem(host.key, signed)
-            if problem:
-                raise RestoreError(f"stored entry {signed.seq}: {problem[1]}")
-            events = host._apply(signed, private)
-            host._publish(Out(), signed, events)  # what each seat was sent, for rejoins
-        host._restoring = False
+            host._replay(signed, private, "stored")
         return host
+
+    def adopt(self, signed: SignedEntry, private: dict | None) -> None:
+        """Take back an entry this host signed, sent and lost from its disk, as a peer
+        gave it back (``recovery``): replayed as ``restore`` replays, then written."""
+        self._replay(signed, private, "given-back")
+        self.persist(signed, private)
+
+    def _replay(self, signed: SignedEntry, private: dict | None, what: str) -> None:
+        """Apply an entry this host made before, every state hash checked (RestoreError)."""
+        problem = self.chain.problem(self.key, signed)
+        if problem:
+            raise RestoreError(f"{what} entry {signed.seq}: {problem[1]}")
+        self._restoring = True
+        try:
+            events = self._apply(signed, private)
+        finally:
+            self._restoring = False
+        self._publish(Out(), signed, events)  # what each seat was sent, for rejoins
 
     # -- the one path every change takes ---------------------------------------------------
     def _run(self, fn) -> Out:

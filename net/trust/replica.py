@@ -450,6 +450,11 @@ class PeerReplica:
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)
 
+    def tail(self, after: int) -> list[dict]:
+        """A restarted host asks for the entries it lost (``net.trust.recovery``): the
+        "tail" messages of every entry held after ``after``."""
+        return m.tail_messages([signed.wire for signed in self.log[max(after + 1, 0):]])
+
     @classmethod
     def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom) -> "PeerReplica":
         """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``)."""

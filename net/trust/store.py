@@ -1,18 +1,31 @@
 """The durable log: SQLite (stdlib) in WAL mode, one row per signed entry.
 
-The host appends every entry here *before* it applies or sends it, so whatever a peer
-has seen, a restarted host has too; ``load`` gives the records back to
-``HostAuthority.restore``. Peers keep their own copy the same way (the entry and the
-private part they were sent), for evidence and to resume.
+The host appends every entry here before it applies or sends it; ``load`` gives the
+records back to ``HostAuthority.restore``. Peers keep their own copy the same way (the
+entry and the private part they were sent), for evidence and to resume.
 
-Each append is one transaction with ``synchronous=FULL`` — or, inside ``batch()``, all
-the entries one change of the table makes are (one fsync for the last card, the hand's
-end and the reveal, instead of three). Once ``append``, or the ``batch``, returns, the
-entries survive a crash or power cut; if the process dies mid-write, SQLite's WAL
-recovery drops the unfinished transaction, and ``load`` also stops cleanly at the
-first record that does not decode or does not chain onto the one before (a copied or
-damaged file), reporting what it dropped. A failed write (disk full, read-only file)
-raises ``StoreError`` with a message a person can act on, and nothing is half-written.
+How durable an append is depends on ``sync``:
+
+* ``GROUP`` (the default): a *group commit*. Each append (or ``batch``) is one SQLite
+  transaction with ``synchronous=NORMAL``: on return the entry is in the operating
+  system's cache — a crash of the process loses nothing — but not yet on the disk. A
+  flusher thread then fsyncs the WAL file, taking every entry written since its last
+  fsync in one go, off the table's loop. ``durable_seq`` is the last entry known to be on
+  the disk; a power cut (or a dead battery) loses at most the entries written after the
+  last completed fsync — in practice the change in flight, a move and what it ends —
+  and those the peers already hold: a restarted host takes them back from the peers
+  (``net.trust.recovery``). An entry whose private part only the host holds (a deal's
+  secret, a hidden move's full form and salt: ``recovery.host_only``) is fsynced before
+  the append returns, since no peer could give it back.
+* ``FULL`` (the old behaviour, kept to compare): every transaction is fsynced before
+  the append returns.
+
+Inside ``batch()`` all the entries one change of the table makes are one transaction.
+If the process dies mid-write, SQLite's WAL recovery drops the unfinished transaction,
+and ``load`` also stops cleanly at the first record that does not decode or does not
+chain onto the one before (a copied or damaged file), reporting what it dropped. A
+failed write (disk full, read-only file) raises ``StoreError`` with a message a person
+can act on, and nothing is half-written.
 
 Schema: ``entries(seq INTEGER PRIMARY KEY, hash BLOB, entry BLOB, private BLOB)``, the
 blobs being msgpack of the plain values (``private`` is NULL when there is none).
@@ -20,7 +33,9 @@ blobs being msgpack of the plain values (``private`` is NULL when there is none)
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +43,9 @@ from pathlib import Path
 import msgpack
 
 from net.trust.values import SignedEntry
+
+FULL, GROUP = "FULL", "GROUP"  # see the module docstring
+SYNC_MODES = (FULL, GROUP)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -59,25 +77,70 @@ def _unpack(data: bytes):
 
 
 class LogStore:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, sync: str = GROUP):
+        if sync not in SYNC_MODES:
+            raise ValueError(f"sync is one of {SYNC_MODES}, not {sync!r}")
         self.path = Path(path)
+        self.sync_mode = sync
         self._batching = False
+        self._urgent = False  # the open batch holds an entry only the host could give back
+        self._pending = -1  # the last seq appended in the open batch
+        self._written = -1  # the last seq committed (durable once the flusher has run)
         try:
             self.db = sqlite3.connect(str(self.path), isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute(f"PRAGMA synchronous={'FULL' if sync == FULL else 'NORMAL'}")
             self.db.execute(SCHEMA)
+            last = self.db.execute("SELECT max(seq) FROM entries").fetchone()[0]
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the table log {self.path}: {exc}") from None
+        self._written = -1 if last is None else last
+        self._flusher = _Flusher(self.path, self._written) if sync == GROUP else None
+
+    @property
+    def durable_seq(self) -> int:
+        """The last entry known to be on the disk (a power cut keeps it)."""
+        return self._written if self._flusher is None else self._flusher.durable
+
+    @property
+    def written_seq(self) -> int:
+        """The last entry written (a crash of the process keeps it)."""
+        return self._written
+
+    def sync(self, force: bool = True) -> None:
+        """Everything written so far on the disk before returning (an fsync here), or
+        StoreError."""
+        if self._flusher is None:
+            return
+        try:
+            self._flusher.sync_now(self._written, force)
+        except OSError as exc:
+            raise StoreError(f"could not write the table log {self.path} to the disk: "
+                             f"{exc.strerror or exc}") from None
+
+    def _committed(self, seq: int) -> None:
+        self._written = max(self._written, seq)
+        if self._flusher is None:
+            return
+        if self._urgent:
+            self._urgent = False
+            self.sync(force=False)
+        else:
+            self._flusher.kick(self._written)
 
     def append(self, signed: SignedEntry, private: dict | None = None) -> None:
-        """Write one entry durably (or stage it in the open ``batch``), or raise
-        StoreError having written nothing."""
+        """Write one entry (or stage it in the open ``batch``), or raise StoreError
+        having written nothing. Durable on return with ``FULL``, or when its private
+        part is the host's alone; else once the flusher's next fsync is done. (If that
+        fsync fails, StoreError comes with the entry written, but not known durable.)"""
         seq = signed.seq
         row = (seq, signed.hash, _pack(signed.wire), None if private is None else _pack(private))
+        urgent = host_only(signed, private)
         try:
             if self._batching:
                 self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?)", row)
+                self._urgent = self._urgent or urgent
+                self._pending = max(self._pending, seq)
                 return
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -86,6 +149,8 @@ class LogStore:
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
+            self._urgent = urgent
+            self._committed(seq)
         except sqlite3.IntegrityError:
             raise StoreError(f"the table log {self.path} already has entry {seq}") from None
         except sqlite3.Error as exc:
@@ -94,9 +159,9 @@ class LogStore:
 
     @contextmanager
     def batch(self):
-        """Every append inside is one transaction, committed (durably) on leaving; on any
-        error nothing of it is written and StoreError is raised. Re-entrant: an inner
-        batch joins the outer one."""
+        """Every append inside is one transaction, committed on leaving (durably, or for
+        the flusher: see ``sync``); on any error nothing of it is written and StoreError
+        is raised. Re-entrant: an inner batch joins the outer one."""
         if self._batching:
             yield
             return
@@ -104,11 +169,14 @@ class LogStore:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot write to the table log {self.path}: {exc}") from None
-        self._batching = True
+        self._batching, self._pending, self._urgent = True, -1, False
         try:
             yield
             self.db.execute("COMMIT")
+            if self._pending >= 0:
+                self._committed(self._pending)
         except BaseException as exc:
+            self._urgent = False
             self.db.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(f"could not write to the table log {self.path}: {exc} "
@@ -149,5 +217,118 @@ class LogStore:
             prev = digest
         return out
 
+    def truncate_after(self, seq: int) -> int:
+        """Drop every entry after ``seq`` (what a power cut that lost the unsynced tail
+        leaves; tests and the recovery tools use it). The number dropped."""
+        try:
+            with self.batch():
+                dropped = self.db.execute("DELETE FROM entries WHERE seq > ?", (seq,)).rowcount
+        finally:
+            self._written = min(self._written, seq)
+        self.sync()
+        return dropped
+
     def close(self) -> None:
+        if self._flusher is not None:
+            self._flusher.stop(self._written)
         self.db.close()
+
+
+def host_only(signed: SignedEntry, private: dict | None) -> bool:
+    """Whether ``private`` holds what only the host knows, so that no peer could give the
+    entry back whole: anything but nothing, or the public form of a move without a
+    hidden part (which is in the signed entry itself)."""
+    if private is None:
+        return False
+    if signed.kind != "action":
+        return True
+    return signed.body["signed"]["body"].get("hidden") is not None
+
+
+class _Flusher:
+    """A thread that fsyncs the WAL file after commits, each fsync covering everything
+    written before it started (a group commit), so the table's loop never waits for
+    the disk. ``durable`` is the last seq covered by a completed fsync."""
+
+    def __init__(self, db: Path, durable: int):
+        self.db = db
+        self.wal = Path(f"{db}-wal")
+        self.durable = durable
+        self._wanted = durable
+        self._stopping = False
+        self._fd: int | None = None
+        self._lock = threading.Lock()  # one fsync at a time, loop or thread
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="parlour-log-flusher", daemon=True)
+        self._thread.start()
+
+    def kick(self, seq: int) -> None:
+        with self._cond:
+            self._wanted = max(self._wanted, seq)
+            self._cond.notify()
+
+    def sync_now(self, seq: int, force: bool = False) -> None:
+        """fsync on the caller's thread (an entry no peer could give back, or closing)."""
+        self._fsync(seq, force)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._wanted <= self.durable and not self._stopping:
+                    self._cond.wait()
+                if self._stopping:
+                    return
+                target = self._wanted
+            try:
+                self._fsync(target)
+            except OSError:  # a disk that fails: the next sync (or close) tries again
+                with self._cond:
+                    self._cond.wait(0.5)
+
+    def _fsync(self, seq: int, force: bool = False) -> None:
+        with self._lock:
+            if seq <= self.durable and not force:
+                return
+            if self._fd is None:
+                # The WAL holds every commit not yet checkpointed into the database
+                # file; without one (never written), the database file is what counts.
+                target = self.wal if self.wal.exists() else self.db
+                fd = os.open(target, os.O_RDONLY)
+                _fsync_dir(self.db.parent)  # the file's own name, once
+                if target == self.wal:
+                    self._fd = fd
+                else:
+                    try:
+                        os.fsync(fd)
+                    finally:
+                        os.close(fd)
+                    self.durable = max(self.durable, seq)
+                    return
+            os.fsync(self._fd)
+            self.durable = max(self.durable, seq)
+
+    def stop(self, seq: int) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify()
+        self._thread.join(5)
+        try:
+            self._fsync(seq)
+        except OSError:
+            pass
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _fsync_dir(directory: Path) -> None:
+    """The directory's entries on the disk too (a new file's name); best effort: some
+    systems cannot open a directory, and their file systems keep names in order."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -23,6 +23,12 @@ Peer → host::
 ``rejoin`` never travels on a session link: a peer sends ``join`` with its seat and
 last seq, and the host's session hands the authority this message for it.
 
+A restarted host taking back the tail of its log it lost (``net.trust.recovery``)::
+
+  host → peer  {"type": "tail_request", "after": int}   your entries after this seq
+  peer → host  {"type": "tail", "entries": [SignedEntry, …], "last": bool}
+                                                   in order, SYNC_CHUNK a message
+
 ``TRUST`` declares these messages, once: the frame layer checks their fields' types
 (``heartbeat.WIRE`` includes them), and ``check(message)`` — which every receiver in the
 trust code calls before looking inside — checks them all the way down, returning the
@@ -40,8 +46,10 @@ PROTOCOL = "parlour-trust/2"
 
 ENTRY, SYNC, ERROR, REFUSED = "entry", "sync", "error", "refused"
 CONTRIBUTION, ACTION, REJOIN = "contribution", "action", "rejoin"
+TAIL_REQUEST, TAIL = "tail_request", "tail"
 HOST_TO_PEER = (ENTRY, SYNC, ERROR, REFUSED)
 PEER_TO_HOST = (CONTRIBUTION, ACTION, REJOIN)
+RECOVERY = (TAIL_REQUEST, TAIL)  # a restarted host's own exchange (not the replica's)
 
 HASH_BYTES = 32
 SIG_BYTES = 64
@@ -93,6 +101,18 @@ def contribution_message(signed: dict) -> dict:
 
 def rejoin_message(seat: int, last_seq: int) -> dict:
     return {"type": REJOIN, "seat": seat, "last_seq": last_seq}
+
+
+def tail_request_message(after: int) -> dict:
+    return {"type": TAIL_REQUEST, "after": after}
+
+
+def tail_messages(entries: list[dict]) -> list[dict]:
+    """A peer's held entries (signed-entry wire forms) as "tail" messages of
+    ``SYNC_CHUNK`` entries; at least one, the last marked."""
+    chunks = [entries[i:i + SYNC_CHUNK] for i in range(0, len(entries), SYNC_CHUNK)] or [[]]
+    return [{"type": TAIL, "entries": chunk, "last": i == len(chunks) - 1}
+            for i, chunk in enumerate(chunks)]
 
 
 # -- schema ----------------------------------------------------------------------------
@@ -213,6 +233,8 @@ TRUST.message(CONTRIBUTION, signed=Field(dict, is_contribution_envelope))
 TRUST.message(ACTION, signed=Field(dict, is_action_envelope),
               private=Field((dict, None), _action_private))
 TRUST.message(REJOIN, seat=Field(int, _nat), last_seq=Field(int, lambda v: -1 <= v < 1 << 62))
+TRUST.message(TAIL_REQUEST, after=Field(int, lambda v: -1 <= v < 1 << 62))
+TRUST.message(TAIL, entries=Field(list, lambda v: all(_signed_entry(e) for e in v)), last=bool)
 
 
 def _fits(value: Any, schema: dict) -> str | None:

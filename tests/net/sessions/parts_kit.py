@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from net.sessions.clock import Timers
 from net.sessions.outbox import Outbox
 from net.sessions.stand_ins import StandIns
+from net.sessions.takeback import Takeback
 from net.trust.authority import HostAuthority
 from net.wire.identity import fingerprint
 from tests.net.trust_table import identity
@@ -81,6 +82,7 @@ class RecordingTable:
             self.authority.seat(seat, "empty")
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after))
         self.stand_ins = StandIns(self, stand_in_after)
+        self.takeback = Takeback(self, grace=10.0)  # idle: this table was not restarted
         self.admission = SimpleNamespace(seat=lambda t: self.calls.append(("seat ticket", t)),
                                          wait=lambda t: self.calls.append(("wait ticket", t)))
         self.is_open = True

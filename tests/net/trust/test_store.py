@@ -195,3 +195,86 @@ def test_a_change_that_cannot_be_written_changes_nothing_and_sends_nothing(tmp_p
     store.failing = False  # space again: the same move goes through, and the game goes on
     assert not t.step(seat, action).error
     assert t.heads_agree() and not t.alerts
+
+
+# -- group commit: the entry is sent once written, fsynced by a thread ----------------------
+
+def fsyncs_during(monkeypatch, change) -> list[int]:
+    """The file descriptors fsynced on this thread while ``change`` runs."""
+    import os
+    import threading
+    calls, real, me = [], os.fsync, threading.get_ident()
+
+    def fsync(fd):
+        if threading.get_ident() == me:
+            calls.append(fd)
+        return real(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    try:
+        change()
+    finally:
+        monkeypatch.setattr(os, "fsync", real)
+    return calls
+
+
+def until_durable(store: LogStore, seq: int) -> None:
+    import time
+    deadline = time.monotonic() + 5
+    while store.durable_seq < seq and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert store.durable_seq >= seq
+
+
+def test_a_move_is_written_without_an_fsync_and_made_durable_by_the_flusher(tmp_path, monkeypatch):
+    t = batched_table(LogStore(tmp_path / "table.db"), ("rook", None, None))
+    while t.host.state is None or t.host.round is None or not t.host.round.dealt:
+        t.step()
+    assert t.store.sync_mode == "GROUP"
+    assert t.store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    seat = t.host.state.to_act()[0]
+    action = t.choose(seat)
+    fsyncs = fsyncs_during(monkeypatch, lambda: t.step(seat, action))
+    last = t.host.log[-1]
+    assert last.kind == "action" and t.store.written_seq == last.seq
+    assert fsyncs == []  # the table's thread never waited for the disk
+    until_durable(t.store, last.seq)  # … the flusher thread did it
+
+
+def test_an_entry_only_the_host_could_give_back_is_fsynced_before_it_is_sent(tmp_path, monkeypatch):
+    t = batched_table(LogStore(tmp_path / "table.db"), ("rook", None, None))
+    t.play_hand()
+    # the hand is over: the next change commits to the next deal's secret
+    fsyncs = fsyncs_during(monkeypatch, lambda: t.deliver(t.host.next_hand()))
+    commit = next(s for s in reversed(t.host.log) if s.kind == "commit")
+    assert fsyncs and t.store.durable_seq >= commit.seq
+
+
+def test_the_old_behaviour_fsyncs_every_entry_itself(tmp_path):
+    store = LogStore(tmp_path / "table.db", sync="FULL")
+    t = batched_table(store, ("rook", None, None))
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.durable_seq == store.written_seq == t.host.chain.seq
+
+
+def test_host_only_tells_which_private_parts_no_peer_holds(tmp_path):
+    from net.trust.store import host_only
+    t = batched_table(LogStore(tmp_path / "table.db"), ("rook", None, None))
+    for _ in range(30):
+        t.step()
+    records = t.store.load().records
+    kinds = {(s.kind, host_only(s, p)) for s, p in records}
+    assert ("commit", True) in kinds and ("action", False) in kinds and ("seat", False) in kinds
+    for signed, private in records:
+        if signed.kind == "action":
+            hidden = signed.body["signed"]["body"]["hidden"]
+            assert host_only(signed, private) == (hidden is not None)
+
+
+def test_a_truncated_tail_is_gone_after_reopening(tmp_path):
+    t = stored_table(tmp_path)
+    n = len(t.host.log)
+    assert t.store.truncate_after(n - 4) == 3
+    t.store.close()
+    again = LogStore(tmp_path / "table.db")
+    assert [s for s, _ in again.load().records] == t.host.log[: n - 3]
+    assert again.written_seq == again.durable_seq == n - 4

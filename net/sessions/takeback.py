@@ -1,0 +1,147 @@
+"""Takeback: a restarted host gets back, from its peers, the entries its disk lost.
+
+The host's log is fsynced after its entries are sent (``store.GROUP``), so a power cut
+may cost it entries its peers hold. ``net.trust.recovery.TailRecovery`` decides what
+to ask whom and checks what comes back; this part runs it on the table:
+
+* from the restart until recovery ends, the table signs nothing — no bot moves, no
+  deal, no drops, no new seats, and the host person's commands are answered "a
+  moment" — so it never signs a second entry with a number it used;
+* each returning peer's "join" (its ``last_seq``) goes to the recovery instead of
+  being answered with the log at once; the peers' moves that come meanwhile are held
+  and taken afterwards, in order;
+* entries handed over are adopted by the authority (written, then fsynced), a peer
+  that offers a forged one gets an integrity alert (evidence saved) and is cut off;
+* when recovery is done, every returned peer gets the log it lacks, as on any rejoin,
+  the restart grace goes on for those still away, and the table carries on; when it
+  fails, the table ends, saying why, before signing anything.
+
+A table with no peer to wait for (a game against the computer, or everyone away when
+it stopped) goes on from its disk at once: nobody was sent anything the disk lost but
+the host person's own screen, and at most the entries written after the last fsync
+(the move in flight) are lost.
+
+The table is reached through ``authority``, ``outbox``, ``links``, ``arrivals``,
+``timers``, ``files``, ``emit``, ``log_only``, ``receive``, ``refresh``, ``view``,
+``finish`` and ``spawn``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from net.sessions.events import error_event, notice_event
+from net.trust.alerts import alert_event
+from net.trust.authority import RestoreError
+from net.trust.recovery import RecoveryOut, TailRecovery
+from net.trust.store import StoreError
+from net.wire import messages as m
+
+#: What the host person is told if they act while the table takes its log back.
+WAIT = "The table is getting back moves this computer lost when it stopped; a moment…"
+
+
+class Takeback:
+    def __init__(self, table, grace: float):
+        self.table = table
+        self.grace = grace  # the restart grace: how long absent peers are waited for
+        self.recovery: TailRecovery | None = None
+        self._held: list[tuple] = []  # (fp, link, message) that came meanwhile
+        self._until = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.recovery is not None
+
+    def begin(self) -> bool:
+        """After a restart: wait for the peers that were connected, if any (True)."""
+        auth = self.table.authority
+        awaited = {fp: seat for seat, fp in auth.peers().items() if auth.seats[seat].connected}
+        if not awaited:
+            return False
+        self.recovery = TailRecovery(auth.key, auth.table, auth.chain.seq, auth.chain.head, awaited)
+        self._until = time.monotonic() + self.grace
+        self.table.timers.later(("takeback",), self.grace, self._grace_over)
+        return True
+
+    def refuse(self) -> bool:
+        """A command that would sign an entry came meanwhile: True (and the person is
+        told to wait) if it must not run now."""
+        if self.active:
+            self.table.emit(error_event(WAIT))
+        return self.active
+
+    # -- the peers -------------------------------------------------------------------------
+    def joined(self, fp: str, seat: int, last_seq: int) -> None:
+        self._run(self.recovery.joined(fp, seat, last_seq))
+
+    def left(self, fp: str) -> None:
+        self._run(self.recovery.left(fp))
+
+    def message(self, fp: str, link, msg: dict) -> None:
+        """A message from a returned peer while the tail is being taken back."""
+        if msg["type"] == m.TAIL:
+            self._run(self.recovery.tail(fp, msg))
+        else:
+            self._held.append((fp, link, msg))
+
+    def _grace_over(self) -> None:
+        if self.active:
+            self._run(self.recovery.grace_over())
+        if self.active:  # another peer was asked for the tail: it gets a grace too
+            self.table.timers.later(("takeback",), self.grace, self._grace_over)
+
+    # -- what the recovery answered ------------------------------------------------------------
+    def _run(self, out: RecoveryOut) -> None:
+        t = self.table
+        for alert in out.alerts:
+            t.emit(alert_event(alert, t.files.dir / "evidence"))
+        for fp in out.disconnect:
+            link = t.links.get(fp)
+            if link is not None:
+                link.reject("you offered log entries this host did not sign")
+        try:
+            for signed, private in out.adopt:
+                t.authority.adopt(signed, private)
+            if out.adopt:
+                t.files.store.sync()  # this disk lost them once
+        except (RestoreError, StoreError) as exc:
+            out = self.recovery.failed(f"an entry given back could not be taken: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a signed entry the engine refuses to replay
+            out = self.recovery.failed(f"an entry given back does not replay ({exc})")
+        for fp, msg in out.sends:
+            t.outbox.send(fp, msg)
+        if out.failed:
+            self._failed(out.failed)
+        elif out.done:
+            self._done()
+
+    def _done(self) -> None:
+        t, rec = self.table, self.recovery
+        self.recovery = None
+        t.timers.cancel(("takeback",))
+        if rec.recovered:
+            t.emit(notice_event(f"Got back {rec.recovered} entries of the table's log that this "
+                                "computer lost when it stopped, from the other players' copies."))
+        auth = t.authority
+        for fp, last_seq in rec.reported.items():
+            link, seat = t.links.get(fp), auth.seat_of(fp)
+            if link is None or seat is None:
+                continue
+            has = min(last_seq, auth.chain.seq)
+            t.outbox.attach(fp, link, has)
+            t.log_only(auth.rejoin(fp, seat, has))
+        held, self._held = self._held, []
+        for fp, link, msg in held:
+            t.receive(fp, link, msg)
+        t.arrivals.after_restart(max(0.0, self._until - time.monotonic()))
+        t.view.state([])
+        t.refresh()
+
+    def _failed(self, reason: str) -> None:
+        t = self.table
+        self.recovery = None
+        self._held.clear()
+        t.timers.cancel(("takeback",))
+        t.emit(error_event(f"The table cannot go on: {reason}.", fatal=True))
+        t.spawn(t.finish(reason))
