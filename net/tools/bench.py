@@ -234,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
               f"on disk as an action was sent: at most {max(found['undurable'])}, p99 "
               f"{_pct(found['undurable'], 0.99)}")
     rms = [x * 1000 for x in rej]
-    print(f"rejoin (cut -> reconnected and caught up): n={len(rms)} "
-          f"median {statistics.median(rms):.1f} ms, max {max(rms):.1f} ms  (target < 1000 ms)")
+    if rms:  # --rejoins 0 measures none
+        print(f"rejoin (cut -> reconnected and caught up): n={len(rms)} "
+              f"median {statistics.median(rms):.1f} ms, max {max(rms):.1f} ms  (target < 1000 ms)")
     for how, runs in detections.items():
         if runs:
             rules = sorted({rule for rule, _ in runs})
