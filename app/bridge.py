@@ -36,6 +36,7 @@ class EventBridge(QObject):
     waiting = Signal(object)  # the deal waits for someone's shuffle: {"detail": str, …}
     readmit = Signal(object)  # host: a new key asks for an away player's seat
     notice = Signal(object)  # something to know that is not a problem
+    takeover = Signal(object)  # the host left for good: who carries the table on
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

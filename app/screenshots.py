@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from engine import make_game  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
-from net.sessions.events import hand_breakdown, state_event  # noqa: E402
+from net.sessions.events import hand_breakdown, state_event, takeover_event  # noqa: E402
 
 from app.host_dialog import HostDialog  # noqa: E402
 from app.lobby import StaticDirectory  # noqa: E402
@@ -212,6 +212,11 @@ def finish(shot: Shooter) -> None:
     dropped = {"type": "connection", "seat": 0, "state": "reconnecting", "attempt": 2, "attempts": 5,
                "detail": "The connection to Kitchen table dropped. Your seat is held while we try again."}
     shot.scene({"game": "rook"}, mid, "reconnecting", dealer=2, events=[dropped])
+    searching = takeover_event("searching", "Grandpa", "", None, None)
+    shot.scene({"game": "rook"}, mid, "takeover-searching", dealer=2, events=[searching])
+    carried = takeover_event("done", "Grandpa", "Maya", 2, "", departed_seat=1)
+    shot.scene({"game": "rook"}, my_turn("bidding"), "takeover", dealer=1, scores=[120, 85],
+               events=[carried])
     later = lambda s: s.phase == "play" and 0 in s.to_act() and len(s.tricks) >= 4 and len(s.trick) >= 2  # noqa: E731
     shot.scene({"game": "rook"}, later, "live-scores-and-log", dealer=2, scores=[215, 160],
                options={"live_scores": True, "game_log": True})

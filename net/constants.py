@@ -11,8 +11,9 @@ from __future__ import annotations
 #: *wire* Exchanged in the first frame of every connection and in the mDNS TXT record.
 #: Peers with different versions refuse to talk, with a message saying who should update.
 #: 2: the host's heartbeat carries its head's hash, "skip" entries, privacy and
-#: re-admission checks (parlour-trust/2).
-PROTOCOL_VERSION = 2
+#: re-admission checks (parlour-trust/2). 3: the players carry a table on when its host
+#: is gone for good ("takeover" entries, "roster", "standby" and "origin").
+PROTOCOL_VERSION = 3
 
 # -- identity -------------------------------------------------------------------------
 
@@ -156,3 +157,13 @@ HOST_LOG_FILE = "table.db"
 HOST_META_FILE = "host.json"
 # The game against the computer keeps its table (log and record) here in the data directory.
 LOCAL_DIR = "local"
+#: A guest's copy of each table's verified log (net/sessions/guest_log.py), under its
+#: data directory.
+GUEST_LOG_DIR = "tables"
+
+# -- takeover (net/trust/takeover.py) ---------------------------------------------------------
+
+#: Seconds of silence from the host after which the remaining players take the table
+#: over (the host may come back before: then nothing changes). Longer than a heartbeat
+#: timeout plus a restarting host's usual return, so a restart is not taken for a departure.
+TAKEOVER_GRACE = 15.0

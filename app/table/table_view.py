@@ -190,6 +190,7 @@ class TableView(QWidget):
         bridge.error.connect(self.on_error)
         bridge.hint.connect(self.on_hint)
         bridge.waiting.connect(self.on_waiting)
+        bridge.takeover.connect(self.on_takeover)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:
@@ -300,6 +301,21 @@ class TableView(QWidget):
             self.waiting.waiting(seat, f"Waiting for {who} to come back",
                                  drop_reason(who, event.get("detail") or ""),
                                  bool(self.table.get("is_host")))
+
+    def on_takeover(self, event: dict) -> None:
+        """The host left for good: finding who hosts now and reconnecting to them (a
+        curtain), then who does, why a hand is dealt again, and the seat held."""
+        text = event.get("text") or "The host left the game."
+        if event.get("stage") in ("searching", "following"):
+            self.connection.waiting(self.you, "The host left the game", text, busy=True)
+            return
+        self.connection.hide()
+        seat = event.get("departed_seat")
+        if seat is not None and seat != self.you:
+            who = event.get("departed") or "the host"
+            self.waiting.waiting(seat, f"{who}'s seat is held for them", text,
+                                 bool(event.get("you")))
+        self._flash(text)
 
     def on_alert(self, event: dict) -> None:
         seat = event.get("seat")

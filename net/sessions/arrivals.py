@@ -78,8 +78,12 @@ class Arrivals:
         table.stand_ins.disarm(seat)
         has = min(last_seq, table.authority.chain.seq)
         table.outbox.attach(fp, link, has)
-        link.send({"type": "joined", "table": table.authority.table, "seat": seat,
-                   "head": table.authority.chain.seq})
+        joined = {"type": "joined", "table": table.authority.table, "seat": seat,
+                  "head": table.authority.chain.seq}
+        origin = table.authority.log[0].body["host_key"]
+        if origin != table.key:  # a table carried on (succession): who opened it
+            joined["origin"] = origin
+        link.send(joined)
         if table.takeback.active:  # it may hold entries the host lost: asked first
             table.takeback.joined(fp, seat, last_seq)
         else:

@@ -175,6 +175,32 @@ def connection_event(seat: int | None, state: str, detail: str = "", **progress)
     return {"type": "connection", "seat": seat, "state": state, "detail": detail, **progress}
 
 
+def takeover_event(stage: str, departed: str, successor: str, abandoned: int | None,
+                   reason: str | None, you: bool = False, departed_seat: int | None = None) -> dict:
+    """The "takeover" event: the host left for good and a player carries the table on.
+    ``stage``: "searching" (the host has been silent past the grace: finding who hosts
+    now), "following" (another player hosts: reconnecting to it), "hosting" (we do), or
+    "done" (the takeover entry is in our log). ``abandoned``: the hand dealt again."""
+    return {"type": "takeover", "stage": stage, "departed": departed, "successor": successor,
+            "abandoned": abandoned, "reason": reason, "you": you, "departed_seat": departed_seat,
+            "text": takeover_text(stage, departed, successor, abandoned, you)}
+
+
+def takeover_text(stage: str, departed: str, successor: str, abandoned: int | None,
+                  you: bool = False) -> str:
+    """A takeover in words: "Grandma's computer left the game — Dad is now hosting"."""
+    gone = f"{departed}'s computer" if departed else "The host's computer"
+    if stage == "searching":
+        return f"{gone} has stopped answering — finding who carries the table on…"
+    who = "you are" if you else f"{successor or 'another player'} is"
+    text = f"{gone} left the game — {who} now hosting"
+    if stage == "following":
+        text += " (reconnecting…)"
+    if abandoned is not None:
+        text += f". Hand {abandoned + 1} is dealt again (its cards left with {departed or 'the host'}); scores are unchanged"
+    return text + "."
+
+
 def readmitted_event(seat: int, name: str, key: bytes) -> dict:
     """What every seat is told when a seat goes to a new key (re-admission)."""
     return connection_event(seat, "readmitted", f"{name}'s seat was given to a new key "

@@ -180,12 +180,29 @@ class NoticeEvent(TypedDict):
     message: str
 
 
+class TakeoverEvent(TypedDict):
+    """The host left for good and a player carries the table on (``succession``):
+    ``stage`` "searching" (finding who hosts now), "following" (reconnecting to the
+    player who does), "hosting" (you do) or "done" (the takeover is in your log);
+    ``text`` says it in words ("Grandma's computer left the game — Dad is now hosting");
+    ``abandoned``: the hand dealt again; ``departed_seat``: the seat held for the host."""
+    type: Literal["takeover"]
+    stage: Literal["searching", "following", "hosting", "done"]
+    departed: str
+    successor: str
+    abandoned: int | None
+    reason: str | None
+    you: bool
+    departed_seat: int | None
+    text: str
+
+
 # Every event the app is sent, by type (the app's bridge has one signal per type).
 EVENTS: dict[str, type] = {
     "tables": TablesEvent, "rejoin": RejoinEvent, "table": TableEvent, "state": StateEvent,
     "hand_over": HandOverEvent, "game_over": GameOverEvent, "connection": ConnectionEvent,
     "alert": AlertEvent, "error": ErrorEvent, "hint": HintEvent, "waiting": WaitingEvent,
-    "readmit": ReadmitEvent, "notice": NoticeEvent,
+    "readmit": ReadmitEvent, "notice": NoticeEvent, "takeover": TakeoverEvent,
 }
 
 

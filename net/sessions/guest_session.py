@@ -45,9 +45,11 @@ from pathlib import Path
 
 from net.constants import FIRST_JOIN_WITHIN
 from net.sessions.events import connection_event, error_event, tables_event
+from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
-from net.sessions.last_table import LastTable
+from net.sessions.last_table import LastTable, seat_record
+from net.sessions.succession import NoSuccession, Succession
 from net.trust.alerts import alert_event
 from net.trust.replica import PeerReplica
 from net.wire import messages as m
@@ -93,7 +95,8 @@ class GuestCore:
                  seat: int | None = None, bot_delay: float = 0.0, stop_on_alert: bool = False,
                  discover_timeout: float = 30.0, claim: tuple[int, int] | None = None,
                  give_up: int | None = None, remember: LastTable | None = None,
-                 call_later: Callable | None = None, rng: Callable[[int], bytes] = os.urandom):
+                 call_later: Callable | None = None, rng: Callable[[int], bytes] = os.urandom,
+                 takeover: dict | None = None):
         self.identity = identity
         # Timers (a bot's thinking pause, the shuffle notice) go through this, so the
         # core can be driven message by message without an event loop in tests.
@@ -119,12 +122,13 @@ class GuestCore:
         self.ended_by: str | None = None
         self.view = GuestView(self)
         self.player = GuestPlayer(self, bot_level, bot_delay)
-        self._remembered: dict | None = None
         self._host_name = ""
         self._deadline: float | None = None  # the app's first join gives up by then
         self._attempt: asyncio.Future | None = None
         self._wake_event: asyncio.Event | None = None
         self.replica: PeerReplica | None = None
+        self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
+        self.succession = Succession(self, **takeover) if takeover is not None else NoSuccession()
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
@@ -161,6 +165,7 @@ class GuestCore:
         """Play until the table ends, an alert stops us, or ``stop``; the summary."""
         try:
             await self._locate()
+            await self.succession.start()
             if self.give_up is not None:
                 self._deadline = asyncio.get_running_loop().time() + FIRST_JOIN_WITHIN
             backoff = Backoff(self.timings)
@@ -175,17 +180,21 @@ class GuestCore:
                     break
                 self._to(GuestState.DROPPED)
                 self.reconnects += 1
+                self.succession.host_silent()
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(backoff.next())
                 self._relocate()
             self._closed_by_host()
+            await self.succession.carried_on()  # when we host the table now: until it ends
         except Fatal as exc:
             self.fatal = str(exc)
             self._end("fatal")
             self.emit(error_event(self.fatal, fatal=True))
         finally:
             await self._stop_browser()
+            self.disk_log.close()
+            await self.succession.stop()
             self.done.set()
         return self.summary()
 
@@ -271,7 +280,14 @@ class GuestCore:
             self._wake_event = asyncio.Event()
         return self._wake_event
 
+    def wake(self, ended_by: str | None = None) -> None:
+        """Stop backing off: the table moved, or (``ended_by``) we host it now (succession)."""
+        if ended_by is not None:
+            self._end(ended_by)
+        self._wake.set()
+
     async def stop(self) -> None:
+        await self.succession.leave()
         self._end("stopped")
         self._wake.set()
         if self._attempt is not None:
@@ -286,7 +302,7 @@ class GuestCore:
         if self.claim is not None:
             seat, last = self.claim
         join = {"type": "join", "name": self.identity.name, "last_seq": last,
-                "seat": seat if seat is not None else self.wanted_seat}
+                "seat": seat if seat is not None else self.wanted_seat, "standby": self.succession.port}
         link = Link(conn, self.timings, self.receive,
                     position=lambda: self.replica.seq if self.replica else -1,
                     on_hb=self._on_host_head)
@@ -351,6 +367,8 @@ class GuestCore:
         elif kind == m.TAIL_REQUEST and self.replica is not None:
             for reply in self.replica.tail(msg["after"]):  # a restarted host lost them
                 self.link.send(reply)
+        elif kind == "roster":
+            self.succession.on_roster(msg)
         else:
             self.link.reject(f"unexpected message {kind!r}")
 
@@ -367,10 +385,12 @@ class GuestCore:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
-            self.replica = PeerReplica(self.identity, key, msg["table"],
+            self.replica = PeerReplica(self.identity, msg.get("origin", key), msg["table"],
                                        deadline=self.timings.contribution,
                                        slack=self.timings.contribution_slack)
+            self.disk_log.open(msg["table"])
         self._host_name = self.link.conn.peer_name
+        self.succession.host_back()
         self._to(GuestState.JOINED)
         self.player.reconnected()
         self.joined.set()
@@ -399,6 +419,8 @@ class GuestCore:
             self.player.settle(out.accepted)
             self.view.report(out.accepted, was_seat, was_names)
             self._remember()
+            self.disk_log.keep(out.accepted)
+            self.succession.kept(out.accepted)
         for hand in out.verified:
             self.verified.append({"hand": hand["hand"], "scores": hand["scores"],
                                   "deferred": len(hand["deferred"])})
@@ -440,21 +462,14 @@ class GuestCore:
         r = self.replica
         if self.remember is None or r is None or r.game is None or r.seat is None:
             return
-        record = {"address": self.address, "port": self.port, "fingerprint": self.fingerprint,
-                  "table": r.table, "name": self.view.table_name(),
-                  "host": self._host_name, "game": r.game.id, "mode": r.game.mode,
-                  "seat": r.seat, "players": r.game.num_players, "side": r.game.side_of(r.seat),
-                  "hand": r.hand_number + 1, "scores": list(r.scores or []),
-                  "started": r.scores is not None}
-        if record != self._remembered:
-            self._remembered = record
-            self.remember.save(record)
+        record = seat_record(r, self.address, self.port, self.fingerprint,
+                             self.view.table_name(), self._host_name)
+        self.remember.save(record)
 
     def _forget(self) -> None:
         """The table ended or turned us away: nothing to rejoin."""
         if self.remember is not None:
             self.remember.forget(self.table)
-            self._remembered = None
 
     # -- the person's commands ----------------------------------------------------------------------
     def act(self, data: dict) -> None:

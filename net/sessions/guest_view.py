@@ -15,10 +15,10 @@ import json
 from net.constants import SHUFFLE_NOTICE
 from net.sessions.events import (connection_event, hand_over_events, hint_event,
                                  readmitted_event, record_breakdown, seat_info, shuffle_event,
-                                 stand_in_event, state_event, table_event)
+                                 stand_in_event, state_event, table_event, takeover_event)
 from net.trust.values import NOBODY, Entry
 
-TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table"}
+TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 
 
 class GuestView:
@@ -37,6 +37,11 @@ class GuestView:
         kinds = {a.entry.kind for a in accepted}
         self._others_connection(accepted, was_names)
         self._watch_shuffles(accepted)
+        for body in (a.entry.body for a in accepted if a.entry.kind == "takeover"):
+            names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
+            self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
+                                          names.get(body["seat"], ""), body["abandoned"],
+                                          body["reason"], departed_seat=body["departed_seat"]))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
         if kinds & {"deal", "action"}:
@@ -73,8 +78,11 @@ class GuestView:
         state = self.shadow_state()
         if self.core.player.in_flight is not None:
             state = None  # our move is on its way: nothing to decide now
+        # No view of our own: a departed host catching up on what it logged itself
+        # (``takeover``) sees the public one.
+        view = r.view if r.view is not None else (r.public or {})
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
-                           view=r.view)
+                           view=view)
 
     def hint(self) -> None:
         """What a "normal" bot would do in this seat, from our own view: a "hint" event."""

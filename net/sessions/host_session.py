@@ -54,6 +54,7 @@ from net.sessions.events import (error_event, hand_breakdown, hand_over_events, 
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating, bot_name
 from net.sessions.stand_ins import StandIns
+from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
@@ -117,7 +118,8 @@ class HostCore:
                  readmit_names: bool = False, bot_delay: float = 0.0,
                  restart_grace: float = RESTART_GRACE, resume: bool = False, fresh: bool = False,
                  admission: Admission | None = None, tamper=None, rng=None,
-                 table_seed: bytes | None = None, headless: bool | None = None):
+                 table_seed: bytes | None = None, headless: bool | None = None,
+                 authority: HostAuthority | None = None):
         self.identity = identity
         self.key = identity.public_key
         self.fingerprint = identity.fingerprint
@@ -138,6 +140,7 @@ class HostCore:
         self.rng = rng or (seeded_rng(table_seed) if table_seed else os.urandom)
         self.phase = Phase.OPENING
         self.authority: HostAuthority | None = None
+        self.carried_on = authority  # a player's log made the authority (succession)
         self.files = TableFiles(state_dir, self.emit, keep_old=listen)
         self.server = None
         self.admission = admission if admission is not None else Admission()
@@ -152,6 +155,7 @@ class HostCore:
         self.bots = HostBots(self, bot_delay)
         self.view = HostView(self)
         self.advert = Advert(interfaces)
+        self.roster = Roster(self)
         self.shuffles = ShuffleWatch(self)
         self.finished = asyncio.Event()
         self.result: dict | None = None
@@ -180,7 +184,8 @@ class HostCore:
         return self.outbox.links
 
     async def start(self) -> None:
-        self.authority = self.files.open(self.identity, self._same_table, self.resume, self.rng)
+        self.authority = self.files.adopt(self.carried_on) if self.carried_on else \
+            self.files.open(self.identity, self._same_table, self.resume, self.rng)
         if self.authority is None:
             self._open_new()
         if self.listen:
@@ -318,6 +323,7 @@ class HostCore:
                         else "the table is closing")
         else:
             self.arrivals.join(fp, conn.peer_key, conn.peer_name, link, first)
+            self.roster.joined(self.authority.seat_of(fp), link, first)
         reason = await link.run()
         self.arrivals.ended(fp, link, reason)
 

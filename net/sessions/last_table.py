@@ -21,6 +21,17 @@ from net.constants import LAST_TABLE_FILE
 
 log = logging.getLogger(__name__)
 
+
+def seat_record(replica, address, port, fingerprint, name: str, host: str) -> dict:
+    """What ``LastTable`` keeps of the seat ``replica`` plays at the table found at
+    ``address``:``port`` (host key ``fingerprint``)."""
+    game, seat = replica.game, replica.seat
+    return {"address": address, "port": port, "fingerprint": fingerprint,
+            "table": replica.table, "name": name, "host": host, "game": game.id,
+            "mode": game.mode, "seat": seat, "players": game.num_players,
+            "side": game.side_of(seat), "hand": replica.hand_number + 1,
+            "scores": list(replica.scores or []), "started": replica.scores is not None}
+
 # field -> the types a record's value may have (a record failing this is ignored)
 FIELDS = {"address": (str,), "port": (int,), "fingerprint": (str,), "table": (str,),
           "name": (str,), "host": (str,), "game": (str,), "mode": (str, type(None)),
@@ -40,6 +51,7 @@ class LastTable:
 
     def __init__(self, directory: str | os.PathLike):
         self.path = Path(directory) / LAST_TABLE_FILE
+        self.saved: dict | None = None  # the record last written (the same is not rewritten)
 
     def load(self) -> dict | None:
         try:
@@ -49,6 +61,8 @@ class LastTable:
         return {k: record[k] for k in FIELDS} if valid(record) else None
 
     def save(self, record: dict) -> None:
+        if record == self.saved:
+            return
         if not valid(record):  # a bug, but one that must not cost the game: log it
             log.warning("not a last-table record, not kept: %r", record)
             return
@@ -57,11 +71,13 @@ class LastTable:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp.write_text(json.dumps({k: record[k] for k in FIELDS}))
             os.replace(tmp, self.path)
+            self.saved = dict(record)
         except OSError:  # a full or read-only disk costs the rejoin offer, not the game
             log.warning("could not remember the table in %s", self.path, exc_info=True)
 
     def forget(self, table: str | None = None) -> None:
         """Forget the record (only if it is ``table``'s, when given)."""
+        self.saved = None
         record = self.load()
         if record is not None and table is not None and record["table"] != table:
             return

@@ -64,8 +64,10 @@ class Network:
         """``table``: a TableInfo or remembered table (a dict), or ``"host:port"``
         (AddressError, with a sentence for the person, when it is not one)."""
         identity = self._identity(name)
+        # takeover={}: should the host leave for good, follow the player who carries the
+        # table on (the app does not host from a guest window: no standby listener).
         common = {"state_dir": self._home(), "give_up": RECONNECT_ATTEMPTS,
-                  "remember": LastTable(self._home())}
+                  "remember": LastTable(self._home()), "takeover": {}}
         if isinstance(table, str):
             address, port = parse_address(table)
             return GuestSession(on_event, identity, address=address, port=port, **common)

@@ -91,6 +91,21 @@ class TableFiles:
             self._set_aside(found, problem)
         return None
 
+    def adopt(self, authority: HostAuthority) -> HostAuthority:
+        """A table this client carries on from its own copy of the log (``succession``):
+        a fresh log here holding every entry so far, written to from now on. (It cannot
+        be restored from: the departed host signed most of it.)"""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.store = LogStore(self.log_path)
+        if self.store.load().records:
+            self._set_aside(None, None)
+        with self.store.batch():
+            for signed in authority.log:
+                self.store.append(signed)
+        authority.persist = self.store
+        self.restored = True
+        return authority
+
     def _set_aside(self, found: HostAuthority | None, problem: str | None) -> None:
         self.store.close()
         if not self.keep_old:

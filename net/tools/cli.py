@@ -98,6 +98,8 @@ def _timings(args) -> Timings:
         changes["interval"] = args.heartbeat
     if args.timeout is not None:
         changes["timeout"] = args.timeout
+    if getattr(args, "takeover_grace", None) is not None:
+        changes["takeover"] = args.takeover_grace
     return Timings(**{**base.__dict__, **changes})
 
 
@@ -167,17 +169,31 @@ async def run_join(args) -> int:
                      table_name=args.table, interfaces=_interfaces(args.interface),
                      emit=_printer(args.verbose), timings=_timings(args), bot_level=args.bot,
                      state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
-                     stop_on_alert=True, discover_timeout=args.discover_timeout)
+                     stop_on_alert=True, discover_timeout=args.discover_timeout,
+                     takeover=_carry_on(args))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(core.stop()))
     summary = await core.run()
     emit({"type": "summary", **summary})
+    carried = core.succession.host
+    if carried is not None:  # we carried the table on: it ended like any hosted table
+        emit({"type": "result", **(carried.result or carried.summary("stopped"))})
+        return EXIT_ALERT if summary["alerts"] else EXIT_OK
     if summary["alerts"]:
         return EXIT_ALERT
     if summary["fatal"] or summary["ended"] is None:
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _carry_on(args) -> dict | None:
+    """``--carry-on``: this guest may host the table should its host leave for good."""
+    if not args.carry_on:
+        return None
+    return {"bind": args.standby_bind or "0.0.0.0",
+            "host_kw": {"hands": args.hands, "stand_in_after": args.stand_in, "auto_start": True,
+                        "headless": True, "bot_delay": args.delay}}
 
 
 # -- arguments ------------------------------------------------------------------------
@@ -227,6 +243,15 @@ def parser() -> argparse.ArgumentParser:
     join.add_argument("--bot", required=True, help="bot level: random, easy, normal, hard")
     join.add_argument("--seat", type=int, help="preferred seat")
     join.add_argument("--discover-timeout", type=float, default=30.0)
+    join.add_argument("--carry-on", action="store_true",
+                      help="listen for the other players, and carry the table on with them "
+                           "should the host leave for good")
+    join.add_argument("--standby-bind", help="address the --carry-on listener binds (default: all)")
+    join.add_argument("--takeover-grace", type=float,
+                      help="seconds of the host's silence before the players carry on")
+    join.add_argument("--hands", type=int, help="carrying the table on: stop after this many hands")
+    join.add_argument("--stand-in", type=float,
+                      help="carrying the table on: a bot plays a dropped seat after SECONDS")
     _common(join)
     return top
 

@@ -140,6 +140,10 @@ class HostAuthority:
             self._deal_if_ready(out)
         return self._run(run)
 
+    def take_over(self, body: dict) -> Out:
+        """Log the takeover entry that makes this host the table's (``successor``)."""
+        return self._run(lambda out: self._append(out, "takeover", body))
+
     # -- input from peers ---------------------------------------------------------------
     def receive(self, fp: str, message) -> Out:
         """A message from the peer whose key has fingerprint ``fp`` (the transport
@@ -345,6 +349,11 @@ class HostAuthority:
 
     def _apply_rejoin(self, entry: Entry, private: dict) -> list:
         self.seats.reconnected(entry.body["seat"], True)
+        return []
+
+    def _apply_takeover(self, entry: Entry, private: dict) -> list:
+        """This host took the table over (``takeover``; ``successor`` builds it)."""
+        self.seats = self.seats.after_takeover(entry.body["departed"], entry.body["host_key"])
         return []
 
     def _publish(self, out: Out, signed: SignedEntry, events: list) -> None:

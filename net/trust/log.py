@@ -21,9 +21,10 @@ from net.wire import messages as m
 # Entry kinds. "seat"/"option"/"start" arrange the table; "commit", "contribution",
 # "skip" (a contribution not in by the deadline), "deal" and "reveal" are the fair deal;
 # "action" carries a player's signed move; "hand_end" banks the score; "drop"/"rejoin"
-# record connection changes the game depends on (who must contribute randomness).
+# record connection changes the game depends on (who must contribute randomness);
+# "takeover" is a new host's first entry, signed with its own key (``takeover``).
 KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "deal",
-         "action", "hand_end", "reveal", "drop", "rejoin")
+         "action", "hand_end", "reveal", "drop", "rejoin", "takeover")
 
 
 class Chain:

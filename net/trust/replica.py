@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from engine import IllegalAction, RecordError, make_game
 
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
-from net.trust import fairdeal
+from net.trust import fairdeal, takeover
 from net.trust.alerts import HOST, IntegrityAlert, Violation
 from net.trust.deadline import ShuffleWatch
 from net.trust.live import compare, hand_sent, logged_action
@@ -90,13 +90,15 @@ class PeerReplica:
         self.held: set[int] = set()  # seats this key plays (kept while a bot stands in)
         self.clock = clock  # the contribution deadline is timed on this peer's own clock
         self.shuffles = ShuffleWatch(deadline, slack)
+        self.standing: dict | None = None  # this player's signed standing in a takeover
         self._contributed: tuple | None = None  # (hand, commitment) this seat answered
         self._live = False  # the message being read is a live entry, not a catch-up sync
 
     # -- who am I ------------------------------------------------------------------------
     @property
     def seat(self) -> int | None:
-        return self.seats.held_by(self.key)
+        # A departed host back as a guest was sent nothing private for its own entries.
+        return None if self.key == self.host_key else self.seats.held_by(self.key)
 
     @property
     def host_seat(self) -> int | None:
@@ -140,7 +142,7 @@ class PeerReplica:
         try:
             held = entry.seq <= self.chain.seq
             problem = (self.log.copy_problem(self.host_key, signed) if held
-                       else self.chain.problem(self.host_key, signed))
+                       else self.chain.problem(takeover.signer_of(entry, self.host_key), signed))
             if problem:
                 raise Violation(HOST, self.host_seat, *problem)
             if held:
@@ -250,6 +252,9 @@ class PeerReplica:
         seat = entry.body["seat"]
         self._need(seat in self.seats, entry, "a rejoin names no seat")
         return lambda: self.seats.reconnected(seat, True)
+
+    def _on_takeover(self, entry: Entry, message: EntryMessage):
+        return takeover.checked(self, entry)  # a new host from the players (``takeover``)
 
     def _need(self, ok: bool, entry: Entry, detail: str) -> None:
         if not ok:

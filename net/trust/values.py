@@ -89,6 +89,19 @@ class Seats(dict):
     def reconnected(self, seat: int, connected: bool) -> None:
         self[seat] = self[seat].with_connection(connected)
 
+    def after_takeover(self, departed: bytes, host_key: bytes) -> "Seats":
+        """These seats once a new host (``host_key``) took over from ``departed``: the
+        computer players are the new host's, and the departed host's seat is held for it,
+        disconnected (a copy)."""
+        seats = Seats()
+        for seat, info in self.items():
+            if info.kind == BOT:
+                info = replace(info, key=host_key)
+            elif info.held_by(departed):
+                info = info.with_connection(False)
+            seats[seat] = info
+        return seats
+
     def after(self, body: Mapping) -> "Seats":
         """These seats once a "seat" entry with ``body`` is applied (a copy)."""
         seats = Seats(self)

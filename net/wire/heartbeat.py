@@ -40,6 +40,7 @@ from net.constants import (
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TIMEOUT,
     STAND_IN_GRACE,
+    TAKEOVER_GRACE,
     UNSEATED_WAIT,
 )
 from net.wire import messages
@@ -59,9 +60,13 @@ WIRE = SCHEMAS.copy()
 WIRE.include(messages.TRUST, exclude=(messages.REJOIN,))
 #: peer -> host, first frame: sit me down (``seat`` None: any free seat) or, if I hold a
 #: seat, give me the log after ``last_seq``.
-WIRE.message("join", {"seat": (int, None)}, name=str, last_seq=int)
+WIRE.message("join", {"seat": (int, None), "standby": (int, None)}, name=str, last_seq=int)
+#: host -> peer: every seated guest's standby address, [[seat, address, port], …]: where
+#: the players find each other should the host leave for good (sessions.succession).
+WIRE.message("roster", peers=list)
 #: host -> peer, answer to "join": the table's id and your seat; the log follows.
-WIRE.message("joined", table=str, seat=(int, None), head=int)
+#: ``origin``: the key that opened the table, when another player carries it on now.
+WIRE.message("joined", {"origin": bytes}, table=str, seat=(int, None), head=int)
 #: either way: heartbeat and acknowledgement; the host's carries its head's hash too.
 WIRE.message(HB, {"head": bytes}, seq=int)
 #: host -> peer: the table is closing after entry ``head`` (all of it already sent).
@@ -81,12 +86,13 @@ class Timings:
     unseated_wait: float = UNSEATED_WAIT  # a stranger waits this long for a seat
     contribution: float = CONTRIBUTION_DEADLINE  # a shuffle not in by then is skipped
     contribution_slack: float = CONTRIBUTION_SLACK  # a peer's allowance for delivery
+    takeover: float = TAKEOVER_GRACE  # the host silent this long: the players carry on
 
     @classmethod
     def quick(cls, **changes) -> "Timings":
         """Short intervals for tests: drops seen within a second."""
         base = cls(interval=0.2, timeout=1.0, backoff_min=0.05, backoff_max=0.5, connect=2.0,
-                   grace=1.5, contribution=2.0, contribution_slack=1.0)
+                   grace=1.5, contribution=2.0, contribution_slack=1.0, takeover=1.0)
         return replace(base, **changes)
 
     @property

@@ -4,19 +4,9 @@ verify every hand. A hand of each title, and one whole game."""
 
 import pytest
 
-from net.tools import netns
 from tests.net.proc_kit import Peers, check_summaries
 
 pytestmark = pytest.mark.netns
-
-
-@pytest.fixture(scope="module")
-def four_ns():
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(f"network namespaces unavailable: {reason}")
-    with netns.bridged_namespaces(4) as nss:
-        yield nss
 
 
 def play(four_ns, tmp_path, game, table, hands=None, extra=()):

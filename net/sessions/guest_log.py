@@ -1,0 +1,128 @@
+"""A guest's copy of the table's verified log, on disk: the table's backup.
+
+Every guest keeps each entry its replica accepted in the same SQLite store the host
+uses (``store.LogStore``), with what came with it for this seat alone — the engine's
+events, the public view and its private part (its view, its own secret move) — so the
+guest can rebuild its replica (``PeerReplica.restore``) and, should the host be gone for
+good, carry the table on from it (``trust.successor``).
+
+One file per table, ``<state dir>/tables/<table id>.db``. A guest whose replica starts
+over (a fresh join, a resync after an alert) starts its file over too; a takeover that
+drops the departed host's last entries (``takeover.rolled_back``) drops them here too.
+
+The guest's copy is written after the entries are checked and acknowledged, so it adds
+nothing to a move's round trip, with ``synchronous=NORMAL``: WAL mode keeps it whole if
+Parlour or the computer stops, and a power cut may lose the last entries, which the
+other players hold too. A failed write (disk full, read-only) is reported once and the
+game goes on without the copy.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from net.constants import GUEST_LOG_DIR
+from net.sessions.events import error_event
+from net.trust.store import LogStore, StoreError
+from net.trust.values import EntryMessage
+from net.wire import messages as m
+
+log = logging.getLogger(__name__)
+
+
+def log_path(state_dir: Path, table: str) -> Path:
+    """Where a guest keeps the log of ``table`` (its id made safe for a file name)."""
+    return Path(state_dir) / GUEST_LOG_DIR / (re.sub(r"[^A-Za-z0-9_.-]", "_", table)[:100] + ".db")
+
+
+class GuestLog:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.store = LogStore(path)
+        self.store.db.execute("PRAGMA synchronous=NORMAL")  # a backup: see the docstring
+        self.failed: str | None = None
+
+    def start_over(self) -> None:
+        """Forget every entry (the replica starts again from the table entry)."""
+        self.roll_back(-1)
+
+    def roll_back(self, seq: int) -> None:
+        """Forget the entries after ``seq``."""
+        self._write(lambda: self.store.db.execute("DELETE FROM entries WHERE seq > ?", (seq,)))
+
+    def keep(self, accepted: list[EntryMessage]) -> None:
+        """The entries the replica just accepted, in order."""
+        def write():
+            with self.store.batch():
+                for message in accepted:
+                    self.store.append(message.signed, {"events": message.events,
+                                                       "public": message.public,
+                                                       "private": {"view": message.view,
+                                                                   "action": message.action}})
+        self._write(write)
+
+    def messages(self) -> list[EntryMessage]:
+        """The entry messages kept, from the table entry on (as the replica accepted them)."""
+        return [EntryMessage.from_wire(m.entry_message(signed.wire, kept["events"], kept["public"],
+                                                       **kept["private"]))
+                for signed, kept in self.store.load().records]
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _write(self, fn) -> None:
+        if self.failed is not None:
+            return
+        try:
+            fn()
+        except StoreError as exc:
+            self.failed = str(exc)
+        except sqlite3.Error as exc:  # from a bare statement (the roll-back)
+            self.failed = f"could not write the table log {self.store.path}: {exc}"
+
+
+class DiskCopy:
+    """The guest session's copy: the ``GuestLog`` of the table its replica follows now
+    (none without a state directory), a failure said once to the person."""
+
+    def __init__(self, state_dir: Path | None, emit: Callable[[dict], None]):
+        self.state_dir, self.emit = state_dir, emit
+        self.log: GuestLog | None = None
+
+    def open(self, table: str) -> None:
+        """A fresh replica for ``table``: its copy starts over too."""
+        self.close()
+        if self.state_dir is None:
+            return
+        try:
+            self.log = GuestLog(log_path(self.state_dir, table))
+        except (StoreError, OSError) as exc:  # OSError: the folder cannot be made
+            self._failed(str(exc))
+            return
+        self.log.start_over()
+        self._check()
+
+    def keep(self, accepted: list[EntryMessage]) -> None:
+        if self.log is not None:
+            self.log.keep(accepted)
+            self._check()
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+    def _check(self) -> None:
+        if self.log is not None and self.log.failed is not None:
+            problem = self.log.failed
+            self.close()
+            self._failed(problem)
+
+    def _failed(self, problem: str) -> None:
+        log.warning("the table's log is not kept on this computer: %s", problem)
+        self.emit(error_event(f"Parlour could not keep a copy of the table's log ({problem}); "
+                              "the game goes on without it."))

@@ -1,0 +1,74 @@
+"""The successor: a player's copy of the log becomes the table's authority (no I/O).
+
+When the players agree that this client takes the table over (``takeover``), its
+``PeerReplica`` — every entry it accepted, checked — is what it knows of the table. A
+``HostAuthority`` is built from it: the same table id, game, seats, options, scores,
+hand number and dealer, the chain's head where the replica's is, and the log in its
+archive (for the players who rejoin to be sent what they lack). It has its own key,
+and none of the departed host's private parts: the deal secret of a hand in progress,
+the cards of the hands it did not see. So its first entry is the ``takeover`` entry, and
+a hand in progress is abandoned there and dealt again (``next_hand``), scores unchanged.
+
+A successor that was itself restarted would need the departed host's part of the log
+replayed without its private parts; that is not done here (``HostAuthority.restore``
+accepts only a log the one host signed).
+"""
+
+from __future__ import annotations
+
+import os
+
+from engine import Match
+
+from net.trust import takeover
+from net.trust.authority import HostAuthority, Out
+from net.trust.host_hand import HostHand
+from net.trust.log import Chain
+from net.trust.values import Seats
+
+
+def succeed(identity, replica, standings, messages=(), rng=os.urandom,
+            persist=None) -> tuple[HostAuthority, Out]:
+    """The authority this player (``identity``, seated per ``replica``) hosts the table
+    with, and the ``Out`` of its takeover entry (to send to the others). ``replica`` must
+    hold exactly the last entry every standing holds (``takeover.rolled_back``);
+    ``messages`` are the EntryMessages it accepted (their events and public views go in
+    the archive, for the players who rejoin)."""
+    if replica.seq != takeover.common_seq(standings):
+        raise ValueError(f"the successor holds entry {replica.seq}, not the last entry every "
+                         f"player holds ({takeover.common_seq(standings)})")
+    if takeover.successor_seat(standings) != replica.seat:
+        raise ValueError("this player is not the lowest seat among the standings")
+    host = HostAuthority(identity, rng, persist)
+    _take_state(host, replica)
+    _take_log(host, replica, messages)
+    body = takeover.takeover_body(replica, standings, identity.public_key)
+    out = host.take_over(body)
+    return host, out
+
+
+def _take_state(host: HostAuthority, replica) -> None:
+    host.table = replica.table
+    host.game = replica.game
+    host.seats = Seats(replica.seats)
+    host.options = dict(replica.options)
+    host.hand = HostHand()
+    host.name = next((s.body["name"] for s in replica.log if s.kind == "table"), "")
+    host.game_number = max((s.body["game_number"] for s in replica.log if s.kind == "start"),
+                           default=0)
+    if replica.scores is not None:
+        match = Match(replica.game, bytes(32), dealer=replica.dealer)
+        match.scores = list(replica.scores)
+        match.hand_number = replica.hand_number
+        match.winner = replica.winner
+        host.match = match
+
+
+def _take_log(host: HostAuthority, replica, messages) -> None:
+    host.chain = Chain(replica.table)
+    by_seq = {msg.entry.seq: msg for msg in messages}
+    for signed in replica.log:
+        msg = by_seq.get(signed.seq)
+        host.archive.record(signed, list(msg.events) if msg is not None else [])
+        host.archive.published(signed.seq, msg.public if msg is not None else None, {})
+        host.chain.advance(signed)

@@ -1,0 +1,223 @@
+"""Takeover: the remaining players carry the table on when its host is gone for good.
+
+No I/O. When the host has been silent past ``TAKEOVER_GRACE``, each remaining player's
+client signs a *standing* — "at table T, with host H gone, I (seat s) hold the log up to
+entry ``seq`` whose hash is ``head``" — and sends it to the others it can reach. The
+successor is the lowest seat among those standings whose player's client can host
+(``successor_seat``; the app, for now, only follows): every client that sees the same
+standings picks the same one, with no server.
+
+The successor becomes the host from its own copy of the log (``successor.succeed``). Its
+first entry is a ``takeover`` entry, signed with *its own* key, that
+
+* extends the last entry every standing holds (the lowest ``seq`` among them: the
+  entries after it are the departed host's that not everyone received, and are dropped
+  by the peers that had them — ``rolled_back``);
+* names the departed host (key and seat) and the new one (key and seat);
+* carries every standing, each signed by its player: that is the others' acknowledgement,
+  in the log for anyone to check later — the old host too, when it comes back;
+* says which hand it abandons, if one was in progress: the departed host took its deal
+  secret (and its own and its computer players' cards) with it, so that hand cannot be
+  finished honestly; it is dealt again with the same number and dealer, scores
+  unchanged (``reason`` says so in words).
+
+Every other player checks the entry (``takeover_problem``) before accepting it: signed
+by the key of the seat it names, that seat the lowest among the standings, its own
+standing in it unchanged, every standing signed by its seat's key and agreeing with
+this player's log, and the entry extending exactly the last entry they all hold — a
+successor that forges the last entries or skips one is refused with an integrity alert.
+From the takeover on the replicas check entries against the new host's key; the
+computer players are the new host's (``Seats.after_takeover``), and the departed host's
+seat is held for it, disconnected, as for any dropped player: it may come back as a
+guest with its own key.
+"""
+
+from __future__ import annotations
+
+from net.trust.alerts import HOST, Violation
+from net.trust.signing import opens, seal
+from net.wire import messages as m
+from net.wire.identity import fingerprint
+
+STANDING_DOMAIN = "parlour-standing/1"
+KIND = "takeover"
+
+
+# -- the standings -------------------------------------------------------------------------
+def standing_body(table: str, seat: int, seq: int, head: bytes, departed: bytes,
+                  can_host: bool = True) -> dict:
+    """``can_host``: this player's client may carry the table on (a headless guest can;
+    the app, for now, only follows)."""
+    return {"table": table, "seat": seat, "seq": seq, "head": head, "departed": departed,
+            "can_host": can_host}
+
+
+def stand(replica, can_host: bool = True) -> dict:
+    """This player's signed standing (``replica`` is its ``PeerReplica``), remembered on
+    the replica so that it can check the takeover entry carries it unchanged."""
+    if replica.seat is None:
+        raise ValueError("only a seated player takes part in a takeover")
+    body = standing_body(replica.table, replica.seat, replica.seq, replica.chain.head,
+                         replica.host_key, can_host)
+    replica.standing = seal(replica.identity, STANDING_DOMAIN, body)
+    return replica.standing
+
+
+def is_standing(value) -> bool:
+    """A well-formed standing envelope (its signature not yet checked)."""
+    if not (isinstance(value, dict) and set(value) == {"body", "sig"}
+            and isinstance(value["sig"], bytes) and len(value["sig"]) == m.SIG_BYTES):
+        return False
+    body = value["body"]
+    return (isinstance(body, dict)
+            and set(body) == {"table", "seat", "seq", "head", "departed", "can_host"}
+            and isinstance(body["table"], str) and _nat(body["seat"]) and _nat(body["seq"])
+            and _key(body["head"]) and _key(body["departed"]) and isinstance(body["can_host"], bool))
+
+
+def standing_problem(seats, table: str, departed: bytes, standing) -> str | None:
+    """Why ``standing`` is not a seated player's signed standing at this table after
+    ``departed`` left, or None."""
+    if not is_standing(standing):
+        return "a malformed standing"
+    body = standing["body"]
+    seat = body["seat"]
+    info = seats.get(seat)
+    if body["table"] != table or body["departed"] != departed:
+        return f"seat {seat}'s standing is about another table or another departed host"
+    if info is None or not info.is_player or info.key == departed:
+        return f"seat {seat}, whose standing is given, is not a remaining player's seat"
+    if not opens(info.key, STANDING_DOMAIN, standing):
+        return f"seat {seat}'s standing is not signed by its key"
+    return None
+
+
+def successor_seat(standings) -> int | None:
+    """The seat that takes over: the lowest among the players whose standings are in
+    and who can carry the table on (None: none can)."""
+    return min((s["body"]["seat"] for s in standings if s["body"]["can_host"]), default=None)
+
+
+def common_seq(standings) -> int:
+    """The last entry every standing holds: the takeover entry extends it."""
+    return min(s["body"]["seq"] for s in standings)
+
+
+def hand_in_progress(replica) -> int | None:
+    """The number of the hand whose deal round is open (committed, not revealed), or None
+    between hands."""
+    rnd = replica.round
+    return replica.hand_number if rnd is not None and not rnd.revealed else None
+
+
+# -- the entry -------------------------------------------------------------------------------
+def reason(departed_name: str, successor_name: str, abandoned: int | None) -> str:
+    """The takeover in words, for the log and the people at the table."""
+    text = f"{departed_name or 'the host'} left the game; {successor_name or 'a player'} is now hosting."
+    if abandoned is not None:
+        text += (f" Hand {abandoned + 1} was being played: the cards the departed host dealt "
+                 "and held left with it, so the hand is dealt again. Scores are unchanged.")
+    return text
+
+
+def takeover_body(replica, standings, new_key: bytes) -> dict:
+    """The body of the takeover entry the successor (``replica``'s player, key
+    ``new_key``) writes from its own copy of the log."""
+    departed = replica.host_key
+    departed_seat = replica.host_seat
+    seat = replica.seat
+    abandoned = hand_in_progress(replica)
+    names = {s: info.name for s, info in replica.seats.items()}
+    return {"departed": departed, "departed_seat": departed_seat, "host_key": new_key,
+            "seat": seat, "standings": sorted(standings, key=lambda s: s["body"]["seat"]),
+            "abandoned": abandoned,
+            "reason": reason(names.get(departed_seat, ""), names.get(seat, ""), abandoned)}
+
+
+def signer_of(entry, host_key: bytes) -> bytes:
+    """The key an entry must be signed with: a takeover entry is the new host's first."""
+    if entry.kind == KIND and isinstance(entry.body.get("host_key"), bytes):
+        return entry.body["host_key"]
+    return host_key
+
+
+def takeover_problem(replica, entry) -> str | None:
+    """Why ``replica``'s player must refuse this takeover entry, or None. The chain's own
+    checks (signed by ``signer_of``, the next seq, linked to the last entry held) come
+    first, in the replica."""
+    body, seats = entry.body, replica.seats
+    for name, check in (("departed", _key), ("host_key", _key), ("seat", _nat),
+                        ("standings", lambda v: isinstance(v, list) and v),
+                        ("abandoned", lambda v: v is None or _nat(v)),
+                        ("departed_seat", lambda v: v is None or _nat(v)),
+                        ("reason", lambda v: isinstance(v, str))):
+        if name not in body or not check(body[name]):
+            return f"the takeover entry's {name!r} is missing or malformed"
+    departed, new_key, seat = body["departed"], body["host_key"], body["seat"]
+    if departed != replica.host_key or body["departed_seat"] != replica.host_seat:
+        return "the takeover names a departed host that is not this table's host"
+    if new_key == departed or not (seat in seats and seats[seat].held_by(new_key)):
+        return f"the new host's key ({fingerprint(new_key)}) does not play seat {seat}"
+    standings = body["standings"]
+    seen = set()
+    for standing in standings:
+        problem = standing_problem(seats, replica.table, departed, standing)
+        if problem:
+            return problem
+        s = standing["body"]
+        if s["seat"] in seen:
+            return f"seat {s['seat']} has two standings"
+        seen.add(s["seat"])
+        if s["seq"] <= replica.seq and replica.log.hash_at(s["seq"]) != s["head"]:
+            return (f"seat {s['seat']}'s standing says entry {s['seq']} is not the one I hold: "
+                    "the successor builds on another history")
+    if seat not in seen or successor_seat(standings) != seat:
+        return (f"seat {seat} took over, but the lowest seat among the standings of the "
+                f"players who can host is seat {successor_seat(standings)}")
+    mine = getattr(replica, "standing", None)
+    if mine is not None and mine not in standings:
+        return "the takeover leaves out or changes my standing"
+    if entry.seq != common_seq(standings) + 1:
+        return (f"the takeover follows entry {entry.seq - 1}, but the last entry every "
+                f"player holds is {common_seq(standings)}: it skips or forges entries")
+    if body["abandoned"] != hand_in_progress(replica):
+        return "the takeover misstates which hand it abandons"
+    return None
+
+
+def checked(replica, entry):
+    """What ``replica`` does once it accepts this takeover entry (``follow``), or a
+    Violation naming the successor's seat and why it must be refused."""
+    problem = takeover_problem(replica, entry)
+    if problem:
+        raise Violation(HOST, entry.body.get("seat"), "takeover", f"entry {entry.seq}: {problem}")
+    return lambda: follow(replica, entry.body)
+
+
+def follow(replica, body: dict) -> None:
+    """``replica`` once it accepted a takeover entry with ``body``: the host's key is the
+    new one, the computer players are its, and a hand in progress is abandoned (its deal
+    round and cards forgotten; it is dealt again, scores unchanged)."""
+    replica.seats = replica.seats.after_takeover(body["departed"], body["host_key"])
+    replica.host_key = body["host_key"]
+    replica.standing = None
+    if body["abandoned"] is not None:
+        replica.round, replica.hand, replica.public, replica.view = None, None, None, None
+
+
+def rolled_back(replica, messages, seq: int, restore):
+    """``replica`` rebuilt by ``restore(messages)`` from the accepted ``messages`` up to
+    entry ``seq`` (its standing kept), or ``replica`` if it holds nothing past ``seq``."""
+    if replica.seq <= seq:
+        return replica
+    rebuilt = restore([msg for msg in messages if msg.entry.seq <= seq])
+    rebuilt.standing = getattr(replica, "standing", None)
+    return rebuilt
+
+
+def _nat(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 62
+
+
+def _key(v) -> bool:
+    return isinstance(v, bytes) and len(v) == m.KEY_BYTES

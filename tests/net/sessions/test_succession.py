@@ -1,0 +1,100 @@
+"""Succession on loopback: the host goes for good mid-hand, the lowest remaining seat
+carries the table on from its copy of the log, the others follow it, and the game is
+played to its end with every hand verified."""
+
+import asyncio
+import socket
+
+from net.sessions.guest_session import GuestCore
+from net.trust import takeover
+from tests.net.session_kit import Table, wait_for
+from tests.net.trust_table import identity as ident
+
+CARRY_ON = {"bind": "127.0.0.1",
+            "host_kw": {"hands": 2, "stand_in_after": 0.05, "auto_start": True, "headless": True,
+                        "bot_delay": 0.01}}
+
+
+def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path):
+    async def run():
+        table = Table(tmp_path, game="rook", hands=2, guests=0)
+        await table.start()
+        # two may carry the table on; the third only follows (as the app does)
+        guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON if i < 2 else {},
+                                  bot_delay=0.01) for i in range(3)]
+        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)
+        await wait_for(lambda: all(len(g.succession.roster) == 2 for g in guests))
+        loop = asyncio.get_running_loop()
+        gone_at = loop.time()
+        departed = table.host.authority
+        await table.host.stop()  # no farewell, never back: as good as a SIGKILL here
+        seats = {g.replica.seat: g for g in guests[:2]}
+        heir = seats[min(seats)]
+        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+                       timeout=10)
+        hosted_after = loop.time() - gone_at
+        # the old host starts again, as a guest of the player who carries the table on
+        events = []
+        back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
+                         fingerprint=heir.identity.fingerprint, timings=table.timings,
+                         emit=events.append, state_dir=tmp_path / "host", bot_level="random",
+                         stop_on_alert=True)
+        table.tasks.append(asyncio.ensure_future(back.run()))
+        await wait_for(lambda: back.replica is not None and back.replica.seat == 0, timeout=10)
+        summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 60)
+        return table, departed, heir, guests, summaries, hosted_after, back
+
+    table, departed, heir, guests, summaries, hosted_after, back = asyncio.run(run())
+    new_host = heir.succession.host.authority
+    assert hosted_after < 5.0, hosted_after
+    [entry] = [e for e in new_host.log if e.kind == takeover.KIND]
+    assert entry.body["departed"] == departed.key and entry.body["abandoned"] == 0
+    assert entry.signed_by(heir.identity.public_key)
+    commits = [e.body["hand"] for e in new_host.log if e.kind == "commit"]
+    assert commits[:2] == [0, 0]  # the abandoned hand dealt again
+    assert new_host.match.hand_number == 2
+    assert back.replica.halted is None and back.replica.seat == 0 and back.reconnects == 0
+    assert [s.hash for s in back.replica.log] == [s.hash for s in new_host.log]
+    for guest, summary in zip(guests + [back], summaries):
+        assert summary["alerts"] == [], summary["alerts"]
+        if guest is heir:
+            continue
+        assert summary["ended"] is not None and summary["head"] == new_host.chain.seq
+        assert [s.hash for s in guest.replica.log] == [s.hash for s in new_host.log]
+        if guest is back:
+            continue
+        assert summary["hands_verified"] == 2
+        assert any(e["type"] == "takeover" and e["stage"] == "done"
+                   for e in table.guest_events[guests.index(guest)])
+
+
+def test_a_guest_cut_off_alone_does_not_carry_the_table_on(tmp_path):
+    """Only its own link is down: the others still have the host and do not answer its
+    standing, so it keeps trying the host (and comes back to the same table)."""
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0)
+        await table.start()
+        guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.02)
+                  for i in range(3)]
+        await wait_for(lambda: table.hand_started())
+        await wait_for(lambda: all(len(g.succession.roster) == 3 for g in guests))
+        alone = max(guests, key=lambda g: g.replica.seat)  # the others are lower: asked first
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        alone.port = probe.getsockname()[1]  # nothing listens there: its host is "gone"
+        probe.close()
+        alone.link.close("cut off")
+        events = table.guest_events[guests.index(alone)]
+
+        def tried():
+            return [e for e in events if e["type"] == "takeover"]
+        await wait_for(lambda: len(tried()) >= 2, timeout=15)  # it looked twice...
+        assert all(e["stage"] == "searching" for e in tried())  # ...and stayed a guest
+        assert all(g.succession.host is None for g in guests)
+        alone.port = table.host.port  # its network is back
+        summaries = await table.finish()
+        return summaries, alone
+
+    summaries, alone = asyncio.run(run())
+    assert all(s["alerts"] == [] and s["hands_verified"] == 1 for s in summaries)
+    assert alone.reconnects >= 1

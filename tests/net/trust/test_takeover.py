@@ -1,0 +1,290 @@
+"""Takeover: the host is gone for good, a player carries the table on from its copy of
+the log, and the others check that it does so honestly (no sockets, messages by hand)."""
+
+import pytest
+
+from net.trust import successor, takeover
+from net.trust.replica import PeerReplica
+from net.trust.values import Entry, SignedEntry
+from net.wire import messages as m
+from tests.net.trust_table import TABLE, Table
+
+ROOK = ("rook", None, None)
+
+
+class Recorded(Table):
+    """A table whose replicas' accepted entry messages are kept (a guest's session keeps
+    them too: a replica past the takeover point is rebuilt from them)."""
+
+    def __init__(self, variant=ROOK, seed=5):
+        super().__init__(variant, seed=seed, open_=False)
+        self.accepted = {seat: [] for seat in self.replicas}
+        for seat in self.replicas:
+            self._record(seat)
+        self.open()
+
+    def _record(self, seat):
+        replica = self.replicas[seat]
+        receive = replica.receive
+
+        def recording(message):
+            out = receive(message)
+            self.accepted[seat] += out.accepted
+            return out
+        replica.receive = recording
+
+    def restore(self, seat):
+        """How ``seat``'s replica is rebuilt from its messages (from the table entry on,
+        whose host key is the one that opened the table)."""
+        origin = self.replicas[seat].log[0].body["host_key"]
+        return lambda messages: PeerReplica.restore(self.ids[seat], origin, TABLE, messages,
+                                                    self._bytes)
+
+
+def stand_all(t, seats=None):
+    return [takeover.stand(t.replicas[s]) for s in sorted(seats or t.replicas)]
+
+
+def hand_over(t, standings=None, stand_in=True):
+    """The host is gone: every remaining player stands, the lowest seat hosts from its
+    log, the others roll back to what they all hold and rejoin it; a bot stands in for
+    the departed host's seat. Returns the takeover entry."""
+    departed = t.host_seat
+    standings = standings or stand_all(t)
+    seat = takeover.successor_seat(standings)
+    base = takeover.common_seq(standings)
+    for s in list(t.replicas):
+        t.replicas[s] = takeover.rolled_back(t.replicas[s], t.accepted[s], base, t.restore(s))
+        t.accepted[s] = [a for a in t.accepted[s] if a.entry.seq <= base]
+        t._record(s)
+    host, _ = successor.succeed(t.ids[seat], t.replicas[seat], standings, t.accepted[seat],
+                                rng=t._bytes)
+    t.host, t.host_id, t.host_seat = host, t.ids[seat], seat
+    del t.replicas[seat]
+    t.peer_seats.remove(seat)
+    live = {t.fp(s) for s in t.peer_seats}
+    t.tamper = lambda fp, msg: msg if fp in live else None  # the departed host hears nothing
+    for s in t.peer_seats:
+        t.deliver(host.rejoin(t.fp(s), s, t.replicas[s].seq))
+    if stand_in:
+        t.deliver(host.seat(departed, "bot", name="Stand-in", level="random"))
+    return next(e for e in host.log if e.kind == takeover.KIND)
+
+
+def play_on(t, hands=1):
+    for _ in range(hands):
+        if t.host.state is None:
+            t.next_hand()
+        t.play_hand()
+
+
+def test_the_successor_is_the_lowest_seat_among_the_standings():
+    t = Recorded()
+    t.start()
+    standings = stand_all(t, [3, 2])
+    assert takeover.successor_seat(standings) == 2
+    assert takeover.successor_seat(stand_all(t)) == 1
+
+
+def test_a_player_who_only_follows_is_never_the_successor():
+    t = Recorded()
+    t.start()
+    t.step()
+    standings = [takeover.stand(t.replicas[1], can_host=False)] + stand_all(t, [2, 3])
+    assert takeover.successor_seat(standings) == 2
+    assert takeover.successor_seat(standings[:1]) is None  # nobody can host
+    entry = hand_over(t, standings)
+    assert entry.body["seat"] == 2 and not t.alerts and not t.errors
+    assert t.replicas[1].host_key == t.ids[2].public_key  # seat 1 checked and followed
+    t.next_hand()
+    t.play_hand()
+    assert not t.alerts and not t.errors and t.heads_agree()
+
+
+def test_a_takeover_mid_hand_redeals_that_hand_and_the_game_goes_on():
+    t = Recorded()
+    t.start()
+    for _ in range(6):
+        t.step()
+    hand, scores = t.replicas[1].hand_number, list(t.replicas[1].scores)
+    entry = hand_over(t)
+    assert not t.alerts and not t.errors
+    assert entry.signed_by(t.ids[1].public_key) and not entry.signed_by(t.host.log[0].body["host_key"])
+    assert entry.body["abandoned"] == hand and entry.body["seat"] == 1 and entry.body["departed_seat"] == 0
+    assert "dealt again" in entry.body["reason"] and "Scores are unchanged" in entry.body["reason"]
+    for replica in t.replicas.values():
+        assert replica.host_key == t.ids[1].public_key and replica.scores == scores
+        assert replica.round is None  # the abandoned hand's round is gone
+        assert replica.seats[0].kind == "bot" and replica.seats[0].key == t.ids[1].public_key
+    t.next_hand()  # the redeal: the same hand number, a new commitment
+    commits = [e for e in t.host.log if e.kind == "commit"]
+    assert [c.body["hand"] for c in commits] == [hand, hand]
+    t.play_hand()
+    assert not t.alerts and not t.errors and t.heads_agree()
+    for seat in t.replicas:
+        [verified] = t.verified[seat]  # the redealt hand, checked with every card known
+        assert verified["scores"] == t.host.match.scores
+    play_on(t, 2)
+    assert not t.alerts and not t.errors and t.heads_agree()
+
+
+def test_a_takeover_between_hands_just_goes_on():
+    t = Recorded()
+    t.start()
+    t.play_hand()
+    scores = list(t.host.match.scores)
+    entry = hand_over(t)
+    assert entry.body["abandoned"] is None and "dealt again" not in entry.body["reason"]
+    assert t.host.match.scores == scores and t.host.match.hand_number == 1
+    play_on(t)
+    assert not t.alerts and not t.errors and t.heads_agree()
+    assert all(r.hand_number == 2 for r in t.replicas.values())
+
+
+def test_a_player_holding_more_than_the_others_rolls_back_to_what_they_all_hold():
+    t = Recorded()
+    t.start()
+    t.step()
+    t.tamper = lambda fp, msg: None if fp == t.fp(2) else msg  # seat 2 misses the last move
+    t.step()
+    t.tamper = None
+    assert t.replicas[3].seq == t.replicas[2].seq + 1
+    common = t.replicas[2].seq
+    entry = hand_over(t, stand_in=False)
+    assert entry.seq == common + 1 == t.replicas[2].seq == t.replicas[3].seq
+    assert entry.entry.prev == t.replicas[3].log.hash_at(common)  # seat 3's extra move is gone
+    t.deliver(t.host.seat(0, "bot", name="Stand-in", level="random"))
+    t.next_hand()
+    t.play_hand()
+    assert not t.alerts and not t.errors and t.heads_agree()
+
+
+def test_the_departed_host_seat_is_held_and_bots_are_the_new_hosts():
+    t = Recorded(("somerset", "kitty-doubled", None))  # seat 3 is a peer: no bots here
+    t.start()
+    hand_over(t, stand_in=False)
+    seats = t.host.seats
+    assert seats[0].kind == "human" and not seats[0].connected
+    assert seats[0].key == t.host.log[0].body["host_key"]  # held for the departed key
+
+
+# -- a dishonest successor -------------------------------------------------------------------
+def forged_takeover(t, seat, standings, *, seq, prev, body_edit=None):
+    """A takeover entry signed by ``seat``'s key, made by hand (a cheating successor)."""
+    replica = t.replicas[seat]
+    body = takeover.takeover_body(replica, standings, t.ids[seat].public_key)
+    if body_edit:
+        body_edit(body)
+    return SignedEntry.sign(t.ids[seat], Entry(TABLE, seq, prev, takeover.KIND, body))
+
+
+def receive_takeover(t, seat, signed):
+    replica = takeover.rolled_back(t.replicas[seat], t.accepted[seat], signed.seq - 1,
+                                   t.restore(seat))
+    return replica.receive(m.entry_message(signed.wire))
+
+
+def one_move_in(moves=1):
+    """A table a move into its first hand, every player's standing signed."""
+    t = Recorded()
+    t.start()
+    for _ in range(moves):
+        t.step()
+    standings = stand_all(t)
+    return t, standings, takeover.common_seq(standings)
+
+
+def test_a_successor_that_forges_the_last_entry_is_caught():
+    t, standings, base = one_move_in()
+    forged = forged_takeover(t, 1, standings, seq=base + 1, prev=bytes(32))
+    for seat in (2, 3):
+        [alert] = receive_takeover(t, seat, forged).alerts
+        assert alert.rule == "chain" and alert.seq == base + 1
+
+
+def test_a_successor_that_skips_an_entry_is_caught():
+    t, standings, base = one_move_in()
+    skipping = forged_takeover(t, 1, standings, seq=base, prev=t.replicas[1].log.hash_at(base - 1))
+    for seat in (2, 3):
+        [alert] = receive_takeover(t, seat, skipping).alerts
+        assert alert.rule == "takeover" and alert.seat == 1 and "skips or forges" in alert.detail
+
+
+def test_a_successor_that_leaves_out_a_standing_is_caught_by_that_player():
+    t = Recorded()
+    t.start()
+    standings = stand_all(t)
+    without_1 = [s for s in standings if s["body"]["seat"] != 1]
+    base = takeover.common_seq(standings)
+    grab = forged_takeover(t, 2, without_1, seq=base + 1, prev=t.replicas[2].chain.head)
+    [alert] = receive_takeover(t, 1, grab).alerts
+    assert alert.rule == "takeover" and "leaves out or changes my standing" in alert.detail
+
+
+def test_a_successor_that_is_not_the_lowest_seat_or_forges_a_standing_is_caught():
+    t = Recorded()
+    t.start()
+    standings = stand_all(t)
+    base = takeover.common_seq(standings)
+    head = t.replicas[2].chain.head
+    not_lowest = forged_takeover(t, 2, standings, seq=base + 1, prev=head)
+    [alert] = receive_takeover(t, 3, not_lowest).alerts
+    assert alert.rule == "takeover" and "lowest seat" in alert.detail
+
+    def forge_sig(body):
+        body["standings"][2] = {**body["standings"][2], "sig": bytes(64)}
+    forged = forged_takeover(t, 1, standings, seq=base + 1, prev=head, body_edit=forge_sig)
+    [alert] = receive_takeover(t, 2, forged).alerts
+    assert "not signed by its key" in alert.detail
+
+
+def test_a_takeover_signed_by_a_key_other_than_the_one_it_names_is_caught():
+    t = Recorded()
+    t.start()
+    standings = stand_all(t)
+    base = takeover.common_seq(standings)
+    entry = forged_takeover(t, 1, standings, seq=base + 1, prev=t.replicas[2].chain.head)
+    resigned = SignedEntry.sign(t.ids[3], entry.entry)
+    [alert] = receive_takeover(t, 2, resigned).alerts
+    assert alert.rule == "host-signature"
+
+
+def test_a_successor_must_hold_exactly_what_everyone_holds():
+    t = Recorded()
+    t.start()
+    t.step()
+    t.tamper = lambda fp, msg: None if fp == t.fp(2) else msg
+    t.step()
+    standings = stand_all(t)
+    with pytest.raises(ValueError, match="last entry every player holds"):
+        successor.succeed(t.ids[1], t.replicas[1], standings)  # not rolled back
+    with pytest.raises(ValueError, match="not the lowest seat"):
+        successor.succeed(t.ids[2], t.replicas[2], standings)
+
+
+def test_the_departed_host_comes_back_as_a_guest():
+    t = Recorded()
+    t.start()
+    for _ in range(5):
+        t.step()
+    old = t.host_id
+    hand_over(t)
+    t.next_hand()
+    for _ in range(3):
+        t.step()
+    # The old host starts again: the new host gives it its seat back (the stand-in
+    # leaves), and it follows the whole log as a guest, the takeover included.
+    t.deliver(t.host.seat(0, "human", old.public_key, "Host"))
+    t.ids[0] = old
+    t.peer_seats.append(0)
+    t.replicas[0] = PeerReplica(old, old.public_key, TABLE, t._bytes)
+    t.accepted[0], t.verified[0] = [], []
+    t._record(0)
+    t.tamper = None
+    t.deliver(t.host.rejoin(t.fp(0), 0, -1))
+    returned = t.replicas[0]
+    assert not t.alerts and not t.errors and t.heads_agree()
+    assert returned.host_key == t.ids[1].public_key and returned.seat == 0
+    play_on(t, 2)
+    assert not t.alerts and not t.errors and t.heads_agree()
+    assert t.verified[0]  # it checked hands as a guest, with every card known
