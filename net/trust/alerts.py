@@ -51,6 +51,13 @@ class Violation(Exception):
         super().__init__(detail)
         self.party, self.seat, self.rule, self.detail = party, seat, rule, detail
 
+    @classmethod
+    def malformed(cls, host_seat: int | None, entry, exc: Exception) -> "Violation":
+        """The host's entry broke the code that read it: a malformed body the message
+        schema could not see."""
+        return cls(HOST, host_seat, "kind", f"entry {entry.seq} ({entry.kind}) is malformed: "
+                                            f"{type(exc).__name__}: {exc}")
+
 
 @dataclass
 class IntegrityAlert:

@@ -37,7 +37,7 @@ from net.trust.host_hand import HostHand
 from net.trust.log import Chain
 from net.trust.moves import ActionBody, Admitted, Refusal, admit
 from net.trust.signing import read_action, sign_action
-from net.trust.store import StoreError
+from net.trust.store import StoreError, one_change
 from net.trust.values import Entry, Seat, Seats, SignedEntry
 from net.wire import messages as m
 from net.wire.identity import fingerprint
@@ -51,6 +51,12 @@ class Out:
     entries: list = field(default_factory=list)  # SignedEntries appended, in order
     disconnect: list = field(default_factory=list)  # fingerprints that sent garbage
     error: str | None = None  # persisting failed: the table stopped before this change
+
+    def discard(self) -> None:
+        """Nothing of a change that never reached the disk is sent."""
+        self.sends.clear()
+        self.entries.clear()
+        self.disconnect.clear()
 
     def to(self, fp: str) -> list[dict]:
         """The messages for one peer (tests)."""
@@ -257,28 +263,19 @@ class HostAuthority:
 
     @contextmanager
     def _one_write(self, out: Out):
-        """Every change goes through here. With a store that batches, all the entries the
-        change makes are written in one transaction before anything is sent (one fsync
-        for the last card, the hand's end and the reveal, not three). A failed write
-        leaves nothing sent and the host back at what the log holds."""
-        batch = getattr(self.persist, "batch", None)
+        """Every change goes through here: all the entries it makes are written as one
+        transaction (``store.one_change``) before anything is sent. A failed write leaves
+        nothing sent and the host back at what the log holds."""
         try:
-            if batch is None:
+            with one_change(self.persist, undo=lambda: self._undo(out)):
                 yield
-            else:
-                with batch():
-                    yield
         except StoreError as exc:
-            if batch is not None:  # applied here, but never on disk nor seen: undo it
-                out.sends.clear()
-                out.entries.clear()
-                out.disconnect.clear()
-                self._reload_from_log()
             out.error = str(exc)
 
-    def _reload_from_log(self) -> None:
-        """Memory back to the durable log after a batch that could not be written (its
-        entries were applied here, but nobody saw them and the log never held them)."""
+    def _undo(self, out: Out) -> None:
+        """Back to the durable log after a change that could not be written (its entries
+        were applied here, but nobody saw them and the log never held them)."""
+        out.discard()
         restored = type(self).restore(self.identity, self.persist.load().records,
                                       self.rng, self.persist)
         self.__dict__.update(restored.__dict__)
@@ -454,15 +451,12 @@ class HostAuthority:
 
     # -- rejoin ---------------------------------------------------------------------------------
     def _rejoin(self, out: Out, fp: str, seat: int, last_seq: int) -> None:
-        info = self.seats.get(seat)
-        if info is None or not info.is_player:
-            raise Refusal(f"seat {seat} is not a player's seat")
-        if fingerprint(info.key) != fp:
-            raise Refusal(f"seat {seat} belongs to another player's key; ask the host to "
-                          "re-admit you if you lost yours")
+        problem = self.seats.rejoin_problem(seat, fp)
+        if problem:
+            raise Refusal(problem)
         if last_seq > self.chain.seq:
             raise Refusal(f"this table's log ends at entry {self.chain.seq}, not {last_seq}")
-        if not info.connected:
+        if not self.seats[seat].connected:
             logged = Out()
             self._append(logged, "rejoin", {"seat": seat})
             # Everyone else gets the entry now; the returning peer gets it in its sync.

@@ -155,9 +155,7 @@ class PeerReplica:
             self._halt(out, v, signed.wire, entry.seq)
             return False
         except Exception as exc:  # a malformed body the schema could not see: the host's
-            self._halt(out, Violation(HOST, self.host_seat, "kind",
-                                      f"entry {entry.seq} ({entry.kind}) is malformed: "
-                                      f"{type(exc).__name__}: {exc}"), signed.wire, entry.seq)
+            self._halt(out, Violation.malformed(self.host_seat, entry, exc), signed.wire, entry.seq)
             return False
         if commit is not None:
             done = commit()
@@ -201,12 +199,8 @@ class PeerReplica:
     def _on_seat(self, entry: Entry, message: EntryMessage):
         body = entry.body
         seat, kind, key = body["seat"], body["kind"], body["key"]
-        self._need(self.game is not None and isinstance(seat, int)
-                   and 0 <= seat < self.game.num_players and kind in ("human", "bot", "empty"),
-                   entry, "a seat entry names no seat")
-        self._need(kind != "bot" or key == self.host_key, entry, "a bot must play with the host's key")
-        self._need(kind != "human" or (isinstance(key, bytes) and len(key) == m.KEY_BYTES),
-                   entry, "a player's seat needs a key")
+        problem = Seat.body_problem(body, self.game.num_players if self.game else 0, self.host_key)
+        self._need(problem is None, entry, problem)
         if body.get("readmit") and kind == "human" and key != self.key and seat in self.held:
             raise Violation(HOST, self.host_seat, "readmit",
                             f"entry {entry.seq} gave my seat {seat} to a new key "

@@ -20,7 +20,8 @@ How durable an append is depends on ``sync``:
 * ``FULL`` (the old behaviour, kept to compare): every transaction is fsynced before
   the append returns.
 
-Inside ``batch()`` all the entries one change of the table makes are one transaction.
+Inside ``batch()`` all the entries one change of the table makes are one transaction
+(``one_change`` wraps a change of the host's table in it, undoing it in memory if it fails).
 If the process dies mid-write, SQLite's WAL recovery drops the unfinished transaction,
 and ``load`` also stops cleanly at the first record that does not decode or does not
 chain onto the one before (a copied or damaged file), reporting what it dropped. A
@@ -232,6 +233,26 @@ class LogStore:
         if self._flusher is not None:
             self._flusher.stop(self._written)
         self.db.close()
+
+
+@contextmanager
+def one_change(persist, undo):
+    """The writes of one change of the table, as one transaction when ``persist`` batches
+    (``LogStore.batch``: one fsync for the last card, the hand's end and the reveal, not
+    three). If that transaction fails, ``undo()`` runs before the StoreError goes on: the
+    change's entries were applied in memory but never reached the disk. A ``persist``
+    that does not batch writes each entry before it is applied, so there is nothing to
+    undo: the entries written before the failing one stand."""
+    batch = getattr(persist, "batch", None)
+    if batch is None:
+        yield
+        return
+    try:
+        with batch():
+            yield
+    except StoreError:
+        undo()
+        raise
 
 
 def host_only(signed: SignedEntry, private: dict | None) -> bool:

@@ -25,6 +25,7 @@ from engine import canonical
 
 from net.trust.signing import entry_signed_by, sign_entry
 from net.wire.identity import fingerprint
+from net.wire.messages import KEY_BYTES
 
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
 
@@ -48,6 +49,19 @@ class Seat:
         """The seat a "seat" entry's body puts in place."""
         return cls(body["kind"], body["key"], body["name"], body.get("level"),
                    readmit=bool(body.get("readmit")))
+
+    @staticmethod
+    def body_problem(body: Mapping, num_players: int, host_key: bytes) -> str | None:
+        """Why a "seat" entry's body cannot stand at a table of ``num_players`` hosted
+        with ``host_key``, or None."""
+        seat, kind, key = body["seat"], body["kind"], body["key"]
+        if not (isinstance(seat, int) and 0 <= seat < num_players and kind in (HUMAN, BOT, EMPTY)):
+            return "a seat entry names no seat"
+        if kind == BOT and key != host_key:
+            return "a bot must play with the host's key"
+        if kind == HUMAN and not (isinstance(key, bytes) and len(key) == KEY_BYTES):
+            return "a player's seat needs a key"
+        return None
 
     @property
     def is_player(self) -> bool:
@@ -85,6 +99,16 @@ class Seats(dict):
     def away(self) -> set[int]:
         """The seats whose player's connection is down."""
         return {seat for seat, info in self.items() if not info.connected}
+
+    def rejoin_problem(self, seat: int, fp: str) -> str | None:
+        """Why the person whose key has fingerprint ``fp`` may not rejoin ``seat``, or None."""
+        info = self.get(seat)
+        if info is None or not info.is_player:
+            return f"seat {seat} is not a player's seat"
+        if fingerprint(info.key) != fp:
+            return (f"seat {seat} belongs to another player's key; ask the host to "
+                    "re-admit you if you lost yours")
+        return None
 
     def reconnected(self, seat: int, connected: bool) -> None:
         self[seat] = self[seat].with_connection(connected)

@@ -3,8 +3,8 @@
 import errno
 import json
 
-from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, alert_event, from_json_value,
-                        save_evidence)
+from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, Violation, alert_event,
+                              from_json_value, save_evidence)
 from net.trust.log import Chain
 from net.trust.signing import entry_signed_by
 from tests.net.trust_table import identity
@@ -52,3 +52,10 @@ def test_the_event_names_seat_rule_and_file(tmp_path):
     event = alert_event(an_alert(), tmp_path)
     assert event["seat"] == 0 and event["evidence_path"].endswith(".json")
     assert "the host broke rule 'chain'" in event["detail"]
+
+
+def test_an_entry_that_breaks_the_code_reading_it_is_the_hosts_violation():
+    entry = Chain("t").make(HOST_ID, "option", {"name": "live_scores", "value": True}).entry
+    v = Violation.malformed(2, entry, KeyError("value"))
+    assert (v.party, v.seat, v.rule) == (HOST, 2, "kind")
+    assert v.detail == "entry 0 (option) is malformed: KeyError: 'value'"

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import pytest
 
 from net.trust.authority import HostAuthority
-from net.trust.store import LogStore, StoreError
+from net.trust.store import LogStore, StoreError, one_change
 from tests.net.trust_table import Table
 
 
@@ -195,6 +195,27 @@ def test_a_change_that_cannot_be_written_changes_nothing_and_sends_nothing(tmp_p
     store.failing = False  # space again: the same move goes through, and the game goes on
     assert not t.step(seat, action).error
     assert t.heads_agree() and not t.alerts
+
+
+def test_one_change_undoes_a_failed_transaction_only_where_the_store_batches(tmp_path):
+    store = CommitFails(tmp_path / "table.db")
+    undone = []
+    with one_change(store, undo=lambda: undone.append(True)):
+        pass
+    assert undone == []  # written: nothing to undo
+    store.failing = True
+    with pytest.raises(StoreError):
+        with one_change(store, undo=lambda: undone.append(True)):
+            pass
+    assert undone == [True]
+
+    def plain(signed, private):  # writes each entry before it is applied: nothing to undo
+        raise StoreError("disk full")
+    with pytest.raises(StoreError):
+        with one_change(plain, undo=lambda: undone.append(False)):
+            plain(None, None)
+    assert undone == [True]
+    store.close()
 
 
 # -- group commit: the entry is sent once written, fsynced by a thread ----------------------

@@ -42,6 +42,29 @@ def test_the_seats_answer_who_sits_where():
     assert moved.held_by(KEY) is None and seats.held_by(KEY) == 3  # a copy
 
 
+def test_a_seat_entry_body_is_checked_before_it_stands():
+    def body(seat=1, kind="human", key=KEY):
+        return {"seat": seat, "kind": kind, "key": key, "name": ""}
+    host = HOST.public_key
+    assert Seat.body_problem(body(), 4, host) is None
+    assert Seat.body_problem(body(kind="bot", key=host), 4, host) is None
+    assert Seat.body_problem(body(kind="empty", key=None), 4, host) is None
+    assert Seat.body_problem(body(seat=4), 4, host) == "a seat entry names no seat"
+    assert Seat.body_problem(body(), 0, host) == "a seat entry names no seat"  # no game yet
+    assert Seat.body_problem(body(kind="robot"), 4, host) == "a seat entry names no seat"
+    assert Seat.body_problem(body(kind="bot"), 4, host) == "a bot must play with the host's key"
+    assert Seat.body_problem(body(key=KEY[:8]), 4, host) == "a player's seat needs a key"
+
+
+def test_only_the_key_seated_there_may_rejoin_a_players_seat():
+    seats = Seats({0: Seat("human", HOST.public_key), 1: Seat("bot", HOST.public_key),
+                   2: Seat("human", KEY)})
+    assert seats.rejoin_problem(0, HOST.fingerprint) is None
+    assert seats.rejoin_problem(1, HOST.fingerprint) == "seat 1 is not a player's seat"
+    assert seats.rejoin_problem(3, HOST.fingerprint) == "seat 3 is not a player's seat"
+    assert "belongs to another player's key" in seats.rejoin_problem(2, HOST.fingerprint)
+
+
 def test_a_signed_entry_hashes_and_travels_as_the_wire_form_it_was_made_as():
     signed = Chain("t").make(HOST, "option", {"name": "live_scores", "value": True})
     assert signed.seq == 0 and signed.kind == "option" and signed.entry.prev == m.GENESIS_PREV
