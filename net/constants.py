@@ -131,6 +131,8 @@ SHUFFLE_NOTICE = 1.0
 RESTART_GRACE = 10.0
 #: Seconds a host that is finishing waits for every peer to acknowledge the last entry.
 END_GRACE = 10.0
+#: Seconds a host leaving on purpose waits for every peer to hang up after its "end".
+FAREWELL_GRACE = 1.0
 #: Connections holding no seat (in their handshake, not yet joined, or strangers waiting
 #: to be given a seat) a host keeps: in all, and from one source (an IPv4 address or an
 #: IPv6 /64). Past either, the oldest of the busiest source is dropped to make room —

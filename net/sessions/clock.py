@@ -10,6 +10,7 @@ a fake clock.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 
@@ -42,3 +43,15 @@ class Timers:
     def cancel_all(self) -> None:
         for key in list(self.armed):
             self.cancel(key)
+
+
+async def wait_until(done: Callable[[], bool], within: float, poll: float = 0.02) -> bool:
+    """Wait until ``done()`` (checked every ``poll`` seconds) but at most ``within``
+    seconds: whether it came true. For what the loop's other tasks bring about, such as
+    every peer acknowledging the last entry."""
+    deadline = time.monotonic() + within
+    while not done():
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(poll)
+    return True

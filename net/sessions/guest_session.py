@@ -48,7 +48,7 @@ from net.sessions.events import connection_event, error_event, tables_event
 from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
-from net.sessions.last_table import LastTable, seat_record
+from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
 from net.trust.alerts import alert_event
 from net.trust.replica import PeerReplica
@@ -116,7 +116,8 @@ class GuestCore:
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
         self.give_up = give_up
-        self.remember = remember  # the app: where this seat is, for a rejoin after a restart
+        # The app: where this seat is, for a rejoin after a restart.
+        self.remember = remember if remember is not None else NoLastTable()
         self.state = GuestState.CONNECTING
         # Why it ended: "stopped" (we left), "refused", "fatal", "table" (it ended), "alert".
         self.ended_by: str | None = None
@@ -358,7 +359,7 @@ class GuestCore:
             self._on_joined(msg)
         elif kind == "end":
             self.end = {"reason": msg["reason"], "head": msg["head"]}
-            self._forget()
+            self.remember.forget(self.table)  # nothing to rejoin
             self._check_end()
         elif kind == m.REFUSED:
             self._turned_away(f"The host refused: {msg['reason']}")
@@ -374,7 +375,7 @@ class GuestCore:
 
     def _turned_away(self, message: str) -> None:
         """The same answer would come again: stop here with the host's reason."""
-        self._forget()
+        self.remember.forget(self.table)  # nothing to rejoin
         self.fatal = message
         self._end("refused")
         self.emit(error_event(message, fatal=True))
@@ -459,17 +460,8 @@ class GuestCore:
     # -- where we sit, for a rejoin after a restart -----------------------------------------------
     def _remember(self) -> None:
         """Keep the table's whereabouts and our seat on disk while we hold the seat."""
-        r = self.replica
-        if self.remember is None or r is None or r.game is None or r.seat is None:
-            return
-        record = seat_record(r, self.address, self.port, self.fingerprint,
-                             self.view.table_name(), self._host_name)
-        self.remember.save(record)
-
-    def _forget(self) -> None:
-        """The table ended or turned us away: nothing to rejoin."""
-        if self.remember is not None:
-            self.remember.forget(self.table)
+        self.remember.keep(self.replica, self.address, self.port, self.fingerprint,
+                           self.view.table_name(), self._host_name)
 
     # -- the person's commands ----------------------------------------------------------------------
     def act(self, data: dict) -> None:

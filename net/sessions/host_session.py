@@ -37,22 +37,21 @@ import functools
 import hashlib
 import logging
 import os
-import time
 from collections.abc import Callable
 
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import END_GRACE, RESTART_GRACE, SHUFFLE_NOTICE
+from net.constants import END_GRACE, FAREWELL_GRACE, RESTART_GRACE, SHUFFLE_NOTICE
 from net.sessions.admission import Admission, raise_file_limit
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
-from net.sessions.clock import Timers
+from net.sessions.clock import Timers, wait_until
 from net.sessions.events import (error_event, hand_breakdown, hand_over_events, hint_event,
                                  seat_info, shuffle_event, state_event, table_event)
 from net.sessions.outbox import Outbox
-from net.sessions.seating import Seating, bot_name
+from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
 from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
@@ -218,14 +217,9 @@ class HostCore:
         suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))
-        for seat in range(self.game.num_players):
-            if seat == self.you:
-                self._check(auth.seat(seat, "human", self.key, self.identity.name))
-            elif seat in self.seating.bot_levels:
-                self._check(auth.seat(seat, "bot", name=bot_name(seat),
-                                      level=self.seating.bot_levels[seat]))
-            else:
-                self._check(auth.seat(seat, "empty"))
+        for seat, kind, key, name, level in self.seating.first_seats(self.game.num_players,
+                                                                     self.identity.name):
+            self._check(auth.seat(seat, kind, key, name, level))
 
     def _wanted_name(self) -> str:
         return self.settings.get("name") or f"{self.identity.name}'s table"
@@ -252,9 +246,7 @@ class HostCore:
             # Each peer hangs up once it has read "end": closing first could reset the
             # connection with the peer's last acknowledgement unread, and a reset throws
             # away what the peer had not read yet — "end" included.
-            deadline = time.monotonic() + 1.0
-            while time.monotonic() < deadline and any(not l.closed for l in self.links.values()):
-                await asyncio.sleep(0.02)
+            await wait_until(self.outbox.all_hung_up, FAREWELL_GRACE)
             self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
@@ -279,9 +271,7 @@ class HostCore:
         self.bots.driver.stop()
         head = self.authority.chain.seq
         self.outbox.broadcast({"type": "end", "reason": reason, "head": head})
-        deadline = time.monotonic() + END_GRACE
-        while time.monotonic() < deadline and not self.outbox.all_acked(head):
-            await asyncio.sleep(0.02)
+        await wait_until(lambda: self.outbox.all_acked(head), END_GRACE)
         self._record(done=True)
         self.result = self.summary(reason)
         self.emit({"type": "finished", **self.result})
@@ -504,7 +494,6 @@ class HostCore:
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event)."""
         self.emit(self.view.table_event())
-
 
     def _update_advert(self) -> None:
         changes = self.advert.changes(self.authority)

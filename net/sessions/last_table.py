@@ -75,6 +75,12 @@ class LastTable:
         except OSError:  # a full or read-only disk costs the rejoin offer, not the game
             log.warning("could not remember the table in %s", self.path, exc_info=True)
 
+    def keep(self, replica, address, port, fingerprint, name: str, host: str) -> None:
+        """Remember the seat ``replica`` plays at the table found at ``address``:``port``
+        (``seat_record``), once it has one: a guest calls it as the game goes on."""
+        if replica is not None and replica.game is not None and replica.seat is not None:
+            self.save(seat_record(replica, address, port, fingerprint, name, host))
+
     def forget(self, table: str | None = None) -> None:
         """Forget the record (only if it is ``table``'s, when given)."""
         self.saved = None
@@ -87,3 +93,14 @@ class LastTable:
             pass
         except OSError:
             log.warning("could not forget the table in %s", self.path, exc_info=True)
+
+
+class NoLastTable:
+    """Where a guest that keeps no record of its seat (headless, tests) remembers it:
+    nowhere."""
+
+    def keep(self, replica, address, port, fingerprint, name: str, host: str) -> None:
+        pass
+
+    def forget(self, table: str | None = None) -> None:
+        pass

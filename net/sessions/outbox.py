@@ -57,6 +57,10 @@ class Outbox:
             self.acks.forget(fp)
             link.close(reason)
 
+    def all_hung_up(self) -> bool:
+        """Whether every peer's link is closed (each hangs up once it has read "end")."""
+        return all(link.closed for link in self.links.values())
+
     def holds(self, fp: str, link=None) -> bool:
         """Whether ``fp`` is connected (on ``link``, when given)."""
         return fp in self.links if link is None else self.links.get(fp) is link

@@ -37,6 +37,19 @@ class Seating:
         self.table = table
         self.bot_levels = dict(bot_levels or {})  # seat -> level, for the bots seated here
 
+    def first_seats(self, players: int, host_name: str) -> list[tuple]:
+        """A new table's seats, as (seat, kind, key, name, level): the host person's own
+        (``you``), a bot where one was chosen, nobody elsewhere."""
+        seats = []
+        for seat in range(players):
+            if seat == self.table.you:
+                seats.append((seat, "human", self.table.key, host_name, None))
+            elif seat in self.bot_levels:
+                seats.append((seat, "bot", None, bot_name(seat), self.bot_levels[seat]))
+            else:
+                seats.append((seat, "empty", None, "", None))
+        return seats
+
     def all_taken(self) -> bool:
         """Every seat has a bot, the host, or a player who is here."""
         seats = self.table.authority.seats

@@ -2,8 +2,9 @@
 ours, forgotten when the table ends, and never a crash when the file is damaged."""
 
 import json
+from types import SimpleNamespace
 
-from net.sessions.last_table import LastTable
+from net.sessions.last_table import LastTable, NoLastTable
 from tests.net.session_kit import Table
 
 RECORD = {"address": "192.168.1.20", "port": 47311, "fingerprint": "3f9a-07c2-b1d4-e608",
@@ -35,6 +36,21 @@ def test_a_damaged_or_strange_file_is_ignored(tmp_path):
                  json.dumps({**RECORD, "seat": 4}), json.dumps({**RECORD, "scores": ["a"]})):
         store.path.write_text(text)
         assert store.load() is None
+
+
+def test_a_seat_is_kept_once_there_is_one_and_nowhere_without_a_store(tmp_path):
+    store = LastTable(tmp_path)
+    replica = SimpleNamespace(game=None, seat=None, table="t-1")
+    store.keep(replica, "192.168.1.20", 47311, "3f9a-07c2-b1d4-e608", "Kitchen table", "Mum")
+    store.keep(None, "192.168.1.20", 47311, "3f9a-07c2-b1d4-e608", "Kitchen table", "Mum")
+    assert store.load() is None  # no table entry yet, or no seat: nothing to rejoin
+    NoLastTable().keep(replica, "192.168.1.20", 47311, "3f9a", "Kitchen table", "Mum")
+    NoLastTable().forget("t-1")
+    assert not list(tmp_path.iterdir())
+    replica.game = SimpleNamespace(id="rook", mode=None, num_players=4, side_of=lambda s: s % 2)
+    replica.seat, replica.hand_number, replica.scores = 1, 3, [120, 85]
+    store.keep(replica, "192.168.1.20", 47311, "3f9a-07c2-b1d4-e608", "Kitchen table", "Mum")
+    assert store.load() == RECORD
 
 
 def test_a_guest_remembers_its_seat_and_forgets_the_table_at_its_end(arun, tmp_path):

@@ -82,3 +82,15 @@ def test_what_the_trust_layer_answers_is_delivered_and_a_garbling_peer_cut_off()
     box.attach("fp1", link, -1)
     box.deliver([("fp1", {"type": "error", "reason": "no"})], ["fp1"])
     assert link.kinds() == ["error"] and link.closed == "rejected: disconnected after a malformed message"
+
+
+def test_the_host_knows_when_every_peer_has_hung_up():
+    box, first, second = Outbox(Log(0).sync), FakeLink(), FakeLink()
+    assert box.all_hung_up()  # nobody seated
+    box.attach("fp1", first, -1)
+    box.attach("fp2", second, -1)
+    box.broadcast({"type": "end", "reason": "bye", "head": 0})
+    first.close("read end")
+    assert not box.all_hung_up()
+    second.close("read end")
+    assert box.all_hung_up()

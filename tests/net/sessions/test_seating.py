@@ -49,3 +49,14 @@ def test_the_first_deal_fills_empty_seats_with_bots_at_their_chosen_levels():
     levels = {s: i.level for s, i in t.authority.seats.items() if i.kind == "bot"}
     assert levels == {1: "normal", 2: "easy", 3: "normal"}
     assert t.names() == ["log_only"] * 3
+
+
+def test_a_new_table_seats_the_host_its_chosen_bots_and_nobody_elsewhere():
+    t = RecordingTable()
+    t.you = 2
+    seating = Seating(t, {0: "hard", 2: "easy"})  # the host's own seat wins over a bot
+    assert seating.first_seats(4, "Mum") == [
+        (0, "bot", None, "Bot 1", "hard"), (1, "empty", None, "", None),
+        (2, "human", t.key, "Mum", None), (3, "empty", None, "", None)]
+    t.you = None  # a host that plays no seat: the bot chosen for seat 2 sits there
+    assert [kind for _, kind, *_ in seating.first_seats(3, "Mum")] == ["bot", "empty", "bot"]
