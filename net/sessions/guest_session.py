@@ -49,7 +49,7 @@ from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable
 from net.trust.alerts import alert_event
-from net.trust.replica import PeerReplica
+from net.trust.mental_replica import MentalReplica
 from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
@@ -124,7 +124,7 @@ class GuestCore:
         self._deadline: float | None = None  # the app's first join gives up by then
         self._attempt: asyncio.Future | None = None
         self._wake_event: asyncio.Event | None = None
-        self.replica: PeerReplica | None = None
+        self.replica: MentalReplica | None = None
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
@@ -364,7 +364,7 @@ class GuestCore:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
-            self.replica = PeerReplica(self.identity, key, msg["table"],
+            self.replica = MentalReplica(self.identity, key, msg["table"],
                                        deadline=self.timings.contribution,
                                        slack=self.timings.contribution_slack)
         self._host_name = self.link.conn.peer_name

@@ -53,6 +53,7 @@ from net.sessions.seating import Seating, bot_name
 from net.sessions.stand_ins import StandIns
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
+from net.trust.mental_authority import MentalAuthority
 from net.trust.store import StoreError
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import WIRE, Link, Timings
@@ -103,7 +104,8 @@ class HostCore:
                  readmit_names: bool = False, bot_delay: float = 0.0,
                  restart_grace: float = RESTART_GRACE, resume: bool = False, fresh: bool = False,
                  admission: Admission | None = None, tamper=None, rng=None,
-                 table_seed: bytes | None = None, headless: bool | None = None):
+                 table_seed: bytes | None = None, headless: bool | None = None,
+                 mental_deal: bool = False):
         self.identity = identity
         self.key = identity.public_key
         self.fingerprint = identity.fingerprint
@@ -125,6 +127,9 @@ class HostCore:
         self.phase = Phase.OPENING
         self.authority: HostAuthority | None = None
         self.files = TableFiles(state_dir, self.emit, keep_old=listen)
+        # Issue 13: deal hands with two humans or more by the mental-poker deal (off by default).
+        self.mental_deal = mental_deal
+        self.files.authority = MentalAuthority
         self.server = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
@@ -193,7 +198,9 @@ class HostCore:
             await self.advert.start(self.identity, self.authority, self.port)
 
     def _open_new(self) -> None:
-        auth = self.authority = HostAuthority(self.identity, rng=self.rng, persist=self.files.store)
+        auth = self.authority = MentalAuthority(self.identity, rng=self.rng, persist=self.files.store,
+                                                mental_deal=self.mental_deal,
+                                                deadline=self.timings.contribution)
         suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))

@@ -24,6 +24,8 @@ from net.wire import messages as m
 # record connection changes the game depends on (who must contribute randomness).
 KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "deal",
          "action", "hand_end", "reveal", "drop", "rejoin")
+# The mental-poker deal's entries (net.trust.mental_authority), instead of the fair deal's.
+KINDS += ("mental-deal", "mental", "mental-restart", "mental-dealt")
 
 
 class Chain:

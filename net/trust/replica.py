@@ -145,7 +145,7 @@ class PeerReplica:
                 raise Violation(HOST, self.host_seat, *problem)
             if held:
                 return True  # an identical copy of an entry held: harmless
-            commit = getattr(self, "_on_" + entry.kind)(entry, message)
+            commit = getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
             if entry.kind not in ("deal", "action"):  # those are checked with their shadow
                 self._check_public_unchanged(entry, message)
                 self._check_private(entry, message, self._live_shadow(), self._seat_after(entry))
