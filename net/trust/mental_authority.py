@@ -36,6 +36,7 @@ from net.trust.mental import flows
 from net.trust.mental.client import DealClient
 from net.trust.mental.errors import MentalError
 from net.trust.mental.hand import MoveRefused, PartyHand
+from net.trust.mental.outputs import Redeal
 from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
 from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem
 from net.trust.signing import ACTION_DOMAIN, opens
@@ -50,6 +51,7 @@ class HostDeal:
         self.sequencer = DealSequencer(setup, deadline, now)
         self.party = PartyHand(game, DealClient(identity, setup))
         self.dealt = False  # "mental-dealt" logged
+        self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
 
     @property
@@ -113,7 +115,13 @@ class MentalAuthority(HostAuthority):
 
     def _apply_mental_restart(self, entry, private: dict) -> list:
         deal = self.deal
+        if self._restoring:
+            deal.sequencer.restart(entry.body["record"]["reason"], self.clock(),
+                                   entry.body["record"]["dropped"])
         self._sends += deal.party.logged(None, entry.body["record"])
+        deal.dealt = self.hand.round.dealt = False
+        self.hand.deal_seq, self.hand.last_action = None, {}
+        self.match.state = None
         return []
 
     def _apply_mental_dealt(self, entry, private: dict) -> list:
@@ -144,6 +152,15 @@ class MentalAuthority(HostAuthority):
     def _deal_moved_on(self, out: Out) -> None:
         deal = self.deal
         if deal.cheat is not None:
+            return
+        redeals = sum(isinstance(o, Redeal) for o in deal.party.client.learned)
+        if redeals > deal.redeals and not (self.state is not None and self.state.is_over):
+            # A hand the rules redeal (Rook: no point card), claimed and proven by its
+            # player: the deal again, next attempt (what was bid on the old one is void).
+            deal.redeals = redeals
+            record = deal.sequencer.restart("redeal", self.clock())
+            self._append(out, ml.RESTART, {"record": record})
+            self._log_deal(out, self.key, [])
             return
         if not deal.dealt and ml.ready_to_play(self.game, deal.party, deal.sequencer.awaited()):
             self._append(out, ml.DEALT, {"hand": self.match.hand_number, "dealer": self.match.dealer},

@@ -102,9 +102,14 @@ class MentalReplica(PeerReplica):
         return lambda: self._sends.extend(sends)
 
     def _on_mental_restart(self, entry, message):
-        self._need(self.deal is not None and not self.hand.dealt, entry, "a restart with no deal")
+        self._need(self.deal is not None and self.hand.end is None, entry, "a restart with no deal")
         sends = self._deal_step(lambda: self.deal.logged(None, entry.body["record"]), entry)
-        return lambda: self._sends.extend(sends)
+
+        def commit():  # the deal again; whatever was bid on the last one is void
+            self.round.dealt = False
+            self.hand = CheckedHand(entry.seq)
+            self._sends.extend(sends)
+        return commit
 
     def _deal_step(self, step, entry) -> list[dict]:
         """A step of this seat's deal client; what it proves wrong, as a Violation."""
