@@ -91,6 +91,10 @@ class MentalAuthority(HostAuthority):
         self._append(out, ml.DEAL, body)
         self._log_deal(out, self.key, self.deal.party.client.start())
 
+    def _deal_if_ready(self, out: Out) -> None:
+        if self.deal is None:  # the mental deal starts play with "mental-dealt" instead
+            super()._deal_if_ready(out)
+
     def _apply_mental_deal(self, entry, private: dict) -> list:
         self.mental_deal = True  # a restored host goes on dealing this way
         setup = ml.setup_for(self.game, self.table, entry.body)
@@ -175,8 +179,8 @@ class MentalAuthority(HostAuthority):
         with self._one_write(out):
             try:
                 seat = self._seat_of_sender(fp)
-                if self.deal is None:
-                    raise Refusal("no deal is under way")
+                if self.deal is None or _stale(self.deal.setup, envelope):
+                    return out  # a restarted client sends its old messages again: done with
                 self._log_deal(out, self.seats[seat].key, [envelope])
             except Refusal as exc:
                 out.sends.append((fp, m.error_message(str(exc))))
@@ -234,6 +238,8 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the spare is being turned up: wait a moment")
         action = move.action
         own = deal.setup.owner(action.seat) == 0
+        if own and ml.spare_coming(deal.party, action.seat):
+            raise Refusal("the kitty is on its way: wait a moment")
         if own:
             self._log_deal(out, self.key, deal.party.own_move(action))
         elif self._carried:
@@ -280,6 +286,15 @@ class MentalAuthority(HostAuthority):
         self._append(out, "hand_end", HostHand.hand_end_body(self.game, self.match),
                      state_hash=final.state_hash())
         self._append(out, "reveal", {"hand": deal.setup.context.hand})
+
+
+def _stale(setup, envelope: dict) -> bool:
+    """A deal message of an earlier hand or attempt than the deal under way."""
+    body = envelope.get("body") if isinstance(envelope, dict) else None
+    context = setup.context
+    return isinstance(body, dict) and isinstance(body.get("hand"), int) \
+        and isinstance(body.get("attempt"), int) \
+        and (body["hand"], body["attempt"]) < (context.hand, context.attempt)
 
 
 def _public_action(game, data: dict):

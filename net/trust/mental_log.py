@@ -81,6 +81,14 @@ def spare_pending(party_hand) -> bool:
     return party_hand.opened and not party_hand.spare
 
 
+def spare_coming(party_hand, seat: int) -> bool:
+    """The spare was given to ``seat`` alone (Somerset's kitty to the bidder), and the
+    shares that open it to this client have not all come: the seat decides nothing yet."""
+    machine = party_hand.client.machine
+    given = machine is not None and set(party_hand.setup.spare()) & machine.holdings.get(seat, set())
+    return bool(given) and not party_hand.spare
+
+
 def signs_state(party_hand) -> bool:
     """Whether an action entry signs the state after it: not while the spare is being
     turned up, and not at the hand's end (scored on the verified deal, ``hand_end``)."""

@@ -68,7 +68,7 @@ class MentalReplica(PeerReplica):
         hand = self.hand
         if self.deal is not None and hand is not None and hand.playing and self.seat is not None:
             self.view = self.deal.state.view(self.seat)
-            if ml.spare_pending(self.deal):
+            if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
                 self.view["to_act"] = []  # nothing to decide until the spare is up
 
     # -- the deal --------------------------------------------------------------------------
@@ -192,29 +192,29 @@ class MentalReplica(PeerReplica):
         """The move as this seat replays it: a secret one's cards only if it is its own."""
         from engine.partial import public_step
         secrets = None
-        if body.hidden is not None and body.seat == self.seat and self._own_secret is not None:
-            secrets = {self._own_secret.kind: self.game.deck.mask(self._own_secret.value)}
+        if body.hidden is not None and body.seat == self.seat:
+            kind = next((k for k, v in body.action.items() if v is None), None)
+            machine = self.deal.client.machine  # its commitment, logged just before
+            cards = machine.committed(body.seat, kind) if machine is not None else None
+            if cards is not None:
+                secrets = {kind: self.game.deck.mask(cards)}
         try:
             return public_step(self.game, body.action, secrets)
         except (RecordError, TypeError, ValueError, KeyError) as exc:
             raise Violation(PLAYER, body.seat, "illegal-action",
                             f"entry {entry.seq}: seat {body.seat}'s action cannot be read ({exc})") from None
 
-    _own_secret = None  # this seat's last secret move, as it made it
-
     def act(self, action: dict) -> dict:
         message = super().act(action)
         if self.deal is None:
             return message
-        if ml.spare_pending(self.deal):
-            raise IllegalAction("the spare is being turned up: wait a moment", self.seat)
+        if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
+            raise IllegalAction("the spare is on its way: wait a moment", self.seat)
         parsed = read_action(self.game, action, self.seat)
         try:
             envelopes = self.deal.own_move(parsed)
         except MentalError as exc:
             raise IllegalAction(str(exc), self.seat) from None
-        if message["signed"]["body"]["hidden"] is not None:
-            self._own_secret = parsed
         return {**message, "private": None, "mental": envelopes}
 
     # -- the end of the hand ------------------------------------------------------------------
@@ -255,7 +255,7 @@ class MentalReplica(PeerReplica):
             self.scores, self.winner = list(hand.end["scores"]), hand.end["winner"]
             self.hand_number += 1
             self.dealer = (self.dealer + 1) % self.game.num_players
-            self.deal, self._own_secret = None, None
+            self.deal = None
             return verified(body, hand, self._final)
         return commit
 

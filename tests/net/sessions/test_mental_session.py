@@ -10,7 +10,7 @@ import pytest
 
 from net.trust import mental_log as ml
 from net.trust.mental import messages as mm
-from tests.net.session_kit import Table, assert_all_verified
+from tests.net.session_kit import Table, assert_all_verified, wait_for
 from tests.net.trust.mental_table import fixed_identity
 
 # (settings, guests, the spare's flow: "up" to all, "to" one party, None: stays down)
@@ -96,3 +96,35 @@ def test_a_rook_hand_without_a_point_card_is_claimed_and_dealt_again(tmp_path):
     claims = [msg for msg in deal_messages(table) if msg["type"] == mm.SHOW and msg["seat"] is not None
               and msg["attempt"] == 0]
     assert claims
+
+
+@pytest.mark.parametrize("settings", [{"game": "horseshoes", "mode": "four"}, {"game": "rook"}],
+                         ids=["hs4", "rook"])
+def test_a_guest_restarted_in_the_middle_of_the_hand_goes_on(tmp_path, settings):
+    """The guest's app restarts after a few cards: a new GuestCore with the same key reads
+    the whole log again, its deal client derives the same secrets, and it plays on; the
+    table waited for it (nobody else can play its cards)."""
+    async def main():
+        table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True}, **settings)
+        await table.host.start()
+        for i in (1, 2, 3):
+            table.add_guest(fixed_identity(i), seat=i)
+        auth = table.host.authority
+        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
+        # Rook: the bidder, if a guest, so that its bury is one it must open at the end
+        seat = (auth.state.public_view().get("contract") or {}).get("bidder") or 1
+        await table.guests[seat - 1].stop()
+        await wait_for(lambda: not auth.seats[seat].connected)
+        table.add_guest(fixed_identity(seat), seat=seat)
+        try:
+            summaries = await table.finish(timeout=60)
+        finally:
+            await table.close()
+        return table, summaries
+
+    table, summaries = asyncio.run(main())
+    stopped = [s for s in summaries if s["hands_verified"] == 0]
+    assert len(stopped) == 1 and stopped[0]["ended"] is None  # the first run of the restarted app
+    assert_all_verified([s for s in summaries if s is not stopped[0]], hands=1, head=table.head())
+    kinds = [s.kind for s in table.host.authority.log]
+    assert "drop" in kinds and "rejoin" in kinds and kinds.count(ml.DEALT) == 1
