@@ -27,6 +27,8 @@ private view under the mental deal (``privacy``), and ``view`` is this replica's
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import Contradiction, IllegalAction, RecordError
 
 from net.trust import mental_log as ml
@@ -67,6 +69,8 @@ class MentalReplica(PeerReplica):
         """This seat's view from its own replay (the host sends none under the mental deal)."""
         hand = self.hand
         if self.deal is not None and hand is not None and hand.playing and self.seat is not None:
+            if hand.shadow.hand is not self.deal.partial:  # the spare learned since the move
+                self.hand = replace(hand, shadow=self._shadow())
             self.view = self.deal.state.view(self.seat)
             if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
                 self.view["to_act"] = []  # nothing to decide until the spare is up
