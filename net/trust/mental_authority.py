@@ -236,6 +236,8 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the cards are not dealt yet")
         if ml.spare_pending(deal.party):
             raise Refusal("the spare is being turned up: wait a moment")
+        if ml.auditing(deal.party):
+            raise Refusal("the deal is being audited: a card was seen twice")
         action = move.action
         own = deal.setup.owner(action.seat) == 0
         if own and ml.spare_coming(deal.party, action.seat):

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from net.trust.mental import flows
 from net.trust.mental.keys import DealContext
+from net.trust.mental.outputs import Audit
 from net.trust.mental.setup import DealSetup, Party
 from net.trust.privacy import card_names
 
@@ -87,6 +88,12 @@ def spare_coming(party_hand, seat: int) -> bool:
     machine = party_hand.client.machine
     given = machine is not None and set(party_hand.setup.spare()) & machine.holdings.get(seat, set())
     return bool(given) and not party_hand.spare
+
+
+def auditing(party_hand) -> bool:
+    """This client saw what only a cheat explains (a card seen twice) and asked every
+    party to reveal: until then the replay is not to be trusted, and nobody moves."""
+    return any(isinstance(out, Audit) for out in party_hand.client.learned)
 
 
 def signs_state(party_hand) -> bool:

@@ -102,7 +102,14 @@ class MentalReplica(PeerReplica):
         party, signed = entry.body["party"], entry.body["signed"]
         self._need(self.deal is not None and isinstance(party, int)
                    and 0 <= party < len(self.deal.setup.parties), entry, "a deal message with no deal")
-        sends = self._deal_step(lambda: self.deal.logged(party, signed), entry)
+        deal = self.deal
+        ready = deal.partial is not None
+        sends = self._deal_step(lambda: deal.logged(party, signed), entry)
+        if not ready and deal.partial is not None:
+            # This seat's hand is open: every share batch for the others is checked now,
+            # before the first card (the deal client's idle-time check), so a wrong one
+            # is named here by everyone, not at the end by its recipient alone.
+            self._deal_step(deal.client.catch_up, entry)
         return lambda: self._sends.extend(sends)
 
     def _on_mental_restart(self, entry, message):
@@ -272,7 +279,7 @@ class MentalReplica(PeerReplica):
 
     def _check_public_unchanged(self, entry, message) -> None:
         if entry.kind == ml.MESSAGE and self.deal is not None and self.deal.partial is not None:
-            if not ml.spare_pending(self.deal) and message.public is not None and message.public != self.deal.state.public_view():
+            if not ml.spare_pending(self.deal) and not ml.auditing(self.deal) and message.public is not None and message.public != self.deal.state.public_view():
                 raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the "
                                 "public state sent is not the hand's")
             return
