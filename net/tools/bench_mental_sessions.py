@@ -4,7 +4,8 @@ A ``HostCore`` with ``mental_deal`` and three ``GuestCore``s — four human play
 seat played by a bot with no pause) — on loopback, each guest on its own TLS
 connection, all in one process and one event loop (so the four parties' cryptography
 runs one after another on one core: an upper bound for four machines). Each table plays
-``--hands`` hands. Printed:
+``--hands`` hands (``--processes``: each guest in its own process instead, as on four
+machines, though this one has two cores). Printed:
 
 1. The deal: from the host logging ``mental-deal`` until it logs ``mental-dealt`` (every
    key share, shuffle and decryption share with their proofs and signatures, every entry
@@ -21,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from engine import TITLES
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
 from net.wire.heartbeat import Timings
@@ -39,14 +42,14 @@ class Clocked:
 
     def __init__(self, host: HostCore):
         self.marks: list[tuple[str, bool, float]] = []  # (kind, is a play, time)
-        auth = host.authority
-        append = auth._append
+        chain = host.authority.chain
+        advance = chain.advance
 
-        def timed(out, kind, body, *args, **kwargs):
-            append(out, kind, body, *args, **kwargs)
-            play = kind == "action" and "play" in body["signed"]["body"]["action"]
-            self.marks.append((kind, play, time.perf_counter()))
-        auth._append = timed
+        def timed(signed):  # each entry, once signed, persisted and applied
+            advance(signed)
+            play = signed.kind == "action" and "play" in signed.body["signed"]["body"]["action"]
+            self.marks.append((signed.kind, play, time.perf_counter()))
+        chain.advance = timed
 
     def deals(self) -> list[float]:
         out, start = [], None
@@ -71,7 +74,20 @@ class Clocked:
         return gaps
 
 
-async def table(game: str, hands: int, mental: bool, guests: int = 3) -> Clocked:
+def guest_process(port: int, fingerprint: str, name: str) -> None:
+    """One guest in its own process (``--processes``)."""
+    async def run():
+        core = GuestCore(Identity.generate(name), address="127.0.0.1", port=port,
+                         fingerprint=fingerprint, timings=TIMINGS, bot_level="random",
+                         stop_on_alert=True)
+        summary = await core.run()
+        if summary["alerts"]:
+            raise SystemExit(f"an alert stopped the bench: {summary['alerts'][0]}")
+    asyncio.run(run())
+
+
+async def table(game: str, hands: int, mental: bool, guests: int = 3,
+                processes: bool = False) -> Clocked:
     with tempfile.TemporaryDirectory() as tmp:
         host = HostCore(Identity.generate("Host"), {"game": game}, state_dir=Path(tmp) / "host",
                         timings=TIMINGS, autoplay=True, auto_start=True, hands=hands,
@@ -79,6 +95,8 @@ async def table(game: str, hands: int, mental: bool, guests: int = 3) -> Clocked
                         bots={s: "random" for s in range(1, 4)} if not guests else None)
         await host.start()
         clock = Clocked(host)
+        if processes and guests:
+            return await in_processes(host, clock, guests, hands)
         cores = [GuestCore(Identity.generate(f"Guest{i}"), address="127.0.0.1", port=host.port,
                            fingerprint=host.identity.fingerprint, timings=TIMINGS,
                            bot_level="random", stop_on_alert=True) for i in range(guests)]
@@ -96,16 +114,34 @@ async def table(game: str, hands: int, mental: bool, guests: int = 3) -> Clocked
         return clock
 
 
+async def in_processes(host: HostCore, clock: Clocked, guests: int, hands: int) -> Clocked:
+    context = multiprocessing.get_context("spawn")
+    procs = [context.Process(target=guest_process, args=(host.port, host.identity.fingerprint,
+                                                        f"Guest{i}")) for i in range(guests)]
+    for proc in procs:
+        proc.start()
+    try:
+        await asyncio.wait_for(host.finished.wait(), 60 * hands)
+    finally:
+        await host.stop()
+        for proc in procs:
+            proc.join(10)
+    if any(proc.exitcode for proc in procs):
+        raise SystemExit("a guest process failed")
+    return clock
+
+
 def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:7.2f} ms, best {min(values) * 1000:7.2f} ms " \
            f"({len(values)} samples)"
 
 
-async def run(game: str, hands: int) -> None:
-    mental = await table(game, hands, True)
-    seeded = await table(game, hands, False)
+async def run(game: str, hands: int, processes: bool) -> None:
+    mental = await table(game, hands, True, processes=processes)
+    seeded = await table(game, hands, False, processes=processes)
     local = await table(game, hands, False, guests=0)
-    print(f"{game}: 4 humans, {hands} hand(s)")
+    where = "each guest in its own process" if processes else "one process"
+    print(f"{game}: 4 humans, {hands} hand(s), {where}")
     print(f"  mental deal (mental-deal -> mental-dealt): {ms(mental.deals())}")
     card_m, card_s, card_l = mental.card_gaps(), seeded.card_gaps(), local.card_gaps()
     print(f"  a card, mental deal:      {ms(card_m)}")
@@ -119,10 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m net.tools.bench_mental_sessions",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=5, help="hands per table (default 5)")
-    parser.add_argument("--game", action="append", help="rook, somerset, horseshoes (default: all)")
+    parser.add_argument("--game", action="append", choices=TITLES, help="a title (default: all)")
+    parser.add_argument("--processes", action="store_true",
+                        help="each guest in its own process (default: all in this one)")
     args = parser.parse_args(argv)
-    for game in args.game or ["rook", "somerset", "horseshoes"]:
-        asyncio.run(run(game, args.hands))
+    for game in args.game or TITLES:
+        asyncio.run(run(game, args.hands, args.processes))
     return 0
 
 

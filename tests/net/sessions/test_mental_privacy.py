@@ -15,7 +15,7 @@ import pytest
 
 from net.trust import mental_log as ml
 from net.trust.mental import messages as mm
-from tests.net.session_kit import Table, assert_all_verified
+from tests.net.session_kit import Table, assert_all_verified, wait_for
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
 
 VARIANTS = [
@@ -99,22 +99,24 @@ def test_the_hosts_record_opens_no_human_card_before_it_is_played(tmp_path, sett
 
 def test_on_todays_seeded_deal_the_host_holds_every_hand(tmp_path):
     """The same table without the mental deal: the host's authority computes the deal,
-    so every guest's hand is in its state from the start."""
+    so every guest's hand is in its state, exactly as the guest's own view shows it."""
     async def main():
         table = Table(tmp_path, guests=3, hands=1, game="rook")
-        seen = []
         await table.start()
+        seen = []
 
-        def first_deal():
+        def in_step():  # every guest holds the host's whole log: compare at this moment
             auth = table.host.authority
-            if auth.state is not None and not seen:
-                seen.append([list(auth.state.view(s)["hand"]) for s in range(4)])
-                seen.append([g.replica.view and list(g.replica.view.get("hand") or []) for g in table.guests])
-            return bool(seen) and all(seen[1])
-        from tests.net.session_kit import wait_for
-        await wait_for(first_deal)
+            replicas = [g.replica for g in table.guests]
+            if auth.state is None or any(r is None or r.view is None or r.seq != auth.chain.seq
+                                         for r in replicas):
+                return False
+            seen.append(([list(auth.state.view(r.seat)["hand"]) for r in replicas],
+                         [list(r.view["hand"]) for r in replicas]))
+            return True
+        await wait_for(in_step)
         await table.close()
-        return seen
+        return seen[-1]
 
-    hands, guest_views = asyncio.run(main())
-    assert hands[1:] == guest_views  # seats 1..3: each guest's own hand, held by the host
+    held_by_host, guest_views = asyncio.run(main())
+    assert held_by_host == guest_views and all(guest_views)
