@@ -27,12 +27,12 @@ from __future__ import annotations
 import time
 
 from engine import Contradiction, IllegalAction
+from engine.partial import public_step
 
 from net.constants import CONTRIBUTION_DEADLINE
 from net.trust import mental_log as ml
 from net.trust.authority import HostAuthority, Out
 from net.trust.host_hand import HostHand
-from net.trust.mental import flows
 from net.trust.mental.client import DealClient
 from net.trust.mental.errors import MentalError
 from net.trust.mental.hand import MoveRefused, PartyHand
@@ -40,7 +40,6 @@ from net.trust.mental.outputs import Redeal
 from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
 from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem
 from net.trust.signing import ACTION_DOMAIN, opens
-from net.trust.store import StoreError
 from net.wire import messages as m
 
 
@@ -257,12 +256,9 @@ class MentalAuthority(HostAuthority):
         state = self.match.state = deal.party.state
         private = {"action": move.full, "nonce": move.nonce} if own and move.nonce else None
         events = ml.public_events(self.game.deck, deal.party.partial.events, state.public_view())
-        try:
-            self._append(out, "action", {"signed": signed}, private=private,
-                         state_hash=state.state_hash() if ml.signs_state(deal.party) else None,
-                         applied=events)
-        except StoreError:
-            raise
+        self._append(out, "action", {"signed": signed}, private=private,
+                     state_hash=state.state_hash() if ml.signs_state(deal.party) else None,
+                     applied=events)
         self._log_deal(out, self.key, [])
 
     def _apply_action(self, entry, private: dict, applied: list | None) -> list:
@@ -301,5 +297,4 @@ def _stale(setup, envelope: dict) -> bool:
 
 def _public_action(game, data: dict):
     """(Action, hidden) from a move's public form: a secret move's cards are None."""
-    from engine.partial import public_step
     return public_step(game, data)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import Contradiction, IllegalAction, RecordError
+from engine.partial import public_step
 
 from net.trust import mental_log as ml
 from net.trust.alerts import HOST, PLAYER, Violation
@@ -201,7 +202,6 @@ class MentalReplica(PeerReplica):
 
     def _logged(self, body: ActionBody, entry):
         """The move as this seat replays it: a secret one's cards only if it is its own."""
-        from engine.partial import public_step
         secrets = None
         if body.hidden is not None and body.seat == self.seat:
             kind = next((k for k, v in body.action.items() if v is None), None)
