@@ -57,6 +57,7 @@ from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
+from net.trust.mental_authority import MentalAuthority
 from net.trust.store import StoreError
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import WIRE, Link, Timings
@@ -118,7 +119,7 @@ class HostCore:
                  restart_grace: float = RESTART_GRACE, resume: bool = False, fresh: bool = False,
                  admission: Admission | None = None, tamper=None, rng=None,
                  table_seed: bytes | None = None, headless: bool | None = None,
-                 authority: HostAuthority | None = None):
+                 authority: HostAuthority | None = None, mental_deal: bool = False):
         self.identity = identity
         self.key = identity.public_key
         self.fingerprint = identity.fingerprint
@@ -141,6 +142,9 @@ class HostCore:
         self.authority: HostAuthority | None = None
         self.carried_on = authority  # a player's log made the authority (succession)
         self.files = TableFiles(state_dir, self.emit, keep_old=listen)
+        # Issue 13: deal hands with two humans or more by the mental-poker deal (off by default).
+        self.mental_deal = mental_deal
+        self.files.authority = MentalAuthority
         self.server = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
@@ -213,7 +217,9 @@ class HostCore:
             await self.advert.start(self.identity, self.authority, self.port)
 
     def _open_new(self) -> None:
-        auth = self.authority = HostAuthority(self.identity, rng=self.rng, persist=self.files.store)
+        auth = self.authority = MentalAuthority(self.identity, rng=self.rng, persist=self.files.store,
+                                                mental_deal=self.mental_deal,
+                                                deadline=self.timings.contribution)
         suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))

@@ -65,6 +65,8 @@ class TableFiles:
     def meta(self) -> dict:
         return read_meta(self.dir)
 
+    authority = HostAuthority  # the class a log is restored as (HostCore sets its own)
+
     def open(self, identity, wanted: Callable[[HostAuthority], bool], resume: Resume,
              rng) -> HostAuthority | None:
         """The unfinished table to go on with, or None (a new one is to be opened in
@@ -76,7 +78,7 @@ class TableFiles:
         found = problem = None
         if loaded.records and not meta.get("done") and resume is not False:
             try:
-                found = HostAuthority.restore(identity, loaded.records, rng=rng, persist=self.store)
+                found = self.authority.restore(identity, loaded.records, rng=rng, persist=self.store)
             except RestoreError as exc:
                 if resume:
                     raise

@@ -129,7 +129,8 @@ async def run_host(args) -> int:
                     bots=bots, you=0, autoplay=True, auto_start=True, hands=args.hands,
                     stand_in_after=args.stand_in, readmit_names=args.readmit_names,
                     bot_delay=args.delay, rng=_seeded_rng(args.seed) if args.seed else None,
-                    restart_grace=args.restart_grace, resume=args.resume)
+                    restart_grace=args.restart_grace, resume=args.resume,
+                    mental_deal=args.mental_deal)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -223,6 +224,9 @@ def parser() -> argparse.ArgumentParser:
     host.add_argument("--hands", type=int, help="stop after this many hands")
     host.add_argument("--seed", help="hex seed for the host's secrets (reproducible runs)")
     host.add_argument("--port", type=int, default=0)
+    host.add_argument("--mental-deal", action="store_true",
+                      help="deal by the players' clients, so that the host sees no other human's "
+                           "cards (issue 13; off by default)")
     host.add_argument("--bind", help="address to listen on")
     host.add_argument("--stand-in", type=float, help="a bot plays a dropped seat after SECONDS")
     host.add_argument("--readmit-names", action="store_true",

@@ -298,7 +298,7 @@ class HostAuthority:
         elif entry.kind in HostHand.FOLLOWS:
             events = self.hand.follow(self.table, entry, private, self.match, self.seats.away())
         else:
-            events = getattr(self, "_apply_" + entry.kind)(entry, private)
+            events = getattr(self, "_apply_" + entry.kind.replace("-", "_"))(entry, private)
         if self._restoring and entry.state_hash is not None \
                 and entry.state_hash != self.state.state_hash():
             raise RestoreError(f"entry {entry.seq} does not replay to its state hash")

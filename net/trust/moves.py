@@ -22,7 +22,9 @@ from typing import NamedTuple
 
 from engine import Action, RecordError
 
+from net.trust.alerts import HOST, Violation
 from net.trust.signing import ACTION_DOMAIN, action_forms, hidden_digest, opens, read_action
+from net.wire import messages as m
 
 
 class Refusal(Exception):
@@ -156,3 +158,25 @@ def _parse(game, data: dict) -> Action | RecordError:
         return game.action_from_json(data)
     except RecordError as exc:
         return exc
+
+
+def logged_move(entry, seats, host_seat: int | None, binding: Callable[[int], "Binding"]) -> ActionBody:
+    """The signed move an "action" entry logs, checked as every replica checks it: a
+    well-formed envelope, for a seat someone holds, signed by that seat's key, and bound
+    (``binding(seat)``) to this table, hand and position. A Violation naming the host
+    otherwise (it logged the entry)."""
+    def need(ok: bool, detail: str) -> None:
+        if not ok:
+            raise Violation(HOST, host_seat, "kind", f"entry {entry.seq}: {detail}")
+    signed = entry.body["signed"]
+    need(m.is_action_envelope(signed), "a malformed signed action")
+    body = ActionBody.from_wire(signed["body"])
+    seat = body.seat
+    need(seat in seats, f"an action for seat {seat}, which nobody holds")
+    if not opens(seats[seat].key, ACTION_DOMAIN, signed):
+        raise Violation(HOST, host_seat, "player-signature",
+                        f"entry {entry.seq}: the action for seat {seat} is not signed by its key")
+    problem = action_body_problem(body, seat, binding(seat))
+    if problem:
+        raise Violation(HOST, host_seat, problem[0], f"entry {entry.seq}: {problem[1]}")
+    return body

@@ -41,11 +41,11 @@ from net.trust.alerts import HOST, IntegrityAlert, Violation
 from net.trust.deadline import ShuffleWatch
 from net.trust.live import compare, hand_sent, logged_action
 from net.trust.log import Chain, HeldLog
-from net.trust.moves import ActionBody, Binding, action_body_problem
+from net.trust.moves import Binding, logged_move
 from net.trust.privacy import check_private
 from net.trust.reveal import verified, verify_hand
 from net.trust.shadow import CheckedHand, Shadow, Step
-from net.trust.signing import ACTION_DOMAIN, CONTRIBUTION_DOMAIN, opens, read_action, seal, sign_action
+from net.trust.signing import CONTRIBUTION_DOMAIN, opens, read_action, seal, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats
 from net.wire import messages as m
 from net.wire.identity import fingerprint
@@ -147,7 +147,7 @@ class PeerReplica:
                 raise Violation(HOST, self.host_seat, *problem)
             if held:
                 return True  # an identical copy of an entry held: harmless
-            commit = getattr(self, "_on_" + entry.kind)(entry, message)
+            commit = getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
             if entry.kind not in ("deal", "action"):  # those are checked with their shadow
                 self._check_public_unchanged(entry, message)
                 self._check_private(entry, message, self._live_shadow(), self._seat_after(entry))
@@ -340,24 +340,18 @@ class PeerReplica:
         hand = self.hand
         self._need(hand is not None and hand.playing and not hand.shadow.state.is_over, entry,
                    "an action while no hand is being played")
-        signed = entry.body["signed"]
-        self._need(m.is_action_envelope(signed), entry, "a malformed signed action")
-        body = ActionBody.from_wire(signed["body"])
-        seat = body.seat
-        self._need(seat in self.seats, entry, f"an action for seat {seat}, which nobody holds")
-        if not opens(self.seats[seat].key, ACTION_DOMAIN, signed):
-            raise Violation(HOST, self.host_seat, "player-signature",
-                            f"entry {entry.seq}: the action for seat {seat} is not signed by its key")
-        problem = action_body_problem(body, seat, Binding(
-            self.table, self.hand_number, hand.deal_seq, hand.last_action(seat), entry.seq, self.log.hash_at))
-        if problem:
-            raise Violation(HOST, self.host_seat, problem[0], f"entry {entry.seq}: {problem[1]}")
+        body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry))
         action, hidden = logged_action(self.game, body, message.action, hand.me, entry.seq)
         shadow, deferred = compare(self.game, hand.shadow.with_step(action, hidden), entry, message,
                                    hand.me, self.host_seat)
         self._check_private(entry, message, shadow, self.seat)
         step = Step(entry.seq, body, entry.state_hash)
         return lambda: setattr(self, "hand", hand.with_step(step, shadow, deferred))
+
+    def binding(self, hand: CheckedHand, entry: Entry):
+        """What a move logged in ``entry`` must be bound to, by seat (``moves.Binding``)."""
+        return lambda seat: Binding(self.table, self.hand_number, hand.deal_seq,
+                                    hand.last_action(seat), entry.seq, self.log.hash_at)
 
     # -- what the host sends this seat alone, and entries that change no state ----------------
     def _live_shadow(self) -> Shadow | None:

@@ -50,6 +50,7 @@ TAIL_REQUEST, TAIL = "tail_request", "tail"
 HOST_TO_PEER = (ENTRY, SYNC, ERROR, REFUSED)
 PEER_TO_HOST = (CONTRIBUTION, ACTION, REJOIN)
 RECOVERY = (TAIL_REQUEST, TAIL)  # a restarted host's own exchange (not the replica's)
+MENTAL = "mental"  # peer -> host: one signed mental-deal message (net.trust.mental_authority)
 
 HASH_BYTES = 32
 SIG_BYTES = 64
@@ -217,6 +218,12 @@ def _action_private(v) -> bool:
                          and _plain(v["action"]) and _bytes(NONCE_BYTES)(v["nonce"]))
 
 
+def _deal_envelope(v) -> bool:
+    """A mental-deal message's envelope (its body is checked by the deal's sequencer)."""
+    return _dict(v) and set(v) == {"body", "sig"} and _bytes(SIG_BYTES)(v["sig"]) \
+        and _dict(v["body"]) and _plain(v["body"])
+
+
 def _entry_messages(v) -> bool:
     return all(_dict(e) and e.get("type") == ENTRY and _fits_deep(e) for e in v)
 
@@ -230,8 +237,10 @@ TRUST.message(SYNC, entries=Field(list, _entry_messages), last=bool)
 TRUST.message(ERROR, reason=Field(str, _str))
 TRUST.message(REFUSED, reason=Field(str, _str))
 TRUST.message(CONTRIBUTION, signed=Field(dict, is_contribution_envelope))
-TRUST.message(ACTION, signed=Field(dict, is_action_envelope),
+TRUST.message(ACTION, {"mental": Field(list, lambda v: all(_deal_envelope(e) for e in v))},
+              signed=Field(dict, is_action_envelope),
               private=Field((dict, None), _action_private))
+TRUST.message(MENTAL, signed=Field(dict, lambda v: _deal_envelope(v)))
 TRUST.message(REJOIN, seat=Field(int, _nat), last_seq=Field(int, lambda v: -1 <= v < 1 << 62))
 TRUST.message(TAIL_REQUEST, after=Field(int, lambda v: -1 <= v < 1 << 62))
 TRUST.message(TAIL, entries=Field(list, lambda v: all(_signed_entry(e) for e in v)), last=bool)

@@ -27,12 +27,12 @@ class Table:
     """One host (its own seat played by a bot) and guests, all on 127.0.0.1."""
 
     def __init__(self, tmp_path, game="rook", hands=1, guests=3, bots=0, host_kw=None,
-                 timings=QUICK, **settings):
+                 timings=QUICK, host_identity: Identity | None = None, **settings):
         self.tmp = tmp_path
         self.timings = timings
         self.host_events: list[dict] = []
         self.guest_events: dict[int, list[dict]] = {}
-        self.host = HostCore(ident("Host"), {"game": game, **settings},
+        self.host = HostCore(host_identity or ident("Host"), {"game": game, **settings},
                              state_dir=tmp_path / "host", emit=self.host_events.append,
                              timings=timings, bots={s: "random" for s in range(1, 1 + bots)},
                              autoplay=True, auto_start=True, hands=hands, **(host_kw or {}))

@@ -30,6 +30,8 @@ The steps (docs/protocol.md, "The mental-poker deal"):
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from . import deck as decks
 from . import messages as m
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
@@ -216,7 +218,23 @@ class MentalDeal(DealRecord):
         if message["count"] > len(self._live(seat)):
             self._cheat(sender, "commitment", f"seat {seat} committed more cards than it holds")
         self.commitments[(seat, label)] = (message["count"], message["digest"])
+        if sender == self.me and (seat, label) not in self._my_commits:
+            self._recover_commit(seat, label, message["count"], message["digest"])
         return []
+
+    def _recover_commit(self, seat: int, label: str, count: int, digest: bytes) -> None:
+        """A client restarted after its bury or discard reads its commitment in the log but
+        not which cards: they are the ``count`` it held whose salted digest this is (a few
+        thousand hashes at most: Rook's 5 of 18)."""
+        for positions in combinations(sorted(self._live(seat)), count):
+            if self._commit_digest(self.secrets, seat, label, positions) == digest:
+                self._my_commits[(seat, label)] = positions
+                return
+
+    def committed(self, seat: int, label: str) -> tuple[int, ...] | None:
+        """The cards this party committed as ``seat``'s ``label`` (None: not its own)."""
+        positions = self._my_commits.get((seat, label))
+        return None if positions is None else tuple(self.known[p] for p in positions)
 
     def _on_play(self, sender: int, message: dict) -> list:
         seat, position = message["seat"], message["position"]

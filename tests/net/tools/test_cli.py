@@ -93,3 +93,21 @@ def test_parlour_host_networks_by_default_pinned_or_unadvertised():
     assert network("--no-advertise") == (None, "127.0.0.1")
     assert network("--no-advertise", "--bind", "10.231.0.1") == (None, "10.231.0.1")
     assert parser().parse_args(["host", "--game", "rook", "--resume"]).resume
+
+
+def test_a_hand_under_the_mental_deal_with_each_player_in_its_own_process(tmp_path):
+    """``parlour host --mental-deal`` and three joiners, each its own process: the hand is
+    dealt by the four clients and verified by every joiner."""
+    with Peers() as peers:
+        host = peers.start(["host", "--game", "somerset", "--hands", "1", "--mental-deal",
+                            "--state-dir", tmp_path / "h", "--quick", "--no-advertise"], name="host")
+        listening = host.wait_event("listening")
+        address = f"127.0.0.1:{listening['port']}"
+        joiners = [peers.start(["join", "--address", address, "--fingerprint",
+                                listening["fingerprint"], "--bot", "random", "--state-dir",
+                                tmp_path / f"j{i}", "--quick"], name=f"join{i}")
+                   for i in range(3)]
+        assert host.wait() == 0
+        result = host.wait_event("result", timeout=1)
+        check_summaries(joiners, hands=1, head=result["head"])
+    assert result["hands"] == 1

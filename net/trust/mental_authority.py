@@ -1,0 +1,300 @@
+"""MentalAuthority: the host's authority on partial knowledge, under the mental-poker deal.
+
+``HostAuthority`` deals from a seed and keeps the whole hand. With ``mental_deal`` on,
+a hand at a table with two humans or more is dealt instead by the players' clients
+(``net.trust.mental``): the host's client is the deal's sequencer (it logs every
+party's signed deal message in one order, ``mental_log``) and one party of it — its own
+seat, its computer players' and an away player's — and it replays the hand on what
+that party knows (``mental.hand.PartyHand``). So, unlike ``HostAuthority``:
+
+* its state is the ``PartyHand``'s: the public view exact, the other humans' hands
+  made up; it sends each peer no private view (a peer takes its hand from its own
+  deal client), and publishes only events that name no made-up card;
+* a peer's move is logged after its deal messages (the played card's proof, a secret
+  move's commitment), and only if the card is the one the proof opened
+  (``MoveRefused``) and the rules, as far as the host can see, allow it; a peer's
+  secret move comes without its cards;
+* the hand ends once every party revealed its secret and the deal verified
+  (``Verified``): the score is the hand replayed on the verified deal, every buried
+  or discarded card opened from its commitment.
+
+A table with one human (a game against the computer, or every guest away at the deal)
+keeps the seeded deal: then this is ``HostAuthority`` exactly.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine import Contradiction, IllegalAction
+from engine.partial import public_step
+
+from net.constants import CONTRIBUTION_DEADLINE
+from net.trust import mental_log as ml
+from net.trust.authority import HostAuthority, Out
+from net.trust.host_hand import HostHand
+from net.trust.mental.client import DealClient
+from net.trust.mental.errors import MentalError
+from net.trust.mental.hand import MoveRefused, PartyHand
+from net.trust.mental.outputs import Redeal
+from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
+from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem
+from net.trust.signing import ACTION_DOMAIN, opens
+from net.wire import messages as m
+
+
+class HostDeal:
+    """This hand's mental deal on the host: the sequencer and the host's own party."""
+
+    def __init__(self, game, identity, setup, deadline: float, now: float):
+        self.sequencer = DealSequencer(setup, deadline, now)
+        self.party = PartyHand(game, DealClient(identity, setup))
+        self.dealt = False  # "mental-dealt" logged
+        self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
+        self.cheat: MentalError | None = None  # a party's broken deal message, as logged
+
+    @property
+    def setup(self):
+        return self.party.setup
+
+
+class MentalAuthority(HostAuthority):
+    def __init__(self, identity, rng=None, persist=None, mental_deal: bool = False,
+                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE):
+        if rng is None:
+            super().__init__(identity, persist=persist)
+        else:
+            super().__init__(identity, rng, persist)
+        self.mental_deal = mental_deal
+        self.clock = clock
+        self.deadline = deadline
+        self.deal: HostDeal | None = None
+        self._sends: list[dict] = []  # the host party's envelopes not logged yet
+        self._carried: list[dict] = []  # the deal messages a peer's action came with
+
+    @property
+    def mental(self) -> bool:
+        """Whether the hand in progress (or being dealt) is under the mental deal."""
+        return self.deal is not None
+
+    # -- the deal -----------------------------------------------------------------------
+    def _commit(self, out: Out) -> None:
+        if not (self.mental_deal and self.peers()):
+            self.deal = None
+            return super()._commit(out)
+        seats = {s: info.key for s, info in self.seats.items()
+                 if info.key is not None and info.kind in ("human", "bot")}
+        parties = parties_for(self.key, seats, frozenset(self.seats.away()))
+        body = {"hand": self.match.hand_number, "dealer": self.match.dealer,
+                "parties": ml.parties_body(parties)}
+        self._append(out, ml.DEAL, body)
+        self._log_deal(out, self.key, self.deal.party.client.start())
+
+    def _deal_if_ready(self, out: Out) -> None:
+        if self.deal is None:  # the mental deal starts play with "mental-dealt" instead
+            super()._deal_if_ready(out)
+
+    def _apply_mental_deal(self, entry, private: dict) -> list:
+        self.mental_deal = True  # a restored host goes on dealing this way
+        setup = ml.setup_for(self.game, self.table, entry.body)
+        self.deal = HostDeal(self.game, self.identity, setup, self.deadline, self.clock())
+        self.hand = HostHand()
+        self.hand.round = ml.MentalRound(entry.body["hand"], entry.body["dealer"])
+        self._sends = []
+        return []
+
+    def _apply_mental(self, entry, private: dict) -> list:
+        deal, body = self.deal, entry.body
+        if self._restoring:
+            deal.sequencer.submit(deal.setup.parties[body["party"]].key, body["signed"], self.clock())
+        if deal.cheat is None:
+            try:
+                self._sends += deal.party.logged(body["party"], body["signed"])
+            except MentalError as exc:  # logged as sent: every client names the party too
+                deal.cheat = exc
+        if deal.dealt and self.match.state is not None and not self.match.state.is_over:
+            self.match.state = deal.party.state  # the spare learned: the replay again
+        return []
+
+    def _apply_mental_restart(self, entry, private: dict) -> list:
+        deal = self.deal
+        if self._restoring:
+            deal.sequencer.restart(entry.body["record"]["reason"], self.clock(),
+                                   entry.body["record"]["dropped"])
+        self._sends += deal.party.logged(None, entry.body["record"])
+        deal.dealt = self.hand.round.dealt = False
+        self.hand.deal_seq, self.hand.last_action = None, {}
+        self.match.state = None
+        return []
+
+    def _apply_mental_dealt(self, entry, private: dict) -> list:
+        self.deal.dealt = True
+        self.hand.round.dealt = True
+        self.hand.deal_seq = entry.seq
+        self.match.state = self.deal.party.state
+        return []
+
+    def _log_deal(self, out: Out, key: bytes, envelopes) -> None:
+        """Log deal messages from the party with ``key`` (and whatever the host's own
+        party sends in answer); then go on: play, or the hand's end."""
+        deal = self.deal
+        queue = [(key, e) for e in envelopes]
+        while queue:
+            sender, envelope = queue.pop(0)
+            try:
+                index = deal.sequencer.submit(sender, envelope, self.clock())
+            except NotLogged as exc:
+                raise Refusal(f"the deal message was not logged: {exc}") from None
+            if index is not None:
+                party, _ = deal.sequencer.log[index]
+                self._append(out, ml.MESSAGE, {"party": party, "signed": envelope})
+            queue += [(self.key, e) for e in self._sends]
+            self._sends = []
+        self._deal_moved_on(out)
+
+    def _deal_moved_on(self, out: Out) -> None:
+        deal = self.deal
+        if deal.cheat is not None:
+            return
+        redeals = sum(isinstance(o, Redeal) for o in deal.party.client.learned)
+        if redeals > deal.redeals and not (self.state is not None and self.state.is_over):
+            # A hand the rules redeal (Rook: no point card), claimed and proven by its
+            # player: the deal again, next attempt (what was bid on the old one is void).
+            deal.redeals = redeals
+            record = deal.sequencer.restart("redeal", self.clock())
+            self._append(out, ml.RESTART, {"record": record})
+            self._log_deal(out, self.key, [])
+            return
+        if not deal.dealt and ml.ready_to_play(self.game, deal.party, deal.sequencer.awaited()):
+            self._append(out, ml.DEALT, {"hand": self.match.hand_number, "dealer": self.match.dealer},
+                         state_hash=deal.party.state.state_hash())
+        elif deal.dealt and self.state is not None and self.state.is_over \
+                and deal.party.verified is not None and self.match.state is not None:
+            self._end_hand(out)
+
+    def receive_deal(self, fp: str, envelope: dict) -> Out:
+        """A peer's deal message (``{"type": "mental"}``): logged, or refused with a reason."""
+        out = Out()
+        with self._one_write(out):
+            try:
+                seat = self._seat_of_sender(fp)
+                if self.deal is None or _stale(self.deal.setup, envelope):
+                    return out  # a restarted client sends its old messages again: done with
+                self._log_deal(out, self.seats[seat].key, [envelope])
+            except Refusal as exc:
+                out.sends.append((fp, m.error_message(str(exc))))
+        return out
+
+    def receive(self, fp: str, message) -> Out:
+        if isinstance(message, dict) and message.get("type") == m.MENTAL:
+            try:
+                message = m.check(message, (m.MENTAL,))
+            except m.ProtocolError as exc:
+                return Out(sends=[(fp, m.error_message(str(exc)))], disconnect=[fp])
+            return self.receive_deal(fp, message["signed"])
+        if isinstance(message, dict) and message.get("type") == m.ACTION:
+            message = dict(message)
+            self._carried = list(message.pop("mental", None) or ())
+        try:
+            return super().receive(fp, message)
+        finally:
+            self._carried = []
+
+    # -- what a peer is sent -----------------------------------------------------------------
+    def view(self, seat: int) -> dict | None:
+        if self.deal is not None:
+            return None  # a peer's hand is its own deal client's, and the host has none
+        return super().view(seat)
+
+    # -- moves ----------------------------------------------------------------------------------
+    def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:
+        if self.deal is None or signed["body"].get("hidden") is None:
+            return super()._check_action(seat, signed, private)
+        # A secret move under the mental deal: its cards stay with its player (committed in
+        # the deal, opened at the reveal); the host logs the signed public form.
+        body = ActionBody.from_wire(signed["body"])
+        if not opens(self.seats[seat].key, ACTION_DOMAIN, signed):
+            raise Refusal("the action is not signed by your key")
+        if self.state is None or self.state.is_over:
+            raise Refusal("no hand is being played")
+        binding = self.hand.binding(self.table, self.match.hand_number, seat, self.chain.seq + 1,
+                                    self.archive.hash_at)
+        problem = action_body_problem(body, seat, binding)
+        if problem:
+            raise Refusal(problem[1])
+        action, hidden = _public_action(self.game, body.action)
+        if not hidden:
+            raise Refusal("only a secret action (a discard, a bury) is sent hidden")
+        return Admitted(action, body.action, None)
+
+    def _log_move(self, out: Out, signed: dict, move: Admitted) -> None:
+        deal = self.deal
+        if deal is None:
+            return super()._log_move(out, signed, move)
+        if not deal.dealt or deal.cheat is not None:
+            raise Refusal("the cards are not dealt yet")
+        if ml.spare_pending(deal.party):
+            raise Refusal("the spare is being turned up: wait a moment")
+        if ml.auditing(deal.party):
+            raise Refusal("the deal is being audited: a card was seen twice")
+        action = move.action
+        own = deal.setup.owner(action.seat) == 0
+        if own and ml.spare_coming(deal.party, action.seat):
+            raise Refusal("the kitty is on its way: wait a moment")
+        if own:
+            self._log_deal(out, self.key, deal.party.own_move(action))
+        elif self._carried:
+            self._log_deal(out, self.seats[action.seat].key, self._carried)
+            self._carried = []
+        try:
+            sends = deal.party.move(action)
+        except MoveRefused as exc:
+            raise Refusal(exc.detail) from None
+        except (IllegalAction, Contradiction) as exc:
+            raise Refusal(exc.reason) from None
+        self._sends += sends
+        state = self.match.state = deal.party.state
+        private = {"action": move.full, "nonce": move.nonce} if own and move.nonce else None
+        events = ml.public_events(self.game.deck, deal.party.partial.events, state.public_view())
+        self._append(out, "action", {"signed": signed}, private=private,
+                     state_hash=state.state_hash() if ml.signs_state(deal.party) else None,
+                     applied=events)
+        self._log_deal(out, self.key, [])
+
+    def _apply_action(self, entry, private: dict, applied: list | None) -> list:
+        if self.deal is None:
+            return super()._apply_action(entry, private, applied)
+        body = ActionBody.logged_in(entry)
+        events = applied
+        if events is None:  # a restored log: the move again on the host's party
+            data = (private or {}).get("action") or body.action
+            action, _ = _public_action(self.game, data)
+            self._sends += self.deal.party.move(action)
+            self.match.state = self.deal.party.state
+            events = []
+        self.hand.last_action[body.seat] = entry.seq
+        return events
+
+    def _end_hand(self, out: Out) -> None:
+        deal = self.deal
+        if deal is None:
+            return super()._end_hand(out)
+        final = deal.party.final_state()
+        self.match.state = final
+        self._append(out, "hand_end", HostHand.hand_end_body(self.game, self.match),
+                     state_hash=final.state_hash())
+        self._append(out, "reveal", {"hand": deal.setup.context.hand})
+
+
+def _stale(setup, envelope: dict) -> bool:
+    """A deal message of an earlier hand or attempt than the deal under way."""
+    body = envelope.get("body") if isinstance(envelope, dict) else None
+    context = setup.context
+    return isinstance(body, dict) and isinstance(body.get("hand"), int) \
+        and isinstance(body.get("attempt"), int) \
+        and (body["hand"], body["attempt"]) < (context.hand, context.attempt)
+
+
+def _public_action(game, data: dict):
+    """(Action, hidden) from a move's public form: a secret move's cards are None."""
+    return public_step(game, data)

@@ -1,0 +1,109 @@
+"""The mental-poker deal in the table's log: what the host and every replica share.
+
+Under the mental deal (issue 13; a table with two humans or more, when the host turns it
+on) the hand's deal is not the commit–reveal round (``commit`` … ``deal`` … ``reveal``
+with a seed) but these entries, each signed by the host like every other:
+
+* ``mental-deal`` ``{hand, dealer, parties}``: a deal begins; ``parties`` (the host's
+  client first, then each other human in seat order: ``sequencer.parties_for``) are
+  who shuffles and who holds which seats' cards. A seat goes to the host's party only
+  if it is the host's own, a computer player's, or its player is away.
+* ``mental`` ``{party, signed}``: one deal message of a party, signed with its
+  identity key (the host relays it, it cannot write it), in the sequencer's order.
+* ``mental-restart`` ``{record}``: the deal starts again (``sequencer.restart_record``).
+* ``mental-dealt`` ``{hand, dealer}``: every key share, shuffle and decryption share is
+  logged (and the spare shown when the rules show it from the start): play begins.
+  Its state hash is the hand's public view, as the ``deal`` entry's is.
+
+While the spare is being turned up for everyone (the shares of an ``OpenToAll`` are
+not all logged yet) no move is taken: nobody's view of the table is exact until then.
+
+Then the moves are ``action`` entries as before; a move's deal messages (a played
+card's proof, a bury's or discard's commitment) come with its action message and are
+logged just before it. The action that ends the hand signs no state hash (nobody can
+score it before the reveals), nor does one that turns the spare up (the next entry's
+hash covers it); the reveals follow as ``mental`` entries, and
+``hand_end`` carries the state hash of the hand replayed on the verified deal. The
+``reveal`` entry that closes the hand carries only its number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from net.trust.mental import flows
+from net.trust.mental.keys import DealContext
+from net.trust.mental.outputs import Audit
+from net.trust.mental.setup import DealSetup, Party
+from net.trust.privacy import card_names
+
+DEAL, MESSAGE, RESTART, DEALT = "mental-deal", "mental", "mental-restart", "mental-dealt"
+
+
+@dataclass
+class MentalRound:
+    """What the session's deal bookkeeping reads of a hand under the mental deal (the
+    fair deal's ``DealRound`` has the same attributes): it owes no contribution."""
+
+    hand: int
+    dealer: int
+    dealt: bool = False
+    revealed: bool = False
+    waiting_for: tuple = ()
+    commitment: bytes = b"mental"
+
+    def waive(self, seat: int) -> None:
+        """A player who drops owes no contribution here (its deal messages are awaited)."""
+
+
+def parties_body(parties) -> list[dict]:
+    return [{"key": p.key, "seats": list(p.seats)} for p in parties]
+
+
+def setup_for(game, table: str, body: dict, attempt: int = 0) -> DealSetup:
+    """The deal a ``mental-deal`` entry's body starts."""
+    parties = tuple(Party(p["key"], tuple(p["seats"])) for p in body["parties"])
+    return DealSetup.for_game(game, DealContext(table, body["hand"], attempt), parties,
+                              body["dealer"], flows.redeal_rule(game))
+
+
+def ready_to_play(game, party_hand, awaited) -> bool:
+    """Whether play may begin: this client's seats are dealt, no deal message is awaited,
+    and a spare shown from the start is known."""
+    if party_hand.partial is None or awaited:
+        return False
+    return not flows.at_deal(game, party_hand.state) or bool(party_hand.spare)
+
+
+def spare_pending(party_hand) -> bool:
+    """The rules turned the spare up for everyone, and its shares are not all logged yet:
+    nobody's public view is exact until they are, so no move is taken and the move that
+    turned it up signs no state hash (the next entry's does)."""
+    return party_hand.opened and not party_hand.spare
+
+
+def spare_coming(party_hand, seat: int) -> bool:
+    """The spare was given to ``seat`` alone (Somerset's kitty to the bidder), and the
+    shares that open it to this client have not all come: the seat decides nothing yet."""
+    machine = party_hand.client.machine
+    given = machine is not None and set(party_hand.setup.spare()) & machine.holdings.get(seat, set())
+    return bool(given) and not party_hand.spare
+
+
+def auditing(party_hand) -> bool:
+    """This client saw what only a cheat explains (a card seen twice) and asked every
+    party to reveal: until then the replay is not to be trusted, and nobody moves."""
+    return any(isinstance(out, Audit) for out in party_hand.client.learned)
+
+
+def signs_state(party_hand) -> bool:
+    """Whether an action entry signs the state after it: not while the spare is being
+    turned up, and not at the hand's end (scored on the verified deal, ``hand_end``)."""
+    return not spare_pending(party_hand) and not party_hand.state.is_over
+
+
+def public_events(deck, events, public: dict | None) -> list:
+    """The engine events a replay on a made-up deal may publish: those naming no card the
+    public view does not show (the made-up cards of others' hands must not go out)."""
+    shown = card_names(deck, public)
+    return [e for e in events if card_names(deck, dict(e)) <= shown]

@@ -1,0 +1,278 @@
+"""MentalReplica: a peer's replica that also follows the mental-poker deal.
+
+A ``PeerReplica`` that reads the deal's entries (``mental_log``) as well as the fair
+deal's: the host decides which deal a hand gets, and this replica checks either. Under
+the mental deal it is one party of the deal (``mental.hand.PartyHand``: its own
+``DealClient``, with secrets derived from this identity key, so a restarted guest reads
+the log again and goes on):
+
+* ``mental-deal``: the parties must be the table's — the host's client holds its own
+  seat, its computer players' and only the seats of players away at the deal — else a
+  ``deal`` Violation names the host;
+* ``mental``: each message goes to the deal client, which checks its party's signature
+  (else the host forged it) and its proofs (else a ``Cheat`` names the party: a
+  duplicated card in a shuffle, a wrong decryption share, …); what the client sends in
+  answer goes to the host as ``{"type": "mental"}`` messages;
+* ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
+  make the signed state hash; a played card must be the one its proof opened (a card
+  from another seat's position is named at once);
+* ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
+  share checked), the hand replayed on the verified deal with every bury and discard
+  opened — a revoke nobody could see live named then — must give the host's result,
+  scores and state hash.
+
+This seat's hand comes from its deal client, never from the host: the host sends no
+private view under the mental deal (``privacy``), and ``view`` is this replica's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import Contradiction, IllegalAction, RecordError
+from engine.partial import public_step
+
+from net.trust import mental_log as ml
+from net.trust.alerts import HOST, PLAYER, Violation
+from net.trust.log import result_dict
+from net.trust.mental.client import DealClient, Forged
+from net.trust.mental.errors import Cheat, MentalError
+from net.trust.mental.hand import MoveRefused, PartyHand
+from net.trust.mental.sequencer import parties_for
+from net.trust.moves import ActionBody, logged_move
+from net.trust.replica import PeerReplica, ReplicaHalted
+from net.trust.reveal import verified
+from net.trust.shadow import CheckedHand, Shadow, Step
+from net.trust.signing import read_action
+from net.wire import messages as m
+
+
+class MentalReplica(PeerReplica):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.deal: PartyHand | None = None  # this hand's party, under the mental deal
+        self._sends: list[dict] = []  # deal messages for the host
+        self._final = None  # the hand on the verified deal, from hand_end to the reveal
+
+    @property
+    def mental(self) -> bool:
+        return self.deal is not None
+
+    def receive(self, message):
+        out = super().receive(message)
+        if self.halted is None:
+            out.sends += [{"type": m.MENTAL, "signed": e} for e in self._sends]
+        self._sends = []
+        self._own_view()
+        return out
+
+    def _own_view(self) -> None:
+        """This seat's view from its own replay (the host sends none under the mental deal)."""
+        hand = self.hand
+        if self.deal is not None and hand is not None and hand.playing and self.seat is not None:
+            if hand.shadow.hand is not self.deal.partial:  # the spare learned since the move
+                self.hand = replace(hand, shadow=self._shadow())
+            self.view = self.deal.state.view(self.seat)
+            if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
+                self.view["to_act"] = []  # nothing to decide until the spare is up
+
+    # -- the deal --------------------------------------------------------------------------
+    def _on_mental_deal(self, entry, message):
+        body = entry.body
+        self._need(self.scores is not None and self._between_hands(), entry,
+                   "a deal while a hand is being played (or before the game)")
+        self._need(body["hand"] == self.hand_number and body["dealer"] == self.dealer, entry,
+                   f"expected hand {self.hand_number} dealt by seat {self.dealer}")
+        seats = {s: i.key for s, i in self.seats.items() if i.key is not None}
+        fair = ml.parties_body(parties_for(self.host_key, seats, frozenset(self.seats.away())))
+        if body["parties"] != fair:
+            raise Violation(HOST, self.host_seat, "deal",
+                            f"the deal for hand {body['hand']} gives the seats to other "
+                            "parties than the table's players")
+        setup = ml.setup_for(self.game, self.table, body)
+        party = PartyHand(self.game, DealClient(self.identity, setup))
+
+        def commit():
+            self.deal, self._final = party, None
+            self.round = ml.MentalRound(body["hand"], body["dealer"])
+            self.hand = CheckedHand(entry.seq)
+            self._sends += party.client.start()
+        return commit
+
+    def _on_mental(self, entry, message):
+        party, signed = entry.body["party"], entry.body["signed"]
+        self._need(self.deal is not None and isinstance(party, int)
+                   and 0 <= party < len(self.deal.setup.parties), entry, "a deal message with no deal")
+        deal = self.deal
+        ready = deal.partial is not None
+        sends = self._deal_step(lambda: deal.logged(party, signed), entry)
+        if not ready and deal.partial is not None:
+            # This seat's hand is open: every share batch for the others is checked now,
+            # before the first card (the deal client's idle-time check), so a wrong one
+            # is named here by everyone, not at the end by its recipient alone.
+            self._deal_step(deal.client.catch_up, entry)
+        return lambda: self._sends.extend(sends)
+
+    def _on_mental_restart(self, entry, message):
+        self._need(self.deal is not None and self.hand.end is None, entry, "a restart with no deal")
+        sends = self._deal_step(lambda: self.deal.logged(None, entry.body["record"]), entry)
+
+        def commit():  # the deal again; whatever was bid on the last one is void
+            self.round.dealt = False
+            self.hand = CheckedHand(entry.seq)
+            self._sends.extend(sends)
+        return commit
+
+    def _deal_step(self, step, entry) -> list[dict]:
+        """A step of this seat's deal client; what it proves wrong, as a Violation."""
+        try:
+            return step()
+        except Forged as exc:
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {exc}") from None
+        except Cheat as exc:
+            seats = exc.seats or (None,)
+            raise Violation(PLAYER, seats[0], "deal", f"entry {entry.seq}: {exc}") from None
+        except MentalError as exc:
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {exc}") from None
+
+    def _on_mental_dealt(self, entry, message):
+        deal = self.deal
+        self._need(deal is not None and not self.hand.dealt and deal.partial is not None, entry,
+                   "play begins before the cards are dealt")
+        self._same_hash(entry, deal.state)
+        shadow = self._shadow()
+
+        def commit():
+            self.round.dealt = True
+            self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
+        return commit
+
+    def _shadow(self) -> Shadow:
+        deal, me = self.deal, self.seat
+        mine = frozenset(deal.hands.get(me, ()))
+        return Shadow(self.game, me, deal.setup.dealer, mine, frozenset(deal.spare), hand=deal.partial)
+
+    def _same_hash(self, entry, state) -> None:
+        if entry.state_hash != state.state_hash():
+            raise Violation(HOST, self.host_seat, "state-hash",
+                            f"entry {entry.seq}: the signed state hash is not the hand's public state")
+
+    # -- moves -------------------------------------------------------------------------------
+    def _on_action(self, entry, message):
+        if self.deal is None:
+            return super()._on_action(entry, message)
+        hand = self.hand
+        self._need(hand is not None and hand.playing and not hand.shadow.state.is_over, entry,
+                   "an action while no hand is being played")
+        body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry))
+        action, _ = self._logged(body, entry)
+        try:
+            sends = self.deal.move(action)
+        except MoveRefused as exc:
+            raise Violation(PLAYER, exc.seat, "illegal-action",
+                            f"entry {entry.seq}: {exc} (the host accepted it)") from None
+        except (IllegalAction, Contradiction) as exc:
+            raise Violation(PLAYER, exc.seat, "illegal-action",
+                            f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)") from None
+        if ml.signs_state(self.deal):
+            self._same_hash(entry, self.deal.state)
+        else:  # the spare being turned up, or the end (scored on the verified deal)
+            self._need(entry.state_hash is None, entry, "a state hash nobody can know yet")
+        shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
+
+        def commit():
+            self.hand = hand.with_step(step, shadow, [])
+            self._sends.extend(sends)
+        return commit
+
+    def _logged(self, body: ActionBody, entry):
+        """The move as this seat replays it: a secret one's cards only if it is its own."""
+        secrets = None
+        if body.hidden is not None and body.seat == self.seat:
+            kind = next((k for k, v in body.action.items() if v is None), None)
+            machine = self.deal.client.machine  # its commitment, logged just before
+            cards = machine.committed(body.seat, kind) if machine is not None else None
+            if cards is not None:
+                secrets = {kind: self.game.deck.mask(cards)}
+        try:
+            return public_step(self.game, body.action, secrets)
+        except (RecordError, TypeError, ValueError, KeyError) as exc:
+            raise Violation(PLAYER, body.seat, "illegal-action",
+                            f"entry {entry.seq}: seat {body.seat}'s action cannot be read ({exc})") from None
+
+    def act(self, action: dict) -> dict:
+        message = super().act(action)
+        if self.deal is None:
+            return message
+        if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
+            raise IllegalAction("the spare is on its way: wait a moment", self.seat)
+        parsed = read_action(self.game, action, self.seat)
+        try:
+            envelopes = self.deal.own_move(parsed)
+        except MentalError as exc:
+            raise IllegalAction(str(exc), self.seat) from None
+        return {**message, "private": None, "mental": envelopes}
+
+    # -- the end of the hand ------------------------------------------------------------------
+    def _on_hand_end(self, entry, message):
+        if self.deal is None:
+            return super()._on_hand_end(entry, message)
+        hand, body = self.hand, entry.body
+        self._need(hand is not None and hand.playing and hand.shadow.state.is_over
+                   and body["hand"] == self.hand_number and self.deal.verified is not None, entry,
+                   "a hand end before the hand was over and the deal verified")
+        try:
+            final = self.deal.final_state()
+        except IllegalAction as exc:
+            raise Violation(PLAYER, exc.seat, "illegal-action",
+                            f"seat {exc.seat}: {exc.reason} (seen at the reveal)") from None
+        self._same_hash(entry, final)
+        result = final.result()
+        scores = [s + d for s, d in zip(self.scores, result.score)]
+        if body["result"] != result_dict(result) or body["scores"] != scores \
+                or body["winner"] != self.game.match_winner(scores, result):
+            raise Violation(HOST, self.host_seat, "score",
+                            f"hand {body['hand']}: the host's result and scores are not the "
+                            "verified deal's")
+
+        def commit():
+            self.hand, self._final = hand.ended(body), final
+        return commit
+
+    def _on_reveal(self, entry, message):
+        if self.deal is None:
+            return super()._on_reveal(entry, message)
+        hand, body = self.hand, entry.body
+        self._need(hand is not None and hand.end is not None and not self.round.revealed
+                   and body.get("hand") == self.round.hand, entry, "a reveal before the hand ended")
+
+        def commit():
+            self.round.revealed = True
+            self.scores, self.winner = list(hand.end["scores"]), hand.end["winner"]
+            self.hand_number += 1
+            self.dealer = (self.dealer + 1) % self.game.num_players
+            self.deal = None
+            return verified(body, hand, self._final)
+        return commit
+
+    # -- privacy -------------------------------------------------------------------------
+    def _check_private(self, entry, message, shadow, me) -> None:
+        if self.deal is not None and message.view is not None:
+            raise Violation(HOST, self.host_seat, "privacy", f"entry {entry.seq}: the host sent "
+                            "me a private view, which it cannot have under the mental deal")
+        super()._check_private(entry, message, shadow, me)
+
+    def _check_public_unchanged(self, entry, message) -> None:
+        if entry.kind == ml.MESSAGE and self.deal is not None and self.deal.partial is not None:
+            if not ml.spare_pending(self.deal) and not ml.auditing(self.deal) and message.public is not None and message.public != self.deal.state.public_view():
+                raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the "
+                                "public state sent is not the hand's")
+            return
+        if entry.kind != ml.DEALT:
+            return super()._check_public_unchanged(entry, message)
+        if message.public is not None and message.public != self.deal.state.public_view():
+            raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the public "
+                            "state sent is not the dealt hand's")
+
+
+__all__ = ["MentalReplica", "ReplicaHalted"]

@@ -1,0 +1,130 @@
+"""Whole hands through the sessions under the mental-poker deal: a HostCore with
+``mental_deal`` and GuestCores, each on its own TLS connection on loopback, every title
+and mode. Each guest checks every entry (its own deal client, the played cards' proofs,
+the verified deal at the end) and raises no alert; the host's client holds no guest's
+hand, and the log shows each title's hidden-information flow (net/trust/mental/flows.py)."""
+
+import asyncio
+
+import pytest
+
+from net.trust import mental_log as ml
+from net.trust.mental import messages as mm
+from tests.net.session_kit import Table, assert_all_verified, wait_for
+from tests.net.trust.mental_table import fixed_identity
+
+# (settings, guests, the spare's flow: "up" to all, "to" one party, None: stays down)
+VARIANTS = [
+    ({"game": "rook"}, 3, "up"),
+    ({"game": "somerset", "ruleset": "kitty-doubled"}, 3, "to"),
+    ({"game": "somerset", "ruleset": "widow-keep"}, 3, "up"),
+    ({"game": "horseshoes", "mode": "three", "options": {"leftover": "down"}}, 2, None),
+    ({"game": "horseshoes", "mode": "three", "options": {"leftover": "up"}}, 2, "up"),
+    ({"game": "horseshoes", "mode": "four"}, 3, None),
+]
+SECRET = {"rook": "bury", "somerset": "discard"}
+
+
+def play(tmp_path, guests, seats=None, host_kw=None, **kw):
+    async def main():
+        table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True, **(host_kw or {})},
+                      **kw)
+        await table.host.start()
+        for i in range(guests):
+            table.add_guest(fixed_identity(i + 1), seat=None if seats is None else seats[i])
+        try:
+            summaries = await table.finish(timeout=60)
+        finally:
+            await table.close()
+        return table, summaries
+
+    return asyncio.run(main())
+
+
+def deal_messages(table) -> list[dict]:
+    """Every deal message the host logged, in order (with the entry kinds between)."""
+    out = []
+    for signed in table.host.authority.log:
+        if signed.kind == ml.MESSAGE:
+            out.append(signed.body["signed"]["body"])
+        elif signed.kind in (ml.DEALT, ml.RESTART, "action"):
+            out.append({"type": signed.kind})
+    return out
+
+
+@pytest.mark.parametrize("settings, guests, spare", VARIANTS,
+                         ids=["rook", "kitty", "widow", "hs3-down", "hs3-up", "hs4"])
+def test_a_whole_hand_under_the_mental_deal_through_the_sessions(tmp_path, settings, guests, spare):
+    table, summaries = play(tmp_path, guests, **settings)
+    assert_all_verified(summaries, hands=1, head=table.head())
+    auth = table.host.authority
+    kinds = [signed.kind for signed in auth.log]
+    assert "commit" not in kinds and "deal" not in kinds and kinds.count(ml.DEALT) == 1
+    assert set(auth.deal.party.hands) == {0}  # the host's client learned its own hand alone
+    messages = deal_messages(table)
+    dealt = messages.index({"type": ml.DEALT})
+    plays = [msg for msg in messages if msg["type"] == mm.PLAY]
+    assert len(plays) == auth.game.num_players * auth.game.hand_size  # every card proven
+    spare_batches = [(i, batch["to"]) for i, msg in enumerate(messages) if msg["type"] == mm.SHARES
+                     for batch in msg["batches"] if set(batch["positions"]) & set(auth.deal.setup.spare())]
+    if spare is None:  # face down for everybody, until the reveals
+        assert spare_batches == []
+    elif spare == "up":  # face up for everybody: every party's shares, to nobody in particular
+        assert {to for _, to in spare_batches} == {None} and len(spare_batches) == guests + 1
+    else:  # to the bidder's party alone: each other party's shares, addressed to it
+        assert len({to for _, to in spare_batches}) == 1 and None not in {to for _, to in spare_batches}
+    if settings == {"game": "somerset", "ruleset": "widow-keep"}:
+        assert all(i < dealt for i, _ in spare_batches)  # the open widow is up from the start
+    if settings["game"] == "rook":
+        assert all(i > dealt for i, _ in spare_batches)  # up after the bidding
+    secret = SECRET.get(settings["game"]) if settings.get("ruleset") != "widow-keep" else None
+    if secret:  # the bury / discard: committed at the move, opened at the reveal
+        commits = [msg for msg in messages if msg["type"] == mm.COMMIT]
+        assert [c["label"] for c in commits] == [secret]
+    reveals = [msg for msg in messages if msg["type"] == mm.REVEAL]
+    assert len(reveals) == guests + 1  # every party revealed at the end
+
+
+def test_a_rook_hand_without_a_point_card_is_claimed_and_dealt_again(tmp_path):
+    """Table seed 87 with these keys deals a hand with no point card on attempt 0 (found by
+    search): its player's client claims the redeal at once, and the deal starts again."""
+    table, summaries = play(tmp_path, 3, seats=[1, 2, 3], game="rook", host_identity=fixed_identity(0),
+                            host_kw={"table_seed": (87).to_bytes(32, "big")})
+    assert_all_verified(summaries, hands=1, head=table.head())
+    restarts = [s for s in table.host.authority.log if s.kind == ml.RESTART]
+    assert [r.body["record"]["reason"] for r in restarts] == ["redeal"]
+    claims = [msg for msg in deal_messages(table) if msg["type"] == mm.SHOW and msg["seat"] is not None
+              and msg["attempt"] == 0]
+    assert claims
+
+
+@pytest.mark.parametrize("settings", [{"game": "horseshoes", "mode": "four"}, {"game": "rook"}],
+                         ids=["hs4", "rook"])
+def test_a_guest_restarted_in_the_middle_of_the_hand_goes_on(tmp_path, settings):
+    """The guest's app restarts after a few cards: a new GuestCore with the same key reads
+    the whole log again, its deal client derives the same secrets, and it plays on; the
+    table waited for it (nobody else can play its cards)."""
+    async def main():
+        table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True}, **settings)
+        await table.host.start()
+        for i in (1, 2, 3):
+            table.add_guest(fixed_identity(i), seat=i)
+        auth = table.host.authority
+        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
+        # Rook: the bidder, if a guest, so that its bury is one it must open at the end
+        seat = (auth.state.public_view().get("contract") or {}).get("bidder") or 1
+        await table.guests[seat - 1].stop()
+        await wait_for(lambda: not auth.seats[seat].connected)
+        table.add_guest(fixed_identity(seat), seat=seat)
+        try:
+            summaries = await table.finish(timeout=60)
+        finally:
+            await table.close()
+        return table, summaries
+
+    table, summaries = asyncio.run(main())
+    stopped = [s for s in summaries if s["hands_verified"] == 0]
+    assert len(stopped) == 1 and stopped[0]["ended"] is None  # the first run of the restarted app
+    assert_all_verified([s for s in summaries if s is not stopped[0]], hands=1, head=table.head())
+    kinds = [s.kind for s in table.host.authority.log]
+    assert "drop" in kinds and "rejoin" in kinds and kinds.count(ml.DEALT) == 1

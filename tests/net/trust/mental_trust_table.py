@@ -1,0 +1,63 @@
+"""The trust-protocol table (``trust_table.Table``) under the mental-poker deal: the host
+is a ``MentalAuthority`` with ``mental_deal`` on, each peer a ``MentalReplica``; all in
+process, no sockets. A cheating guest is its replica with its outgoing deal messages
+bent and signed again with its own key (``cheat``)."""
+
+from __future__ import annotations
+
+from net.trust.mental.sequencer import MENTAL_DOMAIN
+from net.trust.mental_authority import MentalAuthority
+from net.trust.mental_replica import MentalReplica
+from net.trust.signing import seal
+from tests.net.trust_table import TABLE, Table
+
+
+class MentalTrustTable(Table):
+    def __init__(self, variant=("rook", None, None), **kwargs):
+        super().__init__(variant, open_=False, **kwargs)
+        self.host = MentalAuthority(self.host_id, self._bytes, persist=lambda s, p: self.persist(s, p),
+                                    mental_deal=True, clock=lambda: 0.0)
+        self.replicas = {seat: MentalReplica(self.ids[seat], self.host_id.public_key, TABLE, self._bytes)
+                         for seat in self.peer_seats}
+        self.open()
+
+    def choose(self, seat: int) -> dict:
+        """A peer decides on its own replay (the host does not know its hand)."""
+        replica = self.replicas.get(seat)
+        state = replica.deal.state if replica is not None and replica.halted is None else self.host.state
+        action = self.bot.choose(state, seat)
+        data = state.game.action_to_json(action)
+        data.pop("seat")
+        return data
+
+    def cheat(self, seat: int, bend) -> None:
+        """Seat ``seat``'s client bends each deal message body it sends (``bend(body)``:
+        the new body, or the same) and signs it with its own key."""
+        replica = self.replicas[seat]
+        receive, act = replica.receive, replica.act
+
+        def resign(envelope):
+            body = bend(envelope["body"])
+            return envelope if body is envelope["body"] else seal(replica.identity, MENTAL_DOMAIN, body)
+
+        def bent_receive(msg):
+            out = receive(msg)
+            out.sends = [dict(s, signed=resign(s["signed"])) if s.get("type") == "mental" else s
+                         for s in out.sends]
+            return out
+
+        def bent_act(action):
+            message = act(action)
+            return dict(message, mental=[resign(e) for e in message.get("mental") or []])
+        replica.receive, replica.act = bent_receive, bent_act
+
+    def play_until(self, done, limit: int = 200) -> None:
+        """Moves until ``done()`` (or the hand ends, or nobody can move: the deal stopped)."""
+        for _ in range(limit):
+            state = self.host.state
+            if done() or state is None or state.is_over or self.host.deal.cheat is not None:
+                return
+            seat = state.to_act()[0]
+            if seat in self.replicas and self.replicas[seat].halted is not None:
+                return
+            self.step(seat)
