@@ -132,6 +132,7 @@ class HostCore:
         # Headless (the CLI, benches): the table finishes by itself when the game is over.
         self.headless = autoplay if headless is None else headless
         self.auto_start = auto_start  # deal as soon as every seat is taken
+        self.deal_once = False  # deal the next hand by itself, once (a person's carried-on table)
         self.hands = hands  # headless: finish after this many hands (None: the game)
         # resume: whatever unfinished table is there; fresh: never; else only the same table
         self.resume = True if resume else (False if fresh else None)
@@ -397,7 +398,9 @@ class HostCore:
             if self.headless or self.hands is not None:  # headless: the table is done
                 self.spawn(self.finish("the game is over"))
             return  # a person hosting may offer a rematch: the guests stay
-        if self.auto_start and match.state is None and (auth.round is None or auth.round.revealed):
+        if (self.auto_start or self.deal_once) and match.state is None \
+                and (auth.round is None or auth.round.revealed):
+            self.deal_once = False
             self.next_hand()
             return
         self.bots.driver.poke()
