@@ -57,7 +57,6 @@ from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
-from net.trust.mental_authority import MentalAuthority
 from net.trust.store import StoreError
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import WIRE, Link, Timings
@@ -133,6 +132,7 @@ class HostCore:
         # Headless (the CLI, benches): the table finishes by itself when the game is over.
         self.headless = autoplay if headless is None else headless
         self.auto_start = auto_start  # deal as soon as every seat is taken
+        self.deal_once = False  # deal the next hand by itself, once (a person's carried-on table)
         self.hands = hands  # headless: finish after this many hands (None: the game)
         # resume: whatever unfinished table is there; fresh: never; else only the same table
         self.resume = True if resume else (False if fresh else None)
@@ -142,9 +142,7 @@ class HostCore:
         self.authority: HostAuthority | None = None
         self.carried_on = authority  # a player's log made the authority (succession)
         self.files = TableFiles(state_dir, self.emit, keep_old=listen)
-        # Issue 13: deal hands with two humans or more by the mental-poker deal (off by default).
-        self.mental_deal = mental_deal
-        self.files.authority = MentalAuthority
+        self.mental_deal = mental_deal  # the mental-poker deal for 2+ humans (issue 13; off by default)
         self.server = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
@@ -217,9 +215,8 @@ class HostCore:
             await self.advert.start(self.identity, self.authority, self.port)
 
     def _open_new(self) -> None:
-        auth = self.authority = MentalAuthority(self.identity, rng=self.rng, persist=self.files.store,
-                                                mental_deal=self.mental_deal,
-                                                deadline=self.timings.contribution)
+        auth = self.authority = self.files.new(self.identity, self.rng, self.mental_deal,
+                                               self.timings.contribution)
         suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))
@@ -403,7 +400,9 @@ class HostCore:
             if self.headless or self.hands is not None:  # headless: the table is done
                 self.spawn(self.finish("the game is over"))
             return  # a person hosting may offer a rematch: the guests stay
-        if self.auto_start and match.state is None and (auth.round is None or auth.round.revealed):
+        if (self.auto_start or self.deal_once) and match.state is None \
+                and (auth.round is None or auth.round.revealed):
+            self.deal_once = False
             self.next_hand()
             return
         self.bots.driver.poke()

@@ -7,8 +7,12 @@ offered for a rejoin (a remembered table) or typed as ``"host:port"``
 (``session.GuestSession``), and ``NETWORK.directory()`` is the lobby's live list of
 tables and its rejoin offer (``session.Lobby``). All of them use this installation's
 identity and data directory, and every network interface: this is the real app. Tests
-build a ``Network`` of their own with no interfaces (join by address only) and a
-private data directory.
+build a ``Network`` of their own with no interfaces (join by address only), a private
+data directory and quick timings.
+
+A guest of the app may carry the table on should its host leave for good
+(``succession``): it keeps a standby listener on the interface it reaches the host
+from (``CARRY_ON``), and if it becomes the host the window goes on as the host's.
 """
 
 from __future__ import annotations
@@ -20,17 +24,25 @@ from net.constants import RECONNECT_ATTEMPTS
 from net.wire.identity import data_dir, load_identity
 from net.sessions.last_table import LastTable
 from net.sessions.session import GuestSession, HostSession, Lobby
+from net.sessions.succession import TOWARDS_HOST
 from net.sessions.table_files import discard, unfinished
 
 HOST_DIR = "host"  # the hosted table's state directory in the data directory
 
+# A guest's part in a takeover: a standby on the interface it reaches the host from, and,
+# should it carry the table on, a table hosted as the app hosts one (the person deals,
+# says when a computer player stands in, may offer a rematch: the HostCore's defaults).
+CARRY_ON = {"bind": TOWARDS_HOST, "host_kw": {}}
+
 
 class Network:
-    def __init__(self, interfaces=None, home=None):
+    def __init__(self, interfaces=None, home=None, timings=None):
         """``interfaces``: where mDNS runs (None: every interface; []: nowhere);
-        ``home``: the data directory (None: ``identity.data_dir()``)."""
+        ``home``: the data directory (None: ``identity.data_dir()``); ``timings``: the
+        sessions' delays (None: the protocol's)."""
         self.interfaces = interfaces
         self.home = home
+        self.timings = timings
 
     def _home(self):
         return data_dir(self.home)
@@ -50,7 +62,7 @@ class Network:
         unfinished (``unfinished``)."""
         return HostSession(on_event, settings, self._identity(name),
                            state_dir=self._home() / HOST_DIR, interfaces=self._interfaces() or None,
-                           bind="0.0.0.0", resume=resume, fresh=not resume)
+                           bind="0.0.0.0", resume=resume, fresh=not resume, timings=self.timings)
 
     def unfinished(self) -> dict | None:
         """The table this installation hosted and left unfinished (it crashed, or the
@@ -64,10 +76,11 @@ class Network:
         """``table``: a TableInfo or remembered table (a dict), or ``"host:port"``
         (AddressError, with a sentence for the person, when it is not one)."""
         identity = self._identity(name)
-        # takeover={}: should the host leave for good, follow the player who carries the
-        # table on (the app does not host from a guest window: no standby listener).
+        # interfaces: where a table we carry on is advertised (the table is found here by
+        # its address either way)
         common = {"state_dir": self._home(), "give_up": RECONNECT_ATTEMPTS,
-                  "remember": LastTable(self._home()), "takeover": {}}
+                  "remember": LastTable(self._home()), "takeover": CARRY_ON,
+                  "interfaces": self._interfaces() or None, "timings": self.timings}
         if isinstance(table, str):
             address, port = parse_address(table)
             return GuestSession(on_event, identity, address=address, port=port, **common)

@@ -4,7 +4,7 @@ players find each other should the host leave for good.
 A guest that may carry the table on names its standby port in its "join"; the host
 pairs it with the address the guest's connection comes from and sends every seated
 guest the whole list, ``{"type": "roster", "peers": [[seat, address, port], …]}``,
-whenever it changes.
+whenever it changes, and to each guest that joins (a guest that only follows included).
 """
 
 from __future__ import annotations
@@ -18,12 +18,19 @@ class Roster:
         self.standby: dict[int, tuple[str, int]] = {}
 
     def joined(self, seat: int | None, link, join: dict) -> None:
-        """``link``'s "join" was answered: ``seat`` is where it sits (None: nowhere)."""
+        """``link``'s "join" was answered: ``seat`` is where it sits (None: nowhere). A new
+        standby address goes to every guest; a guest with none (or the same) is sent the
+        list as it stands: it must know where the others are, to follow them."""
+        if seat is None:
+            return
         port = join.get("standby")
         address = link.conn.address[0] if link.conn.address else None
-        if seat is None or port is None or address is None or self.standby.get(seat) == (address, port):
+        links = [link]
+        if port is not None and address is not None and self.standby.get(seat) != (address, port):
+            self.standby[seat] = (address, port)
+            links = list(self.table.outbox.links.values())
+        if not self.standby:
             return
-        self.standby[seat] = (address, port)
         message = {"type": "roster", "peers": [[s, a, p] for s, (a, p) in sorted(self.standby.items())]}
-        for each in list(self.table.outbox.links.values()):
+        for each in links:
             each.send(message)

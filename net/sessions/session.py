@@ -16,11 +16,10 @@ import asyncio
 import errno
 import ipaddress
 import logging
-import socket
 import threading
 from collections.abc import Callable
 
-from net.wire.address import format_address
+from net.wire.address import format_address, local_address_towards
 from net.constants import REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
 from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import EventCallback, Session
@@ -75,8 +74,13 @@ class _NetworkSession(Session):
         super().__init__(on_event)
         self._thread = _LoopThread(name)
         self.core = None
+        self.address: str | None = None  # what others type to reach the table, once we host it
 
     def _emit(self, event: dict) -> None:
+        if event.get("type") == "listening":
+            self.address = typed_address(event["address"], event["port"])
+        elif event.get("type") == "table" and event.get("is_host") and self.address:
+            event = {**event, "address": self.address}
         try:
             self.on_event(event)
         except Exception:  # noqa: BLE001 - an app bug must not stop the session
@@ -128,9 +132,7 @@ def lan_address() -> str:
     """This computer's IPv4 address on its network: the one its default route leaves
     from, else the first private one an interface has, else loopback."""
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # a UDP "connect" only picks a route: nothing is sent
-            address = probe.getsockname()[0]
+        address = local_address_towards("192.0.2.1")  # a documentation address: nothing is sent
         if not ipaddress.ip_address(address).is_unspecified:
             return address
     except OSError:
@@ -250,18 +252,10 @@ class HostSession(HostedSession):
         if core.get("readmit_names"):
             raise ValueError("re-admitting a seat to a new key needs the host person's yes "
                              "(the 'readmit' event); only a headless host may do it by name")
-        self.address: str | None = None
         from net.sessions.host_session import HostCore
         super().__init__(on_event, "parlour-host", lambda emit: HostCore(
             identity, settings, state_dir=state_dir, emit=emit, bind=bind, port=port,
             interfaces=interfaces, timings=timings, you=0, stand_in_after=stand_in_after, **core))
-
-    def _emit(self, event: dict) -> None:
-        if event.get("type") == "listening":
-            self.address = typed_address(event["address"], event["port"])
-        elif event.get("type") == "table" and self.address:
-            event = {**event, "address": self.address}
-        super()._emit(event)
 
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request: that key gets no seat. (The yes is
@@ -275,7 +269,13 @@ class HostSession(HostedSession):
 
 
 class GuestSession(_NetworkSession):
-    """A seat at another player's table, every entry checked by our own replica."""
+    """A seat at another player's table, every entry checked by our own replica.
+
+    Made with ``takeover`` options that let it host (``succession``), it may come to
+    carry the table on when the host leaves for good: from then on the person's
+    commands go to the ``HostCore`` it hosts the table with (the host's ones included:
+    a stand-in, the next hand, a rematch, a re-admission), whose events already come
+    through the same ``on_event``; leaving closes that table for everyone."""
 
     def __init__(self, on_event: EventCallback, identity, *, address: str | None = None,
                  port: int | None = None, fingerprint: str | None = None,
@@ -288,42 +288,63 @@ class GuestSession(_NetworkSession):
                               timings=timings, state_dir=state_dir, seat=seat, **core)
         self.future = self._thread.submit(self.core.run())
 
+    def _seat(self):
+        """Where the person's moves go: the table we carried on, else our seat at the host's
+        (read on the session's loop, where a takeover happens)."""
+        return self.core.succession.host or self.core
+
+    def _as_host(self, command: str, *args, quiet: bool = False) -> None:
+        """A host's command: to the table we carried on; else "only the host" (``quiet``:
+        nothing, the host does it)."""
+        def run():
+            host = self.core.succession.host
+            if host is not None:
+                getattr(host, command)(*args)
+            elif not quiet:
+                self._emit(error_event("only the host can do that"))
+        self._do(run)
+
     def sit(self, seat: int) -> None:
         """Seats are given by the host in this version."""
 
     def set_seat(self, seat, kind, level=None, player=None) -> None:
-        self._only_host()
+        self._as_host("set_seat", seat, kind, level, player)
 
     def start_game(self) -> None:
-        self._only_host()
+        self._as_host("start_game")
 
     def act(self, action: dict) -> None:
-        self._do(self.core.act, dict(action))
+        action = dict(action)
+        self._do(lambda: self._seat().act(action))
 
     def set_table_option(self, name: str, value: bool) -> None:
-        self._only_host()
+        self._as_host("set_option", name, bool(value))
 
     def next_hand(self) -> None:
-        """The host deals the next hand."""
+        """The host deals the next hand (we do, once we carry the table on)."""
+        self._as_host("next_hand", quiet=True)
 
     def rematch(self) -> None:
-        self._only_host()
+        self._as_host("start_game")
 
     def stand_in(self, seat: int, bot: bool) -> None:
-        self._only_host()
+        self._as_host("stand_in", seat, bool(bot))
+
+    def turn_away(self, fingerprint: str) -> None:
+        """The host's no to a "readmit" request (once we carry the table on)."""
+        self._as_host("turn_away", fingerprint)
 
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""
-        self._do(self.core.hint)
-
-    def _only_host(self) -> None:
-        self._thread.post(self._emit, error_event("only the host can do that"))
+        self._do(lambda: self._seat().hint())
 
     def close(self) -> None:
         self.on_event = lambda event: None
         self._thread.stop(self._shutdown())
 
     async def _shutdown(self) -> None:
+        # a table we carried on closes for everyone, as any host person's does
+        await self.core.succession.leave(farewell="the host left the table")
         await self.core.stop()
         try:
             await within(3, self.core.done.wait())

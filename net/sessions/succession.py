@@ -5,7 +5,8 @@ and ``trust.successor`` (a player's log becomes the authority). This module is t
 sessions' side:
 
 * **Standby.** Every guest that may carry the table on also listens (``Succession.start``:
-  a small TLS server on the interface it reaches the host from, any port) and tells the
+  a small TLS server on the interface it reaches the host from — ``TOWARDS_HOST``, what
+  the app asks for — or the address it was given, any port) and tells the
   host the port in its "join". The host relays every seated guest's standby address —
   the address it sees the guest's connection come from, and that port — to all of them
   in a "roster" message (``roster.Roster``). So the guests learn each other's addresses from
@@ -29,10 +30,14 @@ sessions' side:
   the new host's key, point their reconnection at its address and rejoin as guests: the
   takeover entry comes first in their sync, and their replica checks it.
 
+* **A person's seat** (the app: no bot plays it) carries the table on as the person's
+  host: no stand-in until the person lets one play, no end of the table by itself, and
+  the hand abandoned at the takeover dealt again at once (``HostCore.deal_once``). The app's session sends the person's commands to that
+  ``HostCore`` from then on (``session.GuestSession``).
+
 Limits, said plainly: a partition (two groups each reaching a different lowest seat)
 could make two successors, each refused by nobody in its own group; a successor that
-stops too cannot restore its table from disk (``successor``); the app does not yet turn a
-person's guest window into a host window (a headless guest — the CLI, the tests — does).
+stops too cannot restore its table from disk (``successor``).
 """
 
 from __future__ import annotations
@@ -43,14 +48,18 @@ import os
 from pathlib import Path
 
 from net.sessions.events import takeover_event
-from net.sessions.host_session import HostCore
+from net.sessions.host_session import HostCore, Phase
 from net.trust import successor, takeover
 from net.trust.replica import PeerReplica
 from net.wire.framing import SCHEMAS, ConnectionClosed, ProtocolError
+from net.wire.address import local_address_towards
 from net.wire.identity import fingerprint
 from net.wire.transport import HandshakeError, open_connection, start_server, within
 
 log = logging.getLogger(__name__)
+
+#: ``bind`` for a standby on the interface this guest reaches its host from.
+TOWARDS_HOST = "towards the host"
 
 #: What travels on a standby connection: a player's standing, the successor's answer.
 STANDBY = SCHEMAS.copy()
@@ -70,7 +79,7 @@ class NoSuccession:
     async def stop(self) -> None:
         pass
 
-    async def leave(self) -> None:
+    async def leave(self, farewell: str | None = None) -> None:
         pass
 
     async def carried_on(self) -> None:
@@ -94,8 +103,8 @@ class Succession:
 
     def __init__(self, core, bind: str | None = None, host_kw: dict | None = None):
         self.core = core
-        # ``bind``: where our standby listens, should we carry the table on; None: we only
-        # follow (the app, which cannot host from a guest window yet): no listener.
+        # ``bind``: where our standby listens, should we carry the table on (an address, or
+        # TOWARDS_HOST); None: we only follow: no listener.
         self.bind = bind
         self.host_kw = dict(host_kw or {})  # options for the HostCore, should we host
         self.accepted: list = []  # every EntryMessage the replica accepted, for a roll-back
@@ -106,12 +115,15 @@ class Succession:
         self._running: asyncio.Task | None = None
         self._offers: dict[int, tuple[dict, object]] = {}  # seat -> (standing, connection)
         self._decided: asyncio.Future | None = None  # the successor's (port, seq)
+        self._left: asyncio.Event | None = None  # set when the guest stops (``leave``)
 
     @property
     def port(self) -> int | None:
         return self.server.port if self.server is not None else None
 
     async def start(self) -> None:
+        if self.bind == TOWARDS_HOST:
+            self.bind = self._towards_host()
         if self.bind is None:
             return
         self.server = await start_server(self.bind, 0, self.core.identity, self._serve,
@@ -125,17 +137,39 @@ class Succession:
             self.server.close()
             self.server = None
 
-    async def leave(self) -> None:
-        """The guest stops: so does the table we host, if we carried it on."""
-        if self.host is not None:
-            await self.host.stop()
+    def _towards_host(self) -> str | None:
+        """The address of our interface that reaches the host (None, and no standby,
+        when there is no route to it)."""
+        try:
+            return local_address_towards(self.core.address, self.core.port or 9)
+        except OSError as exc:
+            log.warning("no standby listener (the table cannot be carried on from here): %s", exc)
+            return None
+
+    async def leave(self, farewell: str | None = None) -> None:
+        """The guest stops: so does the table we host, if we carried it on (``farewell``:
+        its people are told it has ended, as when a host person leaves; once is enough)."""
+        self._stopping.set()
+        if self.host is not None and self.host.phase is not Phase.CLOSED:
+            await self.host.stop(farewell)
 
     async def carried_on(self) -> None:
-        """Until the table we carried on ends (at once if we do not host it); then its
-        links, port and advert are closed, as a host's are."""
+        """Until the table we carried on ends, or we leave it (at once if we do not host
+        it); then its links, port and advert are closed, as a host's are."""
         if self.host is not None:
-            await self.host.finished.wait()
-            await self.host.stop()
+            finished = asyncio.ensure_future(self.host.finished.wait())
+            left = asyncio.ensure_future(self._stopping.wait())
+            await asyncio.wait({finished, left}, return_when=asyncio.FIRST_COMPLETED)
+            finished.cancel()
+            left.cancel()
+            if self.host.phase is not Phase.CLOSED:
+                await self.host.stop()
+
+    @property
+    def _stopping(self) -> asyncio.Event:
+        if self._left is None:
+            self._left = asyncio.Event()
+        return self._left
 
     # -- what the guest session tells us --------------------------------------------------------
     def kept(self, accepted: list) -> None:
@@ -295,7 +329,12 @@ class Succession:
         kw = {"bind": self.bind, "timings": core.timings, "you": authority.seats.held_by(core.identity.public_key),
               "autoplay": core.player.bot is not None, "interfaces": core.interfaces,
               "emit": core.emit, "rng": core.rng, **self.host_kw}
-        return HostCore(core.identity, None, state_dir=state_dir, authority=authority, **kw)
+        host = HostCore(core.identity, None, state_dir=state_dir, authority=authority, **kw)
+        # A person's table (nobody deals on by itself): the hand abandoned at the takeover
+        # is dealt again at once — or, between hands, the next one: the person's "Next
+        # hand" went to the host that left — once the players are back (``takeback``).
+        host.deal_once = not host.auto_start
+        return host
 
     def _follow(self, seat: int, address: str, port: int, seq: int) -> None:
         """Another player hosts now: roll back to the entry its takeover extends, pin its

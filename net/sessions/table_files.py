@@ -26,6 +26,7 @@ from pathlib import Path
 
 from net.constants import HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
+from net.trust.mental_authority import MentalAuthority
 from net.sessions.events import error_event, notice_event
 from net.trust.store import GROUP, LogStore
 
@@ -65,7 +66,15 @@ class TableFiles:
     def meta(self) -> dict:
         return read_meta(self.dir)
 
-    authority = HostAuthority  # the class a log is restored as (HostCore sets its own)
+    # The class a log is restored as and a new table made as: it deals by the seeded deal,
+    # or by the mental-poker deal where the table asks for it.
+    authority = MentalAuthority
+
+    def new(self, identity, rng, mental_deal: bool, deadline: float) -> HostAuthority:
+        """A new table's authority, writing to this directory's log (where ``open`` found
+        none to go on with)."""
+        return self.authority(identity, rng=rng, persist=self.store, mental_deal=mental_deal,
+                              deadline=deadline)
 
     def open(self, identity, wanted: Callable[[HostAuthority], bool], resume: Resume,
              rng) -> HostAuthority | None:

@@ -4,7 +4,7 @@ No I/O. When the host has been silent past ``TAKEOVER_GRACE``, each remaining pl
 client signs a *standing* — "at table T, with host H gone, I (seat s) hold the log up to
 entry ``seq`` whose hash is ``head``" — and sends it to the others it can reach. The
 successor is the lowest seat among those standings whose player's client can host
-(``successor_seat``; the app, for now, only follows): every client that sees the same
+(``successor_seat``; a client with no standby only follows): every client that sees the same
 standings picks the same one, with no server.
 
 The successor becomes the host from its own copy of the log (``successor.succeed``). Its
@@ -46,8 +46,8 @@ KIND = "takeover"
 # -- the standings -------------------------------------------------------------------------
 def standing_body(table: str, seat: int, seq: int, head: bytes, departed: bytes,
                   can_host: bool = True) -> dict:
-    """``can_host``: this player's client may carry the table on (a headless guest can;
-    the app, for now, only follows)."""
+    """``can_host``: this player's client may carry the table on (it has a standby
+    listener; one without only follows)."""
     return {"table": table, "seat": seat, "seq": seq, "head": head, "departed": departed,
             "can_host": can_host}
 

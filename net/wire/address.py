@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 
 EXAMPLE = "192.168.1.20:47311"
 MAX_HOST_CHARS = 253  # a DNS name's limit (RFC 1035)
@@ -79,3 +80,13 @@ def _port(text: str) -> int:
 def format_address(host: str, port: int) -> str:
     """How a person types ``(host, port)``: IPv6 addresses in brackets."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def local_address_towards(host: str, port: int = 9) -> str:
+    """The address of this computer's interface that reaches ``host``: where the route
+    to it leaves from (a UDP "connect" only picks the route; nothing is sent). OSError
+    when there is no route (or no such name)."""
+    family, _kind, _proto, _name, where = socket.getaddrinfo(host, port or 9, type=socket.SOCK_DGRAM)[0]
+    with socket.socket(family, socket.SOCK_DGRAM) as probe:
+        probe.connect(where)
+        return probe.getsockname()[0]

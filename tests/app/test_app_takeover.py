@@ -1,5 +1,6 @@
 """The table tells its people when the host left for good: finding who carries the
-table on, reconnecting to them, who hosts now, the hand dealt again, the seat held."""
+table on, reconnecting to them, who hosts now, the hand dealt again, the seat held; and
+the window that carries the table on keeps playing, as its host."""
 
 from __future__ import annotations
 
@@ -39,3 +40,67 @@ def test_the_player_who_carries_the_table_on_is_told_so(qtbot, window):
     bridge.deliver(takeover_event("hosting", "Grandma", "Dad", None, "…", you=True, departed_seat=0))
     qtbot.waitUntil(lambda: "Grandma's computer left the game — you are now hosting" in table.status.text())
     assert "dealt again" not in table.status.text()
+
+
+def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, window, tmp_path, closing):
+    """Real sessions on 127.0.0.1: the host's computer stops mid-hand; this window's
+    guest session (as the app makes it: a standby towards the host) carries the table
+    on, and the person goes on playing in the same window — now as the host: the held
+    seat's bar offers a computer player, and Next hand deals."""
+    from app_driver import Clicker
+    from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
+    from PySide6.QtCore import Qt
+
+    from net.sessions.network import CARRY_ON
+    from net.sessions.session import GuestSession, HostSession
+
+    host = HostSession(Recorder(), {"game": "rook"}, ident("Grandma"), state_dir=tmp_path / "grandma",
+                       timings=QUICK, autoplay=True, auto_start=True, bots={3: "random"})
+    closing.append(host)
+    poll(lambda: host.core.server is not None)
+    window.network = LoopbackNetwork(tmp_path, guest_kw={"takeover": CARRY_ON})
+    window.join(table_info(host))
+    qtbot.waitUntil(lambda: window.setup.table.get("you") == 1, timeout=10000)
+    follower_rec = Recorder()
+    closing.append(GuestSession(follower_rec, ident("Maya"), address="127.0.0.1", port=host.core.port,
+                                timings=QUICK, bot_level="random", state_dir=tmp_path / "maya",
+                                takeover={}))
+    table, clicker = window.table, Clicker(qtbot, window.table)
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is table, timeout=15000)
+
+    def play_until(done, timeout=30000):
+        for _ in range(400):
+            qtbot.waitUntil(lambda: bool(done() or table.waiting.isVisible()
+                                         or (table.legal and table.decision.kind != "sent")),
+                            timeout=timeout)
+            if done() or table.waiting.isVisible():
+                return
+            before = len(table.view.get("actions") or [])
+            clicker.act_once()
+            qtbot.waitUntil(lambda: bool(len(table.view.get("actions") or []) != before or done()),
+                            timeout=timeout)
+
+    play_until(lambda: len(table.view.get("actions") or []) >= 6)
+    host.crash()  # Grandma's computer is gone, for good
+
+    qtbot.waitUntil(lambda: "you are now hosting" in table.status.text(), timeout=20000)
+    assert "Grandma's computer left the game" in table.status.text()
+    qtbot.waitUntil(lambda: table.table.get("is_host") is True, timeout=10000)
+    assert table.table["you"] == 1 and table.table["address"].startswith("127.0.0.1:")
+    # the departed host's seat is held, and it is ours to let a computer play it
+    qtbot.waitUntil(table.waiting.isVisible, timeout=10000)
+    assert table.waiting.title.text() == "Grandma's seat is held for them"
+    assert table.waiting.bot_button.isVisibleTo(table.waiting)
+    qtbot.mouseClick(table.waiting.bot_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: table.table["seats"][0]["kind"] == "bot", timeout=10000)
+
+    # the abandoned hand is dealt again, and the person plays it through to the summary
+    hands = []
+    window.bridge.hand_over.connect(hands.append)
+    play_until(lambda: bool(hands), timeout=30000)
+    assert hands and hands[0]["hand"] == 0
+    qtbot.waitUntil(table.summary.isVisible)
+    qtbot.mouseClick(table.summary.next_button, Qt.LeftButton)  # the host deals: now us
+    qtbot.waitUntil(lambda: table.hand_number == 2 and bool(table.view.get("hand")), timeout=20000)
+    assert not follower_rec.of("alert")
+    assert window.session.core.succession.host.authority.match.hand_number == 1

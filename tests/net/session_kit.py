@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 from net.sessions.guest_session import GuestCore
@@ -82,3 +83,31 @@ def assert_all_verified(summaries: list[dict], hands: int, head: int | None = No
         assert s["ended"] is not None and s["fatal"] is None, s
         if head is not None:
             assert s["head"] == head
+
+
+# -- the facade's sessions, which run on threads of their own ---------------------------------
+
+class Recorder:
+    """``on_event`` for a facade session: every event, and the threads they came on."""
+
+    def __init__(self):
+        self.events = []
+        self.lock = threading.Lock()
+        self.threads = set()
+
+    def __call__(self, event):
+        with self.lock:
+            self.events.append(event)
+            self.threads.add(threading.current_thread().name)
+
+    def of(self, kind):
+        with self.lock:
+            return [e for e in self.events if e["type"] == kind]
+
+
+def poll(predicate, timeout=30.0):
+    """Wait (this thread) until ``predicate()``; AssertionError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)

@@ -8,7 +8,6 @@ events; a clear message on a protocol version mismatch.
 
 import asyncio
 import json
-import threading
 import time
 
 import pytest
@@ -23,7 +22,7 @@ from net.wire.identity import Identity
 from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 from net.wire.transport import start_server
-from tests.net.session_kit import QUICK, Table, assert_all_verified, ident, wait_for
+from tests.net.session_kit import QUICK, Recorder, Table, assert_all_verified, ident, poll, wait_for
 
 
 @pytest.mark.parametrize("game", ["rook", "somerset", "horseshoes"])
@@ -192,29 +191,6 @@ def test_a_protocol_version_mismatch_gives_a_clear_message(arun, host_id):
 
 
 # -- the facade: threads and events ---------------------------------------------------------
-
-class Recorder:
-    def __init__(self):
-        self.events = []
-        self.lock = threading.Lock()
-        self.threads = set()
-
-    def __call__(self, event):
-        with self.lock:
-            self.events.append(event)
-            self.threads.add(threading.current_thread().name)
-
-    def of(self, kind):
-        with self.lock:
-            return [e for e in self.events if e["type"] == kind]
-
-
-def poll(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
 
 def test_facade_sessions_play_a_hand_across_threads(tmp_path):
     host_rec, guest_rec = Recorder(), Recorder()

@@ -19,7 +19,7 @@ def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path):
     async def run():
         table = Table(tmp_path, game="rook", hands=2, guests=0)
         await table.start()
-        # two may carry the table on; the third only follows (as the app does)
+        # two may carry the table on; the third (no standby) only follows
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON if i < 2 else {},
                                   bot_delay=0.01) for i in range(3)]
         await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from net.wire.address import AddressError, format_address, parse_address
+from net.wire.address import AddressError, format_address, local_address_towards, parse_address
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -38,3 +38,9 @@ def test_each_mistake_gets_a_sentence(text, says):
         parse_address(text)
     message = str(caught.value)
     assert says in message and "Errno" not in message and "Traceback" not in message
+
+
+def test_the_interface_that_reaches_a_host_on_this_computer_is_loopback():
+    # a UDP "connect" only picks the route: nothing is sent anywhere
+    assert local_address_towards("127.0.0.1", 47311) == "127.0.0.1"
+    assert local_address_towards("127.0.0.5") == "127.0.0.1"
