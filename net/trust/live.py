@@ -110,7 +110,10 @@ def check_hand(game, shadow: Shadow, view: dict, seq: int, host_seat: int | None
         theirs = None
     ours = frozenset(cards_of(shadow.state.hands[me]))
     if theirs == ours:
-        return shadow
+        # The made-up spare may be the real one by chance: what I hold beyond my dealt
+        # hand is still the spare I have now seen (my own cards, to the privacy check).
+        gained = theirs - shadow.my_hand - shadow.known_spare
+        return shadow.learn_spare(gained) if gained else shadow
     if theirs is not None:
         # Cards I hold that I was not dealt can only have come from the spare.
         spare = theirs - shadow.my_hand

@@ -4,10 +4,12 @@ shadow, and the host's public view against the replayed one."""
 import pytest
 
 from engine import canonical, make_game
+from engine.cards import cards_of
 from net.trust.alerts import HOST, PLAYER, Violation
-from net.trust.live import CORE, compare, hand_sent, logged_action
+from net.trust.live import CORE, check_hand, compare, hand_sent, logged_action
 from net.trust.log import Chain
 from net.trust.moves import ActionBody
+from net.trust.shadow import Shadow
 from net.trust.values import EntryMessage
 from net.wire import messages as m
 from tests.net.trust_table import Table, identity
@@ -55,3 +57,25 @@ def test_a_public_view_that_differs_where_the_public_moves_decide_is_the_hosts_l
     honest = Chain("t").make(identity("host"), "action", {}, shadow.state.state_hash())
     message = EntryMessage.from_wire(m.entry_message(honest.wire, [], view, None, None))
     assert compare(replica.game, shadow, honest.entry, message, 1, 0) == (shadow, [])
+
+
+def test_a_kitty_the_shadow_guessed_right_is_still_learnt_as_the_spare():
+    # The shadow deals the unseen cards at random; when its made-up kitty happens to be
+    # the real one, the bidder's hand already matches the one sent — and the kitty's cards
+    # must still count as its own (known spare), or its privacy check calls them another
+    # seat's (a real soak game raised "cards that are not mine as 'hand'" this way).
+    t = Table(("somerset", "kitty-doubled", None), seed=3)
+    t.start()
+    while t.host.state.phase != "kitty" or t.host.state.to_act()[0] not in t.replicas:
+        if t.host.state.phase == "kitty":
+            t.play_hand()
+            t.next_hand()
+        t.step()
+    bidder = t.host.state.to_act()[0]
+    learnt = t.replicas[bidder].hand.shadow
+    assert learnt.known_spare  # the real kitty, learnt from the hand the host sent
+    guess = Shadow(learnt.game, learnt.me, learnt.dealer, learnt.my_hand, frozenset(), learnt.steps)
+    held = frozenset(cards_of(guess.state.hands[bidder]))
+    view = {"hand": [learnt.game.deck.name(c) for c in sorted(held)]}
+    checked = check_hand(learnt.game, guess, view, 99, 0)
+    assert held - checked.my_hand <= checked.known_spare and checked.known_spare
