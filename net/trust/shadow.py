@@ -46,9 +46,10 @@ class Shadow:
         steps = self.steps + ((action, hidden),)
         if hidden and action.seat == self.me:
             # A stand-in bot made this seat's secret move while its player was away, so
-            # the cards it kept are unknown here: go on as a seat dealt no cards (every
-            # seat's plays unseen until the reveal checks them), not on made-up ones.
-            return Shadow(self.game, None, self.dealer, frozenset(), self.known_spare, steps)
+            # the cards it kept are unknown here: go on as a seat dealt no cards and shown
+            # no spare (every seat's plays unseen until the reveal checks them), not on
+            # made-up ones. A kitty learnt before is this seat's to play now, not barred.
+            return Shadow(self.game, None, self.dealer, frozenset(), frozenset(), steps)
         if action.kind == "play" and action.seat != self.me:
             self._check_play(action)
         hand = replayed(lambda: self.hand.step(action, hidden))

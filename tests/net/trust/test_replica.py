@@ -250,3 +250,41 @@ def test_a_stand_ins_secret_move_does_not_leave_its_players_replica_on_made_up_c
         assert not t.alerts, (seed, t.alerts)
         assert t.heads_agree()
     assert buried >= 1  # the case happened
+
+
+def _stand_in_between(t, seat: int, leave_after: int, back_after: int) -> None:
+    """Play the hand: seat ``seat``'s player is away after ``leave_after`` moves of the
+    hand, a stand-in bot makes ``back_after`` moves for it, then the player is back."""
+    moves = bot_moves = 0
+    away = back = False
+    while t.host.state is not None and not t.host.state.is_over:
+        if not away and moves >= leave_after:
+            t.deliver(t.host.seat(seat, "bot", name=f"P{seat} (bot)", level="random"))
+            away = True
+        if away and not back and t.host.state.to_act()[0] == seat:
+            t.deliver(t.host.act_local(seat, t.choose(seat)))
+            bot_moves += 1
+            if bot_moves >= back_after:
+                _hand_back(t, seat)
+                back = True
+        else:
+            t.step()
+        moves += 1
+
+
+@pytest.mark.parametrize("seed, leave_after, back_after", [
+    (2, 0, 1), (4, 0, 2), (4, 2, 1),  # the bot won the auction and took the kitty: back before it discards
+    (4, 5, 1), (4, 5, 3),  # the player took the kitty and left: the bot discards
+])
+def test_a_player_back_from_a_stand_in_has_the_kitty_checked_as_its_own(seed, leave_after, back_after):
+    # Somerset's kitty goes to the high bidder. A replica once (1) raised "the host sent
+    # me cards that are not mine" when its seat came back holding a kitty its stand-in
+    # had taken, and (2) "seat 1 played 0/0, which was dealt to me" when the stand-in
+    # discarded after the player had taken the kitty, and then a kitty card was played.
+    t = Table(("somerset", "kitty-doubled", None), seed=seed)
+    t.start()
+    _stand_in_between(t, 1, leave_after, back_after)
+    assert not t.alerts, t.alerts
+    assert not t.errors and t.heads_agree()
+    [hand] = t.verified[1]
+    assert hand["scores"] == t.host.match.scores
