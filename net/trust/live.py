@@ -126,3 +126,14 @@ def check_hand(game, shadow: Shadow, view: dict, seq: int, host_seat: int | None
     raise Violation(HOST, host_seat, "private-view",
                     f"entry {seq}: the hand the host says I hold is not the one the "
                     "deal and the play give")
+
+
+def shown_hand(game, shadow: Shadow | None, view: dict | None, me: int | None, seq: int,
+               host_seat: int | None) -> Shadow | None:
+    """``shadow``, taught the spare by the hand an entry that is not a move shows seat
+    ``me``: its seat handed back after a stand-in bot took the kitty (the bot's moves
+    were not sent to it, so the kitty it now holds is news)."""
+    if shadow is None or view is None or me is None or shadow.me != me \
+            or view.get("seat") != me or shadow.state.is_over:
+        return shadow
+    return check_hand(game, shadow, view, seq, host_seat)

@@ -39,7 +39,7 @@ from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust import fairdeal, takeover
 from net.trust.alerts import HOST, IntegrityAlert, Violation
 from net.trust.deadline import ShuffleWatch
-from net.trust.live import check_hand, compare, hand_sent, logged_action
+from net.trust.live import compare, hand_sent, logged_action, shown_hand
 from net.trust.log import Chain, HeldLog
 from net.trust.moves import Binding, logged_move
 from net.trust.privacy import check_private
@@ -150,10 +150,12 @@ class PeerReplica:
             commit = getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
             if entry.kind not in ("deal", "action"):  # those are checked with their shadow
                 self._check_public_unchanged(entry, message)
-                shadow = self._shadow_shown(entry, message)
+                live = self._live_shadow()
+                shadow = shown_hand(self.game, live, message.view, self._seat_after(entry),
+                                    entry.seq, self.host_seat)
                 self._check_private(entry, message, shadow, self._seat_after(entry))
-                if shadow is not self._live_shadow():
-                    commit = self._then_learn(commit, shadow)
+                if shadow is not live:
+                    commit = then(commit, lambda: setattr(self, "hand", replace(self.hand, shadow=shadow)))
         except Violation as v:
             self._halt(out, v, signed.wire, entry.seq)
             return False
@@ -361,24 +363,6 @@ class PeerReplica:
         hand = self.hand
         return hand.shadow if hand is not None and hand.end is None else None
 
-    def _shadow_shown(self, entry: Entry, message: EntryMessage) -> Shadow | None:
-        """The live shadow, taught the spare by the hand an entry that is not a move shows
-        me: my seat handed back after its stand-in bot took the kitty (the bot's moves
-        were not sent to me, so the kitty I now hold is news)."""
-        shadow, me, view = self._live_shadow(), self._seat_after(entry), message.view
-        if shadow is None or view is None or me is None or shadow.me != me \
-                or view.get("seat") != me or shadow.state.is_over:
-            return shadow
-        return check_hand(self.game, shadow, view, entry.seq, self.host_seat)
-
-    def _then_learn(self, commit, shadow: Shadow):
-        """``commit``, then the hand in progress goes on with ``shadow``."""
-        def both():
-            done = commit() if commit is not None else None
-            self.hand = replace(self.hand, shadow=shadow)
-            return done
-        return both
-
     def _seat_after(self, entry: Entry) -> int | None:
         """This key's seat once ``entry`` is applied (a seat entry may give or take it)."""
         if entry.kind != "seat":
@@ -476,3 +460,12 @@ class PeerReplica:
         for message in messages:
             replica.receive(message.wire)
         return replica
+
+
+def then(commit, after):
+    """``commit`` (or nothing), then ``after()``; what ``commit`` returned."""
+    def both():
+        done = commit() if commit is not None else None
+        after()
+        return done
+    return both
