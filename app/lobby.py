@@ -13,7 +13,10 @@ Games this installation left unfinished come from the window (``on_unfinished``)
 game against the computer closed mid-game, or a table it hosted that stopped without
 being closed (a crash). Each gets a card at the top — "Continue your Rook game (hand 4,
 120–85)" or "Resume your table “Friday” (Rook, hand 4, 120–85)" — one click to go on,
-and "Discard" to give it up.
+and "Discard" to give it up. A hosted table that another player carried on while this
+one was gone (a takeover: the same table id, advertised by another key) is not resumed
+here, which would split it in two: its card says "Rejoin your table “Friday” — Dad is
+hosting it now", and that table's row is this installation's to rejoin.
 """
 
 from __future__ import annotations
@@ -168,13 +171,28 @@ class TableRow(QWidget):
         row.addLayout(right)
 
 
-def unfinished_text(offer: dict) -> str:
-    """"Continue your Rook game (hand 4, 120–85)" / "Resume your table “Friday” (Rook, …)"."""
+def unfinished_text(offer: dict, carried_on: dict | None = None) -> str:
+    """"Continue your Rook game (hand 4, 120–85)" / "Resume your table “Friday” (Rook, …)",
+    or, for a table another player now hosts (``carried_on``: its TableInfo), "Rejoin
+    your table “Friday” — Dad is hosting it now"."""
     game = title_name(offer["game"].get("game"))
     progress = f"hand {offer.get('hand', 1)}, {score_line(offer)}"
     if offer.get("kind") == "local":
         return f"Continue your {game} game ({progress})"
-    return f"Resume your table “{offer.get('name') or 'your table'}” ({game}, {progress})"
+    name = offer.get("name") or "your table"
+    if carried_on is not None:
+        host = short_name(str(carried_on.get("host") or "another player"), HOST_NAME_CHARS)
+        return f"Rejoin your table “{name}” — {host} is hosting it now ({game})"
+    return f"Resume your table “{name}” ({game}, {progress})"
+
+
+def carried_on(offer: dict, tables: list[dict]) -> dict | None:
+    """The table on the network that goes on with ``offer``, a table hosted here and
+    left unfinished, under another host (the same table id: a player's client took it
+    over while this one was gone), or None."""
+    if offer.get("kind") != "host" or not offer.get("table"):
+        return None
+    return next((t for t in tables if t.get("id") == offer["table"]), None)
 
 
 class LobbyPage(QWidget):
@@ -213,6 +231,7 @@ class LobbyPage(QWidget):
             header.addWidget(button, 0, Qt.AlignTop)
         outer.addLayout(header)
         self.unfinished: list[dict] = []
+        self._shown_carried: set = set()  # the carried-on tables the offers were drawn for
         self.unfinished_card = QFrame()
         self.unfinished_card.setObjectName("rejoinCard")
         self.unfinished_rows = QVBoxLayout(self.unfinished_card)
@@ -267,16 +286,24 @@ class LobbyPage(QWidget):
                 while item.layout().count():
                     child = item.layout().takeAt(0).widget()
                     if child is not None:
+                        child.setParent(None)  # gone now, not at the next event loop turn
                         child.deleteLater()
             elif item.widget() is not None:
                 item.widget().deleteLater()
+        self._shown_carried = self._carried_ids()
         for offer in self.unfinished:
             row = QHBoxLayout()
-            go = QPushButton(unfinished_text(offer))
+            table = carried_on(offer, self.tables)
+            go = QPushButton(unfinished_text(offer, table))
             go.setObjectName(f"continue-{offer['kind']}")
             go.setMinimumHeight(44)
             go.setAccessibleName(go.text())
-            go.clicked.connect(lambda _=False, o=offer: self.continue_game.emit(dict(o)))
+            if table is not None:
+                go.setToolTip("Another player's computer carried the table on while yours was "
+                              "away: your seat is kept for you there")
+                go.clicked.connect(lambda _=False, t=table: self.join_table.emit(dict(t)))
+            else:
+                go.clicked.connect(lambda _=False, o=offer: self.continue_game.emit(dict(o)))
             drop = QPushButton("Discard")
             drop.setObjectName(f"discard-{offer['kind']}")
             drop.setProperty("role", "secondary")
@@ -287,12 +314,19 @@ class LobbyPage(QWidget):
             row.addWidget(drop)
             self.unfinished_rows.addLayout(row)
         self.unfinished_card.setVisible(bool(self.unfinished))
+        self.on_tables({"tables": self.tables})  # a carried-on table's row is ours to rejoin
 
     def _rejoin(self) -> None:
         if self.rejoin:
             self.join_table.emit(dict(self.rejoin))
 
+    def _carried_ids(self) -> set:
+        """Ids of the tables hosted here that another player now hosts."""
+        return {offer["table"] for offer in self.unfinished if carried_on(offer, self.tables)}
+
     def _yours(self, table: dict | None) -> bool:
+        if table and table.get("id") in self._carried_ids():
+            return True  # our seat is kept at the table carried on without us
         return bool(table and self.rejoin and same_key(table.get("fingerprint"),
                                                        self.rejoin.get("fingerprint")))
 
@@ -359,6 +393,8 @@ class LobbyPage(QWidget):
         """Replace the list, keeping the selected table selected if it is still there."""
         selected = self.selected_table()
         self.tables = list(event.get("tables") or [])
+        if self._carried_ids() != self._shown_carried:
+            self.on_unfinished(self.unfinished)  # a hosted table turned up carried on, or went
         self.list.clear()
         for table in self.tables:
             yours = self._yours(table)
@@ -390,7 +426,9 @@ class LobbyPage(QWidget):
 
     def _join(self) -> None:
         table = self.selected_table()
-        if self._yours(table):
+        if table and table.get("id") in self._carried_ids():
+            self.join_table.emit(table)
+        elif self._yours(table):
             self.join_table.emit({**self.rejoin, "address": table["address"], "port": table["port"]})
         elif table and table.get("open_seats"):
             self.join_table.emit(table)

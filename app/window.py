@@ -220,6 +220,15 @@ class MainWindow(QMainWindow):
             self.network.discard_unfinished()
         self.offer_unfinished()
 
+    def _forget_carried_on(self, table) -> None:
+        """Joining the table this installation hosted, now carried on by another player:
+        the copy left here is behind it, and resuming it would split the table in two,
+        so it is no longer offered (it is kept aside, as Discard does)."""
+        hosted = next((o for o in self.lobby.unfinished if o.get("kind") == "host"), None)
+        if isinstance(table, dict) and hosted is not None and table.get("id") == hosted.get("table"):
+            self.network.discard_unfinished()
+            self.offer_unfinished()
+
     def host_table(self) -> None:
         self.load_network()
         if self.network is None:
@@ -236,6 +245,7 @@ class MainWindow(QMainWindow):
         if self.network is None:
             self._network_missing()
             return
+        self._forget_carried_on(table)
         bridge = self.new_bridge()
         try:
             session = self.network.join(table, self.settings.display_name, bridge.deliver)

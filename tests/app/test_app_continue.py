@@ -70,3 +70,57 @@ def test_a_game_against_the_computer_shows_no_key_fingerprints(qtbot, window):
     assert [seat["fingerprint"] for seat in tables[-1]["seats"]] == [""] * 4
     labels = " ".join(label.text() for label in window.setup.findChildren(QLabel))
     assert "Ann" in labels and "[" not in labels
+
+
+# -- a hosted table another player carried on (issue 14) ------------------------------------
+
+HOSTED = {"kind": "host", "table": "t-friday", "name": "Friday", "game": {"game": "rook"},
+          "hand": 2, "scores": [40, 0], "side": 0}
+CARRIED = {"id": "t-friday", "name": "Friday", "game": "rook", "ruleset": "", "mode": "",
+           "host": "Dad", "fingerprint": "dad1-2345", "open_seats": 0, "in_game": True,
+           "address": "127.0.0.1", "port": 47311, "protocol": 3}
+
+
+def test_a_hosted_table_carried_on_elsewhere_is_rejoined_not_resumed(qtbot):
+    from app.lobby import LobbyPage
+    lobby = LobbyPage()
+    qtbot.addWidget(lobby)
+    joins, resumes = [], []
+    lobby.join_table.connect(joins.append)
+    lobby.continue_game.connect(resumes.append)
+    lobby.on_unfinished([HOSTED])
+    go = lobby.findChild(QPushButton, "continue-host")
+    assert go.text().startswith("Resume your table “Friday”")
+    # Dad's computer carried the table on while ours was away: the same table id.
+    lobby.on_tables({"tables": [dict(CARRIED)]})
+    go = lobby.findChild(QPushButton, "continue-host")
+    assert go.text() == "Rejoin your table “Friday” — Dad is hosting it now (Rook)"
+    qtbot.mouseClick(go, Qt.LeftButton)
+    assert [j["id"] for j in joins] == ["t-friday"] and not resumes
+    # Its row is ours to rejoin, though it shows no open seat.
+    lobby.list.setCurrentRow(0)
+    assert lobby.join_button.isEnabled() and lobby.join_button.text() == "Rejoin table"
+    qtbot.mouseClick(lobby.join_button, Qt.LeftButton)
+    assert [j["id"] for j in joins] == ["t-friday", "t-friday"]
+    # Gone from the network again: back to the plain offer.
+    lobby.on_tables({"tables": []})
+    assert lobby.findChild(QPushButton, "continue-host").text().startswith("Resume your table")
+
+
+def test_joining_the_carried_on_table_stops_offering_the_copy_left_here(qtbot, window):
+    class Network:
+        discarded = 0
+
+        def unfinished(self):
+            return None if self.discarded else {k: v for k, v in HOSTED.items() if k != "kind"}
+
+        def discard_unfinished(self):
+            self.discarded += 1
+
+    window.network = Network()
+    window.offer_unfinished()
+    assert [o["table"] for o in window.lobby.unfinished] == ["t-friday"]
+    window._forget_carried_on({"id": "another-table"})
+    assert window.network.discarded == 0
+    window._forget_carried_on(dict(CARRIED))
+    assert window.network.discarded == 1 and window.lobby.unfinished == []
