@@ -192,7 +192,7 @@ def carried_on(offer: dict, tables: list[dict]) -> dict | None:
     over while this one was gone), or None."""
     if offer.get("kind") != "host" or not offer.get("table"):
         return None
-    return next((t for t in tables if t.get("id") == offer["table"]), None)
+    return next((t for t in tables if t.get("table") == offer["table"]), None)
 
 
 class LobbyPage(QWidget):
@@ -325,7 +325,7 @@ class LobbyPage(QWidget):
         return {offer["table"] for offer in self.unfinished if carried_on(offer, self.tables)}
 
     def _yours(self, table: dict | None) -> bool:
-        if table and table.get("id") in self._carried_ids():
+        if table and table.get("table") and table["table"] in self._carried_ids():
             return True  # our seat is kept at the table carried on without us
         return bool(table and self.rejoin and same_key(table.get("fingerprint"),
                                                        self.rejoin.get("fingerprint")))
@@ -426,7 +426,7 @@ class LobbyPage(QWidget):
 
     def _join(self) -> None:
         table = self.selected_table()
-        if table and table.get("id") in self._carried_ids():
+        if table and table.get("table") and table["table"] in self._carried_ids():
             self.join_table.emit(table)
         elif self._yours(table):
             self.join_table.emit({**self.rejoin, "address": table["address"], "port": table["port"]})

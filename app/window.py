@@ -225,7 +225,7 @@ class MainWindow(QMainWindow):
         the copy left here is behind it, and resuming it would split the table in two,
         so it is no longer offered (it is kept aside, as Discard does)."""
         hosted = next((o for o in self.lobby.unfinished if o.get("kind") == "host"), None)
-        if isinstance(table, dict) and hosted is not None and table.get("id") == hosted.get("table"):
+        if isinstance(table, dict) and hosted is not None and table.get("table") == hosted.get("table"):
             self.network.discard_unfinished()
             self.offer_unfinished()
 

@@ -77,6 +77,7 @@ TXT_GAME = "game"
 TXT_RULESET = "ruleset"
 TXT_MODE = "mode"
 TXT_TABLE = "table"
+TXT_TABLE_ID = "tid"  # the table's id: a table carried on by a new host keeps it
 TXT_HOST = "host"
 TXT_FINGERPRINT = "fp"
 TXT_SEATS = "seats"

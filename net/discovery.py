@@ -58,6 +58,7 @@ from net.constants import (
     TXT_SEATS,
     TXT_STATE,
     TXT_TABLE,
+    TXT_TABLE_ID,
 )
 from net.wire.identity import normalize_fingerprint
 
@@ -68,6 +69,7 @@ DEFAULT_INTERFACES = InterfaceChoice.All
 Interfaces = Sequence[str] | InterfaceChoice
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_\-]{0,31}")  # game / ruleset / mode identifiers
+_TABLE_ID = re.compile(r"[0-9a-f][0-9a-f\-]{0,63}")  # a table id as the host makes it
 MAX_SEATS = 8
 
 
@@ -85,6 +87,7 @@ class TableAdvert:
     open_seats: int
     in_game: bool = False
     protocol: int = PROTOCOL_VERSION
+    table_id: str = ""  # the log's table id (a takeover's new host advertises the same)
 
     def txt(self) -> dict[str, str]:
         return {
@@ -97,6 +100,7 @@ class TableAdvert:
             TXT_FINGERPRINT: normalize_fingerprint(self.fingerprint),
             TXT_SEATS: str(self.open_seats),
             TXT_STATE: STATE_IN_GAME if self.in_game else STATE_LOBBY,
+            **({TXT_TABLE_ID: self.table_id} if self.table_id else {}),
         }
 
     def instance_name(self) -> str:
@@ -133,6 +137,7 @@ def table_info(name: str, properties: dict, addresses: list[str], port: int) -> 
         "host": _cut(txt.get(TXT_HOST) or "", MAX_TXT_VALUE_BYTES),
         "fingerprint": fp, "open_seats": seats, "in_game": state == STATE_IN_GAME,
         "address": addresses[0], "port": port, "protocol": protocol,
+        "table": table_id if _TABLE_ID.fullmatch(table_id := txt.get(TXT_TABLE_ID) or "") else "",
     }
 
 

@@ -31,7 +31,8 @@ class Advert:
         advert = TableAdvert(name=authority.name, game=game.id, ruleset=game.ruleset.id,
                              mode=game.mode or "", host=identity.name,
                              fingerprint=identity.fingerprint, port=port,
-                             open_seats=self.shown[0], in_game=self.shown[1])
+                             open_seats=self.shown[0], in_game=self.shown[1],
+                             table_id=authority.table or "")
         self.advertiser = self.make_advertiser(advert, self.interfaces)
         await self.advertiser.start()
 

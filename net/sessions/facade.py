@@ -44,6 +44,7 @@ class TableInfo(TypedDict):
     address: str
     port: int
     protocol: int
+    table: str  # the table's id ("" from an older advert): the same after a takeover
 
 
 class TablesEvent(TypedDict):

@@ -76,7 +76,7 @@ def test_a_game_against_the_computer_shows_no_key_fingerprints(qtbot, window):
 
 HOSTED = {"kind": "host", "table": "t-friday", "name": "Friday", "game": {"game": "rook"},
           "hand": 2, "scores": [40, 0], "side": 0}
-CARRIED = {"id": "t-friday", "name": "Friday", "game": "rook", "ruleset": "", "mode": "",
+CARRIED = {"id": "Friday [dad123456789abcd-47311]", "table": "t-friday", "name": "Friday", "game": "rook", "ruleset": "", "mode": "",
            "host": "Dad", "fingerprint": "dad1-2345", "open_seats": 0, "in_game": True,
            "address": "127.0.0.1", "port": 47311, "protocol": 3}
 
@@ -96,12 +96,12 @@ def test_a_hosted_table_carried_on_elsewhere_is_rejoined_not_resumed(qtbot):
     go = lobby.findChild(QPushButton, "continue-host")
     assert go.text() == "Rejoin your table “Friday” — Dad is hosting it now (Rook)"
     qtbot.mouseClick(go, Qt.LeftButton)
-    assert [j["id"] for j in joins] == ["t-friday"] and not resumes
+    assert [j["table"] for j in joins] == ["t-friday"] and not resumes
     # Its row is ours to rejoin, though it shows no open seat.
     lobby.list.setCurrentRow(0)
     assert lobby.join_button.isEnabled() and lobby.join_button.text() == "Rejoin table"
     qtbot.mouseClick(lobby.join_button, Qt.LeftButton)
-    assert [j["id"] for j in joins] == ["t-friday", "t-friday"]
+    assert [j["table"] for j in joins] == ["t-friday", "t-friday"]
     # Gone from the network again: back to the plain offer.
     lobby.on_tables({"tables": []})
     assert lobby.findChild(QPushButton, "continue-host").text().startswith("Resume your table")
@@ -120,7 +120,7 @@ def test_joining_the_carried_on_table_stops_offering_the_copy_left_here(qtbot, w
     window.network = Network()
     window.offer_unfinished()
     assert [o["table"] for o in window.lobby.unfinished] == ["t-friday"]
-    window._forget_carried_on({"id": "another-table"})
+    window._forget_carried_on({**CARRIED, "table": "another-table"})
     assert window.network.discarded == 0
     window._forget_carried_on(dict(CARRIED))
     assert window.network.discarded == 1 and window.lobby.unfinished == []

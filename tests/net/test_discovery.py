@@ -31,7 +31,17 @@ def test_txt_round_trip_gives_table_info():
     assert info == {"id": "x._parlour._tcp.local.", "name": "Friday night",
                     "game": "somerset", "ruleset": "kitty-doubled", "mode": "four",
                     "host": "Ada", "fingerprint": FP, "open_seats": 2, "in_game": True,
-                    "address": "10.231.0.1", "port": 4567, "protocol": PROTOCOL_VERSION}
+                    "address": "10.231.0.1", "port": 4567, "protocol": PROTOCOL_VERSION,
+                    "table": ""}
+
+
+def test_the_table_id_is_advertised_so_a_table_carried_on_by_a_new_host_is_known():
+    tid = "6fc5-e6ff-3e92-a6a9-a11b0974"
+    info = table_info("x", as_wire(advert(table_id=tid).txt()), ["10.0.0.1"], 1)
+    assert info["table"] == tid
+    wire = as_wire(advert(table_id=tid).txt())
+    wire[b"tid"] = b"<not an id>"  # an odd one is left out, the advert still shown
+    assert table_info("x", wire, ["10.0.0.1"], 1)["table"] == ""
 
 
 def test_long_names_cut_on_character_boundaries():
