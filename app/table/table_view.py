@@ -109,6 +109,7 @@ class TableView(QWidget):
         bottom.addWidget(self.hand, 1)
         root.addLayout(bottom)
         self.connection = ConnectionCurtain(self)
+        self.host_gone: str | None = None  # the takeover curtain's words while it is up
         self.summary = SummaryCurtain(self)
         # The parts' widgets, by the names the rest of the app (and its tests) know them.
         self.panels, self.my_panel, self.trick = self.ring.panels, self.ring.my_panel, self.ring.trick
@@ -177,6 +178,7 @@ class TableView(QWidget):
         self.results.drop_hold()
         self.summary.hide()
         self.connection.hide()
+        self.host_gone = None
         self.waiting.clear()
         self.banner.hide()
         self.address_button.hide()
@@ -280,6 +282,7 @@ class TableView(QWidget):
         if state == "connected":
             if self.connection.seat in (seat, None) or seat == self.you:
                 self.connection.hide()
+                self.host_gone = None
             self.waiting.clear(seat)
             return
         if state == "stand_in":  # a bot plays the seat for now: the table goes on
@@ -294,9 +297,15 @@ class TableView(QWidget):
             attempt, attempts = event.get("attempt"), event.get("attempts")
             progress = (int(attempt), int(attempts)) if attempt is not None and attempts else None
             detail = event.get("detail") or "The connection to the table dropped. Trying again."
+            if self.host_gone is not None:
+                # The host left for good: its reconnect attempts go on under the same
+                # words, not a curtain of their own that flips back and forth with it.
+                title, detail = "The host left the game", self.host_gone
+            else:
+                title = "Reconnecting…"
             if attempt:
                 detail += f" (attempt {attempt} of {attempts})" if attempts else f" (attempt {attempt})"
-            self.connection.waiting(seat, "Reconnecting…", detail, progress=progress, busy=True)
+            self.connection.waiting(seat, title, detail, progress=progress, busy=True)
         else:  # a bar, not a curtain: everyone else plays on meanwhile
             self.waiting.waiting(seat, f"Waiting for {who} to come back",
                                  drop_reason(who, event.get("detail") or ""),
@@ -307,9 +316,11 @@ class TableView(QWidget):
         curtain), then who does, why a hand is dealt again, and the seat held."""
         text = event.get("text") or "The host left the game."
         if event.get("stage") in ("searching", "following"):
+            self.host_gone = text
             self.connection.waiting(self.you, "The host left the game", text, busy=True)
             return
         self.connection.hide()
+        self.host_gone = None
         seat = event.get("departed_seat")
         if seat is not None and seat != self.you:
             who = event.get("departed") or "the host"
