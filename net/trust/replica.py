@@ -129,7 +129,8 @@ class PeerReplica:
                     break
         else:
             self._entry(out, message)
-        self._maybe_contribute(out)
+        if kind != m.SYNC or message["last"]:  # caught up: a round may be waiting for us
+            self._maybe_contribute(out)
         return out
 
     def _entry(self, out: ReplicaOut, wire: dict) -> bool:

@@ -288,3 +288,18 @@ def test_a_player_back_from_a_stand_in_has_the_kitty_checked_as_its_own(seed, le
     assert not t.errors and t.heads_agree()
     [hand] = t.verified[1]
     assert hand["scores"] == t.host.match.scores
+
+
+def test_a_replica_catching_up_offers_its_contribution_only_once_caught_up():
+    # A player rejoining with no log is sent it in chunks. It once offered its shuffle
+    # for a round it met in an early chunk, which a later chunk showed already dealt,
+    # and the host answered "the cards are already dealt" (shown to the player).
+    t = Table(("rook", None, None))
+    t.tamper = lambda fp, msg: None if fp == t.fp(1) else msg
+    t.start()  # committed; the round waits for seat 1's randomness
+    t.tamper = None
+    fresh = PeerReplica(t.ids[1], t.host_id.public_key, TABLE, t._bytes)
+    [chunk] = t.host.sync(1, -1)
+    assert fresh.receive({**chunk, "last": False}).sends == []  # more may follow
+    [offer] = fresh.receive(m.sync_message([], last=True)).sends
+    assert offer["type"] == m.CONTRIBUTION
