@@ -26,7 +26,8 @@ from . import viewmodel as vm
 from .decisions import DecisionPanel
 from .hand_widget import HandWidget
 from .info_bar import InfoBar
-from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain, WaitingBar, drop_reason
+from .absences import Absences
+from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain, WaitingBar
 from .results import LAST_TRICK_HOLD_MS, Results
 from .score_panel import ScorePanel
 from .seat_ring import SeatRing
@@ -109,7 +110,7 @@ class TableView(QWidget):
         bottom.addWidget(self.hand, 1)
         root.addLayout(bottom)
         self.connection = ConnectionCurtain(self)
-        self.host_gone: str | None = None  # the takeover curtain's words while it is up
+        self.absences = Absences(self, self._flash)
         self.summary = SummaryCurtain(self)
         # The parts' widgets, by the names the rest of the app (and its tests) know them.
         self.panels, self.my_panel, self.trick = self.ring.panels, self.ring.my_panel, self.ring.trick
@@ -177,8 +178,7 @@ class TableView(QWidget):
         self.data.clear()
         self.results.drop_hold()
         self.summary.hide()
-        self.connection.hide()
-        self.host_gone = None
+        self.absences.reset()
         self.waiting.clear()
         self.banner.hide()
         self.address_button.hide()
@@ -269,64 +269,10 @@ class TableView(QWidget):
         super().mousePressEvent(event)
 
     def on_connection(self, event: dict) -> None:
-        seat, state = event.get("seat"), event.get("state")
-        for info in self.table.get("seats") or []:
-            if info.get("seat") == seat:  # the seat's dot follows the connection
-                info["connected"] = state in ("connected", "readmitted")
-        self.ring.refresh_seats(self.data)
-        if state == "readmitted":  # "Dad's seat was given to a new key (fingerprint …)"
-            self._flash(event.get("detail") or "A seat was given to a new key")
-            return
-        names = self.names()
-        who = names[seat] if seat is not None and seat < len(names) else "a player"
-        if state == "connected":
-            if self.connection.seat in (seat, None) or seat == self.you:
-                self.connection.hide()
-                self.host_gone = None
-            self.waiting.clear(seat)
-            return
-        if state == "stand_in":  # a bot plays the seat for now: the table goes on
-            self.waiting.clear(seat)
-            self._flash(event.get("detail") or f"A bot plays for {who} for now")
-            return
-        if seat is None or state not in ("dropped", "reconnecting"):
-            return  # e.g. someone asking the host to be re-admitted
-        if seat != self.you and not self.table.get("started"):
-            return  # before the deal the setup screen shows who is away
-        if seat == self.you:
-            attempt, attempts = event.get("attempt"), event.get("attempts")
-            progress = (int(attempt), int(attempts)) if attempt is not None and attempts else None
-            detail = event.get("detail") or "The connection to the table dropped. Trying again."
-            if self.host_gone is not None:
-                # The host left for good: its reconnect attempts go on under the same
-                # words, not a curtain of their own that flips back and forth with it.
-                title, detail = "The host left the game", self.host_gone
-            else:
-                title = "Reconnecting…"
-            if attempt:
-                detail += f" (attempt {attempt} of {attempts})" if attempts else f" (attempt {attempt})"
-            self.connection.waiting(seat, title, detail, progress=progress, busy=True)
-        else:  # a bar, not a curtain: everyone else plays on meanwhile
-            self.waiting.waiting(seat, f"Waiting for {who} to come back",
-                                 drop_reason(who, event.get("detail") or ""),
-                                 bool(self.table.get("is_host")))
+        self.absences.on_connection(event)
 
     def on_takeover(self, event: dict) -> None:
-        """The host left for good: finding who hosts now and reconnecting to them (a
-        curtain), then who does, why a hand is dealt again, and the seat held."""
-        text = event.get("text") or "The host left the game."
-        if event.get("stage") in ("searching", "following"):
-            self.host_gone = text
-            self.connection.waiting(self.you, "The host left the game", text, busy=True)
-            return
-        self.connection.hide()
-        self.host_gone = None
-        seat = event.get("departed_seat")
-        if seat is not None and seat != self.you:
-            who = event.get("departed") or "the host"
-            self.waiting.waiting(seat, f"{who}'s seat is held for them", text,
-                                 bool(event.get("you")))
-        self._flash(text)
+        self.absences.on_takeover(event)
 
     def on_alert(self, event: dict) -> None:
         seat = event.get("seat")

@@ -1,0 +1,90 @@
+"""Who is away from the table, as the table view shows it.
+
+A player's connection drops and comes back, a bot stands in for a while, a seat goes to
+a new key, the host leaves for good and a player carries the table on (issue 14). Each
+arrives as a "connection" or "takeover" event; ``Absences`` turns it into the parts the
+table view owns: the seat's dot, the curtain over the table when it is *our* link that
+is down (everyone else plays on, so theirs is a bar, not a curtain), the bar for a seat
+the table waits for, and a line in the status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .overlays import drop_reason
+
+HOST_GONE = "The host left the game"
+
+
+class Absences:
+    def __init__(self, view, flash: Callable[[str], None]):
+        self.view = view  # the TableView: its table data, seat ring, curtain and bar
+        self.flash = flash
+        self.host_gone: str | None = None  # the takeover curtain's words while it is up
+
+    def reset(self) -> None:
+        self.view.connection.hide()
+        self.host_gone = None
+
+    def on_connection(self, event: dict) -> None:
+        view = self.view
+        seat, state = event.get("seat"), event.get("state")
+        for info in view.table.get("seats") or []:
+            if info.get("seat") == seat:  # the seat's dot follows the connection
+                info["connected"] = state in ("connected", "readmitted")
+        view.ring.refresh_seats(view.data)
+        if state == "readmitted":  # "Dad's seat was given to a new key (fingerprint …)"
+            self.flash(event.get("detail") or "A seat was given to a new key")
+            return
+        names = view.names()
+        who = names[seat] if seat is not None and seat < len(names) else "a player"
+        if state == "connected":
+            if view.connection.seat in (seat, None) or seat == view.you:
+                self.reset()
+            view.waiting.clear(seat)
+            return
+        if state == "stand_in":  # a bot plays the seat for now: the table goes on
+            view.waiting.clear(seat)
+            self.flash(event.get("detail") or f"A bot plays for {who} for now")
+            return
+        if seat is None or state not in ("dropped", "reconnecting"):
+            return  # e.g. someone asking the host to be re-admitted
+        if seat != view.you and not view.table.get("started"):
+            return  # before the deal the setup screen shows who is away
+        if seat == view.you:
+            self._reconnecting(seat, event)
+        else:  # a bar, not a curtain: everyone else plays on meanwhile
+            view.waiting.waiting(seat, f"Waiting for {who} to come back",
+                                 drop_reason(who, event.get("detail") or ""),
+                                 bool(view.table.get("is_host")))
+
+    def _reconnecting(self, seat: int, event: dict) -> None:
+        """Our own link is down: the curtain, with the attempts so far."""
+        attempt, attempts = event.get("attempt"), event.get("attempts")
+        progress = (int(attempt), int(attempts)) if attempt is not None and attempts else None
+        title = "Reconnecting…"
+        detail = event.get("detail") or "The connection to the table dropped. Trying again."
+        if self.host_gone is not None:
+            # The host left for good: its reconnect attempts go on under the same words,
+            # not a curtain of their own that flips back and forth with it.
+            title, detail = HOST_GONE, self.host_gone
+        if attempt:
+            detail += f" (attempt {attempt} of {attempts})" if attempts else f" (attempt {attempt})"
+        self.view.connection.waiting(seat, title, detail, progress=progress, busy=True)
+
+    def on_takeover(self, event: dict) -> None:
+        """The host left for good: finding who hosts now and reconnecting to them (a
+        curtain), then who does, why a hand is dealt again, and the seat held."""
+        view = self.view
+        text = event.get("text") or "The host left the game."
+        if event.get("stage") in ("searching", "following"):
+            self.host_gone = text
+            view.connection.waiting(view.you, HOST_GONE, text, busy=True)
+            return
+        self.reset()
+        seat = event.get("departed_seat")
+        if seat is not None and seat != view.you:
+            who = event.get("departed") or "the host"
+            view.waiting.waiting(seat, f"{who}'s seat is held for them", text, bool(event.get("you")))
+        self.flash(text)
