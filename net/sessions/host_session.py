@@ -96,12 +96,16 @@ def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
 
 
 def signing(command):
-    """A command that would sign an entry: refused (the person told to wait) while a
-    restarted host is still taking back the entries its disk lost."""
+    """A command that would sign an entry: while a restarted host (or a player's client
+    that carries the table on) is still taking back the entries its disk lost, held and
+    run once that is done (the person told to wait a moment), never lost."""
     @functools.wraps(command)
     def run(self, *args, **kwargs):
-        if not self.takeback.refuse():
-            return command(self, *args, **kwargs)
+        if self.takeback.active:
+            key = (command.__name__, repr(args), repr(sorted(kwargs.items())))
+            self.takeback.hold_command(key, lambda: run(self, *args, **kwargs))
+            return None
+        return command(self, *args, **kwargs)
     return run
 
 

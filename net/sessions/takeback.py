@@ -5,8 +5,9 @@ may cost it entries its peers hold. ``net.trust.recovery.TailRecovery`` decides 
 to ask whom and checks what comes back; this part runs it on the table:
 
 * from the restart until recovery ends, the table signs nothing — no bot moves, no
-  deal, no drops, no new seats, and the host person's commands are answered "a
-  moment" — so it never signs a second entry with a number it used;
+  deal, no drops, no new seats; the host person's commands are held (the person is
+  told "a moment") and run once it ends — so it never signs a second entry with a
+  number it used, and a click made meanwhile is not lost;
 * each returning peer's "join" (its ``last_seq``) goes to the recovery instead of
   being answered with the log at once; the peers' moves that come meanwhile are held
   and taken afterwards, in order;
@@ -41,12 +42,14 @@ from net.wire import messages as m
 WAIT = "The table is getting back moves this computer lost when it stopped; a moment…"
 
 
+
 class Takeback:
     def __init__(self, table, grace: float):
         self.table = table
         self.grace = grace  # the restart grace: how long absent peers are waited for
         self.recovery: TailRecovery | None = None
         self._held: list[tuple] = []  # (fp, link, message) that came meanwhile
+        self._commands: dict[tuple, object] = {}  # the host person's, held meanwhile
         self._until = 0.0
 
     @property
@@ -64,12 +67,11 @@ class Takeback:
         self.table.timers.later(("takeback",), self.grace, self._grace_over)
         return True
 
-    def refuse(self) -> bool:
-        """A command that would sign an entry came meanwhile: True (and the person is
-        told to wait) if it must not run now."""
-        if self.active:
-            self.table.emit(error_event(WAIT))
-        return self.active
+    def hold_command(self, key: tuple, run) -> None:
+        """A command of the host person's that would sign an entry came meanwhile: told
+        to wait, it is run (``run()``) once the table goes on; the same one twice, once."""
+        self.table.emit(error_event(WAIT))
+        self._commands.setdefault(key, run)
 
     # -- the peers -------------------------------------------------------------------------
     def joined(self, fp: str, seat: int, last_seq: int) -> None:
@@ -134,6 +136,9 @@ class Takeback:
         held, self._held = self._held, []
         for fp, link, msg in held:
             t.receive(fp, link, msg)
+        commands, self._commands = list(self._commands.values()), {}
+        for run in commands:
+            run()
         t.arrivals.after_restart(max(0.0, self._until - time.monotonic()))
         t.view.state([])
         t.refresh()
@@ -142,6 +147,7 @@ class Takeback:
         t = self.table
         self.recovery = None
         self._held.clear()
+        self._commands.clear()
         t.timers.cancel(("takeback",))
         t.emit(error_event(f"The table cannot go on: {reason}.", fatal=True))
         t.spawn(t.finish(reason))

@@ -4,6 +4,7 @@ host, and the person plays on through the same session to the end of the game.""
 
 from net.sessions.network import Network
 from net.sessions.session import GuestSession, HostSession
+from net.sessions.takeback import WAIT
 from net.trust import takeover
 from tests.net.session_kit import QUICK, Recorder, ident, poll
 
@@ -18,7 +19,8 @@ def play_as_a_person(session, rec, until, timeout=60.0):
     deadline = time.monotonic() + timeout
     acted, dealt, stood_in = 0, 0, set()
     while not until():
-        assert time.monotonic() < deadline, "the game did not go on to its end"
+        assert time.monotonic() < deadline, \
+            f"the game did not go on to its end; the person's last events: {rec.events[-12:]}"
         states = rec.of("state")
         if states and states[-1]["legal"] and len(states) > acted:
             acted = len(states)
@@ -81,7 +83,9 @@ def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_p
     after = person.events[person.events.index(hosting[0]):]
     assert len([e for e in after if e["type"] == "state" and e["legal"]]) >= 5
     assert [e for e in after if e["type"] == "hand_over"]
-    assert not [e for e in after if e["type"] == "error"]
+    # nothing refused: a command given while the new host takes back its log is held
+    # (the person told to wait a moment) and run after it — the stand-in for Grandma
+    assert not [e for e in after if e["type"] == "error" and e["message"] != WAIT]
     assert carried.authority.match.is_over
     assert person.of("game_over")[-1]["scores"] == list(carried.authority.match.scores)
     assert any(e["type"] == "connection" and e["state"] == "stand_in" and e["seat"] == 0

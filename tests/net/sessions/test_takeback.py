@@ -185,7 +185,7 @@ def test_a_game_against_the_computer_resumes_from_its_disk_at_once(tmp_path, aru
     arun(go())
 
 
-def test_nothing_is_signed_until_the_peers_have_given_the_tail_back(tmp_path, arun):
+def test_nothing_is_signed_until_the_peers_have_given_the_tail_back_and_commands_wait(tmp_path, arun):
     async def go():
         t, port, head = await played_then_restarted(tmp_path, lose=2)
         events = []
@@ -194,11 +194,16 @@ def test_nothing_is_signed_until_the_peers_have_given_the_tail_back(tmp_path, ar
         kept = t.host.authority.chain.seq
         assert kept == head - 2 and t.host.takeback.active  # the peers are not back yet
         t.host.start_game()
-        t.host.stand_in(1, True)
-        t.host.set_seat(1, "bot", level="random")
+        t.host.set_option("live_scores", True)
+        t.host.set_option("live_scores", True)  # a second click on the same
         assert [e["message"] for e in events if e["type"] == "error"] == [WAIT] * 3
         assert t.host.authority.chain.seq == kept
         await wait_for(lambda: not t.host.takeback.active, timeout=20)
+        # The person's commands were held, not lost: run once the table went on, and
+        # the one given twice once (the game had begun: its start is refused then).
+        await wait_for(lambda: t.host.authority.options.get("live_scores") is True, timeout=20)
+        assert [e.body["name"] for e in t.host.authority.log[head + 1:]
+                if e.kind == "option"] == ["live_scores"]
         assert t.host.authority.log[kept + 1:head + 1] == t.guests[0].replica.log[kept + 1:head + 1]
         await wait_for(lambda: t.host.authority.chain.seq > head + 2, timeout=20)  # goes on
         assert not any(g.alerts for g in t.guests)
