@@ -29,8 +29,13 @@ from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
 from engine.records import apply_actions, load_record
 from engine.scoring import breakdown
+from net.trust import mental_log as ml
 from net.trust.values import NOBODY, Seat
 from net.wire.identity import fingerprint
+
+#: Entries after which a seat is shown its hand anew ("state"): a deal — the seeded
+#: deal's, or the mental-poker deal's "mental-dealt", which starts play — or a move.
+DEALT_OR_MOVED = frozenset({"deal", ml.DEALT, "action"})
 
 _plain_info: WeakKeyDictionary = WeakKeyDictionary()  # game -> to_plain(game.info), made once
 

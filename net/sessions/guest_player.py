@@ -20,6 +20,7 @@ from engine.bots.random_bot import RandomBot
 
 from net.sessions.bots import BotDriver
 from net.sessions.events import error_event
+from net.trust import mental_log as ml
 from net.trust.moves import repeats
 from net.trust.replica import ReplicaHalted
 from net.wire import messages as m
@@ -89,7 +90,7 @@ class GuestPlayer:
         seat = self.core.replica.seat
         for a in accepted:
             entry = a.entry
-            if entry.kind in ("deal", "hand_end", "start") or (
+            if entry.kind in ("deal", ml.DEALT, "hand_end", "start") or (
                     entry.kind == "action"
                     and entry.body["signed"]["body"]["action"].get("seat") == seat):
                 self.in_flight = None

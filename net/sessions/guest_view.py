@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (connection_event, hand_over_events, hint_event,
+from net.sessions.events import (DEALT_OR_MOVED, connection_event, hand_over_events, hint_event,
                                  readmitted_event, record_breakdown, seat_info, shuffle_event,
                                  stand_in_event, state_event, table_event, takeover_event)
 from net.trust.values import NOBODY, Entry
@@ -44,7 +44,7 @@ class GuestView:
                                           body["reason"], departed_seat=body["departed_seat"]))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
-        if kinds & {"deal", "action"}:
+        if kinds & DEALT_OR_MOVED:
             self.core.emit(self.state_event([e for a in accepted for e in a.events]))
 
     def table_event(self) -> dict:

@@ -48,7 +48,7 @@ from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers, wait_until
-from net.sessions.events import (error_event, hand_breakdown, hand_over_events, hint_event,
+from net.sessions.events import (DEALT_OR_MOVED, error_event, hand_breakdown, hand_over_events, hint_event,
                                  seat_info, shuffle_event, state_event, table_event)
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
@@ -364,7 +364,7 @@ class HostCore:
         events = []
         for signed in out.entries:
             events += self.authority.archive.events[signed.seq]
-        if set(kinds) & {"deal", "action"}:
+        if set(kinds) & DEALT_OR_MOVED:
             self.view.state(events)
         if set(kinds) & {"start", "hand_end"}:
             self._record(done=False)
