@@ -36,6 +36,77 @@ def test_a_guest_log_keeps_what_the_replica_accepted_and_rebuilds_it(tmp_path):
     disk.close()
 
 
+def accepted_batches(seat: int = 2) -> list[list]:
+    """What one replica accepted, message by message, over a hand of Rook."""
+    t = TrustTable(("rook", None, None), seed=5, open_=False)
+    replica, batches = t.replicas[seat], []
+    receive = replica.receive
+
+    def keeping(message):
+        out = receive(message)
+        if out.accepted:
+            batches.append(out.accepted)
+        return out
+    replica.receive = keeping
+    t.open()
+    t.start()
+    t.play_hand()
+    return batches
+
+
+def on_disk(copy: DiskCopy) -> list[int]:
+    return [k.signed.seq for k in copy.log.messages()]
+
+
+async def written(copy: DiskCopy, count: int) -> None:
+    """Until ``count`` entries are on the disk (the copy's delay is short in the tests)."""
+    for _ in range(400):
+        if len(on_disk(copy)) >= count:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"{on_disk(copy)} on the disk, waiting for {count}")
+
+
+def test_a_running_guest_writes_its_copy_a_moment_after_the_entries_in_one_go(tmp_path):
+    batches = accepted_batches()
+    messages = [m for batch in batches for m in batch]
+    seqs = [m.signed.seq for m in messages]
+
+    async def run():
+        copy = DiskCopy(tmp_path, [].append, delay=0.02)
+        copy.open(TABLE)
+        for batch in batches[:10]:
+            copy.keep(batch)
+        assert on_disk(copy) == []  # not on the move's round trip
+        first = sum(len(b) for b in batches[:10])
+        await written(copy, first)
+        assert on_disk(copy) == seqs[:first]
+        for batch in batches[10:20]:
+            copy.keep(batch)
+        copy.roll_back(seqs[first + 2])  # a takeover's roll-back covers what is pending too
+        assert on_disk(copy) == seqs[:first + 3]
+        for message in messages[first + 3:]:  # the log goes on from there; the session ends
+            copy.keep([message])
+        copy.close()
+        assert copy.log is None
+    asyncio.run(run())
+    disk = GuestLog(log_path(tmp_path, TABLE))
+    kept = disk.messages()
+    assert [k.signed.hash for k in kept] == [m.signed.hash for m in messages]
+    assert [(k.events, k.public, k.view, k.action) for k in kept] == \
+        [(m.events, m.public, m.view, m.action) for m in messages]
+    disk.close()
+
+
+def test_without_an_event_loop_the_copy_is_written_at_once(tmp_path):
+    batches = accepted_batches()
+    copy = DiskCopy(tmp_path, [].append)
+    copy.open(TABLE)
+    copy.keep(batches[0])
+    assert on_disk(copy) == [m.signed.seq for m in batches[0]]
+    copy.close()
+
+
 def test_a_table_id_is_made_safe_for_a_file_name(tmp_path):
     assert log_path(tmp_path, "../x/y z").parent == tmp_path / "tables"
     assert log_path(tmp_path, "../x/y z").name == ".._x_y_z.db"
