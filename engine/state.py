@@ -635,9 +635,13 @@ class State:
         self.add_public(view)
         return view
 
-    def view(self, seat: int) -> dict:
-        """What ``seat`` may see: the public view plus its own hand and secrets."""
-        view = self.public_view()
+    def view(self, seat: int, public: dict | None = None) -> dict:
+        """What ``seat`` may see: the public view plus its own hand and secrets.
+
+        ``public``: this state's ``public_view()``, when the caller has it already (a
+        host sending each seat its view makes it once, not once a seat); the view is a
+        new dict that shares its values."""
+        view = dict(public) if public is not None else self.public_view()
         view["seat"] = seat
         view["hand"] = [self.deck.name(c) for c in cards_of(self.hands[seat])]
         self.add_private(seat, view)
