@@ -83,8 +83,12 @@ class Seats(dict):
     """Seat number -> ``Seat``, as the log has placed them (host and replicas keep one)."""
 
     def held_by(self, key: bytes | None) -> int | None:
-        """The first seat ``key`` plays as a person, or None."""
-        return next((seat for seat, info in sorted(self.items()) if info.held_by(key)), None)
+        """The first seat ``key`` plays as a person, or None (a replica asks several
+        times per entry: a plain loop over the seat numbers)."""
+        for seat in sorted(self):
+            if self[seat].held_by(key):
+                return seat
+        return None
 
     def of_fingerprint(self, fp: str) -> int | None:
         """The seat of the person whose key has fingerprint ``fp``, or None."""
