@@ -10,35 +10,10 @@ from tests.net.session_kit import Table, assert_all_verified
 from tests.net.trust_table import TABLE, Table as TrustTable
 
 
-def test_a_guest_log_keeps_what_the_replica_accepted_and_rebuilds_it(tmp_path):
-    t = TrustTable(("rook", None, None), seed=3, open_=False)
-    replica = t.replicas[2]
-    disk = GuestLog(log_path(tmp_path, TABLE))
-    receive = replica.receive
-
-    def keeping(message):
-        out = receive(message)
-        disk.keep(out.accepted)
-        return out
-    replica.receive = keeping
-    t.open()
-    t.start()
-    t.play_hand()
-    kept = disk.messages()
-    assert [k.signed.hash for k in kept] == [e.hash for e in t.host.log]
-    rebuilt = PeerReplica.restore(t.ids[2], t.host_id.public_key, TABLE, kept)
-    assert rebuilt.chain.head == replica.chain.head and rebuilt.scores == replica.scores
-    assert rebuilt.view == replica.view and rebuilt.halted is None
-    disk.roll_back(5)
-    assert [k.signed.seq for k in disk.messages()] == list(range(6))
-    disk.start_over()
-    assert disk.messages() == []
-    disk.close()
-
-
-def accepted_batches(seat: int = 2) -> list[list]:
-    """What one replica accepted, message by message, over a hand of Rook."""
-    t = TrustTable(("rook", None, None), seed=5, open_=False)
+def played_hand(seed: int, seat: int = 2):
+    """A hand of Rook played on a trust table: the table, the replica of ``seat`` and
+    what it accepted, message by message."""
+    t = TrustTable(("rook", None, None), seed=seed, open_=False)
     replica, batches = t.replicas[seat], []
     receive = replica.receive
 
@@ -51,7 +26,28 @@ def accepted_batches(seat: int = 2) -> list[list]:
     t.open()
     t.start()
     t.play_hand()
-    return batches
+    return t, replica, batches
+
+
+def accepted_batches() -> list[list]:
+    return played_hand(seed=5)[2]
+
+
+def test_a_guest_log_keeps_what_the_replica_accepted_and_rebuilds_it(tmp_path):
+    t, replica, batches = played_hand(seed=3)
+    disk = GuestLog(log_path(tmp_path, TABLE))
+    for batch in batches:
+        disk.keep(batch)
+    kept = disk.messages()
+    assert [k.signed.hash for k in kept] == [e.hash for e in t.host.log]
+    rebuilt = PeerReplica.restore(t.ids[2], t.host_id.public_key, TABLE, kept)
+    assert rebuilt.chain.head == replica.chain.head and rebuilt.scores == replica.scores
+    assert rebuilt.view == replica.view and rebuilt.halted is None
+    disk.roll_back(5)
+    assert [k.signed.seq for k in disk.messages()] == list(range(6))
+    disk.start_over()
+    assert disk.messages() == []
+    disk.close()
 
 
 def on_disk(copy: DiskCopy) -> list[int]:
