@@ -44,7 +44,14 @@ def _canonical(value):
 
 
 def encode(value) -> bytes:
-    return msgpack.packb(canonical(value), use_bin_type=True)
+    return pack(canonical(value))
+
+
+def pack(value) -> bytes:
+    """The encoding of a value already in canonical form (what ``canonical`` gives, or
+    lists of such): ``encode`` without rewriting it again, for a caller that encodes one
+    value in more than one way (a log entry is hashed and signed)."""
+    return msgpack.packb(value, use_bin_type=True)
 
 
 def digest(value) -> str:

@@ -144,8 +144,11 @@ class PartialHand:
         if action.kind == "play" and seat not in self.held and type(action.value) is int \
                 and not self.state.hands[seat] >> action.value & 1:
             # The made-up deal gave this card to someone else: deal again with it here.
-            return PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare, steps,
-                               self.also)
+            # The same moves replayed make the same public history: keep its encoding.
+            again = PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare,
+                                steps, self.also)
+            again.state.adopt_encoded_history(self.state)
+            return again
         state = self.state.clone()
         excluded = list(self.excluded)
         plays = self.plays()

@@ -103,6 +103,33 @@ def _extend_code(code: tuple, items: list, to_json) -> tuple:
     return len(items), items[-1], encoded
 
 
+def _adopt_encoded_history(state: "State", other: "State") -> None:
+    """``State.adopt_encoded_history``: give ``state`` the history encoding kept by
+    ``other`` (``_encoded_history``) for the items its history has alike in public — a
+    replay of the same moves on another made-up deal (``partial.PartialHand``) — so its
+    next hash encodes only what is new. Items are alike when equal, or (a secret move
+    filled with other cards) when their public forms are; the rest is encoded afresh."""
+    if other._history_code is None or state._history_code is not None:
+        return
+    actions, tricks = other._history_code
+    public = state.game.action_to_json
+    state._history_code = (
+        _rebased(actions, other.history, state.history,
+                 lambda a, b: a == b or public(a, public=True) == public(b, public=True)),
+        _rebased(tricks, other.tricks, state.tricks, lambda a, b: a == b))
+
+
+def _rebased(code: tuple, old: list, new: list, alike) -> tuple:
+    """``code``, kept for the items ``old``, made ``new``'s when their first items are
+    ``alike`` one for one (else nothing kept: ``_NO_CODE``)."""
+    count, last, encoded = code
+    if not count or count > len(new) or old[count - 1] is not last:
+        return _NO_CODE
+    if all(map(alike, old[:count], new[:count])):
+        return count, new[count - 1], encoded
+    return _NO_CODE
+
+
 class Trick(NamedTuple):
     leader: int
     cards: tuple  # ((seat, card), ...) in play order
@@ -635,9 +662,10 @@ class State:
         self.add_public(view)
         return view
 
-    def view(self, seat: int) -> dict:
-        """What ``seat`` may see: the public view plus its own hand and secrets."""
-        view = self.public_view()
+    def view(self, seat: int, public: dict | None = None) -> dict:
+        """What ``seat`` may see: the public view plus its own hand and secrets
+        (``public``: this state's public view, if the caller made it already)."""
+        view = dict(public) if public is not None else self.public_view()
         view["seat"] = seat
         view["hand"] = [self.deck.name(c) for c in cards_of(self.hands[seat])]
         self.add_private(seat, view)
@@ -687,6 +715,8 @@ class State:
         tricks = _extend_code(tricks, self.tricks, self._trick_json)
         self._history_code = (actions, tricks)  # tuples: a clone may share them
         return {"actions": actions, "tricks": tricks}
+
+    adopt_encoded_history = _adopt_encoded_history  # (state.adopt_encoded_history(other))
 
     def state_hash(self) -> str:
         """Hex SHA-256 of the canonical public view: equal on every honest peer."""

@@ -163,6 +163,10 @@ LOCAL_DIR = "local"
 #: A guest's copy of each table's verified log (net/sessions/guest_log.py), under its
 #: data directory.
 GUEST_LOG_DIR = "tables"
+#: A guest writes the entries it acknowledged to that copy this long after the first of
+#: them, in one transaction: off a move's round trip, which the acknowledgement ends,
+#: and not in the middle of the other peers' checks of the next move.
+GUEST_LOG_DELAY = 0.1
 
 # -- takeover (net/trust/takeover.py) ---------------------------------------------------------
 

@@ -11,21 +11,26 @@ over (a fresh join, a resync after an alert) starts its file over too; a takeove
 drops the departed host's last entries (``takeover.rolled_back``) drops them here too.
 
 The guest's copy is written after the entries are checked and acknowledged, so it adds
-nothing to a move's round trip, with ``synchronous=NORMAL``: WAL mode keeps it whole if
-Parlour or the computer stops, and a power cut may lose the last entries, which the
-other players hold too. A failed write (disk full, read-only) is reported once and the
-game goes on without the copy.
+nothing to a move's round trip: ``DiskCopy`` holds what the replica accepted for
+``GUEST_LOG_DELAY`` and writes it in one transaction (the acknowledgement goes out
+first, and a run of quick moves costs one write, not one each), with
+``synchronous=NORMAL``: WAL mode keeps it whole if Parlour or the computer stops, and a
+power cut — or the process killed within that delay — may lose the last entries, which
+the other players hold too (and the replica in memory, which a takeover starts from).
+A failed write (disk full, read-only) is reported once and the game goes on without
+the copy.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from net.constants import GUEST_LOG_DIR
+from net.constants import GUEST_LOG_DELAY, GUEST_LOG_DIR
 from net.sessions.events import error_event
 from net.trust.store import LogStore, StoreError
 from net.trust.values import EntryMessage
@@ -87,11 +92,15 @@ class GuestLog:
 
 class DiskCopy:
     """The guest session's copy: the ``GuestLog`` of the table its replica follows now
-    (none without a state directory), a failure said once to the person."""
+    (none without a state directory), written ``delay`` seconds after the entries come
+    (at once without a running event loop), a failure said once to the person."""
 
-    def __init__(self, state_dir: Path | None, emit: Callable[[dict], None]):
-        self.state_dir, self.emit = state_dir, emit
+    def __init__(self, state_dir: Path | None, emit: Callable[[dict], None],
+                 delay: float = GUEST_LOG_DELAY):
+        self.state_dir, self.emit, self.delay = state_dir, emit, delay
         self.log: GuestLog | None = None
+        self._pending: list[EntryMessage] = []  # accepted, not written yet
+        self._timer: asyncio.TimerHandle | None = None
 
     def open(self, table: str) -> None:
         """A fresh replica for ``table``: its copy starts over too."""
@@ -107,11 +116,37 @@ class DiskCopy:
         self._check()
 
     def keep(self, accepted: list[EntryMessage]) -> None:
+        """The entries the replica just accepted, in order: written soon (``flush``)."""
+        if self.log is None or not accepted:
+            return
+        self._pending += accepted
+        if self._timer is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop to wait on (a tool, a test): now
+                self.flush()
+                return
+            self._timer = loop.call_later(self.delay, self.flush)
+
+    def flush(self) -> None:
+        """Write every entry kept and not yet written, now."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        pending, self._pending = self._pending, []
+        if pending and self.log is not None:
+            self.log.keep(pending)
+            self._check()
+
+    def roll_back(self, seq: int) -> None:
+        """Forget the entries after ``seq`` (those still to be written as well)."""
+        self.flush()
         if self.log is not None:
-            self.log.keep(accepted)
+            self.log.roll_back(seq)
             self._check()
 
     def close(self) -> None:
+        self.flush()
         if self.log is not None:
             self.log.close()
             self.log = None
@@ -119,6 +154,7 @@ class DiskCopy:
     def _check(self) -> None:
         if self.log is not None and self.log.failed is not None:
             problem = self.log.failed
+            self._pending = []
             self.close()
             self._failed(problem)
 

@@ -363,6 +363,5 @@ class Succession:
             rolled.shuffles.slack = core.timings.contribution_slack
             self.accepted = [a for a in self.accepted if a.entry.seq <= seq]
             core.replica = rolled
-            if core.disk_log.log is not None:
-                core.disk_log.log.roll_back(seq)
+            core.disk_log.roll_back(seq)
         return rolled

@@ -39,6 +39,7 @@ from pathlib import Path
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from net.sessions.host_session import HostCore
+from net.tools.cli import start_up_done
 from net.wire.identity import Identity
 from net.trust.signing import sign_entry
 from net.trust.store import FULL, GROUP
@@ -105,6 +106,7 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
     # thread off the loop; FULL (the old behaviour) fsyncs every entry before sending it.
     host.files.sync = sync
     timer = _Timer(host)
+    start_up_done()  # as ``parlour host`` does, which this host stands for
     await host.start()
     env = dict(os.environ, PYTHONPATH=str(REPO))
     procs = [subprocess.Popen(

@@ -201,10 +201,10 @@ class MentalAuthority(HostAuthority):
             self._carried = []
 
     # -- what a peer is sent -----------------------------------------------------------------
-    def view(self, seat: int) -> dict | None:
+    def view(self, seat: int, public: dict | None = None) -> dict | None:
         if self.deal is not None:
             return None  # a peer's hand is its own deal client's, and the host has none
-        return super().view(seat)
+        return super().view(seat, public)
 
     # -- moves ----------------------------------------------------------------------------------
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:

@@ -46,9 +46,11 @@ def check_private(deck, entry: Entry, message: EntryMessage, shadow: Shadow | No
     if action is not None and own is not None and not only_own(
             deck, [v for k, v in action.items() if k in SECRET_KEYS], own):
         raise leak("cards that are not mine in my secret move")
-    shown = card_names(deck, message.events)
+    shown = card_names(deck, message.events) - (own or set())
     if shown:
-        foreign = sorted(shown - card_names(deck, message.public) - (own or set()))
+        # Only these few cards are looked for in the public view: the walk ends once it
+        # has seen them all (a card just played is in the current trick, met early).
+        foreign = sorted(shown - card_names(deck, message.public, among=shown))
         if foreign:
             raise leak("in its events, cards nobody has shown: " +
                        ", ".join(deck.name(c) for c in foreign))
@@ -87,16 +89,24 @@ def only_own(deck, value, own: set[int]) -> bool:
     return False
 
 
-def card_names(deck, value) -> set[int]:
-    """Every card a plain value names (any string that is a card's name)."""
+def card_names(deck, value, among: set[int] | None = None) -> set[int]:
+    """Every card a plain value names (any string that is a card's name); given
+    ``among``, those of ``among`` it names, the walk stopping once all are found."""
     found, stack = set(), [value]
+    wanted = len(among) if among is not None else -1
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             try:
-                found.add(deck.parse(item))
+                card = deck.parse(item)
             except RecordError:
-                pass
+                continue
+            if among is None:
+                found.add(card)
+            elif card in among:
+                found.add(card)
+                if len(found) == wanted:
+                    break
         elif isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):

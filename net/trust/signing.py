@@ -53,13 +53,23 @@ def opens(key: bytes, domain: str, envelope: dict) -> bool:
     return verify(key, sig, data)
 
 
-def sign_entry(signer, entry: dict) -> dict:
-    """A log entry signed by the host: ``{"entry": …, "sig": …}``."""
-    return {"entry": entry, "sig": signer.sign(signed_bytes(ENTRY_DOMAIN, entry))}
+def sign_entry(signer, entry: dict, canonical_entry: list | None = None) -> dict:
+    """A log entry signed by the host: ``{"entry": …, "sig": …}``. ``canonical_entry``:
+    ``canonical.canonical(entry)``, when the caller has made it already."""
+    if canonical_entry is None:
+        return {"entry": entry, "sig": signer.sign(signed_bytes(ENTRY_DOMAIN, entry))}
+    return {"entry": entry, "sig": signer.sign(canonical.pack([ENTRY_DOMAIN, canonical_entry]))}
 
 
-def entry_signed_by(key: bytes, signed_entry: dict) -> bool:
-    return opens(key, ENTRY_DOMAIN, {"body": signed_entry["entry"], "sig": signed_entry["sig"]})
+def entry_signed_by(key: bytes, signed_entry: dict, canonical_entry: list | None = None) -> bool:
+    """Whether the host's key ``key`` signed ``signed_entry`` (``canonical_entry``: its
+    entry as ``canonical.canonical`` gives it, when the caller has made it already)."""
+    if canonical_entry is None:
+        return opens(key, ENTRY_DOMAIN, {"body": signed_entry["entry"], "sig": signed_entry["sig"]})
+    sig = signed_entry["sig"]
+    if not isinstance(key, bytes) or not isinstance(sig, bytes):
+        return False
+    return verify(key, sig, canonical.pack([ENTRY_DOMAIN, canonical_entry]))
 
 
 def hidden_digest(nonce: bytes, full_action: dict) -> bytes:

@@ -83,8 +83,12 @@ class Seats(dict):
     """Seat number -> ``Seat``, as the log has placed them (host and replicas keep one)."""
 
     def held_by(self, key: bytes | None) -> int | None:
-        """The first seat ``key`` plays as a person, or None."""
-        return next((seat for seat, info in sorted(self.items()) if info.held_by(key)), None)
+        """The first seat ``key`` plays as a person, or None (a replica asks several
+        times per entry: a plain loop over the seat numbers)."""
+        for seat in sorted(self):
+            if self[seat].held_by(key):
+                return seat
+        return None
 
     def of_fingerprint(self, fp: str) -> int | None:
         """The seat of the person whose key has fingerprint ``fp``, or None."""
@@ -172,15 +176,28 @@ class SignedEntry:
 
     @classmethod
     def sign(cls, signer, entry: Entry) -> "SignedEntry":
-        wire = sign_entry(signer, entry.wire())
-        return cls(entry, wire["sig"], wire)
+        plain = entry.wire()
+        inner = canonical.canonical(plain)
+        wire = sign_entry(signer, plain, inner)
+        signed = cls(entry, wire["sig"], wire)
+        # what ``_canonical`` would make again (a cached_property keeps its value here)
+        signed.__dict__["_canonical"] = [["entry", inner], ["sig", wire["sig"]]]
+        return signed
+
+    @cached_property
+    def _canonical(self) -> list:
+        """The whole signed entry in canonical form (``[["entry", …], ["sig", …]]``),
+        made once: its hash and the bytes its signature covers are both packed from it."""
+        return canonical.canonical(self.wire)
 
     @cached_property
     def hash(self) -> bytes:
-        return entry_hash(self.wire)
+        """``entry_hash(self.wire)``, from the canonical form made once."""
+        return hashlib.sha256(canonical.pack(self._canonical)).digest()
 
     def signed_by(self, key: bytes) -> bool:
-        return entry_signed_by(key, self.wire)
+        inner = next((value for name, value in self._canonical if name == "entry"), None)
+        return inner is not None and entry_signed_by(key, self.wire, inner)
 
     @property
     def seq(self) -> int:

@@ -196,6 +196,7 @@ class Link:
         self.heartbeat = Heartbeat(timings, clock())
         self._queue: asyncio.Queue = asyncio.Queue()
         self._done = asyncio.Event()
+        self._writing = False  # the writer holds a message it has not finished sending
         self.reason: str | None = None
 
     @property
@@ -203,9 +204,22 @@ class Link:
         return self._done.is_set()
 
     def send(self, msg: dict) -> None:
-        """Queue ``msg`` (never blocks; dropped silently once the link has ended)."""
-        if not self.closed:
-            self._queue.put_nowait(msg)
+        """Send ``msg``: written at once when nothing is queued or being written before
+        it — an acknowledgement leaves before the handler that made it goes on to other
+        work — else queued for the writer. Never blocks; dropped silently once the link
+        has ended."""
+        if self.closed:
+            return
+        if self._queue.empty() and not self._writing:
+            try:
+                sent = self.conn.send_now(msg)
+            except (ConnectionClosed, ProtocolError, OSError) as exc:
+                self.close(f"send failed ({exc})")
+                return
+            if sent:
+                self.heartbeat.sent(self.clock())
+                return
+        self._queue.put_nowait(msg)
 
     def send_raw(self, data: bytes) -> None:
         """Queue bytes written as they are (fault-injection tests only)."""
@@ -268,10 +282,12 @@ class Link:
                 if item is _CLOSE:
                     self.close("refused")
                     return
+                self._writing = True
                 if isinstance(item, bytes):
                     await self.conn.send_raw(item)
                 else:
                     await self.conn.send(item)
+                self._writing = False
                 self.heartbeat.sent(self.clock())
         except (ConnectionClosed, ProtocolError, OSError) as exc:
             self.close(f"send failed ({exc})")

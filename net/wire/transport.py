@@ -132,6 +132,20 @@ class Connection:
         """Send one message. Raises ConnectionClosed if the connection is gone."""
         await self._write(framing.encode(msg))
 
+    def send_now(self, msg: dict) -> bool:
+        """Write ``msg`` at once, without waiting, if nothing is waiting to be written
+        before it (no send under way, the transport's buffer empty): True. Else False,
+        and nothing is written (``send`` it instead). ConnectionClosed as ``send``."""
+        if self._send_lock.locked() or self._writer.is_closing() \
+                or self._writer.transport.get_write_buffer_size():
+            return False
+        data = framing.encode(msg)
+        try:
+            self._writer.write(data)
+        except (ConnectionError, ssl.SSLError) as exc:
+            raise ConnectionClosed(f"connection lost: {exc}") from None
+        return True
+
     async def send_raw(self, data: bytes) -> None:
         """Send bytes as they are, not a framed message (fault-injection tests only)."""
         await self._write(data)

@@ -86,6 +86,31 @@ def test_a_replay_built_at_once_equals_one_built_step_by_step(any_variant):
     assert at_once.excluded == stepped.excluded
 
 
+@pytest.mark.parametrize("number", range(2))
+def test_a_hand_dealt_again_keeps_its_history_encoding_and_hashes_as_its_view(any_variant, number):
+    """A step that deals the made-up hand again takes the kept encoding of the public
+    history along (``State.adopt_encoded_history``): hashed at every step, each seat's
+    replay gives the digest of its whole public view, as with nothing kept."""
+    from engine import canonical
+
+    game, state, actions = random_hand(any_variant, number)
+    dealt_again = 0
+    for seat in range(game.num_players):
+        real = state.clone()
+        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
+        for action in actions:
+            real.apply(action)
+            before = hand
+            hand = hand.step(*step_of(game, action, seat))
+            dealt_again += hand.state.dealt != before.state.dealt
+            taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
+            if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
+                hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
+                                   hand.steps)
+            assert hand.state.state_hash() == canonical.digest(hand.state.public_view())
+    assert dealt_again  # the case in question came up
+
+
 def _revoke_moment(variant):
     """A hand where some seat other than 0 plays off suit while its real hand could
     follow: the actions up to that play, and the play."""

@@ -221,6 +221,20 @@ def test_views_never_show_hidden_cards(any_variant, seed, bot_seed):
     check_views_hide(state)
 
 
+@given(seed=seeds, bot_seed=bot_seeds)
+def test_a_view_made_from_the_public_view_is_the_view(any_variant, seed, bot_seed):
+    """``view(seat, public)`` (the host makes the public view once for every seat) gives
+    what ``view(seat)`` gives, and leaves the public view as it was."""
+    def same_views(state):
+        public = state.public_view()
+        for seat in range(state.n):
+            assert state.view(seat, public) == state.view(seat)
+        assert public == state.public_view()
+    state = new_hand(any_variant, seed)
+    play_out(state, RandomBot(bot_seed), same_views)
+    same_views(state)
+
+
 # -- determinism -----------------------------------------------------------------------
 @given(seed=seeds, bot_seed=bot_seeds, cut=st.integers(min_value=0, max_value=100))
 def test_replaying_the_record_reproduces_the_state(any_variant, seed, bot_seed, cut):

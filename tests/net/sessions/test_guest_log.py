@@ -10,20 +10,34 @@ from tests.net.session_kit import Table, assert_all_verified
 from tests.net.trust_table import TABLE, Table as TrustTable
 
 
-def test_a_guest_log_keeps_what_the_replica_accepted_and_rebuilds_it(tmp_path):
-    t = TrustTable(("rook", None, None), seed=3, open_=False)
-    replica = t.replicas[2]
-    disk = GuestLog(log_path(tmp_path, TABLE))
+def played_hand(seed: int, seat: int = 2):
+    """A hand of Rook played on a trust table: the table, the replica of ``seat`` and
+    what it accepted, message by message."""
+    t = TrustTable(("rook", None, None), seed=seed, open_=False)
+    replica, batches = t.replicas[seat], []
     receive = replica.receive
 
     def keeping(message):
         out = receive(message)
-        disk.keep(out.accepted)
+        if out.accepted:
+            batches.append(out.accepted)
         return out
     replica.receive = keeping
     t.open()
     t.start()
     t.play_hand()
+    return t, replica, batches
+
+
+def accepted_batches() -> list[list]:
+    return played_hand(seed=5)[2]
+
+
+def test_a_guest_log_keeps_what_the_replica_accepted_and_rebuilds_it(tmp_path):
+    t, replica, batches = played_hand(seed=3)
+    disk = GuestLog(log_path(tmp_path, TABLE))
+    for batch in batches:
+        disk.keep(batch)
     kept = disk.messages()
     assert [k.signed.hash for k in kept] == [e.hash for e in t.host.log]
     rebuilt = PeerReplica.restore(t.ids[2], t.host_id.public_key, TABLE, kept)
@@ -34,6 +48,59 @@ def test_a_guest_log_keeps_what_the_replica_accepted_and_rebuilds_it(tmp_path):
     disk.start_over()
     assert disk.messages() == []
     disk.close()
+
+
+def on_disk(copy: DiskCopy) -> list[int]:
+    return [k.signed.seq for k in copy.log.messages()]
+
+
+async def written(copy: DiskCopy, count: int) -> None:
+    """Until ``count`` entries are on the disk (the copy's delay is short in the tests)."""
+    for _ in range(400):
+        if len(on_disk(copy)) >= count:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"{on_disk(copy)} on the disk, waiting for {count}")
+
+
+def test_a_running_guest_writes_its_copy_a_moment_after_the_entries_in_one_go(tmp_path):
+    batches = accepted_batches()
+    messages = [m for batch in batches for m in batch]
+    seqs = [m.signed.seq for m in messages]
+
+    async def run():
+        copy = DiskCopy(tmp_path, [].append, delay=0.02)
+        copy.open(TABLE)
+        for batch in batches[:10]:
+            copy.keep(batch)
+        assert on_disk(copy) == []  # not on the move's round trip
+        first = sum(len(b) for b in batches[:10])
+        await written(copy, first)
+        assert on_disk(copy) == seqs[:first]
+        for batch in batches[10:20]:
+            copy.keep(batch)
+        copy.roll_back(seqs[first + 2])  # a takeover's roll-back covers what is pending too
+        assert on_disk(copy) == seqs[:first + 3]
+        for message in messages[first + 3:]:  # the log goes on from there; the session ends
+            copy.keep([message])
+        copy.close()
+        assert copy.log is None
+    asyncio.run(run())
+    disk = GuestLog(log_path(tmp_path, TABLE))
+    kept = disk.messages()
+    assert [k.signed.hash for k in kept] == [m.signed.hash for m in messages]
+    assert [(k.events, k.public, k.view, k.action) for k in kept] == \
+        [(m.events, m.public, m.view, m.action) for m in messages]
+    disk.close()
+
+
+def test_without_an_event_loop_the_copy_is_written_at_once(tmp_path):
+    batches = accepted_batches()
+    copy = DiskCopy(tmp_path, [].append)
+    copy.open(TABLE)
+    copy.keep(batches[0])
+    assert on_disk(copy) == [m.signed.seq for m in batches[0]]
+    copy.close()
 
 
 def test_a_table_id_is_made_safe_for_a_file_name(tmp_path):

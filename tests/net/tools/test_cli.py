@@ -1,11 +1,12 @@
 """``parlour host`` and ``parlour join`` as processes on loopback: JSON lines, exit codes."""
 
+import gc
 import json
 
 import pytest
 
 from net.tools import bench_discovery as lobby
-from net.tools.cli import _host_network, parser
+from net.tools.cli import _host_network, parser, start_up_done
 from tests.net.proc_kit import Peers, check_summaries
 
 
@@ -111,3 +112,12 @@ def test_a_hand_under_the_mental_deal_with_each_player_in_its_own_process(tmp_pa
         result = host.wait_event("result", timeout=1)
         check_summaries(joiners, hands=1, head=result["head"])
     assert result["hands"] == 1
+
+
+def test_start_up_objects_are_kept_out_of_the_collectors_full_passes():
+    before = gc.get_freeze_count()
+    try:
+        start_up_done()
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()

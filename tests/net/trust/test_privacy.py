@@ -60,3 +60,26 @@ def test_the_cards_a_seat_may_see_and_those_a_value_names(dealt):
     names = [deck.name(c) for c in sorted(own)]
     assert only_own(deck, [names[:2], None], own) and not only_own(deck, ["not a card"], own)
     assert card_names(deck, {"a": [names[0], {"b": names[1]}], "c": "hello"}) == set(sorted(own)[:2])
+
+
+def test_looking_for_a_few_cards_finds_what_the_whole_walk_finds():
+    """``card_names(…, among=)`` stops once it has met every card it looks for: over a
+    whole hand's public views and the cards of every deck, it finds exactly the cards of
+    ``among`` that the full walk names."""
+    t = Table(("rook", None, None), seed=9)
+    t.start()
+    views = []
+
+    def keep_view(table):
+        if table.host.state is not None:
+            views.append(table.host.state.public_view())
+    t.play_hand(check=keep_view)
+    deck = t.replicas[1].game.deck
+    assert len(views) > 40
+    for i, view in enumerate(views):
+        named = card_names(deck, view)
+        for among in ({i % deck.size}, {(i * 7) % deck.size, (i * 11) % deck.size},
+                      set(range(0, deck.size, 5)), named, set()):
+            assert card_names(deck, view, among=among) == named & among
+    # spelled loosely (a name with spaces, in lower case) still counts
+    assert card_names(deck, {"x": [" " + deck.name(3).lower()]}, among={3}) == {3}

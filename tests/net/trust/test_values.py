@@ -1,16 +1,19 @@
 """The typed values the trust code reads: built once from the plain data that travels,
 and the same bytes when they go out again."""
 
+import copy
 from dataclasses import FrozenInstanceError
 
 import pytest
 
 from net.trust.log import Chain
+from net.trust.signing import entry_signed_by
 from net.trust.values import NOBODY, EntryMessage, Seat, Seats, SignedEntry, entry_hash
 from net.wire import messages as m
-from tests.net.trust_table import identity
+from tests.net.trust_table import Table, identity
 
 HOST = identity("host")
+HOST_KEY = HOST.public_key
 KEY = bytes(range(32))
 
 
@@ -74,6 +77,27 @@ def test_a_signed_entry_hashes_and_travels_as_the_wire_form_it_was_made_as():
     assert signed.signed_by(HOST.public_key) and not signed.signed_by(KEY)
     again = SignedEntry.from_wire(signed.wire)
     assert again == signed and again.wire is signed.wire
+
+
+def test_a_signed_entrys_hash_and_signature_check_made_once_match_the_plain_ones():
+    """``SignedEntry`` makes an entry's canonical form once for its hash and its
+    signature check: over a played hand's log, made by the host or read from the wire,
+    they answer as ``entry_hash`` and ``entry_signed_by`` do on the plain wire form."""
+    t = Table(("rook", None, None), seed=4)
+    t.start()
+    t.play_hand()
+    made = t.host.log
+    assert len(made) > 40
+    for signed in made:
+        read = SignedEntry.from_wire(copy.deepcopy(signed.wire))
+        for one in (signed, read):
+            assert one.hash == entry_hash(signed.wire)
+            assert one.signed_by(HOST_KEY) is entry_signed_by(HOST_KEY, signed.wire) is True
+            assert one.signed_by(KEY) is entry_signed_by(KEY, signed.wire) is False
+        forged = copy.deepcopy(signed.wire)
+        forged["entry"]["seq"] += 1
+        assert not SignedEntry.from_wire(forged).signed_by(HOST_KEY)
+        assert SignedEntry.from_wire(forged).hash == entry_hash(forged) != signed.hash
 
 
 def test_an_entry_message_is_read_once_with_its_private_part():

@@ -122,6 +122,23 @@ def test_deep_nesting_refused():
         framing.decode(msgpack.packb({"type": "x", "v": value}))
 
 
+def nested(lists: int, inner=None) -> dict:
+    """A message whose "v" is ``lists`` lists deep (the message map itself is depth 0)."""
+    value = inner if inner is not None else "x"
+    for _ in range(lists):
+        value = [value]
+    return {"type": "x", "v": value}
+
+
+def test_nesting_limit_is_exact():
+    deepest = nested(MAX_DEPTH - 1)  # its innermost list at depth MAX_DEPTH - 1
+    assert framing.decode(msgpack.packb(deepest)) == deepest
+    with pytest.raises(ProtocolError, match="deeper"):
+        framing.decode(msgpack.packb(nested(MAX_DEPTH)))
+    with pytest.raises(ProtocolError, match="deeper"):  # a map counts as a level too
+        framing.decode(msgpack.packb(nested(MAX_DEPTH - 1, {"k": 1})))
+
+
 @pytest.mark.parametrize("msg, why", [
     ({"type": "nope"}, "unknown message type 'nope'"),
     ({"type": "play", "card": "8/8"}, "'play' message is missing 'seat'"),

@@ -3,6 +3,7 @@ a real Link over loopback noticing a silent peer."""
 
 import asyncio
 
+from net.wire import framing
 from net.wire.heartbeat import WIRE, AckBook, Backoff, Heartbeat, Link, Timings
 from net.wire.transport import open_connection, start_server
 
@@ -103,3 +104,45 @@ def test_links_exchange_heartbeats_carrying_positions(arun, host_id, guest_id):
 
     arun(main())
     assert seen[:3] == [(42, b"h" * 32)] * 3  # the host's position and its head's hash
+
+
+def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host_id, guest_id):
+    """``send`` writes straight to the connection when nothing is queued before it (an
+    acknowledgement leaves before its handler goes on), and queues behind anything that
+    is, so the other side reads every frame in the order sent."""
+    got = []
+    done = asyncio.Event()
+
+    async def server_side(conn):
+        while len(got) < 3:
+            got.append((await conn.recv())["seq"])
+        await done.wait()
+
+    async def until(condition):
+        for _ in range(250):
+            if condition():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"the server read {got}")
+
+    async def main():
+        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
+        try:
+            conn = await open_connection("127.0.0.1", server.port, guest_id,
+                                         host_id.fingerprint, schemas=WIRE)
+            link = Link(conn, T, lambda msg: None, position=lambda: 0)
+            link.send({"type": "hb", "seq": 1})  # the link's writer is not even running
+            await until(lambda: got == [1])
+            link.send_raw(framing.encode({"type": "hb", "seq": 2}))  # queued for the writer
+            link.send({"type": "hb", "seq": 3})  # so this waits behind it
+            task = asyncio.ensure_future(link.run())
+            await until(lambda: len(got) == 3)
+            link.close("done")
+            await task
+        finally:
+            done.set()
+            server.close()
+            await server.wait_closed()
+
+    arun(main())
+    assert got == [1, 2, 3]

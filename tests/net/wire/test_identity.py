@@ -2,9 +2,12 @@
 
 import json
 import os
+import random
 import stat
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from net.wire import identity as ident
 from net.constants import HOME_ENV, KEY_FILE, PROFILE_FILE
@@ -123,6 +126,36 @@ def test_sign_and_verify_exact_bytes():
     assert not ident.verify(me.public_key[:31], sig, b"play 8/8")
     assert not ident.verify(me.public_key, sig[:63], b"play 8/8")
     assert not ident.verify(b"\xff" * 32, b"\x00" * 64, b"x")  # malformed, no exception
+
+
+def _openssl_verifies(key: bytes, sig: bytes, data: bytes) -> bool:
+    """The check ``verify`` made before it used libsodium: OpenSSL's, via cryptography."""
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(sig, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def _flip(data: bytes, bit: int) -> bytes:
+    return bytes(b ^ (1 << bit % 8) if i == bit // 8 else b for i, b in enumerate(data))
+
+
+def test_verify_agrees_with_openssl():
+    """Every signature made verifies, and one bit changed in the key, the signature or
+    the signed bytes fails, on libsodium exactly as on OpenSSL."""
+    rng = random.Random(14)
+    for _ in range(30):
+        me = Identity.generate()
+        data = rng.randbytes(rng.randrange(1, 300))
+        key, sig = me.public_key, me.sign(data)
+        cases = [(key, sig, data), (_flip(key, rng.randrange(256)), sig, data),
+                 (key, _flip(sig, rng.randrange(512)), data),
+                 (key, sig, _flip(data, rng.randrange(8 * len(data))))]
+        assert [ident.verify(*c) for c in cases] == [_openssl_verifies(*c) for c in cases] \
+            == [True, False, False, False]
+    assert ident.verify(bytearray(key), bytearray(sig), bytearray(data))  # bytes-like too
+    assert not ident.verify("not bytes", sig, data)
 
 
 def test_known_hosts_tofu(tmp_path):
