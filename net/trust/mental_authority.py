@@ -34,7 +34,7 @@ from net.trust import mental_log as ml
 from net.trust.authority import HostAuthority, Out
 from net.trust.host_hand import HostHand
 from net.trust.mental.client import DealClient
-from net.trust.mental.errors import MentalError
+from net.trust.mental.errors import BadMessage, MentalError
 from net.trust.mental.hand import MoveRefused, PartyHand
 from net.trust.mental.outputs import Redeal
 from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
@@ -105,11 +105,15 @@ class MentalAuthority(HostAuthority):
 
     def _apply_mental(self, entry, private: dict) -> list:
         deal, body = self.deal, entry.body
-        if self._restoring:
-            deal.sequencer.submit(deal.setup.parties[body["party"]].key, body["signed"], self.clock())
+        if ml.PLAYED in body:  # a played card's proof that its move could not be logged with
+            step = lambda: deal.party.logged_play(body["party"], body[ml.PLAYED]["body"]["mental"])  # noqa: E731
+        else:
+            if self._restoring:
+                deal.sequencer.submit(deal.setup.parties[body["party"]].key, body["signed"], self.clock())
+            step = lambda: deal.party.logged(body["party"], body["signed"])  # noqa: E731
         if deal.cheat is None:
             try:
-                self._sends += deal.party.logged(body["party"], body["signed"])
+                self._sends += step()
             except MentalError as exc:  # logged as sent: every client names the party too
                 deal.cheat = exc
         if deal.dealt and self.match.state is not None and not self.match.state.is_over:
@@ -227,39 +231,88 @@ class MentalAuthority(HostAuthority):
             raise Refusal("only a secret action (a discard, a bury) is sent hidden")
         return Admitted(action, body.action, None)
 
-    def _log_move(self, out: Out, signed: dict, move: Admitted) -> None:
+    def _may_move(self, action) -> None:
+        """Refusal if no move may be taken now under the mental deal (the cards not dealt,
+        the spare on its way, an audit under way)."""
         deal = self.deal
-        if deal is None:
-            return super()._log_move(out, signed, move)
         if not deal.dealt or deal.cheat is not None:
             raise Refusal("the cards are not dealt yet")
         if ml.spare_pending(deal.party):
             raise Refusal("the spare is being turned up: wait a moment")
         if ml.auditing(deal.party):
             raise Refusal("the deal is being audited: a card was seen twice")
-        action = move.action
-        own = deal.setup.owner(action.seat) == 0
-        if own and ml.spare_coming(deal.party, action.seat):
+        if deal.setup.owner(action.seat) == 0 and ml.spare_coming(deal.party, action.seat):
             raise Refusal("the kitty is on its way: wait a moment")
-        if own:
+
+    def _play_proof(self, action) -> dict | None:
+        """The proof of a card the host's party plays, signed with its move."""
+        if self.deal is None or action.kind != "play":
+            return None
+        self._may_move(action)
+        try:
+            return self.deal.party.own_play(action)
+        except MentalError as exc:
+            raise Refusal(str(exc)) from None
+
+    def _log_move(self, out: Out, signed: dict, move: Admitted) -> None:
+        deal = self.deal
+        if deal is None:
+            return super()._log_move(out, signed, move)
+        action = move.action
+        self._may_move(action)
+        play = ActionBody.from_wire(signed["body"]).mental
+        party = deal.setup.owner(action.seat)  # the party that holds the seat's cards
+        if play is not None:
+            if action.kind != "play" or deal.setup.parties[party].key != self.seats[action.seat].key:
+                raise Refusal("only a played card carries a deal proof, signed by the client "
+                              "that holds it")
+            if party != 0 and not self._play_checked(out, signed, play, party, action):
+                raise Refusal("your card was not taken: its proof is logged for every client "
+                              "to judge")
+        elif party == 0:
+            # The host's party holds the seat's cards (its player was away at the deal and
+            # is back, or a secret move of its own): it logs its step before the move.
             self._log_deal(out, self.key, deal.party.own_move(action))
+        elif action.kind == "play":
+            raise Refusal("a card played under the mental deal carries its proof")
         elif self._carried:
             self._log_deal(out, self.seats[action.seat].key, self._carried)
             self._carried = []
         try:
-            sends = deal.party.move(action)
+            sends = deal.party.move(action, play, party)
         except MoveRefused as exc:
             raise Refusal(exc.detail) from None
         except (IllegalAction, Contradiction) as exc:
             raise Refusal(exc.reason) from None
         self._sends += sends
         state = self.match.state = deal.party.state
-        private = {"action": move.full, "nonce": move.nonce} if own and move.nonce else None
+        private = {"action": move.full, "nonce": move.nonce} if party == 0 and move.nonce else None
         events = ml.public_events(self.game.deck, deal.party.partial.events, state.public_view())
         self._append(out, "action", {"signed": signed}, private=private,
                      state_hash=state.state_hash() if ml.signs_state(deal.party) else None,
                      applied=events)
         self._log_deal(out, self.key, [])
+
+    def _play_checked(self, out: Out, signed: dict, play: dict, party: int, action) -> bool:
+        """A peer's played card checked before its move is logged: True if its proof opens
+        the card the move names. A proof that opens another card, or is malformed, is
+        refused (nothing logged); one that breaks a rule of the deal (a wrong share, a
+        position the seat does not hold), or that only an audit can settle, is logged
+        alone — the signed move as it came, in a ``mental`` entry — so that every client
+        reaches the same verdict, and False."""
+        deal = self.deal
+        try:
+            if deal.party.check_play(party, play, action):
+                return True
+        except MoveRefused as exc:
+            raise Refusal(exc.detail) from None
+        except BadMessage as exc:
+            raise Refusal(str(exc)) from None
+        except MentalError:
+            pass  # a Cheat: its machine names the party when the entry is applied
+        self._append(out, ml.MESSAGE, {"party": party, ml.PLAYED: signed})
+        self._log_deal(out, self.key, [])  # the host's reveal, for an audit
+        return False
 
     def _apply_action(self, entry, private: dict, applied: list | None) -> list:
         if self.deal is None:
@@ -269,7 +322,8 @@ class MentalAuthority(HostAuthority):
         if events is None:  # a restored log: the move again on the host's party
             data = (private or {}).get("action") or body.action
             action, _ = _public_action(self.game, data)
-            self._sends += self.deal.party.move(action)
+            party = self.deal.setup.owner(body.seat)
+            self._sends += self.deal.party.move(action, body.mental, party)
             self.match.state = self.deal.party.state
             events = []
         self.hand.last_action[body.seat] = entry.seq

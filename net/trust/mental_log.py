@@ -38,6 +38,7 @@ from net.trust.mental.setup import DealSetup, Party
 from net.trust.privacy import card_names
 
 DEAL, MESSAGE, RESTART, DEALT = "mental-deal", "mental", "mental-restart", "mental-dealt"
+PLAYED = "played"  # a ``mental`` entry's signed move whose card's proof is logged alone
 
 
 @dataclass

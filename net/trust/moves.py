@@ -41,6 +41,7 @@ class ActionBody(NamedTuple):
     head: bytes  # that entry's hash
     action: dict  # the public form
     hidden: bytes | None  # a secret action's salted digest
+    mental: dict | None = None  # a played card's deal proof, under the mental-poker deal
 
     @classmethod
     def from_wire(cls, body: dict) -> "ActionBody":
@@ -160,15 +161,16 @@ def _parse(game, data: dict) -> Action | RecordError:
         return exc
 
 
-def logged_move(entry, seats, host_seat: int | None, binding: Callable[[int], "Binding"]) -> ActionBody:
-    """The signed move an "action" entry logs, checked as every replica checks it: a
-    well-formed envelope, for a seat someone holds, signed by that seat's key, and bound
-    (``binding(seat)``) to this table, hand and position. A Violation naming the host
-    otherwise (it logged the entry)."""
+def logged_move(entry, seats, host_seat: int | None, binding: Callable[[int], "Binding"],
+                signed: dict | None = None) -> ActionBody:
+    """The signed move an "action" entry logs (or ``signed``, one another entry logs),
+    checked as every replica checks it: a well-formed envelope, for a seat someone holds,
+    signed by that seat's key, and bound (``binding(seat)``) to this table, hand and
+    position. A Violation naming the host otherwise (it logged the entry)."""
     def need(ok: bool, detail: str) -> None:
         if not ok:
             raise Violation(HOST, host_seat, "kind", f"entry {entry.seq}: {detail}")
-    signed = entry.body["signed"]
+    signed = entry.body["signed"] if signed is None else signed
     need(m.is_action_envelope(signed), "a malformed signed action")
     body = ActionBody.from_wire(signed["body"])
     seat = body.seat

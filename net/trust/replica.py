@@ -459,7 +459,12 @@ class PeerReplica:
         # host's check is the live one (and the reveal checks the whole hand as usual).
         return sign_action(self.identity, self.game, parsed, table=self.table,
                            hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
-                           rng=self.rng).message()
+                           rng=self.rng, mental=self._play_proof(parsed)).message()
+
+    def _play_proof(self, action) -> dict | None:
+        """What this seat's move carries besides the action (the mental deal's played
+        card proof); nothing under the seeded deal."""
+        return None
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

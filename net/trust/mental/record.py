@@ -49,6 +49,8 @@ class DealRecord:
         self._my_commits: dict[tuple[int, str], tuple[int, ...]] = {}
         self._own_share: dict[int, Point] = {}
         self._partial: dict[int, Point] = {}  # others' dealt positions, see _partial_for
+        # (party, seat, position, share, proof) of the play proofs made here or checked once
+        self._proven_plays: set[tuple] = set()
         self._hand_told = False
         self.redeal: Redeal | None = None
         self.reveals: dict[int, dict] = {}

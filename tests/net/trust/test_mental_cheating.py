@@ -127,11 +127,12 @@ def test_a_card_other_than_the_one_its_proof_opened_is_refused_live():
     held = sorted(replica.deal.hands[1])
     proven, claimed = legal[0].value, next(c for c in held if c != legal[0].value)
     game = table.host.game
-    proof = replica.act({"play": game.deck.name(proven)})["mental"]
-    lie = dict(table.raw_act(1, {"play": game.deck.name(claimed)}), mental=proof)
+    proof = replica.act({"play": game.deck.name(proven)})["signed"]["body"]["mental"]
+    lie = table.raw_act(1, {"play": game.deck.name(claimed)}, mental=proof)
     head = table.host.chain.seq
     out = table.host.receive(table.fp(1), lie)
     assert [m["reason"] for _, m in out.sends if m["type"] == "error"] == \
         [f"played {game.deck.name(claimed)}, which is not the card its proof opened"]
     logged = [s.kind for s in table.host.log[head + 1:]]
-    assert "action" not in logged  # the proof alone was logged: that card is open now
+    assert "action" not in logged
+    assert logged == []  # the proof rides in the move: refused with it, no card opened
