@@ -10,10 +10,14 @@ that party knows (``mental.hand.PartyHand``). So, unlike ``HostAuthority``:
 * its state is the ``PartyHand``'s: the public view exact, the other humans' hands
   made up; it sends each peer no private view (a peer takes its hand from its own
   deal client), and publishes only events that name no made-up card;
-* a peer's move is logged after its deal messages (the played card's proof, a secret
-  move's commitment), and only if the card is the one the proof opened
-  (``MoveRefused``) and the rules, as far as the host can see, allow it; a peer's
-  secret move comes without its cards;
+* a played card carries its proof inside the move its player signs (the action body's
+  ``mental``): the host checks a peer's once before logging (``PartyHand.check_play``)
+  and logs the move only if the proof opens the card it names (``MoveRefused``) and the
+  rules, as far as the host can see, allow it; a proof that breaks a rule of the deal,
+  or that only an audit settles, is logged alone as evidence (a ``mental`` entry with
+  the signed move, ``played``) and the move is not taken. Its own party's plays carry
+  the proof it made. A secret move's commitment is logged before the move, which comes
+  without its cards;
 * the hand ends once every party revealed its secret and the deal verified
   (``Verified``): the score is the hand replayed on the verified deal, every buried
   or discarded card opened from its commitment.
@@ -132,6 +136,11 @@ class MentalAuthority(HostAuthority):
         return []
 
     def _apply_mental_dealt(self, entry, private: dict) -> list:
+        if self.deal.cheat is None:
+            try:  # every share batch for others checked now, as every replica does, not
+                self.deal.party.client.catch_up()  # at the first card each seat plays
+            except MentalError as exc:
+                self.deal.cheat = exc
         self.deal.dealt = True
         self.hand.round.dealt = True
         self.hand.deal_seq = entry.seq

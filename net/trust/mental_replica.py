@@ -14,8 +14,10 @@ the log again and goes on):
   duplicated card in a shuffle, a wrong decryption share, …); what the client sends in
   answer goes to the host as ``{"type": "mental"}`` messages;
 * ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
-  make the signed state hash; a played card must be the one its proof opened (a card
-  from another seat's position is named at once);
+  make the signed state hash; a played card's proof, signed inside its move, is checked
+  (a card from another seat's position is named at once) and the card must be the one
+  it opened; a ``mental`` entry with a ``played`` move is such a proof the host logged
+  alone (it broke a rule, or only an audit settles it), checked as the move would be;
 * ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
   share checked), the hand replayed on the verified deal with every bury and discard
   opened — a revoke nobody could see live named then — must give the host's result,
@@ -160,6 +162,9 @@ class MentalReplica(PeerReplica):
         self._need(deal is not None and not self.hand.dealt and deal.partial is not None, entry,
                    "play begins before the cards are dealt")
         self._same_hash(entry, deal.state)
+        # Every share batch logged since this seat's hand opened, checked before play
+        # begins (as the host does), not at the first card of the seat it serves.
+        self._deal_step(deal.client.catch_up, entry)
         shadow = self._shadow()
 
         def commit():
