@@ -418,9 +418,7 @@ class HostAuthority:
         self._log_move(out, move.signed, Admitted(action, move.forms.full, move.nonce))
 
     def _play_proof(self, action) -> dict | None:
-        """What the host's own move carries besides the action (the mental deal's played
-        card proof); nothing under the seeded deal."""
-        return None
+        return None  # a played card's proof, under the mental deal (``MentalAuthority``)
 
     def _take_action(self, out: Out, seat: int, signed: dict, private: dict | None) -> None:
         """A peer's signed move: checked, then logged (a harmless repeat is not)."""
@@ -437,8 +435,6 @@ class HostAuthority:
         """Apply the move to the live state once — the engine's rules are the last check
         — and log it with the state hash it makes; the state is put back if the move is
         refused or its entry cannot be written."""
-        if "mental" in signed["body"]:
-            raise Refusal("a deal proof comes only with a card played under the mental deal")
         state = self.state
         before = state.clone()
         try:

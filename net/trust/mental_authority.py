@@ -42,7 +42,7 @@ from net.trust.mental.errors import BadMessage, MentalError
 from net.trust.mental.hand import MoveRefused, PartyHand
 from net.trust.mental.outputs import Redeal
 from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
-from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem
+from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem, admit
 from net.trust.signing import ACTION_DOMAIN, opens
 from net.wire import messages as m
 
@@ -136,11 +136,6 @@ class MentalAuthority(HostAuthority):
         return []
 
     def _apply_mental_dealt(self, entry, private: dict) -> list:
-        if self.deal.cheat is None:
-            try:  # every share batch for others checked now, as every replica does, not
-                self.deal.party.client.catch_up()  # at the first card each seat plays
-            except MentalError as exc:
-                self.deal.cheat = exc
         self.deal.dealt = True
         self.hand.round.dealt = True
         self.hand.deal_seq = entry.seq
@@ -221,8 +216,13 @@ class MentalAuthority(HostAuthority):
 
     # -- moves ----------------------------------------------------------------------------------
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:
-        if self.deal is None or signed["body"].get("hidden") is None:
+        if self.deal is None:
             return super()._check_action(seat, signed, private)
+        binding = self.hand.binding(self.table, self.match.hand_number, seat, self.chain.seq + 1,
+                                    self.archive.hash_at)
+        if signed["body"].get("hidden") is None:  # a played card's proof is checked on logging
+            return admit(self.game, self.state, self.seats[seat].key, seat, signed, private,
+                         binding, proofs=True)
         # A secret move under the mental deal: its cards stay with its player (committed in
         # the deal, opened at the reveal); the host logs the signed public form.
         body = ActionBody.from_wire(signed["body"])
@@ -230,8 +230,6 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the action is not signed by your key")
         if self.state is None or self.state.is_over:
             raise Refusal("no hand is being played")
-        binding = self.hand.binding(self.table, self.match.hand_number, seat, self.chain.seq + 1,
-                                    self.archive.hash_at)
         problem = action_body_problem(body, seat, binding)
         if problem:
             raise Refusal(problem[1])

@@ -162,9 +162,6 @@ class MentalReplica(PeerReplica):
         self._need(deal is not None and not self.hand.dealt and deal.partial is not None, entry,
                    "play begins before the cards are dealt")
         self._same_hash(entry, deal.state)
-        # Every share batch logged since this seat's hand opened, checked before play
-        # begins (as the host does), not at the first card of the seat it serves.
-        self._deal_step(deal.client.catch_up, entry)
         shadow = self._shadow()
 
         def commit():

@@ -118,10 +118,12 @@ def repeats(game, state, seat: int, decision: dict) -> bool:
 
 
 def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None,
-          binding: Binding) -> Admitted | None:
+          binding: Binding, proofs: bool = False) -> Admitted | None:
     """The move a peer in ``seat`` (playing with ``key``) sent as ``signed`` (its
     schema-checked envelope) and ``private``: Admitted, None for a harmless repeat, or
-    Refusal saying why not. The action is parsed once."""
+    Refusal saying why not. The action is parsed once. ``proofs``: whether the body may
+    carry a played card's deal proof (``mental``: only under the mental-poker deal, whose
+    authority checks it)."""
     body = ActionBody.from_wire(signed["body"])
     public = body.action
     parsed = _parse(game, public) if body.hidden is None else None
@@ -130,6 +132,8 @@ def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None
         return None  # a second "Got it" (sent before the first was logged): changes nothing
     if not opens(key, ACTION_DOMAIN, signed):
         raise Refusal("the action is not signed by your key")
+    if body.mental is not None and not proofs:
+        raise Refusal("a deal proof comes only with a card played under the mental deal")
     if state is None or state.is_over:
         raise Refusal("no hand is being played")
     problem = action_body_problem(body, seat, binding)

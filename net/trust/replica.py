@@ -462,9 +462,7 @@ class PeerReplica:
                            rng=self.rng, mental=self._play_proof(parsed)).message()
 
     def _play_proof(self, action) -> dict | None:
-        """What this seat's move carries besides the action (the mental deal's played
-        card proof); nothing under the seeded deal."""
-        return None
+        return None  # a played card's proof, under the mental deal (``MentalReplica``)
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

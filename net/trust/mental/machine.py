@@ -219,7 +219,9 @@ class MentalDeal(DealRecord):
             if batch is not None:
                 batches.append(batch)
         for batch in batches:
-            if batch.to is None or batch.to == self.me:
+            if self._made_here(batch):
+                pass  # this party's own batch, as it made it: nothing to check
+            elif batch.to is None or batch.to == self.me:
                 self._check_batch(batch)
             else:
                 self._unchecked.append(batch)
@@ -263,44 +265,6 @@ class MentalDeal(DealRecord):
         self.played[position] = (seat, card)
         self.known[position] = card
         return [Played(seat, position, card)]
-
-    def _open_play(self, sender: int, message: dict) -> tuple[int, int, int | None]:
-        """(seat, position, the card the play opens, or None: not a card of this deck, or
-        one seen twice), every rule checked and nothing recorded. A proof is checked
-        once: not at all if this party made it (``play``), not again once
-        ``check_play`` passed it."""
-        seat, position = message["seat"], message["position"]
-        self._sender_plays(sender, seat)
-        if position not in self.holdings[seat]:
-            dealt_to = self.setup.seat_of(position)
-            where = "the spare" if dealt_to is None else f"seat {dealt_to}"
-            self._cheat(sender, "not-held", f"seat {seat} played from deck position {position}, "
-                                            f"which belongs to {where}, not to it")
-        if position in self.played:
-            self._cheat(sender, "played-twice", f"seat {seat} played deck position {position} again")
-        if position in self.public:
-            if message["share"] is not None:
-                raise BadMessage("a face-up card is played without a share", sender)
-            return seat, position, self.public[position]
-        if message["share"] is None:
-            self._cheat(sender, "share", f"seat {seat} played a face-down card without its share")
-        share = Point(message["share"])  # its proof's check multiplies it: libsodium checks it
-        proven = (sender, seat, position, message["share"], message["proof"])
-        if proven not in self._proven_plays:
-            if not verify_dleq(self.keys[sender], [self.final[position].c1], [share],
-                               message["proof"], self._play_context(seat, position)):
-                self._blame_deck()
-                self._cheat(sender, "share", f"the decryption share of the card seat {seat} "
-                                             f"played (position {position}) does not check out")
-            self._proven_plays.add(proven)
-        self._check_batches({position})
-        if len(self.shares[position]) != self.parties - 1 or sender in self.shares[position]:
-            self._cheat(sender, "not-held", f"seat {seat} played position {position}, "
-                                            "which was never opened to it")
-        card = self._card(self._partial_for(position, sender) - share)
-        if card is None or self._seen(card, position):
-            return seat, position, None
-        return seat, position, card
 
     def _on_show(self, sender: int, message: dict) -> list:
         seat = message["seat"]
@@ -367,8 +331,13 @@ class MentalDeal(DealRecord):
         proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[p].c1 for p in positions],
                            shares, self._batch_context(self.me, to, positions),
                            self.secrets.nonce_key)
-        return {"to": to, "positions": list(positions),
-                "shares": b"".join(s.raw for s in shares), "proof": proof}
+        raw = b"".join(s.raw for s in shares)
+        self._made_batches.add((to, tuple(positions), raw, proof))
+        return {"to": to, "positions": list(positions), "shares": raw, "proof": proof}
+
+    def _made_here(self, batch: ShareBatch) -> bool:
+        return batch.prover == self.me and (batch.to, batch.positions, b"".join(
+            s.raw for s in batch.shares), batch.proof) in self._made_batches
 
     def _read_batch(self, sender: int, raw: dict) -> ShareBatch | None:
         to, positions = raw["to"], tuple(raw["positions"])

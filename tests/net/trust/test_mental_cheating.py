@@ -144,10 +144,10 @@ def test_each_played_cards_proof_is_checked_once_by_every_party_but_its_maker(mo
     """The host checks a peer's proof before it logs the move and does not check it again
     when the move is applied; the player's own client, and the host for its own seat,
     check nothing they made: a face-down card costs one check at each other party."""
-    from net.trust.mental import machine
+    from net.trust.mental import record
     checks = []
-    real = machine.verify_dleq
-    monkeypatch.setattr(machine, "verify_dleq",  # a single share's: a play's (not a batch's)
+    real = record.verify_dleq
+    monkeypatch.setattr(record, "verify_dleq",  # a single share's: a play's (not a batch's)
                         lambda *a: (len(a[1]) == 1 and checks.append(1)) or real(*a))
     table = dealt_table()
     parties = len(table.host.deal.setup.parties)
@@ -201,3 +201,15 @@ def test_a_restored_host_replays_the_moves_with_their_proofs():
     again = MentalAuthority.restore(table.host_id, table.persisted, rng=table._bytes)
     assert again.state.state_hash() == table.host.state.state_hash()
     assert again.deal.party.played == table.host.deal.party.played
+
+
+def test_no_party_checks_a_share_batch_it_made(monkeypatch):
+    from net.trust.mental.machine import MentalDeal
+    checked = []
+    real = MentalDeal._check_batch
+    monkeypatch.setattr(MentalDeal, "_check_batch",
+                        lambda self, batch: checked.append((self.me, batch.prover)) or real(self, batch))
+    table = dealt_table()
+    table.play_hand()
+    assert not table.alerts and checked
+    assert [(me, prover) for me, prover in checked if me == prover] == []
