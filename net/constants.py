@@ -12,8 +12,10 @@ from __future__ import annotations
 #: Peers with different versions refuse to talk, with a message saying who should update.
 #: 2: the host's heartbeat carries its head's hash, "skip" entries, privacy and
 #: re-admission checks (parlour-trust/2). 3: the players carry a table on when its host
-#: is gone for good ("takeover" entries, "roster", "standby" and "origin").
-PROTOCOL_VERSION = 3
+#: is gone for good ("takeover" entries, "roster", "standby" and "origin"). 4: under the
+#: mental-poker deal a played card's proof is signed inside its move (the action body's
+#: optional "mental"), not sent as an envelope of its own.
+PROTOCOL_VERSION = 4
 
 # -- identity -------------------------------------------------------------------------
 

@@ -16,6 +16,9 @@ machines, though this one has two cores). Printed:
    on today's seeded deal at the same table, and at a game against the computer (one
    human, no network: the seeded deal); the mental deal's extra cost per card is the
    difference of the first two medians.
+3. The CPU time this process spent between two such cards, median, under each deal: in
+   one process every party's work (a figure that a loaded machine skews far less than
+   the time between cards); with ``--processes`` the host's alone.
 """
 
 from __future__ import annotations
@@ -41,19 +44,19 @@ class Clocked:
     """The host's entries by kind, with the time each was logged."""
 
     def __init__(self, host: HostCore):
-        self.marks: list[tuple[str, bool, float]] = []  # (kind, is a play, time)
+        self.marks: list[tuple[str, bool, float, float]] = []  # (kind, is a play, time, CPU)
         chain = host.authority.chain
         advance = chain.advance
 
         def timed(signed):  # each entry, once signed, persisted and applied
             advance(signed)
             play = signed.kind == "action" and "play" in signed.body["signed"]["body"]["action"]
-            self.marks.append((signed.kind, play, time.perf_counter()))
+            self.marks.append((signed.kind, play, time.perf_counter(), time.process_time()))
         chain.advance = timed
 
     def deals(self) -> list[float]:
         out, start = [], None
-        for kind, _, at in self.marks:
+        for kind, _, at, _ in self.marks:
             if kind == "mental-deal":
                 start = at
             elif kind == "mental-dealt" and start is not None:
@@ -61,10 +64,12 @@ class Clocked:
                 start = None
         return out
 
-    def card_gaps(self) -> list[float]:
-        """Between two consecutive cards of a trick-play phase (no other move between)."""
+    def card_gaps(self, cpu: bool = False) -> list[float]:
+        """Between two consecutive cards of a trick-play phase (no other move between):
+        the time, or (``cpu``) this process's CPU time."""
         gaps, last = [], None
-        for kind, play, at in self.marks:
+        for kind, play, wall, used in self.marks:
+            at = used if cpu else wall
             if play:
                 if last is not None:
                     gaps.append(at - last)
@@ -149,6 +154,11 @@ async def run(game: str, hands: int, processes: bool) -> None:
     print(f"  a card, one human, local: {ms(card_l)}")
     extra = statistics.median(card_m) - statistics.median(card_s)
     print(f"  the mental deal's extra cost per card: {extra * 1000:.2f} ms")
+    cpu_m, cpu_s = mental.card_gaps(cpu=True), seeded.card_gaps(cpu=True)
+    whose = "the host's process" if processes else "all parties"
+    print(f"  CPU per card ({whose}): mental {statistics.median(cpu_m) * 1000:.2f} ms, "
+          f"seeded {statistics.median(cpu_s) * 1000:.2f} ms, "
+          f"extra {(statistics.median(cpu_m) - statistics.median(cpu_s)) * 1000:.2f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -415,8 +415,11 @@ class HostAuthority:
             return  # a second "Got it": accepted, nothing to log
         move = sign_action(self.identity, self.game, action, table=self.table,
                            hand=self.match.hand_number, seen=self.chain.seq, head=self.chain.head,
-                           rng=self.rng)
+                           rng=self.rng, mental=self._play_proof(action))
         self._log_move(out, move.signed, Admitted(action, move.forms.full, move.nonce))
+
+    def _play_proof(self, action) -> dict | None:
+        return None  # a played card's proof, under the mental deal (``MentalAuthority``)
 
     def _take_action(self, out: Out, seat: int, signed: dict, private: dict | None) -> None:
         """A peer's signed move: checked, then logged (a harmless repeat is not)."""

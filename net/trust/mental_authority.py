@@ -10,10 +10,14 @@ that party knows (``mental.hand.PartyHand``). So, unlike ``HostAuthority``:
 * its state is the ``PartyHand``'s: the public view exact, the other humans' hands
   made up; it sends each peer no private view (a peer takes its hand from its own
   deal client), and publishes only events that name no made-up card;
-* a peer's move is logged after its deal messages (the played card's proof, a secret
-  move's commitment), and only if the card is the one the proof opened
-  (``MoveRefused``) and the rules, as far as the host can see, allow it; a peer's
-  secret move comes without its cards;
+* a played card carries its proof inside the move its player signs (the action body's
+  ``mental``): the host checks a peer's once before logging (``PartyHand.check_play``)
+  and logs the move only if the proof opens the card it names (``MoveRefused``) and the
+  rules, as far as the host can see, allow it; a proof that breaks a rule of the deal,
+  or that only an audit settles, is logged alone as evidence (a ``mental`` entry with
+  the signed move, ``played``) and the move is not taken. Its own party's plays carry
+  the proof it made. A secret move's commitment is logged before the move, which comes
+  without its cards;
 * the hand ends once every party revealed its secret and the deal verified
   (``Verified``): the score is the hand replayed on the verified deal, every buried
   or discarded card opened from its commitment.
@@ -34,11 +38,11 @@ from net.trust import mental_log as ml
 from net.trust.authority import HostAuthority, Out
 from net.trust.host_hand import HostHand
 from net.trust.mental.client import DealClient
-from net.trust.mental.errors import MentalError
+from net.trust.mental.errors import BadMessage, MentalError
 from net.trust.mental.hand import MoveRefused, PartyHand
 from net.trust.mental.outputs import Redeal
 from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
-from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem
+from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem, admit
 from net.trust.signing import ACTION_DOMAIN, opens
 from net.wire import messages as m
 
@@ -105,11 +109,15 @@ class MentalAuthority(HostAuthority):
 
     def _apply_mental(self, entry, private: dict) -> list:
         deal, body = self.deal, entry.body
-        if self._restoring:
-            deal.sequencer.submit(deal.setup.parties[body["party"]].key, body["signed"], self.clock())
+        if ml.PLAYED in body:  # a played card's proof that its move could not be logged with
+            step = lambda: deal.party.logged_play(body["party"], body[ml.PLAYED]["body"]["mental"])  # noqa: E731
+        else:
+            if self._restoring:
+                deal.sequencer.submit(deal.setup.parties[body["party"]].key, body["signed"], self.clock())
+            step = lambda: deal.party.logged(body["party"], body["signed"])  # noqa: E731
         if deal.cheat is None:
             try:
-                self._sends += deal.party.logged(body["party"], body["signed"])
+                self._sends += step()
             except MentalError as exc:  # logged as sent: every client names the party too
                 deal.cheat = exc
         if deal.dealt and self.match.state is not None and not self.match.state.is_over:
@@ -208,8 +216,13 @@ class MentalAuthority(HostAuthority):
 
     # -- moves ----------------------------------------------------------------------------------
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:
-        if self.deal is None or signed["body"].get("hidden") is None:
+        if self.deal is None:
             return super()._check_action(seat, signed, private)
+        binding = self.hand.binding(self.table, self.match.hand_number, seat, self.chain.seq + 1,
+                                    self.archive.hash_at)
+        if signed["body"].get("hidden") is None:  # a played card's proof is checked on logging
+            return admit(self.game, self.state, self.seats[seat].key, seat, signed, private,
+                         binding, proofs=True)
         # A secret move under the mental deal: its cards stay with its player (committed in
         # the deal, opened at the reveal); the host logs the signed public form.
         body = ActionBody.from_wire(signed["body"])
@@ -217,8 +230,6 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the action is not signed by your key")
         if self.state is None or self.state.is_over:
             raise Refusal("no hand is being played")
-        binding = self.hand.binding(self.table, self.match.hand_number, seat, self.chain.seq + 1,
-                                    self.archive.hash_at)
         problem = action_body_problem(body, seat, binding)
         if problem:
             raise Refusal(problem[1])
@@ -227,39 +238,88 @@ class MentalAuthority(HostAuthority):
             raise Refusal("only a secret action (a discard, a bury) is sent hidden")
         return Admitted(action, body.action, None)
 
-    def _log_move(self, out: Out, signed: dict, move: Admitted) -> None:
+    def _may_move(self, action) -> None:
+        """Refusal if no move may be taken now under the mental deal (the cards not dealt,
+        the spare on its way, an audit under way)."""
         deal = self.deal
-        if deal is None:
-            return super()._log_move(out, signed, move)
         if not deal.dealt or deal.cheat is not None:
             raise Refusal("the cards are not dealt yet")
         if ml.spare_pending(deal.party):
             raise Refusal("the spare is being turned up: wait a moment")
         if ml.auditing(deal.party):
             raise Refusal("the deal is being audited: a card was seen twice")
-        action = move.action
-        own = deal.setup.owner(action.seat) == 0
-        if own and ml.spare_coming(deal.party, action.seat):
+        if deal.setup.owner(action.seat) == 0 and ml.spare_coming(deal.party, action.seat):
             raise Refusal("the kitty is on its way: wait a moment")
-        if own:
+
+    def _play_proof(self, action) -> dict | None:
+        """The proof of a card the host's party plays, signed with its move."""
+        if self.deal is None or action.kind != "play":
+            return None
+        self._may_move(action)
+        try:
+            return self.deal.party.own_play(action)
+        except MentalError as exc:
+            raise Refusal(str(exc)) from None
+
+    def _log_move(self, out: Out, signed: dict, move: Admitted) -> None:
+        deal = self.deal
+        if deal is None:
+            return super()._log_move(out, signed, move)
+        action = move.action
+        self._may_move(action)
+        play = ActionBody.from_wire(signed["body"]).mental
+        party = deal.setup.owner(action.seat)  # the party that holds the seat's cards
+        if play is not None:
+            if action.kind != "play" or deal.setup.parties[party].key != self.seats[action.seat].key:
+                raise Refusal("only a played card carries a deal proof, signed by the client "
+                              "that holds it")
+            if party != 0 and not self._play_checked(out, signed, play, party, action):
+                raise Refusal("your card was not taken: its proof is logged for every client "
+                              "to judge")
+        elif party == 0:
+            # The host's party holds the seat's cards (its player was away at the deal and
+            # is back, or a secret move of its own): it logs its step before the move.
             self._log_deal(out, self.key, deal.party.own_move(action))
+        elif action.kind == "play":
+            raise Refusal("a card played under the mental deal carries its proof")
         elif self._carried:
             self._log_deal(out, self.seats[action.seat].key, self._carried)
             self._carried = []
         try:
-            sends = deal.party.move(action)
+            sends = deal.party.move(action, play, party)
         except MoveRefused as exc:
             raise Refusal(exc.detail) from None
         except (IllegalAction, Contradiction) as exc:
             raise Refusal(exc.reason) from None
         self._sends += sends
         state = self.match.state = deal.party.state
-        private = {"action": move.full, "nonce": move.nonce} if own and move.nonce else None
+        private = {"action": move.full, "nonce": move.nonce} if party == 0 and move.nonce else None
         events = ml.public_events(self.game.deck, deal.party.partial.events, state.public_view())
         self._append(out, "action", {"signed": signed}, private=private,
                      state_hash=state.state_hash() if ml.signs_state(deal.party) else None,
                      applied=events)
         self._log_deal(out, self.key, [])
+
+    def _play_checked(self, out: Out, signed: dict, play: dict, party: int, action) -> bool:
+        """A peer's played card checked before its move is logged: True if its proof opens
+        the card the move names. A proof that opens another card, or is malformed, is
+        refused (nothing logged); one that breaks a rule of the deal (a wrong share, a
+        position the seat does not hold), or that only an audit can settle, is logged
+        alone — the signed move as it came, in a ``mental`` entry — so that every client
+        reaches the same verdict, and False."""
+        deal = self.deal
+        try:
+            if deal.party.check_play(party, play, action):
+                return True
+        except MoveRefused as exc:
+            raise Refusal(exc.detail) from None
+        except BadMessage as exc:
+            raise Refusal(str(exc)) from None
+        except MentalError:
+            pass  # a Cheat: its machine names the party when the entry is applied
+        self._append(out, ml.MESSAGE, {"party": party, ml.PLAYED: signed})
+        self._log_deal(out, self.key, [])  # the host's reveal, for an audit
+        return False
 
     def _apply_action(self, entry, private: dict, applied: list | None) -> list:
         if self.deal is None:
@@ -269,7 +329,8 @@ class MentalAuthority(HostAuthority):
         if events is None:  # a restored log: the move again on the host's party
             data = (private or {}).get("action") or body.action
             action, _ = _public_action(self.game, data)
-            self._sends += self.deal.party.move(action)
+            party = self.deal.setup.owner(body.seat)
+            self._sends += self.deal.party.move(action, body.mental, party)
             self.match.state = self.deal.party.state
             events = []
         self.hand.last_action[body.seat] = entry.seq

@@ -18,9 +18,12 @@ with a seed) but these entries, each signed by the host like every other:
 While the spare is being turned up for everyone (the shares of an ``OpenToAll`` are
 not all logged yet) no move is taken: nobody's view of the table is exact until then.
 
-Then the moves are ``action`` entries as before; a move's deal messages (a played
-card's proof, a bury's or discard's commitment) come with its action message and are
-logged just before it. The action that ends the hand signs no state hash (nobody can
+Then the moves are ``action`` entries as before; a played card's proof is inside the
+move its player signs (the action body's ``mental``), and a bury's or discard's
+commitment comes with its action message and is logged just before it. A ``mental``
+entry ``{party, played}`` logs a player's signed move whose card's proof broke a rule of
+the deal, or only an audit can settle, as evidence: the move is not taken. (Logs written
+before protocol 4 have each play's proof as a ``mental`` entry before its move.) The action that ends the hand signs no state hash (nobody can
 score it before the reveals), nor does one that turns the spare up (the next entry's
 hash covers it); the reveals follow as ``mental`` entries, and
 ``hand_end`` carries the state hash of the hand replayed on the verified deal. The
@@ -38,6 +41,7 @@ from net.trust.mental.setup import DealSetup, Party
 from net.trust.privacy import card_names
 
 DEAL, MESSAGE, RESTART, DEALT = "mental-deal", "mental", "mental-restart", "mental-dealt"
+PLAYED = "played"  # a ``mental`` entry's signed move whose card's proof is logged alone
 
 
 @dataclass

@@ -14,8 +14,10 @@ the log again and goes on):
   duplicated card in a shuffle, a wrong decryption share, …); what the client sends in
   answer goes to the host as ``{"type": "mental"}`` messages;
 * ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
-  make the signed state hash; a played card must be the one its proof opened (a card
-  from another seat's position is named at once);
+  make the signed state hash; a played card's proof, signed inside its move, is checked
+  (a card from another seat's position is named at once) and the card must be the one
+  it opened; a ``mental`` entry with a ``played`` move is such a proof the host logged
+  alone (it broke a rule, or only an audit settles it), checked as the move would be;
 * ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
   share checked), the hand replayed on the verified deal with every bury and discard
   opened — a revoke nobody could see live named then — must give the host's result,
@@ -100,10 +102,13 @@ class MentalReplica(PeerReplica):
         return commit
 
     def _on_mental(self, entry, message):
-        party, signed = entry.body["party"], entry.body["signed"]
+        party = entry.body["party"]
         self._need(self.deal is not None and isinstance(party, int)
                    and 0 <= party < len(self.deal.setup.parties), entry, "a deal message with no deal")
         deal = self.deal
+        if ml.PLAYED in entry.body:
+            return self._on_played_alone(entry, party)
+        signed = entry.body["signed"]
         ready = deal.partial is not None
         sends = self._deal_step(lambda: deal.logged(party, signed), entry)
         if not ready and deal.partial is not None:
@@ -111,6 +116,20 @@ class MentalReplica(PeerReplica):
             # before the first card (the deal client's idle-time check), so a wrong one
             # is named here by everyone, not at the end by its recipient alone.
             self._deal_step(deal.client.catch_up, entry)
+        return lambda: self._sends.extend(sends)
+
+    def _on_played_alone(self, entry, party: int):
+        """A played card's proof the host logged without its move (it breaks a rule of the
+        deal, or only an audit settles it): the move as its player signed and bound it."""
+        hand = self.hand
+        self._need(hand is not None and hand.playing and not hand.shadow.state.is_over, entry,
+                   "a played card while no hand is being played")
+        signed = entry.body[ml.PLAYED]
+        body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry), signed)
+        self._need(body.mental is not None and "play" in body.action
+                   and self.deal.setup.parties[party].key == self.seats[body.seat].key, entry,
+                   "a played card's proof that is not its party's")
+        sends = self._deal_step(lambda: self.deal.logged_play(party, body.mental), entry)
         return lambda: self._sends.extend(sends)
 
     def _on_mental_restart(self, entry, message):
@@ -127,13 +146,16 @@ class MentalReplica(PeerReplica):
         """A step of this seat's deal client; what it proves wrong, as a Violation."""
         try:
             return step()
-        except Forged as exc:
-            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {exc}") from None
-        except Cheat as exc:
-            seats = exc.seats or (None,)
-            raise Violation(PLAYER, seats[0], "deal", f"entry {entry.seq}: {exc}") from None
         except MentalError as exc:
-            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {exc}") from None
+            raise self._deal_violation(exc, entry) from None
+
+    def _deal_violation(self, exc: MentalError, entry) -> Violation:
+        """Who the deal client's error blames: a party's proven cheat names its player;
+        anything else (a forged or malformed message) the host, which logged it."""
+        if isinstance(exc, Cheat):
+            seats = exc.seats or (None,)
+            return Violation(PLAYER, seats[0], "deal", f"entry {entry.seq}: {exc}")
+        return Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {exc}")
 
     def _on_mental_dealt(self, entry, message):
         deal = self.deal
@@ -160,20 +182,29 @@ class MentalReplica(PeerReplica):
     # -- moves -------------------------------------------------------------------------------
     def _on_action(self, entry, message):
         if self.deal is None:
+            self._need("mental" not in entry.body["signed"].get("body", {}), entry,
+                       "a deal proof with a move under the seeded deal")
             return super()._on_action(entry, message)
         hand = self.hand
         self._need(hand is not None and hand.playing and not hand.shadow.state.is_over, entry,
                    "an action while no hand is being played")
         body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry))
         action, _ = self._logged(body, entry)
+        party = self.deal.setup.owner(action.seat)
+        if body.mental is not None:
+            self._need(action.kind == "play" and self.deal.setup.parties[party].key
+                       == self.seats[action.seat].key, entry,
+                       "a deal proof with a move that is no card played by the client holding it")
         try:
-            sends = self.deal.move(action)
+            sends = self.deal.move(action, body.mental, party)
         except MoveRefused as exc:
             raise Violation(PLAYER, exc.seat, "illegal-action",
                             f"entry {entry.seq}: {exc} (the host accepted it)") from None
         except (IllegalAction, Contradiction) as exc:
             raise Violation(PLAYER, exc.seat, "illegal-action",
                             f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)") from None
+        except MentalError as exc:
+            raise self._deal_violation(exc, entry) from None
         if ml.signs_state(self.deal):
             self._same_hash(entry, self.deal.state)
         else:  # the spare being turned up, or the end (scored on the verified deal)
@@ -201,17 +232,30 @@ class MentalReplica(PeerReplica):
                             f"entry {entry.seq}: seat {body.seat}'s action cannot be read ({exc})") from None
 
     def act(self, action: dict) -> dict:
+        if self.deal is not None and (ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat)):
+            raise IllegalAction("the spare is on its way: wait a moment", self.seat)
         message = super().act(action)
         if self.deal is None:
             return message
-        if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
-            raise IllegalAction("the spare is on its way: wait a moment", self.seat)
         parsed = read_action(self.game, action, self.seat)
+        envelopes = []
+        if parsed.kind != "play":  # a played card's proof is in the move (``_play_proof``)
+            try:
+                envelopes = self.deal.own_move(parsed)
+            except MentalError as exc:
+                raise IllegalAction(str(exc), self.seat) from None
+        return {**message, "private": None, "mental": envelopes}
+
+    def _play_proof(self, action) -> dict | None:
+        """The proof of this seat's played card, signed with its move: only by the client
+        that holds the seat's cards in this deal."""
+        deal = self.deal
+        if deal is None or action.kind != "play" or deal.setup.owner(action.seat) != deal.client.me:
+            return None
         try:
-            envelopes = self.deal.own_move(parsed)
+            return deal.own_play(action)
         except MentalError as exc:
             raise IllegalAction(str(exc), self.seat) from None
-        return {**message, "private": None, "mental": envelopes}
 
     # -- the end of the hand ------------------------------------------------------------------
     def _on_hand_end(self, entry, message):

@@ -41,6 +41,7 @@ class ActionBody(NamedTuple):
     head: bytes  # that entry's hash
     action: dict  # the public form
     hidden: bytes | None  # a secret action's salted digest
+    mental: dict | None = None  # a played card's deal proof, under the mental-poker deal
 
     @classmethod
     def from_wire(cls, body: dict) -> "ActionBody":
@@ -117,10 +118,12 @@ def repeats(game, state, seat: int, decision: dict) -> bool:
 
 
 def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None,
-          binding: Binding) -> Admitted | None:
+          binding: Binding, proofs: bool = False) -> Admitted | None:
     """The move a peer in ``seat`` (playing with ``key``) sent as ``signed`` (its
     schema-checked envelope) and ``private``: Admitted, None for a harmless repeat, or
-    Refusal saying why not. The action is parsed once."""
+    Refusal saying why not. The action is parsed once. ``proofs``: whether the body may
+    carry a played card's deal proof (``mental``: only under the mental-poker deal, whose
+    authority checks it)."""
     body = ActionBody.from_wire(signed["body"])
     public = body.action
     parsed = _parse(game, public) if body.hidden is None else None
@@ -129,6 +132,8 @@ def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None
         return None  # a second "Got it" (sent before the first was logged): changes nothing
     if not opens(key, ACTION_DOMAIN, signed):
         raise Refusal("the action is not signed by your key")
+    if body.mental is not None and not proofs:
+        raise Refusal("a deal proof comes only with a card played under the mental deal")
     if state is None or state.is_over:
         raise Refusal("no hand is being played")
     problem = action_body_problem(body, seat, binding)
@@ -160,15 +165,16 @@ def _parse(game, data: dict) -> Action | RecordError:
         return exc
 
 
-def logged_move(entry, seats, host_seat: int | None, binding: Callable[[int], "Binding"]) -> ActionBody:
-    """The signed move an "action" entry logs, checked as every replica checks it: a
-    well-formed envelope, for a seat someone holds, signed by that seat's key, and bound
-    (``binding(seat)``) to this table, hand and position. A Violation naming the host
-    otherwise (it logged the entry)."""
+def logged_move(entry, seats, host_seat: int | None, binding: Callable[[int], "Binding"],
+                signed: dict | None = None) -> ActionBody:
+    """The signed move an "action" entry logs (or ``signed``, one another entry logs),
+    checked as every replica checks it: a well-formed envelope, for a seat someone holds,
+    signed by that seat's key, and bound (``binding(seat)``) to this table, hand and
+    position. A Violation naming the host otherwise (it logged the entry)."""
     def need(ok: bool, detail: str) -> None:
         if not ok:
             raise Violation(HOST, host_seat, "kind", f"entry {entry.seq}: {detail}")
-    signed = entry.body["signed"]
+    signed = entry.body["signed"] if signed is None else signed
     need(m.is_action_envelope(signed), "a malformed signed action")
     body = ActionBody.from_wire(signed["body"])
     seat = body.seat

@@ -444,7 +444,10 @@ class PeerReplica:
         # host's check is the live one (and the reveal checks the whole hand as usual).
         return sign_action(self.identity, self.game, parsed, table=self.table,
                            hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
-                           rng=self.rng).message()
+                           rng=self.rng, mental=self._play_proof(parsed)).message()
+
+    def _play_proof(self, action) -> dict | None:
+        return None  # a played card's proof, under the mental deal (``MentalReplica``)
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

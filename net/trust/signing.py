@@ -116,16 +116,17 @@ class SignedMove(NamedTuple):
 
 
 def sign_action(signer, game, action: Action, *, table: str, hand: int, seen: int,
-                head: bytes, rng) -> SignedMove:
+                head: bytes, rng, mental: dict | None = None) -> SignedMove:
     """``action`` signed by ``signer`` in its public form, bound to the table, the hand
     and the last entry the signer holds (``seen``, whose hash is ``head``); a secret
     action also carries its salted digest, and its full form and salt (``rng``'s bytes)
-    go in the private part."""
+    go in the private part. ``mental``: a played card's deal proof under the mental-poker
+    deal, signed with the move (``messages.action_body``)."""
     forms = action_forms(game, action)
     private = hidden = nonce = None
     if forms.secret:
         nonce = rng(m.NONCE_BYTES)
         hidden = hidden_digest(nonce, forms.full)
         private = {"action": forms.full, "nonce": nonce}
-    body = m.action_body(table, hand, seen, head, forms.public, hidden)
+    body = m.action_body(table, hand, seen, head, forms.public, hidden, mental)
     return SignedMove(seal(signer, ACTION_DOMAIN, body), private, forms, nonce)

@@ -82,9 +82,15 @@ def refused_message(reason: str) -> dict:
 
 
 def action_body(table: str, hand: int, seen: int, head: bytes, action: dict,
-                hidden: bytes | None = None) -> dict:
-    return {"table": table, "hand": hand, "seen": seen, "head": head, "action": action,
+                hidden: bytes | None = None, mental: dict | None = None) -> dict:
+    """What a player signs for a move. ``mental``: under the mental-poker deal, a played
+    card's proof (its ``mental-play`` message), signed with the move; absent otherwise,
+    so every other action body is what it always was."""
+    body = {"table": table, "hand": hand, "seen": seen, "head": head, "action": action,
             "hidden": hidden}
+    if mental is not None:
+        body["mental"] = mental
+    return body
 
 
 def action_message(signed: dict, private: dict | None = None) -> dict:
@@ -180,12 +186,13 @@ def _plain(v) -> bool:
     return True
 
 
-def envelope_of(body_schema: dict):
-    """A check for an envelope ``{"body", "sig"}`` whose body fits ``body_schema``."""
+def envelope_of(body_schema: dict, optional: dict | None = None):
+    """A check for an envelope ``{"body", "sig"}`` whose body fits ``body_schema`` (and
+    may hold the ``optional`` fields)."""
     def check(v) -> bool:
         if not (_dict(v) and set(v) == {"body", "sig"} and _bytes(SIG_BYTES)(v["sig"])):
             return False
-        return _fits(v["body"], body_schema) is None
+        return _fits(v["body"], body_schema, optional) is None
     return check
 
 
@@ -197,7 +204,9 @@ CONTRIBUTION_BODY = {"table": _str, "hand": _nat, "seat": _nat,
 ENTRY_BODY = {"table": _str, "seq": _nat, "prev": _bytes(HASH_BYTES), "kind": _str,
               "body": lambda v: _dict(v) and _plain(v),
               "state_hash": _opt(lambda v: isinstance(v, str) and len(v) == 64)}
-is_action_envelope = envelope_of(ACTION_BODY)
+#: A played card's deal proof under the mental-poker deal (checked by the deal machine).
+ACTION_BODY_OPTIONAL = {"mental": lambda v: _dict(v) and _plain(v)}
+is_action_envelope = envelope_of(ACTION_BODY, ACTION_BODY_OPTIONAL)
 is_contribution_envelope = envelope_of(CONTRIBUTION_BODY)
 
 
@@ -246,14 +255,17 @@ TRUST.message(TAIL_REQUEST, after=Field(int, lambda v: -1 <= v < 1 << 62))
 TRUST.message(TAIL, entries=Field(list, lambda v: all(_signed_entry(e) for e in v)), last=bool)
 
 
-def _fits(value: Any, schema: dict) -> str | None:
-    """None if ``value`` has exactly the schema's fields, each passing its check; else
-    the name of the first field that does not."""
+def _fits(value: Any, schema: dict, optional: dict | None = None) -> str | None:
+    """None if ``value`` has exactly the schema's fields (and perhaps some ``optional``
+    ones), each passing its check; else the name of the first field that does not."""
     if not isinstance(value, dict):
         return "(not a map)"
+    optional = optional or {}
     for key in value:
-        if key not in schema:
+        if key not in schema and key not in optional:
             return f"{key!r} (unexpected)"
+        if key in optional and not optional[key](value[key]):
+            return repr(key)
     for key, check in schema.items():
         if key not in value:
             return f"{key!r} (missing)"

@@ -125,14 +125,16 @@ class Table:
         self.deliver(out)
         return out
 
-    def raw_act(self, seat: int, action: dict, signer=None, seen: int | None = None) -> dict:
-        """A signed action message made without a replica (a halted peer, a cheater)."""
+    def raw_act(self, seat: int, action: dict, signer=None, seen: int | None = None,
+                mental: dict | None = None) -> dict:
+        """A signed action message made without a replica (a halted peer, a cheater);
+        ``mental``: a played card's proof for it to carry."""
         game, host = self.host.game, self.host
         seen = host.chain.seq if seen is None else seen
         signer = signer or (self.ids[seat] if seat in self.ids else self.host_id)
         return sign_action(signer, game, read_action(game, action, seat), table=TABLE,
                            hand=host.match.hand_number, seen=seen, head=host.archive.hash_at(seen),
-                           rng=self._bytes).message()
+                           rng=self._bytes, mental=mental).message()
 
     def play_hand(self, check=None) -> None:
         while self.host.state is not None and not self.host.state.is_over:

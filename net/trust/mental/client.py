@@ -14,6 +14,10 @@ keeps (``sequencer.DealSequencer``):
 * A ``mental-restart`` record starts a new machine for the next attempt, with the seats
   as the record gives them; a client whose key is no longer a party stops taking part.
 * ``step(flow_step)``: a step of the hand (``flows``); its envelopes.
+* A played card's proof is no envelope of its own: ``play`` makes it (the
+  ``mental-play`` message, unsigned: the player's move carries it and signs it),
+  ``check_play`` checks it before the move is logged (the host), and ``logged_play``
+  reads it from the logged move — its signature already checked, as the move's.
 * A hand the rules redeal (Rook: no point card) is claimed as soon as it is seen
   (``claim_redeal``); every client then learns ``Redeal``, and the host restarts.
 
@@ -70,6 +74,28 @@ class DealClient:
         if self.machine is None:
             return []
         return self._take(self.machine.receive(party, envelope["body"]))
+
+    def party_of(self, key: bytes) -> int | None:
+        """The index of the party playing with identity ``key`` (None: not a party)."""
+        keys = [p.key for p in self.setup.parties]
+        return keys.index(key) if key in keys else None
+
+    def play(self, seat: int, card: int) -> dict:
+        """This party's proof for playing ``card`` from ``seat``: the ``mental-play``
+        message, for the move to carry (the move's signature is its)."""
+        [send] = self.machine.play(seat, card)
+        return send.message
+
+    def check_play(self, party: int, message: dict) -> int | None:
+        """``MentalDeal.check_play``: the card a party's play proof opens, nothing recorded."""
+        return self.machine.check_play(party, message)
+
+    def logged_play(self, party: int, message: dict) -> list[dict]:
+        """A play proof as a logged move carries it (the move signed by ``party``'s key);
+        the envelopes to send, as ``logged``."""
+        if self.machine is None:
+            return []
+        return self._take(self.machine.receive(party, message))
 
     def step(self, step) -> list[dict]:
         if self.machine is None:

@@ -11,13 +11,21 @@ included, checks every move as far as it can see:
   Once its party's hands are decrypted the replay starts; a spare opened to everyone,
   or to this party, is learned. A restart (a drop during the shuffle, a redeal) starts
   it again, with the seats the restart gives this party.
-* ``own_move(action)``: the deal's step for this party's own move — a played card's
-  proof, a bury's or discard's commitment — sent before the move is logged.
-* ``move(action)``: a move as the log has it (another seat's secret cards hidden), after
-  the deal records logged with it. A played card must be the one its proof opened
-  (``Played``), else ``MoveRefused`` names the seat; the replay takes the move (the
-  engine's ``IllegalAction``/``Contradiction`` name a seat for what it can see); the
-  flows' steps follow (widow, kitty, the end of the hand), and their envelopes return.
+* ``own_play(action)``: the proof of this party's own played card, which the move
+  carries and signs; ``own_move(action)``: the deal's step for its other own moves — a
+  bury's or discard's commitment — sent before the move is logged.
+* ``check_play(party, play, action)``: the host's check of a party's played card before
+  it logs the move (nothing recorded): True if the proof opens the card the move names;
+  False if only an audit can settle it (the host logs the proof alone, ``logged_play``,
+  and every party reveals); ``MoveRefused`` if it opens another card; ``Cheat`` naming
+  the party if it breaks a rule.
+* ``move(action, play, party)``: a move as the log has it (another seat's secret cards
+  hidden), with the proof a played card carries (``party``'s; None in a log that
+  has it in a ``mental`` entry before the move). A played card must be the one its
+  proof opened (``Played``), else ``MoveRefused`` names the seat; the replay takes the
+  move (the engine's ``IllegalAction``/``Contradiction`` name a seat for what it can
+  see, before anything is recorded); the flows' steps follow (widow, kitty, the end of
+  the hand), and their envelopes return.
 * ``final_state()`` once every party revealed (``Verified``): the hand replayed on the
   true deal with every secret move opened from its commitment — the end-of-hand check
   of what nobody could see (a revoke: ``IllegalAction`` naming the seat) and the
@@ -79,6 +87,17 @@ class PartyHand:
         sends = self.client.logged(party, envelope)
         if self.client.setup.context.attempt != self.attempt:
             self._begin()  # a restart record: the deal starts again
+        return sends + self._learn(before)
+
+    def logged_play(self, party: int, play: dict) -> list[dict]:
+        """A played card's proof, logged with its move or alone (``check_play``: one that
+        breaks a rule, or that only an audit settles); the envelopes to send."""
+        before = len(self.client.learned)
+        return self.client.logged_play(party, play) + self._learn(before)
+
+    def _learn(self, before: int) -> list[dict]:
+        """What the client learned since ``before`` taken in; the envelopes that follow."""
+        sends = []
         for out in self.client.learned[before:]:
             if isinstance(out, Hand):
                 self.hands[out.seat] = out.cards
@@ -103,22 +122,36 @@ class PartyHand:
                                    tuple(self._steps), {s: self.hands[s] for s in others})
 
     # -- moves -------------------------------------------------------------------------------
+    def own_play(self, action: Action) -> dict:
+        return self.client.play(action.seat, action.value)
+
     def own_move(self, action: Action) -> list[dict]:
         step = flows.by_player(action)
         return self.client.step(step) if step is not None else []
 
-    def move(self, action: Action) -> list[dict]:
+    def check_play(self, party: int, play: dict, action: Action) -> bool:
+        card = self.client.check_play(party, play)
+        if card is not None and card != action.value:
+            raise self._not_opened(action)
+        return card is not None
+
+    def move(self, action: Action, play: dict | None = None, party: int | None = None) -> list[dict]:
         """A logged move (a secret one with its cards None unless it is this party's)."""
         hidden = action.kind in SECRET and action.value is None
+        stepped = self.partial.step(action, hidden)
+        sends = self.logged_play(party, play) if play is not None else []
         if action.kind == "play":
             proven = self.played.get(action.seat, [])
             count = sum(1 for a, _ in self._steps if a.kind == "play" and a.seat == action.seat)
             if len(proven) <= count or proven[count] != action.value:
-                raise MoveRefused(action.seat, f"played {self.game.deck.name(action.value)}, "
-                                               "which is not the card its proof opened")
-        self.partial = self.partial.step(action, hidden)
+                raise self._not_opened(action)
+        self.partial = stepped
         self._steps.append((action, hidden))
-        return self._steps_for(flows.after(self.game, self.state, self.partial.events, self.opened))
+        return sends + self._steps_for(flows.after(self.game, self.state, self.partial.events, self.opened))
+
+    def _not_opened(self, action: Action) -> MoveRefused:
+        return MoveRefused(action.seat, f"played {self.game.deck.name(action.value)}, "
+                                        "which is not the card its proof opened")
 
     def _steps_for(self, steps) -> list[dict]:
         sends = []

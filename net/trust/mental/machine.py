@@ -105,6 +105,7 @@ class MentalDeal(DealRecord):
             proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[position].c1],
                                [share_point], self._play_context(seat, position),
                                self.secrets.nonce_key)
+            self._proven_plays.add((self.me, seat, position, share, proof))  # made here
         return [Send(self._message(m.PLAY, seat=seat, position=position, share=share, proof=proof))]
 
     def claim_redeal(self, seat: int) -> list:
@@ -145,17 +146,35 @@ class MentalDeal(DealRecord):
     # -- messages -------------------------------------------------------------------------
     def receive(self, sender: int, message: object) -> list:
         """A logged deal message from party ``sender`` (authenticated by the session)."""
+        message = self._checked(sender, message)
+        handler = {m.KEY: self._on_key, m.SHUFFLE: self._on_shuffle, m.SHARES: self._on_shares,
+                   m.PLAY: self._on_play, m.SHOW: self._on_show, m.COMMIT: self._on_commit,
+                   m.REVEAL: self._on_reveal}[message["type"]]
+        return self._guarded(sender, lambda: handler(sender, message))
+
+    def check_play(self, sender: int, message: object) -> int | None:
+        """Party ``sender``'s played card proof (a ``mental-play`` message), checked before
+        the move that carries it is logged, and nothing recorded: the card it opens, or
+        None if only an audit can settle it (the point is no card of this deck, or one
+        seen twice). A broken rule raises ``Cheat`` naming the sender. When the same
+        message is then logged (``receive``), its proof is not checked again."""
+        message = self._checked(sender, message)
+        if message["type"] != m.PLAY:
+            raise BadMessage("a move carries only a played card's proof", sender)
+        return self._guarded(sender, lambda: self._open_play(sender, message)[2])
+
+    def _checked(self, sender: int, message: object) -> dict:
         self._usable()
         if not isinstance(sender, int) or not 0 <= sender < self.parties:
             raise MentalError(f"no party {sender!r} in this deal")
         message = m.check(message, sender, self.size)
         if (message["hand"], message["attempt"]) != (self.context.hand, self.context.attempt):
             raise BadMessage("a message for another deal", sender)
-        handler = {m.KEY: self._on_key, m.SHUFFLE: self._on_shuffle, m.SHARES: self._on_shares,
-                   m.PLAY: self._on_play, m.SHOW: self._on_show, m.COMMIT: self._on_commit,
-                   m.REVEAL: self._on_reveal}[message["type"]]
+        return message
+
+    def _guarded(self, sender: int, step):
         try:
-            return handler(sender, message)
+            return step()
         except Cheat as cheat:
             self.failed = cheat
             raise
@@ -200,7 +219,9 @@ class MentalDeal(DealRecord):
             if batch is not None:
                 batches.append(batch)
         for batch in batches:
-            if batch.to is None or batch.to == self.me:
+            if self._made_here(batch):
+                pass  # this party's own batch, as it made it: nothing to check
+            elif batch.to is None or batch.to == self.me:
                 self._check_batch(batch)
             else:
                 self._unchecked.append(batch)
@@ -237,36 +258,10 @@ class MentalDeal(DealRecord):
         return None if positions is None else tuple(self.known[p] for p in positions)
 
     def _on_play(self, sender: int, message: dict) -> list:
-        seat, position = message["seat"], message["position"]
-        self._sender_plays(sender, seat)
-        if position not in self.holdings[seat]:
-            dealt_to = self.setup.seat_of(position)
-            where = "the spare" if dealt_to is None else f"seat {dealt_to}"
-            self._cheat(sender, "not-held", f"seat {seat} played from deck position {position}, "
-                                            f"which belongs to {where}, not to it")
-        if position in self.played:
-            self._cheat(sender, "played-twice", f"seat {seat} played deck position {position} again")
-        if position in self.public:
-            if message["share"] is not None:
-                raise BadMessage("a face-up card is played without a share", sender)
-            card = self.public[position]
-        else:
-            if message["share"] is None:
-                self._cheat(sender, "share", f"seat {seat} played a face-down card without its share")
-            share = Point(message["share"])  # its proof's check multiplies it: libsodium checks it
-            if not verify_dleq(self.keys[sender], [self.final[position].c1], [share],
-                               message["proof"], self._play_context(seat, position)):
-                self._blame_deck()
-                self._cheat(sender, "share", f"the decryption share of the card seat {seat} "
-                                             f"played (position {position}) does not check out")
-            self._check_batches({position})
-            if len(self.shares[position]) != self.parties - 1 or sender in self.shares[position]:
-                self._cheat(sender, "not-held", f"seat {seat} played position {position}, "
-                                                "which was never opened to it")
-            card = self._card(self._partial_for(position, sender) - share)
-            if card is None or self._seen(card, position):
-                return self._reveal("audit", f"position {position} played by seat {seat} is not "
-                                             "a card of this deck, or a card already seen")
+        seat, position, card = self._open_play(sender, message)
+        if card is None:
+            return self._reveal("audit", f"position {position} played by seat {seat} is not "
+                                         "a card of this deck, or a card already seen")
         self.played[position] = (seat, card)
         self.known[position] = card
         return [Played(seat, position, card)]
@@ -336,8 +331,13 @@ class MentalDeal(DealRecord):
         proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[p].c1 for p in positions],
                            shares, self._batch_context(self.me, to, positions),
                            self.secrets.nonce_key)
-        return {"to": to, "positions": list(positions),
-                "shares": b"".join(s.raw for s in shares), "proof": proof}
+        raw = b"".join(s.raw for s in shares)
+        self._made_batches.add((to, tuple(positions), raw, proof))
+        return {"to": to, "positions": list(positions), "shares": raw, "proof": proof}
+
+    def _made_here(self, batch: ShareBatch) -> bool:
+        return batch.prover == self.me and (batch.to, batch.positions, b"".join(
+            s.raw for s in batch.shares), batch.proof) in self._made_batches
 
     def _read_batch(self, sender: int, raw: dict) -> ShareBatch | None:
         to, positions = raw["to"], tuple(raw["positions"])

@@ -11,7 +11,7 @@ Sizes (msgpack, measured for Rook: tests/net/trust/mental/test_machine.py):
 | ``mental-key`` | ``key`` (32), ``proof`` (64) | 142 |
 | ``mental-shuffle`` | ``deck`` (64 per card) | 64·N + 44 |
 | ``mental-shares`` | ``batches``: [{``to`` (party or nil = everyone), ``positions``, ``shares`` (32 each), ``proof`` (64)}] | 33·n + 98 a batch of n, + 44 |
-| ``mental-play`` | ``seat``, ``position``, ``share`` (32) and ``proof`` (64), or nil for a face-up card | 161 (63) |
+| ``mental-play`` | ``seat``, ``position``, ``share`` (32) and ``proof`` (64), or nil for a face-up card (in the sessions: inside the move that plays it) | 161 (63) |
 | ``mental-show`` | ``seat``, ``positions``, ``shares`` (32 each), ``proof`` (64) | 561 for a 13-card hand |
 | ``mental-commit`` | ``seat``, ``label``, ``count``, ``digest`` (32) | 100 |
 | ``mental-reveal`` | ``reason`` (``end`` or ``audit``), ``secret`` (64), ``openings``: [{``seat``, ``label``, ``positions``}] | 129, + 34 an opening |

@@ -16,10 +16,11 @@ from engine import canonical
 
 from . import deck as decks
 from . import messages as m
-from .errors import Cheat, GroupError, MentalError, Refused
+from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
 from .group import ONE, Point, base_mul
 from .keys import PartySecrets
 from .outputs import Redeal, ShareBatch, Verified
+from .proofs import verify_dleq
 from .setup import DealSetup
 
 _COMMIT = "parlour-mental-commit/1"  # the commitments' domain
@@ -49,6 +50,9 @@ class DealRecord:
         self._my_commits: dict[tuple[int, str], tuple[int, ...]] = {}
         self._own_share: dict[int, Point] = {}
         self._partial: dict[int, Point] = {}  # others' dealt positions, see _partial_for
+        # (party, seat, position, share, proof) of the play proofs made here or checked once
+        self._proven_plays: set[tuple] = set()
+        self._made_batches: set[tuple] = set()  # (to, positions, shares, proof) made here
         self._hand_told = False
         self.redeal: Redeal | None = None
         self.reveals: dict[int, dict] = {}
@@ -141,6 +145,44 @@ class DealRecord:
             others = [s for party, s in self.shares[position].items() if party != reader]
             partial = self._partial[position] = decks.decrypt(self.final[position], others)
         return partial
+
+    def _open_play(self, sender: int, message: dict) -> tuple[int, int, int | None]:
+        """(seat, position, the card the play opens, or None: not a card of this deck, or
+        one seen twice), every rule checked and nothing recorded. A proof is checked
+        once: not at all if this party made it (``play``), not again once
+        ``check_play`` passed it."""
+        seat, position = message["seat"], message["position"]
+        self._sender_plays(sender, seat)
+        if position not in self.holdings[seat]:
+            dealt_to = self.setup.seat_of(position)
+            where = "the spare" if dealt_to is None else f"seat {dealt_to}"
+            self._cheat(sender, "not-held", f"seat {seat} played from deck position {position}, "
+                                            f"which belongs to {where}, not to it")
+        if position in self.played:
+            self._cheat(sender, "played-twice", f"seat {seat} played deck position {position} again")
+        if position in self.public:
+            if message["share"] is not None:
+                raise BadMessage("a face-up card is played without a share", sender)
+            return seat, position, self.public[position]
+        if message["share"] is None:
+            self._cheat(sender, "share", f"seat {seat} played a face-down card without its share")
+        share = Point(message["share"])  # its proof's check multiplies it: libsodium checks it
+        proven = (sender, seat, position, message["share"], message["proof"])
+        if proven not in self._proven_plays:
+            if not verify_dleq(self.keys[sender], [self.final[position].c1], [share],
+                               message["proof"], self._play_context(seat, position)):
+                self._blame_deck()
+                self._cheat(sender, "share", f"the decryption share of the card seat {seat} "
+                                             f"played (position {position}) does not check out")
+            self._proven_plays.add(proven)
+        self._check_batches({position})
+        if len(self.shares[position]) != self.parties - 1 or sender in self.shares[position]:
+            self._cheat(sender, "not-held", f"seat {seat} played position {position}, "
+                                            "which was never opened to it")
+        card = self._card(self._partial_for(position, sender) - share)
+        if card is None or self._seen(card, position):
+            return seat, position, None
+        return seat, position, card
 
     def _commit_digest(self, secrets: PartySecrets, seat: int, label: str, positions) -> bytes:
         salt = secrets.salt(f"{seat}/{label}")

@@ -42,11 +42,14 @@ def play(tmp_path, guests, seats=None, host_kw=None, **kw):
 
 
 def deal_messages(table) -> list[dict]:
-    """Every deal message the host logged, in order (with the entry kinds between)."""
+    """Every deal message the host logged, in order (with the entry kinds between): a
+    played card's proof is the one its move carries, just before the move."""
     out = []
     for signed in table.host.authority.log:
         if signed.kind == ml.MESSAGE:
             out.append(signed.body["signed"]["body"])
+        elif signed.kind == "action" and "mental" in signed.body["signed"]["body"]:
+            out += [signed.body["signed"]["body"]["mental"], {"type": signed.kind}]
         elif signed.kind in (ml.DEALT, ml.RESTART, "action"):
             out.append({"type": signed.kind})
     return out

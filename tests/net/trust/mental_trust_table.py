@@ -1,14 +1,15 @@
 """The trust-protocol table (``trust_table.Table``) under the mental-poker deal: the host
 is a ``MentalAuthority`` with ``mental_deal`` on, each peer a ``MentalReplica``; all in
 process, no sockets. A cheating guest is its replica with its outgoing deal messages
-bent and signed again with its own key (``cheat``)."""
+(and the played card proofs its moves carry) bent and signed again with its own key
+(``cheat``)."""
 
 from __future__ import annotations
 
 from net.trust.mental.sequencer import MENTAL_DOMAIN
 from net.trust.mental_authority import MentalAuthority
 from net.trust.mental_replica import MentalReplica
-from net.trust.signing import seal
+from net.trust.signing import ACTION_DOMAIN, seal
 from tests.net.trust_table import TABLE, Table
 
 
@@ -32,7 +33,8 @@ class MentalTrustTable(Table):
 
     def cheat(self, seat: int, bend) -> None:
         """Seat ``seat``'s client bends each deal message body it sends (``bend(body)``:
-        the new body, or the same) and signs it with its own key."""
+        the new body, or the same) — a played card's proof in the move that carries it —
+        and signs it (the move) with its own key."""
         replica = self.replicas[seat]
         receive, act = replica.receive, replica.act
 
@@ -48,7 +50,11 @@ class MentalTrustTable(Table):
 
         def bent_act(action):
             message = act(action)
-            return dict(message, mental=[resign(e) for e in message.get("mental") or []])
+            signed = message["signed"]
+            proof = signed["body"].get("mental")
+            if proof is not None and bend(proof) is not proof:
+                signed = seal(replica.identity, ACTION_DOMAIN, dict(signed["body"], mental=bend(proof)))
+            return dict(message, signed=signed, mental=[resign(e) for e in message.get("mental") or []])
         replica.receive, replica.act = bent_receive, bent_act
 
     def play_until(self, done, limit: int = 200) -> None:

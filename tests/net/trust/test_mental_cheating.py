@@ -129,11 +129,89 @@ def test_a_card_other_than_the_one_its_proof_opened_is_refused_live():
     held = sorted(replica.deal.hands[1])
     proven, claimed = legal[0].value, next(c for c in held if c != legal[0].value)
     game = table.host.game
-    proof = replica.act({"play": game.deck.name(proven)})["mental"]
-    lie = dict(table.raw_act(1, {"play": game.deck.name(claimed)}), mental=proof)
+    proof = replica.act({"play": game.deck.name(proven)})["signed"]["body"]["mental"]
+    lie = table.raw_act(1, {"play": game.deck.name(claimed)}, mental=proof)
     head = table.host.chain.seq
     out = table.host.receive(table.fp(1), lie)
     assert [m["reason"] for _, m in out.sends if m["type"] == "error"] == \
         [f"played {game.deck.name(claimed)}, which is not the card its proof opened"]
     logged = [s.kind for s in table.host.log[head + 1:]]
-    assert "action" not in logged  # the proof alone was logged: that card is open now
+    assert "action" not in logged
+    assert logged == []  # the proof rides in the move: refused with it, no card opened
+
+
+# -- a played card: one signed move, each proof checked once by each party but its maker ---
+
+def test_each_played_cards_proof_is_checked_once_by_every_party_but_its_maker(monkeypatch):
+    """The host checks a peer's proof before it logs the move and does not check it again
+    when the move is applied; the player's own client, and the host for its own seat,
+    check nothing they made: a face-down card costs one check at each other party."""
+    from net.trust.mental import record
+    checks = []
+    real = record.verify_dleq
+    monkeypatch.setattr(record, "verify_dleq",  # a single share's: a play's (not a batch's)
+                        lambda *a: (len(a[1]) == 1 and checks.append(1)) or real(*a))
+    table = dealt_table()
+    parties = len(table.host.deal.setup.parties)
+    per_card, face_down = [], 0
+    while table.host.state is not None and not table.host.state.is_over:
+        seat = table.host.state.to_act()[0]
+        playing = table.host.state.public_view()["phase"] == "play"
+        before = len(checks)
+        played = dict(table.host.deal.party.client.machine.played)
+        table.step(seat)
+        if playing and table.host.state is not None and not table.host.state.is_over:
+            [(position, _)] = set(table.host.deal.party.client.machine.played.items()) - set(played.items())
+            face_down += position not in table.host.deal.party.client.machine.public
+            per_card.append(len(checks) - before)
+    assert not table.alerts and face_down > 20
+    assert sorted(set(per_card)) in ([parties - 1], [0, parties - 1])
+    assert per_card.count(parties - 1) == face_down
+
+
+def test_a_played_cards_proof_is_inside_its_move_and_logged_once():
+    table = dealt_table()
+    table.play_hand()
+    plays = [s for s in table.host.log if s.kind == "action" and "play" in s.body["signed"]["body"]["action"]]
+    assert plays and all(s.body["signed"]["body"]["mental"]["type"] == mm.PLAY for s in plays)
+    dealt = next(i for i, s in enumerate(table.host.log) if s.kind == ml.DEALT)
+    logged = [s.body.get("signed", {}).get("body", {}).get("type") for s in table.host.log[dealt:]
+              if s.kind == ml.MESSAGE]
+    assert mm.PLAY not in logged  # no separate entry per card
+
+
+def test_a_players_old_move_logged_again_as_a_broken_proof_names_the_host():
+    """A host that logs a player's earlier signed move as a proof that broke a rule (its
+    position is played already) to have that player named: the move's binding gives it
+    away, and every replica names the host."""
+    table = dealt_table()
+    table.play_until(lambda: any(s.kind == "action" and s.body["signed"]["body"]["action"].get("seat") == 1
+                                 and "play" in s.body["signed"]["body"]["action"] for s in table.host.log))
+    old = next(s for s in table.host.log if s.kind == "action"
+               and s.body["signed"]["body"]["action"].get("seat") == 1
+               and "play" in s.body["signed"]["body"]["action"])
+    party = table.host.deal.setup.owner(1)
+    table.deliver(table.host._run(lambda out: table.host._append(
+        out, ml.MESSAGE, {"party": party, ml.PLAYED: old.body["signed"]})))
+    assert_named(table, HOST, 0, "action-binding", honest=list(table.replicas))
+
+
+def test_a_restored_host_replays_the_moves_with_their_proofs():
+    from net.trust.mental_authority import MentalAuthority
+    table = dealt_table()
+    table.play_until(lambda: len([a for a in table.host.state.public_view()["actions"] if "play" in a]) >= 9)
+    again = MentalAuthority.restore(table.host_id, table.persisted, rng=table._bytes)
+    assert again.state.state_hash() == table.host.state.state_hash()
+    assert again.deal.party.played == table.host.deal.party.played
+
+
+def test_no_party_checks_a_share_batch_it_made(monkeypatch):
+    from net.trust.mental.machine import MentalDeal
+    checked = []
+    real = MentalDeal._check_batch
+    monkeypatch.setattr(MentalDeal, "_check_batch",
+                        lambda self, batch: checked.append((self.me, batch.prover)) or real(self, batch))
+    table = dealt_table()
+    table.play_hand()
+    assert not table.alerts and checked
+    assert [(me, prover) for me, prover in checked if me == prover] == []
