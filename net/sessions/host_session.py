@@ -20,7 +20,9 @@ it, each with its own tests:
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
-* ``ShuffleWatch`` (below): a deal waiting for players' shuffles.
+* ``ShuffleWatch`` (below): a deal waiting for players' shuffles;
+* ``mental_watch.MentalWatch``: under the mental deal, a party gone past the deadline
+  restarted out of the deal (the hand voided if it was dealt).
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
@@ -48,6 +50,7 @@ from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers, wait_until
+from net.sessions.mental_watch import MentalWatch
 from net.sessions.events import (error_event, hand_breakdown, hand_over_events, hint_event,
                                  seat_info, shuffle_event, state_event, table_event)
 from net.sessions.outbox import Outbox
@@ -158,6 +161,7 @@ class HostCore:
         self.advert = Advert(interfaces)
         self.roster = Roster(self)
         self.shuffles = ShuffleWatch(self)
+        self.mental = MentalWatch(self)
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -387,6 +391,7 @@ class HostCore:
         if not self.is_open or self.takeback.active:
             return
         self.shuffles.watch()
+        self.mental.watch()
         auth = self.authority
         match = auth.match
         if match is None:

@@ -71,6 +71,7 @@ class MentalAuthority(HostAuthority):
         self.deal: HostDeal | None = None
         self._sends: list[dict] = []  # the host party's envelopes not logged yet
         self._carried: list[dict] = []  # the deal messages a peer's action came with
+        self.dropped_at: dict[int, float] = {}  # seat -> when its drop was logged (this clock)
 
     @property
     def mental(self) -> bool:
@@ -115,6 +116,73 @@ class MentalAuthority(HostAuthority):
         if deal.dealt and self.match.state is not None and not self.match.state.is_over:
             self.match.state = deal.party.state  # the spare learned: the replay again
         return []
+
+    def _apply_drop(self, entry, private: dict) -> list:
+        self.dropped_at[entry.body["seat"]] = self.clock()
+        return super()._apply_drop(entry, private)
+
+    def _apply_rejoin(self, entry, private: dict) -> list:
+        self.dropped_at.pop(entry.body["seat"], None)
+        return super()._apply_rejoin(entry, private)
+
+    # -- a party gone: the deal restarted, or the hand voided, at the deadline ------------------
+    def host_dealt(self, seat: int) -> bool:
+        """Whether ``seat``'s cards are the host's party's in the deal under way (its own,
+        its bots', and those of players away at the deal or restarted out of it), or no
+        deal is under way: only then may a bot of the host's play it."""
+        return self.deal is None or self.match is None or self._hand_ended() \
+            or seat in self.deal.setup.parties[0].seats
+
+    def _gone(self, party: int) -> bool:
+        """Every seat of the deal's ``party`` is away (dropped, not back)."""
+        return all(not self.seats[s].connected for s in self.deal.setup.parties[party].seats)
+
+    def overdue(self) -> list[int]:
+        """The parties (indices) the deal has waited the deadline for: before the cards are
+        dealt, those awaited since the last deal message; after, those gone since their
+        drop. The host restarts the deal (``restart_without``) without them."""
+        deal = self.deal
+        if deal is None or deal.cheat is not None or self.match is None or self._hand_ended():
+            return []
+        now = self.clock()
+        if not deal.dealt:
+            return [i for i in deal.sequencer.overdue(now) if i != 0]
+        parties = range(1, len(deal.setup.parties))
+        return [i for i in parties if self._gone(i) and all(
+            now - self.dropped_at.get(s, now) >= self.deadline for s in deal.setup.parties[i].seats)]
+
+    def due_in(self) -> float | None:
+        """Seconds until ``overdue`` may next name a party (None: nothing is awaited)."""
+        deal = self.deal
+        if deal is None or deal.cheat is not None or self.match is None or self._hand_ended():
+            return None
+        now = self.clock()
+        if not deal.dealt:
+            return max(0.0, deal.sequencer.since + self.deadline - now) if deal.sequencer.awaited() else None
+        waits = [max(self.dropped_at.get(s, now) for s in deal.setup.parties[i].seats) + self.deadline - now
+                 for i in range(1, len(deal.setup.parties)) if self._gone(i)]
+        return max(0.0, min(waits)) if waits else None
+
+    def _hand_ended(self) -> bool:
+        return self.hand.round is None or self.hand.round.revealed or self.match.state is None and self.deal.dealt
+
+    def restart_without(self, parties) -> Out:
+        """The deal again without ``parties`` (``overdue``), their seats the host's: a
+        ``drop`` for each seat still connected (a client that did not answer in time is
+        treated as gone), then ``mental-restart`` — "dropped" before the cards were dealt,
+        "void" after (the hand so far is void; the scores stay)."""
+        def run(out):
+            deal = self.deal
+            for party in parties:
+                for seat in deal.setup.parties[party].seats:
+                    if self.seats[seat].connected:
+                        self._append(out, "drop", {"seat": seat})
+            reason = "void" if deal.dealt else "dropped"
+            seats = sorted(s for i in parties for s in deal.setup.parties[i].seats)
+            record = deal.sequencer.restart(reason, self.clock(), sorted(parties))
+            self._append(out, ml.RESTART, {"record": record, "seats": seats})
+            self._log_deal(out, self.key, [])
+        return self._run(run)
 
     def _apply_mental_restart(self, entry, private: dict) -> list:
         deal = self.deal
@@ -162,7 +230,7 @@ class MentalAuthority(HostAuthority):
             # player: the deal again, next attempt (what was bid on the old one is void).
             deal.redeals = redeals
             record = deal.sequencer.restart("redeal", self.clock())
-            self._append(out, ml.RESTART, {"record": record})
+            self._append(out, ml.RESTART, {"record": record, "seats": []})
             self._log_deal(out, self.key, [])
             return
         if not deal.dealt and ml.ready_to_play(self.game, deal.party, deal.sequencer.awaited()):
@@ -202,13 +270,23 @@ class MentalAuthority(HostAuthority):
 
     # -- what a peer is sent -----------------------------------------------------------------
     def view(self, seat: int) -> dict | None:
-        if self.deal is not None:
-            return None  # a peer's hand is its own deal client's, and the host has none
-        return super().view(seat)
+        if self.deal is None:
+            return super().view(seat)
+        if self.deal.party.partial is not None and self._host_dealt_player(seat):
+            # its player was away at the deal or restarted out of it: its cards are the
+            # host's party's this hand, and the player, back, plays them from this view
+            return self.deal.party.state.view(seat)
+        return None  # a peer's hand is its own deal client's, and the host has none
+
+    def _host_dealt_player(self, seat: int) -> bool:
+        info = self.seats.get(seat)
+        return info is not None and info.kind == "human" and info.key != self.key \
+            and seat in self.deal.setup.parties[0].seats
 
     # -- moves ----------------------------------------------------------------------------------
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:
-        if self.deal is None or signed["body"].get("hidden") is None:
+        if self.deal is None or signed["body"].get("hidden") is None \
+                or (private is not None and self._host_dealt_player(seat)):
             return super()._check_action(seat, signed, private)
         # A secret move under the mental deal: its cards stay with its player (committed in
         # the deal, opened at the reveal); the host logs the signed public form.
@@ -242,7 +320,11 @@ class MentalAuthority(HostAuthority):
         if own and ml.spare_coming(deal.party, action.seat):
             raise Refusal("the kitty is on its way: wait a moment")
         if own:
-            self._log_deal(out, self.key, deal.party.own_move(action))
+            try:
+                sends = deal.party.own_move(action)
+            except MentalError as exc:  # a seat of the host's party played a card it lacks
+                raise Refusal(str(exc)) from None
+            self._log_deal(out, self.key, sends)
         elif self._carried:
             self._log_deal(out, self.seats[action.seat].key, self._carried)
             self._carried = []

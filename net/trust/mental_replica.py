@@ -38,7 +38,7 @@ from net.trust.log import result_dict
 from net.trust.mental.client import DealClient, Forged
 from net.trust.mental.errors import Cheat, MentalError
 from net.trust.mental.hand import MoveRefused, PartyHand
-from net.trust.mental.sequencer import parties_for
+from net.trust.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.moves import ActionBody, logged_move
 from net.trust.replica import PeerReplica, ReplicaHalted
 from net.trust.reveal import verified
@@ -53,6 +53,8 @@ class MentalReplica(PeerReplica):
         self.deal: PartyHand | None = None  # this hand's party, under the mental deal
         self._sends: list[dict] = []  # deal messages for the host
         self._final = None  # the hand on the verified deal, from hand_end to the reveal
+        self._progress: Progress | None = None  # who has sent what in this attempt
+        self.restarts = ml.RestartWatch(self.shuffles.deadline, self.shuffles.slack)
 
     @property
     def mental(self) -> bool:
@@ -69,6 +71,8 @@ class MentalReplica(PeerReplica):
     def _own_view(self) -> None:
         """This seat's view from its own replay (the host sends none under the mental deal)."""
         hand = self.hand
+        if self.deal is not None and self.deal.onlooker:
+            return  # this seat's cards are the host's this hand: its view is the host's
         if self.deal is not None and hand is not None and hand.playing and self.seat is not None:
             if hand.shadow.hand is not self.deal.partial:  # the spare learned since the move
                 self.hand = replace(hand, shadow=self._shadow())
@@ -94,6 +98,8 @@ class MentalReplica(PeerReplica):
 
         def commit():
             self.deal, self._final = party, None
+            self._progress = Progress(len(setup.parties))
+            self.restarts.deal_moved(self.clock(), self._live)
             self.round = ml.MentalRound(body["hand"], body["dealer"])
             self.hand = CheckedHand(entry.seq)
             self._sends += party.client.start()
@@ -111,17 +117,77 @@ class MentalReplica(PeerReplica):
             # before the first card (the deal client's idle-time check), so a wrong one
             # is named here by everyone, not at the end by its recipient alone.
             self._deal_step(deal.client.catch_up, entry)
-        return lambda: self._sends.extend(sends)
+
+        def commit():
+            self._progress.follow(party, signed["body"])
+            self.restarts.deal_moved(self.clock(), self._live)
+            self._sends.extend(sends)
+        return commit
 
     def _on_mental_restart(self, entry, message):
         self._need(self.deal is not None and self.hand.end is None, entry, "a restart with no deal")
-        sends = self._deal_step(lambda: self.deal.logged(None, entry.body["record"]), entry)
+        record, setup = entry.body["record"], self.deal.setup
+        problem = restart_problem(setup, record)
+        if problem:
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {problem}")
+        self._restart_allowed(entry, record, setup)
+        sends = self._deal_step(lambda: self.deal.logged(None, record), entry)
 
         def commit():  # the deal again; whatever was bid on the last one is void
+            self._progress = Progress(len(record["parties"]))
+            self.restarts.deal_moved(self.clock(), self._live)
             self.round.dealt = False
             self.hand = CheckedHand(entry.seq)
             self._sends.extend(sends)
         return commit
+
+    def _restart_allowed(self, entry, record: dict, setup) -> None:
+        """A restart drops only parties the deal waited the deadline for: a redeal only
+        after a proven claim; "dropped" only parties awaited, before play; "void" only once
+        the cards are dealt; every dropped seat away (its ``drop`` logged), and not sooner
+        than this peer's clock allows (``RestartWatch``). Else a ``deal`` alert names the host."""
+        reason, dropped = record["reason"], record["dropped"]
+        machine = self.deal.client.machine
+
+        def refuse(why: str):
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {why}")
+        if reason == "redeal":
+            if entry.body.get("seats") != []:
+                refuse("a redeal drops no seat")
+            if machine is not None and machine.redeal is None:
+                refuse("the host redealt a hand nobody showed a reason to redeal")
+            return
+        seats = sorted(s for i in dropped for s in setup.parties[i].seats)
+        if entry.body.get("seats") != seats:
+            refuse(f"the restart names seats {entry.body.get('seats')}, not the dropped parties' {seats}")
+        if (reason == "void") != self.hand.dealt:
+            refuse(f"a restart for {reason!r} {'after' if self.hand.dealt else 'before'} the cards were dealt")
+        if reason == "dropped" and not set(dropped) <= set(self._progress.awaited()):
+            refuse(f"the host restarted the deal without parties {dropped}, which it was not waiting for")
+        for i in dropped:
+            for seat in setup.parties[i].seats:
+                info = self.seats.get(seat)
+                if info is not None and info.connected and info.key == setup.parties[i].key:
+                    refuse(f"the host restarted the deal without seat {seat}, which is still here")
+        problem = self.restarts.problem(reason, seats, self.clock())
+        if problem:
+            refuse(problem)
+
+    def _on_drop(self, entry, message):
+        commit = super()._on_drop(entry, message)
+
+        def both():
+            self.restarts.dropped(entry.body["seat"], self.clock(), self._live)
+            return commit()
+        return both
+
+    def _on_rejoin(self, entry, message):
+        commit = super()._on_rejoin(entry, message)
+
+        def both():
+            self.restarts.rejoined(entry.body["seat"])
+            return commit()
+        return both
 
     def _deal_step(self, step, entry) -> list[dict]:
         """A step of this seat's deal client; what it proves wrong, as a Violation."""
@@ -148,11 +214,13 @@ class MentalReplica(PeerReplica):
         return commit
 
     def _shadow(self) -> Shadow:
-        deal, me = self.deal, self.seat
+        deal, me = self.deal, None if self.deal.onlooker else self.seat
         mine = frozenset(deal.hands.get(me, ()))
         return Shadow(self.game, me, deal.setup.dealer, mine, frozenset(deal.spare), hand=deal.partial)
 
     def _same_hash(self, entry, state) -> None:
+        if self.deal is not None and self.deal.onlooker:
+            return  # no party of this attempt: the spare and the score are not this seat's to see
         if entry.state_hash != state.state_hash():
             raise Violation(HOST, self.host_seat, "state-hash",
                             f"entry {entry.seq}: the signed state hash is not the hand's public state")
@@ -166,6 +234,13 @@ class MentalReplica(PeerReplica):
                    "an action while no hand is being played")
         body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry))
         action, _ = self._logged(body, entry)
+        if self.deal.onlooker:
+            sends = self.deal.move(action)
+            shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
+
+            def follow():
+                self.hand = hand.with_step(step, shadow, [])
+            return follow
         try:
             sends = self.deal.move(action)
         except MoveRefused as exc:
@@ -202,8 +277,8 @@ class MentalReplica(PeerReplica):
 
     def act(self, action: dict) -> dict:
         message = super().act(action)
-        if self.deal is None:
-            return message
+        if self.deal is None or self.deal.onlooker:
+            return message  # an onlooker's cards are the host's party's: it proves them
         if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
             raise IllegalAction("the spare is on its way: wait a moment", self.seat)
         parsed = read_action(self.game, action, self.seat)
@@ -218,6 +293,13 @@ class MentalReplica(PeerReplica):
         if self.deal is None:
             return super()._on_hand_end(entry, message)
         hand, body = self.hand, entry.body
+        if self.deal.onlooker:  # a hand this client held no part of: it cannot check the score
+            self._need(hand is not None and hand.playing and body["hand"] == self.hand_number, entry,
+                       "a hand end while no hand is being played")
+
+            def take():
+                self.hand, self._final = hand.ended(body), None
+            return take
         self._need(hand is not None and hand.playing and hand.shadow.state.is_over
                    and body["hand"] == self.hand_number and self.deal.verified is not None, entry,
                    "a hand end before the hand was over and the deal verified")
@@ -252,17 +334,26 @@ class MentalReplica(PeerReplica):
             self.hand_number += 1
             self.dealer = (self.dealer + 1) % self.game.num_players
             self.deal = None
-            return verified(body, hand, self._final)
+            return verified(body, hand, self._final) if self._final is not None else None
         return commit
 
     # -- privacy -------------------------------------------------------------------------
+    def _shadow_shown(self, entry, message):
+        if self.deal is not None and self.deal.onlooker:
+            return self._live_shadow()  # the host's view of this seat: nothing to check it on
+        return super()._shadow_shown(entry, message)
+
     def _check_private(self, entry, message, shadow, me) -> None:
+        if self.deal is not None and self.deal.onlooker:
+            return  # this seat's cards are the host's this hand: the host may show them
         if self.deal is not None and message.view is not None:
             raise Violation(HOST, self.host_seat, "privacy", f"entry {entry.seq}: the host sent "
                             "me a private view, which it cannot have under the mental deal")
         super()._check_private(entry, message, shadow, me)
 
     def _check_public_unchanged(self, entry, message) -> None:
+        if self.deal is not None and self.deal.onlooker and entry.kind in (ml.MESSAGE, ml.DEALT):
+            return
         if entry.kind == ml.MESSAGE and self.deal is not None and self.deal.partial is not None:
             if not ml.spare_pending(self.deal) and not ml.auditing(self.deal) and message.public is not None and message.public != self.deal.state.public_view():
                 raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the "
