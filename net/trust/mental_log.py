@@ -130,9 +130,12 @@ def spare_coming(party_hand, seat: int) -> bool:
 
 
 def auditing(party_hand) -> bool:
-    """This client saw what only a cheat explains (a card seen twice) and asked every
-    party to reveal: until then the replay is not to be trusted, and nobody moves."""
-    return any(isinstance(out, Audit) for out in party_hand.client.learned)
+    """This client, or another party (its ``audit`` reveal logged), saw what only a cheat
+    explains (a card seen twice) and asked every party to reveal: until the verdict the
+    replay is not to be trusted, and nobody moves."""
+    machine = party_hand.client.machine
+    return (machine is not None and machine.auditor is not None and party_hand.verified is None) \
+        or any(isinstance(out, Audit) for out in party_hand.client.learned)
 
 
 def signs_state(party_hand) -> bool:

@@ -54,6 +54,7 @@ class MentalReplica(PeerReplica):
         self._sends: list[dict] = []  # deal messages for the host
         self._final = None  # the hand on the verified deal, from hand_end to the reveal
         self._progress: Progress | None = None  # who has sent what in this attempt
+        self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
         self.restarts = ml.RestartWatch(self.shuffles.deadline, self.shuffles.slack)
 
     @property
@@ -97,7 +98,7 @@ class MentalReplica(PeerReplica):
         party = PartyHand(self.game, DealClient(self.identity, setup))
 
         def commit():
-            self.deal, self._final = party, None
+            self.deal, self._final, self._held = party, None, None
             self._progress = Progress(len(setup.parties))
             self.restarts.deal_moved(self.clock(), self._live)
             self.round = ml.MentalRound(body["hand"], body["dealer"])
@@ -117,6 +118,8 @@ class MentalReplica(PeerReplica):
             # before the first card (the deal client's idle-time check), so a wrong one
             # is named here by everyone, not at the end by its recipient alone.
             self._deal_step(deal.client.catch_up, entry)
+        if self._held is not None and deal.verified is not None:
+            raise self._held  # the audit found no cheat: the move was wrong after all
 
         def commit():
             self._progress.follow(party, signed["body"])
@@ -244,11 +247,12 @@ class MentalReplica(PeerReplica):
         try:
             sends = self.deal.move(action)
         except MoveRefused as exc:
-            raise Violation(PLAYER, exc.seat, "illegal-action",
-                            f"entry {entry.seq}: {exc} (the host accepted it)") from None
+            return self._unless_audited(Violation(PLAYER, exc.seat, "illegal-action",
+                                                  f"entry {entry.seq}: {exc} (the host accepted it)"))
         except (IllegalAction, Contradiction) as exc:
-            raise Violation(PLAYER, exc.seat, "illegal-action",
-                            f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)") from None
+            return self._unless_audited(Violation(
+                PLAYER, exc.seat, "illegal-action",
+                f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"))
         if ml.signs_state(self.deal):
             self._same_hash(entry, self.deal.state)
         else:  # the spare being turned up, or the end (scored on the verified deal)
@@ -259,6 +263,18 @@ class MentalReplica(PeerReplica):
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
         return commit
+
+    def _unless_audited(self, violation: Violation):
+        """A move this replay refuses while the deal is being audited (a card seen twice:
+        a duplicated card makes its honest player's move look wrong here) is held back,
+        not blamed on its player: the audit's verdict names the cheat. Only if every
+        party's secrets then check out is the move's player named (``_on_mental``)."""
+        if not ml.auditing(self.deal):
+            raise violation
+
+        def hold():
+            self._held = self._held or violation
+        return hold
 
     def _logged(self, body: ActionBody, entry):
         """The move as this seat replays it: a secret one's cards only if it is its own."""
