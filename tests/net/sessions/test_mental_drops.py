@@ -37,8 +37,9 @@ def mute_deal(guest) -> None:
 
 
 def restarts(table) -> list[dict]:
+    """The restarts that dropped a party (not a Rook redeal)."""
     return [dict(s.body["record"], seats=s.body["seats"]) for s in table.host.authority.log
-            if s.kind == ml.RESTART]
+            if s.kind == ml.RESTART and s.body["seats"]]
 
 
 def told(events, kind) -> list[dict]:
@@ -100,7 +101,7 @@ def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_p
     assert_went_on(table, summaries, 2, "dropped")
     log = table.host.authority.log
     dropped_at = next(s.seq for s in log if s.kind == "drop" and s.body["seat"] == GONE)
-    restart_at = next(s.seq for s in log if s.kind == ml.RESTART)
+    restart_at = next(s.seq for s in log if s.kind == ml.RESTART and s.body["seats"])
     assert dropped_at < restart_at
 
 
@@ -128,6 +129,6 @@ def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path):
     table, summaries = run(tmp_path, vanish)
     assert_went_on(table, summaries, 2, "void")
     log = table.host.authority.log
-    dealt = [s.seq for s in log if s.kind == ml.DEALT]
-    restart_at = next(s.seq for s in log if s.kind == ml.RESTART)
-    assert any(s.kind == "action" and dealt[0] < s.seq < restart_at for s in log)
+    restart_at = next(s.seq for s in log if s.kind == ml.RESTART and s.body["seats"])
+    dealt = max(s.seq for s in log if s.kind == ml.DEALT and s.seq < restart_at)
+    assert any(s.kind == "action" and dealt < s.seq < restart_at for s in log)  # moves voided

@@ -43,8 +43,9 @@ def silence(table, seat: int) -> None:
     replica.receive = silent
 
 
-def alerts_of(table, seats):
-    return {seat: table.replicas[seat].halted for seat in seats}
+def dropping_restart(table):
+    """The restart that dropped a party (not a Rook redeal, which a deal may also have)."""
+    return next(s for s in table.host.log if s.kind == ml.RESTART and s.body["seats"])
 
 
 def assert_host_named(table, words: str) -> None:
@@ -80,7 +81,7 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     assert table.alerts == []
     kinds = [s.kind for s in table.host.log]
     assert kinds[-2:] != ["drop", ml.RESTART]  # the host's new key share came after
-    restart = next(s for s in table.host.log if s.kind == ml.RESTART)
+    restart = dropping_restart(table)
     assert restart.body["seats"] == [GONE] and restart.body["record"]["reason"] == "dropped"
     assert GONE in table.host.deal.setup.parties[0].seats
     assert all(r.deal.setup.context.attempt == 1 for r in table.replicas.values())
@@ -149,7 +150,7 @@ def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
     assert table.host.overdue() == [GONE]
     table.deliver(table.host.restart_without([GONE]))
     assert table.alerts == []
-    restart = next(s for s in table.host.log if s.kind == ml.RESTART)
+    restart = dropping_restart(table)
     assert restart.body["record"]["reason"] == "void" and restart.body["seats"] == [GONE]
     assert table.host.match.scores == scores and "hand_end" not in [s.kind for s in table.host.log]
     play_out(table)
