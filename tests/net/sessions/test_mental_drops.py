@@ -46,12 +46,12 @@ def told(events, kind) -> list[dict]:
     return [e for e in events if e["type"] == "waiting" and e.get("for") == kind]
 
 
-def run(tmp_path, vanish, hands=2, settings=None):
+def run(tmp_path, vanish, hands=2, settings=None, stand_in_after=0.2):
     """Three guests at seats 1–3; ``vanish(table, guest)`` makes seat GONE's go away and
     returns when it should come back (a new client, the same key)."""
     async def main():
         table = Table(tmp_path, guests=0, hands=hands, **(settings or {"game": "horseshoes", "mode": "four"}),
-                      host_kw={"mental_deal": True, "stand_in_after": 0.2})
+                      host_kw={"mental_deal": True, "stand_in_after": stand_in_after})
         await table.host.start()
         for seat in (1, 2, 3):
             guest = table.add_guest(fixed_identity(seat), seat=seat)
@@ -116,7 +116,8 @@ def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path):
     assert_went_on(table, summaries, 2, "dropped")
 
 
-def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path):
+@pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
+def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, settings):
     async def vanish(table, guest):
         auth = table.host.authority
         await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
@@ -126,9 +127,25 @@ def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path):
         assert list(auth.match.scores) == scores
         await wait_for(lambda: auth.seats[GONE].kind == "bot")
 
-    table, summaries = run(tmp_path, vanish)
+    table, summaries = run(tmp_path, vanish, settings=settings)
     assert_went_on(table, summaries, 2, "void")
     log = table.host.authority.log
     restart_at = next(s.seq for s in log if s.kind == ml.RESTART and s.body["seats"])
     dealt = max(s.seq for s in log if s.kind == ml.DEALT and s.seq < restart_at)
     assert any(s.kind == "action" and dealt < s.seq < restart_at for s in log)  # moves voided
+
+
+def test_without_a_stand_in_the_table_waits_and_the_player_back_plays_its_seat(tmp_path):
+    """No stand-in: after the void the table waits for the seat; its player, back, plays
+    it from the view the host sends (its cards are the host's party's this hand)."""
+    async def vanish(table, guest):
+        auth = table.host.authority
+        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 1)
+        await guest.stop()
+        await wait_for(lambda: restarts(table))
+
+    table, summaries = run(tmp_path, vanish, stand_in_after=None)
+    assert_went_on(table, summaries, 2, "void")
+    log = table.host.authority.log
+    first_deal = next(s.seq for s in log if s.kind == ml.DEAL)
+    assert not [s for s in log if s.kind == "seat" and s.seq > first_deal]  # never a bot
