@@ -16,7 +16,12 @@ that party knows (``mental.hand.PartyHand``). So, unlike ``HostAuthority``:
   secret move comes without its cards;
 * the hand ends once every party revealed its secret and the deal verified
   (``Verified``): the score is the hand replayed on the verified deal, every buried
-  or discarded card opened from its commitment.
+  or discarded card opened from its commitment;
+* a party gone past the contribution deadline (``overdue``: awaited in the deal since
+  it last moved on, or dropped since the deadline once the cards are dealt) is
+  restarted out of it (``restart_without``: "dropped", or "void" — the hand so far void,
+  the scores unchanged); its seats are the host's party's for that hand, played by a
+  stand-in or by the player back, from the view the host then sends it (``view``).
 
 A table with one human (a game against the computer, or every guest away at the deal)
 keeps the seeded deal: then this is ``HostAuthority`` exactly.
@@ -139,32 +144,31 @@ class MentalAuthority(HostAuthority):
 
     def overdue(self) -> list[int]:
         """The parties (indices) the deal has waited the deadline for: before the cards are
-        dealt, those awaited since the last deal message; after, those gone since their
+        dealt, those awaited since the deal last moved on; after, those gone since their
         drop. The host restarts the deal (``restart_without``) without them."""
-        deal = self.deal
-        if deal is None or deal.cheat is not None or self.match is None or self._hand_ended():
-            return []
         now = self.clock()
-        if not deal.dealt:
-            return [i for i in deal.sequencer.overdue(now) if i != 0]
-        parties = range(1, len(deal.setup.parties))
-        return [i for i in parties if self._gone(i) and all(
-            now - self.dropped_at.get(s, now) >= self.deadline for s in deal.setup.parties[i].seats)]
+        return [i for i, since in self._holding_up().items() if now - since >= self.deadline]
 
     def due_in(self) -> float | None:
-        """Seconds until ``overdue`` may next name a party (None: nothing is awaited)."""
+        """Seconds until ``overdue`` may next name a party (None: nobody holds it up)."""
+        held = self._holding_up()
+        return max(0.0, min(held.values()) + self.deadline - self.clock()) if held else None
+
+    def _holding_up(self) -> dict[int, float]:
+        """party -> since when (this clock) it has held the deal up, the host's excepted."""
         deal = self.deal
         if deal is None or deal.cheat is not None or self.match is None or self._hand_ended():
-            return None
-        now = self.clock()
+            return {}
         if not deal.dealt:
-            return max(0.0, deal.sequencer.since + self.deadline - now) if deal.sequencer.awaited() else None
-        waits = [max(self.dropped_at.get(s, now) for s in deal.setup.parties[i].seats) + self.deadline - now
-                 for i in range(1, len(deal.setup.parties)) if self._gone(i)]
-        return max(0.0, min(waits)) if waits else None
+            return {i: deal.sequencer.since for i in deal.sequencer.awaited() if i != 0}
+        parties = deal.setup.parties
+        return {i: max(self.dropped_at.get(s, self.clock()) for s in parties[i].seats)
+                for i in range(1, len(parties)) if self._gone(i)}
 
     def _hand_ended(self) -> bool:
-        return self.hand.round is None or self.hand.round.revealed or self.match.state is None and self.deal.dealt
+        """No hand under way: none dealt yet, or this one ended (``hand_end`` logged)."""
+        rnd = self.hand.round
+        return rnd is None or rnd.revealed or (self.match.state is None and self.deal.dealt)
 
     def restart_without(self, parties) -> Out:
         """The deal again without ``parties`` (``overdue``), their seats the host's: a

@@ -16,6 +16,14 @@ the log again and goes on):
 * ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
   make the signed state hash; a played card must be the one its proof opened (a card
   from another seat's position is named at once);
+* ``mental-restart``: the next attempt with exactly the parties left
+  (``sequencer.restart_problem``), a redeal only after a proven claim, a party dropped
+  only if awaited (before play) or gone (after), its seats away, and not sooner than the
+  deadline on this peer's own clock (``mental_log.RestartWatch``); a move this replay
+  refuses while the deal is audited waits for the audit's verdict, which names the cheat;
+* a hand this client is no party of (its player away at the deal, or restarted out of
+  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
+  and the hand is not reported verified;
 * ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
   share checked), the hand replayed on the verified deal with every bury and discard
   opened — a revoke nobody could see live named then — must give the host's result,

@@ -31,7 +31,8 @@ SECRET = {"rook": "bury", "somerset": "discard"}
 
 def play(tmp_path, guests, seats=None, host_kw=None, **kw):
     async def main():
-        table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True, **(host_kw or {})}, timings=PATIENT,
+        table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True, **(host_kw or {})},
+                      timings=PATIENT,
                       **kw)
         await table.host.start()
         for i in range(guests):
