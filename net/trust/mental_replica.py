@@ -245,13 +245,6 @@ class MentalReplica(PeerReplica):
                    "an action while no hand is being played")
         body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry))
         action, _ = self._logged(body, entry)
-        if self.deal.onlooker:
-            sends = self.deal.move(action)
-            shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
-
-            def follow():
-                self.hand = hand.with_step(step, shadow, [])
-            return follow
         try:
             sends = self.deal.move(action)
         except MoveRefused as exc:
@@ -263,7 +256,7 @@ class MentalReplica(PeerReplica):
                 f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"))
         if ml.signs_state(self.deal):
             self._same_hash(entry, self.deal.state)
-        else:  # the spare being turned up, or the end (scored on the verified deal)
+        elif not self.deal.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
             self._need(entry.state_hash is None, entry, "a state hash nobody can know yet")
         shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
 
