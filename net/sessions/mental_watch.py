@@ -16,7 +16,7 @@ party's. A stand-in the table keeps for a seat waits until its cards are the hos
 (``StandIns``), then plays them; the person is told why (a "waiting" event).
 
 It talks to its table through ``authority``, ``timers``, ``outbox``, ``emit``, ``apply``,
-``stand_ins``, ``is_open``.
+``stand_ins``, ``is_open``, ``takeback``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class MentalWatch:
 
     def _deadline(self) -> None:
         t = self.table
-        if not t.is_open:
+        if not t.is_open or t.takeback.active:  # a restarted host signs nothing yet
             return
         auth = t.authority
         parties = auth.overdue()
