@@ -15,10 +15,15 @@ import asyncio
 import pytest
 
 from net.trust import mental_log as ml
+from net.wire.heartbeat import Timings
 from tests.net.session_kit import Table, assert_all_verified, wait_for
 from tests.net.trust.mental_table import fixed_identity
 
 GONE = 2  # the seat whose player vanishes
+# Quick timings, the contribution deadline 2 s, but a link silent for 5 s before it counts
+# as dropped: on a loaded machine a healthy guest's pause is not a drop (the vanishing
+# one closes its link, which the host sees at once).
+STEADY = Timings.quick(timeout=5.0)
 
 
 def mute_deal(guest) -> None:
@@ -50,8 +55,9 @@ def run(tmp_path, vanish, hands=2, settings=None, stand_in_after=0.2):
     """Three guests at seats 1–3; ``vanish(table, guest)`` makes seat GONE's go away and
     returns when it should come back (a new client, the same key)."""
     async def main():
-        table = Table(tmp_path, guests=0, hands=hands, **(settings or {"game": "horseshoes", "mode": "four"}),
-                      host_kw={"mental_deal": True, "stand_in_after": stand_in_after})
+        table = Table(tmp_path, guests=0, hands=hands, timings=STEADY,
+                      host_kw={"mental_deal": True, "stand_in_after": stand_in_after},
+                      **(settings or {"game": "horseshoes", "mode": "four"}))
         await table.host.start()
         for seat in (1, 2, 3):
             guest = table.add_guest(fixed_identity(seat), seat=seat)
