@@ -185,6 +185,12 @@ class MentalReplica(PeerReplica):
             refuse(problem)
 
     def _on_drop(self, entry, message):
+        if entry.body["seat"] == self.seat and self._live and self.deal is not None:
+            # the host closes a link before it logs its drop: my own drop reaching me on a
+            # link still up is a false one (under the mental deal it would hand the host
+            # my seat's cards at the deadline)
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: the host logged my "
+                            "seat as dropped while my link to it is up")
         commit = super()._on_drop(entry, message)
 
         def both():

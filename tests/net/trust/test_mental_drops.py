@@ -48,8 +48,8 @@ def dropping_restart(table):
     return next(s for s in table.host.log if s.kind == ml.RESTART and s.body["seats"])
 
 
-def assert_host_named(table, words: str) -> None:
-    for seat in (1, 3):
+def assert_host_named(table, words: str, seats=(1, 3)) -> None:
+    for seat in seats:
         alert = table.replicas[seat].halted
         assert alert is not None and (alert.party, alert.seat, alert.rule) == (HOST, 0, "deal"), alert
         assert words in alert.detail, alert.detail
@@ -77,8 +77,10 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     assert table.host.overdue() == [] and table.host.due_in() == CONTRIBUTION_DEADLINE
     clock.now += CONTRIBUTION_DEADLINE
     assert table.host.overdue() == [GONE]
+    gone(table)  # the host closes the silent client's link, then logs its drop
     table.deliver(table.host.restart_without([GONE]))
     assert table.alerts == []
+    back(table)
     kinds = [s.kind for s in table.host.log]
     assert kinds[-2:] != ["drop", ml.RESTART]  # the host's new key share came after
     restart = dropping_restart(table)
@@ -105,8 +107,9 @@ def test_a_restart_without_a_party_the_deal_was_not_waiting_for_names_the_host()
     silence(table, GONE)
     table.start()
     clock.now += CONTRIBUTION_DEADLINE
+    gone(table, 1)
     table.deliver(table.host.restart_without([1]))  # seat 1 sent its key share
-    assert_host_named(table, "not waiting for")
+    assert_host_named(table, "not waiting for", seats=(GONE, 3))
 
 
 def test_a_restart_that_gives_a_partys_seats_to_the_host_names_the_host():
@@ -138,8 +141,20 @@ def dealt():
     for _ in range(4):
         table.step()
     scores = list(table.host.match.scores)
+    gone(table)
     table.deliver(table.host.drop(GONE))
     return table, clock, scores
+
+
+def gone(table, seat=GONE) -> None:
+    """Seat ``seat``'s link is down: nothing reaches its replica until it rejoins (a sync)."""
+    table.tamper = lambda fp, msg: None if fp == table.fp(seat) and msg.get("type") == "entry" else msg
+
+
+def back(table) -> None:
+    """Seat GONE's player is back: it rejoins and is sent what it missed."""
+    table.tamper = None
+    table.deliver(table.host.rejoin(table.fp(GONE), GONE, table.replicas[GONE].seq))
 
 
 def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
@@ -150,6 +165,7 @@ def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
     assert table.host.overdue() == [GONE]
     table.deliver(table.host.restart_without([GONE]))
     assert table.alerts == []
+    back(table)
     restart = dropping_restart(table)
     assert restart.body["record"]["reason"] == "void" and restart.body["seats"] == [GONE]
     assert table.host.match.scores == scores and "hand_end" not in [s.kind for s in table.host.log]
@@ -161,7 +177,7 @@ def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
 def test_a_player_back_before_the_deadline_changes_nothing(dealt):
     table, clock, _ = dealt
     clock.now += CONTRIBUTION_DEADLINE - 1
-    table.deliver(table.host.rejoin(table.fp(GONE), GONE, table.replicas[GONE].seq))
+    back(table)
     clock.now += CONTRIBUTION_DEADLINE
     assert table.host.overdue() == [] and table.host.due_in() is None
     table.play_hand()
@@ -173,6 +189,18 @@ def test_a_hand_voided_sooner_than_the_deadline_names_the_host(dealt):
     clock.now += CONTRIBUTION_DEADLINE / 2
     table.deliver(table.host.restart_without([GONE]))
     assert_host_named(table, "voided the hand")
+
+
+def test_a_drop_of_its_own_seat_sent_to_a_player_still_connected_names_the_host():
+    table, _ = table_with_clock()
+    table.start()
+    for _ in range(4):
+        table.step()
+    table.deliver(table.host.drop(GONE))  # sent to seat GONE itself: its link is up
+    alert = table.replicas[GONE].halted
+    assert alert is not None and (alert.party, alert.rule) == (HOST, "deal") \
+        and "while my link to it is up" in alert.detail
+    assert table.replicas[1].halted is None and table.replicas[3].halted is None
 
 
 def test_a_hand_voided_for_a_player_still_here_names_the_host():
