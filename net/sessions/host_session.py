@@ -20,9 +20,9 @@ it, each with its own tests:
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
-* ``ShuffleWatch`` (below): a deal waiting for players' shuffles;
-* ``mental_watch.MentalWatch``: under the mental deal, a party gone past the deadline
-  restarted out of the deal (the hand voided if it was dealt).
+* ``ShuffleWatch`` (below): a deal waiting for players' shuffles; under the mental
+  deal (``mental_watch.MentalWatch``), a party gone past the deadline restarted out of
+  the deal (the hand voided if it was dealt).
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
@@ -161,7 +161,6 @@ class HostCore:
         self.advert = Advert(interfaces)
         self.roster = Roster(self)
         self.shuffles = ShuffleWatch(self)
-        self.mental = MentalWatch(self)
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -391,7 +390,6 @@ class HostCore:
         if not self.is_open or self.takeback.active:
             return
         self.shuffles.watch()
-        self.mental.watch()
         auth = self.authority
         match = auth.match
         if match is None:
@@ -609,12 +607,15 @@ class HostView:
 
 class ShuffleWatch:
     """A deal waiting for players' contributions (shuffles): say whom it waits for once
-    that takes a while, and deal without the late ones at the deadline."""
+    that takes a while, and deal without the late ones at the deadline (under the mental
+    deal, ``MentalWatch`` restarts it without them)."""
 
     def __init__(self, table: HostCore):
         self.table = table
+        self.mental = MentalWatch(table)
 
     def watch(self) -> None:
+        self.mental.watch()
         rnd = self.table.authority.round
         if rnd is None or rnd.dealt or not rnd.waiting_for:
             return
