@@ -226,6 +226,19 @@ def shuffle_event(names: list[str], skipped: bool = False) -> dict:
             "detail": detail if names else ""}
 
 
+def deal_restart_event(names: list[str], seats: list[int], voided: bool) -> dict:
+    """The "waiting" event of a mental-poker deal restarted without players who were
+    gone past the deadline (``voided``: the hand had been dealt; it is void, the scores
+    unchanged): their seats' cards are the host's until the next hand."""
+    who = " and ".join(names)
+    detail = (f"The hand is void: {who} left and did not come back in time. Dealing again; "
+              f"the host's computer holds their cards this hand." if voided else
+              f"Dealing again without {who}: they did not take part in the shuffle in time. "
+              f"The host's computer holds their cards this hand.")
+    return {"type": "waiting", "for": "void" if voided else "restart", "names": list(names),
+            "seats": list(seats), "detail": detail}
+
+
 def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: str,
                   new_name: str) -> dict:
     """(host) A new key asks for an away player's seat: the host person decides."""

@@ -168,10 +168,14 @@ class HintEvent(TypedDict):
 
 
 # The deal has waited a while for these players' contributions ("Waiting for Dad's
-# shuffle…"), or, at the deadline, "Dealt without Dad's shuffle: …". (Written this way
-# because one field is called "for".)
-WaitingEvent = TypedDict("WaitingEvent", {"type": Literal["waiting"], "for": Literal["shuffle"],
-                                          "names": list[str], "detail": str})
+# shuffle…"), or, at the deadline, "Dealt without Dad's shuffle: …"; under the mental
+# deal, "restart" (dealing again without players who did not take part in the shuffle in
+# time) or "void" (the hand is void: a player left and did not come back in time), with
+# their ``seats``. (Written this way because one field is called "for".)
+WaitingEvent = TypedDict("WaitingEvent", {"type": Literal["waiting"],
+                                          "for": Literal["shuffle", "restart", "void"],
+                                          "names": list[str], "detail": str,
+                                          "seats": NotRequired[list[int]]})
 
 
 class NoticeEvent(TypedDict):

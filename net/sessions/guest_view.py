@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (DEALT_OR_MOVED, connection_event, hand_over_events, hint_event,
-                                 readmitted_event, record_breakdown, seat_info, shuffle_event,
+from net.sessions.events import (DEALT_OR_MOVED, connection_event, deal_restart_event,
+                                 hand_over_events, hint_event, readmitted_event, record_breakdown, seat_info, shuffle_event,
                                  stand_in_event, state_event, table_event, takeover_event)
 from net.trust.values import NOBODY, Entry
 
@@ -42,6 +42,11 @@ class GuestView:
             self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
                                           names.get(body["seat"], ""), body["abandoned"],
                                           body["reason"], departed_seat=body["departed_seat"]))
+        for body in (a.entry.body for a in accepted if a.entry.kind == "mental-restart"):
+            if body["seats"]:  # a deal restarted, or a hand voided, without players gone
+                names = [was_names.get(s) or self.replica.seats[s].name for s in body["seats"]]
+                self.core.emit(deal_restart_event(names, body["seats"],
+                                                  body["record"]["reason"] == "void"))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
         if kinds & DEALT_OR_MOVED:

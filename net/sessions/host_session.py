@@ -20,7 +20,9 @@ it, each with its own tests:
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
-* ``ShuffleWatch`` (below): a deal waiting for players' shuffles.
+* ``ShuffleWatch`` (below): a deal waiting for players' shuffles; under the mental
+  deal (``mental_watch.MentalWatch``), a party gone past the deadline restarted out of
+  the deal (the hand voided if it was dealt).
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
@@ -48,8 +50,9 @@ from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers, wait_until
-from net.sessions.events import (DEALT_OR_MOVED, error_event, hand_breakdown, hand_over_events, hint_event,
-                                 seat_info, shuffle_event, state_event, table_event)
+from net.sessions.events import (DEALT_OR_MOVED, error_event, hand_breakdown, hand_over_events,
+                                 hint_event, seat_info, shuffle_event, state_event, table_event)
+from net.sessions.mental_watch import MentalWatch
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
@@ -608,12 +611,15 @@ class HostView:
 
 class ShuffleWatch:
     """A deal waiting for players' contributions (shuffles): say whom it waits for once
-    that takes a while, and deal without the late ones at the deadline."""
+    that takes a while, and deal without the late ones at the deadline (under the mental
+    deal, ``MentalWatch`` restarts it without them)."""
 
     def __init__(self, table: HostCore):
         self.table = table
+        self.mental = MentalWatch(table)
 
     def watch(self) -> None:
+        self.mental.watch()
         rnd = self.table.authority.round
         if rnd is None or rnd.dealt or not rnd.waiting_for:
             return

@@ -6,6 +6,11 @@ takes the seat — logged as a seat entry, so every replica sees it — and the 
 handed back, logged again, the moment the player's key returns. Meanwhile the seat is
 still *theirs*: a stranger asking to be re-admitted is offered it under their name.
 
+Under the mental-poker deal a bot of the host's can play only cards the host's client
+holds: a seat dealt to its player's own client waits (``deferred``) until the deal is
+restarted without it (``net.sessions.mental_watch``), and then the bot plays the cards
+the host's client now holds for it — the host learns that hand, as it learns its own.
+
 ``StandIns`` holds who a standing-in bot is keeping each seat for; it talks to its
 table through a few calls (``authority``, ``key``, ``apply``, ``emit``, ``timers``,
 ``forget_bot``), so tests drive it with a recording stand-in for the table.
@@ -22,6 +27,7 @@ class StandIns:
         self.after = after
         self.level = level
         self.held: dict[int, tuple[bytes, str]] = {}  # seat -> (player's key, name)
+        self.deferred: set[int] = set()  # seats whose cards are their player's client's now
 
     def __contains__(self, seat: int) -> bool:
         return seat in self.held
@@ -41,13 +47,23 @@ class StandIns:
         """Let a bot play a dropped seat now (True), or keep waiting (False)."""
         self.disarm(seat)
         info = self.table.authority.seats.get(seat)
+        self.deferred.discard(seat)
         if not bot or info is None or info.kind != "human" or info.connected \
                 or info.key == self.table.key:
+            return
+        host_dealt = getattr(self.table.authority, "host_dealt", None)
+        if host_dealt is not None and not host_dealt(seat):
+            self.deferred.add(seat)  # under the mental deal: its cards are not the host's yet
             return
         self.held[seat] = (info.key, info.name)
         out = self.table.authority.seat(seat, "bot", name=f"{info.name} (bot)", level=self.level)
         self.table.emit(stand_in_event(seat, info.name))
         self.table.apply(out)
+
+    def resume(self) -> None:
+        """The deal was restarted without some players: stand in where it waited to."""
+        for seat in sorted(self.deferred):
+            self.stand_in(seat, True)
 
     def hand_back(self, key: bytes) -> int | None:
         """A returning player whose seat a bot was keeping: give it back; their seat."""

@@ -20,7 +20,12 @@ that party knows (``mental.hand.PartyHand``). So, unlike ``HostAuthority``:
   without its cards;
 * the hand ends once every party revealed its secret and the deal verified
   (``Verified``): the score is the hand replayed on the verified deal, every buried
-  or discarded card opened from its commitment.
+  or discarded card opened from its commitment;
+* a party gone past the contribution deadline (``overdue``: awaited in the deal since
+  it last moved on, or dropped since the deadline once the cards are dealt) is
+  restarted out of it (``restart_without``: "dropped", or "void" — the hand so far void,
+  the scores unchanged); its seats are the host's party's for that hand, played by a
+  stand-in or by the player back, from the view the host then sends it (``view``).
 
 A table with one human (a game against the computer, or every guest away at the deal)
 keeps the seeded deal: then this is ``HostAuthority`` exactly.
@@ -75,6 +80,7 @@ class MentalAuthority(HostAuthority):
         self.deal: HostDeal | None = None
         self._sends: list[dict] = []  # the host party's envelopes not logged yet
         self._carried: list[dict] = []  # the deal messages a peer's action came with
+        self.dropped_at: dict[int, float] = {}  # seat -> when its drop was logged (this clock)
 
     @property
     def mental(self) -> bool:
@@ -124,6 +130,72 @@ class MentalAuthority(HostAuthority):
             self.match.state = deal.party.state  # the spare learned: the replay again
         return []
 
+    def _apply_drop(self, entry, private: dict) -> list:
+        self.dropped_at[entry.body["seat"]] = self.clock()
+        return super()._apply_drop(entry, private)
+
+    def _apply_rejoin(self, entry, private: dict) -> list:
+        self.dropped_at.pop(entry.body["seat"], None)
+        return super()._apply_rejoin(entry, private)
+
+    # -- a party gone: the deal restarted, or the hand voided, at the deadline ------------------
+    def host_dealt(self, seat: int) -> bool:
+        """Whether ``seat``'s cards are the host's party's in the deal under way (its own,
+        its bots', and those of players away at the deal or restarted out of it), or no
+        deal is under way: only then may a bot of the host's play it."""
+        return self.deal is None or self.match is None or self._hand_ended() \
+            or seat in self.deal.setup.parties[0].seats
+
+    def _gone(self, party: int) -> bool:
+        """Every seat of the deal's ``party`` is away (dropped, not back)."""
+        return all(not self.seats[s].connected for s in self.deal.setup.parties[party].seats)
+
+    def overdue(self) -> list[int]:
+        """The parties (indices) the deal has waited the deadline for: before the cards are
+        dealt, those awaited since the deal last moved on; after, those gone since their
+        drop. The host restarts the deal (``restart_without``) without them."""
+        now = self.clock()
+        return [i for i, since in self._holding_up().items() if now - since >= self.deadline]
+
+    def due_in(self) -> float | None:
+        """Seconds until ``overdue`` may next name a party (None: nobody holds it up)."""
+        held = self._holding_up()
+        return max(0.0, min(held.values()) + self.deadline - self.clock()) if held else None
+
+    def _holding_up(self) -> dict[int, float]:
+        """party -> since when (this clock) it has held the deal up, the host's excepted."""
+        deal = self.deal
+        if deal is None or deal.cheat is not None or self.match is None or self._hand_ended():
+            return {}
+        if not deal.dealt:
+            return {i: deal.sequencer.since for i in deal.sequencer.awaited() if i != 0}
+        parties = deal.setup.parties
+        return {i: max(self.dropped_at.get(s, self.clock()) for s in parties[i].seats)
+                for i in range(1, len(parties)) if self._gone(i)}
+
+    def _hand_ended(self) -> bool:
+        """No hand under way: none dealt yet, or this one ended (``hand_end`` logged)."""
+        rnd = self.hand.round
+        return rnd is None or rnd.revealed or (self.match.state is None and self.deal.dealt)
+
+    def restart_without(self, parties) -> Out:
+        """The deal again without ``parties`` (``overdue``), their seats the host's: a
+        ``drop`` for each seat still connected (a client that did not answer in time is
+        treated as gone), then ``mental-restart`` — "dropped" before the cards were dealt,
+        "void" after (the hand so far is void; the scores stay)."""
+        def run(out):
+            deal = self.deal
+            for party in parties:
+                for seat in deal.setup.parties[party].seats:
+                    if self.seats[seat].connected:
+                        self._append(out, "drop", {"seat": seat})
+            reason = "void" if deal.dealt else "dropped"
+            seats = sorted(s for i in parties for s in deal.setup.parties[i].seats)
+            record = deal.sequencer.restart(reason, self.clock(), sorted(parties))
+            self._append(out, ml.RESTART, {"record": record, "seats": seats})
+            self._log_deal(out, self.key, [])
+        return self._run(run)
+
     def _apply_mental_restart(self, entry, private: dict) -> list:
         deal = self.deal
         if self._restoring:
@@ -170,7 +242,7 @@ class MentalAuthority(HostAuthority):
             # player: the deal again, next attempt (what was bid on the old one is void).
             deal.redeals = redeals
             record = deal.sequencer.restart("redeal", self.clock())
-            self._append(out, ml.RESTART, {"record": record})
+            self._append(out, ml.RESTART, {"record": record, "seats": []})
             self._log_deal(out, self.key, [])
             return
         if not deal.dealt and ml.ready_to_play(self.game, deal.party, deal.sequencer.awaited()):
@@ -210,13 +282,22 @@ class MentalAuthority(HostAuthority):
 
     # -- what a peer is sent -----------------------------------------------------------------
     def view(self, seat: int, public: dict | None = None) -> dict | None:
-        if self.deal is not None:
-            return None  # a peer's hand is its own deal client's, and the host has none
-        return super().view(seat, public)
+        if self.deal is None:
+            return super().view(seat, public)
+        if self.deal.party.partial is not None and self._host_dealt_player(seat):
+            # its player was away at the deal or restarted out of it: its cards are the
+            # host's party's this hand, and the player, back, plays them from this view
+            return self.deal.party.state.view(seat, public)
+        return None  # a peer's hand is its own deal client's, and the host has none
+
+    def _host_dealt_player(self, seat: int) -> bool:
+        info = self.seats.get(seat)
+        return info is not None and info.kind == "human" and info.key != self.key \
+            and seat in self.deal.setup.parties[0].seats
 
     # -- moves ----------------------------------------------------------------------------------
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:
-        if self.deal is None:
+        if self.deal is None or (private is not None and self._host_dealt_player(seat)):
             return super()._check_action(seat, signed, private)
         binding = self.hand.binding(self.table, self.match.hand_number, seat, self.chain.seq + 1,
                                     self.archive.hash_at)
@@ -279,7 +360,11 @@ class MentalAuthority(HostAuthority):
         elif party == 0:
             # The host's party holds the seat's cards (its player was away at the deal and
             # is back, or a secret move of its own): it logs its step before the move.
-            self._log_deal(out, self.key, deal.party.own_move(action))
+            try:
+                sends = deal.party.own_move(action)
+            except MentalError as exc:  # a seat of the host's party played a card it lacks
+                raise Refusal(str(exc)) from None
+            self._log_deal(out, self.key, sends)
         elif action.kind == "play":
             raise Refusal("a card played under the mental deal carries its proof")
         elif self._carried:

@@ -10,7 +10,11 @@ with a seed) but these entries, each signed by the host like every other:
   if it is the host's own, a computer player's, or its player is away.
 * ``mental`` ``{party, signed}``: one deal message of a party, signed with its
   identity key (the host relays it, it cannot write it), in the sequencer's order.
-* ``mental-restart`` ``{record}``: the deal starts again (``sequencer.restart_record``).
+* ``mental-restart`` ``{record}``: the deal starts again (``sequencer.restart_record``):
+  a Rook redeal; a party that held the deal up past the contribution deadline
+  ("dropped"); or, once the cards are dealt, a party whose player is gone past the
+  deadline ("void": the hand so far is void, the scores stay). Its seats are the host's
+  party's from then on (``RestartWatch`` is a replica's timing of it).
 * ``mental-dealt`` ``{hand, dealer}``: every key share, shuffle and decryption share is
   logged (and the spare shown when the rules show it from the start): play begins.
   Its state hash is the hand's public view, as the ``deal`` entry's is.
@@ -60,6 +64,41 @@ class MentalRound:
         """A player who drops owes no contribution here (its deal messages are awaited)."""
 
 
+class RestartWatch:
+    """When a peer may accept a restart that drops a party, on its own clock (as
+    ``deadline.ShuffleWatch`` times a skip): the host logs each entry before it sends it,
+    so the time from receiving an entry live to receiving the restart is at least the
+    host's wait less a delivery. "dropped": the deadline since the deal last moved on
+    (the last deal entry); "void": the deadline since each dropped seat's ``drop``. An
+    entry that came in a catch-up sync cannot be timed, and is not."""
+
+    def __init__(self, deadline: float, slack: float):
+        self.deadline, self.slack = deadline, slack
+        self.moved: float | None = None  # when the last deal entry came live
+        self.drops: dict[int, float | None] = {}  # seat -> when its drop came live
+
+    def deal_moved(self, now: float, live: bool) -> None:
+        self.moved = now if live else None
+
+    def dropped(self, seat: int, now: float, live: bool) -> None:
+        self.drops[seat] = now if live else None
+
+    def rejoined(self, seat: int) -> None:
+        self.drops.pop(seat, None)
+
+    def problem(self, reason: str, seats, now: float) -> str | None:
+        least = self.deadline - self.slack
+        if reason == "dropped" and self.moved is not None and now - self.moved < least:
+            return (f"the host restarted the deal without seats {list(seats)} "
+                    f"{now - self.moved:.1f} s after it last moved on; it must wait {self.deadline:g} s")
+        for seat in seats:
+            at = self.drops.get(seat)
+            if reason == "void" and at is not None and now - at < least:
+                return (f"the host voided the hand {now - at:.1f} s after seat {seat} dropped; "
+                        f"it must wait {self.deadline:g} s")
+        return None
+
+
 def parties_body(parties) -> list[dict]:
     return [{"key": p.key, "seats": list(p.seats)} for p in parties]
 
@@ -95,9 +134,12 @@ def spare_coming(party_hand, seat: int) -> bool:
 
 
 def auditing(party_hand) -> bool:
-    """This client saw what only a cheat explains (a card seen twice) and asked every
-    party to reveal: until then the replay is not to be trusted, and nobody moves."""
-    return any(isinstance(out, Audit) for out in party_hand.client.learned)
+    """This client, or another party (its ``audit`` reveal logged), saw what only a cheat
+    explains (a card seen twice) and asked every party to reveal: until the verdict the
+    replay is not to be trusted, and nobody moves."""
+    machine = party_hand.client.machine
+    return (machine is not None and machine.auditor is not None and party_hand.verified is None) \
+        or any(isinstance(out, Audit) for out in party_hand.client.learned)
 
 
 def signs_state(party_hand) -> bool:

@@ -18,6 +18,14 @@ the log again and goes on):
   (a card from another seat's position is named at once) and the card must be the one
   it opened; a ``mental`` entry with a ``played`` move is such a proof the host logged
   alone (it broke a rule, or only an audit settles it), checked as the move would be;
+* ``mental-restart``: the next attempt with exactly the parties left
+  (``sequencer.restart_problem``), a redeal only after a proven claim, a party dropped
+  only if awaited (before play) or gone (after), its seats away, and not sooner than the
+  deadline on this peer's own clock (``mental_log.RestartWatch``); a move this replay
+  refuses while the deal is audited waits for the audit's verdict, which names the cheat;
+* a hand this client is no party of (its player away at the deal, or restarted out of
+  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
+  and the hand is not reported verified;
 * ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
   share checked), the hand replayed on the verified deal with every bury and discard
   opened — a revoke nobody could see live named then — must give the host's result,
@@ -40,7 +48,7 @@ from net.trust.log import result_dict
 from net.trust.mental.client import DealClient, Forged
 from net.trust.mental.errors import Cheat, MentalError
 from net.trust.mental.hand import MoveRefused, PartyHand
-from net.trust.mental.sequencer import parties_for
+from net.trust.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.moves import ActionBody, logged_move
 from net.trust.replica import PeerReplica, ReplicaHalted
 from net.trust.reveal import verified
@@ -55,6 +63,9 @@ class MentalReplica(PeerReplica):
         self.deal: PartyHand | None = None  # this hand's party, under the mental deal
         self._sends: list[dict] = []  # deal messages for the host
         self._final = None  # the hand on the verified deal, from hand_end to the reveal
+        self._progress: Progress | None = None  # who has sent what in this attempt
+        self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
+        self.restarts = ml.RestartWatch(self.shuffles.deadline, self.shuffles.slack)
 
     @property
     def mental(self) -> bool:
@@ -71,6 +82,8 @@ class MentalReplica(PeerReplica):
     def _own_view(self) -> None:
         """This seat's view from its own replay (the host sends none under the mental deal)."""
         hand = self.hand
+        if self.deal is not None and self.deal.onlooker:
+            return  # this seat's cards are the host's this hand: its view is the host's
         if self.deal is not None and hand is not None and hand.playing and self.seat is not None:
             if hand.shadow.hand is not self.deal.partial:  # the spare learned since the move
                 self.hand = replace(hand, shadow=self._shadow())
@@ -95,7 +108,9 @@ class MentalReplica(PeerReplica):
         party = PartyHand(self.game, DealClient(self.identity, setup))
 
         def commit():
-            self.deal, self._final = party, None
+            self.deal, self._final, self._held = party, None, None
+            self._progress = Progress(len(setup.parties))
+            self.restarts.deal_moved(self.clock(), self._live)
             self.round = ml.MentalRound(body["hand"], body["dealer"])
             self.hand = CheckedHand(entry.seq)
             self._sends += party.client.start()
@@ -116,7 +131,14 @@ class MentalReplica(PeerReplica):
             # before the first card (the deal client's idle-time check), so a wrong one
             # is named here by everyone, not at the end by its recipient alone.
             self._deal_step(deal.client.catch_up, entry)
-        return lambda: self._sends.extend(sends)
+        if self._held is not None and deal.verified is not None:
+            raise self._held  # the audit found no cheat: the move was wrong after all
+
+        def commit():
+            self._progress.follow(party, signed["body"])
+            self.restarts.deal_moved(self.clock(), self._live)
+            self._sends.extend(sends)
+        return commit
 
     def _on_played_alone(self, entry, party: int):
         """A played card's proof the host logged without its move (it breaks a rule of the
@@ -134,13 +156,74 @@ class MentalReplica(PeerReplica):
 
     def _on_mental_restart(self, entry, message):
         self._need(self.deal is not None and self.hand.end is None, entry, "a restart with no deal")
-        sends = self._deal_step(lambda: self.deal.logged(None, entry.body["record"]), entry)
+        record, setup = entry.body["record"], self.deal.setup
+        problem = restart_problem(setup, record)
+        if problem:
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {problem}")
+        self._restart_allowed(entry, record, setup)
+        sends = self._deal_step(lambda: self.deal.logged(None, record), entry)
 
         def commit():  # the deal again; whatever was bid on the last one is void
+            self._progress = Progress(len(record["parties"]))
+            self.restarts.deal_moved(self.clock(), self._live)
             self.round.dealt = False
             self.hand = CheckedHand(entry.seq)
             self._sends.extend(sends)
         return commit
+
+    def _restart_allowed(self, entry, record: dict, setup) -> None:
+        """A restart drops only parties the deal waited the deadline for: a redeal only
+        after a proven claim; "dropped" only parties awaited, before play; "void" only once
+        the cards are dealt; every dropped seat away (its ``drop`` logged), and not sooner
+        than this peer's clock allows (``RestartWatch``). Else a ``deal`` alert names the host."""
+        reason, dropped = record["reason"], record["dropped"]
+        machine = self.deal.client.machine
+
+        def refuse(why: str):
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {why}")
+        if reason == "redeal":
+            if entry.body.get("seats") != []:
+                refuse("a redeal drops no seat")
+            if machine is not None and machine.redeal is None:
+                refuse("the host redealt a hand nobody showed a reason to redeal")
+            return
+        seats = sorted(s for i in dropped for s in setup.parties[i].seats)
+        if entry.body.get("seats") != seats:
+            refuse(f"the restart names seats {entry.body.get('seats')}, not the dropped parties' {seats}")
+        if (reason == "void") != self.hand.dealt:
+            refuse(f"a restart for {reason!r} {'after' if self.hand.dealt else 'before'} the cards were dealt")
+        if reason == "dropped" and not set(dropped) <= set(self._progress.awaited()):
+            refuse(f"the host restarted the deal without parties {dropped}, which it was not waiting for")
+        for i in dropped:
+            for seat in setup.parties[i].seats:
+                info = self.seats.get(seat)
+                if info is not None and info.connected and info.key == setup.parties[i].key:
+                    refuse(f"the host restarted the deal without seat {seat}, which is still here")
+        problem = self.restarts.problem(reason, seats, self.clock())
+        if problem:
+            refuse(problem)
+
+    def _on_drop(self, entry, message):
+        if entry.body["seat"] == self.seat and self._live and self.deal is not None:
+            # the host closes a link before it logs its drop: my own drop reaching me on a
+            # link still up is a false one (under the mental deal it would hand the host
+            # my seat's cards at the deadline)
+            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: the host logged my "
+                            "seat as dropped while my link to it is up")
+        commit = super()._on_drop(entry, message)
+
+        def both():
+            self.restarts.dropped(entry.body["seat"], self.clock(), self._live)
+            return commit()
+        return both
+
+    def _on_rejoin(self, entry, message):
+        commit = super()._on_rejoin(entry, message)
+
+        def both():
+            self.restarts.rejoined(entry.body["seat"])
+            return commit()
+        return both
 
     def _deal_step(self, step, entry) -> list[dict]:
         """A step of this seat's deal client; what it proves wrong, as a Violation."""
@@ -170,11 +253,13 @@ class MentalReplica(PeerReplica):
         return commit
 
     def _shadow(self) -> Shadow:
-        deal, me = self.deal, self.seat
+        deal, me = self.deal, None if self.deal.onlooker else self.seat
         mine = frozenset(deal.hands.get(me, ()))
         return Shadow(self.game, me, deal.setup.dealer, mine, frozenset(deal.spare), hand=deal.partial)
 
     def _same_hash(self, entry, state) -> None:
+        if self.deal is not None and self.deal.onlooker:
+            return  # no party of this attempt: the spare and the score are not this seat's to see
         if entry.state_hash != state.state_hash():
             raise Violation(HOST, self.host_seat, "state-hash",
                             f"entry {entry.seq}: the signed state hash is not the hand's public state")
@@ -198,16 +283,19 @@ class MentalReplica(PeerReplica):
         try:
             sends = self.deal.move(action, body.mental, party)
         except MoveRefused as exc:
-            raise Violation(PLAYER, exc.seat, "illegal-action",
-                            f"entry {entry.seq}: {exc} (the host accepted it)") from None
+            return self._unless_audited(Violation(PLAYER, exc.seat, "illegal-action",
+                                                  f"entry {entry.seq}: {exc} (the host accepted it)"),
+                                        entry, body, party)
         except (IllegalAction, Contradiction) as exc:
-            raise Violation(PLAYER, exc.seat, "illegal-action",
-                            f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)") from None
+            return self._unless_audited(Violation(
+                PLAYER, exc.seat, "illegal-action",
+                f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"),
+                entry, body, party)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
         if ml.signs_state(self.deal):
             self._same_hash(entry, self.deal.state)
-        else:  # the spare being turned up, or the end (scored on the verified deal)
+        elif not self.deal.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
             self._need(entry.state_hash is None, entry, "a state hash nobody can know yet")
         shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
 
@@ -215,6 +303,23 @@ class MentalReplica(PeerReplica):
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
         return commit
+
+    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int):
+        """A move this replay refuses while the deal is being audited (a card seen twice:
+        a duplicated card makes its honest player's move look wrong here) is held back,
+        not blamed on its player: the audit's verdict names the cheat. Only if every
+        party's secrets then check out is the move's player named (``_on_mental``). The
+        proof the move carries is taken first: it may be what shows the card twice."""
+        sends = []
+        if body.mental is not None and not ml.auditing(self.deal):
+            sends = self._deal_step(lambda: self.deal.logged_play(party, body.mental), entry)
+        if not ml.auditing(self.deal):
+            raise violation
+
+        def hold():
+            self._held = self._held or violation
+            self._sends.extend(sends)
+        return hold
 
     def _logged(self, body: ActionBody, entry):
         """The move as this seat replays it: a secret one's cards only if it is its own."""
@@ -232,11 +337,12 @@ class MentalReplica(PeerReplica):
                             f"entry {entry.seq}: seat {body.seat}'s action cannot be read ({exc})") from None
 
     def act(self, action: dict) -> dict:
-        if self.deal is not None and (ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat)):
+        if self.deal is not None and not self.deal.onlooker and (
+                ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat)):
             raise IllegalAction("the spare is on its way: wait a moment", self.seat)
         message = super().act(action)
-        if self.deal is None:
-            return message
+        if self.deal is None or self.deal.onlooker:
+            return message  # an onlooker's cards are the host's party's: it proves them
         parsed = read_action(self.game, action, self.seat)
         envelopes = []
         if parsed.kind != "play":  # a played card's proof is in the move (``_play_proof``)
@@ -262,6 +368,13 @@ class MentalReplica(PeerReplica):
         if self.deal is None:
             return super()._on_hand_end(entry, message)
         hand, body = self.hand, entry.body
+        if self.deal.onlooker:  # a hand this client held no part of: it cannot check the score
+            self._need(hand is not None and hand.playing and body["hand"] == self.hand_number, entry,
+                       "a hand end while no hand is being played")
+
+            def take():
+                self.hand, self._final = hand.ended(body), None
+            return take
         self._need(hand is not None and hand.playing and hand.shadow.state.is_over
                    and body["hand"] == self.hand_number and self.deal.verified is not None, entry,
                    "a hand end before the hand was over and the deal verified")
@@ -296,17 +409,21 @@ class MentalReplica(PeerReplica):
             self.hand_number += 1
             self.dealer = (self.dealer + 1) % self.game.num_players
             self.deal = None
-            return verified(body, hand, self._final)
+            return verified(body, hand, self._final) if self._final is not None else None
         return commit
 
     # -- privacy -------------------------------------------------------------------------
     def _check_private(self, entry, message, shadow, me) -> None:
+        if self.deal is not None and self.deal.onlooker:
+            return  # this seat's cards are the host's this hand: the host may show them
         if self.deal is not None and message.view is not None:
             raise Violation(HOST, self.host_seat, "privacy", f"entry {entry.seq}: the host sent "
                             "me a private view, which it cannot have under the mental deal")
         super()._check_private(entry, message, shadow, me)
 
     def _check_public_unchanged(self, entry, message) -> None:
+        if self.deal is not None and self.deal.onlooker and entry.kind in (ml.MESSAGE, ml.DEALT):
+            return
         if entry.kind == ml.MESSAGE and self.deal is not None and self.deal.partial is not None:
             if not ml.spare_pending(self.deal) and not ml.auditing(self.deal) and message.public is not None and message.public != self.deal.state.public_view():
                 raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the "

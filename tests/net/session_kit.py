@@ -13,6 +13,10 @@ from net.sessions.host_session import HostCore
 from net.wire.identity import Identity
 
 QUICK = Timings.quick()
+# A contribution deadline no test waits for: the tests that are not about a player gone
+# past it keep every guest in the deal however loaded the machine (under the mental deal
+# a guest late past the deadline is restarted out of it).
+PATIENT = Timings.quick(contribution=30.0)
 
 
 async def wait_for(predicate, timeout: float = 20.0, interval: float = 0.01):

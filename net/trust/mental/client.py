@@ -12,7 +12,9 @@ keeps (``sequencer.DealSequencer``):
   what this client learned (``Hand``, ``Opened``, ``Played``, ``Redeal``, ``Verified``);
   a broken rule raises the machine's ``Cheat`` naming the party.
 * A ``mental-restart`` record starts a new machine for the next attempt, with the seats
-  as the record gives them; a client whose key is no longer a party stops taking part.
+  as the record gives them — which must be the last attempt's parties less the dropped
+  ones, their seats the host's (``sequencer.restart_problem``, else ``Forged``); a
+  client whose key is no longer a party stops taking part.
 * ``step(flow_step)``: a step of the hand (``flows``); its envelopes.
 * A played card's proof is no envelope of its own: ``play`` makes it (the
   ``mental-play`` message, unsigned: the player's move carries it and signs it),
@@ -28,16 +30,14 @@ signatures), and the sequencer does not log a copy twice.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from net.trust.signing import opens, seal
 
 from . import flows
 from .errors import MentalError
-from .keys import DealContext, PartySecrets
+from .keys import PartySecrets
 from .machine import Hand, MentalDeal, Send
-from .sequencer import MENTAL_DOMAIN, RESTART
-from .setup import DealSetup, Party
+from .sequencer import MENTAL_DOMAIN, restart_problem, without
+from .setup import DealSetup
 
 
 class Forged(MentalError):
@@ -125,11 +125,8 @@ class DealClient:
         return sends
 
     def _restart(self, record: dict) -> list[dict]:
-        context = self.setup.context
-        if record.get("type") != RESTART or record.get("hand") != context.hand \
-                or record.get("attempt") != context.attempt + 1:
-            raise Forged("the host logged an unsigned record that is not this deal's next attempt")
-        parties = tuple(Party(p["key"], tuple(p["seats"])) for p in record["parties"])
-        self._begin(replace(self.setup, parties=parties,
-                            context=DealContext(context.table, record["hand"], record["attempt"])))
+        problem = restart_problem(self.setup, record)
+        if problem:
+            raise Forged(problem)
+        self._begin(without(self.setup, record["dropped"]))
         return self.start()

@@ -9,8 +9,9 @@ included, checks every move as far as it can see:
 
 * ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
   Once its party's hands are decrypted the replay starts; a spare opened to everyone,
-  or to this party, is learned. A restart (a drop during the shuffle, a redeal) starts
-  it again, with the seats the restart gives this party.
+  or to this party, is learned. A restart (a drop during the shuffle, a hand voided for
+  a player gone, a redeal) starts it again, with the seats the restart gives this
+  party. A client that is no party (``onlooker``) replays the public moves only.
 * ``own_play(action)``: the proof of this party's own played card, which the move
   carries and signs; ``own_move(action)``: the deal's step for its other own moves — a
   bury's or discard's commitment — sent before the move is logged.
@@ -71,6 +72,15 @@ class PartyHand:
         self.opened = False  # the spare is face up for everyone
         self.verified: Verified | None = None
         self._steps: list[tuple[Action, bool]] = []
+        if self.onlooker:  # no party of this attempt: the public replay from the start
+            self.partial = PartialHand(self.game, None, self.setup.dealer)
+
+    @property
+    def onlooker(self) -> bool:
+        """This client is no party of the deal (its player was away at the deal, or
+        restarted out of it): it follows the public moves only, and its seat's cards are
+        the host's party's this hand."""
+        return self.client.machine is None
 
     @property
     def setup(self):
@@ -140,7 +150,7 @@ class PartyHand:
         hidden = action.kind in SECRET and action.value is None
         stepped = self.partial.step(action, hidden)
         sends = self.logged_play(party, play) if play is not None else []
-        if action.kind == "play":
+        if action.kind == "play" and not self.onlooker:
             proven = self.played.get(action.seat, [])
             count = sum(1 for a, _ in self._steps if a.kind == "play" and a.seat == action.seat)
             if len(proven) <= count or proven[count] != action.value:

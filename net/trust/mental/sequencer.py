@@ -24,6 +24,13 @@ logging it.
   stand-in plays them, as it does for a dropped player today). It is logged as a
   ``mental-restart`` record, so every client starts its new machine at the same point
   of the log. A Rook redeal (``Redeal``) restarts the same way with nobody dropped.
+  ``restart_problem`` is every client's check of such a record: the next attempt, and
+  the parties exactly the last ones less the dropped (the host cannot take a seat's
+  cards for itself by a restart).
+
+``Progress`` is who has sent what this attempt, from the messages' bodies alone: the
+sequencer's ``awaited``, and a replica's check that a party restarted out for being
+late was the one awaited.
 
 Parties (``parties_for``): the host's client first (its own seat, its computer
 players' and its stand-ins'), then each other human in seat order. The order is the
@@ -67,6 +74,9 @@ def without(setup: DealSetup, dropped) -> DealSetup:
     """The next attempt of ``setup``'s deal: every party of ``dropped`` (indices) gone,
     its seats given to the first party (the host's client)."""
     dropped = set(dropped)
+    if not dropped:  # a redeal: the same parties
+        context = setup.context
+        return replace(setup, context=DealContext(context.table, context.hand, context.attempt + 1))
     moved = sorted(s for i in dropped for s in setup.parties[i].seats)
     parties = [p for i, p in enumerate(setup.parties) if i not in dropped]
     if 0 in dropped or not parties:
@@ -77,11 +87,61 @@ def without(setup: DealSetup, dropped) -> DealSetup:
                    parties=tuple(parties))
 
 
+REASONS = ("dropped", "void", "redeal")  # during the deal; after it (the hand voided); Rook
+
+
+def restart_problem(setup: DealSetup, record: object) -> str | None:
+    """Why ``record`` is not a restart of ``setup``'s deal the host may log, or None: it
+    must be the next attempt of this hand, drop no one for a redeal and someone (never the
+    host's party) otherwise, and give the dropped parties' seats to the host's party."""
+    context = setup.context
+    if not isinstance(record, dict) or record.get("type") != RESTART \
+            or record.get("hand") != context.hand or record.get("attempt") != context.attempt + 1:
+        return "the host logged an unsigned record that is not this deal's next attempt"
+    dropped, reason = record.get("dropped"), record.get("reason")
+    if reason not in REASONS or not isinstance(dropped, list) \
+            or not all(isinstance(i, int) and 0 < i < len(setup.parties) for i in dropped) \
+            or dropped != sorted(set(dropped)) or (reason == "redeal") != (not dropped):
+        return f"the host logged a restart ({reason!r}) that drops parties {dropped!r}"
+    if record != restart_record(without(setup, dropped), reason, dropped):
+        return "the host's restart gives the seats to other parties than those left"
+    return None
+
+
 def restart_record(setup: DealSetup, reason: str, dropped=()) -> dict:
     """The log's record of a restart: the new attempt and who plays which seats."""
     return {"type": RESTART, "hand": setup.context.hand, "attempt": setup.context.attempt,
             "reason": reason, "dropped": sorted(dropped),
             "parties": [{"key": p.key, "seats": list(p.seats)} for p in setup.parties]}
+
+
+class Progress:
+    """Who has sent what in one attempt of the deal (message bodies, in log order)."""
+
+    def __init__(self, parties: int):
+        self.parties = parties
+        self.keys: set[int] = set()
+        self.shuffles = 0
+        self.shared: set[int] = set()
+
+    def follow(self, party: int, body: dict) -> None:
+        kind = body["type"]
+        if kind == m.KEY:
+            self.keys.add(party)
+        elif kind == m.SHUFFLE:
+            self.shuffles += 1
+        elif kind == m.SHARES and self.shuffles == self.parties:
+            self.shared.add(party)
+
+    def awaited(self) -> list[int]:
+        """A key share not yet published; else the party whose turn it is to shuffle;
+        else the parties whose decryption shares are missing."""
+        parties = range(self.parties)
+        if len(self.keys) < self.parties:
+            return [i for i in parties if i not in self.keys]
+        if self.shuffles < self.parties:
+            return [self.shuffles]
+        return [i for i in parties if i not in self.shared and self.parties > 1]
 
 
 class DealSequencer:
@@ -94,9 +154,7 @@ class DealSequencer:
         self.setup = setup
         self._index = {p.key: i for i, p in enumerate(setup.parties)}
         self._seen: set[bytes] = set()  # the signatures logged this attempt
-        self._keys: set[int] = set()
-        self._shuffles = 0
-        self._shared: set[int] = set()
+        self.progress = Progress(len(setup.parties))
         self.since = now  # the last time the deal moved on
 
     # -- the log -----------------------------------------------------------------------
@@ -119,7 +177,7 @@ class DealSequencer:
         if envelope["sig"] in self._seen:
             return None
         self._seen.add(envelope["sig"])
-        self._follow(party, body)
+        self.progress.follow(party, body)
         self.since = now
         self.log.append((party, envelope))
         return len(self.log) - 1
@@ -139,22 +197,8 @@ class DealSequencer:
 
     # -- who is awaited --------------------------------------------------------------------
     def awaited(self) -> list[int]:
-        parties = range(len(self.setup.parties))
-        if len(self._keys) < len(parties):
-            return [i for i in parties if i not in self._keys]
-        if self._shuffles < len(parties):
-            return [self._shuffles]
-        return [i for i in parties if i not in self._shared and len(parties) > 1]
+        return self.progress.awaited()
 
     def overdue(self, now: float) -> list[int]:
         """The awaited parties once the deal has waited ``deadline`` for them."""
         return self.awaited() if now - self.since >= self.deadline else []
-
-    def _follow(self, party: int, body: dict) -> None:
-        kind = body["type"]
-        if kind == m.KEY:
-            self._keys.add(party)
-        elif kind == m.SHUFFLE:
-            self._shuffles += 1
-        elif kind == m.SHARES and self._shuffles == len(self.setup.parties):
-            self._shared.add(party)

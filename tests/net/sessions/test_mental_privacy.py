@@ -15,7 +15,7 @@ import pytest
 
 from net.trust import mental_log as ml
 from net.trust.mental import messages as mm
-from tests.net.session_kit import Table, assert_all_verified, wait_for
+from tests.net.session_kit import PATIENT, Table, assert_all_verified, wait_for
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
 
 VARIANTS = [
@@ -74,7 +74,8 @@ class HostRecord:
                          ids=["rook", "kitty", "widow", "hs3-down", "hs4"])
 def test_the_hosts_record_opens_no_human_card_before_it_is_played(tmp_path, settings, guests):
     async def main():
-        table = Table(tmp_path, guests=guests, hands=1, host_kw={"mental_deal": True}, **settings)
+        table = Table(tmp_path, guests=guests, hands=1, host_kw={"mental_deal": True}, timings=PATIENT,
+                      **settings)
         spy = HostRecord(table)
         await table.start()
         try:

@@ -10,7 +10,11 @@ import pytest
 
 from net.trust import mental_log as ml
 from net.trust.mental import messages as mm
-from tests.net.session_kit import Table, assert_all_verified, wait_for
+from net.trust.mental import deck as decks
+from net.trust.mental.group import Scalar, base_mul
+from net.trust.mental.sequencer import MENTAL_DOMAIN
+from net.trust.signing import seal
+from tests.net.session_kit import PATIENT, Table, assert_all_verified, wait_for
 from tests.net.trust.mental_table import fixed_identity
 
 # (settings, guests, the spare's flow: "up" to all, "to" one party, None: stays down)
@@ -25,9 +29,19 @@ VARIANTS = [
 SECRET = {"rook": "bury", "somerset": "discard"}
 
 
+# Every key and the table's name fixed, so every run deals the same: with a random host
+# key one Rook run in twelve or so deals a hand with no point card and is dealt again.
+FIXED = {"host_identity": fixed_identity(0)}
+NO_REDEAL = {"table_seed": (1).to_bytes(32, "big")}
+
+
 def play(tmp_path, guests, seats=None, host_kw=None, **kw):
+    kw = {**FIXED, **kw}
+    host_kw = {**NO_REDEAL, **(host_kw or {})}
+
     async def main():
         table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True, **(host_kw or {})},
+                      timings=PATIENT,
                       **kw)
         await table.host.start()
         for i in range(guests):
@@ -108,7 +122,8 @@ def test_a_guest_restarted_in_the_middle_of_the_hand_goes_on(tmp_path, settings)
     the whole log again, its deal client derives the same secrets, and it plays on; the
     table waited for it (nobody else can play its cards)."""
     async def main():
-        table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True}, **settings)
+        table = Table(tmp_path, guests=0, hands=1, host_kw={"mental_deal": True}, timings=PATIENT,
+                      **settings)
         await table.host.start()
         for i in (1, 2, 3):
             table.add_guest(fixed_identity(i), seat=i)
@@ -129,5 +144,65 @@ def test_a_guest_restarted_in_the_middle_of_the_hand_goes_on(tmp_path, settings)
     stopped = [s for s in summaries if s["hands_verified"] == 0]
     assert len(stopped) == 1 and stopped[0]["ended"] is None  # the first run of the restarted app
     assert_all_verified([s for s in summaries if s is not stopped[0]], hands=1, head=table.head())
-    kinds = [s.kind for s in table.host.authority.log]
-    assert "drop" in kinds and "rejoin" in kinds and kinds.count(ml.DEALT) == 1
+    log = table.host.authority.log
+    kinds = [s.kind for s in log]
+    redeals = [s for s in log if s.kind == ml.RESTART and s.body["record"]["reason"] == "redeal"]
+    # back before the deadline: nothing restarted (a Rook hand with no point card may be)
+    assert "drop" in kinds and "rejoin" in kinds and kinds.count(ml.DEALT) == 1 + len(redeals)
+    assert kinds.count(ml.RESTART) == len(redeals)
+
+
+
+def duplicating(guest) -> None:
+    """The guest's client (the last shuffler) gives seats 1 and 2 one card twice: it bends
+    its shuffle and signs it again with its own key — its player's cheat, not the host's."""
+    real = guest._from_host
+
+    def bend(envelope):
+        body = envelope["body"]
+        if body["type"] != mm.SHUFFLE:
+            return envelope
+        deal = guest.replica.deal
+        setup, joint = deal.setup, deal.client.machine.joint
+        a, b = setup.dealt(1)[0], setup.dealt(2)[0]
+        deck = decks.decode_deck(body["deck"], setup.deck_size, validate=True)
+        r = Scalar.from_hash(b"test", b"cheat")
+        deck[b] = decks.Ciphertext(deck[a].c1 + base_mul(r), deck[a].c2 + r * joint)
+        return seal(guest.identity, MENTAL_DOMAIN, dict(body, deck=decks.encode_deck(deck)))
+
+    def bent(msg):
+        link = guest.link
+        send = link.send
+        link.send = lambda out: send(dict(out, signed=bend(out["signed"])) if out.get("type") == "mental"
+                                     else out)
+        try:
+            real(msg)
+        finally:
+            del link.send
+    guest._from_host = bent
+
+
+def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest(tmp_path):
+    """Seats 1 and 2 are dealt the same card by seat 3's shuffle. The first time the copy
+    shows, its other holder asks for an audit, every party reveals, and both honest
+    guests name seat 3 — not the honest player who played the card it was dealt."""
+    async def main():
+        table = Table(tmp_path, guests=0, hands=1, game="horseshoes", mode="four",
+                      host_kw={"mental_deal": True}, timings=PATIENT)
+        await table.host.start()
+        for seat in (1, 2, 3):
+            guest = table.add_guest(fixed_identity(seat), seat=seat)
+        duplicating(guest)
+        honest = table.guests[:2]
+        try:
+            await wait_for(lambda: all(g.alerts for g in honest), timeout=60)
+        finally:
+            await table.close()
+        return table, honest
+
+    table, honest = asyncio.run(main())
+    for guest in honest:
+        [alert] = guest.alerts
+        assert (alert["seat"], alert["rule"]) == (3, "deal") and "shuffle" in alert["detail"] \
+            and "the host" not in alert["detail"], alert
+    assert table.host.authority.deal.cheat.party == 3

@@ -46,3 +46,21 @@ def test_seats_a_new_key_could_have_name_the_asked_for_player_first():
     t.authority.drop(1)
     assert t.stand_ins.readmittable() == [1, 2]
     assert t.stand_ins.readmittable("Dad") == [2, 1]
+
+
+def test_under_the_mental_deal_a_stand_in_waits_until_the_seats_cards_are_the_hosts():
+    """A bot of the host's can play only cards the host's client holds: while the dropped
+    seat's cards are its player's own client's, the stand-in waits; once the deal is
+    restarted without that player (its cards the host's), it takes the seat."""
+    t = RecordingTable(stand_in_after=30)
+    dropped_player(t)
+    host_dealt = {2: False}
+    t.authority.host_dealt = lambda seat: host_dealt[seat]
+    t.stand_ins.arm(2)
+    t.clock.run_all()
+    assert t.authority.seats[2].kind == "human" and 2 not in t.stand_ins and not t.events
+    host_dealt[2] = True  # the deal restarted without seat 2's player
+    t.stand_ins.resume()
+    assert t.authority.seats[2].kind == "bot" and 2 in t.stand_ins
+    t.stand_ins.resume()  # nothing left to do
+    assert len(t.events) == 1

@@ -215,3 +215,33 @@ def test_no_party_checks_a_share_batch_it_made(monkeypatch):
     table.play_hand()
     assert not table.alerts and checked
     assert [(me, prover) for me, prover in checked if me == prover] == []
+
+
+def test_a_card_duplicated_in_a_shuffle_is_caught_and_its_shuffler_named():
+    """Seat 3's client (the last shuffler) gives seats 1 and 2 the same card: each hand on
+    its own looks fine; the first time the copy shows (played, or at the reveal), its
+    other holder asks for an audit, every party reveals, and every honest replica names
+    seat 3 — not the seat that played the card it was dealt."""
+    from net.trust.mental import deck as decks
+    from net.trust.mental.group import Scalar, base_mul
+
+    table = MentalTrustTable()
+    setup = lambda: table.replicas[3].deal.setup  # noqa: E731
+    a, b = None, None
+
+    def duplicate(body):
+        nonlocal a, b
+        if body["type"] != mm.SHUFFLE:
+            return body
+        a, b = setup().dealt(1)[0], setup().dealt(2)[0]
+        joint = table.replicas[3].deal.client.machine.joint
+        deck = decks.decode_deck(body["deck"], setup().deck_size, validate=True)
+        r = Scalar.from_hash(b"test", b"cheat")
+        deck[b] = decks.Ciphertext(deck[a].c1 + base_mul(r), deck[a].c2 + r * joint)
+        return dict(body, deck=decks.encode_deck(deck))
+    table.cheat(3, duplicate)
+    table.start()
+    assert not table.alerts and table.replicas[1].deal.hands[1][0] == table.replicas[2].deal.hands[2][0]
+    table.play_until(lambda: table.alerts and all(r.halted for s, r in table.replicas.items() if s != 3),
+                     limit=400)
+    assert_named(table, PLAYER, 3, honest=[1, 2])

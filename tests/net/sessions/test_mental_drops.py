@@ -1,0 +1,173 @@
+"""A player gone under the mental-poker deal, through the sessions (a HostCore with
+``mental_deal``, GuestCores on loopback, quick timings: the contribution deadline 2 s):
+
+* gone during the shuffle: the host restarts the deal without it at the deadline
+  ("dropped"), its seat the host's party's, played by the stand-in;
+* gone after the deal: at the deadline from its drop the hand is void ("void"), the
+  scores unchanged, and dealt again the same way;
+
+every other replica accepts the restart with no alert, everyone is told why (a
+"waiting" event), and the player who comes back plays its seat again — this hand from
+the view the host sends it (its cards are the host's now), the next as a party again."""
+
+import asyncio
+
+import pytest
+
+from net.trust import mental_log as ml
+from net.wire.heartbeat import Timings
+from tests.net.session_kit import Table, assert_all_verified, wait_for
+from tests.net.trust.mental_table import fixed_identity
+
+GONE = 2  # the seat whose player vanishes
+# Quick timings, the contribution deadline 2 s, but a link silent for 5 s before it counts
+# as dropped: on a loaded machine a healthy guest's pause is not a drop (the vanishing
+# one closes its link, which the host sees at once).
+STEADY = Timings.quick(timeout=5.0)
+
+
+def mute_deal(guest) -> None:
+    """The guest's client stops sending deal messages (it hangs in the shuffle)."""
+    real = guest._from_host
+
+    def muted(msg):
+        link = guest.link
+        send = link.send
+        link.send = lambda out: None if out.get("type") == "mental" else send(out)
+        try:
+            real(msg)
+        finally:
+            del link.send
+    guest._from_host = muted
+
+
+def restarts(table) -> list[dict]:
+    """The restarts that dropped a party (not a Rook redeal)."""
+    return [dict(s.body["record"], seats=s.body["seats"]) for s in table.host.authority.log
+            if s.kind == ml.RESTART and s.body["seats"]]
+
+
+def told(events, kind) -> list[dict]:
+    return [e for e in events if e["type"] == "waiting" and e.get("for") == kind]
+
+
+def run(tmp_path, vanish, hands=2, settings=None, stand_in_after=0.2):
+    """Three guests at seats 1–3; ``vanish(table, guest)`` makes seat GONE's go away and
+    returns when it should come back (a new client, the same key)."""
+    async def main():
+        table = Table(tmp_path, guests=0, hands=hands, timings=STEADY,
+                      host_kw={"mental_deal": True, "stand_in_after": stand_in_after},
+                      **(settings or {"game": "horseshoes", "mode": "four"}))
+        await table.host.start()
+        for seat in (1, 2, 3):
+            guest = table.add_guest(fixed_identity(seat), seat=seat)
+            if seat == GONE:
+                gone = guest
+        try:
+            await vanish(table, gone)
+            table.add_guest(fixed_identity(GONE), seat=GONE)
+            try:
+                summaries = await table.finish(timeout=60)
+            except TimeoutError:
+                raise AssertionError(f"the table stalled: {where(table)}") from None
+        finally:
+            await table.close()
+        return table, summaries
+
+    return asyncio.run(main())
+
+
+def where(table) -> str:
+    """How the table stands (for a stall's message)."""
+    auth = table.host.authority
+    state = auth.state
+    guests = [(g.replica.seat if g.replica else None, g.replica.seq if g.replica else None,
+               g.end, [a["detail"] for a in g.alerts]) for g in table.guests]
+    return (f"last entries {[(s.seq, s.kind) for s in auth.log[-12:]]}, seats "
+            f"{ {s: (i.kind, i.connected) for s, i in auth.seats.items()} }, to act "
+            f"{state.to_act() if state else None}, parties "
+            f"{auth.deal.setup.parties if auth.deal else None}, awaited "
+            f"{auth.deal.sequencer.awaited() if auth.deal else None}, guests {guests}")
+
+
+def assert_went_on(table, summaries, hands, reason):
+    gone, back = summaries[GONE - 1], summaries[-1]
+    stayed = [s for i, s in enumerate(summaries[:-1]) if i != GONE - 1]
+    assert_all_verified(stayed, hands=hands, head=table.head())
+    assert gone["alerts"] == [] and gone["hands_verified"] == 0
+    # back as an onlooker of the restarted deal, then a party again: the hands after it
+    assert back["alerts"] == [] and back["fatal"] is None and back["head"] == table.head()
+    assert back["hands_verified"] == hands - 1
+    [restart] = restarts(table)
+    assert (restart["reason"], restart["seats"], restart["dropped"]) == (reason, [GONE], [GONE])
+    assert GONE in restart["parties"][0]["seats"]  # the host's party holds the seat's cards
+    kinds = [s.kind for s in table.host.authority.log]
+    assert kinds.count("hand_end") == hands  # the voided attempt scored nothing
+    mental_deals = [s.body for s in table.host.authority.log if s.kind == ml.DEAL]
+    assert [GONE] in [p["seats"] for p in mental_deals[-1]["parties"]]  # its seat back, next hand
+    for events in (table.host_events, table.guest_events[0], table.guest_events[2]):
+        assert [e["seats"] for e in told(events, reason if reason == "void" else "restart")] == [[GONE]]
+
+
+@pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
+def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_path, settings):
+    async def vanish(table, guest):
+        mute_deal(guest)
+        auth = table.host.authority
+        await wait_for(lambda: any(s.kind == ml.DEAL for s in auth.log))
+        await guest.stop()
+        await wait_for(lambda: restarts(table))
+        await wait_for(lambda: auth.seats[GONE].kind == "bot")  # the stand-in plays it now
+
+    table, summaries = run(tmp_path, vanish, settings=settings)
+    assert_went_on(table, summaries, 2, "dropped")
+    log = table.host.authority.log
+    dropped_at = next(s.seq for s in log if s.kind == "drop" and s.body["seat"] == GONE)
+    restart_at = next(s.seq for s in log if s.kind == ml.RESTART and s.body["seats"])
+    assert dropped_at < restart_at
+
+
+def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path):
+    """Still connected but silent: treated as gone (its link closed, a drop logged)."""
+    async def vanish(table, guest):
+        mute_deal(guest)
+        await wait_for(lambda: restarts(table))
+        await guest.stop()
+
+    table, summaries = run(tmp_path, vanish)
+    assert_went_on(table, summaries, 2, "dropped")
+
+
+@pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
+def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, settings):
+    async def vanish(table, guest):
+        auth = table.host.authority
+        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
+        scores = list(auth.match.scores)
+        await guest.stop()
+        await wait_for(lambda: restarts(table))
+        assert list(auth.match.scores) == scores
+        await wait_for(lambda: auth.seats[GONE].kind == "bot")
+
+    table, summaries = run(tmp_path, vanish, settings=settings)
+    assert_went_on(table, summaries, 2, "void")
+    log = table.host.authority.log
+    restart_at = next(s.seq for s in log if s.kind == ml.RESTART and s.body["seats"])
+    dealt = max(s.seq for s in log if s.kind == ml.DEALT and s.seq < restart_at)
+    assert any(s.kind == "action" and dealt < s.seq < restart_at for s in log)  # moves voided
+
+
+def test_without_a_stand_in_the_table_waits_and_the_player_back_plays_its_seat(tmp_path):
+    """No stand-in: after the void the table waits for the seat; its player, back, plays
+    it from the view the host sends (its cards are the host's party's this hand)."""
+    async def vanish(table, guest):
+        auth = table.host.authority
+        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 1)
+        await guest.stop()
+        await wait_for(lambda: restarts(table))
+
+    table, summaries = run(tmp_path, vanish, stand_in_after=None)
+    assert_went_on(table, summaries, 2, "void")
+    log = table.host.authority.log
+    first_deal = next(s.seq for s in log if s.kind == ml.DEAL)
+    assert not [s for s in log if s.kind == "seat" and s.seq > first_deal]  # never a bot

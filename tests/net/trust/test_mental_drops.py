@@ -1,0 +1,220 @@
+"""A party gone under the mental-poker deal, through the host's authority and every peer's
+replica (in process, one clock the test moves): the host restarts the deal without it at
+the deadline ("dropped" before the cards are dealt, "void" after), every replica accepts
+that with no alert, and names the host for a restart that comes too soon, drops a party
+the deal was not waiting for, or gives the seats to other parties than those left."""
+
+import pytest
+
+from net.constants import CONTRIBUTION_DEADLINE
+from net.trust import mental_log as ml
+from net.trust.alerts import HOST
+from tests.net.trust.mental_trust_table import MentalTrustTable
+
+GONE = 2  # party 2 plays seat 2 (the host's client is party 0, then seats 1, 2, 3)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def table_with_clock():
+    table = MentalTrustTable()
+    clock = Clock()
+    table.host.clock = clock
+    for replica in table.replicas.values():
+        replica.clock = clock
+    return table, clock
+
+
+def silence(table, seat: int) -> None:
+    """Seat ``seat``'s client sends no deal message (it hangs in the shuffle)."""
+    replica = table.replicas[seat]
+    receive = replica.receive
+
+    def silent(msg):
+        out = receive(msg)
+        out.sends = [s for s in out.sends if s.get("type") != "mental"]
+        return out
+    replica.receive = silent
+
+
+def dropping_restart(table):
+    """The restart that dropped a party (not a Rook redeal, which a deal may also have)."""
+    return next(s for s in table.host.log if s.kind == ml.RESTART and s.body["seats"])
+
+
+def assert_host_named(table, words: str, seats=(1, 3)) -> None:
+    for seat in seats:
+        alert = table.replicas[seat].halted
+        assert alert is not None and (alert.party, alert.seat, alert.rule) == (HOST, 0, "deal"), alert
+        assert words in alert.detail, alert.detail
+
+
+def play_out(table) -> None:
+    """The rest of the hand; the gone seat's player, back, plays from the host's view
+    (its cards are the host's party's now)."""
+    real = table.choose
+    table.choose = lambda seat: real(seat) if seat != GONE else _from_host(table, seat)
+    table.play_hand()
+
+
+def _from_host(table, seat):
+    state = table.host.state
+    data = state.game.action_to_json(table.bot.choose(state, seat))
+    data.pop("seat")
+    return data
+
+
+def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
+    table, clock = table_with_clock()
+    silence(table, GONE)
+    table.start()
+    assert table.host.overdue() == [] and table.host.due_in() == CONTRIBUTION_DEADLINE
+    clock.now += CONTRIBUTION_DEADLINE
+    assert table.host.overdue() == [GONE]
+    gone(table)  # the host closes the silent client's link, then logs its drop
+    table.deliver(table.host.restart_without([GONE]))
+    assert table.alerts == []
+    back(table)
+    kinds = [s.kind for s in table.host.log]
+    assert kinds[-2:] != ["drop", ml.RESTART]  # the host's new key share came after
+    restart = dropping_restart(table)
+    assert restart.body["seats"] == [GONE] and restart.body["record"]["reason"] == "dropped"
+    assert GONE in table.host.deal.setup.parties[0].seats
+    assert all(r.deal.setup.context.attempt == 1 for r in table.replicas.values())
+    assert table.replicas[GONE].deal.onlooker
+    play_out(table)
+    assert table.alerts == []
+    assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]  # it held no part
+
+
+def test_a_restart_sooner_than_the_deadline_names_the_host():
+    table, clock = table_with_clock()
+    silence(table, GONE)
+    table.start()
+    clock.now += CONTRIBUTION_DEADLINE / 2
+    table.deliver(table.host.restart_without([GONE]))
+    assert_host_named(table, "it must wait")
+
+
+def test_a_restart_without_a_party_the_deal_was_not_waiting_for_names_the_host():
+    table, clock = table_with_clock()
+    silence(table, GONE)
+    table.start()
+    clock.now += CONTRIBUTION_DEADLINE
+    gone(table, 1)
+    table.deliver(table.host.restart_without([1]))  # seat 1 sent its key share
+    assert_host_named(table, "not waiting for", seats=(GONE, 3))
+
+
+def test_a_restart_that_gives_a_partys_seats_to_the_host_names_the_host():
+    table, clock = table_with_clock()
+    silence(table, GONE)
+    real = table.host.chain.make
+
+    def grab(signer, kind, body, state_hash=None):
+        if kind == ml.RESTART:  # seat 3's cards to the host's party as well
+            record = dict(body["record"])
+            parties = [dict(p) for p in record["parties"]]
+            moved = parties.pop()
+            parties[0] = dict(parties[0], seats=sorted(parties[0]["seats"] + moved["seats"]))
+            body = dict(body, record=dict(record, parties=parties))
+        return real(signer, kind, body, state_hash)
+    table.host.chain.make = grab
+    table.start()
+    table.host.deal.party.client._restart = lambda record: []  # its own client plays along
+    clock.now += CONTRIBUTION_DEADLINE
+    table.deliver(table.host.restart_without([GONE]))
+    assert_host_named(table, "other parties than those left")
+
+
+@pytest.fixture
+def dealt():
+    """A hand dealt and a few moves in; then seat 2's player drops."""
+    table, clock = table_with_clock()
+    table.start()
+    for _ in range(4):
+        table.step()
+    scores = list(table.host.match.scores)
+    gone(table)
+    table.deliver(table.host.drop(GONE))
+    return table, clock, scores
+
+
+def gone(table, seat=GONE) -> None:
+    """Seat ``seat``'s link is down: nothing reaches its replica until it rejoins (a sync)."""
+    table.tamper = lambda fp, msg: None if fp == table.fp(seat) and msg.get("type") == "entry" else msg
+
+
+def back(table) -> None:
+    """Seat GONE's player is back: it rejoins and is sent what it missed."""
+    table.tamper = None
+    table.deliver(table.host.rejoin(table.fp(GONE), GONE, table.replicas[GONE].seq))
+
+
+def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
+    table, clock, scores = dealt
+    clock.now += CONTRIBUTION_DEADLINE - 1
+    assert table.host.overdue() == [] and table.host.due_in() == pytest.approx(1.0)
+    clock.now += 1
+    assert table.host.overdue() == [GONE]
+    table.deliver(table.host.restart_without([GONE]))
+    assert table.alerts == []
+    back(table)
+    restart = dropping_restart(table)
+    assert restart.body["record"]["reason"] == "void" and restart.body["seats"] == [GONE]
+    assert table.host.match.scores == scores and "hand_end" not in [s.kind for s in table.host.log]
+    play_out(table)
+    assert table.alerts == []
+    assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]
+
+
+def test_a_player_back_before_the_deadline_changes_nothing(dealt):
+    table, clock, _ = dealt
+    clock.now += CONTRIBUTION_DEADLINE - 1
+    back(table)
+    clock.now += CONTRIBUTION_DEADLINE
+    assert table.host.overdue() == [] and table.host.due_in() is None
+    table.play_hand()
+    assert table.alerts == [] and all(len(v) == 1 for v in table.verified.values())
+
+
+def test_a_hand_voided_sooner_than_the_deadline_names_the_host(dealt):
+    table, clock, _ = dealt
+    clock.now += CONTRIBUTION_DEADLINE / 2
+    table.deliver(table.host.restart_without([GONE]))
+    assert_host_named(table, "voided the hand")
+
+
+def test_a_drop_of_its_own_seat_sent_to_a_player_still_connected_names_the_host():
+    table, _ = table_with_clock()
+    table.start()
+    for _ in range(4):
+        table.step()
+    table.deliver(table.host.drop(GONE))  # sent to seat GONE itself: its link is up
+    alert = table.replicas[GONE].halted
+    assert alert is not None and (alert.party, alert.rule) == (HOST, "deal") \
+        and "while my link to it is up" in alert.detail
+    assert table.replicas[1].halted is None and table.replicas[3].halted is None
+
+
+def test_a_hand_voided_for_a_player_still_here_names_the_host():
+    """Logged without its drop: the seat is connected as far as every replica knows."""
+    table, clock = table_with_clock()
+    table.start()
+    for _ in range(4):
+        table.step()
+    clock.now += CONTRIBUTION_DEADLINE
+    real = table.host._append
+
+    def no_drop(out, kind, body, *args, **kwargs):
+        if kind != "drop":
+            return real(out, kind, body, *args, **kwargs)
+    table.host._append = no_drop
+    table.deliver(table.host.restart_without([GONE]))
+    assert_host_named(table, "which is still here")
