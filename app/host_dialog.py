@@ -81,6 +81,8 @@ class HostDialog(QDialog):
         if local:  # the game's options go above these rows (see _build_options)
             self.form.addRow("Computer players", self.level_box)
             self.form.addRow("How fast they play", self.speed_box)
+        if not local:
+            layout.addWidget(self._private_deal())
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.button(QDialogButtonBox.Ok).setText("Choose seats" if local else "Open the table")
         buttons.button(QDialogButtonBox.Ok).setObjectName("hostOk")
@@ -96,6 +98,24 @@ class HostDialog(QDialog):
         self._game_changed()
         if remembered:
             self.restore(remembered)
+
+    def _private_deal(self) -> QWidget:
+        """The "Private deal" box: the mental-poker deal, so no computer — the host's
+        included — learns another person's cards before they are played."""
+        box = QWidget()
+        rows = QVBoxLayout(box)
+        rows.setContentsMargins(0, 6, 0, 0)
+        self.private_box = QCheckBox("Private deal: nobody sees your cards, not even the host")
+        self.private_box.setObjectName("privateDeal")
+        note = QLabel("The players' computers shuffle and deal together, so each learns only "
+                      "its own cards. Each deal takes a moment longer. (The host's computer "
+                      "still holds its computer players' cards.)")
+        note.setWordWrap(True)
+        note.setObjectName("note")
+        self.private_box.setToolTip(note.text())
+        rows.addWidget(self.private_box)
+        rows.addWidget(note)
+        return box
 
     def restore(self, choices: dict) -> None:
         """Select the remembered game, ruleset, mode, options, level and speed."""
@@ -115,6 +135,8 @@ class HostDialog(QDialog):
                               and type(widget.itemData(i)) is type(value)), -1)
                 if index >= 0:
                     widget.setCurrentIndex(index)
+        if not self.local and isinstance(choices.get("private_deal"), bool):
+            self.private_box.setChecked(choices["private_deal"])
         pick(self.level_box, choices.get("level"))
         pick(self.speed_box, choices.get("speed"))
 
@@ -216,4 +238,6 @@ class HostDialog(QDialog):
                "options": self.options(), "name": self.name_edit.text().strip() or "Parlour table"}
         if self.local:
             out.update(level=self.level_box.currentData(), speed=self.speed_box.currentData())
+        else:
+            out["private_deal"] = self.private_box.isChecked()
         return out

@@ -310,3 +310,39 @@ def test_net_loads_after_the_window_shows_and_the_lobby_is_live(qtbot, settings,
     directory.publish([])
     until(qtbot, lambda: not win.lobby.tables)
     win.close()
+
+
+def test_a_private_deal_asked_for_in_the_host_dialog_deals_by_the_mental_poker_deal(
+        qtbot, window, tmp_path, monkeypatch, closing):
+    """The host dialog's "Private deal" box (remembered for next time) reaches the table:
+    the hand is dealt by the players' computers together, and the host's computer holds
+    no card of the guest's when play begins."""
+    from app.host_dialog import HostDialog
+    dialog = HostDialog("Ann", remembered={**ROOK, "private_deal": True})
+    qtbot.addWidget(dialog)
+    assert dialog.private_box.isChecked() and dialog.settings()["private_deal"] is True
+    assert not HostDialog("Ann").private_box.isChecked()  # off unless asked for
+    window.network = LoopbackNetwork(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: dialog.settings())
+    window.host_table()
+    host = window.session
+    until(qtbot, lambda: host.core.server is not None and window.setup.table.get("seats"))
+    assert host.core.mental_deal
+    rec = Recorder()
+    closing.append(GuestSession(rec, ident("Guest0"), address="127.0.0.1", port=host.core.port,
+                                fingerprint=host.core.identity.fingerprint, timings=QUICK,
+                                bot_level="easy", state_dir=tmp_path / "g0"))
+    until(qtbot, lambda: "Guest0" in setup_texts(window), timeout=15000)
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    until(qtbot, lambda: bool(window.table.view.get("hand")), timeout=20000)
+    assert any(e.kind.startswith("mental") for e in host.core.authority.log)
+    guest_seat = rec.of("table")[-1]["you"]
+    until(qtbot, lambda: bool(rec.of("state") and rec.of("state")[-1]["view"].get("hand")), timeout=20000)
+    theirs = set(rec.of("state")[-1]["view"]["hand"])
+    assert theirs and not theirs & set(window.table.view["hand"])
+    # The host's own replay of the hand holds made-up cards for the guest's seat, not its.
+    from engine.cards import cards_of
+    deck = host.core.authority.game.deck
+    hosts_idea = {deck.name(c) for c in cards_of(host.core.authority.state.hands[guest_seat])}
+    assert hosts_idea != theirs
