@@ -149,8 +149,7 @@ class HostCore:
         self.authority: HostAuthority | None = None
         self.carried_on = authority  # a player's log made the authority (succession)
         self.files = TableFiles(state_dir, self.emit, keep_old=listen)
-        # The mental-poker deal for 2+ humans (issue 13; off by default): the app's host
-        # dialog asks for it as the settings' "private_deal".
+        # the mental-poker deal (issue 13; off by default); the app asks: "private_deal"
         self.mental_deal = bool(self.settings.pop("private_deal", False)) or mental_deal
         self.server = None
         self.admission = admission if admission is not None else Admission()
