@@ -324,8 +324,12 @@ class LobbyPage(QWidget):
         """Ids of the tables hosted here that another player now hosts."""
         return {offer["table"] for offer in self.unfinished if carried_on(offer, self.tables)}
 
+    def _is_carried(self, table: dict | None) -> bool:
+        """``table`` is one hosted here, now carried on by another player."""
+        return bool(table) and any(carried_on(offer, [table]) for offer in self.unfinished)
+
     def _yours(self, table: dict | None) -> bool:
-        if table and table.get("table") and table["table"] in self._carried_ids():
+        if self._is_carried(table):
             return True  # our seat is kept at the table carried on without us
         return bool(table and self.rejoin and same_key(table.get("fingerprint"),
                                                        self.rejoin.get("fingerprint")))
@@ -426,7 +430,7 @@ class LobbyPage(QWidget):
 
     def _join(self) -> None:
         table = self.selected_table()
-        if table and table.get("table") and table["table"] in self._carried_ids():
+        if self._is_carried(table):
             self.join_table.emit(table)
         elif self._yours(table):
             self.join_table.emit({**self.rejoin, "address": table["address"], "port": table["port"]})

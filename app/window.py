@@ -33,7 +33,7 @@ from app.about import AboutDialog
 from app.assets import app_icon
 from app.bridge import EventBridge
 from app.host_dialog import DEFAULT_LEVEL, SPEED_FACTORS, HostDialog
-from app.lobby import LobbyPage, StaticDirectory, TableDirectory
+from app.lobby import LobbyPage, StaticDirectory, TableDirectory, carried_on
 from app.readmit_dialog import ask_readmit
 from app.settings import Settings, SettingsDialog
 from app.setup_view import SetupView
@@ -224,8 +224,7 @@ class MainWindow(QMainWindow):
         """Joining the table this installation hosted, now carried on by another player:
         the copy left here is behind it, and resuming it would split the table in two,
         so it is no longer offered (it is kept aside, as Discard does)."""
-        hosted = next((o for o in self.lobby.unfinished if o.get("kind") == "host"), None)
-        if isinstance(table, dict) and hosted is not None and table.get("table") == hosted.get("table"):
+        if isinstance(table, dict) and any(carried_on(o, [table]) for o in self.lobby.unfinished):
             self.network.discard_unfinished()
             self.offer_unfinished()
 

@@ -102,6 +102,9 @@ def test_a_hosted_table_carried_on_elsewhere_is_rejoined_not_resumed(qtbot):
     assert lobby.join_button.isEnabled() and lobby.join_button.text() == "Rejoin table"
     qtbot.mouseClick(lobby.join_button, Qt.LeftButton)
     assert [j["table"] for j in joins] == ["t-friday", "t-friday"]
+    # A table id missing on both sides (an old record, an old advert) matches nothing.
+    from app.lobby import carried_on
+    assert carried_on({**HOSTED, "table": ""}, [{**CARRIED, "table": ""}]) is None
     # Gone from the network again: back to the plain offer.
     lobby.on_tables({"tables": []})
     assert lobby.findChild(QPushButton, "continue-host").text().startswith("Resume your table")
