@@ -42,7 +42,6 @@ from net.wire import messages as m
 WAIT = "The table is getting back moves this computer lost when it stopped; a moment…"
 
 
-
 class Takeback:
     def __init__(self, table, grace: float):
         self.table = table

@@ -151,10 +151,9 @@ class PeerReplica:
             commit = getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
             if entry.kind not in ("deal", "action"):  # those are checked with their shadow
                 self._check_public_unchanged(entry, message)
-                live = self._live_shadow()
-                shadow = shown_hand(self.game, live, message.view, self._seat_after(entry),
-                                    entry.seq, self.host_seat)
-                self._check_private(entry, message, shadow, self._seat_after(entry))
+                live, me = self._live_shadow(), self._seat_after(entry)
+                shadow = shown_hand(self.game, live, message.view, me, entry.seq, self.host_seat)
+                self._check_private(entry, message, shadow, me)
                 if shadow is not live:
                     commit = then(commit, lambda: setattr(self, "hand", replace(self.hand, shadow=shadow)))
         except Violation as v:
