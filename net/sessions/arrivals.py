@@ -78,18 +78,23 @@ class Arrivals:
         table.stand_ins.disarm(seat)
         has = min(last_seq, table.authority.chain.seq)
         table.outbox.attach(fp, link, has)
-        joined = {"type": "joined", "table": table.authority.table, "seat": seat,
-                  "head": table.authority.chain.seq}
-        origin = table.authority.log[0].body["host_key"]
-        if origin != table.key:  # a table carried on (succession): who opened it
-            joined["origin"] = origin
-        link.send(joined)
+        link.send(self.joined_message(seat))
         if table.takeback.active:  # it may hold entries the host lost: asked first
             table.takeback.joined(fp, seat, last_seq)
         else:
             table.log_only(table.authority.rejoin(fp, seat, has))
         table.emit(connection_event(seat, "connected", f"{link.conn.peer_name} ({fp})"))
         table.refresh()
+
+    def joined_message(self, seat: int) -> dict:
+        """What a player taking (or back in) ``seat`` is told first."""
+        table = self.table
+        joined = {"type": "joined", "table": table.authority.table, "seat": seat,
+                  "head": table.authority.chain.seq}
+        origin = table.authority.log[0].body["host_key"]
+        if origin != table.key:  # a table carried on (succession): who opened it
+            joined["origin"] = origin
+        return joined
 
     def _refuse_claim(self, fp: str, link, join: dict) -> None:
         out = self.table.authority.rejoin(fp, join["seat"], join["last_seq"])

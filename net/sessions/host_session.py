@@ -44,12 +44,13 @@ from collections.abc import Callable
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import END_GRACE, FAREWELL_GRACE, RESTART_GRACE, SHUFFLE_NOTICE
+from net.constants import RESTART_GRACE, SHUFFLE_NOTICE
 from net.sessions.admission import Admission, raise_file_limit
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
-from net.sessions.clock import Timers, wait_until
+from net.sessions.clock import Timers
+from net.sessions.ending import Ending
 from net.sessions.events import (DEALT_OR_MOVED, error_event, hand_breakdown, hand_over_events,
                                  hint_event, seat_info, shuffle_event, state_event, table_event)
 from net.sessions.mental_watch import MentalWatch
@@ -166,6 +167,7 @@ class HostCore:
         self.advert = Advert(interfaces)
         self.roster = Roster(self)
         self.shuffles = ShuffleWatch(self)
+        self.ending = Ending(self)
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -253,11 +255,7 @@ class HostCore:
         a game against the computer) the table can be resumed from its log."""
         if farewell is not None and self.phase is Phase.OPEN:
             self.phase = Phase.ENDED
-            self.outbox.broadcast({"type": "end", "reason": farewell, "head": self.authority.chain.seq})
-            # Each peer hangs up once it has read "end": closing first could reset the
-            # connection with the peer's last acknowledgement unread, and a reset throws
-            # away what the peer had not read yet — "end" included.
-            await wait_until(self.outbox.all_hung_up, FAREWELL_GRACE)
+            await self.ending.tell(farewell, hang_up=True)
             self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
@@ -273,16 +271,14 @@ class HostCore:
             task.cancel()
         self.files.close()
 
-    async def finish(self, reason: str = "the game is over") -> None:
+    async def finish(self, reason: str = "the game is over", expected=()) -> None:
         """Tell every peer the table is closing after the last entry and wait (bounded)
-        until each has acknowledged it."""
+        until each has acknowledged it (``expected``: peers not back yet, told as they come)."""
         if self.phase is not Phase.OPEN:
             return
         self.phase = Phase.ENDED
         self.bots.driver.stop()
-        head = self.authority.chain.seq
-        self.outbox.broadcast({"type": "end", "reason": reason, "head": head})
-        await wait_until(lambda: self.outbox.all_acked(head), END_GRACE)
+        await self.ending.tell(reason, expected)
         self._record(done=True)
         self.result = self.summary(reason)
         self.emit({"type": "finished", **self.result})
@@ -319,7 +315,9 @@ class HostCore:
                     head=lambda: self.authority.chain.head,
                     on_hb=lambda seq, head: self.outbox.on_ack(fp, holder[0], seq))
         holder.append(link)
-        if first["type"] != "join" or not self.is_open:
+        if first["type"] == "join" and self.phase is Phase.ENDED:
+            self.ending.arrived(fp, link, first)
+        elif first["type"] != "join" or not self.is_open:
             link.reject("the first message must be 'join'" if self.is_open
                         else "the table is closing")
         else:

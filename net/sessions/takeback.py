@@ -144,9 +144,10 @@ class Takeback:
 
     def _failed(self, reason: str) -> None:
         t = self.table
+        waited_for = list(self.recovery.seats)  # each told why, as it comes back
         self.recovery = None
         self._held.clear()
         self._commands.clear()
         t.timers.cancel(("takeback",))
         t.emit(error_event(f"The table cannot go on: {reason}.", fatal=True))
-        t.spawn(t.finish(reason))
+        t.spawn(t.finish(reason, waited_for))
