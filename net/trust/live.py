@@ -3,9 +3,10 @@ the public view after it — with only its own cards known.
 
 Other seats' plays are checked against public knowledge (``Shadow``), and their secret
 moves (a Rook bury) are filled with cards they have not played (``logged_action``).
-Public fields that depend on hidden cards (a widow, the buried points) may then differ
-from the host's public view, which comes with the entry and must hash to the signed
-``state_hash``; such a difference is *deferred* to the reveal, while a difference in
+Public fields that depend on hidden cards (the buried points) may then differ from the
+host's public view, which comes with the entry and must hash to the signed
+``state_hash``; such a difference is *deferred* to the reveal (spare cards that view
+shows everyone, a widow turned up, are learnt at once: ``taught_spare``), while a difference in
 the fields that follow from public actions alone (``CORE``) is an alert at once
 (``compare``). The hand the host says this seat holds must be the one the deal and the
 play give (``check_hand``).
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from engine import Action, RecordError, canonical
 from engine.cards import cards_of
+from engine.partial import seen_in
 
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.moves import ActionBody
@@ -97,7 +99,30 @@ def compare(game, shadow: Shadow, entry: Entry, message: EntryMessage, me: int |
         raise Violation(HOST, host_seat, "state-hash",
                         f"entry {entry.seq}: the host's public state differs from the "
                         f"replayed one in {', '.join(wrong)}")
+    taught = taught_spare(game, shadow, message.view, me)
+    if taught is not None and taught.state.state_hash() == claimed:
+        return taught, []  # verified now, and the entries after it will be
     return shadow, [entry.seq]
+
+
+def taught_spare(game, shadow: Shadow, view: dict | None, me: int | None) -> Shadow | None:
+    """The shadow replayed with the spare cards this seat's (signed, hashed) view shows
+    everyone — a widow turned up, an open widow, a left-over card face up — if it shows
+    any it did not know. Without them every later public view would differ in those
+    cards, and each entry be checked only at the reveal. (A view the title cannot read
+    teaches nothing: the difference stays deferred, as before.)"""
+    if me is None or view is None or shadow.me != me:
+        return None
+    try:
+        spare = game.seat_layout(view, seen_in(game, view)).spare
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecordError):
+        return None
+    if not spare or not set(spare) - shadow.known_spare - set(shadow.shown_spare):
+        return None  # nothing it did not know (the mental deal shows the widow itself)
+    try:
+        return shadow.shown(tuple(spare))
+    except Violation:
+        return None  # no deal fits it: the reveal settles whose doing that was
 
 
 def check_hand(game, shadow: Shadow, view: dict, seq: int, host_seat: int | None) -> Shadow:

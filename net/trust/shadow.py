@@ -31,12 +31,17 @@ class Shadow:
     and are checked at the reveal)."""
 
     def __init__(self, game, me: int | None, dealer: int, my_hand: frozenset,
-                 known_spare: frozenset = frozenset(), steps: tuple = (), hand=None):
+                 known_spare: frozenset = frozenset(), steps: tuple = (), hand=None,
+                 shown_spare: tuple = ()):
         self.game, self.me, self.dealer = game, me, dealer
         self.my_hand, self.known_spare = my_hand, known_spare
+        # Spare cards the public view shows everyone (a widow turned up, an open widow,
+        # a left-over card face up), in deal order: any seat may come to play them.
+        self.shown_spare = shown_spare
         self.steps = steps  # ((Action, hidden), …): hidden = value unknown to me
+        spare = list(shown_spare) + sorted(known_spare - set(shown_spare))
         self.hand = hand if hand is not None else replayed(
-            lambda: PartialHand(game, me, dealer, my_hand, sorted(known_spare), steps))
+            lambda: PartialHand(game, me, dealer, my_hand, spare, steps))
 
     @property
     def state(self):
@@ -49,11 +54,13 @@ class Shadow:
             # the cards it kept are unknown here: go on as a seat dealt no cards and shown
             # no spare (every seat's plays unseen until the reveal checks them), not on
             # made-up ones. A kitty learnt before is this seat's to play now, not barred.
-            return Shadow(self.game, None, self.dealer, frozenset(), frozenset(), steps)
+            return Shadow(self.game, None, self.dealer, frozenset(), frozenset(), steps,
+                          shown_spare=self.shown_spare)
         if action.kind == "play" and action.seat != self.me:
             self._check_play(action)
         hand = replayed(lambda: self.hand.step(action, hidden))
-        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps, hand)
+        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare, steps, hand,
+                      self.shown_spare)
 
     def _check_play(self, action: Action) -> None:
         card, seat, name = action.value, action.seat, self.game.deck.name
@@ -68,7 +75,12 @@ class Shadow:
 
     def learn_spare(self, cards: frozenset) -> "Shadow":
         return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare | cards,
-                      self.steps)
+                      self.steps, shown_spare=self.shown_spare)
+
+    def shown(self, spare: tuple) -> "Shadow":
+        """Replayed again knowing the spare cards the public view shows (``spare``)."""
+        return Shadow(self.game, self.me, self.dealer, self.my_hand, self.known_spare,
+                      self.steps, shown_spare=tuple(spare))
 
 
 def replayed(replay):

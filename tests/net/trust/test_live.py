@@ -79,3 +79,34 @@ def test_a_kitty_the_shadow_guessed_right_is_still_learnt_as_the_spare():
     view = {"hand": [learnt.game.deck.name(c) for c in sorted(held)]}
     checked = check_hand(learnt.game, guess, view, 99, 0)
     assert held - checked.my_hand <= checked.known_spare and checked.known_spare
+
+
+@pytest.mark.parametrize("variant, shown", [(("rook", None, None), True),
+                                            (("somerset", "widow-keep", None), True),
+                                            (("horseshoes", "horseshoes", "three"), None)])
+def test_spare_cards_the_public_view_shows_are_learnt_and_the_entries_after_checked_live(variant, shown):
+    """A widow turned up (Rook), an open widow (Somerset), a left-over card face up
+    (Horseshoes, if the dealer turns it up): once shown, every entry's public view is
+    checked as it comes, not deferred to the reveal."""
+    t = Table(variant, seed=5)
+    t.start()
+    first_shown = {}
+
+    def note(table):
+        for seat, replica in table.replicas.items():
+            if seat not in first_shown and replica.hand is not None and replica.hand.shadow is not None \
+                    and replica.hand.shadow.shown_spare:
+                first_shown[seat] = replica.seq
+
+    def deferred_after_shown(table):
+        note(table)
+        for seat, replica in table.replicas.items():
+            if replica.hand is not None and seat in first_shown:
+                late = [s for s in replica.hand.deferred if s > first_shown[seat]]
+                assert not late, (seat, late)
+    t.play_hand(deferred_after_shown)
+    if shown:
+        assert set(first_shown) == set(t.replicas)
+    assert not t.alerts and not t.errors
+    t.next_hand()  # the reveal: the hand verified in full, as before
+    assert not t.alerts and all(t.verified[s] for s in t.replicas)
