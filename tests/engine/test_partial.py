@@ -74,25 +74,70 @@ def test_each_seat_replays_the_public_hand_exactly(any_variant, number):
                 assert not hand.excluded[other] & real.hands[other], "a held card was excluded"
 
 
-def test_a_replay_built_at_once_equals_one_built_step_by_step(any_variant):
+def test_a_replay_built_at_once_agrees_with_one_built_step_by_step(any_variant, monkeypatch):
+    """Dealt again at every step where the made-up deal does not fit, the two are the
+    same replay; with swaps (the default) their made-up cards may differ, but never
+    what the public moves decide, nor what a seat is shown to lack."""
     game, state, actions = random_hand(any_variant, 7)
     seat = 1
     steps = tuple(step_of(game, a, seat) for a in actions[:len(actions) // 2])
     at_once = PartialHand(game, seat, state.dealer, state.dealt[seat], (), steps)
-    stepped = PartialHand(game, seat, state.dealer, state.dealt[seat])
-    for step in steps:
-        stepped = stepped.step(*step)
-    assert at_once.state.state_hash() == stepped.state.state_hash()
-    assert at_once.excluded == stepped.excluded
+
+    def stepped():
+        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
+        for step in steps:
+            hand = hand.step(*step)
+        return hand
+    swapped = stepped()
+    assert all(swapped.state.public_view()[k] == at_once.state.public_view()[k] for k in PUBLIC)
+    assert swapped.excluded == at_once.excluded
+    monkeypatch.setattr(PartialHand, "_swapped", lambda self, seat, card: None)
+    dealt_again = stepped()
+    assert dealt_again.state.state_hash() == at_once.state.state_hash()
+    assert dealt_again.excluded == at_once.excluded
+
+
+def test_a_card_the_made_up_deal_gave_elsewhere_is_swapped_in_without_a_replay(any_variant):
+    """Another seat plays a card its made-up hand lacks: the unseen seat that had it
+    gets one of the player's cards instead (most of the time), nothing else moves, and
+    the replay goes on from there, exact in everything the public moves decide."""
+    from engine import canonical
+
+    game, state, actions = random_hand(any_variant, 3)
+    swaps = 0
+    for seat in range(game.num_players):
+        real = state.clone()
+        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
+        for action in actions:
+            real.apply(action)
+            before = hand
+            hand = hand.step(*step_of(game, action, seat))
+            if action.kind == "play" and action.seat != seat and hand.state.dealt == before.state.dealt \
+                    and not before.state.hands[action.seat] >> action.value & 1:
+                moved = [t for t in range(game.num_players)
+                         if before.state.hands[t] != hand.state.hands[t] and t != action.seat]
+                swaps += len(moved) == 1  # (else dealt again, to the same dealt hands)
+                assert before.state.hands[seat] == hand.state.hands[seat]  # never mine
+            taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
+            if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
+                hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
+                                   hand.steps)
+            view = hand.state.public_view()
+            assert all(view[k] == real.public_view()[k] for k in PUBLIC)
+            assert hand.state.state_hash() == canonical.digest(view)
+    assert swaps
 
 
 @pytest.mark.parametrize("number", range(2))
-def test_a_hand_dealt_again_keeps_its_history_encoding_and_hashes_as_its_view(any_variant, number):
+def test_a_hand_dealt_again_keeps_its_history_encoding_and_hashes_as_its_view(any_variant, number,
+                                                                              monkeypatch):
     """A step that deals the made-up hand again takes the kept encoding of the public
     history along (``State.adopt_encoded_history``): hashed at every step, each seat's
-    replay gives the digest of its whole public view, as with nothing kept."""
+    replay gives the digest of its whole public view, as with nothing kept. (Dealt
+    again whenever the made-up deal does not fit: swaps would make it rare.)"""
     from engine import canonical
 
+    monkeypatch.setattr(PartialHand, "_swapped", lambda self, seat, card: None)
     game, state, actions = random_hand(any_variant, number)
     dealt_again = 0
     for seat in range(game.num_players):
