@@ -17,6 +17,8 @@ it without opening the log, for the lobby's "Continue your Rook game (hand 4, 12
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 import logging
 import os
@@ -82,7 +84,7 @@ class TableFiles:
         ``self.store``)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.meta()
-        self.store = LogStore(self.log_path, self.sync)
+        self.store = self._new_store(self.sync)
         loaded = self.store.load()
         found = problem = None
         if loaded.records and not meta.get("done") and resume is not False:
@@ -107,7 +109,7 @@ class TableFiles:
         a fresh log here holding every entry so far, written to from now on. (It cannot
         be restored from: the departed host signed most of it.)"""
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.store = LogStore(self.log_path)
+        self.store = self._new_store()
         if self.store.load().records:
             self._set_aside(None, None)
         with self.store.batch():
@@ -133,7 +135,17 @@ class TableFiles:
             elif problem is not None:
                 self.emit(notice_event(f"Found a table log that cannot be resumed ({problem}); "
                                        f"kept it as {kept} and opened a new table."))
-        self.store = LogStore(self.log_path, self.sync)
+        self.store = self._new_store(self.sync)
+
+    def _new_store(self, sync: str = GROUP) -> LogStore:
+        """The log's store; on the table's loop, its flusher thread is woken after each
+        change's sends rather than before them (``LogStore.defer``)."""
+        store = LogStore(self.log_path, sync)
+        try:
+            store.defer = asyncio.get_running_loop().call_soon
+        except RuntimeError:  # no loop (tests of the files alone): woken at once
+            pass
+        return store
 
     def write_meta(self, authority: HostAuthority, port: int | None, done: bool,
                    side: int = 0) -> None:

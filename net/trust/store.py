@@ -10,7 +10,10 @@ How durable an append is depends on ``sync``:
   transaction with ``synchronous=NORMAL``: on return the entry is in the operating
   system's cache — a crash of the process loses nothing — but not yet on the disk. A
   flusher thread then fsyncs the WAL file, taking every entry written since its last
-  fsync in one go, off the table's loop. ``durable_seq`` is the last entry known to be on
+  fsync in one go, off the table's loop. On a loop (``defer``: the table's
+  ``call_soon``) the thread is woken once the change in hand is done — its messages sent —
+  since a thread woken mid-change takes the processor and the interpreter's lock from
+  the sends. ``durable_seq`` is the last entry known to be on
   the disk; a power cut (or a dead battery) loses at most the entries written after the
   last completed fsync — in practice the change in flight, a move and what it ends —
   and those the peers already hold: a restarted host takes them back from the peers
@@ -97,6 +100,9 @@ class LogStore:
             raise StoreError(f"cannot open the table log {self.path}: {exc}") from None
         self._written = -1 if last is None else last
         self._flusher = _Flusher(self.path, self._written) if sync == GROUP else None
+        # On the table's loop, its call_soon: the flusher is woken after the change.
+        self.defer = None
+        self._kick_due = False
 
     @property
     def durable_seq(self) -> int:
@@ -126,7 +132,15 @@ class LogStore:
         if self._urgent:
             self._urgent = False
             self.sync(force=False)
-        else:
+        elif self.defer is None:
+            self._flusher.kick(self._written)
+        elif not self._kick_due:
+            self._kick_due = True
+            self.defer(self._kick)
+
+    def _kick(self) -> None:
+        self._kick_due = False
+        if self._flusher is not None:
             self._flusher.kick(self._written)
 
     def append(self, signed: SignedEntry, private: dict | None = None) -> None:

@@ -261,6 +261,23 @@ def test_a_move_is_written_without_an_fsync_and_made_durable_by_the_flusher(tmp_
     until_durable(t.store, last.seq)  # … the flusher thread did it
 
 
+def test_on_a_loop_the_flusher_is_woken_after_the_change_not_during_it(tmp_path):
+    """``defer`` (the table's loop.call_soon): the change's sends go out before the
+    flusher thread is woken; one wake-up for the entries of several changes."""
+    store = LogStore(tmp_path / "table.db")
+    later = []
+    store.defer = later.append
+    t = batched_table(store, ("rook", None, None))
+    while len(t.host.log) < 12:
+        t.step()
+    assert len(later) == 1  # woken once, whatever was written meanwhile
+    assert store.durable_seq < store.written_seq  # nobody woke the flusher yet
+    later.pop()()
+    until_durable(store, store.written_seq)
+    t.step()
+    assert len(later) == 1  # the next change asks again
+
+
 def test_an_entry_only_the_host_could_give_back_is_fsynced_before_it_is_sent(tmp_path, monkeypatch):
     t = batched_table(LogStore(tmp_path / "table.db"), ("rook", None, None))
     t.play_hand()
