@@ -663,11 +663,12 @@ class State:
         return view
 
     def view(self, seat: int, public: dict | None = None) -> dict:
-        """What ``seat`` may see: the public view plus its own hand and secrets
-        (``public``: this state's public view, if the caller made it already)."""
-        view = dict(public) if public is not None else self.public_view()
-        view["seat"] = seat
-        view["hand"] = [self.deck.name(c) for c in cards_of(self.hands[seat])]
+        """What ``seat`` may see: the public view (``public``, if made already) and its own."""
+        return {**(public if public is not None else self.public_view()), **self.private_view(seat)}
+
+    def private_view(self, seat: int) -> dict:
+        """What ``view(seat)`` adds to the public view: the seat, its hand, its secrets."""
+        view = {"seat": seat, "hand": [self.deck.name(c) for c in cards_of(self.hands[seat])]}
         self.add_private(seat, view)
         return view
 
@@ -677,8 +678,7 @@ class State:
                 "winner": trick.winner}
 
     def add_public(self, view: dict) -> None:
-        """Titles add their public fields (bids, contract, trump, open cards); the
-        history fields ("actions", "tricks") are State's own."""
+        """Titles add their public fields (bids, contract, trump, open cards)."""
 
     def add_private(self, seat: int, view: dict) -> None:
         """Titles add what only ``seat`` may see (a taken kitty, buried cards)."""

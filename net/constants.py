@@ -14,8 +14,10 @@ from __future__ import annotations
 #: re-admission checks (parlour-trust/2). 3: the players carry a table on when its host
 #: is gone for good ("takeover" entries, "roster", "standby" and "origin"). 4: under the
 #: mental-poker deal a played card's proof is signed inside its move (the action body's
-#: optional "mental"), not sent as an envelope of its own.
-PROTOCOL_VERSION = 4
+#: optional "mental"), not sent as an envelope of its own. 5: an entry message's private
+#: view is only what the peer's view adds to the public one (``State.private_view``),
+#: not the whole view again.
+PROTOCOL_VERSION = 5
 
 # -- identity -------------------------------------------------------------------------
 

@@ -66,7 +66,7 @@ class GuestLog:
                 for message in accepted:
                     self.store.append(message.signed, {"events": message.events,
                                                        "public": message.public,
-                                                       "private": {"view": message.view,
+                                                       "private": {"view": message.own,
                                                                    "action": message.action}})
         self._write(write)
 

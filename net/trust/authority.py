@@ -203,9 +203,9 @@ class HostAuthority:
     def log(self) -> list[SignedEntry]:
         return self.archive.log
 
-    def view(self, seat: int, public: dict | None = None) -> dict | None:
-        """``seat``'s view of the hand (``public``: its public view, made already)."""
-        return self.state.view(seat, public) if self.state is not None else None
+    def private_view(self, seat: int) -> dict | None:
+        """What ``seat``'s view adds to the public one (sent to that seat alone)."""
+        return self.state.private_view(seat) if self.state is not None else None
 
     def seat_of(self, fp: str) -> int | None:
         return self.seats.of_fingerprint(fp)
@@ -360,7 +360,7 @@ class HostAuthority:
         secret = self.hand.secret_of(signed.seq) if signed.kind == "action" else None
         privates = {}
         for seat, fp in self.peers().items():
-            private = {"view": self.view(seat, public), "action": None}
+            private = {"view": self.private_view(seat), "action": None}
             if secret is not None and secret["seat"] == seat:
                 private["action"] = secret
             privates[seat] = private

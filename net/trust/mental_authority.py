@@ -281,13 +281,13 @@ class MentalAuthority(HostAuthority):
             self._carried = []
 
     # -- what a peer is sent -----------------------------------------------------------------
-    def view(self, seat: int, public: dict | None = None) -> dict | None:
+    def private_view(self, seat: int) -> dict | None:
         if self.deal is None:
-            return super().view(seat, public)
+            return super().private_view(seat)
         if self.deal.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the
             # host's party's this hand, and the player, back, plays them from this view
-            return self.deal.party.state.view(seat, public)
+            return self.deal.party.state.private_view(seat)
         return None  # a peer's hand is its own deal client's, and the host has none
 
     def _host_dealt_player(self, seat: int) -> bool:

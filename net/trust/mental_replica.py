@@ -416,7 +416,7 @@ class MentalReplica(PeerReplica):
     def _check_private(self, entry, message, shadow, me) -> None:
         if self.deal is not None and self.deal.onlooker:
             return  # this seat's cards are the host's this hand: the host may show them
-        if self.deal is not None and message.view is not None:
+        if self.deal is not None and message.own is not None:
             raise Violation(HOST, self.host_seat, "privacy", f"entry {entry.seq}: the host sent "
                             "me a private view, which it cannot have under the mental deal")
         super()._check_private(entry, message, shadow, me)

@@ -27,7 +27,7 @@ def check_private(deck, entry: Entry, message: EntryMessage, shadow: Shadow | No
                   me: int | None, playing: bool, host_seat: int | None) -> None:
     """Everything ``message`` carries for seat ``me`` alone, against the cards it may
     see: ``shadow``'s (None between hands; ``playing``: a hand is dealt and not over)."""
-    seq, view, action = entry.seq, message.view, message.action
+    seq, view, action = entry.seq, message.own, message.action
 
     def leak(what: str) -> Violation:
         return Violation(HOST, host_seat, "privacy", f"entry {seq}: the host sent me {what}")
@@ -39,7 +39,7 @@ def check_private(deck, entry: Entry, message: EntryMessage, shadow: Shadow | No
         if me is None or view.get("seat") != me:
             raise leak(f"the private view of seat {view.get('seat')}")
         public = message.public or {}
-        for key, value in view.items():
+        for key, value in view.items():  # what the private part adds to (or says over) the public
             if key != "seat" and (key == "hand" or public.get(key, object()) != value) \
                     and own is not None and not only_own(deck, value, own):
                 raise leak(f"cards that are not mine as '{key}'")

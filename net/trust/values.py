@@ -215,13 +215,16 @@ class SignedEntry:
 @dataclass(frozen=True)
 class EntryMessage:
     """What the host sends a peer for one entry: the signed entry, the engine's events,
-    the public view after it, and this peer's private part (its view, its own secret
-    move echoed back). ``wire`` is the message as it came."""
+    the public view after it, and this peer's private part (``own``: what its view adds
+    to the public one — its seat, its hand, its secrets; and its own secret move echoed
+    back). ``view`` is the peer's whole view, the public one with ``own`` over it (a
+    whole view sent as ``own``, as before protocol 5, gives the same). ``wire`` is the
+    message as it came."""
 
     signed: SignedEntry
     events: list
     public: dict | None
-    view: dict | None
+    own: dict | None
     action: dict | None
     wire: dict = field(repr=False, compare=False)
 
@@ -231,6 +234,12 @@ class EntryMessage:
         private = message["private"]
         return cls(SignedEntry.from_wire(message["entry"]), message["events"], message["public"],
                    private["view"], private["action"], message)
+
+    @cached_property
+    def view(self) -> dict | None:
+        if self.own is None or self.public is None:
+            return self.own
+        return {**self.public, **self.own}
 
     @property
     def entry(self) -> Entry:

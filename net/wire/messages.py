@@ -8,7 +8,8 @@ Host → peer::
 
   {"type": "entry", "entry": SignedEntry, "events": [engine events],
    "public": State.public_view() | None,             hashes to the entry's state_hash
-   "private": {"view": State.view(you) | None, "action": your secret action | None}}
+   "private": {"view": State.private_view(you) | None,   what your view adds to the public
+               "action": your secret action | None}}
   {"type": "sync", "entries": [entry message, …], "last": bool}
   {"type": "error", "reason": str}                 your message was refused; game goes on
   {"type": "refused", "reason": str}               your rejoin was refused

@@ -47,9 +47,9 @@ def test_a_whole_hand_is_verified_by_every_replica():
 
 def test_a_private_view_sent_under_the_mental_deal_is_caught():
     table = MentalTrustTable()
-    # a host that sends each seat its view (State.view) even under the mental deal
-    table.host.view = lambda seat, public=None: \
-        table.host.state.view(seat, public) if table.host.state else None
+    # a host that sends each seat its private view even under the mental deal
+    table.host.private_view = lambda seat: \
+        table.host.state.private_view(seat) if table.host.state else None
     table.start()
     table.play_until(lambda: table.alerts)
     assert_named(table, HOST, 0, "privacy", honest=list(table.replicas))
