@@ -288,3 +288,23 @@ def test_the_departed_host_comes_back_as_a_guest():
     play_on(t, 2)
     assert not t.alerts and not t.errors and t.heads_agree()
     assert t.verified[0]  # it checked hands as a guest, with every card known
+
+
+def test_the_table_outlives_its_second_host_too():
+    """The player who carried the table on is gone as well: the next lowest seat carries
+    it on from its copy, which now holds two hosts' entries, and the game goes on."""
+    t = Recorded()
+    t.start()
+    for _ in range(6):
+        t.step()
+    hand_over(t)
+    t.next_hand()
+    for _ in range(5):
+        t.step()
+    hand_over(t)
+    second = [e for e in t.host.log if e.kind == takeover.KIND][-1]
+    assert not t.alerts and not t.errors
+    assert second.body["seat"] == 2 and second.body["departed_seat"] == 1
+    assert t.replicas[3].host_key == t.ids[2].public_key
+    play_on(t, 2)
+    assert not t.alerts and not t.errors and t.heads_agree()
