@@ -8,8 +8,9 @@ to it, every public move). Nobody holds the whole hand; each client, the host's
 included, checks every move as far as it can see:
 
 * ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
-  Once its party's hands are decrypted the replay starts; a spare opened to everyone,
-  or to this party, is learned. A restart (a drop during the shuffle, a hand voided for
+  Once its party's hands are decrypted the replay starts, and every share batch is
+  checked as it comes (``DealClient.catch_up``); a spare opened to everyone, or to this
+  party, is learned. A restart (a drop during the shuffle, a hand voided for
   a player gone, a redeal) starts it again, with the seats the restart gives this
   party. A client that is no party (``onlooker``) replays the public moves only.
 * ``own_play(action)``: the proof of this party's own played card, which the move
@@ -97,7 +98,15 @@ class PartyHand:
         sends = self.client.logged(party, envelope)
         if self.client.setup.context.attempt != self.attempt:
             self._begin()  # a restart record: the deal starts again
-        return sends + self._learn(before)
+        sends += self._learn(before)
+        if self.partial is not None:
+            # This party's hand is open: every share batch for the others is checked, and
+            # each position's decryption by the others' shares made, as soon as it is
+            # logged — before the first card, so that no played card waits for either,
+            # and a wrong batch is named at once by every party, not at the end by its
+            # recipient alone.
+            self.client.catch_up()
+        return sends
 
     def logged_play(self, party: int, play: dict) -> list[dict]:
         """A played card's proof, logged with its move or alone (``check_play``: one that
