@@ -86,29 +86,69 @@ def test_a_replay_built_at_once_equals_one_built_step_by_step(any_variant):
     assert at_once.excluded == stepped.excluded
 
 
+def counting_replays(monkeypatch) -> list:
+    """PartialHand's whole replays (a made-up deal dealt again), counted as they happen."""
+    replays = []
+    replay = PartialHand._replay
+    monkeypatch.setattr(PartialHand, "_replay", lambda self: replays.append(1) or replay(self))
+    return replays
+
+
 @pytest.mark.parametrize("number", range(2))
-def test_a_hand_dealt_again_keeps_its_history_encoding_and_hashes_as_its_view(any_variant, number):
-    """A step that deals the made-up hand again takes the kept encoding of the public
-    history along (``State.adopt_encoded_history``): hashed at every step, each seat's
-    replay gives the digest of its whole public view, as with nothing kept."""
+def test_a_hand_dealt_again_keeps_its_history_encoding_and_hashes_as_its_view(any_variant, number,
+                                                                             monkeypatch):
+    """A step that deals the made-up hand again (a card played from where the made-up
+    deal put the spare: no trade fits) takes the kept encoding of the public history
+    along (``State.adopt_encoded_history``): hashed at every step, each seat's replay
+    gives the digest of its whole public view, as with nothing kept."""
     from engine import canonical
 
     game, state, actions = random_hand(any_variant, number)
+    replays = counting_replays(monkeypatch)
     dealt_again = 0
     for seat in range(game.num_players):
         real = state.clone()
         hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
         for action in actions:
             real.apply(action)
-            before = hand
+            before = len(replays)
             hand = hand.step(*step_of(game, action, seat))
-            dealt_again += hand.state.dealt != before.state.dealt
+            dealt_again += len(replays) > before
             taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
             if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
                 hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
                                    hand.steps)
             assert hand.state.state_hash() == canonical.digest(hand.state.public_view())
-    assert dealt_again  # the case in question came up
+    assert dealt_again or not game.spare_size  # the case in question came up
+
+
+@pytest.mark.parametrize("number", range(2))
+def test_a_card_dealt_to_another_unseen_seat_is_traded_without_a_replay(any_variant, number,
+                                                                        monkeypatch):
+    """Another seat plays a card the made-up deal gave to a third seat this one cannot
+    see: the two trade it, the steps are not replayed, and the made-up deal stays a deal
+    (every card once) with this seat's own hand as dealt."""
+    game, state, actions = random_hand(any_variant, number)
+    replays = counting_replays(monkeypatch)
+    traded = 0
+    for seat in range(game.num_players):
+        real = state.clone()
+        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
+        for action in actions:
+            real.apply(action)
+            before, count = hand, len(replays)
+            hand = hand.step(*step_of(game, action, seat))
+            if action.kind == "play" and action.seat != seat \
+                    and not before.state.hands[action.seat] >> action.value & 1:
+                traded += len(replays) == count
+            taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
+            if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
+                hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
+                                   hand.steps)
+            dealt = [c for cards in hand.state.dealt for c in cards] + list(hand.state.spare)
+            assert sorted(dealt) == list(range(game.deck.size))
+            assert sorted(hand.state.dealt[seat]) == sorted(state.dealt[seat])
+    assert traded  # the case in question came up
 
 
 def _revoke_moment(variant):
