@@ -57,7 +57,9 @@ class HostDeal:
 
     def __init__(self, game, identity, setup, deadline: float, now: float):
         self.sequencer = DealSequencer(setup, deadline, now)
-        self.party = PartyHand(game, DealClient(identity, setup))
+        # The others' share batches are checked at the first card from each, not as they
+        # come: checked then, they would cost the deal ~25 ms on the host's critical path.
+        self.party = PartyHand(game, DealClient(identity, setup), check_ahead=False)
         self.dealt = False  # "mental-dealt" logged
         self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged

@@ -1,7 +1,7 @@
 """One client's hand under the mental-poker deal: what it knows, what it checks, what it
 sends — the same for the host's client and a guest's (no I/O).
 
-``PartyHand(game, client)`` joins a client's ``DealClient`` (its party of the deal) to
+``PartyHand(game, client, check_ahead)`` joins a client's ``DealClient`` (its party of the deal) to
 its replay of the hand on what it knows (``engine.partial.PartialHand``: its own seats'
 hands — the host's own and its computer players' —, the spare once the rules show it
 to it, every public move). Nobody holds the whole hand; each client, the host's
@@ -9,8 +9,8 @@ included, checks every move as far as it can see:
 
 * ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
   Once its party's hands are decrypted the replay starts, and every share batch is
-  checked as it comes (``DealClient.catch_up``); a spare opened to everyone, or to this
-  party, is learned. A restart (a drop during the shuffle, a hand voided for
+  checked as it comes (``DealClient.catch_up``; with ``check_ahead`` off, at the first
+  card played from it); a spare opened to everyone, or to this party, is learned. A restart (a drop during the shuffle, a hand voided for
   a player gone, a redeal) starts it again, with the seats the restart gives this
   party. A client that is no party (``onlooker``) replays the public moves only.
 * ``own_play(action)``: the proof of this party's own played card, which the move
@@ -59,8 +59,9 @@ class MoveRefused(MentalError):
 
 
 class PartyHand:
-    def __init__(self, game, client):
+    def __init__(self, game, client, check_ahead: bool = True):
         self.game, self.client = game, client
+        self.check_ahead = check_ahead  # False: the others' batches checked at the play
         self._begin()
 
     def _begin(self) -> None:
@@ -104,8 +105,8 @@ class PartyHand:
             # each position's decryption by the others' shares made, as soon as it is
             # logged — before the first card, so that no played card waits for either,
             # and a wrong batch is named at once by every party, not at the end by its
-            # recipient alone.
-            self.client.catch_up()
+            # recipient alone (unless ``check_ahead`` is off: see ``HostDeal``).
+            self.client.catch_up(self.check_ahead)
         return sends
 
     def logged_play(self, party: int, play: dict) -> list[dict]:
