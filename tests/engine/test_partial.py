@@ -51,27 +51,37 @@ def step_of(game, action: Action, seat: int) -> tuple[Action, bool]:
     return action, False
 
 
-@pytest.mark.parametrize("number", range(3))
-def test_each_seat_replays_the_public_hand_exactly(any_variant, number):
-    game, state, actions = random_hand(any_variant, number)
+def seats_replaying(game, state, actions, replays=()):
+    """Each seat's replay of the hand, step by step, started again with the spare cards
+    once it has seen them: (seat, action, the replay before the step, after it, the real
+    state after it, whether the step replayed the whole hand — counted in ``replays``)."""
     for seat in range(game.num_players):
         real = state.clone()
         hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
         for action in actions:
             real.apply(action)
+            before, count = hand, len(replays)
             hand = hand.step(*step_of(game, action, seat))
+            whole = len(replays) > count
             taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
             if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
                 hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
                                    hand.steps)
-            mine, truth = hand.state.public_view(), real.public_view()
-            assert {k: mine.get(k) for k in PUBLIC} == {k: truth.get(k) for k in PUBLIC}
-            assert hand.state.hands[seat] == real.hands[seat] or real.phase == "done"
-            if real.to_act() and seat in real.to_act():
-                if real.phase not in real.SAMPLED_PHASES:
-                    assert hand.state.legal_actions(seat) == real.legal_actions(seat)
-            for other in range(game.num_players):
-                assert not hand.excluded[other] & real.hands[other], "a held card was excluded"
+            yield seat, action, before, hand, real, whole
+
+
+@pytest.mark.parametrize("number", range(3))
+def test_each_seat_replays_the_public_hand_exactly(any_variant, number):
+    game, state, actions = random_hand(any_variant, number)
+    for seat, _, _, hand, real, _ in seats_replaying(game, state, actions):
+        mine, truth = hand.state.public_view(), real.public_view()
+        assert {k: mine.get(k) for k in PUBLIC} == {k: truth.get(k) for k in PUBLIC}
+        assert hand.state.hands[seat] == real.hands[seat] or real.phase == "done"
+        if real.to_act() and seat in real.to_act():
+            if real.phase not in real.SAMPLED_PHASES:
+                assert hand.state.legal_actions(seat) == real.legal_actions(seat)
+        for other in range(game.num_players):
+            assert not hand.excluded[other] & real.hands[other], "a held card was excluded"
 
 
 def test_a_replay_built_at_once_equals_one_built_step_by_step(any_variant):
@@ -104,21 +114,10 @@ def test_a_hand_dealt_again_keeps_its_history_encoding_and_hashes_as_its_view(an
     from engine import canonical
 
     game, state, actions = random_hand(any_variant, number)
-    replays = counting_replays(monkeypatch)
     dealt_again = 0
-    for seat in range(game.num_players):
-        real = state.clone()
-        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
-        for action in actions:
-            real.apply(action)
-            before = len(replays)
-            hand = hand.step(*step_of(game, action, seat))
-            dealt_again += len(replays) > before
-            taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
-            if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
-                hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
-                                   hand.steps)
-            assert hand.state.state_hash() == canonical.digest(hand.state.public_view())
+    for _, _, _, hand, _, whole in seats_replaying(game, state, actions, counting_replays(monkeypatch)):
+        dealt_again += whole
+        assert hand.state.state_hash() == canonical.digest(hand.state.public_view())
     assert dealt_again or not game.spare_size  # the case in question came up
 
 
@@ -129,25 +128,15 @@ def test_a_card_dealt_to_another_unseen_seat_is_traded_without_a_replay(any_vari
     see: the two trade it, the steps are not replayed, and the made-up deal stays a deal
     (every card once) with this seat's own hand as dealt."""
     game, state, actions = random_hand(any_variant, number)
-    replays = counting_replays(monkeypatch)
     traded = 0
-    for seat in range(game.num_players):
-        real = state.clone()
-        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
-        for action in actions:
-            real.apply(action)
-            before, count = hand, len(replays)
-            hand = hand.step(*step_of(game, action, seat))
-            if action.kind == "play" and action.seat != seat \
-                    and not before.state.hands[action.seat] >> action.value & 1:
-                traded += len(replays) == count
-            taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
-            if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
-                hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
-                                   hand.steps)
-            dealt = [c for cards in hand.state.dealt for c in cards] + list(hand.state.spare)
-            assert sorted(dealt) == list(range(game.deck.size))
-            assert sorted(hand.state.dealt[seat]) == sorted(state.dealt[seat])
+    for seat, action, before, hand, _, whole in seats_replaying(game, state, actions,
+                                                               counting_replays(monkeypatch)):
+        if action.kind == "play" and action.seat != seat \
+                and not before.state.hands[action.seat] >> action.value & 1:
+            traded += not whole
+        dealt = [c for cards in hand.state.dealt for c in cards] + list(hand.state.spare)
+        assert sorted(dealt) == list(range(game.deck.size))
+        assert sorted(hand.state.dealt[seat]) == sorted(state.dealt[seat])
     assert traded  # the case in question came up
 
 
