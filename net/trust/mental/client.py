@@ -102,11 +102,11 @@ class DealClient:
             return []
         return self._take(flows.take(self.machine, step, list(self.setup.spare())))
 
-    def catch_up(self, check: bool = True) -> None:
+    def catch_up(self) -> None:
         """Check the share batches for others in idle time (``MentalDeal.catch_up``); a
         bad one raises ``Cheat`` naming its party."""
         if self.machine is not None:
-            self.machine.catch_up(check)
+            self.machine.catch_up()
 
     def claim_redeal(self, seat: int) -> list[dict]:
         """Show ``seat``'s hand to have the deal redone (sent on its own when the hand

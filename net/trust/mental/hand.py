@@ -9,8 +9,9 @@ included, checks every move as far as it can see:
 
 * ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
   Once its party's hands are decrypted the replay starts, and every share batch is
-  checked as it comes (``DealClient.catch_up``; with ``check_ahead`` off, at the first
-  card played from it); a spare opened to everyone, or to this party, is learned. A restart (a drop during the shuffle, a hand voided for
+  checked as it comes (``DealClient.catch_up``; with ``check_ahead`` off, when the
+  session calls it, or at the first card played from it); a spare opened to everyone,
+  or to this party, is learned. A restart (a drop during the shuffle, a hand voided for
   a player gone, a redeal) starts it again, with the seats the restart gives this
   party. A client that is no party (``onlooker``) replays the public moves only.
 * ``own_play(action)``: the proof of this party's own played card, which the move
@@ -61,7 +62,7 @@ class MoveRefused(MentalError):
 class PartyHand:
     def __init__(self, game, client, check_ahead: bool = True):
         self.game, self.client = game, client
-        self.check_ahead = check_ahead  # False: the others' batches checked at the play
+        self.check_ahead = check_ahead  # False: the others' batches left to the session
         self._begin()
 
     def _begin(self) -> None:
@@ -100,13 +101,13 @@ class PartyHand:
         if self.client.setup.context.attempt != self.attempt:
             self._begin()  # a restart record: the deal starts again
         sends += self._learn(before)
-        if self.partial is not None:
+        if self.partial is not None and self.check_ahead:
             # This party's hand is open: every share batch for the others is checked, and
             # each position's decryption by the others' shares made, as soon as it is
             # logged — before the first card, so that no played card waits for either,
             # and a wrong batch is named at once by every party, not at the end by its
-            # recipient alone (unless ``check_ahead`` is off: see ``HostDeal``).
-            self.client.catch_up(self.check_ahead)
+            # recipient alone (the host checks them later: ``HostDeal.check_ahead``).
+            self.client.catch_up()
         return sends
 
     def logged_play(self, party: int, play: dict) -> list[dict]:

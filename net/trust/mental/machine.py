@@ -124,13 +124,10 @@ class MentalDeal(DealRecord):
         self._usable()
         return self._reveal("end")
 
-    def catch_up(self, check: bool = True) -> None:
+    def catch_up(self) -> None:
         """Check every share batch not checked yet (run in idle time, e.g. while bidding,
-        so that the first card each seat plays costs no more than the others), and
-        decrypt each other party's position as far as the others' shares go (with
-        ``check`` False, only that: a position's batches are then checked at its play)."""
-        if check:
-            self._check_batches(None)
+        so that the first card each seat plays costs no more than the others)."""
+        self._check_batches(None)
         for seat, positions in self.holdings.items():
             owner = self.setup.owner(seat)
             if owner != self.me:
