@@ -1,11 +1,11 @@
 """One client's hand under the mental-poker deal: what it knows, what it checks, what it
 sends — the same for the host's client and a guest's (no I/O).
 
-``PartyHand(game, client, check_ahead)`` joins a client's ``DealClient`` (its party of the deal) to
-its replay of the hand on what it knows (``engine.partial.PartialHand``: its own seats'
-hands — the host's own and its computer players' —, the spare once the rules show it
-to it, every public move). Nobody holds the whole hand; each client, the host's
-included, checks every move as far as it can see:
+``PartyHand(game, client, check_ahead)`` joins a client's ``DealClient`` (its party of
+the deal) to its replay of the hand on what it knows (``engine.partial.PartialHand``:
+its own seats' hands — the host's own and its computer players' —, the spare once the
+rules show it to it, every public move). Nobody holds the whole hand; each client, the
+host's included, checks every move as far as it can see:
 
 * ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
   Once its party's hands are decrypted the replay starts, and every share batch is
