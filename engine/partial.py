@@ -141,50 +141,47 @@ class PartialHand:
         """The hand after ``action`` (``hidden``: its cards are unknown here)."""
         steps = self.steps + ((action, hidden),)
         seat = action.seat
-        state = None
         if action.kind == "play" and seat not in self.held and type(action.value) is int \
                 and not self.state.hands[seat] >> action.value & 1:
-            # The made-up deal gave this card to someone else: swap it over, or deal
-            # again with it here (the same moves replayed make the same public history:
-            # keep its encoding).
-            state = self._swapped(seat, action.value)
+            # The made-up deal gave this card to someone else: trade it to this seat, or
+            # else deal again with it here. The same moves replayed make the same public
+            # history: keep its encoding.
+            state = self._traded(seat, action.value)
             if state is None:
-                return self._dealt_again(steps)
-        state = state or self.state.clone()
+                again = PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare,
+                                    steps, self.also)
+                again.state.adopt_encoded_history(self.state)
+                return again
+        else:
+            state = self.state.clone()
         excluded = list(self.excluded)
         plays = self.plays()
         played = self.game.deck.mask(card for cards in plays for card in cards)
         events = self._apply(state, excluded, action, hidden, plays[seat], played)
         return self._stepped(self, steps, state, tuple(excluded), events)
 
-    def _dealt_again(self, steps: tuple) -> "PartialHand":
-        again = PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare,
-                            steps, self.also)
-        again.state.adopt_encoded_history(self.state)
-        return again
-
-    def _swapped(self, seat: int, card: int):
-        """A copy of the state in which ``card`` is in ``seat``'s made-up hand: taken
-        from the other unseen seat the made-up deal gave it to, which gets one of
-        ``seat``'s unplayed cards instead. Neither may be shown lacking the card it gets
-        (``excluded``: holding it would have made one of its plays illegal), and known
-        spare cards stay where the rules put them, so the deal still fits every move so
-        far — a made-up deal as good as one dealt again, without replaying the hand.
-        None if there is no such swap."""
+    def _traded(self, seat: int, card: int):
+        """A copy of the state in which ``seat`` holds ``card``, which the made-up deal
+        gave to another seat whose hand is not known here; None if it is anywhere else
+        (the spare, a hand known here, a card that moved since the deal). The two seats
+        trade it for the highest card ``seat`` still holds from its deal: both cards are
+        where that deal put them, so the copy is the same steps replayed on the made-up
+        deal with the two swapped — a deal that fits as well — without replaying them."""
         state, bit = self.state, 1 << card
-        spare = self.game.deck.mask(self.known_spare)
-        owner = next((t for t in range(self.game.num_players)
-                      if t != seat and t not in self.held and state.hands[t] & bit), None)
-        if owner is None or (self.excluded[seat] | spare) & bit:
+        owner = next((s for s, hand in enumerate(state.hands) if hand & bit), None)
+        if owner is None or owner in self.held or card not in state.dealt[owner]:
             return None
-        offered = state.hands[seat] & ~self.excluded[owner] & ~spare
-        if not offered:
+        own_dealt = state.hands[seat] & self.game.deck.mask(state.dealt[seat])
+        if not own_dealt:
             return None
-        swap = bit | (offered & -offered)  # the card, and seat's lowest it may give
-        new = state.clone()
-        new.hands[owner] ^= swap
-        new.hands[seat] ^= swap
-        return new
+        given = own_dealt.bit_length() - 1
+        swap = bit | 1 << given
+        traded = state.clone()
+        traded.place_unseen({seat: state.hands[seat] ^ swap, owner: state.hands[owner] ^ swap}, {})
+        trade = {card: given, given: card}
+        traded.dealt = tuple(tuple(trade.get(c, c) for c in hand) if s in (seat, owner) else hand
+                             for s, hand in enumerate(state.dealt))
+        return traded
 
     # -- the replay ----------------------------------------------------------------------
     def _replay(self):

@@ -19,19 +19,26 @@ machines, though this one has two cores). Printed:
 3. The CPU time this process spent between two such cards, median, under each deal: in
    one process every party's work (a figure that a loaded machine skews far less than
    the time between cards); with ``--processes`` the host's alone.
+4. In one process, where that CPU time goes while the tricks are played, per card
+   played, under each deal: the host taking a peer's move (checked, logged, sent), the
+   guests reading each entry, and the players' bots deciding (a card's proof made and
+   its move signed there).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import statistics
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 from engine import TITLES
+from net.sessions.bots import BotDriver
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
 from net.wire.heartbeat import Timings
@@ -40,11 +47,19 @@ from net.wire.identity import Identity
 TIMINGS = Timings.quick()
 
 
+# Where the CPU goes while the tricks are played (one process): part -> what is timed
+PARTS = {"host, a peer's move": (HostCore, "receive"), "guests, each entry": (GuestCore, "receive"),
+         "bots, deciding": (BotDriver, "_decide")}
+
+
 class Clocked:
-    """The host's entries by kind, with the time each was logged."""
+    """The host's entries by kind, with the time each was logged; and, once ``parts``
+    is entered, the CPU time each of ``PARTS`` spends while cards are being played."""
 
     def __init__(self, host: HostCore):
         self.marks: list[tuple[str, bool, float, float]] = []  # (kind, is a play, time, CPU)
+        self.playing = False  # from a card logged until another kind of entry
+        self.spent: dict[str, float] = defaultdict(float)
         chain = host.authority.chain
         advance = chain.advance
 
@@ -52,7 +67,33 @@ class Clocked:
             advance(signed)
             play = signed.kind == "action" and "play" in signed.body["signed"]["body"]["action"]
             self.marks.append((signed.kind, play, time.perf_counter(), time.process_time()))
+            self.playing = play or (self.playing and signed.kind == "action")
         chain.advance = timed
+
+    @contextlib.contextmanager
+    def parts(self):
+        originals = {part: getattr(cls, name) for part, (cls, name) in PARTS.items()}
+
+        def timed(part, method):
+            def call(*args, **kwargs):
+                if not self.playing:
+                    return method(*args, **kwargs)
+                start = time.process_time()
+                try:
+                    return method(*args, **kwargs)
+                finally:
+                    self.spent[part] += time.process_time() - start
+            return call
+        for part, (cls, name) in PARTS.items():
+            setattr(cls, name, timed(part, originals[part]))
+        try:
+            yield
+        finally:
+            for part, (cls, name) in PARTS.items():
+                setattr(cls, name, originals[part])
+
+    def per_card(self, part: str) -> float:
+        return self.spent[part] / max(1, sum(1 for _, play, _, _ in self.marks if play))
 
     def deals(self) -> list[float]:
         out, start = [], None
@@ -107,7 +148,8 @@ async def table(game: str, hands: int, mental: bool, guests: int = 3,
                            bot_level="random", stop_on_alert=True) for i in range(guests)]
         tasks = [asyncio.ensure_future(core.run()) for core in cores]
         try:
-            await asyncio.wait_for(host.finished.wait(), 60 * hands)
+            with clock.parts():
+                await asyncio.wait_for(host.finished.wait(), 60 * hands)
             summaries = await asyncio.wait_for(asyncio.gather(*tasks), 30)
         finally:
             for core in cores:
@@ -159,6 +201,11 @@ async def run(game: str, hands: int, processes: bool) -> None:
     print(f"  CPU per card ({whose}): mental {statistics.median(cpu_m) * 1000:.2f} ms, "
           f"seeded {statistics.median(cpu_s) * 1000:.2f} ms, "
           f"extra {(statistics.median(cpu_m) - statistics.median(cpu_s)) * 1000:.2f} ms")
+    if not processes:
+        print("  CPU per card by part (mean over the tricks), mental / seeded / extra:")
+        for part in PARTS:
+            m_ms, s_ms = mental.per_card(part) * 1000, seeded.per_card(part) * 1000
+            print(f"    {part + ':':22} {m_ms:5.2f} / {s_ms:5.2f} / {m_ms - s_ms:5.2f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,14 +57,30 @@ class HostDeal:
 
     def __init__(self, game, identity, setup, deadline: float, now: float):
         self.sequencer = DealSequencer(setup, deadline, now)
-        self.party = PartyHand(game, DealClient(identity, setup))
+        # The others' share batches are not checked as they come (inside the deal they
+        # would cost it ~25 ms on the host's critical path) but at the hand's first move.
+        self.party = PartyHand(game, DealClient(identity, setup), check_ahead=False)
         self.dealt = False  # "mental-dealt" logged
         self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
+        self.checked: int | None = None  # the attempt whose batches were checked ahead
 
     @property
     def setup(self):
         return self.party.setup
+
+    def check_ahead(self) -> None:
+        """The others' share batches checked once an attempt's cards are dealt, at the
+        first move (while the table bids, so that no card waits for them; one logged
+        later is checked at the first card it serves). A bad one stops this deal
+        (``cheat``): every guest named its party as it was logged."""
+        if not self.dealt or self.checked == self.party.attempt or self.cheat is not None:
+            return
+        self.checked = self.party.attempt
+        try:
+            self.party.client.catch_up()
+        except MentalError as exc:
+            self.cheat = exc
 
 
 class MentalAuthority(HostAuthority):
@@ -347,6 +363,7 @@ class MentalAuthority(HostAuthority):
         if deal is None:
             return super()._log_move(out, signed, move)
         action = move.action
+        deal.check_ahead()
         self._may_move(action)
         play = ActionBody.from_wire(signed["body"]).mental
         party = deal.setup.owner(action.seat)  # the party that holds the seat's cards

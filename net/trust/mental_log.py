@@ -151,5 +151,7 @@ def signs_state(party_hand) -> bool:
 def public_events(deck, events, public: dict | None) -> list:
     """The engine events a replay on a made-up deal may publish: those naming no card the
     public view does not show (the made-up cards of others' hands must not go out)."""
-    shown = card_names(deck, public)
-    return [e for e in events if card_names(deck, dict(e)) <= shown]
+    named = [card_names(deck, dict(e)) for e in events]
+    wanted = set().union(*named)
+    shown = card_names(deck, public, among=wanted) if wanted else set()  # stops once all are found
+    return [e for e, cards in zip(events, named) if cards <= shown]

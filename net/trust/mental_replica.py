@@ -124,13 +124,7 @@ class MentalReplica(PeerReplica):
         if ml.PLAYED in entry.body:
             return self._on_played_alone(entry, party)
         signed = entry.body["signed"]
-        ready = deal.partial is not None
-        sends = self._deal_step(lambda: deal.logged(party, signed), entry)
-        if not ready and deal.partial is not None:
-            # This seat's hand is open: every share batch for the others is checked now,
-            # before the first card (the deal client's idle-time check), so a wrong one
-            # is named here by everyone, not at the end by its recipient alone.
-            self._deal_step(deal.client.catch_up, entry)
+        sends = self._deal_step(lambda: deal.logged(party, signed), entry)  # (its batches checked)
         if self._held is not None and deal.verified is not None:
             raise self._held  # the audit found no cheat: the move was wrong after all
 

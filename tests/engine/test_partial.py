@@ -51,109 +51,93 @@ def step_of(game, action: Action, seat: int) -> tuple[Action, bool]:
     return action, False
 
 
-@pytest.mark.parametrize("number", range(3))
-def test_each_seat_replays_the_public_hand_exactly(any_variant, number):
-    game, state, actions = random_hand(any_variant, number)
+def seats_replaying(game, state, actions, replays=()):
+    """Each seat's replay of the hand, step by step, started again with the spare cards
+    once it has seen them: (seat, action, the replay before the step, after it, the real
+    state after it, whether the step replayed the whole hand — counted in ``replays``)."""
     for seat in range(game.num_players):
         real = state.clone()
         hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
         for action in actions:
             real.apply(action)
+            before, count = hand, len(replays)
             hand = hand.step(*step_of(game, action, seat))
+            whole = len(replays) > count
             taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
             if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
                 hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
                                    hand.steps)
-            mine, truth = hand.state.public_view(), real.public_view()
-            assert {k: mine.get(k) for k in PUBLIC} == {k: truth.get(k) for k in PUBLIC}
-            assert hand.state.hands[seat] == real.hands[seat] or real.phase == "done"
-            if real.to_act() and seat in real.to_act():
-                if real.phase not in real.SAMPLED_PHASES:
-                    assert hand.state.legal_actions(seat) == real.legal_actions(seat)
-            for other in range(game.num_players):
-                assert not hand.excluded[other] & real.hands[other], "a held card was excluded"
+            yield seat, action, before, hand, real, whole
 
 
-def test_a_replay_built_at_once_agrees_with_one_built_step_by_step(any_variant, monkeypatch):
-    """Dealt again at every step where the made-up deal does not fit, the two are the
-    same replay; with swaps (the default) their made-up cards may differ, but never
-    what the public moves decide, nor what a seat is shown to lack."""
+@pytest.mark.parametrize("number", range(3))
+def test_each_seat_replays_the_public_hand_exactly(any_variant, number):
+    game, state, actions = random_hand(any_variant, number)
+    for seat, _, _, hand, real, _ in seats_replaying(game, state, actions):
+        mine, truth = hand.state.public_view(), real.public_view()
+        assert {k: mine.get(k) for k in PUBLIC} == {k: truth.get(k) for k in PUBLIC}
+        assert hand.state.hands[seat] == real.hands[seat] or real.phase == "done"
+        if real.to_act() and seat in real.to_act():
+            if real.phase not in real.SAMPLED_PHASES:
+                assert hand.state.legal_actions(seat) == real.legal_actions(seat)
+        for other in range(game.num_players):
+            assert not hand.excluded[other] & real.hands[other], "a held card was excluded"
+
+
+def test_a_replay_built_at_once_equals_one_built_step_by_step(any_variant):
     game, state, actions = random_hand(any_variant, 7)
     seat = 1
     steps = tuple(step_of(game, a, seat) for a in actions[:len(actions) // 2])
     at_once = PartialHand(game, seat, state.dealer, state.dealt[seat], (), steps)
-
-    def stepped():
-        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
-        for step in steps:
-            hand = hand.step(*step)
-        return hand
-    swapped = stepped()
-    assert all(swapped.state.public_view()[k] == at_once.state.public_view()[k] for k in PUBLIC)
-    assert swapped.excluded == at_once.excluded
-    monkeypatch.setattr(PartialHand, "_swapped", lambda self, seat, card: None)
-    dealt_again = stepped()
-    assert dealt_again.state.state_hash() == at_once.state.state_hash()
-    assert dealt_again.excluded == at_once.excluded
+    stepped = PartialHand(game, seat, state.dealer, state.dealt[seat])
+    for step in steps:
+        stepped = stepped.step(*step)
+    assert at_once.state.state_hash() == stepped.state.state_hash()
+    assert at_once.excluded == stepped.excluded
 
 
-def test_a_card_the_made_up_deal_gave_elsewhere_is_swapped_in_without_a_replay(any_variant):
-    """Another seat plays a card its made-up hand lacks: the unseen seat that had it
-    gets one of the player's cards instead (most of the time), nothing else moves, and
-    the replay goes on from there, exact in everything the public moves decide."""
-    from engine import canonical
-
-    game, state, actions = random_hand(any_variant, 3)
-    swaps = 0
-    for seat in range(game.num_players):
-        real = state.clone()
-        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
-        for action in actions:
-            real.apply(action)
-            before = hand
-            hand = hand.step(*step_of(game, action, seat))
-            if action.kind == "play" and action.seat != seat and hand.state.dealt == before.state.dealt \
-                    and not before.state.hands[action.seat] >> action.value & 1:
-                moved = [t for t in range(game.num_players)
-                         if before.state.hands[t] != hand.state.hands[t] and t != action.seat]
-                swaps += len(moved) == 1  # (else dealt again, to the same dealt hands)
-                assert before.state.hands[seat] == hand.state.hands[seat]  # never mine
-            taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
-            if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
-                hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
-                                   hand.steps)
-            view = hand.state.public_view()
-            assert all(view[k] == real.public_view()[k] for k in PUBLIC)
-            assert hand.state.state_hash() == canonical.digest(view)
-    assert swaps
+def counting_replays(monkeypatch) -> list:
+    """PartialHand's whole replays (a made-up deal dealt again), counted as they happen."""
+    replays = []
+    replay = PartialHand._replay
+    monkeypatch.setattr(PartialHand, "_replay", lambda self: replays.append(1) or replay(self))
+    return replays
 
 
 @pytest.mark.parametrize("number", range(2))
 def test_a_hand_dealt_again_keeps_its_history_encoding_and_hashes_as_its_view(any_variant, number,
-                                                                              monkeypatch):
-    """A step that deals the made-up hand again takes the kept encoding of the public
-    history along (``State.adopt_encoded_history``): hashed at every step, each seat's
-    replay gives the digest of its whole public view, as with nothing kept. (Dealt
-    again whenever the made-up deal does not fit: swaps would make it rare.)"""
+                                                                             monkeypatch):
+    """A step that deals the made-up hand again (a card played from where the made-up
+    deal put the spare: no trade fits) takes the kept encoding of the public history
+    along (``State.adopt_encoded_history``): hashed at every step, each seat's replay
+    gives the digest of its whole public view, as with nothing kept."""
     from engine import canonical
 
-    monkeypatch.setattr(PartialHand, "_swapped", lambda self, seat, card: None)
     game, state, actions = random_hand(any_variant, number)
     dealt_again = 0
-    for seat in range(game.num_players):
-        real = state.clone()
-        hand = PartialHand(game, seat, state.dealer, state.dealt[seat])
-        for action in actions:
-            real.apply(action)
-            before = hand
-            hand = hand.step(*step_of(game, action, seat))
-            dealt_again += hand.state.dealt != before.state.dealt
-            taken = real.hands[seat] & ~game.deck.mask(state.dealt[seat])
-            if taken & ~game.deck.mask(hand.known_spare):  # it saw the spare: start again
-                hand = PartialHand(game, seat, state.dealer, state.dealt[seat], cards_of(taken),
-                                   hand.steps)
-            assert hand.state.state_hash() == canonical.digest(hand.state.public_view())
-    assert dealt_again  # the case in question came up
+    for _, _, _, hand, _, whole in seats_replaying(game, state, actions, counting_replays(monkeypatch)):
+        dealt_again += whole
+        assert hand.state.state_hash() == canonical.digest(hand.state.public_view())
+    assert dealt_again or not game.spare_size  # the case in question came up
+
+
+@pytest.mark.parametrize("number", range(2))
+def test_a_card_dealt_to_another_unseen_seat_is_traded_without_a_replay(any_variant, number,
+                                                                        monkeypatch):
+    """Another seat plays a card the made-up deal gave to a third seat this one cannot
+    see: the two trade it, the steps are not replayed, and the made-up deal stays a deal
+    (every card once) with this seat's own hand as dealt."""
+    game, state, actions = random_hand(any_variant, number)
+    traded = 0
+    for seat, action, before, hand, _, whole in seats_replaying(game, state, actions,
+                                                               counting_replays(monkeypatch)):
+        if action.kind == "play" and action.seat != seat \
+                and not before.state.hands[action.seat] >> action.value & 1:
+            traded += not whole
+        dealt = [c for cards in hand.state.dealt for c in cards] + list(hand.state.spare)
+        assert sorted(dealt) == list(range(game.deck.size))
+        assert sorted(hand.state.dealt[seat]) == sorted(state.dealt[seat])
+    assert traded  # the case in question came up
 
 
 def _revoke_moment(variant):

@@ -1,14 +1,16 @@
 """One client's hand under the mental-poker deal: what it knows, what it checks, what it
 sends — the same for the host's client and a guest's (no I/O).
 
-``PartyHand(game, client)`` joins a client's ``DealClient`` (its party of the deal) to
-its replay of the hand on what it knows (``engine.partial.PartialHand``: its own seats'
-hands — the host's own and its computer players' —, the spare once the rules show it
-to it, every public move). Nobody holds the whole hand; each client, the host's
-included, checks every move as far as it can see:
+``PartyHand(game, client, check_ahead)`` joins a client's ``DealClient`` (its party of
+the deal) to its replay of the hand on what it knows (``engine.partial.PartialHand``:
+its own seats' hands — the host's own and its computer players' —, the spare once the
+rules show it to it, every public move). Nobody holds the whole hand; each client, the
+host's included, checks every move as far as it can see:
 
 * ``logged(party, envelope)``: a deal record of the log, in order; the envelopes to send.
-  Once its party's hands are decrypted the replay starts; a spare opened to everyone,
+  Once its party's hands are decrypted the replay starts, and every share batch is
+  checked as it comes (``DealClient.catch_up``; with ``check_ahead`` off, when the
+  session calls it, or at the first card played from it); a spare opened to everyone,
   or to this party, is learned. A restart (a drop during the shuffle, a hand voided for
   a player gone, a redeal) starts it again, with the seats the restart gives this
   party. A client that is no party (``onlooker``) replays the public moves only.
@@ -58,8 +60,9 @@ class MoveRefused(MentalError):
 
 
 class PartyHand:
-    def __init__(self, game, client):
+    def __init__(self, game, client, check_ahead: bool = True):
         self.game, self.client = game, client
+        self.check_ahead = check_ahead  # False: the others' batches left to the session
         self._begin()
 
     def _begin(self) -> None:
@@ -97,7 +100,15 @@ class PartyHand:
         sends = self.client.logged(party, envelope)
         if self.client.setup.context.attempt != self.attempt:
             self._begin()  # a restart record: the deal starts again
-        return sends + self._learn(before)
+        sends += self._learn(before)
+        if self.partial is not None and self.check_ahead:
+            # This party's hand is open: every share batch for the others is checked, and
+            # each position's decryption by the others' shares made, as soon as it is
+            # logged — before the first card, so that no played card waits for either,
+            # and a wrong batch is named at once by every party, not at the end by its
+            # recipient alone (the host checks them later: ``HostDeal.check_ahead``).
+            self.client.catch_up()
+        return sends
 
     def logged_play(self, party: int, play: dict) -> list[dict]:
         """A played card's proof, logged with its move or alone (``check_play``: one that

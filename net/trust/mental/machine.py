@@ -105,7 +105,7 @@ class MentalDeal(DealRecord):
             proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[position].c1],
                                [share_point], self._play_context(seat, position),
                                self.secrets.nonce_key)
-            self._proven_plays.add((self.me, seat, position, share, proof))  # made here
+            self._proven_plays[(self.me, seat, position, share, proof)] = card  # made here
         return [Send(self._message(m.PLAY, seat=seat, position=position, share=share, proof=proof))]
 
     def claim_redeal(self, seat: int) -> list:

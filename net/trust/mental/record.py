@@ -51,7 +51,8 @@ class DealRecord:
         self._own_share: dict[int, Point] = {}
         self._partial: dict[int, Point] = {}  # others' dealt positions, see _partial_for
         # (party, seat, position, share, proof) of the play proofs made here or checked once
-        self._proven_plays: set[tuple] = set()
+        # -> the card the proof opens (None until it is worked out)
+        self._proven_plays: dict[tuple, int | None] = {}
         self._made_batches: set[tuple] = set()  # (to, positions, shares, proof) made here
         self._hand_told = False
         self.redeal: Redeal | None = None
@@ -148,9 +149,9 @@ class DealRecord:
 
     def _open_play(self, sender: int, message: dict) -> tuple[int, int, int | None]:
         """(seat, position, the card the play opens, or None: not a card of this deck, or
-        one seen twice), every rule checked and nothing recorded. A proof is checked
-        once: not at all if this party made it (``play``), not again once
-        ``check_play`` passed it."""
+        one seen twice), every rule checked and nothing recorded. A proof is checked, and
+        its card decrypted, once: not at all if this party made it (``play``), not again
+        once ``check_play`` passed it."""
         seat, position = message["seat"], message["position"]
         self._sender_plays(sender, seat)
         if position not in self.holdings[seat]:
@@ -174,12 +175,14 @@ class DealRecord:
                 self._blame_deck()
                 self._cheat(sender, "share", f"the decryption share of the card seat {seat} "
                                              f"played (position {position}) does not check out")
-            self._proven_plays.add(proven)
+            self._proven_plays[proven] = None
         self._check_batches({position})
         if len(self.shares[position]) != self.parties - 1 or sender in self.shares[position]:
             self._cheat(sender, "not-held", f"seat {seat} played position {position}, "
                                             "which was never opened to it")
-        card = self._card(self._partial_for(position, sender) - share)
+        card = self._proven_plays[proven]
+        if card is None:
+            card = self._proven_plays[proven] = self._card(self._partial_for(position, sender) - share)
         if card is None or self._seen(card, position):
             return seat, position, None
         return seat, position, card

@@ -169,6 +169,24 @@ def test_each_played_cards_proof_is_checked_once_by_every_party_but_its_maker(mo
     assert per_card.count(parties - 1) == face_down
 
 
+def test_the_host_checks_the_others_share_batches_at_the_first_move_not_at_the_cards():
+    """Not inside the deal (its critical path) nor at the first card each batch serves:
+    at the hand's first move, while the table bids; then no card waits for a batch."""
+    table = dealt_table()
+    machine = table.host.deal.party.client.machine
+    checked, check = [], machine._check_batch
+    machine._check_batch = lambda batch: checked.append(batch) or check(batch)
+    dealt = len(machine._unchecked)
+    assert dealt  # the batches for the guests, as dealt
+    table.step(table.host.state.to_act()[0])
+    assert len(checked) == dealt and not machine._unchecked
+    table.play_until(lambda: table.host.state.phase == "play")
+    before = len(checked)
+    for _ in range(table.host.game.num_players):  # the first trick, every seat's first card
+        table.step(table.host.state.to_act()[0])
+    assert not table.alerts and len(checked) == before
+
+
 def test_a_played_cards_proof_is_inside_its_move_and_logged_once():
     table = dealt_table()
     table.play_hand()
