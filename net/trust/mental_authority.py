@@ -95,8 +95,8 @@ class MentalAuthority(HostAuthority):
         seats = {s: info.key for s, info in self.seats.items()
                  if info.key is not None and info.kind in ("human", "bot")}
         parties = parties_for(self.key, seats, frozenset(self.seats.away()))
-        body = {"hand": self.match.hand_number, "dealer": self.match.dealer,
-                "parties": ml.parties_body(parties)}
+        hand = self.match.hand_number
+        body = ml.deal_body(hand, self.match.dealer, parties, ml.fresh_attempt(self.log, hand))
         self._append(out, ml.DEAL, body)
         self._log_deal(out, self.key, self.deal.party.client.start())
 
@@ -216,9 +216,12 @@ class MentalAuthority(HostAuthority):
 
     def _log_deal(self, out: Out, key: bytes, envelopes) -> None:
         """Log deal messages from the party with ``key`` (and whatever the host's own
-        party sends in answer); then go on: play, or the hand's end."""
+        party sends in answer, and what it had to send already: a kitty opened to a guest
+        at a table of two parties waits on nobody else's message); then go on: play, or the
+        hand's end."""
         deal = self.deal
-        queue = [(key, e) for e in envelopes]
+        queue = [(self.key, e) for e in self._sends] + [(key, e) for e in envelopes]
+        self._sends = []
         while queue:
             sender, envelope = queue.pop(0)
             try:
@@ -282,7 +285,7 @@ class MentalAuthority(HostAuthority):
 
     # -- what a peer is sent -----------------------------------------------------------------
     def view(self, seat: int, public: dict | None = None) -> dict | None:
-        if self.deal is None:
+        if self.deal is None or self.state is None:  # no hand under way (the last one's cards are gone)
             return super().view(seat, public)
         if self.deal.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the

@@ -104,6 +104,10 @@ class MentalReplica(PeerReplica):
             raise Violation(HOST, self.host_seat, "deal",
                             f"the deal for hand {body['hand']} gives the seats to other "
                             "parties than the table's players")
+        if body.get("attempt", 0) != ml.fresh_attempt(self.log, body["hand"]):
+            raise Violation(HOST, self.host_seat, "deal",
+                            f"the deal for hand {body['hand']} reuses the secrets of an earlier "
+                            "deal at this table (its attempt is not a fresh one)")
         setup = ml.setup_for(self.game, self.table, body)
         party = PartyHand(self.game, DealClient(self.identity, setup))
 
@@ -202,6 +206,15 @@ class MentalReplica(PeerReplica):
         problem = self.restarts.problem(reason, seats, self.clock())
         if problem:
             refuse(problem)
+
+    def _on_takeover(self, entry, message):
+        follow = super()._on_takeover(entry, message)
+
+        def both():  # a hand abandoned at the takeover: its deal is forgotten with it
+            follow()
+            if entry.body["abandoned"] is not None:
+                self.deal, self._final, self._held, self._progress = None, None, None, None
+        return both
 
     def _on_drop(self, entry, message):
         if entry.body["seat"] == self.seat and self._live and self.deal is not None:

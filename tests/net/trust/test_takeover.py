@@ -12,16 +12,16 @@ from tests.net.trust_table import TABLE, Table
 ROOK = ("rook", None, None)
 
 
-class Recorded(Table):
-    """A table whose replicas' accepted entry messages are kept (a guest's session keeps
-    them too: a replica past the takeover point is rebuilt from them)."""
+class Recording:
+    """A table (a ``Table`` or one of its kind) whose replicas' accepted entry messages
+    are kept (a guest's session keeps them too: a replica past the takeover point is
+    rebuilt from them)."""
 
-    def __init__(self, variant=ROOK, seed=5):
-        super().__init__(variant, seed=seed, open_=False)
+    def open(self):
         self.accepted = {seat: [] for seat in self.replicas}
         for seat in self.replicas:
             self._record(seat)
-        self.open()
+        super().open()
 
     def _record(self, seat):
         replica = self.replicas[seat]
@@ -37,8 +37,13 @@ class Recorded(Table):
         """How ``seat``'s replica is rebuilt from its messages (from the table entry on,
         whose host key is the one that opened the table)."""
         origin = self.replicas[seat].log[0].body["host_key"]
-        return lambda messages: PeerReplica.restore(self.ids[seat], origin, TABLE, messages,
-                                                    self._bytes)
+        kind = type(self.replicas[seat])  # a MentalReplica is rebuilt as one
+        return lambda messages: kind.restore(self.ids[seat], origin, TABLE, messages, self._bytes)
+
+
+class Recorded(Recording, Table):
+    def __init__(self, variant=ROOK, seed=5):
+        super().__init__(variant, seed=seed)
 
 
 def stand_all(t, seats=None):
