@@ -40,7 +40,7 @@ from engine.partial import public_step
 
 from net.constants import CONTRIBUTION_DEADLINE
 from net.trust import mental_log as ml
-from net.trust.authority import HostAuthority, Out
+from net.trust.authority import HostAuthority, Out, RestoreError
 from net.trust.host_hand import HostHand
 from net.trust.mental.client import DealClient
 from net.trust.mental.errors import BadMessage, MentalError
@@ -129,6 +129,21 @@ class MentalAuthority(HostAuthority):
         if deal.dealt and self.match.state is not None and not self.match.state.is_over:
             self.match.state = deal.party.state  # the spare learned: the replay again
         return []
+
+    def _apply(self, signed, private, applied=None) -> list:
+        if not (self._restoring and signed.kind == "hand_end" and self.deal is not None):
+            return super()._apply(signed, private, applied)
+        # A stored hand_end: scored, as it was live, on the verified deal (every party's
+        # reveal is replayed by now), its state hash that hand's — not the replay's.
+        final = self.deal.party.final_state()
+        if final is None or final.state_hash() != signed.entry.state_hash:
+            raise RestoreError(f"entry {signed.seq} does not replay to its state hash")
+        self.match.state = final
+        self._restoring = False  # checked above: the hand is banked and gone after it
+        try:
+            return super()._apply(signed, private, applied)
+        finally:
+            self._restoring = True
 
     def _apply_drop(self, entry, private: dict) -> list:
         self.dropped_at[entry.body["seat"]] = self.clock()
