@@ -194,7 +194,7 @@ class HostCore:
 
     async def start(self) -> None:
         self.authority = self.files.adopt(self.carried_on) if self.carried_on else \
-            self.files.open(self.identity, self._same_table, self.resume, self.rng)
+            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal, self.timings.contribution)
         if self.authority is None:
             self._open_new()
         if self.listen:
