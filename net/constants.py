@@ -14,8 +14,10 @@ from __future__ import annotations
 #: re-admission checks (parlour-trust/2). 3: the players carry a table on when its host
 #: is gone for good ("takeover" entries, "roster", "standby" and "origin"). 4: under the
 #: mental-poker deal a played card's proof is signed inside its move (the action body's
-#: optional "mental"), not sent as an envelope of its own.
-PROTOCOL_VERSION = 4
+#: optional "mental"), not sent as an envelope of its own. 5: a "mental-deal" that is not
+#: the table's first deal of its hand number carries a fresh "attempt" (a rematch, a hand
+#: dealt again after a takeover), and a takeover keeps the mental deal.
+PROTOCOL_VERSION = 5
 
 # -- identity -------------------------------------------------------------------------
 
