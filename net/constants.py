@@ -124,6 +124,10 @@ STAND_IN_GRACE = 30.0
 #: Seconds the host waits for a player's deal contribution (its "shuffle") before it
 #: logs a "skip" entry and deals without it, as it does for a player who dropped.
 CONTRIBUTION_DEADLINE = 10.0
+#: The mental-poker deal (issue 13) is the default for a table of two humans or more: no
+#: client, the host's included, learns another human's cards. A table with one human
+#: keeps the seeded deal whatever this says (``MentalAuthority``).
+PRIVATE_DEAL = True
 #: A peer raises a "contribution" alert at a skip that comes sooner than the deadline
 #: minus this, on its own clock from when the commitment reached it live: room for the
 #: commitment's own delivery, which the host's clock saw first.

@@ -44,7 +44,7 @@ from collections.abc import Callable
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import END_GRACE, FAREWELL_GRACE, RESTART_GRACE, SHUFFLE_NOTICE
+from net.constants import END_GRACE, FAREWELL_GRACE, PRIVATE_DEAL, RESTART_GRACE, SHUFFLE_NOTICE
 from net.sessions.admission import Admission, raise_file_limit
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
@@ -125,7 +125,7 @@ class HostCore:
                  restart_grace: float = RESTART_GRACE, resume: bool = False, fresh: bool = False,
                  admission: Admission | None = None, tamper=None, rng=None,
                  table_seed: bytes | None = None, headless: bool | None = None,
-                 authority: HostAuthority | None = None, mental_deal: bool = False):
+                 authority: HostAuthority | None = None, mental_deal: bool = PRIVATE_DEAL):
         self.identity = identity
         self.key = identity.public_key
         self.fingerprint = identity.fingerprint
@@ -149,8 +149,8 @@ class HostCore:
         self.authority: HostAuthority | None = None
         self.carried_on = authority  # a player's log made the authority (succession)
         self.files = TableFiles(state_dir, self.emit, keep_old=listen)
-        # the mental-poker deal (issue 13; off by default); the app asks: "private_deal"
-        self.mental_deal = bool(self.settings.pop("private_deal", False)) or mental_deal
+        # the mental-poker deal (issue 13; on by default); the app's box: "private_deal"
+        self.mental_deal = bool(self.settings.pop("private_deal", mental_deal))
         self.server = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()

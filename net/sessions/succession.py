@@ -47,6 +47,7 @@ import logging
 import os
 from pathlib import Path
 
+from net.constants import PRIVATE_DEAL
 from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
 from net.trust import successor, takeover
@@ -309,7 +310,7 @@ class Succession:
         replica = self._roll_back(base)
         authority, _out = successor.succeed(core.identity, replica, standings, self.accepted,
                                             rng=core.rng, deadline=core.timings.contribution,
-                                            mental_deal=self.host_kw.get("mental_deal", False))
+                                            mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL))
         self.host = self._host_core(authority)
         await self.host.start()  # the departed host's seat: held, a stand-in armed
         names = {s: i.name for s, i in authority.seats.items()}
