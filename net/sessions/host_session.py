@@ -537,7 +537,8 @@ class HostBots:
         state = self.table.authority.state
         if state is None or state.is_over or not self.table.is_open:
             return []
-        return [seat for seat in state.to_act() if self.controlled(seat)]
+        may_move = getattr(self.table.authority, "may_move", lambda seat: True)  # the mental deal's
+        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(seat)]
 
     def pace(self) -> float:
         """A bot's pause; twice as long while a finished trick is on the table."""

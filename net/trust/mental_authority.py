@@ -34,6 +34,7 @@ keeps the seeded deal: then this is ``HostAuthority`` exactly.
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 from engine import Contradiction, IllegalAction
 from engine.partial import public_step
@@ -349,6 +350,17 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the deal is being audited: a card was seen twice")
         if deal.setup.owner(action.seat) == 0 and ml.spare_coming(deal.party, action.seat):
             raise Refusal("the kitty is on its way: wait a moment")
+
+    def may_move(self, seat: int) -> bool:
+        """Whether a move of ``seat`` may be taken now (``_may_move``): a bot of the host's
+        waits for the cards, the spare or an audit instead of being refused."""
+        if self.deal is None or self.state is None:
+            return True
+        try:
+            self._may_move(SimpleNamespace(seat=seat))
+        except Refusal:
+            return False
+        return True
 
     def _play_proof(self, action) -> dict | None:
         """The proof of a card the host's party plays, signed with its move."""

@@ -83,7 +83,7 @@ def test_a_guest_cut_off_alone_does_not_carry_the_table_on(tmp_path):
     """Only its own link is down: the others still have the host and do not answer its
     standing, so it keeps trying the host (and comes back to the same table)."""
     async def run():
-        table = Table(tmp_path, game="rook", hands=1, guests=0)
+        table = Table(tmp_path, game="rook", hands=1, guests=0, host_kw={"mental_deal": False})  # seeded: under the private deal the player cut off at the deal is no party of it, and follows that hand unverified (tests/net/sessions/test_mental_drops.py)
         await table.start()
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.02)
                   for i in range(3)]

@@ -52,7 +52,7 @@ def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns,
         host = peers.start(["host", "--game", "rook", "--table", "Outlives", "--interface",
                             host_ns.address, "--state-dir", tmp_path / "host", "--quick",
                             "--bot-level", "easy", "--delay", "0.02", "--hands", HANDS,
-                            *(["--mental-deal"] if private else [])],
+                            "--private-deal" if private else "--no-private-deal"],
                            ns=host_ns, name="host")
         listening = host.wait_event("listening")
         guests = [peers.start(["join", "--table", "Outlives", "--verbose",

@@ -101,6 +101,8 @@ def test_a_takeover_mid_hand_deals_that_hand_again_privately(variant, peers):
     for seat in t.replicas:
         [verified] = t.verified[seat]  # the redealt hand, every share and shuffle checked
         assert verified["scores"] == t.host.match.scores
+    if t.host.match.is_over:  # (a short game may end with the redealt hand)
+        return
     t.next_hand()
     t.play_hand()
     assert not t.alerts and not t.errors and t.heads_agree()
