@@ -18,7 +18,6 @@ from net.trust.mental_replica import MentalReplica
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust.test_takeover import Recording, hand_over
-from tests.net.trust_table import TABLE
 
 VARIANTS = [
     (("rook", None, None), (1, 2, 3)),
@@ -131,14 +130,7 @@ def test_the_departed_host_comes_back_as_a_guest_under_the_private_deal():
     hand_over(t)
     t.next_hand()
     t.play_hand()  # (an onlooker's moves mid-hand are the seeded deal's tests')
-    t.deliver(t.host.seat(0, "human", old.public_key, "Host"))
-    t.ids[0] = old
-    t.peer_seats.append(0)
-    t.replicas[0] = MentalReplica(old, old.public_key, TABLE, t._bytes)
-    t.accepted[0], t.verified[0] = [], []
-    t._record(0)
-    t.tamper = None
-    t.deliver(t.host.rejoin(t.fp(0), 0, -1))
+    t.old_host_returns(old, MentalReplica)
     assert not t.alerts and not t.errors and t.heads_agree()
     assert t.replicas[0].host_key == t.ids[1].public_key
     t.next_hand()  # the old host is a party of the deal now, as a guest

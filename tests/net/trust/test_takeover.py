@@ -41,6 +41,21 @@ class Recording:
         return lambda messages: kind.restore(self.ids[seat], origin, TABLE, messages, self._bytes)
 
 
+    def old_host_returns(self, old, kind=PeerReplica):
+        """The departed host (``old``) starts again: the new host gives it its seat back
+        (the stand-in leaves), and it follows the whole log as a guest (a ``kind``
+        replica), the takeover included. Its replica."""
+        self.deliver(self.host.seat(0, "human", old.public_key, "Host"))
+        self.ids[0] = old
+        self.peer_seats.append(0)
+        self.replicas[0] = kind(old, old.public_key, TABLE, self._bytes)
+        self.accepted[0], self.verified[0] = [], []
+        self._record(0)
+        self.tamper = None
+        self.deliver(self.host.rejoin(self.fp(0), 0, -1))
+        return self.replicas[0]
+
+
 class Recorded(Recording, Table):
     def __init__(self, variant=ROOK, seed=5):
         super().__init__(variant, seed=seed)
@@ -277,17 +292,7 @@ def test_the_departed_host_comes_back_as_a_guest():
     t.next_hand()
     for _ in range(3):
         t.step()
-    # The old host starts again: the new host gives it its seat back (the stand-in
-    # leaves), and it follows the whole log as a guest, the takeover included.
-    t.deliver(t.host.seat(0, "human", old.public_key, "Host"))
-    t.ids[0] = old
-    t.peer_seats.append(0)
-    t.replicas[0] = PeerReplica(old, old.public_key, TABLE, t._bytes)
-    t.accepted[0], t.verified[0] = [], []
-    t._record(0)
-    t.tamper = None
-    t.deliver(t.host.rejoin(t.fp(0), 0, -1))
-    returned = t.replicas[0]
+    returned = t.old_host_returns(old)
     assert not t.alerts and not t.errors and t.heads_agree()
     assert returned.host_key == t.ids[1].public_key and returned.seat == 0
     play_on(t, 2)
