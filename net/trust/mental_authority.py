@@ -236,7 +236,9 @@ class MentalAuthority(HostAuthority):
         at a table of two parties waits on nobody else's message); then go on: play, or the
         hand's end."""
         deal = self.deal
-        queue = [(self.key, e) for e in self._sends] + [(key, e) for e in envelopes]
+        # (a restored host's replay may have left answers of an earlier attempt: done with)
+        queue = [(self.key, e) for e in self._sends if not _stale(deal.setup, e)]
+        queue += [(key, e) for e in envelopes]
         self._sends = []
         while queue:
             sender, envelope = queue.pop(0)

@@ -62,7 +62,10 @@ def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path, private):
         before = new_host.log[:entry.seq]  # (a Rook redeal may have restarted hand 0 already)
         assert ml.attempt_of(deals[1].body) == ml.fresh_attempt(before, 0) >= 1
         assert ml.attempt_of(deals[2].body) == 0
-        assert deals[1].body["parties"][0]["seats"] == [0, heir.replica.seat]
+        first, *others = deals[1].body["parties"]  # the heir's client, then each other human
+        assert first["key"] == heir.identity.public_key and heir.replica.seat in first["seats"]
+        assert set(first["seats"]) <= {0, heir.replica.seat}  # seat 0: held, unless its player is back
+        assert all(len(p["seats"]) == 1 for p in others)
     assert new_host.match.hand_number == 2
     assert back.replica.halted is None and back.replica.seat == 0 and back.reconnects == 0
     assert [s.hash for s in back.replica.log] == [s.hash for s in new_host.log]
