@@ -146,6 +146,11 @@ class MentalAuthority(HostAuthority):
         finally:
             self._restoring = True
 
+    def _undo(self, out: Out) -> None:
+        settings = self.mental_deal, self.clock, self.deadline  # not in the log: kept
+        super()._undo(out)
+        self.mental_deal, self.clock, self.deadline = settings
+
     def _apply_drop(self, entry, private: dict) -> list:
         self.dropped_at[entry.body["seat"]] = self.clock()
         return super()._apply_drop(entry, private)

@@ -90,3 +90,22 @@ def test_a_stored_hand_end_that_is_not_the_verified_deals_is_refused():
            "state_hash": "0" * 64}))
     with pytest.raises(RestoreError, match="does not replay to its state hash"):
         MentalAuthority.restore(t.host_id, records[:at] + [(forged, private)], rng=t._bytes)
+
+
+def test_a_change_that_cannot_be_written_keeps_the_private_deal(tmp_path):
+    """A failed write puts the host back at its log (``_undo``): its settings, which the
+    log does not hold — the private deal, its deadline and clock — stay as they were."""
+    from tests.net.trust.test_store import CommitFails
+    store = CommitFails(tmp_path / "table.db")
+    t = MentalTrustTable(VARIANTS[0], seed=4, persist=store)
+    t.host.persist = store
+    clock, deadline = t.host.clock, t.host.deadline = (lambda: 7.0), 3.5
+    store.failing = True
+    out = t.host.start_game(dealer=0)  # a new game's first deal: nothing written
+    assert out.error and "disk full" in out.error and not out.entries
+    assert (t.host.mental_deal, t.host.clock, t.host.deadline) == (True, clock, deadline)
+    store.failing = False
+    t.deliver(t.host.start_game(dealer=0))
+    assert [e.kind for e in t.host.log].count("mental-deal") == 1  # dealt privately all the same
+    t.play_hand()
+    assert_went_on(t, 1)
