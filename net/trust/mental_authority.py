@@ -34,7 +34,6 @@ keeps the seeded deal: then this is ``HostAuthority`` exactly.
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 
 from engine import Contradiction, IllegalAction
 from engine.partial import public_step
@@ -345,7 +344,7 @@ class MentalAuthority(HostAuthority):
             raise Refusal("only a secret action (a discard, a bury) is sent hidden")
         return Admitted(action, body.action, None)
 
-    def _may_move(self, action) -> None:
+    def _may_move(self, seat: int) -> None:
         """Refusal if no move may be taken now under the mental deal (the cards not dealt,
         the spare on its way, an audit under way)."""
         deal = self.deal
@@ -355,7 +354,7 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the spare is being turned up: wait a moment")
         if ml.auditing(deal.party):
             raise Refusal("the deal is being audited: a card was seen twice")
-        if deal.setup.owner(action.seat) == 0 and ml.spare_coming(deal.party, action.seat):
+        if deal.setup.owner(seat) == 0 and ml.spare_coming(deal.party, seat):
             raise Refusal("the kitty is on its way: wait a moment")
 
     def may_move(self, seat: int) -> bool:
@@ -364,7 +363,7 @@ class MentalAuthority(HostAuthority):
         if self.deal is None or self.state is None:
             return True
         try:
-            self._may_move(SimpleNamespace(seat=seat))
+            self._may_move(seat)
         except Refusal:
             return False
         return True
@@ -373,7 +372,7 @@ class MentalAuthority(HostAuthority):
         """The proof of a card the host's party plays, signed with its move."""
         if self.deal is None or action.kind != "play":
             return None
-        self._may_move(action)
+        self._may_move(action.seat)
         try:
             return self.deal.party.own_play(action)
         except MentalError as exc:
@@ -384,7 +383,7 @@ class MentalAuthority(HostAuthority):
         if deal is None:
             return super()._log_move(out, signed, move)
         action = move.action
-        self._may_move(action)
+        self._may_move(action.seat)
         play = ActionBody.from_wire(signed["body"]).mental
         party = deal.setup.owner(action.seat)  # the party that holds the seat's cards
         if play is not None:
