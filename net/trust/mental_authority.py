@@ -61,10 +61,20 @@ class HostDeal:
         self.dealt = False  # "mental-dealt" logged
         self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
+        self.restarted_at = -1  # the seq of its last "mental-restart" entry
 
     @property
     def setup(self):
         return self.party.setup
+
+    def voids(self, message: dict) -> bool:
+        """Whether an action message was made on this hand's deal before its last restart
+        (a Rook redeal, a party restarted out of it): what it was decided on is void, and
+        its player's client, reading the restart, decides again."""
+        signed = message.get("signed")
+        body = signed.get("body") if isinstance(signed, dict) else None
+        return isinstance(body, dict) and body.get("hand") == self.setup.context.hand \
+            and isinstance(body.get("seen"), int) and body["seen"] < self.restarted_at
 
 
 class MentalAuthority(HostAuthority):
@@ -223,7 +233,7 @@ class MentalAuthority(HostAuthority):
                                    entry.body["record"]["dropped"])
         self._sends += deal.party.logged(None, entry.body["record"])
         deal.dealt = self.hand.round.dealt = False
-        self.hand.deal_seq, self.hand.last_action = None, {}
+        self.hand.deal_seq, self.hand.last_action, deal.restarted_at = None, {}, entry.seq
         self.match.state = None
         return []
 
@@ -235,10 +245,9 @@ class MentalAuthority(HostAuthority):
         return []
 
     def _log_deal(self, out: Out, key: bytes, envelopes) -> None:
-        """Log deal messages from the party with ``key`` (and whatever the host's own
-        party sends in answer, and what it had to send already: a kitty opened to a guest
-        at a table of two parties waits on nobody else's message); then go on: play, or the
-        hand's end."""
+        """Log deal messages from the party with ``key`` (and what the host's own party sends
+        in answer, or had to send already: a kitty opened to the only guest waits on nobody
+        else's message); then go on: play, or the hand's end."""
         deal = self.deal
         # (a restored host's replay may have left answers of an earlier attempt: done with)
         queue = [(self.key, e) for e in self._sends if not _stale(deal.setup, e)]
@@ -298,6 +307,8 @@ class MentalAuthority(HostAuthority):
                 return Out(sends=[(fp, m.error_message(str(exc)))], disconnect=[fp])
             return self.receive_deal(fp, message["signed"])
         if isinstance(message, dict) and message.get("type") == m.ACTION:
+            if self.deal is not None and self.deal.voids(message):
+                return Out()  # dropped quietly, as a deal message of an earlier attempt is
             message = dict(message)
             self._carried = list(message.pop("mental", None) or ())
         try:
@@ -358,8 +369,7 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the kitty is on its way: wait a moment")
 
     def may_move(self, seat: int) -> bool:
-        """Whether a move of ``seat`` may be taken now (``_may_move``): a bot of the host's
-        waits for the cards, the spare or an audit instead of being refused."""
+        """Whether a move of ``seat`` may be taken now: a bot of the host's waits, unrefused."""
         if self.deal is None or self.state is None:
             return True
         try:
