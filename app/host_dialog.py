@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from app.fields import TABLE_NAME_LIMIT, field_note, guard_length
 from engine import TITLES, rulesets, title_info
 from engine.info import OptionInfo
+from net.constants import PRIVATE_DEAL
 
 # How an option is labelled in the dialog where its ruleset name says more than fits
 # (the mode already shows it is a three-player option).
@@ -107,6 +108,7 @@ class HostDialog(QDialog):
         rows.setContentsMargins(0, 6, 0, 0)
         self.private_box = QCheckBox("Private deal: nobody sees your cards, not even the host")
         self.private_box.setObjectName("privateDeal")
+        self.private_box.setChecked(PRIVATE_DEAL)  # on unless the person turns it off
         note = QLabel("The players' computers shuffle and deal together, so each learns only "
                       "its own cards. Each deal takes a moment longer. (The host's computer "
                       "still holds its computer players' cards.)")

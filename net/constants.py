@@ -16,7 +16,9 @@ from __future__ import annotations
 #: mental-poker deal a played card's proof is signed inside its move (the action body's
 #: optional "mental"), not sent as an envelope of its own. 5: an entry message's private
 #: view is only what the peer's view adds to the public one (``State.private_view``),
-#: not the whole view again.
+#: not the whole view again; a "mental-deal" that is not the table's first deal of its
+#: hand number carries a fresh "attempt" (a rematch, a hand dealt again after a
+#: takeover), and a takeover keeps the mental deal.
 PROTOCOL_VERSION = 5
 
 # -- identity -------------------------------------------------------------------------
@@ -124,6 +126,10 @@ STAND_IN_GRACE = 30.0
 #: Seconds the host waits for a player's deal contribution (its "shuffle") before it
 #: logs a "skip" entry and deals without it, as it does for a player who dropped.
 CONTRIBUTION_DEADLINE = 10.0
+#: The mental-poker deal (issue 13) is the default for a table of two humans or more: no
+#: client, the host's included, learns another human's cards. A table with one human
+#: keeps the seeded deal whatever this says (``MentalAuthority``).
+PRIVATE_DEAL = True
 #: A peer raises a "contribution" alert at a skip that comes sooner than the deadline
 #: minus this, on its own clock from when the commitment reached it live: room for the
 #: commitment's own delivery, which the host's clock saw first.

@@ -44,7 +44,7 @@ from collections.abc import Callable
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import RESTART_GRACE, SHUFFLE_NOTICE
+from net.constants import PRIVATE_DEAL, RESTART_GRACE, SHUFFLE_NOTICE
 from net.sessions.admission import Admission, raise_file_limit
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
@@ -126,7 +126,7 @@ class HostCore:
                  restart_grace: float = RESTART_GRACE, resume: bool = False, fresh: bool = False,
                  admission: Admission | None = None, tamper=None, rng=None,
                  table_seed: bytes | None = None, headless: bool | None = None,
-                 authority: HostAuthority | None = None, mental_deal: bool = False):
+                 authority: HostAuthority | None = None, mental_deal: bool = PRIVATE_DEAL):
         self.identity = identity
         self.key = identity.public_key
         self.fingerprint = identity.fingerprint
@@ -150,8 +150,8 @@ class HostCore:
         self.authority: HostAuthority | None = None
         self.carried_on = authority  # a player's log made the authority (succession)
         self.files = TableFiles(state_dir, self.emit, keep_old=listen)
-        # the mental-poker deal (issue 13; off by default); the app asks: "private_deal"
-        self.mental_deal = bool(self.settings.pop("private_deal", False)) or mental_deal
+        # the mental-poker deal (issue 13; on by default); the app's box: "private_deal"
+        self.mental_deal = bool(self.settings.pop("private_deal", mental_deal))
         self.server = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
@@ -196,7 +196,7 @@ class HostCore:
 
     async def start(self) -> None:
         self.authority = self.files.adopt(self.carried_on) if self.carried_on else \
-            self.files.open(self.identity, self._same_table, self.resume, self.rng)
+            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal, self.timings.contribution)
         if self.authority is None:
             self._open_new()
         if self.listen:
@@ -535,7 +535,8 @@ class HostBots:
         state = self.table.authority.state
         if state is None or state.is_over or not self.table.is_open:
             return []
-        return [seat for seat in state.to_act() if self.controlled(seat)]
+        may_move = getattr(self.table.authority, "may_move", lambda seat: True)  # the mental deal's
+        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(seat)]
 
     def pace(self) -> float:
         """A bot's pause; twice as long while a finished trick is on the table."""

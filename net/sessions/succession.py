@@ -47,6 +47,7 @@ import logging
 import os
 from pathlib import Path
 
+from net.constants import PRIVATE_DEAL
 from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
 from net.trust import successor, takeover
@@ -308,7 +309,8 @@ class Succession:
         base = takeover.common_seq(standings)
         replica = self._roll_back(base)
         authority, _out = successor.succeed(core.identity, replica, standings, self.accepted,
-                                            rng=core.rng)
+                                            rng=core.rng, deadline=core.timings.contribution,
+                                            mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL))
         self.host = self._host_core(authority)
         await self.host.start()  # the departed host's seat: held, a stand-in armed
         names = {s: i.name for s, i in authority.seats.items()}
@@ -354,13 +356,12 @@ class Succession:
         replica = core.replica
         original = replica.log[0].body["host_key"]
 
-        def restore(messages):
-            return PeerReplica.restore(core.identity, original, replica.table, messages, core.rng)
+        def restore(messages):  # as the kind it is (a MentalReplica follows the private deal)
+            return type(replica).restore(core.identity, original, replica.table, messages, core.rng,
+                                         deadline=core.timings.contribution,
+                                         slack=core.timings.contribution_slack)
         rolled = takeover.rolled_back(replica, self.accepted, seq, restore)
         if rolled is not replica:
-            # the shuffle deadline this session runs on (restore gives the default one)
-            rolled.shuffles.deadline = core.timings.contribution
-            rolled.shuffles.slack = core.timings.contribution_slack
             self.accepted = [a for a in self.accepted if a.entry.seq <= seq]
             core.replica = rolled
             core.disk_log.roll_back(seq)

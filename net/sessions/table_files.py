@@ -26,9 +26,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from net.constants import HOST_LOG_FILE, HOST_META_FILE
+from net.constants import CONTRIBUTION_DEADLINE, HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
 from net.trust.mental_authority import MentalAuthority
+from net.trust.mental_log import dealt_privately
 from net.sessions.events import error_event, notice_event
 from net.trust.store import GROUP, LogStore
 
@@ -79,9 +80,10 @@ class TableFiles:
                               deadline=deadline)
 
     def open(self, identity, wanted: Callable[[HostAuthority], bool], resume: Resume,
-             rng) -> HostAuthority | None:
+             rng, mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE) -> HostAuthority | None:
         """The unfinished table to go on with, or None (a new one is to be opened in
-        ``self.store``)."""
+        ``self.store``). A table goes on dealing as its log says it dealt
+        (``mental_log.dealt_privately``); ``mental_deal`` holds if it dealt no hand yet."""
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.meta()
         self.store = self._new_store(self.sync)
@@ -89,7 +91,10 @@ class TableFiles:
         found = problem = None
         if loaded.records and not meta.get("done") and resume is not False:
             try:
-                found = self.authority.restore(identity, loaded.records, rng=rng, persist=self.store)
+                found = self.authority.restore(identity, loaded.records, rng=rng, persist=self.store,
+                                               mental_deal=mental_deal, deadline=deadline)
+                private = dealt_privately(found.log)
+                found.mental_deal = mental_deal if private is None else private
             except RestoreError as exc:
                 if resume:
                     raise

@@ -22,6 +22,10 @@ each its own process:
 
 Discovery time (a table visible in another lobby; target 1.5 s) needs two network
 namespaces and is measured by ``python -m net.tools.bench_discovery``.
+
+Every table here deals by the seeded deal (``mental_deal=False``), so that the figures
+compare with those before the private deal became the default; the private deal's costs
+are ``python -m net.tools.bench_mental_sessions``'s.
 """
 
 from __future__ import annotations
@@ -101,7 +105,7 @@ class _Timer:
 async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
     host = HostCore(Identity.generate("Bench host"), {"game": "rook"}, state_dir=tmp / "host",
                     timings=Timings(), autoplay=True, auto_start=True, hands=hands,
-                    bot_delay=0.005, bots={})
+                    bot_delay=0.005, bots={}, mental_deal=False)
     # GROUP (the store's default) sends each entry once it is written, and fsyncs in a
     # thread off the loop; FULL (the old behaviour) fsyncs every entry before sending it.
     host.files.sync = sync
@@ -129,7 +133,7 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
 async def bench_rejoin(runs: int, tmp: Path) -> list[float]:
     host = HostCore(Identity.generate("Bench host"), {"game": "somerset"},
                     state_dir=tmp / "rejoin-host", timings=Timings(), autoplay=True,
-                    auto_start=True, bot_delay=0.01, bots={})
+                    auto_start=True, bot_delay=0.01, bots={}, mental_deal=False)
     await host.start()
     guests = [GuestCore(Identity.generate(f"G{i}"), address="127.0.0.1", port=host.port,
                         fingerprint=host.identity.fingerprint, bot_level="random",
@@ -183,7 +187,7 @@ async def detection_time(how: str, tmp: Path) -> tuple[str, float]:
     when, alerts = [], []
     host = HostCore(host_id, {"game": "rook"}, state_dir=tmp / "host", timings=Timings(),
                     autoplay=True, auto_start=True, hands=1, bot_delay=3.0, bots={1: "random"},
-                    tamper=withhold_or_fork(how, victim.fingerprint, host_id, when))
+                    tamper=withhold_or_fork(how, victim.fingerprint, host_id, when), mental_deal=False)
     await host.start()
     guests = [GuestCore(who, address="127.0.0.1", port=host.port, bot_level="random",
                         fingerprint=host.identity.fingerprint, bot_delay=3.0, stop_on_alert=True,

@@ -225,7 +225,7 @@ async def _table(tmp: Path, **host_kw):
     from net.sessions.host_session import HostCore
     host = HostCore(Identity.generate("Flooded"), {"game": "rook"}, state_dir=tmp / "host",
                     timings=Timings(), autoplay=True, auto_start=True, bot_delay=0.2,
-                    bots={1: "random", 2: "random"}, **host_kw)
+                    bots={1: "random", 2: "random"}, **{"mental_deal": False, **host_kw})  # as before
     await host.start()
     guest = GuestCore(Identity.generate("Seated"), address="127.0.0.1", port=host.port,
                       fingerprint=host.identity.fingerprint, bot_level="random", bot_delay=0.2)

@@ -39,6 +39,7 @@ import sys
 import time
 
 import engine
+from net.constants import PRIVATE_DEAL
 from net.wire.heartbeat import Timings
 
 EXIT_OK, EXIT_ALERT, EXIT_FAILED = 0, 1, 2
@@ -235,9 +236,11 @@ def parser() -> argparse.ArgumentParser:
     host.add_argument("--hands", type=int, help="stop after this many hands")
     host.add_argument("--seed", help="hex seed for the host's secrets (reproducible runs)")
     host.add_argument("--port", type=int, default=0)
-    host.add_argument("--mental-deal", action="store_true",
+    host.add_argument("--private-deal", "--mental-deal", dest="mental_deal", default=PRIVATE_DEAL,
+                      action=argparse.BooleanOptionalAction,
                       help="deal by the players' clients, so that the host sees no other human's "
-                           "cards (issue 13; off by default)")
+                           "cards (the default at a table of two humans or more; "
+                           "--no-private-deal: the seeded deal)")
     host.add_argument("--bind", help="address to listen on")
     host.add_argument("--stand-in", type=float, help="a bot plays a dropped seat after SECONDS")
     host.add_argument("--readmit-names", action="store_true",

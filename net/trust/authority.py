@@ -226,11 +226,11 @@ class HostAuthority:
 
     # -- restart --------------------------------------------------------------------------
     @classmethod
-    def restore(cls, identity, records, rng=os.urandom, persist=None) -> "HostAuthority":
-        """A host rebuilt from its persisted ``(SignedEntry, private)`` records by running
-        each through the same ``_apply`` that made it. RestoreError if the records are
-        not a chain this identity signed or do not replay to their hashes."""
-        host = cls(identity, rng, persist)
+    def restore(cls, identity, records, rng=os.urandom, persist=None, **options) -> "HostAuthority":
+        """A host (made with ``options``) rebuilt from its persisted ``(SignedEntry, private)``
+        records by running each through the same ``_apply`` that made it. RestoreError if
+        the records are not a chain this identity signed or do not replay to their hashes."""
+        host = cls(identity, rng, persist, **options)
         for signed, private in records:
             if host.chain is None:
                 host.chain = Chain(signed.entry.table)

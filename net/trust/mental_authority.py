@@ -40,7 +40,7 @@ from engine.partial import public_step
 
 from net.constants import CONTRIBUTION_DEADLINE
 from net.trust import mental_log as ml
-from net.trust.authority import HostAuthority, Out
+from net.trust.authority import HostAuthority, Out, RestoreError
 from net.trust.host_hand import HostHand
 from net.trust.mental.client import DealClient
 from net.trust.mental.errors import BadMessage, MentalError
@@ -64,6 +64,7 @@ class HostDeal:
         self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
         self.checked: int | None = None  # the attempt whose batches were checked ahead
+        self.restarted_at = -1  # the seq of its last "mental-restart" entry
 
     @property
     def setup(self):
@@ -81,6 +82,15 @@ class HostDeal:
             self.party.client.catch_up()
         except MentalError as exc:
             self.cheat = exc
+
+    def voids(self, message: dict) -> bool:
+        """Whether an action message was made on this hand's deal before its last restart
+        (a Rook redeal, a party restarted out of it): what it was decided on is void, and
+        its player's client, reading the restart, decides again."""
+        signed = message.get("signed")
+        body = signed.get("body") if isinstance(signed, dict) else None
+        return isinstance(body, dict) and body.get("hand") == self.setup.context.hand \
+            and isinstance(body.get("seen"), int) and body["seen"] < self.restarted_at
 
 
 class MentalAuthority(HostAuthority):
@@ -111,8 +121,8 @@ class MentalAuthority(HostAuthority):
         seats = {s: info.key for s, info in self.seats.items()
                  if info.key is not None and info.kind in ("human", "bot")}
         parties = parties_for(self.key, seats, frozenset(self.seats.away()))
-        body = {"hand": self.match.hand_number, "dealer": self.match.dealer,
-                "parties": ml.parties_body(parties)}
+        hand = self.match.hand_number
+        body = ml.deal_body(hand, self.match.dealer, parties, ml.fresh_attempt(self.log, hand))
         self._append(out, ml.DEAL, body)
         self._log_deal(out, self.key, self.deal.party.client.start())
 
@@ -145,6 +155,26 @@ class MentalAuthority(HostAuthority):
         if deal.dealt and self.match.state is not None and not self.match.state.is_over:
             self.match.state = deal.party.state  # the spare learned: the replay again
         return []
+
+    def _apply(self, signed, private, applied=None) -> list:
+        if not (self._restoring and signed.kind == "hand_end" and self.deal is not None):
+            return super()._apply(signed, private, applied)
+        # A stored hand_end: scored, as it was live, on the verified deal (every party's
+        # reveal is replayed by now), its state hash that hand's — not the replay's.
+        final = self.deal.party.final_state()
+        if final is None or final.state_hash() != signed.entry.state_hash:
+            raise RestoreError(f"entry {signed.seq} does not replay to its state hash")
+        self.match.state = final
+        self._restoring = False  # checked above: the hand is banked and gone after it
+        try:
+            return super()._apply(signed, private, applied)
+        finally:
+            self._restoring = True
+
+    def _undo(self, out: Out) -> None:
+        settings = self.mental_deal, self.clock, self.deadline  # not in the log: kept
+        super()._undo(out)
+        self.mental_deal, self.clock, self.deadline = settings
 
     def _apply_drop(self, entry, private: dict) -> list:
         self.dropped_at[entry.body["seat"]] = self.clock()
@@ -219,7 +249,7 @@ class MentalAuthority(HostAuthority):
                                    entry.body["record"]["dropped"])
         self._sends += deal.party.logged(None, entry.body["record"])
         deal.dealt = self.hand.round.dealt = False
-        self.hand.deal_seq, self.hand.last_action = None, {}
+        self.hand.deal_seq, self.hand.last_action, deal.restarted_at = None, {}, entry.seq
         self.match.state = None
         return []
 
@@ -231,10 +261,14 @@ class MentalAuthority(HostAuthority):
         return []
 
     def _log_deal(self, out: Out, key: bytes, envelopes) -> None:
-        """Log deal messages from the party with ``key`` (and whatever the host's own
-        party sends in answer); then go on: play, or the hand's end."""
+        """Log deal messages from the party with ``key`` (and what the host's own party sends
+        in answer, or had to send already: a kitty opened to the only guest waits on nobody
+        else's message); then go on: play, or the hand's end."""
         deal = self.deal
-        queue = [(key, e) for e in envelopes]
+        # (a restored host's replay may have left answers of an earlier attempt: done with)
+        queue = [(self.key, e) for e in self._sends if not _stale(deal.setup, e)]
+        queue += [(key, e) for e in envelopes]
+        self._sends = []
         while queue:
             sender, envelope = queue.pop(0)
             try:
@@ -289,6 +323,8 @@ class MentalAuthority(HostAuthority):
                 return Out(sends=[(fp, m.error_message(str(exc)))], disconnect=[fp])
             return self.receive_deal(fp, message["signed"])
         if isinstance(message, dict) and message.get("type") == m.ACTION:
+            if self.deal is not None and self.deal.voids(message):
+                return Out()  # dropped quietly, as a deal message of an earlier attempt is
             message = dict(message)
             self._carried = list(message.pop("mental", None) or ())
         try:
@@ -298,7 +334,7 @@ class MentalAuthority(HostAuthority):
 
     # -- what a peer is sent -----------------------------------------------------------------
     def private_view(self, seat: int) -> dict | None:
-        if self.deal is None:
+        if self.deal is None or self.state is None:  # no hand under way (the last one's cards are gone)
             return super().private_view(seat)
         if self.deal.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the
@@ -335,7 +371,7 @@ class MentalAuthority(HostAuthority):
             raise Refusal("only a secret action (a discard, a bury) is sent hidden")
         return Admitted(action, body.action, None)
 
-    def _may_move(self, action) -> None:
+    def _may_move(self, seat: int) -> None:
         """Refusal if no move may be taken now under the mental deal (the cards not dealt,
         the spare on its way, an audit under way)."""
         deal = self.deal
@@ -345,14 +381,24 @@ class MentalAuthority(HostAuthority):
             raise Refusal("the spare is being turned up: wait a moment")
         if ml.auditing(deal.party):
             raise Refusal("the deal is being audited: a card was seen twice")
-        if deal.setup.owner(action.seat) == 0 and ml.spare_coming(deal.party, action.seat):
+        if deal.setup.owner(seat) == 0 and ml.spare_coming(deal.party, seat):
             raise Refusal("the kitty is on its way: wait a moment")
+
+    def may_move(self, seat: int) -> bool:
+        """Whether a move of ``seat`` may be taken now: a bot of the host's waits, unrefused."""
+        if self.deal is None or self.state is None:
+            return True
+        try:
+            self._may_move(seat)
+        except Refusal:
+            return False
+        return True
 
     def _play_proof(self, action) -> dict | None:
         """The proof of a card the host's party plays, signed with its move."""
         if self.deal is None or action.kind != "play":
             return None
-        self._may_move(action)
+        self._may_move(action.seat)
         try:
             return self.deal.party.own_play(action)
         except MentalError as exc:
@@ -364,7 +410,7 @@ class MentalAuthority(HostAuthority):
             return super()._log_move(out, signed, move)
         action = move.action
         deal.check_ahead()
-        self._may_move(action)
+        self._may_move(action.seat)
         play = ActionBody.from_wire(signed["body"]).mental
         party = deal.setup.owner(action.seat)  # the party that holds the seat's cards
         if play is not None:

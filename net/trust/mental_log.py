@@ -103,10 +103,45 @@ def parties_body(parties) -> list[dict]:
     return [{"key": p.key, "seats": list(p.seats)} for p in parties]
 
 
-def setup_for(game, table: str, body: dict, attempt: int = 0) -> DealSetup:
+def deal_body(hand: int, dealer: int, parties, attempt: int) -> dict:
+    """A ``mental-deal`` entry's body; ``attempt`` only when it is not the first (so a
+    table's first deal of each hand number reads as it always did)."""
+    body = {"hand": hand, "dealer": dealer, "parties": parties_body(parties)}
+    return {**body, "attempt": attempt} if attempt else body
+
+
+def attempt_of(body: dict) -> int:
+    return body.get("attempt", 0)
+
+
+def fresh_attempt(log, hand: int) -> int:
+    """The attempt a new deal of hand number ``hand`` starts at: one past every attempt
+    this table's ``log`` already dealt that hand number with (0 if none). A party's deal
+    secrets follow from (table, hand, attempt), so no two deals of a table may share
+    them: a rematch's hands start again at number 0 (the first game's secrets were all
+    revealed at its hands' ends), and a hand abandoned at a takeover is dealt again with
+    the same number (its shuffles are in the log: the same permutations and nonces on
+    another deck would show them)."""
+    used = [attempt_of(e.body) for e in log if e.kind == DEAL and e.body.get("hand") == hand]
+    used += [e.body["record"]["attempt"] for e in log
+             if e.kind == RESTART and e.body["record"].get("hand") == hand]
+    return max(used) + 1 if used else 0
+
+
+def dealt_privately(log) -> bool | None:
+    """Whether the table in ``log`` deals by the mental-poker deal (a successor goes on as
+    its host did): True once any hand was dealt so, False if hands were dealt only by the
+    seeded deal, None before the first deal."""
+    kinds = {e.kind for e in log}
+    if DEAL in kinds:
+        return True
+    return False if "commit" in kinds else None
+
+
+def setup_for(game, table: str, body: dict) -> DealSetup:
     """The deal a ``mental-deal`` entry's body starts."""
     parties = tuple(Party(p["key"], tuple(p["seats"])) for p in body["parties"])
-    return DealSetup.for_game(game, DealContext(table, body["hand"], attempt), parties,
+    return DealSetup.for_game(game, DealContext(table, body["hand"], attempt_of(body)), parties,
                               body["dealer"], flows.redeal_rule(game))
 
 

@@ -104,8 +104,16 @@ class MentalReplica(PeerReplica):
             raise Violation(HOST, self.host_seat, "deal",
                             f"the deal for hand {body['hand']} gives the seats to other "
                             "parties than the table's players")
+        if body.get("attempt", 0) != ml.fresh_attempt(self.log, body["hand"]):
+            raise Violation(HOST, self.host_seat, "deal",
+                            f"the deal for hand {body['hand']} reuses the secrets of an earlier "
+                            "deal at this table (its attempt is not a fresh one)")
         setup = ml.setup_for(self.game, self.table, body)
-        party = PartyHand(self.game, DealClient(self.identity, setup))
+        # A departed host back as a guest reads the deals it made as the host as an
+        # onlooker (as under the seeded deal): it signed them, and its own secret moves'
+        # cards are in its host log, not here.
+        me = _NO_PARTY if setup.parties[0].key == self.key else self.identity
+        party = PartyHand(self.game, DealClient(me, setup))
 
         def commit():
             self.deal, self._final, self._held = party, None, None
@@ -196,6 +204,15 @@ class MentalReplica(PeerReplica):
         problem = self.restarts.problem(reason, seats, self.clock())
         if problem:
             refuse(problem)
+
+    def _on_takeover(self, entry, message):
+        follow = super()._on_takeover(entry, message)
+
+        def both():  # a hand abandoned at the takeover: its deal is forgotten with it
+            follow()
+            if entry.body["abandoned"] is not None:
+                self.deal, self._final, self._held, self._progress = None, None, None, None
+        return both
 
     def _on_drop(self, entry, message):
         if entry.body["seat"] == self.seat and self._live and self.deal is not None:
@@ -429,5 +446,13 @@ class MentalReplica(PeerReplica):
             raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the public "
                             "state sent is not the dealt hand's")
 
+
+class _NoParty:
+    """The identity a replica reads a deal with when it takes no part in it."""
+
+    public_key = b""
+
+
+_NO_PARTY = _NoParty()
 
 __all__ = ["MentalReplica", "ReplicaHalted"]

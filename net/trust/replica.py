@@ -457,9 +457,10 @@ class PeerReplica:
         return m.tail_messages([signed.wire for signed in self.log[max(after + 1, 0):]])
 
     @classmethod
-    def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom) -> "PeerReplica":
-        """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``)."""
-        replica = cls(identity, host_key, table, rng)
+    def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom, **timing) -> "PeerReplica":
+        """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``);
+        ``timing``: its ``deadline`` and ``slack``, if not the default ones."""
+        replica = cls(identity, host_key, table, rng, **timing)
         for message in messages:
             replica.receive(message.wire)
         return replica

@@ -9,6 +9,15 @@ and none of the departed host's private parts: the deal secret of a hand in prog
 the cards of the hands it did not see. So its first entry is the ``takeover`` entry, and
 a hand in progress is abandoned there and dealt again (``next_hand``), scores unchanged.
 
+The table goes on dealing as its log says it did (``mental_log.dealt_privately``): a
+table that dealt any hand by the mental-poker deal is carried on by a ``MentalAuthority``
+with the mental deal on — the successor's client is then the deal's sequencer and the
+first party (its own seat, the computer players' and the seats of players away, the
+departed host's among them), and learns no other human's cards; the hand it deals again
+starts at a fresh attempt (``mental_log.fresh_attempt``), so no party's secrets of the
+abandoned deal are used twice. Before the first deal the successor's own choice
+(``mental_deal``) holds.
+
 A successor that was itself restarted would need the departed host's part of the log
 replayed without its private parts; that is not done here (``HostAuthority.restore``
 accepts only a log the one host signed).
@@ -17,29 +26,36 @@ accepts only a log the one host signed).
 from __future__ import annotations
 
 import os
+import time
 
 from engine import Match
 
-from net.trust import takeover
+from net.constants import CONTRIBUTION_DEADLINE
+from net.trust import mental_log, takeover
 from net.trust.authority import HostAuthority, Out
 from net.trust.host_hand import HostHand
 from net.trust.log import Chain
+from net.trust.mental_authority import MentalAuthority
 from net.trust.values import Seats
 
 
-def succeed(identity, replica, standings, messages=(), rng=os.urandom,
-            persist=None) -> tuple[HostAuthority, Out]:
+def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=None,
+            mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE,
+            clock=time.monotonic) -> tuple[HostAuthority, Out]:
     """The authority this player (``identity``, seated per ``replica``) hosts the table
     with, and the ``Out`` of its takeover entry (to send to the others). ``replica`` must
     hold exactly the last entry every standing holds (``takeover.rolled_back``);
     ``messages`` are the EntryMessages it accepted (their events and public views go in
-    the archive, for the players who rejoin)."""
+    the archive, for the players who rejoin). ``mental_deal``: this client's own choice,
+    if the log has dealt no hand yet; ``deadline``, ``clock``: the mental deal's."""
     if replica.seq != takeover.common_seq(standings):
         raise ValueError(f"the successor holds entry {replica.seq}, not the last entry every "
                          f"player holds ({takeover.common_seq(standings)})")
     if takeover.successor_seat(standings) != replica.seat:
         raise ValueError("this player is not the lowest seat among the standings")
-    host = HostAuthority(identity, rng, persist)
+    private = mental_log.dealt_privately(replica.log)
+    host = MentalAuthority(identity, rng, persist, mental_deal=mental_deal if private is None else private,
+                           clock=clock, deadline=deadline)
     _take_state(host, replica)
     _take_log(host, replica, messages)
     body = takeover.takeover_body(replica, standings, identity.public_key)

@@ -158,7 +158,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
 def _tampered_deals(host_name):
     def tamper(fp, msg):
         entry = msg["entry"]["entry"]
-        if entry["kind"] != "deal":
+        if entry["kind"] not in ("deal", "mental-dealt"):  # the entry that starts play, either deal
             return msg
         return {**msg, "entry": sign_entry(ident(host_name), {**entry, "state_hash": "0" * 64})}
     return tamper
@@ -314,14 +314,16 @@ def test_net_loads_after_the_window_shows_and_the_lobby_is_live(qtbot, settings,
 
 def test_a_private_deal_asked_for_in_the_host_dialog_deals_by_the_mental_poker_deal(
         qtbot, window, tmp_path, monkeypatch, closing):
-    """The host dialog's "Private deal" box (remembered for next time) reaches the table:
-    the hand is dealt by the players' computers together, and the host's computer holds
-    no card of the guest's when play begins."""
+    """The host dialog's "Private deal" box (checked by default, remembered for next time)
+    reaches the table: the hand is dealt by the players' computers together, and the host's
+    computer holds no card of the guest's when play begins."""
     from app.host_dialog import HostDialog
     dialog = HostDialog("Ann", remembered={**ROOK, "private_deal": True})
     qtbot.addWidget(dialog)
     assert dialog.private_box.isChecked() and dialog.settings()["private_deal"] is True
-    assert not HostDialog("Ann").private_box.isChecked()  # off unless asked for
+    assert HostDialog("Ann").private_box.isChecked()  # on unless turned off
+    unticked = HostDialog("Ann", remembered={**ROOK, "private_deal": False})
+    assert not unticked.private_box.isChecked() and unticked.settings()["private_deal"] is False
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: dialog.settings())
     window.host_table()

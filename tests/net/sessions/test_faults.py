@@ -81,7 +81,7 @@ def test_a_link_cut_for_twenty_seconds_then_restored(tmp_path):
         pytest.skip(f"network namespaces unavailable: {reason}")
     with netns.bridged_namespaces(4) as nss, Peers() as peers:
         host_ns, *guest_ns = nss
-        host = peers.start(host_args(tmp_path, "--bind", host_ns.address, hands=1),
+        host = peers.start(host_args(tmp_path, "--bind", host_ns.address, "--no-private-deal", hands=1),  # seeded: under the private deal the player cut off at the deal is no party of it, and follows that hand unverified (tests/net/sessions/test_mental_drops.py)
                            ns=host_ns, name="host")
         address = f"{host_ns.address}:{host.wait_event('listening')['port']}"
         joiners = [peers.start(join_args(tmp_path, i, address, *(["--verbose"] if i == 0 else [])),
@@ -112,15 +112,19 @@ def test_a_link_cut_for_twenty_seconds_then_restored(tmp_path):
 
 # -- the host killed and restarted ---------------------------------------------------------
 
-def test_the_host_killed_and_restarted_resumes_the_table(tmp_path):
+@pytest.mark.parametrize("private, hand", [(False, 1), (True, 1), (True, 2)],
+                         ids=["seeded", "private-deal", "private-deal-second-hand"])
+def test_the_host_killed_and_restarted_resumes_the_table(tmp_path, private, hand):
+    """Killed mid-trick (in the second hand: its log holds a hand's end and reveal, scored
+    on the verified deal under the private deal, which the restore replays)."""
     with Peers() as peers:
-        args = host_args(tmp_path, "--restart-grace", "20")
+        args = host_args(tmp_path, "--restart-grace", "20", *(["--mental-deal"] if private else []))
         host = peers.start(args, name="host")
         listening = host.wait_event("listening")
         address = f"127.0.0.1:{listening['port']}"
         joiners = [peers.start(join_args(tmp_path, i, address, *(["--verbose"] if i == 0 else [])),
                                name=f"join{i}") for i in range(3)]
-        joiners[0].wait_event("state", where=mid_trick)
+        joiners[0].wait_event("state", where=lambda e: mid_trick(e) and e["hand_number"] == hand)  # counted from 1
         host.kill()
         again = peers.start(args, name="host again")
         resumed = again.wait_event("listening")

@@ -102,7 +102,7 @@ def test_on_todays_seeded_deal_the_host_holds_every_hand(tmp_path):
     """The same table without the mental deal: the host's authority computes the deal,
     so every guest's hand is in its state, exactly as the guest's own view shows it."""
     async def main():
-        table = Table(tmp_path, guests=3, hands=1, game="rook")
+        table = Table(tmp_path, guests=3, hands=1, game="rook", host_kw={"mental_deal": False})
         await table.start()
         seen = []
 

@@ -2,9 +2,12 @@
 ``GuestSession`` — made by ``network.Network.join``, as the app makes it — becomes the
 host, and the person plays on through the same session to the end of the game."""
 
+import pytest
+
 from net.sessions.network import Network
 from net.sessions.session import GuestSession, HostSession
 from net.sessions.takeback import WAIT
+from net.trust import mental_log as ml
 from net.trust import takeover
 from tests.net.session_kit import QUICK, Recorder, ident, poll
 
@@ -36,9 +39,11 @@ def play_as_a_person(session, rec, until, timeout=60.0):
         time.sleep(0.02)
 
 
-def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_path):
+@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_path, private):
     host_rec, person, follower_rec = Recorder(), Recorder(), Recorder()
-    host = HostSession(host_rec, SHORT_GAME, ident("Grandma"), state_dir=tmp_path / "host",
+    settings = {**SHORT_GAME, "private_deal": private}  # the host dialog's "Private deal" box
+    host = HostSession(host_rec, settings, ident("Grandma"), state_dir=tmp_path / "host",
                        timings=QUICK, autoplay=True, bots={3: "random"})
     sessions = [host]
     try:
@@ -95,3 +100,10 @@ def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_p
     assert followed == [s.hash for s in carried.authority.log][:len(followed)]
     assert len(followed) > carried.authority.log.index(entry)
     assert follower_rec.of("game_over")[-1]["scores"] == person.of("game_over")[-1]["scores"]
+    # the carried-on table dealt as Grandma's did: privately, Dad's client holding only its
+    # own seat's, the held seat's and the computer player's cards
+    deals = [e for e in carried.authority.log[carried.authority.log.index(entry):]
+             if e.kind in (ml.DEAL, "commit")]
+    assert deals and {e.kind for e in deals} == {ml.DEAL if private else "commit"}
+    if private:
+        assert all(e.body["parties"][0]["seats"] == [0, 1, 3] for e in deals)

@@ -5,7 +5,10 @@ played to its end with every hand verified."""
 import asyncio
 import socket
 
+import pytest
+
 from net.sessions.guest_session import GuestCore
+from net.trust import mental_log as ml
 from net.trust import takeover
 from tests.net.session_kit import Table, wait_for
 from tests.net.trust_table import identity as ident
@@ -15,9 +18,10 @@ CARRY_ON = {"bind": "127.0.0.1",
                         "bot_delay": 0.01}}
 
 
-def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path):
+@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path, private):
     async def run():
-        table = Table(tmp_path, game="rook", hands=2, guests=0)
+        table = Table(tmp_path, game="rook", hands=2, guests=0, host_kw={"mental_deal": private})
         await table.start()
         # two may carry the table on; the third (no standby) only follows
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON if i < 2 else {},
@@ -50,8 +54,18 @@ def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path):
     [entry] = [e for e in new_host.log if e.kind == takeover.KIND]
     assert entry.body["departed"] == departed.key and entry.body["abandoned"] == 0
     assert entry.signed_by(heir.identity.public_key)
-    commits = [e.body["hand"] for e in new_host.log if e.kind == "commit"]
-    assert commits[:2] == [0, 0]  # the abandoned hand dealt again
+    kind = ml.DEAL if private else "commit"  # the new host deals as the old one did
+    deals = [e for e in new_host.log if e.kind in (ml.DEAL, "commit")]
+    assert {e.kind for e in deals} == {kind}
+    assert [e.body["hand"] for e in deals][:3] == [0, 0, 1]  # the abandoned hand dealt again
+    if private:  # by the players' clients, with fresh secrets: nobody's cards are the new host's
+        before = new_host.log[:entry.seq]  # (a Rook redeal may have restarted hand 0 already)
+        assert ml.attempt_of(deals[1].body) == ml.fresh_attempt(before, 0) >= 1
+        assert ml.attempt_of(deals[2].body) == 0
+        first, *others = deals[1].body["parties"]  # the heir's client, then each other human
+        assert first["key"] == heir.identity.public_key and heir.replica.seat in first["seats"]
+        assert set(first["seats"]) <= {0, heir.replica.seat}  # seat 0: held, unless its player is back
+        assert all(len(p["seats"]) == 1 for p in others)
     assert new_host.match.hand_number == 2
     assert back.replica.halted is None and back.replica.seat == 0 and back.reconnects == 0
     assert [s.hash for s in back.replica.log] == [s.hash for s in new_host.log]
@@ -72,7 +86,7 @@ def test_a_guest_cut_off_alone_does_not_carry_the_table_on(tmp_path):
     """Only its own link is down: the others still have the host and do not answer its
     standing, so it keeps trying the host (and comes back to the same table)."""
     async def run():
-        table = Table(tmp_path, game="rook", hands=1, guests=0)
+        table = Table(tmp_path, game="rook", hands=1, guests=0, host_kw={"mental_deal": False})  # seeded: under the private deal the player cut off at the deal is no party of it, and follows that hand unverified (tests/net/sessions/test_mental_drops.py)
         await table.start()
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.02)
                   for i in range(3)]

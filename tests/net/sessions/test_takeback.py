@@ -74,10 +74,10 @@ def test_a_host_killed_before_its_tail_was_on_disk_gets_it_back_from_the_peers(t
 
 # -- in one process: a forged tail, a lost secret ------------------------------------------------
 
-async def played_then_restarted(tmp_path, lose: int, moves: int = 6, **guest_kw):
+async def played_then_restarted(tmp_path, lose: int, moves: int = 6, private: bool = True, **guest_kw):
     """A table four players into a hand's play, its host stopped as by a crash and its
     log cut by ``lose`` entries; a new host on the same directory and port."""
-    t = Table(tmp_path, hands=1, host_kw={"bot_delay": 0.01, "restart_grace": 5.0},
+    t = Table(tmp_path, hands=1, host_kw={"bot_delay": 0.01, "restart_grace": 5.0, "mental_deal": private},
               bot_delay=0.01)
     await t.start()
     await wait_for(lambda: t.host.authority.state is not None
@@ -140,7 +140,8 @@ def test_a_peer_offering_a_forged_tail_is_refused_with_an_alert(tmp_path, arun):
 
 def test_a_lost_deal_secret_ends_the_table_with_a_reason_and_nothing_signed(tmp_path, arun):
     async def go():
-        t, port, head = await played_then_restarted(tmp_path, lose=1)
+        # the seeded deal's secret (the mental deal's are derived from the host's key)
+        t, port, head = await played_then_restarted(tmp_path, lose=1, private=False)
         store = LogStore(tmp_path / "host" / "table.db")
         records = store.load().records
         commit = max(s.seq for s, _ in records if s.kind == "commit")

@@ -9,6 +9,8 @@ import time
 import pytest
 
 from net.sessions.guest_log import GuestLog, log_path
+from net.trust import mental_log as ml
+from net.trust.mental_replica import MentalReplica
 from net.trust.replica import PeerReplica
 from net.trust.store import LogStore
 from net.wire.identity import load_identity
@@ -38,17 +40,19 @@ def verified_copy(state_dir, table: str, identity) -> PeerReplica:
     finally:
         disk.close()
     origin = messages[0].entry.body["host_key"]
-    replica = PeerReplica.restore(identity, origin, table, messages)
+    replica = MentalReplica.restore(identity, origin, table, messages)  # reads either deal
     assert replica.halted is None, replica.halted
     return replica
 
 
-def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, tmp_path):
+@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, tmp_path, private):
     host_ns, *guest_ns = four_ns
     with Peers() as peers:
         host = peers.start(["host", "--game", "rook", "--table", "Outlives", "--interface",
                             host_ns.address, "--state-dir", tmp_path / "host", "--quick",
-                            "--bot-level", "easy", "--delay", "0.02", "--hands", HANDS],
+                            "--bot-level", "easy", "--delay", "0.02", "--hands", HANDS,
+                            "--private-deal" if private else "--no-private-deal"],
                            ns=host_ns, name="host")
         listening = host.wait_event("listening")
         guests = [peers.start(["join", "--table", "Outlives", "--verbose",
@@ -100,7 +104,9 @@ def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns,
     assert carried.dropped == 0 and kinds.count("takeover") == 1
     [takeover_entry] = [signed for signed, _ in carried.records if signed.kind == "takeover"]
     assert takeover_entry.body["abandoned"] == 0 and "dealt again" in takeover_entry.body["reason"]
-    assert [signed.body["hand"] for signed, _ in carried.records if signed.kind == "commit"][:2] == [0, 0]
+    deals = [signed for signed, _ in carried.records if signed.kind in ("commit", ml.DEAL)]
+    assert {d.kind for d in deals} == {ml.DEAL if private else "commit"}  # as the old host dealt
+    assert [d.body["hand"] for d in deals][:2] == [0, 0]
     for i, g in enumerate(guests + [back]):
         if g is heir:
             continue

@@ -218,3 +218,22 @@ def test_a_hand_voided_for_a_player_still_here_names_the_host():
     table.host._append = no_drop
     table.deliver(table.host.restart_without([GONE]))
     assert_host_named(table, "which is still here")
+
+
+def test_a_move_made_before_the_deal_was_restarted_is_dropped_quietly():
+    """A move in flight when the deal restarts (a Rook redeal claimed after the bidding
+    began, a party restarted out) was decided on a void deal: the host drops it without a
+    refusal — its player's client reads the restart and decides again — as it drops a
+    deal message of an earlier attempt."""
+    t = MentalTrustTable()
+    t.start()
+    while t.host.state.to_act()[0] not in t.replicas:
+        t.step()
+    seat = t.host.state.to_act()[0]
+    in_flight = t.replicas[seat].act(t.choose(seat))
+    t.tamper = lambda fp, msg: None  # (the peers' view of the restart is not this test's)
+    other = next(i for i, p in enumerate(t.host.deal.setup.parties) if i and seat not in p.seats)
+    assert ml.RESTART in [e.kind for e in t.host.restart_without([other]).entries]
+    head = t.host.chain.seq
+    out = t.host.receive(t.fp(seat), in_flight)
+    assert not out.sends and not out.entries and not out.error and t.host.chain.seq == head

@@ -12,16 +12,16 @@ from tests.net.trust_table import TABLE, Table
 ROOK = ("rook", None, None)
 
 
-class Recorded(Table):
-    """A table whose replicas' accepted entry messages are kept (a guest's session keeps
-    them too: a replica past the takeover point is rebuilt from them)."""
+class Recording:
+    """A table (a ``Table`` or one of its kind) whose replicas' accepted entry messages
+    are kept (a guest's session keeps them too: a replica past the takeover point is
+    rebuilt from them)."""
 
-    def __init__(self, variant=ROOK, seed=5):
-        super().__init__(variant, seed=seed, open_=False)
+    def open(self):
         self.accepted = {seat: [] for seat in self.replicas}
         for seat in self.replicas:
             self._record(seat)
-        self.open()
+        super().open()
 
     def _record(self, seat):
         replica = self.replicas[seat]
@@ -37,8 +37,28 @@ class Recorded(Table):
         """How ``seat``'s replica is rebuilt from its messages (from the table entry on,
         whose host key is the one that opened the table)."""
         origin = self.replicas[seat].log[0].body["host_key"]
-        return lambda messages: PeerReplica.restore(self.ids[seat], origin, TABLE, messages,
-                                                    self._bytes)
+        kind = type(self.replicas[seat])  # a MentalReplica is rebuilt as one
+        return lambda messages: kind.restore(self.ids[seat], origin, TABLE, messages, self._bytes)
+
+
+    def old_host_returns(self, old, kind=PeerReplica):
+        """The departed host (``old``) starts again: the new host gives it its seat back
+        (the stand-in leaves), and it follows the whole log as a guest (a ``kind``
+        replica), the takeover included. Its replica."""
+        self.deliver(self.host.seat(0, "human", old.public_key, "Host"))
+        self.ids[0] = old
+        self.peer_seats.append(0)
+        self.replicas[0] = kind(old, old.public_key, TABLE, self._bytes)
+        self.accepted[0], self.verified[0] = [], []
+        self._record(0)
+        self.tamper = None
+        self.deliver(self.host.rejoin(self.fp(0), 0, -1))
+        return self.replicas[0]
+
+
+class Recorded(Recording, Table):
+    def __init__(self, variant=ROOK, seed=5):
+        super().__init__(variant, seed=seed)
 
 
 def stand_all(t, seats=None):
@@ -272,17 +292,7 @@ def test_the_departed_host_comes_back_as_a_guest():
     t.next_hand()
     for _ in range(3):
         t.step()
-    # The old host starts again: the new host gives it its seat back (the stand-in
-    # leaves), and it follows the whole log as a guest, the takeover included.
-    t.deliver(t.host.seat(0, "human", old.public_key, "Host"))
-    t.ids[0] = old
-    t.peer_seats.append(0)
-    t.replicas[0] = PeerReplica(old, old.public_key, TABLE, t._bytes)
-    t.accepted[0], t.verified[0] = [], []
-    t._record(0)
-    t.tamper = None
-    t.deliver(t.host.rejoin(t.fp(0), 0, -1))
-    returned = t.replicas[0]
+    returned = t.old_host_returns(old)
     assert not t.alerts and not t.errors and t.heads_agree()
     assert returned.host_key == t.ids[1].public_key and returned.seat == 0
     play_on(t, 2)
