@@ -37,6 +37,13 @@ from net.wire.identity import fingerprint
 #: deal's, or the mental-poker deal's "mental-dealt", which starts play — or a move.
 DEALT_OR_MOVED = frozenset({"deal", ml.DEALT, "action"})
 
+
+def shows_hand(kinds, playing: bool) -> bool:
+    """Whether entries of ``kinds`` change what a seat sees of the hand: a deal or a move,
+    or, under the mental deal once the cards are dealt (``playing``), a deal message — it
+    may open a kitty or a widow to this client, and the seat's decision waited for it."""
+    return bool(set(kinds) & DEALT_OR_MOVED) or (playing and ml.MESSAGE in kinds)
+
 _plain_info: WeakKeyDictionary = WeakKeyDictionary()  # game -> to_plain(game.info), made once
 
 

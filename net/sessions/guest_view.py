@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (DEALT_OR_MOVED, connection_event, deal_restart_event,
-                                 hand_over_events, hint_event, readmitted_event, record_breakdown, seat_info, shuffle_event,
-                                 stand_in_event, state_event, table_event, takeover_event)
+from net.sessions.events import (connection_event, deal_restart_event, hand_over_events,
+                                 hint_event, readmitted_event, record_breakdown, seat_info,
+                                 shows_hand, shuffle_event, stand_in_event, state_event,
+                                 table_event, takeover_event)
 from net.trust.values import NOBODY, Entry
 
 TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
@@ -49,7 +50,7 @@ class GuestView:
                                                   body["record"]["reason"] == "void"))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
-        if kinds & DEALT_OR_MOVED:
+        if shows_hand(kinds, self.replica.hand is not None and self.replica.hand.playing):
             self.core.emit(self.state_event([e for a in accepted for e in a.events]))
 
     def table_event(self) -> dict:
@@ -83,6 +84,8 @@ class GuestView:
         state = self.shadow_state()
         if self.core.player.in_flight is not None:
             state = None  # our move is on its way: nothing to decide now
+        elif r.view is not None and r.seat not in (r.view.get("to_act") or ()):
+            state = None  # not ours to decide (under the mental deal: a kitty on its way)
         # No view of our own: a departed host catching up on what it logged itself
         # (``takeover``) sees the public one.
         view = r.view if r.view is not None else (r.public or {})

@@ -51,8 +51,8 @@ from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers
 from net.sessions.ending import Ending
-from net.sessions.events import (DEALT_OR_MOVED, error_event, hand_breakdown, hand_over_events,
-                                 hint_event, seat_info, shuffle_event, state_event, table_event)
+from net.sessions.events import (error_event, hand_breakdown, hand_over_events, hint_event,
+                                 seat_info, shows_hand, shuffle_event, state_event, table_event)
 from net.sessions.mental_watch import MentalWatch
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
@@ -84,6 +84,12 @@ def bot_json(game, bot, state, seat: int) -> dict:
     data = game.action_to_json(bot.choose(state, seat))
     data.pop("seat", None)
     return data
+
+
+def may_move(authority, seat: int) -> bool:
+    """Whether ``seat`` may move now: under the mental deal, not while the cards it is to
+    decide on (a kitty) or the spare are on their way, or an audit is under way."""
+    return getattr(authority, "may_move", lambda seat: True)(seat)
 
 
 def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
@@ -366,7 +372,7 @@ class HostCore:
         events = []
         for signed in out.entries:
             events += self.authority.archive.events[signed.seq]
-        if set(kinds) & DEALT_OR_MOVED:
+        if shows_hand(kinds, getattr(self.authority, "mental", False) and self.view.playing()):
             self.view.state(events)
         if set(kinds) & {"start", "hand_end"}:
             self._record(done=False)
@@ -535,8 +541,7 @@ class HostBots:
         state = self.table.authority.state
         if state is None or state.is_over or not self.table.is_open:
             return []
-        may_move = getattr(self.table.authority, "may_move", lambda seat: True)  # the mental deal's
-        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(seat)]
+        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(self.table.authority, seat)]
 
     def pace(self) -> float:
         """A bot's pause; twice as long while a finished trick is on the table."""
@@ -590,11 +595,21 @@ class HostView:
         return table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
                            auth.match is not None, t.arrivals.waiting_list())
 
+    def playing(self) -> bool:
+        state = self.table.authority.state
+        return state is not None and not state.is_over
+
     def state(self, events: list) -> None:
         t = self.table
         state, match = t.authority.state, t.authority.match
-        if state is not None and match is not None:
-            t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1))
+        if state is None or match is None:
+            return
+        view = None
+        if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):
+            # under the mental deal, this seat's cards (a kitty) are on their way: the made-up
+            # ones are not shown to decide on, and nothing is offered until they come
+            view, state = dict(state.view(t.you), to_act=[]), None
+        t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body
