@@ -341,6 +341,8 @@ class HostCore:
         if msg["type"] == "join":
             link.reject("already joined")
             return
+        if not self.is_open:  # ended: nothing is signed after the "end" the peers were sent
+            return
         if self.takeback.active:
             self.takeback.message(fp, link, msg)
             return

@@ -31,11 +31,12 @@ def test_a_player_back_after_the_end_is_told_it_ended_and_why(tmp_path, arun):
         t = await seated(tmp_path)
         await away(t, t.guests[0])
         await t.host.finish("the host called it a night")
+        head = t.head()
         await wait_for(lambda: all(g.ended for g in t.guests[1:]))
         back = t.add_guest(ident("Guest0"))  # the same player, a new client with no log
         await wait_for(lambda: back.ended)
         assert back.fatal is None and back.end["reason"] == "the host called it a night"
-        assert back.replica.seq == t.head() and not back.alerts
+        assert back.replica.seq == t.head() == head and not back.alerts  # nothing signed after the end
         await close(t)
     arun(go())
 
