@@ -15,6 +15,15 @@ def offered(event, kind: str) -> bool:
     return event["type"] == "state" and any(kind in choice for choice in event["legal"])
 
 
+async def offered_only_real(events, real: set, host, guest, task) -> None:
+    """Every discard offered showed the taker's real 14 cards; then the table closes."""
+    shown = [set(e["view"]["hand"]) for e in events if offered(e, "discard")]
+    assert shown and all(hand == real for hand in shown), (real, shown)
+    await guest.stop()
+    await host.stop()
+    await asyncio.gather(task, return_exceptions=True)
+
+
 def test_the_host_person_taking_the_kitty_decides_on_its_real_cards(tmp_path, arun):
     async def go():
         events = []
@@ -41,11 +50,7 @@ def test_the_host_person_taking_the_kitty_decides_on_its_real_cards(tmp_path, ar
         host.act({"discard": discard})
         await wait_for(lambda: auth.state.phase != "kitty")
         real = {auth.game.deck.name(c) for c in cards_of(auth.state.hands[0])} | set(discard)
-        shown = [set(e["view"]["hand"]) for e in events if offered(e, "discard")]
-        assert shown and all(hand == real for hand in shown), (real, shown)
-        await guest.stop()
-        await host.stop()
-        await asyncio.gather(task, return_exceptions=True)
+        await offered_only_real(events, real, host, guest, task)
     arun(go())
 
 
@@ -82,9 +87,5 @@ def test_a_guest_person_taking_the_kitty_is_offered_it_once_its_real_cards_come(
         await wait_for(lambda: host.authority.state.phase != "kitty")
         await wait_for(lambda: latest()["view"]["phase"] != "kitty")
         real = set(latest()["view"]["hand"]) | set(discard)
-        shown = [set(e["view"]["hand"]) for e in events if offered(e, "discard")]
-        assert shown and all(hand == real for hand in shown), (real, shown)
-        await guest.stop()
-        await host.stop()
-        await asyncio.gather(task, return_exceptions=True)
+        await offered_only_real(events, real, host, guest, task)
     arun(go())
