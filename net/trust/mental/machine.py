@@ -85,8 +85,11 @@ class MentalDeal(DealRecord):
         self._usable()
         self._own(seat)
         positions = tuple(sorted(self._position_of(seat, card) for card in cards))
-        if (seat, label) in self.commitments or (seat, label) in self._my_commits:
+        if (seat, label) in self.commitments:
             raise Refused(f"seat {seat} has already committed a {label}")
+        # Made here but not logged: it went with its move on a link that was cut before
+        # the host had them (the log after the rejoin would show them), so the seat
+        # decides again and commits anew.
         self._my_commits[(seat, label)] = positions
         return [Send(self._message(m.COMMIT, seat=seat, label=label, count=len(positions),
                                    digest=self._commit_digest(self.secrets, seat, label, positions)))]

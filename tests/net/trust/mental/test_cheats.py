@@ -295,3 +295,21 @@ def test_malformed_messages_are_refused_with_the_sender(field, value):
     with pytest.raises(BadMessage) as caught:
         table.machines[0].receive(1, message)
     assert caught.value.party == 1
+
+
+def test_a_commitment_lost_with_its_link_is_made_again_and_a_logged_one_is_final():
+    """The seat decides again after a rejoin: a commitment nobody logged (it went with
+    its move on a link that was cut) is made anew; one that was logged cannot be."""
+    from net.trust.mental.errors import Refused
+
+    table = rook_table()
+    table.deal()
+    hand = table.events(0, Hand)[0]
+    machine = table.machines[0]
+    machine.commit(0, "bury", hand.cards[:5])  # sent, never delivered
+    table.run(0, machine.commit(0, "bury", hand.cards[5:10]))  # decided again: logged
+    with pytest.raises(Refused, match="already committed"):
+        machine.commit(0, "bury", hand.cards[:5])
+    assert sorted(machine.committed(0, "bury")) == sorted(hand.cards[5:10])
+    table.everyone(lambda m: m.finish())
+    assert not table.caught  # the bury opens the commitment that was logged
