@@ -374,7 +374,7 @@ class HostCore:
         events = []
         for signed in out.entries:
             events += self.authority.archive.events[signed.seq]
-        if shows_hand(kinds, getattr(self.authority, "mental", False) and self.view.playing()):
+        if shows_hand(kinds, self.view.playing()):
             self.view.state(events)
         if set(kinds) & {"start", "hand_end"}:
             self._record(done=False)
