@@ -608,8 +608,8 @@ class HostView:
             return
         view = None
         if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):
-            # under the mental deal, this seat's cards (a kitty) are on their way: the made-up
-            # ones are not shown to decide on, and nothing is offered until they come
+            # under the mental deal, this seat's cards (a kitty) are on their way: nothing is
+            # offered until they come (the hand shown meanwhile holds made-up cards for them)
             view, state = dict(state.view(t.you), to_act=[]), None
         t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view))
 
