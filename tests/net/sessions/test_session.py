@@ -251,7 +251,8 @@ def test_a_guest_is_told_why_an_illegal_move_is_refused(tmp_path):
         if guest:
             guest.close()
         host.close()
-    assert any("bid" in e["message"] or "turn" in e["message"] for e in rec.of("error"))
+    assert any("bid" in e["message"] or "turn" in e["message"] for e in rec.of("error")), \
+        [e["message"] for e in rec.of("error")]  # what it was told instead
 
 
 # -- withheld entries and forks, caught within a heartbeat -----------------------------------
