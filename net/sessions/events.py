@@ -29,7 +29,7 @@ from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
 from engine.records import apply_actions, load_record
 from engine.scoring import breakdown
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust.values import NOBODY, Seat
 from net.wire.identity import fingerprint
 

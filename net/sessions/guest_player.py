@@ -20,7 +20,7 @@ from engine.bots.random_bot import RandomBot
 
 from net.sessions.bots import BotDriver
 from net.sessions.events import error_event
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust.moves import repeats
 from net.trust.replica import ReplicaHalted
 from net.wire import messages as m

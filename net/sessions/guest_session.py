@@ -51,7 +51,7 @@ from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
 from net.trust.alerts import alert_event
-from net.trust.mental_replica import MentalReplica
+from net.trust.deals.mental.peer import MentalReplica
 from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError

@@ -28,8 +28,8 @@ from pathlib import Path
 
 from net.constants import CONTRIBUTION_DEADLINE, HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
-from net.trust.mental_authority import MentalAuthority
-from net.trust.mental_log import dealt_privately
+from net.trust.deals.mental.host import MentalAuthority
+from net.trust.deals.mental.log import dealt_privately
 from net.sessions.events import error_event, notice_event
 from net.trust.store import GROUP, LogStore
 

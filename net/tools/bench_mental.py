@@ -1,6 +1,6 @@
 """What the mental-poker deal costs.  ``python -m net.tools.bench_mental [--runs 7]``
 
-All cryptography, in one process, no sockets (``net.trust.mental.inprocess``): every
+All cryptography, in one process, no sockets (``net.trust.deals.mental.inprocess``): every
 party's machine runs in turn on one core, so the "all parties" figures are the sum of
 what four clients would each do on their own machine. Printed:
 
@@ -37,11 +37,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.bench import headline_variants
 from engine.registry import make_game
-from net.trust.mental.group import G, Scalar, base_mul
-from net.trust.mental.inprocess import InProcessDeal
-from net.trust.mental.keys import DealContext
-from net.trust.mental.machine import Hand, Played, Send
-from net.trust.mental.proofs import prove_dleq, prove_key, verify_dleq, verify_key
+from net.trust.deals.mental.group import G, Scalar, base_mul
+from net.trust.deals.mental.inprocess import InProcessDeal
+from net.trust.deals.mental.keys import DealContext
+from net.trust.deals.mental.machine import Hand, Played, Send
+from net.trust.deals.mental.proofs import prove_dleq, prove_key, verify_dleq, verify_key
 from net.wire.identity import Identity
 
 # Each title as a table plays it by default, as the engine's bench measures it; the largest deck (the

@@ -4,7 +4,7 @@ A host and three guests — four human players — on loopback, each guest on it
 authenticated TLS connection (``net.wire.transport``), in one process and one event loop
 (so every party's cryptography runs one after another on one core: what four machines
 would do in parallel is summed here, which makes these figures an upper bound). The host
-runs the deal's sequencer (``net.trust.mental.sequencer``) and its own party; every party
+runs the deal's sequencer (``net.trust.deals.mental.sequencer``) and its own party; every party
 reads the log through a ``DealClient`` (every message signed by its party and checked by
 every reader). Printed:
 
@@ -39,12 +39,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.bench import headline_variants
 from engine.registry import make_game
-from net.trust.mental import flows
-from net.trust.mental.client import DealClient
-from net.trust.mental.keys import DealContext
-from net.trust.mental.machine import Hand, Played
-from net.trust.mental.sequencer import DealSequencer, parties_for
-from net.trust.mental.setup import DealSetup
+from net.trust.deals.mental import flows
+from net.trust.deals.mental.client import DealClient
+from net.trust.deals.mental.keys import DealContext
+from net.trust.deals.mental.machine import Hand, Played
+from net.trust.deals.mental.sequencer import DealSequencer, parties_for
+from net.trust.deals.mental.setup import DealSetup
 from net.trust.signing import ACTION_DOMAIN, opens, seal
 from net.wire.framing import SCHEMAS
 from net.wire.identity import Identity, fingerprint

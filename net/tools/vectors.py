@@ -32,7 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine import canonical, make_game
 
-from net.trust import fairdeal
+from net.trust.deals.seeded import fairdeal
 from net.wire import messages as m
 from net.trust.alerts import from_json_value, to_json_value
 from net.wire.identity import Identity

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from engine import IllegalAction, Match, RecordError, make_game
 
 from net.trust.archive import Archive
-from net.trust.host_hand import HostHand
+from net.trust.deals.seeded.host import HostHand
 from net.trust.log import Chain
 from net.trust.moves import ActionBody, Admitted, Refusal, admit
 from net.trust.signing import read_action, sign_action

@@ -25,7 +25,7 @@ from net.wire import messages as m
 # "takeover" is a new host's first entry, signed with its own key (``takeover``).
 KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "deal",
          "action", "hand_end", "reveal", "drop", "rejoin", "takeover")
-# The mental-poker deal's entries (net.trust.mental_authority), instead of the fair deal's.
+# The mental-poker deal's entries (net.trust.deals.mental.host), instead of the fair deal's.
 KINDS += ("mental-deal", "mental", "mental-restart", "mental-dealt")
 
 

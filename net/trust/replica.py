@@ -36,14 +36,15 @@ from dataclasses import dataclass, field, replace
 from engine import IllegalAction, RecordError, make_game
 
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
-from net.trust import fairdeal, takeover
+from net.trust import takeover
+from net.trust.deals.seeded import fairdeal
 from net.trust.alerts import HOST, IntegrityAlert, Violation
-from net.trust.deadline import ShuffleWatch
+from net.trust.deals.seeded.deadline import ShuffleWatch
 from net.trust.live import compare, hand_sent, logged_action, shown_hand
 from net.trust.log import Chain, HeldLog
 from net.trust.moves import Binding, logged_move
 from net.trust.privacy import check_private
-from net.trust.reveal import verified, verify_hand
+from net.trust.deals.seeded.reveal import verified, verify_hand
 from net.trust.shadow import CheckedHand, Shadow, Step
 from net.trust.signing import CONTRIBUTION_DOMAIN, opens, read_action, seal, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats

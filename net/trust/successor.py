@@ -31,11 +31,12 @@ import time
 from engine import Match
 
 from net.constants import CONTRIBUTION_DEADLINE
-from net.trust import mental_log, takeover
+from net.trust import takeover
+from net.trust.deals.mental import log as mental_log
 from net.trust.authority import HostAuthority, Out
-from net.trust.host_hand import HostHand
+from net.trust.deals.seeded.host import HostHand
 from net.trust.log import Chain
-from net.trust.mental_authority import MentalAuthority
+from net.trust.deals.mental.host import MentalAuthority
 from net.trust.values import Seats
 
 

@@ -51,7 +51,7 @@ TAIL_REQUEST, TAIL = "tail_request", "tail"
 HOST_TO_PEER = (ENTRY, SYNC, ERROR, REFUSED)
 PEER_TO_HOST = (CONTRIBUTION, ACTION, REJOIN)
 RECOVERY = (TAIL_REQUEST, TAIL)  # a restarted host's own exchange (not the replica's)
-MENTAL = "mental"  # peer -> host: one signed mental-deal message (net.trust.mental_authority)
+MENTAL = "mental"  # peer -> host: one signed mental-deal message (net.trust.deals.mental.host)
 
 HASH_BYTES = 32
 SIG_BYTES = 64

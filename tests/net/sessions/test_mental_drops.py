@@ -14,7 +14,7 @@ import asyncio
 
 import pytest
 
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import Table, assert_all_verified, wait_for
 from tests.net.trust.mental_table import fixed_identity

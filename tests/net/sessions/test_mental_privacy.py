@@ -13,8 +13,8 @@ import asyncio
 
 import pytest
 
-from net.trust import mental_log as ml
-from net.trust.mental import messages as mm
+from net.trust.deals.mental import log as ml
+from net.trust.deals.mental import messages as mm
 from tests.net.session_kit import PATIENT, Table, assert_all_verified, wait_for
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
 

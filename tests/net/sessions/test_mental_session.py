@@ -8,11 +8,11 @@ import asyncio
 
 import pytest
 
-from net.trust import mental_log as ml
-from net.trust.mental import messages as mm
-from net.trust.mental import deck as decks
-from net.trust.mental.group import Scalar, base_mul
-from net.trust.mental.sequencer import MENTAL_DOMAIN
+from net.trust.deals.mental import log as ml
+from net.trust.deals.mental import messages as mm
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental.group import Scalar, base_mul
+from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
 from tests.net.session_kit import PATIENT, Table, assert_all_verified, wait_for
 from tests.net.trust.mental_table import fixed_identity

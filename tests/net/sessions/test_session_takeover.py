@@ -7,7 +7,7 @@ import pytest
 from net.sessions.network import Network
 from net.sessions.session import GuestSession, HostSession
 from net.sessions.takeback import WAIT
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust import takeover
 from tests.net.session_kit import QUICK, Recorder, ident, poll
 

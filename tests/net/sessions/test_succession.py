@@ -8,7 +8,7 @@ import socket
 import pytest
 
 from net.sessions.guest_session import GuestCore
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust import takeover
 from tests.net.session_kit import Table, wait_for
 from tests.net.trust_table import identity as ident

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from net.sessions.guest_log import GuestLog, log_path
-from net.trust import mental_log as ml
-from net.trust.mental_replica import MentalReplica
+from net.trust.deals.mental import log as ml
+from net.trust.deals.mental.peer import MentalReplica
 from net.trust.replica import PeerReplica
 from net.trust.store import LogStore
 from net.wire.identity import load_identity

@@ -12,11 +12,11 @@ from __future__ import annotations
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.registry import title
-from net.trust.mental import flows
-from net.trust.mental.errors import Cheat
-from net.trust.mental.inprocess import InProcessDeal
-from net.trust.mental.keys import DealContext, PartySecrets
-from net.trust.mental.machine import MentalDeal
+from net.trust.deals.mental import flows
+from net.trust.deals.mental.errors import Cheat
+from net.trust.deals.mental.inprocess import InProcessDeal
+from net.trust.deals.mental.keys import DealContext, PartySecrets
+from net.trust.deals.mental.machine import MentalDeal
 from net.wire.identity import Identity
 
 
@@ -98,7 +98,7 @@ class MentalTable(InProcessDeal):
 def god_view(table: MentalTable) -> list[int]:
     """The card at every final deck position, from every party's secrets (the test's
     view; no client has it)."""
-    from net.trust.mental import deck as decks
+    from net.trust.deals.mental import deck as decks
     machine = table.machines[0]
     cards = []
     for ciphertext in machine.final:
@@ -110,11 +110,11 @@ def god_view(table: MentalTable) -> list[int]:
 def play_hand(table: MentalTable, choose=None, before_action=None, finish=False):
     """Deal (already done), then play the hand to its end on the engine with the true
     deal, doing every hidden-information step through the parties' machines as the
-    sessions do (``net.trust.mental.flows``). Returns the engine state at the end.
+    sessions do (``net.trust.deals.mental.flows``). Returns the engine state at the end.
     ``choose(state, seat)`` picks an action (default: the first legal one, passing where
     it can after the opening bid); ``before_action(state, action)`` lets a test act
     first (cheat tests); ``finish``: take the hand's last step (every party reveals)."""
-    from net.trust.mental.machine import Played
+    from net.trust.deals.mental.machine import Played
 
     game, setup = table.game, table.setup
     cards = god_view(table)

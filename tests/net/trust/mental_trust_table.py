@@ -6,9 +6,9 @@ process, no sockets. A cheating guest is its replica with its outgoing deal mess
 
 from __future__ import annotations
 
-from net.trust.mental.sequencer import MENTAL_DOMAIN
-from net.trust.mental_authority import MentalAuthority
-from net.trust.mental_replica import MentalReplica
+from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
+from net.trust.deals.mental.host import MentalAuthority
+from net.trust.deals.mental.peer import MentalReplica
 from net.trust.signing import ACTION_DOMAIN, seal
 from tests.net.trust_table import TABLE, Table
 

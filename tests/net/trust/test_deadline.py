@@ -1,7 +1,7 @@
 """ShuffleWatch on its own: a skip timed on this peer's clock from when the commitment
 came live, and the skipped seat's own knowledge of when it sent its shuffle."""
 
-from net.trust.deadline import ShuffleWatch
+from net.trust.deals.seeded.deadline import ShuffleWatch
 
 
 def test_a_skip_sooner_than_the_deadline_less_the_slack_is_the_hosts():

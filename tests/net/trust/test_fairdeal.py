@@ -2,7 +2,7 @@
 
 import pytest
 
-from net.trust import fairdeal
+from net.trust.deals.seeded import fairdeal
 
 SECRET = bytes(range(32))
 

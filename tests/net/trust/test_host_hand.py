@@ -3,8 +3,8 @@ host writes, and where a seat's next move must fit."""
 
 from engine import Match, make_game
 from engine.bots.random_bot import RandomBot
-from net.trust import fairdeal
-from net.trust.host_hand import HostHand
+from net.trust.deals.seeded import fairdeal
+from net.trust.deals.seeded.host import HostHand
 from net.trust.log import Chain
 from net.trust.signing import CONTRIBUTION_DOMAIN, seal
 from net.wire import messages as m

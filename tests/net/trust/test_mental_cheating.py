@@ -8,9 +8,9 @@ other than the one its proof opened. (A card duplicated in a shuffle is named at
 level, tests/net/trust/mental/test_cheats.py; through the sessions the replay of the
 duplicated card may first show as another seat's mismatch: not wired yet.)"""
 
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust.alerts import HOST, PLAYER
-from net.trust.mental import messages as mm
+from net.trust.deals.mental import messages as mm
 from tests.net.trust.mental_trust_table import MentalTrustTable
 
 
@@ -146,7 +146,7 @@ def test_each_played_cards_proof_is_checked_once_by_every_party_but_its_maker(mo
     """The host checks a peer's proof before it logs the move and does not check it again
     when the move is applied; the player's own client, and the host for its own seat,
     check nothing they made: a face-down card costs one check at each other party."""
-    from net.trust.mental import record
+    from net.trust.deals.mental import record
     checks = []
     real = record.verify_dleq
     monkeypatch.setattr(record, "verify_dleq",  # a single share's: a play's (not a batch's)
@@ -215,7 +215,7 @@ def test_a_players_old_move_logged_again_as_a_broken_proof_names_the_host():
 
 
 def test_a_restored_host_replays_the_moves_with_their_proofs():
-    from net.trust.mental_authority import MentalAuthority
+    from net.trust.deals.mental.host import MentalAuthority
     table = dealt_table()
     table.play_until(lambda: len([a for a in table.host.state.public_view()["actions"] if "play" in a]) >= 9)
     again = MentalAuthority.restore(table.host_id, table.persisted, rng=table._bytes)
@@ -224,7 +224,7 @@ def test_a_restored_host_replays_the_moves_with_their_proofs():
 
 
 def test_no_party_checks_a_share_batch_it_made(monkeypatch):
-    from net.trust.mental.machine import MentalDeal
+    from net.trust.deals.mental.machine import MentalDeal
     checked = []
     real = MentalDeal._check_batch
     monkeypatch.setattr(MentalDeal, "_check_batch",
@@ -240,8 +240,8 @@ def test_a_card_duplicated_in_a_shuffle_is_caught_and_its_shuffler_named():
     its own looks fine; the first time the copy shows (played, or at the reveal), its
     other holder asks for an audit, every party reveals, and every honest replica names
     seat 3 — not the seat that played the card it was dealt."""
-    from net.trust.mental import deck as decks
-    from net.trust.mental.group import Scalar, base_mul
+    from net.trust.deals.mental import deck as decks
+    from net.trust.deals.mental.group import Scalar, base_mul
 
     table = MentalTrustTable()
     setup = lambda: table.replicas[3].deal.setup  # noqa: E731

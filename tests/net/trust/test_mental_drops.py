@@ -7,7 +7,7 @@ the deal was not waiting for, or gives the seats to other parties than those lef
 import pytest
 
 from net.constants import CONTRIBUTION_DEADLINE
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust.alerts import HOST
 from tests.net.trust.mental_trust_table import MentalTrustTable
 

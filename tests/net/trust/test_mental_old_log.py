@@ -12,10 +12,10 @@ from pathlib import Path
 
 import msgpack
 
-from net.trust import mental_log as ml
-from net.trust.mental import messages as mm
-from net.trust.mental_authority import MentalAuthority
-from net.trust.mental_replica import MentalReplica
+from net.trust.deals.mental import log as ml
+from net.trust.deals.mental import messages as mm
+from net.trust.deals.mental.host import MentalAuthority
+from net.trust.deals.mental.peer import MentalReplica
 from net.trust.values import SignedEntry
 from net.wire import messages as m
 from tests.net.trust.mental_table import fixed_identity

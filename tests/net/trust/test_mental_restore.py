@@ -6,7 +6,7 @@ peers rejoin, and the game goes on with every hand verified and nobody alerted."
 import pytest
 
 from net.trust.authority import RestoreError
-from net.trust.mental_authority import MentalAuthority
+from net.trust.deals.mental.host import MentalAuthority
 from tests.net.trust.mental_trust_table import MentalTrustTable
 
 VARIANTS = [("rook", None, None), ("somerset", "kitty-doubled", None),

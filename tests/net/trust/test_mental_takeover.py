@@ -11,10 +11,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from net.trust import mental_authority, takeover
-from net.trust import mental_log as ml
-from net.trust.mental import messages as mm
-from net.trust.mental_replica import MentalReplica
+from net.trust import takeover
+from net.trust.deals.mental import host as mental_authority
+from net.trust.deals.mental import log as ml
+from net.trust.deals.mental import messages as mm
+from net.trust.deals.mental.peer import MentalReplica
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust.test_takeover import Recording, hand_over

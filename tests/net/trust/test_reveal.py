@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from net.trust.alerts import HOST, Violation
-from net.trust.reveal import revealed_actions, verify_hand
+from net.trust.deals.seeded.reveal import revealed_actions, verify_hand
 from tests.net.trust_table import Table
 
 

@@ -8,7 +8,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine import canonical, make_game
-from net.trust import fairdeal
+from net.trust.deals.seeded import fairdeal
 from net.tools import vectors
 from net.wire.identity import Identity, fingerprint, verify
 from net.trust.log import Chain

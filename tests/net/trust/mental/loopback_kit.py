@@ -7,7 +7,7 @@ goes guest -> host -> the log -> every party, signed by its party.
 
 The test is the referee: it knows every party's secrets (``god_view``), plays the hand
 on the engine with the true deal, and sends each party the hand's steps
-(``net.trust.mental.flows``) over the wire, then waits until the log is quiet
+(``net.trust.deals.mental.flows``) over the wire, then waits until the log is quiet
 (``settle``: every guest has answered a ping sent after everything it was sent, and
 the log did not grow meanwhile).
 """
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import asyncio
 
-from net.trust.mental import deck as decks
-from net.trust.mental import flows
-from net.trust.mental.client import DealClient
-from net.trust.mental.keys import DealContext
-from net.trust.mental.sequencer import DealSequencer, parties_for
-from net.trust.mental.setup import DealSetup
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental import flows
+from net.trust.deals.mental.client import DealClient
+from net.trust.deals.mental.keys import DealContext
+from net.trust.deals.mental.sequencer import DealSequencer, parties_for
+from net.trust.deals.mental.setup import DealSetup
 from net.wire.framing import SCHEMAS
 from net.wire.transport import open_connection, start_server
 from tests.net.conftest import until

@@ -4,12 +4,12 @@ honest party: live where the issue asks for it, at the end-of-hand reveal otherw
 import pytest
 
 from engine.rook.rules import POINT_CARDS
-from net.trust.mental import deck as decks
-from net.trust.mental import flows
-from net.trust.mental import messages as m
-from net.trust.mental.group import G, Point, Scalar, base_mul
-from net.trust.mental.machine import Audit, Hand, Played, Redeal, Verified
-from net.trust.mental.proofs import prove_key
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental import flows
+from net.trust.deals.mental import messages as m
+from net.trust.deals.mental.group import G, Point, Scalar, base_mul
+from net.trust.deals.mental.machine import Audit, Hand, Played, Redeal, Verified
+from net.trust.deals.mental.proofs import prove_key
 from tests.net.trust.mental_table import MentalTable, god_view, make_game
 
 FOUR = [[0], [1], [2], [3]]
@@ -289,7 +289,7 @@ def test_an_honest_hand_verifies_everywhere():
 
 @pytest.mark.parametrize("field, value", [("key", b"\x01" * 31), ("proof", "x"), ("hand", 99)])
 def test_malformed_messages_are_refused_with_the_sender(field, value):
-    from net.trust.mental.errors import BadMessage
+    from net.trust.deals.mental.errors import BadMessage
     table = rook_table()
     message = dict(table.machines[1].start()[0].message, **{field: value})
     with pytest.raises(BadMessage) as caught:
@@ -300,7 +300,7 @@ def test_malformed_messages_are_refused_with_the_sender(field, value):
 def test_a_commitment_lost_with_its_link_is_made_again_and_a_logged_one_is_final():
     """The seat decides again after a rejoin: a commitment nobody logged (it went with
     its move on a link that was cut) is made anew; one that was logged cannot be."""
-    from net.trust.mental.errors import Refused
+    from net.trust.deals.mental.errors import Refused
 
     table = rook_table()
     table.deal()

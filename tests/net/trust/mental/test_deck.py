@@ -2,9 +2,9 @@
 
 import pytest
 
-from net.trust.mental import deck as decks
-from net.trust.mental.errors import GroupError
-from net.trust.mental.group import Point, Scalar, base_mul, is_valid_point
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental.errors import GroupError
+from net.trust.deals.mental.group import Point, Scalar, base_mul, is_valid_point
 
 SECRETS = [Scalar.from_hash(b"test", bytes([i])) for i in range(3)]
 KEY = decks.joint_key(base_mul(x) for x in SECRETS)

@@ -1,9 +1,9 @@
 """The engine's hidden-information moments, as the deal steps every client takes
-(``net.trust.mental.flows``); whole hands through them are in test_machine.py."""
+(``net.trust.deals.mental.flows``); whole hands through them are in test_machine.py."""
 
 from engine import Action
 from engine.registry import title
-from net.trust.mental import flows
+from net.trust.deals.mental import flows
 
 
 def game(name, ruleset, mode=None, options=None):

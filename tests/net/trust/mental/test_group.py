@@ -2,8 +2,8 @@
 
 import pytest
 
-from net.trust.mental.errors import GroupError
-from net.trust.mental.group import G, ONE, Point, Scalar, base_mul, is_valid_point, point_sum
+from net.trust.deals.mental.errors import GroupError
+from net.trust.deals.mental.group import G, ONE, Point, Scalar, base_mul, is_valid_point, point_sum
 
 IDENTITY = bytes.fromhex("01" + "00" * 31)
 ORDER_2 = bytes.fromhex("ec" + "ff" * 30 + "7f")

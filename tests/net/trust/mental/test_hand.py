@@ -8,13 +8,13 @@ import pytest
 
 from engine import IllegalAction
 from engine.registry import title
-from net.trust.mental import deck as decks
-from net.trust.mental import flows
-from net.trust.mental.client import DealClient
-from net.trust.mental.hand import MoveRefused, PartyHand
-from net.trust.mental.keys import DealContext
-from net.trust.mental.sequencer import DealSequencer, parties_for
-from net.trust.mental.setup import DealSetup
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental import flows
+from net.trust.deals.mental.client import DealClient
+from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.keys import DealContext
+from net.trust.deals.mental.sequencer import DealSequencer, parties_for
+from net.trust.deals.mental.setup import DealSetup
 from tests.net.trust.mental_table import first_choice, fixed_identity
 
 

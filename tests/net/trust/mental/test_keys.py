@@ -2,9 +2,9 @@
 
 import pytest
 
-from net.trust.mental.errors import MentalError
-from net.trust.mental.group import base_mul
-from net.trust.mental.keys import DealContext, PartySecrets
+from net.trust.deals.mental.errors import MentalError
+from net.trust.deals.mental.group import base_mul
+from net.trust.deals.mental.keys import DealContext, PartySecrets
 from net.wire.identity import Identity, load_identity
 
 CONTEXT = DealContext("3f9a07c2b1d4e608-0a1b2c3d", hand=4, attempt=0)

@@ -5,7 +5,7 @@ loopback, every hidden-information flow through the wire (loopback_kit.py)."""
 import pytest
 
 from engine.registry import title
-from net.trust.mental.machine import Hand, Opened, Played, Verified
+from net.trust.deals.mental.machine import Hand, Opened, Played, Verified
 from tests.net.trust.mental.loopback_kit import LoopbackTable
 from tests.net.trust.mental_table import first_choice
 

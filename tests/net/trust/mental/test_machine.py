@@ -5,9 +5,9 @@ import msgpack
 import pytest
 
 from engine.registry import title
-from net.trust.mental import messages as m
-from net.trust.mental.errors import Refused
-from net.trust.mental.machine import Hand, Opened, Played, Send, Verified
+from net.trust.deals.mental import messages as m
+from net.trust.deals.mental.errors import Refused
+from net.trust.deals.mental.machine import Hand, Opened, Played, Send, Verified
 from tests.net.trust.mental_table import MentalTable, god_view, play_hand
 
 # (title, ruleset, mode, options, seats by party): four humans, and the host's client

@@ -15,11 +15,11 @@ import pytest
 
 from engine.cards import cards_of
 from engine.registry import title
-from net.trust import fairdeal
-from net.trust.mental import deck as decks
-from net.trust.mental import messages as m
-from net.trust.mental.group import Point
-from net.trust.mental.machine import Played
+from net.trust.deals.seeded import fairdeal
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental import messages as m
+from net.trust.deals.mental.group import Point
+from net.trust.deals.mental.machine import Played
 from tests.net.trust.mental_table import MentalTable, god_view, play_hand
 from tests.net.trust_table import TABLE, Table
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from net.trust.mental.group import G, Point, Scalar, base_mul
-from net.trust.mental.proofs import prove_dleq, prove_key, verify_dleq, verify_key
+from net.trust.deals.mental.group import G, Point, Scalar, base_mul
+from net.trust.deals.mental.proofs import prove_dleq, prove_key, verify_dleq, verify_key
 
 X_SECRET = Scalar.from_hash(b"test", b"x")
 X = base_mul(X_SECRET)

@@ -5,16 +5,16 @@ named by every other client (net/trust/mental/sequencer.py, client.py)."""
 
 import pytest
 
-from net.trust.mental import deck as decks
-from net.trust.mental import flows
-from net.trust.mental import messages as m
-from net.trust.mental.client import DealClient, Forged
-from net.trust.mental.errors import Cheat
-from net.trust.mental.keys import DealContext
-from net.trust.mental.machine import Hand, Redeal
-from net.trust.mental.group import G, Point, Scalar, base_mul
-from net.trust.mental.sequencer import MENTAL_DOMAIN, DealSequencer, NotLogged, parties_for
-from net.trust.mental.setup import DealSetup
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental import flows
+from net.trust.deals.mental import messages as m
+from net.trust.deals.mental.client import DealClient, Forged
+from net.trust.deals.mental.errors import Cheat
+from net.trust.deals.mental.keys import DealContext
+from net.trust.deals.mental.machine import Hand, Redeal
+from net.trust.deals.mental.group import G, Point, Scalar, base_mul
+from net.trust.deals.mental.sequencer import MENTAL_DOMAIN, DealSequencer, NotLogged, parties_for
+from net.trust.deals.mental.setup import DealSetup
 from net.trust.signing import seal
 from tests.net.trust.mental_table import fixed_identity, make_game
 

@@ -4,9 +4,9 @@ import pytest
 
 from engine.deal import shuffled
 from engine.registry import title
-from net.trust.mental.errors import MentalError
-from net.trust.mental.keys import DealContext
-from net.trust.mental.setup import DealSetup, Party
+from net.trust.deals.mental.errors import MentalError
+from net.trust.deals.mental.keys import DealContext
+from net.trust.deals.mental.setup import DealSetup, Party
 
 GAMES = [("rook", "rook", None), ("somerset", "kitty-doubled", None),
          ("horseshoes", "horseshoes", "three"), ("horseshoes", "horseshoes", "four")]

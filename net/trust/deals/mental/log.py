@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from net.trust.mental import flows
-from net.trust.mental.keys import DealContext
-from net.trust.mental.outputs import Audit
-from net.trust.mental.setup import DealSetup, Party
+from net.trust.deals.mental import flows
+from net.trust.deals.mental.keys import DealContext
+from net.trust.deals.mental.outputs import Audit
+from net.trust.deals.mental.setup import DealSetup, Party
 from net.trust.privacy import card_names
 
 DEAL, MESSAGE, RESTART, DEALT = "mental-deal", "mental", "mental-restart", "mental-dealt"

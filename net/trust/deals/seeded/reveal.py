@@ -17,7 +17,7 @@ from __future__ import annotations
 from engine import IllegalAction, RecordError
 from engine.records import record_from_state
 
-from net.trust import fairdeal
+from net.trust.deals.seeded import fairdeal
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.log import result_dict
 from net.trust.shadow import CheckedHand, Step

@@ -42,16 +42,16 @@ from dataclasses import replace
 from engine import Contradiction, IllegalAction, RecordError
 from engine.partial import public_step
 
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.log import result_dict
-from net.trust.mental.client import DealClient, Forged
-from net.trust.mental.errors import Cheat, MentalError
-from net.trust.mental.hand import MoveRefused, PartyHand
-from net.trust.mental.sequencer import Progress, parties_for, restart_problem
+from net.trust.deals.mental.client import DealClient, Forged
+from net.trust.deals.mental.errors import Cheat, MentalError
+from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.moves import ActionBody, logged_move
 from net.trust.replica import PeerReplica, ReplicaHalted
-from net.trust.reveal import verified
+from net.trust.deals.seeded.reveal import verified
 from net.trust.shadow import CheckedHand, Shadow, Step
 from net.trust.signing import read_action
 from net.wire import messages as m

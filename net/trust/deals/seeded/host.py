@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from net.trust import fairdeal
+from net.trust.deals.seeded import fairdeal
 from net.trust.log import result_dict
 from net.trust.moves import Binding
 from net.trust.signing import CONTRIBUTION_DOMAIN, opens

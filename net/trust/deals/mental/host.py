@@ -2,7 +2,7 @@
 
 ``HostAuthority`` deals from a seed and keeps the whole hand. With ``mental_deal`` on,
 a hand at a table with two humans or more is dealt instead by the players' clients
-(``net.trust.mental``): the host's client is the deal's sequencer (it logs every
+(``net.trust.deals.mental``): the host's client is the deal's sequencer (it logs every
 party's signed deal message in one order, ``mental_log``) and one party of it — its own
 seat, its computer players' and an away player's — and it replays the hand on what
 that party knows (``mental.hand.PartyHand``). So, unlike ``HostAuthority``:
@@ -39,14 +39,14 @@ from engine import Contradiction, IllegalAction
 from engine.partial import public_step
 
 from net.constants import CONTRIBUTION_DEADLINE
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust.authority import HostAuthority, Out, RestoreError
-from net.trust.host_hand import HostHand
-from net.trust.mental.client import DealClient
-from net.trust.mental.errors import BadMessage, MentalError
-from net.trust.mental.hand import MoveRefused, PartyHand
-from net.trust.mental.outputs import Redeal
-from net.trust.mental.sequencer import DealSequencer, NotLogged, parties_for
+from net.trust.deals.seeded.host import HostHand
+from net.trust.deals.mental.client import DealClient
+from net.trust.deals.mental.errors import BadMessage, MentalError
+from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.outputs import Redeal
+from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, parties_for
 from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem, admit
 from net.trust.signing import ACTION_DOMAIN, opens
 from net.wire import messages as m
