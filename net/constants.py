@@ -128,7 +128,7 @@ STAND_IN_GRACE = 30.0
 CONTRIBUTION_DEADLINE = 10.0
 #: The mental-poker deal (issue 13) is the default for a table of two humans or more: no
 #: client, the host's included, learns another human's cards. A table with one human
-#: keeps the seeded deal whatever this says (``MentalAuthority``).
+#: keeps the seeded deal whatever this says (``HostAuthority``).
 PRIVATE_DEAL = True
 #: A peer raises a "contribution" alert at a skip that comes sooner than the deadline
 #: minus this, on its own clock from when the commitment reached it live: room for the

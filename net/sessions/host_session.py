@@ -20,9 +20,10 @@ it, each with its own tests:
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
-* ``ShuffleWatch`` (below): a deal waiting for players' shuffles; under the mental
-  deal (``mental_watch.MentalWatch``), a party gone past the deadline restarted out of
-  the deal (the hand voided if it was dealt).
+* ``deal_watch.DealWatch``: a deal waiting for a player's client (a shuffle, a deal
+  message, a player gone whose cards only its client can open) goes on without it at
+  the deadline (a shuffle skipped; under the mental deal, the deal restarted without it,
+  the hand voided if it was dealt).
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
@@ -44,16 +45,16 @@ from collections.abc import Callable
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import PRIVATE_DEAL, RESTART_GRACE, SHUFFLE_NOTICE
+from net.constants import PRIVATE_DEAL, RESTART_GRACE
 from net.sessions.admission import Admission, raise_file_limit
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers
+from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
 from net.sessions.events import (error_event, hand_breakdown, hand_over_events, hint_event,
-                                 seat_info, shows_hand, shuffle_event, state_event, table_event)
-from net.sessions.mental_watch import MentalWatch
+                                 seat_info, shows_hand, state_event, table_event)
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
@@ -89,7 +90,7 @@ def bot_json(game, bot, state, seat: int) -> dict:
 def may_move(authority, seat: int) -> bool:
     """Whether ``seat`` may move now: under the mental deal, not while the cards it is to
     decide on (a kitty) or the spare are on their way, or an audit is under way."""
-    return getattr(authority, "may_move", lambda seat: True)(seat)
+    return authority.deal.move_problem(seat) is None
 
 
 def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
@@ -172,7 +173,7 @@ class HostCore:
         self.view = HostView(self)
         self.advert = Advert(interfaces)
         self.roster = Roster(self)
-        self.shuffles = ShuffleWatch(self)
+        self.deal_watch = DealWatch(self)
         self.ending = Ending(self)
         self.finished = asyncio.Event()
         self.result: dict | None = None
@@ -400,7 +401,7 @@ class HostCore:
         """Whatever should happen next without anyone asking: deal, bots, finish."""
         if not self.is_open or self.takeback.active:
             return
-        self.shuffles.watch()
+        self.deal_watch.watch()
         auth = self.authority
         match = auth.match
         if match is None:
@@ -624,48 +625,3 @@ class HostView:
         t = self.table
         t.emit(hint_event(t.game, t.authority.state, t.you,
                           f"{t.table}|hint|{t.authority.chain.seq}"))
-
-
-class ShuffleWatch:
-    """A deal waiting for players' contributions (shuffles): say whom it waits for once
-    that takes a while, and deal without the late ones at the deadline (under the mental
-    deal, ``MentalWatch`` restarts it without them)."""
-
-    def __init__(self, table: HostCore):
-        self.table = table
-        self.mental = MentalWatch(table)
-
-    def watch(self) -> None:
-        self.mental.watch()
-        rnd = self.table.authority.round
-        if rnd is None or rnd.dealt or not rnd.waiting_for:
-            return
-        deadline = ("shuffle-deadline", rnd.commitment)
-        timers = self.table.timers
-        if deadline not in timers:
-            timers.later(deadline, self.table.timings.contribution, self._skip_late, rnd.commitment)
-            timers.later(("shuffle-notice", rnd.commitment), SHUFFLE_NOTICE,
-                         self._notice, rnd.commitment)
-
-    def _awaited(self, commitment: bytes) -> list[int]:
-        rnd = self.table.authority.round
-        if rnd is None or rnd.commitment != commitment or rnd.dealt:
-            return []
-        return list(rnd.waiting_for)
-
-    def _names(self, seats: list[int]) -> list[str]:
-        return [self.table.authority.seats[s].name for s in seats]
-
-    def _notice(self, commitment: bytes) -> None:
-        seats = self._awaited(commitment)
-        if seats:
-            self.table.emit(shuffle_event(self._names(seats)))
-
-    def _skip_late(self, commitment: bytes) -> None:
-        """The contribution deadline passed: a "skip" entry for each seat still owing."""
-        seats = self._awaited(commitment)
-        if not seats or self.table.phase is Phase.CLOSED:
-            return
-        self.table.emit(shuffle_event(self._names(seats), skipped=True))
-        for seat in seats:
-            self.table.apply(self.table.authority.skip(seat))

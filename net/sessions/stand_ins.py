@@ -8,7 +8,7 @@ still *theirs*: a stranger asking to be re-admitted is offered it under their na
 
 Under the mental-poker deal a bot of the host's can play only cards the host's client
 holds: a seat dealt to its player's own client waits (``deferred``) until the deal is
-restarted without it (``net.sessions.mental_watch``), and then the bot plays the cards
+restarted without it (``net.sessions.deal_watch``), and then the bot plays the cards
 the host's client now holds for it — the host learns that hand, as it learns its own.
 
 ``StandIns`` holds who a standing-in bot is keeping each seat for; it talks to its
@@ -51,8 +51,7 @@ class StandIns:
         if not bot or info is None or info.kind != "human" or info.connected \
                 or info.key == self.table.key:
             return
-        host_dealt = getattr(self.table.authority, "host_dealt", None)
-        if host_dealt is not None and not host_dealt(seat):
+        if not self.table.authority.deal.host_dealt(seat):
             self.deferred.add(seat)  # under the mental deal: its cards are not the host's yet
             return
         self.held[seat] = (info.key, info.name)

@@ -28,7 +28,6 @@ from pathlib import Path
 
 from net.constants import CONTRIBUTION_DEADLINE, HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
-from net.trust.deals.mental.host import MentalAuthority
 from net.trust.deals.mental.log import dealt_privately
 from net.sessions.events import error_event, notice_event
 from net.trust.store import GROUP, LogStore
@@ -71,7 +70,7 @@ class TableFiles:
 
     # The class a log is restored as and a new table made as: it deals by the seeded deal,
     # or by the mental-poker deal where the table asks for it.
-    authority = MentalAuthority
+    authority = HostAuthority
 
     def new(self, identity, rng, mental_deal: bool, deadline: float) -> HostAuthority:
         """A new table's authority, writing to this directory's log (where ``open`` found

@@ -14,9 +14,11 @@ engine tries it on the live state (its rules are the check), and the state is pu
 if it is refused or its entry cannot be written.
 
 The authority wires single-job parts together: ``moves.admit`` (a player's signed move
-checked and parsed once), ``HostHand`` (the hand's deal round, its moves' bookkeeping
-and its reveal), ``Archive`` (what each seat was sent, to send it again), and the log's
-``Chain``. Every public method returns an ``Out``: messages to send by fingerprint,
+checked and parsed once), the hand's deal (``deal``: a ``deals.part.HostDeal`` — the
+seeded deal, ``SeededHost``, or the mental-poker deal, ``MentalHost``, chosen as each
+hand starts — which logs the hand's own entries, checks and logs its moves, and says
+what each seat may see), ``Archive`` (what each seat was sent, to send it again), and
+the log's ``Chain``. Nothing here asks which deal a hand has. Every public method returns an ``Out``: messages to send by fingerprint,
 peers to disconnect (they sent garbage), and a store error if persisting failed.
 Nothing here raises for bad input from the network: a malformed message gets an error
 reply and a disconnect, an illegal move gets an error reply to that peer only, and the
@@ -27,17 +29,21 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from engine import IllegalAction, Match, RecordError, make_game
+from engine import Match, RecordError, make_game
 
+from net.constants import CONTRIBUTION_DEADLINE
 from net.trust.archive import Archive
-from net.trust.deals.seeded.host import HostHand
+from net.trust.deals.mental.host import MentalHost
+from net.trust.deals.part import HandTable, HostDeal, NoHand
+from net.trust.deals.seeded.host import SeededHost
 from net.trust.log import Chain
-from net.trust.moves import ActionBody, Admitted, Refusal, admit
+from net.trust.moves import Admitted, Refusal
 from net.trust.signing import read_action, sign_action
-from net.trust.store import StoreError, one_change
+from net.trust.store import RestoreError, StoreError, one_change
 from net.trust.values import Entry, Seat, Seats, SignedEntry
 from net.wire import messages as m
 from net.wire.identity import fingerprint
@@ -63,16 +69,24 @@ class Out:
         return [msg for who, msg in self.sends if who == fp]
 
 
-class RestoreError(Exception):
-    """A persisted log that does not replay into the state it claims."""
+#: The deal a hand is dealt by, by the entry that starts it.
+DEALS = {SeededHost.OPENS: SeededHost, MentalHost.OPENS: MentalHost}
+
+__all__ = ["HostAuthority", "Out", "RestoreError"]
 
 
 class HostAuthority:
-    def __init__(self, identity, rng=os.urandom, persist=None):
+    """``mental_deal``: deal privately (the mental-poker deal) at a table of two humans or
+    more; ``clock`` and ``deadline``: when a deal goes on without a player it waits for."""
+
+    def __init__(self, identity, rng=os.urandom, persist=None, mental_deal: bool = False,
+                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE):
         self.identity = identity
         self.key = identity.public_key
         self.rng = rng
         self.persist = persist or (lambda signed_entry, private: None)
+        self.mental_deal = mental_deal
+        self.clock, self.deadline = clock, deadline
         self.table: str | None = None
         self.chain: Chain | None = None
         self.game = None
@@ -81,8 +95,9 @@ class HostAuthority:
         self.options: dict[str, bool] = {}
         self.match: Match | None = None
         self.game_number = 0
-        self.hand = HostHand()
+        self.deal: HostDeal = NoHand()  # the hand's deal part (the last hand's, between hands)
         self.archive = Archive()
+        self.dropped_at: dict[int, float] = {}  # seat -> when its drop was logged (this clock)
         self._restoring = False
 
     # -- the table ---------------------------------------------------------------------
@@ -123,27 +138,29 @@ class HostAuthority:
         return self._run(run)
 
     def next_hand(self) -> Out:
-        """Commit to the next hand's secret (after the last hand's reveal)."""
+        """Start the next hand's deal (after the last hand's end)."""
         if self.match is None or self.match.state is not None or self.match.is_over \
-                or not self.hand.between_hands():
+                or not self.deal.between_hands():
             return Out(error="there is no hand to deal now")
         return self._run(self._commit)
 
-    def skip(self, seat: int) -> Out:
-        """``seat``'s contribution did not come by the deadline: log it, deal without it."""
-        if not self.hand.owes(seat):
-            return Out(error=f"seat {seat} owes no contribution now")
-
-        def run(out):
-            self._append(out, "skip", {"hand": self.round.hand, "seat": seat})
-            self._deal_if_ready(out)
-        return self._run(run)
+    def restart_without(self, late: list[int]) -> Out:
+        """The deal goes on without the ``late`` it waited the deadline for (``overdue``):
+        seats skipped (the seeded deal), parties restarted out (the mental deal)."""
+        out = Out()
+        with self._one_write(out):
+            try:
+                self.deal.go_on_without(self._logger(out), late)
+                self.deal.go_on(self._logger(out))
+            except Refusal as exc:
+                out.error = str(exc)
+        return out
 
     def drop(self, seat: int) -> Out:
         """The session lost ``seat``'s peer: log it (the deal may go on without it)."""
         def run(out):
             self._append(out, "drop", {"seat": seat})
-            self._deal_if_ready(out)
+            self.deal.go_on(self._logger(out))
         return self._run(run)
 
     def take_over(self, body: dict) -> Out:
@@ -164,10 +181,9 @@ class HostAuthority:
         with self._one_write(out):
             try:
                 if message["type"] == m.ACTION:
-                    self._take_action(out, self._seat_of_sender(fp), message["signed"],
-                                      message["private"])
-                elif message["type"] == m.CONTRIBUTION:
-                    self._contribution(out, self._seat_of_sender(fp), message["signed"])
+                    self._take_action(out, self._seat_of_sender(fp), message)
+                elif message["type"] in (m.CONTRIBUTION, m.MENTAL):
+                    self._deal_message(out, self._seat_of_sender(fp), message)
                 else:
                     self._rejoin(out, fp, message["seat"], message["last_seq"])
             except Refusal as exc:
@@ -196,8 +212,8 @@ class HostAuthority:
 
     @property
     def round(self):
-        """This hand's commit–reveal round (``fairdeal.DealRound``), or None."""
-        return self.hand.round
+        """This hand's deal round (``fairdeal.DealRound``, ``MentalRound``), or None."""
+        return self.deal.round
 
     @property
     def log(self) -> list[SignedEntry]:
@@ -205,7 +221,7 @@ class HostAuthority:
 
     def private_view(self, seat: int) -> dict | None:
         """What ``seat``'s view adds to the public one (sent to that seat alone)."""
-        return self.state.private_view(seat) if self.state is not None else None
+        return self.deal.private_view(seat)
 
     def seat_of(self, fp: str) -> int | None:
         return self.seats.of_fingerprint(fp)
@@ -277,35 +293,48 @@ class HostAuthority:
         """Back to the durable log after a change that could not be written (its entries
         were applied here, but nobody saw them and the log never held them)."""
         out.discard()
-        restored = type(self).restore(self.identity, self.persist.load().records,
-                                      self.rng, self.persist)
+        restored = type(self).restore(self.identity, self.persist.load().records, self.rng,
+                                      self.persist, mental_deal=self.mental_deal,
+                                      clock=self.clock, deadline=self.deadline)
         self.__dict__.update(restored.__dict__)
 
     def _append(self, out: Out, kind: str, body: dict, private: dict | None = None,
                 state_hash: str | None = None, applied: list | None = None) -> None:
         """Sign, persist, apply and publish the next entry. ``applied``: the events of a
-        move the state has already taken (``_log_move``)."""
+        move the state has already taken (the deal's ``log_move``)."""
         signed = self.chain.make(self.identity, kind, body, state_hash)
         self.persist(signed, private)  # StoreError here: nothing applied, nothing sent
         events = self._apply(signed, private, applied)
         out.entries.append(signed)
         self._publish(out, signed, events)
 
+    def _logger(self, out: Out):
+        """The one path, as the deal part is given it (``deals.part.Log``)."""
+        return lambda kind, body, private=None, state_hash=None, applied=None: \
+            self._append(out, kind, body, private, state_hash, applied)
+
     def _apply(self, signed: SignedEntry, private: dict | None, applied: list | None = None) -> list:
         """Apply one entry to the host's state; the same code replays a stored log."""
         entry, private = signed.entry, private or {}
-        if entry.kind == "action":
-            events = self._apply_action(entry, private, applied)
-        elif entry.kind in HostHand.FOLLOWS:
-            events = self.hand.follow(self.table, entry, private, self.match, self.seats.away())
+        if entry.kind in DEALS:
+            self.deal = DEALS[entry.kind](self._hand_table(), entry, private)
+            self.mental_deal = self.mental_deal or self.deal.PRIVATE  # a restored host goes on so
+            events = []
+        elif entry.kind == "action" or entry.kind in self.deal.KINDS:
+            events = self.deal.apply(entry, private, applied, self._restoring)
         else:
             events = getattr(self, "_apply_" + entry.kind.replace("-", "_"))(entry, private)
-        if self._restoring and entry.state_hash is not None \
+        if self._restoring and entry.state_hash is not None and self.state is not None \
                 and entry.state_hash != self.state.state_hash():
             raise RestoreError(f"entry {entry.seq} does not replay to its state hash")
         self.chain.advance(signed)
         self.archive.record(signed, events)
         return events
+
+    def _hand_table(self) -> HandTable:
+        """What a hand's deal part reads of this table."""
+        return HandTable(self.identity, self.game, self.table, self.match, lambda: self.seats,
+                         lambda: self.archive.log, self.clock, self.deadline, self.dropped_at)
 
     def _apply_table(self, entry: Entry, private: dict) -> list:
         if entry.body["host_key"] != self.key:
@@ -327,26 +356,19 @@ class HostAuthority:
     def _apply_start(self, entry: Entry, private: dict) -> list:
         self.game_number = entry.body["game_number"]
         self.match = Match(self.game, bytes(32), dealer=entry.body["dealer"])
-        self.hand = HostHand()
+        self.deal = NoHand()
         return []
 
-    def _apply_action(self, entry: Entry, private: dict, applied: list | None) -> list:
-        """A move: ``applied`` holds its events when the live state has taken it already
-        (``_log_move``); replaying the stored log, it is applied here."""
-        events = applied
-        if events is None:
-            events = self.state.apply(self.game.action_from_json(private["action"]))
-        body = ActionBody.logged_in(entry)
-        self.hand.moved(entry.seq, body.seat, body.hidden is not None, private)
-        return events
-
     def _apply_drop(self, entry: Entry, private: dict) -> list:
-        self.seats.reconnected(entry.body["seat"], False)
-        self.hand.waive(entry.body["seat"])
+        seat = entry.body["seat"]
+        self.seats.reconnected(seat, False)
+        self.dropped_at[seat] = self.clock()
+        self.deal.dropped(seat)
         return []
 
     def _apply_rejoin(self, entry: Entry, private: dict) -> list:
         self.seats.reconnected(entry.body["seat"], True)
+        self.dropped_at.pop(entry.body["seat"], None)
         return []
 
     def _apply_takeover(self, entry: Entry, private: dict) -> list:
@@ -356,8 +378,8 @@ class HostAuthority:
 
     def _publish(self, out: Out, signed: SignedEntry, events: list) -> None:
         """One message per seated peer: the entry, the events, and its private part."""
-        public = self.state.public_view() if self.state is not None else None
-        secret = self.hand.secret_of(signed.seq) if signed.kind == "action" else None
+        public = self.deal.public_view()
+        secret = self.deal.secret_of(signed.seq) if signed.kind == "action" else None
         privates = {}
         for seat, fp in self.peers().items():
             private = {"view": self.private_view(seat), "action": None}
@@ -369,29 +391,20 @@ class HostAuthority:
 
     # -- the deal ----------------------------------------------------------------------------
     def _commit(self, out: Out) -> None:
-        secret = self.rng(32)
-        body = HostHand.commit_body(self.table, self.match.hand_number, self.match.dealer, secret,
-                                    list(self.peers()))
-        self._append(out, "commit", body, private={"secret": secret})
-        self._deal_if_ready(out)
+        """The hand's opening entry, by the deal it gets: the mental-poker deal at a table
+        of two humans or more when the host deals privately, else the seeded deal."""
+        log = self._logger(out)
+        if self.mental_deal and self.peers():
+            log(*MentalHost.opening(self._hand_table()))
+        else:
+            log(*SeededHost.opening(self._hand_table(), self.rng, list(self.peers())))
+        self.deal.go_on(log)
 
-    def _contribution(self, out: Out, seat: int, signed: dict) -> None:
-        problem = self.hand.contribution_problem(seat, self.seats[seat].key, signed)
-        if problem:
-            raise Refusal(problem)
-        self._append(out, "contribution", {"seat": seat, "signed": signed})
-        self._deal_if_ready(out)
-
-    def _deal_if_ready(self, out: Out) -> None:
-        ready = self.hand.deal_body(self.game)
-        if ready is not None:
-            body, state_hash = ready
-            self._append(out, "deal", body, state_hash=state_hash)
-
-    def _end_hand(self, out: Out) -> None:
-        """Bank the score, then reveal the secret and every hidden action."""
-        self._append(out, "hand_end", HostHand.hand_end_body(self.game, self.match))
-        self._append(out, "reveal", self.hand.reveal_body())
+    def _deal_message(self, out: Out, seat: int, message: dict) -> None:
+        """A peer's message to the deal (a contribution, a mental-deal message)."""
+        log = self._logger(out)
+        self.deal.take(log, seat, self.seats[seat].key, message)
+        self.deal.go_on(log)
 
     # -- moves ---------------------------------------------------------------------------------
     def _seat_of_sender(self, fp: str) -> int:
@@ -415,43 +428,30 @@ class HostAuthority:
             return  # a second "Got it": accepted, nothing to log
         move = sign_action(self.identity, self.game, action, table=self.table,
                            hand=self.match.hand_number, seen=self.chain.seq, head=self.chain.head,
-                           rng=self.rng, mental=self._play_proof(action))
+                           rng=self.rng, mental=self.deal.play_proof(action))
         self._log_move(out, move.signed, Admitted(action, move.forms.full, move.nonce))
 
-    def _play_proof(self, action) -> dict | None:
-        return None  # a played card's proof, under the mental deal (``MentalAuthority``)
-
-    def _take_action(self, out: Out, seat: int, signed: dict, private: dict | None) -> None:
-        """A peer's signed move: checked, then logged (a harmless repeat is not)."""
-        admitted = self._check_action(seat, signed, private)
+    def _take_action(self, out: Out, seat: int, message: dict) -> None:
+        """A peer's signed move (with the deal messages it carries: a bury's commitment):
+        checked, then logged (a harmless repeat is not)."""
+        signed = message["signed"]
+        if self.deal.voids(signed):
+            return  # made on a deal since restarted: its player decides again
+        admitted = self._check_action(seat, signed, message["private"])
         if admitted is not None:
-            self._log_move(out, signed, admitted)
+            self._log_move(out, signed, admitted, message.get("mental") or [])
 
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:
-        binding = self.hand.binding(self.table, self.match.hand_number if self.match else 0, seat,
-                                    self.chain.seq + 1, self.archive.hash_at)
-        return admit(self.game, self.state, self.seats[seat].key, seat, signed, private, binding)
+        key = self.seats[seat].key
+        binding = self.deal.binding(seat, self.chain.seq + 1, self.archive.hash_at)
+        return self.deal.admit(seat, key, signed, private, binding)
 
-    def _log_move(self, out: Out, signed: dict, move: Admitted) -> None:
-        """Apply the move to the live state once — the engine's rules are the last check
-        — and log it with the state hash it makes; the state is put back if the move is
-        refused or its entry cannot be written."""
-        state = self.state
-        before = state.clone()
-        try:
-            events = state.apply(move.action)
-        except IllegalAction as exc:
-            self.match.state = before
-            raise Refusal(exc.reason) from None
-        try:
-            self._append(out, "action", {"signed": signed},
-                         private={"action": move.full, "nonce": move.nonce},
-                         state_hash=state.state_hash(), applied=events)
-        except StoreError:
-            self.match.state = before
-            raise
-        if state.is_over:
-            self._end_hand(out)
+    def _log_move(self, out: Out, signed: dict, move: Admitted, carried: list = ()) -> None:
+        """The deal checks and logs the move (the rules are the last check; nothing is
+        logged if it is refused), then goes on (the hand's end)."""
+        log = self._logger(out)
+        self.deal.log_move(log, signed, move, list(carried))
+        self.deal.go_on(log)
 
     # -- rejoin ---------------------------------------------------------------------------------
     def _rejoin(self, out: Out, fp: str, seat: int, last_seq: int) -> None:

@@ -65,6 +65,10 @@ class StoreError(Exception):
     """The log could not be written or read; the message says where and why."""
 
 
+class RestoreError(Exception):
+    """A persisted log that does not replay into the state it claims."""
+
+
 @dataclass
 class Loaded:
     records: list = field(default_factory=list)  # (SignedEntry, private) from seq 0

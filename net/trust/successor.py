@@ -10,7 +10,7 @@ the cards of the hands it did not see. So its first entry is the ``takeover`` en
 a hand in progress is abandoned there and dealt again (``next_hand``), scores unchanged.
 
 The table goes on dealing as its log says it did (``mental_log.dealt_privately``): a
-table that dealt any hand by the mental-poker deal is carried on by a ``MentalAuthority``
+table that dealt any hand by the mental-poker deal is carried on by a ``HostAuthority``
 with the mental deal on — the successor's client is then the deal's sequencer and the
 first party (its own seat, the computer players' and the seats of players away, the
 departed host's among them), and learns no other human's cards; the hand it deals again
@@ -34,9 +34,8 @@ from net.constants import CONTRIBUTION_DEADLINE
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
 from net.trust.authority import HostAuthority, Out
-from net.trust.deals.seeded.host import HostHand
+from net.trust.deals.part import NoHand
 from net.trust.log import Chain
-from net.trust.deals.mental.host import MentalAuthority
 from net.trust.values import Seats
 
 
@@ -55,7 +54,7 @@ def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=N
     if takeover.successor_seat(standings) != replica.seat:
         raise ValueError("this player is not the lowest seat among the standings")
     private = mental_log.dealt_privately(replica.log)
-    host = MentalAuthority(identity, rng, persist, mental_deal=mental_deal if private is None else private,
+    host = HostAuthority(identity, rng, persist, mental_deal=mental_deal if private is None else private,
                            clock=clock, deadline=deadline)
     _take_state(host, replica)
     _take_log(host, replica, messages)
@@ -69,7 +68,7 @@ def _take_state(host: HostAuthority, replica) -> None:
     host.game = replica.game
     host.seats = Seats(replica.seats)
     host.options = dict(replica.options)
-    host.hand = HostHand()
+    host.deal = NoHand()
     host.name = next((s.body["name"] for s in replica.log if s.kind == "table"), "")
     host.game_number = max((s.body["game_number"] for s in replica.log if s.kind == "start"),
                            default=0)

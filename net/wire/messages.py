@@ -47,11 +47,11 @@ PROTOCOL = "parlour-trust/2"
 
 ENTRY, SYNC, ERROR, REFUSED = "entry", "sync", "error", "refused"
 CONTRIBUTION, ACTION, REJOIN = "contribution", "action", "rejoin"
+MENTAL = "mental"  # peer -> host: one signed mental-deal message (net.trust.deals.mental.host)
 TAIL_REQUEST, TAIL = "tail_request", "tail"
 HOST_TO_PEER = (ENTRY, SYNC, ERROR, REFUSED)
-PEER_TO_HOST = (CONTRIBUTION, ACTION, REJOIN)
+PEER_TO_HOST = (CONTRIBUTION, ACTION, REJOIN, MENTAL)
 RECOVERY = (TAIL_REQUEST, TAIL)  # a restarted host's own exchange (not the replica's)
-MENTAL = "mental"  # peer -> host: one signed mental-deal message (net.trust.deals.mental.host)
 
 HASH_BYTES = 32
 SIG_BYTES = 64

@@ -55,7 +55,7 @@ def test_under_the_mental_deal_a_stand_in_waits_until_the_seats_cards_are_the_ho
     t = RecordingTable(stand_in_after=30)
     dropped_player(t)
     host_dealt = {2: False}
-    t.authority.host_dealt = lambda seat: host_dealt[seat]
+    t.authority.deal.host_dealt = lambda seat: host_dealt[seat]
     t.stand_ins.arm(2)
     t.clock.run_all()
     assert t.authority.seats[2].kind == "human" and 2 not in t.stand_ins and not t.events

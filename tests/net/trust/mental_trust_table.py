@@ -1,5 +1,5 @@
 """The trust-protocol table (``trust_table.Table``) under the mental-poker deal: the host
-is a ``MentalAuthority`` with ``mental_deal`` on, each peer a ``MentalReplica``; all in
+is a ``HostAuthority`` with ``mental_deal`` on, each peer a ``MentalReplica``; all in
 process, no sockets. A cheating guest is its replica with its outgoing deal messages
 (and the played card proofs its moves carry) bent and signed again with its own key
 (``cheat``)."""
@@ -7,7 +7,7 @@ process, no sockets. A cheating guest is its replica with its outgoing deal mess
 from __future__ import annotations
 
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
-from net.trust.deals.mental.host import MentalAuthority
+from net.trust.authority import HostAuthority
 from net.trust.deals.mental.peer import MentalReplica
 from net.trust.signing import ACTION_DOMAIN, seal
 from tests.net.trust_table import TABLE, Table
@@ -16,7 +16,7 @@ from tests.net.trust_table import TABLE, Table
 class MentalTrustTable(Table):
     def __init__(self, variant=("rook", None, None), **kwargs):
         super().__init__(variant, open_=False, **kwargs)
-        self.host = MentalAuthority(self.host_id, self._bytes, persist=lambda s, p: self.persist(s, p),
+        self.host = HostAuthority(self.host_id, self._bytes, persist=lambda s, p: self.persist(s, p),
                                     mental_deal=True, clock=lambda: 0.0)
         self.replicas = {seat: MentalReplica(self.ids[seat], self.host_id.public_key, TABLE, self._bytes)
                          for seat in self.peer_seats}

@@ -74,7 +74,7 @@ def test_a_forged_action_is_caught():
     forged = t.raw_act(2, {"pass": True}, signer=mallory)
     wave_through(t.host)
     out = Out()
-    t.host._take_action(out, 2, forged["signed"], None)
+    t.host._take_action(out, 2, forged)
     t.deliver(out)
     assert_caught(t, "player-signature", HOST, 0)
 
@@ -92,7 +92,7 @@ def test_a_replayed_action_in_a_new_entry_is_caught():
     assert t.host.state.to_act() == (1,) and not t.alerts
     wave_through(t.host)
     out = Out()
-    t.host._take_action(out, 1, sent[1]["signed"], None)  # seat 1's first pass, again
+    t.host._take_action(out, 1, sent[1])  # seat 1's first pass, again
     t.deliver(out)
     assert_caught(t, "action-binding", HOST, 0)
 
@@ -276,7 +276,7 @@ def test_a_forked_log_is_caught_on_both_sides_by_the_other_players_moves():
     for host, seat, shown_to in ((t.host, 2, 1), (other, 1, 2)):  # relay the other's move
         wave_through(host)
         out = Out()
-        host._take_action(out, seat, moves[seat]["signed"], None)
+        host._take_action(out, seat, moves[seat])
         t.deliver(_only(t, shown_to, out))
     assert_caught(t, "fork", HOST, 0)
 
@@ -340,7 +340,7 @@ def test_another_seats_secret_move_sent_to_a_peer_is_caught_live():
 
     def tell(seat, msg):
         if seat == told:
-            full = t.host.hand.hidden[-1]["action"]
+            full = t.host.deal.hidden[-1]["action"]
             msg["private"] = {**msg["private"], "action": full}
     leaky(t, tell, "action")
     t.step()  # the bidder buries
@@ -376,7 +376,7 @@ def test_a_public_view_padded_with_a_hand_is_caught():
 def test_a_skip_before_the_deadline_is_caught():
     t = Table(("rook", None, None))
     commit = t.host.start_game(dealer=0)
-    skip = t.host.skip(1)  # at once: the host would rather deal without seat 1's shuffle
+    skip = t.host.restart_without([1])  # at once: the host would rather deal without seat 1's shuffle
     t.deliver(Out(sends=commit.sends + skip.sends))
     assert_caught(t, "contribution", HOST, 0)
     assert "must wait 10 s" in alerts(t)[2].detail
@@ -391,7 +391,7 @@ def test_a_shuffle_sent_in_time_yet_skipped_is_caught_by_its_sender():
     t.host.receive = lambda fp, msg: Out() if fp == t.fp(1) else receive(fp, msg)  # ignored
     t.deliver(t.host.start_game(dealer=0))
     clock[0] += 10.0
-    t.deliver(t.host.skip(1))  # "it never came"
+    t.deliver(t.host.restart_without([1]))  # "it never came"
     caught = alerts(t)
     assert list(caught) == [1] and caught[1].rule == "contribution"
     assert "which I sent" in caught[1].detail  # the others could not know better

@@ -215,10 +215,10 @@ def test_a_players_old_move_logged_again_as_a_broken_proof_names_the_host():
 
 
 def test_a_restored_host_replays_the_moves_with_their_proofs():
-    from net.trust.deals.mental.host import MentalAuthority
+    from net.trust.authority import HostAuthority
     table = dealt_table()
     table.play_until(lambda: len([a for a in table.host.state.public_view()["actions"] if "play" in a]) >= 9)
-    again = MentalAuthority.restore(table.host_id, table.persisted, rng=table._bytes)
+    again = HostAuthority.restore(table.host_id, table.persisted, rng=table._bytes)
     assert again.state.state_hash() == table.host.state.state_hash()
     assert again.deal.party.played == table.host.deal.party.played
 

@@ -63,6 +63,11 @@ def play_out(table) -> None:
     table.play_hand()
 
 
+def overdue(table) -> list[int]:
+    """The parties the host's deal has waited the deadline for."""
+    return [late.who for late in table.host.deal.overdue()]
+
+
 def _from_host(table, seat):
     state = table.host.state
     data = state.game.action_to_json(table.bot.choose(state, seat))
@@ -74,9 +79,9 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     table, clock = table_with_clock()
     silence(table, GONE)
     table.start()
-    assert table.host.overdue() == [] and table.host.due_in() == CONTRIBUTION_DEADLINE
+    assert overdue(table) == [] and table.host.deal.due_in() == CONTRIBUTION_DEADLINE
     clock.now += CONTRIBUTION_DEADLINE
-    assert table.host.overdue() == [GONE]
+    assert overdue(table) == [GONE]
     gone(table)  # the host closes the silent client's link, then logs its drop
     table.deliver(table.host.restart_without([GONE]))
     assert table.alerts == []
@@ -160,9 +165,9 @@ def back(table) -> None:
 def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
     table, clock, scores = dealt
     clock.now += CONTRIBUTION_DEADLINE - 1
-    assert table.host.overdue() == [] and table.host.due_in() == pytest.approx(1.0)
+    assert overdue(table) == [] and table.host.deal.due_in() == pytest.approx(1.0)
     clock.now += 1
-    assert table.host.overdue() == [GONE]
+    assert overdue(table) == [GONE]
     table.deliver(table.host.restart_without([GONE]))
     assert table.alerts == []
     back(table)
@@ -179,7 +184,7 @@ def test_a_player_back_before_the_deadline_changes_nothing(dealt):
     clock.now += CONTRIBUTION_DEADLINE - 1
     back(table)
     clock.now += CONTRIBUTION_DEADLINE
-    assert table.host.overdue() == [] and table.host.due_in() is None
+    assert overdue(table) == [] and table.host.deal.due_in() is None
     table.play_hand()
     assert table.alerts == [] and all(len(v) == 1 for v in table.verified.values())
 

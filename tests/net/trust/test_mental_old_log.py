@@ -14,7 +14,7 @@ import msgpack
 
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
-from net.trust.deals.mental.host import MentalAuthority
+from net.trust.authority import HostAuthority
 from net.trust.deals.mental.peer import MentalReplica
 from net.trust.values import SignedEntry
 from net.wire import messages as m
@@ -42,7 +42,7 @@ def test_a_host_restores_a_protocol_3_log_to_its_last_card():
     a host restarted then is not built yet, docs/protocol.md.)"""
     records = old_records()
     last = max(i for i, (s, _) in enumerate(records) if s.kind == "action")
-    host = MentalAuthority.restore(fixed_identity(0), records[:last + 1], rng=lambda n: bytes(n))
+    host = HostAuthority.restore(fixed_identity(0), records[:last + 1], rng=lambda n: bytes(n))
     assert host.state.is_over and host.chain.seq == records[last][0].seq
     assert sum(len(cards) for cards in host.deal.party.played.values()) == 52
 

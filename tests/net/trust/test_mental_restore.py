@@ -6,7 +6,7 @@ peers rejoin, and the game goes on with every hand verified and nobody alerted."
 import pytest
 
 from net.trust.authority import RestoreError
-from net.trust.deals.mental.host import MentalAuthority
+from net.trust.authority import HostAuthority
 from tests.net.trust.mental_trust_table import MentalTrustTable
 
 VARIANTS = [("rook", None, None), ("somerset", "kitty-doubled", None),
@@ -14,10 +14,10 @@ VARIANTS = [("rook", None, None), ("somerset", "kitty-doubled", None),
 IDS = ["rook", "somerset", "horseshoes"]
 
 
-def restart(t) -> MentalAuthority:
+def restart(t) -> HostAuthority:
     """The host stops and starts again from what it wrote; its peers rejoin it."""
     old = t.host
-    t.host = MentalAuthority.restore(t.host_id, list(t.persisted), rng=t._bytes,
+    t.host = HostAuthority.restore(t.host_id, list(t.persisted), rng=t._bytes,
                                      persist=lambda s, p: t.persist(s, p))
     back = set()  # a peer not back yet is sent nothing live (its link is down)
     t.tamper = lambda fp, msg: msg if fp in back else None
@@ -89,7 +89,7 @@ def test_a_stored_hand_end_that_is_not_the_verified_deals_is_refused():
         **{**{f: getattr(signed.entry, f) for f in ("table", "seq", "prev", "kind", "body")},
            "state_hash": "0" * 64}))
     with pytest.raises(RestoreError, match="does not replay to its state hash"):
-        MentalAuthority.restore(t.host_id, records[:at] + [(forged, private)], rng=t._bytes)
+        HostAuthority.restore(t.host_id, records[:at] + [(forged, private)], rng=t._bytes)
 
 
 def test_a_change_that_cannot_be_written_keeps_the_private_deal(tmp_path):

@@ -194,13 +194,13 @@ def test_a_contributor_past_the_deadline_is_skipped_by_name_and_everyone_accepts
     t.deliver(t.host.start_game(dealer=0))
     assert t.host.state is None and t.host.round.waiting_for == [2]
     clock.now += 10.0  # the host's deadline, as each peer measures it
-    out = t.host.skip(2)
+    out = t.host.restart_without([2])
     assert [e.kind for e in out.entries] == ["skip", "deal"]
     assert out.entries[0].body == {"hand": 0, "seat": 2}
     t.deliver(out)
     in_step(t)
     assert t.host.state is not None and t.host.log[-1].body["contributors"] == [1, 3]
-    assert t.host.skip(2).error  # nothing is owed any more
+    assert t.host.restart_without([2]).error  # nothing is owed any more
     t.play_hand(check=in_step)
     assert all(len(v) == 1 for v in t.verified.values())
 

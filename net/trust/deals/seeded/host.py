@@ -1,63 +1,109 @@
-"""The hand in progress, on the host: its deal round, its moves' bookkeeping, its reveal.
+"""The seeded deal on the host: its commit–reveal round, its moves, its reveal.
 
-``HostHand`` follows one hand through the log — the commitment, the contributions and
-skips, the deal, each move, the reveal — and makes the bodies of the entries that only
-the host writes: the commitment (``commit_body``), the deal once every contribution is
-in or waived (``deal_body``), and at the end the score (``hand_end_body``) and the
-reveal of the secret and of every secret action (``reveal_body``). It also knows where a
-seat's next move must fit in the log (``binding``) and which secret move an entry logged
-(``secret_of``), for the host to echo it to its player alone.
+``SeededHost`` follows one hand through the log — the commitment, the contributions and
+skips, the deal, each move, the hand's end and the reveal — and writes the entries only
+the host writes: the commitment (``opening``), the deal once every contribution is in or
+waived, and at the end the score (``hand_end``) and the reveal of the secret and of every
+secret move. The host's client knows every hand: it checks each move on the real deal
+(the engine's rules are the check; the state is put back if a move is refused or its
+entry cannot be written), and sends each seat its own view.
 
-No I/O and no randomness: the host passes its secret in. The replicas follow the same
-round with ``fairdeal.DealRound``, checking instead of making.
+No I/O and no randomness of its own: the host passes its secret in. The replicas follow
+the same round with ``fairdeal.DealRound`` (``seeded.peer``), checking instead of making.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from engine import IllegalAction
 
+from net.trust.deals.part import HandTable, HostDeal, Late
 from net.trust.deals.seeded import fairdeal
 from net.trust.log import result_dict
-from net.trust.moves import Binding
+from net.trust.moves import ActionBody, Refusal, admit
 from net.trust.signing import CONTRIBUTION_DOMAIN, opens
+from net.trust.store import StoreError
+from net.wire import messages as m
+
+COMMIT, CONTRIBUTION, SKIP, DEAL = "commit", "contribution", "skip", "deal"
+HAND_END, REVEAL = "hand_end", "reveal"
 
 
-class HostHand:
-    #: The entries of the hand's own course (``follow``); an action's is the host's.
-    FOLLOWS = ("commit", "contribution", "skip", "deal", "hand_end", "reveal")
+def commit_body(table: str, hand: int, dealer: int, secret: bytes, contributors: list[int]) -> dict:
+    return {"hand": hand, "dealer": dealer,
+            "commitment": fairdeal.commitment(table, hand, secret), "contributors": contributors}
 
-    def __init__(self):
-        self.round: fairdeal.DealRound | None = None
-        self.deal_seq: int | None = None  # this hand's deal entry
-        self.last_action: dict[int, int] = {}  # seat -> seq of its last action this hand
-        self.hidden: list[dict] = []  # this hand's secret actions, revealed at its end
 
-    # -- the bodies the host logs ------------------------------------------------------------
+def hand_end_body(game, match, state=None) -> dict:
+    """The finished hand's result and the running scores it makes (``state``: the hand
+    scored, by default the match's)."""
+    result = (state or match.state).result()
+    scores = [s + d for s, d in zip(match.scores, result.score)]
+    return {"hand": match.hand_number, "result": result_dict(result), "scores": scores,
+            "winner": game.match_winner(scores, result)}
+
+
+class SeededHost(HostDeal):
+    OPENS = COMMIT
+    KINDS = (COMMIT, CONTRIBUTION, SKIP, DEAL, HAND_END, REVEAL)
+
     @staticmethod
-    def commit_body(table: str, hand: int, dealer: int, secret: bytes, contributors: list[int]) -> dict:
-        return {"hand": hand, "dealer": dealer,
-                "commitment": fairdeal.commitment(table, hand, secret), "contributors": contributors}
+    def opening(table: HandTable, rng, contributors: list[int]) -> tuple[str, dict, dict]:
+        """The commitment to this hand's secret, asking ``contributors`` for randomness."""
+        secret = rng(32)
+        match = table.match
+        body = commit_body(table.table, match.hand_number, match.dealer, secret, contributors)
+        return COMMIT, body, {"secret": secret}
 
-    def deal_body(self, game) -> tuple[dict, str] | None:
-        """(body, state hash of the deal) once nothing more is awaited, else None."""
-        rnd = self.round
-        if rnd is None or not rnd.ready:
-            return None
-        body = {"hand": rnd.hand, "dealer": rnd.dealer, "contributors": rnd.contributors()}
-        return body, game.deal(rnd.seed(), rnd.dealer).state_hash()
+    def __init__(self, table: HandTable, entry, private: dict):
+        body = entry.body
+        super().__init__(table, body["hand"], body["dealer"])
+        self.round = fairdeal.DealRound(table.table, body["hand"], body["dealer"], body["commitment"],
+                                        body["contributors"], secret=private.get("secret"))
+        self.hidden: list[dict] = []  # this hand's secret moves, revealed at its end
+        self.since = table.now()  # when the commitment was logged (the host's clock)
+        for seat in table.away() & set(body["contributors"]):
+            self.round.waive(seat)
 
-    @staticmethod
-    def hand_end_body(game, match) -> dict:
-        """The finished hand's result and the running scores it makes."""
-        result = match.state.result()
-        scores = [s + d for s, d in zip(match.scores, result.score)]
-        return {"hand": match.hand_number, "result": result_dict(result), "scores": scores,
-                "winner": game.match_winner(scores, result)}
+    # -- the log ---------------------------------------------------------------------------
+    def apply(self, entry, private: dict, applied: list | None, restoring: bool) -> list:
+        body, kind = entry.body, entry.kind
+        if kind == CONTRIBUTION:
+            contribution = body["signed"]["body"]
+            self.round.add(contribution["seat"], contribution["random"])
+        elif kind == SKIP:
+            self.round.waive(body["seat"])
+        elif kind == DEAL:
+            self.round.dealt, self.deal_seq = True, entry.seq
+            return list(getattr(self.match.start_hand(self.round.seed()), "deal_events", ()))
+        elif kind == "action":
+            return self._apply_move(entry, private, applied)
+        elif kind == HAND_END:
+            self.match.finish_hand()
+        elif kind == REVEAL:
+            self.round.revealed = True
+        return []
 
-    def reveal_body(self) -> dict:
-        return {"hand": self.round.hand, "secret": self.round.secret, "hidden": list(self.hidden)}
+    def _apply_move(self, entry, private: dict, applied: list | None) -> list:
+        """A move: ``applied`` holds its events when the live state has taken it already
+        (``log_move``); replaying the stored log, it is applied here."""
+        events = applied
+        if events is None:
+            events = self.state.apply(self.table.game.action_from_json(private["action"]))
+        body = ActionBody.logged_in(entry)
+        self.last_action[body.seat] = entry.seq
+        if body.hidden is not None:
+            self.hidden.append({"seq": entry.seq, "action": private["action"], "nonce": private["nonce"]})
+        return events
 
-    # -- questions -----------------------------------------------------------------------------
+    def take(self, log, seat: int, key: bytes, message: dict) -> None:
+        if message["type"] != m.CONTRIBUTION:
+            return  # a client back from a privately dealt hand sends its old messages: done with
+        signed = message["signed"]
+        problem = self.contribution_problem(seat, key, signed)
+        if problem:
+            raise Refusal(problem)
+        log(CONTRIBUTION, {"seat": seat, "signed": signed})
+
     def contribution_problem(self, seat: int, key: bytes, signed: dict) -> str | None:
         """Why ``seat``'s signed contribution (playing with ``key``) may not be logged."""
         if not opens(key, CONTRIBUTION_DOMAIN, signed):
@@ -65,61 +111,75 @@ class HostHand:
         body = signed["body"]
         if body["seat"] != seat:
             return f"you sit in seat {seat}, not {body['seat']}"
-        if self.round is None:
-            return "no deal is waiting for randomness"
         return self.round.contribution_problem(body)
 
-    def owes(self, seat: int) -> bool:
-        """Whether the deal is waiting for ``seat``'s contribution."""
+    def go_on(self, log) -> None:
+        """Deal once nothing more is awaited; score and reveal once the hand is over."""
         rnd = self.round
-        return rnd is not None and not rnd.dealt and seat in rnd.waiting_for
+        if rnd.ready:
+            body = {"hand": rnd.hand, "dealer": rnd.dealer, "contributors": rnd.contributors()}
+            log(DEAL, body, state_hash=self.table.game.deal(rnd.seed(), rnd.dealer).state_hash())
+        state = self.state
+        if rnd.dealt and state is not None and state.is_over:
+            log(HAND_END, hand_end_body(self.table.game, self.match))
+            log(REVEAL, {"hand": rnd.hand, "secret": rnd.secret, "hidden": list(self.hidden)})
 
     def between_hands(self) -> bool:
-        return self.round is None or self.round.revealed
+        return self.round.revealed
 
-    def binding(self, table: str, hand: int, seat: int, next_seq: int,
-                hash_at: Callable[[int], bytes | None]) -> Binding:
-        return Binding(table, hand, self.deal_seq, self.last_action.get(seat), next_seq, hash_at)
+    # -- moves -------------------------------------------------------------------------------
+    def admit(self, seat, key, signed, private, binding):
+        return admit(self.table.game, self.state, key, seat, signed, private, binding)
+
+    def log_move(self, log, signed: dict, move, carried: list) -> None:
+        """Apply the move to the live state once — the engine's rules are the last check
+        — and log it with the state hash it makes; the state is put back if the move is
+        refused or its entry cannot be written."""
+        state = self.state
+        before = state.clone()
+        try:
+            events = state.apply(move.action)
+        except IllegalAction as exc:
+            self.match.state = before
+            raise Refusal(exc.reason) from None
+        try:
+            log("action", {"signed": signed}, private={"action": move.full, "nonce": move.nonce},
+                state_hash=state.state_hash(), applied=events)
+        except StoreError:
+            self.match.state = before
+            raise
+
+    # -- players gone ------------------------------------------------------------------------
+    def dropped(self, seat: int) -> None:
+        self.round.waive(seat)  # the deal goes on without a contribution it will not get
+
+    def awaited(self) -> list[int]:
+        return [] if self.round.dealt else list(self.round.waiting_for)
+
+    def overdue(self) -> list[Late]:
+        """The seats whose shuffle has not come the deadline after the commitment."""
+        if self.table.now() - self.since < self.table.deadline:
+            return []
+        return [Late(seat, (seat,), None, "skipped") for seat in self.awaited()]
+
+    def due_in(self) -> float | None:
+        if not self.awaited():
+            return None
+        return max(0.0, self.since + self.table.deadline - self.table.now())
+
+    def go_on_without(self, log, late: list[int]) -> None:
+        """A ``skip`` for each seat: the deal goes on without its contribution."""
+        for seat in late:
+            if seat not in self.awaited():
+                raise Refusal(f"seat {seat} owes no contribution now")
+            log(SKIP, {"hand": self.hand, "seat": seat})
+
+    # -- what each party may see ---------------------------------------------------------------
+    def private_view(self, seat: int) -> dict | None:
+        state = self.state
+        return state.private_view(seat) if state is not None else None
 
     def secret_of(self, seq: int) -> dict | None:
-        """The full form of the secret action logged as entry ``seq``, if it is one."""
         if self.hidden and self.hidden[-1]["seq"] == seq:
             return self.hidden[-1]["action"]
         return None
-
-    # -- following the log ---------------------------------------------------------------------
-    def follow(self, table: str, entry, private: dict, match, away: set[int]) -> list:
-        """Apply one of the hand's own entries (``FOLLOWS``) to this hand and to the
-        ``match`` it belongs to; the engine's events. Contributors already ``away`` when
-        the commitment comes are waived at once."""
-        body = entry.body
-        if entry.kind == "commit":
-            self.round = fairdeal.DealRound(table, body["hand"], body["dealer"], body["commitment"],
-                                            body["contributors"], secret=private.get("secret"))
-            self.deal_seq, self.last_action, self.hidden = None, {}, []
-            for seat in away & set(body["contributors"]):
-                self.round.waive(seat)
-        elif entry.kind == "contribution":
-            contribution = body["signed"]["body"]
-            self.round.add(contribution["seat"], contribution["random"])
-        elif entry.kind == "skip":
-            self.waive(body["seat"])
-        elif entry.kind == "deal":
-            self.round.dealt, self.deal_seq = True, entry.seq
-            return list(getattr(match.start_hand(self.round.seed()), "deal_events", ()))
-        elif entry.kind == "hand_end":
-            match.finish_hand()
-        elif entry.kind == "reveal":
-            self.round.revealed = True
-        return []
-
-    def waive(self, seat: int) -> None:
-        """``seat`` dropped, or was skipped: the deal goes on without it."""
-        if self.round is not None:
-            self.round.waive(seat)
-
-    def moved(self, seq: int, seat: int, hidden: bool, private: dict) -> None:
-        """``seat``'s action logged as entry ``seq`` (with its full form if secret)."""
-        self.last_action[seat] = seq
-        if hidden:
-            self.hidden.append({"seq": seq, "action": private["action"], "nonce": private["nonce"]})
