@@ -51,7 +51,7 @@ from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
 from net.trust.alerts import alert_event
-from net.trust.deals.mental.peer import MentalReplica
+from net.trust.replica import PeerReplica
 from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
@@ -127,7 +127,7 @@ class GuestCore:
         self._deadline: float | None = None  # the app's first join gives up by then
         self._attempt: asyncio.Future | None = None
         self._wake_event: asyncio.Event | None = None
-        self.replica: MentalReplica | None = None
+        self.replica: PeerReplica | None = None
         self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
         self.succession = Succession(self, **takeover) if takeover is not None else NoSuccession()
         self.host_key: bytes | None = None
@@ -386,7 +386,7 @@ class GuestCore:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
-            self.replica = MentalReplica(self.identity, msg.get("origin", key), msg["table"],
+            self.replica = PeerReplica(self.identity, msg.get("origin", key), msg["table"],
                                        deadline=self.timings.contribution,
                                        slack=self.timings.contribution_slack)
             self.disk_log.open(msg["table"])

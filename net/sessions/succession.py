@@ -356,8 +356,8 @@ class Succession:
         replica = core.replica
         original = replica.log[0].body["host_key"]
 
-        def restore(messages):  # as the kind it is (a MentalReplica follows the private deal)
-            return type(replica).restore(core.identity, original, replica.table, messages, core.rng,
+        def restore(messages):  # with its own timings
+            return PeerReplica.restore(core.identity, original, replica.table, messages, core.rng,
                                          deadline=core.timings.contribution,
                                          slack=core.timings.contribution_slack)
         rolled = takeover.rolled_back(replica, self.accepted, seq, restore)

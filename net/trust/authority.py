@@ -14,7 +14,7 @@ engine tries it on the live state (its rules are the check), and the state is pu
 if it is refused or its entry cannot be written.
 
 The authority wires single-job parts together: ``moves.admit`` (a player's signed move
-checked and parsed once), the hand's deal (``deal``: a ``deals.part.HostDeal`` — the
+checked and parsed once), the hand's deal (``deal``: a ``deals.host.HostDeal`` — the
 seeded deal, ``SeededHost``, or the mental-poker deal, ``MentalHost``, chosen as each
 hand starts — which logs the hand's own entries, checks and logs its moves, and says
 what each seat may see), ``Archive`` (what each seat was sent, to send it again), and
@@ -38,7 +38,7 @@ from engine import Match, RecordError, make_game
 from net.constants import CONTRIBUTION_DEADLINE
 from net.trust.archive import Archive
 from net.trust.deals.mental.host import MentalHost
-from net.trust.deals.part import HandTable, HostDeal, NoHand
+from net.trust.deals.host import HandTable, HostDeal, NoHand
 from net.trust.deals.seeded.host import SeededHost
 from net.trust.log import Chain
 from net.trust.moves import Admitted, Refusal
@@ -309,7 +309,7 @@ class HostAuthority:
         self._publish(out, signed, events)
 
     def _logger(self, out: Out):
-        """The one path, as the deal part is given it (``deals.part.Log``)."""
+        """The one path, as the deal part is given it (``deals.host.Log``)."""
         return lambda kind, body, private=None, state_hash=None, applied=None: \
             self._append(out, kind, body, private, state_hash, applied)
 

@@ -20,36 +20,40 @@ replica stops: it refuses that entry and every later one (the session starts a f
 replica and rejoins from the beginning to resync). It never advances on a forked
 history.
 
-Each ``_on_<kind>`` handler checks an entry without changing anything and returns what
-to do once every check has passed, so a refused entry leaves the replica as it was. The
-checks themselves live in single-job modules: ``shadow`` (the hand replayed on what
-this seat knows), ``live``, ``privacy``, ``reveal``, ``deadline`` (a skip timed on this
-peer's own clock) and ``fairdeal`` (the commit–reveal round).
+Each check returns what to do once every check has passed, so a refused entry leaves the
+replica as it was. The table's own entries (seats, options, a game's start, drops,
+rejoins, a takeover) are checked here; a hand's are its deal's (``deal``: a
+``deals.peer.PeerDeal`` — the seeded deal's ``SeededPeer`` or the mental deal's
+``MentalPeer`` — opened by the hand's first entry, ``NO_DEAL`` between hands), which
+checks them with single-job modules: ``shadow`` (the hand replayed on what this seat
+knows), ``live``, ``privacy``, and the deal's own round, deadlines and reveal.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine import IllegalAction, RecordError, make_game
 
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust import takeover
-from net.trust.deals.seeded import fairdeal
 from net.trust.alerts import HOST, IntegrityAlert, Violation
-from net.trust.deals.seeded.deadline import ShuffleWatch
-from net.trust.live import compare, hand_sent, logged_action, shown_hand
+from net.trust.deals.mental.peer import MentalPeer
+from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
+from net.trust.deals.seeded.peer import SeededPeer
+from net.trust.live import shown_hand
 from net.trust.log import Chain, HeldLog
-from net.trust.moves import Binding, logged_move
-from net.trust.privacy import check_private
-from net.trust.deals.seeded.reveal import verified, verify_hand
-from net.trust.shadow import CheckedHand, Shadow, Step
-from net.trust.signing import CONTRIBUTION_DOMAIN, opens, read_action, seal, sign_action
+from net.trust.signing import read_action, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats
 from net.wire import messages as m
 from net.wire.identity import fingerprint
+
+#: The deal a hand is dealt by, by the entry that opens it.
+DEALS = {SeededPeer.OPENS: SeededPeer, MentalPeer.OPENS: MentalPeer}
+#: Every kind of entry a hand's deal checks (one under another deal is misplaced).
+DEAL_KINDS = frozenset(k for deal in DEALS.values() for k in deal.KINDS)
 
 
 @dataclass
@@ -63,6 +67,9 @@ class ReplicaOut:
 
 class ReplicaHalted(Exception):
     """The replica stopped at an integrity alert and takes no more actions."""
+
+
+__all__ = ["PeerReplica", "ReplicaHalted", "ReplicaOut"]
 
 
 class PeerReplica:
@@ -84,16 +91,20 @@ class PeerReplica:
         self.hand_number = 0
         self.dealer: int | None = None
         self.winner: int | None = None
-        self.round: fairdeal.DealRound | None = None
-        self.hand: CheckedHand | None = None  # the hand in progress, from its commitment
-        self.view: dict | None = None  # the latest private view the host sent
+        self.deal: PeerDeal = NO_DEAL  # the hand's deal (the last hand's, between hands)
+        self.deals = DEALS  # the part each opening entry makes (a test's client may bend one)
+        self.view: dict | None = None  # this seat's latest view (the host's, or its deal's own)
         self.public: dict | None = None
         self.held: set[int] = set()  # seats this key plays (kept while a bot stands in)
-        self.clock = clock  # the contribution deadline is timed on this peer's own clock
-        self.shuffles = ShuffleWatch(deadline, slack)
+        self.clock = clock  # the deal's deadlines are timed on this peer's own clock
+        self.deadline, self.slack = deadline, slack
         self.standing: dict | None = None  # this player's signed standing in a takeover
-        self._contributed: tuple | None = None  # (hand, commitment) this seat answered
         self._live = False  # the message being read is a live entry, not a catch-up sync
+        self._table = PeerTable(identity, table, lambda n: self.rng(n), lambda: self.clock(),
+                                deadline, slack, lambda: self.game,
+                                lambda: self.seats, lambda: self.seat, lambda: self.host_key,
+                                lambda: self.host_seat, lambda: self.log, lambda: self.scores,
+                                lambda: self._live, self._close_hand)
 
     # -- who am I ------------------------------------------------------------------------
     @property
@@ -109,6 +120,16 @@ class PeerReplica:
     def seq(self) -> int:
         return self.chain.seq
 
+    @property
+    def round(self):
+        """This hand's deal round (``fairdeal.DealRound``, ``MentalRound``), or None."""
+        return self.deal.round
+
+    @property
+    def hand(self):
+        """The hand in progress (``shadow.CheckedHand``), or None between hands."""
+        return self.deal.hand
+
     # -- input ---------------------------------------------------------------------------
     def receive(self, message) -> ReplicaOut:
         out = ReplicaOut()
@@ -123,15 +144,17 @@ class PeerReplica:
             return out
         self._live = kind == m.ENTRY
         if kind == m.SYNC:
-            self._contributed = None  # a restarted host may have lost it: offer again
-            self.shuffles.resynced()
+            self.deal.resynced()
             for entry_message in message["entries"]:
                 if not self._entry(out, entry_message):
                     break
         else:
             self._entry(out, message)
-        if kind != m.SYNC or message["last"]:  # caught up: a round may be waiting for us
-            self._maybe_contribute(out)
+        if self.halted is None and (kind != m.SYNC or message["last"]):
+            out.sends += self.deal.sends()  # caught up: the deal may be waiting for us
+        view = self.deal.own_view(self.seat)
+        if view is not None:
+            self.view = view
         return out
 
     def _entry(self, out: ReplicaOut, wire: dict) -> bool:
@@ -149,14 +172,15 @@ class PeerReplica:
                 raise Violation(HOST, self.host_seat, *problem)
             if held:
                 return True  # an identical copy of an entry held: harmless
-            commit = getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
-            if entry.kind not in ("deal", "action"):  # those are checked with their shadow
-                self._check_public_unchanged(entry, message)
-                live, me = self._live_shadow(), self._seat_after(entry)
+            commit = self._check(entry, message)
+            deal = self.deal
+            if entry.kind not in deal.SELF_CHECKED:  # what the host sent with it, checked here
+                deal.check_public(entry, message, self.public, self.host_seat)
+                live, me = deal.live_shadow(), self._seat_after(entry)
                 shadow = shown_hand(self.game, live, message.view, me, entry.seq, self.host_seat)
-                self._check_private(entry, message, shadow, me)
+                deal.check_private(self.game, entry, message, shadow, me, self.host_seat)
                 if shadow is not live:
-                    commit = then(commit, lambda: setattr(self, "hand", replace(self.hand, shadow=shadow)))
+                    commit = then(commit, lambda: deal.teach(shadow))
         except Violation as v:
             self._halt(out, v, signed.wire, entry.seq)
             return False
@@ -182,6 +206,32 @@ class PeerReplica:
                                [s.wire for s in self.log[start:]] + [failing])
         self.halted = alert
         out.alerts.append(alert)
+
+    def _check(self, entry: Entry, message: EntryMessage):
+        """Check one entry (nothing changes); what to do once every check has passed."""
+        kind = entry.kind
+        if kind in self.deals:
+            self._need(self.scores is not None and self._between_hands(), entry,
+                       "a deal while a hand is being played (or before the game)")
+            self._need(entry.body["hand"] == self.hand_number and entry.body["dealer"] == self.dealer,
+                       entry, f"expected hand {self.hand_number} dealt by seat {self.dealer}")
+            deal = self.deals[kind].opening(self._table, entry, message)
+            return lambda: setattr(self, "deal", deal)
+        if kind == "action" or kind in self.deal.KINDS:
+            return self.deal.check(entry, message)
+        self._need(kind not in DEAL_KINDS, entry, f"a {kind} entry with no such deal under way")
+        return getattr(self, "_on_" + kind)(entry, message)
+
+    def _close_hand(self, scores: list[int], winner) -> None:
+        """The hand's last entry was accepted: its scores banked, the next hand's number
+        and dealer (its deal stays, closed, until the next hand opens)."""
+        self.scores, self.winner = scores, winner
+        self.hand_number += 1
+        self.dealer = (self.dealer + 1) % self.game.num_players
+
+    def forget_hand(self) -> None:
+        """A hand abandoned (a takeover): its deal and what was shown of it are forgotten."""
+        self.deal, self.public, self.view = NO_DEAL, None, None
 
     def check_head(self, seq: int, head: bytes) -> ReplicaOut:
         """The host's heartbeat says its log ends at entry ``seq``, whose hash is ``head``
@@ -235,23 +285,29 @@ class PeerReplica:
         def commit():
             self.scores = self.game.initial_scores()
             self.hand_number, self.dealer, self.winner = 0, dealer, None
-            self.round, self.hand = None, None
+            self.deal = NO_DEAL
         return commit
 
     def _on_drop(self, entry: Entry, message: EntryMessage):
         seat = entry.body["seat"]
         self._need(seat in self.seats, entry, "a drop names no seat")
+        deal = self.deal
+        deal.dropped(entry, seat)
 
         def commit():
             self.seats.reconnected(seat, False)
-            if self.round is not None:
-                self.round.waive(seat)
+            deal.on_dropped(seat)
         return commit
 
     def _on_rejoin(self, entry: Entry, message: EntryMessage):
         seat = entry.body["seat"]
         self._need(seat in self.seats, entry, "a rejoin names no seat")
-        return lambda: self.seats.reconnected(seat, True)
+        deal = self.deal
+
+        def commit():
+            self.seats.reconnected(seat, True)
+            deal.rejoined(seat)
+        return commit
 
     def _on_takeover(self, entry: Entry, message: EntryMessage):
         return takeover.checked(self, entry)  # a new host from the players (``takeover``)
@@ -264,190 +320,39 @@ class PeerReplica:
         no_hand = self.round is None or self.round.revealed
         return no_hand and (allow_over or self.winner is None)
 
-    # -- the deal ----------------------------------------------------------------------------
-    def _on_commit(self, entry: Entry, message: EntryMessage):
-        body = entry.body
-        self._need(self.scores is not None and self._between_hands(), entry,
-                   "a commitment while a hand is being played (or before the game)")
-        self._need(body["hand"] == self.hand_number and body["dealer"] == self.dealer, entry,
-                   f"expected hand {self.hand_number} dealt by seat {self.dealer}")
-        required = sorted(self.seats.players(besides=self.host_key))
-        if sorted(body["contributors"]) != required:
-            raise Violation(HOST, self.host_seat, "contribution",
-                            f"the commitment for hand {body['hand']} asks {body['contributors']} "
-                            f"for randomness, not every player {required}")
-        self._need(isinstance(body["commitment"], bytes) and len(body["commitment"]) == m.HASH_BYTES,
-                   entry, "a commitment is 32 bytes")
-
-        def commit():
-            self.round = fairdeal.DealRound(self.table, body["hand"], body["dealer"],
-                                            body["commitment"], body["contributors"])
-            for seat in self.seats.away() & set(body["contributors"]):
-                self.round.waive(seat)
-            self.hand = CheckedHand(entry.seq)
-            self.shuffles.committed(body["hand"], self._live, self.clock())
-        return commit
-
-    def _on_skip(self, entry: Entry, message: EntryMessage):
-        """A contributor skipped for missing the deadline: it must have owed one, and
-        the skip may not come sooner than this peer's own clock allows (``deadline``)."""
-        body, rnd = entry.body, self.round
-        self._need(rnd is not None and not rnd.dealt and body["hand"] == rnd.hand, entry,
-                   "a skip with no deal waiting")
-        seat = body["seat"]
-        if seat not in rnd.waiting_for:
-            raise Violation(HOST, self.host_seat, "contribution",
-                            f"the host skipped seat {seat}, which owed no contribution")
-        problem = self.shuffles.skip_problem(rnd.hand, seat, seat == self.seat, self.clock())
-        if problem:
-            raise Violation(HOST, self.host_seat, "contribution", problem)
-        return lambda: rnd.waive(seat)
-
-    def _on_contribution(self, entry: Entry, message: EntryMessage):
-        body = entry.body
-        self._need(self.round is not None and not self.round.dealt, entry,
-                   "a contribution with no deal waiting")
-        signed = body["signed"]
-        self._need(m.is_contribution_envelope(signed), entry, "a malformed contribution")
-        seat = signed["body"]["seat"]
-        self._need(body["seat"] == seat and seat in self.seats, entry,
-                   "the contribution is filed under another seat")
-        if not opens(self.seats[seat].key, CONTRIBUTION_DOMAIN, signed):
-            raise Violation(HOST, self.host_seat, "contribution",
-                            f"seat {seat}'s contribution is not signed by its key")
-        problem = self.round.contribution_problem(signed["body"])
-        if problem:
-            raise Violation(HOST, self.host_seat, "contribution", problem)
-        return lambda: self.round.add(seat, signed["body"]["random"])
-
-    def _on_deal(self, entry: Entry, message: EntryMessage):
-        body = entry.body
-        rnd = self.round
-        self._need(rnd is not None and not rnd.dealt and body["hand"] == rnd.hand
-                   and body["dealer"] == rnd.dealer, entry, "a deal with no commitment before it")
-        if rnd.waiting_for or body["contributors"] != rnd.contributors():
-            raise Violation(HOST, self.host_seat, "contribution",
-                            f"hand {rnd.hand} was dealt without the randomness of seat(s) "
-                            f"{rnd.waiting_for or body['contributors']}")
-        me = self.seat
-        my_hand = hand_sent(self.game, message.view, self.host_seat) if me is not None else frozenset()
-        shadow, deferred = compare(self.game, Shadow(self.game, me, rnd.dealer, my_hand), entry,
-                                   message, me, self.host_seat)
-        self._check_private(entry, message, shadow, me)
-        hand = self.hand
-
-        def commit():
-            rnd.dealt = True
-            self.hand = hand.with_deal(entry.seq, entry.state_hash, shadow, deferred)
-        return commit
-
-    # -- moves -------------------------------------------------------------------------------
-    def _on_action(self, entry: Entry, message: EntryMessage):
-        hand = self.hand
-        self._need(hand is not None and hand.playing and not hand.shadow.state.is_over, entry,
-                   "an action while no hand is being played")
-        body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry))
-        action, hidden = logged_action(self.game, body, message.action, hand.me, entry.seq)
-        shadow, deferred = compare(self.game, hand.shadow.with_step(action, hidden), entry, message,
-                                   hand.me, self.host_seat)
-        self._check_private(entry, message, shadow, self.seat)
-        step = Step(entry.seq, body, entry.state_hash)
-        return lambda: setattr(self, "hand", hand.with_step(step, shadow, deferred))
-
-    def binding(self, hand: CheckedHand, entry: Entry):
-        """What a move logged in ``entry`` must be bound to, by seat (``moves.Binding``)."""
-        return lambda seat: Binding(self.table, self.hand_number, hand.deal_seq,
-                                    hand.last_action(seat), entry.seq, self.log.hash_at)
-
-    # -- what the host sends this seat alone, and entries that change no state ----------------
-    def _live_shadow(self) -> Shadow | None:
-        hand = self.hand
-        return hand.shadow if hand is not None and hand.end is None else None
-
+    # -- what the host sends this seat alone --------------------------------------------------
     def _seat_after(self, entry: Entry) -> int | None:
         """This key's seat once ``entry`` is applied (a seat entry may give or take it)."""
         if entry.kind != "seat":
             return self.seat
         return self.seats.after(entry.body).held_by(self.key)
 
-    def _check_public_unchanged(self, entry: Entry, message: EntryMessage) -> None:
-        """An entry that changes no state comes with the public view already verified."""
-        public = message.public
-        if public is not None and public != self.public:
-            raise Violation(HOST, self.host_seat, "state-hash",
-                            f"entry {entry.seq} ({entry.kind}) changes nothing, yet comes "
-                            "with a different public state")
-
-    def _check_private(self, entry: Entry, message: EntryMessage, shadow: Shadow | None,
-                       me: int | None) -> None:
-        playing = self.hand is not None and self.hand.playing
-        check_private(self.game.deck if self.game else None, entry, message, shadow, me, playing,
-                      self.host_seat)
-
-    # -- the end of a hand ---------------------------------------------------------------------
-    def _on_hand_end(self, entry: Entry, message: EntryMessage):
-        hand, body = self.hand, entry.body
-        self._need(hand is not None and hand.playing and hand.shadow.state.is_over
-                   and body["hand"] == self.hand_number, entry,
-                   "a hand end while the hand is being played")
-        return lambda: setattr(self, "hand", hand.ended(body))
-
-    def _on_reveal(self, entry: Entry, message: EntryMessage):
-        hand, body = self.hand, entry.body
-        self._need(hand is not None and hand.end is not None and not self.round.revealed
-                   and body["hand"] == self.round.hand, entry, "a reveal before the hand ended")
-        problem = self.round.reveal_problem(body["secret"])
-        if problem:
-            raise Violation(HOST, self.host_seat, "commitment", problem)
-        state = verify_hand(self.game, self.round, hand, body, self.scores, self.host_seat)
-
-        def commit():
-            self.round.secret = body["secret"]
-            self.round.revealed = True
-            self.scores, self.winner = list(hand.end["scores"]), hand.end["winner"]
-            self.hand_number += 1
-            self.dealer = (self.dealer + 1) % self.game.num_players
-            return verified(body, hand, state)
-        return commit
-
     # -- output ------------------------------------------------------------------------------
-    def _maybe_contribute(self, out: ReplicaOut) -> None:
-        me, rnd = self.seat, self.round
-        if self.halted or rnd is None or me is None or me not in rnd.waiting_for:
-            return
-        token = (rnd.hand, rnd.commitment)
-        if self._contributed == token:
-            return
-        self._contributed = token
-        self.shuffles.contributed(rnd.hand, self.clock())
-        body = m.contribution_body(self.table, rnd.hand, me, rnd.commitment, self.rng(m.RANDOM_BYTES))
-        out.sends.append(m.contribution_message(seal(self.identity, CONTRIBUTION_DOMAIN, body)))
-
     def act(self, action: dict) -> dict:
-        """The signed message for this seat's ``action`` (hand-record form, no seat).
+        """The signed message for this seat's ``action`` (hand-record form, no seat), with
+        what its deal makes it carry (a played card's proof, a bury's commitment).
 
-        IllegalAction if the rules forbid it (checked on this seat's own replica where
-        it can be), ReplicaHalted after an alert."""
+        IllegalAction if the rules forbid it (checked on this seat's own replay where
+        it can be) or the deal says wait, ReplicaHalted after an alert."""
         if self.halted is not None:
             raise ReplicaHalted(str(self.halted))
-        me, hand = self.seat, self.hand
-        if me is None or hand is None or not hand.playing:
+        me = self.seat
+        if me is None:
             raise IllegalAction("you have no hand to play")
+        state = self.deal.own_shadow(me)  # IllegalAction: no hand, or not now
         try:
             parsed = read_action(self.game, action, me)
         except RecordError as exc:
             raise IllegalAction(str(exc)) from None
-        if hand.me == me:
-            hand.shadow.state.clone().apply(parsed)  # IllegalAction goes to the caller
-        # Else this key was seated in the middle of the hand (re-admitted): the shadow
-        # deal was built before it held the seat and does not know its cards, so the
-        # host's check is the live one (and the reveal checks the whole hand as usual).
-        return sign_action(self.identity, self.game, parsed, table=self.table,
-                           hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
-                           rng=self.rng, mental=self._play_proof(parsed)).message()
-
-    def _play_proof(self, action) -> dict | None:
-        return None  # a played card's proof, under the mental deal (``MentalReplica``)
+        if state is not None:
+            state.clone().apply(parsed)  # IllegalAction goes to the caller
+        # Else this key was seated in the middle of the hand (re-admitted), or its cards
+        # are the host's this hand: its replay does not know them, so the host's check is
+        # the live one (and the hand's end checks the whole hand as usual).
+        message = sign_action(self.identity, self.game, parsed, table=self.table,
+                              hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
+                              rng=self.rng, mental=self.deal.play_proof(parsed)).message()
+        return self.deal.act(parsed, message)
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

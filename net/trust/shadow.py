@@ -145,6 +145,9 @@ class CheckedHand:
     def with_deal(self, seq: int, state_hash: str, shadow: Shadow, deferred: list) -> "CheckedHand":
         return replace(self, deal_seq=seq, deal_hash=state_hash, shadow=shadow, deferred=tuple(deferred))
 
+    def with_shadow(self, shadow: Shadow) -> "CheckedHand":
+        return replace(self, shadow=shadow)
+
     def with_step(self, step: Step, shadow: Shadow, deferred: list) -> "CheckedHand":
         return replace(self, shadow=shadow, steps=self.steps + (step,),
                        deferred=self.deferred + tuple(deferred))

@@ -34,7 +34,7 @@ from net.constants import CONTRIBUTION_DEADLINE
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
 from net.trust.authority import HostAuthority, Out
-from net.trust.deals.part import NoHand
+from net.trust.deals.host import NoHand
 from net.trust.log import Chain
 from net.trust.values import Seats
 

@@ -202,7 +202,7 @@ def follow(replica, body: dict) -> None:
     replica.host_key = body["host_key"]
     replica.standing = None
     if body["abandoned"] is not None:
-        replica.round, replica.hand, replica.public, replica.view = None, None, None, None
+        replica.forget_hand()
 
 
 def rolled_back(replica, messages, seq: int, restore):

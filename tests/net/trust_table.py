@@ -14,6 +14,7 @@ from collections import deque
 from engine import make_game
 from engine.bots.random_bot import RandomBot
 from net.trust.authority import HostAuthority
+from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.signing import read_action, sign_action
 from net.wire.identity import Identity
 from net.trust.replica import PeerReplica
@@ -151,3 +152,15 @@ class Table:
     def heads_agree(self) -> bool:
         return all(r.chain.head == self.host.chain.head and r.seq == self.host.chain.seq
                    for r in self.replicas.values())
+
+
+class _Withholding(SeededPeer):
+    """The seeded deal as a client that never sends its contribution sees it."""
+
+    def sends(self) -> list[dict]:
+        return []
+
+
+def withhold_contributions(replica) -> None:
+    """``replica``'s client heartbeats and plays but never sends its contribution to a deal."""
+    replica.deals = {**replica.deals, SeededPeer.OPENS: _Withholding}

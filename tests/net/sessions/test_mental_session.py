@@ -163,7 +163,7 @@ def duplicating(guest) -> None:
         if body["type"] != mm.SHUFFLE:
             return envelope
         deal = guest.replica.deal
-        setup, joint = deal.setup, deal.client.machine.joint
+        setup, joint = deal.setup, deal.party.client.machine.joint
         a, b = setup.dealt(1)[0], setup.dealt(2)[0]
         deck = decks.decode_deck(body["deck"], setup.deck_size, validate=True)
         r = Scalar.from_hash(b"test", b"cheat")

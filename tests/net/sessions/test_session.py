@@ -23,6 +23,7 @@ from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 from net.wire.transport import start_server
 from tests.net.session_kit import QUICK, Recorder, Table, assert_all_verified, ident, poll, wait_for
+from tests.net.trust_table import withhold_contributions
 
 
 @pytest.mark.parametrize("game", ["rook", "somerset", "horseshoes"])
@@ -293,7 +294,7 @@ class ShuffleWithholder(GuestCore):
 
     def _on_joined(self, msg):
         super()._on_joined(msg)
-        self.replica._maybe_contribute = lambda out: None
+        withhold_contributions(self.replica)
 
 
 def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_on(arun, tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 from net.sessions.guest_log import GuestLog, log_path
 from net.trust.deals.mental import log as ml
-from net.trust.deals.mental.peer import MentalReplica
+from net.trust.replica import PeerReplica
 from net.trust.replica import PeerReplica
 from net.trust.store import LogStore
 from net.wire.identity import load_identity
@@ -40,7 +40,7 @@ def verified_copy(state_dir, table: str, identity) -> PeerReplica:
     finally:
         disk.close()
     origin = messages[0].entry.body["host_key"]
-    replica = MentalReplica.restore(identity, origin, table, messages)  # reads either deal
+    replica = PeerReplica.restore(identity, origin, table, messages)  # reads either deal
     assert replica.halted is None, replica.halted
     return replica
 

@@ -1,5 +1,5 @@
 """The trust-protocol table (``trust_table.Table``) under the mental-poker deal: the host
-is a ``HostAuthority`` with ``mental_deal`` on, each peer a ``MentalReplica``; all in
+is a ``HostAuthority`` with ``mental_deal`` on, each peer a ``PeerReplica``; all in
 process, no sockets. A cheating guest is its replica with its outgoing deal messages
 (and the played card proofs its moves carry) bent and signed again with its own key
 (``cheat``)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.authority import HostAuthority
-from net.trust.deals.mental.peer import MentalReplica
+from net.trust.replica import PeerReplica
 from net.trust.signing import ACTION_DOMAIN, seal
 from tests.net.trust_table import TABLE, Table
 
@@ -18,14 +18,14 @@ class MentalTrustTable(Table):
         super().__init__(variant, open_=False, **kwargs)
         self.host = HostAuthority(self.host_id, self._bytes, persist=lambda s, p: self.persist(s, p),
                                     mental_deal=True, clock=lambda: 0.0)
-        self.replicas = {seat: MentalReplica(self.ids[seat], self.host_id.public_key, TABLE, self._bytes)
+        self.replicas = {seat: PeerReplica(self.ids[seat], self.host_id.public_key, TABLE, self._bytes)
                          for seat in self.peer_seats}
         self.open()
 
     def choose(self, seat: int) -> dict:
         """A peer decides on its own replay (the host does not know its hand)."""
         replica = self.replicas.get(seat)
-        state = replica.deal.state if replica is not None and replica.halted is None else self.host.state
+        state = replica.deal.party.state if replica is not None and replica.halted is None else self.host.state
         action = self.bot.choose(state, seat)
         data = state.game.action_to_json(action)
         data.pop("seat")

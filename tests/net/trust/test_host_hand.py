@@ -5,7 +5,7 @@ import pytest
 
 from engine import Match, make_game
 from engine.bots.random_bot import RandomBot
-from net.trust.deals.part import HandTable
+from net.trust.deals.host import HandTable
 from net.trust.deals.seeded import fairdeal
 from net.trust.deals.seeded.host import SeededHost, commit_body, hand_end_body
 from net.trust.log import Chain
@@ -20,7 +20,7 @@ SECRET = bytes(range(32))
 
 
 class Log:
-    """Entries made and applied in order, as the authority does (``deals.part.Log``)."""
+    """Entries made and applied in order, as the authority does (``deals.host.Log``)."""
 
     def __init__(self, away=()):
         self.chain, self.game = Chain("t"), make_game("rook")

@@ -125,8 +125,8 @@ def test_a_card_other_than_the_one_its_proof_opened_is_refused_live():
     table.play_until(lambda: table.host.state.to_act() == (1,)
                      and table.host.state.public_view()["phase"] == "play")
     replica = table.replicas[1]
-    legal = [a for a in replica.deal.state.legal_actions(1) if a.kind == "play"]
-    held = sorted(replica.deal.hands[1])
+    legal = [a for a in replica.deal.party.state.legal_actions(1) if a.kind == "play"]
+    held = sorted(replica.deal.party.hands[1])
     proven, claimed = legal[0].value, next(c for c in held if c != legal[0].value)
     game = table.host.game
     proof = replica.act({"play": game.deck.name(proven)})["signed"]["body"]["mental"]
@@ -252,14 +252,14 @@ def test_a_card_duplicated_in_a_shuffle_is_caught_and_its_shuffler_named():
         if body["type"] != mm.SHUFFLE:
             return body
         a, b = setup().dealt(1)[0], setup().dealt(2)[0]
-        joint = table.replicas[3].deal.client.machine.joint
+        joint = table.replicas[3].deal.party.client.machine.joint
         deck = decks.decode_deck(body["deck"], setup().deck_size, validate=True)
         r = Scalar.from_hash(b"test", b"cheat")
         deck[b] = decks.Ciphertext(deck[a].c1 + base_mul(r), deck[a].c2 + r * joint)
         return dict(body, deck=decks.encode_deck(deck))
     table.cheat(3, duplicate)
     table.start()
-    assert not table.alerts and table.replicas[1].deal.hands[1][0] == table.replicas[2].deal.hands[2][0]
+    assert not table.alerts and table.replicas[1].deal.party.hands[1][0] == table.replicas[2].deal.party.hands[2][0]
     table.play_until(lambda: table.alerts and all(r.halted for s, r in table.replicas.items() if s != 3),
                      limit=400)
     assert_named(table, PLAYER, 3, honest=[1, 2])

@@ -92,7 +92,7 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     assert restart.body["seats"] == [GONE] and restart.body["record"]["reason"] == "dropped"
     assert GONE in table.host.deal.setup.parties[0].seats
     assert all(r.deal.setup.context.attempt == 1 for r in table.replicas.values())
-    assert table.replicas[GONE].deal.onlooker
+    assert table.replicas[GONE].deal.party.onlooker
     play_out(table)
     assert table.alerts == []
     assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]  # it held no part

@@ -15,7 +15,7 @@ import msgpack
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.trust.authority import HostAuthority
-from net.trust.deals.mental.peer import MentalReplica
+from net.trust.replica import PeerReplica
 from net.trust.values import SignedEntry
 from net.wire import messages as m
 from tests.net.trust.mental_table import fixed_identity
@@ -51,7 +51,7 @@ def test_replicas_check_a_protocol_3_log_to_the_end():
     """Each guest's replica reads the whole hand as the host logged it (its entries alone,
     no public state sent with them) and verifies it, every play's proof checked."""
     for seat in (1, 2, 3):
-        replica = MentalReplica(fixed_identity(seat), fixed_identity(0).public_key, TABLE,
+        replica = PeerReplica(fixed_identity(seat), fixed_identity(0).public_key, TABLE,
                                 lambda n: bytes(n))
         verified = []
         for signed, _ in old_records():

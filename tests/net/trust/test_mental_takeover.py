@@ -15,7 +15,8 @@ from net.trust import takeover
 from net.trust.deals.mental import host as mental_authority
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
-from net.trust.deals.mental.peer import MentalReplica
+from net.trust.deals.peer import NO_DEAL
+from net.trust.replica import PeerReplica
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust.test_takeover import Recording, hand_over
@@ -91,7 +92,7 @@ def test_a_takeover_mid_hand_deals_that_hand_again_privately(variant, peers):
     assert entry.body["abandoned"] == hand and not t.alerts and not t.errors
     assert t.host.mental_deal
     for replica in t.replicas.values():
-        assert replica.deal is None and replica.round is None and replica.scores == scores
+        assert replica.deal is NO_DEAL and replica.round is None and replica.scores == scores
     t.next_hand()  # the same hand number, a fresh attempt: no secret of the abandoned deal again
     earlier = ml.fresh_attempt(t.host.log[:entry.seq], hand)  # 1, or more after a Rook redeal
     assert earlier >= 1
@@ -131,7 +132,7 @@ def test_the_departed_host_comes_back_as_a_guest_under_the_private_deal():
     hand_over(t)
     t.next_hand()
     t.play_hand()  # (an onlooker's moves mid-hand are the seeded deal's tests')
-    t.old_host_returns(old, MentalReplica)
+    t.old_host_returns(old, PeerReplica)
     assert not t.alerts and not t.errors and t.heads_agree()
     assert t.replicas[0].host_key == t.ids[1].public_key
     t.next_hand()  # the old host is a party of the deal now, as a guest

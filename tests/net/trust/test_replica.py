@@ -6,7 +6,7 @@ import pytest
 from engine import IllegalAction
 from net.wire import messages as m
 from net.trust.replica import PeerReplica, ReplicaHalted
-from tests.net.trust_table import TABLE, Table
+from tests.net.trust_table import TABLE, Table, withhold_contributions
 
 
 def in_step(t):
@@ -190,7 +190,7 @@ def _clocked(t):
 def test_a_contributor_past_the_deadline_is_skipped_by_name_and_everyone_accepts_it():
     t = Table(("rook", None, None))
     clock = _clocked(t)
-    t.replicas[2]._maybe_contribute = lambda out: None  # heartbeats, never shuffles
+    withhold_contributions(t.replicas[2])  # heartbeats, never shuffles
     t.deliver(t.host.start_game(dealer=0))
     assert t.host.state is None and t.host.round.waiting_for == [2]
     clock.now += 10.0  # the host's deadline, as each peer measures it

@@ -37,7 +37,7 @@ class Recording:
         """How ``seat``'s replica is rebuilt from its messages (from the table entry on,
         whose host key is the one that opened the table)."""
         origin = self.replicas[seat].log[0].body["host_key"]
-        kind = type(self.replicas[seat])  # a MentalReplica is rebuilt as one
+        kind = type(self.replicas[seat])
         return lambda messages: kind.restore(self.ids[seat], origin, TABLE, messages, self._bytes)
 
 

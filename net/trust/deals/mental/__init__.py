@@ -1,4 +1,4 @@
-"""The mental-poker deal: a jointly shuffled, encrypted deck (not yet wired into the sessions).
+"""The mental-poker deal: a jointly shuffled, encrypted deck.
 
 Each human player's client alone learns its own cards; the host's client learns its own
 seat's and its computer players' hands and nothing else. Barnett & Smart's
@@ -16,5 +16,8 @@ hands back), ``record`` (what a party holds of the deal, and the end-of-hand
 verification), ``machine`` (one party's sans-I/O state machine, ``MentalDeal``),
 ``flows`` (the engine's hidden-information moments as the deal's steps), ``sequencer``
 (the host's log of the deal), ``client`` (a party reading that log, ``DealClient``),
-``hand`` (a client's hand on what it knows, checked move by move, ``PartyHand``).
+``hand`` (a client's hand on what it knows, checked move by move, ``PartyHand``); then
+the deal as the table runs it: ``log`` (its entries in the table's log), ``host`` (the
+host's part, ``MentalHost``: sequencer and one party) and ``peer`` (a guest's part,
+``MentalPeer``), behind the interfaces of ``net.trust.deals.host`` and ``.peer``.
 """

@@ -39,7 +39,7 @@ from net.trust.deals.mental.errors import BadMessage, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
 from net.trust.deals.mental.outputs import Redeal
 from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, parties_for
-from net.trust.deals.part import HandTable, HostDeal, Late
+from net.trust.deals.host import HandTable, HostDeal, Late
 from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
 from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem, admit
 from net.trust.signing import ACTION_DOMAIN, opens

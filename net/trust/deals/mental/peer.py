@@ -1,18 +1,16 @@
-"""MentalReplica: a peer's replica that also follows the mental-poker deal.
+"""The mental-poker deal as a peer checks it: one party of the deal, and its replay.
 
-A ``PeerReplica`` that reads the deal's entries (``mental_log``) as well as the fair
-deal's: the host decides which deal a hand gets, and this replica checks either. Under
-the mental deal it is one party of the deal (``mental.hand.PartyHand``: its own
+``MentalPeer`` is this client's part of a hand dealt by the mental deal (its own
 ``DealClient``, with secrets derived from this identity key, so a restarted guest reads
-the log again and goes on):
+the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows):
 
-* ``mental-deal``: the parties must be the table's — the host's client holds its own
-  seat, its computer players' and only the seats of players away at the deal — else a
-  ``deal`` Violation names the host;
+* ``mental-deal`` (``opening``): the parties must be the table's — the host's client
+  holds its own seat, its computer players' and only the seats of players away at the
+  deal — and the attempt a fresh one, else a ``deal`` Violation names the host;
 * ``mental``: each message goes to the deal client, which checks its party's signature
   (else the host forged it) and its proofs (else a ``Cheat`` names the party: a
   duplicated card in a shuffle, a wrong decryption share, …); what the client sends in
-  answer goes to the host as ``{"type": "mental"}`` messages;
+  answer goes to the host as ``{"type": "mental"}`` messages (``sends``);
 * ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
   make the signed state hash; a played card's proof, signed inside its move, is checked
   (a card from another seat's position is named at once) and the card must be the one
@@ -21,8 +19,8 @@ the log again and goes on):
 * ``mental-restart``: the next attempt with exactly the parties left
   (``sequencer.restart_problem``), a redeal only after a proven claim, a party dropped
   only if awaited (before play) or gone (after), its seats away, and not sooner than the
-  deadline on this peer's own clock (``mental_log.RestartWatch``); a move this replay
-  refuses while the deal is audited waits for the audit's verdict, which names the cheat;
+  deadline on this peer's own clock (``log.RestartWatch``); a move this replay refuses
+  while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
   it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
   and the hand is not reported verified;
@@ -32,142 +30,121 @@ the log again and goes on):
   scores and state hash.
 
 This seat's hand comes from its deal client, never from the host: the host sends no
-private view under the mental deal (``privacy``), and ``view`` is this replica's own.
+private view under the mental deal (``check_private``), and its view is this part's own
+(``own_view``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine import Contradiction, IllegalAction, RecordError
 from engine.partial import public_step
 
-from net.trust.deals.mental import log as ml
 from net.trust.alerts import HOST, PLAYER, Violation
-from net.trust.log import result_dict
-from net.trust.deals.mental.client import DealClient, Forged
+from net.trust.deals.mental import log as ml
+from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
 from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
-from net.trust.moves import ActionBody, logged_move
-from net.trust.replica import PeerReplica, ReplicaHalted
+from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
+from net.trust.log import result_dict
+from net.trust.moves import ActionBody, Binding, logged_move
 from net.trust.shadow import CheckedHand, Shadow, Step
-from net.trust.signing import read_action
 from net.wire import messages as m
 
+HAND_END, REVEAL = "hand_end", "reveal"
 
-class MentalReplica(PeerReplica):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.deal: PartyHand | None = None  # this hand's party, under the mental deal
-        self._sends: list[dict] = []  # deal messages for the host
-        self._final = None  # the hand on the verified deal, from hand_end to the reveal
-        self._progress: Progress | None = None  # who has sent what in this attempt
-        self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
-        self.restarts = ml.RestartWatch(self.shuffles.deadline, self.shuffles.slack)
 
-    @property
-    def mental(self) -> bool:
-        return self.deal is not None
+class MentalPeer(PeerDeal):
+    OPENS = ml.DEAL
+    KINDS = (ml.MESSAGE, ml.RESTART, ml.DEALT, HAND_END, REVEAL)
+    SELF_CHECKED = ("action",)
 
-    def receive(self, message):
-        out = super().receive(message)
-        if self.halted is None:
-            out.sends += [{"type": m.MENTAL, "signed": e} for e in self._sends]
-        self._sends = []
-        self._own_view()
-        return out
-
-    def _own_view(self) -> None:
-        """This seat's view from its own replay (the host sends none under the mental deal)."""
-        hand = self.hand
-        if self.deal is not None and self.deal.onlooker:
-            return  # this seat's cards are the host's this hand: its view is the host's
-        if self.deal is not None and hand is not None and hand.playing and self.seat is not None:
-            if hand.shadow.hand is not self.deal.partial:  # the spare learned since the move
-                self.hand = replace(hand, shadow=self._shadow())
-            self.view = self.deal.state.view(self.seat)
-            if ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat):
-                self.view["to_act"] = []  # nothing to decide until the spare is up
-
-    # -- the deal --------------------------------------------------------------------------
-    def _on_mental_deal(self, entry, message):
-        body = entry.body
-        self._need(self.scores is not None and self._between_hands(), entry,
-                   "a deal while a hand is being played (or before the game)")
-        self._need(body["hand"] == self.hand_number and body["dealer"] == self.dealer, entry,
-                   f"expected hand {self.hand_number} dealt by seat {self.dealer}")
-        seats = {s: i.key for s, i in self.seats.items() if i.key is not None}
-        fair = ml.parties_body(parties_for(self.host_key, seats, frozenset(self.seats.away())))
+    @classmethod
+    def opening(cls, t: PeerTable, entry, message) -> "MentalPeer":
+        body, host_seat = entry.body, t.host_seat()
+        seats = {s: i.key for s, i in t.seats().items() if i.key is not None}
+        fair = ml.parties_body(parties_for(t.host_key(), seats, frozenset(t.seats().away())))
         if body["parties"] != fair:
-            raise Violation(HOST, self.host_seat, "deal",
-                            f"the deal for hand {body['hand']} gives the seats to other "
-                            "parties than the table's players")
-        if body.get("attempt", 0) != ml.fresh_attempt(self.log, body["hand"]):
-            raise Violation(HOST, self.host_seat, "deal",
-                            f"the deal for hand {body['hand']} reuses the secrets of an earlier "
-                            "deal at this table (its attempt is not a fresh one)")
-        setup = ml.setup_for(self.game, self.table, body)
+            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body['hand']} gives the "
+                            "seats to other parties than the table's players")
+        if body.get("attempt", 0) != ml.fresh_attempt(t.log(), body["hand"]):
+            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body['hand']} reuses the "
+                            "secrets of an earlier deal at this table (its attempt is not a fresh one)")
+        return cls(t, entry)
+
+    def __init__(self, t: PeerTable, entry):
+        body = entry.body
+        self.t = t
+        setup = ml.setup_for(t.game(), t.table, body)
         # A departed host back as a guest reads the deals it made as the host as an
         # onlooker (as under the seeded deal): it signed them, and its own secret moves'
         # cards are in its host log, not here.
-        me = _NO_PARTY if setup.parties[0].key == self.key else self.identity
-        party = PartyHand(self.game, DealClient(me, setup))
+        me = _NO_PARTY if setup.parties[0].key == t.key else t.identity
+        self.party = PartyHand(t.game(), DealClient(me, setup))
+        self.round = ml.MentalRound(body["hand"], body["dealer"])
+        self.hand = CheckedHand(entry.seq)
+        self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
+        self.restarts = ml.RestartWatch(t.deadline, t.slack)
+        self.restarts.deal_moved(t.clock(), t.live())
+        self._final = None  # the hand on the verified deal, from hand_end to the reveal
+        self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
+        self._sends: list[dict] = self.party.client.start()  # deal messages for the host
 
-        def commit():
-            self.deal, self._final, self._held = party, None, None
-            self._progress = Progress(len(setup.parties))
-            self.restarts.deal_moved(self.clock(), self._live)
-            self.round = ml.MentalRound(body["hand"], body["dealer"])
-            self.hand = CheckedHand(entry.seq)
-            self._sends += party.client.start()
-        return commit
+    @property
+    def setup(self):
+        return self.party.setup
 
+    def check(self, entry, message):
+        return getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
+
+    def _violation(self, rule: str, entry, detail: str) -> Violation:
+        return Violation(HOST, self.t.host_seat(), rule, f"entry {entry.seq}: {detail}")
+
+    # -- the deal ----------------------------------------------------------------------------
     def _on_mental(self, entry, message):
         party = entry.body["party"]
-        self._need(self.deal is not None and isinstance(party, int)
-                   and 0 <= party < len(self.deal.setup.parties), entry, "a deal message with no deal")
-        deal = self.deal
+        self.t.need(isinstance(party, int) and 0 <= party < len(self.setup.parties), entry,
+                    "a deal message with no deal")
         if ml.PLAYED in entry.body:
             return self._on_played_alone(entry, party)
         signed = entry.body["signed"]
-        sends = self._deal_step(lambda: deal.logged(party, signed), entry)  # (its batches checked)
-        if self._held is not None and deal.verified is not None:
+        sends = self._deal_step(lambda: self.party.logged(party, signed), entry)  # (its batches checked)
+        if self._held is not None and self.party.verified is not None:
             raise self._held  # the audit found no cheat: the move was wrong after all
 
         def commit():
-            self._progress.follow(party, signed["body"])
-            self.restarts.deal_moved(self.clock(), self._live)
+            self.progress.follow(party, signed["body"])
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
             self._sends.extend(sends)
         return commit
 
     def _on_played_alone(self, entry, party: int):
         """A played card's proof the host logged without its move (it breaks a rule of the
         deal, or only an audit settles it): the move as its player signed and bound it."""
-        hand = self.hand
-        self._need(hand is not None and hand.playing and not hand.shadow.state.is_over, entry,
-                   "a played card while no hand is being played")
+        t, hand = self.t, self.hand
+        t.need(hand.playing and not hand.shadow.state.is_over, entry,
+               "a played card while no hand is being played")
         signed = entry.body[ml.PLAYED]
-        body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry), signed)
-        self._need(body.mental is not None and "play" in body.action
-                   and self.deal.setup.parties[party].key == self.seats[body.seat].key, entry,
-                   "a played card's proof that is not its party's")
-        sends = self._deal_step(lambda: self.deal.logged_play(party, body.mental), entry)
+        body = logged_move(entry, t.seats(), t.host_seat(), self.binding(entry), signed)
+        t.need(body.mental is not None and "play" in body.action
+               and self.setup.parties[party].key == t.seats()[body.seat].key, entry,
+               "a played card's proof that is not its party's")
+        sends = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
         return lambda: self._sends.extend(sends)
 
     def _on_mental_restart(self, entry, message):
-        self._need(self.deal is not None and self.hand.end is None, entry, "a restart with no deal")
-        record, setup = entry.body["record"], self.deal.setup
+        self.t.need(self.hand.end is None, entry, "a restart with no deal")
+        record, setup = entry.body["record"], self.setup
         problem = restart_problem(setup, record)
         if problem:
-            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {problem}")
+            raise self._violation("deal", entry, problem)
         self._restart_allowed(entry, record, setup)
-        sends = self._deal_step(lambda: self.deal.logged(None, record), entry)
+        sends = self._deal_step(lambda: self.party.logged(None, record), entry)
 
         def commit():  # the deal again; whatever was bid on the last one is void
-            self._progress = Progress(len(record["parties"]))
-            self.restarts.deal_moved(self.clock(), self._live)
+            self.progress = Progress(len(record["parties"]))
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
             self.round.dealt = False
             self.hand = CheckedHand(entry.seq)
             self._sends.extend(sends)
@@ -179,10 +156,10 @@ class MentalReplica(PeerReplica):
         the cards are dealt; every dropped seat away (its ``drop`` logged), and not sooner
         than this peer's clock allows (``RestartWatch``). Else a ``deal`` alert names the host."""
         reason, dropped = record["reason"], record["dropped"]
-        machine = self.deal.client.machine
+        machine = self.party.client.machine
 
         def refuse(why: str):
-            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {why}")
+            raise self._violation("deal", entry, why)
         if reason == "redeal":
             if entry.body.get("seats") != []:
                 refuse("a redeal drops no seat")
@@ -194,47 +171,27 @@ class MentalReplica(PeerReplica):
             refuse(f"the restart names seats {entry.body.get('seats')}, not the dropped parties' {seats}")
         if (reason == "void") != self.hand.dealt:
             refuse(f"a restart for {reason!r} {'after' if self.hand.dealt else 'before'} the cards were dealt")
-        if reason == "dropped" and not set(dropped) <= set(self._progress.awaited()):
+        if reason == "dropped" and not set(dropped) <= set(self.progress.awaited()):
             refuse(f"the host restarted the deal without parties {dropped}, which it was not waiting for")
         for i in dropped:
             for seat in setup.parties[i].seats:
-                info = self.seats.get(seat)
+                info = self.t.seats().get(seat)
                 if info is not None and info.connected and info.key == setup.parties[i].key:
                     refuse(f"the host restarted the deal without seat {seat}, which is still here")
-        problem = self.restarts.problem(reason, seats, self.clock())
+        problem = self.restarts.problem(reason, seats, self.t.clock())
         if problem:
             refuse(problem)
 
-    def _on_takeover(self, entry, message):
-        follow = super()._on_takeover(entry, message)
+    def _on_mental_dealt(self, entry, message):
+        self.t.need(not self.hand.dealt and self.party.partial is not None, entry,
+                    "play begins before the cards are dealt")
+        self._same_hash(entry, self.party.state)
+        shadow = self._shadow()
 
-        def both():  # a hand abandoned at the takeover: its deal is forgotten with it
-            follow()
-            if entry.body["abandoned"] is not None:
-                self.deal, self._final, self._held, self._progress = None, None, None, None
-        return both
-
-    def _on_drop(self, entry, message):
-        if entry.body["seat"] == self.seat and self._live and self.deal is not None:
-            # the host closes a link before it logs its drop: my own drop reaching me on a
-            # link still up is a false one (under the mental deal it would hand the host
-            # my seat's cards at the deadline)
-            raise Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: the host logged my "
-                            "seat as dropped while my link to it is up")
-        commit = super()._on_drop(entry, message)
-
-        def both():
-            self.restarts.dropped(entry.body["seat"], self.clock(), self._live)
-            return commit()
-        return both
-
-    def _on_rejoin(self, entry, message):
-        commit = super()._on_rejoin(entry, message)
-
-        def both():
-            self.restarts.rejoined(entry.body["seat"])
-            return commit()
-        return both
+        def commit():
+            self.round.dealt = True
+            self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
+        return commit
 
     def _deal_step(self, step, entry) -> list[dict]:
         """A step of this seat's deal client; what it proves wrong, as a Violation."""
@@ -249,71 +206,61 @@ class MentalReplica(PeerReplica):
         if isinstance(exc, Cheat):
             seats = exc.seats or (None,)
             return Violation(PLAYER, seats[0], "deal", f"entry {entry.seq}: {exc}")
-        return Violation(HOST, self.host_seat, "deal", f"entry {entry.seq}: {exc}")
-
-    def _on_mental_dealt(self, entry, message):
-        deal = self.deal
-        self._need(deal is not None and not self.hand.dealt and deal.partial is not None, entry,
-                   "play begins before the cards are dealt")
-        self._same_hash(entry, deal.state)
-        shadow = self._shadow()
-
-        def commit():
-            self.round.dealt = True
-            self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
-        return commit
+        return self._violation("deal", entry, str(exc))
 
     def _shadow(self) -> Shadow:
-        deal, me = self.deal, None if self.deal.onlooker else self.seat
-        mine = frozenset(deal.hands.get(me, ()))
-        return Shadow(self.game, me, deal.setup.dealer, mine, frozenset(deal.spare), hand=deal.partial)
+        party, me = self.party, None if self.party.onlooker else self.t.seat()
+        mine = frozenset(party.hands.get(me, ()))
+        return Shadow(self.t.game(), me, party.setup.dealer, mine, frozenset(party.spare),
+                      hand=party.partial)
 
     def _same_hash(self, entry, state) -> None:
-        if self.deal is not None and self.deal.onlooker:
+        if self.party.onlooker:
             return  # no party of this attempt: the spare and the score are not this seat's to see
         if entry.state_hash != state.state_hash():
-            raise Violation(HOST, self.host_seat, "state-hash",
-                            f"entry {entry.seq}: the signed state hash is not the hand's public state")
+            raise self._violation("state-hash", entry, "the signed state hash is not the hand's public state")
 
     # -- moves -------------------------------------------------------------------------------
     def _on_action(self, entry, message):
-        if self.deal is None:
-            self._need("mental" not in entry.body["signed"].get("body", {}), entry,
-                       "a deal proof with a move under the seeded deal")
-            return super()._on_action(entry, message)
-        hand = self.hand
-        self._need(hand is not None and hand.playing and not hand.shadow.state.is_over, entry,
-                   "an action while no hand is being played")
-        body = logged_move(entry, self.seats, self.host_seat, self.binding(hand, entry))
+        t, hand, party = self.t, self.hand, self.party
+        t.need(hand.playing and not hand.shadow.state.is_over, entry,
+               "an action while no hand is being played")
+        body = logged_move(entry, t.seats(), t.host_seat(), self.binding(entry))
         action, _ = self._logged(body, entry)
-        party = self.deal.setup.owner(action.seat)
+        owner = self.setup.owner(action.seat)
         if body.mental is not None:
-            self._need(action.kind == "play" and self.deal.setup.parties[party].key
-                       == self.seats[action.seat].key, entry,
-                       "a deal proof with a move that is no card played by the client holding it")
+            t.need(action.kind == "play" and self.setup.parties[owner].key == t.seats()[action.seat].key,
+                   entry, "a deal proof with a move that is no card played by the client holding it")
         try:
-            sends = self.deal.move(action, body.mental, party)
+            sends = party.move(action, body.mental, owner)
         except MoveRefused as exc:
             return self._unless_audited(Violation(PLAYER, exc.seat, "illegal-action",
                                                   f"entry {entry.seq}: {exc} (the host accepted it)"),
-                                        entry, body, party)
+                                        entry, body, owner)
         except (IllegalAction, Contradiction) as exc:
             return self._unless_audited(Violation(
                 PLAYER, exc.seat, "illegal-action",
                 f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"),
-                entry, body, party)
+                entry, body, owner)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
-        if ml.signs_state(self.deal):
-            self._same_hash(entry, self.deal.state)
-        elif not self.deal.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
-            self._need(entry.state_hash is None, entry, "a state hash nobody can know yet")
+        if ml.signs_state(party):
+            self._same_hash(entry, party.state)
+        elif not party.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
+            t.need(entry.state_hash is None, entry, "a state hash nobody can know yet")
         shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
+        self.check_private(t.game(), entry, message, shadow, t.seat(), t.host_seat())
 
         def commit():
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
         return commit
+
+    def binding(self, entry):
+        """What a move logged in ``entry`` must be bound to, by seat (``moves.Binding``)."""
+        hand, log = self.hand, self.t.log()
+        return lambda seat: Binding(self.t.table, self.round.hand, hand.deal_seq,
+                                    hand.last_action(seat), entry.seq, log.hash_at)
 
     def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int):
         """A move this replay refuses while the deal is being audited (a card seen twice:
@@ -322,9 +269,9 @@ class MentalReplica(PeerReplica):
         party's secrets then check out is the move's player named (``_on_mental``). The
         proof the move carries is taken first: it may be what shows the card twice."""
         sends = []
-        if body.mental is not None and not ml.auditing(self.deal):
-            sends = self._deal_step(lambda: self.deal.logged_play(party, body.mental), entry)
-        if not ml.auditing(self.deal):
+        if body.mental is not None and not ml.auditing(self.party):
+            sends = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
+        if not ml.auditing(self.party):
             raise violation
 
         def hold():
@@ -335,71 +282,89 @@ class MentalReplica(PeerReplica):
     def _logged(self, body: ActionBody, entry):
         """The move as this seat replays it: a secret one's cards only if it is its own."""
         secrets = None
-        if body.hidden is not None and body.seat == self.seat:
+        if body.hidden is not None and body.seat == self.t.seat():
             kind = next((k for k, v in body.action.items() if v is None), None)
-            machine = self.deal.client.machine  # its commitment, logged just before
+            machine = self.party.client.machine  # its commitment, logged just before
             cards = machine.committed(body.seat, kind) if machine is not None else None
             if cards is not None:
-                secrets = {kind: self.game.deck.mask(cards)}
+                secrets = {kind: self.t.game().deck.mask(cards)}
         try:
-            return public_step(self.game, body.action, secrets)
+            return public_step(self.t.game(), body.action, secrets)
         except (RecordError, TypeError, ValueError, KeyError) as exc:
             raise Violation(PLAYER, body.seat, "illegal-action",
                             f"entry {entry.seq}: seat {body.seat}'s action cannot be read ({exc})") from None
 
-    def act(self, action: dict) -> dict:
-        if self.deal is not None and not self.deal.onlooker and (
-                ml.spare_pending(self.deal) or ml.spare_coming(self.deal, self.seat)):
-            raise IllegalAction("the spare is on its way: wait a moment", self.seat)
-        message = super().act(action)
-        if self.deal is None or self.deal.onlooker:
+    # -- this seat's moves ----------------------------------------------------------------------
+    def own_shadow(self, seat: int | None):
+        if not self.party.onlooker and (ml.spare_pending(self.party)
+                                        or ml.spare_coming(self.party, seat)):
+            raise IllegalAction("the spare is on its way: wait a moment", seat)
+        return super().own_shadow(seat)
+
+    def act(self, parsed, message: dict) -> dict:
+        """A move of this seat carries its deal step (a bury's commitment) and no private
+        part (its cards stay with this client); a played card's proof is inside the move."""
+        if self.party.onlooker:
             return message  # an onlooker's cards are the host's party's: it proves them
-        parsed = read_action(self.game, action, self.seat)
         envelopes = []
-        if parsed.kind != "play":  # a played card's proof is in the move (``_play_proof``)
+        if parsed.kind != "play":
             try:
-                envelopes = self.deal.own_move(parsed)
+                envelopes = self.party.own_move(parsed)
             except MentalError as exc:
-                raise IllegalAction(str(exc), self.seat) from None
+                raise IllegalAction(str(exc), parsed.seat) from None
         return {**message, "private": None, "mental": envelopes}
 
-    def _play_proof(self, action) -> dict | None:
+    def play_proof(self, action) -> dict | None:
         """The proof of this seat's played card, signed with its move: only by the client
         that holds the seat's cards in this deal."""
-        deal = self.deal
-        if deal is None or action.kind != "play" or deal.setup.owner(action.seat) != deal.client.me:
+        if action.kind != "play" or self.setup.owner(action.seat) != self.party.client.me:
             return None
         try:
-            return deal.own_play(action)
+            return self.party.own_play(action)
         except MentalError as exc:
-            raise IllegalAction(str(exc), self.seat) from None
+            raise IllegalAction(str(exc), action.seat) from None
+
+    def sends(self) -> list[dict]:
+        sends, self._sends = self._sends, []
+        return [{"type": m.MENTAL, "signed": e} for e in sends]
+
+    def own_view(self, seat: int | None) -> dict | None:
+        """This seat's view from its own replay (the host sends none under the mental deal)."""
+        hand = self.hand
+        if self.party.onlooker or seat is None or not hand.playing:
+            return None  # an onlooker's cards are the host's this hand: its view is the host's
+        if hand.shadow.hand is not self.party.partial:  # the spare learned since the move
+            self.hand = hand.with_shadow(self._shadow())
+        view = self.party.state.view(seat)
+        if ml.spare_pending(self.party) or ml.spare_coming(self.party, seat):
+            view["to_act"] = []  # nothing to decide until the spare is up
+        return view
 
     # -- the end of the hand ------------------------------------------------------------------
     def _on_hand_end(self, entry, message):
-        if self.deal is None:
-            return super()._on_hand_end(entry, message)
-        hand, body = self.hand, entry.body
-        if self.deal.onlooker:  # a hand this client held no part of: it cannot check the score
-            self._need(hand is not None and hand.playing and body["hand"] == self.hand_number, entry,
-                       "a hand end while no hand is being played")
+        t, hand, body = self.t, self.hand, entry.body
+        if self.party.onlooker:  # a hand this client held no part of: it cannot check the score
+            t.need(hand.playing and body["hand"] == self.round.hand, entry,
+                   "a hand end while no hand is being played")
 
             def take():
                 self.hand, self._final = hand.ended(body), None
             return take
-        self._need(hand is not None and hand.playing and hand.shadow.state.is_over
-                   and body["hand"] == self.hand_number and self.deal.verified is not None, entry,
-                   "a hand end before the hand was over and the deal verified")
+        t.need(hand.playing and hand.shadow.state.is_over and body["hand"] == self.round.hand
+               and self.party.verified is not None, entry,
+               "a hand end before the hand was over and the deal verified")
         try:
-            final = self.deal.final_state()
+            final = self.party.final_state()
         except IllegalAction as exc:
             raise Violation(PLAYER, exc.seat, "illegal-action",
                             f"seat {exc.seat}: {exc.reason} (seen at the reveal)") from None
         self._same_hash(entry, final)
         result = final.result()
-        scores = [s + d for s, d in zip(self.scores, result.score)]
+        game = t.game()
+        scores = [s + d for s, d in zip(t.scores(), result.score)]
         if body["result"] != result_dict(result) or body["scores"] != scores \
-                or body["winner"] != self.game.match_winner(scores, result):
-            raise Violation(HOST, self.host_seat, "score",
+                or body["winner"] != game.match_winner(scores, result):
+            raise Violation(HOST, t.host_seat(), "score",
                             f"hand {body['hand']}: the host's result and scores are not the "
                             "verified deal's")
 
@@ -408,43 +373,64 @@ class MentalReplica(PeerReplica):
         return commit
 
     def _on_reveal(self, entry, message):
-        if self.deal is None:
-            return super()._on_reveal(entry, message)
         hand, body = self.hand, entry.body
-        self._need(hand is not None and hand.end is not None and not self.round.revealed
-                   and body.get("hand") == self.round.hand, entry, "a reveal before the hand ended")
+        self.t.need(hand.end is not None and not self.round.revealed
+                    and body.get("hand") == self.round.hand, entry, "a reveal before the hand ended")
 
         def commit():
             self.round.revealed = True
-            self.scores, self.winner = list(hand.end["scores"]), hand.end["winner"]
-            self.hand_number += 1
-            self.dealer = (self.dealer + 1) % self.game.num_players
-            self.deal = None
+            self.t.close_hand(list(hand.end["scores"]), hand.end["winner"])
             return verified(body, hand, self._final) if self._final is not None else None
         return commit
 
-    # -- privacy -------------------------------------------------------------------------
-    def _check_private(self, entry, message, shadow, me) -> None:
-        if self.deal is not None and self.deal.onlooker:
-            return  # this seat's cards are the host's this hand: the host may show them
-        if self.deal is not None and message.own is not None:
-            raise Violation(HOST, self.host_seat, "privacy", f"entry {entry.seq}: the host sent "
-                            "me a private view, which it cannot have under the mental deal")
-        super()._check_private(entry, message, shadow, me)
+    # -- what the host sends with the entries -----------------------------------------------------
+    def live_shadow(self):
+        """None while this client is a party of the deal: its hand is its own deal client's,
+        so there is no hand from the host to learn the spare from (``live.shown_hand``), and
+        a view the host sends at all is a ``privacy`` alert (``check_private``)."""
+        return super().live_shadow() if self.party.onlooker else None
 
-    def _check_public_unchanged(self, entry, message) -> None:
-        if self.deal is not None and self.deal.onlooker and entry.kind in (ml.MESSAGE, ml.DEALT):
+    def check_private(self, game, entry, message, shadow, me, host_seat) -> None:
+        if self.party.onlooker:
+            return  # this seat's cards are the host's this hand: the host may show them
+        if message.own is not None:
+            raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent "
+                            "me a private view, which it cannot have under the mental deal")
+        super().check_private(game, entry, message, shadow, me, host_seat)
+
+    def check_public(self, entry, message, public, host_seat) -> None:
+        party = self.party
+        if party.onlooker and entry.kind in (ml.MESSAGE, ml.DEALT):
             return
-        if entry.kind == ml.MESSAGE and self.deal is not None and self.deal.partial is not None:
-            if not ml.spare_pending(self.deal) and not ml.auditing(self.deal) and message.public is not None and message.public != self.deal.state.public_view():
-                raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the "
+        if entry.kind == ml.MESSAGE and party.partial is not None:
+            if ml.spare_pending(party) and message.public is not None:
+                raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent a "
+                                "public view while the spare is being turned up (nobody knows it yet)")
+            if not ml.spare_pending(party) and not ml.auditing(party) and message.public is not None \
+                    and message.public != party.state.public_view():
+                raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the "
                                 "public state sent is not the hand's")
             return
         if entry.kind != ml.DEALT:
-            return super()._check_public_unchanged(entry, message)
-        if message.public is not None and message.public != self.deal.state.public_view():
-            raise Violation(HOST, self.host_seat, "state-hash", f"entry {entry.seq}: the public "
+            return super().check_public(entry, message, public, host_seat)
+        if message.public is not None and message.public != party.state.public_view():
+            raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the public "
                             "state sent is not the dealt hand's")
+
+    # -- the deal's deadlines ---------------------------------------------------------------------
+    def dropped(self, entry, seat: int) -> None:
+        if seat == self.t.seat() and self.t.live() and not self.round.revealed:
+            # the host closes a link before it logs its drop: my own drop reaching me on a
+            # link still up is a false one (under the mental deal it would hand the host
+            # my seat's cards at the deadline)
+            raise self._violation("deal", entry, "the host logged my seat as dropped while my "
+                                  "link to it is up")
+
+    def on_dropped(self, seat: int) -> None:
+        self.restarts.dropped(seat, self.t.clock(), self.t.live())
+
+    def rejoined(self, seat: int) -> None:
+        self.restarts.rejoined(seat)
 
 
 class _NoParty:
@@ -454,5 +440,3 @@ class _NoParty:
 
 
 _NO_PARTY = _NoParty()
-
-__all__ = ["MentalReplica", "ReplicaHalted"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from engine import IllegalAction
 
-from net.trust.deals.part import HandTable, HostDeal, Late
+from net.trust.deals.host import HandTable, HostDeal, Late
 from net.trust.deals.seeded import fairdeal
 from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Refusal, admit

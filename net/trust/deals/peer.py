@@ -1,0 +1,136 @@
+"""What a peer's replica asks of a hand's deal: the interface both deals implement.
+
+A peer checks each hand under the deal the host opened it with: the seeded deal
+(``seeded.peer.SeededPeer``) or the mental-poker deal (``mental.peer.MentalPeer``).
+The replica (``net.trust.replica.PeerReplica``) keeps the hand's part in ``deal``
+(``NO_DEAL`` between hands) and calls only what ``PeerDeal`` declares; it never asks
+which deal it holds. Like every check of the replica, each ``check`` changes nothing: it
+raises a ``Violation`` or returns what to do once every check has passed (a commit).
+
+* ``opening(table, entry, message)`` (a class method): the part a hand's first entry
+  (``commit``, ``mental-deal``) opens, checked; the replica installs it on commit.
+* ``check(entry, message)``: one of the deal's own entries (``KINDS``) or a move.
+* ``sends()``: what this seat sends the host after an entry (a contribution, its deal
+  messages); ``own_view(seat)``: its view from its own replay, where the host sends none.
+* ``act(parsed)`` and ``play_proof``: what a move of this seat carries besides its
+  signature (a played card's proof, a bury's commitment), or ``IllegalAction``.
+* ``check_public``, ``check_private``, ``live_shadow``: what the host sent with an entry
+  that is not the deal's to check itself (``SELF_CHECKED``), against what this seat may see.
+* ``dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines.
+
+``PeerTable`` is what a part reads of its replica, when asked; its one write is
+``close_hand``, when the hand's last entry (``reveal``) is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import IllegalAction
+
+from net.trust.alerts import HOST, Violation
+from net.trust.privacy import check_private
+
+
+@dataclass
+class PeerTable:
+    """What a hand's deal part reads of its replica."""
+
+    identity: object
+    table: str
+    rng: Callable  # (n) -> n random bytes
+    clock: Callable  # () -> float, this peer's own clock
+    deadline: float
+    slack: float
+    game: Callable  # () -> the table's Game
+    seats: Callable  # () -> Seats, as the log has them now
+    seat: Callable  # () -> the seat this key holds (None: none)
+    host_key: Callable  # () -> the host's key now
+    host_seat: Callable  # () -> the host's seat
+    log: Callable  # () -> HeldLog, every entry accepted
+    scores: Callable  # () -> the running scores before this hand
+    live: Callable  # () -> whether the message being read came live (not in a sync)
+    close_hand: Callable  # (scores, winner) -> None: the hand's last entry was accepted
+
+    @property
+    def key(self) -> bytes:
+        return self.identity.public_key
+
+    def need(self, ok: bool, entry, detail: str) -> None:
+        """A malformed or misplaced entry is the host's doing."""
+        if not ok:
+            raise Violation(HOST, self.host_seat(), "kind", f"entry {entry.seq}: {detail}")
+
+
+class PeerDeal:
+    """One hand's deal as a peer checks it (``NO_DEAL``: none under way)."""
+
+    OPENS: str = ""  # the entry kind that opens a hand under this deal
+    KINDS: tuple[str, ...] = ()  # the entry kinds it checks (besides "action")
+    SELF_CHECKED: tuple[str, ...] = ("action",)  # kinds whose public and private parts it checks
+    round = None  # the hand's deal round, as the sessions read it
+    hand = None  # the hand in progress (``shadow.CheckedHand``)
+
+    def check(self, entry, message):
+        raise Violation(HOST, None, "kind", f"entry {entry.seq}: a {entry.kind} with no deal under way")
+
+    # -- what this seat sends, sees and signs ----------------------------------------------
+    def sends(self) -> list[dict]:
+        return []
+
+    def own_view(self, seat: int | None) -> dict | None:
+        """This seat's view from its own replay (None: the host's view stands)."""
+        return None
+
+    def act(self, parsed, message: dict) -> dict:
+        """The move's signed ``message`` with what the deal makes it carry (a bury's
+        commitment); may refuse it (``IllegalAction``)."""
+        return message
+
+    def play_proof(self, action) -> dict | None:
+        return None
+
+    def own_shadow(self, seat: int | None):
+        """The replay a move of ``seat`` is tried on before it is signed (None: the host's
+        check is the live one)."""
+        hand = self.hand
+        if hand is None or not hand.playing:
+            raise IllegalAction("you have no hand to play")
+        return hand.shadow.state if hand.me == seat else None
+
+    # -- what the host sends with entries the deal does not check itself -----------------------
+    def check_public(self, entry, message, public: dict | None, host_seat: int | None) -> None:
+        """An entry that changes no state comes with the public view already verified."""
+        if message.public is not None and message.public != public:
+            raise Violation(HOST, host_seat, "state-hash",
+                            f"entry {entry.seq} ({entry.kind}) changes nothing, yet comes "
+                            "with a different public state")
+
+    def check_private(self, game, entry, message, shadow, me: int | None, host_seat: int | None) -> None:
+        playing = self.hand is not None and self.hand.playing
+        check_private(game.deck if game else None, entry, message, shadow, me, playing, host_seat)
+
+    def live_shadow(self):
+        """The shadow of the hand being played, for a view to teach it the spare."""
+        hand = self.hand
+        return hand.shadow if hand is not None and hand.end is None else None
+
+    def teach(self, shadow) -> None:
+        """Take the shadow an entry's view taught (``live.shown_hand``)."""
+
+    # -- the deal's deadlines ---------------------------------------------------------------------
+    def dropped(self, entry, seat: int) -> None:
+        """Check a drop of ``seat`` (Violation), before it is applied."""
+
+    def on_dropped(self, seat: int) -> None:
+        """A drop of ``seat`` was applied."""
+
+    def rejoined(self, seat: int) -> None:
+        pass
+
+    def resynced(self) -> None:
+        """A catch-up sync begins (a restarted host may have lost what this seat sent)."""
+
+
+NO_DEAL = PeerDeal()
