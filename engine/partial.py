@@ -148,7 +148,7 @@ class PartialHand:
             # history: keep its encoding.
             state = self._traded(seat, action.value)
             if state is None:
-                again = PartialHand(self.game, self.seat, self.dealer, self.own, self.known_spare,
+                again = type(self)(self.game, self.seat, self.dealer, self.own, self.known_spare,
                                     steps, self.also)
                 again.state.adopt_encoded_history(self.state)
                 return again

@@ -26,6 +26,7 @@ from net.wire.identity import fingerprint
 
 DEADLINE = ("deal-deadline",)
 NOTICE = ("deal-notice",)
+IDLE = ("deal-idle",)
 
 
 class DealWatch:
@@ -34,8 +35,11 @@ class DealWatch:
         self._noticed: tuple | None = None  # the deal and seats the notice was armed for
 
     def watch(self) -> None:
-        """(Re)arm the timers for the deal under way; cancel them when nothing is awaited."""
+        """(Re)arm the timers for the deal under way; cancel them when nothing is awaited.
+        Work the deal leaves for idle time runs as soon as this change's messages are out."""
         timers, deal = self.table.timers, self.table.authority.deal
+        if deal.idle_due() and IDLE not in timers:
+            timers.later(IDLE, 0, self._idle)
         wait = deal.due_in()
         if wait is None:
             timers.cancel(DEADLINE)
@@ -46,6 +50,11 @@ class DealWatch:
         if awaited[1] and awaited != self._noticed:
             self._noticed = awaited
             timers.later(NOTICE, SHUFFLE_NOTICE, self._notice, awaited)
+
+    def _idle(self) -> None:
+        t = self.table
+        if t.is_open and not t.takeback.active:
+            t.apply(t.authority.idle())
 
     def _notice(self, awaited: tuple) -> None:
         deal = self.table.authority.deal

@@ -163,6 +163,10 @@ class HostAuthority:
             self.deal.go_on(self._logger(out))
         return self._run(run)
 
+    def idle(self) -> Out:
+        """What the hand's deal does when nothing else is happening (``HostDeal.idle``)."""
+        return self._run(lambda out: self.deal.idle(self._logger(out)))
+
     def take_over(self, body: dict) -> Out:
         """Log the takeover entry that makes this host the table's (``successor``)."""
         return self._run(lambda out: self._append(out, "takeover", body))

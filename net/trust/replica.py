@@ -62,6 +62,7 @@ class ReplicaOut:
     accepted: list = field(default_factory=list)  # EntryMessages applied, in order
     verified: list = field(default_factory=list)  # hands checked at their reveal
     alerts: list = field(default_factory=list)  # IntegrityAlerts (at most one: then halted)
+    named: list = field(default_factory=list)  # IntegrityAlerts naming a player; the table goes on
     errors: list = field(default_factory=list)  # the host's error replies, rejected junk
 
 
@@ -100,11 +101,12 @@ class PeerReplica:
         self.deadline, self.slack = deadline, slack
         self.standing: dict | None = None  # this player's signed standing in a takeover
         self._live = False  # the message being read is a live entry, not a catch-up sync
+        self._named: list[Violation] = []  # players' cheats named by the entry being applied
         self._table = PeerTable(identity, table, lambda n: self.rng(n), lambda: self.clock(),
                                 deadline, slack, lambda: self.game,
                                 lambda: self.seats, lambda: self.seat, lambda: self.host_key,
                                 lambda: self.host_seat, lambda: self.log, lambda: self.scores,
-                                lambda: self._live, self._close_hand)
+                                lambda: self._live, self._close_hand, self._named.append)
 
     # -- who am I ------------------------------------------------------------------------
     @property
@@ -187,10 +189,14 @@ class PeerReplica:
         except Exception as exc:  # a malformed body the schema could not see: the host's
             self._halt(out, Violation.malformed(self.host_seat, entry, exc), signed.wire, entry.seq)
             return False
+        start = self._evidence_start()  # the hand as it was checked, for a cheat it names
         if commit is not None:
             done = commit()
             if done:
                 out.verified.append(done)
+        for v in self._named:
+            out.named.append(self._alert(v, signed.wire, entry.seq, start))
+        self._named.clear()
         self.chain.advance(signed)
         self.log.append(signed)
         if message.public is not None or message.view is not None:
@@ -199,13 +205,20 @@ class PeerReplica:
         return True
 
     def _halt(self, out: ReplicaOut, v: Violation, failing: dict, seq: int) -> None:
-        """Stop at ``v``: the alert, with the failing entry (or claim) and the log it was
-        checked against (this hand's entries, or the last few between hands)."""
-        start = self.hand.commit_seq if self.hand is not None else max(0, len(self.log) - 8)
-        alert = IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table, seq,
-                               [s.wire for s in self.log[start:]] + [failing])
+        """Stop at ``v``."""
+        alert = self._alert(v, failing, seq)
         self.halted = alert
         out.alerts.append(alert)
+
+    def _alert(self, v: Violation, failing: dict, seq: int, start: int | None = None) -> IntegrityAlert:
+        """The alert for ``v``, with the failing entry (or claim) and the log it was
+        checked against (this hand's entries, or the last few between hands)."""
+        start = self._evidence_start() if start is None else start
+        return IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table, seq,
+                              [s.wire for s in self.log[start:]] + [failing])
+
+    def _evidence_start(self) -> int:
+        return self.hand.commit_seq if self.hand is not None else max(0, len(self.log) - 8)
 
     def _check(self, entry: Entry, message: EntryMessage):
         """Check one entry (nothing changes); what to do once every check has passed."""

@@ -52,6 +52,7 @@ class Table:
         self.replicas = {seat: PeerReplica(self.ids[seat], self.host_id.public_key, TABLE, self._bytes)
                          for seat in self.peer_seats}
         self.alerts: list = []
+        self.named: list = []  # (seat, IntegrityAlert): a player's cheat named; the table goes on
         self.verified: dict[int, list] = {seat: [] for seat in self.peer_seats}
         self.errors: list = []
         self.tamper = None  # fn(fp, message) -> message or None (dropped)
@@ -96,6 +97,7 @@ class Table:
             seat = self.seat_of_fp(fp)
             rout = self.replicas[seat].receive(msg)
             self.alerts += [(seat, a) for a in rout.alerts]
+            self.named += [(seat, a) for a in rout.named]
             self.verified[seat] += rout.verified
             self.errors += rout.errors
             for reply in rout.sends:
@@ -103,6 +105,8 @@ class Table:
                 if hout.error:
                     self.errors.append(hout.error)
                 queue.extend(hout.sends)
+            if not queue:  # the session lets the deal do its idle work once the sends are out
+                queue.extend(self.host.idle().sends)
 
     # -- playing -------------------------------------------------------------------------
     def choose(self, seat: int) -> dict:

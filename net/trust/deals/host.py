@@ -15,7 +15,8 @@ What every part does, by the hand's course:
 * ``take(log, seat, key, message)``: a peer's deal message (a contribution, a
   mental-deal message), logged or refused (``Refusal``).
 * ``go_on(log)``: after any change, what the deal logs by itself: the cards dealt, its
-  own party's messages, a restart, the hand's end.
+  own party's messages, a restart, the hand's end; ``idle(log)``: the same, after checks
+  left for when nothing else is happening.
 * ``admit``, ``play_proof``, ``log_move``, ``move_problem``: a move checked, proven,
   logged; whether one may be taken now.
 * ``dropped(seat)``, ``owes``, ``overdue``, ``due_in``, ``go_on_without``: a player gone,
@@ -115,6 +116,14 @@ class HostDeal:
     def between_hands(self) -> bool:
         """The hand is over and closed (its last entry logged): a new one may start."""
         raise NotImplementedError
+
+    def idle_due(self) -> bool:
+        """Whether ``idle`` has work to do."""
+        return False
+
+    def idle(self, log: Log) -> None:
+        """Work the deal leaves for when nothing else is happening (checks that would
+        delay a change's messages), and what it then logs."""
 
     # -- hooks: moves ----------------------------------------------------------------------
     def voids(self, signed: dict) -> bool:

@@ -18,8 +18,9 @@ raises a ``Violation`` or returns what to do once every check has passed (a comm
   that is not the deal's to check itself (``SELF_CHECKED``), against what this seat may see.
 * ``dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines.
 
-``PeerTable`` is what a part reads of its replica, when asked; its one write is
-``close_hand``, when the hand's last entry (``reveal``) is accepted.
+``PeerTable`` is what a part reads of its replica, when asked; its writes are
+``close_hand``, when the hand's last entry (``reveal``) is accepted, and ``name``, a
+player's cheat the table goes on after.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class PeerTable:
     scores: Callable  # () -> the running scores before this hand
     live: Callable  # () -> whether the message being read came live (not in a sync)
     close_hand: Callable  # (scores, winner) -> None: the hand's last entry was accepted
+    name: Callable  # (Violation) -> None: a player's proven cheat, named; the table goes on
 
     @property
     def key(self) -> bytes:

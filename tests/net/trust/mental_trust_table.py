@@ -23,9 +23,11 @@ class MentalTrustTable(Table):
         self.open()
 
     def choose(self, seat: int) -> dict:
-        """A peer decides on its own replay (the host does not know its hand)."""
+        """A peer decides on its own replay (the host does not know its hand), or, when its
+        cards are the host's party's this hand, on the host's."""
         replica = self.replicas.get(seat)
-        state = replica.deal.party.state if replica is not None and replica.halted is None else self.host.state
+        own = replica is not None and replica.halted is None and not replica.deal.party.onlooker
+        state = replica.deal.party.state if own else self.host.state
         action = self.bot.choose(state, seat)
         data = state.game.action_to_json(action)
         data.pop("seat")
@@ -61,7 +63,7 @@ class MentalTrustTable(Table):
         """Moves until ``done()`` (or the hand ends, or nobody can move: the deal stopped)."""
         for _ in range(limit):
             state = self.host.state
-            if done() or state is None or state.is_over or self.host.deal.cheat is not None:
+            if done() or state is None or state.is_over:
                 return
             seat = state.to_act()[0]
             if seat in self.replicas and self.replicas[seat].halted is not None:

@@ -4,11 +4,19 @@ every honest replica. A host that sends a wrong private hand has no equivalent h
 it holds no guest's hand — so what replaces it is a host that sends a private view at
 all, forges a guest's deal message, or deals a guest's seat to itself; and the players'
 own cheats: a wrong decryption share, a card played from another seat's position, a card
-other than the one its proof opened. (A card duplicated in a shuffle is named at the deal
-level, tests/net/trust/mental/test_cheats.py; through the sessions the replay of the
-duplicated card may first show as another seat's mismatch: not wired yet.)"""
+other than the one its proof opened, a card duplicated in a shuffle. A host's cheat stops
+every honest replica; a player's is named by every honest client and the table goes on:
+the hand is void and dealt again, the cheater's cards dealt by the host (the ruling in
+docs/protocol.md, "A player's proven cheat")."""
 
+import pytest
+
+from engine import IllegalAction
+from engine.partial import PartialHand
+from net.trust.deals.mental import hand as hand_module
 from net.trust.deals.mental import log as ml
+from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
+from net.trust.signing import read_action, seal
 from net.trust.alerts import HOST, PLAYER
 from net.trust.deals.mental import messages as mm
 from tests.net.trust.mental_trust_table import MentalTrustTable
@@ -21,13 +29,36 @@ def caught(table, seats):
 
 def assert_named(table, party, seat, rule="deal", honest=None):
     """Every honest replica halted on an alert naming ``seat`` (``rule``: one rule, or
-    a tuple of the rules that may come first)."""
+    a tuple of the rules that may come first): the host's cheats."""
     honest = [s for s in table.replicas if s != seat] if honest is None else honest
     rules = rule if isinstance(rule, tuple) else (rule,)
     alerts = caught(table, honest)
     for replica_seat, alert in alerts.items():
         assert alert is not None, f"seat {replica_seat} caught nothing"
         assert (alert.party, alert.seat) == (party, seat) and alert.rule in rules, (replica_seat, alert)
+
+
+def assert_named_and_the_table_goes_on(table, seat, rules=("deal",)):
+    """Every honest replica named ``seat``'s player in an alert that does not stop it, the
+    host restarted the deal for "cheat" with that player's cards its own, and the hand,
+    dealt again, is played to its end, verified by every honest replica, with no alert."""
+    honest = [s for s in table.replicas if s != seat]
+    for replica_seat in honest:
+        named = [a for s, a in table.named if s == replica_seat]
+        assert named and all((a.party, a.seat) == (PLAYER, seat) and a.rule in rules for a in named), \
+            (replica_seat, named)
+        assert table.replicas[replica_seat].halted is None
+    restarts = [e for e in table.host.log if e.kind == ml.RESTART and e.body["record"]["reason"] == "cheat"]
+    assert [e.body["cheat"]["seat"] for e in restarts] == [seat]
+    assert seat in table.host.deal.setup.parties[0].seats  # its cards are the host's this hand
+    verified = {s: len(table.verified[s]) for s in honest}
+    table.play_hand()
+    assert not table.alerts, table.alerts
+    assert all(len(table.verified[s]) == verified[s] + 1 for s in honest)
+
+
+def restarted_for_cheat(table) -> bool:
+    return any(e.kind == ml.RESTART and e.body["record"]["reason"] == "cheat" for e in table.host.log)
 
 
 def dealt_table(**kwargs):
@@ -99,8 +130,8 @@ def test_a_wrong_decryption_share_is_caught_and_its_player_named():
         return dict(body, batches=[batch] + body["batches"][1:])
     table.cheat(2, wrong)
     table.start()
-    table.play_until(lambda: len(table.alerts) >= 2)
-    assert_named(table, PLAYER, 2)
+    table.play_until(lambda: restarted_for_cheat(table))
+    assert_named_and_the_table_goes_on(table, 2, ("share",))
 
 
 def test_a_card_played_from_another_seats_position_is_caught_live():
@@ -112,10 +143,9 @@ def test_a_card_played_from_another_seats_position_is_caught_live():
     table.cheat(1, elsewhere)
     played = lambda: any("play" in a for a in table.host.state.public_view()["actions"]  # noqa: E731
                          if a.get("seat") == 1)
-    table.play_until(lambda: table.alerts or played())
+    table.play_until(lambda: restarted_for_cheat(table) or played())
     assert not played()  # the host's own party refused it: never logged as played
-    assert table.host.deal.cheat is not None and table.host.deal.cheat.party == 1
-    assert_named(table, PLAYER, 1)
+    assert_named_and_the_table_goes_on(table, 1, ("not-held",))
 
 
 def test_a_card_other_than_the_one_its_proof_opened_is_refused_live():
@@ -169,17 +199,27 @@ def test_each_played_cards_proof_is_checked_once_by_every_party_but_its_maker(mo
     assert per_card.count(parties - 1) == face_down
 
 
-def test_the_host_checks_the_others_share_batches_at_the_first_move_not_at_the_cards():
-    """Not inside the deal (its critical path) nor at the first card each batch serves:
-    at the hand's first move, while the table bids; then no card waits for a batch."""
-    table = dealt_table()
+def test_the_host_checks_the_others_share_batches_once_the_cards_are_out_not_inside_the_deal():
+    """Not inside the deal (its critical path) nor at the first card each batch serves: in
+    idle time, once the change that dealt the cards has gone out (the session's
+    ``DealWatch`` runs ``idle``), while the table bids; then no card waits for a batch."""
+    table = MentalTrustTable()
+    at_idle, idle = [], table.host.idle
+
+    def first_idle_after_the_deal():
+        deal = table.host.deal
+        if getattr(deal, "dealt", False) and not at_idle:
+            machine = deal.party.client.machine
+            at_idle.append(len(machine._unchecked))
+            check = machine._check_batch
+            machine._check_batch = lambda batch: checked.append(batch) or check(batch)
+        return idle()
+    checked = []
+    table.host.idle = first_idle_after_the_deal
+    table.start()
     machine = table.host.deal.party.client.machine
-    checked, check = [], machine._check_batch
-    machine._check_batch = lambda batch: checked.append(batch) or check(batch)
-    dealt = len(machine._unchecked)
-    assert dealt  # the batches for the guests, as dealt
-    table.step(table.host.state.to_act()[0])
-    assert len(checked) == dealt and not machine._unchecked
+    assert at_idle and at_idle[0] > 0  # the batches for the guests, left by the deal
+    assert len(checked) == at_idle[0] and not machine._unchecked  # checked at once, in idle time
     table.play_until(lambda: table.host.state.phase == "play")
     before = len(checked)
     for _ in range(table.host.game.num_players):  # the first trick, every seat's first card
@@ -260,6 +300,103 @@ def test_a_card_duplicated_in_a_shuffle_is_caught_and_its_shuffler_named():
     table.cheat(3, duplicate)
     table.start()
     assert not table.alerts and table.replicas[1].deal.party.hands[1][0] == table.replicas[2].deal.party.hands[2][0]
-    table.play_until(lambda: table.alerts and all(r.halted for s, r in table.replicas.items() if s != 3),
-                     limit=400)
-    assert_named(table, PLAYER, 3, honest=[1, 2])
+    table.play_until(lambda: restarted_for_cheat(table), limit=400)
+    assert_named_and_the_table_goes_on(table, 3, ("shuffle",))
+
+
+# -- what the host cannot see live: a revoke ---------------------------------------------------
+
+class _Unchecking(PartialHand):
+    """A client that does not check its own plays against the rules (a cheating one)."""
+
+    def _apply(self, state, excluded, action, hidden, plays, played):
+        try:
+            return super()._apply(state, excluded, action, hidden, plays, played)
+        except IllegalAction:
+            return state.apply_unseen(action)
+
+
+def revoke_chance(table, seat):
+    """A card ``seat`` holds that the rules forbid it to play now (it holds the led suit)."""
+    state = table.replicas[seat].deal.party.state
+    if state.phase != "play" or seat not in state.to_act() or not state.trick:
+        return None
+    legal = {a.value for a in state.legal_actions(seat)}
+    held = [c for c in range(table.host.game.deck.size) if state.hands[seat] >> c & 1]
+    return next((c for c in held if c not in legal), None)
+
+
+@pytest.mark.parametrize("variant", [("rook", None, None), ("somerset", None, None),
+                                     ("horseshoes", "horseshoes", "four")], ids=["rook", "somerset", "horseshoes"])
+def test_a_revoke_nobody_could_see_live_is_named_at_the_hands_end_and_the_table_goes_on(variant, monkeypatch):
+    """Under the private deal the host cannot see a revoke as it is played: it is found once
+    every party reveals its secrets. Every honest client names the player, the hand is void
+    (the scores unchanged) and dealt again, and the table goes on — it never freezes."""
+    monkeypatch.setattr(hand_module, "PartialHand", _Unchecking)
+    table = MentalTrustTable(variant)
+    table.start()
+    scores, cheater, card = list(table.host.match.scores), None, None
+    for _ in range(400):
+        state = table.host.state
+        if state is None or state.is_over or restarted_for_cheat(table):
+            break
+        seat = state.to_act()[0]
+        if cheater is None and seat in table.replicas:
+            card = revoke_chance(table, seat)
+            if card is not None:
+                cheater = seat
+                name = table.host.game.deck.name(card)
+                proof = table.replicas[seat].deal.party.own_play(read_action(table.host.game, {"play": name}, seat))
+                out = table.host.receive(table.fp(seat), table.raw_act(seat, {"play": name}, mental=proof))
+                assert [e.kind for e in out.entries][:1] == ["action"]  # the host cannot tell
+                table.deliver(out)
+                continue
+        table.step(seat)
+    assert cheater is not None, "no revoke came up with this seed"
+    assert "hand_end" not in [e.kind for e in table.host.log]
+    assert table.host.match.scores == scores
+    assert_named_and_the_table_goes_on(table, cheater, ("illegal-action",))
+
+
+def test_a_second_key_share_from_a_player_is_refused_and_the_table_goes_on():
+    """The host refuses what it can check before it logs it: a party's second, different
+    key share for the same deal would otherwise be logged, and every client name that
+    player and stop."""
+    table = MentalTrustTable()
+    first = []
+
+    def second_key(body):
+        if body["type"] == mm.KEY:
+            first.append(body)
+        return body
+    table.cheat(2, second_key)
+    table.start()
+    assert first
+    replica = table.replicas[2]
+    other = dict(first[0], key=bytes(reversed(first[0]["key"])))
+    out = table.host.receive(table.fp(2), {"type": "mental", "signed": seal(replica.identity, MENTAL_DOMAIN, other)})
+    assert [m["reason"] for _, m in out.sends if m["type"] == "error"] == \
+        ["the deal message was not logged: you have already published your key share for this deal"]
+    assert not out.entries
+    table.play_hand()
+    assert not table.alerts and not table.named and all(len(v) == 1 for v in table.verified.values())
+
+
+def test_no_view_sent_shows_a_made_up_widow():
+    """Until every party's shares for it are logged, nobody knows the widow turned up: the
+    host's replay holds made-up cards there (the lowest it does not hold, which would tell
+    a guest where the host's low cards are not). A public view is exact or absent: every
+    widow any message to a guest shows is the real one."""
+    table = MentalTrustTable(("rook", None, None), seed=3)
+    shown = []
+
+    def watch(fp, msg):
+        if msg["type"] == "entry" and (msg.get("public") or {}).get("widow"):
+            shown.append(tuple(msg["public"]["widow"]))
+        return msg
+    table.tamper = watch
+    table.start()
+    table.play_hand()
+    assert not table.alerts and shown  # the widow was turned up, and shown
+    real = set(table.verified[1][0]["record"]["spare"])
+    assert all(set(widow) <= real for widow in shown), (shown, real)

@@ -25,7 +25,14 @@ what that party knows (``hand.PartyHand``). So, unlike the seeded deal (``Seeded
   on, or dropped since the deadline once the cards are dealt) is restarted out of it
   (``go_on_without``: "dropped", or "void" — the hand so far void, the scores
   unchanged); its seats are the host's party's for that hand, played by a stand-in or
-  by the player back, from the view the host then sends it (``private_view``).
+  by the player back, from the view the host then sends it (``private_view``);
+* a party proven to have broken a rule — a deal message its own checks refuse (a wrong
+  share, a duplicated card, a false redeal claim), or, once every secret is revealed, a
+  move the rules forbid on the verified deal (a revoke nobody could see live) — is
+  named in a ``mental-restart`` for "cheat" (``Verdict``): the hand so far is void, the
+  scores unchanged, and it is dealt again with the cheater's seats the host's party's,
+  so that the host checks that player's moves live for the rest of the hand. Every
+  other party reaches the same verdict from the log; the table goes on.
 """
 
 from __future__ import annotations
@@ -37,8 +44,9 @@ from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import BadMessage, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.outputs import Redeal
-from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, parties_for
+from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, holding_up, parties_for
 from net.trust.deals.host import HandTable, HostDeal, Late
 from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
 from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem, admit
@@ -133,6 +141,7 @@ class MentalHost(HostDeal):
         self.unlogged += self.party.logged(None, record)
         self.dealt = self.round.dealt = False
         self.deal_seq, self.last_action, self.restarted_at = None, {}, entry.seq
+        self.cheat, self.checked = None, None
         self.match.state = None
 
     def _apply_move(self, entry, private: dict, applied: list | None) -> list:
@@ -156,6 +165,16 @@ class MentalHost(HostDeal):
 
     def go_on(self, log) -> None:
         self._log_messages(log, self.table.key, [])
+
+    def idle_due(self) -> bool:
+        return self.dealt and self.checked != self.party.attempt and self.cheat is None
+
+    def idle(self, log) -> None:
+        """Once the cards are dealt, the others' share batches are checked (a bad one is a
+        cheat, and the deal starts again without its party): the session runs this just
+        after a change is sent, so that no player's screen waits for it."""
+        self._check_ahead()
+        self._moved_on(log)
 
     def _log_messages(self, log, key: bytes, envelopes) -> None:
         """Log deal messages from the party with ``key`` (and what the host's own party sends
@@ -183,6 +202,9 @@ class MentalHost(HostDeal):
 
     def _moved_on(self, log) -> None:
         if self.cheat is not None:
+            verdict = Verdict.of(self.cheat)
+            if verdict is not None and verdict.party != 0:
+                self._restart_for(log, verdict)
             return
         redeals = sum(isinstance(o, Redeal) for o in self.party.client.learned)
         state = self.state
@@ -198,10 +220,21 @@ class MentalHost(HostDeal):
             log(ml.DEALT, {"hand": self.hand, "dealer": self.dealer},
                 state_hash=self.party.state.state_hash())
         elif self.dealt and state is not None and state.is_over and self.party.verified is not None:
-            self._end(log)
+            try:
+                final = self.party.final_state()
+            except IllegalAction as exc:  # what nobody could see live: a revoke, say
+                self._restart_for(log, Verdict.of_move(self.setup, exc))
+                return
+            self._end(log, final)
 
-    def _end(self, log) -> None:
-        final = self.party.final_state()
+    def _restart_for(self, log, verdict: Verdict) -> None:
+        """The hand void and dealt again without the cheat's party: its seats are the host's."""
+        record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
+        log(ml.RESTART, {"record": record, "seats": list(self.setup.parties[verdict.party].seats),
+                         "cheat": verdict.body()})
+        self._log_messages(log, self.table.key, [])
+
+    def _end(self, log, final) -> None:
         self.match.state = final
         log(HAND_END, hand_end_body(self.table.game, self.match), state_hash=final.state_hash())
         log(REVEAL, {"hand": self.hand})
@@ -366,16 +399,8 @@ class MentalHost(HostDeal):
         """party -> since when (the host's clock) it has held the deal up, the host's excepted."""
         if self.cheat is not None or self._hand_ended():
             return {}
-        if not self.dealt:
-            return {i: self.sequencer.since for i in self.sequencer.awaited() if i != 0}
-        parties, now = self.setup.parties, self.table.now()
-        return {i: max(self.table.dropped_at.get(s, now) for s in parties[i].seats)
-                for i in range(1, len(parties)) if self._gone(i)}
-
-    def _gone(self, party: int) -> bool:
-        """Every seat of the deal's ``party`` is away (dropped, not back)."""
-        seats = self.table.seats()
-        return all(not seats[s].connected for s in self.setup.parties[party].seats)
+        return holding_up(self.setup, self.dealt, self.sequencer, self.table.seats(),
+                          self.table.dropped_at, self.table.now())
 
     def _hand_ended(self) -> bool:
         """No hand under way: this one ended (``hand_end`` logged)."""

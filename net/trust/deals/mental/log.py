@@ -14,7 +14,7 @@ with a seed) but these entries, each signed by the host like every other:
   a Rook redeal; a party that held the deal up past the contribution deadline
   ("dropped"); or, once the cards are dealt, a party whose player is gone past the
   deadline ("void": the hand so far is void, the scores stay). Its seats are the host's
-  party's from then on (``RestartWatch`` is a replica's timing of it).
+  party's from then on (``restarts`` is every replica's check of it).
 * ``mental-dealt`` ``{hand, dealer}``: every key share, shuffle and decryption share is
   logged (and the spare shown when the rules show it from the start): play begins.
   Its state hash is the hand's public view, as the ``deal`` entry's is.
@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from net.trust.deals.mental import flows
+from net.trust.deals.mental.errors import Cheat
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.outputs import Audit
 from net.trust.deals.mental.setup import DealSetup, Party
@@ -64,39 +65,39 @@ class MentalRound:
         """A player who drops owes no contribution here (its deal messages are awaited)."""
 
 
-class RestartWatch:
-    """When a peer may accept a restart that drops a party, on its own clock (as
-    ``deadline.ShuffleWatch`` times a skip): the host logs each entry before it sends it,
-    so the time from receiving an entry live to receiving the restart is at least the
-    host's wait less a delivery. "dropped": the deadline since the deal last moved on
-    (the last deal entry); "void": the deadline since each dropped seat's ``drop``. An
-    entry that came in a catch-up sync cannot be timed, and is not."""
+@dataclass(frozen=True)
+class Verdict:
+    """A party proven to have broken a rule: whom a "cheat" restart names, and why. Every
+    honest client reaches it from the log alone (its own deal client's checks, or the hand
+    replayed on the deal every party revealed), so a restart that names another party, or
+    none this client can prove, is the host's lie."""
 
-    def __init__(self, deadline: float, slack: float):
-        self.deadline, self.slack = deadline, slack
-        self.moved: float | None = None  # when the last deal entry came live
-        self.drops: dict[int, float | None] = {}  # seat -> when its drop came live
+    party: int  # the deal's party (index)
+    seat: int | None  # the seat whose move, or whose party's message, broke it
+    rule: str
+    detail: str
 
-    def deal_moved(self, now: float, live: bool) -> None:
-        self.moved = now if live else None
+    @classmethod
+    def of(cls, error) -> "Verdict | None":
+        """The verdict of a deal client's error: a ``Cheat`` names its party (anything
+        else is no player's proven fault)."""
+        if not isinstance(error, Cheat):
+            return None
+        return cls(error.party, error.seats[0] if error.seats else None, error.rule, error.detail)
 
-    def dropped(self, seat: int, now: float, live: bool) -> None:
-        self.drops[seat] = now if live else None
+    @classmethod
+    def of_move(cls, setup, exc) -> "Verdict":
+        """A move the rules forbid on the revealed deal (``IllegalAction`` naming its seat)."""
+        return cls(setup.owner(exc.seat), exc.seat, "illegal-action",
+                   f"seat {exc.seat}: {exc.reason} (seen once every card was revealed)")
 
-    def rejoined(self, seat: int) -> None:
-        self.drops.pop(seat, None)
+    def body(self) -> dict:
+        return {"party": self.party, "seat": self.seat, "rule": self.rule, "detail": self.detail}
 
-    def problem(self, reason: str, seats, now: float) -> str | None:
-        least = self.deadline - self.slack
-        if reason == "dropped" and self.moved is not None and now - self.moved < least:
-            return (f"the host restarted the deal without seats {list(seats)} "
-                    f"{now - self.moved:.1f} s after it last moved on; it must wait {self.deadline:g} s")
-        for seat in seats:
-            at = self.drops.get(seat)
-            if reason == "void" and at is not None and now - at < least:
-                return (f"the host voided the hand {now - at:.1f} s after seat {seat} dropped; "
-                        f"it must wait {self.deadline:g} s")
-        return None
+    def same(self, body) -> bool:
+        """Whether a restart's ``cheat`` body names this verdict (party, seat and rule)."""
+        return isinstance(body, dict) and (body.get("party"), body.get("seat"), body.get("rule")) \
+            == (self.party, self.seat, self.rule)
 
 
 def parties_body(parties) -> list[dict]:

@@ -19,15 +19,20 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
 * ``mental-restart``: the next attempt with exactly the parties left
   (``sequencer.restart_problem``), a redeal only after a proven claim, a party dropped
   only if awaited (before play) or gone (after), its seats away, and not sooner than the
-  deadline on this peer's own clock (``log.RestartWatch``); a move this replay refuses
+  deadline on this peer's own clock (``restarts``); a move this replay refuses
   while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
   it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
   and the hand is not reported verified;
 * ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
   share checked), the hand replayed on the verified deal with every bury and discard
-  opened — a revoke nobody could see live named then — must give the host's result,
-  scores and state hash.
+  opened must give the host's result, scores and state hash;
+* a player's proven cheat — a deal message this client's checks refuse (``Cheat``), or
+  a move the rules forbid on the revealed deal (a revoke nobody could see live) — does
+  not stop the table: the attempt is void from there (its later deal messages are taken
+  unread, no move may be logged on it), and the host must restart the deal for "cheat"
+  naming the same party (``log.Verdict``), which this client then names to its person
+  (``PeerTable.name``: an alert that does not halt) before the hand is dealt again.
 
 This seat's hand comes from its deal client, never from the host: the host sends no
 private view under the mental deal (``check_private``), and its view is this part's own
@@ -44,6 +49,8 @@ from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.log import Verdict
+from net.trust.deals.mental.restarts import Hand, RestartRefused, RestartWatch, allowed
 from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
@@ -85,10 +92,11 @@ class MentalPeer(PeerDeal):
         self.round = ml.MentalRound(body["hand"], body["dealer"])
         self.hand = CheckedHand(entry.seq)
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
-        self.restarts = ml.RestartWatch(t.deadline, t.slack)
+        self.restarts = RestartWatch(t.deadline, t.slack)
         self.restarts.deal_moved(t.clock(), t.live())
         self._final = None  # the hand on the verified deal, from hand_end to the reveal
         self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
+        self.cheat: Verdict | None = None  # a party this client proved broke a rule, this attempt
         self._sends: list[dict] = self.party.client.start()  # deal messages for the host
 
     @property
@@ -106,17 +114,20 @@ class MentalPeer(PeerDeal):
         party = entry.body["party"]
         self.t.need(isinstance(party, int) and 0 <= party < len(self.setup.parties), entry,
                     "a deal message with no deal")
+        if self.cheat is not None:
+            return None  # the attempt is void: its messages are taken unread until the restart
         if ml.PLAYED in entry.body:
             return self._on_played_alone(entry, party)
         signed = entry.body["signed"]
-        sends = self._deal_step(lambda: self.party.logged(party, signed), entry)  # (its batches checked)
-        if self._held is not None and self.party.verified is not None:
+        sends, found = self._deal_step(lambda: self.party.logged(party, signed), entry)  # (its batches checked)
+        if self._held is not None and self.party.verified is not None and found is None:
             raise self._held  # the audit found no cheat: the move was wrong after all
 
         def commit():
             self.progress.follow(party, signed["body"])
             self.restarts.deal_moved(self.t.clock(), self.t.live())
             self._sends.extend(sends)
+            self.cheat = found
         return commit
 
     def _on_played_alone(self, entry, party: int):
@@ -130,8 +141,12 @@ class MentalPeer(PeerDeal):
         t.need(body.mental is not None and "play" in body.action
                and self.setup.parties[party].key == t.seats()[body.seat].key, entry,
                "a played card's proof that is not its party's")
-        sends = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
-        return lambda: self._sends.extend(sends)
+        sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
+
+        def commit():
+            self._sends.extend(sends)
+            self.cheat = found
+        return commit
 
     def _on_mental_restart(self, entry, message):
         self.t.need(self.hand.end is None, entry, "a restart with no deal")
@@ -139,10 +154,20 @@ class MentalPeer(PeerDeal):
         problem = restart_problem(setup, record)
         if problem:
             raise self._violation("deal", entry, problem)
-        self._restart_allowed(entry, record, setup)
-        sends = self._deal_step(lambda: self.party.logged(None, record), entry)
+        facts = Hand(self.party, self.hand.dealt, self.progress.awaited(), self.cheat,
+                     self.t.seats(), self.restarts, self.t.clock())
+        try:
+            verdict = allowed(entry.body, record, setup, facts)
+        except RestartRefused as exc:
+            raise self._violation("deal", entry, str(exc)) from None
+        sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
 
         def commit():  # the deal again; whatever was bid on the last one is void
+            if verdict is not None:  # a player's cheat, proven here too: named, and the table goes on
+                self.t.name(Violation(PLAYER, verdict.seat, verdict.rule,
+                                      f"entry {entry.seq}: {verdict.detail} — the hand is void and "
+                                      "dealt again, that player's cards dealt by the host"))
+            self.cheat, self._held = None, None
             self.progress = Progress(len(record["parties"]))
             self.restarts.deal_moved(self.t.clock(), self.t.live())
             self.round.dealt = False
@@ -150,39 +175,9 @@ class MentalPeer(PeerDeal):
             self._sends.extend(sends)
         return commit
 
-    def _restart_allowed(self, entry, record: dict, setup) -> None:
-        """A restart drops only parties the deal waited the deadline for: a redeal only
-        after a proven claim; "dropped" only parties awaited, before play; "void" only once
-        the cards are dealt; every dropped seat away (its ``drop`` logged), and not sooner
-        than this peer's clock allows (``RestartWatch``). Else a ``deal`` alert names the host."""
-        reason, dropped = record["reason"], record["dropped"]
-        machine = self.party.client.machine
-
-        def refuse(why: str):
-            raise self._violation("deal", entry, why)
-        if reason == "redeal":
-            if entry.body.get("seats") != []:
-                refuse("a redeal drops no seat")
-            if machine is not None and machine.redeal is None:
-                refuse("the host redealt a hand nobody showed a reason to redeal")
-            return
-        seats = sorted(s for i in dropped for s in setup.parties[i].seats)
-        if entry.body.get("seats") != seats:
-            refuse(f"the restart names seats {entry.body.get('seats')}, not the dropped parties' {seats}")
-        if (reason == "void") != self.hand.dealt:
-            refuse(f"a restart for {reason!r} {'after' if self.hand.dealt else 'before'} the cards were dealt")
-        if reason == "dropped" and not set(dropped) <= set(self.progress.awaited()):
-            refuse(f"the host restarted the deal without parties {dropped}, which it was not waiting for")
-        for i in dropped:
-            for seat in setup.parties[i].seats:
-                info = self.t.seats().get(seat)
-                if info is not None and info.connected and info.key == setup.parties[i].key:
-                    refuse(f"the host restarted the deal without seat {seat}, which is still here")
-        problem = self.restarts.problem(reason, seats, self.t.clock())
-        if problem:
-            refuse(problem)
-
     def _on_mental_dealt(self, entry, message):
+        if self.cheat is not None:
+            return None  # a void attempt (the host has not checked what this client did yet)
         self.t.need(not self.hand.dealt and self.party.partial is not None, entry,
                     "play begins before the cards are dealt")
         self._same_hash(entry, self.party.state)
@@ -193,10 +188,14 @@ class MentalPeer(PeerDeal):
             self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
         return commit
 
-    def _deal_step(self, step, entry) -> list[dict]:
-        """A step of this seat's deal client; what it proves wrong, as a Violation."""
+    def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
+        """A step of this seat's deal client: what it sends, and the verdict on a party it
+        proves broke a rule (the table goes on); anything else it refuses — a forged or
+        malformed message the host logged — as a Violation naming the host."""
         try:
-            return step()
+            return step(), None
+        except Cheat as exc:
+            return [], Verdict.of(exc)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
 
@@ -223,6 +222,7 @@ class MentalPeer(PeerDeal):
     # -- moves -------------------------------------------------------------------------------
     def _on_action(self, entry, message):
         t, hand, party = self.t, self.hand, self.party
+        t.need(self.cheat is None, entry, f"a move logged on a deal proven broken ({self.cheat})")
         t.need(hand.playing and not hand.shadow.state.is_over, entry,
                "an action while no hand is being played")
         body = logged_move(entry, t.seats(), t.host_seat(), self.binding(entry))
@@ -270,7 +270,9 @@ class MentalPeer(PeerDeal):
         proof the move carries is taken first: it may be what shows the card twice."""
         sends = []
         if body.mental is not None and not ml.auditing(self.party):
-            sends = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
+            sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
+            if found is not None:
+                raise self._deal_violation(self.party.client.machine.failed, entry)
         if not ml.auditing(self.party):
             raise violation
 
@@ -351,13 +353,13 @@ class MentalPeer(PeerDeal):
                 self.hand, self._final = hand.ended(body), None
             return take
         t.need(hand.playing and hand.shadow.state.is_over and body["hand"] == self.round.hand
-               and self.party.verified is not None, entry,
+               and self.party.verified is not None and self.cheat is None, entry,
                "a hand end before the hand was over and the deal verified")
         try:
             final = self.party.final_state()
         except IllegalAction as exc:
-            raise Violation(PLAYER, exc.seat, "illegal-action",
-                            f"seat {exc.seat}: {exc.reason} (seen at the reveal)") from None
+            raise self._violation("score", entry, f"the host scored a hand whose replay on the "
+                                  f"revealed deal breaks a rule (seat {exc.seat}: {exc.reason})") from None
         self._same_hash(entry, final)
         result = final.result()
         game = t.game()

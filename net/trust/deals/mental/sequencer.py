@@ -87,7 +87,9 @@ def without(setup: DealSetup, dropped) -> DealSetup:
                    parties=tuple(parties))
 
 
-REASONS = ("dropped", "void", "redeal")  # during the deal; after it (the hand voided); Rook
+#: Why a deal starts again: a party gone during the deal; after it (the hand voided); a
+#: Rook redeal; a party proven to have broken a rule (the hand voided, its seats the host's).
+REASONS = ("dropped", "void", "redeal", "cheat")
 
 
 def restart_problem(setup: DealSetup, record: object) -> str | None:
@@ -133,6 +135,19 @@ class Progress:
         elif kind == m.SHARES and self.shuffles == self.parties:
             self.shared.add(party)
 
+    def problem(self, party: int, body: dict) -> str | None:
+        """Why ``party``'s message cannot come now (one its sender is told, before it is
+        logged): a second key share, a shuffle out of turn, shares before the deck is final.
+        Logged, any of these would be proof of a broken rule against its sender."""
+        kind = body["type"]
+        if kind == m.KEY and party in self.keys:
+            return "you have already published your key share for this deal"
+        if kind == m.SHUFFLE and (len(self.keys) < self.parties or party != self.shuffles):
+            return "it is not your turn to shuffle"
+        if kind == m.SHARES and self.shuffles < self.parties:
+            return "the deck is not final yet: no decryption share can come"
+        return None
+
     def awaited(self) -> list[int]:
         """A key share not yet published; else the party whose turn it is to shuffle;
         else the parties whose decryption shares are missing."""
@@ -176,6 +191,9 @@ class DealSequencer:
             raise NotLogged(f"the deal now is hand {context.hand}, attempt {context.attempt}")
         if envelope["sig"] in self._seen:
             return None
+        problem = self.progress.problem(party, body)
+        if problem:
+            raise NotLogged(problem)
         self._seen.add(envelope["sig"])
         self.progress.follow(party, body)
         self.since = now
@@ -202,3 +220,15 @@ class DealSequencer:
     def overdue(self, now: float) -> list[int]:
         """The awaited parties once the deal has waited ``deadline`` for them."""
         return self.awaited() if now - self.since >= self.deadline else []
+
+
+def holding_up(setup: DealSetup, dealt: bool, sequencer: DealSequencer, seats, dropped_at: dict,
+               now: float) -> dict[int, float]:
+    """party -> since when (the host's clock) it has held the deal up, the host's excepted:
+    before the cards are dealt, the parties awaited since the deal last moved on; after,
+    those whose every seat is away (dropped, not back), since the last of their drops."""
+    if not dealt:
+        return {i: sequencer.since for i in sequencer.awaited() if i != 0}
+    parties = setup.parties
+    return {i: max(dropped_at.get(s, now) for s in parties[i].seats)
+            for i in range(1, len(parties)) if all(not seats[s].connected for s in parties[i].seats)}
