@@ -5,6 +5,9 @@
 * ``schemas`` is the protocol's message registry plus a ``chat`` type for tests.
 * ``quick`` holds the short protocol timings tests use (handshake timeouts and the like)
   so nothing waits on production-length delays.
+* ``deal`` runs a test under both deals (ids "seeded" and "private"): its value is
+  HostCore's ``mental_deal`` (the project's rule: every rejoin, drop, takeover or cheat
+  scenario runs under both).
 * ``private_ns`` / ``bridged_ns`` build throwaway network namespaces (net/tools/netns.py) and
   skip, saying why, where namespaces cannot be made.
 """
@@ -41,6 +44,12 @@ def schemas():
     s = SCHEMAS.copy()
     s.message("chat", text=str)
     return s
+
+
+@pytest.fixture(params=[pytest.param(False, id="seeded"), pytest.param(True, id="private")])
+def deal(request) -> bool:
+    """HostCore's ``mental_deal``: False, the seeded deal; True, the private deal."""
+    return request.param
 
 
 @pytest.fixture

@@ -51,13 +51,15 @@ class Table:
             self.add_guest(ident(f"Guest{i}"))
 
     def add_guest(self, identity: Identity, **kw) -> GuestCore:
+        """A guest of its own (``state_dir``: another's, as its app restarted uses it)."""
         i = len(self.guests)
         events = self.guest_events.setdefault(i, [])
         kw.setdefault("bot_level", "random")
         kw.setdefault("stop_on_alert", True)
+        kw.setdefault("state_dir", self.tmp / f"guest{i}")
         guest = GuestCore(identity, address="127.0.0.1", port=self.host.port,
                           fingerprint=self.host.identity.fingerprint, timings=self.timings,
-                          emit=events.append, state_dir=self.tmp / f"guest{i}", **kw)
+                          emit=events.append, **kw)
         self.guests.append(guest)
         self.tasks.append(asyncio.ensure_future(guest.run()))
         return guest
@@ -78,6 +80,19 @@ class Table:
     def hand_started(self) -> bool:
         state = self.host.authority.state
         return state is not None and len(state.history) > 0
+
+    def where(self) -> str:
+        """How the table stands (for a stall's message): the last entries, the seats,
+        who is to act, the mental deal's parties and whom it awaits, each guest."""
+        auth = self.host.authority
+        state, deal = auth.state, getattr(auth, "deal", None)
+        guests = [(g.replica.seat if g.replica else None, g.replica.seq if g.replica else None,
+                   g.end, [a["detail"] for a in g.alerts], g.errors) for g in self.guests]
+        return (f"last entries {[(s.seq, s.kind) for s in auth.log[-12:]]}, seats "
+                f"{ {s: (i.kind, i.connected) for s, i in auth.seats.items()} }, to act "
+                f"{state.to_act() if state else None}, parties "
+                f"{deal.setup.parties if deal else None}, awaited "
+                f"{deal.sequencer.awaited() if deal else None}, guests {guests}")
 
 
 def assert_all_verified(summaries: list[dict], hands: int, head: int | None = None) -> None:

@@ -69,25 +69,12 @@ def run(tmp_path, vanish, hands=2, settings=None, stand_in_after=0.2):
             try:
                 summaries = await table.finish(timeout=60)
             except TimeoutError:
-                raise AssertionError(f"the table stalled: {where(table)}") from None
+                raise AssertionError(f"the table stalled: {table.where()}") from None
         finally:
             await table.close()
         return table, summaries
 
     return asyncio.run(main())
-
-
-def where(table) -> str:
-    """How the table stands (for a stall's message)."""
-    auth = table.host.authority
-    state = auth.state
-    guests = [(g.replica.seat if g.replica else None, g.replica.seq if g.replica else None,
-               g.end, [a["detail"] for a in g.alerts]) for g in table.guests]
-    return (f"last entries {[(s.seq, s.kind) for s in auth.log[-12:]]}, seats "
-            f"{ {s: (i.kind, i.connected) for s, i in auth.seats.items()} }, to act "
-            f"{state.to_act() if state else None}, parties "
-            f"{auth.deal.setup.parties if auth.deal else None}, awaited "
-            f"{auth.deal.sequencer.awaited() if auth.deal else None}, guests {guests}")
 
 
 def assert_went_on(table, summaries, hands, reason):
