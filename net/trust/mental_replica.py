@@ -309,6 +309,7 @@ class MentalReplica(PeerReplica):
         elif not self.deal.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
             self._need(entry.state_hash is None, entry, "a state hash nobody can know yet")
         shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
+        self._check_private(entry, message, shadow, self.seat)
 
         def commit():
             self.hand = hand.with_step(step, shadow, [])
@@ -424,6 +425,14 @@ class MentalReplica(PeerReplica):
         return commit
 
     # -- privacy -------------------------------------------------------------------------
+    def _live_shadow(self):
+        """None while this client is a party of the deal: its hand is its own deal client's,
+        so there is no hand from the host to learn the spare from (``live.shown_hand``), and
+        a view the host sends at all is a ``privacy`` alert (``_check_private``)."""
+        if self.deal is not None and not self.deal.onlooker:
+            return None
+        return super()._live_shadow()
+
     def _check_private(self, entry, message, shadow, me) -> None:
         if self.deal is not None and self.deal.onlooker:
             return  # this seat's cards are the host's this hand: the host may show them

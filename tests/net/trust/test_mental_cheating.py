@@ -8,6 +8,8 @@ other than the one its proof opened. (A card duplicated in a shuffle is named at
 level, tests/net/trust/mental/test_cheats.py; through the sessions the replay of the
 duplicated card may first show as another seat's mismatch: not wired yet.)"""
 
+import pytest
+
 from net.trust import mental_log as ml
 from net.trust.alerts import HOST, PLAYER
 from net.trust.mental import messages as mm
@@ -50,6 +52,25 @@ def test_a_private_view_sent_under_the_mental_deal_is_caught():
     # a host that sends each seat its private view even under the mental deal
     table.host.private_view = lambda seat: \
         table.host.state.private_view(seat) if table.host.state else None
+    table.start()
+    table.play_until(lambda: table.alerts)
+    assert_named(table, HOST, 0, "privacy", honest=list(table.replicas))
+
+
+@pytest.mark.parametrize("kind", [ml.DEALT, ml.MESSAGE, "action"])
+def test_a_private_view_is_caught_whatever_entry_carries_it(kind):
+    """Sent only with entries of one kind once the cards are dealt: the same ``privacy``
+    alert with the deal's records (the widow's shares, here) and with the moves."""
+    table = MentalTrustTable()
+    host, carrying = table.host, []
+    publish = host._publish
+
+    def publish_carrying(out, signed, events):
+        carrying[:] = [signed.kind]
+        return publish(out, signed, events)
+    host._publish = publish_carrying
+    host.private_view = lambda seat: \
+        host.state.private_view(seat) if host.state and carrying == [kind] else None
     table.start()
     table.play_until(lambda: table.alerts)
     assert_named(table, HOST, 0, "privacy", honest=list(table.replicas))
