@@ -13,7 +13,8 @@ made with fixed keys and secrets, each computed by the code the protocol runs on
   that seed deals in each title;
 * ``public-view.json``: a Rook hand from that seed after a few actions (in their JSON
   forms), the public view, its canonical encoding and its ``state_hash``, and one seat's
-  private view.
+  private view;
+* ``mental-*.json``: the private (mental-poker) deal's (``net.tools.mental_vectors``).
 
 In the JSON files bytes are written ``{"hex": "…"}``; everything else is as on the wire.
 tests/net/trust/test_vectors.py recomputes every vector from its inputs, so the files and the
@@ -202,9 +203,10 @@ def public_view_vectors() -> dict:
 
 def build() -> dict[str, dict]:
     """Every vector file's contents (plain values, bytes as bytes)."""
+    from net.tools import mental_vectors  # it builds on this module's keys and secrets
     return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
             "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
-            "public-view.json": public_view_vectors()}
+            "public-view.json": public_view_vectors(), **mental_vectors.build()}
 
 
 def dumps(vectors: dict) -> str:
