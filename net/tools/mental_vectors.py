@@ -26,6 +26,9 @@ edwards25519 operations and the canonical encoding.
 from __future__ import annotations
 
 import hashlib
+import json
+import textwrap
+from pathlib import Path
 
 from engine import canonical, make_game
 from engine.deal import shuffled
@@ -378,10 +381,13 @@ def _rook_names(cards) -> list[str]:
     return [game.deck.name(c) for c in sorted(cards)]
 
 
-def _move(player, public: dict, hidden: bytes | None, mental: dict | None, seen: int) -> dict:
+def _move(player, public: dict, hidden: bytes | None, mental: dict | None, seen: int,
+          envelopes: list[dict]) -> dict:
+    """A move as its player signs it, and the "action" message that carries it."""
     body = m.action_body(TABLE, HAND, seen, _head(seen), public, hidden, mental)
     signed = seal(player, ACTION_DOMAIN, body)
-    return {"body": body, "signed_bytes": signed_bytes(ACTION_DOMAIN, body), "signed": signed}
+    return {"body": body, "signed_bytes": signed_bytes(ACTION_DOMAIN, body), "sig": signed["sig"],
+            "message": m.action_message(signed) | {"mental": envelopes}}
 
 
 def moves_vectors(deal: _Deal, run: dict) -> dict:
@@ -398,13 +404,10 @@ def moves_vectors(deal: _Deal, run: dict) -> dict:
     full = {"seat": 1, "bury": _rook_names(run["bury"]), "trump": "G"}
     public = {"seat": 1, "bury": None, "trump": "G"}
     nonce = secret("bury nonce", m.NONCE_BYTES)
-    bury = _move(player, public, hidden_digest(nonce, full), None, SEEN)
-    plays = []
-    for (seat, card), message in run["plays"].items():
-        if seat == 1:
-            move = _move(player, {"seat": 1, "play": _rook_names([card])[0]}, None, message,
-                         SEEN + 2 + len(plays))
-            plays.append({**move, "message": m.action_message(move["signed"]) | {"mental": []}})
+    bury = _move(player, public, hidden_digest(nonce, full), None, SEEN, [commit])
+    own = [(card, message) for (seat, card), message in run["plays"].items() if seat == 1]
+    plays = [_move(player, {"seat": 1, "play": _rook_names([card])[0]}, None, message,
+                   SEEN + 2 + i, []) for i, (card, message) in enumerate(own)]
     return {
         "format": FORMAT, "what": "the moves and log entries of the private deal (mental-deal.json's)",
         "player": {"private_key_seed": key_seed(GUEST), "public_key": player.public_key},
@@ -416,9 +419,8 @@ def moves_vectors(deal: _Deal, run: dict) -> dict:
                        "opening": opening, "cards": sorted(run["bury"])},
         "bury": {"full": full, "nonce": nonce,
                  "hidden_preimage": HIDDEN_DOMAIN + nonce + canonical.encode(full), **bury,
-                 "message": m.action_message(bury["signed"]) | {"mental": [commit]},
                  "entries": [{"kind": "mental", "body": {"party": 1, "signed": commit}},
-                             {"kind": "action", "body": {"signed": bury["signed"]}}]},
+                             {"kind": "action", "body": {"signed": bury["message"]["signed"]}}]},
         "plays": plays,
     }
 
@@ -429,3 +431,191 @@ def build() -> dict[str, dict]:
     return {"mental-secrets.json": secrets_vectors(), "mental-cards.json": cards_vectors(),
             "mental-deal.json": deal_vectors(deal, run), "mental-proofs.json": proofs_vectors(deal, run),
             "mental-moves.json": moves_vectors(deal, run)}
+
+
+# -- the worked example printed in docs/protocol.md --------------------------------------------
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+BEGIN = "<!-- mental vectors: made by `python -m net.tools.vectors`, checked by tests/net/trust/test_mental_vectors.py -->"
+END = "<!-- end of mental vectors -->"
+
+
+def _hex(raw: bytes) -> str:
+    return raw.hex()
+
+
+def _value(value) -> str:
+    """A plain value written as JSON, bytes as their hex."""
+    return json.dumps(vectors_json(value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def vectors_json(value):
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {k: vectors_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [vectors_json(v) for v in value]
+    return value
+
+
+def _prose(text: str) -> list[str]:
+    return textwrap.wrap(text, 90, break_on_hyphens=False) + [""]
+
+
+def _lines(pairs) -> list[str]:
+    width = max(len(name) for name, _ in pairs)
+    return ["```"] + [f"{name.ljust(width)}  {value}" for name, value in pairs] + ["```"]
+
+
+def _framed(domain: str, parts: list[bytes]) -> str:
+    """framed(…) with a space between its fields."""
+    fields = [len(domain).to_bytes(2, "big").hex(), domain.encode().hex()]
+    for part in parts:
+        fields += [len(part).to_bytes(4, "big").hex(), part.hex()]
+    return " ".join(f for f in fields if f)
+
+
+def _secrets_text(v: dict) -> list[str]:
+    salt = v["salt"]
+    cases = v["scalars"]
+    return [
+        *_prose("**A party's secrets** (`mental-secrets.json`): the Ed25519 seed (private key, "
+                "RFC 8032) of party \"player 1\", the deal, the bytes it signs, σ, and what σ "
+                "gives:"),
+        *_lines([("seed", _hex(v["party"]["private_key_seed"])),
+                 ("public key", _hex(v["party"]["public_key"])),
+                 ("deal", _value(v["context"])),
+                 ("signed bytes", _hex(v["signed_bytes"])),
+                 ("σ", _hex(v["signature"])),
+                 ("framed", _framed(v["share_key"]["domain"], [v["signature"]])),
+                 ("x", _hex(v["share_key"]["x"])),
+                 ("X = x·G", _hex(v["share_key"]["X"])),
+                 ("shuffle seed", _hex(v["shuffle_seed"]["value"])),
+                 ("nonce key", _hex(v["nonce_key"]["value"])),
+                 (f"salt {salt['salt_label']}", _hex(salt["value"]))]), "",
+        *_prose("`framed` is `H`'s input for `x`: the domain's length and the domain "
+                "(`parlour-mental-share-key/1`), σ's length and σ. Two more scalars hashed from "
+                "framed parts, the re-encryption randomness `r₅` of this party's shuffle and a "
+                "batch weight from an all-zero weight seed:"),
+        *_lines([(name, f"{_framed(case['domain'], case['parts'])} → {_hex(case['scalar'])}")
+                 for name, case in (("r5", cases[0]), ("ρ0", cases[1]))]), ""]
+
+
+def _cards_text(v: dict) -> list[str]:
+    names = v["names"]
+    rows = ["| card | Rook | Somerset | Horseshoes | point |", "|---|---|---|---|---|"]
+    for card in v["cards"][:8]:
+        n = card["card"]
+        rows.append(f"| {n} | `{names['rook'][n]}` | `{names['somerset'][n]}` | "
+                    f"`{names['horseshoes'][n]}` | `{_hex(card['point'])}` |")
+    return [*_prose("**Cards** (`mental-cards.json` has all 57): the first eight, those of the "
+                    "deal below."), *rows, ""]
+
+
+def _deal_text(v: dict) -> list[str]:
+    layout = v["layout"]
+    dealt = ", ".join(f"seat {s}: {p[0]}–{p[-1]}" for s, p in enumerate(layout["dealt"]))
+    pairs = [(f"party {p['party']}", f"seats {p['seats']}, key {_hex(p['key'])}")
+             for p in v["parties"]]
+    pairs += [(f"X{p['party']}", _hex(p["X"])) for p in v["parties"]]
+    pairs += [("K = X0 + X1", _hex(v["joint_key"])), ("positions", f"{dealt}; spare "
+              f"{layout['spare'][0]}–{layout['spare'][-1]} (dealer {layout['dealer']})")]
+    cards = ", ".join(f"{p['position']}→{p['card']}" for p in v["positions"])
+    rows = ["| # | party | message | signed bytes | sig |", "|---|---|---|---|---|"]
+    for i, msg in enumerate(v["messages"]):
+        rows.append(f"| {i} | {msg['party']} | {_summary(msg['body'])} | "
+                    f"{len(msg['signed_bytes'])} | `{_hex(msg['sig'])[:16]}…` |")
+    return [*_prose("**A deal** (`mental-deal.json`): two parties, the host's client (seats 0 "
+                    "and 2) and player 1's (seat 1); three seats of two cards and a spare of two "
+                    "(8 cards: no title's deal); the spare opened to everyone and given to seat "
+                    "1, which buries two cards; every card played; the reveals."),
+            *_lines(pairs), "",
+            *_prose("The log, in order (the plays travel inside the moves: `mental-moves.json`; "
+                    "the JSON file has every message whole, its signed bytes and signature, and "
+                    "each shuffle's permutation, randomness and deck):"),
+            *rows, "", *_prose(f"The final deck decrypts to (position→card): {cards}.")]
+
+
+def _summary(body: dict) -> str:
+    kind = body["type"]
+    if kind == mm.SHARES:
+        batches = "; ".join(f"to {'nil' if b['to'] is None else b['to']}: {b['positions']}"
+                            for b in body["batches"])
+        return f"`{kind}` ({batches})"
+    if kind == mm.COMMIT:
+        return f"`{kind}` (seat {body['seat']}, `{body['label']}`, {body['count']})"
+    if kind == mm.REVEAL:
+        openings = "; ".join(f"seat {o['seat']} `{o['label']}` {o['positions']}"
+                             for o in body["openings"]) or "none"
+        return f"`{kind}` (`{body['reason']}`, openings: {openings})"
+    return f"`{kind}`"
+
+
+def _proof_pairs(step: dict) -> list[tuple[str, str]]:
+    names = {"C": "C", "D": "D", "nonce": "w", "t1": "T1", "t2": "T2", "challenge": "e",
+             "response": "z"}
+    return [(label, _hex(step[key])) for key, label in names.items()]
+
+
+def _proofs_text(v: dict) -> list[str]:
+    key, shares, play = v["key"], v["shares"], v["play"]
+    return [
+        *_prose("**Proofs** (`mental-proofs.json`, from that deal; the show proof there too). "
+                "Party 1's key proof:"),
+        *_lines([("ctx", _hex(key["transcript"]["bytes"])), ("w", _hex(key["nonce"])),
+                 ("T = w·G", _hex(key["t"])), ("e", _hex(key["challenge"])),
+                 ("z", _hex(key["response"]))]), "",
+        *_prose(f"`ctx` is `canonical({_value(key['transcript']['value'])})`. Party 1's batch "
+                f"to party 0 (positions {shares['positions']}), with its weights:"),
+        *_lines([("ctx", _value(shares["transcript"]["value"])),
+                 ("weight seed", _hex(shares["weight_seed"])),
+                 *[(f"ρ{i}", _hex(w)) for i, w in enumerate(shares["weights"])],
+                 *_proof_pairs(shares)]), "",
+        *_prose(f"Party 1's proof for the card seat 1 played from position {play['position']} "
+                "(one share: `C` is the position's `c₁`, `D` the share):"),
+        *_lines([("ctx", _value(play["transcript"]["value"])), *_proof_pairs(play)]), ""]
+
+
+def _moves_text(v: dict) -> list[str]:
+    commitment, bury, play = v["commitment"], v["bury"], v["plays"][0]
+    return [
+        *_prose("**The bury and a played card** (`mental-moves.json`). Seat 1 buries the cards "
+                f"at positions {commitment['opening']['positions']} (cards "
+                f"{commitment['cards']}):"),
+        *_lines([("commitment", _value(commitment["value"])),
+                 ("encoded", _hex(commitment["encoding"])),
+                 ("digest", _hex(commitment["digest"])),
+                 ("full action", _value(bury["full"])),
+                 ("nonce", _hex(bury["nonce"])),
+                 ("hidden", _hex(bury["body"]["hidden"]))]), "",
+        *_prose("and sends `{\"type\": \"action\", \"signed\": {\"body\": …, \"sig\": …}, "
+                "\"private\": null, \"mental\": [its mental-commit envelope]}` with the body"),
+        "```", _value(bury["body"]), "```", "",
+        *_prose("A card played carries its proof in the body it signs (`\"private\": null, "
+                "\"mental\": []` in the message):"),
+        "```", _value(play["body"]), "```", ""]
+
+
+def markdown(built: dict[str, dict]) -> str:
+    """The worked example docs/protocol.md prints, between ``BEGIN`` and ``END``."""
+    lines = [BEGIN, "",
+             *_prose("Bytes are written in hex: a scalar as its 32-byte little-endian encoding, a "
+                     "point as its 32-byte encoding; in a value written as JSON a hex string "
+                     "stands for bytes (msgpack `bin`)."),
+             *_secrets_text(built["mental-secrets.json"]),
+             *_cards_text(built["mental-cards.json"]), *_deal_text(built["mental-deal.json"]),
+             *_proofs_text(built["mental-proofs.json"]), *_moves_text(built["mental-moves.json"]),
+             END]
+    return "\n".join(lines) + "\n"
+
+
+def doc_block(text: str) -> str:
+    """The worked example as ``text`` (docs/protocol.md) holds it."""
+    start, end = text.index(BEGIN), text.index(END) + len(END) + 1
+    return text[start:end]
+
+
+def write_doc(built: dict[str, dict], path: Path = DOC) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(doc_block(text), markdown(built)), encoding="utf-8")

@@ -1,7 +1,8 @@
 """Test vectors for implementations of the Parlour protocol written from docs/protocol.md.
 
 ``python -m net.tools.vectors [DIR]`` writes, into docs/vectors/ by default, worked examples
-made with fixed keys and secrets, each computed by the code the protocol runs on:
+made with fixed keys and secrets, each computed by the code the protocol runs on (and,
+into docs/vectors/, the private deal's worked example in docs/protocol.md):
 
 * ``canonical.json``: values and their canonical encodings (the bytes that are hashed
   and signed);
@@ -217,9 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     directory = Path(args[0]) if args else DIR
     directory.mkdir(parents=True, exist_ok=True)
-    for name, vectors in build().items():
+    built = build()
+    for name, vectors in built.items():
         (directory / name).write_text(dumps(vectors), encoding="utf-8")
         print(f"wrote {directory / name}")
+    if directory == DIR:  # the private deal's worked example, printed in the protocol
+        from net.tools import mental_vectors
+        mental_vectors.write_doc(built)
+        print(f"wrote the worked example in {mental_vectors.DOC}")
     return 0
 
 

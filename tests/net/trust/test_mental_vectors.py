@@ -45,6 +45,11 @@ def test_the_files_are_what_the_code_makes(name):
     assert (vectors.DIR / name).read_text(encoding="utf-8") == vectors.dumps(built()[name])
 
 
+def test_the_protocol_prints_the_worked_example_the_files_hold():
+    text = mental_vectors.DOC.read_text(encoding="utf-8")
+    assert mental_vectors.doc_block(text) == mental_vectors.markdown(built())
+
+
 # -- the group, from the protocol's description alone ----------------------------------------
 
 def framed(domain: bytes, parts) -> bytes:
@@ -390,14 +395,14 @@ def test_the_moves_and_the_log_entries():
     moves = [bury] + v["plays"]
     for move in moves:
         assert canonical.encode(["parlour-action/1", move["body"]]) == move["signed_bytes"]
-        assert move["signed"] == {"body": move["body"], "sig": move["signed"]["sig"]}
-        assert verify(player.public_key, move["signed"]["sig"], move["signed_bytes"])
+        assert move["message"]["signed"] == {"body": move["body"], "sig": move["sig"]}
+        assert verify(player.public_key, move["sig"], move["signed_bytes"])
         assert m.check(move["message"], (m.ACTION,)) == move["message"]
         assert move["message"]["private"] is None  # the cards stay with their player
     [commit_envelope] = bury["message"]["mental"]
     assert verify(player.public_key, commit_envelope["sig"], canonical.encode([MESSAGE_DOMAIN, commit]))
     assert bury["entries"] == [{"kind": "mental", "body": {"party": 1, "signed": commit_envelope}},
-                               {"kind": "action", "body": {"signed": bury["signed"]}}]
+                               {"kind": "action", "body": {"signed": bury["message"]["signed"]}}]
     plays = [p for p in deal.v["plays"] if p["seat"] == 1]
     for move, play in zip(v["plays"], plays, strict=True):
         assert move["body"]["mental"] == play["message"] and move["body"]["hidden"] is None
