@@ -34,13 +34,11 @@ from engine import canonical, make_game
 from engine.deal import shuffled
 from net.trust.mental import deck as decks
 from net.trust.mental import messages as mm
-from net.trust.mental import proofs
 from net.trust.mental.client import DealClient
 from net.trust.mental.flows import Commit, Finish, Give, OpenToAll
 from net.trust.mental.group import G, Point, Scalar, base_mul, framed, point_sum
 from net.trust.mental.keys import CONTEXT_DOMAIN, SECRET_DOMAIN, DealContext, PartySecrets
 from net.trust.mental.outputs import Hand, Opened, Played, Verified
-from net.trust.mental.record import _COMMIT as COMMIT_DOMAIN
 from net.trust.mental.sequencer import MENTAL_DOMAIN
 from net.trust.mental.setup import DealSetup, Party
 from net.trust.signing import ACTION_DOMAIN, HIDDEN_DOMAIN, hidden_digest, seal, signed_bytes
