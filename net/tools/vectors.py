@@ -1,7 +1,8 @@
 """Test vectors for implementations of the Parlour protocol written from docs/protocol.md.
 
 ``python -m net.tools.vectors [DIR]`` writes, into docs/vectors/ by default, worked examples
-made with fixed keys and secrets, each computed by the code the protocol runs on:
+made with fixed keys and secrets, each computed by the code the protocol runs on (and,
+into docs/vectors/, the private deal's worked example in docs/protocol.md):
 
 * ``canonical.json``: values and their canonical encodings (the bytes that are hashed
   and signed);
@@ -13,7 +14,8 @@ made with fixed keys and secrets, each computed by the code the protocol runs on
   that seed deals in each title;
 * ``public-view.json``: a Rook hand from that seed after a few actions (in their JSON
   forms), the public view, its canonical encoding and its ``state_hash``, and one seat's
-  private view.
+  private view;
+* ``mental-*.json``: the private (mental-poker) deal's (``net.tools.mental_vectors``).
 
 In the JSON files bytes are written ``{"hex": "…"}``; everything else is as on the wire.
 tests/net/trust/test_vectors.py recomputes every vector from its inputs, so the files and the
@@ -202,9 +204,10 @@ def public_view_vectors() -> dict:
 
 def build() -> dict[str, dict]:
     """Every vector file's contents (plain values, bytes as bytes)."""
+    from net.tools import mental_vectors  # it builds on this module's keys and secrets
     return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
             "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
-            "public-view.json": public_view_vectors()}
+            "public-view.json": public_view_vectors(), **mental_vectors.build()}
 
 
 def dumps(vectors: dict) -> str:
@@ -215,9 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     directory = Path(args[0]) if args else DIR
     directory.mkdir(parents=True, exist_ok=True)
-    for name, vectors in build().items():
+    built = build()
+    for name, vectors in built.items():
         (directory / name).write_text(dumps(vectors), encoding="utf-8")
         print(f"wrote {directory / name}")
+    if directory == DIR:  # the private deal's worked example, printed in the protocol
+        from net.tools import mental_vectors
+        mental_vectors.write_doc(built)
+        print(f"wrote the worked example in {mental_vectors.DOC}")
     return 0
 
 

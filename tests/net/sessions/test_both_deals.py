@@ -58,9 +58,9 @@ from engine.bots.random_bot import RandomBot
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import Phase
 from net.sessions.last_table import LastTable
-from net.trust import mental_log as ml
+from net.trust.deals.mental import log as ml
 from net.trust import takeover
-from net.trust.mental import messages as mm
+from net.trust.deals.mental import messages as mm
 from net.trust.signing import ACTION_DOMAIN, opens
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import Table, wait_for

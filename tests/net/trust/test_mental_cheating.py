@@ -86,6 +86,25 @@ def test_a_private_view_sent_under_the_mental_deal_is_caught():
     assert_named(table, HOST, 0, "privacy", honest=list(table.replicas))
 
 
+@pytest.mark.parametrize("kind", [ml.DEALT, ml.MESSAGE, "action"])
+def test_a_private_view_is_caught_whatever_entry_carries_it(kind):
+    """Sent only with entries of one kind once the cards are dealt: the same ``privacy``
+    alert with the deal's records (the widow's shares, here) and with the moves."""
+    table = MentalTrustTable()
+    host, carrying = table.host, []
+    publish = host._publish
+
+    def publish_carrying(out, signed, events):
+        carrying[:] = [signed.kind]
+        return publish(out, signed, events)
+    host._publish = publish_carrying
+    host.private_view = lambda seat: \
+        host.state.private_view(seat) if host.state and carrying == [kind] else None
+    table.start()
+    table.play_until(lambda: table.alerts)
+    assert_named(table, HOST, 0, "privacy", honest=list(table.replicas))
+
+
 def test_a_deal_message_the_host_wrote_for_a_guest_is_caught():
     table = dealt_table()
     real = table.host.chain.make

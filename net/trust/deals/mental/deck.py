@@ -8,7 +8,8 @@
   ``out[i] = in[π(i)] + (rᵢ·G, rᵢ·K)``. π and every ``rᵢ`` come from the party's
   per-hand shuffle seed (``keys.PartySecrets``): π is the engine's own Fisher–Yates
   (``engine.deal.shuffled``) from ``SHA-256("parlour-mental-permutation/1" ‖ seed)``,
-  ``rᵢ`` is ``SHA-512("parlour-mental-reencrypt/1" ‖ seed ‖ i)`` reduced. When the
+  ``rᵢ`` is ``Scalar.from_hash("parlour-mental-reencrypt/1", seed, i as 2 bytes)``: the
+  SHA-512 of those parts framed with their lengths (``group.framed``), reduced. When the
   seed is revealed at the end of the hand, every peer redoes the shuffle and compares.
 * A ciphertext is decrypted by subtracting every party's decryption share ``xⱼ·c₁``
   from ``c₂``; the result is looked up among the card points.
