@@ -413,6 +413,15 @@ class MentalAuthority(HostAuthority):
         self._may_move(action.seat)
         play = ActionBody.from_wire(signed["body"]).mental
         party = deal.setup.owner(action.seat)  # the party that holds the seat's cards
+        if play is None:
+            # A deal step logged before the move (below: the host's party's, or a secret
+            # move's commitment) stays in the deal whatever becomes of the move, so the
+            # rules judge the move first: else a card refused by them would stand as the
+            # seat's next card proven, and no other card of that seat be taken again.
+            try:
+                deal.party.check(action)
+            except (IllegalAction, Contradiction) as exc:
+                raise Refusal(exc.reason) from None
         if play is not None:
             if action.kind != "play" or deal.setup.parties[party].key != self.seats[action.seat].key:
                 raise Refusal("only a played card carries a deal proof, signed by the client "
