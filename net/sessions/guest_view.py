@@ -113,6 +113,24 @@ class GuestView:
                                       str(path) if path else None):
             self.core.emit(event)
 
+    def hands_not_verified(self, accepted: list, verified: list) -> None:
+        """Hands revealed that this seat could not check — under the mental deal, a hand
+        it was no party of (its player away at the deal or restarted out of it: its cards
+        were the host's) — are over all the same: the host's result and scores, told as
+        any hand's end (no record, no breakdown), so that the table goes on to the summary
+        and to the game's end on screen. (The hand's parties checked it.)"""
+        done = {hand["hand"] for hand in verified}
+        log = self.replica.log
+        for a in accepted:
+            entry = a.entry
+            if entry.kind != "reveal" or entry.body.get("hand") in done:
+                continue
+            end = next((e.body for e in reversed(log[:entry.seq]) if e.kind == "hand_end"), None)
+            if end is not None and end["hand"] == entry.body["hand"]:
+                for event in hand_over_events(end["result"], end["scores"], end["hand"],
+                                              end["winner"], None):
+                    self.core.emit(event)
+
     # -- the others -----------------------------------------------------------------------------
     def _others_connection(self, accepted: list, was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
