@@ -72,16 +72,9 @@ class GuestView:
         except (IndexError, KeyError, AttributeError, TypeError):
             return ""
 
-    def shadow_state(self):
-        """The replica's copy of the hand being played (None between hands)."""
-        hand = self.replica.hand
-        if hand is None or not hand.playing:
-            return None
-        return hand.shadow.state
-
     def state_event(self, events: list) -> dict:
         r = self.replica
-        state = self.shadow_state()
+        state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
         if self.core.player.in_flight is not None:
             state = None  # our move is on its way: nothing to decide now
         elif r.view is not None and r.seat not in (r.view.get("to_act") or ()):
@@ -93,7 +86,9 @@ class GuestView:
                            view=view)
 
     def hint(self) -> None:
-        """What a "normal" bot would do in this seat, from our own view: a "hint" event."""
+        """What a "normal" bot would do in this seat, from the seat's view (its own replay's,
+        or the host's when the replay lacks its cards: ``PeerReplica.decision_state``): a
+        "hint" event."""
         r = self.replica
         if r is None or r.view is None or r.halted is not None:
             self.core.emit(hint_event(None, None, None, ""))  # nothing to decide

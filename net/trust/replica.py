@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from engine import IllegalAction, RecordError, make_game
+from engine.bots.knowledge import Knowledge
 
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust import fairdeal, takeover
@@ -93,6 +94,7 @@ class PeerReplica:
         self.standing: dict | None = None  # this player's signed standing in a takeover
         self._contributed: tuple | None = None  # (hand, commitment) this seat answered
         self._live = False  # the message being read is a live entry, not a catch-up sync
+        self._rebuilt: tuple | None = None  # (view, the position rebuilt from it): ``decision_state``
 
     # -- who am I ------------------------------------------------------------------------
     @property
@@ -425,8 +427,9 @@ class PeerReplica:
     def act(self, action: dict) -> dict:
         """The signed message for this seat's ``action`` (hand-record form, no seat).
 
-        IllegalAction if the rules forbid it (checked on this seat's own replica where
-        it can be), ReplicaHalted after an alert."""
+        IllegalAction if the rules forbid it (checked on ``decision_state``: this seat's
+        replay, or the host's view of the seat where the replay lacks its cards),
+        ReplicaHalted after an alert."""
         if self.halted is not None:
             raise ReplicaHalted(str(self.halted))
         me, hand = self.seat, self.hand
@@ -436,17 +439,45 @@ class PeerReplica:
             parsed = read_action(self.game, action, me)
         except RecordError as exc:
             raise IllegalAction(str(exc)) from None
-        if hand.me == me:
-            hand.shadow.state.clone().apply(parsed)  # IllegalAction goes to the caller
-        # Else this key was seated in the middle of the hand (re-admitted): the shadow
-        # deal was built before it held the seat and does not know its cards, so the
-        # host's check is the live one (and the reveal checks the whole hand as usual).
+        state = self.decision_state()
+        if state is not None:
+            state.clone().apply(parsed)  # IllegalAction goes to the caller
         return sign_action(self.identity, self.game, parsed, table=self.table,
                            hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
                            rng=self.rng, mental=self._play_proof(parsed)).message()
 
     def _play_proof(self, action) -> dict | None:
         return None  # a played card's proof, under the mental deal (``MentalReplica``)
+
+    # -- what this seat decides on --------------------------------------------------------------
+    def holds_own_cards(self) -> bool:
+        """Whether the replay of the hand in progress holds this seat's real cards: it was
+        dealt them as this seat. It does not for a key seated in the middle of the hand
+        (re-admitted), a seat whose secret move a stand-in made while its player was away
+        (``Shadow.with_step``), nor, under the mental deal, a hand this client is no party
+        of (``MentalReplica``: its player away at the deal, or restarted out of it) — their
+        replay holds made-up cards for the seat, whose cards the host knows."""
+        hand = self.hand
+        return hand is not None and hand.dealt and self.seat is not None and hand.me == self.seat
+
+    def decision_state(self):
+        """The hand in progress as this seat decides on it — what it is offered (legal moves,
+        why the other cards are refused), what its move is checked on before it is sent,
+        what a bot in its seat chooses from: the replay when it holds this seat's real cards
+        (``holds_own_cards``); else the position rebuilt from the view the host sent, as a
+        bot rebuilds it (``Knowledge``: exact for this seat's own choices). None between
+        hands, or while no view of this seat's has come."""
+        hand = self.hand
+        if hand is None or not hand.playing:
+            return None
+        if self.seat is None or self.holds_own_cards():
+            return hand.shadow.state  # (no seat: nothing to decide, the public replay)
+        view = self.view
+        if view is None or view.get("seat") != self.seat:
+            return None
+        if self._rebuilt is None or self._rebuilt[0] is not view:
+            self._rebuilt = (view, Knowledge(self.game, view).state)
+        return self._rebuilt[1]
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

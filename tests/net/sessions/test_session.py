@@ -13,9 +13,11 @@ import time
 import pytest
 
 from engine import make_game
+from engine.bots import make_bot
 from net.wire import messages as m
 from net.constants import PROTOCOL_VERSION
 from net.tools.bench import withhold_or_fork
+from net.sessions.events import legal_for
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import WIRE, Timings
 from net.wire.identity import Identity
@@ -168,6 +170,49 @@ def test_a_player_who_lost_their_key_is_readmitted_by_name(arun, tmp_path):
     assert [r["seat"] for r in readmits] == [2]  # logged for everyone to see
     assert_all_verified(summaries, hands=1)
     assert summaries[2]["seat"] == 2
+
+
+def test_a_seat_readmitted_mid_hand_is_offered_what_the_host_allows(arun, tmp_path):
+    """The new key's replica was not dealt the seat's cards (seeded: the deal's private view
+    went to the old key), so its replay holds made-up ones for the seat: what its person is
+    offered, at each decision, is what the host's rules allow that seat (from the view the
+    host sends it), and each move made from it is taken."""
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1,
+                      host_kw={"readmit_names": True, "bot_delay": 0.005, "mental_deal": False})
+        await table.start()
+        auth, offered = table.host.authority, []
+        try:
+            await wait_for(table.hand_started)
+            await table.guests[1].stop()
+            await wait_for(lambda: not auth.seats[2].connected)
+            person = table.add_guest(Identity.generate("Guest1"), bot_level=None)  # new key
+            events = table.guest_events[len(table.guests) - 1]
+
+            def asked() -> bool:  # the table waits for the person, who has seen it all
+                r = person.replica
+                return auth.state is not None and 2 in auth.state.to_act() and r is not None \
+                    and r.seat == 2 and r.seq == auth.chain.seq and person.player.in_flight is None
+            while not table.host.finished.is_set():
+                await wait_for(lambda: table.host.finished.is_set() or asked())
+                if table.host.finished.is_set():
+                    break
+                state = [e for e in events if e["type"] == "state"][-1]
+                offered.append((state["legal"], legal_for(auth.game, auth.state, 2)))
+                head = auth.chain.seq
+                person.act(make_bot("easy", b"person").choose_json(auth.game, state["view"]))
+                await wait_for(lambda: auth.chain.seq > head or [e for e in events if e["type"] == "error"])
+                assert not [e for e in events if e["type"] == "error"]
+            summaries = await table.finish()
+            return [summaries[0], summaries[2], summaries[3]], offered
+        finally:
+            await table.close()
+
+    summaries, offered = arun(main(), timeout=60)
+    assert any("play" in e for legal, _ in offered for e in legal)  # it played cards
+    for legal, allowed in offered:
+        assert sorted(map(str, legal)) == sorted(map(str, allowed))
+    assert_all_verified(summaries, hands=1)
 
 
 # -- version mismatch ----------------------------------------------------------------------
