@@ -13,18 +13,17 @@ import time
 import pytest
 
 from engine import make_game
-from engine.bots import make_bot
 from net.wire import messages as m
 from net.constants import PROTOCOL_VERSION
 from net.tools.bench import withhold_or_fork
-from net.sessions.events import legal_for
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import WIRE, Timings
 from net.wire.identity import Identity
 from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 from net.wire.transport import start_server
-from tests.net.session_kit import QUICK, Recorder, Table, assert_all_verified, ident, poll, wait_for
+from tests.net.session_kit import (QUICK, Recorder, Table, assert_all_verified, ident,
+                                   play_as_a_person, poll, same_choices, wait_for)
 
 
 @pytest.mark.parametrize("game", ["rook", "somerset", "horseshoes"])
@@ -181,28 +180,13 @@ def test_a_seat_readmitted_mid_hand_is_offered_what_the_host_allows(arun, tmp_pa
         table = Table(tmp_path, game="rook", hands=1,
                       host_kw={"readmit_names": True, "bot_delay": 0.005, "mental_deal": False})
         await table.start()
-        auth, offered = table.host.authority, []
         try:
             await wait_for(table.hand_started)
             await table.guests[1].stop()
-            await wait_for(lambda: not auth.seats[2].connected)
+            await wait_for(lambda: not table.host.authority.seats[2].connected)
             person = table.add_guest(Identity.generate("Guest1"), bot_level=None)  # new key
-            events = table.guest_events[len(table.guests) - 1]
-
-            def asked() -> bool:  # the table waits for the person, who has seen it all
-                r = person.replica
-                return auth.state is not None and 2 in auth.state.to_act() and r is not None \
-                    and r.seat == 2 and r.seq == auth.chain.seq and person.player.in_flight is None
-            while not table.host.finished.is_set():
-                await wait_for(lambda: table.host.finished.is_set() or asked())
-                if table.host.finished.is_set():
-                    break
-                state = [e for e in events if e["type"] == "state"][-1]
-                offered.append((state["legal"], legal_for(auth.game, auth.state, 2)))
-                head = auth.chain.seq
-                person.act(make_bot("easy", b"person").choose_json(auth.game, state["view"]))
-                await wait_for(lambda: auth.chain.seq > head or [e for e in events if e["type"] == "error"])
-                assert not [e for e in events if e["type"] == "error"]
+            offered = await play_as_a_person(person, table.guest_events[len(table.guests) - 1],
+                                             table.host, table.host.finished.is_set)
             summaries = await table.finish()
             return [summaries[0], summaries[2], summaries[3]], offered
         finally:
@@ -211,7 +195,7 @@ def test_a_seat_readmitted_mid_hand_is_offered_what_the_host_allows(arun, tmp_pa
     summaries, offered = arun(main(), timeout=60)
     assert any("play" in e for legal, _ in offered for e in legal)  # it played cards
     for legal, allowed in offered:
-        assert sorted(map(str, legal)) == sorted(map(str, allowed))
+        assert same_choices(legal, allowed), (legal, allowed)
     assert_all_verified(summaries, hands=1)
 
 
