@@ -51,7 +51,7 @@ class GuestPlayer:
             return
         if self.in_flight is not None:
             return  # a second click while the first move is on its way: it is that move
-        if r.seat is not None and repeats(r.game, self.core.view.shadow_state(), r.seat, data):
+        if r.seat is not None and repeats(r.game, r.decision_state(), r.seat, data):
             return  # a second "Got it" once the first is logged: changes nothing
         try:
             self._send(dict(data))
@@ -105,7 +105,7 @@ class GuestPlayer:
         r = self.core.replica
         if r is None or r.halted is not None or r.seat is None or r.view is None:
             return False
-        return self.core.view.shadow_state() is not None and r.seat in (r.view.get("to_act") or [])
+        return r.decision_state() is not None and r.seat in (r.view.get("to_act") or [])
 
     def _due(self) -> list[int]:
         ready = self.bot is not None and self.core.link is not None and self.in_flight is None
@@ -126,12 +126,8 @@ class GuestPlayer:
 
     def _bot_choice(self) -> dict:
         r = self.core.replica
-        if isinstance(self.bot, RandomBot) and r.hand.me == r.seat:
-            action = self.bot.choose(self.core.view.shadow_state(), r.seat)
-        elif isinstance(self.bot, RandomBot):
-            # Seated mid-hand (re-admitted): the shadow deal does not hold this seat's
-            # real cards, so decide from the view the host sent instead.
-            action = make_bot("easy", self.core.identity.public_key).choose(r.game, r.view)
+        if isinstance(self.bot, RandomBot):
+            action = self.bot.choose(r.decision_state(), r.seat)
         else:
             action = self.bot.choose(r.game, r.view)
         data = r.game.action_to_json(action)

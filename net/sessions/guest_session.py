@@ -426,6 +426,7 @@ class GuestCore:
             self.verified.append({"hand": hand["hand"], "scores": hand["scores"],
                                   "deferred": len(hand["deferred"])})
             self.view.hand_verified(hand)
+        self.view.hands_not_verified(out.accepted, out.verified)
         self._check_end()
         self.player.poke()
 

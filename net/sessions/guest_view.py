@@ -72,16 +72,9 @@ class GuestView:
         except (IndexError, KeyError, AttributeError, TypeError):
             return ""
 
-    def shadow_state(self):
-        """The replica's copy of the hand being played (None between hands)."""
-        hand = self.replica.hand
-        if hand is None or not hand.playing:
-            return None
-        return hand.shadow.state
-
     def state_event(self, events: list) -> dict:
         r = self.replica
-        state = self.shadow_state()
+        state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
         if self.core.player.in_flight is not None:
             state = None  # our move is on its way: nothing to decide now
         elif r.view is not None and r.seat not in (r.view.get("to_act") or ()):
@@ -93,7 +86,9 @@ class GuestView:
                            view=view)
 
     def hint(self) -> None:
-        """What a "normal" bot would do in this seat, from our own view: a "hint" event."""
+        """What a "normal" bot would do in this seat, from the seat's view (its own replay's,
+        or the host's when the replay lacks its cards: ``PeerReplica.decision_state``): a
+        "hint" event."""
         r = self.replica
         if r is None or r.view is None or r.halted is not None:
             self.core.emit(hint_event(None, None, None, ""))  # nothing to decide
@@ -112,6 +107,24 @@ class GuestView:
                                       record_breakdown(hand.get("record")),
                                       str(path) if path else None):
             self.core.emit(event)
+
+    def hands_not_verified(self, accepted: list, verified: list) -> None:
+        """Hands revealed that this seat could not check — under the mental deal, a hand
+        it was no party of (its player away at the deal or restarted out of it: its cards
+        were the host's) — are over all the same: the host's result and scores, told as
+        any hand's end (no record, no breakdown), so that the table goes on to the summary
+        and to the game's end on screen. (The hand's parties checked it.)"""
+        done = {hand["hand"] for hand in verified}
+        log = self.replica.log
+        for a in accepted:
+            entry = a.entry
+            if entry.kind != "reveal" or entry.body.get("hand") in done:
+                continue
+            end = next((e.body for e in reversed(log[:entry.seq]) if e.kind == "hand_end"), None)
+            if end is not None and end["hand"] == entry.body["hand"]:
+                for event in hand_over_events(end["result"], end["scores"], end["hand"],
+                                              end["winner"], None):
+                    self.core.emit(event)
 
     # -- the others -----------------------------------------------------------------------------
     def _others_connection(self, accepted: list, was_names: dict) -> None:

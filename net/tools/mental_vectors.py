@@ -44,7 +44,7 @@ from net.trust.deals.mental.setup import DealSetup, Party
 from net.trust.signing import ACTION_DOMAIN, HIDDEN_DOMAIN, hidden_digest, seal, signed_bytes
 from net.wire import messages as m
 
-from .vectors import FORMAT, TABLE, identity, key_seed, secret
+from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret
 
 GROUP_ORDER = 2**252 + 27742317777372353535851937790883648493  # L, edwards25519's prime order
 HAND, ATTEMPT = 3, 0

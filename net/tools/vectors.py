@@ -25,38 +25,21 @@ each vector holds exactly.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine import canonical, make_game
 
 from net.trust.deals.seeded import fairdeal
 from net.wire import messages as m
 from net.trust.alerts import from_json_value, to_json_value
-from net.wire.identity import Identity
 from net.trust.log import Chain
+from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret  # noqa: F401 (re-exported)
 from net.trust.signing import ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, read_action, sign_action, signed_bytes
 
-FORMAT = "parlour-vectors/1"
 DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors"
-TABLE = "3f9a07c2b1d4e608-0a1b2c3d"
-
-
-def key_seed(label: str) -> bytes:
-    """The 32-byte Ed25519 private key (RFC 8032 seed) of a vector's party."""
-    return hashlib.sha256(b"parlour test vector: " + label.encode()).digest()
-
-
-def identity(label: str) -> Identity:
-    return Identity(Ed25519PrivateKey.from_private_bytes(key_seed(label)), label)
-
-
-def secret(label: str, n: int = 32) -> bytes:
-    return hashlib.sha256(b"parlour test vector secret: " + label.encode()).digest()[:n]
 
 
 def to_json(value):

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from engine import Action, RecordError
+from engine.partial import public_step
 
 from net.trust.alerts import HOST, Violation
 from net.trust.signing import ACTION_DOMAIN, action_forms, hidden_digest, opens, read_action
@@ -154,6 +155,27 @@ def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None
     if (body.hidden is None) != (public == full):
         raise Refusal("only a secret action (a discard, a bury) is sent hidden")
     return Admitted(parsed, full, nonce)
+
+
+def admit_sealed(game, state, key: bytes, seat: int, signed: dict, binding: Binding) -> Admitted:
+    """A secret move (a bury, a discard) whose cards stay with its player: under the
+    mental-poker deal they are committed in the deal and opened at the hand's end, so the
+    host checks and logs the signed public form alone (the cards None). Refusal if not."""
+    body = ActionBody.from_wire(signed["body"])
+    if not opens(key, ACTION_DOMAIN, signed):
+        raise Refusal("the action is not signed by your key")
+    if state is None or state.is_over:
+        raise Refusal("no hand is being played")
+    problem = action_body_problem(body, seat, binding)
+    if problem:
+        raise Refusal(problem[1])
+    try:
+        action, hidden = public_step(game, body.action)
+    except RecordError as exc:
+        raise Refusal(str(exc)) from None
+    if not hidden:
+        raise Refusal("only a secret action (a discard, a bury) is sent hidden")
+    return Admitted(action, body.action, None)
 
 
 def _parse(game, data: dict) -> Action | RecordError:

@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 from engine import IllegalAction, RecordError, make_game
+from engine.bots.knowledge import Knowledge
 
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust import takeover
@@ -107,6 +108,7 @@ class PeerReplica:
                                 lambda: self.seats, lambda: self.seat, lambda: self.host_key,
                                 lambda: self.host_seat, lambda: self.log, lambda: self.scores,
                                 lambda: self._live, self._close_hand, self._named.append)
+        self._rebuilt: tuple | None = None  # (view, the position rebuilt from it): ``decision_state``
 
     # -- who am I ------------------------------------------------------------------------
     @property
@@ -345,27 +347,56 @@ class PeerReplica:
         """The signed message for this seat's ``action`` (hand-record form, no seat), with
         what its deal makes it carry (a played card's proof, a bury's commitment).
 
-        IllegalAction if the rules forbid it (checked on this seat's own replay where
-        it can be) or the deal says wait, ReplicaHalted after an alert."""
+        IllegalAction if the rules forbid it (checked on ``decision_state``: this seat's
+        replay, or the host's view of the seat where the replay lacks its cards),
+        ReplicaHalted after an alert."""
         if self.halted is not None:
             raise ReplicaHalted(str(self.halted))
         me = self.seat
         if me is None:
             raise IllegalAction("you have no hand to play")
-        state = self.deal.own_shadow(me)  # IllegalAction: no hand, or not now
+        self.deal.may_decide(me)  # IllegalAction: no hand, or not now
         try:
             parsed = read_action(self.game, action, me)
         except RecordError as exc:
             raise IllegalAction(str(exc)) from None
+        state = self.decision_state()
         if state is not None:
             state.clone().apply(parsed)  # IllegalAction goes to the caller
-        # Else this key was seated in the middle of the hand (re-admitted), or its cards
-        # are the host's this hand: its replay does not know them, so the host's check is
-        # the live one (and the hand's end checks the whole hand as usual).
         message = sign_action(self.identity, self.game, parsed, table=self.table,
                               hand=self.hand_number, seen=self.chain.seq, head=self.chain.head,
                               rng=self.rng, mental=self.deal.play_proof(parsed)).message()
         return self.deal.act(parsed, message)
+
+    # -- what this seat decides on --------------------------------------------------------------
+    def holds_own_cards(self) -> bool:
+        """Whether the replay of the hand in progress holds this seat's real cards: it was
+        dealt them as this seat. It does not for a key seated in the middle of the hand
+        (re-admitted), a seat whose secret move a stand-in made while its player was away
+        (``Shadow.with_step``), nor, under the mental deal, a hand this client is no party
+        of (``MentalPeer``: its player away at the deal, or restarted out of it) — their
+        replay holds made-up cards for the seat, whose cards the host knows."""
+        hand = self.hand
+        return hand is not None and hand.dealt and self.seat is not None and hand.me == self.seat
+
+    def decision_state(self):
+        """The hand in progress as this seat decides on it — what it is offered (legal moves,
+        why the other cards are refused), what its move is checked on before it is sent,
+        what a bot in its seat chooses from: the replay when it holds this seat's real cards
+        (``holds_own_cards``); else the position rebuilt from the view the host sent, as a
+        bot rebuilds it (``Knowledge``: exact for this seat's own choices). None between
+        hands, or while no view of this seat's has come."""
+        hand = self.hand
+        if hand is None or not hand.playing:
+            return None
+        if self.seat is None or self.holds_own_cards():
+            return hand.shadow.state  # (no seat: nothing to decide, the public replay)
+        view = self.view
+        if view is None or view.get("seat") != self.seat or "phase" not in view:
+            return None  # (no whole view of this seat's yet)
+        if self._rebuilt is None or self._rebuilt[0] is not view:
+            self._rebuilt = (view, Knowledge(self.game, view).state)
+        return self._rebuilt[1]
 
     def rejoin_message(self) -> dict:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)

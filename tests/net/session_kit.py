@@ -6,6 +6,8 @@ import asyncio
 import threading
 import time
 
+from engine.bots import make_bot
+from net.sessions.events import legal_for
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
@@ -93,6 +95,41 @@ class Table:
                 f"{state.to_act() if state else None}, parties "
                 f"{deal.setup.parties if deal else None}, awaited "
                 f"{deal.sequencer.awaited() if deal else None}, guests {guests}")
+
+
+async def play_as_a_person(guest: GuestCore, events: list[dict], host, done) -> list[tuple]:
+    """A person at ``guest``'s seat (no bot: ``events`` are its session's) plays from what
+    it is offered until ``done()``: at each of its decisions, once it has seen everything
+    the host logged, what it was offered (the last "state" event's ``legal``) and what the
+    host's rules allow its seat (``host``: a HostCore), as (offered, allowed) pairs. It
+    decides as a bot would from its view; a refusal of its move fails the test."""
+    auth, offered = host.authority, []
+
+    def asked() -> bool:
+        r = guest.replica
+        return r is not None and r.seat is not None and auth.state is not None \
+            and r.seat in auth.state.to_act() and r.seq == auth.chain.seq \
+            and guest.player.in_flight is None
+
+    def refusals() -> list[str]:
+        return [e["message"] for e in events if e["type"] == "error" and not e.get("fatal")]
+    while not done():
+        await wait_for(lambda: done() or asked())
+        if done():
+            break
+        seat = guest.replica.seat
+        state = [e for e in events if e["type"] == "state"][-1]
+        offered.append((state["legal"], legal_for(auth.game, auth.state, seat)))
+        head = auth.chain.seq
+        guest.act(make_bot("easy", b"person").choose_json(auth.game, state["view"]))
+        await wait_for(lambda: auth.chain.seq > head or refusals())
+        assert not refusals(), f"the host refused the person's move: {refusals()}"
+    return offered
+
+
+def same_choices(offered: list[dict], allowed: list[dict]) -> bool:
+    """Two lists of legal moves (hand-record dicts) hold the same moves."""
+    return sorted(map(repr, offered)) == sorted(map(repr, allowed))
 
 
 def assert_all_verified(summaries: list[dict], hands: int, head: int | None = None) -> None:

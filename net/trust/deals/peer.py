@@ -93,13 +93,12 @@ class PeerDeal:
     def play_proof(self, action) -> dict | None:
         return None
 
-    def own_shadow(self, seat: int | None):
-        """The replay a move of ``seat`` is tried on before it is signed (None: the host's
-        check is the live one)."""
+    def may_decide(self, seat: int | None) -> None:
+        """IllegalAction if ``seat`` may not decide now (no hand being played, or the deal
+        says wait: the cards it would decide on are on their way)."""
         hand = self.hand
         if hand is None or not hand.playing:
             raise IllegalAction("you have no hand to play")
-        return hand.shadow.state if hand.me == seat else None
 
     # -- what the host sends with entries the deal does not check itself -----------------------
     def check_public(self, entry, message, public: dict | None, host_seat: int | None) -> None:

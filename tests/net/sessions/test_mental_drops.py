@@ -8,7 +8,8 @@
 
 every other replica accepts the restart with no alert, everyone is told why (a
 "waiting" event), and the player who comes back plays its seat again — this hand from
-the view the host sends it (its cards are the host's now), the next as a party again."""
+the view the host sends it (its cards are the host's now), the next as a party again;
+and it is told each hand's end, the one it held no part of too."""
 
 import asyncio
 
@@ -94,6 +95,9 @@ def assert_went_on(table, summaries, hands, reason):
     assert [GONE] in [p["seats"] for p in mental_deals[-1]["parties"]]  # its seat back, next hand
     for events in (table.host_events, table.guest_events[0], table.guest_events[2]):
         assert [e["seats"] for e in told(events, reason if reason == "void" else "restart")] == [[GONE]]
+    # the player back sees every hand end, the one it could not check too (the host's word)
+    ends = [(e["hand"], e["scores"]) for e in table.guest_events[3] if e["type"] == "hand_over"]
+    assert ends == [(e["hand"], e["scores"]) for e in table.host_events if e["type"] == "hand_over"]
 
 
 @pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])

@@ -22,7 +22,8 @@ from net.wire.identity import Identity
 from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 from net.wire.transport import start_server
-from tests.net.session_kit import QUICK, Recorder, Table, assert_all_verified, ident, poll, wait_for
+from tests.net.session_kit import (QUICK, Recorder, Table, assert_all_verified, ident,
+                                   play_as_a_person, poll, same_choices, wait_for)
 from tests.net.trust_table import withhold_contributions
 
 
@@ -169,6 +170,34 @@ def test_a_player_who_lost_their_key_is_readmitted_by_name(arun, tmp_path):
     assert [r["seat"] for r in readmits] == [2]  # logged for everyone to see
     assert_all_verified(summaries, hands=1)
     assert summaries[2]["seat"] == 2
+
+
+def test_a_seat_readmitted_mid_hand_is_offered_what_the_host_allows(arun, tmp_path):
+    """The new key's replica was not dealt the seat's cards (seeded: the deal's private view
+    went to the old key), so its replay holds made-up ones for the seat: what its person is
+    offered, at each decision, is what the host's rules allow that seat (from the view the
+    host sends it), and each move made from it is taken."""
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1,
+                      host_kw={"readmit_names": True, "bot_delay": 0.005, "mental_deal": False})
+        await table.start()
+        try:
+            await wait_for(table.hand_started)
+            await table.guests[1].stop()
+            await wait_for(lambda: not table.host.authority.seats[2].connected)
+            person = table.add_guest(Identity.generate("Guest1"), bot_level=None)  # new key
+            offered = await play_as_a_person(person, table.guest_events[len(table.guests) - 1],
+                                             table.host, table.host.finished.is_set)
+            summaries = await table.finish()
+            return [summaries[0], summaries[2], summaries[3]], offered
+        finally:
+            await table.close()
+
+    summaries, offered = arun(main(), timeout=60)
+    assert any("play" in e for legal, _ in offered for e in legal)  # it played cards
+    for legal, allowed in offered:
+        assert same_choices(legal, allowed), (legal, allowed)
+    assert_all_verified(summaries, hands=1)
 
 
 # -- version mismatch ----------------------------------------------------------------------

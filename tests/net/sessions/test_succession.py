@@ -10,7 +10,7 @@ import pytest
 from net.sessions.guest_session import GuestCore
 from net.trust.deals.mental import log as ml
 from net.trust import takeover
-from tests.net.session_kit import Table, wait_for
+from tests.net.session_kit import Table, play_as_a_person, same_choices, wait_for
 from tests.net.trust_table import identity as ident
 
 CARRY_ON = {"bind": "127.0.0.1",
@@ -112,3 +112,50 @@ def test_a_guest_cut_off_alone_does_not_carry_the_table_on(tmp_path):
     summaries, alone = asyncio.run(run())
     assert all(s["alerts"] == [] and s["hands_verified"] == 1 for s in summaries)
     assert alone.reconnects >= 1
+
+
+@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+def test_the_old_host_back_as_a_guest_is_offered_what_the_new_host_allows(tmp_path, private):
+    """The old host back, as a guest of the player who carried the table on, once the
+    abandoned hand is dealt again without it (under the private deal its seat's cards are
+    the new host's party's that hand): at each of its person's decisions it is offered what
+    the new host's rules allow its seat, every move is taken, and the hand ends on its
+    screen too."""
+    waits = {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
+                                              "bot_delay": 0.01}}  # no stand-in: it waits
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, host_kw={"mental_deal": private})
+        await table.start()
+        guests = [table.add_guest(ident(f"Guest{i}"), takeover=waits if i == 0 else {},
+                                  bot_delay=0.01) for i in range(3)]
+        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)
+        await wait_for(lambda: all(len(g.succession.roster) == 1 for g in guests))
+        await table.host.stop()  # Grandma's computer is gone
+        heir = guests[0]
+        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+                       timeout=10)
+        carried = heir.succession.host
+        log = carried.authority.log
+        await wait_for(lambda: any(e.kind in ("deal", ml.DEALT) for e in log[
+            next(e.seq for e in log if e.kind == takeover.KIND):]), timeout=15)  # dealt again
+        events = []
+        grandma = GuestCore(table.host.identity, address="127.0.0.1", port=carried.port,
+                            fingerprint=heir.identity.fingerprint, timings=table.timings,
+                            emit=events.append, state_dir=tmp_path / "grandma", stop_on_alert=True)
+        table.tasks.append(asyncio.ensure_future(grandma.run()))
+        offered = await play_as_a_person(grandma, events, carried, carried.finished.is_set)
+        summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 60)
+        return carried, grandma, events, offered, summaries
+
+    carried, grandma, events, offered, summaries = asyncio.run(run())
+    log = carried.authority.log
+    taken_over = next(e.seq for e in log if e.kind == takeover.KIND)
+    [deal] = [e for e in log[taken_over:] if e.kind in (ml.DEAL, "commit")]
+    if private:  # the hand dealt again without her: her seat the new host's party's
+        assert 0 in deal.body["parties"][0]["seats"]
+    assert grandma.replica.seat == 0 and any("play" in e for legal, _ in offered for e in legal)
+    for legal, allowed in offered:
+        assert same_choices(legal, allowed), (legal, allowed)
+    assert all(s["alerts"] == [] for s in summaries)
+    ends = [(e["hand"], e["scores"]) for e in events if e["type"] == "hand_over"]
+    assert ends == [(0, list(carried.authority.match.scores))]

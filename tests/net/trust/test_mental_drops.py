@@ -242,3 +242,46 @@ def test_a_move_made_before_the_deal_was_restarted_is_dropped_quietly():
     head = t.host.chain.seq
     out = t.host.receive(t.fp(seat), in_flight)
     assert not out.sends and not out.entries and not out.error and t.host.chain.seq == head
+
+
+def test_a_card_the_rules_refuse_for_a_seat_the_host_holds_leaves_the_seat_playable(dealt):
+    """Back after the void, the player's seat is the host's party's: the host's client makes
+    the proof of each card it plays. A card the seat holds but may not play now (an app
+    that offered the made-up cards' moves did send one) is refused with the rules' reason
+    and nothing of it is logged; its proof, logged first, stood in the deal as the seat's
+    next card, so that no other card of the seat was ever taken again — its player's nor
+    the stand-in's the host then let play for it (the table stuck)."""
+    table, clock, _ = dealt
+    clock.now += CONTRIBUTION_DEADLINE
+    table.deliver(table.host.restart_without([GONE]))
+    back(table)
+    host = table.host
+    while not (GONE in host.state.to_act() and host.state.phase == "play" and refused(host.state)):
+        seat = host.state.to_act()[0]
+        table.step(seat, _from_host(table, seat) if seat == GONE else None)
+    card = refused(host.state)[0]
+    reason = host.state.play_reason(GONE, card)
+    head = host.chain.seq
+    out = host.receive(table.fp(GONE), table.raw_act(GONE, {"play": host.game.deck.name(card)}))
+    assert [m["reason"] for _, m in out.sends if m["type"] == "error"] == [reason]
+    assert host.chain.seq == head, "the refused card's proof was logged"
+
+    gone(table)  # the player leaves again, and the host lets a computer play for them
+    table.deliver(host.drop(GONE))
+    table.deliver(host.seat(GONE, "bot", name=f"P{GONE} (bot)", level="random"))
+    while host.state is not None and not host.state.is_over:
+        seat = host.state.to_act()[0]
+        if seat == GONE:
+            out = host.act_local(GONE, _from_host(table, GONE))
+            assert out.error is None, out.error
+            table.deliver(out)
+        else:
+            table.step(seat)
+    assert table.alerts == []
+    assert [len(table.verified[s]) for s in (1, 3)] == [1, 1]
+
+
+def refused(state) -> list[int]:
+    """The cards seat GONE holds but may not play now."""
+    legal = state.legal_play_mask(GONE)
+    return [c for c in range(state.game.deck.size) if state.hands[GONE] >> c & 1 and not legal >> c & 1]

@@ -22,6 +22,8 @@ host's included, checks every move as far as it can see:
   False if only an audit can settle it (the host logs the proof alone, ``logged_play``,
   and every party reveals); ``MoveRefused`` if it opens another card; ``Cheat`` naming
   the party if it breaks a rule.
+* ``check(action)``: the rules' judgement of a move as ``move`` makes it, nothing
+  recorded (the host's, before it logs a deal step that goes with the move);
 * ``move(action, play, party)``: a move as the log has it (another seat's secret cards
   hidden), with the proof a played card carries (``party``'s; None in a log that
   has it in a ``mental`` entry before the move). A played card must be the one its
@@ -155,6 +157,11 @@ class PartyHand:
         if card is not None and card != action.value:
             raise self._not_opened(action)
         return card is not None
+
+    def check(self, action: Action) -> None:
+        """The rules' judgement of a move, as ``move`` makes it, with nothing recorded: the
+        engine's ``IllegalAction``/``Contradiction`` naming the seat."""
+        self.partial.step(action, action.kind in SECRET and action.value is None)
 
     def move(self, action: Action, play: dict | None = None, party: int | None = None) -> list[dict]:
         """A logged move (a secret one with its cards None unless it is this party's)."""

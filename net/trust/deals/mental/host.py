@@ -49,8 +49,7 @@ from net.trust.deals.mental.outputs import Redeal
 from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, holding_up, parties_for
 from net.trust.deals.host import HandTable, HostDeal, Late
 from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
-from net.trust.moves import ActionBody, Admitted, Refusal, action_body_problem, admit
-from net.trust.signing import ACTION_DOMAIN, opens
+from net.trust.moves import ActionBody, Refusal, admit, admit_sealed
 from net.trust.store import RestoreError
 from net.wire import messages as m
 
@@ -257,20 +256,7 @@ class MentalHost(HostDeal):
             return admit(game, self.state, key, seat, signed, private, binding)
         if signed["body"].get("hidden") is None:  # a played card's proof is checked on logging
             return admit(game, self.state, key, seat, signed, private, binding, proofs=True)
-        # A secret move under the mental deal: its cards stay with its player (committed in
-        # the deal, opened at the reveal); the host logs the signed public form.
-        body = ActionBody.from_wire(signed["body"])
-        if not opens(key, ACTION_DOMAIN, signed):
-            raise Refusal("the action is not signed by your key")
-        if self.state is None or self.state.is_over:
-            raise Refusal("no hand is being played")
-        problem = action_body_problem(body, seat, binding)
-        if problem:
-            raise Refusal(problem[1])
-        action, hidden = public_step(game, body.action)
-        if not hidden:
-            raise Refusal("only a secret action (a discard, a bury) is sent hidden")
-        return Admitted(action, body.action, None)
+        return admit_sealed(game, self.state, key, seat, signed, binding)
 
     def move_problem(self, seat: int) -> str | None:
         """Why no move may be taken now under the mental deal (the cards not dealt, the
@@ -309,6 +295,15 @@ class MentalHost(HostDeal):
         play = ActionBody.from_wire(signed["body"]).mental
         party = self.setup.owner(action.seat)  # the party that holds the seat's cards
         key = self.table.seats()[action.seat].key
+        if play is None:
+            # A deal step logged before the move (below: the host's party's, or a secret
+            # move's commitment) stays in the deal whatever becomes of the move, so the
+            # rules judge the move first: else a card refused by them would stand as the
+            # seat's next card proven, and no other card of that seat be taken again.
+            try:
+                self.party.check(action)
+            except (IllegalAction, Contradiction) as exc:
+                raise Refusal(exc.reason) from None
         if play is not None:
             if action.kind != "play" or self.setup.parties[party].key != key:
                 raise Refusal("only a played card carries a deal proof, signed by the client "
@@ -432,8 +427,8 @@ class MentalHost(HostDeal):
         return state.public_view()
 
     def private_view(self, seat: int) -> dict | None:
-        if self.state is None:  # no hand under way (the last one's cards are gone)
-            return None
+        if self.public_view() is None:  # no hand under way, or the spare on its way: a view
+            return None  # would be this seat's part alone, over a public one nobody knows yet
         if self.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the
             # host's party's this hand, and the player, back, plays them from this view

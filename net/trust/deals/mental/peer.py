@@ -297,11 +297,11 @@ class MentalPeer(PeerDeal):
                             f"entry {entry.seq}: seat {body.seat}'s action cannot be read ({exc})") from None
 
     # -- this seat's moves ----------------------------------------------------------------------
-    def own_shadow(self, seat: int | None):
+    def may_decide(self, seat: int | None) -> None:
         if not self.party.onlooker and (ml.spare_pending(self.party)
                                         or ml.spare_coming(self.party, seat)):
             raise IllegalAction("the spare is on its way: wait a moment", seat)
-        return super().own_shadow(seat)
+        super().may_decide(seat)
 
     def act(self, parsed, message: dict) -> dict:
         """A move of this seat carries its deal step (a bury's commitment) and no private
