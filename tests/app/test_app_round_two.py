@@ -1,0 +1,92 @@
+"""Family night, round two (issue 20): the table's items.
+
+* The last trick of every hand is played out on the table — its cards in the middle,
+  the game log's "Trick 13" line, your hand empty — before the summary opens, against
+  the computer (every title) and for a guest at a network table (both deals).
+"""
+
+from __future__ import annotations
+
+import pytest
+from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
+from PySide6.QtCore import Qt
+
+from net.sessions.session import HostSession
+from test_app_flow import start_autoplay
+
+TITLES = [
+    pytest.param({"game": "rook"}, id="rook"),
+    pytest.param({"game": "somerset"}, id="somerset"),
+    pytest.param({"game": "horseshoes", "mode": "four"}, id="horseshoes"),
+]
+
+
+# -- 1. the last trick -----------------------------------------------------------------------
+class AtHandOver:
+    """What the table shows the moment the hand-over event has been handled (connected
+    after the table's own slot)."""
+
+    def __init__(self, window):
+        self.window, self.seen = window, []
+        window.bridge.hand_over.connect(self.look)
+
+    def look(self, _event) -> None:
+        table = self.window.table
+        self.seen.append({
+            "holding": table.holding, "summary": table.summary.isVisible(),
+            "trick": [card for _seat, card in table.trick.cards], "faded": table.trick.faded,
+            "caption": table.trick.caption, "view": dict(table.view), "hand": list(table.hand.cards),
+            "log": table.log_list.lines(),
+            "summary_last_trick": table.summary.summary.last_trick_caption.text()})
+
+
+def assert_last_trick_shown(seen: dict) -> None:
+    view = seen["view"]
+    tricks = view["tricks"]
+    assert view["phase"] == "done" and not view.get("trick")  # every card is on the table
+    assert not seen["hand"] and not any(view.get("cards_left") or [])  # your last card too
+    assert seen["holding"] and not seen["summary"]  # the trick first, the summary after
+    assert seen["trick"] == [card for _seat, card in tricks[-1]["cards"]] and not seen["faded"]
+    assert seen["caption"].startswith("Last trick — taken by")
+    assert seen["log"][-1].startswith(f"Trick {len(tricks)}:") and "took it" in seen["log"][-1]
+    assert not any("(so far)" in line for line in seen["log"])
+    # the summary waiting behind it has the same trick as its "Last trick"
+    assert seen["summary_last_trick"].startswith(f"Trick {len(tricks)}, taken by")
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_the_last_trick_is_played_out_before_the_summary_against_the_computer(qtbot, window, title):
+    table = window.table
+    table.last_trick_hold_ms = 60_000  # only a click ends it here
+    session = start_autoplay(qtbot, window, title)
+    session.set_table_option("game_log", True)
+    at = AtHandOver(window)
+    qtbot.waitUntil(lambda: bool(at.seen), timeout=30000)
+    seen = at.seen[0]
+    assert_last_trick_shown(seen)
+    game, last = session.core.game, session.last_hand
+    assert len(seen["view"]["tricks"]) == len(last.tricks)  # 13 in Rook and Horseshoes, 12 in Somerset
+    assert seen["trick"] == [game.deck.name(c) for _s, c in last.tricks[-1].cards]
+    shown: list = []
+    table.summary_ready.connect(lambda: shown.append(True))  # (the autoplaying window deals on at once)
+    qtbot.mouseClick(table.trick, Qt.LeftButton)  # the player moves on: the summary
+    assert shown and not table.holding
+
+
+@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
+def test_a_guest_sees_the_last_trick_played_out_before_the_summary(qtbot, window, tmp_path, closing, mental):
+    host = HostSession(Recorder(), {"game": "rook", "options": {}}, ident("Grandma"),
+                       state_dir=tmp_path / "grandma", timings=QUICK, autoplay=True, auto_start=True,
+                       bots={2: "random", 3: "random"}, mental_deal=mental)
+    closing.append(host)
+    poll(lambda: host.core.server is not None)
+    host.set_table_option("game_log", True)
+    window.network = LoopbackNetwork(tmp_path, guest_kw={"bot_level": "random"})  # a bot plays our seat
+    window.table.last_trick_hold_ms = 60_000
+    window.join(table_info(host))
+    at = AtHandOver(window)
+    qtbot.waitUntil(lambda: bool(at.seen), timeout=60000)
+    assert window.table.table["is_host"] is False
+    assert_last_trick_shown(at.seen[0])
+
+
