@@ -27,7 +27,7 @@ from .decisions import DecisionPanel
 from .hand_widget import HandWidget
 from .info_bar import InfoBar
 from .absences import Absences
-from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain, WaitingBar
+from .overlays import AlertBanner, ConnectionCurtain, NoticeBanner, SummaryCurtain, WaitingBar
 from .results import LAST_TRICK_HOLD_MS, Results
 from .score_panel import ScorePanel
 from .seat_ring import SeatRing
@@ -91,6 +91,8 @@ class TableView(QWidget):
         root.addWidget(self.bar)
         self.banner = AlertBanner(self)
         root.addWidget(self.banner)
+        self.notice = NoticeBanner(self)
+        root.addWidget(self.notice)
         self.waiting = WaitingBar(self)
         root.addWidget(self.waiting)
         self.ring = SeatRing()
@@ -181,6 +183,7 @@ class TableView(QWidget):
         self.absences.reset()
         self.waiting.clear()
         self.banner.hide()
+        self.notice.hide()
         self.address_button.hide()
         self.log_list.clear()
         bridge.table.connect(self.on_table)
@@ -257,6 +260,7 @@ class TableView(QWidget):
         """Bank the scores, then show the summary once the last trick has been seen
         (``last_trick_hold_ms``, or at once on a click or a key)."""
         self.decision.clear()
+        self.notice.hide()  # a hand voided earlier: the hand dealt again is over too
         self.results.hand_over(event)
 
     def on_game_over(self, event: dict) -> None:
@@ -299,9 +303,25 @@ class TableView(QWidget):
 
     def on_waiting(self, event: dict) -> None:
         """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
-        cards come (the next state event rewrites the status line)."""
+        cards come (the next state event rewrites the status line). A hand voided
+        because players were gone past the deadline (the private deal) is said too."""
         if event.get("detail"):
             self.status.show_waiting(event["detail"])
+        if event.get("for") == "void":
+            who = " and ".join(event.get("names") or []) or "a player"
+            self.hand_voided(f"{who} left and did not come back in time",
+                             "it is dealt again, the scores unchanged; the host's computer "
+                             "holds their cards this hand")
+
+    def hand_voided(self, reason: str, then: str = "the scores are unchanged") -> None:
+        """A hand voided, for any ``reason`` (words: "Dad left and did not come back in
+        time"), said in a banner above the table and in the game log; ``then``: what
+        happens now. Another reason is one call (e.g. a "hand_void" event's reason)."""
+        number = self.hand_number
+        hand = f"Hand {number}" if number else "The hand"
+        self.notice.show_notice(f"{hand} is void: {reason}.", f"{then[:1].upper()}{then[1:]}.")
+        self.data.notes.append((number, f"{hand} void: {reason} — {then}"))
+        self.refresh()
 
     def _flash(self, text: str) -> None:
         self.status.show_problem(text, self.data)

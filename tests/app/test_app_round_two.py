@@ -3,6 +3,8 @@
 * The last trick of every hand is played out on the table — its cards in the middle,
   the game log's "Trick 13" line, your hand empty — before the summary opens, against
   the computer (every title) and for a guest at a network table (both deals).
+* A voided hand is said in words: a banner above the table and a game-log line, for any
+  reason.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import pytest
 from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
 from PySide6.QtCore import Qt
 
+from fit_scenes import my_turn, settle, sit_at
+from net.sessions.events import deal_restart_event
 from net.sessions.session import HostSession
 from test_app_flow import start_autoplay
 
@@ -88,5 +92,32 @@ def test_a_guest_sees_the_last_trick_played_out_before_the_summary(qtbot, window
     qtbot.waitUntil(lambda: bool(at.seen), timeout=60000)
     assert window.table.table["is_host"] is False
     assert_last_trick_shown(at.seen[0])
+
+
+# -- 3. a voided hand ------------------------------------------------------------------------
+def test_a_voided_hand_is_said_in_a_banner_and_the_game_log(qtbot, window):
+    bridge, _game, _state = sit_at(window, {"game": "horseshoes", "mode": "four"}, my_turn("bidding"),
+                                   options={"game_log": True})
+    table = window.table
+    assert not table.notice.isVisible()
+    # What a host (mental_watch) and every guest (guest_view) send when the hand is void.
+    bridge.deliver(deal_restart_event(["Cousin Maximilian"], [2], voided=True))
+    settle()
+    assert table.notice.isVisible()
+    assert table.notice.title.text() == "Hand 3 is void: Cousin Maximilian left and did not come back in time."
+    assert "dealt again, the scores unchanged" in table.notice.detail.text()
+    line = "Hand 3 void: Cousin Maximilian left and did not come back in time — it is dealt again"
+    assert table.log_list.lines()[0].startswith(line)
+    # Redrawn (a table event): the line stays at the top of the hand's log; the banner until dismissed.
+    bridge.deliver(table.data.table | {"type": "table"})
+    settle()
+    assert table.log_list.lines()[0].startswith(line) and table.notice.isVisible()
+    qtbot.mouseClick(table.notice.dismiss, Qt.LeftButton)
+    assert not table.notice.isVisible()
+    # Any other reason is one call, in its own words.
+    table.hand_voided("a card was shown to be played twice")
+    assert table.notice.title.text() == "Hand 3 is void: a card was shown to be played twice."
+    assert table.notice.detail.text() == "The scores are unchanged."
+    assert "Hand 3 void: a card was shown to be played twice — the scores are unchanged" in table.log_list.lines()
 
 
