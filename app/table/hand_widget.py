@@ -2,8 +2,10 @@
 
 Three modes: ``idle`` (not your turn: every card flat), ``play`` (legal cards lifted,
 the rest dimmed with the reason as tooltip) and ``select`` (pick N cards — Somerset's
-kitty discard, Rook's bury). The hand owns the keyboard: ←/→ move a cursor, Enter or
-Space plays (or toggles) the card under it.
+kitty discard, Rook's bury). The hand owns the keyboard: ←/→ move a cursor (over the
+cards you may play, when you are to play), Enter or Space plays (or toggles) the card
+under it. The cursor never rests on a card that can't be played: a click on one says
+why and leaves the cursor where it was.
 """
 
 from __future__ import annotations
@@ -88,9 +90,17 @@ class HandWidget(QWidget):
     def set_playable(self, legal: set[str], reasons: dict[str, str]) -> None:
         self.mode, self.legal, self.reasons = "play", set(legal), dict(reasons)
         self.selected = []
-        if self.cursor < 0 or self.cards and self.cards[self.cursor] not in self.legal:
-            self.cursor = next((i for i, c in enumerate(self.cards) if c in self.legal), self.cursor)
+        self._cursor_to_legal()
         self._refresh()
+
+    def _cursor_to_legal(self) -> None:
+        """Off a card that can't be played, onto the nearest one that can."""
+        if 0 <= self.cursor < len(self.cards) and self.cards[self.cursor] in self.legal:
+            return
+        playable = [i for i, c in enumerate(self.cards) if c in self.legal]
+        if playable:
+            start = max(self.cursor, 0)
+            self.cursor = min(playable, key=lambda i: (abs(i - start), i))
 
     def set_selecting(self, count: int) -> None:
         if self.mode != "select" or self.select_count != count:
@@ -101,8 +111,8 @@ class HandWidget(QWidget):
 
     # -- choosing ------------------------------------------------------------------------
     def _on_card(self, card: str) -> None:
-        if card in self.cards:
-            self.cursor = self.cards.index(card)
+        if card in self.cards and (self.mode == "select" or card in self.legal):
+            self.cursor = self.cards.index(card)  # (never onto a card that can't be played)
         self.choose(card)
 
     def choose(self, card: str) -> None:
@@ -111,6 +121,7 @@ class HandWidget(QWidget):
                 self.play_requested.emit(card)
             else:
                 self.illegal_chosen.emit(card, self.reasons.get(card, "it can't be played now"))
+                self._cursor_to_legal()
         elif self.mode == "select":
             self._toggle(card)
         self._refresh()
@@ -127,14 +138,25 @@ class HandWidget(QWidget):
     def keyPressEvent(self, event) -> None:
         key = event.key()
         if key in (Qt.Key_Left, Qt.Key_Right) and self.cards:
-            step = -1 if key == Qt.Key_Left else 1
-            self.cursor = (max(self.cursor, 0) + step) % len(self.cards) if self.cursor >= 0 else 0
+            self._move_cursor(-1 if key == Qt.Key_Left else 1)
             self._refresh()
             self._announce()
         elif self._takes_key(key) and 0 <= self.cursor < len(self.cards):
             self.choose(self.cards[self.cursor])
         else:
             super().keyPressEvent(event)
+
+    def _move_cursor(self, step: int) -> None:
+        """The next card that way (round the end): when you are to play, the next one you
+        may play — a dimmed card is passed over, as a disabled button is."""
+        stops = [i for i, c in enumerate(self.cards) if self.mode != "play" or c in self.legal] \
+            or list(range(len(self.cards)))
+        if self.cursor < 0:
+            self.cursor = stops[0]
+            return
+        ahead = [i for i in stops if (i - self.cursor) * step > 0]
+        self.cursor = (min(ahead, key=lambda i: abs(i - self.cursor)) if ahead
+                       else (stops[0] if step > 0 else stops[-1]))
 
     def _takes_key(self, key: int) -> bool:
         """Enter/Space play a card; while picking cards Space toggles and Enter is left

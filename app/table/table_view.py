@@ -38,6 +38,8 @@ __all__ = ["LAST_TRICK_HOLD_MS", "TableView", "fit_card_width"]
 
 log = logging.getLogger(__name__)
 
+HAND_KEYS = (Qt.Key_Left, Qt.Key_Right, Qt.Key_Return, Qt.Key_Enter, Qt.Key_Space)  # the hand's, wherever the focus
+
 REFERENCE_WIDTH = 84  # Settings.card_width for "medium"; other sizes scale from it
 MIN_CARD_WIDTH = 44
 MIN_STEP = 0.36  # overlapped cards keep at least this much of their face (the corner index) in view
@@ -359,6 +361,12 @@ class TableView(QWidget):
             return
         if event.text() == "?" and self.hint_button.isVisible():
             self.ask_hint()
+            return
+        if event.key() in HAND_KEYS and self.hand.mode != "idle":
+            # The keys reached the table, not the hand (another part had the focus):
+            # they are the hand's all the same.
+            self.hand.setFocus()
+            self.hand.keyPressEvent(event)
             return
         super().keyPressEvent(event)
 

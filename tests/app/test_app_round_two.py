@@ -5,18 +5,23 @@
   the computer (every title) and for a guest at a network table (both deals).
 * A voided hand is said in words: a banner above the table and a game-log line, for any
   reason.
+* Keyboard play: after Leave → Stay, Enter still plays; the cursor never rests on a
+  card that can't be played; ←/→ pass over dimmed cards.
 """
 
 from __future__ import annotations
 
 import pytest
+from app_driver import TABLE_SEED, Clicker
 from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from fit_scenes import my_turn, settle, sit_at
 from net.sessions.events import deal_restart_event
 from net.sessions.session import HostSession
 from test_app_flow import start_autoplay
+from test_app_mistakes import button, confirm_box
 
 TITLES = [
     pytest.param({"game": "rook"}, id="rook"),
@@ -119,5 +124,71 @@ def test_a_voided_hand_is_said_in_a_banner_and_the_game_log(qtbot, window):
     assert table.notice.title.text() == "Hand 3 is void: a card was shown to be played twice."
     assert table.notice.detail.text() == "The scores are unchanged."
     assert "Hand 3 void: a card was shown to be played twice — the scores are unchanged" in table.log_list.lines()
+
+
+# -- 6. keyboard play ------------------------------------------------------------------------
+def test_after_leave_then_stay_enter_still_plays_a_card(qtbot, window):
+    session = window.start_local({"game": "rook"}, table_seed=TABLE_SEED)
+    qtbot.waitUntil(lambda: window.setup.start_button.isEnabled())
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    table = window.table
+    clicker = Clicker(qtbot, table)
+    for _ in range(20):  # by mouse, up to our first card
+        qtbot.waitUntil(lambda: bool(table.legal), timeout=10000)
+        if any("play" in e for e in table.legal):
+            break
+        before = len(table.view.get("actions") or [])
+        clicker.act_once()
+        qtbot.waitUntil(lambda: len(table.view.get("actions") or []) != before, timeout=10000)
+    played: list[str] = []
+    table.hand.play_requested.connect(played.append)
+    qtbot.mouseClick(table.leave_button, Qt.LeftButton)
+    box = confirm_box(qtbot, window)
+    qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not box.isVisible())
+    assert window.session is session and window.stack.currentWidget() is table
+    # Enter goes where the keys go now: still to the hand, which plays the card under its cursor.
+    assert window.focusWidget() is table.hand
+    expected = table.hand.cards[table.hand.cursor]
+    QTest.keyClick(window.focusWidget(), Qt.Key_Return)
+    assert played == [expected]
+
+
+def mixed_hand(state) -> bool:
+    """Our turn to play, with cards we may play and cards we may not, a playable one
+    right after an unplayable one."""
+    if state.phase != "play" or 0 not in state.to_act():
+        return False
+    legal = {a.value for a in state.legal_actions(0)}
+    held = [c for c in range(state.game.deck.size) if state.hands[0] >> c & 1]
+    return 0 < len(legal) < len(held)
+
+
+def test_the_cursor_never_rests_on_a_card_that_cannot_be_played(qtbot, window):
+    _bridge, game, state = sit_at(window, {"game": "rook"}, mixed_hand, dealer=2)
+    hand = window.table.hand
+    legal = {game.deck.name(a.value) for a in state.legal_actions(0)}
+    illegal = [c for c in hand.cards if c not in legal]
+    assert legal and illegal
+    played: list[str] = []
+    hand.play_requested.connect(played.append)
+    hand.setFocus()
+    assert hand.cards[hand.cursor] in legal
+    # A click on a dimmed card says why, and leaves the cursor on a card that can be played.
+    qtbot.mouseClick(hand.widget_for(illegal[0]), Qt.LeftButton)
+    assert "You can't play" in window.table.status.text()
+    assert hand.cards[hand.cursor] in legal
+    # ←/→ go from playable card to playable card (round the end).
+    visited = []
+    for _ in range(len(hand.cards)):
+        QTest.keyClick(hand, Qt.Key_Right)
+        visited.append(hand.cards[hand.cursor])
+    assert set(visited) == legal
+    # Enter on a dimmed card (put there from outside): refused, and the cursor moves on to a playable one.
+    hand.cursor = hand.cards.index(illegal[0])
+    QTest.keyClick(hand, Qt.Key_Return)
+    assert not played and hand.cards[hand.cursor] in legal
+    QTest.keyClick(hand, Qt.Key_Return)
+    assert played == [hand.cards[hand.cursor]]
 
 
