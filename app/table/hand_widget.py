@@ -10,19 +10,18 @@ why and leaves the cursor where it was.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.assets import Deck
 
 from .card_widget import CardWidget, card_size
 
-NEW_MARK_MS = 4000  # how long cards taken from the kitty or widow stay marked "new"
-
 
 class HandWidget(QWidget):
     play_requested = Signal(str)  # a legal card was chosen
     illegal_chosen = Signal(str, str)  # card, why it can't be played
+    not_now = Signal(str)  # a card was clicked while no card may be played (not your turn)
     selection_changed = Signal(list)
 
     def __init__(self, deck: Deck | None, card_width: int, parent: QWidget | None = None):
@@ -38,9 +37,6 @@ class HandWidget(QWidget):
         self.selected: list[str] = []
         self.cursor = -1
         self.new_cards: set[str] = set()  # just taken from the kitty or widow
-        self._new_timer = QTimer(self)
-        self._new_timer.setSingleShot(True)
-        self._new_timer.timeout.connect(lambda: self.mark_new(()))
         self.setFocusPolicy(Qt.StrongFocus)
         self.setAccessibleName("Your hand")
         self.setMinimumHeight(self.sizeHint().height())
@@ -74,13 +70,12 @@ class HandWidget(QWidget):
         self._refresh()
         self._layout()
 
-    def mark_new(self, cards, ms: int = NEW_MARK_MS) -> None:
-        """Mark ``cards`` as just taken (the kitty, the widow) for ``ms``; () clears."""
-        self.new_cards = set(cards) & set(self.cards)
-        self._new_timer.stop()
-        if self.new_cards:
-            self._new_timer.start(ms)
-        self._refresh()
+    def mark_new(self, cards) -> None:
+        """Mark ``cards`` as just taken (the kitty, the widow) until told otherwise; () clears."""
+        new = set(cards) & set(self.cards)
+        if new != self.new_cards:
+            self.new_cards = new
+            self._refresh()
 
     def set_idle(self) -> None:
         self.mode, self.legal, self.reasons = "idle", set(), {}
@@ -124,6 +119,8 @@ class HandWidget(QWidget):
                 self._cursor_to_legal()
         elif self.mode == "select":
             self._toggle(card)
+        else:
+            self.not_now.emit(card)
         self._refresh()
 
     def _toggle(self, card: str) -> None:

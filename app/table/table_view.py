@@ -31,7 +31,7 @@ from .overlays import AlertBanner, ConnectionCurtain, NoticeBanner, SummaryCurta
 from .results import LAST_TRICK_HOLD_MS, Results
 from .score_panel import ScorePanel
 from .seat_ring import SeatRing
-from .status_line import StatusLine
+from .status_line import StatusLine, for_onlooker
 from .table_data import TableData, UnknownGame
 
 __all__ = ["LAST_TRICK_HOLD_MS", "TableView", "fit_card_width"]
@@ -77,7 +77,8 @@ class TableView(QWidget):
         self.session = None
         self.data = TableData()
         self.show_last = False
-        self._hand_seen: tuple[int, list[str]] = (0, [])  # (hand number, cards) last drawn
+        # (hand number, cards): your hand before a kitty or widow was taken into it
+        self._before_taking: tuple[int, frozenset[str]] = (0, frozenset())
         self._fit_pending = False  # a re-fit of the cards to the height left is queued
         self._build()
         self.results = Results(self.data, self.summary, self.deck, self.refresh)
@@ -128,6 +129,7 @@ class TableView(QWidget):
     def _wire(self) -> None:
         self.hand.play_requested.connect(self._play)
         self.hand.illegal_chosen.connect(self._illegal)
+        self.hand.not_now.connect(self._not_now)
         self.hand.selection_changed.connect(self.decision.set_selection)
         self.decision.selection_wanted.connect(self._selection_wanted)
         self.decision.act.connect(self._act)
@@ -336,6 +338,23 @@ class TableView(QWidget):
             return
         self._act({"play": card})
 
+    def _not_now(self, card: str) -> None:
+        """A card clicked while no card may be played: say why."""
+        view, names = self.view, self.names()
+        to_act, prompt = view.get("to_act") or [], view.get("prompt") or ""
+        if self.holding or view.get("phase") == "done":
+            text = "The hand is over."
+        elif self.you in to_act and self.legal:
+            text = f"Not a card yet: {prompt} first."
+        elif self.you in to_act:
+            text = "Your move is on its way."
+        elif to_act:
+            who = " and ".join(names[s] for s in to_act if s < len(names))
+            text = f"Not your turn yet — waiting for {who} to {for_onlooker(prompt)}."
+        else:
+            text = "Not your turn yet."
+        self._flash(text)
+
     def _illegal(self, card: str, reason: str) -> None:
         if self.reasons is None and self.session is not None:
             self.session.act({"play": card})  # the session says why
@@ -431,11 +450,7 @@ class TableView(QWidget):
         cards = cardnames.sort_hand(info, list(self.view.get("hand") or []), self.view.get("trump"))
         self.card_width = self._card_width(len(cards))
         self.hand.set_cards(cards, self.deck(), self.card_width)
-        seen_hand, seen_cards = self._hand_seen
-        if seen_hand == self.hand_number and seen_cards and len(cards) > len(seen_cards) \
-                and self.view.get("phase") in vm.taking_phases(info):
-            self.hand.mark_new(set(cards) - set(seen_cards))  # the kitty or widow, just taken
-        self._hand_seen = (self.hand_number, cards)
+        self._mark_taken(cards)
         plays = {e["play"] for e in self.legal if "play" in e}
         if plays:
             held = set(self.hand.cards)
@@ -448,3 +463,16 @@ class TableView(QWidget):
         elif self.hand.mode != "select" or not any(k in e for e in self.legal for k in ("bury", "discard")):
             self.hand.set_idle()
         self.decision.show_for(self.data.look, self.view, self.legal, self.hand.cards)
+
+    def _mark_taken(self, cards: list[str]) -> None:
+        """The kitty's or widow's cards stay marked "new" in your hand while you decide
+        what to put down (discard, bury): those not in it before. Marked once that
+        decision is yours — under the private deal the hand shown while the cards are on
+        their way may hold stand-ins for them."""
+        if self.view.get("phase") not in vm.taking_phases(self.data.info):
+            self._before_taking = (self.hand_number, frozenset(cards))
+            self.hand.mark_new(())
+            return
+        number, before = self._before_taking
+        if number == self.hand_number and before and self.you in (self.view.get("to_act") or []):
+            self.hand.mark_new(set(cards) - before)

@@ -7,6 +7,9 @@
   reason.
 * Keyboard play: after Leave → Stay, Enter still plays; the cursor never rests on a
   card that can't be played; ←/→ pass over dimmed cards.
+* Marks: the dealer's "D" beside its name; a card clicked out of turn says why; the
+  kitty's or widow's cards stay marked while you decide, and are the real ones
+  under the private deal (not the stand-ins shown while they are on their way).
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from __future__ import annotations
 import pytest
 from app_driver import TABLE_SEED, Clicker
 from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 
-from fit_scenes import my_turn, settle, sit_at
-from net.sessions.events import deal_restart_event
+from app.screenshots import drive
+from app.table.seat_panel import SeatPanel
+from fit_scenes import choose, my_turn, settle, sit_at
+from net.sessions.events import deal_restart_event, state_event
 from net.sessions.session import HostSession
 from test_app_flow import start_autoplay
 from test_app_mistakes import button, confirm_box
@@ -192,3 +197,68 @@ def test_the_cursor_never_rests_on_a_card_that_cannot_be_played(qtbot, window):
     assert played == [hand.cards[hand.cursor]]
 
 
+# -- 8. cards and marks ----------------------------------------------------------------------
+def test_the_dealers_mark_sits_beside_the_name(qtbot):
+    panel = SeatPanel()
+    qtbot.addWidget(panel)
+    panel.show_seat("Jo", "Team A", "human", True, 13, "", True, False, tricks=2, is_bidder=True)
+    panel.bid.setText("\u2605 Bidder · 180 — a long line makes the plate wide")
+    panel.resize(320, panel.sizeHint().height())
+    panel.show()
+    settle()
+    name = panel.name
+    text_end = name.x() + name.contentsRect().left() + name.fontMetrics().horizontalAdvance(name.text())
+    assert panel.dealer.isVisible()
+    assert 0 <= panel.dealer.x() - text_end <= 16  # beside the name, not across the plate
+
+
+def test_a_card_clicked_out_of_turn_says_why(qtbot, window):
+    _bridge, _game, state = sit_at(window, {"game": "rook"}, lambda s: s.phase == "play" and 0 not in s.to_act())
+    table = window.table
+    waiting_for = table.names()[state.to_act()[0]]
+    qtbot.mouseClick(table.hand.widgets[0], Qt.LeftButton)
+    assert table.status.text() == f"Not your turn yet — waiting for {waiting_for} to play a card."
+    assert table.status.property("problem") is True
+
+
+def somerset_kitty(window):
+    """Seat 0 bids 24 and wins: the table is shown the auction, then the kitty taken."""
+    bridge, game, state = sit_at(window, {"game": "somerset"}, my_turn("bidding"), dealer=3)
+    drive(game, state, my_turn("kitty"), choose("bid", value=24))
+    assert state.phase == "kitty" and state.bidder == 0
+    return bridge, game, state
+
+
+def test_the_kitty_stays_marked_while_you_choose_your_discards(qtbot, window):
+    bridge, game, state = somerset_kitty(window)
+    hand = window.table.hand
+    kitty = {game.deck.name(c) for c in state.spare}
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
+    settle()
+    assert hand.new_cards == kitty and all(hand.widget_for(c).new for c in kitty)
+    assert not any(t.isActive() for t in hand.findChildren(QTimer))  # nothing takes the marks away meanwhile
+    qtbot.mouseClick(hand.widget_for(sorted(kitty)[0]), Qt.LeftButton)  # choosing…
+    assert hand.new_cards == kitty
+    state.apply(choose("discard")(state))
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
+    settle()
+    assert not hand.new_cards  # put down: the marks go
+
+
+def test_under_the_private_deal_the_real_kitty_cards_are_marked(qtbot, window):
+    """While the kitty is on its way to you, the hand shown holds stand-ins for its cards
+    and nothing is offered (host_session.HostView, mental_replica._own_view); then the
+    real cards come with the decision. The real ones are marked."""
+    bridge, game, state = somerset_kitty(window)
+    hand = window.table.hand
+    kitty = [game.deck.name(c) for c in state.spare]
+    view = state.view(0)
+    stand_ins = [game.deck.name(c) for c in range(game.deck.size)
+                 if state.hands[1] >> c & 1][:len(kitty)]
+    on_its_way = dict(view, hand=[c for c in view["hand"] if c not in kitty] + stand_ins, to_act=[])
+    bridge.deliver(state_event(game, None, 0, [], [0, 0], 3, view=on_its_way))
+    settle()
+    assert not hand.new_cards
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
+    settle()
+    assert hand.new_cards == set(kitty)
