@@ -6,6 +6,9 @@ kitty discard, Rook's bury). The hand owns the keyboard: ←/→ move a cursor (
 cards you may play, when you are to play), Enter or Space plays (or toggles) the card
 under it. The cursor never rests on a card that can't be played: a click on one says
 why and leaves the cursor where it was.
+
+Cards overlap as little as the room allows (``READABLE_STEP``: each shows its corner
+and most of its middle), and a lifted card never shows a sliver of the card beneath it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from PySide6.QtWidgets import QWidget
 from app.assets import Deck
 
 from .card_widget import CardWidget, card_size
+
+READABLE_STEP = 0.75  # overlapped cards show this much of their width: the corner and the middle
 
 
 class HandWidget(QWidget):
@@ -207,9 +212,12 @@ class HandWidget(QWidget):
         width = self.widgets[0].width()
         count = len(self.widgets)
         room = max(self.width() - width - 8, 0)
-        step = min(width * 0.6, room / (count - 1)) if count > 1 else 0
+        step = min(width * READABLE_STEP, room / (count - 1)) if count > 1 else 0
         total = width + step * (count - 1)
         left = (self.width() - total) / 2
         for i, widget in enumerate(self.widgets):
-            widget.move(round(left + i * step), max(0, self.height() - widget.height()))
+            x = round(left + i * step)
+            widget.move(x, max(0, self.height() - widget.height()))
             widget.raise_()
+            # where the next card lies over this one (None for the last: nothing does)
+            widget.set_covered_from(round(left + (i + 1) * step) - x if i + 1 < count else None)

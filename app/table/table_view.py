@@ -24,7 +24,7 @@ from app.settings import Settings
 
 from . import viewmodel as vm
 from .decisions import DecisionPanel
-from .hand_widget import HandWidget
+from .hand_widget import READABLE_STEP, HandWidget
 from .info_bar import InfoBar
 from .absences import Absences
 from .overlays import AlertBanner, ConnectionCurtain, NoticeBanner, SummaryCurtain, WaitingBar
@@ -42,16 +42,23 @@ HAND_KEYS = (Qt.Key_Left, Qt.Key_Right, Qt.Key_Return, Qt.Key_Enter, Qt.Key_Spac
 
 REFERENCE_WIDTH = 84  # Settings.card_width for "medium"; other sizes scale from it
 MIN_CARD_WIDTH = 44
+SMALLEST_READABLE = 60  # cards are made no smaller than this to overlap less (READABLE_STEP)
 MIN_STEP = 0.36  # overlapped cards keep at least this much of their face (the corner index) in view
 
 
 def fit_card_width(size_setting: int, area_width: int, area_height: int, cards: int) -> int:
-    """Card width for the hand: grows with the window, scaled by the card-size setting,
-    and never so wide that ``cards`` overlapped cards hide their corner indices."""
+    """Card width for the hand: grows with the window, scaled by the card-size setting;
+    smaller where ``cards`` would otherwise overlap so much that only a sliver of each
+    shows (at the medium size ``READABLE_STEP`` of each stays in view; never smaller
+    than ``SMALLEST_READABLE`` for it), and never so wide that overlapped cards hide
+    their corner indices."""
     scale = size_setting / REFERENCE_WIDTH
-    base = min(area_height * 0.16, area_width * 0.1) * scale
-    fits = area_width / (1 + MIN_STEP * max(cards - 1, 0)) if cards else base
-    return int(max(MIN_CARD_WIDTH, min(base, fits, 220)))
+    width = min(area_height * 0.16, area_width * 0.1) * scale
+    if cards > 1:
+        readable = area_width / (1 + READABLE_STEP * (cards - 1)) * scale  # large: bigger, overlapping more
+        crowded = area_width / (1 + MIN_STEP * (cards - 1))
+        width = min(width, max(readable, SMALLEST_READABLE), crowded)
+    return int(max(MIN_CARD_WIDTH, min(width, 220)))
 
 
 class _FromData:
@@ -392,7 +399,7 @@ class TableView(QWidget):
     # -- fitting the cards to the window -------------------------------------------------
     def _card_width(self, cards: int | None = None) -> int:
         cards = len(self.hand.cards) if cards is None else cards
-        room = max(self.width() - self.my_panel.sizeHint().width() - 40, 300)
+        room = max(self._hand_room(), 300)
         width = fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
         # No taller than the height the rest of the table leaves (a big decision panel
         # in a small window): the window must not need to grow.
@@ -402,8 +409,23 @@ class TableView(QWidget):
         tallest = (self.height() - others - 4) / (1.4 + 1 / 6)  # a card's face and its lift
         return int(max(MIN_CARD_WIDTH, min(width, tallest)))
 
+    def _hand_room(self) -> int:
+        """The width the hand's cards spread over: the hand's own once it is laid out
+        (less the margin ``HandWidget`` keeps), else what the window leaves beside your
+        seat's plate."""
+        if self.hand.isVisible():
+            return self.hand.width() - 8
+        return self.width() - self.my_panel.sizeHint().width() - 40
+
+    def _queue_fit(self) -> None:
+        """Once the panels shown or resized just now are laid out, fit the cards again."""
+        if not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, self._fit_hand_height)
+
     def _fit_hand_height(self) -> None:
-        """Cards re-fitted to the height the other panels leave them."""
+        """Cards re-fitted to the room the other panels leave them (the height, and the
+        hand's own width)."""
         self._fit_pending = False
         width = self._card_width()
         if width != self.card_width:
@@ -424,6 +446,7 @@ class TableView(QWidget):
         super().resizeEvent(event)
         self.side.fit_width(self.width())
         self.apply_card_size()
+        self._queue_fit()
 
     # -- drawing -------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -440,10 +463,7 @@ class TableView(QWidget):
         self._refresh_hand()
         self.status.show_turn(self.data, self.holding)
         self.side.refresh(self.data)
-        # Once the panels shown just now have been laid out, the cards take the height left.
-        if not self._fit_pending:
-            self._fit_pending = True
-            QTimer.singleShot(0, self._fit_hand_height)
+        self._queue_fit()  # once the panels shown just now are laid out, the cards take the room left
 
     def _refresh_hand(self) -> None:
         info = self.data.info

@@ -7,8 +7,9 @@
   reason.
 * Keyboard play: after Leave → Stay, Enter still plays; the cursor never rests on a
   card that can't be played; ←/→ pass over dimmed cards.
-* Marks: the dealer's "D" beside its name; a card clicked out of turn says why; the
-  kitty's or widow's cards stay marked while you decide, and are the real ones
+* Cards and marks: readable overlaps at 1024×640; a lifted card shows nothing of the
+  card beneath it; the dealer's "D" beside its name; a card clicked out of turn says
+  why; the kitty's or widow's cards stay marked while you decide, and are the real ones
   under the private deal (not the stand-ins shown while they are on their way).
 """
 
@@ -17,12 +18,12 @@ from __future__ import annotations
 import pytest
 from app_driver import TABLE_SEED, Clicker
 from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtTest import QTest
 
 from app.screenshots import drive
 from app.table.seat_panel import SeatPanel
-from fit_scenes import choose, my_turn, settle, sit_at
+from fit_scenes import SHORT_NAMES, choose, my_turn, settle, sit_at, table_scenes
 from net.sessions.events import deal_restart_event, state_event
 from net.sessions.session import HostSession
 from test_app_flow import start_autoplay
@@ -198,6 +199,44 @@ def test_the_cursor_never_rests_on_a_card_that_cannot_be_played(qtbot, window):
 
 
 # -- 8. cards and marks ----------------------------------------------------------------------
+def test_at_1024_by_640_every_card_in_the_hand_shows_its_middle(qtbot, window):
+    window.resize(1024, 640)
+    settle()
+    for name, settings, until, mine, dealer in table_scenes():
+        sit_at(window, settings, until, mine, dealer=dealer, names=SHORT_NAMES)
+        qtbot.waitUntil(lambda: window.table.card_width == window.table._card_width())
+        settle()
+        widgets = window.table.hand.widgets
+        width = widgets[0].width()
+        steps = {b.x() - a.x() for a, b in zip(widgets, widgets[1:])}
+        # each card shows its corner and its middle (70% of it in view), not a sliver
+        assert min(steps) >= 0.7 * width and width >= 60, (name, width, steps)
+        right = widgets[-1].x() + width
+        assert widgets[0].x() >= 0 and right <= window.table.hand.width(), name
+
+
+def test_a_lifted_card_shows_nothing_of_the_card_beneath_it(qtbot, window):
+    _bridge, game, state = sit_at(window, {"game": "rook"}, mixed_hand, dealer=2)
+    hand = window.table.hand
+    legal = {game.deck.name(a.value) for a in state.legal_actions(0)}
+    pairs = [(a, b) for a, b in zip(hand.widgets, hand.widgets[1:])
+             if a.card not in legal and b.card in legal]
+    assert pairs, "no playable card right after one that can't be played"
+    down, up = pairs[0]
+    assert up.is_up() and not down.is_up()
+    # The strip under the lifted card, above the felt, where the card beneath lies.
+    top_left = up.mapTo(window, up.rect().topLeft())
+    strip = QRect(top_left.x() + 2, top_left.y() + up.face.height() + 2,
+                  down.x() + down.width() - up.x() - 4, up.lift - 4)
+    assert strip.width() > 10 and strip.height() > 2
+    with_it = window.grab(strip).toImage()
+    down.hide()
+    settle()
+    without_it = window.grab(strip).toImage()
+    down.show()
+    assert with_it == without_it  # none of its corner index peeks out under the lifted card
+
+
 def test_the_dealers_mark_sits_beside_the_name(qtbot):
     panel = SeatPanel()
     qtbot.addWidget(panel)
