@@ -270,6 +270,8 @@ class SummaryCurtain(Curtain):
         row.addWidget(self.rematch_button)
         row.addWidget(self.next_button)
         self.content.addLayout(row)
+        for button in (self.leave_button, self.last_trick_button, self.rematch_button, self.next_button):
+            button.setAutoDefault(True)  # Enter, as well as Space, presses the one with the focus
         self.next_button.clicked.connect(self.next_hand)
         self.rematch_button.clicked.connect(self.rematch)
         self.leave_button.clicked.connect(self.leave)

@@ -6,7 +6,8 @@
 * A voided hand is said in words: a banner above the table and a game-log line, for any
   reason.
 * Keyboard play: after Leave → Stay, Enter still plays; the cursor never rests on a
-  card that can't be played; ←/→ pass over dimmed cards.
+  card that can't be played; ←/→ pass over dimmed cards; Enter deals the next hand
+  from the summary.
 * Cards and marks: readable overlaps at 1024×640; a lifted card shows nothing of the
   card beneath it; the dealer's "D" beside its name; a card clicked out of turn says
   why; the kitty's or widow's cards stay marked while you decide, and are the real ones
@@ -23,7 +24,7 @@ from PySide6.QtTest import QTest
 
 from app.screenshots import drive
 from app.table.seat_panel import SeatPanel
-from fit_scenes import SHORT_NAMES, choose, my_turn, settle, sit_at, table_scenes
+from fit_scenes import SHORT_NAMES, choose, deliver_hand_over, finished, my_turn, settle, sit_at, table_scenes
 from net.sessions.events import deal_restart_event, state_event
 from net.sessions.session import HostSession
 from test_app_flow import start_autoplay
@@ -198,6 +199,17 @@ def test_the_cursor_never_rests_on_a_card_that_cannot_be_played(qtbot, window):
     assert played == [hand.cards[hand.cursor]]
 
 
+def test_enter_deals_the_next_hand_from_the_summary(qtbot, window):
+    game, state = finished({"game": "rook"})
+    bridge, _game, _state = sit_at(window, {"game": "rook"}, lambda s: False)
+    deliver_hand_over(bridge, game, state, [0, 0])
+    summary = window.table.summary
+    qtbot.waitUntil(summary.isVisible)
+    assert window.focusWidget() is summary.next_button
+    with qtbot.waitSignal(summary.next_hand, timeout=1000):
+        QTest.keyClick(window.focusWidget(), Qt.Key_Return)
+
+
 # -- 8. cards and marks ----------------------------------------------------------------------
 def test_at_1024_by_640_every_card_in_the_hand_shows_its_middle(qtbot, window):
     window.resize(1024, 640)
@@ -301,3 +313,4 @@ def test_under_the_private_deal_the_real_kitty_cards_are_marked(qtbot, window):
     bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
     settle()
     assert hand.new_cards == set(kitty)
+
