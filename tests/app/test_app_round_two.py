@@ -225,6 +225,11 @@ def test_at_1024_by_640_every_card_in_the_hand_shows_its_middle(qtbot, window):
         assert min(steps) >= 0.7 * width and width >= 60, (name, width, steps)
         right = widgets[-1].x() + width
         assert widgets[0].x() >= 0 and right <= window.table.hand.width(), name
+    # Rook's opening bid, all 17 amounts: one row too — the height a second row took is the cards'.
+    sit_at(window, {"game": "rook"}, my_turn("bidding"), dealer=3, names=SHORT_NAMES)
+    settle()
+    bids = [b for key, b in window.table.decision.buttons.items() if key.startswith("bid-")]
+    assert len(bids) == 17 and len({b.y() for b in bids}) == 1
 
 
 def test_a_lifted_card_shows_nothing_of_the_card_beneath_it(qtbot, window):
