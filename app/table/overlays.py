@@ -272,6 +272,8 @@ class SummaryCurtain(Curtain):
         self.content.addLayout(row)
         for button in (self.leave_button, self.last_trick_button, self.rematch_button, self.next_button):
             button.setAutoDefault(True)  # Enter, as well as Space, presses the one with the focus
+        for button in (self.leave_button, self.last_trick_button):
+            button.setFocusPolicy(Qt.TabFocus)  # a click leaves the focus on Next hand (Rematch)
         self.next_button.clicked.connect(self.next_hand)
         self.rematch_button.clicked.connect(self.rematch)
         self.leave_button.clicked.connect(self.leave)

@@ -190,7 +190,7 @@ class TableView(QWidget):
         self.session = session
         self.data.clear()
         self.results.drop_hold()
-        self.summary.hide()
+        self._hide_summary()
         self.absences.reset()
         self.waiting.clear()
         self.banner.hide()
@@ -217,15 +217,21 @@ class TableView(QWidget):
     def _next_hand(self) -> None:
         self.results.drop_hold()
         self.summary.next_button.setEnabled(False)  # one click deals once
-        self.summary.hide()
+        self._hide_summary()
         if self.session is not None:
             self.session.next_hand()
 
     def _rematch(self) -> None:
-        self.summary.hide()
+        self._hide_summary()
         self.data.history, self.data.scores = [], []
         if self.session is not None:
             self.session.rematch()
+
+    def _hide_summary(self) -> None:
+        """The summary goes, and the keys come back to your hand: a button of the hidden
+        summary (its Leave, clicked last time) must not keep them."""
+        self.summary.hide()
+        self.hand.setFocus()
 
     def _table_option(self, name: str, on: bool) -> None:
         if self.session is not None:
@@ -252,7 +258,7 @@ class TableView(QWidget):
     def on_state(self, event: dict) -> None:
         phase = (event.get("view") or {}).get("phase")
         if self.summary.isVisible() and self.summary.game_over and self.session is not None and phase != "done":
-            self.summary.hide()  # the host dealt a rematch: a new game begins
+            self._hide_summary()  # the host dealt a rematch: a new game begins
             self.data.history, self.data.scores = [], []
         if self.holding and phase != "done":
             self.release_hold()  # the next hand is dealt: the summary shows at once

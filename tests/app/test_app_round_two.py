@@ -7,7 +7,7 @@
   reason.
 * Keyboard play: after Leave → Stay, Enter still plays; the cursor never rests on a
   card that can't be played; ←/→ pass over dimmed cards; Enter deals the next hand
-  from the summary.
+  from the summary; a new table after leaving from a summary has the keys.
 * Cards and marks: readable overlaps at 1024×640; a lifted card shows nothing of the
   card beneath it; the dealer's "D" beside its name; a card clicked out of turn says
   why; the kitty's or widow's cards stay marked while you decide, and are the real ones
@@ -208,6 +208,30 @@ def test_enter_deals_the_next_hand_from_the_summary(qtbot, window):
     assert window.focusWidget() is summary.next_button
     with qtbot.waitSignal(summary.next_hand, timeout=1000):
         QTest.keyClick(window.focusWidget(), Qt.Key_Return)
+
+
+def test_after_leaving_from_the_summary_the_next_table_has_the_keys(qtbot, window):
+    """Leave clicked on a summary kept the focus on that (hidden) button: at the next
+    table Space or Enter pressed it again and asked to leave."""
+    start_autoplay(qtbot, window, {"game": "somerset"})
+    window.autoplay = False  # the summary stays
+    qtbot.waitUntil(window.table.summary.isVisible, timeout=30000)
+    qtbot.mouseClick(window.table.summary.leave_button, Qt.LeftButton)
+    qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.lobby)
+    window.start_local({"game": "somerset"}, table_seed=TABLE_SEED)
+    qtbot.waitUntil(lambda: window.setup.start_button.isEnabled())
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    table = window.table
+    qtbot.waitUntil(lambda: any("bid" in e for e in table.legal), timeout=10000)
+    assert window.focusWidget() is table.hand
+    lowest = min(e["bid"] for e in table.legal if "bid" in e)
+    before = len(table.view.get("actions") or [])
+    QTest.keyClicks(window.focusWidget(), str(lowest))
+    QTest.keyClick(window.focusWidget(), Qt.Key_Return)
+    qtbot.waitUntil(lambda: len(table.view.get("actions") or []) > before)
+    assert table.view["actions"][before] == {"seat": table.you, "bid": lowest}
+    assert window.leave_box is None or not window.leave_box.isVisible()
 
 
 # -- 8. cards and marks ----------------------------------------------------------------------
