@@ -61,7 +61,7 @@ class CardWidget(QAbstractButton):
         self.dimmed = False
         self.selected = False
         self.cursor_on = False  # the keyboard cursor is on this card
-        self.new = False  # just taken from the kitty or widow: marked for a moment
+        self.new = False  # just taken from the kitty or widow: marked while you choose what to put down
         self.reason = ""
         self.covered_from: int | None = None  # x from which the next card in the fan lies over this one
         self.setFocusPolicy(Qt.NoFocus)  # the hand takes the keys, not each card
