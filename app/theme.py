@@ -37,8 +37,9 @@ QPushButton:checked { background: #f4c430; }
 QPushButton:disabled { background: #8a9a8f; color: #3a4a40; border-color: #6f7f74; }
 QPushButton[role="secondary"] { background: transparent; color: #fdf6e3; border: 1px solid #d7e8dc; }
 QFrame#alertBanner { background: #b71c1c; border-radius: 8px; }
-QFrame#waitingBar { background: rgba(0,0,0,0.45); border: 1px solid #f4c430; border-radius: 8px; }
-QLabel#waitingTitle { font-weight: bold; color: #f4c430; }
+QFrame#waitingBar, QFrame#noticeBanner { background: rgba(0,0,0,0.45); border: 1px solid #f4c430;
+    border-radius: 8px; }
+QLabel#waitingTitle, QLabel#noticeTitle { font-weight: bold; color: #f4c430; }
 QFrame#rejoinCard { background: rgba(244,196,48,0.18); border: 2px solid #f4c430; border-radius: 12px; }
 QPushButton#rejoinTable { font-size: 13pt; text-align: left; padding: 8px 16px; }
 QLabel#alertText { font-weight: bold; font-size: 12pt; }

@@ -1,5 +1,10 @@
 """One card in your hand: a button that paints the card's art and shows whether it may
-be played (lifted) or not (dimmed, with the reason as its tooltip)."""
+be played (lifted) or not (dimmed, with the reason as its tooltip).
+
+In the fanned hand the next card lies over most of this one. A card left down paints
+nothing where the next card lies (``covered_from``): were the next card lifted, the
+strip under it would otherwise show this card's corner index, which reads as the lifted
+card's own number."""
 
 from __future__ import annotations
 
@@ -56,8 +61,9 @@ class CardWidget(QAbstractButton):
         self.dimmed = False
         self.selected = False
         self.cursor_on = False  # the keyboard cursor is on this card
-        self.new = False  # just taken from the kitty or widow: marked for a moment
+        self.new = False  # just taken from the kitty or widow: marked while you choose what to put down
         self.reason = ""
+        self.covered_from: int | None = None  # x from which the next card in the fan lies over this one
         self.setFocusPolicy(Qt.NoFocus)  # the hand takes the keys, not each card
         self.setCursor(Qt.PointingHandCursor)
         self.setFixedSize(self.face.width(), self.face.height() + self.lift)
@@ -82,6 +88,11 @@ class CardWidget(QAbstractButton):
     def set_cursor_on(self, on: bool) -> None:
         if on != self.cursor_on:
             self.cursor_on = on
+            self.update()
+
+    def set_covered_from(self, x: int | None) -> None:
+        if x != self.covered_from:
+            self.covered_from = x
             self.update()
 
     def _describe(self) -> None:
@@ -110,6 +121,8 @@ class CardWidget(QAbstractButton):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.Antialiasing)
         top = 0 if self.is_up() else self.lift
+        if top and self.covered_from is not None:
+            painter.setClipRect(0, 0, self.covered_from, self.height())
         pixmap = ART.face(self.deck, self.card, self.face, self.devicePixelRatioF())
         painter.drawPixmap(0, top, pixmap)
         if self.dimmed:  # an opaque card under a dark tint: "not now", even in greyscale

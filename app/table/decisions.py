@@ -172,10 +172,13 @@ class DecisionPanel(QFrame):
             layout.addLayout(self._choice_row(
                 "trump", trumps, lambda t: cardnames.trump_name(self.info, t), self._pick_trump))
         grid = QGridLayout()
-        per_row = 14 if len(amounts) <= 14 else 12  # one row where it fits: the felt keeps its room
+        # One row where it fits — the felt and your cards keep their room (Rook's 17 bids
+        # fit at 1024 px with less padding); more than that in rows of 12.
+        per_row = len(amounts) if len(amounts) <= 17 else 12
         for i, amount in enumerate(amounts):
             button = _button(str(amount), f"bid-{amount}", f"Bid {amount}")
             button.setMinimumWidth(46)
+            button.setProperty("compact", len(amounts) > 14)
             if trumps:
                 button.setEnabled(False)
                 button.clicked.connect(lambda _=False, a=amount: self._send({"bid": a, "trump": self.choice}))

@@ -2,25 +2,31 @@
 
 Three modes: ``idle`` (not your turn: every card flat), ``play`` (legal cards lifted,
 the rest dimmed with the reason as tooltip) and ``select`` (pick N cards — Somerset's
-kitty discard, Rook's bury). The hand owns the keyboard: ←/→ move a cursor, Enter or
-Space plays (or toggles) the card under it.
+kitty discard, Rook's bury). The hand owns the keyboard: ←/→ move a cursor (over the
+cards you may play, when you are to play), Enter or Space plays (or toggles) the card
+under it. The cursor never rests on a card that can't be played: a click on one says
+why and leaves the cursor where it was.
+
+Cards overlap as little as the room allows (``READABLE_STEP``: each shows its corner
+and most of its middle), and a lifted card never shows a sliver of the card beneath it.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.assets import Deck
 
 from .card_widget import CardWidget, card_size
 
-NEW_MARK_MS = 4000  # how long cards taken from the kitty or widow stay marked "new"
+READABLE_STEP = 0.75  # overlapped cards show this much of their width: the corner and the middle
 
 
 class HandWidget(QWidget):
     play_requested = Signal(str)  # a legal card was chosen
     illegal_chosen = Signal(str, str)  # card, why it can't be played
+    not_now = Signal(str)  # a card was clicked while no card may be played (not your turn)
     selection_changed = Signal(list)
 
     def __init__(self, deck: Deck | None, card_width: int, parent: QWidget | None = None):
@@ -36,9 +42,6 @@ class HandWidget(QWidget):
         self.selected: list[str] = []
         self.cursor = -1
         self.new_cards: set[str] = set()  # just taken from the kitty or widow
-        self._new_timer = QTimer(self)
-        self._new_timer.setSingleShot(True)
-        self._new_timer.timeout.connect(lambda: self.mark_new(()))
         self.setFocusPolicy(Qt.StrongFocus)
         self.setAccessibleName("Your hand")
         self.setMinimumHeight(self.sizeHint().height())
@@ -72,13 +75,12 @@ class HandWidget(QWidget):
         self._refresh()
         self._layout()
 
-    def mark_new(self, cards, ms: int = NEW_MARK_MS) -> None:
-        """Mark ``cards`` as just taken (the kitty, the widow) for ``ms``; () clears."""
-        self.new_cards = set(cards) & set(self.cards)
-        self._new_timer.stop()
-        if self.new_cards:
-            self._new_timer.start(ms)
-        self._refresh()
+    def mark_new(self, cards) -> None:
+        """Mark ``cards`` as just taken (the kitty, the widow) until told otherwise; () clears."""
+        new = set(cards) & set(self.cards)
+        if new != self.new_cards:
+            self.new_cards = new
+            self._refresh()
 
     def set_idle(self) -> None:
         self.mode, self.legal, self.reasons = "idle", set(), {}
@@ -88,9 +90,17 @@ class HandWidget(QWidget):
     def set_playable(self, legal: set[str], reasons: dict[str, str]) -> None:
         self.mode, self.legal, self.reasons = "play", set(legal), dict(reasons)
         self.selected = []
-        if self.cursor < 0 or self.cards and self.cards[self.cursor] not in self.legal:
-            self.cursor = next((i for i, c in enumerate(self.cards) if c in self.legal), self.cursor)
+        self._cursor_to_legal()
         self._refresh()
+
+    def _cursor_to_legal(self) -> None:
+        """Off a card that can't be played, onto the nearest one that can."""
+        if 0 <= self.cursor < len(self.cards) and self.cards[self.cursor] in self.legal:
+            return
+        playable = [i for i, c in enumerate(self.cards) if c in self.legal]
+        if playable:
+            start = max(self.cursor, 0)
+            self.cursor = min(playable, key=lambda i: (abs(i - start), i))
 
     def set_selecting(self, count: int) -> None:
         if self.mode != "select" or self.select_count != count:
@@ -101,8 +111,8 @@ class HandWidget(QWidget):
 
     # -- choosing ------------------------------------------------------------------------
     def _on_card(self, card: str) -> None:
-        if card in self.cards:
-            self.cursor = self.cards.index(card)
+        if card in self.cards and (self.mode == "select" or card in self.legal):
+            self.cursor = self.cards.index(card)  # (never onto a card that can't be played)
         self.choose(card)
 
     def choose(self, card: str) -> None:
@@ -111,8 +121,11 @@ class HandWidget(QWidget):
                 self.play_requested.emit(card)
             else:
                 self.illegal_chosen.emit(card, self.reasons.get(card, "it can't be played now"))
+                self._cursor_to_legal()
         elif self.mode == "select":
             self._toggle(card)
+        else:
+            self.not_now.emit(card)
         self._refresh()
 
     def _toggle(self, card: str) -> None:
@@ -127,14 +140,25 @@ class HandWidget(QWidget):
     def keyPressEvent(self, event) -> None:
         key = event.key()
         if key in (Qt.Key_Left, Qt.Key_Right) and self.cards:
-            step = -1 if key == Qt.Key_Left else 1
-            self.cursor = (max(self.cursor, 0) + step) % len(self.cards) if self.cursor >= 0 else 0
+            self._move_cursor(-1 if key == Qt.Key_Left else 1)
             self._refresh()
             self._announce()
         elif self._takes_key(key) and 0 <= self.cursor < len(self.cards):
             self.choose(self.cards[self.cursor])
         else:
             super().keyPressEvent(event)
+
+    def _move_cursor(self, step: int) -> None:
+        """The next card that way (round the end): when you are to play, the next one you
+        may play — a dimmed card is passed over, as a disabled button is."""
+        stops = [i for i, c in enumerate(self.cards) if self.mode != "play" or c in self.legal] \
+            or list(range(len(self.cards)))
+        if self.cursor < 0:
+            self.cursor = stops[0]
+            return
+        ahead = [i for i in stops if (i - self.cursor) * step > 0]
+        self.cursor = (min(ahead, key=lambda i: abs(i - self.cursor)) if ahead
+                       else (stops[0] if step > 0 else stops[-1]))
 
     def _takes_key(self, key: int) -> bool:
         """Enter/Space play a card; while picking cards Space toggles and Enter is left
@@ -188,9 +212,12 @@ class HandWidget(QWidget):
         width = self.widgets[0].width()
         count = len(self.widgets)
         room = max(self.width() - width - 8, 0)
-        step = min(width * 0.6, room / (count - 1)) if count > 1 else 0
+        step = min(width * READABLE_STEP, room / (count - 1)) if count > 1 else 0
         total = width + step * (count - 1)
         left = (self.width() - total) / 2
         for i, widget in enumerate(self.widgets):
-            widget.move(round(left + i * step), max(0, self.height() - widget.height()))
+            x = round(left + i * step)
+            widget.move(x, max(0, self.height() - widget.height()))
             widget.raise_()
+            # where the next card lies over this one (None for the last: nothing does)
+            widget.set_covered_from(round(left + (i + 1) * step) - x if i + 1 < count else None)

@@ -6,6 +6,7 @@ Each label shortens names to fit the window, never the numbers (``app.fitted``).
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QPushButton, QVBoxLayout
 
 from app.fitted import FittedLabel
@@ -59,6 +60,9 @@ class InfoBar(QFrame):
         for widget in (self.address_button, self.hint_button, self.last_button, self.live_box,
                        self.log_box, self.leave_button):
             widget.setProperty("compact", True)
+            # Tab reaches them; a click does not take the keys from your hand (after
+            # Leave → Stay, Enter still plays the card under the cursor).
+            widget.setFocusPolicy(Qt.TabFocus)
             row.addWidget(widget)
 
     @staticmethod

@@ -53,6 +53,43 @@ class AlertBanner(QFrame):
         self.show()
 
 
+class NoticeBanner(QFrame):
+    """Something the table did that every player should know, in words (a hand voided,
+    and why): a bar above the table until dismissed or the hand is over."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("noticeBanner")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 6, 12, 6)
+        text = QVBoxLayout()
+        text.setSpacing(0)
+        self.title = QLabel()
+        self.title.setObjectName("noticeTitle")
+        self.title.setWordWrap(True)
+        self.detail = QLabel()
+        self.detail.setObjectName("note")
+        self.detail.setWordWrap(True)
+        text.addWidget(self.title)
+        text.addWidget(self.detail)
+        row.addLayout(text, 1)
+        self.dismiss = QPushButton("Dismiss")
+        self.dismiss.setObjectName("noticeDismiss")
+        self.dismiss.setProperty("role", "secondary")
+        self.dismiss.setFocusPolicy(Qt.TabFocus)  # a click leaves the keys with your hand
+        row.addWidget(self.dismiss)
+        self.dismiss.clicked.connect(self.hide)
+        self.hide()
+
+    def show_notice(self, title: str, detail: str = "") -> None:
+        self.title.setText(title)
+        self.detail.setText(detail)
+        self.detail.setVisible(bool(detail))
+        self.setAccessibleName(title)
+        self.setAccessibleDescription(detail)
+        self.show()
+
+
 def drop_reason(name: str, detail: str) -> str:
     """Why ``name``'s seat is empty, in plain words, from the session's reason (which
     may be a transport's "connection closed (peer closed the connection)")."""
@@ -233,6 +270,10 @@ class SummaryCurtain(Curtain):
         row.addWidget(self.rematch_button)
         row.addWidget(self.next_button)
         self.content.addLayout(row)
+        for button in (self.leave_button, self.last_trick_button, self.rematch_button, self.next_button):
+            button.setAutoDefault(True)  # Enter, as well as Space, presses the one with the focus
+        for button in (self.leave_button, self.last_trick_button):
+            button.setFocusPolicy(Qt.TabFocus)  # a click leaves the focus on Next hand (Rematch)
         self.next_button.clicked.connect(self.next_hand)
         self.rematch_button.clicked.connect(self.rematch)
         self.leave_button.clicked.connect(self.leave)

@@ -41,4 +41,6 @@ class ScorePanel(QFrame):
             won = vm.tricks_by_seat(data.view, data.players)
             self.live_label.setText(data.look.live_text(data.view, short, vm.side_names(data.info, short), won))
         if log:
-            self.log_list.set_lines(vm.log_lines(data.info, data.view, data.names()))
+            # what the table said of this hand (it was voided) first, then its plays
+            self.log_list.set_lines(data.notes_for(data.hand_number)
+                                    + vm.log_lines(data.info, data.view, data.names()))

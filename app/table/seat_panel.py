@@ -25,8 +25,10 @@ class SeatPanel(QFrame):
         self.dealer.setObjectName("dealerChip")
         self.dealer.setToolTip("Dealer")
         top.addWidget(self.dot)
-        top.addWidget(self.name, 1)
+        top.addWidget(self.name)
         top.addWidget(self.dealer)
+        top.addStretch(1)  # the room a wide plate has to spare goes after the dealer's mark, not between
+
         layout.addLayout(top)
         self.detail = FittedLabel()  # "Team B · 10 cards · 1 trick", shorter where narrow
         self.detail.setObjectName("seatDetail")

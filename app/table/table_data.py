@@ -30,6 +30,7 @@ class TableData:
         self.scores: list[int] = []
         self.history: list[list[int]] = []  # the totals after each hand this screen saw
         self.hand_number = 0
+        self.notes: list[tuple[int, str]] = []  # (hand number, line): the game log's own lines (a hand voided)
         self.info: GameInfo | None = None  # the game being played, as it describes itself
         self.look: Presentation | None = None  # how its own view fields read
         self._plain_info: dict | None = None
@@ -64,6 +65,9 @@ class TableData:
         if self.view.get("cards_left"):
             return len(self.view["cards_left"])
         return len(self.table.get("seats") or []) or 4
+
+    def notes_for(self, hand_number: int) -> list[str]:
+        return [text for number, text in self.notes if number == hand_number]
 
     def names(self) -> list[str]:
         seats = {s["seat"]: s for s in self.table.get("seats") or []}

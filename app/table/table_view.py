@@ -24,32 +24,41 @@ from app.settings import Settings
 
 from . import viewmodel as vm
 from .decisions import DecisionPanel
-from .hand_widget import HandWidget
+from .hand_widget import READABLE_STEP, HandWidget
 from .info_bar import InfoBar
 from .absences import Absences
-from .overlays import AlertBanner, ConnectionCurtain, SummaryCurtain, WaitingBar
+from .overlays import AlertBanner, ConnectionCurtain, NoticeBanner, SummaryCurtain, WaitingBar
 from .results import LAST_TRICK_HOLD_MS, Results
 from .score_panel import ScorePanel
 from .seat_ring import SeatRing
-from .status_line import StatusLine
+from .status_line import StatusLine, for_onlooker
 from .table_data import TableData, UnknownGame
 
 __all__ = ["LAST_TRICK_HOLD_MS", "TableView", "fit_card_width"]
 
 log = logging.getLogger(__name__)
 
+HAND_KEYS = (Qt.Key_Left, Qt.Key_Right, Qt.Key_Return, Qt.Key_Enter, Qt.Key_Space)  # the hand's, wherever the focus
+
 REFERENCE_WIDTH = 84  # Settings.card_width for "medium"; other sizes scale from it
 MIN_CARD_WIDTH = 44
+SMALLEST_READABLE = 60  # cards are made no smaller than this to overlap less (READABLE_STEP)
 MIN_STEP = 0.36  # overlapped cards keep at least this much of their face (the corner index) in view
 
 
 def fit_card_width(size_setting: int, area_width: int, area_height: int, cards: int) -> int:
-    """Card width for the hand: grows with the window, scaled by the card-size setting,
-    and never so wide that ``cards`` overlapped cards hide their corner indices."""
+    """Card width for the hand: grows with the window, scaled by the card-size setting;
+    smaller where ``cards`` would otherwise overlap so much that only a sliver of each
+    shows (at the medium size ``READABLE_STEP`` of each stays in view; never smaller
+    than ``SMALLEST_READABLE`` for it), and never so wide that overlapped cards hide
+    their corner indices."""
     scale = size_setting / REFERENCE_WIDTH
-    base = min(area_height * 0.16, area_width * 0.1) * scale
-    fits = area_width / (1 + MIN_STEP * max(cards - 1, 0)) if cards else base
-    return int(max(MIN_CARD_WIDTH, min(base, fits, 220)))
+    width = min(area_height * 0.16, area_width * 0.1) * scale
+    if cards > 1:
+        readable = area_width / (1 + READABLE_STEP * (cards - 1)) * scale  # large: bigger, overlapping more
+        crowded = area_width / (1 + MIN_STEP * (cards - 1))
+        width = min(width, max(readable, SMALLEST_READABLE), crowded)
+    return int(max(MIN_CARD_WIDTH, min(width, 220)))
 
 
 class _FromData:
@@ -75,7 +84,8 @@ class TableView(QWidget):
         self.session = None
         self.data = TableData()
         self.show_last = False
-        self._hand_seen: tuple[int, list[str]] = (0, [])  # (hand number, cards) last drawn
+        # (hand number, cards): your hand before a kitty or widow was taken into it
+        self._before_taking: tuple[int, frozenset[str]] = (0, frozenset())
         self._fit_pending = False  # a re-fit of the cards to the height left is queued
         self._build()
         self.results = Results(self.data, self.summary, self.deck, self.refresh)
@@ -91,6 +101,8 @@ class TableView(QWidget):
         root.addWidget(self.bar)
         self.banner = AlertBanner(self)
         root.addWidget(self.banner)
+        self.notice = NoticeBanner(self)
+        root.addWidget(self.notice)
         self.waiting = WaitingBar(self)
         root.addWidget(self.waiting)
         self.ring = SeatRing()
@@ -124,6 +136,7 @@ class TableView(QWidget):
     def _wire(self) -> None:
         self.hand.play_requested.connect(self._play)
         self.hand.illegal_chosen.connect(self._illegal)
+        self.hand.not_now.connect(self._not_now)
         self.hand.selection_changed.connect(self.decision.set_selection)
         self.decision.selection_wanted.connect(self._selection_wanted)
         self.decision.act.connect(self._act)
@@ -177,10 +190,11 @@ class TableView(QWidget):
         self.session = session
         self.data.clear()
         self.results.drop_hold()
-        self.summary.hide()
+        self._hide_summary()
         self.absences.reset()
         self.waiting.clear()
         self.banner.hide()
+        self.notice.hide()
         self.address_button.hide()
         self.log_list.clear()
         bridge.table.connect(self.on_table)
@@ -203,15 +217,21 @@ class TableView(QWidget):
     def _next_hand(self) -> None:
         self.results.drop_hold()
         self.summary.next_button.setEnabled(False)  # one click deals once
-        self.summary.hide()
+        self._hide_summary()
         if self.session is not None:
             self.session.next_hand()
 
     def _rematch(self) -> None:
-        self.summary.hide()
+        self._hide_summary()
         self.data.history, self.data.scores = [], []
         if self.session is not None:
             self.session.rematch()
+
+    def _hide_summary(self) -> None:
+        """The summary goes, and the keys come back to your hand: a button of the hidden
+        summary (its Leave, clicked last time) must not keep them."""
+        self.summary.hide()
+        self.hand.setFocus()
 
     def _table_option(self, name: str, on: bool) -> None:
         if self.session is not None:
@@ -238,7 +258,7 @@ class TableView(QWidget):
     def on_state(self, event: dict) -> None:
         phase = (event.get("view") or {}).get("phase")
         if self.summary.isVisible() and self.summary.game_over and self.session is not None and phase != "done":
-            self.summary.hide()  # the host dealt a rematch: a new game begins
+            self._hide_summary()  # the host dealt a rematch: a new game begins
             self.data.history, self.data.scores = [], []
         if self.holding and phase != "done":
             self.release_hold()  # the next hand is dealt: the summary shows at once
@@ -257,6 +277,7 @@ class TableView(QWidget):
         """Bank the scores, then show the summary once the last trick has been seen
         (``last_trick_hold_ms``, or at once on a click or a key)."""
         self.decision.clear()
+        self.notice.hide()  # a hand voided earlier: the hand dealt again is over too
         self.results.hand_over(event)
 
     def on_game_over(self, event: dict) -> None:
@@ -299,9 +320,25 @@ class TableView(QWidget):
 
     def on_waiting(self, event: dict) -> None:
         """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
-        cards come (the next state event rewrites the status line)."""
+        cards come (the next state event rewrites the status line). A hand voided
+        because players were gone past the deadline (the private deal) is said too."""
         if event.get("detail"):
             self.status.show_waiting(event["detail"])
+        if event.get("for") == "void":
+            who = " and ".join(event.get("names") or []) or "a player"
+            self.hand_voided(f"{who} left and did not come back in time",
+                             "it is dealt again, the scores unchanged; the host's computer "
+                             "holds their cards this hand")
+
+    def hand_voided(self, reason: str, then: str = "the scores are unchanged") -> None:
+        """A hand voided, for any ``reason`` (words: "Dad left and did not come back in
+        time"), said in a banner above the table and in the game log; ``then``: what
+        happens now. Another reason is one call (e.g. a "hand_void" event's reason)."""
+        number = self.hand_number
+        hand = f"Hand {number}" if number else "The hand"
+        self.notice.show_notice(f"{hand} is void: {reason}.", f"{then[:1].upper()}{then[1:]}.")
+        self.data.notes.append((number, f"{hand} void: {reason} — {then}"))
+        self.refresh()
 
     def _flash(self, text: str) -> None:
         self.status.show_problem(text, self.data)
@@ -313,6 +350,23 @@ class TableView(QWidget):
             self.decision.ask_ace(card)
             return
         self._act({"play": card})
+
+    def _not_now(self, card: str) -> None:
+        """A card clicked while no card may be played: say why."""
+        view, names = self.view, self.names()
+        to_act, prompt = view.get("to_act") or [], view.get("prompt") or ""
+        if self.holding or view.get("phase") == "done":
+            text = "The hand is over."
+        elif self.you in to_act and self.legal:
+            text = f"Not a card yet: {prompt} first."
+        elif self.you in to_act:
+            text = "Your move is on its way."
+        elif to_act:
+            who = " and ".join(names[s] for s in to_act if s < len(names))
+            text = f"Not your turn yet — waiting for {who} to {for_onlooker(prompt)}."
+        else:
+            text = "Not your turn yet."
+        self._flash(text)
 
     def _illegal(self, card: str, reason: str) -> None:
         if self.reasons is None and self.session is not None:
@@ -340,12 +394,18 @@ class TableView(QWidget):
         if event.text() == "?" and self.hint_button.isVisible():
             self.ask_hint()
             return
+        if event.key() in HAND_KEYS and self.hand.mode != "idle":
+            # The keys reached the table, not the hand (another part had the focus):
+            # they are the hand's all the same.
+            self.hand.setFocus()
+            self.hand.keyPressEvent(event)
+            return
         super().keyPressEvent(event)
 
     # -- fitting the cards to the window -------------------------------------------------
     def _card_width(self, cards: int | None = None) -> int:
         cards = len(self.hand.cards) if cards is None else cards
-        room = max(self.width() - self.my_panel.sizeHint().width() - 40, 300)
+        room = max(self._hand_room(), 300)
         width = fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
         # No taller than the height the rest of the table leaves (a big decision panel
         # in a small window): the window must not need to grow.
@@ -355,8 +415,23 @@ class TableView(QWidget):
         tallest = (self.height() - others - 4) / (1.4 + 1 / 6)  # a card's face and its lift
         return int(max(MIN_CARD_WIDTH, min(width, tallest)))
 
+    def _hand_room(self) -> int:
+        """The width the hand's cards spread over: the hand's own once it is laid out
+        (less the margin ``HandWidget`` keeps), else what the window leaves beside your
+        seat's plate."""
+        if self.hand.isVisible():
+            return self.hand.width() - 8
+        return self.width() - self.my_panel.sizeHint().width() - 40
+
+    def _queue_fit(self) -> None:
+        """Once the panels shown or resized just now are laid out, fit the cards again."""
+        if not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, self._fit_hand_height)
+
     def _fit_hand_height(self) -> None:
-        """Cards re-fitted to the height the other panels leave them."""
+        """Cards re-fitted to the room the other panels leave them (the height, and the
+        hand's own width)."""
         self._fit_pending = False
         width = self._card_width()
         if width != self.card_width:
@@ -377,6 +452,7 @@ class TableView(QWidget):
         super().resizeEvent(event)
         self.side.fit_width(self.width())
         self.apply_card_size()
+        self._queue_fit()
 
     # -- drawing -------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -393,21 +469,14 @@ class TableView(QWidget):
         self._refresh_hand()
         self.status.show_turn(self.data, self.holding)
         self.side.refresh(self.data)
-        # Once the panels shown just now have been laid out, the cards take the height left.
-        if not self._fit_pending:
-            self._fit_pending = True
-            QTimer.singleShot(0, self._fit_hand_height)
+        self._queue_fit()  # once the panels shown just now are laid out, the cards take the room left
 
     def _refresh_hand(self) -> None:
         info = self.data.info
         cards = cardnames.sort_hand(info, list(self.view.get("hand") or []), self.view.get("trump"))
         self.card_width = self._card_width(len(cards))
         self.hand.set_cards(cards, self.deck(), self.card_width)
-        seen_hand, seen_cards = self._hand_seen
-        if seen_hand == self.hand_number and seen_cards and len(cards) > len(seen_cards) \
-                and self.view.get("phase") in vm.taking_phases(info):
-            self.hand.mark_new(set(cards) - set(seen_cards))  # the kitty or widow, just taken
-        self._hand_seen = (self.hand_number, cards)
+        self._mark_taken(cards)
         plays = {e["play"] for e in self.legal if "play" in e}
         if plays:
             held = set(self.hand.cards)
@@ -420,3 +489,16 @@ class TableView(QWidget):
         elif self.hand.mode != "select" or not any(k in e for e in self.legal for k in ("bury", "discard")):
             self.hand.set_idle()
         self.decision.show_for(self.data.look, self.view, self.legal, self.hand.cards)
+
+    def _mark_taken(self, cards: list[str]) -> None:
+        """The kitty's or widow's cards stay marked "new" in your hand while you decide
+        what to put down (discard, bury): those not in it before. Marked once that
+        decision is yours — under the private deal the hand shown while the cards are on
+        their way may hold stand-ins for them."""
+        if self.view.get("phase") not in vm.taking_phases(self.data.info):
+            self._before_taking = (self.hand_number, frozenset(cards))
+            self.hand.mark_new(())
+            return
+        number, before = self._before_taking
+        if number == self.hand_number and before and self.you in (self.view.get("to_act") or []):
+            self.hand.mark_new(set(cards) - before)

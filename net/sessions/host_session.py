@@ -376,7 +376,7 @@ class HostCore:
         for signed in out.entries:
             events += self.authority.archive.events[signed.seq]
         if shows_hand(kinds, self.view.playing()):
-            self.view.state(events)
+            self.view.state(events, ended="hand_end" in kinds)
         if set(kinds) & {"start", "hand_end"}:
             self._record(done=False)
         if "hand_end" in kinds:
@@ -602,10 +602,19 @@ class HostView:
         state = self.table.authority.state
         return state is not None and not state.is_over
 
-    def state(self, events: list) -> None:
+    def state(self, events: list, ended: bool = False) -> None:
+        """The host's seat's "state" event. ``ended``: the move just logged ended the
+        hand, and its "hand_end" came with it (the seeded deal banks the score at once),
+        so the match has moved on: the finished hand is shown all the same — its last
+        trick on the table and in the log — before the summary, as guests see it."""
         t = self.table
         state, match = t.authority.state, t.authority.match
-        if state is None or match is None:
+        if match is None:
+            return
+        if state is None and ended and match.last_hand is not None:
+            self._finished(events, match)
+            return
+        if state is None:
             return
         view = None
         if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):
@@ -613,6 +622,14 @@ class HostView:
             # offered until they come (the hand shown meanwhile holds made-up cards for them)
             view, state = dict(state.view(t.you), to_act=[]), None
         t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view))
+
+    def _finished(self, events: list, match) -> None:
+        """The hand ``match`` has just banked, as it stood at its last card: its number
+        and the scores before it (the "hand_over" event right after brings the new ones)."""
+        t, state = self.table, match.last_hand
+        banked = match.results[-1].score
+        before = [total - points for total, points in zip(match.scores, banked)]
+        t.emit(state_event(t.game, state, t.you, events, before, match.hand_number))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body

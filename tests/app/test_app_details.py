@@ -2,7 +2,7 @@
 
 A guest's setup screen speaks from the guest's seat; dimmed cards are opaque; "1 card";
 card names read the same in hints as everywhere; "Bid: Pass" goes once the auction
-ends; the kitty's or widow's cards are marked new in the bidder's hand; the game
+ends; the kitty's or widow's cards are marked new in the bidder's hand (until the bury); the game
 dialogs remember the last game; "Play against the computer" picks the computer
 players' level and speed.
 """
@@ -116,7 +116,11 @@ def test_the_widow_is_marked_new_in_the_bidders_hand(qtbot, window):
     assert hand.new_cards == set(widow)
     assert all(hand.widget_for(card).new for card in widow)
     assert "new" in hand.widget_for(widow[0]).toolTip()
-    hand._new_timer.timeout.emit()  # the moment passes
+    # The marks stay while the bury is being chosen, and go with it.
+    state.apply(state.legal_actions(0)[0])
+    assert state.phase != "bury"
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
+    settle()
     assert not hand.new_cards and not any(w.new for w in hand.widgets)
 
 

@@ -1,5 +1,8 @@
 """A guest's events come from the host's builders: the same kinds, field for field, and
-the same seats (bot levels included) — over a real session on loopback."""
+the same seats (bot levels included) — over a real session on loopback. Host and guest
+alike are shown the hand's last card before its end (issue 20)."""
+
+import pytest
 
 from net.sessions.advert import Advert, open_seats
 from tests.net.session_kit import Table
@@ -30,6 +33,34 @@ def test_host_and_guest_tell_a_hand_with_the_same_events(arun, tmp_path):
     assert [s["level"] for s in guest_seats if s["kind"] == "bot"] == ["random", "random"]
     assert last(guest, "hand_over")["hand"] == last(host, "hand_over")["hand"] == 0
     assert last(guest, "hand_over")["result"] == last(host, "hand_over")["result"]
+
+
+@pytest.mark.parametrize("settings, mental", [
+    ({"game": "rook"}, False), ({"game": "rook"}, True),
+    ({"game": "somerset"}, False), ({"game": "horseshoes", "mode": "four"}, False)],
+    ids=["rook-seeded", "rook-private", "somerset-seeded", "horseshoes-seeded"])
+def test_host_and_guest_are_shown_the_last_trick_before_the_hand_ends(arun, tmp_path, settings, mental):
+    """The move that ends a hand comes (under the seeded deal) with the hand's end in one
+    batch; its "state" event comes all the same, before "hand_over": every card on the
+    table, the hand's number and the scores before it."""
+    async def main():
+        table = Table(tmp_path, hands=1, guests=1, bots=2, host_kw={"mental_deal": mental}, **settings)
+        await table.start()
+        try:
+            await table.finish()
+        finally:
+            await table.close()
+        return table.host_events, table.guest_events[0]
+
+    for events in arun(main(), timeout=90):
+        shown = [e for e in events if e["type"] in ("state", "hand_over")]
+        end = next(i for i, e in enumerate(shown) if e["type"] == "hand_over")
+        final, over = shown[end - 1], shown[end]
+        view = final["view"]
+        assert view["phase"] == "done" and not view["trick"] and not view["hand"]
+        assert not any(view["cards_left"])  # every card played, the last trick complete
+        assert final["hand_number"] == over["hand"] + 1  # the hand that ended, not the next
+        assert final["scores"] == [0] * len(over["scores"])  # before the hand's score is banked
 
 
 class FakeAdvertiser:
