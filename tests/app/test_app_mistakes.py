@@ -18,6 +18,7 @@ import time
 import pytest
 from net_kit import LoopbackNetwork, Recorder, table_info
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -213,6 +214,33 @@ def test_a_name_too_long_is_refused_with_a_message_not_cut(qtbot, settings):
     for _ in range(3):
         QTest.keyClick(dialog.name_edit, Qt.Key_Backspace)
     assert dialog.save_button.isEnabled()
+
+
+def _contrast(a, b) -> float:
+    """The WCAG contrast ratio of two QColors (1: none, 21: black on white)."""
+    def luminance(c):
+        def channel(v):
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_name_hint_is_readable_on_the_dark_settings_dialog(qtbot, window):
+    """A name already at the limit: the hint is shown as the dialog opens, before the
+    window's style makes it dark green, and was written dark grey on it (issue 20)."""
+    window.settings.display_name = "G" * NAME_LIMIT
+    dialog = SettingsDialog(window.settings, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    note = dialog.name_note
+    assert note.isVisible() and "the most a name can have" in note.text()
+    text = note.palette().color(note.foregroundRole())
+    ground = dialog.palette().color(QPalette.Window)
+    assert ground.lightness() < 100  # the window's dark green
+    assert _contrast(text, ground) >= 4.5, (text.name(), ground.name())
 
 
 def test_a_long_pasted_first_name_is_not_cut_either(qtbot, settings):
