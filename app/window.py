@@ -33,12 +33,13 @@ from app.about import AboutDialog
 from app.assets import app_icon
 from app.bridge import EventBridge
 from app.host_dialog import DEFAULT_LEVEL, SPEED_FACTORS, HostDialog
-from app.lobby import LobbyPage, StaticDirectory, TableDirectory, carried_on
+from app.lobby import LobbyPage, StaticDirectory, TableDirectory, carried_on, progress_text
 from app.readmit_dialog import ask_readmit
 from app.settings import Settings, SettingsDialog
 from app.setup_view import SetupView
 from app.table.table_view import TableView
 from app.theme import STYLE
+from app.titles import title_name
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self.lobby_bridge.tables.connect(self.lobby.on_tables)
         self.lobby_bridge.rejoin.connect(self.lobby.on_rejoin)
         self.leave_box: QMessageBox | None = None
+        self.replace_box: QMessageBox | None = None
         self.directory: TableDirectory | None = directory
         if directory is not None or network_loader is None:
             self._start_directory()
@@ -156,8 +158,43 @@ class MainWindow(QMainWindow):
 
     def play_local(self) -> None:
         settings = self.ask_game(local=True)
-        if settings is not None:
+        if settings is None:
+            return
+        from net.sessions.local import unfinished_local
+        saved = next((offer for offer in unfinished_local()
+                      if offer["game"].get("game") == settings["game"]), None)
+        if saved is None:
             self.start_local(settings, autoplay=self.debug_autoplay)
+        else:
+            self.ask_replace({**saved, "kind": "local"}, settings)
+
+    def ask_replace(self, saved: dict, settings: dict) -> None:
+        """A new game of a title whose last game against the computer is saved would
+        take its place: ask first (continue that one, start afresh, or neither)."""
+        game = title_name(settings["game"])
+        box = QMessageBox(QMessageBox.Question, "Start a new game?",
+                          f"You have a {game} game saved ({progress_text(saved)}).",
+                          QMessageBox.NoButton, self)
+        box.setObjectName("replaceSaved")
+        box.setInformativeText(f"A new {game} game takes its place, and the saved one is lost. "
+                               "Your saved games of the other titles are kept.")
+        keep = box.addButton("Continue the saved game", QMessageBox.AcceptRole)
+        keep.setObjectName("replaceSavedContinue")
+        new = box.addButton(f"Start a new {game} game", QMessageBox.DestructiveRole)
+        new.setObjectName("replaceSavedNew")
+        cancel = box.addButton("Cancel", QMessageBox.RejectRole)
+        cancel.setObjectName("replaceSavedCancel")
+        box.setDefaultButton(keep)
+        box.setEscapeButton(cancel)
+
+        def chosen(button) -> None:
+            if button is keep:
+                self.continue_game(saved)
+            elif button is new:
+                self.start_local(settings, autoplay=self.debug_autoplay)
+        box.buttonClicked.connect(chosen)
+        self.replace_box = box
+        box.open()
 
     def start_local(self, settings: dict, autoplay: bool = False, table_seed: bytes | None = None,
                     resume: bool = False):
@@ -177,10 +214,7 @@ class MainWindow(QMainWindow):
         """The games this installation can go on with: against the computer, and the
         table it hosted when it last stopped without closing it."""
         from net.sessions.local import unfinished_local
-        offers = []
-        local = unfinished_local()
-        if local is not None:
-            offers.append({**local, "kind": "local"})
+        offers = [{**local, "kind": "local"} for local in unfinished_local()]
         hosted = getattr(self.network, "unfinished", None)
         found = hosted() if callable(hosted) else None
         if found is not None:
@@ -215,7 +249,7 @@ class MainWindow(QMainWindow):
         """Give up an unfinished game (the lobby's Discard)."""
         if offer["kind"] == "local":
             from net.sessions.local import discard_local
-            discard_local()
+            discard_local(offer["game"]["game"])
         elif self.network is not None:
             self.network.discard_unfinished()
         self.offer_unfinished()

@@ -174,6 +174,16 @@ def test_the_lobby_and_setup_fit(qtbot, big_window):
     looker = Looker(big_window)
     big_window.lobby.list.setCurrentRow(0)
     looker.look("lobby")
+    # A saved game of each title, a hosted table left unfinished and a seat to rejoin.
+    saved = [{"kind": "local", "game": {"game": title}, "hand": 12, "scores": [-1220, 1240], "side": 0}
+             for title in ("rook", "somerset", "horseshoes")]
+    big_window.lobby.on_unfinished(saved + [{**saved[0], "kind": "host", "name": LONG_NAMES[1]}])
+    big_window.lobby.on_rejoin({"table": {"name": LONG_NAMES[1], "host": LONG_NAMES[0], "hand": 12,
+                                          "scores": [-1220, 1240], "side": 1, "started": True,
+                                          "where": "network"}})
+    looker.look("lobby, every saved game and a seat to rejoin")
+    big_window.lobby.on_unfinished([])
+    big_window.lobby.on_rejoin({"table": None})
     big_window.start_local({"game": "rook"})
     qtbot.waitUntil(big_window.setup.start_button.isEnabled)
     looker.look("setup, against the computer")
