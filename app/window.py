@@ -17,13 +17,15 @@ dialog (an "error" event with ``fatal``) and the window goes back to the lobby.
 
 Leaving a game in progress asks first and says what happens to your seat: a guest's is
 kept for them (the lobby offers Rejoin), a host's leaving closes the table for everyone,
-a game against the computer ends.
+a game against the computer is kept. Closing the window in the middle of a network game
+asks the same (a game against the computer is kept without asking).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import QTimer
@@ -46,6 +48,14 @@ log = logging.getLogger(__name__)
 
 MIN_SIZE = (1000, 620)  # the smallest window every page fits (at most 1024×640)
 DEFAULT_SIZE = (1180, 800)
+
+
+@dataclass(frozen=True)
+class LeaveChoice:
+    """One way to leave a game: its button's words, and what it does."""
+
+    text: str
+    act: Callable[[], None]
 
 
 class NetworkSessions(Protocol):
@@ -365,7 +375,8 @@ class MainWindow(QMainWindow):
     # -- leaving mid-game -----------------------------------------------------------------
     def _mid_game(self) -> bool:
         summary = self.table.summary
-        return self.stack.currentWidget() is self.table and bool(self.table.table.get("started")) \
+        return self.bridge is not None and self.stack.currentWidget() is self.table \
+            and bool(self.table.table.get("started")) \
             and not (summary.isVisible() and summary.game_over)
 
     def confirm_leave(self) -> None:
@@ -374,28 +385,55 @@ class MainWindow(QMainWindow):
         if not self._mid_game():
             self.leave_table()
             return
+        self._ask_leaving(closing=False)
+
+    def _leaving(self, closing: bool) -> tuple[str, str, list[LeaveChoice]]:
+        """What leaving the game now means — the question, what happens, and the ways to
+        go (a Stay/Cancel is always added) — for Leave, or for closing the window."""
         if getattr(self.session, "local", False):
-            title, info = "Leave this game?", ("The game against the computer is kept: continue it "
-                                               "from the lobby whenever you like.")
-        elif self.table.table.get("is_host"):
-            title, info = ("Close the table for everyone?",
-                           "You are hosting: if you leave, the game ends for everyone at the table "
-                           "and they go back to their lobbies.")
-        else:
-            title, info = ("Leave the table?",
-                           "Your seat is kept for you. The others wait — or the host lets a "
-                           "computer player take your turns — until you come back with Rejoin "
-                           "at the top of your lobby.")
+            return ("Leave this game?",
+                    "The game against the computer is kept: continue it from the lobby "
+                    "whenever you like.",
+                    [LeaveChoice("Leave", self.leave_table)])
+        if self.table.table.get("is_host"):
+            # One place for every way a host may go: a handover to another player, once
+            # the network can do it at once, is one more choice here.
+            return ("Close the table for everyone?",
+                    f"You are hosting: if you {'close Parlour' if closing else 'leave'}, the "
+                    "game ends for everyone at the table and they go back to their lobbies.",
+                    [LeaveChoice("End the game for everyone" if closing else "Leave",
+                                 self._leave_then(closing))])
+        return ("Leave the table?",
+                "Your seat is kept for you. The others wait — or the host lets a computer "
+                "player take your turns — until you come back with Rejoin at the top of "
+                "your lobby.",
+                [LeaveChoice("Close Parlour" if closing else "Leave", self._leave_then(closing))])
+
+    def _leave_then(self, closing: bool) -> Callable[[], None]:
+        """Leave the table, and then close the window if that is what was asked."""
+        if not closing:
+            return self.leave_table
+
+        def leave_and_close() -> None:
+            self.leave_table(to_lobby=False)
+            self.close()  # no longer mid-game: it closes now
+        return leave_and_close
+
+    def _ask_leaving(self, closing: bool) -> None:
+        title, info, choices = self._leaving(closing)
         box = QMessageBox(QMessageBox.Question, "Leave the game?", title, QMessageBox.NoButton, self)
         box.setObjectName("confirmLeave")
         box.setInformativeText(info)
-        leave = box.addButton("Leave", QMessageBox.DestructiveRole)
-        leave.setObjectName("confirmLeaveYes")
-        stay = box.addButton("Stay", QMessageBox.RejectRole)
+        actions = {}
+        for number, choice in enumerate(choices):
+            button = box.addButton(choice.text, QMessageBox.DestructiveRole)
+            button.setObjectName("confirmLeaveYes" if number == 0 else f"confirmLeave{number}")
+            actions[button] = choice.act
+        stay = box.addButton("Cancel" if closing else "Stay", QMessageBox.RejectRole)
         stay.setObjectName("confirmLeaveNo")
         box.setDefaultButton(stay)
         box.setEscapeButton(stay)
-        box.buttonClicked.connect(lambda button: button is leave and self.leave_table())
+        box.buttonClicked.connect(lambda button: actions.get(button, lambda: None)())
         if self.leave_box is not None:
             self.leave_box.close()
         self.leave_box = box
@@ -428,6 +466,12 @@ class MainWindow(QMainWindow):
         self.resize(width, height)
 
     def closeEvent(self, event) -> None:
+        """Closing the window in the middle of a network game asks first, as Leave does
+        (a game against the computer is kept anyway)."""
+        if self._mid_game() and not getattr(self.session, "local", False):
+            event.ignore()
+            self._ask_leaving(closing=True)
+            return
         self.settings.window_geometry = self.saveGeometry()
         self.settings.sync()
         self.leave_table(to_lobby=False)
