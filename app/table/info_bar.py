@@ -22,6 +22,22 @@ def mode_words(info: GameInfo) -> str:
     return "partners" if vm.partnerships(info) else f"{info.players} players"
 
 
+ADDRESS_WORDS_FROM = 1200  # a bar at least this wide says "Join at" before the address
+FULL_CONTRACT_NAMES = (None, 16, 12, 9)  # "Contract 100 — Grandma…": names cut no shorter
+
+
+def contract_variants(look, view: dict, names: list[str]) -> list[str]:
+    """The contract line, fullest first: "Contract 100 (stuck) — Grandma Josephine" with
+    the name cut to 9 letters at most, then "Grandma Josephine stuck at 100" cut further
+    — fewer words before the bidder's name is cut to a letter — and last the amount
+    alone."""
+    def named(limits, **form):
+        return vm.name_variants(lambda limit: look.contract_text(
+            view, [vm.short_name(n, limit) for n in names], **form), limits)
+    return named(FULL_CONTRACT_NAMES) + named(vm.NAME_LIMITS, brief=True) \
+        + [look.contract_text(view, names, short=True)]
+
+
 class InfoBar(QFrame):
     def __init__(self) -> None:
         super().__init__()
@@ -56,10 +72,33 @@ class InfoBar(QFrame):
         self.address_button = self._secondary("", "tableAddress")  # a host's table: the address others type
         self.address_button.setToolTip("What others type in Join by address — click to copy it")
         self.address_button.hide()
-        for widget in (self.address_button, self.hint_button, self.last_button, self.live_box,
-                       self.log_box, self.leave_button):
+        self.address: str | None = None
+        for widget in (self.address_button, self.hint_button, self.last_button):
             widget.setProperty("compact", True)
             row.addWidget(widget)
+        # The two switches one above the other, as the labels are: the names in the
+        # contract line need the room in a narrow window.
+        switches = QVBoxLayout()
+        switches.setSpacing(0)
+        for box in (self.live_box, self.log_box):
+            box.setProperty("compact", True)
+            switches.addWidget(box)
+        row.addLayout(switches)
+        self.leave_button.setProperty("compact", True)
+        row.addWidget(self.leave_button)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._address_words()
+
+    def _address_words(self) -> None:
+        """"Join at 192.168.1.20:47311" where the bar has room, the address alone where
+        it is narrow: the names in the contract line need the room more."""
+        address = self.address
+        if address:
+            address = f"Join at {address}" if self.width() >= ADDRESS_WORDS_FROM else address
+        if self.address_button.text() != (address or ""):
+            self.address_button.setText(address or "")
 
     @staticmethod
     def _label(name: str) -> FittedLabel:
@@ -83,7 +122,8 @@ class InfoBar(QFrame):
             box.setEnabled(is_host)
             box.setToolTip("The host turns this on or off for everyone" if not is_host else "Shown to everyone")
         address = event.get("address") if is_host else None
-        self.address_button.setText(f"Join at {address}" if address else "")
+        self.address = address
+        self._address_words()
         self.address_button.setAccessibleName(f"Address for Join by address: {address}" if address else "")
         self.address_button.setVisible(bool(address))
 
@@ -95,9 +135,7 @@ class InfoBar(QFrame):
         self.title_label.set_variants([" · ".join(x for x in parts if x), f"{info.name} · {hand}",
                                        hand.capitalize()], settings.get("name") or "")
         names = data.names()
-        self.contract_label.set_variants(vm.name_variants(
-            lambda limit: look.contract_text(view, [vm.short_name(n, limit) for n in names]))
-            + [look.contract_text(view, names, short=True)])
+        self.contract_label.set_variants(contract_variants(look, view, names))
         self.trump_label.set_plain(vm.trump_text(info, view))
         sides = vm.side_names(info, names)
         short = [n.split(" (")[0] for n in sides]

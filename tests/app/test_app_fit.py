@@ -142,6 +142,35 @@ def test_the_overlays_fit(big_window):
     looker.check()
 
 
+@pytest.mark.parametrize("names", [["Ann", "Bot 2", "Bot 3", "Bot 4"], LONG_NAMES], ids=["short", "long"])
+def test_the_contract_keeps_the_bidders_name_at_1024(qtbot, window, names):
+    """Issue 20: hosting at 1024 px, the header read "Contract 100 (stuck) — B…"."""
+    from net.sessions.events import state_event
+
+    def stuck(state):  # everyone passes: the dealer is stuck with the contract
+        return state.phase != "bidding"
+    window.resize(1024, 640)
+    game = make_game("rook")
+    state = game.deal(bytes(32), 1)
+    while state.phase == "bidding":
+        state.apply(next(a for a in state.legal_actions(state.to_act()[0]) if a.kind == "pass"))
+    view = state.view(0)
+    assert view["contract"]["stuck"]
+    bidder = view["contract"]["bidder"]
+    bridge = window.new_bridge()
+    window.table.attach(StubSession(), bridge)
+    window.stack.setCurrentWidget(window.table)
+    bridge.deliver({**table_event(game, {"game": "rook"}, names=names),
+                    "address": "192.168.1.20:47311"})  # a host's bar: its address too
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
+    settle()
+    shown = window.table.bar.contract_label.text()
+    bar = window.table.bar
+    assert window.table.address_button.isVisible()
+    assert names[bidder][:5] in shown and "100" in shown, shown  # never "B…"
+    assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
+
+
 def test_the_ace_declaration_fits_and_fits_the_mode(qtbot, window):
     """Horseshoes asks high or low for an ace of the suit led or of trump, in words
     that fit the mode: with three players there is no king to be above."""
