@@ -1,13 +1,17 @@
-"""The bar along the top of the table: the game and hand, the score, the contract and
-trump, and the table's buttons (address, hint, last trick, live scores, game log, leave).
+"""The bar along the top of the table: how the hand was dealt (a lock), the game and
+hand, the score, the contract and trump, and the table's buttons (address, hint, last
+trick, live scores, game log, leave).
 
 Each label shortens names to fit the window, never the numbers (``app.fitted``).
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QPushButton, QVBoxLayout
+from PySide6.QtCore import QPoint, QSize
+from PySide6.QtWidgets import (QCheckBox, QFrame, QHBoxLayout, QPushButton, QToolButton, QToolTip,
+                               QVBoxLayout)
 
+from app.assets import lock_icon
 from app.fitted import FittedLabel
 from engine.info import GameInfo
 
@@ -21,6 +25,18 @@ def mode_words(info: GameInfo) -> str:
         return ""
     return "partners" if vm.partnerships(info) else f"{info.players} players"
 
+
+# The lock by the game's name: how the hand on the table was dealt ("state" event's
+# ``deal``; nothing against the computer), shut for the private deal, and in one line
+# what that means (README "Nobody sees your cards"; docs/protocol.md "What the host still
+# learns").
+DEALS = {
+    "private": (True, "Private deal: nobody, not even the host, sees your cards. The host's "
+                      "computer holds only its own, its computer players' and an away player's."),
+    "private, held by the host": (False, "Private deal, but this hand your cards are with the "
+                                         "host's computer: you were away for the shuffle."),
+    "seeded": (False, "Seeded deal: the host's computer deals, and knows every hand."),
+}
 
 ADDRESS_WORDS_FROM = 1200  # a bar at least this wide says "Join at" before the address
 FULL_CONTRACT_NAMES = (None, 16, 12, 9)  # "Contract 100 — Grandma…": names cut no shorter
@@ -44,6 +60,13 @@ class InfoBar(QFrame):
         self.setObjectName("infoBar")
         row = QHBoxLayout(self)
         row.setContentsMargins(10, 4, 10, 4)
+        self.deal_button = QToolButton()
+        self.deal_button.setObjectName("dealLock")
+        self.deal_button.setAutoRaise(True)
+        self.deal_button.setIconSize(QSize(20, 20))
+        self.deal_button.clicked.connect(self._explain_deal)  # a click says it too
+        self.deal_button.hide()
+        row.addWidget(self.deal_button)
         self.title_label = self._label("tableTitle")
         self.score_label = self._label("scoreLabel")
         self.contract_label = self._label("contractLabel")
@@ -127,8 +150,23 @@ class InfoBar(QFrame):
         self.address_button.setAccessibleName(f"Address for Join by address: {address}" if address else "")
         self.address_button.setVisible(bool(address))
 
+    def show_deal(self, deal: str | None) -> None:
+        """The lock for how the hand was dealt, or none (a game against the computer)."""
+        locked, words = DEALS.get(deal, (False, ""))
+        if words:
+            self.deal_button.setIcon(lock_icon(locked))
+            self.deal_button.setToolTip(words)
+            self.deal_button.setAccessibleName(words.split(":")[0].split(",")[0])
+            self.deal_button.setAccessibleDescription(words)
+        self.deal_button.setVisible(bool(words))
+
+    def _explain_deal(self) -> None:
+        button = self.deal_button
+        QToolTip.showText(button.mapToGlobal(QPoint(0, button.height())), button.toolTip(), button)
+
     def refresh(self, data: TableData) -> None:
         info, look, view = data.info, data.look, data.view
+        self.show_deal(data.deal)
         settings = data.table.get("settings") or {}
         hand = f"hand {data.hand_number}"
         parts = (info.name, mode_words(info), hand)

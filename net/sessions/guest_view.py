@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (connection_event, deal_restart_event, hand_over_events,
+from net.sessions.events import (connection_event, deal_kind, deal_restart_event, hand_over_events,
                                  hint_event, readmitted_event, record_breakdown, seat_info,
                                  shows_hand, shuffle_event, stand_in_event, state_event,
                                  table_event, takeover_event)
@@ -28,6 +28,7 @@ class GuestView:
 
     def __init__(self, core):
         self.core = core
+        self._deal = deal_kind(False)  # how the last hand seen was dealt
 
     @property
     def replica(self):
@@ -90,7 +91,18 @@ class GuestView:
         # (``takeover``) sees the public one.
         view = r.view if r.view is not None else (r.public or {})
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
-                           view=view)
+                           view=view, deal=self.deal())
+
+    def deal(self) -> str:
+        """How the hand on the table was dealt (``events.deal_kind``): the replica holds
+        a party of the mental-poker deal for the hand in progress only, so between hands
+        it is the last hand's."""
+        r = self.replica
+        if r.deal is not None:
+            self._deal = deal_kind(True, r.deal.onlooker)
+        elif r.hand is not None and r.hand.playing:
+            self._deal = deal_kind(False)
+        return self._deal
 
     def hint(self) -> None:
         """What a "normal" bot would do in this seat, from our own view: a "hint" event."""

@@ -51,8 +51,9 @@ from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers
 from net.sessions.ending import Ending
-from net.sessions.events import (error_event, hand_breakdown, hand_over_events, hint_event,
-                                 seat_info, shows_hand, shuffle_event, state_event, table_event)
+from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
+                                 hint_event, seat_info, shows_hand, shuffle_event, state_event,
+                                 table_event)
 from net.sessions.mental_watch import MentalWatch
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
@@ -611,7 +612,15 @@ class HostView:
             # under the mental deal, this seat's cards (a kitty) are on their way: nothing is
             # offered until they come (the hand shown meanwhile holds made-up cards for them)
             view, state = dict(state.view(t.you), to_act=[]), None
-        t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view))
+        t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view,
+                           deal=self.deal()))
+
+    def deal(self) -> str | None:
+        """How this hand was dealt (``events.deal_kind``); nothing at a table no one
+        else can join (a game against the computer)."""
+        if not self.table.listen:
+            return None
+        return deal_kind(bool(getattr(self.table.authority, "mental", False)))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body

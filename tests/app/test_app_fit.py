@@ -162,11 +162,11 @@ def test_the_contract_keeps_the_bidders_name_at_1024(qtbot, window, names):
     window.stack.setCurrentWidget(window.table)
     bridge.deliver({**table_event(game, {"game": "rook"}, names=names),
                     "address": "192.168.1.20:47311"})  # a host's bar: its address too
-    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3))
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3, deal="private"))  # and the lock
     settle()
     shown = window.table.bar.contract_label.text()
     bar = window.table.bar
-    assert window.table.address_button.isVisible()
+    assert window.table.address_button.isVisible() and window.table.bar.deal_button.isVisible()
     assert names[bidder][:5] in shown and "100" in shown, shown  # never "B…"
     assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
 

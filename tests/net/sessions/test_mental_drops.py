@@ -14,6 +14,7 @@ import asyncio
 
 import pytest
 
+from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.trust import mental_log as ml
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import Table, assert_all_verified, wait_for
@@ -107,6 +108,10 @@ def assert_went_on(table, summaries, hands, reason):
     assert [GONE] in [p["seats"] for p in mental_deals[-1]["parties"]]  # its seat back, next hand
     for events in (table.host_events, table.guest_events[0], table.guest_events[2]):
         assert [e["seats"] for e in told(events, reason if reason == "void" else "restart")] == [[GONE]]
+    # The player back is told its cards are the host's this hand, and its own after it.
+    deals = [e.get("deal") for e in table.guest_events[len(table.guests) - 1]
+             if e["type"] == "state" and e["view"].get("hand")]
+    assert HELD_BY_HOST in deals and deals[-1] == PRIVATE, deals
 
 
 @pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
