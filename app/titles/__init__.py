@@ -48,6 +48,12 @@ class Presentation:
 
     rules_summary = ""  # a few paragraphs of HTML for the About page's Rules tab
 
+    @staticmethod
+    def rulesets_example() -> str:
+        """A worked example of the difference between the title's rulesets that matters
+        most, for the About page (HTML; "" for none)."""
+        return ""
+
     def __init__(self, info: GameInfo):
         self.info = info
 
