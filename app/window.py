@@ -452,6 +452,14 @@ class MainWindow(QMainWindow):
         if self.table.view:
             self.table.refresh()
 
+    def come_forward(self) -> None:
+        """Parlour was started again with this identity: show this window instead."""
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
     def _initial_geometry(self) -> None:
         """Where the window was when it last closed, or a comfortable size that fits the
         screen (a 1366×768 laptop included)."""
