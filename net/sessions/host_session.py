@@ -165,7 +165,8 @@ class HostCore:
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after),
                              tamper)
         self.arrivals = Arrivals(self, unseated_wait=self.timings.unseated_wait,
-                                 restart_grace=restart_grace, readmit_names=readmit_names)
+                                 restart_grace=restart_grace, readmit_names=readmit_names,
+                                 live_within=self.timings.live)
         self.seating = Seating(self, bots)
         self.stand_ins = StandIns(self, stand_in_after, stand_in_level)
         self.takeback = Takeback(self, restart_grace)
