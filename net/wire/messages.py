@@ -86,7 +86,7 @@ def refused_message(reason: str) -> dict:
 #: of the app). The seat is still the key's: the refused client keeps its way back.
 SEAT_IN_USE = ("your seat is being played from another Parlour with the same identity "
                "(another window, or another computer with a copy of your data). Play from "
-               "that one, or close it first")
+               "that one, or close it first.")
 
 
 def action_body(table: str, hand: int, seen: int, head: bytes, action: dict,
