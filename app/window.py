@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
         if self.network is None:
             self._network_missing()
             return
-        bridge = self._new_bridge()
+        bridge = self.new_bridge()
         self._sit_down(self.network.host({**settings, "name": offer["name"]},
                                          self.settings.display_name, bridge.deliver, resume=True),
                        bridge)

@@ -210,3 +210,44 @@ def test_joining_the_carried_on_table_stops_offering_the_copy_left_here(qtbot, w
     assert window.network.discarded == 0
     window._forget_carried_on(dict(CARRIED))
     assert window.network.discarded == 1 and window.lobby.unfinished == []
+
+
+def test_a_hosted_table_left_unfinished_is_resumed_from_the_lobby(qtbot, window, tmp_path, monkeypatch):
+    """Found walking issue 20: the lobby's "Resume your table" stopped at an
+    AttributeError (the window asked for a bridge by a name it no longer has)."""
+    from net_kit import QUICK, LoopbackNetwork
+    from net.sessions.session import HostSession
+    from net.sessions.table_files import unfinished
+    from tests.net.trust_table import identity
+
+    class Resumable(LoopbackNetwork):  # the real provider's resume, on loopback
+        def host(self, settings, name, on_event, resume=False):
+            session = HostSession(on_event, settings, identity(name or "Host"),
+                                  state_dir=self.tmp / "gui-host", timings=QUICK,
+                                  resume=resume, fresh=not resume)
+            self.sessions.append(session)
+            return session
+
+        def unfinished(self):
+            return unfinished(self.tmp / "gui-host")
+
+    window.network = Resumable(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: {"game": "rook", "name": "Friday"})
+    window.host_table()
+    qtbot.waitUntil(window.setup.start_button.isEnabled, timeout=10000)
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    table = window.table
+    qtbot.waitUntil(lambda: bool(table.view.get("hand")), timeout=10000)
+    seen = list(table.view["hand"])
+    crashed = window.session  # the host's computer stops without closing the table
+    crashed._thread.stop(crashed.core.stop())
+    window.bridge.close()
+    window.bridge, window.session = None, None
+    window.stack.setCurrentWidget(window.lobby)
+    window.offer_unfinished()
+    go = window.lobby.findChild(QPushButton, "continue-host")
+    assert go is not None and go.text().startswith("Resume your table “Friday” (Rook, hand 1")
+    qtbot.mouseClick(go, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.session is not None and window.session.core.restored, timeout=10000)
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is table and table.view.get("hand") == seen,
+                    timeout=10000)
