@@ -1,7 +1,8 @@
 """About Parlour: the version, a readable summary of each game, and — generated from the
-engine's ruleset data — the rulesets of a game side by side (one row per rule that
-differs, one column per ruleset) and every rule in plain words with where it comes
-from, our rulings marked."""
+engine's ruleset data — which of a game's rulesets to pick (the rulesets on a grid of
+what they differ in, a line each on whom it suits, a worked example, the rules that
+differ with their sources) and every rule in plain words with where it comes from, our
+rulings marked."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import html
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from app import version
-from app.titles import rules_summary
+from app.titles import presentation_class, rules_summary
 from engine import TITLES, rulesets, title_info
 
 
@@ -104,30 +105,80 @@ def differences(title: str) -> tuple[list, list[tuple[str, list[tuple[str, list]
 
 
 def comparison_html(title: str) -> str:
-    """The side-by-side table of ``differences``: a column per ruleset, a row per
-    difference, the source under each rule and the sources of each column at the foot."""
+    """Which of the title's rulesets to pick, from ``differences``: the rulesets on a
+    grid of the two things they differ in (where there are two), one line each on whom
+    it suits, a worked example of the difference that matters most (the title's own,
+    ``Presentation.rulesets_example``), and each rule that differs, once, under what it
+    is about, with its source."""
     sets, rows = differences(title)
     if not rows:
         return ""
+    return (_grid_html(sets, rows) + _picks_html(sets)
+            + presentation_class(title).rulesets_example() + _rules_that_differ_html(sets, rows))
+
+
+def _values(sets, aspect: str) -> list[str]:
+    """The values ``aspect`` takes in the rulesets, in their order."""
+    return list(dict.fromkeys(str(r.extra.get(aspect, "")) for r in sets))
+
+
+def _value_name(value: str) -> str:
+    return VALUE_NAMES.get(value, value.capitalize())
+
+
+def _ruleset_name(ruleset) -> str:
+    return f"<b>{html.escape(ruleset.name)}</b>" + (" (the usual)" if ruleset.default else "")
+
+
+def _grid_html(sets, rows) -> str:
+    """Two things the rulesets differ in: one down, one across, a ruleset in each cell."""
+    aspects = [aspect for aspect, _row in rows if aspect != "other"]
+    if len(aspects) != 2:
+        return ""
+    down, across = aspects
     cell = "style='vertical-align:top;padding:6px'"
-    parts = ["<table cellspacing='0' cellpadding='6' border='1' width='100%'>",
-             "<tr><th></th>" + "".join(f"<th {cell}>{html.escape(r.name)}</th>" for r in sets) + "</tr>"]
-    for aspect, row in rows:
-        parts.append(f"<tr><th {cell} align='left'>{html.escape(ASPECT_NAMES.get(aspect, 'Also'))}</th>")
-        for value, rules in row:
-            heading = f"<b>{html.escape(VALUE_NAMES.get(value, value.capitalize()))}</b>" if value else ""
-            parts.append(f"<td {cell}>{heading}{''.join(_rule_html(rule) for rule in rules)}</td>")
+    parts = ["<table cellspacing='0' cellpadding='6' border='1' width='100%'><tr>"
+             f"<th {cell}></th>"]
+    parts += [f"<th {cell}>{html.escape(_value_name(v))}</th>" for v in _values(sets, across)]
+    parts.append("</tr>")
+    for row_value in _values(sets, down):
+        parts.append(f"<tr><th {cell} align='left'>{html.escape(_value_name(row_value))}</th>")
+        for column_value in _values(sets, across):
+            here = [r for r in sets if str(r.extra.get(down)) == row_value
+                    and str(r.extra.get(across)) == column_value]
+            parts.append(f"<td {cell}>{'<br>'.join(_ruleset_name(r) for r in here) or '—'}</td>")
         parts.append("</tr>")
-    parts.append(f"<tr><th {cell} align='left'>Sources</th>")
-    for column in range(len(sets)):
-        sources = []
-        for _aspect, row in rows:
-            for rule in row[column][1]:
-                if rule.source not in sources:
-                    sources.append(rule.source)
-        parts.append(f"<td {cell}><span style='font-size:small'>"
-                     f"{'<br>'.join(html.escape(x) for x in sources)}</span></td>")
-    parts.append("</tr></table>")
+    parts.append("</table>")
+    return "".join(parts)
+
+
+def _picks_html(sets) -> str:
+    picks = [f"<li>{_ruleset_name(r)}: {html.escape(r.pick)}</li>" for r in sets if r.pick]
+    return f"<h3>Which to pick</h3><ul>{''.join(picks)}</ul>" if picks else ""
+
+
+def _rules_that_differ_html(sets, rows) -> str:
+    """Each rule that differs once, under the value of what it is about, with the
+    rulesets that have it."""
+    parts = ["<h3>The rules that differ</h3>"]
+    for aspect, row in rows:
+        parts.append(f"<h4>{html.escape(ASPECT_NAMES.get(aspect, 'Also'))}</h4>")
+        values = _values(sets, aspect) if aspect != "other" else [r.id for r in sets]
+        for value in values:
+            holders = [i for i, r in enumerate(sets)
+                       if (str(r.extra.get(aspect, "")) if aspect != "other" else r.id) == value]
+            rules = list(dict.fromkeys(rule for i in holders for rule in row[i][1]))
+            if not rules:
+                continue
+            names = ", ".join(html.escape(sets[i].name) for i in holders)
+            heading = _value_name(value) if aspect != "other" else sets[holders[0]].name
+            parts.append(f"<p><b>{html.escape(heading)}</b> <i>({names})</i></p>")
+            for rule in rules:
+                only = [sets[i].name for i in holders if rule in sets[i].rules]
+                text = _rule_html(rule)
+                if len(only) < len(holders):
+                    text = text.replace("<p>", f"<p><i>{html.escape(', '.join(only))}:</i> ", 1)
+                parts.append(text)
     return "".join(parts)
 
 
@@ -139,7 +190,7 @@ class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("About Parlour")
-        self.resize(760, 600)
+        self.resize(880, 600)  # (a 1024×640 screen still holds it)
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget()
         self.tabs.addTab(self._page(self._about_html()), "About")
@@ -149,8 +200,8 @@ class AboutDialog(QDialog):
             if table:
                 name = title_info(title).name
                 self.tabs.addTab(self._page(
-                    f"<h2>{name}: the rulesets side by side</h2><p>The {name} rulesets differ only "
-                    "in these rules; everything else is the same in all of them.</p>" + table),
+                    f"<h2>{name}: which ruleset?</h2><p>The {name} rulesets differ only in the "
+                    "rules below; everything else is the same in all of them.</p>" + table),
                     f"{name} rulesets")
         for title in TITLES:
             name = title_info(title).name

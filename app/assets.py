@@ -167,3 +167,32 @@ ICON_CARD = CardInfo("AS", "Ace of spades", "A\u2660", "S", False, 14, "#222222"
 
 def _fallback_icon() -> QPixmap:
     return _drawn_face(ICON_CARD, QSize(64, 64), 1.0)
+
+
+@lru_cache(maxsize=4)
+def lock_icon(locked: bool = True, size: int = 20) -> QIcon:
+    """A padlock, shut (the private deal) or open (a hand the host's computer knows),
+    drawn in the table's cream so it reads on the dark bar."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.Antialiasing)
+    ink = QColor("#fdf6e3")
+    unit = size / 20
+    painter.setPen(QPen(ink, 2.2 * unit))
+    shackle = QPainterPath()
+    left, right, top = 6 * unit, 14 * unit, 2.5 * unit
+    shackle.moveTo(left, 10 * unit)
+    shackle.lineTo(left, 6.5 * unit)
+    shackle.arcTo(QRectF(left, top, right - left, 8 * unit), 180, -180)
+    shackle.lineTo(right, 10 * unit if locked else 6.5 * unit)
+    if not locked:  # swung open: the shackle lifted off its right side
+        shackle.translate(0, -1.5 * unit)
+    painter.drawPath(shackle)
+    painter.setPen(Qt.NoPen)
+    painter.setBrush(ink)
+    painter.drawRoundedRect(QRectF(3.5 * unit, 9 * unit, 13 * unit, 9.5 * unit), 2 * unit, 2 * unit)
+    painter.setBrush(QColor("#174a30"))  # the keyhole, in the felt's green
+    painter.drawEllipse(QRectF(8.8 * unit, 11.5 * unit, 2.4 * unit, 2.4 * unit))
+    painter.end()
+    return QIcon(pixmap)

@@ -31,7 +31,11 @@ def field_note(parent: QWidget | None = None) -> QLabel:
 def show_note(note: QLabel, text: str, problem: bool) -> None:
     note.setText(text)
     note.setProperty("problem", problem)
-    light = note.window().palette().color(QPalette.Window).lightness() > 128  # unstyled dialog
+    window = note.window()
+    # Polished first: a dialog not shown yet has the default (light) palette, not the
+    # dark green its parent's style sheet gives it.
+    window.ensurePolished()
+    light = window.palette().color(QPalette.Window).lightness() > 128  # unstyled dialog
     colour = ("#b3261e" if light else "#ffb4a8") if problem else ("#3a4a40" if light else "#d7e8dc")
     note.setStyleSheet(f"color: {colour};" + (" font-weight: bold;" if problem else ""))
     note.setVisible(bool(text))

@@ -6,14 +6,14 @@ callback it is started with, the whole list each time. The lobby only shows them
 
 A directory may also send ``{"type": "rejoin", "table": record | None}``: the last table
 this installation held a seat at, reachable now (net/sessions/last_table.py). The lobby then
-puts "Rejoin *Table* — you are North, hand 4, 120–85" at the top — one click, or Enter —
-and never greys out that table in the list.
+puts "Rejoin *Table* — hand 4, you 120, them 85" at the top — one click, or Enter — and
+never greys out that table in the list.
 
 Games this installation left unfinished come from the window (``on_unfinished``): a
-game against the computer closed mid-game, or a table it hosted that stopped without
-being closed (a crash). Each gets a card at the top — "Continue your Rook game (hand 4,
-120–85)" or "Resume your table “Friday” (Rook, hand 4, 120–85)" — one click to go on,
-and "Discard" to give it up. A hosted table that another player carried on while this
+game against the computer closed mid-game (one per title), or a table it hosted that
+stopped without being closed (a crash). Each gets a line at the top — "Continue your Rook
+game (hand 4, you 120, them 85)" or "Resume your table “Friday” (Rook, hand 4, you 120,
+them 85)" — one click to go on, and "Discard" to give it up. A hosted table that another player carried on while this
 one was gone (a takeover: the same table id, advertised by another key) is not resumed
 here, which would split it in two: its card says "Rejoin your table “Friday” — Dad is
 hosting it now", and that table's row is this installation's to rejoin.
@@ -100,31 +100,35 @@ def describe_table(table: dict, yours: bool = False) -> str:
             f"{host_text(table)}  ·  {seats}  ·  {status_text(table)}")
 
 
-# Seats by compass point, clockwise (play passes to the left: seat + 1).
-COMPASS = {4: ("North", "East", "South", "West"), 3: ("North", "East", "West")}
-
-
 def rejoin_text(record: dict) -> str:
-    """"Rejoin Ann's table — you are North, hand 4, 120–85" for a remembered table."""
-    seat, players = record.get("seat", 0), record.get("players", 4)
-    points = COMPASS.get(players, ())
-    where = points[seat] if 0 <= seat < len(points) else f"in seat {seat + 1}"
+    """"Rejoin Ann's table — hand 4, you 120, them 85" for a remembered table."""
     if not record.get("started"):
         progress = "waiting for the deal"
     else:
-        progress = f"hand {record.get('hand', 1)}, {score_line(record)}"
-    return f"Rejoin {record.get('name') or 'the table'} — you are {where}, {progress}"
+        progress = progress_text(record)
+    return f"Rejoin {record.get('name') or 'the table'} — {progress}"
+
+
+def progress_text(record: dict) -> str:
+    """"hand 4, you 120, them 85": how far a game is, your side's score first."""
+    return f"hand {record.get('hand', 1)}, {score_line(record)}"
+
+
+def points(score: int) -> str:
+    """A score as it is read: a real minus sign, which does not look like a dash."""
+    return f"\u2212{-score}" if score < 0 else str(score)
 
 
 def score_line(record: dict) -> str:
-    """Your side's score first: "120–85", or "you 5, others 3, 7" when everyone plays alone."""
+    """Your side's score first, said as whose it is: "you 120, them 85", or "you 5,
+    others 3, 7" when everyone plays alone."""
     scores, side = list(record.get("scores") or []), record.get("side", 0)
     if not 0 <= side < len(scores):
         return "no score yet"
     if len(scores) == 2:
-        return f"{scores[side]}–{scores[1 - side]}"
-    others = ", ".join(str(s) for i, s in enumerate(scores) if i != side)
-    return f"you {scores[side]}, others {others}"
+        return f"you {points(scores[side])}, them {points(scores[1 - side])}"
+    others = ", ".join(points(s) for i, s in enumerate(scores) if i != side)
+    return f"you {points(scores[side])}, others {others}"
 
 
 def same_key(a: str | None, b: str | None) -> bool:
@@ -172,11 +176,12 @@ class TableRow(QWidget):
 
 
 def unfinished_text(offer: dict, carried_on: dict | None = None) -> str:
-    """"Continue your Rook game (hand 4, 120–85)" / "Resume your table “Friday” (Rook, …)",
+    """"Continue your Rook game (hand 4, you 120, them 85)" / "Resume your table
+    “Friday” (Rook, …)",
     or, for a table another player now hosts (``carried_on``: its TableInfo), "Rejoin
     your table “Friday” — Dad is hosting it now"."""
     game = title_name(offer["game"].get("game"))
-    progress = f"hand {offer.get('hand', 1)}, {score_line(offer)}"
+    progress = progress_text(offer)
     if offer.get("kind") == "local":
         return f"Continue your {game} game ({progress})"
     name = offer.get("name") or "your table"
@@ -211,7 +216,7 @@ class LobbyPage(QWidget):
         self.tables: list[dict] = []
         self.rejoin: dict | None = None  # the remembered table, while it can be reached
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(40, 30, 40, 30)
+        outer.setContentsMargins(40, 24, 40, 24)
         outer.setSpacing(14)
         header = QHBoxLayout()
         titles = QVBoxLayout()
@@ -235,7 +240,10 @@ class LobbyPage(QWidget):
         self.unfinished_card = QFrame()
         self.unfinished_card.setObjectName("rejoinCard")
         self.unfinished_rows = QVBoxLayout(self.unfinished_card)
-        self.unfinished_rows.setContentsMargins(14, 10, 14, 10)
+        # Rows close together: a saved game of each title, a hosted table and a seat to
+        # rejoin still leave room for the list of tables in a 1024×640 window.
+        self.unfinished_rows.setContentsMargins(14, 8, 14, 8)
+        self.unfinished_rows.setSpacing(4)
         self.unfinished_card.hide()
         outer.addWidget(self.unfinished_card)
         outer.addWidget(self._rejoin_card())
@@ -296,7 +304,7 @@ class LobbyPage(QWidget):
             table = carried_on(offer, self.tables)
             go = QPushButton(unfinished_text(offer, table))
             go.setObjectName(f"continue-{offer['kind']}")
-            go.setMinimumHeight(44)
+            go.setMinimumHeight(36)
             go.setAccessibleName(go.text())
             if table is not None:
                 go.setToolTip("Another player's computer carried the table on while yours was "

@@ -1,6 +1,8 @@
 """Start the desktop app: ``main(argv)`` creates the QApplication and shows the lobby.
 
-``--autoplay`` (a debug aid) lets a bot play your seat at a local table.
+One copy per identity (``single_instance``): a second start brings the first window
+forward and stops. ``--autoplay`` (a debug aid) lets a bot play your seat at a local
+table.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.assets import app_icon
 from app.settings import FirstStartDialog, Settings
+from app.single_instance import SingleInstance, identity_key
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("Parlour")
     app.setOrganizationName("Parlour")
     app.setWindowIcon(app_icon())
+    instance = SingleInstance(identity_key(), app)
+    if not instance.claim():
+        return 0  # Parlour runs already with this identity: its window came forward
     settings = Settings()
     if not settings.has_name and FirstStartDialog(settings).exec() == 0:
         return 0  # closed the welcome dialog: nothing to show
@@ -26,5 +32,6 @@ def main(argv: list[str] | None = None) -> int:
     # net (zeroconf, cryptography) loads just after the window shows: see MainWindow.
     window = MainWindow(settings, network_loader=default_network)
     window.debug_autoplay = "--autoplay" in argv
+    instance.come_forward.connect(window.come_forward)
     window.show()
     return app.exec()

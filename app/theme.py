@@ -7,6 +7,9 @@ QWidget { color: #fdf6e3; font-size: 11pt; }
 QLabel#pageTitle { font-size: 22pt; font-weight: bold; color: #fdf6e3; }
 QLabel#pageSubtitle { color: #d7e8dc; }
 QFrame#infoBar { background: rgba(0,0,0,0.35); border-radius: 8px; }
+QToolButton#dealLock { background: transparent; border: none; padding: 2px; }
+QToolButton#dealLock:hover, QToolButton#dealLock:focus { background: rgba(253,246,227,0.18);
+    border-radius: 6px; }
 QLabel#tableTitle { font-weight: bold; }
 QLabel#contractLabel, QLabel#trumpLabel { color: #f4c430; font-weight: bold; font-size: 12pt; }
 QLabel#scoreLabel { color: #d7e8dc; font-size: 10pt; }

@@ -17,13 +17,15 @@ dialog (an "error" event with ``fatal``) and the window goes back to the lobby.
 
 Leaving a game in progress asks first and says what happens to your seat: a guest's is
 kept for them (the lobby offers Rejoin), a host's leaving closes the table for everyone,
-a game against the computer ends.
+a game against the computer is kept. Closing the window in the middle of a network game
+asks the same (a game against the computer is kept without asking).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import QTimer
@@ -33,18 +35,27 @@ from app.about import AboutDialog
 from app.assets import app_icon
 from app.bridge import EventBridge
 from app.host_dialog import DEFAULT_LEVEL, SPEED_FACTORS, HostDialog
-from app.lobby import LobbyPage, StaticDirectory, TableDirectory, carried_on
+from app.lobby import LobbyPage, StaticDirectory, TableDirectory, carried_on, progress_text
 from app.readmit_dialog import ask_readmit
 from app.settings import Settings, SettingsDialog
 from app.setup_view import SetupView
 from app.table.table_view import TableView
 from app.theme import STYLE
+from app.titles import title_name
 
 log = logging.getLogger(__name__)
 
 
 MIN_SIZE = (1000, 620)  # the smallest window every page fits (at most 1024×640)
 DEFAULT_SIZE = (1180, 800)
+
+
+@dataclass(frozen=True)
+class LeaveChoice:
+    """One way to leave a game: its button's words, and what it does."""
+
+    text: str
+    act: Callable[[], None]
 
 
 class NetworkSessions(Protocol):
@@ -102,6 +113,7 @@ class MainWindow(QMainWindow):
         self.lobby_bridge.tables.connect(self.lobby.on_tables)
         self.lobby_bridge.rejoin.connect(self.lobby.on_rejoin)
         self.leave_box: QMessageBox | None = None
+        self.replace_box: QMessageBox | None = None
         self.directory: TableDirectory | None = directory
         if directory is not None or network_loader is None:
             self._start_directory()
@@ -156,8 +168,43 @@ class MainWindow(QMainWindow):
 
     def play_local(self) -> None:
         settings = self.ask_game(local=True)
-        if settings is not None:
+        if settings is None:
+            return
+        from net.sessions.local import unfinished_local
+        saved = next((offer for offer in unfinished_local()
+                      if offer["game"].get("game") == settings["game"]), None)
+        if saved is None:
             self.start_local(settings, autoplay=self.debug_autoplay)
+        else:
+            self.ask_replace({**saved, "kind": "local"}, settings)
+
+    def ask_replace(self, saved: dict, settings: dict) -> None:
+        """A new game of a title whose last game against the computer is saved would
+        take its place: ask first (continue that one, start afresh, or neither)."""
+        game = title_name(settings["game"])
+        box = QMessageBox(QMessageBox.Question, "Start a new game?",
+                          f"You have a {game} game saved ({progress_text(saved)}).",
+                          QMessageBox.NoButton, self)
+        box.setObjectName("replaceSaved")
+        box.setInformativeText(f"A new {game} game takes its place, and the saved one is lost. "
+                               "Your saved games of the other titles are kept.")
+        keep = box.addButton("Continue the saved game", QMessageBox.AcceptRole)
+        keep.setObjectName("replaceSavedContinue")
+        new = box.addButton(f"Start a new {game} game", QMessageBox.DestructiveRole)
+        new.setObjectName("replaceSavedNew")
+        cancel = box.addButton("Cancel", QMessageBox.RejectRole)
+        cancel.setObjectName("replaceSavedCancel")
+        box.setDefaultButton(keep)
+        box.setEscapeButton(cancel)
+
+        def chosen(button) -> None:
+            if button is keep:
+                self.continue_game(saved)
+            elif button is new:
+                self.start_local(settings, autoplay=self.debug_autoplay)
+        box.buttonClicked.connect(chosen)
+        self.replace_box = box
+        box.open()
 
     def start_local(self, settings: dict, autoplay: bool = False, table_seed: bytes | None = None,
                     resume: bool = False):
@@ -177,10 +224,7 @@ class MainWindow(QMainWindow):
         """The games this installation can go on with: against the computer, and the
         table it hosted when it last stopped without closing it."""
         from net.sessions.local import unfinished_local
-        offers = []
-        local = unfinished_local()
-        if local is not None:
-            offers.append({**local, "kind": "local"})
+        offers = [{**local, "kind": "local"} for local in unfinished_local()]
         hosted = getattr(self.network, "unfinished", None)
         found = hosted() if callable(hosted) else None
         if found is not None:
@@ -206,7 +250,7 @@ class MainWindow(QMainWindow):
         if self.network is None:
             self._network_missing()
             return
-        bridge = self._new_bridge()
+        bridge = self.new_bridge()
         self._sit_down(self.network.host({**settings, "name": offer["name"]},
                                          self.settings.display_name, bridge.deliver, resume=True),
                        bridge)
@@ -215,7 +259,7 @@ class MainWindow(QMainWindow):
         """Give up an unfinished game (the lobby's Discard)."""
         if offer["kind"] == "local":
             from net.sessions.local import discard_local
-            discard_local()
+            discard_local(offer["game"]["game"])
         elif self.network is not None:
             self.network.discard_unfinished()
         self.offer_unfinished()
@@ -331,7 +375,8 @@ class MainWindow(QMainWindow):
     # -- leaving mid-game -----------------------------------------------------------------
     def _mid_game(self) -> bool:
         summary = self.table.summary
-        return self.stack.currentWidget() is self.table and bool(self.table.table.get("started")) \
+        return self.bridge is not None and self.stack.currentWidget() is self.table \
+            and bool(self.table.table.get("started")) \
             and not (summary.isVisible() and summary.game_over)
 
     def confirm_leave(self) -> None:
@@ -340,28 +385,55 @@ class MainWindow(QMainWindow):
         if not self._mid_game():
             self.leave_table()
             return
+        self._ask_leaving(closing=False)
+
+    def _leaving(self, closing: bool) -> tuple[str, str, list[LeaveChoice]]:
+        """What leaving the game now means — the question, what happens, and the ways to
+        go (a Stay/Cancel is always added) — for Leave, or for closing the window."""
         if getattr(self.session, "local", False):
-            title, info = "Leave this game?", ("The game against the computer is kept: continue it "
-                                               "from the lobby whenever you like.")
-        elif self.table.table.get("is_host"):
-            title, info = ("Close the table for everyone?",
-                           "You are hosting: if you leave, the game ends for everyone at the table "
-                           "and they go back to their lobbies.")
-        else:
-            title, info = ("Leave the table?",
-                           "Your seat is kept for you. The others wait — or the host lets a "
-                           "computer player take your turns — until you come back with Rejoin "
-                           "at the top of your lobby.")
+            return ("Leave this game?",
+                    "The game against the computer is kept: continue it from the lobby "
+                    "whenever you like.",
+                    [LeaveChoice("Leave", self.leave_table)])
+        if self.table.table.get("is_host"):
+            # One place for every way a host may go: a handover to another player, once
+            # the network can do it at once, is one more choice here.
+            return ("Close the table for everyone?",
+                    f"You are hosting: if you {'close Parlour' if closing else 'leave'}, the "
+                    "game ends for everyone at the table and they go back to their lobbies.",
+                    [LeaveChoice("End the game for everyone" if closing else "Leave",
+                                 self._leave_then(closing))])
+        return ("Leave the table?",
+                "Your seat is kept for you. The others wait — or the host lets a computer "
+                "player take your turns — until you come back with Rejoin at the top of "
+                "your lobby.",
+                [LeaveChoice("Close Parlour" if closing else "Leave", self._leave_then(closing))])
+
+    def _leave_then(self, closing: bool) -> Callable[[], None]:
+        """Leave the table, and then close the window if that is what was asked."""
+        if not closing:
+            return self.leave_table
+
+        def leave_and_close() -> None:
+            self.leave_table(to_lobby=False)
+            self.close()  # no longer mid-game: it closes now
+        return leave_and_close
+
+    def _ask_leaving(self, closing: bool) -> None:
+        title, info, choices = self._leaving(closing)
         box = QMessageBox(QMessageBox.Question, "Leave the game?", title, QMessageBox.NoButton, self)
         box.setObjectName("confirmLeave")
         box.setInformativeText(info)
-        leave = box.addButton("Leave", QMessageBox.DestructiveRole)
-        leave.setObjectName("confirmLeaveYes")
-        stay = box.addButton("Stay", QMessageBox.RejectRole)
+        actions = {}
+        for number, choice in enumerate(choices):
+            button = box.addButton(choice.text, QMessageBox.DestructiveRole)
+            button.setObjectName("confirmLeaveYes" if number == 0 else f"confirmLeave{number}")
+            actions[button] = choice.act
+        stay = box.addButton("Cancel" if closing else "Stay", QMessageBox.RejectRole)
         stay.setObjectName("confirmLeaveNo")
         box.setDefaultButton(stay)
         box.setEscapeButton(stay)
-        box.buttonClicked.connect(lambda button: button is leave and self.leave_table())
+        box.buttonClicked.connect(lambda button: actions.get(button, lambda: None)())
         if self.leave_box is not None:
             self.leave_box.close()
         self.leave_box = box
@@ -380,6 +452,14 @@ class MainWindow(QMainWindow):
         if self.table.view:
             self.table.refresh()
 
+    def come_forward(self) -> None:
+        """Parlour was started again with this identity: show this window instead."""
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
     def _initial_geometry(self) -> None:
         """Where the window was when it last closed, or a comfortable size that fits the
         screen (a 1366×768 laptop included)."""
@@ -394,6 +474,12 @@ class MainWindow(QMainWindow):
         self.resize(width, height)
 
     def closeEvent(self, event) -> None:
+        """Closing the window in the middle of a network game asks first, as Leave does
+        (a game against the computer is kept anyway)."""
+        if self._mid_game() and not getattr(self.session, "local", False):
+            event.ignore()
+            self._ask_leaving(closing=True)
+            return
         self.settings.window_geometry = self.saveGeometry()
         self.settings.sync()
         self.leave_table(to_lobby=False)

@@ -43,6 +43,7 @@ class Ruleset:
     modes: tuple[str, ...] = ()  # Horseshoes: ("three", "four", "partners")
     default: bool = False
     extra: dict = field(default_factory=dict)
+    pick: str = ""  # which to pick: one line on whom this ruleset suits (the About page)
 
     def option(self, option_id: str) -> Option:
         for opt in self.options:

@@ -25,8 +25,9 @@ import re
 EXCLUDES = [
     # other GUI toolkits and Qt modules Parlour does not use (PySide6 links some of
     # their C++ libraries; the Python modules would pull in their plugins and data)
+    # (QtNetwork stays: one copy of the app per identity listens on a QLocalServer)
     "tkinter", "_tkinter", "turtle", "turtledemo", "idlelib",
-    "PySide6.QtNetwork", "PySide6.QtDBus", "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets",
+    "PySide6.QtDBus", "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets",
     "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtPrintSupport",
     "PySide6.QtSql", "PySide6.QtTest", "PySide6.QtXml", "PySide6.QtConcurrent",
     "PySide6.QtPdf", "PySide6.QtPdfWidgets", "PySide6.QtMultimedia", "PySide6.QtUiTools",

@@ -1,14 +1,17 @@
-"""The bar along the top of the table: the game and hand, the score, the contract and
-trump, and the table's buttons (address, hint, last trick, live scores, game log, leave).
+"""The bar along the top of the table: how the hand was dealt (a lock), the game and
+hand, the score, the contract and trump, and the table's buttons (address, hint, last
+trick, live scores, game log, leave).
 
 Each label shortens names to fit the window, never the numbers (``app.fitted``).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QPushButton, QVBoxLayout
+from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtWidgets import (QCheckBox, QFrame, QHBoxLayout, QPushButton, QToolButton, QToolTip,
+                               QVBoxLayout)
 
+from app.assets import lock_icon
 from app.fitted import FittedLabel
 from engine.info import GameInfo
 
@@ -23,12 +26,47 @@ def mode_words(info: GameInfo) -> str:
     return "partners" if vm.partnerships(info) else f"{info.players} players"
 
 
+# The lock by the game's name: how the hand on the table was dealt ("state" event's
+# ``deal``; nothing against the computer), shut for the private deal, and in one line
+# what that means (README "Nobody sees your cards"; docs/protocol.md "What the host still
+# learns").
+DEALS = {
+    "private": (True, "Private deal: nobody, not even the host, sees your cards. The host's "
+                      "computer holds only its own, its computer players' and an away player's."),
+    "private, held by the host": (False, "Private deal, but this hand your cards are with the "
+                                         "host's computer: you were away for the shuffle."),
+    "seeded": (False, "Seeded deal: the host's computer deals, and knows every hand."),
+}
+
+ADDRESS_WORDS_FROM = 1200  # a bar at least this wide says "Join at" before the address
+FULL_CONTRACT_NAMES = (None, 16, 12, 9)  # "Contract 100 — Grandma…": names cut no shorter
+
+
+def contract_variants(look, view: dict, names: list[str]) -> list[str]:
+    """The contract line, fullest first: "Contract 100 (stuck) — Grandma Josephine" with
+    the name cut to 9 letters at most, then "Grandma Josephine stuck at 100" cut further
+    — fewer words before the bidder's name is cut to a letter — and last the amount
+    alone."""
+    def named(limits, **form):
+        return vm.name_variants(lambda limit: look.contract_text(
+            view, [vm.short_name(n, limit) for n in names], **form), limits)
+    return named(FULL_CONTRACT_NAMES) + named(vm.NAME_LIMITS, brief=True) \
+        + [look.contract_text(view, names, short=True)]
+
+
 class InfoBar(QFrame):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("infoBar")
         row = QHBoxLayout(self)
         row.setContentsMargins(10, 4, 10, 4)
+        self.deal_button = QToolButton()
+        self.deal_button.setObjectName("dealLock")
+        self.deal_button.setAutoRaise(True)
+        self.deal_button.setIconSize(QSize(20, 20))
+        self.deal_button.clicked.connect(self._explain_deal)  # a click says it too
+        self.deal_button.hide()
+        row.addWidget(self.deal_button)
         self.title_label = self._label("tableTitle")
         self.score_label = self._label("scoreLabel")
         self.contract_label = self._label("contractLabel")
@@ -57,13 +95,36 @@ class InfoBar(QFrame):
         self.address_button = self._secondary("", "tableAddress")  # a host's table: the address others type
         self.address_button.setToolTip("What others type in Join by address — click to copy it")
         self.address_button.hide()
-        for widget in (self.address_button, self.hint_button, self.last_button, self.live_box,
-                       self.log_box, self.leave_button):
+        self.address: str | None = None
+        for widget in (self.address_button, self.hint_button, self.last_button):
             widget.setProperty("compact", True)
             # Tab reaches them; a click does not take the keys from your hand (after
             # Leave → Stay, Enter still plays the card under the cursor).
             widget.setFocusPolicy(Qt.TabFocus)
             row.addWidget(widget)
+        # The two switches one above the other, as the labels are: the names in the
+        # contract line need the room in a narrow window.
+        switches = QVBoxLayout()
+        switches.setSpacing(0)
+        for box in (self.live_box, self.log_box):
+            box.setProperty("compact", True)
+            switches.addWidget(box)
+        row.addLayout(switches)
+        self.leave_button.setProperty("compact", True)
+        row.addWidget(self.leave_button)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._address_words()
+
+    def _address_words(self) -> None:
+        """"Join at 192.168.1.20:47311" where the bar has room, the address alone where
+        it is narrow: the names in the contract line need the room more."""
+        address = self.address
+        if address:
+            address = f"Join at {address}" if self.width() >= ADDRESS_WORDS_FROM else address
+        if self.address_button.text() != (address or ""):
+            self.address_button.setText(address or "")
 
     @staticmethod
     def _label(name: str) -> FittedLabel:
@@ -87,21 +148,35 @@ class InfoBar(QFrame):
             box.setEnabled(is_host)
             box.setToolTip("The host turns this on or off for everyone" if not is_host else "Shown to everyone")
         address = event.get("address") if is_host else None
-        self.address_button.setText(f"Join at {address}" if address else "")
+        self.address = address
+        self._address_words()
         self.address_button.setAccessibleName(f"Address for Join by address: {address}" if address else "")
         self.address_button.setVisible(bool(address))
 
+    def show_deal(self, deal: str | None) -> None:
+        """The lock for how the hand was dealt, or none (a game against the computer)."""
+        locked, words = DEALS.get(deal, (False, ""))
+        if words:
+            self.deal_button.setIcon(lock_icon(locked))
+            self.deal_button.setToolTip(words)
+            self.deal_button.setAccessibleName(words.split(":")[0].split(",")[0])
+            self.deal_button.setAccessibleDescription(words)
+        self.deal_button.setVisible(bool(words))
+
+    def _explain_deal(self) -> None:
+        button = self.deal_button
+        QToolTip.showText(button.mapToGlobal(QPoint(0, button.height())), button.toolTip(), button)
+
     def refresh(self, data: TableData) -> None:
         info, look, view = data.info, data.look, data.view
+        self.show_deal(data.deal)
         settings = data.table.get("settings") or {}
         hand = f"hand {data.hand_number}"
         parts = (info.name, mode_words(info), hand)
         self.title_label.set_variants([" · ".join(x for x in parts if x), f"{info.name} · {hand}",
                                        hand.capitalize()], settings.get("name") or "")
         names = data.names()
-        self.contract_label.set_variants(vm.name_variants(
-            lambda limit: look.contract_text(view, [vm.short_name(n, limit) for n in names]))
-            + [look.contract_text(view, names, short=True)])
+        self.contract_label.set_variants(contract_variants(look, view, names))
         self.trump_label.set_plain(vm.trump_text(info, view))
         sides = vm.side_names(info, names)
         short = [n.split(" (")[0] for n in sides]

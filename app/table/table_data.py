@@ -27,6 +27,7 @@ class TableData:
         self.view: dict = {}  # the last state event's view
         self.legal: list[dict] = []
         self.reasons: dict[str, str] | None = None
+        self.deal: str | None = None  # how the hand was dealt (the "state" event's ``deal``)
         self.scores: list[int] = []
         self.history: list[list[int]] = []  # the totals after each hand this screen saw
         self.hand_number = 0
@@ -41,6 +42,7 @@ class TableData:
         self.view = event.get("view") or {}
         self.legal = list(event.get("legal") or [])
         self.reasons = event.get("reasons")
+        self.deal = event.get("deal")
         self.scores = list(event.get("scores") or self.scores)
         self.hand_number = event.get("hand_number", 0)
 

@@ -48,6 +48,12 @@ class Presentation:
 
     rules_summary = ""  # a few paragraphs of HTML for the About page's Rules tab
 
+    @staticmethod
+    def rulesets_example() -> str:
+        """A worked example of the difference between the title's rulesets that matters
+        most, for the About page (HTML; "" for none)."""
+        return ""
+
     def __init__(self, info: GameInfo):
         self.info = info
 
@@ -68,21 +74,26 @@ class Presentation:
         """What a seat said in the auction, for its name plate: "14", "Pass" or ""."""
         return ""
 
-    def contract_text(self, view: dict, names: list[str], short: bool = False) -> str:
-        """The info bar's headline: "Contract 14 — Ann" ("Contract 14" when ``short``),
-        or the auction so far; "" for a title without contracts."""
+    def contract_text(self, view: dict, names: list[str], short: bool = False,
+                      brief: bool = False) -> str:
+        """The info bar's headline: "Contract 14 — Ann" ("Contract 14" when ``short``;
+        "Ann bid 14", or "Ann stuck at 100", when ``brief``: the bidder's name in fewer
+        words), or the auction so far; "" for a title without contracts."""
         if not self.info.contract:
             return ""
         who, amount = self.bidder(view), self.contract_amount(view)
         if who is None or amount is None:
             high = view.get("high_bid")
-            if short:
+            if short or brief:
                 return f"Standing bid {high}" if high is not None else "No bid yet"
             return f"Bidding — standing bid {high}" if high is not None else "Bidding — no bid yet"
-        stuck = " (stuck)" if (view.get("contract") or {}).get("stuck") else ""
+        stuck = bool((view.get("contract") or {}).get("stuck"))
+        name = names[who] if who < len(names) else str(who)
+        if brief:
+            return f"{name} stuck at {amount}" if stuck else f"{name} bid {amount}"
         if short:
-            return f"Contract {amount}{stuck}"
-        return f"Contract {amount}{stuck} — {names[who] if who < len(names) else who}"
+            return f"Contract {amount}{' (stuck)' if stuck else ''}"
+        return f"Contract {amount}{' (stuck)' if stuck else ''} — {name}"
 
     # -- the table -----------------------------------------------------------------------
     def open_cards(self, view: dict) -> OpenCards:

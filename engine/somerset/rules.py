@@ -190,6 +190,30 @@ class SomersetGame(Game):
         return Layout(mine, None, (), 0, (), {})  # the bidder holds all 14 while it discards
 
 
+def score_terms(scoring: str, bidders: int, bid: int, taken) -> tuple[ScoreTerm, ScoreTerm]:
+    """How a hand scores under ``scoring`` ("doubled" or "keep"): the bidding side
+    ``bidders`` bid ``bid``, and ``taken`` is what each side took. Made: the bidding side
+    scores what it took ("doubled": the defenders nothing, "keep": the defenders what
+    they took). Set: "doubled" costs twice the shortfall and pays the defenders twice
+    what they took; "keep" costs the bid and pays the defenders what they took."""
+    defenders = 1 - bidders
+    took, other = taken[bidders], taken[defenders]
+    if scoring == "doubled":
+        if took >= bid:
+            return (ScoreTerm(bidders, took, "made — the bidding side scores every point it took",
+                              f"{took}"),
+                    ScoreTerm(defenders, 0, "the other side scores nothing when the bid is made"))
+        return (ScoreTerm(bidders, -2 * (bid - took), "set — double the shortfall",
+                          f"2 × ({bid} − {took})"),
+                ScoreTerm(defenders, 2 * other, "the other side banks double what they took",
+                          f"2 × {other}"))
+    if took >= bid:
+        return (ScoreTerm(bidders, took, "made — the bidding side keeps what it took", f"{took}"),
+                ScoreTerm(defenders, other, "the other side keeps what it took", f"{other}"))
+    return (ScoreTerm(bidders, -bid, "set — the bidding side loses its bid", f"−{bid}"),
+            ScoreTerm(defenders, other, "the other side keeps what it took", f"{other}"))
+
+
 def bidding_side(result: HandResult) -> int | None:
     """The bidding side of a played hand: the high bidder leads to the first trick."""
     return result.tricks[0].leader % 2 if result.tricks else None
@@ -439,27 +463,8 @@ class SomersetState(State):
                           score_of(self.score_terms(), 2))
 
     def score_terms(self) -> tuple:
-        """Made: the bidding side scores what it took ("doubled": the defenders nothing,
-        "keep": the defenders what they took). Set: "doubled" costs twice the shortfall
-        and pays the defenders twice what they took; "keep" costs the bid and pays the
-        defenders what they took."""
         bidders = self.bidder % 2
-        defenders = 1 - bidders
-        took, bid, other = self.taken[bidders], self.high_bid, self.taken[defenders]
-        if self.game.scoring == "doubled":
-            if took >= bid:
-                return (ScoreTerm(bidders, took, "made — the bidding side scores every point it took",
-                                  f"{took}"),
-                        ScoreTerm(defenders, 0, "the other side scores nothing when the bid is made"))
-            return (ScoreTerm(bidders, -2 * (bid - took), "set — double the shortfall",
-                              f"2 × ({bid} − {took})"),
-                    ScoreTerm(defenders, 2 * other, "the other side banks double what they took",
-                              f"2 × {other}"))
-        if took >= bid:
-            return (ScoreTerm(bidders, took, "made — the bidding side keeps what it took", f"{took}"),
-                    ScoreTerm(defenders, other, "the other side keeps what it took", f"{other}"))
-        return (ScoreTerm(bidders, -bid, "set — the bidding side loses its bid", f"−{bid}"),
-                ScoreTerm(defenders, other, "the other side keeps what it took", f"{other}"))
+        return score_terms(self.game.scoring, bidders, self.high_bid, self.taken)
 
     def contract_line(self) -> dict:
         side = self.bidder % 2

@@ -108,12 +108,12 @@ KEEP_TEXT = ("Made: both sides score the points they took. Set: the bidding side
 
 
 def _ruleset(ruleset_id: str, name: str, summary: str, spare: str, scoring: str,
-             scoring_rule: Rule, default: bool = False) -> Ruleset:
+             scoring_rule: Rule, pick: str, default: bool = False) -> Ruleset:
     spare_rules = KITTY_RULES if spare == "kitty" else WIDOW_RULES
     return Ruleset(
         id=ruleset_id, game="somerset", name=name, summary=summary,
         rules=COMMON_RULES + spare_rules + (scoring_rule,),
-        default=default,
+        default=default, pick=pick,
         extra={"spare": spare, "scoring": scoring, "min_bid": MIN_BID, "max_bid": MAX_BID,
                "target": TARGET},
     )
@@ -123,19 +123,25 @@ KITTY_DOUBLED = _ruleset(
     "kitty-doubled", "Kitty, winner takes all",
     "The bidder takes a face-down kitty and discards two; a set bidder loses double and the "
     "defenders score double.",
-    "kitty", "doubled", Rule("Scoring: doubled", DOUBLED_TEXT, RULES_TEXT), default=True)
+    "kitty", "doubled", Rule("Scoring: doubled", DOUBLED_TEXT, RULES_TEXT),
+    "Pick this one if unsure: all or nothing. When the bid is made the defenders score "
+    "nothing; when it fails they score double.", default=True)
 
 KITTY_KEEP = _ruleset(
     "kitty-keep", "Kitty, both sides keep",
     "The bidder takes a face-down kitty and discards two; both sides keep their points and a "
     "set bidder loses the bid.",
-    "kitty", "keep", Rule("Scoring: keep", KEEP_TEXT, SCOREPAD, checked=False))
+    "kitty", "keep", Rule("Scoring: keep", KEEP_TEXT, SCOREPAD, checked=False),
+    "Steadier: every point a side takes counts, made or not, and a failed bid costs "
+    "exactly the bid.")
 
 WIDOW_DOUBLED = _ruleset(
     "widow-doubled", "Open widow, winner takes all",
     "Two face-up cards go to the first trick's winner; a set bidder loses double and the "
     "defenders score double.",
-    "widow", "doubled", Rule("Scoring: doubled", DOUBLED_TEXT, RULES_TEXT))
+    "widow", "doubled", Rule("Scoring: doubled", DOUBLED_TEXT, RULES_TEXT),
+    "Bid on what everyone can see: the spare cards lie face up for the first trick's "
+    "winner. All or nothing, as in the default.")
 
 WIDOW_KEEP = _ruleset(
     "widow-keep", "Open widow, both sides keep — house rule",
@@ -143,7 +149,9 @@ WIDOW_KEEP = _ruleset(
     "bidder loses the bid (a Parlour house rule).",
     "widow", "keep",
     Rule("Scoring: keep", KEEP_TEXT + " Combining it with the open widow is a house rule of "
-         "this app.", HOUSE, ruling=True))
+         "this app.", HOUSE, ruling=True),
+    "The calmest game: open spare cards, and every point counts. A house rule of ours: "
+    "agree on it before you start.")
 
 RULESETS: dict[str, Ruleset] = {rs.id: rs for rs in (KITTY_DOUBLED, KITTY_KEEP, WIDOW_DOUBLED,
                                                      WIDOW_KEEP)}

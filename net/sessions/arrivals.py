@@ -3,7 +3,11 @@
 The first frame of every connection is "join" (the peer's key is already known from the
 handshake), and it decides what happens:
 
-* the key holds a seat: a **rejoin** — the log after the peer's ``last_seq``;
+* the key holds a seat: a **rejoin** — the log after the peer's ``last_seq``; but if
+  the key's seat is played on a connection still live (heard within ``live_within``:
+  the same identity in a second copy of the app, or on a second computer) the newcomer
+  is **refused**, politely and once, and the player at the table goes on — a link that
+  truly died has been silent longer than that, and is replaced at once;
 * a stand-in bot keeps the key's seat: the seat is **handed back**;
 * the key's seat was given to a new key: it is **shown the log** (its replica raises
   the alert on the re-admission entry) and then refused;
@@ -30,16 +34,18 @@ and caps ``ticket``); the table is reached through ``authority``, ``key``, ``out
 from __future__ import annotations
 
 from net.wire import messages as m
+from net.wire.heartbeat import Timings
 from net.wire.identity import fingerprint
 from net.sessions.events import connection_event, readmit_event, readmitted_event
 
 
 class Arrivals:
     def __init__(self, table, *, unseated_wait: float, restart_grace: float,
-                 readmit_names: bool = False):
+                 readmit_names: bool = False, live_within: float = Timings().live):
         self.table = table
         self.unseated_wait = unseated_wait
         self.restart_grace = restart_grace
+        self.live_within = live_within  # a seat's link heard within this long is in use
         self.readmit_names = readmit_names
         self.waiting: dict[str, tuple[bytes, str, object]] = {}  # fp -> (key, name, link)
         self.keys: dict[str, bytes] = {}  # fingerprint -> key of everyone seated here
@@ -48,6 +54,9 @@ class Arrivals:
     def join(self, fp: str, key: bytes, name: str, link, join: dict) -> None:
         auth = self.table.authority
         seat = auth.seat_of(fp)
+        if seat is not None and self._played_elsewhere(fp):
+            self._refuse_second(fp, seat, link)
+            return
         if seat is None:
             seat = self.table.stand_ins.hand_back(key)
         taken = auth.taken_from(key) if seat is None else None
@@ -85,6 +94,20 @@ class Arrivals:
             table.log_only(table.authority.rejoin(fp, seat, has))
         table.emit(connection_event(seat, "connected", f"{link.conn.peer_name} ({fp})"))
         table.refresh()
+
+    def _played_elsewhere(self, fp: str) -> bool:
+        """Whether ``fp``'s seat is played on a link that is still live."""
+        old = self.table.outbox.links.get(fp)
+        return old is not None and old.heard_within(self.live_within)
+
+    def _refuse_second(self, fp: str, seat: int, link) -> None:
+        """A second live connection for one seat (one identity, two copies of the app):
+        the newcomer is told why, and the player already at the table goes on."""
+        link.send(m.refused_message(m.SEAT_IN_USE))
+        link.finish()
+        self.table.emit(connection_event(seat, "refused", f"{link.conn.peer_name} ({fp}) asked for "
+                                         f"seat {seat}, which that key plays on a live connection "
+                                         "already: turned away"))
 
     def joined_message(self, seat: int) -> dict:
         """What a player taking (or back in) ``seat`` is told first."""

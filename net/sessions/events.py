@@ -57,19 +57,34 @@ def plain_info(game) -> dict:
 
 
 def state_event(game, state, seat: int | None, events: list[dict], scores: list[int],
-                hand_number: int, view: dict | None = None) -> dict:
+                hand_number: int, view: dict | None = None, deal: str | None = None) -> dict:
     """The "state" event for ``seat`` (None: a watcher, who gets the public view).
 
     ``view`` overrides the state's own view: a guest shows the view the host sent,
     while ``state`` is its replica, which knows only the guest's own hand (None: there
-    is nothing to decide now — between hands, or our move is on its way)."""
+    is nothing to decide now — between hands, or our move is on its way). ``deal``: how
+    the hand was dealt, as ``deal_kind`` says (None: nothing to say)."""
     if view is None:
         view = state.view(seat) if seat is not None else state.public_view()
     event = {"type": "state", "view": view, "events": list(events), "scores": list(scores),
              "hand_number": hand_number, "legal": legal_for(game, state, seat), "info": plain_info(game)}
+    if deal is not None:
+        event["deal"] = deal
     if seat is not None and state is not None and state.phase == "play" and seat in state.to_act():
         event["reasons"] = reasons_for(game, state, seat)
     return event
+
+
+#: How a hand was dealt, as the "state" event says it (``deal``): by the mental-poker deal,
+#: each player's computer alone learning its own cards ("private"); by it, but this seat's
+#: cards dealt to the host's computer this hand — it was away for the shuffle
+#: ("private, held by the host"); or by the seeded deal, the host's computer knowing
+#: every hand ("seeded"). A game against the computer says nothing.
+PRIVATE, HELD_BY_HOST, SEEDED = "private", "private, held by the host", "seeded"
+
+
+def deal_kind(private: bool, held_by_host: bool = False) -> str:
+    return (HELD_BY_HOST if held_by_host else PRIVATE) if private else SEEDED
 
 
 def legal_for(game, state, seat: int | None) -> list[dict]:

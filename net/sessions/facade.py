@@ -99,6 +99,11 @@ class StateEvent(TypedDict):
     hand_number: int
     legal: list[dict]  # your legal actions, hand-record form without the seat
     reasons: NotRequired[dict]  # {card: why it may not be played}, while you are to play
+    # How the hand was dealt (a network table; a game against the computer says nothing):
+    # "private" (the mental-poker deal: only your computer learns your cards), "private,
+    # held by the host" (that deal, but your cards went to the host's computer this hand:
+    # you were away for the shuffle) or "seeded" (the host's computer knows every hand).
+    deal: NotRequired[Literal["private", "private, held by the host", "seeded"]]
 
 
 class HandOverEvent(TypedDict):

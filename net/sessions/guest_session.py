@@ -362,7 +362,10 @@ class GuestCore:
             self.remember.forget(self.table)  # nothing to rejoin
             self._check_end()
         elif kind == m.REFUSED:
-            self._turned_away(f"The host refused: {msg['reason']}")
+            # A seat played from another copy of this identity is still ours: kept for a
+            # rejoin from here once that copy stops.
+            self._turned_away(f"The host refused: {msg['reason']}",
+                              forget=msg["reason"] != m.SEAT_IN_USE)
         elif kind in (m.ENTRY, m.SYNC, m.ERROR):
             self._from_host(msg)
         elif kind == m.TAIL_REQUEST and self.replica is not None:
@@ -373,9 +376,10 @@ class GuestCore:
         else:
             self.link.reject(f"unexpected message {kind!r}")
 
-    def _turned_away(self, message: str) -> None:
+    def _turned_away(self, message: str, forget: bool = True) -> None:
         """The same answer would come again: stop here with the host's reason."""
-        self.remember.forget(self.table)  # nothing to rejoin
+        if forget:
+            self.remember.forget(self.table)  # nothing to rejoin
         self.fatal = message
         self._end("refused")
         self.emit(error_event(message, fatal=True))

@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (connection_event, deal_restart_event, hand_over_events,
+from net.sessions.events import (connection_event, deal_kind, deal_restart_event, hand_over_events,
                                  hint_event, readmitted_event, record_breakdown, seat_info,
                                  shows_hand, shuffle_event, stand_in_event, state_event,
                                  table_event, takeover_event)
+from net.trust.deals.peer import NO_DEAL
 from net.trust.values import NOBODY, Entry
 
 TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
@@ -28,6 +29,7 @@ class GuestView:
 
     def __init__(self, core):
         self.core = core
+        self._deal = deal_kind(False)  # how the last hand seen was dealt
 
     @property
     def replica(self):
@@ -83,7 +85,15 @@ class GuestView:
         # (``takeover``) sees the public one.
         view = r.view if r.view is not None else (r.public or {})
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
-                           view=view)
+                           view=view, deal=self.deal())
+
+    def deal(self) -> str:
+        """How the hand on the table was dealt (``events.deal_kind``): the hand's deal
+        part says (between hands, the last hand's; before the first, the seeded deal)."""
+        deal = self.replica.deal
+        if deal is not NO_DEAL:
+            self._deal = deal_kind(deal.PRIVATE, deal.held_by_host)
+        return self._deal
 
     def hint(self) -> None:
         """What a "normal" bot would do in this seat, from the seat's view (its own replay's,

@@ -53,8 +53,8 @@ from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
-from net.sessions.events import (error_event, hand_breakdown, hand_over_events, hint_event,
-                                 seat_info, shows_hand, state_event, table_event)
+from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
+                                 hint_event, seat_info, shows_hand, state_event, table_event)
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
@@ -165,7 +165,8 @@ class HostCore:
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after),
                              tamper)
         self.arrivals = Arrivals(self, unseated_wait=self.timings.unseated_wait,
-                                 restart_grace=restart_grace, readmit_names=readmit_names)
+                                 restart_grace=restart_grace, readmit_names=readmit_names,
+                                 live_within=self.timings.live)
         self.seating = Seating(self, bots)
         self.stand_ins = StandIns(self, stand_in_after, stand_in_level)
         self.takeback = Takeback(self, restart_grace)
@@ -614,14 +615,22 @@ class HostView:
         if state is None and ended and match.last_hand is not None:
             self._finished(events, match)
             return
-        if state is None:
-            return
+        if state is None or t.authority.deal.public_view() is None:
+            return  # (the spare on its way: the table as it was until it is known)
         view = None
         if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):
             # under the mental deal, this seat's cards (a kitty) are on their way: nothing is
             # offered until they come (the hand shown meanwhile holds made-up cards for them)
             view, state = dict(state.view(t.you), to_act=[]), None
-        t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view))
+        t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view,
+                           deal=self.deal()))
+
+    def deal(self) -> str | None:
+        """How this hand was dealt (``events.deal_kind``); nothing at a table no one
+        else can join (a game against the computer)."""
+        if not self.table.listen:
+            return None
+        return deal_kind(self.table.authority.deal.PRIVATE)
 
     def _finished(self, events: list, match) -> None:
         """The hand ``match`` has just banked, as it stood at its last card: its number

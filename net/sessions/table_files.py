@@ -12,7 +12,8 @@ keeps its log in a state directory (``store.LogStore``). ``TableFiles`` opens it
 
 The record (``host.json``) says whether the table is done, the port it listened on, and
 what a person needs to recognise it: game, name, hand and scores. ``unfinished`` reads
-it without opening the log, for the lobby's "Continue your Rook game (hand 4, 120–85)".
+it without opening the log, for the lobby's "Continue your Rook game (hand 4, you 120,
+them 85)".
 """
 
 from __future__ import annotations

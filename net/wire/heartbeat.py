@@ -96,6 +96,13 @@ class Timings:
         return replace(base, **changes)
 
     @property
+    def live(self) -> float:
+        """A peer heard within this long is there: it sends a frame at least every
+        ``interval``; a link that died has been silent longer (its own side gave up
+        after ``timeout`` before it tried again)."""
+        return self.interval + self.timeout / 2
+
+    @property
     def tick(self) -> float:
         """How often the ticker looks at the clock."""
         return min(self.interval, self.timeout) / 4
@@ -202,6 +209,11 @@ class Link:
     @property
     def closed(self) -> bool:
         return self._done.is_set()
+
+    def heard_within(self, seconds: float) -> bool:
+        """Whether the link is open and the other side was heard in the last ``seconds``
+        (every frame counts; a live peer sends one at least every ``interval``)."""
+        return not self.closed and self.clock() - self.heartbeat.last_heard <= seconds
 
     def send(self, msg: dict) -> None:
         """Send ``msg``: written at once when nothing is queued or being written before

@@ -82,6 +82,13 @@ def refused_message(reason: str) -> dict:
     return {"type": REFUSED, "reason": reason}
 
 
+#: The reason a host gives a second live connection for one seat (one identity, two copies
+#: of the app). The seat is still the key's: the refused client keeps its way back.
+SEAT_IN_USE = ("your seat is being played from another Parlour with the same identity "
+               "(another window, or another computer with a copy of your data). Play from "
+               "that one, or close it first.")
+
+
 def action_body(table: str, hand: int, seen: int, head: bytes, action: dict,
                 hidden: bytes | None = None, mental: dict | None = None) -> dict:
     """What a player signs for a move. ``mental``: under the mental-poker deal, a played

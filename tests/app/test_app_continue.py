@@ -1,7 +1,12 @@
 """A game against the computer survives closing it: the lobby offers to continue it
-(issue 12), one click goes on where it stopped, Discard gives it up."""
+(issue 12), one click goes on where it stopped, Discard gives it up. Each title keeps its
+own (issue 20): a new Somerset game never throws the saved Rook one away, a new Rook game
+asks before it replaces the saved Rook one, and the game saved in the one slot of before
+is still found."""
 
 from __future__ import annotations
+
+import os
 
 from app_driver import TABLE_SEED
 from PySide6.QtCore import Qt
@@ -10,9 +15,9 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from app.lobby import unfinished_text
 
 
-def _bid_once(qtbot, window) -> dict:
+def _bid_once(qtbot, window, game: str = "rook") -> dict:
     """Sit down, deal, wait for our first decision and make it; the view after it."""
-    session = window.start_local({"game": "rook"}, table_seed=TABLE_SEED)
+    session = window.start_local({"game": game}, table_seed=TABLE_SEED)
     qtbot.waitUntil(window.setup.start_button.isEnabled)
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
     table = window.table
@@ -29,7 +34,7 @@ def test_a_game_closed_mid_hand_is_continued_from_the_lobby(qtbot, window):
     lobby = window.lobby
     qtbot.waitUntil(lobby.unfinished_card.isVisible)
     go = lobby.findChild(QPushButton, "continue-local")
-    assert go.text() == "Continue your Rook game (hand 1, 0–0)"
+    assert go.text() == "Continue your Rook game (hand 1, you 0, them 0)"
     qtbot.mouseClick(go, Qt.LeftButton)
     table = window.table
     qtbot.waitUntil(lambda: window.stack.currentWidget() is table, timeout=10000)
@@ -52,11 +57,89 @@ def test_discard_gives_the_game_up_and_a_new_game_starts_afresh(qtbot, window):
     assert not session.core.restored and session.match is None
 
 
-def test_the_offer_says_whose_score_comes_first():
+def test_the_offer_says_whose_score_is_whose():
     offer = {"kind": "local", "game": {"game": "rook"}, "hand": 4, "scores": [85, 120], "side": 1}
-    assert unfinished_text(offer) == "Continue your Rook game (hand 4, 120–85)"
+    assert unfinished_text(offer) == "Continue your Rook game (hand 4, you 120, them 85)"
     hosted = {**offer, "kind": "host", "name": "Friday", "side": 0}
-    assert unfinished_text(hosted) == "Resume your table “Friday” (Rook, hand 4, 85–120)"
+    assert unfinished_text(hosted) == "Resume your table “Friday” (Rook, hand 4, you 85, them 120)"
+    # A score below zero with a minus sign, never read as a range (issue 20: "-220–220").
+    behind = {**offer, "hand": 3, "scores": [-220, 220], "side": 0}
+    assert unfinished_text(behind) == "Continue your Rook game (hand 3, you \u2212220, them 220)"
+
+
+def _saved_lines(lobby) -> list[str]:
+    return [b.text() for b in lobby.findChildren(QPushButton, "continue-local")]
+
+
+def test_each_title_keeps_its_own_saved_game(qtbot, window):
+    rook = _bid_once(qtbot, window, "rook")
+    window.leave_table()
+    _bid_once(qtbot, window, "somerset")  # a game of another title: the Rook one stays
+    window.leave_table()
+    lobby = window.lobby
+    qtbot.waitUntil(lobby.unfinished_card.isVisible)
+    assert [line.split()[2] for line in _saved_lines(lobby)] == ["Somerset", "Rook"]  # last first
+    assert _saved_lines(lobby) == ["Continue your Somerset game (hand 1, you 0, them 0)",
+                                   "Continue your Rook game (hand 1, you 0, them 0)"]
+    rook_line = next(b for b in lobby.findChildren(QPushButton, "continue-local") if "Rook" in b.text())
+    qtbot.mouseClick(rook_line, Qt.LeftButton)
+    table = window.table
+    qtbot.waitUntil(lambda: bool(table.view.get("hand")) and table.data.info.name == "Rook",
+                    timeout=10000)
+    assert table.view["hand"] == rook["hand"] and window.session.core.restored
+    window.leave_table()
+    # Discarding one title's game keeps the other's.
+    qtbot.mouseClick(next(b for b in lobby.findChildren(QPushButton, "discard-local")
+                          if "Somerset" in b.accessibleName()), Qt.LeftButton)
+    qtbot.waitUntil(lambda: len(_saved_lines(lobby)) == 1)
+    assert "Rook" in _saved_lines(lobby)[0]
+
+
+def test_a_new_game_of_a_saved_title_asks_before_it_replaces_it(qtbot, window, monkeypatch):
+    seen = _bid_once(qtbot, window, "rook")
+    window.leave_table()
+    monkeypatch.setattr(window, "ask_game", lambda local: {"game": "rook"})
+
+    def asked():
+        qtbot.waitUntil(lambda: window.replace_box is not None and window.replace_box.isVisible())
+        box = window.replace_box
+        assert box.text() == "You have a Rook game saved (hand 1, you 0, them 0)."
+        assert "the saved one is lost" in box.informativeText()
+        return {b.objectName(): b for b in box.buttons()}
+    window.lobby.local_button.click()
+    buttons = asked()
+    assert window.replace_box.defaultButton() is buttons["replaceSavedContinue"]
+    qtbot.mouseClick(buttons["replaceSavedCancel"], Qt.LeftButton)
+    assert window.stack.currentWidget() is window.lobby and len(_saved_lines(window.lobby)) == 1
+    window.lobby.local_button.click()
+    qtbot.mouseClick(asked()["replaceSavedContinue"], Qt.LeftButton)  # the saved game goes on
+    table = window.table
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is table and bool(table.view.get("hand")),
+                    timeout=10000)
+    assert table.view["hand"] == seen["hand"] and window.session.core.restored
+    window.leave_table()
+    window.lobby.local_button.click()
+    qtbot.mouseClick(asked()["replaceSavedNew"], Qt.LeftButton)  # a new one takes its place
+    qtbot.waitUntil(lambda: window.setup.start_button.isEnabled())
+    assert not window.session.core.restored and window.session.match is None
+
+
+def test_the_game_saved_in_the_one_slot_of_before_is_still_offered(qtbot, window):
+    """Before issue 20 the one saved game lived in <data dir>/local itself."""
+    from net.sessions.local import local_dir
+    seen = _bid_once(qtbot, window, "rook")
+    window.leave_table(to_lobby=False)
+    for name in os.listdir(local_dir(title="rook")):  # as an older Parlour left it
+        os.replace(local_dir(title="rook") / name, local_dir() / name)
+    os.rmdir(local_dir(title="rook"))
+    window.offer_unfinished()
+    lobby = window.lobby
+    assert _saved_lines(lobby) == ["Continue your Rook game (hand 1, you 0, them 0)"]
+    qtbot.mouseClick(lobby.findChild(QPushButton, "continue-local"), Qt.LeftButton)
+    table = window.table
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is table and bool(table.view.get("hand")),
+                    timeout=10000)
+    assert table.view["hand"] == seen["hand"] and window.session.core.restored
 
 
 def test_a_game_against_the_computer_shows_no_key_fingerprints(qtbot, window):
@@ -127,3 +210,44 @@ def test_joining_the_carried_on_table_stops_offering_the_copy_left_here(qtbot, w
     assert window.network.discarded == 0
     window._forget_carried_on(dict(CARRIED))
     assert window.network.discarded == 1 and window.lobby.unfinished == []
+
+
+def test_a_hosted_table_left_unfinished_is_resumed_from_the_lobby(qtbot, window, tmp_path, monkeypatch):
+    """Found walking issue 20: the lobby's "Resume your table" stopped at an
+    AttributeError (the window asked for a bridge by a name it no longer has)."""
+    from net_kit import QUICK, LoopbackNetwork
+    from net.sessions.session import HostSession
+    from net.sessions.table_files import unfinished
+    from tests.net.trust_table import identity
+
+    class Resumable(LoopbackNetwork):  # the real provider's resume, on loopback
+        def host(self, settings, name, on_event, resume=False):
+            session = HostSession(on_event, settings, identity(name or "Host"),
+                                  state_dir=self.tmp / "gui-host", timings=QUICK,
+                                  resume=resume, fresh=not resume)
+            self.sessions.append(session)
+            return session
+
+        def unfinished(self):
+            return unfinished(self.tmp / "gui-host")
+
+    window.network = Resumable(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: {"game": "rook", "name": "Friday"})
+    window.host_table()
+    qtbot.waitUntil(window.setup.start_button.isEnabled, timeout=10000)
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    table = window.table
+    qtbot.waitUntil(lambda: bool(table.view.get("hand")), timeout=10000)
+    seen = list(table.view["hand"])
+    crashed = window.session  # the host's computer stops without closing the table
+    crashed._thread.stop(crashed.core.stop())
+    window.bridge.close()
+    window.bridge, window.session = None, None
+    window.stack.setCurrentWidget(window.lobby)
+    window.offer_unfinished()
+    go = window.lobby.findChild(QPushButton, "continue-host")
+    assert go is not None and go.text().startswith("Resume your table “Friday” (Rook, hand 1")
+    qtbot.mouseClick(go, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.session is not None and window.session.core.restored, timeout=10000)
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is table and table.view.get("hand") == seen,
+                    timeout=10000)

@@ -142,6 +142,35 @@ def test_the_overlays_fit(big_window):
     looker.check()
 
 
+@pytest.mark.parametrize("names", [["Ann", "Bot 2", "Bot 3", "Bot 4"], LONG_NAMES], ids=["short", "long"])
+def test_the_contract_keeps_the_bidders_name_at_1024(qtbot, window, names):
+    """Issue 20: hosting at 1024 px, the header read "Contract 100 (stuck) — B…"."""
+    from net.sessions.events import state_event
+
+    def stuck(state):  # everyone passes: the dealer is stuck with the contract
+        return state.phase != "bidding"
+    window.resize(1024, 640)
+    game = make_game("rook")
+    state = game.deal(bytes(32), 1)
+    while state.phase == "bidding":
+        state.apply(next(a for a in state.legal_actions(state.to_act()[0]) if a.kind == "pass"))
+    view = state.view(0)
+    assert view["contract"]["stuck"]
+    bidder = view["contract"]["bidder"]
+    bridge = window.new_bridge()
+    window.table.attach(StubSession(), bridge)
+    window.stack.setCurrentWidget(window.table)
+    bridge.deliver({**table_event(game, {"game": "rook"}, names=names),
+                    "address": "192.168.1.20:47311"})  # a host's bar: its address too
+    bridge.deliver(state_event(game, state, 0, [], [0, 0], 3, deal="private"))  # and the lock
+    settle()
+    shown = window.table.bar.contract_label.text()
+    bar = window.table.bar
+    assert window.table.address_button.isVisible() and window.table.bar.deal_button.isVisible()
+    assert names[bidder][:5] in shown and "100" in shown, shown  # never "B…"
+    assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
+
+
 def test_the_ace_declaration_fits_and_fits_the_mode(qtbot, window):
     """Horseshoes asks high or low for an ace of the suit led or of trump, in words
     that fit the mode: with three players there is no king to be above."""
@@ -174,6 +203,16 @@ def test_the_lobby_and_setup_fit(qtbot, big_window):
     looker = Looker(big_window)
     big_window.lobby.list.setCurrentRow(0)
     looker.look("lobby")
+    # A saved game of each title, a hosted table left unfinished and a seat to rejoin.
+    saved = [{"kind": "local", "game": {"game": title}, "hand": 12, "scores": [-1220, 1240], "side": 0}
+             for title in ("rook", "somerset", "horseshoes")]
+    big_window.lobby.on_unfinished(saved + [{**saved[0], "kind": "host", "name": LONG_NAMES[1]}])
+    big_window.lobby.on_rejoin({"table": {"name": LONG_NAMES[1], "host": LONG_NAMES[0], "hand": 12,
+                                          "scores": [-1220, 1240], "side": 1, "started": True,
+                                          "where": "network"}})
+    looker.look("lobby, every saved game and a seat to rejoin")
+    big_window.lobby.on_unfinished([])
+    big_window.lobby.on_rejoin({"table": None})
     big_window.start_local({"game": "rook"})
     qtbot.waitUntil(big_window.setup.start_button.isEnabled)
     looker.look("setup, against the computer")

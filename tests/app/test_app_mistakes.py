@@ -16,8 +16,9 @@ import threading
 import time
 
 import pytest
-from net_kit import LoopbackNetwork, Recorder, table_info
+from net_kit import QUICK, LoopbackNetwork, Recorder, poll, table_info
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -84,6 +85,74 @@ def test_a_host_is_told_the_table_closes_for_everyone(qtbot, window, tmp_path, m
         box.informativeText()
     qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
     assert window.stack.currentWidget() is window.table
+
+
+def _host_a_hand_with_a_guest(qtbot, window, tmp_path, monkeypatch, closing) -> Recorder:
+    """The window hosts Rook with a headless guest (a bot plays its seat) and deals."""
+    from net.sessions.session import GuestSession
+    from tests.net.trust_table import identity
+    window.network = LoopbackNetwork(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
+    window.host_table()
+    host = window.session
+    until(qtbot, lambda: host.core.server is not None)
+    guest = Recorder()
+    closing.append(GuestSession(guest, identity("Dad"), address="127.0.0.1", port=host.core.port,
+                                fingerprint=host.core.identity.fingerprint, timings=QUICK,
+                                bot_level="easy", state_dir=tmp_path / "dad"))
+    until(qtbot, lambda: window.setup.start_button.isEnabled()
+          and any(s["name"] == "Dad" for s in window.setup.table.get("seats") or []))
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"))
+    return guest
+
+
+def test_closing_the_hosts_window_mid_hand_asks_first(qtbot, window, tmp_path, monkeypatch, closing):
+    """Issue 20: Alt+F4 while hosting closed the table for everyone at once."""
+    guest = _host_a_hand_with_a_guest(qtbot, window, tmp_path, monkeypatch, closing)
+    session = window.session
+    window.close()
+    box = confirm_box(qtbot, window)
+    assert window.isVisible() and box.text() == "Close the table for everyone?"
+    assert "if you close Parlour, the game ends for everyone" in box.informativeText()
+    assert {b.text() for b in box.buttons()} == {"End the game for everyone", "Cancel"}
+    assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter keeps the game
+    qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
+    until(qtbot, lambda: not box.isVisible())
+    assert window.isVisible() and window.session is session and not guest.of("error")
+    window.close()  # again, and this time end it
+    qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
+    until(qtbot, lambda: not window.isVisible())
+    assert window.session is None
+    poll(lambda: any("The host closed the table" in e["message"] for e in guest.of("error")))
+
+
+def test_closing_a_guests_window_mid_hand_asks_first(qtbot, window, tmp_path, closing):
+    host_events = Recorder()
+    closing.append(_headless_host(tmp_path, "Mum", host_events))
+    window.network = LoopbackNetwork(tmp_path)
+    window.join(table_info(closing[0]))
+    until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
+          timeout=20000)
+    window.close()
+    box = confirm_box(qtbot, window)
+    assert window.isVisible() and box.text() == "Leave the table?"
+    assert "Your seat is kept for you" in box.informativeText()
+    assert {b.text() for b in box.buttons()} == {"Close Parlour", "Cancel"}
+    qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
+    until(qtbot, lambda: not box.isVisible())
+    assert window.isVisible() and window.session is not None
+    window.close()
+    qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
+    until(qtbot, lambda: not window.isVisible())
+    poll(lambda: any(e["state"] == "dropped" for e in host_events.of("connection")))
+
+
+def test_closing_the_window_at_a_game_against_the_computer_keeps_it_without_asking(qtbot, window):
+    sit_down(qtbot, window, {"game": "rook"})
+    window.close()
+    until(qtbot, lambda: not window.isVisible())
+    assert window.leave_box is None and window.session is None
 
 
 # -- Join by address -----------------------------------------------------------------------
@@ -213,6 +282,33 @@ def test_a_name_too_long_is_refused_with_a_message_not_cut(qtbot, settings):
     for _ in range(3):
         QTest.keyClick(dialog.name_edit, Qt.Key_Backspace)
     assert dialog.save_button.isEnabled()
+
+
+def _contrast(a, b) -> float:
+    """The WCAG contrast ratio of two QColors (1: none, 21: black on white)."""
+    def luminance(c):
+        def channel(v):
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_name_hint_is_readable_on_the_dark_settings_dialog(qtbot, window):
+    """A name already at the limit: the hint is shown as the dialog opens, before the
+    window's style makes it dark green, and was written dark grey on it (issue 20)."""
+    window.settings.display_name = "G" * NAME_LIMIT
+    dialog = SettingsDialog(window.settings, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    note = dialog.name_note
+    assert note.isVisible() and "the most a name can have" in note.text()
+    text = note.palette().color(note.foregroundRole())
+    ground = dialog.palette().color(QPalette.Window)
+    assert ground.lightness() < 100  # the window's dark green
+    assert _contrast(text, ground) >= 4.5, (text.name(), ground.name())
 
 
 def test_a_long_pasted_first_name_is_not_cut_either(qtbot, settings):

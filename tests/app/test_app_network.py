@@ -339,6 +339,9 @@ def test_a_private_deal_asked_for_in_the_host_dialog_deals_by_the_mental_poker_d
     until(qtbot, lambda: window.stack.currentWidget() is window.table)
     until(qtbot, lambda: bool(window.table.view.get("hand")), timeout=20000)
     assert any(e.kind.startswith("mental") for e in host.core.authority.log)
+    lock = window.table.bar.deal_button  # the host's window shows the private deal too
+    until(qtbot, lock.isVisible)
+    assert lock.toolTip().startswith("Private deal: nobody, not even the host, sees your cards")
     guest_seat = rec.of("table")[-1]["you"]
     until(qtbot, lambda: bool(rec.of("state") and rec.of("state")[-1]["view"].get("hand")), timeout=20000)
     theirs = set(rec.of("state")[-1]["view"]["hand"])
@@ -348,3 +351,35 @@ def test_a_private_deal_asked_for_in_the_host_dialog_deals_by_the_mental_poker_d
     deck = host.core.authority.game.deck
     hosts_idea = {deck.name(c) for c in cards_of(host.core.authority.state.hands[guest_seat])}
     assert hosts_idea != theirs
+
+
+@pytest.mark.parametrize("mental", [True, False], ids=["private", "seeded"])
+def test_the_table_shows_how_the_hand_was_dealt(qtbot, window, tmp_path, closing, mental):
+    """Issue 20, item 5: a lock by the game's name says whether the deal is private, and
+    what that means, on hover and on a click."""
+    from PySide6.QtWidgets import QToolTip
+    closing.append(_headless_host(tmp_path, "Mum", Recorder(), mental_deal=mental))
+    window.network = LoopbackNetwork(tmp_path)
+    window.join(table_info(closing[0]))
+    table = window.table
+    until(qtbot, lambda: window.stack.currentWidget() is table and bool(table.view.get("hand")),
+          timeout=20000)
+    lock = table.bar.deal_button
+    until(qtbot, lock.isVisible)
+    if mental:
+        assert lock.toolTip() == ("Private deal: nobody, not even the host, sees your cards. The "
+                                  "host's computer holds only its own, its computer players' and an "
+                                  "away player's.")
+        assert lock.accessibleName() == "Private deal"
+    else:
+        assert lock.toolTip() == "Seeded deal: the host's computer deals, and knows every hand."
+    QToolTip.hideText()
+    qtbot.mouseClick(lock, Qt.LeftButton)
+    until(qtbot, lambda: QToolTip.isVisible() and QToolTip.text() == lock.toolTip())
+
+
+def test_a_game_against_the_computer_shows_no_lock(qtbot, window):
+    from tests.app.test_app_play import sit_down
+    sit_down(qtbot, window, {"game": "rook"})
+    until(qtbot, lambda: bool(window.table.view.get("hand")))
+    assert not window.table.bar.deal_button.isVisible()

@@ -157,6 +157,24 @@ def test_somerset_rulesets_side_by_side_one_row_per_difference():
     assert comparison_html("rook") == ""  # one ruleset: nothing to compare
 
 
+def test_the_somerset_rulesets_tab_says_which_to_pick_with_a_worked_example():
+    """Issue 20: the rulesets on a grid of the two things they differ in (not four
+    narrow columns), a line each on whom it suits, and the scoring worked through."""
+    page = comparison_html("somerset")
+    plain = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    grid = page[:page.index("</table>")]
+    assert grid.count("<tr>") == 3 and grid.count("<td") == 4  # 2 × 2, and the headings
+    for ruleset in rulesets("somerset").values():
+        assert ruleset.pick and html.escape(ruleset.pick) in page
+        assert html.escape(ruleset.name) in grid
+    assert "Which to pick" in plain and "The difference that matters most: the scoring" in plain
+    set_row = plain[plain.index("take 13"):plain.index("take 18")]
+    made_row = plain[plain.index("take 18"):plain.index("Winner takes all is")]
+    assert "bidders \u22126 (2 × (16 − 13)), defenders +22 (2 × 11)" in set_row
+    assert "bidders \u221216 , defenders +11" in set_row
+    assert "bidders +18 , defenders 0" in made_row and "bidders +18 , defenders +6" in made_row
+
+
 def test_each_games_rules_read_in_plain_words_with_rulings_marked():
     for title in TITLES:
         text = sources_html(title)

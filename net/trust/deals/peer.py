@@ -69,9 +69,11 @@ class PeerDeal:
     """One hand's deal as a peer checks it (``NO_DEAL``: none under way)."""
 
     OPENS: str = ""  # the entry kind that opens a hand under this deal
+    PRIVATE: bool = False  # each player's cards are its own client's alone
     KINDS: tuple[str, ...] = ()  # the entry kinds it checks (besides "action")
     SELF_CHECKED: tuple[str, ...] = ("action",)  # kinds whose public and private parts it checks
     round = None  # the hand's deal round, as the sessions read it
+    held_by_host = False  # this seat's cards are the host's client's this hand (a private deal's)
     hand = None  # the hand in progress (``shadow.CheckedHand``)
 
     def check(self, entry, message):

@@ -49,6 +49,7 @@ class FakeLink:
         self.sent: list[dict] = []
         self.closed: str | None = None
         self.finished = False
+        self.live = False  # the peer is heard from (``heard_within``)
 
     def send(self, msg: dict) -> None:
         self.sent.append(msg)
@@ -61,6 +62,9 @@ class FakeLink:
 
     def finish(self) -> None:
         self.finished = True
+
+    def heard_within(self, seconds: float) -> bool:
+        return self.live and self.closed is None
 
     def kinds(self) -> list[str]:
         return [m["type"] for m in self.sent]

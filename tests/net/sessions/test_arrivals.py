@@ -93,3 +93,31 @@ def test_a_link_ending_at_a_closing_table_is_not_a_drop():
     t.is_open = False
     a.ended(identity("peer1").fingerprint, link, "bye")
     assert t.authority.seats[1].connected
+
+
+def test_a_second_live_connection_for_a_seat_is_refused_and_the_first_plays_on():
+    """One identity, two copies of the app (issue 20): the second asking for the seat
+    while the first's link is live is told why, once; the seat is not swapped."""
+    t = RecordingTable()
+    a = arrivals(t)
+    first = join(a, "peer1", seat=1)
+    first.live = True  # its heartbeats come in
+    t.authority.start_game()
+    second = join(a, "peer1", seat=1, last_seq=t.authority.chain.seq)
+    assert second.kinds() == ["refused"] and second.finished
+    assert "another Parlour with the same identity" in second.sent[0]["reason"]
+    assert first.closed is None and t.outbox.holds(identity("peer1").fingerprint, first)
+    assert t.events[-1]["state"] == "refused" and "live connection" in t.events[-1]["detail"]
+
+
+def test_a_seat_whose_link_went_silent_is_taken_back_at_once():
+    """A link that truly died (a laptop's network gone: nothing heard) is no reason to
+    keep its player out: the new connection takes the seat's link over."""
+    t = RecordingTable()
+    a = arrivals(t)
+    first = join(a, "peer1", seat=1)  # never heard from since: silent
+    t.authority.start_game()
+    again = join(a, "peer1", seat=1, last_seq=t.authority.chain.seq)
+    assert again.sent[0]["type"] == "joined" and again.sent[0]["seat"] == 1
+    assert first.closed == "replaced by a new connection from the same key"
+    assert t.outbox.holds(identity("peer1").fingerprint, again)

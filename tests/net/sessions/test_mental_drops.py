@@ -15,6 +15,7 @@ import asyncio
 
 import pytest
 
+from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.trust.deals.mental import log as ml
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import Table, assert_all_verified, wait_for
@@ -98,6 +99,10 @@ def assert_went_on(table, summaries, hands, reason):
     # the player back sees every hand end, the one it could not check too (the host's word)
     ends = [(e["hand"], e["scores"]) for e in table.guest_events[3] if e["type"] == "hand_over"]
     assert ends == [(e["hand"], e["scores"]) for e in table.host_events if e["type"] == "hand_over"]
+    # The player back is told its cards are the host's this hand, and its own after it.
+    deals = [e.get("deal") for e in table.guest_events[len(table.guests) - 1]
+             if e["type"] == "state" and e["view"].get("hand")]
+    assert HELD_BY_HOST in deals and deals[-1] == PRIVATE, deals
 
 
 @pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])

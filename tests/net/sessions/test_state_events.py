@@ -1,10 +1,14 @@
-"""The facade's "state" event: legal lists, templates for combinatorial choices, reasons."""
+"""The facade's "state" event: legal lists, templates for combinatorial choices, reasons,
+and how the hand was dealt."""
+
+import pytest
 
 from engine import make_game
 from engine.bots.random_bot import RandomBot
 from engine.deal import derive_seed
 from engine.info import GameInfo, from_plain
 from net.sessions.events import legal_for, state_event
+from tests.net.session_kit import PATIENT, Table
 
 SEED = derive_seed(b"\x07" * 32, "state-events")
 
@@ -62,3 +66,24 @@ def test_every_state_event_carries_what_the_title_says_about_itself(any_variant)
     event = state_event(game, state, 0, [], [0] * game.num_sides, 1)
     assert from_plain(GameInfo, event["info"]) == game.info
     assert state_event(game, state, None, [], [0] * game.num_sides, 1)["info"] is event["info"]  # made once
+
+
+@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
+def test_every_seat_is_told_how_the_hand_was_dealt(arun, tmp_path, mental):
+    """Issue 20, item 5: the table shows the private deal; the "state" event carries it
+    (the host's from its authority, a guest's from its own replica)."""
+    async def main():
+        table = Table(tmp_path, game="rook", hands=1, guests=2, bots=1, timings=PATIENT,
+                      host_kw={"mental_deal": mental})
+        await table.start()
+        try:
+            await table.finish(timeout=90)
+        finally:
+            await table.close()
+        return table
+
+    table = arun(main(), timeout=120)
+    expected = "private" if mental else "seeded"
+    for events in [table.host_events, *table.guest_events.values()]:
+        in_hand = [e for e in events if e["type"] == "state" and e["view"].get("hand")]
+        assert in_hand and {e.get("deal") for e in in_hand} == {expected}

@@ -64,6 +64,7 @@ HAND_END, REVEAL = "hand_end", "reveal"
 
 class MentalPeer(PeerDeal):
     OPENS = ml.DEAL
+    PRIVATE = True
     KINDS = (ml.MESSAGE, ml.RESTART, ml.DEALT, HAND_END, REVEAL)
     SELF_CHECKED = ("action",)
 
@@ -102,6 +103,11 @@ class MentalPeer(PeerDeal):
     @property
     def setup(self):
         return self.party.setup
+
+    @property
+    def held_by_host(self) -> bool:
+        """This client is no party of the deal: its seat's cards are the host's this hand."""
+        return self.party.onlooker
 
     def check(self, entry, message):
         return getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
