@@ -149,12 +149,15 @@ class ReadmitEvent(TypedDict):
 
 
 class AlertEvent(TypedDict):
-    """An integrity alert."""
+    """An integrity alert. ``goes_on``: a player's proven cheat under the private deal,
+    named while the table goes on (the hand void and dealt again); absent: the client
+    stopped checking at it."""
     type: Literal["alert"]
     seat: int | None
     rule: str
     detail: str
     evidence_path: str | None
+    goes_on: NotRequired[bool]
 
 
 class ErrorEvent(TypedDict):

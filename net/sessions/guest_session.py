@@ -136,6 +136,7 @@ class GuestCore:
         self.browser = None
         self.tables: list[dict] = []
         self.alerts: list[dict] = []
+        self.named: list[dict] = []  # players' cheats named; the table went on
         self.verified: list[dict] = []
         self.errors: list[str] = []
         self.reconnects = 0
@@ -441,6 +442,10 @@ class GuestCore:
         self._raise_alerts(self.replica.check_head(seq, head))
 
     def _raise_alerts(self, out) -> None:
+        for alert in out.named:  # a player's proven cheat: named, and the table goes on
+            event = dict(alert_event(alert, self.subdir("evidence")), goes_on=True)
+            self.named.append(event)
+            self.emit(event)
         for alert in out.alerts:
             event = alert_event(alert, self.subdir("evidence"))
             self.alerts.append(event)
@@ -481,7 +486,7 @@ class GuestCore:
         r = self.replica
         return {"table": self.table, "seat": r.seat if r else None,
                 "hands_verified": len(self.verified), "verified": self.verified,
-                "alerts": self.alerts, "head": r.seq if r else -1,
+                "alerts": self.alerts, "named": self.named, "head": r.seq if r else -1,
                 "scores": list(r.scores) if r and r.scores else None,
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],

@@ -62,6 +62,7 @@ from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
+from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import WIRE, Link, Timings
@@ -382,6 +383,8 @@ class HostCore:
             self._record(done=False)
         if "hand_end" in kinds:
             self.view.hand_over(next(e for e in out.entries if e.kind == "hand_end"))
+        for signed in out.entries:
+            self.view.cheat_named(signed)
         self.advance()
 
     def refresh(self) -> None:
@@ -639,6 +642,23 @@ class HostView:
         banked = match.results[-1].score
         before = [total - points for total, points in zip(match.scores, banked)]
         t.emit(state_event(t.game, state, t.you, events, before, match.hand_number))
+
+    def cheat_named(self, signed) -> None:
+        """A player's proven cheat the host's deal restarted the hand for (its own client's
+        verdict, which every honest guest reaches too): the host's person is told, as each
+        guest's is, and the evidence saved; the table goes on."""
+        cheat = signed.body.get("cheat") if isinstance(signed.body, dict) else None
+        if signed.kind != "mental-restart" or not isinstance(cheat, dict):
+            return
+        t = self.table
+        log = t.authority.log
+        start = max((s.seq for s in log[:signed.seq] if s.kind in ("mental-deal", "mental-restart")),
+                    default=0)
+        alert = IntegrityAlert(cheat["seat"], PLAYER, cheat["rule"],
+                               f"{cheat['detail']} — the hand is void and dealt again, that "
+                               "player's cards dealt by this computer", t.table, signed.seq,
+                               [s.wire for s in log[start:signed.seq + 1]])
+        t.emit(dict(alert_event(alert, t.files.dir / "evidence"), goes_on=True))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body
