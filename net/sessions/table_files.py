@@ -111,15 +111,16 @@ class TableFiles:
 
     def adopt(self, authority: HostAuthority) -> HostAuthority:
         """A table this client carries on from its own copy of the log (``succession``):
-        a fresh log here holding every entry so far, written to from now on. (It cannot
-        be restored from: the departed host signed most of it.)"""
+        a fresh log here holding every entry so far — the departed host's with what this
+        client was sent for them (``successor.seen``), so that the table can be restored
+        from it as any host's is (``successor.restore``) — written to from now on."""
         self.dir.mkdir(parents=True, exist_ok=True)
         self.store = self._new_store()
         if self.store.load().records:
             self._set_aside(None, None)
         with self.store.batch():
             for signed in authority.log:
-                self.store.append(signed)
+                self.store.append(signed, authority.seen.get(signed.seq))
         authority.persist = self.store
         self.restored = True
         return authority

@@ -98,6 +98,7 @@ class HostAuthority:
         self.deal: HostDeal = NoHand()  # the hand's deal part (the last hand's, between hands)
         self.archive = Archive()
         self.dropped_at: dict[int, float] = {}  # seat -> when its drop was logged (this clock)
+        self.seen: dict[int, dict] = {}  # a successor's: what it was sent for entries it took
         self._restoring = False
 
     # -- the table ---------------------------------------------------------------------
@@ -249,7 +250,13 @@ class HostAuthority:
     def restore(cls, identity, records, rng=os.urandom, persist=None, **options) -> "HostAuthority":
         """A host (made with ``options``) rebuilt from its persisted ``(SignedEntry, private)``
         records by running each through the same ``_apply`` that made it. RestoreError if
-        the records are not a chain this identity signed or do not replay to their hashes."""
+        the records are not a chain this identity signed or do not replay to their hashes.
+        A table this identity carried on after its host left (its log opens with that
+        host's entries) is rebuilt by ``successor.restore``."""
+        if records and records[0][0].kind == "table" \
+                and records[0][0].body.get("host_key") != identity.public_key:
+            from net.trust import successor  # (it builds on this module)
+            return successor.restore(cls, identity, records, rng, persist, **options)
         host = cls(identity, rng, persist, **options)
         for signed, private in records:
             if host.chain is None:

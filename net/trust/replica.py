@@ -66,6 +66,12 @@ class ReplicaOut:
     named: list = field(default_factory=list)  # IntegrityAlerts naming a player; the table goes on
     errors: list = field(default_factory=list)  # the host's error replies, rejected junk
 
+    def then(self, later: "ReplicaOut") -> "ReplicaOut":
+        """This and ``later``, as one (what was accepted, verified, named, raised)."""
+        return ReplicaOut(self.sends + later.sends, self.accepted + later.accepted,
+                          self.verified + later.verified, self.alerts + later.alerts,
+                          self.named + later.named, self.errors + later.errors)
+
 
 class ReplicaHalted(Exception):
     """The replica stopped at an integrity alert and takes no more actions."""
@@ -407,13 +413,26 @@ class PeerReplica:
         return m.tail_messages([signed.wire for signed in self.log[max(after + 1, 0):]])
 
     @classmethod
-    def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom, **timing) -> "PeerReplica":
-        """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``);
-        ``timing``: its ``deadline`` and ``slack``, if not the default ones."""
+    def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom,
+                **timing) -> "PeerReplica":
+        """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``),
+        read as a catch-up (as a sync from the host is: nothing in them was live here, so
+        no deadline is timed on them); ``timing``: its ``deadline`` and ``slack``, if not
+        the default ones."""
         replica = cls(identity, host_key, table, rng, **timing)
-        for message in messages:
-            replica.receive(message.wire)
+        replica.replay(messages)
         return replica
+
+    def replay(self, messages) -> ReplicaOut:
+        """Accept entry messages kept from before (a disk copy, a roll-back), as the first
+        part of a sync; what it came to (the replica stops at the first that fails)."""
+        out = ReplicaOut()
+        for message in messages:  # (never the "last" of a sync: what the deal has to say
+            # once caught up is said when the host's sync ends, as after any catch-up)
+            out = out.then(self.receive(m.sync_message([message.wire], last=False)))
+            if self.halted is not None:
+                break
+        return out
 
 
 def then(commit, after):
