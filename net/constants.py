@@ -18,8 +18,11 @@ from __future__ import annotations
 #: view is only what the peer's view adds to the public one (``State.private_view``),
 #: not the whole view again; a "mental-deal" that is not the table's first deal of its
 #: hand number carries a fresh "attempt" (a rematch, a hand dealt again after a
-#: takeover), and a takeover keeps the mental deal.
-PROTOCOL_VERSION = 5
+#: takeover), and a takeover keeps the mental deal. 6: a takeover needs the standings of a
+#: majority of the table's players; the host may hand the table to a player on leaving
+#: ("handover", and the takeover entry's optional "handover"); a standby answers a
+#: standing with "follow" (another player carries the table on) or "declined".
+PROTOCOL_VERSION = 6
 
 # -- identity -------------------------------------------------------------------------
 
@@ -180,7 +183,22 @@ GUEST_LOG_DELAY = 0.1
 
 # -- takeover (net/trust/takeover.py) ---------------------------------------------------------
 
-#: Seconds of silence from the host after which the remaining players take the table
-#: over (the host may come back before: then nothing changes). Longer than a heartbeat
-#: timeout plus a restarting host's usual return, so a restart is not taken for a departure.
-TAKEOVER_GRACE = 15.0
+#: Seconds the players wait, once their host's app is gone — its connection closed or
+#: reset, its computer refusing new ones, as a crashed or killed app leaves it — before
+#: they carry the table on. An app restarted within this is simply back (its table
+#: restored from its log); later, it finds the table carried on and joins it as a guest.
+TAKEOVER_AFTER_RESET = 2.5
+#: Seconds the players wait after their host went silent (nothing heard from it for
+#: ``HEARTBEAT_TIMEOUT``: a lid closed, the Wi-Fi gone) before they carry the table on.
+#: A blip shorter than the heartbeat timeout is never noticed; one that ends within this
+#: is a reconnection, as any.
+TAKEOVER_AFTER_SILENCE = 1.5
+#: Seconds the player who carries the table on waits for the standings of the players its
+#: log says are connected (they noticed the host gone at about the same moment).
+TAKEOVER_GATHER = 1.0
+#: A takeover that found no majority of the players (a partition, or the others still
+#: have the host) is tried again this often while the host stays away.
+TAKEOVER_RETRY = 5.0
+#: How often a guest tries its host again while a takeover is pending: a restarted
+#: app is found before the players carry the table on.
+TAKEOVER_PROBE = 0.25

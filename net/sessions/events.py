@@ -203,14 +203,17 @@ def connection_event(seat: int | None, state: str, detail: str = "", **progress)
 
 
 def takeover_event(stage: str, departed: str, successor: str, abandoned: int | None,
-                   reason: str | None, you: bool = False, departed_seat: int | None = None) -> dict:
+                   reason: str | None, you: bool = False, departed_seat: int | None = None,
+                   text: str | None = None) -> dict:
     """The "takeover" event: the host left for good and a player carries the table on.
-    ``stage``: "searching" (the host has been silent past the grace: finding who hosts
-    now), "following" (another player hosts: reconnecting to it), "hosting" (we do), or
-    "done" (the takeover entry is in our log). ``abandoned``: the hand dealt again."""
+    ``stage``: "searching" (the host has been gone past the wait: finding who hosts
+    now — or, ``text`` says, waiting for enough of the players to reach each other),
+    "following" (another player hosts: reconnecting to it — or, ``text`` says, not
+    reaching it), "hosting" (we do), or "done" (the takeover entry is in our log).
+    ``abandoned``: the hand dealt again."""
     return {"type": "takeover", "stage": stage, "departed": departed, "successor": successor,
             "abandoned": abandoned, "reason": reason, "you": you, "departed_seat": departed_seat,
-            "text": takeover_text(stage, departed, successor, abandoned, you)}
+            "text": text or takeover_text(stage, departed, successor, abandoned, you)}
 
 
 def takeover_text(stage: str, departed: str, successor: str, abandoned: int | None,

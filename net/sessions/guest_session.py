@@ -144,6 +144,8 @@ class GuestCore:
         self.fatal: str | None = None
         self.done = asyncio.Event()
         self.joined = asyncio.Event()  # set at the first "joined", and stays set
+        self.from_disk: int | None = None  # entries our replica was rebuilt with from disk
+        self._restored = None  # their ReplicaOut, told once the host has us back
 
     # -- the connection state machine ------------------------------------------------------
     def _to(self, state: GuestState) -> None:
@@ -167,22 +169,26 @@ class GuestCore:
         """Play until the table ends, an alert stops us, or ``stop``; the summary."""
         try:
             await self._locate()
+            self._from_disk()
             await self.succession.start()
             if self.give_up is not None:
                 self._deadline = asyncio.get_running_loop().time() + FIRST_JOIN_WITHIN
             backoff = Backoff(self.timings)
             while not self.ended:
+                await self.succession.settled()  # our standing is out: no old host meanwhile
+                if self.ended:
+                    break
                 conn = await self._attempt_once(backoff)
                 if conn is None:
                     continue
                 backoff.reset()
                 self.fingerprint = self.fingerprint or conn.peer_fingerprint
-                reason = await self._session(conn)
+                reason, silent = await self._session(conn)
                 if self.ended:
                     break
                 self._to(GuestState.DROPPED)
                 self.reconnects += 1
-                self.succession.host_silent()
+                self.succession.host_silent(silent)
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(backoff.next())
@@ -205,8 +211,8 @@ class GuestCore:
         try:
             return await self._connect()
         except asyncio.CancelledError:
-            if self.ended:
-                return None  # Cancel while connecting
+            if not asyncio.current_task().cancelling():
+                return None  # Cancel while connecting, or the table moved (``wake``)
             raise
         except (PinMismatch, VersionMismatch) as exc:
             raise Fatal(str(exc)) from None
@@ -219,10 +225,13 @@ class GuestCore:
         if self.ended:
             return
         self._to(GuestState.BACKING_OFF)
+        if self.succession.pending:  # a host back before the players carry on is found
+            delay = min(delay, self.timings.takeover_probe)
         try:
             await within(delay, self._wake.wait())
         except TimeoutError:
             pass
+        self._wake.clear()
         if not self.ended:
             self._to(GuestState.CONNECTING)
 
@@ -259,7 +268,9 @@ class GuestCore:
                 raise Fatal(f"Couldn't reach the table at {where}: {problem}. The host may "
                             "have closed it, or the address is wrong.")
             return
-        if self.give_up is not None and failed >= self.give_up:
+        if self.succession.following is not None:  # another player carries the table on
+            self.succession.unreachable()  # (and we keep trying to reach them)
+        elif self.give_up is not None and failed >= self.give_up:
             raise Fatal(f"The host stopped answering ({problem}; tried {failed} times). "
                         "The table may have closed.")
         self.emit(self._reconnecting(f"Trying to reach the host at {where} again… ({problem})",
@@ -283,10 +294,13 @@ class GuestCore:
         return self._wake_event
 
     def wake(self, ended_by: str | None = None) -> None:
-        """Stop backing off: the table moved, or (``ended_by``) we host it now (succession)."""
+        """Stop backing off, and any attempt still waiting on the old address: the table
+        moved, or (``ended_by``) we host it now (succession)."""
         if ended_by is not None:
             self._end(ended_by)
         self._wake.set()
+        if self._attempt is not None:
+            self._attempt.cancel()
 
     async def stop(self) -> None:
         await self.succession.leave()
@@ -297,7 +311,9 @@ class GuestCore:
         if self.link is not None:
             self.link.close("left the table")
 
-    async def _session(self, conn) -> str:
+    async def _session(self, conn) -> tuple[str, bool]:
+        """One connection to the host, from "join" to its end: why it ended, and whether
+        the host went silent (rather than closing or resetting it)."""
         replica = self.replica
         seat = replica.seat if replica is not None else None
         last = replica.seq if replica is not None else -1
@@ -307,11 +323,11 @@ class GuestCore:
                 "seat": seat if seat is not None else self.wanted_seat, "standby": self.succession.port}
         link = Link(conn, self.timings, self.receive,
                     position=lambda: self.replica.seq if self.replica else -1,
-                    on_hb=self._on_host_head)
+                    on_hb=lambda seq, head: self._on_host_head(link, seq, head))
         self.link = link
         link.send(join)
         try:
-            return await link.run()
+            return await link.run(), link.silent
         finally:
             self.link = None
 
@@ -374,6 +390,8 @@ class GuestCore:
                 self.link.send(reply)
         elif kind == "roster":
             self.succession.on_roster(msg)
+        elif kind == "handover":
+            self.succession.on_handover(msg)
         else:
             self.link.reject(f"unexpected message {kind!r}")
 
@@ -391,10 +409,9 @@ class GuestCore:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
-            self.replica = PeerReplica(self.identity, msg.get("origin", key), msg["table"],
-                                       deadline=self.timings.contribution,
-                                       slack=self.timings.contribution_slack)
+            self.replica = self._new_replica(msg.get("origin", key), msg["table"])
             self.disk_log.open(msg["table"])
+            self._restored = None  # (another host, or table, than the copy on disk)
         self._host_name = self.link.conn.peer_name
         self.succession.host_back()
         self._to(GuestState.JOINED)
@@ -402,6 +419,34 @@ class GuestCore:
         self.joined.set()
         self.emit(connection_event(msg["seat"], "connected",
                                    f"joined {self.table} at entry {msg['head']}"))
+
+    def _new_replica(self, origin: bytes, table: str) -> PeerReplica:
+        return PeerReplica(self.identity, origin, table, deadline=self.timings.contribution,
+                           slack=self.timings.contribution_slack)
+
+    def _from_disk(self) -> None:
+        """The app started again at the seat it remembers: our replica rebuilt from our own
+        copy of that table's log (every entry checked again), so that the host sends only
+        what we lack. Anything amiss — no copy, another seat, a copy that does not check —
+        and the log is fetched whole, as on a first join."""
+        record = self.remember.load()
+        if self.replica is not None or record is None or self.wanted_seat is None \
+                or record["seat"] != self.wanted_seat:
+            return
+        messages = self.disk_log.read(record["table"])
+        if not messages or messages[0].entry.kind != "table":
+            return
+        replica = self._new_replica(messages[0].entry.body["host_key"], record["table"])
+        out = replica.replay(messages)
+        if replica.halted is not None or replica.seat != self.wanted_seat:
+            log.warning("our copy of the table's log does not check (%s): fetching it whole",
+                        replica.halted.detail if replica.halted else "another seat")
+            return
+        self.replica, self.host_key, self.table = replica, replica.host_key, record["table"]
+        self.disk_log.open(record["table"], keep=True)
+        self.succession.kept(out.accepted)
+        self.from_disk = replica.seq + 1
+        self._restored = out
 
     def _from_host(self, msg: dict) -> None:
         if self.replica is None:
@@ -420,13 +465,21 @@ class GuestCore:
         for reason in out.errors:
             self.player.refused(reason)
         self._raise_alerts(out)
-        if out.accepted:
+        if out.accepted:  # acknowledged at once, kept
             self.link.send({"type": "hb", "seq": self.replica.seq})
+            self.disk_log.keep(out.accepted)
+            self.succession.kept(out.accepted)
+        if self._restored is not None:  # (the first batch since we rebuilt the replica from
+            out = self._restored.then(out)  # disk: shown with it, as one catch-up sync)
+            self._restored, was_seat = None, None
+        self._show(out, was_seat, was_names)
+
+    def _show(self, out, was_seat, was_names: dict) -> None:
+        """What the replica accepted (``out``), told to the person and acted on."""
+        if out.accepted:
             self.player.settle(out.accepted)
             self.view.report(out.accepted, was_seat, was_names)
             self._remember()
-            self.disk_log.keep(out.accepted)
-            self.succession.kept(out.accepted)
         for hand in out.verified:
             self.verified.append({"hand": hand["hand"], "scores": hand["scores"],
                                   "deferred": len(hand["deferred"])})
@@ -435,10 +488,10 @@ class GuestCore:
         self._check_end()
         self.player.poke()
 
-    def _on_host_head(self, seq: int, head: bytes | None) -> None:
-        """The host's heartbeat: its log's head, checked against what it sent us."""
-        if self.replica is None or head is None:
-            return  # not joined yet (the host sends nothing before "joined")
+    def _on_host_head(self, link, seq: int, head: bytes | None) -> None:
+        """The host's heartbeat: the head of what it sent us, checked against our log."""
+        if self.replica is None or head is None or link is not self.link:
+            return  # not joined yet, or a link we have left (a takeover)
         self._raise_alerts(self.replica.check_head(seq, head))
 
     def _raise_alerts(self, out) -> None:

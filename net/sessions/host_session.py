@@ -213,6 +213,9 @@ class HostCore:
         self._record(done=False)
         self.phase = Phase.OPEN
         if self.restored:
+            mine = self.authority.seats.held_by(self.key)
+            if self.you is not None and mine is not None:
+                self.you = mine  # the seat this key plays (one it carried on: not seat 0)
             if not self.takeback.begin():
                 self.arrivals.after_restart()
             self.games_started = self.authority.game_number
@@ -320,8 +323,8 @@ class HostCore:
         fp = conn.peer_fingerprint
         holder: list[Link] = []
         link = Link(conn, self.timings, lambda msg: self.receive(fp, holder[0], msg),
-                    position=lambda: self.authority.chain.seq,
-                    head=lambda: self.authority.chain.head,
+                    position=lambda: self._announced(fp, holder[0]),
+                    head=lambda: self._announced_head(fp, holder[0]),
                     on_hb=lambda seq, head: self.outbox.on_ack(fp, holder[0], seq))
         holder.append(link)
         if first["type"] == "join" and self.phase is Phase.ENDED:
@@ -334,6 +337,17 @@ class HostCore:
             self.roster.joined(self.authority.seat_of(fp), link, first)
         reason = await link.run()
         self.arrivals.ended(fp, link, reason)
+
+    def _announced(self, fp: str, link) -> int:
+        """The head our heartbeat tells ``fp``'s peer of: the last entry sent on its link
+        (-1: none yet). Never more: a peer told of an entry it was not sent takes the host
+        for one withholding it — and a link may be held before its log is sent (while a
+        restarted host, or a player that carried the table on, waits for the others)."""
+        return self.outbox.sent_on(fp, link)
+
+    def _announced_head(self, fp: str, link) -> bytes | None:
+        seq = self._announced(fp, link)
+        return self.authority.archive.hash_at(seq) if 0 <= seq <= self.authority.chain.seq else None
 
     def receive(self, fp: str, link, msg: dict) -> None:
         """A message from a peer after its "join"."""
