@@ -202,3 +202,6 @@ TAKEOVER_RETRY = 5.0
 #: How often a guest tries its host again while a takeover is pending: a restarted
 #: app is found before the players carry the table on.
 TAKEOVER_PROBE = 0.25
+#: Seconds a host handing the table over (``HostCore.hand_over``) waits for its guests to
+#: go to the heir before it closes (they do within a fraction of a second).
+HANDOVER_GRACE = 5.0

@@ -204,26 +204,31 @@ def connection_event(seat: int | None, state: str, detail: str = "", **progress)
 
 def takeover_event(stage: str, departed: str, successor: str, abandoned: int | None,
                    reason: str | None, you: bool = False, departed_seat: int | None = None,
-                   text: str | None = None) -> dict:
+                   text: str | None = None, handed: bool = False) -> dict:
     """The "takeover" event: the host left for good and a player carries the table on.
     ``stage``: "searching" (the host has been gone past the wait: finding who hosts
     now — or, ``text`` says, waiting for enough of the players to reach each other),
     "following" (another player hosts: reconnecting to it — or, ``text`` says, not
     reaching it), "hosting" (we do), or "done" (the takeover entry is in our log).
-    ``abandoned``: the hand dealt again."""
+    ``abandoned``: the hand dealt again; ``handed``: the host left on purpose and handed
+    the table to that player."""
     return {"type": "takeover", "stage": stage, "departed": departed, "successor": successor,
             "abandoned": abandoned, "reason": reason, "you": you, "departed_seat": departed_seat,
-            "text": text or takeover_text(stage, departed, successor, abandoned, you)}
+            "text": text or takeover_text(stage, departed, successor, abandoned, you, handed)}
 
 
 def takeover_text(stage: str, departed: str, successor: str, abandoned: int | None,
-                  you: bool = False) -> str:
+                  you: bool = False, handed: bool = False) -> str:
     """A takeover in words: "Grandma's computer left the game — Dad is now hosting"."""
     gone = f"{departed}'s computer" if departed else "The host's computer"
     if stage == "searching":
         return f"{gone} has stopped answering — finding who carries the table on…"
     who = "you are" if you else f"{successor or 'another player'} is"
     text = f"{gone} left the game — {who} now hosting"
+    if handed:
+        text = (f"{departed or 'The host'} left and handed the table to "
+                f"{'you' if you else successor or 'another player'}"
+                + (" — you are now hosting" if you else ""))
     if stage == "following":
         text += " (reconnecting…)"
     if abandoned is not None:

@@ -88,6 +88,7 @@ class TableEvent(TypedDict):
     started: bool
     waiting: NotRequired[list[dict]]  # host: strangers asking in, [{"fingerprint", "name"}]
     address: NotRequired[str]  # a network host's: what others type in Join by address
+    heir: NotRequired[int | None]  # a network host's: whom it may hand the table to on leaving
 
 
 class StateEvent(TypedDict):
@@ -194,9 +195,11 @@ class NoticeEvent(TypedDict):
 
 
 class TakeoverEvent(TypedDict):
-    """The host left for good and a player carries the table on (``succession``):
-    ``stage`` "searching" (finding who hosts now), "following" (reconnecting to the
-    player who does), "hosting" (you do) or "done" (the takeover is in your log);
+    """The host left for good (or handed the table over) and a player carries the table
+    on (``succession``): ``stage`` "searching" (finding who hosts now, or waiting for
+    enough of the players to reach each other: ``text`` says), "following"
+    (reconnecting to the player who does, or not reaching them), "hosting" (you do) or
+    "done" (the takeover is in your log);
     ``text`` says it in words ("Grandma's computer left the game — Dad is now hosting");
     ``abandoned``: the hand dealt again; ``departed_seat``: the seat held for the host."""
     type: Literal["takeover"]
@@ -269,3 +272,11 @@ class Session(ABC):
     @abstractmethod
     def close(self) -> None:
         """Leave the table and stop the session's thread."""
+
+    def hand_over(self, seat: int) -> bool:
+        """Host only: leave, handing the table to the player in ``seat`` (the "table"
+        event's ``heir``), who carries it on at once; the others follow. Whether it was
+        handed over (if not, the table is closed for everyone, as ``close`` does). Stops
+        the session's thread, as ``close`` does."""
+        self.close()
+        return False

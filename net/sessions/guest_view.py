@@ -44,7 +44,8 @@ class GuestView:
             names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
             self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
                                           names.get(body["seat"], ""), body["abandoned"],
-                                          body["reason"], departed_seat=body["departed_seat"]))
+                                          body["reason"], departed_seat=body["departed_seat"],
+                                          handed=body.get("handover") is not None))
         for body in (a.entry.body for a in accepted if a.entry.kind == "mental-restart"):
             if body["seats"]:  # a deal restarted, or a hand voided, without players gone
                 names = [was_names.get(s) or self.replica.seats[s].name for s in body["seats"]]

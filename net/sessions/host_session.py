@@ -45,12 +45,12 @@ from collections.abc import Callable
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import PRIVATE_DEAL, RESTART_GRACE
+from net.constants import HANDOVER_GRACE, PRIVATE_DEAL, RESTART_GRACE
 from net.sessions.admission import Admission, raise_file_limit
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
-from net.sessions.clock import Timers
+from net.sessions.clock import Timers, wait_until
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
 from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
@@ -61,6 +61,7 @@ from net.sessions.stand_ins import StandIns
 from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
+from net.trust import takeover
 from net.trust.authority import HostAuthority, Out
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
@@ -283,6 +284,41 @@ class HostCore:
             task.cancel()
         self.files.close()
 
+    def heirs(self) -> list[int]:
+        """The players this host may hand the table to when it leaves (``hand_over``),
+        lowest seat first: those here whose client can carry the table on (it named a
+        standby)."""
+        auth = self.authority
+        if auth is None or not self.is_open:
+            return []
+        return [seat for seat, key in sorted(auth.seats.players(besides=self.key).items())
+                if seat in self.roster.standby and self.outbox.holds(fingerprint(key))]
+
+    def heir(self) -> int | None:
+        return next(iter(self.heirs()), None)
+
+    async def hand_over(self, seat: int) -> bool:
+        """The host person leaves and hands the table to the player in ``seat`` at once
+        (``succession``): after the log's last entry every guest is sent this host's signed
+        handover and where that player's standby is; it carries the table on as in any
+        takeover (the hand in progress dealt again), the others follow it, and this table
+        closes once they have gone (``HANDOVER_GRACE`` at most). False, and nothing done,
+        if that player cannot take it (not here, or its client cannot host)."""
+        if seat not in self.heirs():
+            return False
+        auth = self.authority
+        self.phase = Phase.ENDED  # nothing more is signed here: the heir's log goes on from ours
+        self.bots.driver.stop()
+        self.timers.cancel_all()
+        address, port = self.roster.standby[seat]
+        signed = takeover.hand_over(self.identity, auth.table, seat, auth.chain.seq, auth.chain.head)
+        self.outbox.broadcast({"type": "handover", "signed": signed, "address": address,
+                               "port": port})
+        self._record(done=True)  # not resumed here: the table goes on at the heir's
+        await wait_until(self.outbox.all_hung_up, HANDOVER_GRACE)
+        await self.stop()
+        return True
+
     async def finish(self, reason: str = "the game is over", expected=()) -> None:
         """Tell every peer the table is closing after the last entry and wait (bounded)
         until each has acknowledged it (``expected``: peers not back yet, told as they come)."""
@@ -334,7 +370,8 @@ class HostCore:
                         else "the table is closing")
         else:
             self.arrivals.join(fp, conn.peer_key, conn.peer_name, link, first)
-            self.roster.joined(self.authority.seat_of(fp), link, first)
+            if self.roster.joined(self.authority.seat_of(fp), link, first):
+                self.settled()  # (a player who may be handed the table)
         reason = await link.run()
         self.arrivals.ended(fp, link, reason)
 
@@ -613,8 +650,10 @@ class HostView:
     def table_event(self) -> dict:
         t = self.table
         auth = t.authority
-        return table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
-                           auth.match is not None, t.arrivals.waiting_list())
+        event = table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
+                            auth.match is not None, t.arrivals.waiting_list())
+        event["heir"] = t.heir()  # whom the host person may hand the table to on leaving
+        return event
 
     def playing(self) -> bool:
         state = self.table.authority.state

@@ -89,7 +89,7 @@ TOWARDS_HOST = "towards the host"
 
 #: What travels on a standby connection: a player's standing, and the answer to it.
 STANDBY = SCHEMAS.copy()
-STANDBY.message("standing", signed=dict)
+STANDBY.message("standing", {"handover": dict}, signed=dict)  # (and the host's handover)
 #: we carry the table on: rejoin us at ``port`` (our address), from entry ``seq``
 STANDBY.message("hosting", port=int, seq=int)
 #: the player in ``seat`` carries the table on, at ``address``:``port``, from entry ``seq``
@@ -336,7 +336,8 @@ class Succession:
         me = replica.seat
         names = {s: i.name for s, i in replica.seats.items()}
         departed = names.get(replica.host_seat, "")
-        core.emit(takeover_event("searching", departed, "", None, None))
+        if self.handover is None:
+            core.emit(takeover_event("searching", departed, "", None, None))
         for seat in candidates:
             if seat == me:
                 return "hosting" if await self._host(standing, answer) else None
@@ -400,8 +401,11 @@ class Succession:
         except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
             log.info("seat %s cannot carry the table on: %s", seat, exc)
             return None
+        offer = {"type": "standing", "signed": standing}
+        if self.handover is not None:  # (the heir may read ours before its own from the host)
+            offer["handover"] = self.handover
         try:
-            await conn.send({"type": "standing", "signed": standing})
+            await conn.send(offer)
             reply = await within(self._answer_within(), conn.recv())
         except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
             return None
@@ -424,6 +428,8 @@ class Succession:
                 != conn.peer_fingerprint:
             await conn.close()
             return
+        if first.get("handover") is not None and self.handover is None:
+            self.on_handover({"signed": first["handover"], "address": "", "port": 0})
         try:
             await conn.send(await self._answer_to(first["signed"], conn))
         except (TimeoutError, ConnectionClosed, OSError, ProtocolError):
@@ -482,7 +488,8 @@ class Succession:
         core.emit(takeover_event("hosting", names.get(entry.body["departed_seat"], ""),
                                  names.get(entry.body["seat"], ""), entry.body["abandoned"],
                                  entry.body["reason"], you=True,
-                                 departed_seat=entry.body["departed_seat"]))
+                                 departed_seat=entry.body["departed_seat"],
+                                 handed=self.handover is not None))
         answer.set_result({"type": "hosting", "port": self.host.port, "seq": base})
         core.wake(ended_by="takeover")
         return True
@@ -514,7 +521,8 @@ class Succession:
         names = {s: i.name for s, i in replica.seats.items()}
         departed = names.get(replica.host_seat, "")
         core.emit(takeover_event("following", departed, names.get(seat, ""),
-                                 takeover.hand_in_progress(replica), None))
+                                 takeover.hand_in_progress(replica), None,
+                                 handed=self.handover is not None))
         core.host_key, core.fingerprint = key, fingerprint(key)
         core.address, core.port = address, port
         core.wake()

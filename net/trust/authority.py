@@ -253,8 +253,8 @@ class HostAuthority:
         the records are not a chain this identity signed or do not replay to their hashes.
         A table this identity carried on after its host left (its log opens with that
         host's entries) is rebuilt by ``successor.restore``."""
-        if records and records[0][0].kind == "table" \
-                and records[0][0].body.get("host_key") != identity.public_key:
+        if any(signed.kind == "takeover" and signed.body.get("host_key") == identity.public_key
+               for signed, _private in records):
             from net.trust import successor  # (it builds on this module)
             return successor.restore(cls, identity, records, rng, persist, **options)
         host = cls(identity, rng, persist, **options)

@@ -250,3 +250,33 @@ def test_a_split_table_is_carried_on_by_a_majority_side_only(tmp_path, deal, spl
         assert not [e for e in table.host.authority.log if e.kind == takeover.KIND]
         for summary in summaries:
             assert summary["alerts"] == [] and summary["head"] == table.head(), summary
+
+
+def test_a_host_leaving_hands_the_table_over_at_once(tmp_path, deal):
+    """The host person leaves mid-hand and hands the table to the player in seat 3 (not
+    the lowest, seat 2): seat 3 carries it on at once — no wait — with the host's signed
+    handover in its takeover entry, the other player follows, the host's table closes,
+    and the game is played to its end with no alert."""
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=1,  # seat 1: the host's bot
+                      timings=REAL, host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        await table.start()
+        for i in range(2):
+            table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.01)
+        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await wait_for(lambda: table.host.heirs() == [2, 3])
+        left_at = time.monotonic()
+        handed = await table.host.hand_over(3)
+        heir, took = await play_goes_on(table, left_at)
+        return table, handed, heir, took, await played_out(table, heir)
+
+    table, handed, heir, took, summaries = asyncio.run(run())
+    assert handed and heir is table.guests[1] and table.host.phase is Phase.CLOSED
+    assert took < TAKEOVER_AFTER_RESET, took  # no wait at all
+    one_log(heir, table.guests, summaries)
+    [entry] = [e for e in heir.succession.host.authority.log if e.kind == takeover.KIND]
+    assert entry.body["seat"] == 3 and entry.body["handover"]["body"]["seat"] == 3
+    assert "handed the table to" in entry.body["reason"]
+    assert entry.seq == table.host.authority.chain.seq + 1  # from the host's last entry
+    texts = [e["text"] for e in table.guest_events[0] if e["type"] == "takeover"]
+    assert texts and all("handed the table to Guest1" in t for t in texts), texts
