@@ -252,8 +252,10 @@ class MainWindow(QMainWindow):
             self._network_missing()
             return
         bridge = self.new_bridge()
+        where = {"where": offer["where"]} if offer.get("where") else {}  # (a table carried on)
         self._sit_down(self.network.host({**settings, "name": offer["name"]},
-                                         self.settings.display_name, bridge.deliver, resume=True),
+                                         self.settings.display_name, bridge.deliver, resume=True,
+                                         **where),
                        bridge)
 
     def discard_game(self, offer: dict) -> None:
@@ -262,7 +264,7 @@ class MainWindow(QMainWindow):
             from net.sessions.local import discard_local
             discard_local(offer["game"]["game"])
         elif self.network is not None:
-            self.network.discard_unfinished()
+            self.network.discard_unfinished(*([offer["where"]] if offer.get("where") else []))
         self.offer_unfinished()
 
     def _forget_carried_on(self, table) -> None:

@@ -176,6 +176,9 @@ LOCAL_DIR = "local"
 #: A guest's copy of each table's verified log (net/sessions/guest_log.py), under its
 #: data directory.
 GUEST_LOG_DIR = "tables"
+#: Where a guest keeps the table it carries on after its host left (its log, its
+#: record), under its data directory: resumed from there after a restart, as a host's.
+CARRIED_ON_DIR = "carried-on"
 #: A guest writes the entries it acknowledged to that copy this long after the first of
 #: them, in one transaction: off a move's round trip, which the acknowledgement ends,
 #: and not in the middle of the other peers' checks of the next move.

@@ -72,7 +72,7 @@ import logging
 import os
 from pathlib import Path
 
-from net.constants import PRIVATE_DEAL
+from net.constants import CARRIED_ON_DIR, PRIVATE_DEAL
 from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
 from net.trust import successor, takeover
@@ -496,7 +496,7 @@ class Succession:
 
     def _host_core(self, authority):
         core = self.core
-        state_dir = Path(core.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / "carried-on"
+        state_dir = Path(core.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / CARRIED_ON_DIR
         kw = {"bind": self.bind, "timings": core.timings, "you": authority.seats.held_by(core.identity.public_key),
               "autoplay": core.player.bot is not None, "interfaces": core.interfaces,
               "emit": core.emit, "rng": core.rng, **self.host_kw}

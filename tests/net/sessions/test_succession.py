@@ -9,6 +9,7 @@ import pytest
 
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
+from net.sessions.network import Network
 from net.trust.deals.mental import log as ml
 from net.trust import takeover
 from tests.net.session_kit import Table, play_as_a_person, same_choices, wait_for
@@ -229,6 +230,7 @@ def test_a_successor_that_stops_too_is_restarted_from_its_disk(tmp_path, deal):
                        and len(carried.authority.state.history) >= 3, timeout=20)
         port, before = carried.port, carried.authority.chain.seq
         await heir.stop()  # killed: its table stops without a word to anyone
+        offered = Network(interfaces=[], home=tmp_path / "guest0").unfinished()  # (the app's lobby)
         restarted = HostCore(heir.identity, {"game": "rook"}, state_dir=tmp_path / "guest0" / "carried-on",
                              timings=table.timings, autoplay=True, resume=True,
                              mental_deal=deal, **host_kw)
@@ -242,9 +244,10 @@ def test_a_successor_that_stops_too_is_restarted_from_its_disk(tmp_path, deal):
                                  f"takeback {restarted.takeback.active}") from None
         await asyncio.wait_for(restarted.finished.wait(), 30)
         await restarted.stop()
-        return restarted, port, before, took, guests, summaries
+        return restarted, port, before, took, guests, summaries, offered
 
-    restarted, port, before, took, guests, summaries = asyncio.run(run())
+    restarted, port, before, took, guests, summaries, offered = asyncio.run(run())
+    assert offered["where"] == "carried-on" and offered["table"] == restarted.table
     auth = restarted.authority
     assert restarted.restored and restarted.port == port and restarted.you == guests[0].replica.seat
     assert auth.log[0].body["host_key"] != auth.key  # the first host's entries, then ours
