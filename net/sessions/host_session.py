@@ -60,6 +60,7 @@ from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
 from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
+from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import takeover
 from net.trust.authority import HostAuthority, Out
@@ -178,6 +179,7 @@ class HostCore:
         self.roster = Roster(self)
         self.deal_watch = DealWatch(self)
         self.ending = Ending(self)
+        self.whereabouts = Whereabouts(self)
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -272,6 +274,7 @@ class HostCore:
             self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
+        self.whereabouts.stop()
         self.bots.driver.stop()
         for link in list(self.links.values()):
             link.close("the host closed the table")
@@ -318,6 +321,16 @@ class HostCore:
         await wait_until(self.outbox.all_hung_up, HANDOVER_GRACE)
         await self.stop()
         return True
+
+    async def close_carried_on(self) -> None:
+        """Most of the players carried the table on without this host (``whereabouts``):
+        this copy is done — not offered to resume — and closes, as after a finish."""
+        if self.phase is not Phase.OPEN:
+            return
+        self.phase = Phase.ENDED
+        self._record(done=True)
+        await self.stop()
+        self.finished.set()
 
     async def finish(self, reason: str = "the game is over", expected=()) -> None:
         """Tell every peer the table is closing after the last entry and wait (bounded)
@@ -425,6 +438,7 @@ class HostCore:
         if set(kinds) & {"seat", "drop", "rejoin", "start", "option"}:
             self.settled()
             self._update_advert()
+            self.whereabouts.watch()  # (most of the players gone: carried on elsewhere?)
         events = []
         for signed in out.entries:
             events += self.authority.archive.events[signed.seq]

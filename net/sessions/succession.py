@@ -75,9 +75,10 @@ from pathlib import Path
 from net.constants import CARRIED_ON_DIR, PRIVATE_DEAL
 from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
+from net.sessions.standby import STANDBY
 from net.trust import successor, takeover
 from net.trust.replica import PeerReplica
-from net.wire.framing import SCHEMAS, ConnectionClosed, ProtocolError
+from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.address import local_address_towards
 from net.wire.identity import fingerprint
 from net.wire.transport import HandshakeError, open_connection, start_server, within
@@ -86,18 +87,6 @@ log = logging.getLogger(__name__)
 
 #: ``bind`` for a standby on the interface this guest reaches its host from.
 TOWARDS_HOST = "towards the host"
-
-#: What travels on a standby connection: a player's standing, and the answer to it.
-STANDBY = SCHEMAS.copy()
-STANDBY.message("standing", {"handover": dict}, signed=dict)  # (and the host's handover)
-#: we carry the table on: rejoin us at ``port`` (our address), from entry ``seq``
-STANDBY.message("hosting", port=int, seq=int)
-#: the player in ``seat`` carries the table on, at ``address``:``port``, from entry ``seq``
-STANDBY.message("follow", seat=int, address=str, port=int, seq=int)
-#: not carried on (``reason``: "connected", we still have the host; "majority", too few
-#: players reach each other — ``have`` of the ``need`` it takes; "nobody", no one answered)
-STANDBY.message("declined", {"have": int, "need": int}, reason=str)
-
 
 class NoSuccession:
     """A guest made without ``takeover``: it neither carries a table on nor follows."""
@@ -421,6 +410,9 @@ class Succession:
         except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
             await conn.close()
             return
+        if first.get("type") == "where":
+            await self._tell_where(first, conn)
+            return
         replica = self.core.replica
         problem = "not a standing" if first.get("type") != "standing" or replica is None else \
             takeover.standing_problem(replica.seats, replica.table, replica.host_key, first["signed"])
@@ -433,6 +425,35 @@ class Succession:
         try:
             await conn.send(await self._answer_to(first["signed"], conn))
         except (TimeoutError, ConnectionClosed, OSError, ProtocolError):
+            pass
+        finally:
+            await conn.close()
+
+    async def _tell_where(self, ask: dict, conn) -> None:
+        """The departed host, still running, asks where its table went (``whereabouts``):
+        if the table was carried on after it left, where it is now."""
+        replica = self.core.replica
+        log = self.host.authority.log if self.host is not None else \
+            (replica.log if replica is not None else [])
+
+        def left(key: bytes) -> bool:  # a takeover after the host with ``key`` left
+            return any(e.kind == takeover.KIND and e.body["departed"] == key for e in log)
+        reply = {"type": "declined", "reason": "nobody"}
+        if replica is None or ask["table"] != replica.table:
+            pass
+        elif self.hosted_at is not None and left(conn.peer_key):
+            reply = {"type": "follow", "seat": replica.seat, "address": self.bind,
+                     "port": self.host.port, "seq": self.hosted_at}
+        elif self.following is not None and conn.peer_key == replica.host_key:
+            seat, address, port, seq = self.following
+            reply = {"type": "follow", "seat": seat, "address": address, "port": port, "seq": seq}
+        elif self.host is None and left(conn.peer_key) and self.core.port is not None:
+            took = next(e for e in reversed(log) if e.kind == takeover.KIND)
+            reply = {"type": "follow", "seat": replica.host_seat, "address": self.core.address,
+                     "port": self.core.port, "seq": took.seq - 1}
+        try:
+            await conn.send(reply)
+        except (ConnectionClosed, OSError, ProtocolError):
             pass
         finally:
             await conn.close()

@@ -14,7 +14,8 @@ goes:
   back the table goes on where it was;
 * **split from some of its players** (2 + 2, 3 + 1, 1 + 3): only a side holding a majority
   of the table's players carries it on; the others say why and keep trying, and once
-  the network is whole again there is one table, every copy of its log the same.
+  the network is whole again there is one table, every copy of its log the same — the
+  host left alone learns where its table went, says so, and closes its copy.
 
 The speed itself is measured by ``python -m net.tools.bench --takeovers``; these tests
 use the protocol's own takeover timings and assert only "before the old grace".
@@ -30,6 +31,7 @@ import pytest
 from net.constants import (HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT, TAKEOVER_AFTER_RESET,
                            TAKEOVER_AFTER_SILENCE, TAKEOVER_GATHER)
 from net.sessions.host_session import HostCore, Phase
+from net.sessions.table_files import read_meta
 from net.trust import takeover
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import Reach, Table, silence, wait_for
@@ -236,7 +238,8 @@ def test_a_split_table_is_carried_on_by_a_majority_side_only(tmp_path, deal, spl
         if majority:
             heir = carried[0]
             summaries = await played_out(table, heir)
-            await table.host.stop()  # (alone on its side all along)
+            # the host, alone on its side all along, learns where its table went
+            await asyncio.wait_for(table.host.finished.wait(), 15)
         else:
             summaries = await table.finish()
         return table, carried, bool(majority), summaries
@@ -245,6 +248,9 @@ def test_a_split_table_is_carried_on_by_a_majority_side_only(tmp_path, deal, spl
     if majority:  # 1+3: the three carry it on; the host alone has no one left
         assert carried == [table.guests[0]]
         one_log(carried[0], table.guests, summaries)
+        [told] = [e for e in table.host_events if e["type"] == "error" and e.get("fatal")]
+        assert told["message"].startswith("Guest0 is carrying the table on")
+        assert table.host.phase is Phase.CLOSED and read_meta(tmp_path / "host")["done"]
     else:  # 2+2, 3+1: no second table; the cut-off players came back to the host's
         assert carried == []
         assert not [e for e in table.host.authority.log if e.kind == takeover.KIND]
