@@ -190,8 +190,11 @@ class Succession:
 
     async def leave(self, farewell: str | None = None) -> None:
         """The guest stops: so does the table we host, if we carried it on (``farewell``:
-        its people are told it has ended, as when a host person leaves; once is enough)."""
+        its people are told it has ended, as when a host person leaves; once is enough).
+        Its person left it on purpose (or handed it on): nothing to rejoin from the lobby."""
         self._stopping.set()
+        if self.host is not None and farewell is not None:
+            self.core.remember.forget(self.core.table)
         if self.host is not None and self.host.phase is not Phase.CLOSED:
             await self.host.stop(farewell)
 
