@@ -321,6 +321,8 @@ class GuestCore:
             seat, last = self.claim
         join = {"type": "join", "name": self.identity.name, "last_seq": last,
                 "seat": seat if seat is not None else self.wanted_seat, "standby": self.succession.port}
+        if replica is not None:  # (the log we hold is this table's: a new one's host starts us over)
+            join["table"] = replica.table
         link = Link(conn, self.timings, self.receive,
                     position=lambda: self.replica.seq if self.replica else -1,
                     on_hb=lambda seq, head: self._on_host_head(link, seq, head))

@@ -370,6 +370,9 @@ class HostCore:
         except (ConnectionClosed, TimeoutError, OSError):
             return
         fp = conn.peer_fingerprint
+        if first.get("type") == "join" and first.get("table") not in (None, self.authority.table):
+            # what it holds is another table's (this host's last one, say): a newcomer here
+            first = {**first, "last_seq": -1}
         holder: list[Link] = []
         link = Link(conn, self.timings, lambda msg: self.receive(fp, holder[0], msg),
                     position=lambda: self._announced(fp, holder[0]),

@@ -64,8 +64,10 @@ HB = "hb"
 WIRE = SCHEMAS.copy()
 WIRE.include(messages.TRUST, exclude=(messages.REJOIN,))
 #: peer -> host, first frame: sit me down (``seat`` None: any free seat) or, if I hold a
-#: seat, give me the log after ``last_seq``.
-WIRE.message("join", {"seat": (int, None), "standby": (int, None)}, name=str, last_seq=int)
+#: seat, give me the log after ``last_seq`` (of ``table``: the log I hold is that table's —
+#: another table's, and I am a newcomer here).
+WIRE.message("join", {"seat": (int, None), "standby": (int, None), "table": str}, name=str,
+             last_seq=int)
 #: host -> peer: every seated guest's standby address, [[seat, address, port], …]: where
 #: the players find each other should the host leave for good (sessions.succession).
 WIRE.message("roster", peers=list)

@@ -192,3 +192,43 @@ def test_a_restarted_guest_resumes_from_its_copy_and_fetches_only_what_it_lacks(
     for summary in summaries[:2] + summaries[3:]:
         assert summary["alerts"] == [] and summary["head"] == table.head(), summary
     assert [s.hash for s in back.replica.log] == [s.hash for s in table.host.authority.log]
+
+
+def test_a_restarted_guest_whose_copy_is_of_another_table_joins_the_new_one_afresh(tmp_path):
+    """Seen in real windows: the app remembered seat 1 of the host's last table (and kept
+    its log), and joined the same host's new table, where seat 1 is another player's. It
+    used to be refused ("seat 1 belongs to another player's key"); its "join" now names
+    the table its log is of, and the host takes it for a newcomer: seated, the new log
+    sent whole."""
+    from net.sessions.last_table import LastTable
+    from tests.net.session_kit import wait_for
+    from tests.net.trust_table import identity as ident
+
+    async def run():
+        first = Table(tmp_path / "first", game="rook", hands=1, guests=0,
+                      host_kw={"mental_deal": False, "bot_delay": 0.01})
+        await first.start()
+        home = tmp_path / "dad"
+        first.add_guest(ident("Dad"), bot_delay=0.01, state_dir=home, remember=LastTable(home))
+        for i in range(2):
+            first.add_guest(ident(f"Guest{i}"), bot_delay=0.01)
+        await wait_for(lambda: first.hand_started() and len(first.host.authority.state.history) >= 4)
+        record = LastTable(home).load()
+        await first.close()
+        second = Table(tmp_path / "second", game="rook", hands=1, guests=0,
+                       host_identity=first.host.identity,
+                       host_kw={"mental_deal": False, "bot_delay": 0.01})
+        await second.start()
+        for i in range(2):
+            second.add_guest(ident(f"Other{i}"), bot_delay=0.01)  # seats 1 and 2 taken first
+        await wait_for(lambda: len(second.host.authority.seats.players()) == 3)
+        dad = second.add_guest(ident("Dad"), bot_delay=0.01, state_dir=home,
+                               remember=LastTable(home), seat=record["seat"])
+        summaries = await second.finish()
+        return record, dad, second, summaries
+
+    record, dad, second, summaries = asyncio.run(run())
+    assert record["seat"] == 1 and dad.from_disk  # it did rebuild the old table's log...
+    assert dad.replica.table == second.host.table and dad.replica.seat == 3  # ...and sat here
+    assert all(s["alerts"] == [] and s["fatal"] is None for s in summaries), summaries
+    assert [s.hash for s in dad.replica.log] == [s.hash for s in second.host.authority.log]
