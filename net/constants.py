@@ -126,6 +126,15 @@ STAND_IN_GRACE = 30.0
 #: Seconds the host waits for a player's deal contribution (its "shuffle") before it
 #: logs a "skip" entry and deals without it, as it does for a player who dropped.
 CONTRIBUTION_DEADLINE = 10.0
+#: Seconds the private deal waits for a player gone from it — every seat of its client
+#: dropped, not back — before the hand goes on without them (dealt again, or, once the
+#: cards are dealt, voided and dealt again). Their cards are locked with their key: only
+#: their own client can open them, and it can come back to the same hand at any time (its
+#: secrets derive from its key), so the table waits about as long as an app takes to be
+#: restarted by hand. The host may deal again without them sooner, but not before
+#: ``CONTRIBUTION_DEADLINE`` (the floor every peer checks), or keep waiting longer. A
+#: client connected but silent in the deal keeps ``CONTRIBUTION_DEADLINE``.
+DROP_WAIT = 60.0
 #: The mental-poker deal (issue 13) is the default for a table of two humans or more: no
 #: client, the host's included, learns another human's cards. A table with one human
 #: keeps the seeded deal whatever this says (``HostAuthority``).

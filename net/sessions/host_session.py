@@ -205,7 +205,8 @@ class HostCore:
 
     async def start(self) -> None:
         self.authority = self.files.adopt(self.carried_on) if self.carried_on else \
-            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal, self.timings.contribution)
+            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal,
+                            self.timings.contribution, self.timings.drop_wait)
         if self.authority is None:
             self._open_new()
         if self.listen:
@@ -235,7 +236,7 @@ class HostCore:
 
     def _open_new(self) -> None:
         auth = self.authority = self.files.new(self.identity, self.rng, self.mental_deal,
-                                               self.timings.contribution)
+                                               self.timings.contribution, self.timings.drop_wait)
         suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))

@@ -310,6 +310,7 @@ class Succession:
         replica = self._roll_back(base)
         authority, _out = successor.succeed(core.identity, replica, standings, self.accepted,
                                             rng=core.rng, deadline=core.timings.contribution,
+                                            drop_wait=core.timings.drop_wait,
                                             mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL))
         self.host = self._host_core(authority)
         await self.host.start()  # the departed host's seat: held, a stand-in armed

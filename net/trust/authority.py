@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from engine import Match, RecordError, make_game
 
-from net.constants import CONTRIBUTION_DEADLINE
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust.archive import Archive
 from net.trust.deals.mental.host import MentalHost
 from net.trust.deals.host import HandTable, HostDeal, NoHand
@@ -77,16 +77,18 @@ __all__ = ["HostAuthority", "Out", "RestoreError"]
 
 class HostAuthority:
     """``mental_deal``: deal privately (the mental-poker deal) at a table of two humans or
-    more; ``clock`` and ``deadline``: when a deal goes on without a player it waits for."""
+    more; ``clock``, ``deadline`` and ``drop_wait``: when a deal goes on without a player
+    it waits for (a client that does not answer; a player gone from the private deal)."""
 
     def __init__(self, identity, rng=os.urandom, persist=None, mental_deal: bool = False,
-                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE):
+                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE,
+                 drop_wait: float = DROP_WAIT):
         self.identity = identity
         self.key = identity.public_key
         self.rng = rng
         self.persist = persist or (lambda signed_entry, private: None)
         self.mental_deal = mental_deal
-        self.clock, self.deadline = clock, deadline
+        self.clock, self.deadline, self.drop_wait = clock, deadline, drop_wait
         self.table: str | None = None
         self.chain: Chain | None = None
         self.game = None
@@ -155,6 +157,11 @@ class HostAuthority:
             except Refusal as exc:
                 out.error = str(exc)
         return out
+
+    def keep_waiting(self, seats) -> None:
+        """The host person keeps waiting for the players of ``seats``, gone from the
+        private deal: their wait starts again (nothing is logged)."""
+        self.deal.keep_waiting(seats)
 
     def drop(self, seat: int) -> Out:
         """The session lost ``seat``'s peer: log it (the deal may go on without it)."""
@@ -299,7 +306,8 @@ class HostAuthority:
         out.discard()
         restored = type(self).restore(self.identity, self.persist.load().records, self.rng,
                                       self.persist, mental_deal=self.mental_deal,
-                                      clock=self.clock, deadline=self.deadline)
+                                      clock=self.clock, deadline=self.deadline,
+                                      drop_wait=self.drop_wait)
         self.__dict__.update(restored.__dict__)
 
     def _append(self, out: Out, kind: str, body: dict, private: dict | None = None,
@@ -338,7 +346,8 @@ class HostAuthority:
     def _hand_table(self) -> HandTable:
         """What a hand's deal part reads of this table."""
         return HandTable(self.identity, self.game, self.table, self.match, lambda: self.seats,
-                         lambda: self.archive.log, self.clock, self.deadline, self.dropped_at)
+                         lambda: self.archive.log, self.clock, self.deadline, self.dropped_at,
+                         self.drop_wait)
 
     def _apply_table(self, entry: Entry, private: dict) -> list:
         if entry.body["host_key"] != self.key:

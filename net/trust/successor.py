@@ -30,7 +30,7 @@ import time
 
 from engine import Match
 
-from net.constants import CONTRIBUTION_DEADLINE
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
 from net.trust.authority import HostAuthority, Out
@@ -41,13 +41,13 @@ from net.trust.values import Seats
 
 def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=None,
             mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE,
-            clock=time.monotonic) -> tuple[HostAuthority, Out]:
+            clock=time.monotonic, drop_wait: float = DROP_WAIT) -> tuple[HostAuthority, Out]:
     """The authority this player (``identity``, seated per ``replica``) hosts the table
     with, and the ``Out`` of its takeover entry (to send to the others). ``replica`` must
     hold exactly the last entry every standing holds (``takeover.rolled_back``);
     ``messages`` are the EntryMessages it accepted (their events and public views go in
     the archive, for the players who rejoin). ``mental_deal``: this client's own choice,
-    if the log has dealt no hand yet; ``deadline``, ``clock``: the mental deal's."""
+    if the log has dealt no hand yet; ``deadline``, ``drop_wait``, ``clock``: the mental deal's."""
     if replica.seq != takeover.common_seq(standings):
         raise ValueError(f"the successor holds entry {replica.seq}, not the last entry every "
                          f"player holds ({takeover.common_seq(standings)})")
@@ -55,7 +55,7 @@ def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=N
         raise ValueError("this player is not the lowest seat among the standings")
     private = mental_log.dealt_privately(replica.log)
     host = HostAuthority(identity, rng, persist, mental_deal=mental_deal if private is None else private,
-                           clock=clock, deadline=deadline)
+                           clock=clock, deadline=deadline, drop_wait=drop_wait)
     _take_state(host, replica)
     _take_log(host, replica, messages)
     body = takeover.takeover_body(replica, standings, identity.public_key)

@@ -96,6 +96,13 @@ class PartyHand:
         """The hand as this client replays it (exact in its public view until the end)."""
         return self.partial.state
 
+    def owed(self) -> list[int] | None:
+        """The parties whose deal messages the hand waits for once the cards are dealt (a
+        spare's shares, the reveal at its end: ``MentalDeal.owed``); None for a client that
+        is no party of the deal (it cannot tell)."""
+        machine = self.client.machine
+        return None if machine is None else machine.owed()
+
     # -- the deal's records ----------------------------------------------------------------
     def logged(self, party, envelope: dict) -> list[dict]:
         before = len(self.client.learned)

@@ -18,8 +18,10 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   alone (it broke a rule, or only an audit settles it), checked as the move would be;
 * ``mental-restart``: the next attempt with exactly the parties left
   (``sequencer.restart_problem``), a redeal only after a proven claim, a party dropped
-  only if awaited (before play) or gone (after), its seats away, and not sooner than the
-  deadline on this peer's own clock (``restarts``); a move this replay refuses
+  only with its seats away and once it has held the deal up for the deadline on this
+  peer's own clock — gone that long, or owing a message (a key share, shuffle or shares
+  before play; a spare's shares or its reveal after) while the hand did not move
+  (``restarts``); a move this replay refuses
   while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
   it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
@@ -152,6 +154,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self._sends.extend(sends)
             self.cheat = found
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
         return commit
 
     def _on_mental_restart(self, entry, message):
@@ -160,8 +163,9 @@ class MentalPeer(PeerDeal):
         problem = restart_problem(setup, record)
         if problem:
             raise self._violation("deal", entry, problem)
-        facts = Hand(self.party, self.hand.dealt, self.progress.awaited(), self.cheat,
-                     self.t.seats(), self.restarts, self.t.clock())
+        awaited = self.party.owed() if self.hand.dealt else self.progress.awaited()
+        facts = Hand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
+                     self.restarts, self.t.clock())
         try:
             verdict = allowed(entry.body, record, setup, facts)
         except RestartRefused as exc:
@@ -192,6 +196,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.round.dealt = True
             self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
@@ -260,6 +265,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
         return commit
 
     def binding(self, entry):

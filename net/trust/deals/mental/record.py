@@ -41,6 +41,7 @@ class DealRecord:
         self.final: list[decks.Ciphertext] | None = None
         self.shares: list[dict[int, Point]] = [{} for _ in range(self.size)]
         self.audience: dict[int, int | None] = {}  # spare position -> party, or None: all
+        self.asked: dict[int, int | None] = {}  # the same, as the hand's steps opened it
         self._unchecked: list[ShareBatch] = []  # others' batches, checked before they count
         self.holdings = {seat: set(setup.dealt(seat)) for seat in range(setup.num_players)}
         self.known: dict[int, int] = {}  # position -> card, as this party knows it
@@ -88,6 +89,7 @@ class DealRecord:
         for p in positions:
             if p not in spare or self.audience.get(p, audience) != audience:
                 raise Refused(f"deck position {p} is not a spare position that may be opened so")
+        self.asked.update((p, audience) for p in positions)
         return positions
 
     def _live(self, seat: int) -> set[int]:
