@@ -423,7 +423,7 @@ class GuestCore:
         if out.accepted:
             self.link.send({"type": "hb", "seq": self.replica.seq})
             self.player.settle(out.accepted)
-            self.view.report(out.accepted, was_seat, was_names)
+            self.view.report(out.accepted, was_seat, was_names, live=msg["type"] == m.ENTRY)
             self._remember()
             self.disk_log.keep(out.accepted)
             self.succession.kept(out.accepted)

@@ -53,8 +53,9 @@ from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
-from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
-                                 hint_event, seat_info, shows_hand, state_event, table_event)
+from net.sessions.events import (WHY_CHEAT, deal_kind, deal_restart_event, error_event,
+                                 hand_breakdown, hand_over_events, hint_event, seat_info,
+                                 shows_hand, state_event, table_event)
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
@@ -62,6 +63,7 @@ from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.table_files import TableFiles
 from net.trust.authority import HostAuthority, Out
+from net.trust.deals.mental import log as ml
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -506,6 +508,19 @@ class HostCore:
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
 
+    def keep_waiting(self, seat: int) -> None:
+        """Under the private deal, keep waiting for ``seat``'s player, gone: the countdown
+        starts again, and no bot stands in meanwhile (as ``stand_in(seat, False)``)."""
+        if self.is_open:
+            self.stand_ins.stand_in(seat, False)
+            self.deal_watch.keep_waiting(seat)
+
+    @signing
+    def deal_again_without(self, seat: int) -> None:
+        """Under the private deal, the hand dealt again now without ``seat``'s player, gone."""
+        if self.is_open:
+            self.deal_watch.deal_again_without(seat)
+
     def hint(self) -> None:
         """What a "normal" bot would do in the host's seat: a "hint" event."""
         self.view.hint()
@@ -660,6 +675,9 @@ class HostView:
                                "player's cards dealt by this computer", t.table, signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
         t.emit(dict(alert_event(alert, t.files.dir / "evidence"), goes_on=True))
+        seats = signed.body["seats"]
+        t.emit(deal_restart_event([t.authority.seats[s].name for s in seats], seats,
+                                  ml.voided_at(log, signed.seq), WHY_CHEAT))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body

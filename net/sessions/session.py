@@ -199,6 +199,12 @@ class HostedSession(_NetworkSession):
     def stand_in(self, seat: int, bot: bool) -> None:
         self._do(self.core.stand_in, seat, bool(bot))
 
+    def keep_waiting(self, seat: int) -> None:
+        self._do(self.core.keep_waiting, seat)
+
+    def deal_again_without(self, seat: int) -> None:
+        self._do(self.core.deal_again_without, seat)
+
     def hint(self) -> None:
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
         self._do(self.core.hint)
@@ -329,6 +335,12 @@ class GuestSession(_NetworkSession):
 
     def stand_in(self, seat: int, bot: bool) -> None:
         self._as_host("stand_in", seat, bool(bot))
+
+    def keep_waiting(self, seat: int) -> None:
+        self._as_host("keep_waiting", seat)
+
+    def deal_again_without(self, seat: int) -> None:
+        self._as_host("deal_again_without", seat)
 
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""

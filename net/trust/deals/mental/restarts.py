@@ -92,6 +92,12 @@ class RestartWatch:
                     f"and {away:.1f} s after they dropped; it must wait {self.deadline:g} s")
         return None
 
+    def silent(self, parties: dict, now: float) -> bool:
+        """Whether a restart now without ``parties`` (one ``problem`` allows) drops one
+        that had not been away for the deadline: a client there, but silent."""
+        least = self.deadline - self.slack
+        return any(self._away_for(seats, now) < least for seats in parties.values())
+
     def _away_for(self, seats, now: float) -> float:
         """How long every one of ``seats`` has been away, as far as this peer can time it
         (forever for a drop it could not time)."""
