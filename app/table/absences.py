@@ -5,7 +5,11 @@ a new key, the host leaves for good and a player carries the table on (issue 14)
 arrives as a "connection" or "takeover" event; ``Absences`` turns it into the parts the
 table view owns: the seat's dot, the curtain over the table when it is *our* link that
 is down (everyone else plays on, so theirs is a bar, not a curtain), the bar for a seat
-the table waits for, and a line in the status.
+the table waits for, and a line in the status. Under the private deal a player gone
+holds the hand itself up — their cards are locked with their key — and a "waiting" event
+for "return" says so: the bar counts down to the hand dealt again without them, and
+offers the host "Keep waiting" or "Deal again without Dad" (``on_away``); once it is
+dealt again without them the bar is an ordinary one again (``dealt_again``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ class Absences:
         self.view = view  # the TableView: its table data, seat ring, curtain and bar
         self.flash = flash
         self.host_gone: str | None = None  # the takeover curtain's words while it is up
+        self.why: dict[int, str] = {}  # a seat away -> why, in words (its drop's)
 
     def reset(self) -> None:
         self.view.connection.hide()
@@ -55,9 +60,32 @@ class Absences:
         if seat == view.you:
             self._reconnecting(seat, event)
         else:  # a bar, not a curtain: everyone else plays on meanwhile
-            view.waiting.waiting(seat, f"Waiting for {who} to come back",
-                                 drop_reason(who, event.get("detail") or ""),
+            self.why[seat] = drop_reason(who, event.get("detail") or "")
+            view.waiting.waiting(seat, f"Waiting for {who} to come back", self.why[seat],
                                  bool(view.table.get("is_host")))
+
+    def on_away(self, event: dict) -> None:
+        """The private deal waits for a player gone (a "waiting" event for "return")."""
+        view = self.view
+        names = view.names()
+        for seat in event.get("seats") or []:
+            if seat != view.you:
+                who = names[seat] if seat < len(names) else "a player"
+                view.waiting.locked_for(seat, who, event.get("within"), event.get("choice_in"),
+                                        bool(view.table.get("is_host")))
+                return
+
+    def dealt_again(self, seats) -> None:
+        """The hand was dealt again without ``seats``' players, still away: their cards are
+        the host's now, so the bar is the one for any dropped player (the host may let a
+        computer play for them)."""
+        view = self.view
+        bar = view.waiting
+        if bar.locked and bar.seat in seats:
+            names = view.names()
+            who = names[bar.seat] if bar.seat < len(names) else "a player"
+            bar.waiting(bar.seat, f"Waiting for {who} to come back",
+                        self.why.get(bar.seat) or drop_reason(who, ""), bool(view.table.get("is_host")))
 
     def _reconnecting(self, seat: int, event: dict) -> None:
         """Our own link is down: the curtain, with the attempts so far."""
