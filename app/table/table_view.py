@@ -350,11 +350,12 @@ class TableView(QWidget):
             self.absences.dealt_again(event.get("seats") or [])
             who = " and ".join(event.get("names") or []) or "a player"
             reason = event.get("reason") or f"{who} left and did not come back in time"
+            their = "your" if event.get("seats") == [self.you] else "their"
             if kind == "void":
                 self.hand_voided(reason, "it is dealt again, the scores unchanged; the host's "
-                                         "computer holds their cards this hand")
+                                         f"computer holds {their} cards this hand")
             else:
-                self.deal_restarted(reason)
+                self.deal_restarted(reason, their)
 
     def hand_voided(self, reason: str, then: str = "the scores are unchanged") -> None:
         """A hand voided, for any ``reason`` (words: "Dad left and did not come back in
@@ -366,7 +367,7 @@ class TableView(QWidget):
         self.data.notes.append((number, f"{hand} void: {reason} — {then}"))
         self.refresh()
 
-    def deal_restarted(self, reason: str) -> None:
+    def deal_restarted(self, reason: str, their: str = "their") -> None:
         """The deal started again before the cards were dealt, for ``reason`` (words: "Dad
         left and did not come back in time"): a banner and a line in the log of the hand
         being dealt."""
@@ -374,7 +375,7 @@ class TableView(QWidget):
         if self.view.get("phase") in (None, "done"):  # (the last hand is still shown)
             number += 1
         self.notice.show_notice(f"The deal started again: {reason}.",
-                                "The host's computer holds their cards this hand.")
+                                f"The host's computer holds {their} cards this hand.")
         self.data.notes.append((number, f"Hand {number} dealt again: {reason}"))
         self.refresh()
 

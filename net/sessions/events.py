@@ -255,20 +255,23 @@ def shuffle_event(names: list[str], skipped: bool = False) -> dict:
 WHY_GONE, WHY_CHOSEN, WHY_SILENT, WHY_CHEAT = "gone", "chosen", "silent", "cheat"
 
 
-def deal_restart_event(names: list[str], seats: list[int], voided: bool, why: str = WHY_GONE) -> dict:
+def deal_restart_event(names: list[str], seats: list[int], voided: bool, why: str = WHY_GONE,
+                       yours: bool = False) -> dict:
     """The "waiting" event of a mental-poker deal restarted without players (``why``:
     ``WHY_*``); ``voided``: the hand had been dealt — it is void, the scores unchanged.
     Their seats' cards are the host's until the next hand. ``reason`` says why in words,
-    for "Hand 3 is void: …"."""
-    who = " and ".join(names)
-    reason = {WHY_CHOSEN: f"{who} left, and the host dealt again without them",
-              WHY_SILENT: f"{who}'s computer did not answer the deal in time",
-              WHY_CHEAT: f"{who}'s computer broke a rule — see the alert"}.get(
+    for "Hand 3 is void: …"; ``yours``: to the player it went on without, back (a single
+    seat: "you left and did not come back in time")."""
+    who, whose, them, their = (" and ".join(names), f"{' and '.join(names)}'s", "them", "their")
+    if yours:
+        who, whose, them, their = "you", "your", "you", "your"
+    reason = {WHY_CHOSEN: f"{who} left, and the host dealt again without {them}",
+              WHY_SILENT: f"{whose} computer did not answer the deal in time",
+              WHY_CHEAT: f"{whose} computer broke a rule — see the alert"}.get(
                   why, f"{who} left and did not come back in time")
-    detail = (f"The hand is void: {reason}. Dealing again; the host's computer holds their "
+    detail = (f"The hand is void: {reason}. Dealing again; the host's computer holds {their} "
               "cards this hand." if voided else
-              f"The deal starts again without {who}: {reason}. The host's computer holds their "
-              "cards this hand.")
+              f"The deal starts again: {reason}. The host's computer holds {their} cards this hand.")
     return {"type": "waiting", "for": "void" if voided else "restart", "names": list(names),
             "seats": list(seats), "why": why, "reason": reason, "detail": detail}
 

@@ -60,7 +60,8 @@ class GuestView:
                 names = [was_names.get(s) or self.replica.seats[s].name for s in body["seats"]]
                 why = self._why(entry, body["seats"])
                 self.core.emit(deal_restart_event(names, body["seats"],
-                                                  ml.voided_at(self.replica.log, entry.seq), why))
+                                                  ml.voided_at(self.replica.log, entry.seq), why,
+                                                  yours=body["seats"] == [self.replica.seat]))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
         if shows_hand(kinds, self.replica.hand is not None and self.replica.hand.playing):

@@ -146,3 +146,12 @@ def test_a_cheat_the_table_goes_on_after_is_said_so(qtbot, window):
     bridge.deliver({"type": "alert", "seat": 0, "rule": "chain", "detail": "…", "evidence_path": None})
     settle()
     assert table.banner.text.text() == f"\u26a0 Integrity alert — {LONG_NAMES[0]}: chain"
+
+
+def test_the_player_back_is_told_in_the_second_person(qtbot, window):
+    """Back after the hand was voided without them, the player reads "you", not their own name."""
+    bridge, table, _ = a_table(window, is_host=False)
+    bridge.deliver(deal_restart_event([LONG_NAMES[0]], [0], voided=True, yours=True))
+    settle()
+    assert table.notice.title.text() == "Hand 3 is void: you left and did not come back in time."
+    assert table.notice.detail.text().endswith("the host's computer holds your cards this hand.")
