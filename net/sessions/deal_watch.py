@@ -71,7 +71,7 @@ class DealWatch:
     def _notice(self, awaited: tuple) -> None:
         deal = self.table.authority.deal
         if (id(deal), tuple(deal.awaited())) == awaited and self.table.is_open:
-            self.table.emit(shuffle_event(self._names(awaited[1])))
+            self.table.emit(shuffle_event(self._names(awaited[1]), dealt=deal.deal_seq is not None))
 
     def _names(self, seats) -> list[str]:
         return [self.table.authority.seats[s].name for s in seats]

@@ -238,11 +238,14 @@ def stand_in_event(seat: int, name: str) -> dict:
     return connection_event(seat, "stand_in", f"a bot plays for {name} until they come back")
 
 
-def shuffle_event(names: list[str], skipped: bool = False) -> dict:
+def shuffle_event(names: list[str], skipped: bool = False, dealt: bool = False) -> dict:
     """The "waiting" event: whose shuffle (deal contribution) the table awaits, or,
-    ``skipped``, whose it dealt without."""
+    ``skipped``, whose it dealt without; ``dealt``: the cards are dealt, and the private
+    deal awaits those players' computers' part in opening some (a widow, a kitty, the
+    hand's end)."""
     who = " and ".join(f"{n}'s" for n in names)
     detail = (f"Dealt without {who} shuffle: it did not come in time." if skipped
+              else f"Waiting for {who} computer to open the cards…" if dealt
               else f"Waiting for {who} shuffle…")
     return {"type": "waiting", "for": "shuffle", "names": list(names),
             "detail": detail if names else ""}

@@ -7,7 +7,9 @@ contribution deadline: the host's seat is told ("waiting" for "return": the coun
 and when its person may deal again without them), and so is every other guest (the
 countdown from the drop as it received it); the host person may "Deal again without
 them" once they have been away for the deadline (sooner, it is told when), or "Keep
-waiting" (the countdown starts again). When the hand is voided every seat is told why.
+waiting" (the countdown starts again). A client there but silent (its reveal never comes)
+is gone on without at the contribution deadline. When the hand is voided every seat is
+told why.
 A player back within the wait finds the same hand, with the same cards, and plays on
 (under both deals: the seeded deal never voids a hand for a player gone)."""
 
@@ -16,8 +18,9 @@ import time
 
 import pytest
 
-from net.sessions.events import WHY_CHOSEN, WHY_GONE
+from net.sessions.events import WHY_CHOSEN, WHY_GONE, WHY_SILENT
 from net.trust.deals.mental import log as ml
+from net.trust.deals.mental import messages as mm
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import Table, assert_all_verified, wait_for
 from tests.net.trust.mental_table import fixed_identity
@@ -175,3 +178,53 @@ def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, private)
     assert [s.seq for s in table.host.authority.log if s.kind in (ml.DEAL, "commit")] == deals
     del summaries[GONE - 1]  # the app killed
     assert_all_verified(summaries, hands=1, head=table.head())
+
+
+def mute_reveals(guest) -> None:
+    """The guest's client stays connected but never sends its reveal at the hand's end."""
+    real = guest._from_host
+
+    def muted(msg):
+        link = guest.link
+        send = link.send
+        link.send = lambda out: None if out.get("type") == "mental" \
+            and out["signed"]["body"]["type"] == mm.REVEAL else send(out)
+        try:
+            real(msg)
+        finally:
+            del link.send
+    guest._from_host = muted
+
+
+def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path):
+    """Every card played, seat 2's client, still connected, never sends its reveal: the
+    hand cannot be scored. The host says whose computer it waits for, and at the
+    contribution deadline (not the drop wait: it is there, and silent) closes its link,
+    voids the hand and deals it again; every seat is told its computer did not answer."""
+    async def main():
+        table = make_table(tmp_path)
+        await table.host.start()
+        for seat in (1, 2, 3):
+            guest = table.add_guest(fixed_identity(seat), seat=seat)
+            if seat == GONE:
+                mute_reveals(guest)
+        auth = table.host.authority
+        try:
+            await wait_for(lambda: auth.state is not None and auth.state.is_over, timeout=60)
+            over = time.monotonic()
+            await wait_for(lambda: restarts(table), timeout=30)
+            waited = time.monotonic() - over
+            summaries = await table.finish(timeout=90)
+        finally:
+            await table.close()
+        return table, waited, summaries
+
+    table, waited, summaries = asyncio.run(main())
+    assert DEADLINE - 0.2 <= waited < WAIT, f"voided {waited:.1f} s after the last card"
+    notices = [e["detail"] for e in told(table.host_events, "shuffle")]
+    assert f"Waiting for {table.host.authority.seats[GONE].name}'s computer to open the cards…" in notices
+    assert [e for e in table.host_events if e["type"] == "connection" and e["seat"] == GONE
+            and e["state"] == "dropped" and "did not answer the deal in time" in e["detail"]]
+    assert_voided(table, WHY_SILENT, WHY_SILENT)
+    assert not told(table.host_events, "return")  # it was never away: no countdown
+    assert_all_verified([summaries[0], summaries[2]], hands=1, head=table.head())
