@@ -50,7 +50,6 @@ from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
-from net.trust.alerts import alert_event
 from net.trust.replica import PeerReplica
 from net.wire import messages as m
 from net.wire.address import format_address
@@ -442,14 +441,8 @@ class GuestCore:
         self._raise_alerts(self.replica.check_head(seq, head))
 
     def _raise_alerts(self, out) -> None:
-        for alert in out.named:  # a player's proven cheat: named, and the table goes on
-            event = dict(alert_event(alert, self.subdir("evidence")), goes_on=True)
-            self.named.append(event)
-            self.emit(event)
-        for alert in out.alerts:
-            event = alert_event(alert, self.subdir("evidence"))
-            self.alerts.append(event)
-            self.emit(event)
+        self.named += self.view.alerts(out.named, goes_on=True)  # a player's cheat: the table goes on
+        self.alerts += self.view.alerts(out.alerts)
         if self.alerts and self.stop_on_alert:
             self._end("alert")
             if self.link is not None:

@@ -17,6 +17,7 @@ from net.sessions.events import (connection_event, deal_kind, deal_restart_event
                                  hint_event, readmitted_event, record_breakdown, seat_info,
                                  shows_hand, shuffle_event, stand_in_event, state_event,
                                  table_event, takeover_event)
+from net.trust.alerts import alert_event
 from net.trust.deals.peer import NO_DEAL
 from net.trust.values import NOBODY, Entry
 
@@ -104,6 +105,16 @@ class GuestView:
             self.core.emit(hint_event(None, None, None, ""))  # nothing to decide
             return
         self.core.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
+
+    def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
+        """Tell the person of each integrity alert, its evidence saved first; the events.
+        ``goes_on``: a player's proven cheat named while the table goes on."""
+        events = []
+        for alert in alerts:
+            event = alert_event(alert, self.core.subdir("evidence"))
+            events.append(dict(event, goes_on=True) if goes_on else event)
+            self.core.emit(events[-1])
+        return events
 
     # -- the end of a hand ----------------------------------------------------------------------
     def hand_verified(self, hand: dict) -> None:

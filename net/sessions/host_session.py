@@ -495,25 +495,12 @@ class HostCore:
         there (a player, a bot or nobody)."""
         self.seating.sit(seat)
 
-    def readmit(self, seat: int, fp: str) -> bool:
-        return self.arrivals.readmit(seat, fp)
-
-    def turn_away(self, fp: str) -> None:
-        self.arrivals.turn_away(fp)
-
     @signing
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
 
-    def hint(self) -> None:
-        """What a "normal" bot would do in the host's seat: a "hint" event."""
-        self.view.hint()
-
     def forget_bot(self, seat: int) -> None:
         self.bots.forget(seat)
-
-    def seats_info(self) -> list[dict]:
-        return self.view.seats()
 
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event)."""
@@ -618,7 +605,7 @@ class HostView:
         if state is None and ended and match.last_hand is not None:
             self._finished(events, match)
             return
-        if state is None or t.authority.deal.public_view() is None:
+        if state is None or not t.authority.deal.exact():
             return  # (the spare on its way: the table as it was until it is known)
         view = None
         if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):

@@ -418,17 +418,14 @@ class MentalHost(HostDeal):
         self._log_messages(log, self.table.key, [])
 
     # -- what each party may see -----------------------------------------------------------------
-    def public_view(self) -> dict | None:
-        """The replay's public view, while it is exact: not while the spare is being turned
-        up (the replay holds made-up cards there until every share is logged)."""
-        state = self.state
-        if state is None or ml.spare_pending(self.party):
-            return None
-        return state.public_view()
+    def exact(self) -> bool:
+        """Not while the spare is being turned up: the replay holds made-up cards there
+        until every share is logged."""
+        return not ml.spare_pending(self.party)
 
     def private_view(self, seat: int) -> dict | None:
-        if self.public_view() is None:  # no hand under way, or the spare on its way: a view
-            return None  # would be this seat's part alone, over a public one nobody knows yet
+        if self.state is None or not self.exact():  # the spare on its way: a view would be
+            return None  # this seat's part alone, over a public one nobody knows yet
         if self.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the
             # host's party's this hand, and the player, back, plays them from this view
