@@ -85,13 +85,13 @@ def test_hints_come_from_your_own_view(arun, tmp_path):
         host, events = _host(tmp_path, autoplay=False, bots={1: "random", 2: "random", 3: "random"})
         await host.start()
         try:
-            host.hint()
+            host.view.hint()
             before = events[-1]
             host.start_game()
             state = host.authority.state
             await wait_for(lambda: host.authority.state is not None
                            and 0 in host.authority.state.to_act(), timeout=20)
-            host.hint()
+            host.view.hint()
             return before, events[-1], state is not None
         finally:
             await host.stop()
