@@ -43,7 +43,7 @@ from engine.partial import public_step
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import BadMessage, MentalError
-from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.hand import SECRET, MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.outputs import Redeal
 from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, holding_up, parties_for
@@ -323,6 +323,8 @@ class MentalHost(HostDeal):
             raise Refusal("a card played under the mental deal carries its proof")
         elif carried:
             self._log_messages(log, key, carried)
+        if action.kind in SECRET and not self.party.sealed(action):
+            raise Refusal(f"a {action.kind} comes with its commitment (its cards, sealed in the deal)")
         try:
             sends = self.party.move(action, play, party)
         except MoveRefused as exc:
