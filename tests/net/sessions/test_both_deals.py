@@ -384,15 +384,7 @@ BATTERY = {
     "partners": {"play": ["soon"]},
 }
 
-NO_STAND_IN_BEFORE_THE_GAME = (
-    "a player gone before the first deal never gets a stand-in: StandIns.arm arms only in "
-    "game (net/sessions/stand_ins.py:40), Arrivals._drop arms it at the drop "
-    "(net/sessions/arrivals.py:226), and HostCore.start_game arms no away seat "
-    "(net/sessions/host_session.py:451): the table waits for the player however long")
-KNOWN: dict[tuple, str] = {
-    ("seeded", "rook", "seated", "late+stand-in"): NO_STAND_IN_BEFORE_THE_GAME,
-    ("private", "rook", "seated", "late+stand-in"): NO_STAND_IN_BEFORE_THE_GAME,
-}
+KNOWN: dict[tuple, str] = {}
 
 
 def params():
