@@ -65,6 +65,7 @@ class ReplicaOut:
     alerts: list = field(default_factory=list)  # IntegrityAlerts (at most one: then halted)
     named: list = field(default_factory=list)  # IntegrityAlerts naming a player; the table goes on
     errors: list = field(default_factory=list)  # the host's error replies, rejected junk
+    refuses: bytes | None = None  # the signature of our message the host's error refuses
 
 
 class ReplicaHalted(Exception):
@@ -148,6 +149,7 @@ class PeerReplica:
         kind = message["type"]
         if kind in (m.ERROR, m.REFUSED):
             out.errors.append(message["reason"])
+            out.refuses = message.get("refuses")
             return out
         self._live = kind == m.ENTRY
         if kind == m.SYNC:
