@@ -15,9 +15,12 @@ guest does with the results:
   state directory);
 * every accepted batch is acknowledged at once with an "hb" carrying the last verified
   seq, so the host knows what this peer has;
-* the seat's decisions: a bot's (headless), or the person's through ``act`` — one at a
-  time: nothing more is decided or offered until the host logs or refuses the move in
-  flight, and only a refusal of that move reaches the person (others are logged);
+* the seat's decisions: a bot's (headless), or the person's through ``act`` — none
+  after a join until the replica holds the log up to the head the host announced in
+  "joined" (``caught_up``: a restarted app must not play a turn of the table's past),
+  and one at a time: nothing more is decided or offered until the host logs or refuses
+  the move in flight, and only a refusal of that move reaches the person (the host's
+  error names the move it refuses; others are logged);
 * the app's seat is remembered on disk (``last_table.LastTable``) for a rejoin after
   the app or the computer restarts, and forgotten when the table ends or turns us away.
 
@@ -143,6 +146,7 @@ class GuestCore:
         self.fatal: str | None = None
         self.done = asyncio.Event()
         self.joined = asyncio.Event()  # set at the first "joined", and stays set
+        self.announced: int | None = None  # the host's head at our last "joined" (its seq)
 
     # -- the connection state machine ------------------------------------------------------
     def _to(self, state: GuestState) -> None:
@@ -386,6 +390,14 @@ class GuestCore:
         if self.link is not None:
             self.link.close(message)
 
+    @property
+    def caught_up(self) -> bool:
+        """Whether our replica holds the host's log up to the head it announced at our
+        last join: before that, what it shows is the table's past, and nothing is
+        decided or offered on it."""
+        return self.replica is not None and self.announced is not None \
+            and self.replica.seq >= self.announced
+
     def _on_joined(self, msg: dict) -> None:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
@@ -395,12 +407,16 @@ class GuestCore:
                                        slack=self.timings.contribution_slack)
             self.disk_log.open(msg["table"])
         self._host_name = self.link.conn.peer_name
+        self.announced = msg["head"]
         self.succession.host_back()
         self._to(GuestState.JOINED)
         self.player.reconnected()
         self.joined.set()
         self.emit(connection_event(msg["seat"], "connected",
                                    f"joined {self.table} at entry {msg['head']}"))
+        hand = self.replica.hand
+        if not self.caught_up and hand is not None and hand.playing:
+            self.emit(self.view.state_event([]))  # what was offered is not, until we hold it
 
     def _from_host(self, msg: dict) -> None:
         if self.replica is None:
@@ -413,16 +429,18 @@ class GuestCore:
             return
         was_seat = self.replica.seat
         was_names = {s: i.name for s, i in self.replica.seats.items()}
+        was_behind = not self.caught_up
         out = self.replica.receive(msg)
         for reply in out.sends:
             self.link.send(reply)
         for reason in out.errors:
-            self.player.refused(reason)
+            self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
         if out.accepted:
             self.link.send({"type": "hb", "seq": self.replica.seq})
             self.player.settle(out.accepted)
-            self.view.report(out.accepted, was_seat, was_names)
+            self.view.report(out.accepted, was_seat, was_names,
+                             caught_up=was_behind and self.caught_up)
             self._remember()
             self.disk_log.keep(out.accepted)
             self.succession.kept(out.accepted)

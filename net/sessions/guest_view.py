@@ -26,7 +26,7 @@ TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 
 class GuestView:
     """``core``: the guest (``replica``, ``emit``, ``call_later``, ``table_name``,
-    ``state_dir``, and its ``player``'s move in flight)."""
+    ``state_dir``, whether it has ``caught_up``, and its ``player``'s move in flight)."""
 
     def __init__(self, core):
         self.core = core
@@ -37,7 +37,9 @@ class GuestView:
         return self.core.replica
 
     # -- after every accepted batch ---------------------------------------------------------
-    def report(self, accepted: list, was_seat, was_names: dict) -> None:
+    def report(self, accepted: list, was_seat, was_names: dict, caught_up: bool = False) -> None:
+        """``caught_up``: this batch brought the replica up to the head the host announced
+        at our join — the position is the table's now, and our decision is offered."""
         kinds = {a.entry.kind for a in accepted}
         self._others_connection(accepted, was_names)
         self._watch_shuffles(accepted)
@@ -53,7 +55,8 @@ class GuestView:
                                                   body["record"]["reason"] == "void"))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
-        if shows_hand(kinds, self.replica.hand is not None and self.replica.hand.playing):
+        playing = self.replica.hand is not None and self.replica.hand.playing
+        if shows_hand(kinds, playing) or (caught_up and playing):
             self.core.emit(self.state_event([e for a in accepted for e in a.events]))
 
     def table_event(self) -> dict:
@@ -80,6 +83,8 @@ class GuestView:
         state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
         if self.core.player.in_flight is not None:
             state = None  # our move is on its way: nothing to decide now
+        elif not self.core.caught_up:
+            state = None  # the table's past, while its log comes: nothing to decide on it
         elif r.view is not None and r.seat not in (r.view.get("to_act") or ()):
             state = None  # not ours to decide (under the mental deal: a kitty on its way)
         # No view of our own: a departed host catching up on what it logged itself

@@ -464,6 +464,7 @@ class HostCore:
         self.games_started += 1
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
+        self.stand_ins.game_started()
 
     @signing
     def next_hand(self) -> None:

@@ -21,8 +21,8 @@ what each seat may see), ``Archive`` (what each seat was sent, to send it again)
 the log's ``Chain``. Nothing here asks which deal a hand has. Every public method returns an ``Out``: messages to send by fingerprint,
 peers to disconnect (they sent garbage), and a store error if persisting failed.
 Nothing here raises for bad input from the network: a malformed message gets an error
-reply and a disconnect, an illegal move gets an error reply to that peer only, and the
-game goes on.
+reply and a disconnect, an illegal move gets an error reply to that peer only (naming
+the move it refuses by its signature), and the game goes on.
 """
 
 from __future__ import annotations
@@ -67,6 +67,15 @@ class Out:
     def to(self, fp: str) -> list[dict]:
         """The messages for one peer (tests)."""
         return [msg for who, msg in self.sends if who == fp]
+
+
+def refusal(message: dict, reason: str) -> dict:
+    """The answer to a peer's message the host refuses: a rejoin's "refused"; else an
+    "error" naming, by its signature, the signed message it refuses (a move, a deal
+    message), so that the peer's client matches it to what it sent."""
+    if message["type"] == m.REJOIN:
+        return m.refused_message(reason)
+    return m.error_message(reason, refuses=message["signed"]["sig"])
 
 
 #: The deal a hand is dealt by, by the entry that starts it.
@@ -191,8 +200,7 @@ class HostAuthority:
                 else:
                     self._rejoin(out, fp, message["seat"], message["last_seq"])
             except Refusal as exc:
-                reply = m.refused_message if message["type"] == m.REJOIN else m.error_message
-                out.sends.append((fp, reply(str(exc))))
+                out.sends.append((fp, refusal(message, str(exc))))
         return out
 
     def act_local(self, seat: int, decision: dict) -> Out:
@@ -226,6 +234,15 @@ class HostAuthority:
     def private_view(self, seat: int) -> dict | None:
         """What ``seat``'s view adds to the public one (sent to that seat alone)."""
         return self.deal.private_view(seat)
+
+    def _shown_view(self, seat: int) -> dict | None:
+        """The private view ``seat`` is sent with an entry: none while it may not move
+        (under the mental deal, the kitty on its way to the cards the host's party holds
+        for it: the view would hold made-up cards, and its player would decide on them);
+        its client keeps showing the last one, with nothing to decide, until the next."""
+        if self.deal.move_problem(seat) is not None:
+            return None
+        return self.private_view(seat)
 
     def seat_of(self, fp: str) -> int | None:
         return self.seats.of_fingerprint(fp)
@@ -386,7 +403,7 @@ class HostAuthority:
         secret = self.deal.secret_of(signed.seq) if signed.kind == "action" else None
         privates = {}
         for seat, fp in self.peers().items():
-            private = {"view": self.private_view(seat), "action": None}
+            private = {"view": self._shown_view(seat), "action": None}
             if secret is not None and secret["seat"] == seat:
                 private["action"] = secret
             privates[seat] = private
