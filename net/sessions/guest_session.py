@@ -47,7 +47,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import FIRST_JOIN_WITHIN
-from net.sessions.events import connection_event, error_event, tables_event
+from net.sessions.events import connection_event, error_event
+from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
@@ -58,7 +59,6 @@ from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
-from net.wire.identity import same_fingerprint
 from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
                                 within)
 
@@ -113,7 +113,6 @@ class GuestCore:
         self.state_dir = Path(state_dir) if state_dir else None
         self.wanted_seat = seat
         self.stop_on_alert = stop_on_alert
-        self.discover_timeout = discover_timeout
         self.claim = claim  # tests: ask for (seat, last_seq) this key does not hold
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
@@ -135,8 +134,7 @@ class GuestCore:
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
-        self.browser = None
-        self.tables: list[dict] = []
+        self.finder = TableFinder(interfaces, table_name, discover_timeout, self.emit)
         self.alerts: list[dict] = []
         self.named: list[dict] = []  # players' cheats named; the table went on
         self.verified: list[dict] = []
@@ -169,7 +167,8 @@ class GuestCore:
     async def run(self) -> dict:
         """Play until the table ends, an alert stops us, or ``stop``; the summary."""
         try:
-            await self._locate()
+            if self.address is None:
+                self._moved_to(await self.finder.find(self.fingerprint))
             await self.succession.start()
             if self.give_up is not None:
                 self._deadline = asyncio.get_running_loop().time() + FIRST_JOIN_WITHIN
@@ -189,15 +188,15 @@ class GuestCore:
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(backoff.next())
-                self._relocate()
+                self._moved_to(self.finder.where(self.fingerprint))
             self._closed_by_host()
             await self.succession.carried_on()  # when we host the table now: until it ends
-        except Fatal as exc:
+        except (Fatal, NotFound) as exc:
             self.fatal = str(exc)
             self._end("fatal")
             self.emit(error_event(self.fatal, fatal=True))
         finally:
-            await self._stop_browser()
+            await self.finder.stop()
             self.disk_log.close()
             await self.succession.stop()
             self.done.set()
@@ -319,39 +318,11 @@ class GuestCore:
             self.link = None
 
     # -- finding the table --------------------------------------------------------------------
-    async def _locate(self) -> None:
-        if self.address is not None:
-            return
-        from net.discovery import TableBrowser
-        self.browser = TableBrowser(interfaces=self.interfaces, on_change=self._on_tables)
-        await self.browser.start()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.discover_timeout
-        while self._pick() is None:
-            if loop.time() > deadline:
-                raise Fatal(f"no table named {self.table_name!r} was found" if self.table_name
-                            else "no table was found on the network")
-            await asyncio.sleep(0.02)
-        self._relocate()
-
-    def _on_tables(self, tables: list[dict]) -> None:
-        self.tables = tables
-        self.emit(tables_event(tables))
-
-    def _pick(self) -> dict | None:
-        return pick_table(self.tables, self.fingerprint, self.table_name)
-
-    def _relocate(self) -> None:
-        """Where the host (by key, once known) advertises its table now."""
-        table = self._pick() if self.browser is not None else None
+    def _moved_to(self, table: dict | None) -> None:
+        """Where the host (by key, once known) advertises its table now (mDNS)."""
         if table is not None:
             self.address, self.port = table["address"], table["port"]
             self.fingerprint = table["fingerprint"]
-
-    async def _stop_browser(self) -> None:
-        if self.browser is not None:
-            await self.browser.stop()
-            self.browser = None
 
     # -- messages from the host ------------------------------------------------------------------
     def receive(self, msg: dict) -> None:
@@ -502,18 +473,6 @@ class GuestCore:
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
                 "error_count": len(self.errors), "state": self.state.value}
-
-
-def pick_table(tables: list[dict], fingerprint: str | None, name: str | None) -> dict | None:
-    """The table found by mDNS that is ours: by its host's key once known, else by name
-    (None: any)."""
-    for table in tables:
-        if fingerprint is not None:
-            if same_fingerprint(table["fingerprint"], fingerprint):
-                return table
-        elif name is None or table["name"] == name:
-            return table
-    return None
 
 
 def plain_problem(exc: BaseException) -> str:

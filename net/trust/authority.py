@@ -235,15 +235,6 @@ class HostAuthority:
         """What ``seat``'s view adds to the public one (sent to that seat alone)."""
         return self.deal.private_view(seat)
 
-    def _shown_view(self, seat: int) -> dict | None:
-        """The private view ``seat`` is sent with an entry: none while it may not move
-        (under the mental deal, the kitty on its way to the cards the host's party holds
-        for it: the view would hold made-up cards, and its player would decide on them);
-        its client keeps showing the last one, with nothing to decide, until the next."""
-        if self.deal.move_problem(seat) is not None:
-            return None
-        return self.private_view(seat)
-
     def seat_of(self, fp: str) -> int | None:
         return self.seats.of_fingerprint(fp)
 
@@ -403,7 +394,7 @@ class HostAuthority:
         secret = self.deal.secret_of(signed.seq) if signed.kind == "action" else None
         privates = {}
         for seat, fp in self.peers().items():
-            private = {"view": self._shown_view(seat), "action": None}
+            private = {"view": self.private_view(seat), "action": None}
             if secret is not None and secret["seat"] == seat:
                 private["action"] = secret
             privates[seat] = private

@@ -428,6 +428,11 @@ class MentalHost(HostDeal):
     def private_view(self, seat: int) -> dict | None:
         if self.state is None or not self.exact():  # the spare on its way: a view would be
             return None  # this seat's part alone, over a public one nobody knows yet
+        if self.move_problem(seat) is not None:
+            # the kitty on its way to the cards the host's party holds for the seat: the
+            # view would hold made-up cards, and its player would decide on them; its client
+            # keeps showing the last one, with nothing to decide, until the next
+            return None
         if self.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the
             # host's party's this hand, and the player, back, plays them from this view
