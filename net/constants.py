@@ -18,8 +18,10 @@ from __future__ import annotations
 #: view is only what the peer's view adds to the public one (``State.private_view``),
 #: not the whole view again; a "mental-deal" that is not the table's first deal of its
 #: hand number carries a fresh "attempt" (a rematch, a hand dealt again after a
-#: takeover), and a takeover keeps the mental deal.
-PROTOCOL_VERSION = 5
+#: takeover), and a takeover keeps the mental deal. 6: the host's "error" refusing a
+#: peer's signed message (a move, a deal message) names it by its signature
+#: ("refuses"), so that the peer matches a refusal to the move it answers.
+PROTOCOL_VERSION = 6
 
 # -- identity -------------------------------------------------------------------------
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event, connection_event,
-                                 deal_kind, deal_restart_event, hand_over_events, hint_event,
-                                 readmitted_event, record_breakdown, seat_info, shows_hand,
-                                 shuffle_event, stand_in_event, state_event, table_event,
-                                 takeover_event)
+from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
+                                 connection_event, deal_kind, deal_restart_event, hand_over_events,
+                                 hint_event, readmitted_event, record_breakdown, seat_info,
+                                 shows_hand, shuffle_event, stand_in_event, state_event,
+                                 table_event, takeover_event)
+from net.trust.alerts import alert_event
 from net.trust.deals.mental import log as ml
 from net.trust.deals.peer import NO_DEAL
 from net.trust.values import NOBODY, Entry
@@ -30,7 +31,8 @@ TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 
 class GuestView:
     """``core``: the guest (``replica``, ``emit``, ``call_later``, ``table_name``,
-    ``state_dir``, ``timings``, and its ``player``'s move in flight)."""
+    ``state_dir``, ``timings``, whether it has ``caught_up``, and its ``player``'s move in
+    flight)."""
 
     def __init__(self, core):
         self.core = core
@@ -42,9 +44,11 @@ class GuestView:
         return self.core.replica
 
     # -- after every accepted batch ---------------------------------------------------------
-    def report(self, accepted: list, was_seat, was_names: dict, live: bool = True) -> None:
-        """Tell the person what ``accepted`` changed (``live``: entries as the host logged
-        them, not a catch-up sync)."""
+    def report(self, accepted: list, was_seat, was_names: dict, caught_up: bool = False,
+               live: bool = True) -> None:
+        """``caught_up``: this batch brought the replica up to the head the host announced
+        at our join — the position is the table's now, and our decision is offered;
+        ``live``: entries as the host logged them, not a catch-up sync."""
         kinds = {a.entry.kind for a in accepted}
         self._others_connection(accepted, was_names)
         self._watch_shuffles(accepted)
@@ -64,7 +68,8 @@ class GuestView:
                                                   yours=body["seats"] == [self.replica.seat]))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
-        if shows_hand(kinds, self.replica.hand is not None and self.replica.hand.playing):
+        playing = self.replica.hand is not None and self.replica.hand.playing
+        if shows_hand(kinds, playing) or (caught_up and playing):
             self.core.emit(self.state_event([e for a in accepted for e in a.events]))
 
     def table_event(self) -> dict:
@@ -91,6 +96,8 @@ class GuestView:
         state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
         if self.core.player.in_flight is not None:
             state = None  # our move is on its way: nothing to decide now
+        elif not self.core.caught_up:
+            state = None  # the table's past, while its log comes: nothing to decide on it
         elif r.view is not None and r.seat not in (r.view.get("to_act") or ()):
             state = None  # not ours to decide (under the mental deal: a kitty on its way)
         # No view of our own: a departed host catching up on what it logged itself
@@ -116,6 +123,16 @@ class GuestView:
             self.core.emit(hint_event(None, None, None, ""))  # nothing to decide
             return
         self.core.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
+
+    def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
+        """Tell the person of each integrity alert, its evidence saved first; the events.
+        ``goes_on``: a player's proven cheat named while the table goes on."""
+        events = []
+        for alert in alerts:
+            event = alert_event(alert, self.core.subdir("evidence"))
+            events.append(dict(event, goes_on=True) if goes_on else event)
+            self.core.emit(events[-1])
+        return events
 
     # -- the end of a hand ----------------------------------------------------------------------
     def hand_verified(self, hand: dict) -> None:

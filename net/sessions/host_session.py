@@ -467,6 +467,7 @@ class HostCore:
         self.games_started += 1
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
+        self.stand_ins.game_started()
 
     @signing
     def next_hand(self) -> None:
@@ -498,12 +499,6 @@ class HostCore:
         there (a player, a bot or nobody)."""
         self.seating.sit(seat)
 
-    def readmit(self, seat: int, fp: str) -> bool:
-        return self.arrivals.readmit(seat, fp)
-
-    def turn_away(self, fp: str) -> None:
-        self.arrivals.turn_away(fp)
-
     @signing
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
@@ -521,15 +516,8 @@ class HostCore:
         if self.is_open:
             self.deal_watch.deal_again_without(seat)
 
-    def hint(self) -> None:
-        """What a "normal" bot would do in the host's seat: a "hint" event."""
-        self.view.hint()
-
     def forget_bot(self, seat: int) -> None:
         self.bots.forget(seat)
-
-    def seats_info(self) -> list[dict]:
-        return self.view.seats()
 
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event)."""
@@ -634,7 +622,7 @@ class HostView:
         if state is None and ended and match.last_hand is not None:
             self._finished(events, match)
             return
-        if state is None or t.authority.deal.public_view() is None:
+        if state is None or not t.authority.deal.exact():
             return  # (the spare on its way: the table as it was until it is known)
         view = None
         if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):

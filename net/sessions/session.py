@@ -207,7 +207,7 @@ class HostedSession(_NetworkSession):
 
     def hint(self) -> None:
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
-        self._do(self.core.hint)
+        self._do(self.core.view.hint)
 
     def crash(self) -> None:
         """Stop without a word, as a crash would (tests: a host restarted from its log)."""
@@ -225,7 +225,7 @@ class HostedSession(_NetworkSession):
 
     @property
     def seats(self) -> list[dict]:
-        return self.core.seats_info()
+        return self.core.view.seats()
 
     @property
     def match(self):
@@ -266,7 +266,7 @@ class HostSession(HostedSession):
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request: that key gets no seat. (The yes is
         ``set_seat(seat, "human", player=fingerprint)``.)"""
-        self._do(self.core.turn_away, fingerprint)
+        self._do(self.core.arrivals.turn_away, fingerprint)
 
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""

@@ -21,8 +21,8 @@ what each seat may see), ``Archive`` (what each seat was sent, to send it again)
 the log's ``Chain``. Nothing here asks which deal a hand has. Every public method returns an ``Out``: messages to send by fingerprint,
 peers to disconnect (they sent garbage), and a store error if persisting failed.
 Nothing here raises for bad input from the network: a malformed message gets an error
-reply and a disconnect, an illegal move gets an error reply to that peer only, and the
-game goes on.
+reply and a disconnect, an illegal move gets an error reply to that peer only (naming
+the move it refuses by its signature), and the game goes on.
 """
 
 from __future__ import annotations
@@ -67,6 +67,15 @@ class Out:
     def to(self, fp: str) -> list[dict]:
         """The messages for one peer (tests)."""
         return [msg for who, msg in self.sends if who == fp]
+
+
+def refusal(message: dict, reason: str) -> dict:
+    """The answer to a peer's message the host refuses: a rejoin's "refused"; else an
+    "error" naming, by its signature, the signed message it refuses (a move, a deal
+    message), so that the peer's client matches it to what it sent."""
+    if message["type"] == m.REJOIN:
+        return m.refused_message(reason)
+    return m.error_message(reason, refuses=message["signed"]["sig"])
 
 
 #: The deal a hand is dealt by, by the entry that starts it.
@@ -198,8 +207,7 @@ class HostAuthority:
                 else:
                     self._rejoin(out, fp, message["seat"], message["last_seq"])
             except Refusal as exc:
-                reply = m.refused_message if message["type"] == m.REJOIN else m.error_message
-                out.sends.append((fp, reply(str(exc))))
+                out.sends.append((fp, refusal(message, str(exc))))
         return out
 
     def act_local(self, seat: int, decision: dict) -> Out:

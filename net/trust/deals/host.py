@@ -186,10 +186,15 @@ class HostDeal:
         """The host person keeps waiting for the players of ``seats``: their wait starts again."""
 
     # -- hooks: what each party may see ------------------------------------------------------
+    def exact(self) -> bool:
+        """Whether the hand's state is exact in its public view (a deal that replays on
+        partial knowledge may hold made-up cards there for a moment)."""
+        return True
+
     def public_view(self) -> dict | None:
         """The public view after the last entry: exact, or None — never made up."""
         state = self.state
-        return state.public_view() if state is not None else None
+        return state.public_view() if state is not None and self.exact() else None
 
     def private_view(self, seat: int) -> dict | None:
         return None

@@ -152,6 +152,11 @@ class PartyHand:
                                    tuple(self._steps), {s: self.hands[s] for s in others})
 
     # -- moves -------------------------------------------------------------------------------
+    def sealed(self, action: Action) -> bool:
+        """Whether a secret move's cards (a bury, a discard) are committed in the deal."""
+        machine = self.client.machine
+        return machine is not None and machine.has_commitment(action.seat, action.kind)
+
     def own_play(self, action: Action) -> dict:
         return self.client.play(action.seat, action.value)
 

@@ -49,7 +49,7 @@ from engine.partial import public_step
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import BadMessage, MentalError
-from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.hand import SECRET, MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.outputs import Redeal
 from net.trust.deals.mental.sequencer import DealSequencer, Holding, NotLogged, holding_up, parties_for
@@ -333,6 +333,8 @@ class MentalHost(HostDeal):
             raise Refusal("a card played under the mental deal carries its proof")
         elif carried:
             self._log_messages(log, key, carried)
+        if action.kind in SECRET and not self.party.sealed(action):
+            raise Refusal(f"a {action.kind} comes with its commitment (its cards, sealed in the deal)")
         try:
             sends = self.party.move(action, play, party)
         except MoveRefused as exc:
@@ -462,17 +464,19 @@ class MentalHost(HostDeal):
         self._log_messages(log, self.table.key, [])
 
     # -- what each party may see -----------------------------------------------------------------
-    def public_view(self) -> dict | None:
-        """The replay's public view, while it is exact: not while the spare is being turned
-        up (the replay holds made-up cards there until every share is logged)."""
-        state = self.state
-        if state is None or ml.spare_pending(self.party):
-            return None
-        return state.public_view()
+    def exact(self) -> bool:
+        """Not while the spare is being turned up: the replay holds made-up cards there
+        until every share is logged."""
+        return not ml.spare_pending(self.party)
 
     def private_view(self, seat: int) -> dict | None:
-        if self.public_view() is None:  # no hand under way, or the spare on its way: a view
-            return None  # would be this seat's part alone, over a public one nobody knows yet
+        if self.state is None or not self.exact():  # the spare on its way: a view would be
+            return None  # this seat's part alone, over a public one nobody knows yet
+        if self.move_problem(seat) is not None:
+            # the kitty on its way to the cards the host's party holds for the seat: the
+            # view would hold made-up cards, and its player would decide on them; its client
+            # keeps showing the last one, with nothing to decide, until the next
+            return None
         if self.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the
             # host's party's this hand, and the player, back, plays them from this view

@@ -244,6 +244,9 @@ class MentalPeer(PeerDeal):
         body = logged_move(entry, t.seats(), t.host_seat(), self.binding(entry))
         action, _ = self._logged(body, entry)
         owner = self.setup.owner(action.seat)
+        if body.hidden is not None and not party.onlooker:
+            t.need(party.sealed(action), entry, f"a secret move ({action.kind}) logged without its "
+                   "commitment in the deal")
         if body.mental is not None:
             t.need(action.kind == "play" and self.setup.parties[owner].key == t.seats()[action.seat].key,
                    entry, "a deal proof with a move that is no card played by the client holding it")
