@@ -64,6 +64,55 @@ class Absences:
             view.waiting.waiting(seat, f"Waiting for {who} to come back", self.why[seat],
                                  bool(view.table.get("is_host")))
 
+    def on_waiting(self, event: dict) -> None:
+        """Under the private deal: a player gone, whose cards are locked with their key,
+        waited for ("return": the bar, with its countdown); or the deal started again or
+        the hand voided without players ("restart", "void"), said in words, with why — in
+        the status line, a banner and the game log."""
+        if event.get("for") == "return":
+            self.on_away(event)
+            return
+        view = self.view
+        if event.get("detail"):
+            view.status.show_waiting(event["detail"])
+        self.dealt_again(event.get("seats") or [])
+        who = " and ".join(event.get("names") or []) or "a player"
+        reason = event.get("reason") or f"{who} left and did not come back in time"
+        their = "your" if event.get("seats") == [view.you] else "their"
+        if event.get("for") == "void":
+            view.hand_voided(reason, "it is dealt again, the scores unchanged; the host's "
+                                     f"computer holds {their} cards this hand")
+        else:
+            self.deal_restarted(reason, their)
+
+    def deal_restarted(self, reason: str, their: str = "their") -> None:
+        """The deal started again before the cards were dealt, for ``reason`` (words: "Dad
+        left and did not come back in time"): a banner and a line in the log of the hand
+        being dealt."""
+        view = self.view
+        number = view.hand_number or 0
+        if view.view.get("phase") in (None, "done"):  # (the last hand is still shown)
+            number += 1
+        view.notice.show_notice(f"The deal started again: {reason}.",
+                                f"The host's computer holds {their} cards this hand.")
+        view.data.notes.append((number, f"Hand {number} dealt again: {reason}"))
+        view.refresh()
+
+    def keep_waiting(self, seat: int) -> None:
+        """The host's Keep waiting: no bot for now — and, while the hand itself waits for
+        the player (the private deal), its countdown starts again."""
+        session = self.view.session
+        if session is not None and self.view.waiting.locked:
+            session.keep_waiting(seat)
+        elif session is not None:
+            session.stand_in(seat, False)
+
+    def deal_again(self, seat: int) -> None:
+        """The host's Deal again without Dad."""
+        if self.view.session is not None:
+            self.view.waiting.deal_button.setEnabled(False)  # one click deals once
+            self.view.session.deal_again_without(seat)
+
     def on_away(self, event: dict) -> None:
         """The private deal waits for a player gone (a "waiting" event for "return")."""
         view = self.view

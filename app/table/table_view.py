@@ -148,9 +148,9 @@ class TableView(QWidget):
         self.summary.leave.connect(self.leave_requested)
         self.summary.next_hand.connect(self._next_hand)
         self.summary.rematch.connect(self._rematch)
-        self.waiting.keep_waiting.connect(self._keep_waiting)
+        self.waiting.keep_waiting.connect(self.absences.keep_waiting)
         self.waiting.stand_in.connect(lambda seat: self._stand_in(seat, True))
-        self.waiting.deal_again.connect(self._deal_again)
+        self.waiting.deal_again.connect(self.absences.deal_again)
         self.address_button.clicked.connect(self._copy_address)
 
     # -- what the session said, as the parts read it ----------------------------------------
@@ -244,21 +244,6 @@ class TableView(QWidget):
         if bot:
             self.waiting.clear(seat)
 
-    def _keep_waiting(self, seat: int) -> None:
-        """Keep waiting: no bot for now — and, while the hand itself waits for the player
-        (the private deal), its countdown starts again."""
-        if self.session is None:
-            return
-        if self.waiting.locked:
-            self.session.keep_waiting(seat)
-        else:
-            self.session.stand_in(seat, False)
-
-    def _deal_again(self, seat: int) -> None:
-        if self.session is not None:
-            self.waiting.deal_button.setEnabled(False)  # one click deals once
-            self.session.deal_again_without(seat)
-
     def _copy_address(self) -> None:
         address = self.table.get("address")
         if address:
@@ -336,26 +321,12 @@ class TableView(QWidget):
 
     def on_waiting(self, event: dict) -> None:
         """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
-        cards come (the next state event rewrites the status line). Under the private
-        deal: a player gone, whose cards are locked with their key, waited for (the bar,
-        with its countdown); and the deal restarted or the hand voided without players,
-        said in words, with why."""
-        kind = event.get("for")
-        if kind == "return":
-            self.absences.on_away(event)
-            return
-        if event.get("detail"):
+        cards come (the next state event rewrites the status line). A player gone from the
+        private deal, and a deal gone on without them, are ``absences``'."""
+        if event.get("for") in ("return", "void", "restart"):
+            self.absences.on_waiting(event)
+        elif event.get("detail"):
             self.status.show_waiting(event["detail"])
-        if kind in ("void", "restart"):
-            self.absences.dealt_again(event.get("seats") or [])
-            who = " and ".join(event.get("names") or []) or "a player"
-            reason = event.get("reason") or f"{who} left and did not come back in time"
-            their = "your" if event.get("seats") == [self.you] else "their"
-            if kind == "void":
-                self.hand_voided(reason, "it is dealt again, the scores unchanged; the host's "
-                                         f"computer holds {their} cards this hand")
-            else:
-                self.deal_restarted(reason, their)
 
     def hand_voided(self, reason: str, then: str = "the scores are unchanged") -> None:
         """A hand voided, for any ``reason`` (words: "Dad left and did not come back in
@@ -365,18 +336,6 @@ class TableView(QWidget):
         hand = f"Hand {number}" if number else "The hand"
         self.notice.show_notice(f"{hand} is void: {reason}.", f"{then[:1].upper()}{then[1:]}.")
         self.data.notes.append((number, f"{hand} void: {reason} — {then}"))
-        self.refresh()
-
-    def deal_restarted(self, reason: str, their: str = "their") -> None:
-        """The deal started again before the cards were dealt, for ``reason`` (words: "Dad
-        left and did not come back in time"): a banner and a line in the log of the hand
-        being dealt."""
-        number = self.hand_number or 0
-        if self.view.get("phase") in (None, "done"):  # (the last hand is still shown)
-            number += 1
-        self.notice.show_notice(f"The deal started again: {reason}.",
-                                f"The host's computer holds {their} cards this hand.")
-        self.data.notes.append((number, f"Hand {number} dealt again: {reason}"))
         self.refresh()
 
     def _flash(self, text: str) -> None:

@@ -92,15 +92,24 @@ class DealWatch:
         self._told = told
 
     def keep_waiting(self, seat: int) -> None:
-        """The host person keeps waiting for ``seat``'s player: the countdown starts again."""
+        """The host person keeps waiting for ``seat``'s player, gone: the countdown starts
+        again, and no bot stands in meanwhile (as ``stand_in(seat, False)``)."""
         t = self.table
-        t.authority.keep_waiting([seat])
-        self.watch()
+        if t.is_open:
+            t.stand_ins.stand_in(seat, False)
+            t.authority.deal.keep_waiting([seat])  # (nothing is logged: the person's choice)
+            self.watch()
 
     def deal_again_without(self, seat: int) -> None:
         """The host person deals the hand again now without ``seat``'s player, gone — if
-        they have been away long enough for the rules (else the person is told when)."""
+        they have been away long enough for the rules (else the person is told when). A
+        host still taking back what its disk lost signs nothing yet: the command waits."""
         t = self.table
+        if not t.is_open:
+            return
+        if t.takeback.active:
+            t.takeback.hold_command(("deal_again_without", seat), lambda: self.deal_again_without(seat))
+            return
         away = next((a for a in t.authority.deal.away() if seat in a.late.seats), None)
         if away is None:
             t.emit(error_event("the deal is not waiting for that player"))

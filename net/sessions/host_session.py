@@ -503,19 +503,6 @@ class HostCore:
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
 
-    def keep_waiting(self, seat: int) -> None:
-        """Under the private deal, keep waiting for ``seat``'s player, gone: the countdown
-        starts again, and no bot stands in meanwhile (as ``stand_in(seat, False)``)."""
-        if self.is_open:
-            self.stand_ins.stand_in(seat, False)
-            self.deal_watch.keep_waiting(seat)
-
-    @signing
-    def deal_again_without(self, seat: int) -> None:
-        """Under the private deal, the hand dealt again now without ``seat``'s player, gone."""
-        if self.is_open:
-            self.deal_watch.deal_again_without(seat)
-
     def forget_bot(self, seat: int) -> None:
         self.bots.forget(seat)
 

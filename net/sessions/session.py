@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import functools
 import ipaddress
 import logging
 import threading
@@ -200,10 +201,10 @@ class HostedSession(_NetworkSession):
         self._do(self.core.stand_in, seat, bool(bot))
 
     def keep_waiting(self, seat: int) -> None:
-        self._do(self.core.keep_waiting, seat)
+        self._do(self.core.deal_watch.keep_waiting, seat)
 
     def deal_again_without(self, seat: int) -> None:
-        self._do(self.core.deal_again_without, seat)
+        self._do(self.core.deal_watch.deal_again_without, seat)
 
     def hint(self) -> None:
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
@@ -300,12 +301,13 @@ class GuestSession(_NetworkSession):
         return self.core.succession.host or self.core
 
     def _as_host(self, command: str, *args, quiet: bool = False) -> None:
-        """A host's command: to the table we carried on; else "only the host" (``quiet``:
+        """A host's command (``command``: a HostCore method, or one of a part of it,
+        "part.method"): to the table we carried on; else "only the host" (``quiet``:
         nothing, the host does it)."""
         def run():
             host = self.core.succession.host
             if host is not None:
-                getattr(host, command)(*args)
+                functools.reduce(getattr, command.split("."), host)(*args)
             elif not quiet:
                 self._emit(error_event("only the host can do that"))
         self._do(run)
@@ -337,10 +339,10 @@ class GuestSession(_NetworkSession):
         self._as_host("stand_in", seat, bool(bot))
 
     def keep_waiting(self, seat: int) -> None:
-        self._as_host("keep_waiting", seat)
+        self._as_host("deal_watch.keep_waiting", seat)
 
     def deal_again_without(self, seat: int) -> None:
-        self._as_host("deal_again_without", seat)
+        self._as_host("deal_watch.deal_again_without", seat)
 
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""

@@ -167,11 +167,6 @@ class HostAuthority:
                 out.error = str(exc)
         return out
 
-    def keep_waiting(self, seats) -> None:
-        """The host person keeps waiting for the players of ``seats``, gone from the
-        private deal: their wait starts again (nothing is logged)."""
-        self.deal.keep_waiting(seats)
-
     def drop(self, seat: int) -> Out:
         """The session lost ``seat``'s peer: log it (the deal may go on without it)."""
         def run(out):

@@ -112,12 +112,12 @@ def test_the_host_deals_again_without_a_player_once_the_rules_allow(tmp_path):
         try:
             dropped, _ = await killed_mid_play(table)
             await wait_for(lambda: told(table.host_events, "return"))
-            table.host.deal_again_without(GONE)  # too soon: the person is told when
+            table.host.deal_watch.deal_again_without(GONE)  # too soon: the person is told when
             await asyncio.sleep(0.2)
             too_soon = [e["message"] for e in table.host_events if e["type"] == "error"]
             assert not restarts(table)
             await wait_for(lambda: time.monotonic() - dropped >= DEADLINE)
-            table.host.deal_again_without(GONE)
+            table.host.deal_watch.deal_again_without(GONE)
             await wait_for(lambda: restarts(table))
             waited = time.monotonic() - dropped
             return table, too_soon, waited, await back_and_finish(table)
@@ -137,7 +137,7 @@ def test_keep_waiting_starts_the_countdown_again(tmp_path):
         try:
             dropped, _ = await killed_mid_play(table)
             await wait_for(lambda: time.monotonic() - dropped >= WAIT - 2)
-            table.host.keep_waiting(GONE)
+            table.host.deal_watch.keep_waiting(GONE)
             kept = time.monotonic()
             await wait_for(lambda: restarts(table), timeout=30)
             waited = time.monotonic() - kept

@@ -29,9 +29,9 @@ what that party knows (``hand.PartyHand``). So, unlike the seeded deal (``Seeded
   seat dropped) after the drop wait (``DROP_WAIT``), for its cards are locked with its
   key and its client may come back to the same hand (``away``; the host person may
   deal again without it once it has been away for the deadline, the floor every peer
-  checks, or keep waiting: ``keep_waiting``). Its seats are then the host's party's
-  for that hand, played by a stand-in or by the player back, from the view the host
-  then sends it (``private_view``);
+  checks, or keep waiting: ``keep_waiting``; all of it ``waits.Waits``). Its seats are
+  then the host's party's for that hand, played by a stand-in or by the player back,
+  from the view the host then sends it (``private_view``);
 * a party proven to have broken a rule — a deal message its own checks refuse (a wrong
   share, a duplicated card, a false redeal claim), or, once every secret is revealed, a
   move the rules forbid on the verified deal (a revoke nobody could see live) — is
@@ -52,7 +52,8 @@ from net.trust.deals.mental.errors import BadMessage, MentalError
 from net.trust.deals.mental.hand import SECRET, MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.outputs import Redeal
-from net.trust.deals.mental.sequencer import DealSequencer, Holding, NotLogged, holding_up, parties_for
+from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, parties_for
+from net.trust.deals.mental.waits import Waits
 from net.trust.deals.host import Away, HandTable, HostDeal, Late
 from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
 from net.trust.moves import ActionBody, Refusal, admit, admit_sealed
@@ -90,8 +91,7 @@ class MentalHost(HostDeal):
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
         self.checked: int | None = None  # the attempt whose batches were checked ahead
         self.restarted_at = -1  # the seq of its last "mental-restart" entry
-        self.moved = table.now()  # when the hand last moved on (a deal entry, a move)
-        self.kept: dict[bytes, float] = {}  # a party gone's key -> when the host kept waiting
+        self.waits = Waits(self)  # whom the deal waits for, and until when
         # The host's own party's messages not logged yet (a restored host's replay makes
         # them again: the sequencer logs none twice).
         self.unlogged: list[dict] = self.party.client.start()
@@ -104,7 +104,7 @@ class MentalHost(HostDeal):
     def apply(self, entry, private: dict, applied: list | None, restoring: bool) -> list:
         kind = entry.kind
         if kind in (ml.MESSAGE, ml.RESTART, ml.DEALT, "action"):
-            self.moved = self.table.now()
+            self.waits.moved_on()
         if kind == ml.MESSAGE:
             self._apply_message(entry, restoring)
         elif kind == ml.RESTART:
@@ -381,69 +381,23 @@ class MentalHost(HostDeal):
         self._log_messages(log, self.table.key, [])  # the host's reveal, for an audit
         return False
 
-    # -- a party gone: the deal restarted, or the hand voided, at the deadline ------------------
+    # -- a party gone: waited for (``waits.Waits``), then the deal restarted or the hand voided --
     def awaited(self) -> list[int]:
-        """The seats of the parties connected but silent in the deal (a player gone is
-        ``away``)."""
-        parties = self.setup.parties
-        return sorted(s for i, held in self._holding_up().items() if not held.gone
-                      for s in parties[i].seats)
+        return self.waits.awaited()
 
     def overdue(self) -> list[Late]:
-        """The parties the deal has waited for long enough (``_due``): the host restarts
-        the deal (``go_on_without``) without them."""
-        now = self.table.now()
-        return [self._late(i) for i, held in self._holding_up().items() if now >= self._due(i, held)]
+        return self.waits.overdue()
 
     def due_in(self) -> float | None:
-        """Seconds until ``overdue`` may next name a party (None: nobody holds it up)."""
-        held = self._holding_up()
-        if not held:
-            return None
-        return max(0.0, min(self._due(i, h) for i, h in held.items()) - self.table.now())
+        return self.waits.due_in()
 
     def away(self) -> list[Away]:
-        """The parties gone, their cards locked with their keys: waited for until their
-        ``_due``; the host may go on without them once they have been away for the
-        contribution deadline (the floor every peer's ``RestartWatch`` checks)."""
-        return [Away(self._late(i), self._due(i, held), held.since + self.table.deadline)
-                for i, held in self._holding_up().items() if held.gone]
+        return self.waits.away()
 
     def keep_waiting(self, seats) -> None:
-        parties, now = self.setup.parties, self.table.now()
-        for i, held in self._holding_up().items():
-            if held.gone and set(parties[i].seats) & set(seats):
-                self.kept[parties[i].key] = now
+        self.waits.keep_waiting(seats)
 
-    def _late(self, party: int) -> Late:
-        p = self.setup.parties[party]
-        return Late(party, p.seats, p.key, "void" if self.dealt else "dropped")
-
-    def _due(self, party: int, held: Holding) -> float:
-        """When the deal goes on without ``party``: a client connected but silent, the
-        contribution deadline after it began to owe; a party gone, the drop wait (never
-        less than the deadline) after its drop, or after the host person chose to keep
-        waiting."""
-        if not held.gone:
-            return held.since + self.table.deadline
-        since = max(held.since, self.kept.get(self.setup.parties[party].key, held.since))
-        return since + max(self.table.drop_wait, self.table.deadline)
-
-    def _holding_up(self) -> dict[int, Holding]:
-        """party -> how it holds the deal up, the host's excepted: gone, or connected and
-        owing a message — before the cards are dealt, what the sequencer awaits since the
-        deal last moved on; after, a spare's shares or a reveal (``PartyHand.owed``) since
-        the hand last moved on."""
-        if self.cheat is not None or self._hand_ended():
-            return {}
-        if self.dealt:
-            awaited = {i: self.moved for i in self.party.owed() or ()}
-        else:
-            awaited = {i: self.sequencer.since for i in self.sequencer.awaited()}
-        return holding_up(self.setup.parties, self.table.seats(), self.table.dropped_at, awaited,
-                          self.table.now())
-
-    def _hand_ended(self) -> bool:
+    def hand_ended(self) -> bool:
         """No hand under way: this one ended (``hand_end`` logged)."""
         return self.round.revealed or (self.state is None and self.dealt)
 
@@ -492,7 +446,7 @@ class MentalHost(HostDeal):
         """Whether ``seat``'s cards are the host's party's in this deal (its own, its bots',
         and those of players away at the deal or restarted out of it), or the hand is over:
         only then may a bot of the host's play it."""
-        return self._hand_ended() or seat in self.setup.parties[0].seats
+        return self.hand_ended() or seat in self.setup.parties[0].seats
 
 
 def _stale(setup, envelope: dict) -> bool:

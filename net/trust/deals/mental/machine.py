@@ -146,20 +146,6 @@ class MentalDeal(DealRecord):
         self._blame_deck()
         self.catch_up()
 
-    def owed(self) -> list[int]:
-        """The parties whose messages this deal waits for once its deck is final: the
-        shares of a spare the hand's steps opened (``open_to_all``: every party's;
-        ``open_to``: every party's but the one it goes to), and, once the hand is over or
-        an audit was asked for, every party's reveal. (The deal's own messages before
-        then — key shares, shuffles, the deal's share batches — are ``sequencer.Progress``'s.)"""
-        if self.final is None or self.done is not None or self.failed is not None:
-            return []
-        owing = {i for p, audience in self.asked.items() for i in range(self.parties)
-                 if i != audience and i not in self.shares[p]}
-        if self._revealed or self.reveals:
-            owing.update(i for i in range(self.parties) if i not in self.reveals)
-        return sorted(owing)
-
     # -- messages -------------------------------------------------------------------------
     def receive(self, sender: int, message: object) -> list:
         """A logged deal message from party ``sender`` (authenticated by the session)."""

@@ -52,7 +52,7 @@ from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
-from net.trust.deals.mental.restarts import Hand, RestartRefused, RestartWatch, allowed
+from net.trust.deals.mental.restarts import Hand, RestartRefused, RestartWatch, allowed, locked_away
 from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
@@ -100,7 +100,6 @@ class MentalPeer(PeerDeal):
         self._final = None  # the hand on the verified deal, from hand_end to the reveal
         self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
         self.cheat: Verdict | None = None  # a party this client proved broke a rule, this attempt
-        self._silent: set[int] = set()  # restarts without a client there but silent (``restarted_silent``)
         self._sends: list[dict] = self.party.client.start()  # deal messages for the host
 
     @property
@@ -172,8 +171,7 @@ class MentalPeer(PeerDeal):
         except RestartRefused as exc:
             raise self._violation("deal", entry, str(exc)) from None
         sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
-        silent = record["reason"] in ("dropped", "void") and self.restarts.silent(
-            {i: setup.parties[i].seats for i in record["dropped"]}, self.t.clock())
+        silent = self.restarts.silent(record, setup, self.t.clock())
 
         def commit():  # the deal again; whatever was bid on the last one is void
             if verdict is not None:  # a player's cheat, proven here too: named, and the table goes on
@@ -182,7 +180,7 @@ class MentalPeer(PeerDeal):
                                       "dealt again, that player's cards dealt by the host"))
             self.cheat, self._held = None, None
             if silent:
-                self._silent.add(entry.seq)
+                self.restarts.silenced.add(entry.seq)
             self.progress = Progress(len(record["parties"]))
             self.restarts.deal_moved(self.t.clock(), self.t.live())
             self.round.dealt = False
@@ -455,16 +453,11 @@ class MentalPeer(PeerDeal):
         self.restarts.rejoined(seat)
 
     def waits_for(self, seat: int) -> bool:
-        """The hand under way waits for ``seat``'s player: its cards are a party's other
-        than the host's, and every seat of that party is away."""
-        if self.hand.end is not None or self.round.revealed or self.cheat is not None:
-            return False
-        setup, seats = self.setup, self.t.seats()
-        party = next((i for i, p in enumerate(setup.parties) if seat in p.seats), 0)
-        return party != 0 and all(not seats[s].connected for s in setup.parties[party].seats)
+        return self.hand.end is None and not self.round.revealed and self.cheat is None \
+            and locked_away(self.setup, self.t.seats(), seat)
 
     def restarted_silent(self, seq: int) -> bool:
-        return seq in self._silent
+        return seq in self.restarts.silenced
 
 
 class _NoParty:

@@ -57,6 +57,7 @@ class RestartWatch:
         self.deadline, self.slack = deadline, slack
         self.moved: float | None = None  # when the last entry of the hand came live
         self.drops: dict[int, float | None] = {}  # seat -> when its drop came live
+        self.silenced: set[int] = set()  # restarts (their seq) that dropped a client there but silent
 
     def deal_moved(self, now: float, live: bool) -> None:
         self.moved = now if live else None
@@ -92,11 +93,12 @@ class RestartWatch:
                     f"and {away:.1f} s after they dropped; it must wait {self.deadline:g} s")
         return None
 
-    def silent(self, parties: dict, now: float) -> bool:
-        """Whether a restart now without ``parties`` (one ``problem`` allows) drops one
-        that had not been away for the deadline: a client there, but silent."""
+    def silent(self, record: dict, setup, now: float) -> bool:
+        """Whether a restart ``record`` of ``setup``'s deal (one ``problem`` allows) drops a
+        party that had not been away for the deadline: a client there, but silent."""
         least = self.deadline - self.slack
-        return any(self._away_for(seats, now) < least for seats in parties.values())
+        return record["reason"] in ("dropped", "void") and any(
+            self._away_for(setup.parties[i].seats, now) < least for i in record["dropped"])
 
     def _away_for(self, seats, now: float) -> float:
         """How long every one of ``seats`` has been away, as far as this peer can time it
@@ -105,6 +107,13 @@ class RestartWatch:
         if any(at is None for at in times):
             return float("inf")
         return now - max(times)
+
+
+def locked_away(setup, seats, seat: int) -> bool:
+    """Whether ``seat``'s cards are locked with the key of a party other than the host's
+    whose every seat is away (its player gone: the hand waits for them)."""
+    party = next((i for i, p in enumerate(setup.parties) if seat in p.seats), 0)
+    return party != 0 and all(not seats[s].connected for s in setup.parties[party].seats)
 
 
 class Hand(NamedTuple):
