@@ -52,7 +52,7 @@ from net.trust.deals.mental.errors import BadMessage, MentalError
 from net.trust.deals.mental.hand import SECRET, MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.outputs import Redeal
-from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, parties_for
+from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, holding_up, parties_for
 from net.trust.deals.mental.waits import Waits
 from net.trust.deals.host import Away, HandTable, HostDeal, Late
 from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
@@ -91,7 +91,7 @@ class MentalHost(HostDeal):
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
         self.checked: int | None = None  # the attempt whose batches were checked ahead
         self.restarted_at = -1  # the seq of its last "mental-restart" entry
-        self.waits = Waits(self)  # whom the deal waits for, and until when
+        self.waits = Waits(table)  # until when the deal waits for whom
         # The host's own party's messages not logged yet (a restored host's replay makes
         # them again: the sequencer logs none twice).
         self.unlogged: list[dict] = self.party.client.start()
@@ -383,19 +383,32 @@ class MentalHost(HostDeal):
 
     # -- a party gone: waited for (``waits.Waits``), then the deal restarted or the hand voided --
     def awaited(self) -> list[int]:
-        return self.waits.awaited()
+        return self.waits.awaited(self._holding_up(), self.setup.parties)
 
     def overdue(self) -> list[Late]:
-        return self.waits.overdue()
+        return self.waits.overdue(self._holding_up(), self.setup.parties, self.dealt)
 
     def due_in(self) -> float | None:
-        return self.waits.due_in()
+        return self.waits.due_in(self._holding_up(), self.setup.parties)
 
     def away(self) -> list[Away]:
-        return self.waits.away()
+        return self.waits.away(self._holding_up(), self.setup.parties, self.dealt)
 
     def keep_waiting(self, seats) -> None:
-        self.waits.keep_waiting(seats)
+        self.waits.keep_waiting(self._holding_up(), self.setup.parties, seats)
+
+    def _holding_up(self) -> dict:
+        """party -> how it holds the deal up (``sequencer.Holding``), the host's excepted:
+        before the cards are dealt, the parties the sequencer awaits; after, those that owe
+        a message (a spare's shares, a reveal); and any whose every seat is away."""
+        if self.cheat is not None or self.hand_ended():
+            return {}
+        if self.dealt:
+            awaited = {i: self.waits.moved for i in self.party.owed() or ()}
+        else:
+            awaited = {i: self.sequencer.since for i in self.sequencer.awaited()}
+        return holding_up(self.setup.parties, self.table.seats(), self.table.dropped_at, awaited,
+                          self.table.now())
 
     def hand_ended(self) -> bool:
         """No hand under way: this one ended (``hand_end`` logged)."""

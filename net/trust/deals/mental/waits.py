@@ -16,75 +16,61 @@ party never:
   it has been away for the deadline — the floor every peer checks
   (``restarts.RestartWatch``): ``Away.choice_from``.
 
-``Waits`` reads its hand's deal part (``MentalHost``: ``setup``, ``dealt``,
-``sequencer``, ``party``, ``cheat`` and ``hand_ended()``) and gives what ``HostDeal``
-declares: ``awaited``, ``overdue``, ``due_in``, ``away`` and ``keep_waiting``.
+``Waits`` keeps the times (when the hand last moved on, when the host kept waiting for
+whom) and, given who holds the deal up now (``Holding``, by party: the deal part reads
+that off its sequencer and its party), answers what ``HostDeal`` declares: ``awaited``,
+``overdue``, ``due_in``, ``away`` and ``keep_waiting``.
 """
 
 from __future__ import annotations
 
 from net.trust.deals.host import Away, Late
-from net.trust.deals.mental.sequencer import Holding, holding_up
+from net.trust.deals.mental.sequencer import Holding
 
 
 class Waits:
-    def __init__(self, deal):
-        self.deal = deal
-        self.table = deal.table
+    def __init__(self, table):
+        self.table = table  # the deal's ``HandTable``: its clock, deadline and drop wait
         self.moved = self.table.now()  # when the hand last moved on (a deal entry, a move)
         self.kept: dict[bytes, float] = {}  # a party gone's key -> when the host kept waiting
 
     def moved_on(self) -> None:
         self.moved = self.table.now()
 
-    def awaited(self) -> list[int]:
+    def awaited(self, held: dict[int, Holding], parties) -> list[int]:
         """The seats of the parties connected but silent (a party gone is ``away``)."""
-        parties = self.deal.setup.parties
-        return sorted(s for i, held in self._holding_up().items() if not held.gone
-                      for s in parties[i].seats)
+        return sorted(s for i, h in held.items() if not h.gone for s in parties[i].seats)
 
-    def overdue(self) -> list[Late]:
+    def overdue(self, held: dict[int, Holding], parties, dealt: bool) -> list[Late]:
         """The parties waited for long enough: the deal goes on without them."""
         now = self.table.now()
-        return [self._late(i) for i, held in self._holding_up().items() if now >= self._due(i, held)]
+        return [_late(parties[i], i, dealt) for i, h in held.items() if now >= self._due(parties[i], h)]
 
-    def due_in(self) -> float | None:
+    def due_in(self, held: dict[int, Holding], parties) -> float | None:
         """Seconds until ``overdue`` may next name a party (None: nobody holds it up)."""
-        held = self._holding_up()
         if not held:
             return None
-        return max(0.0, min(self._due(i, h) for i, h in held.items()) - self.table.now())
+        return max(0.0, min(self._due(parties[i], h) for i, h in held.items()) - self.table.now())
 
-    def away(self) -> list[Away]:
+    def away(self, held: dict[int, Holding], parties, dealt: bool) -> list[Away]:
         """The parties gone, waited for until their due time; the host person may deal
         again without them once they have been away for the contribution deadline."""
-        return [Away(self._late(i), self._due(i, held), held.since + self.table.deadline)
-                for i, held in self._holding_up().items() if held.gone]
+        return [Away(_late(parties[i], i, dealt), self._due(parties[i], h), h.since + self.table.deadline)
+                for i, h in held.items() if h.gone]
 
-    def keep_waiting(self, seats) -> None:
+    def keep_waiting(self, held: dict[int, Holding], parties, seats) -> None:
         """The wait for the parties gone that play ``seats`` starts again, now."""
-        parties, now = self.deal.setup.parties, self.table.now()
-        for i, held in self._holding_up().items():
-            if held.gone and set(parties[i].seats) & set(seats):
+        now = self.table.now()
+        for i, h in held.items():
+            if h.gone and set(parties[i].seats) & set(seats):
                 self.kept[parties[i].key] = now
 
-    def _late(self, party: int) -> Late:
-        p = self.deal.setup.parties[party]
-        return Late(party, p.seats, p.key, "void" if self.deal.dealt else "dropped")
-
-    def _due(self, party: int, held: Holding) -> float:
+    def _due(self, party, held: Holding) -> float:
         if not held.gone:
             return held.since + self.table.deadline
-        since = max(held.since, self.kept.get(self.deal.setup.parties[party].key, held.since))
+        since = max(held.since, self.kept.get(party.key, held.since))
         return since + max(self.table.drop_wait, self.table.deadline)
 
-    def _holding_up(self) -> dict[int, Holding]:
-        deal = self.deal
-        if deal.cheat is not None or deal.hand_ended():
-            return {}
-        if deal.dealt:
-            awaited = {i: self.moved for i in deal.party.owed() or ()}
-        else:
-            awaited = {i: deal.sequencer.since for i in deal.sequencer.awaited()}
-        return holding_up(deal.setup.parties, self.table.seats(), self.table.dropped_at, awaited,
-                          self.table.now())
+
+def _late(party, index: int, dealt: bool) -> Late:
+    return Late(index, party.seats, party.key, "void" if dealt else "dropped")
