@@ -26,6 +26,7 @@ from tests.net.session_kit import Table, assert_all_verified, wait_for
 from tests.net.trust.mental_table import fixed_identity
 
 GONE = 2  # the seat whose player's app is killed
+VICTIM_PAUSE = 0.5  # its bot's thinking time, in which the test kills it
 DEADLINE, WAIT = 1.5, 5.0
 # A link silent for 5 s before it counts as dropped: on a loaded machine a healthy guest's
 # pause is not a drop (the killed one's link closes, which the host sees at once).
@@ -46,13 +47,17 @@ def drop_logged(table) -> bool:
 
 
 async def killed_mid_play(table):
-    """Seats 1-3 are guests; once a trick is played, seat GONE's app is killed. The time
-    its drop was logged (the host's clock), and its last view of the hand."""
+    """Seats 1-3 are guests; once a trick is played, seat GONE's app is killed while it
+    thinks over its card (its pause keeps the moment from slipping by between two polls:
+    other players decide at once). The time its drop was logged (the host's clock), and
+    its last view of the hand."""
     await table.host.start()
-    guests = [table.add_guest(fixed_identity(seat), seat=seat) for seat in (1, 2, 3)]
+    guests = [table.add_guest(fixed_identity(seat), seat=seat,
+                              bot_delay=VICTIM_PAUSE if seat == GONE else 0.0)
+              for seat in (1, 2, 3)]
     auth = table.host.authority
     await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 1
-                   and not auth.state.trick, timeout=60)
+                   and auth.state.to_act() == (GONE,), timeout=60)
     victim = guests[GONE - 1]
     await victim.stop()
     await wait_for(lambda: drop_logged(table))
