@@ -18,11 +18,14 @@ from __future__ import annotations
 #: view is only what the peer's view adds to the public one (``State.private_view``),
 #: not the whole view again; a "mental-deal" that is not the table's first deal of its
 #: hand number carries a fresh "attempt" (a rematch, a hand dealt again after a
-#: takeover), and a takeover keeps the mental deal. 6: a takeover needs the standings of a
-#: majority of the table's players; the host may hand the table to a player on leaving
-#: ("handover", and the takeover entry's optional "handover"); a standby answers a
-#: standing with "follow" (another player carries the table on) or "declined".
-PROTOCOL_VERSION = 6
+#: takeover), and a takeover keeps the mental deal. 6: the host's "error" refusing a
+#: peer's signed message (a move, a deal message) names it by its signature
+#: ("refuses"), so that the peer matches a refusal to the move it answers. 7: a takeover
+#: needs the standings of a majority of the table's players; the host may hand the table
+#: to a player on leaving ("handover", and the takeover entry's optional "handover"); a
+#: standby answers a standing with "follow" (another player carries the table on) or
+#: "declined"; a "join" may name the table whose log the peer holds.
+PROTOCOL_VERSION = 7
 
 # -- identity -------------------------------------------------------------------------
 
@@ -129,6 +132,15 @@ STAND_IN_GRACE = 30.0
 #: Seconds the host waits for a player's deal contribution (its "shuffle") before it
 #: logs a "skip" entry and deals without it, as it does for a player who dropped.
 CONTRIBUTION_DEADLINE = 10.0
+#: Seconds the private deal waits for a player gone from it — every seat of its client
+#: dropped, not back — before the hand goes on without them (dealt again, or, once the
+#: cards are dealt, voided and dealt again). Their cards are locked with their key: only
+#: their own client can open them, and it can come back to the same hand at any time (its
+#: secrets derive from its key), so the table waits about as long as an app takes to be
+#: restarted by hand. The host may deal again without them sooner, but not before
+#: ``CONTRIBUTION_DEADLINE`` (the floor every peer checks), or keep waiting longer. A
+#: client connected but silent in the deal keeps ``CONTRIBUTION_DEADLINE``.
+DROP_WAIT = 60.0
 #: The mental-poker deal (issue 13) is the default for a table of two humans or more: no
 #: client, the host's included, learns another human's cards. A table with one human
 #: keeps the seeded deal whatever this says (``HostAuthority``).

@@ -108,9 +108,11 @@ class InfoBar(QFrame):
         switches.setSpacing(0)
         for box in (self.live_box, self.log_box):
             box.setProperty("compact", True)
+            box.setFocusPolicy(Qt.TabFocus)
             switches.addWidget(box)
         row.addLayout(switches)
         self.leave_button.setProperty("compact", True)
+        self.leave_button.setFocusPolicy(Qt.TabFocus)
         row.addWidget(self.leave_button)
 
     def resizeEvent(self, event) -> None:

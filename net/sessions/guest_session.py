@@ -15,9 +15,12 @@ guest does with the results:
   state directory);
 * every accepted batch is acknowledged at once with an "hb" carrying the last verified
   seq, so the host knows what this peer has;
-* the seat's decisions: a bot's (headless), or the person's through ``act`` — one at a
-  time: nothing more is decided or offered until the host logs or refuses the move in
-  flight, and only a refusal of that move reaches the person (others are logged);
+* the seat's decisions: a bot's (headless), or the person's through ``act`` — none
+  after a join until the replica holds the log up to the head the host announced in
+  "joined" (``caught_up``: a restarted app must not play a turn of the table's past),
+  and one at a time: nothing more is decided or offered until the host logs or refuses
+  the move in flight, and only a refusal of that move reaches the person (the host's
+  error names the move it refuses; others are logged);
 * the app's seat is remembered on disk (``last_table.LastTable``) for a rejoin after
   the app or the computer restarts, and forgotten when the table ends or turns us away.
 
@@ -44,19 +47,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import FIRST_JOIN_WITHIN
-from net.sessions.events import connection_event, error_event, tables_event
+from net.sessions.events import connection_event, error_event
+from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
-from net.trust.alerts import alert_event
 from net.trust.replica import PeerReplica
 from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
-from net.wire.identity import same_fingerprint
 from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
                                 within)
 
@@ -111,7 +113,6 @@ class GuestCore:
         self.state_dir = Path(state_dir) if state_dir else None
         self.wanted_seat = seat
         self.stop_on_alert = stop_on_alert
-        self.discover_timeout = discover_timeout
         self.claim = claim  # tests: ask for (seat, last_seq) this key does not hold
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
@@ -133,8 +134,7 @@ class GuestCore:
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
-        self.browser = None
-        self.tables: list[dict] = []
+        self.finder = TableFinder(interfaces, table_name, discover_timeout, self.emit)
         self.alerts: list[dict] = []
         self.named: list[dict] = []  # players' cheats named; the table went on
         self.verified: list[dict] = []
@@ -146,6 +146,7 @@ class GuestCore:
         self.joined = asyncio.Event()  # set at the first "joined", and stays set
         self.from_disk: int | None = None  # entries our replica was rebuilt with from disk
         self._restored = None  # their ReplicaOut, told once the host has us back
+        self.announced: int | None = None  # the host's head at our last "joined" (its seq)
 
     # -- the connection state machine ------------------------------------------------------
     def _to(self, state: GuestState) -> None:
@@ -168,7 +169,8 @@ class GuestCore:
     async def run(self) -> dict:
         """Play until the table ends, an alert stops us, or ``stop``; the summary."""
         try:
-            await self._locate()
+            if self.address is None:
+                self._moved_to(await self.finder.find(self.fingerprint))
             self._from_disk()
             await self.succession.start()
             if self.give_up is not None:
@@ -192,15 +194,15 @@ class GuestCore:
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(backoff.next())
-                self._relocate()
+                self._moved_to(self.finder.where(self.fingerprint))
             self._closed_by_host()
             await self.succession.carried_on()  # when we host the table now: until it ends
-        except Fatal as exc:
+        except (Fatal, NotFound) as exc:
             self.fatal = str(exc)
             self._end("fatal")
             self.emit(error_event(self.fatal, fatal=True))
         finally:
-            await self._stop_browser()
+            await self.finder.stop()
             self.disk_log.close()
             await self.succession.stop()
             self.done.set()
@@ -334,39 +336,11 @@ class GuestCore:
             self.link = None
 
     # -- finding the table --------------------------------------------------------------------
-    async def _locate(self) -> None:
-        if self.address is not None:
-            return
-        from net.discovery import TableBrowser
-        self.browser = TableBrowser(interfaces=self.interfaces, on_change=self._on_tables)
-        await self.browser.start()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.discover_timeout
-        while self._pick() is None:
-            if loop.time() > deadline:
-                raise Fatal(f"no table named {self.table_name!r} was found" if self.table_name
-                            else "no table was found on the network")
-            await asyncio.sleep(0.02)
-        self._relocate()
-
-    def _on_tables(self, tables: list[dict]) -> None:
-        self.tables = tables
-        self.emit(tables_event(tables))
-
-    def _pick(self) -> dict | None:
-        return pick_table(self.tables, self.fingerprint, self.table_name)
-
-    def _relocate(self) -> None:
-        """Where the host (by key, once known) advertises its table now."""
-        table = self._pick() if self.browser is not None else None
+    def _moved_to(self, table: dict | None) -> None:
+        """Where the host (by key, once known) advertises its table now (mDNS)."""
         if table is not None:
             self.address, self.port = table["address"], table["port"]
             self.fingerprint = table["fingerprint"]
-
-    async def _stop_browser(self) -> None:
-        if self.browser is not None:
-            await self.browser.stop()
-            self.browser = None
 
     # -- messages from the host ------------------------------------------------------------------
     def receive(self, msg: dict) -> None:
@@ -407,6 +381,14 @@ class GuestCore:
         if self.link is not None:
             self.link.close(message)
 
+    @property
+    def caught_up(self) -> bool:
+        """Whether our replica holds the host's log up to the head it announced at our
+        last join: before that, what it shows is the table's past, and nothing is
+        decided or offered on it."""
+        return self.replica is not None and self.announced is not None \
+            and self.replica.seq >= self.announced
+
     def _on_joined(self, msg: dict) -> None:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
@@ -415,12 +397,16 @@ class GuestCore:
             self.disk_log.open(msg["table"])
             self._restored = None  # (another host, or table, than the copy on disk)
         self._host_name = self.link.conn.peer_name
+        self.announced = msg["head"]
         self.succession.host_back()
         self._to(GuestState.JOINED)
         self.player.reconnected()
         self.joined.set()
         self.emit(connection_event(msg["seat"], "connected",
                                    f"joined {self.table} at entry {msg['head']}"))
+        hand = self.replica.hand
+        if not self.caught_up and hand is not None and hand.playing:
+            self.emit(self.view.state_event([]))  # what was offered is not, until we hold it
 
     def _new_replica(self, origin: bytes, table: str) -> PeerReplica:
         return PeerReplica(self.identity, origin, table, deadline=self.timings.contribution,
@@ -461,11 +447,12 @@ class GuestCore:
             return
         was_seat = self.replica.seat
         was_names = {s: i.name for s, i in self.replica.seats.items()}
+        was_behind = not self.caught_up
         out = self.replica.receive(msg)
         for reply in out.sends:
             self.link.send(reply)
         for reason in out.errors:
-            self.player.refused(reason)
+            self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
         if out.accepted:  # acknowledged at once, kept
             self.link.send({"type": "hb", "seq": self.replica.seq})
@@ -474,13 +461,15 @@ class GuestCore:
         if self._restored is not None:  # (the first batch since we rebuilt the replica from
             out = self._restored.then(out)  # disk: shown with it, as one catch-up sync)
             self._restored, was_seat = None, None
-        self._show(out, was_seat, was_names)
+        self._show(out, was_seat, was_names, caught_up=was_behind and self.caught_up,
+                   live=msg["type"] == m.ENTRY)
 
-    def _show(self, out, was_seat, was_names: dict) -> None:
-        """What the replica accepted (``out``), told to the person and acted on."""
+    def _show(self, out, was_seat, was_names: dict, caught_up: bool, live: bool) -> None:
+        """What the replica accepted (``out``), told to the person and acted on: ``live``
+        a move as it is played; ``caught_up`` the batch that brought us up to date."""
         if out.accepted:
             self.player.settle(out.accepted)
-            self.view.report(out.accepted, was_seat, was_names)
+            self.view.report(out.accepted, was_seat, was_names, caught_up=caught_up, live=live)
             self._remember()
         for hand in out.verified:
             self.verified.append({"hand": hand["hand"], "scores": hand["scores"],
@@ -497,14 +486,8 @@ class GuestCore:
         self._raise_alerts(self.replica.check_head(seq, head))
 
     def _raise_alerts(self, out) -> None:
-        for alert in out.named:  # a player's proven cheat: named, and the table goes on
-            event = dict(alert_event(alert, self.subdir("evidence")), goes_on=True)
-            self.named.append(event)
-            self.emit(event)
-        for alert in out.alerts:
-            event = alert_event(alert, self.subdir("evidence"))
-            self.alerts.append(event)
-            self.emit(event)
+        self.named += self.view.alerts(out.named, goes_on=True)  # a player's cheat: the table goes on
+        self.alerts += self.view.alerts(out.alerts)
         if self.alerts and self.stop_on_alert:
             self._end("alert")
             if self.link is not None:
@@ -546,18 +529,6 @@ class GuestCore:
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
                 "error_count": len(self.errors), "state": self.state.value}
-
-
-def pick_table(tables: list[dict], fingerprint: str | None, name: str | None) -> dict | None:
-    """The table found by mDNS that is ours: by its host's key once known, else by name
-    (None: any)."""
-    for table in tables:
-        if fingerprint is not None:
-            if same_fingerprint(table["fingerprint"], fingerprint):
-                return table
-        elif name is None or table["name"] == name:
-            return table
-    return None
 
 
 def plain_problem(exc: BaseException) -> str:

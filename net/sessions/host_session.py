@@ -53,8 +53,9 @@ from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers, wait_until
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
-from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
-                                 hint_event, seat_info, shows_hand, state_event, table_event)
+from net.sessions.events import (WHY_CHEAT, deal_kind, deal_restart_event, error_event,
+                                 hand_breakdown, hand_over_events, hint_event, seat_info,
+                                 shows_hand, state_event, table_event)
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
@@ -64,6 +65,7 @@ from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import takeover
 from net.trust.authority import HostAuthority, Out
+from net.trust.deals.mental import log as ml
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -208,7 +210,8 @@ class HostCore:
 
     async def start(self) -> None:
         self.authority = self.files.adopt(self.carried_on) if self.carried_on else \
-            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal, self.timings.contribution)
+            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal,
+                            self.timings.contribution, self.timings.drop_wait)
         if self.authority is None:
             self._open_new()
         if self.listen:
@@ -241,7 +244,7 @@ class HostCore:
 
     def _open_new(self) -> None:
         auth = self.authority = self.files.new(self.identity, self.rng, self.mental_deal,
-                                               self.timings.contribution)
+                                               self.timings.contribution, self.timings.drop_wait)
         suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))
@@ -532,6 +535,7 @@ class HostCore:
         self.games_started += 1
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
+        self.stand_ins.game_started()
 
     @signing
     def next_hand(self) -> None:
@@ -563,25 +567,12 @@ class HostCore:
         there (a player, a bot or nobody)."""
         self.seating.sit(seat)
 
-    def readmit(self, seat: int, fp: str) -> bool:
-        return self.arrivals.readmit(seat, fp)
-
-    def turn_away(self, fp: str) -> None:
-        self.arrivals.turn_away(fp)
-
     @signing
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
 
-    def hint(self) -> None:
-        """What a "normal" bot would do in the host's seat: a "hint" event."""
-        self.view.hint()
-
     def forget_bot(self, seat: int) -> None:
         self.bots.forget(seat)
-
-    def seats_info(self) -> list[dict]:
-        return self.view.seats()
 
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event)."""
@@ -688,7 +679,7 @@ class HostView:
         if state is None and ended and match.last_hand is not None:
             self._finished(events, match)
             return
-        if state is None or t.authority.deal.public_view() is None:
+        if state is None or not t.authority.deal.exact():
             return  # (the spare on its way: the table as it was until it is known)
         view = None
         if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):
@@ -729,6 +720,9 @@ class HostView:
                                "player's cards dealt by this computer", t.table, signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
         t.emit(dict(alert_event(alert, t.files.dir / "evidence"), goes_on=True))
+        seats = signed.body["seats"]
+        t.emit(deal_restart_event([t.authority.seats[s].name for s in seats], seats,
+                                  ml.voided_at(log, signed.seq), WHY_CHEAT))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body

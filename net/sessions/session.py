@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import functools
 import ipaddress
 import logging
 import threading
@@ -202,9 +203,15 @@ class HostedSession(_NetworkSession):
     def stand_in(self, seat: int, bot: bool) -> None:
         self._do(self.core.stand_in, seat, bool(bot))
 
+    def keep_waiting(self, seat: int) -> None:
+        self._do(self.core.deal_watch.keep_waiting, seat)
+
+    def deal_again_without(self, seat: int) -> None:
+        self._do(self.core.deal_watch.deal_again_without, seat)
+
     def hint(self) -> None:
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
-        self._do(self.core.hint)
+        self._do(self.core.view.hint)
 
     def crash(self) -> None:
         """Stop without a word, as a crash would (tests: a host restarted from its log)."""
@@ -222,7 +229,7 @@ class HostedSession(_NetworkSession):
 
     @property
     def seats(self) -> list[dict]:
-        return self.core.seats_info()
+        return self.core.view.seats()
 
     @property
     def match(self):
@@ -263,7 +270,7 @@ class HostSession(HostedSession):
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request: that key gets no seat. (The yes is
         ``set_seat(seat, "human", player=fingerprint)``.)"""
-        self._do(self.core.turn_away, fingerprint)
+        self._do(self.core.arrivals.turn_away, fingerprint)
 
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
@@ -313,12 +320,13 @@ class GuestSession(_NetworkSession):
         return self.core.succession.host or self.core
 
     def _as_host(self, command: str, *args, quiet: bool = False) -> None:
-        """A host's command: to the table we carried on; else "only the host" (``quiet``:
+        """A host's command (``command``: a HostCore method, or one of a part of it,
+        "part.method"): to the table we carried on; else "only the host" (``quiet``:
         nothing, the host does it)."""
         def run():
             host = self.core.succession.host
             if host is not None:
-                getattr(host, command)(*args)
+                functools.reduce(getattr, command.split("."), host)(*args)
             elif not quiet:
                 self._emit(error_event("only the host can do that"))
         self._do(run)
@@ -348,6 +356,12 @@ class GuestSession(_NetworkSession):
 
     def stand_in(self, seat: int, bot: bool) -> None:
         self._as_host("stand_in", seat, bool(bot))
+
+    def keep_waiting(self, seat: int) -> None:
+        self._as_host("deal_watch.keep_waiting", seat)
+
+    def deal_again_without(self, seat: int) -> None:
+        self._as_host("deal_watch.deal_again_without", seat)
 
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""

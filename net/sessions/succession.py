@@ -501,6 +501,7 @@ class Succession:
         replica = self._roll_back(base)
         authority, _out = successor.succeed(core.identity, replica, standings, self.accepted,
                                             rng=core.rng, deadline=core.timings.contribution,
+                                            drop_wait=core.timings.drop_wait,
                                             mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL),
                                             handover=self.handover)
         self._leave_old_host()

@@ -21,8 +21,8 @@ what each seat may see), ``Archive`` (what each seat was sent, to send it again)
 the log's ``Chain``. Nothing here asks which deal a hand has. Every public method returns an ``Out``: messages to send by fingerprint,
 peers to disconnect (they sent garbage), and a store error if persisting failed.
 Nothing here raises for bad input from the network: a malformed message gets an error
-reply and a disconnect, an illegal move gets an error reply to that peer only, and the
-game goes on.
+reply and a disconnect, an illegal move gets an error reply to that peer only (naming
+the move it refuses by its signature), and the game goes on.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from engine import Match, RecordError, make_game
 
-from net.constants import CONTRIBUTION_DEADLINE
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust.archive import Archive
 from net.trust.deals.mental.host import MentalHost
 from net.trust.deals.host import HandTable, HostDeal, NoHand
@@ -69,6 +69,15 @@ class Out:
         return [msg for who, msg in self.sends if who == fp]
 
 
+def refusal(message: dict, reason: str) -> dict:
+    """The answer to a peer's message the host refuses: a rejoin's "refused"; else an
+    "error" naming, by its signature, the signed message it refuses (a move, a deal
+    message), so that the peer's client matches it to what it sent."""
+    if message["type"] == m.REJOIN:
+        return m.refused_message(reason)
+    return m.error_message(reason, refuses=message["signed"]["sig"])
+
+
 #: The deal a hand is dealt by, by the entry that starts it.
 DEALS = {SeededHost.OPENS: SeededHost, MentalHost.OPENS: MentalHost}
 
@@ -77,16 +86,18 @@ __all__ = ["HostAuthority", "Out", "RestoreError"]
 
 class HostAuthority:
     """``mental_deal``: deal privately (the mental-poker deal) at a table of two humans or
-    more; ``clock`` and ``deadline``: when a deal goes on without a player it waits for."""
+    more; ``clock``, ``deadline`` and ``drop_wait``: when a deal goes on without a player
+    it waits for (a client that does not answer; a player gone from the private deal)."""
 
     def __init__(self, identity, rng=os.urandom, persist=None, mental_deal: bool = False,
-                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE):
+                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE,
+                 drop_wait: float = DROP_WAIT):
         self.identity = identity
         self.key = identity.public_key
         self.rng = rng
         self.persist = persist or (lambda signed_entry, private: None)
         self.mental_deal = mental_deal
-        self.clock, self.deadline = clock, deadline
+        self.clock, self.deadline, self.drop_wait = clock, deadline, drop_wait
         self.table: str | None = None
         self.chain: Chain | None = None
         self.game = None
@@ -192,8 +203,7 @@ class HostAuthority:
                 else:
                     self._rejoin(out, fp, message["seat"], message["last_seq"])
             except Refusal as exc:
-                reply = m.refused_message if message["type"] == m.REJOIN else m.error_message
-                out.sends.append((fp, reply(str(exc))))
+                out.sends.append((fp, refusal(message, str(exc))))
         return out
 
     def act_local(self, seat: int, decision: dict) -> Out:
@@ -306,7 +316,8 @@ class HostAuthority:
         out.discard()
         restored = type(self).restore(self.identity, self.persist.load().records, self.rng,
                                       self.persist, mental_deal=self.mental_deal,
-                                      clock=self.clock, deadline=self.deadline)
+                                      clock=self.clock, deadline=self.deadline,
+                                      drop_wait=self.drop_wait)
         self.__dict__.update(restored.__dict__)
 
     def _append(self, out: Out, kind: str, body: dict, private: dict | None = None,
@@ -345,7 +356,8 @@ class HostAuthority:
     def _hand_table(self) -> HandTable:
         """What a hand's deal part reads of this table."""
         return HandTable(self.identity, self.game, self.table, self.match, lambda: self.seats,
-                         lambda: self.archive.log, self.clock, self.deadline, self.dropped_at)
+                         lambda: self.archive.log, self.clock, self.deadline, self.dropped_at,
+                         self.drop_wait)
 
     def _apply_table(self, entry: Entry, private: dict) -> list:
         if entry.body["host_key"] != self.key:

@@ -37,7 +37,7 @@ import time
 
 from engine import Match
 
-from net.constants import CONTRIBUTION_DEADLINE
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
 from net.trust.authority import HostAuthority, Out
@@ -55,13 +55,14 @@ SEEN = "seen"
 
 def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=None,
             mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE,
-            clock=time.monotonic, handover: dict | None = None) -> tuple[HostAuthority, Out]:
+            clock=time.monotonic, drop_wait: float = DROP_WAIT,
+            handover: dict | None = None) -> tuple[HostAuthority, Out]:
     """The authority this player (``identity``, seated per ``replica``) hosts the table
     with, and the ``Out`` of its takeover entry (to send to the others). ``replica`` must
     hold exactly the last entry every standing holds (``takeover.rolled_back``);
     ``messages`` are the EntryMessages it accepted (their events and public views go in
     the archive, for the players who rejoin). ``mental_deal``: this client's own choice,
-    if the log has dealt no hand yet; ``deadline``, ``clock``: the mental deal's."""
+    if the log has dealt no hand yet; ``deadline``, ``drop_wait``, ``clock``: the mental deal's."""
     if replica.seq != takeover.common_seq(standings):
         raise ValueError(f"the successor holds entry {replica.seq}, not the last entry every "
                          f"player holds ({takeover.common_seq(standings)})")
@@ -71,7 +72,8 @@ def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=N
     if takeover.backing(standings, handover) < takeover.majority(replica.seats):
         raise ValueError("the standings are not a majority of the table's players")
     host = _from_replica(HostAuthority, identity, replica, messages, rng, persist,
-                         mental_deal=mental_deal, clock=clock, deadline=deadline)
+                         mental_deal=mental_deal, clock=clock, deadline=deadline,
+                         drop_wait=drop_wait)
     body = takeover.takeover_body(replica, standings, identity.public_key, handover)
     out = host.take_over(body)
     return host, out

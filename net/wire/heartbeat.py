@@ -38,6 +38,7 @@ from net.constants import (
     CONNECT_TIMEOUT,
     CONTRIBUTION_DEADLINE,
     CONTRIBUTION_SLACK,
+    DROP_WAIT,
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TIMEOUT,
     STAND_IN_GRACE,
@@ -97,6 +98,7 @@ class Timings:
     unseated_wait: float = UNSEATED_WAIT  # a stranger waits this long for a seat
     contribution: float = CONTRIBUTION_DEADLINE  # a shuffle not in by then is skipped
     contribution_slack: float = CONTRIBUTION_SLACK  # a peer's allowance for delivery
+    drop_wait: float = DROP_WAIT  # the private deal waits this long for a player gone
     # The players carry the table on this long after their host's app is gone (its link
     # closed or reset), or after it went silent (its link timed out): ``succession``.
     takeover_reset: float = TAKEOVER_AFTER_RESET
@@ -109,9 +111,9 @@ class Timings:
     def quick(cls, **changes) -> "Timings":
         """Short intervals for tests: drops seen within a second."""
         base = cls(interval=0.2, timeout=1.0, backoff_min=0.05, backoff_max=0.5, connect=2.0,
-                   grace=1.5, contribution=2.0, contribution_slack=1.0, takeover_reset=0.5,
-                   takeover_silent=0.5, takeover_gather=0.5, takeover_retry=1.0,
-                   takeover_probe=0.05)
+                   grace=1.5, contribution=2.0, contribution_slack=1.0, drop_wait=2.0,
+                   takeover_reset=0.5, takeover_silent=0.5, takeover_gather=0.5,
+                   takeover_retry=1.0, takeover_probe=0.05)
         return replace(base, **changes)
 
     def takeover_after(self, silent: bool) -> float:

@@ -43,19 +43,19 @@ def test_the_host_moves_itself_and_players_before_the_deal_and_everyone_sees_it(
             await wait_for(lambda: g2.replica.seat == 0)
             host.set_seat(3, "human", player=g1.identity.fingerprint)  # with the bot in 3
             await wait_for(lambda: g1.replica.seat == 3)
-            seats = host.seats_info()
+            seats = host.view.seats()
             assert [s["kind"] for s in seats] == ["human", "bot", "human", "human"]
             assert seats[2]["fingerprint"] == host.identity.fingerprint
             # a connected player cannot be replaced by a bot; the host hears why
             host.set_seat(3, "bot", "easy")
             assert "move them to another seat first" in events[-2]["message"]
-            assert host.seats_info()[3]["kind"] == "human"
+            assert host.view.seats()[3]["kind"] == "human"
             # the guests' own table events say where they sit now
             table = [e for e in guest_events[g1.identity.name] if e["type"] == "table"][-1]
             assert table["you"] == 3 and table["seats"][2]["name"] == "Host"
             assert table["settings"]["name"] == "Host's table"  # joined by address
             # a computer player's level reaches the guests (their setup screen shows it)
-            levels = [seat["level"] for seat in host.seats_info()]
+            levels = [seat["level"] for seat in host.view.seats()]
             assert table["seats"][1]["kind"] == "bot" and table["seats"][1]["level"] == levels[1] is not None
             host.start_game()
             await asyncio.wait_for(host.finished.wait(), 40)
@@ -85,13 +85,13 @@ def test_hints_come_from_your_own_view(arun, tmp_path):
         host, events = _host(tmp_path, autoplay=False, bots={1: "random", 2: "random", 3: "random"})
         await host.start()
         try:
-            host.hint()
+            host.view.hint()
             before = events[-1]
             host.start_game()
             state = host.authority.state
             await wait_for(lambda: host.authority.state is not None
                            and 0 in host.authority.state.to_act(), timeout=20)
-            host.hint()
+            host.view.hint()
             return before, events[-1], state is not None
         finally:
             await host.stop()
