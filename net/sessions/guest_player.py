@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-from engine import IllegalAction, RecordError
+from engine import IllegalAction
 from engine.bots import make_bot
 from engine.bots.random_bot import RandomBot
 
@@ -28,7 +28,6 @@ from net.sessions.events import error_event
 from net.trust.deals.mental import log as ml
 from net.trust.moves import repeats
 from net.trust.replica import ReplicaHalted
-from net.wire import messages as m
 
 log = logging.getLogger(__name__)
 

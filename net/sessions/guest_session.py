@@ -145,6 +145,7 @@ class GuestCore:
         self.done = asyncio.Event()
         self.joined = asyncio.Event()  # set at the first "joined", and stays set
         self.from_disk: int | None = None  # entries our replica was rebuilt with from disk
+        self.received = 0  # entries this run took from the host (not from its disk)
         self._restored = None  # their ReplicaOut, told once the host has us back
         self.announced: int | None = None  # the host's head at our last "joined" (its seq)
 
@@ -454,6 +455,7 @@ class GuestCore:
         for reason in out.errors:
             self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
+        self.received += len(out.accepted)
         if out.accepted:  # acknowledged at once, kept
             self.link.send({"type": "hb", "seq": self.replica.seq})
             self.disk_log.keep(out.accepted)

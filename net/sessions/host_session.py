@@ -181,7 +181,9 @@ class HostCore:
         self.roster = Roster(self)
         self.deal_watch = DealWatch(self)
         self.ending = Ending(self)
-        self.whereabouts = Whereabouts(self)
+        self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
+                                       watched=self._watched, connected=self.connected,
+                                       carried_on=self.close_carried_on)
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -325,11 +327,19 @@ class HostCore:
         await self.stop()
         return True
 
-    async def close_carried_on(self) -> None:
-        """Most of the players carried the table on without this host (``whereabouts``):
-        this copy is done — not offered to resume — and closes, as after a finish."""
+    def _watched(self):
+        """The authority ``whereabouts`` watches: while players may come and go in a match."""
+        auth = self.authority
+        return auth if self.is_open and self.listen and auth is not None \
+            and auth.match is not None else None
+
+    async def close_carried_on(self, message: str) -> None:
+        """Most of the players carried the table on without this host (``whereabouts``,
+        which says so in ``message``): this copy is done — not offered to resume — and
+        closes, as after a finish."""
         if self.phase is not Phase.OPEN:
             return
+        self.emit(error_event(message, fatal=True))
         self.phase = Phase.ENDED
         self._record(done=True)
         await self.stop()

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT, HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
+from net.trust import successor
 from net.trust.deals.mental.log import dealt_privately
 from net.sessions.events import error_event, notice_event
 from net.trust.store import GROUP, LogStore
@@ -93,9 +94,9 @@ class TableFiles:
         found = problem = None
         if loaded.records and not meta.get("done") and resume is not False:
             try:
-                found = self.authority.restore(identity, loaded.records, rng=rng, persist=self.store,
-                                               mental_deal=mental_deal, deadline=deadline,
-                                               drop_wait=drop_wait)
+                found = successor.restore(self.authority, identity, loaded.records, rng=rng,
+                                          persist=self.store, mental_deal=mental_deal,
+                                          deadline=deadline, drop_wait=drop_wait)
                 private = dealt_privately(found.log)
                 found.mental_deal = mental_deal if private is None else private
             except RestoreError as exc:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
-from net.sessions.events import error_event
 from net.sessions.standby import STANDBY
 from net.trust import takeover
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -30,11 +30,17 @@ log = logging.getLogger(__name__)
 
 
 class Whereabouts:
-    """``table``: the ``HostCore`` (its ``authority``, ``roster``, ``timings``,
-    ``identity``, ``connected``, ``emit``, and how it stops)."""
+    """Wired by the ``HostCore`` to what it uses: the host's ``identity`` and ``timings``,
+    the ``roster`` (the players' standby addresses), ``watched`` (the table's authority
+    while it is open for players with a match under way, else None), ``connected`` (is
+    this key's player here) and ``carried_on`` (say this to the person and close the
+    copy)."""
 
-    def __init__(self, table):
-        self.table = table
+    def __init__(self, identity, timings, roster, *, watched: Callable[[], object | None],
+                 connected: Callable[[bytes], bool],
+                 carried_on: Callable[[str], Awaitable[None]]):
+        self.identity, self.timings, self.roster = identity, timings, roster
+        self._watched, self._connected, self._close = watched, connected, carried_on
         self._task: asyncio.Task | None = None
 
     def watch(self) -> None:
@@ -49,17 +55,16 @@ class Whereabouts:
 
     def _minority(self) -> bool:
         """Whether fewer than a majority of the table's persons are here (the host too)."""
-        t = self.table
-        auth = t.authority
-        if not (t.is_open and t.listen and auth is not None and auth.match is not None):
+        auth = self._watched()
+        if auth is None:
             return False
-        here = sum(1 for info in auth.seats.values() if info.is_player and t.connected(info.key))
+        here = sum(1 for info in auth.seats.values() if info.is_player and self._connected(info.key))
         return here < takeover.majority(auth.seats)
 
     async def _look(self) -> None:
         try:
             while self._minority():
-                await asyncio.sleep(self.table.timings.takeover_retry)
+                await asyncio.sleep(self.timings.takeover_retry)
                 if not self._minority():
                     break
                 found = await self._ask_everyone()
@@ -70,27 +75,28 @@ class Whereabouts:
             self._task = None
 
     async def _ask_everyone(self) -> dict | None:
-        t = self.table
-        seats = t.authority.seats
-        asks = [self._ask(seats[seat].key, address, port)
-                for seat, (address, port) in sorted(t.roster.standby.items())
-                if seat in seats and seats[seat].is_player and not t.connected(seats[seat].key)]
+        auth = self._watched()
+        if auth is None:
+            return None
+        seats = auth.seats
+        asks = [self._ask(auth.table, seats[seat].key, address, port)
+                for seat, (address, port) in sorted(self.roster.standby.items())
+                if seat in seats and seats[seat].is_player and not self._connected(seats[seat].key)]
         for answer in await asyncio.gather(*asks):
             if answer is not None:
                 return answer
         return None
 
-    async def _ask(self, key: bytes, address: str, port: int) -> dict | None:
+    async def _ask(self, table: str, key: bytes, address: str, port: int) -> dict | None:
         """Where this player says the table is carried on (a "follow"), or None."""
-        t = self.table
         try:
-            conn = await open_connection(address, port, t.identity, fingerprint(key),
-                                         schemas=STANDBY, timeout=t.timings.connect)
+            conn = await open_connection(address, port, self.identity, fingerprint(key),
+                                         schemas=STANDBY, timeout=self.timings.connect)
         except (HandshakeError, OSError, TimeoutError, ProtocolError):
             return None
         try:
-            await conn.send({"type": "where", "table": t.table})
-            reply = await within(t.timings.connect, conn.recv())
+            await conn.send({"type": "where", "table": table})
+            reply = await within(self.timings.connect, conn.recv())
         except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
             return None
         finally:
@@ -99,14 +105,13 @@ class Whereabouts:
 
     async def _carried_on(self, where: dict) -> None:
         """The others carried the table on without us: say so, and close this copy."""
-        t = self.table
-        if not t.is_open:
+        auth = self._watched()
+        if auth is None:
             return
-        info = t.authority.seats.get(where["seat"])
+        info = auth.seats.get(where["seat"])
         who = info.name if info is not None and info.name else "Another player"
         log.info("the table is carried on by seat %s at %s:%s", where["seat"], where["address"],
                  where["port"])
-        t.emit(error_event(f"{who} is carrying the table on: this computer could not reach "
-                           f"the others for a while, and most of them carried on without it. "
-                           f"Join {who}'s table from the lobby to play on.", fatal=True))
-        await t.close_carried_on()
+        await self._close(f"{who} is carrying the table on: this computer could not reach "
+                          f"the others for a while, and most of them carried on without it. "
+                          f"Join {who}'s table from the lobby to play on.")

@@ -43,7 +43,6 @@ from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
 from net.sessions.last_table import LastTable
 from net.tools import netns
-from net.wire import messages as m
 from net.wire.heartbeat import Timings
 from net.wire.identity import Identity
 
@@ -176,21 +175,13 @@ async def restart_once(tmp: Path, after_hands: int, copy: bool = True) -> dict:
         record = LastTable(home).load()
         if not copy:
             shutil.rmtree(home / GUEST_LOG_DIR)
-        fetched: list[int] = []
         back = guest(victim_id, state_dir=home, remember=LastTable(home), seat=record["seat"])
-        from_host = back._from_host
-
-        def counted(msg):
-            if msg["type"] == m.SYNC:
-                fetched.extend(e["entry"]["entry"]["seq"] for e in msg["entries"])
-            from_host(msg)
-        back._from_host = counted
         started = time.perf_counter()
         tasks.append(asyncio.ensure_future(back.run()))
         while back.replica is None or back.state.value != "joined" or back.replica.seq < auth.chain.seq:
             await asyncio.sleep(0.001)
         took = time.perf_counter() - started
-        return {"took": took, "disk": back.from_disk or 0, "fetched": len(fetched),
+        return {"took": took, "disk": back.from_disk or 0, "fetched": back.received,
                 "head": auth.chain.seq}
     finally:
         for g in guests + [victim] + ([back] if back is not None else []):

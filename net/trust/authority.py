@@ -91,8 +91,11 @@ class HostAuthority:
 
     def __init__(self, identity, rng=os.urandom, persist=None, mental_deal: bool = False,
                  clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE,
-                 drop_wait: float = DROP_WAIT):
+                 drop_wait: float = DROP_WAIT, rebuild=None):
         self.identity = identity
+        # How this host is rebuilt from its durable log after a write that failed: by
+        # ``restore``, or (a table this player carried on) ``successor.restore``.
+        self._rebuild = rebuild
         self.key = identity.public_key
         self.rng = rng
         self.persist = persist or (lambda signed_entry, private: None)
@@ -262,25 +265,21 @@ class HostAuthority:
         records by running each through the same ``_apply`` that made it. RestoreError if
         the records are not a chain this identity signed or do not replay to their hashes.
         A table this identity carried on after its host left (its log opens with that
-        host's entries) is rebuilt by ``successor.restore``."""
-        if any(signed.kind == "takeover" and signed.body.get("host_key") == identity.public_key
-               for signed, _private in records):
-            from net.trust import successor  # (it builds on this module)
-            return successor.restore(cls, identity, records, rng, persist, **options)
+        host's entries) is rebuilt by ``successor.restore``, which reads either log."""
         host = cls(identity, rng, persist, **options)
         for signed, private in records:
             if host.chain is None:
                 host.chain = Chain(signed.entry.table)
-            host._replay(signed, private, "stored")
+            host.replay(signed, private, "stored")
         return host
 
     def adopt(self, signed: SignedEntry, private: dict | None) -> None:
         """Take back an entry this host signed, sent and lost from its disk, as a peer
         gave it back (``recovery``): replayed as ``restore`` replays, then written."""
-        self._replay(signed, private, "given-back")
+        self.replay(signed, private, "given-back")
         self.persist(signed, private)
 
-    def _replay(self, signed: SignedEntry, private: dict | None, what: str) -> None:
+    def replay(self, signed: SignedEntry, private: dict | None, what: str) -> None:
         """Apply an entry this host made before, every state hash checked (RestoreError)."""
         problem = self.chain.problem(self.key, signed)
         if problem:
@@ -314,7 +313,8 @@ class HostAuthority:
         """Back to the durable log after a change that could not be written (its entries
         were applied here, but nobody saw them and the log never held them)."""
         out.discard()
-        restored = type(self).restore(self.identity, self.persist.load().records, self.rng,
+        rebuild = self._rebuild or type(self).restore
+        restored = rebuild(self.identity, self.persist.load().records, self.rng,
                                       self.persist, mental_deal=self.mental_deal,
                                       clock=self.clock, deadline=self.deadline,
                                       drop_wait=self.drop_wait)

@@ -32,6 +32,7 @@ that made this key the host was its replica's.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 
@@ -84,7 +85,7 @@ def _from_replica(cls, identity, replica, messages, rng, persist, mental_deal: b
     """The authority this player hosts with, from its replica (up to the takeover)."""
     private = mental_log.dealt_privately(replica.log)
     host = cls(identity, rng, persist, mental_deal=mental_deal if private is None else private,
-               **options)
+               rebuild=functools.partial(restore, cls), **options)
     _take_state(host, replica)
     _take_log(host, replica, messages)
     host.seen = {msg.entry.seq: seen(msg) for msg in messages}
@@ -116,12 +117,15 @@ def took_over_at(records, key: bytes) -> int | None:
 
 def restore(cls, identity, records, rng=os.urandom, persist=None, mental_deal: bool = False,
             **options) -> HostAuthority:
-    """A successor's table (``cls``: a ``HostAuthority``) rebuilt from its log: its replica
-    from what it was sent up to its takeover, the authority from it as ``succeed`` built
-    it, then its own entries replayed. RestoreError if the log is not one this key
+    """A host's table (``cls``: a ``HostAuthority``) rebuilt from its log. A log this key
+    opened is ``cls.restore``'s; a successor's (it carried the table on), its replica from
+    what it was sent up to its takeover, the authority from it as ``succeed`` built it,
+    then its own entries replayed. RestoreError if the log is not one this key
     carried on, or does not check or replay."""
     at = took_over_at(records, identity.public_key)
-    if at is None or at == 0:
+    if at is None:  # a log this player opened as the table's first host
+        return cls.restore(identity, records, rng, persist, mental_deal=mental_deal, **options)
+    if at == 0:
         raise RestoreError("this log was written by another host key")
     first = records[0][0]
     messages = [seen_message(signed, private) for signed, private in records[:at]]
@@ -133,7 +137,7 @@ def restore(cls, identity, records, rng=os.urandom, persist=None, mental_deal: b
         raise RestoreError(f"the log before the takeover stops at entry {replica.seq}")
     host = _from_replica(cls, identity, replica, messages, rng, persist, mental_deal, **options)
     for signed, private in records[at:]:
-        host._replay(signed, private, "stored")
+        host.replay(signed, private, "stored")
     return host
 
 
