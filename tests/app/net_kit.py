@@ -9,7 +9,6 @@ test and state lives in the test's tmp directory. Timings are the quick test one
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 from app.lobby import StaticDirectory
@@ -68,12 +67,6 @@ class Recorder:
             return [e for e in self.events if e.get("type") == kind]
 
 
-def poll(predicate, timeout: float = 20.0) -> None:
-    """For threads outside Qt (headless sessions): wait until ``predicate()``."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {predicate}"
-        time.sleep(0.02)
 
 
 def table_info(host: HostSession, name: str = "Test table") -> dict:

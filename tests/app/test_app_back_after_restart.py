@@ -29,11 +29,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app_driver import Clicker
-from net_kit import Recorder, poll
+from net_kit import Recorder
 from engine.records import load_record
 from net.sessions.events import legal_for
 from net.wire.heartbeat import Timings
 from tests.net.proc_kit import Peers
+from tests.waits import blocking_until, qt_until
 
 TABLE = "Kitchen table"
 DAD, HEADLESS = 2, 3
@@ -51,9 +52,6 @@ def peers():
     with Peers() as p:
         yield p
 
-
-def until(qtbot, predicate, timeout: int = 20000) -> None:
-    qtbot.waitUntil(lambda: bool(predicate()), timeout=timeout)
 
 
 def start_table(peers, tmp_path, game: str, deal: str):
@@ -75,7 +73,7 @@ def dad_leaves_when_asked(network, address: str, host, deal: str) -> None:
     events = Recorder()
     first = network.join(address, "Dad", events)
     try:
-        poll(lambda: any(e["legal"] for e in events.of("state")))
+        blocking_until(lambda: any(e["legal"] for e in events.of("state")))
         assert events.of("table")[-1]["you"] == DAD
     finally:
         first.close()
@@ -110,14 +108,14 @@ def play_to_the_end(qtbot, window) -> tuple[list[dict], dict]:
         return sum(1 for a in table.view.get("actions") or [] if a.get("seat") == DAD)
     decisions = []
     while True:
-        until(qtbot, lambda: hands or asked())
+        qt_until(qtbot, lambda: hands or asked())
         if hands:
             return decisions, hands[0]
         playing, moves = table.hand.mode == "play", mine()
         shown = {c for c in table.hand.cards if c in table.hand.legal} if playing else None
         hinted = len(hints)
         qtbot.mouseClick(table.hint_button, Qt.LeftButton)
-        until(qtbot, lambda: len(hints) > hinted)
+        qt_until(qtbot, lambda: len(hints) > hinted)
         decisions.append({"at": len(table.view.get("actions") or []), "legal": list(table.legal),
                           "to_act": list(table.view.get("to_act") or []), "shown": shown,
                           "hint": hints[-1]["text"]})
@@ -128,7 +126,7 @@ def play_to_the_end(qtbot, window) -> tuple[list[dict], dict]:
                 clicker.click(clicker.button("ace-high"))
         else:
             clicker.act_once()
-        until(qtbot, lambda: errors or hands or mine() > moves)  # taken, or refused
+        qt_until(qtbot, lambda: errors or hands or mine() > moves)  # taken, or refused
         assert not errors, f"the host refused what the window offered: {errors[-1]['message']}"
 
 
@@ -170,14 +168,14 @@ def test_an_app_back_after_a_restart_is_offered_what_the_host_allows_and_plays_o
     alerts = []
     try:
         window.show()
-        until(qtbot, window.lobby.rejoin_button.isVisible)
+        qt_until(qtbot, window.lobby.rejoin_button.isVisible)
         qtbot.mouseClick(window.lobby.rejoin_button, Qt.LeftButton)
-        until(qtbot, lambda: window.stack.currentWidget() is window.table)
+        qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
         window.bridge.alert.connect(alerts.append)
         summaries = []  # the hand's summary on screen (the table ends after it: the lobby)
         window.table.results.summary_ready.connect(lambda: summaries.append(True))
         decisions, end = play_to_the_end(qtbot, window)
-        until(qtbot, lambda: summaries)
+        qt_until(qtbot, lambda: summaries)
     finally:
         window.close()
 

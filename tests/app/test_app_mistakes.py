@@ -16,7 +16,7 @@ import threading
 import time
 
 import pytest
-from net_kit import QUICK, LoopbackNetwork, Recorder, poll, table_info
+from net_kit import QUICK, LoopbackNetwork, Recorder, table_info
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
@@ -25,12 +25,13 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.fields import NAME_LIMIT
 from app.join_dialog import JoinAddressDialog
 from app.settings import FirstStartDialog, SettingsDialog
-from tests.app.test_app_network import ROOK, _headless_host, until
+from tests.app.test_app_network import ROOK, _headless_host
 from tests.app.test_app_play import sit_down
+from tests.waits import blocking_until, qt_until
 
 
 def confirm_box(qtbot, window) -> QMessageBox:
-    until(qtbot, lambda: window.leave_box is not None and window.leave_box.isVisible())
+    qt_until(qtbot, lambda: window.leave_box is not None and window.leave_box.isVisible())
     return window.leave_box
 
 
@@ -50,11 +51,11 @@ def test_leaving_a_game_against_the_computer_asks_first(qtbot, window):
         and "continue it from the lobby" in box.informativeText()
     assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter stays
     qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
-    until(qtbot, lambda: not box.isVisible())
+    qt_until(qtbot, lambda: not box.isVisible())
     assert window.stack.currentWidget() is window.table and window.session is session
     qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
     qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
     assert window.session is None
     assert window.lobby.unfinished_card.isVisible()  # and the lobby offers to go on
 
@@ -63,22 +64,22 @@ def test_a_guest_is_told_their_seat_is_kept(qtbot, window, tmp_path, closing):
     closing.append(_headless_host(tmp_path, "Mum", Recorder()))
     window.network = LoopbackNetwork(tmp_path)
     window.join(table_info(closing[0]))
-    until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
     qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
     box = confirm_box(qtbot, window)
     assert box.text() == "Leave the table?"
     assert "Your seat is kept for you" in box.informativeText() and "Rejoin" in box.informativeText()
     qtbot.mouseClick(button(box, "confirmLeaveYes"), Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
 
 
 def test_a_host_is_told_the_table_closes_for_everyone(qtbot, window, tmp_path, monkeypatch):
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
     window.host_table()
-    until(qtbot, lambda: window.setup.start_button.isEnabled())
+    qt_until(qtbot, lambda: window.setup.start_button.isEnabled())
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
     qtbot.mouseClick(window.table.leave_button, Qt.LeftButton)
     box = confirm_box(qtbot, window)
     assert box.text() == "Close the table for everyone?" and "game ends for everyone" in \
@@ -95,15 +96,15 @@ def _host_a_hand_with_a_guest(qtbot, window, tmp_path, monkeypatch, closing) -> 
     monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
     window.host_table()
     host = window.session
-    until(qtbot, lambda: host.core.server is not None)
+    qt_until(qtbot, lambda: host.core.server is not None)
     guest = Recorder()
     closing.append(GuestSession(guest, identity("Dad"), address="127.0.0.1", port=host.core.port,
                                 fingerprint=host.core.identity.fingerprint, timings=QUICK,
                                 bot_level="easy", state_dir=tmp_path / "dad"))
-    until(qtbot, lambda: window.setup.start_button.isEnabled()
+    qt_until(qtbot, lambda: window.setup.start_button.isEnabled()
           and any(s["name"] == "Dad" for s in window.setup.table.get("seats") or []))
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"))
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"))
     return guest
 
 
@@ -118,13 +119,13 @@ def test_closing_the_hosts_window_mid_hand_asks_first(qtbot, window, tmp_path, m
     assert {b.text() for b in box.buttons()} == {"End the game for everyone", "Cancel"}
     assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter keeps the game
     qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
-    until(qtbot, lambda: not box.isVisible())
+    qt_until(qtbot, lambda: not box.isVisible())
     assert window.isVisible() and window.session is session and not guest.of("error")
     window.close()  # again, and this time end it
     qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
-    until(qtbot, lambda: not window.isVisible())
+    qt_until(qtbot, lambda: not window.isVisible())
     assert window.session is None
-    poll(lambda: any("The host closed the table" in e["message"] for e in guest.of("error")))
+    blocking_until(lambda: any("The host closed the table" in e["message"] for e in guest.of("error")))
 
 
 def test_closing_a_guests_window_mid_hand_asks_first(qtbot, window, tmp_path, closing):
@@ -132,7 +133,7 @@ def test_closing_a_guests_window_mid_hand_asks_first(qtbot, window, tmp_path, cl
     closing.append(_headless_host(tmp_path, "Mum", host_events))
     window.network = LoopbackNetwork(tmp_path)
     window.join(table_info(closing[0]))
-    until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
           timeout=20000)
     window.close()
     box = confirm_box(qtbot, window)
@@ -140,18 +141,18 @@ def test_closing_a_guests_window_mid_hand_asks_first(qtbot, window, tmp_path, cl
     assert "Your seat is kept for you" in box.informativeText()
     assert {b.text() for b in box.buttons()} == {"Close Parlour", "Cancel"}
     qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
-    until(qtbot, lambda: not box.isVisible())
+    qt_until(qtbot, lambda: not box.isVisible())
     assert window.isVisible() and window.session is not None
     window.close()
     qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
-    until(qtbot, lambda: not window.isVisible())
-    poll(lambda: any(e["state"] == "dropped" for e in host_events.of("connection")))
+    qt_until(qtbot, lambda: not window.isVisible())
+    blocking_until(lambda: any(e["state"] == "dropped" for e in host_events.of("connection")))
 
 
 def test_closing_the_window_at_a_game_against_the_computer_keeps_it_without_asking(qtbot, window):
     sit_down(qtbot, window, {"game": "rook"})
     window.close()
-    until(qtbot, lambda: not window.isVisible())
+    qt_until(qtbot, lambda: not window.isVisible())
     assert window.leave_box is None and window.session is None
 
 
@@ -194,13 +195,13 @@ def test_a_wrong_address_ends_in_plain_words_and_nothing_on_stderr(qtbot, window
         qtbot.mouseClick(dialog.join_button, Qt.LeftButton)
     QTimer.singleShot(0, type_address)
     qtbot.mouseClick(window.lobby.address_button, Qt.LeftButton)
-    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible())
+    qt_until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible())
     text = window.problem_box.text()
     assert f"Couldn't reach the table at 127.0.0.1:{closed}: nothing answered at that port" in text
     assert "rrno" not in text and "Error" not in text
     window.problem_box.close()
     window.join("this is: not an address")  # whatever reaches it: a sentence, no traceback
-    until(qtbot, lambda: window.problem_box.isVisible())
+    qt_until(qtbot, lambda: window.problem_box.isVisible())
     assert "only letters, digits, hyphens and dots" in window.problem_box.text()
     assert window.stack.currentWidget() is window.lobby
     assert "Traceback" not in capfd.readouterr().err
@@ -242,7 +243,7 @@ def test_connecting_gives_up_within_5_seconds(qtbot, window, tmp_path, silent_se
     for widget in (setup.start_button, setup.fill_box, setup.fill_label, setup.teams_note,
                    setup.address_label, setup.copy_button):
         assert not widget.isVisible()
-    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
+    qt_until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
           timeout=8000)
     took = time.monotonic() - started
     assert took <= 5.5, took
@@ -336,10 +337,10 @@ def test_a_table_name_too_long_is_refused(qtbot):
 
 def test_enter_deals_the_first_hand(qtbot, window):
     window.start_local({"game": "rook"}, table_seed=bytes(32))
-    until(qtbot, lambda: window.setup.start_button.isEnabled())
+    qt_until(qtbot, lambda: window.setup.start_button.isEnabled())
     assert "Enter" in window.setup.start_button.toolTip()
     QTest.keyClick(window.setup, Qt.Key_Return)
-    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
 
 
 def test_the_hand_summary_has_a_way_out_that_asks_first(qtbot, window):
@@ -348,12 +349,12 @@ def test_the_hand_summary_has_a_way_out_that_asks_first(qtbot, window):
     window.table.last_trick_hold_ms = 0
     deliver_hand_over(bridge, game, state, [0, 0])
     summary = window.table.summary
-    until(qtbot, lambda: summary.isVisible() and not summary.game_over)
+    qt_until(qtbot, lambda: summary.isVisible() and not summary.game_over)
     assert summary.leave_button.isVisible() and summary.leave_button.text() == "Leave"
     qtbot.mouseClick(summary.leave_button, Qt.LeftButton)
     box = confirm_box(qtbot, window)  # the game is not over: the same question as the table's Leave
     qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)
-    until(qtbot, lambda: not box.isVisible())
+    qt_until(qtbot, lambda: not box.isVisible())
     assert window.stack.currentWidget() is window.table and summary.isVisible()
 
 

@@ -20,19 +20,17 @@ from pathlib import Path
 
 import pytest
 from app_driver import Clicker
-from net_kit import LoopbackNetwork, QUICK, Recorder, ident, poll, table_info
+from net_kit import LoopbackNetwork, QUICK, Recorder, ident, table_info
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton
 
 from engine.records import replay
 from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
+from tests.waits import blocking_until, qt_until
 
 ROOK = {"game": "rook", "ruleset": "rook", "mode": None, "options": {}, "name": "Ann's table"}
 
-
-def until(qtbot, predicate, timeout: int = 10000) -> None:
-    qtbot.waitUntil(lambda: bool(predicate()), timeout=timeout)
 
 
 def visible(qtbot, parent, cls, name):
@@ -40,7 +38,7 @@ def visible(qtbot, parent, cls, name):
     "table" event; new rows are shown from the event loop)."""
     def shown():
         return [w for w in parent.findChildren(cls, name) if w.isVisible()]
-    until(qtbot, lambda: len(shown()) == 1)
+    qt_until(qtbot, lambda: len(shown()) == 1)
     return shown()[0]
 
 
@@ -53,7 +51,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
     monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
     window.host_table()
     host = window.session
-    until(qtbot, lambda: host.core.server is not None and window.setup.table.get("seats"))
+    qt_until(qtbot, lambda: host.core.server is not None and window.setup.table.get("seats"))
     recorders = [Recorder() for _ in range(3)]
     for i, rec in enumerate(recorders):
         closing.append(GuestSession(rec, ident(f"Guest{i}"), address="127.0.0.1",
@@ -61,13 +59,13 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
                                     timings=QUICK, bot_level="easy", state_dir=tmp_path / f"g{i}"))
     guests = {f"Guest{i}": (closing[i], recorders[i]) for i in range(3)}
     # Joined players appear in the setup screen as they arrive.
-    until(qtbot, lambda: all(n in setup_texts(window) for n in guests), timeout=15000)
+    qt_until(qtbot, lambda: all(n in setup_texts(window) for n in guests), timeout=15000)
     seats = window.setup.table["seats"]
     assert [s["kind"] for s in seats] == ["human"] * 4 and all(s["connected"] for s in seats)
 
     # The host sits across (seat 2): whoever sat there moves to the host's old seat.
     qtbot.mouseClick(visible(qtbot, window.setup, QPushButton, "sit-2"), Qt.LeftButton)
-    until(qtbot, lambda: window.setup.table["you"] == 2)
+    qt_until(qtbot, lambda: window.setup.table["you"] == 2)
     assert window.setup.table["seats"][2]["name"] == "Ann"
     # …and puts the player from seat 3 in seat 1, swapping them: everyone sees it.
     mover = window.setup.table["seats"][3]
@@ -76,20 +74,20 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
     assert box.itemText(index) == f"Move {mover['name']} here"
     box.setCurrentIndex(index)
     box.activated.emit(index)
-    until(qtbot, lambda: window.setup.table["seats"][1]["name"] == mover["name"])
+    qt_until(qtbot, lambda: window.setup.table["seats"][1]["name"] == mover["name"])
     _, mover_rec = guests[mover["name"]]
-    until(qtbot, lambda: mover_rec.of("table") and mover_rec.of("table")[-1]["you"] == 1)
+    qt_until(qtbot, lambda: mover_rec.of("table") and mover_rec.of("table")[-1]["you"] == 1)
     # A player who is there cannot be swapped for a bot: the screen says why.
     box = visible(qtbot, window.setup, QComboBox, "occupant-3")
     box.setCurrentIndex(box.findData("bot:easy"))
     box.activated.emit(box.currentIndex())
-    until(qtbot, lambda: window.setup.problem.isVisible())
+    qt_until(qtbot, lambda: window.setup.problem.isVisible())
     assert "move them to another seat first" in window.setup.problem.text()
 
     hands: list = []
     window.bridge.hand_over.connect(hands.append)
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
     table = window.table
     assert table.hint_button.isVisible()
 
@@ -98,7 +96,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
     victim = guests[victim_name][0]
     dropped = stood_in = waited = False
     for _ in range(200):
-        until(qtbot, lambda: hands or table.waiting.isVisible()
+        qt_until(qtbot, lambda: hands or table.waiting.isVisible()
                         or (table.legal and table.decision.kind != "sent"), timeout=20000)
         if hands:
             break
@@ -109,11 +107,11 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
                 f"Waiting for {victim_name} to come back — their cards are locked with their key"
             assert not table.connection.isVisible() and table.waiting.deal_button.isVisible()
             qtbot.mouseClick(table.waiting.wait_button, Qt.LeftButton)
-            until(qtbot, lambda: table.waiting.deal_button.isEnabled() or not table.waiting.locked)
+            qt_until(qtbot, lambda: table.waiting.deal_button.isEnabled() or not table.waiting.locked)
             if table.waiting.locked:
                 qtbot.mouseClick(table.waiting.deal_button, Qt.LeftButton)
-            until(qtbot, lambda: not table.waiting.locked)
-            until(qtbot, lambda: table.notice.isVisible())  # why, in words
+            qt_until(qtbot, lambda: not table.waiting.locked)
+            qt_until(qtbot, lambda: table.notice.isVisible())  # why, in words
             assert table.notice.title.text().startswith("Hand 1 is void: ")
             waited = True
             continue
@@ -126,7 +124,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
             qtbot.mouseClick(table.waiting.wait_button, Qt.LeftButton)
             assert table.waiting.isVisible() and host.core.authority.seats[3].kind == "human"
             qtbot.mouseClick(table.waiting.bot_button, Qt.LeftButton)
-            until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
+            qt_until(qtbot, lambda: table.table["seats"][3]["kind"] == "bot")
             assert not table.waiting.isVisible()
             names = [p.name.text() for p in table.panels.values() if p.isVisible()]
             assert f"{victim_name} (bot)" in names  # said once, not "(bot) (bot)"
@@ -136,7 +134,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
             hints = []
             window.bridge.hint.connect(hints.append)
             qtbot.mouseClick(table.hint_button, Qt.LeftButton)
-            until(qtbot, lambda: hints)
+            qt_until(qtbot, lambda: hints)
             assert hints[0]["text"] != "Nothing to decide just now."
             hinted = True
         if not dropped and len(table.view.get("tricks") or []) >= 2:
@@ -145,7 +143,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
             continue
         before = len(table.view.get("actions") or [])
         clicker.act_once()
-        until(qtbot, lambda: len(table.view.get("actions") or []) != before or bool(hands),
+        qt_until(qtbot, lambda: len(table.view.get("actions") or []) != before or bool(hands),
                         timeout=20000)
     assert hands and stood_in and waited
     qtbot.waitUntil(table.summary.isVisible)
@@ -153,7 +151,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
 
     # Every guest still there verified the hand; its saved record replays to the result.
     survivors = [rec for name, (_, rec) in guests.items() if name != victim_name]
-    until(qtbot, lambda: all(rec.of("hand_over") for rec in survivors), timeout=20000)
+    qt_until(qtbot, lambda: all(rec.of("hand_over") for rec in survivors), timeout=20000)
     for rec in survivors:
         assert not rec.of("alert")
         verified = rec.of("hand_over")[0]
@@ -166,7 +164,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
     assert clicker.plays and all(card in json.dumps(record["actions"]) for card in clicker.plays)
     # The host deals the next hand from the summary; the guests (and the bot) play on.
     qtbot.mouseClick(table.summary.next_button, Qt.LeftButton)
-    until(qtbot, lambda: table.hand_number == 2 and bool(table.view.get("hand")), timeout=20000)
+    qt_until(qtbot, lambda: table.hand_number == 2 and bool(table.view.get("hand")), timeout=20000)
     assert not table.summary.isVisible()
 
 
@@ -183,7 +181,7 @@ def _headless_host(tmp_path, name, rec, **kw):
     host = HostSession(rec, {"game": "rook"}, ident(name), state_dir=tmp_path / name,
                        timings=QUICK, autoplay=True, auto_start=True,
                        bots={2: "random", 3: "random"}, **kw)
-    poll(lambda: host.core.server is not None)
+    blocking_until(lambda: host.core.server is not None)
     return host
 
 
@@ -206,22 +204,22 @@ def test_reconnecting_shows_and_clears_when_the_host_comes_back(qtbot, window, t
     window.network = LoopbackNetwork(tmp_path)
     window.join(table_info(host))
     table = window.table
-    until(qtbot, lambda: window.stack.currentWidget() is table and bool(table.view), timeout=20000)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is table and bool(table.view), timeout=20000)
     hints = []
     window.bridge.hint.connect(hints.append)  # (the status line moves on with the bots)
     qtbot.mouseClick(table.hint_button, Qt.LeftButton)  # a guest's hint, from its own view
-    until(qtbot, lambda: hints)
+    qt_until(qtbot, lambda: hints)
     assert hints[0]["text"]
     port = host.core.port
     host.crash()  # gone without a word, as a crash would
     qtbot.waitUntil(table.connection.isVisible, timeout=10000)
     assert table.connection.title.text() == "Reconnecting…"
     assert table.connection.progress.isVisibleTo(table.connection)
-    until(qtbot, lambda: "attempt" in table.connection.detail.text(), timeout=10000)
+    qt_until(qtbot, lambda: "attempt" in table.connection.detail.text(), timeout=10000)
     assert table.connection.progress.maximum() == 40  # the provider's give_up
     closing.append(_headless_host(tmp_path, "Hostess", Recorder()))  # same state directory
     assert closing[0].core.restored and closing[0].core.port == port
-    until(qtbot, lambda: not table.connection.isVisible(), timeout=20000)
+    qt_until(qtbot, lambda: not table.connection.isVisible(), timeout=20000)
     assert window.stack.currentWidget() is table and not table.banner.isVisible()
 
 
@@ -273,7 +271,7 @@ def test_a_table_you_cannot_join_says_why_and_goes_back_to_the_lobby(
         host = HostSession(Recorder(), {"game": "rook"}, ident("Full"), state_dir=tmp_path / "f",
                            timings=QUICK, bots={1: "easy", 2: "easy", 3: "easy"})
         closing.append(host)
-        poll(lambda: host.core.server is not None)
+        blocking_until(lambda: host.core.server is not None)
         info = table_info(host)
     elif case == "fingerprint":
         host = _headless_host(tmp_path, "Real", Recorder())
@@ -284,7 +282,7 @@ def test_a_table_you_cannot_join_says_why_and_goes_back_to_the_lobby(
     else:
         info = table_info_stub(_closed_port())
     window.join(info)
-    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
+    qt_until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
                     timeout=15000)
     assert expected in window.problem_box.text()
     assert window.problem_box.windowTitle() == "Couldn't join the table"
@@ -297,9 +295,9 @@ def test_a_host_who_leaves_sends_the_guest_back_to_the_lobby(qtbot, window, tmp_
     host = _headless_host(tmp_path, "Leaver", Recorder())
     window.network = LoopbackNetwork(tmp_path)
     window.join(table_info(host))
-    until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
     host.close()
-    until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
+    qt_until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
                     timeout=15000)
     assert "The host closed the table (the host left the table)" in window.problem_box.text()
     assert window.problem_box.windowTitle() == "You left the table"
@@ -320,10 +318,10 @@ def test_net_loads_after_the_window_shows_and_the_lobby_is_live(qtbot, settings,
     qtbot.addWidget(win)
     assert win.network is None and win.directory is None and not order
     win.show()
-    until(qtbot, lambda: win.lobby.tables)
+    qt_until(qtbot, lambda: win.lobby.tables)
     assert order == [("loaded", True)]
     directory.publish([])
-    until(qtbot, lambda: not win.lobby.tables)
+    qt_until(qtbot, lambda: not win.lobby.tables)
     win.close()
 
 
@@ -343,22 +341,22 @@ def test_a_private_deal_asked_for_in_the_host_dialog_deals_by_the_mental_poker_d
     monkeypatch.setattr(window, "ask_game", lambda local: dialog.settings())
     window.host_table()
     host = window.session
-    until(qtbot, lambda: host.core.server is not None and window.setup.table.get("seats"))
+    qt_until(qtbot, lambda: host.core.server is not None and window.setup.table.get("seats"))
     assert host.core.mental_deal
     rec = Recorder()
     closing.append(GuestSession(rec, ident("Guest0"), address="127.0.0.1", port=host.core.port,
                                 fingerprint=host.core.identity.fingerprint, timings=QUICK,
                                 bot_level="easy", state_dir=tmp_path / "g0"))
-    until(qtbot, lambda: "Guest0" in setup_texts(window), timeout=15000)
+    qt_until(qtbot, lambda: "Guest0" in setup_texts(window), timeout=15000)
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.table)
-    until(qtbot, lambda: bool(window.table.view.get("hand")), timeout=20000)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    qt_until(qtbot, lambda: bool(window.table.view.get("hand")), timeout=20000)
     assert any(e.kind.startswith("mental") for e in host.core.authority.log)
     lock = window.table.bar.deal_button  # the host's window shows the private deal too
-    until(qtbot, lock.isVisible)
+    qt_until(qtbot, lock.isVisible)
     assert lock.toolTip().startswith("Private deal: nobody, not even the host, sees your cards")
     guest_seat = rec.of("table")[-1]["you"]
-    until(qtbot, lambda: bool(rec.of("state") and rec.of("state")[-1]["view"].get("hand")), timeout=20000)
+    qt_until(qtbot, lambda: bool(rec.of("state") and rec.of("state")[-1]["view"].get("hand")), timeout=20000)
     theirs = set(rec.of("state")[-1]["view"]["hand"])
     assert theirs and not theirs & set(window.table.view["hand"])
     # The host's own replay of the hand holds made-up cards for the guest's seat, not its.
@@ -377,10 +375,10 @@ def test_the_table_shows_how_the_hand_was_dealt(qtbot, window, tmp_path, closing
     window.network = LoopbackNetwork(tmp_path)
     window.join(table_info(closing[0]))
     table = window.table
-    until(qtbot, lambda: window.stack.currentWidget() is table and bool(table.view.get("hand")),
+    qt_until(qtbot, lambda: window.stack.currentWidget() is table and bool(table.view.get("hand")),
           timeout=20000)
     lock = table.bar.deal_button
-    until(qtbot, lock.isVisible)
+    qt_until(qtbot, lock.isVisible)
     if mental:
         assert lock.toolTip() == ("Private deal: nobody, not even the host, sees your cards. The "
                                   "host's computer holds only its own, its computer players' and an "
@@ -390,11 +388,11 @@ def test_the_table_shows_how_the_hand_was_dealt(qtbot, window, tmp_path, closing
         assert lock.toolTip() == "Seeded deal: the host's computer deals, and knows every hand."
     QToolTip.hideText()
     qtbot.mouseClick(lock, Qt.LeftButton)
-    until(qtbot, lambda: QToolTip.isVisible() and QToolTip.text() == lock.toolTip())
+    qt_until(qtbot, lambda: QToolTip.isVisible() and QToolTip.text() == lock.toolTip())
 
 
 def test_a_game_against_the_computer_shows_no_lock(qtbot, window):
     from tests.app.test_app_play import sit_down
     sit_down(qtbot, window, {"game": "rook"})
-    until(qtbot, lambda: bool(window.table.view.get("hand")))
+    qt_until(qtbot, lambda: bool(window.table.view.get("hand")))
     assert not window.table.bar.deal_button.isVisible()

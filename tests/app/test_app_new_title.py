@@ -10,7 +10,7 @@ about itself, and nothing in app/ or net/ names it (tests/engine/test_titles_sta
 
 from __future__ import annotations
 
-from net_kit import QUICK, Recorder, ident, poll
+from net_kit import QUICK, Recorder, ident
 from PySide6.QtCore import Qt
 
 from app.bridge import EventBridge
@@ -18,6 +18,7 @@ from app.table.table_view import TableView
 from app.titles import Presentation
 from engine import make_game
 from net.sessions.session import GuestSession, HostSession
+from tests.waits import blocking_until
 
 # Nine points to win: no one can reach it in the first two hands of four tricks (in the
 # third, one who took every trick so far can: that summary says who took the game).
@@ -38,7 +39,7 @@ def test_tiny_tricks_is_played_through_a_host_and_guests_and_shown_at_the_table(
     table.show()
     bridge = EventBridge()
     try:
-        poll(lambda: host_events.of("listening"))
+        blocking_until(lambda: host_events.of("listening"))
         port = host_events.of("listening")[0]["port"]
         me = GuestSession(bridge.deliver, ident("Ann"), address="127.0.0.1", port=port, timings=QUICK,
                           state_dir=tmp_path / "ann")
@@ -46,7 +47,7 @@ def test_tiny_tricks_is_played_through_a_host_and_guests_and_shown_at_the_table(
         sessions.append(me)
         sessions.append(GuestSession(Recorder(), ident("Bot guest"), address="127.0.0.1", port=port,
                                      timings=QUICK, state_dir=tmp_path / "bot", bot_level="random"))
-        poll(lambda: host_events.of("table") and sum(
+        blocking_until(lambda: host_events.of("table") and sum(
             s["kind"] == "human" and s["connected"] for s in host_events.of("table")[-1]["seats"]) == 3)
         host.start_game()
 

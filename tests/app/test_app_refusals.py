@@ -9,8 +9,9 @@ from app_driver import Clicker
 from net_kit import LoopbackNetwork, Recorder, table_info
 from PySide6.QtCore import Qt
 
-from tests.app.test_app_network import _headless_host, until
+from tests.app.test_app_network import _headless_host
 from tests.app.test_app_play import sit_down
+from tests.waits import qt_until
 
 
 def play_a_hand_pressing_got_it_twice(qtbot, window) -> tuple[list, list, list]:
@@ -20,7 +21,7 @@ def play_a_hand_pressing_got_it_twice(qtbot, window) -> tuple[list, list, list]:
     window.bridge.hand_over.connect(hands.append)
     twice = False
     for _ in range(200):
-        until(qtbot, lambda: hands or (table.legal and table.decision.kind != "sent"), timeout=20000)
+        qt_until(qtbot, lambda: hands or (table.legal and table.decision.kind != "sent"), timeout=20000)
         if hands:
             break
         if table.status.property("problem"):
@@ -29,11 +30,11 @@ def play_a_hand_pressing_got_it_twice(qtbot, window) -> tuple[list, list, list]:
             qtbot.mouseClick(table.decision.buttons["got-it"], Qt.LeftButton)
             window.session.act({"ack": True})  # a second press, straight after
             twice = True
-            until(qtbot, lambda: not any("ack" in e for e in table.legal) or hands)
+            qt_until(qtbot, lambda: not any("ack" in e for e in table.legal) or hands)
             continue
         before = len(table.view.get("actions") or [])
         clicker.act_once()
-        until(qtbot, lambda: len(table.view.get("actions") or []) != before or hands, timeout=20000)
+        qt_until(qtbot, lambda: len(table.view.get("actions") or []) != before or hands, timeout=20000)
     return errors, hands, problems
 
 
@@ -42,7 +43,7 @@ def test_a_guest_window_sees_no_refusal_in_a_whole_hand(qtbot, window, tmp_path)
     try:
         window.network = LoopbackNetwork(tmp_path)
         window.join(table_info(host))
-        until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
+        qt_until(qtbot, lambda: window.stack.currentWidget() is window.table, timeout=20000)
         errors, hands, problems = play_a_hand_pressing_got_it_twice(qtbot, window)
         assert hands and errors == [] and problems == []
         assert window.session.core.errors == []  # not even one kept out of sight

@@ -22,14 +22,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.net.proc_kit import Peers
+from tests.waits import qt_until
 
 GUEST_APP = str(Path(__file__).with_name("guest_app.py"))
 TABLE = "Kitchen table"
 WITHIN_MS = 5000  # the budget, window showing -> hand back on screen
 
-
-def until(qtbot, predicate, timeout: int = 15000) -> None:
-    qtbot.waitUntil(lambda: bool(predicate()), timeout=timeout)
 
 
 @pytest.fixture
@@ -71,16 +69,16 @@ def test_a_guest_killed_mid_hand_rejoins_from_the_lobby_with_the_same_cards(
         window.show()
         shown = time.perf_counter()
         lobby = window.lobby
-        until(qtbot, lobby.rejoin_button.isVisible)
+        qt_until(qtbot, lobby.rejoin_button.isVisible)
         assert lobby.rejoin_button.text() == f"Rejoin {TABLE} — hand 1, you 0, them 0"
         assert f"at 127.0.0.1:{port}" in lobby.rejoin_note.text()
         qtbot.mouseClick(lobby.rejoin_button, Qt.LeftButton)
         table = window.table
-        until(qtbot, lambda: window.stack.currentWidget() is table and table.view.get("hand"))
+        qt_until(qtbot, lambda: window.stack.currentWidget() is table and table.view.get("hand"))
         in_process_ms = round((time.perf_counter() - shown) * 1000)
         assert sorted(table.view["hand"]) == before["hand"]  # the same cards
-        until(qtbot, lambda: table.legal)  # and his bid is asked for again
-        until(qtbot, lambda: len(seated(host, 3)) == 2)  # the host has him back
+        qt_until(qtbot, lambda: table.legal)  # and his bid is asked for again
+        qt_until(qtbot, lambda: len(seated(host, 3)) == 2)  # the host has him back
         window.leave_table()  # Leave: the seat stays his
     finally:
         window.close()
@@ -115,7 +113,7 @@ def test_the_rejoin_offer_is_on_top_and_enter_takes_it(qtbot, window):
     lobby.join_table.disconnect(window.join)  # what the lobby asks for, not a real join
     lobby.join_table.connect(joined.append)
     window.lobby_bridge.deliver({"type": "rejoin", "table": OFFER})
-    until(qtbot, lobby.rejoin_button.isVisible)
+    qt_until(qtbot, lobby.rejoin_button.isVisible)
     assert lobby.rejoin_button.text() == "Rejoin Kitchen table — hand 4, you 120, them 85"
     assert lobby.rejoin_button.hasFocus()
     layout = lobby.layout()
@@ -129,7 +127,7 @@ def test_the_rejoin_offer_is_on_top_and_enter_takes_it(qtbot, window):
     QTest.keyClick(lobby, Qt.Key_Return)  # Enter on another focused button means that one
     assert opened == ["local"] and joined == [OFFER]
     window.lobby_bridge.deliver({"type": "rejoin", "table": None})
-    until(qtbot, lambda: not lobby.rejoin_card.isVisible())
+    qt_until(qtbot, lambda: not lobby.rejoin_card.isVisible())
 
 
 def test_a_table_where_your_key_holds_a_seat_is_never_greyed_out(qtbot, window, directory):
@@ -137,11 +135,11 @@ def test_a_table_where_your_key_holds_a_seat_is_never_greyed_out(qtbot, window, 
     lobby.join_table.disconnect(window.join)  # what the lobby asks for, not a real join
     lobby.join_table.connect(joined.append)
     directory.publish([LISTED, {**LISTED, "id": "x", "name": "Attic", "fingerprint": "ab12"}])
-    until(qtbot, lambda: len(lobby.tables) == 2)
+    qt_until(qtbot, lambda: len(lobby.tables) == 2)
     lobby.list.setCurrentRow(0)  # "Kitchen table": full, game in progress
     assert not lobby.join_button.isEnabled()
     window.lobby_bridge.deliver({"type": "rejoin", "table": {**OFFER, "where": "network"}})
-    until(qtbot, lobby.rejoin_button.isVisible)
+    qt_until(qtbot, lobby.rejoin_button.isVisible)
     assert lobby.tables[lobby.list.currentRow()]["id"] == "k"
     assert lobby.join_button.isEnabled() and lobby.join_button.text() == "Rejoin table"
     assert "your seat is kept for you" in lobby.list.currentItem().text()
@@ -172,19 +170,19 @@ def test_the_host_sees_the_address_to_type_on_setup_and_table(qtbot, window, tmp
     monkeypatch.setattr(window, "ask_game", lambda local: {"game": "rook", "name": "Kitchen table"})
     window.host_table()
     host = window.session
-    until(qtbot, lambda: window.setup.address_label.isVisible())
+    qt_until(qtbot, lambda: window.setup.address_label.isVisible())
     address = f"127.0.0.1:{host.core.port}"  # bound to loopback in tests
     assert address in window.setup.address_label.text()
     qtbot.mouseClick(window.setup.copy_button, Qt.LeftButton)
     assert QGuiApplication.clipboard().text() == address
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
     table = window.table
-    until(qtbot, table.address_button.isVisible)
+    qt_until(qtbot, table.address_button.isVisible)
     window.resize(1600, 1000)
-    until(qtbot, lambda: table.address_button.text() == f"Join at {address}")
+    qt_until(qtbot, lambda: table.address_button.text() == f"Join at {address}")
     window.resize(1024, 640)  # narrow: the address alone, the names need the room
-    until(qtbot, lambda: table.address_button.text() == address)
+    qt_until(qtbot, lambda: table.address_button.text() == address)
     QGuiApplication.clipboard().clear()
     qtbot.mouseClick(table.address_button, Qt.LeftButton)
     assert QGuiApplication.clipboard().text() == address
@@ -217,17 +215,17 @@ def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_p
     monkeypatch.setattr(window, "ask_game", lambda local: {"game": "rook", "name": "Kitchen table"})
     window.host_table()
     host = window.session
-    until(qtbot, lambda: host.core.server is not None)
+    qt_until(qtbot, lambda: host.core.server is not None)
     guest = GuestSession(Recorder(), ident("Dad"), address="127.0.0.1", port=host.core.port,
                          timings=QUICK, bot_level="random", state_dir=tmp_path / "dad")
     try:
-        until(qtbot, lambda: any(s["name"] == "Dad" for s in window.setup.table.get("seats") or []))
+        qt_until(qtbot, lambda: any(s["name"] == "Dad" for s in window.setup.table.get("seats") or []))
         qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
         table, clicker = window.table, Clicker(qtbot, window.table)
-        until(qtbot, lambda: table.legal and table.decision.kind != "sent", timeout=20000)
+        qt_until(qtbot, lambda: table.legal and table.decision.kind != "sent", timeout=20000)
         guest.close()  # Dad's app closes while the host is to act
-        until(qtbot, table.waiting.isVisible)
-        until(qtbot, lambda: table.waiting.locked)
+        qt_until(qtbot, table.waiting.isVisible)
+        qt_until(qtbot, lambda: table.waiting.locked)
         assert table.waiting.title.text() == \
             "Waiting for Dad to come back — their cards are locked with their key"
         assert table.waiting.detail.text() in (
@@ -240,7 +238,7 @@ def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_p
         assert controls and all(on_top(table, w) for w in controls)
         before = len(table.view.get("actions") or [])
         clicker.act_once()  # the host plays its own turn, the bar still up
-        until(qtbot, lambda: len(table.view.get("actions") or []) > before)
+        qt_until(qtbot, lambda: len(table.view.get("actions") or []) > before)
         assert table.waiting.isVisible()
     finally:
         guest.close()

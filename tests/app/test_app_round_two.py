@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 from app_driver import TABLE_SEED, Clicker
-from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
+from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
 from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtTest import QTest
 
@@ -29,6 +29,7 @@ from net.sessions.events import deal_restart_event, state_event
 from net.sessions.session import HostSession
 from test_app_flow import start_autoplay
 from test_app_mistakes import button, confirm_box
+from tests.waits import blocking_until
 
 TITLES = [
     pytest.param({"game": "rook"}, id="rook"),
@@ -95,7 +96,7 @@ def test_a_guest_sees_the_last_trick_played_out_before_the_summary(qtbot, window
                        state_dir=tmp_path / "grandma", timings=QUICK, autoplay=True, auto_start=True,
                        bots={2: "random", 3: "random"}, mental_deal=mental)
     closing.append(host)
-    poll(lambda: host.core.server is not None)
+    blocking_until(lambda: host.core.server is not None)
     host.set_table_option("game_log", True)
     window.network = LoopbackNetwork(tmp_path, guest_kw={"bot_level": "random"})  # a bot plays our seat
     window.table.last_trick_hold_ms = 60_000

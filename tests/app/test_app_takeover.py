@@ -7,6 +7,7 @@ from __future__ import annotations
 from test_app_play import sit_down
 
 from net.sessions.events import takeover_event
+from tests.waits import blocking_until, qt_until
 
 
 def test_a_takeover_is_shown_step_by_step(qtbot, window):
@@ -55,7 +56,7 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
     on, and the person goes on playing in the same window — now as the host: the held
     seat's bar offers a computer player, and Next hand deals."""
     from app_driver import Clicker
-    from net_kit import QUICK, LoopbackNetwork, Recorder, ident, poll, table_info
+    from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
     from PySide6.QtCore import Qt
 
     from net.sessions.network import CARRY_ON
@@ -64,7 +65,7 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
     host = HostSession(Recorder(), {"game": "rook"}, ident("Grandma"), state_dir=tmp_path / "grandma",
                        timings=QUICK, autoplay=True, auto_start=True, bots={3: "random"})
     closing.append(host)
-    poll(lambda: host.core.server is not None)
+    blocking_until(lambda: host.core.server is not None)
     window.network = LoopbackNetwork(tmp_path, guest_kw={"takeover": CARRY_ON})
     window.join(table_info(host))
     qtbot.waitUntil(lambda: window.setup.table.get("you") == 1, timeout=10000)
@@ -124,20 +125,20 @@ def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_pat
     """Issue 20, item 2: closing the window while hosting a hand in progress offers to hand
     the table to a player whose computer can carry it on. Chosen: the window closes, that
     player's client hosts the table at once, the other follows, and the game goes on."""
-    from net_kit import QUICK, LoopbackNetwork, Recorder, poll
+    from net_kit import QUICK, LoopbackNetwork, Recorder
     from PySide6.QtCore import Qt
 
     from net.sessions.session import GuestSession
     from net.trust import takeover
     from tests.app.test_app_mistakes import button, confirm_box
-    from tests.app.test_app_network import ROOK, until
+    from tests.app.test_app_network import ROOK
     from tests.net.trust_table import identity
 
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: {**ROOK, "private_deal": mental})
     window.host_table()
     host = window.session
-    until(qtbot, lambda: host.core.server is not None)
+    qt_until(qtbot, lambda: host.core.server is not None)
     carry_on = {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
                                                  "stand_in_after": 0.05, "bot_delay": 0.01}}
     guests = {}
@@ -147,11 +148,11 @@ def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_pat
                                     port=host.core.port, fingerprint=host.core.identity.fingerprint,
                                     timings=QUICK, bot_level="easy", bot_delay=0.01,
                                     state_dir=tmp_path / name, takeover=carry_on))
-        poll(lambda: closing[-1].core.replica is not None)  # Dad in seat 1, Maya in seat 2
+        blocking_until(lambda: closing[-1].core.replica is not None)  # Dad in seat 1, Maya in seat 2
     dad, maya = closing[-2:]
-    until(qtbot, lambda: window.setup.start_button.isEnabled() and window.setup.table.get("heir") == 1)
+    qt_until(qtbot, lambda: window.setup.start_button.isEnabled() and window.setup.table.get("heir") == 1)
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
-    until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
           timeout=20000)
     window.close()
     box = confirm_box(qtbot, window)
@@ -161,17 +162,17 @@ def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_pat
                                                  "Cancel"}
     assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter keeps the game
     qtbot.mouseClick(button(box, "confirmLeaveHandOver"), Qt.LeftButton)
-    until(qtbot, lambda: not window.isVisible(), timeout=15000)
+    qt_until(qtbot, lambda: not window.isVisible(), timeout=15000)
     assert window.session is None and host.core.phase.value == "closed"
     # Dad's client carries the table on at once; Maya follows; the hand is played out there
-    poll(lambda: dad.core.succession.host is not None and dad.core.succession.host.finished.is_set(),
+    blocking_until(lambda: dad.core.succession.host is not None and dad.core.succession.host.finished.is_set(),
          timeout=60)
     carried = dad.core.succession.host.authority
     [entry] = [e for e in carried.log if e.kind == takeover.KIND]
     assert entry.body["handover"]["body"]["seat"] == 1 and entry.seq == host.core.authority.chain.seq + 1
     assert [e["text"] for e in guests["Dad"].of("takeover")][-1].startswith(
         "Ann left and handed the table to you — you are now hosting")
-    poll(lambda: maya.core.replica.seq == carried.chain.seq)
+    blocking_until(lambda: maya.core.replica.seq == carried.chain.seq)
     assert not guests["Dad"].of("alert") and not guests["Maya"].of("alert")
     assert any("handed the table to Dad" in e["text"] for e in guests["Maya"].of("takeover"))
     assert carried.match.hand_number == 1

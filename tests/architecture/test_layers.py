@@ -2,6 +2,8 @@
 
 * ``engine/`` imports nothing from ``net/``, ``app/`` or Qt; ``net/`` nothing from
   ``app/`` or Qt.
+* ``app/`` reaches ``net/`` through its one door, ``net.api`` (the bundle's self-test
+  excepted: it checks the layers beneath the door on purpose).
 * The engine is pure: no clock (``time``, ``datetime``), no ``os``, no ambient
   randomness (``secrets``, or any use of the ``random`` module other than a private,
   seeded ``random.Random``). The command-line entry points (replay, bench, demo, arena)
@@ -24,6 +26,9 @@ ENGINE_FORBIDDEN = {"net", "app"} | QT
 NET_FORBIDDEN = {"app"} | QT
 IMPURE = {"time", "datetime", "os", "secrets"}
 # Command-line entry points, listed one by one so that a new exception is a decision.
+# The app's modules that may reach past net.api, each a decision.
+PAST_THE_DOOR = {"app/selftest.py": "the bundle's self-test: TLS, framing, mDNS adverts and "
+                                     "a host and guest core, each checked on its own"}
 ENGINE_CLI = {"engine/replay.py", "engine/bench.py", "engine/demo.py",
               "engine/arena.py"}  # arena: bot-versus-bot matches, times decisions
 
@@ -125,6 +130,29 @@ def test_engine_imports_nothing_from_net_app_or_qt():
 
 def test_net_imports_nothing_from_app_or_qt():
     assert violations("net", NET_FORBIDDEN) == []
+
+
+def past_the_door(package: str = "app") -> list[str]:
+    """Imports of ``net`` modules other than ``net.api`` (and the names it exports)."""
+    out = []
+    for path in sources(package):
+        if relative(path) in PAST_THE_DOOR:
+            continue
+        for line, name in imported_modules(path.read_text(encoding="utf-8")):
+            if top(name) == "net" and name not in ("net", "net.api") \
+                    and not name.startswith("net.api."):
+                out.append(f"{relative(path)}:{line} imports {name}")
+    return out
+
+
+def test_the_app_reaches_net_only_through_its_door():
+    assert past_the_door() == []
+
+
+def test_the_door_holds_what_it_lists():
+    import net.api
+    for name in net.api.__all__:
+        assert getattr(net.api, name) is not None, name
 
 
 @pytest.mark.parametrize("path", [p for p in sources("engine") if relative(p) not in ENGINE_CLI],

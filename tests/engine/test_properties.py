@@ -26,8 +26,8 @@ from engine.actions import KINDS, Action
 from engine.bots.random_bot import RandomBot
 from engine.cards import cards_of
 from engine.records import load_record, record_from_state
+from tests.engine.playouts import play_out
 
-MAX_ACTIONS = 500  # no hand of any title comes near this
 MAX_LEGAL_CHECKED = 12  # a Rook bury has 34,272 legal choices: check a sample
 
 seeds = st.binary(min_size=32, max_size=32)
@@ -45,17 +45,6 @@ def acting_seat(state, rng: random.Random) -> int:
     return seats[0] if len(seats) == 1 else rng.choice(seats)
 
 
-def play_out(state, bot: RandomBot, each_step=None):
-    """Play random legal actions to the end, calling ``each_step(state)`` before each."""
-    for _ in range(MAX_ACTIONS):
-        if state.is_over:
-            return state
-        assert state.to_act(), "a hand that is not over must be waiting for someone"
-        if each_step:
-            each_step(state)
-        seat = acting_seat(state, bot.rng)
-        state.apply(bot.choose(state, seat))
-    raise AssertionError(f"the hand did not end within {MAX_ACTIONS} actions")
 
 
 # -- conservation ----------------------------------------------------------------------

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from types import SimpleNamespace
 
 import pytest
@@ -62,14 +61,6 @@ def guest_id():
     return Identity.generate("Guest")
 
 
-async def until(predicate, timeout: float = 5.0, interval: float = 0.01):
-    """Poll ``predicate`` until true or ``timeout`` seconds pass; return its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        await asyncio.sleep(interval)
 
 
 def _need_namespaces():
@@ -93,7 +84,3 @@ def bridged_ns():
     with netns.bridged_namespaces(2) as nss:
         yield nss
 
-
-@pytest.fixture(name="until")
-def until_fixture():
-    return until

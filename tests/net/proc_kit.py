@@ -112,12 +112,6 @@ class Peers:
             peer.kill()
 
 
-def until(predicate, timeout: float, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def check_summaries(joiners: list[Peer], hands: int, head: int | None = None) -> list[dict]:

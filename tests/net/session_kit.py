@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 from engine.bots import make_bot
 from net.sessions.events import legal_for
@@ -13,6 +12,7 @@ from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
 from net.sessions.host_session import HostCore
 from net.wire.identity import Identity
+from tests.waits import until
 
 QUICK = Timings.quick()
 # A contribution deadline no test waits for: the tests that are not about a player gone
@@ -20,14 +20,6 @@ QUICK = Timings.quick()
 # a guest late past the deadline is restarted out of it).
 PATIENT = Timings.quick(contribution=30.0)
 
-
-async def wait_for(predicate, timeout: float = 20.0, interval: float = 0.01):
-    """Poll until ``predicate()`` is true; AssertionError after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {predicate}")
-        await asyncio.sleep(interval)
 
 
 class Table:
@@ -114,7 +106,7 @@ async def play_as_a_person(guest: GuestCore, events: list[dict], host, done) -> 
     def refusals() -> list[str]:
         return [e["message"] for e in events if e["type"] == "error" and not e.get("fatal")]
     while not done():
-        await wait_for(lambda: done() or asked())
+        await until(lambda: done() or asked())
         if done():
             break
         seat = guest.replica.seat
@@ -122,7 +114,7 @@ async def play_as_a_person(guest: GuestCore, events: list[dict], host, done) -> 
         offered.append((state["legal"], legal_for(auth.game, auth.state, seat)))
         head = auth.chain.seq
         guest.act(make_bot("easy", b"person").choose_json(auth.game, state["view"]))
-        await wait_for(lambda: auth.chain.seq > head or refusals())
+        await until(lambda: auth.chain.seq > head or refusals())
         assert not refusals(), f"the host refused the person's move: {refusals()}"
     return offered
 
@@ -161,12 +153,6 @@ class Recorder:
             return [e for e in self.events if e["type"] == kind]
 
 
-def poll(predicate, timeout=30.0):
-    """Wait (this thread) until ``predicate()``; AssertionError after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 # -- a home network that fails: a host gone silent, players cut off from each other -----------

@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from collections import deque
 
+import pytest
+
 from engine import make_game
 from engine.bots.random_bot import RandomBot
 from net.trust.authority import HostAuthority
@@ -140,6 +142,15 @@ class Table:
         return sign_action(signer, game, read_action(game, action, seat), table=TABLE,
                            hand=host.match.hand_number, seen=seen, head=host.archive.hash_at(seen),
                            rng=self._bytes, mental=mental).message()
+
+    def play_until(self, done, limit: int = 400) -> None:
+        """Moves until ``done()``; the test fails if it never comes (its seed must bring
+        the situation about)."""
+        for _ in range(limit):
+            if done():
+                return
+            self.step()
+        pytest.fail("the situation did not come up with this seed: the test needs another")
 
     def play_hand(self, check=None) -> None:
         while self.host.state is not None and not self.host.state.is_over:

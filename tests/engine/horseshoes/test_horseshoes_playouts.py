@@ -14,6 +14,7 @@ from engine.cards import cards_of
 from engine.deal import derive_seed
 from engine.horseshoes import RULESETS, make
 from engine.match import Match
+from tests.engine.playouts import play_out
 from horseshoes_helpers import bid_all, deal, parse_play, play_trick
 
 MODES = ("three", "four", "partners")
@@ -22,15 +23,6 @@ COMBOS = [(mode, {"breaking_trump": bt, "leftover": lo})
           if mode == "three" or lo == "dealer"]
 
 
-def play_out(state, bot, each_step=None):
-    while not state.is_over:
-        seat = state.to_act()[0]
-        action = bot.choose(state, seat)
-        assert action in state.legal_actions(seat)
-        state.apply(action)
-        if each_step:
-            each_step(state)
-    return state
 
 
 @pytest.mark.parametrize("mode,options", COMBOS,
@@ -70,8 +62,7 @@ def test_hidden_cards_never_appear_in_a_view():
                     assert repr(game.deck.name(card)) not in view_text, (mode, options, seat)
 
         state = game.deal(seed, 1)
-        check_views(state)
-        play_out(state, RandomBot(seed), check_views)
+        check_views(play_out(state, RandomBot(seed), check_views))  # before each action, and at the end
 
 
 def test_face_down_left_over_is_hidden_until_the_hand_ends():

@@ -88,9 +88,6 @@ def play(state: RookState, *card_names: str) -> None:
         state.apply(Action(state.to_act()[0], "play", DECK.parse(name)))
 
 
-def play_out_first_legal(state: RookState) -> None:
-    while not state.is_over:
-        state.apply(state.legal_actions()[0])
 
 
 def legal_names(state: RookState, seat: int | None = None) -> set[str]:

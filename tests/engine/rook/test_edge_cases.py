@@ -10,8 +10,9 @@ from engine.deal import derive_seed
 from engine.errors import IllegalAction
 from engine.match import Match
 from engine.rook.rules import POINT_CARDS, POINTS
+from tests.engine.playouts import FIRST_LEGAL, play_out
 from rook_helpers import (DECK, GAME, cards, deal_with, legal_names, names, play,
-                          play_out_first_legal, to_bury, to_play)
+                          to_bury, to_play)
 
 ALL_GREENS_BUT_G2 = ["G1", "G14", "G13", "G12", "G11", "G10", "G9", "G8", "G7", "G6", "G5", "G4", "G3"]
 
@@ -120,7 +121,7 @@ def test_edge_07_a_buried_rook_is_out_of_play_and_its_points_go_to_the_last_tric
     state = to_play(deal_with(), trump="Y")  # the widow, Rook included, is buried
     rook = DECK.parse("ROOK")
     assert state.buried >> rook & 1
-    play_out_first_legal(state)
+    play_out(state, FIRST_LEGAL)
     result = state.result()
     assert all(card != rook for trick in result.tricks for _, card in trick.cards)
     last_side = result.tricks[-1].winner % 2
@@ -200,7 +201,7 @@ def test_edge_15_with_no_trump_in_the_trick_the_highest_of_the_colour_led_wins()
 def test_edge_16_contract_made_only_through_the_buried_points_of_the_last_trick():
     state = to_play(deal_with({0: ALL_GREENS_BUT_G2}, widow=["G2", "ROOK", "B1", "B14", "B10"]),
                     trump="G", amount=180, bury=["B1", "B14", "B10", "G2", "G3"])
-    play_out_first_legal(state)
+    play_out(state, FIRST_LEGAL)
     result = state.result()
     in_tricks = sum(POINTS[c] for t in result.tricks if t.winner % 2 == 0 for _, c in t.cards)
     assert in_tricks == 145 < 180
@@ -216,7 +217,7 @@ def one_trick_to_the_opponents(amount: int):
                     trump="G", amount=amount, bury=["G2", "G3", "G4", "Y2", "Y3"])
     play(state, "B2", "B5", "B3", "B4")
     assert state.tricks[0].winner == 1
-    play_out_first_legal(state)
+    play_out(state, FIRST_LEGAL)
     return state
 
 

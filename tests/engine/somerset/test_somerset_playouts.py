@@ -10,16 +10,11 @@ from engine.deal import derive_seed
 from engine.match import Match
 from engine.somerset import RULESETS, make
 from engine.somerset.rules import DECK
+from tests.engine.playouts import play_out
 
 SEEDS = range(6)
 
 
-def play_out(state, bots) -> None:
-    while not state.is_over:
-        seat = state.to_act()[0]
-        action = bots[seat].choose(state, seat)
-        assert action in state.legal_actions(seat)
-        state.apply(action)
 
 
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))

@@ -7,7 +7,8 @@ import logging
 from net.sessions.admission import Admission, raise_file_limit, source_of
 from net.tools.bench_flood import Attacker, lower_file_limit, rejoin_time
 from net.constants import MAX_UNSEATED
-from tests.net.session_kit import Table, wait_for
+from tests.net.session_kit import Table
+from tests.waits import until
 
 
 class Closed(list):
@@ -69,7 +70,7 @@ def test_a_flood_of_idle_connections_cannot_keep_a_seated_player_out(arun, tmp_p
         attacker, restore = None, None
         try:
             guest = table.guests[0]
-            await wait_for(lambda: guest.replica is not None and guest.replica.view is not None)
+            await until(lambda: guest.replica is not None and guest.replica.view is not None)
             restore = lower_file_limit(256)  # after start, which raises it to the hard limit
             attacker = Attacker(table.host.port, 400, [f"127.0.0.{i}" for i in range(1, 6)],
                                 heartbeat=0.2)

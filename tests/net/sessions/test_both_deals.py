@@ -63,9 +63,10 @@ from net.trust import takeover
 from net.trust.deals.mental import messages as mm
 from net.trust.signing import ACTION_DOMAIN, opens
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, wait_for
+from tests.net.session_kit import Table
 from tests.net.sessions.test_succession import CARRY_ON
 from tests.net.trust.mental_table import fixed_identity
+from tests.waits import until
 
 TITLES = {
     "somerset": {"game": "somerset"},  # its default ruleset, "kitty-doubled": a kitty
@@ -265,38 +266,38 @@ async def restart_case(tmp_path, private: bool, title: str, phase: str, back: st
     try:
         victim = seat_guest(table, VICTIM)
         if phase == "seated":  # seated; the host starts the game while the app restarts
-            await wait_for(lambda: LastTable(table.tmp / f"seat{VICTIM}").load() is not None)
+            await until(lambda: LastTable(table.tmp / f"seat{VICTIM}").load() is not None)
             kill(victim)
-            await wait_for(lambda: not auth.seats[VICTIM].connected)
+            await until(lambda: not auth.seats[VICTIM].connected)
             seat_guest(table, OBSERVER)
-            await wait_for(lambda: auth.seats[OBSERVER].kind == "human")
+            await until(lambda: auth.seats[OBSERVER].kind == "human")
             table.host.start_game()
         elif phase == "between":  # a host person deals each hand: the next, while it is away
             table.host.auto_start = False
             killed = kill_at(victim, PHASES[phase])
             seat_guest(table, OBSERVER)
-            await wait_for(lambda: auth.seats[OBSERVER].kind == "human")
+            await until(lambda: auth.seats[OBSERVER].kind == "human")
             table.host.start_game()
-            await wait_for(killed.is_set, timeout=30)
-            await wait_for(lambda: not auth.seats[VICTIM].connected)
+            await until(killed.is_set, timeout=30)
+            await until(lambda: not auth.seats[VICTIM].connected)
             table.host.auto_start = True
             table.host.next_hand()
         else:
             killed = kill_at(victim, PHASES[phase])
             seat_guest(table, OBSERVER)
-            await wait_for(killed.is_set, timeout=30)
+            await until(killed.is_set, timeout=30)
         killed_at, killed_seq = loop.time(), victim.replica.seq  # the last entry it saw
         thinking = pause(table.guests[1])  # the other player thinks meanwhile: the table
         # cannot finish without the victim, whatever a stand-in plays for it
         deciding_then = VICTIM in (its_view(victim).get("to_act") or ())
         killed_hand = sorted(its_view(victim).get("hand") or []) if deciding_then else None
-        await wait_for(lambda: not auth.seats[VICTIM].connected)
+        await until(lambda: not auth.seats[VICTIM].connected)
         if back == "late" and private and phase not in ("seated", "between"):  # restarted out
-            await wait_for(lambda: restarts(table, after=killed_seq))
+            await until(lambda: restarts(table, after=killed_seq))
         elif back == "late":
-            await wait_for(lambda: loop.time() > killed_at + DEADLINE + 0.2)
+            await until(lambda: loop.time() > killed_at + DEADLINE + 0.2)
         elif stand_in:
-            await wait_for(lambda: loop.time() > killed_at + 2 * STAND_IN)
+            await until(lambda: loop.time() > killed_at + 2 * STAND_IN)
         assert loop.time() < killed_at + DEADLINE or back == "late"
         back_at = auth.chain.seq
         guest = restarted(table)
@@ -471,8 +472,8 @@ def test_a_restarted_app_decides_nothing_on_a_past_the_table_has_left(tmp_path, 
         try:
             killed = kill_at(seat_guest(table, VICTIM), mid_trick)
             seat_guest(table, OBSERVER)
-            await wait_for(killed.is_set, timeout=30)
-            await wait_for(lambda: not table.host.authority.seats[VICTIM].connected)
+            await until(killed.is_set, timeout=30)
+            await until(lambda: not table.host.authority.seats[VICTIM].connected)
             guest = restarted(table)
             first = BackAgain(table, guest, None)
             slow_catch_up(guest, deciding("bidding"))
@@ -526,19 +527,19 @@ def test_the_host_gone_at_a_phase_the_table_is_carried_on_and_its_player_comes_b
                                   takeover=CARRY_ON if seat < 3 else {}) for seat in (1, 2, 3)]
         last = bids_high(guests[-1], TITLES[title]["game"])
         gone = when_reached(last, PHASES[phase], lambda: host_gone(table))
-        await wait_for(lambda: all(len(g.succession.roster) == 2 for g in guests))
+        await until(lambda: all(len(g.succession.roster) == 2 for g in guests))
         table.host.start_game()
-        await wait_for(gone.is_set, timeout=30)
+        await until(gone.is_set, timeout=30)
         thinking = pause(last)  # the table waits for seat 3 until the old host is back
         heir = guests[0]
-        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+        await until(lambda: heir.succession.host is not None and heir.succession.host.is_open,
                        timeout=10)
         back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
                          fingerprint=heir.identity.fingerprint, timings=table.timings,
                          emit=[].append, state_dir=tmp_path / "host", bot_level="random",
                          stop_on_alert=True)
         table.tasks.append(asyncio.ensure_future(back.run()))
-        await wait_for(lambda: back.replica is not None and back.replica.seat == 0
+        await until(lambda: back.replica is not None and back.replica.seat == 0
                        and heir.succession.host.authority.seats[0].key == back.identity.public_key)
         back_at = heir.succession.host.authority.chain.seq
         resume(last, thinking)

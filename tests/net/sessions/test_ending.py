@@ -3,20 +3,21 @@
 
 import asyncio
 
-from tests.net.session_kit import Table, ident, wait_for
+from tests.net.session_kit import Table, ident
+from tests.waits import until
 
 
 async def seated(tmp_path) -> Table:
     """A Rook table, host and three guests, dealt; the host never finishes by itself."""
     t = Table(tmp_path, hands=None, host_kw={"bot_delay": 0.05})
     await t.start()
-    await wait_for(lambda: len(t.host.links) == 3 and t.host.authority.state is not None)
+    await until(lambda: len(t.host.links) == 3 and t.host.authority.state is not None)
     return t
 
 
 async def away(t: Table, guest) -> None:
     await guest.stop()
-    await wait_for(lambda: guest.identity.fingerprint not in t.host.links)
+    await until(lambda: guest.identity.fingerprint not in t.host.links)
 
 
 async def close(t: Table) -> None:
@@ -32,9 +33,9 @@ def test_a_player_back_after_the_end_is_told_it_ended_and_why(tmp_path, arun):
         await away(t, t.guests[0])
         await t.host.finish("the host called it a night")
         head = t.head()
-        await wait_for(lambda: all(g.ended for g in t.guests[1:]))
+        await until(lambda: all(g.ended for g in t.guests[1:]))
         back = t.add_guest(ident("Guest0"))  # the same player, a new client with no log
-        await wait_for(lambda: back.ended)
+        await until(lambda: back.ended)
         assert back.fatal is None and back.end["reason"] == "the host called it a night"
         assert back.replica.seq == t.head() == head and not back.alerts  # nothing signed after the end
         await close(t)
@@ -48,7 +49,7 @@ def test_the_end_waits_for_an_expected_player_to_come_back_and_be_told(tmp_path,
         await away(t, gone)
         ending = asyncio.ensure_future(t.host.finish("the table cannot go on",
                                                      expected=[gone.identity.fingerprint]))
-        await wait_for(lambda: all(g.ended for g in t.guests[1:]))
+        await until(lambda: all(g.ended for g in t.guests[1:]))
         assert not t.host.finished.is_set()  # the others acknowledged: still waiting
         back = t.add_guest(ident("Guest0"))
         await asyncio.wait_for(ending, 20)
@@ -63,7 +64,7 @@ def test_a_stranger_after_the_end_is_turned_away(tmp_path, arun):
         t = await seated(tmp_path)
         await t.host.finish("the game is over")
         stranger = t.add_guest(ident("Stranger"))
-        await wait_for(lambda: stranger.ended)
+        await until(lambda: stranger.ended)
         assert "the table is closing" in stranger.fatal
         await close(t)
     arun(go())

@@ -18,8 +18,9 @@ from net.wire.heartbeat import WIRE
 from net.wire.identity import Identity
 from net.trust.store import LogStore
 from net.wire.transport import open_connection
-from tests.net.proc_kit import Peers, check_summaries, until
-from tests.net.session_kit import Table, assert_all_verified, wait_for
+from tests.net.proc_kit import Peers, check_summaries
+from tests.net.session_kit import Table, assert_all_verified
+from tests.waits import blocking_until, until
 
 
 def host_args(tmp_path, *extra, hands=2):
@@ -97,7 +98,7 @@ def test_a_link_cut_for_twenty_seconds_then_restored(tmp_path):
             # CLOCK_MONOTONIC is shared by every process on the machine, namespaces too.
             detected = dropped["t"] - down_at
             # Hold the cut for 20 s, checking the table stays up meanwhile.
-            until(lambda: time.monotonic() - down_at >= 20 or host.proc.poll() is not None,
+            blocking_until(lambda: time.monotonic() - down_at >= 20 or host.proc.poll() is not None,
                   timeout=25, what="the 20 s cut")
             assert host.proc.poll() is None
         finally:
@@ -192,7 +193,7 @@ def test_thousands_of_malformed_frames_at_the_host(arun, tmp_path):
         table = Table(tmp_path, game="rook", hands=2, host_kw={"bot_delay": 0.01})
         await table.start()
         try:
-            await wait_for(table.hand_started)
+            await until(table.hand_started)
             port, fp = table.host.port, table.host.identity.fingerprint
             sent = 0
             replies = []
@@ -222,17 +223,17 @@ def test_thousands_of_malformed_frames_at_a_peer(arun, tmp_path):
         table = Table(tmp_path, game="somerset", hands=2, host_kw={"bot_delay": 0.01})
         await table.start()
         try:
-            await wait_for(table.hand_started)
+            await until(table.hand_started)
             victim = table.guests[0]
             fp = victim.identity.fingerprint
             thrown, link = 0, None
             for _ in range(20):
-                await wait_for(lambda: table.host.links.get(fp) not in (None, link)
+                await until(lambda: table.host.links.get(fp) not in (None, link)
                                and not table.host.links[fp].closed)
                 link = table.host.links[fp]
                 link.send_raw(garbage_frames(rng, 100))
                 thrown += 101
-                await wait_for(lambda: link.closed)
+                await until(lambda: link.closed)
             summaries = await table.finish()
             return thrown, summaries
         finally:

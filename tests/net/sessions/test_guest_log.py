@@ -8,6 +8,7 @@ from net.trust.replica import PeerReplica
 from net.trust.store import LogStore
 from tests.net.session_kit import Table, assert_all_verified
 from tests.net.trust_table import TABLE, Table as TrustTable
+from tests.waits import until
 
 
 def played_hand(seed: int, seat: int = 2):
@@ -142,7 +143,6 @@ def test_a_restarted_guest_resumes_from_its_copy_and_fetches_only_what_it_lacks(
     after, is sent exactly that (counted), and plays on to the end with no alert."""
     from net.sessions.last_table import LastTable
     from net.wire import messages as m
-    from tests.net.session_kit import wait_for
     from tests.net.sessions.test_both_deals import kill
     from tests.net.trust_table import identity as ident
 
@@ -155,7 +155,7 @@ def test_a_restarted_guest_resumes_from_its_copy_and_fetches_only_what_it_lacks(
         victim = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
                                  remember=LastTable(home))
         auth = table.host.authority
-        await wait_for(lambda: auth.match is not None and auth.match.hand_number == 1
+        await until(lambda: auth.match is not None and auth.match.hand_number == 1
                        and auth.state is not None and len(auth.state.history) >= 4, timeout=30)
         kill(victim)  # in the second hand
         killed_at = victim.replica.seq
@@ -201,7 +201,6 @@ def test_a_restarted_guest_whose_copy_is_of_another_table_joins_the_new_one_afre
     the table its log is of, and the host takes it for a newcomer: seated, the new log
     sent whole."""
     from net.sessions.last_table import LastTable
-    from tests.net.session_kit import wait_for
     from tests.net.trust_table import identity as ident
 
     async def run():
@@ -212,7 +211,7 @@ def test_a_restarted_guest_whose_copy_is_of_another_table_joins_the_new_one_afre
         first.add_guest(ident("Dad"), bot_delay=0.01, state_dir=home, remember=LastTable(home))
         for i in range(2):
             first.add_guest(ident(f"Guest{i}"), bot_delay=0.01)
-        await wait_for(lambda: first.hand_started() and len(first.host.authority.state.history) >= 4)
+        await until(lambda: first.hand_started() and len(first.host.authority.state.history) >= 4)
         record = LastTable(home).load()
         await first.close()
         second = Table(tmp_path / "second", game="rook", hands=1, guests=0,
@@ -221,7 +220,7 @@ def test_a_restarted_guest_whose_copy_is_of_another_table_joins_the_new_one_afre
         await second.start()
         for i in range(2):
             second.add_guest(ident(f"Other{i}"), bot_delay=0.01)  # seats 1 and 2 taken first
-        await wait_for(lambda: len(second.host.authority.seats.players()) == 3)
+        await until(lambda: len(second.host.authority.seats.players()) == 3)
         dad = second.add_guest(ident("Dad"), bot_delay=0.01, state_dir=home,
                                remember=LastTable(home), seat=record["seat"])
         summaries = await second.finish()

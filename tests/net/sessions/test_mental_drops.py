@@ -18,8 +18,9 @@ import pytest
 from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.trust.deals.mental import log as ml
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified, wait_for
+from tests.net.session_kit import Table, assert_all_verified
 from tests.net.trust.mental_table import fixed_identity
+from tests.waits import until
 
 GONE = 2  # the seat whose player vanishes
 # Quick timings, the contribution deadline 2 s, but a link silent for 5 s before it counts
@@ -110,10 +111,10 @@ def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_p
     async def vanish(table, guest):
         mute_deal(guest)
         auth = table.host.authority
-        await wait_for(lambda: any(s.kind == ml.DEAL for s in auth.log))
+        await until(lambda: any(s.kind == ml.DEAL for s in auth.log))
         await guest.stop()
-        await wait_for(lambda: restarts(table))
-        await wait_for(lambda: auth.seats[GONE].kind == "bot")  # the stand-in plays it now
+        await until(lambda: restarts(table))
+        await until(lambda: auth.seats[GONE].kind == "bot")  # the stand-in plays it now
 
     table, summaries = run(tmp_path, vanish, settings=settings)
     assert_went_on(table, summaries, 2, "dropped")
@@ -127,7 +128,7 @@ def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path):
     """Still connected but silent: treated as gone (its link closed, a drop logged)."""
     async def vanish(table, guest):
         mute_deal(guest)
-        await wait_for(lambda: restarts(table))
+        await until(lambda: restarts(table))
         await guest.stop()
 
     table, summaries = run(tmp_path, vanish)
@@ -138,12 +139,12 @@ def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path):
 def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, settings):
     async def vanish(table, guest):
         auth = table.host.authority
-        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
+        await until(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
         scores = list(auth.match.scores)
         await guest.stop()
-        await wait_for(lambda: restarts(table))
+        await until(lambda: restarts(table))
         assert list(auth.match.scores) == scores
-        await wait_for(lambda: auth.seats[GONE].kind == "bot")
+        await until(lambda: auth.seats[GONE].kind == "bot")
 
     table, summaries = run(tmp_path, vanish, settings=settings)
     assert_went_on(table, summaries, 2, "void")
@@ -158,9 +159,9 @@ def test_without_a_stand_in_the_table_waits_and_the_player_back_plays_its_seat(t
     it from the view the host sends (its cards are the host's party's this hand)."""
     async def vanish(table, guest):
         auth = table.host.authority
-        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 1)
+        await until(lambda: auth.state is not None and len(auth.state.tricks) >= 1)
         await guest.stop()
-        await wait_for(lambda: restarts(table))
+        await until(lambda: restarts(table))
 
     table, summaries = run(tmp_path, vanish, stand_in_after=None)
     assert_went_on(table, summaries, 2, "void")

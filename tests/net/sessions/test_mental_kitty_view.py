@@ -8,7 +8,8 @@ import asyncio
 from engine.cards import cards_of
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
-from tests.net.session_kit import PATIENT, ident, wait_for
+from tests.net.session_kit import PATIENT, ident
+from tests.waits import until
 
 
 def offered(event, kind: str) -> bool:
@@ -37,18 +38,18 @@ def test_the_host_person_taking_the_kitty_decides_on_its_real_cards(tmp_path, ar
                           state_dir=tmp_path / "guest", bot_level="random")
         task = asyncio.ensure_future(guest.run())
         auth = host.authority
-        await wait_for(lambda: auth.state is not None and auth.state.phase == "bidding")
+        await until(lambda: auth.state is not None and auth.state.phase == "bidding")
         dealt = set(cards_of(auth.state.hands[0]))
         while auth.state.phase == "bidding":  # the host person bids the most it can
-            await wait_for(lambda: auth.state.phase != "bidding" or 0 in auth.state.to_act())
+            await until(lambda: auth.state.phase != "bidding" or 0 in auth.state.to_act())
             if auth.state.phase == "bidding":
                 top = any(a.kind == "bid" and a.value == 24 for a in auth.state.legal_actions(0))
                 host.act({"bid": 24} if top else {"pass": True})
         assert auth.state.bidder == 0
-        await wait_for(lambda: any(offered(e, "discard") for e in events))
+        await until(lambda: any(offered(e, "discard") for e in events))
         discard = [auth.game.deck.name(c) for c in sorted(dealt)[-2:]]
         host.act({"discard": discard})
-        await wait_for(lambda: auth.state.phase != "kitty")
+        await until(lambda: auth.state.phase != "kitty")
         real = {auth.game.deck.name(c) for c in cards_of(auth.state.hands[0])} | set(discard)
         await offered_only_real(events, real, host, guest, task)
     arun(go())
@@ -70,22 +71,22 @@ def test_a_guest_person_taking_the_kitty_is_offered_it_once_its_real_cards_come(
         def latest():
             states = [e for e in events if e["type"] == "state"]
             return states[-1] if states else None
-        await wait_for(lambda: latest() is not None and latest()["view"]["phase"] == "bidding")
+        await until(lambda: latest() is not None and latest()["view"]["phase"] == "bidding")
         dealt = set(latest()["view"]["hand"])
         while latest()["view"]["phase"] == "bidding":  # the guest person bids the most it can
-            await wait_for(lambda: latest()["view"]["phase"] != "bidding" or offered(latest(), "bid")
+            await until(lambda: latest()["view"]["phase"] != "bidding" or offered(latest(), "bid")
                            or offered(latest(), "pass"))
             if latest()["view"]["phase"] == "bidding":
                 top = {"bid": 24} in latest()["legal"]
                 count = len(events)
                 guest.act({"bid": 24} if top else {"pass": True})
-                await wait_for(lambda: len(events) > count)
+                await until(lambda: len(events) > count)
         assert host.authority.state.bidder == 1
-        await wait_for(lambda: any(offered(e, "discard") for e in events))
+        await until(lambda: any(offered(e, "discard") for e in events))
         discard = sorted(dealt)[:2]
         guest.act({"discard": discard})
-        await wait_for(lambda: host.authority.state.phase != "kitty")
-        await wait_for(lambda: latest()["view"]["phase"] != "kitty")
+        await until(lambda: host.authority.state.phase != "kitty")
+        await until(lambda: latest()["view"]["phase"] != "kitty")
         real = set(latest()["view"]["hand"]) | set(discard)
         await offered_only_real(events, real, host, guest, task)
     arun(go())

@@ -15,8 +15,9 @@ import pytest
 
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
-from tests.net.session_kit import PATIENT, Table, assert_all_verified, wait_for
+from tests.net.session_kit import PATIENT, Table, assert_all_verified
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
+from tests.waits import until
 
 VARIANTS = [
     ({"game": "rook"}, 3),
@@ -115,7 +116,7 @@ def test_on_todays_seeded_deal_the_host_holds_every_hand(tmp_path):
             seen.append(([list(auth.state.view(r.seat)["hand"]) for r in replicas],
                          [list(r.view["hand"]) for r in replicas]))
             return True
-        await wait_for(in_step)
+        await until(in_step)
         await table.close()
         return seen[-1]
 

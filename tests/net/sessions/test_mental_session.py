@@ -14,8 +14,9 @@ from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental.group import Scalar, base_mul
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
-from tests.net.session_kit import PATIENT, Table, assert_all_verified, wait_for
+from tests.net.session_kit import PATIENT, Table, assert_all_verified
 from tests.net.trust.mental_table import fixed_identity
+from tests.waits import until
 
 # (settings, guests, the spare's flow: "up" to all, "to" one party, None: stays down)
 VARIANTS = [
@@ -128,11 +129,11 @@ def test_a_guest_restarted_in_the_middle_of_the_hand_goes_on(tmp_path, settings)
         for i in (1, 2, 3):
             table.add_guest(fixed_identity(i), seat=i)
         auth = table.host.authority
-        await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
+        await until(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
         # Rook: the bidder, if a guest, so that its bury is one it must open at the end
         seat = (auth.state.public_view().get("contract") or {}).get("bidder") or 1
         await table.guests[seat - 1].stop()
-        await wait_for(lambda: not auth.seats[seat].connected)
+        await until(lambda: not auth.seats[seat].connected)
         table.add_guest(fixed_identity(seat), seat=seat)
         try:
             summaries = await table.finish(timeout=60)

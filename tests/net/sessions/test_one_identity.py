@@ -12,8 +12,9 @@ import pytest
 from net.sessions.last_table import LastTable
 from net.wire.heartbeat import Timings
 from tests.net.sessions.test_last_table import RECORD
-from tests.net.session_kit import PATIENT, Table, assert_all_verified, wait_for
+from tests.net.session_kit import PATIENT, Table, assert_all_verified
 from tests.net.trust.mental_table import fixed_identity
+from tests.waits import until
 
 ME = 1  # fixed_identity(ME): the one key both clients hold
 # A link silent for 5 s is dropped by the host's heartbeat; a client silent for longer than
@@ -36,12 +37,12 @@ def test_a_second_copy_with_the_same_key_is_refused_and_the_first_plays_on(tmp_p
                       host_kw={"mental_deal": mental})
         await table.host.start()
         first = table.add_guest(fixed_identity(ME))
-        await wait_for(table.hand_started, timeout=30)
+        await until(table.hand_started, timeout=30)
         # The same key, a second copy, which remembers the seat from an earlier run.
         memory = LastTable(tmp_path / "second")
         memory.save({**RECORD, "table": table.host.authority.table})
         second = table.add_guest(fixed_identity(ME), remember=memory)
-        await wait_for(lambda: second.ended, timeout=30)
+        await until(lambda: second.ended, timeout=30)
         try:
             summaries = await table.finish(timeout=90)
         finally:
@@ -63,12 +64,12 @@ def test_a_client_whose_link_died_comes_back_at_once(tmp_path, mental):
                       host_kw={"mental_deal": mental})
         await table.host.start()
         first = table.add_guest(fixed_identity(ME))
-        await wait_for(table.hand_started, timeout=30)
+        await until(table.hand_started, timeout=30)
         silence(first)  # its network is gone: nothing it sends arrives, the socket stays open
         silent_since = time.monotonic()
         await asyncio.sleep(DEAD_LINK.live + 0.3)
         back = table.add_guest(fixed_identity(ME))  # the same key, from a computer that works
-        await wait_for(back.joined.is_set, timeout=30)
+        await until(back.joined.is_set, timeout=30)
         back_after = time.monotonic() - silent_since
         try:
             summaries = await table.finish(timeout=90)

@@ -34,8 +34,9 @@ from net.sessions.host_session import HostCore, Phase
 from net.sessions.table_files import read_meta
 from net.trust import takeover
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Reach, Table, silence, wait_for
+from tests.net.session_kit import Reach, Table, silence
 from tests.net.trust_table import identity as ident
+from tests.waits import until
 
 #: How long the players used to wait before carrying a table on (``TAKEOVER_GRACE``).
 OLD_GRACE = 15.0
@@ -55,8 +56,8 @@ async def four_players(tmp_path, deal: bool, timings=REAL, hands: int = 1) -> Ta
     await table.start()
     for i in range(3):
         table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.01)
-    await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
-    await wait_for(lambda: all(len(g.succession.roster) == 3 for g in table.guests))
+    await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+    await until(lambda: all(len(g.succession.roster) == 3 for g in table.guests))
     return table
 
 
@@ -100,7 +101,7 @@ def looked_twice(table, guests) -> bool:
 
 async def play_goes_on(table, gone_at: float) -> tuple:
     """Wait for the table to be carried on: the heir, and how long after ``gone_at``."""
-    await wait_for(lambda: carrying_on(table) is not None or alerts(table), timeout=OLD_GRACE + 5)
+    await until(lambda: carrying_on(table) is not None or alerts(table), timeout=OLD_GRACE + 5)
     return carrying_on(table), time.monotonic() - gone_at
 
 
@@ -186,11 +187,11 @@ def test_the_host_silent_and_a_player_cut_off_no_alert_and_no_second_table(tmp_p
         host, (a, b, c) = table.host, table.guests
         gone = await silence(host)  # (silent to everyone: its links time out)
         reach.cut([a, b], [c])
-        await wait_for(lambda: looked_twice(table, [a, b, c]), timeout=20)
+        await until(lambda: looked_twice(table, [a, b, c]), timeout=20)
         assert alerts(table) == []
         assert all(g.succession.host is None for g in table.guests)  # no second table
         await gone.restore()  # the host's network is back: the two rejoin it...
-        await wait_for(lambda: a.state.value == b.state.value == "joined", timeout=15)
+        await until(lambda: a.state.value == b.state.value == "joined", timeout=15)
         reach.heal()  # ...and the third, once it can
         try:
             return table, await table.finish()
@@ -228,9 +229,9 @@ def test_a_split_table_is_carried_on_by_a_majority_side_only(tmp_path, deal, spl
         lonely = [g for side in sides if table.host not in side and len(side) < 3 for g in side]
         majority = [side for side in sides if table.host not in side and len(side) >= 3]
         if majority:
-            await wait_for(lambda: carrying_on(table) is not None or alerts(table), timeout=15)
+            await until(lambda: carrying_on(table) is not None or alerts(table), timeout=15)
         else:  # every guest away from the host has looked, and found too few
-            await wait_for(lambda: looked_twice(table, lonely), timeout=20)
+            await until(lambda: looked_twice(table, lonely), timeout=20)
         assert alerts(table) == []
         carried = [g for g in table.guests if g.succession.host is not None]
         assert len(carried) == bool(majority), carried  # a second table only with a majority
@@ -269,8 +270,8 @@ def test_a_host_leaving_hands_the_table_over_at_once(tmp_path, deal):
         await table.start()
         for i in range(2):
             table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.01)
-        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
-        await wait_for(lambda: table.host.heirs() == [2, 3])
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await until(lambda: table.host.heirs() == [2, 3])
         left_at = time.monotonic()
         handed = await table.host.hand_over(3)
         heir, took = await play_goes_on(table, left_at)

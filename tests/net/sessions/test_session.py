@@ -23,7 +23,8 @@ from net.trust.signing import sign_entry
 from net.sessions.session import GuestSession, HostSession
 from net.wire.transport import start_server
 from tests.net.session_kit import (QUICK, Recorder, Table, assert_all_verified, ident,
-                                   play_as_a_person, poll, same_choices, wait_for)
+                                   play_as_a_person, same_choices)
+from tests.waits import blocking_until, until
 from tests.net.trust_table import withhold_contributions
 
 
@@ -102,7 +103,7 @@ def test_a_peer_claiming_another_players_seat_is_refused(arun, tmp_path):
         table = Table(tmp_path, game="rook", hands=1, host_kw={"bot_delay": 0.01})
         await table.start()
         try:
-            await wait_for(table.hand_started)
+            await until(table.hand_started)
             impostor = GuestCore(Identity.generate("Guest1"), address="127.0.0.1",
                                  port=table.host.port, fingerprint=table.host.identity.fingerprint,
                                  timings=QUICK, bot_level="random", claim=(1, table.head()))
@@ -126,14 +127,14 @@ def test_a_stand_in_bot_plays_a_dropped_seat_and_hands_it_back(arun, tmp_path):
                       host_kw={"stand_in_after": 0.2, "bot_delay": 0.005, "mental_deal": False})  # seeded: under the private deal a player away at the deal is no party of it, and follows that hand unverified (tests/net/sessions/test_mental_drops.py)
         await table.start()
         try:
-            await wait_for(table.hand_started)
+            await until(table.hand_started)
             leaver = table.guests[0]
             await leaver.stop()
-            await wait_for(lambda: 1 in table.host.stand_ins)
+            await until(lambda: 1 in table.host.stand_ins)
             mark = table.head()
-            await wait_for(lambda: table.head() > mark + 3)  # the bot is playing seat 1
+            await until(lambda: table.head() > mark + 3)  # the bot is playing seat 1
             table.add_guest(ident("Guest0"))
-            await wait_for(lambda: 1 not in table.host.stand_ins)
+            await until(lambda: 1 not in table.host.stand_ins)
             seat_info = table.host.authority.seats[1]
             summaries = await table.finish()
             return summaries[1:], seat_info
@@ -153,12 +154,12 @@ def test_a_player_who_lost_their_key_is_readmitted_by_name(arun, tmp_path):
                       host_kw={"readmit_names": True, "bot_delay": 0.005, "mental_deal": False})
         await table.start()
         try:
-            await wait_for(table.hand_started)
+            await until(table.hand_started)
             await table.guests[1].stop()
-            await wait_for(lambda: not table.host.authority.seats[2].connected)
+            await until(lambda: not table.host.authority.seats[2].connected)
             new_key = Identity.generate("Guest1")  # same name, new key
             table.add_guest(new_key)
-            await wait_for(lambda: table.host.authority.seats[2].key == new_key.public_key)
+            await until(lambda: table.host.authority.seats[2].key == new_key.public_key)
             summaries = await table.finish()
             readmits = [e.body for e in table.host.authority.log
                         if e.kind == "seat" and e.body["readmit"]]
@@ -182,9 +183,9 @@ def test_a_seat_readmitted_mid_hand_is_offered_what_the_host_allows(arun, tmp_pa
                       host_kw={"readmit_names": True, "bot_delay": 0.005, "mental_deal": False})
         await table.start()
         try:
-            await wait_for(table.hand_started)
+            await until(table.hand_started)
             await table.guests[1].stop()
-            await wait_for(lambda: not table.host.authority.seats[2].connected)
+            await until(lambda: not table.host.authority.seats[2].connected)
             person = table.add_guest(Identity.generate("Guest1"), bot_level=None)  # new key
             offered = await play_as_a_person(person, table.guest_events[len(table.guests) - 1],
                                              table.host, table.host.finished.is_set)
@@ -230,17 +231,17 @@ def test_facade_sessions_play_a_hand_across_threads(tmp_path):
                        state_dir=tmp_path / "h", timings=QUICK, autoplay=True)
     guests = []
     try:
-        poll(lambda: host_rec.of("listening"))
+        blocking_until(lambda: host_rec.of("listening"))
         port = host_rec.of("listening")[0]["port"]
         for i in range(2):
             rec = guest_rec if i == 0 else Recorder()
             guests.append(GuestSession(rec, ident(f"Guest{i}"), address="127.0.0.1", port=port,
                                        timings=QUICK, state_dir=tmp_path / f"g{i}",
                                        bot_level="random" if i else None))
-        poll(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
+        blocking_until(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
                           if s["kind"] == "human" and s["connected"]]) == 3)
         guests[0].start_game()  # only the host may
-        poll(lambda: guest_rec.of("error"))
+        blocking_until(lambda: guest_rec.of("error"))
         host.start_game()
         # The person at guest 0 plays from the "legal" lists the session sends.
         deadline = time.monotonic() + 30
@@ -250,7 +251,7 @@ def test_facade_sessions_play_a_hand_across_threads(tmp_path):
             if states and states[-1]["legal"]:
                 guests[0].act(states[-1]["legal"][0])
             time.sleep(0.02)
-        poll(lambda: host_rec.of("hand_over"))
+        blocking_until(lambda: host_rec.of("hand_over"))
     finally:
         for g in guests:
             g.close()
@@ -273,14 +274,14 @@ def test_a_guest_is_told_why_an_illegal_move_is_refused(tmp_path):
                        timings=QUICK, autoplay=True, bots={2: "random", 3: "random"})
     guest = None
     try:
-        poll(lambda: host.core.server is not None)
+        blocking_until(lambda: host.core.server is not None)
         guest = GuestSession(rec, ident("Guest0"), address="127.0.0.1", port=host.core.port,
                              timings=QUICK)
-        poll(lambda: rec.of("table") and rec.of("table")[-1]["you"] == 1)
+        blocking_until(lambda: rec.of("table") and rec.of("table")[-1]["you"] == 1)
         host.start_game()
-        poll(lambda: rec.of("state") and rec.of("state")[-1]["legal"])
+        blocking_until(lambda: rec.of("state") and rec.of("state")[-1]["legal"])
         guest.act({"bid": 3})
-        poll(lambda: rec.of("error"))
+        blocking_until(lambda: rec.of("error"))
     finally:
         if guest:
             guest.close()
@@ -310,7 +311,7 @@ def test_a_withheld_or_forked_entry_is_caught_within_two_seconds(arun, tmp_path,
             guest = table.add_guest(victim, bot_delay=3.0)
             guest.emit = lambda event: seen.append((time.monotonic(), event))
             table.add_guest(ident("Guest1"), bot_delay=3.0)
-            await wait_for(lambda: any(e["type"] == "alert" for _, e in seen), timeout=15)
+            await until(lambda: any(e["type"] == "alert" for _, e in seen), timeout=15)
         finally:
             await table.close()
 
@@ -344,7 +345,7 @@ def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_o
                                          state_dir=tmp_path / "stubborn")
             table.guests.append(stubborn)
             table.tasks.append(asyncio.ensure_future(stubborn.run()))
-            await wait_for(lambda: table.host.authority.state is not None, timeout=10)
+            await until(lambda: table.host.authority.state is not None, timeout=10)
             return await table.finish(), table.host.authority.log, table.host_events, table.guest_events
         finally:
             await table.close()
@@ -373,12 +374,12 @@ def test_a_seat_goes_to_a_new_key_only_with_the_hosts_yes_and_its_old_key_is_ale
         table = Table(tmp_path, game="rook", hands=1, host_kw={"bot_delay": 0.02, "mental_deal": False})
         await table.start()
         try:
-            await wait_for(table.hand_started)
+            await until(table.hand_started)
             away = table.guests[1]
             await away.stop()
-            await wait_for(lambda: not table.host.authority.seats[2].connected)
+            await until(lambda: not table.host.authority.seats[2].connected)
             table.add_guest(new_key)
-            await wait_for(lambda: any(e["type"] == "readmit" for e in table.host_events))
+            await until(lambda: any(e["type"] == "readmit" for e in table.host_events))
             asked = next(e for e in table.host_events if e["type"] == "readmit")
             unasked = table.host.authority.seats[2].key  # nothing given before the yes
             table.host.set_seat(2, "human", player=new_key.fingerprint)
@@ -433,16 +434,16 @@ def test_the_lobby_offers_the_last_table_while_it_answers_at_its_address(tmp_pat
     rec = Recorder()
     lobby = Lobby([], memory=store, identity=lambda: ident("Dad"), probe_every=0.1)
     try:
-        poll(lambda: host.core.server is not None)
+        blocking_until(lambda: host.core.server is not None)
         _remembered(store, host)
         lobby.start(rec)
-        poll(lambda: rec.of("rejoin"))
+        blocking_until(lambda: rec.of("rejoin"))
         offer = rec.of("rejoin")[-1]["table"]
         assert offer["where"] == "address" and offer["port"] == host.core.port
         assert offer["name"] == "Kitchen table" and offer["seat"] == 1
         assert rec.of("tables")[-1]["tables"] == []  # no mDNS here: nothing browsed
         host.close()
-        poll(lambda: rec.of("rejoin")[-1]["table"] is None)  # gone: no offer
+        blocking_until(lambda: rec.of("rejoin")[-1]["table"] is None)  # gone: no offer
     finally:
         lobby.stop()
         host.close()
@@ -459,7 +460,7 @@ def test_the_lobby_offers_nothing_for_another_key_or_no_memory(tmp_path):
     async def offer():
         return await lobby._rejoin_offer()
     try:
-        poll(lambda: host.core.server is not None)
+        blocking_until(lambda: host.core.server is not None)
         assert asyncio.run(offer()) is None  # nothing remembered
         _remembered(store, host, fingerprint=ident("Impostor").fingerprint)
         assert asyncio.run(offer()) is None  # someone else answers there
@@ -489,7 +490,7 @@ def test_a_host_whose_port_is_taken_is_told_in_words(tmp_path):
         host = HostSession(rec, {"game": "rook"}, ident("Host"), state_dir=tmp_path / "h",
                            timings=QUICK, port=taken.getsockname()[1])
         try:
-            poll(lambda: rec.of("error"))
+            blocking_until(lambda: rec.of("error"))
         finally:
             host.close()
     [error] = rec.of("error")

@@ -7,7 +7,8 @@ import json
 
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
-from tests.net.session_kit import QUICK, ident, wait_for
+from tests.net.session_kit import QUICK, ident
+from tests.waits import until
 
 
 def _host(tmp_path, **kw):
@@ -34,15 +35,15 @@ def test_the_host_moves_itself_and_players_before_the_deal_and_everyone_sees_it(
         guests = [_guest(tmp_path, host, n, guest_events[n], bot_level="random") for n in guest_events]
         tasks = [asyncio.ensure_future(g.run()) for g in guests]
         try:
-            await wait_for(lambda: all(g.replica and g.replica.seat is not None for g in guests))
+            await until(lambda: all(g.replica and g.replica.seat is not None for g in guests))
             assert {g.replica.seat for g in guests} == {1, 2}
             g1 = next(g for g in guests if g.replica.seat == 1)
             g2 = next(g for g in guests if g.replica.seat == 2)
             host.sit(2)  # the host swaps with the player in seat 2
             assert host.you == 2
-            await wait_for(lambda: g2.replica.seat == 0)
+            await until(lambda: g2.replica.seat == 0)
             host.set_seat(3, "human", player=g1.identity.fingerprint)  # with the bot in 3
-            await wait_for(lambda: g1.replica.seat == 3)
+            await until(lambda: g1.replica.seat == 3)
             seats = host.view.seats()
             assert [s["kind"] for s in seats] == ["human", "bot", "human", "human"]
             assert seats[2]["fingerprint"] == host.identity.fingerprint
@@ -89,7 +90,7 @@ def test_hints_come_from_your_own_view(arun, tmp_path):
             before = events[-1]
             host.start_game()
             state = host.authority.state
-            await wait_for(lambda: host.authority.state is not None
+            await until(lambda: host.authority.state is not None
                            and 0 in host.authority.state.to_act(), timeout=20)
             host.view.hint()
             return before, events[-1], state is not None
@@ -129,7 +130,7 @@ def test_a_host_that_leaves_tells_its_guests_and_starts_afresh_next_time(arun, t
         events = []
         guest = _guest(tmp_path, host, "Guest0", events, bot_level="random", give_up=5)
         task = asyncio.ensure_future(guest.run())
-        await wait_for(lambda: host.authority.match is not None)
+        await until(lambda: host.authority.match is not None)
         await host.stop(farewell="the host left the table")
         summary = await asyncio.wait_for(task, 10)
         again, _ = _host(tmp_path)
@@ -158,7 +159,7 @@ def test_a_restarted_host_resumes_only_the_table_asked_for(arun, tmp_path):
     async def main():
         bars, _ = named("bars-lan", auto_start=True, bot_delay=0.01)
         await bars.start()
-        await wait_for(lambda: bars.authority.match is not None and bars.authority.state is not None)
+        await until(lambda: bars.authority.match is not None and bars.authority.state is not None)
         await bars.stop()  # a crash: the table is unfinished
         other, other_events = named("interop-check")
         await other.start()

@@ -9,7 +9,8 @@ from net.sessions.session import GuestSession, HostSession
 from net.sessions.takeback import WAIT
 from net.trust.deals.mental import log as ml
 from net.trust import takeover
-from tests.net.session_kit import QUICK, Recorder, ident, poll
+from tests.net.session_kit import QUICK, Recorder, ident
+from tests.waits import blocking_until
 
 # A short game: horseshoes for four, to 5 penalty points.
 SHORT_GAME = {"game": "horseshoes", "mode": "four", "options": {"target": 5}}
@@ -47,27 +48,27 @@ def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_p
                        timings=QUICK, autoplay=True, bots={3: "random"})
     sessions = [host]
     try:
-        poll(lambda: host_rec.of("listening"))
+        blocking_until(lambda: host_rec.of("listening"))
         port = host_rec.of("listening")[0]["port"]
         network = Network(interfaces=[], home=tmp_path / "dad", timings=QUICK)
         dad = network.join(f"127.0.0.1:{port}", "Dad", person)
         sessions.append(dad)
-        poll(lambda: any(e["you"] == 1 for e in person.of("table")))
+        blocking_until(lambda: any(e["you"] == 1 for e in person.of("table")))
         follower = GuestSession(follower_rec, ident("Maya"), address="127.0.0.1", port=port,
                                 timings=QUICK, state_dir=tmp_path / "maya", bot_level="random",
                                 takeover={})
         sessions.append(follower)
-        poll(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
+        blocking_until(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
                           if s["kind"] == "human" and s["connected"]]) == 3)
-        poll(lambda: len(dad.core.succession.roster) == 1)  # Dad's standby is known to the host
+        blocking_until(lambda: len(dad.core.succession.roster) == 1)  # Dad's standby is known to the host
         host.start_game()
         # Dad plays a few moves of the first hand; then the host's computer is gone
         play_as_a_person(dad, person, lambda: len(getattr(host.core.authority.state, "history", ())) >= 6)
         host.crash()
         play_as_a_person(dad, person, lambda: person.of("game_over"), timeout=120)
-        poll(lambda: follower_rec.of("game_over"))
+        blocking_until(lambda: follower_rec.of("game_over"))
         carried = dad.core.succession.host
-        poll(lambda: follower.core.replica.seq == carried.authority.chain.seq)
+        blocking_until(lambda: follower.core.replica.seq == carried.authority.chain.seq)
         followed = [s.hash for s in follower.core.replica.log]
     finally:
         for session in reversed(sessions):

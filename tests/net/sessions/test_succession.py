@@ -12,8 +12,9 @@ from net.sessions.host_session import HostCore
 from net.sessions.network import Network
 from net.trust.deals.mental import log as ml
 from net.trust import takeover
-from tests.net.session_kit import Table, play_as_a_person, same_choices, wait_for
+from tests.net.session_kit import Table, play_as_a_person, same_choices
 from tests.net.trust_table import identity as ident
+from tests.waits import until
 
 CARRY_ON = {"bind": "127.0.0.1",
             "host_kw": {"hands": 2, "stand_in_after": 0.05, "auto_start": True, "headless": True,
@@ -28,15 +29,15 @@ def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path, private):
         # two may carry the table on; the third (no standby) only follows
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON if i < 2 else {},
                                   bot_delay=0.01) for i in range(3)]
-        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)
-        await wait_for(lambda: all(len(g.succession.roster) == 2 for g in guests))
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)
+        await until(lambda: all(len(g.succession.roster) == 2 for g in guests))
         loop = asyncio.get_running_loop()
         gone_at = loop.time()
         departed = table.host.authority
         await table.host.stop()  # no farewell, never back: as good as a SIGKILL here
         seats = {g.replica.seat: g for g in guests[:2]}
         heir = seats[min(seats)]
-        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+        await until(lambda: heir.succession.host is not None and heir.succession.host.is_open,
                        timeout=10)
         hosted_after = loop.time() - gone_at
         # the old host starts again, as a guest of the player who carries the table on
@@ -46,7 +47,7 @@ def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path, private):
                          emit=events.append, state_dir=tmp_path / "host", bot_level="random",
                          stop_on_alert=True)
         table.tasks.append(asyncio.ensure_future(back.run()))
-        await wait_for(lambda: back.replica is not None and back.replica.seat == 0, timeout=10)
+        await until(lambda: back.replica is not None and back.replica.seat == 0, timeout=10)
         summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 60)
         return table, departed, heir, guests, summaries, hosted_after, back
 
@@ -92,8 +93,8 @@ def test_a_guest_cut_off_alone_does_not_carry_the_table_on(tmp_path):
         await table.start()
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.02)
                   for i in range(3)]
-        await wait_for(lambda: table.hand_started())
-        await wait_for(lambda: all(len(g.succession.roster) == 3 for g in guests))
+        await until(lambda: table.hand_started())
+        await until(lambda: all(len(g.succession.roster) == 3 for g in guests))
         alone = max(guests, key=lambda g: g.replica.seat)  # the others are lower: asked first
         probe = socket.socket()
         probe.bind(("127.0.0.1", 0))
@@ -104,7 +105,7 @@ def test_a_guest_cut_off_alone_does_not_carry_the_table_on(tmp_path):
 
         def tried():
             return [e for e in events if e["type"] == "takeover"]
-        await wait_for(lambda: len(tried()) >= 2, timeout=15)  # it looked twice...
+        await until(lambda: len(tried()) >= 2, timeout=15)  # it looked twice...
         assert all(e["stage"] == "searching" for e in tried())  # ...and stayed a guest
         assert all(g.succession.host is None for g in guests)
         alone.port = table.host.port  # its network is back
@@ -130,15 +131,15 @@ def test_the_old_host_back_as_a_guest_is_offered_what_the_new_host_allows(tmp_pa
         await table.start()
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=waits if i == 0 else {},
                                   bot_delay=0.01) for i in range(3)]
-        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)
-        await wait_for(lambda: all(len(g.succession.roster) == 1 for g in guests))
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)
+        await until(lambda: all(len(g.succession.roster) == 1 for g in guests))
         await table.host.stop()  # Grandma's computer is gone
         heir = guests[0]
-        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+        await until(lambda: heir.succession.host is not None and heir.succession.host.is_open,
                        timeout=10)
         carried = heir.succession.host
         log = carried.authority.log
-        await wait_for(lambda: any(e.kind in ("deal", ml.DEALT) for e in log[
+        await until(lambda: any(e.kind in ("deal", ml.DEALT) for e in log[
             next(e.seq for e in log if e.kind == takeover.KIND):]), timeout=15)  # dealt again
         events = []
         grandma = GuestCore(table.host.identity, address="127.0.0.1", port=carried.port,
@@ -173,8 +174,8 @@ def test_a_follower_slow_to_reach_the_successor_raises_no_alert(tmp_path, deal):
         await table.start()
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON if i == 0 else {},
                                   bot_delay=0.01) for i in range(3)]
-        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
-        await wait_for(lambda: all(len(g.succession.roster) == 1 for g in guests))
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await until(lambda: all(len(g.succession.roster) == 1 for g in guests))
         origin = table.host.key
         slow = guests[2]
         connect = slow._connect
@@ -186,10 +187,10 @@ def test_a_follower_slow_to_reach_the_successor_raises_no_alert(tmp_path, deal):
         slow._connect = late
         await table.host.stop()
         heir = guests[0]
-        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+        await until(lambda: heir.succession.host is not None and heir.succession.host.is_open,
                        timeout=10)
         carried = heir.succession.host
-        await wait_for(lambda: any(g.alerts for g in guests) or all(
+        await until(lambda: any(g.alerts for g in guests) or all(
             g.replica.host_key == heir.identity.public_key and g.state.value == "joined"
             for g in guests[1:]), timeout=10)
         if any(g.alerts for g in guests):
@@ -218,15 +219,15 @@ def test_a_successor_that_stops_too_is_restarted_from_its_disk(tmp_path, deal):
         guests = [table.add_guest(ident(f"Guest{i}"), bot_delay=0.01,
                                   takeover={"bind": "127.0.0.1", "host_kw": host_kw} if i == 0 else {})
                   for i in range(3)]  # seats 2 and 3 follow: no second takeover here
-        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
-        await wait_for(lambda: all(len(g.succession.roster) == 1 for g in guests))
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await until(lambda: all(len(g.succession.roster) == 1 for g in guests))
         await table.host.stop()  # the first host is gone for good
         heir = guests[0]
-        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+        await until(lambda: heir.succession.host is not None and heir.succession.host.is_open,
                        timeout=10)
         carried = heir.succession.host
         took = next(e.seq for e in carried.authority.log if e.kind == takeover.KIND)
-        await wait_for(lambda: carried.authority.state is not None
+        await until(lambda: carried.authority.state is not None
                        and len(carried.authority.state.history) >= 3, timeout=20)
         port, before = carried.port, carried.authority.chain.seq
         await heir.stop()  # killed: its table stops without a word to anyone

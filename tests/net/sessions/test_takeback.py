@@ -18,8 +18,9 @@ from net.sessions.takeback import WAIT
 from net.trust.recovery import can_rebuild
 from net.trust.store import LogStore
 from tests.net.proc_kit import Peers, check_summaries
-from tests.net.session_kit import Table, ident, wait_for
+from tests.net.session_kit import Table, ident
 from tests.net.sessions.test_faults import assert_log_clean, host_args, join_args, mid_trick
+from tests.waits import until
 
 
 def cut_tail(db, most: int = 3) -> tuple[int, int]:
@@ -80,10 +81,10 @@ async def played_then_restarted(tmp_path, lose: int, moves: int = 6, private: bo
     t = Table(tmp_path, hands=1, host_kw={"bot_delay": 0.01, "restart_grace": 5.0, "mental_deal": private},
               bot_delay=0.01)
     await t.start()
-    await wait_for(lambda: t.host.authority.state is not None
+    await until(lambda: t.host.authority.state is not None
                    and len(t.host.authority.state.tricks) >= 1 and t.host.authority.chain.seq >= 0)
     mark = t.host.authority.chain.seq + moves
-    await wait_for(lambda: t.host.authority.chain.seq >= mark
+    await until(lambda: t.host.authority.chain.seq >= mark
                    and all(g.replica and g.replica.seq == t.host.authority.chain.seq for g in t.guests))
     port = t.host.port
     await t.host.stop()  # no farewell: as a crash, the table can be resumed
@@ -124,12 +125,12 @@ def test_a_peer_offering_a_forged_tail_is_refused_with_an_alert(tmp_path, arun):
         events = []
         t.host = restarted_host(t, tmp_path, port, events)
         await t.host.start()
-        await wait_for(lambda: any(e["type"] == "alert" for e in events), timeout=20)
+        await until(lambda: any(e["type"] == "alert" for e in events), timeout=20)
         alert = next(e for e in events if e["type"] == "alert")
         assert alert["rule"] == "host-signature" and [alert["seat"]] == liars
         assert alert["evidence_path"] and "seat" in alert["detail"]
         # the honest peers still give the tail back, and the table goes on
-        await wait_for(lambda: t.host.authority.chain.seq > head, timeout=20)
+        await until(lambda: t.host.authority.chain.seq > head, timeout=20)
         assert any(e["type"] == "notice" and "Got back" in e["message"] for e in events)
         await t.host.stop()
         for g in t.guests:
@@ -150,11 +151,11 @@ def test_a_lost_deal_secret_ends_the_table_with_a_reason_and_nothing_signed(tmp_
         events = []
         t.host = restarted_host(t, tmp_path, port, events)
         await t.host.start()
-        await wait_for(lambda: t.host.finished.is_set(), timeout=20)
+        await until(lambda: t.host.finished.is_set(), timeout=20)
         fatal = next(e for e in events if e["type"] == "error" and e.get("fatal"))
         assert f"entry {commit} (commit)" in fatal["message"] and "stops here" in fatal["message"]
         assert t.host.authority.chain.seq == commit - 1  # nothing new signed: no fork
-        await wait_for(lambda: all(g.ended for g in t.guests), timeout=20)
+        await until(lambda: all(g.ended for g in t.guests), timeout=20)
         assert not any(g.alerts for g in t.guests)
         await t.host.stop()
         await asyncio.gather(*t.tasks, return_exceptions=True)
@@ -171,7 +172,7 @@ def test_a_game_against_the_computer_resumes_from_its_disk_at_once(tmp_path, aru
     async def go():
         first = local([])
         await first.start()
-        await wait_for(lambda: first.authority.state is not None
+        await until(lambda: first.authority.state is not None
                        and len(first.authority.state.tricks) >= 2)
         await first.stop()  # closed mid-hand, as a crash would
         kept, _ = cut_tail(tmp_path / "local" / "table.db", most=2)
@@ -179,8 +180,8 @@ def test_a_game_against_the_computer_resumes_from_its_disk_at_once(tmp_path, aru
         again = local(events)
         await again.start()
         assert again.restored and not again.takeback.active
-        await wait_for(lambda: again.authority.chain.seq > kept + 3)  # it goes on at once
-        await wait_for(lambda: again.finished.is_set(), timeout=30)
+        await until(lambda: again.authority.chain.seq > kept + 3)  # it goes on at once
+        await until(lambda: again.finished.is_set(), timeout=30)
         assert not [e for e in events if e["type"] in ("alert", "error")]
         await again.stop()
     arun(go())
@@ -199,14 +200,14 @@ def test_nothing_is_signed_until_the_peers_have_given_the_tail_back_and_commands
         t.host.set_option("live_scores", True)  # a second click on the same
         assert [e["message"] for e in events if e["type"] == "error"] == [WAIT] * 3
         assert t.host.authority.chain.seq == kept
-        await wait_for(lambda: not t.host.takeback.active, timeout=20)
+        await until(lambda: not t.host.takeback.active, timeout=20)
         # The person's commands were held, not lost: run once the table went on, and
         # the one given twice once (the game had begun: its start is refused then).
-        await wait_for(lambda: t.host.authority.options.get("live_scores") is True, timeout=20)
+        await until(lambda: t.host.authority.options.get("live_scores") is True, timeout=20)
         assert [e.body["name"] for e in t.host.authority.log[head + 1:]
                 if e.kind == "option"] == ["live_scores"]
         assert t.host.authority.log[kept + 1:head + 1] == t.guests[0].replica.log[kept + 1:head + 1]
-        await wait_for(lambda: t.host.authority.chain.seq > head + 2, timeout=20)  # goes on
+        await until(lambda: t.host.authority.chain.seq > head + 2, timeout=20)  # goes on
         assert not any(g.alerts for g in t.guests)
         await t.host.stop()
         for g in t.guests:

@@ -22,8 +22,9 @@ from net.sessions.events import WHY_CHOSEN, WHY_GONE, WHY_SILENT
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified, wait_for
+from tests.net.session_kit import Table, assert_all_verified
 from tests.net.trust.mental_table import fixed_identity
+from tests.waits import until
 
 GONE = 2  # the seat whose player's app is killed
 VICTIM_PAUSE = 0.5  # its bot's thinking time, in which the test kills it
@@ -56,11 +57,11 @@ async def killed_mid_play(table):
                               bot_delay=VICTIM_PAUSE if seat == GONE else 0.0)
               for seat in (1, 2, 3)]
     auth = table.host.authority
-    await wait_for(lambda: auth.state is not None and len(auth.state.tricks) >= 1
+    await until(lambda: auth.state is not None and len(auth.state.tricks) >= 1
                    and auth.state.to_act() == (GONE,), timeout=60)
     victim = guests[GONE - 1]
     await victim.stop()
-    await wait_for(lambda: drop_logged(table))
+    await until(lambda: drop_logged(table))
     return time.monotonic(), victim.replica.hand.shadow.my_hand  # the cards it was dealt
 
 
@@ -93,7 +94,7 @@ def test_the_hand_waits_for_a_player_gone_and_every_seat_sees_the_countdown(tmp_
         table = make_table(tmp_path)
         try:
             dropped, _ = await killed_mid_play(table)
-            await wait_for(lambda: restarts(table), timeout=30)
+            await until(lambda: restarts(table), timeout=30)
             waited = time.monotonic() - dropped
             return table, waited, await back_and_finish(table)
         finally:
@@ -116,14 +117,14 @@ def test_the_host_deals_again_without_a_player_once_the_rules_allow(tmp_path):
         table = make_table(tmp_path)
         try:
             dropped, _ = await killed_mid_play(table)
-            await wait_for(lambda: told(table.host_events, "return"))
+            await until(lambda: told(table.host_events, "return"))
             table.host.deal_watch.deal_again_without(GONE)  # too soon: the person is told when
             await asyncio.sleep(0.2)
             too_soon = [e["message"] for e in table.host_events if e["type"] == "error"]
             assert not restarts(table)
-            await wait_for(lambda: time.monotonic() - dropped >= DEADLINE)
+            await until(lambda: time.monotonic() - dropped >= DEADLINE)
             table.host.deal_watch.deal_again_without(GONE)
-            await wait_for(lambda: restarts(table))
+            await until(lambda: restarts(table))
             waited = time.monotonic() - dropped
             return table, too_soon, waited, await back_and_finish(table)
         finally:
@@ -141,10 +142,10 @@ def test_keep_waiting_starts_the_countdown_again(tmp_path):
         table = make_table(tmp_path)
         try:
             dropped, _ = await killed_mid_play(table)
-            await wait_for(lambda: time.monotonic() - dropped >= WAIT - 2)
+            await until(lambda: time.monotonic() - dropped >= WAIT - 2)
             table.host.deal_watch.keep_waiting(GONE)
             kept = time.monotonic()
-            await wait_for(lambda: restarts(table), timeout=30)
+            await until(lambda: restarts(table), timeout=30)
             waited = time.monotonic() - kept
             return table, waited, await back_and_finish(table)
         finally:
@@ -167,9 +168,9 @@ def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, private)
         try:
             dropped, hand = await killed_mid_play(table)
             deals = [s.seq for s in table.host.authority.log if s.kind in (ml.DEAL, "commit")]
-            await wait_for(lambda: time.monotonic() - dropped >= DEADLINE + 1)
+            await until(lambda: time.monotonic() - dropped >= DEADLINE + 1)
             back = table.add_guest(fixed_identity(GONE), seat=GONE)
-            await wait_for(lambda: back.replica is not None and back.replica.hand is not None
+            await until(lambda: back.replica is not None and back.replica.hand is not None
                            and back.replica.hand.dealt)
             held = back.replica.hand.shadow.my_hand
             summaries = await table.finish(timeout=90)
@@ -215,9 +216,9 @@ def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadlin
                 mute_reveals(guest)
         auth = table.host.authority
         try:
-            await wait_for(lambda: auth.state is not None and auth.state.is_over, timeout=60)
+            await until(lambda: auth.state is not None and auth.state.is_over, timeout=60)
             over = time.monotonic()
-            await wait_for(lambda: restarts(table), timeout=30)
+            await until(lambda: restarts(table), timeout=30)
             waited = time.monotonic() - over
             summaries = await table.finish(timeout=90)
         finally:

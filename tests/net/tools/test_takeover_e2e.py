@@ -16,7 +16,8 @@ from net.trust.deals.mental import log as ml
 from net.trust.replica import PeerReplica
 from net.trust.store import LogStore
 from net.wire.identity import load_identity
-from tests.net.proc_kit import Peers, until
+from tests.waits import blocking_until
+from tests.net.proc_kit import Peers
 
 pytestmark = pytest.mark.netns
 
@@ -79,7 +80,7 @@ def test_the_host_gone_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, t
                     hosting["peer"] = g
                     return True
             return False
-        until(someone_hosts, 10, "a guest hosting the table")
+        blocking_until(someone_hosts, 10, "a guest hosting the table")
         took = hosting["at"] - killed_at
         heir = hosting["peer"]
         new_host = heir.wait_event("listening", timeout=5)

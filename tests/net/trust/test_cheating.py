@@ -39,10 +39,6 @@ def wave_through(host):
         host.game.action_from_json(signed["body"]["action"]), signed["body"]["action"])
 
 
-def play_out(t):
-    """Finish the hand (halted replicas' players sign without their replica)."""
-    t.play_hand()
-
 
 def rewrite(t, kind, fn, times=1):
     """The host rewrites the body (or hash) of its next ``times`` entries of ``kind``."""
@@ -57,19 +53,13 @@ def rewrite(t, kind, fn, times=1):
     t.host.chain.make = make
 
 
-def until(t, predicate, limit=400):
-    for _ in range(limit):
-        if predicate(t.host.state):
-            return
-        t.step()
-    pytest.fail("the situation did not come up with this seed: the test needs another")
 
 
 # -- actions -------------------------------------------------------------------------
 def test_a_forged_action_is_caught():
     t = Table(("rook", None, None))
     t.start()
-    until(t, lambda s: s.to_act()[0] == 2)
+    t.play_until(lambda: t.host.state.to_act()[0] == 2)
     mallory = identity("mallory")
     forged = t.raw_act(2, {"pass": True}, signer=mallory)
     wave_through(t.host)
@@ -131,7 +121,7 @@ def test_reordered_entries_are_caught():
 def test_a_card_not_held_is_caught_live_by_its_owner_and_by_everyone_at_the_reveal():
     t = Table(("rook", None, None), seed=5)
     t.start()
-    until(t, lambda s: s.phase == "play" and s.to_act() == (0,))
+    t.play_until(lambda: t.host.state.phase == "play" and t.host.state.to_act() == (0,))
     st = t.host.state
     for card in [c for c in range(st.deck.size) if st.hands[1] >> c & 1]:
         give = st.hands[0] & -st.hands[0]  # seat 0's lowest card goes to seat 1
@@ -145,7 +135,7 @@ def test_a_card_not_held_is_caught_live_by_its_owner_and_by_everyone_at_the_reve
         pytest.fail("no card of seat 1 would be legal for seat 0 here: the test needs another seed")
     t.deliver(t.host.act_local(0, {"play": st.deck.name(card)}))
     assert [a.rule for s, a in t.alerts] == ["illegal-action"]  # seat 1 saw its own card
-    play_out(t)
+    t.play_hand()  # (halted replicas' players sign without their replica)
     assert_caught(t, "illegal-action", PLAYER, 0)
     assert "do not hold" in alerts(t)[2].detail or "dealt to me" in alerts(t)[2].detail
 
@@ -158,14 +148,14 @@ def test_a_revoke_let_through_by_the_host_is_caught_at_the_reveal(variant):
     def revoke_possible(s):
         return (s.phase == "play" and s.to_act() == (0,) and s.trick
                 and s.hands[0] & ~s.legal_play_mask(0))
-    until(t, revoke_possible)
+    t.play_until(lambda: revoke_possible(t.host.state))
     st = t.host.state
     card = (st.hands[0] & ~st.legal_play_mask(0)).bit_length() - 1
     st.legal_play_mask = lambda seat: st.hands[seat]  # the host's engine looks the other way
     t.deliver(t.host.act_local(0, {"play": st.deck.name(card)}))
     del st.legal_play_mask
     assert not t.alerts  # nobody can tell yet: seat 0's hand is hidden
-    play_out(t)
+    t.play_hand()  # (halted replicas' players sign without their replica)
     assert_caught(t, "illegal-action", PLAYER, 0)
     assert "must" in alerts(t)[1].detail
 
@@ -178,7 +168,7 @@ def test_a_deal_that_does_not_match_the_commitment_is_caught():
     t.host.round.secret = bytes(32)  # deal from a secret of the host's choosing
     t.deliver(out)
     t.host.round.secret = committed  # ...and reveal the one it committed to
-    play_out(t)
+    t.play_hand()  # (halted replicas' players sign without their replica)
     assert_caught(t, "deal", HOST, 0)
 
 
@@ -186,7 +176,7 @@ def test_a_revealed_secret_that_does_not_open_the_commitment_is_caught():
     t = Table(("horseshoes", "horseshoes", "four"))
     t.start()
     rewrite(t, "reveal", lambda body, h: ({**body, "secret": bytes(32)}, h))
-    play_out(t)
+    t.play_hand()  # (halted replicas' players sign without their replica)
     assert_caught(t, "commitment", HOST, 0)
 
 
@@ -209,7 +199,7 @@ def test_a_secret_action_revealed_differently_is_caught():
         hidden[0]["action"] = action
         return {**body, "hidden": hidden}, h
     rewrite(t, "reveal", other_bury)
-    play_out(t)
+    t.play_hand()  # (halted replicas' players sign without their replica)
     assert_caught(t, "hidden-action", HOST, 0)
 
 
@@ -221,7 +211,7 @@ def test_a_tampered_score_is_caught_at_the_reveal():
     def more(body, h):
         return {**body, "scores": [body["scores"][0] + 10] + body["scores"][1:]}, h
     rewrite(t, "hand_end", more)
-    play_out(t)
+    t.play_hand()  # (halted replicas' players sign without their replica)
     assert_caught(t, "score", HOST, 0)
 
 
@@ -265,7 +255,7 @@ def _only(t, seat, out):
 def test_a_forked_log_is_caught_on_both_sides_by_the_other_players_moves():
     t = Table(("rook", None, None), peers=(1, 2))  # seat 3 is a bot
     t.start()
-    until(t, lambda s: s.phase == "widow")  # everyone says "Got it", in any order
+    t.play_until(lambda: t.host.state.phase == "widow")  # everyone says "Got it", in any order
     other = HostAuthority.restore(t.host_id, t.persisted, rng=t._bytes)  # a second copy
     t.deliver(_only(t, 1, t.host.set_option("x", True)))  # seat 1 sees one history...
     t.deliver(_only(t, 2, other.set_option("x", False)))  # ...seat 2 another
@@ -334,7 +324,7 @@ def test_another_seats_hand_in_a_private_view_is_caught_live():
 def test_another_seats_secret_move_sent_to_a_peer_is_caught_live():
     t = Table(("rook", None, None), seed=3)
     t.start()
-    until(t, lambda s: s.phase == "bury")
+    t.play_until(lambda: t.host.state.phase == "bury")
     bidder = t.host.state.to_act()[0]
     told = 2 if bidder != 2 else 1
 

@@ -63,7 +63,7 @@ def assert_host_named(table, words: str, seats=(1, 3)) -> None:
         assert words in alert.detail, alert.detail
 
 
-def play_out(table) -> None:
+def play_out_with_the_gone_player_back(table) -> None:
     """The rest of the hand; the gone seat's player, back, plays from the host's view
     (its cards are the host's party's now)."""
     real = table.choose
@@ -101,7 +101,7 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     assert GONE in table.host.deal.setup.parties[0].seats
     assert all(r.deal.setup.context.attempt == 1 for r in table.replicas.values())
     assert table.replicas[GONE].deal.party.onlooker
-    play_out(table)
+    play_out_with_the_gone_player_back(table)
     assert table.alerts == []
     assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]  # it held no part
 
@@ -184,7 +184,7 @@ def voided(table, scores) -> None:
     restart = dropping_restart(table)
     assert restart.body["record"]["reason"] == "void" and restart.body["seats"] == [GONE]
     assert table.host.match.scores == scores and "hand_end" not in [s.kind for s in table.host.log]
-    play_out(table)
+    play_out_with_the_gone_player_back(table)
     assert table.alerts == []
     assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]
 
@@ -402,7 +402,7 @@ def test_a_connected_party_that_never_reveals_is_restarted_out_at_the_deadline()
     back(table)
     restart = dropping_restart(table)
     assert restart.body["record"]["reason"] == "void" and restart.body["seats"] == [GONE]
-    play_out(table)
+    play_out_with_the_gone_player_back(table)
     assert table.alerts == []
     assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]
 
@@ -425,7 +425,7 @@ def test_a_connected_party_that_never_opens_the_widow_is_restarted_out_at_the_de
     assert table.alerts == []
     back(table)
     assert dropping_restart(table).body["record"]["reason"] == "void"
-    play_out(table)
+    play_out_with_the_gone_player_back(table)
     assert table.alerts == [] and [len(table.verified[s]) for s in (1, 3)] == [1, 1]
 
 

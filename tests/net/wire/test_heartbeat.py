@@ -6,6 +6,7 @@ import asyncio
 from net.wire import framing
 from net.wire.heartbeat import WIRE, AckBook, Backoff, Heartbeat, Link, Timings
 from net.wire.transport import open_connection, start_server
+from tests.waits import until
 
 T = Timings(interval=1.0, timeout=4.0, backoff_min=0.05, backoff_max=2.0)
 
@@ -118,13 +119,6 @@ def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host
             got.append((await conn.recv())["seq"])
         await done.wait()
 
-    async def until(condition):
-        for _ in range(250):
-            if condition():
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError(f"the server read {got}")
-
     async def main():
         server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
         try:
@@ -132,11 +126,11 @@ def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host
                                          host_id.fingerprint, schemas=WIRE)
             link = Link(conn, T, lambda msg: None, position=lambda: 0)
             link.send({"type": "hb", "seq": 1})  # the link's writer is not even running
-            await until(lambda: got == [1])
+            await until(lambda: got == [1], 5, what=lambda: f"the server read {got}")
             link.send_raw(framing.encode({"type": "hb", "seq": 2}))  # queued for the writer
             link.send({"type": "hb", "seq": 3})  # so this waits behind it
             task = asyncio.ensure_future(link.run())
-            await until(lambda: len(got) == 3)
+            await until(lambda: len(got) == 3, 5, what=lambda: f"the server read {got}")
             link.close("done")
             await task
         finally:

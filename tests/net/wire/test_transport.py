@@ -11,6 +11,7 @@ from net.wire import transport
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.identity import Identity, KnownHosts
 from net.wire.transport import HandshakeError, PinMismatch, VersionMismatch
+from tests.waits import until
 
 LOCAL = "127.0.0.1"
 
@@ -44,7 +45,7 @@ async def serve(identity, schemas, quick, **kw):
     return host, server
 
 
-def test_handshake_and_messages(arun, host_id, guest_id, schemas, quick, until):
+def test_handshake_and_messages(arun, host_id, guest_id, schemas, quick):
     async def go():
         host, server = await serve(host_id, schemas, quick)
         async with server:
@@ -75,7 +76,7 @@ def test_expected_fingerprint_accepts_typed_forms(arun, host_id, guest_id, schem
     arun(go())
 
 
-def test_pinned_fingerprint_mismatch_refused(arun, host_id, guest_id, schemas, quick, until):
+def test_pinned_fingerprint_mismatch_refused(arun, host_id, guest_id, schemas, quick):
     other = Identity.generate()
 
     async def go():
@@ -158,7 +159,7 @@ def test_wrong_client_signature_refused(arun, host_id, guest_id, schemas, quick,
     arun(go())
 
 
-def test_version_mismatch_message_for_guest(arun, host_id, guest_id, schemas, quick, until):
+def test_version_mismatch_message_for_guest(arun, host_id, guest_id, schemas, quick):
     async def go():
         host, server = await serve(host_id, schemas, quick, protocol=2)
         async with server:
@@ -221,7 +222,7 @@ def test_garbage_handshake_refused(arun, host_id, guest_id, schemas, quick, junk
     arun(go())
 
 
-def test_garbage_after_handshake_gets_error(arun, host_id, guest_id, schemas, quick, until):
+def test_garbage_after_handshake_gets_error(arun, host_id, guest_id, schemas, quick):
     async def go():
         host, server = await serve(host_id, schemas, quick)
         async with server:
@@ -339,7 +340,7 @@ def test_guest_gives_up_on_a_silent_host(arun, host_id, guest_id, schemas):
     arun(go())
 
 
-def test_host_drops_a_silent_guest(arun, host_id, guest_id, schemas, until):
+def test_host_drops_a_silent_guest(arun, host_id, guest_id, schemas):
     async def go():
         host = Host()
         server = await transport.start_server(LOCAL, 0, host_id, host.on_connection,

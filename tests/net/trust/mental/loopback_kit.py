@@ -24,8 +24,8 @@ from net.trust.deals.mental.sequencer import DealSequencer, parties_for
 from net.trust.deals.mental.setup import DealSetup
 from net.wire.framing import SCHEMAS
 from net.wire.transport import open_connection, start_server
-from tests.net.conftest import until
 from tests.net.trust.mental_table import fixed_identity
+from tests.waits import until
 
 WIRE = SCHEMAS.copy()
 WIRE.message("mental", signed=dict)  # guest -> host: one signed deal message

@@ -8,7 +8,7 @@ from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import flows
 from net.trust.deals.mental import messages as m
 from net.trust.deals.mental.group import G, Point, Scalar, base_mul
-from net.trust.deals.mental.machine import Audit, Hand, Played, Redeal, Verified
+from net.trust.deals.mental.machine import Audit, Dealt, Played, Redeal, Verified
 from net.trust.deals.mental.proofs import prove_key
 from tests.net.trust.mental_table import MentalTable, god_view, make_game
 
@@ -63,8 +63,8 @@ def test_a_duplicated_card_is_caught_when_it_is_played_and_the_shuffler_named():
     tamper_shuffle(table, 3, duplicate)  # the last shuffler; party 3 plays seat 3
     table.deal()
     assert not table.caught  # each hand on its own looks fine
-    card = table.events(1, Hand)[0].cards[0]
-    assert table.events(2, Hand)[0].cards[0] == card
+    card = table.events(1, Dealt)[0].cards[0]
+    assert table.events(2, Dealt)[0].cards[0] == card
     table.run(1, table.machines[1].play(seat_a, card))
     # party 2 holds that very card: it asks for an audit at once, everyone reveals
     assert table.events(2, Audit)
@@ -151,7 +151,7 @@ def test_a_wrong_decryption_share_is_named_by_its_recipient_at_once_and_by_all()
     table.tamper = wrong_share
     table.deal()
     assert table.caught[0].party == 2 and table.caught[0].rule == "share"  # live
-    assert not table.events(0, Hand)  # nothing decrypted with a bad share
+    assert not table.events(0, Dealt)  # nothing decrypted with a bad share
     assert set(table.caught) == {0}  # the others had not checked party 0's batches yet
     table.everyone(lambda machine: machine.catch_up())
     honest_named(table, 2, "share")
@@ -161,7 +161,7 @@ def test_a_forged_share_on_a_played_card_is_named():
     """Party 1 tries to play a card it does not hold by shifting its share."""
     table = rook_table()
     table.deal()
-    hand = table.events(1, Hand)[0]
+    hand = table.events(1, Dealt)[0]
     held = set(hand.cards)
     wanted = next(c for c in range(57) if c not in held)
     real = hand.cards[0]
@@ -180,7 +180,7 @@ def test_a_forged_share_on_a_played_card_is_named():
 def test_playing_from_another_seats_position_is_named_live():
     table = rook_table()
     table.deal()
-    honest = table.machines[1].play(1, table.events(1, Hand)[0].cards[0])[0].message
+    honest = table.machines[1].play(1, table.events(1, Dealt)[0].cards[0])[0].message
     stolen = dict(honest, position=table.setup.dealt(2)[0])  # a position dealt to seat 2
     table._queue.append((1, stolen))
     table.flush()
@@ -191,7 +191,7 @@ def test_playing_from_another_seats_position_is_named_live():
 def test_playing_a_position_twice_is_named():
     table = rook_table()
     table.deal()
-    card = table.events(1, Hand)[0].cards[0]
+    card = table.events(1, Dealt)[0].cards[0]
     message = table.machines[1].play(1, card)[0].message
     table.run(1, table.machines[1].play(1, card))
     table._queue.append((1, message))
@@ -202,7 +202,7 @@ def test_playing_a_position_twice_is_named():
 def test_acting_for_a_seat_another_party_plays_is_named():
     table = rook_table()
     table.deal()
-    message = table.machines[1].play(1, table.events(1, Hand)[0].cards[0])[0].message
+    message = table.machines[1].play(1, table.events(1, Dealt)[0].cards[0])[0].message
     table._queue.append((1, dict(message, seat=2)))
     table.flush()
     honest_named(table, 1, "not-held")
@@ -222,7 +222,7 @@ def test_the_redeal_rule_is_the_engines():
 def test_a_false_redeal_claim_is_named_live():
     table = rook_table(needs_redeal=rook_rule)
     table.deal()
-    seat = next(s for s in range(4) if not rook_rule(table.events(s, Hand)[0].cards))
+    seat = next(s for s in range(4) if not rook_rule(table.events(s, Dealt)[0].cards))
     table.run(seat, table.machines[seat].claim_redeal(seat))
     honest_named(table, seat, "redeal-claim")
 
@@ -232,14 +232,14 @@ def test_a_true_redeal_claim_redeals_and_a_kept_one_is_named_at_the_reveal():
     rule = lambda cards: holder.get("card") in cards  # noqa: E731 - a test's own rule
     claimed = rook_table(needs_redeal=rule)
     claimed.deal()
-    holder["card"] = claimed.events(2, Hand)[0].cards[3]  # seat 2's hand "has no point card"
+    holder["card"] = claimed.events(2, Dealt)[0].cards[3]  # seat 2's hand "has no point card"
     claimed.run(2, claimed.machines[2].claim_redeal(2))
     assert not claimed.caught
     for party in claimed.parties:
         assert [r.seat for r in claimed.events(party, Redeal)] == [2]
     kept = rook_table(needs_redeal=rule, identities=claimed.identities)
     kept.deal()  # the same deal again (same identities, same attempt)
-    assert kept.events(2, Hand) == claimed.events(2, Hand)
+    assert kept.events(2, Dealt) == claimed.events(2, Dealt)
     kept.everyone(lambda machine: machine.finish())
     honest_named(kept, 2, "redeal-missed")
 
@@ -249,7 +249,7 @@ def test_a_true_redeal_claim_redeals_and_a_kept_one_is_named_at_the_reveal():
 def test_a_bury_that_does_not_open_its_commitment_is_named():
     table = rook_table()
     table.deal()
-    hand = table.events(0, Hand)[0]
+    hand = table.events(0, Dealt)[0]
     table.run(0, table.machines[0].commit(0, "bury", hand.cards[:5]))
     other = list(hand.positions[5:10])
 
@@ -304,7 +304,7 @@ def test_a_commitment_lost_with_its_link_is_made_again_and_a_logged_one_is_final
 
     table = rook_table()
     table.deal()
-    hand = table.events(0, Hand)[0]
+    hand = table.events(0, Dealt)[0]
     machine = table.machines[0]
     machine.commit(0, "bury", hand.cards[:5])  # sent, never delivered
     table.run(0, machine.commit(0, "bury", hand.cards[5:10]))  # decided again: logged

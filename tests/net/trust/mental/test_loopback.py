@@ -5,7 +5,7 @@ loopback, every hidden-information flow through the wire (loopback_kit.py)."""
 import pytest
 
 from engine.registry import title
-from net.trust.deals.mental.machine import Hand, Opened, Played, Verified
+from net.trust.deals.mental.machine import Dealt, Opened, Played, Verified
 from tests.net.trust.mental.loopback_kit import LoopbackTable
 from tests.net.trust.mental_table import first_choice
 
@@ -36,7 +36,7 @@ def test_a_whole_hand_over_loopback(arun, variant, seats, audience):
             await table.deal()
             truth_hands, truth_spare = table.setup.layout(table.god_view())
             for index, client in enumerate(table.clients):  # each its own seats' hands only
-                hands = [x for x in client.learned if isinstance(x, Hand)]
+                hands = [x for x in client.learned if isinstance(x, Dealt)]
                 assert sorted(h.seat for h in hands) == sorted(s for s, i in enumerate(seats) if i == index)
                 assert all(list(h.cards) == truth_hands[h.seat] for h in hands)
             state = await table.play_hand(first_choice)

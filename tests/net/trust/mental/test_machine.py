@@ -7,7 +7,7 @@ import pytest
 from engine.registry import title
 from net.trust.deals.mental import messages as m
 from net.trust.deals.mental.errors import Refused
-from net.trust.deals.mental.machine import Hand, Opened, Played, Send, Verified
+from net.trust.deals.mental.machine import Dealt, Opened, Played, Send, Verified
 from tests.net.trust.mental_table import MentalTable, god_view, play_hand
 
 # (title, ruleset, mode, options, seats by party): four humans, and the host's client
@@ -37,7 +37,7 @@ def test_a_whole_hand(name, ruleset, mode, options, seats):
     table.deal()
     true_hands, true_spare = table.setup.layout(god_view(table))
     for party, party_seats in enumerate(seats):  # each party learned exactly its seats
-        hands = table.events(party, Hand)
+        hands = table.events(party, Dealt)
         assert [h.seat for h in hands] == party_seats
         for hand in hands:
             assert list(hand.cards) == true_hands[hand.seat]
@@ -101,12 +101,12 @@ def test_a_restarted_client_goes_on_with_the_same_messages():
         plays.append(action)
         if len(plays) != 20:
             return
-        before = table.events(2, Hand)
+        before = table.events(2, Dealt)
         outputs = table.restart(2)
         sent = [o.message for o in outputs if isinstance(o, Send)]
         logged = [msg for sender, msg in table.log if sender == 2]
         assert sent and all(msg in logged for msg in sent)  # byte-identical, nothing new
-        assert [o for o in outputs if isinstance(o, Hand)] == before
+        assert [o for o in outputs if isinstance(o, Dealt)] == before
         played = [o for o in outputs if isinstance(o, Played)]
         assert played == table.events(0, Played)  # the same cards, checked again
 

@@ -11,7 +11,7 @@ from net.trust.deals.mental import messages as m
 from net.trust.deals.mental.client import DealClient, Forged
 from net.trust.deals.mental.errors import Cheat
 from net.trust.deals.mental.keys import DealContext
-from net.trust.deals.mental.machine import Hand, Redeal
+from net.trust.deals.mental.machine import Dealt, Redeal
 from net.trust.deals.mental.group import G, Point, Scalar, base_mul
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN, DealSequencer, NotLogged, parties_for
 from net.trust.deals.mental.setup import DealSetup
@@ -81,7 +81,7 @@ class Hub:
                 assert cheat.seats == self.setup.parties[cheater].seats
 
     def hands(self, key):
-        return [h for h in self.clients[key].learned if isinstance(h, Hand)]
+        return [h for h in self.clients[key].learned if isinstance(h, Dealt)]
 
 
 # With these keys, hand 2's deal gives a seat a Rook hand with no point card; hand 3's does not.
