@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-from net.sessions.facade import EVENTS
+from net.api import EVENTS
 
 # One signal per event type the facade defines (net/sessions/facade.py: EVENTS).
 EVENT_TYPES = tuple(EVENTS)

@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         from engine.replay import main as replay_main
         return replay_main(argv[1:])
     if command in ("host", "join"):
-        from net.tools.cli import main as net_main
+        from net.api import command_line as net_main
         return net_main(argv)
     # Before Qt creates its application: a window plugin that cannot load gets a
     # plain list of the missing libraries and how to install them, not Qt's guess.

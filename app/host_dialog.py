@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from app.fields import TABLE_NAME_LIMIT, field_note, guard_length
 from engine import TITLES, rulesets, title_info
 from engine.info import OptionInfo
-from net.constants import PRIVATE_DEAL
+from net.api import PRIVATE_DEAL
 
 # How an option is labelled in the dialog where its ruleset name says more than fits
 # (the mode already shows it is a three-player option).

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from app.fields import field_note, show_note
-from net.wire.address import EXAMPLE, AddressError, format_address, parse_address
+from net.api import EXAMPLE, AddressError, format_address, parse_address
 
 
 class JoinAddressDialog(QDialog):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from engine import make_game  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
-from net.sessions.events import hand_breakdown, state_event, takeover_event  # noqa: E402
+from net.api import hand_breakdown, state_event, takeover_event  # noqa: E402
 
 from app.host_dialog import HostDialog  # noqa: E402
 from app.lobby import StaticDirectory  # noqa: E402

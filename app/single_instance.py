@@ -30,7 +30,7 @@ def identity_key(home=None) -> str:
     """What names this installation's identity: its key's fingerprint, or — when the
     key cannot be read (the app says so later, where it uses the key) — its data
     directory."""
-    from net.wire.identity import IdentityError, data_dir, load_identity
+    from net.api import IdentityError, data_dir, load_identity
     try:
         return load_identity(home).fingerprint.replace("-", "")
     except (IdentityError, OSError, ValueError):

@@ -70,9 +70,9 @@ class NetworkSessions(Protocol):
 
 
 def default_network() -> NetworkSessions | None:
-    """net's provider if this build has one (``net.sessions.network.NETWORK``), else None."""
+    """net's provider if this build has one (``net.api.NETWORK``), else None."""
     try:
-        from net.sessions.network import NETWORK  # type: ignore[import-not-found]
+        from net.api import NETWORK
     except Exception:  # not built yet, or a broken install: play locally still works
         return None
     return NETWORK
@@ -171,7 +171,7 @@ class MainWindow(QMainWindow):
         settings = self.ask_game(local=True)
         if settings is None:
             return
-        from net.sessions.local import unfinished_local
+        from net.api import unfinished_local
         saved = next((offer for offer in unfinished_local()
                       if offer["game"].get("game") == settings["game"]), None)
         if saved is None:
@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
                     resume: bool = False):
         """Sit down at a local table against bots (``resume``: the unfinished one);
         returns the session."""
-        from net.sessions.local import LocalSession
+        from net.api import LocalSession
         self.autoplay = autoplay
         bridge = self.new_bridge()
         pause = self.bot_delay * SPEED_FACTORS.get(settings.get("speed") or "normal", 1.0)
@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
     def unfinished(self) -> list[dict]:
         """The games this installation can go on with: against the computer, and the
         table it hosted when it last stopped without closing it."""
-        from net.sessions.local import unfinished_local
+        from net.api import unfinished_local
         offers = [{**local, "kind": "local"} for local in unfinished_local()]
         hosted = getattr(self.network, "unfinished", None)
         found = hosted() if callable(hosted) else None
@@ -261,7 +261,7 @@ class MainWindow(QMainWindow):
     def discard_game(self, offer: dict) -> None:
         """Give up an unfinished game (the lobby's Discard)."""
         if offer["kind"] == "local":
-            from net.sessions.local import discard_local
+            from net.api import discard_local
             discard_local(offer["game"]["game"])
         elif self.network is not None:
             self.network.discard_unfinished(*([offer["where"]] if offer.get("where") else []))
