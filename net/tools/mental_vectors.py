@@ -38,7 +38,7 @@ from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.flows import Commit, Finish, Give, OpenToAll
 from net.trust.deals.mental.group import G, Point, Scalar, base_mul, framed, point_sum
 from net.trust.deals.mental.keys import CONTEXT_DOMAIN, SECRET_DOMAIN, DealContext, PartySecrets
-from net.trust.deals.mental.outputs import Hand, Opened, Played, Verified
+from net.trust.deals.mental.outputs import Dealt, Opened, Played, Verified
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.deals.mental.setup import DealSetup, Party
 from net.trust.signing import ACTION_DOMAIN, HIDDEN_DOMAIN, hidden_digest, seal, signed_bytes
@@ -233,7 +233,7 @@ def _positions(deal: _Deal) -> list[dict]:
 def _learned(deal: _Deal, party: int) -> list[dict]:
     out = []
     for item in deal.learned[party]:
-        if isinstance(item, Hand):
+        if isinstance(item, Dealt):
             out.append({"hand": {"seat": item.seat, "positions": list(item.positions),
                                  "cards": list(item.cards)}})
         elif isinstance(item, Opened):

@@ -9,7 +9,7 @@ keeps (``sequencer.DealSequencer``):
 * ``logged(party, envelope)``: one logged message. The envelope must carry the party's
   own signature — the host relays messages, it cannot write them — else
   ``Forged`` names the host. The machine's outputs come back: envelopes to send, and
-  what this client learned (``Hand``, ``Opened``, ``Played``, ``Redeal``, ``Verified``);
+  what this client learned (``Dealt``, ``Opened``, ``Played``, ``Redeal``, ``Verified``);
   a broken rule raises the machine's ``Cheat`` naming the party.
 * A ``mental-restart`` record starts a new machine for the next attempt, with the seats
   as the record gives them — which must be the last attempt's parties less the dropped
@@ -35,7 +35,7 @@ from net.trust.signing import opens, seal
 from . import flows
 from .errors import MentalError
 from .keys import PartySecrets
-from .machine import Hand, MentalDeal, Send
+from .machine import Dealt, MentalDeal, Send
 from .sequencer import MENTAL_DOMAIN, restart_problem, without
 from .setup import DealSetup
 
@@ -120,7 +120,7 @@ class DealClient:
                 sends.append(seal(self.identity, MENTAL_DOMAIN, out.message))
                 continue
             self.learned.append(out)
-            if isinstance(out, Hand) and flows.must_claim(self.setup, out):
+            if isinstance(out, Dealt) and flows.must_claim(self.setup, out):
                 sends += self.claim_redeal(out.seat)
         return sends
 

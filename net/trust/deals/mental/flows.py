@@ -115,7 +115,7 @@ def redeal_rule(game):
 
 
 def must_claim(setup, hand_event) -> bool:
-    """Whether a party that learned ``hand_event`` (``outputs.Hand``) must claim a redeal."""
+    """Whether a party that learned ``hand_event`` (``outputs.Dealt``) must claim a redeal."""
     rule = setup.needs_redeal
     return rule is not None and rule(list(hand_event.cards))
 

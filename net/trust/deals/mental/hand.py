@@ -48,7 +48,7 @@ from engine.partial import PartialHand
 
 from . import flows
 from .errors import MentalError
-from .outputs import Hand, Opened, Played, Verified
+from .outputs import Dealt, Opened, Played, Verified
 
 SECRET = flows.SECRET_LABELS
 
@@ -129,7 +129,7 @@ class PartyHand:
         """What the client learned since ``before`` taken in; the envelopes that follow."""
         sends = []
         for out in self.client.learned[before:]:
-            if isinstance(out, Hand):
+            if isinstance(out, Dealt):
                 self.hands[out.seat] = out.cards
                 if set(self.hands) == set(self.client.seats):
                     self._replay()

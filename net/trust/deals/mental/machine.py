@@ -6,7 +6,7 @@ the party's own included, since a message takes effect only once it is logged â€
 ``receive(sender, message)``, and calls it when the game reaches a hidden-information
 step (``open_to_all``, ``open_to``, ``give``, ``commit``, ``play``, ``claim_redeal``,
 ``finish``). Each call returns a list of outputs: ``Send`` (a message for the log) and
-what the party learned (``Hand``, ``Opened``, ``Played``, ``Redeal``, ``Verified``), or
+what the party learned (``Dealt``, ``Opened``, ``Played``, ``Redeal``, ``Verified``), or
 ``Audit`` when a check failed that only the revealed secrets can settle. A broken rule
 raises ``Cheat`` naming the party; after that the machine refuses everything.
 
@@ -18,7 +18,7 @@ The steps (docs/protocol.md, "The mental-poker deal"):
    joint key is known, so a party's turn costs additions only.
 3. On the final deck, every party publishes its decryption shares for every position
    dealt to another party's seats, one batch (one proof) per recipient. A recipient
-   checks its batches at once and decrypts its hands (``Hand``); batches for others
+   checks its batches at once and decrypts its hands (``Dealt``); batches for others
    are checked before any card from them counts (``catch_up`` does it in idle time).
 4. During the hand: spare positions opened to all or to one party, moved to a seat,
    committed (buried, discarded), and cards played, each play proven from a position
@@ -33,14 +33,14 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import deck as decks
-from . import messages as m
+from . import messages as mm
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
 from .group import Point
-from .outputs import Audit, Hand, Opened, Played, Redeal, Send, ShareBatch, Verified
+from .outputs import Audit, Dealt, Opened, Played, Redeal, Send, ShareBatch, Verified
 from .proofs import prove_dleq, prove_key, verify_dleq, verify_key
 from .record import DealRecord
 
-__all__ = ["MentalDeal", "Send", "Hand", "Opened", "Played", "Redeal", "Audit", "Verified"]
+__all__ = ["MentalDeal", "Send", "Dealt", "Opened", "Played", "Redeal", "Audit", "Verified"]
 
 
 class MentalDeal(DealRecord):
@@ -51,7 +51,7 @@ class MentalDeal(DealRecord):
         self._sent_key = True
         proof = prove_key(self.secrets.x, self.secrets.key,
                           self.context.transcript("key", party=self.me), self.secrets.nonce_key)
-        return [Send(self._message(m.KEY, key=self.secrets.key.raw, proof=proof))]
+        return [Send(self._message(mm.KEY, key=self.secrets.key.raw, proof=proof))]
 
     def open_to_all(self, positions) -> list:
         """Turn spare ``positions`` face up (Rook's widow, Somerset's open widow,
@@ -59,7 +59,7 @@ class MentalDeal(DealRecord):
         positions = self._spare_positions(positions, None)
         if all(self.me in self.shares[p] for p in positions):
             return []
-        return [Send(self._message(m.SHARES, batches=[self._batch(positions, None)]))]
+        return [Send(self._message(mm.SHARES, batches=[self._batch(positions, None)]))]
 
     def open_to(self, positions, seat: int) -> list:
         """Give spare ``positions`` to ``seat``, whose party alone learns them (Somerset's
@@ -69,7 +69,7 @@ class MentalDeal(DealRecord):
         self.holdings[seat].update(positions)
         if owner == self.me or all(self.me in self.shares[p] for p in positions):
             return []
-        return [Send(self._message(m.SHARES, batches=[self._batch(positions, owner)]))]
+        return [Send(self._message(mm.SHARES, batches=[self._batch(positions, owner)]))]
 
     def give(self, positions, seat: int) -> None:
         """Face-up spare ``positions`` go to ``seat``'s hand (Rook's widow to the bidder)."""
@@ -91,7 +91,7 @@ class MentalDeal(DealRecord):
         # the host had them (the log after the rejoin would show them), so the seat
         # decides again and commits anew.
         self._my_commits[(seat, label)] = positions
-        return [Send(self._message(m.COMMIT, seat=seat, label=label, count=len(positions),
+        return [Send(self._message(mm.COMMIT, seat=seat, label=label, count=len(positions),
                                    digest=self._commit_digest(self.secrets, seat, label, positions)))]
 
     def play(self, seat: int, card: int) -> list:
@@ -109,7 +109,7 @@ class MentalDeal(DealRecord):
                                [share_point], self._play_context(seat, position),
                                self.secrets.nonce_key)
             self._proven_plays[(self.me, seat, position, share, proof)] = card  # made here
-        return [Send(self._message(m.PLAY, seat=seat, position=position, share=share, proof=proof))]
+        return [Send(self._message(mm.PLAY, seat=seat, position=position, share=share, proof=proof))]
 
     def claim_redeal(self, seat: int) -> list:
         """Show ``seat``'s whole hand (Rook: no point card), proving the redeal."""
@@ -119,7 +119,7 @@ class MentalDeal(DealRecord):
         shares = [self._my_share(p) for p in positions]
         proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[p].c1 for p in positions],
                            shares, self._show_context(seat, positions), self.secrets.nonce_key)
-        return [Send(self._message(m.SHOW, seat=seat, positions=positions,
+        return [Send(self._message(mm.SHOW, seat=seat, positions=positions,
                                    shares=b"".join(s.raw for s in shares), proof=proof))]
 
     def finish(self) -> list:
@@ -150,9 +150,9 @@ class MentalDeal(DealRecord):
     def receive(self, sender: int, message: object) -> list:
         """A logged deal message from party ``sender`` (authenticated by the session)."""
         message = self._checked(sender, message)
-        handler = {m.KEY: self._on_key, m.SHUFFLE: self._on_shuffle, m.SHARES: self._on_shares,
-                   m.PLAY: self._on_play, m.SHOW: self._on_show, m.COMMIT: self._on_commit,
-                   m.REVEAL: self._on_reveal}[message["type"]]
+        handler = {mm.KEY: self._on_key, mm.SHUFFLE: self._on_shuffle, mm.SHARES: self._on_shares,
+                   mm.PLAY: self._on_play, mm.SHOW: self._on_show, mm.COMMIT: self._on_commit,
+                   mm.REVEAL: self._on_reveal}[message["type"]]
         return self._guarded(sender, lambda: handler(sender, message))
 
     def check_play(self, sender: int, message: object) -> int | None:
@@ -162,7 +162,7 @@ class MentalDeal(DealRecord):
         seen twice). A broken rule raises ``Cheat`` naming the sender. When the same
         message is then logged (``receive``), its proof is not checked again."""
         message = self._checked(sender, message)
-        if message["type"] != m.PLAY:
+        if message["type"] != mm.PLAY:
             raise BadMessage("a move carries only a played card's proof", sender)
         return self._guarded(sender, lambda: self._open_play(sender, message)[2])
 
@@ -170,7 +170,7 @@ class MentalDeal(DealRecord):
         self._usable()
         if not isinstance(sender, int) or not 0 <= sender < self.parties:
             raise MentalError(f"no party {sender!r} in this deal")
-        message = m.check(message, sender, self.size)
+        message = mm.check(message, sender, self.size)
         if (message["hand"], message["attempt"]) != (self.context.hand, self.context.attempt):
             raise BadMessage("a message for another deal", sender)
         return message
@@ -319,7 +319,7 @@ class MentalDeal(DealRecord):
             else self._decode(self.me - 1)
         self._sent_shuffle = True
         shuffled = decks.shuffle(source, self._pads, self.secrets.shuffle_seed)
-        return [Send(self._message(m.SHUFFLE, deck=decks.encode_deck(shuffled)))]
+        return [Send(self._message(mm.SHUFFLE, deck=decks.encode_deck(shuffled)))]
 
     def _deal_shares(self) -> list:
         """A batch of this party's shares for every other party's dealt positions."""
@@ -331,7 +331,7 @@ class MentalDeal(DealRecord):
             if party_index != self.me:
                 positions = sorted(p for seat in party.seats for p in self.setup.dealt(seat))
                 batches.append(self._batch(positions, party_index))
-        return [Send(self._message(m.SHARES, batches=batches))] if batches else []
+        return [Send(self._message(mm.SHARES, batches=batches))] if batches else []
 
     def _batch(self, positions, to: int | None) -> dict:
         shares = [self._my_share(p) for p in positions]
@@ -403,7 +403,7 @@ class MentalDeal(DealRecord):
                 self.known[p] = card
             for seat in self.setup.parties[self.me].seats:
                 positions = tuple(self.setup.dealt(seat))
-                out.append(Hand(seat, positions, tuple(self.known[p] for p in positions)))
+                out.append(Dealt(seat, positions, tuple(self.known[p] for p in positions)))
         opened: dict[bool, list[tuple[int, int]]] = {True: [], False: []}
         for p, audience in sorted(self.audience.items()):
             if p in self.known:
@@ -434,5 +434,5 @@ class MentalDeal(DealRecord):
         openings = [{"seat": seat, "label": label, "positions": list(positions)}
                     for (seat, label), positions in sorted(self._my_commits.items())]
         out = [Audit(why)] if reason == "audit" and why else []
-        return out + [Send(self._message(m.REVEAL, reason=reason, secret=self.secrets.signature,
+        return out + [Send(self._message(mm.REVEAL, reason=reason, secret=self.secrets.signature,
                                          openings=openings))]

@@ -16,7 +16,7 @@ class Send(NamedTuple):
     message: dict
 
 
-class Hand(NamedTuple):
+class Dealt(NamedTuple):
     """This party's seat ``seat`` was dealt ``cards`` (at ``positions``, in order)."""
     seat: int
     positions: tuple[int, ...]

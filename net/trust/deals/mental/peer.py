@@ -52,7 +52,7 @@ from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
-from net.trust.deals.mental.restarts import Hand, RestartRefused, RestartWatch, allowed, locked_away
+from net.trust.deals.mental.restarts import EndedHand, RestartRefused, RestartWatch, allowed, locked_away
 from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
@@ -164,7 +164,7 @@ class MentalPeer(PeerDeal):
         if problem:
             raise self._violation("deal", entry, problem)
         awaited = self.party.owed() if self.hand.dealt else self.progress.awaited()
-        facts = Hand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
+        facts = EndedHand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
                      self.restarts, self.t.clock())
         try:
             verdict = allowed(entry.body, record, setup, facts)

@@ -16,7 +16,7 @@ import hashlib
 from engine import canonical
 
 from . import deck as decks
-from . import messages as m
+from . import messages as mm
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
 from .group import ONE, Point, base_mul
 from .keys import PartySecrets
@@ -82,7 +82,7 @@ class DealRecord:
 
     # -- helpers --------------------------------------------------------------------------
     def _message(self, kind: str, **fields) -> dict:
-        return m.make(kind, self.context.hand, self.context.attempt, **fields)
+        return mm.make(kind, self.context.hand, self.context.attempt, **fields)
 
     def _usable(self) -> None:
         if self.failed is not None:

@@ -2,7 +2,7 @@
 
 A ``mental-restart`` entry starts the deal again (``sequencer.restart_problem`` checks
 its record: the next attempt, the parties left). Whether the host had a reason is
-checked here, on what this peer knows (``Hand``):
+checked here, on what this peer knows (``EndedHand``):
 
 * "redeal" (Rook): only after a proven claim, dropping no seat;
 * "dropped": only before the cards are dealt; "void": only once they are dealt; either
@@ -116,7 +116,7 @@ def locked_away(setup, seats, seat: int) -> bool:
     return party != 0 and all(not seats[s].connected for s in setup.parties[party].seats)
 
 
-class Hand(NamedTuple):
+class EndedHand(NamedTuple):
     """What a peer knows of the hand a restart ends."""
 
     party: object  # its ``PartyHand``
@@ -128,7 +128,7 @@ class Hand(NamedTuple):
     now: float
 
 
-def allowed(body: dict, record: dict, setup, hand: Hand) -> Verdict | None:
+def allowed(body: dict, record: dict, setup, hand: EndedHand) -> Verdict | None:
     """Check a ``mental-restart`` entry's ``body`` (its ``record`` already the next
     attempt's): the verdict of a "cheat" restart, None for another; RestartRefused."""
     reason, dropped = record["reason"], record["dropped"]
@@ -159,7 +159,7 @@ def allowed(body: dict, record: dict, setup, hand: Hand) -> Verdict | None:
     return None
 
 
-def _cheat(body: dict, dropped: list, setup, hand: Hand) -> Verdict | None:
+def _cheat(body: dict, dropped: list, setup, hand: EndedHand) -> Verdict | None:
     if hand.party.onlooker:
         return None
     verdict = hand.cheat or _rechecked(hand.party) or _revealed(hand.party, hand.dealt, setup)

@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 from net.trust.signing import opens
 
-from . import messages as m
+from . import messages as mm
 from .errors import BadMessage
 from .keys import DealContext
 from .setup import DealSetup, Party
@@ -130,11 +130,11 @@ class Progress:
 
     def follow(self, party: int, body: dict) -> None:
         kind = body["type"]
-        if kind == m.KEY:
+        if kind == mm.KEY:
             self.keys.add(party)
-        elif kind == m.SHUFFLE:
+        elif kind == mm.SHUFFLE:
             self.shuffles += 1
-        elif kind == m.SHARES and self.shuffles == self.parties:
+        elif kind == mm.SHARES and self.shuffles == self.parties:
             self.shared.add(party)
 
     def problem(self, party: int, body: dict) -> str | None:
@@ -142,11 +142,11 @@ class Progress:
         logged): a second key share, a shuffle out of turn, shares before the deck is final.
         Logged, any of these would be proof of a broken rule against its sender."""
         kind = body["type"]
-        if kind == m.KEY and party in self.keys:
+        if kind == mm.KEY and party in self.keys:
             return "you have already published your key share for this deal"
-        if kind == m.SHUFFLE and (len(self.keys) < self.parties or party != self.shuffles):
+        if kind == mm.SHUFFLE and (len(self.keys) < self.parties or party != self.shuffles):
             return "it is not your turn to shuffle"
-        if kind == m.SHARES and self.shuffles < self.parties:
+        if kind == mm.SHARES and self.shuffles < self.parties:
             return "the deck is not final yet: no decryption share can come"
         return None
 
@@ -185,7 +185,7 @@ class DealSequencer:
                 or not opens(key, MENTAL_DOMAIN, envelope):
             raise NotLogged("a deal message must be signed by your key")
         try:
-            body = m.check(envelope["body"], party, self.setup.deck_size)
+            body = mm.check(envelope["body"], party, self.setup.deck_size)
         except BadMessage as exc:
             raise NotLogged(str(exc)) from None
         context = self.setup.context
