@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import logging
 import socket
+
+import attr
 import struct
 import time
 
@@ -37,7 +39,8 @@ import wormhole
 from wormhole import errors as wormhole_errors
 from wormhole._dilation import connection as _dilation_connection
 from wormhole._dilation import connector as _dilation_connector
-from wormhole._status import ConnectedPeer
+from wormhole._dilation import manager as _dilation_manager
+from wormhole._status import ConnectedPeer, ReconnectingPeer
 
 from net.houses import APPID, SETTINGS, SERVERS, house_address
 from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
@@ -58,6 +61,10 @@ PING_INTERVAL = 5.0
 #: Seconds a coming side gives its link to (re)connect before it looks for the other side
 #: with a new code (the other side may have restarted: then the old link never comes back).
 LINK_PATIENCE = 2.0
+#: The same for the staying side: shorter, so that its codes are claimed by the time the
+#: coming side claims one. (While its link works, neither side claims anything: an app
+#: killed then leaves no claim behind to get in its own way.)
+STAYER_PATIENCE = 0.5
 
 
 class HouseError(Exception):
@@ -88,6 +95,25 @@ def _no_delay() -> None:
 
 
 _no_delay()
+
+# A Dilation follower whose connection is lost says nothing (it waits for its leader to
+# reconnect), so a follower whose leader's app was killed would think it still connected
+# until the end of time. Say "reconnecting" for it too: that is what the pairs watch.
+def _lost_said() -> None:
+    cls = _dilation_manager.Manager
+    if getattr(cls, "_parlour_lost_said", False):
+        return
+    lost = cls.connector_connection_lost
+
+    def connector_connection_lost(self):
+        self._maybe_send_status(attr.evolve(self._latest_status,
+                                            peer_connection=ReconnectingPeer(self._reactor.seconds())))
+        return lost(self)
+    cls.connector_connection_lost = connector_connection_lost
+    cls._parlour_lost_said = True
+
+
+_lost_said()
 
 # Dilation tries the direct hints first and holds the relay back this long (its default, 2 s,
 # is added to every connection between houses, where the direct hints — addresses on the
@@ -164,6 +190,7 @@ class _Inbound(_Splice):
             self.transport.loseConnection()
             return None
         theirs, end = _local_pair()
+        self.link.ends.add(end)
         if rest:
             self.held.append(rest)
         self.join(end)
@@ -304,6 +331,7 @@ class Link:
         self.table = table
         self.them = them  # None until a connection through it proves who is there
         self.closed = False
+        self.ends: set[_Splice] = set()  # the local ends of the connections it carries
         self.down_since = time.monotonic()  # not connected since (None: connected)
         claim.status_listeners.append(self._status)
         factory = protocol.Factory()
@@ -311,6 +339,7 @@ class Link:
         claim.dilated.listener_for(SUBPROTOCOL).listen(factory)
 
     def _status(self, claim) -> None:
+        log.debug("link %s: peer %s", self.table, "connected" if claim.peer_connected else "away")
         if claim.peer_connected:
             self.down_since = None
         elif self.down_since is None:
@@ -342,13 +371,21 @@ class Link:
         def connected(_proto):
             end.transport.write(_PORT.pack(port))
             theirs, local = _local_pair()
+            self.ends.add(local)
             end.join(local)
             return theirs
         d.addCallback(connected)
         return d
 
     def close(self) -> defer.Deferred:
+        """Close the wormhole, and at once every connection it carries: a player who
+        came back on a new link must not find its old connection still holding its seat
+        (Dilation keeps a subchannel open across its reconnections)."""
         self.closed = True
+        for end in self.ends:
+            if end.transport is not None:
+                end.transport.abortConnection()
+        self.ends.clear()
         return self.claim.close()
 
 
@@ -369,6 +406,7 @@ class Pair:
         self.waiting: list[defer.Deferred] = []
         self.comer_at: int | None = None
         self._lonely = None
+        self._retend = None
 
     def __repr__(self):
         return f"<Pair {self.me.fingerprint}->{self.them.hex()[:8]} {'stays' if self.stayer else 'comes'}>"
@@ -393,12 +431,13 @@ class Pair:
             for k in list(self.claims):
                 self._drop(k)
             return
-        if self.stayer:
-            want = self._window()
-        elif self.link is not None and self.link.down_for() < LINK_PATIENCE:
+        patience = STAYER_PATIENCE if self.stayer else LINK_PATIENCE
+        if self.link is not None and self.link.down_for() < patience:
             want = []
             if not self.link.healthy:  # look again once its patience is out
-                reactor.callLater(LINK_PATIENCE - self.link.down_for() + 0.05, self.tend)
+                self._tend_in(patience - self.link.down_for() + 0.05)
+        elif self.stayer:
+            want = self._window()
         else:
             want = [self._comer_code()]
         for k in list(self.claims):
@@ -407,6 +446,10 @@ class Pair:
         for k in want:
             if k not in self.claims:
                 self._claim(k)
+
+    def _tend_in(self, delay: float) -> None:
+        if self._retend is None or not self._retend.active():
+            self._retend = reactor.callLater(delay, self.tend)
 
     def _window(self) -> list[int]:
         k, codes = self.book.start(self.table, self.them), []
@@ -425,6 +468,7 @@ class Pair:
         return self.comer_at
 
     def _claim(self, k: int) -> None:
+        log.debug("%r: claims code %d", self, k)
         self.book.claiming(self.table, self.them, k)
         versions = {"parlour": {"pair": True}}
         self.claims[k] = Claim(self.hub, pair_code(self.secret, k), versions,
@@ -452,6 +496,7 @@ class Pair:
         d.addBoth(lambda _: self.book.closed(self.table, self.them, k))
 
     def _live(self, k: int, claim: Claim) -> None:
+        log.debug("%r: met at code %d", self, k)
         self.claims.pop(k, None)
         self.book.closed(self.table, self.them, k)
         self.book.met(self.table, self.them, k)

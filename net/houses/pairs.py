@@ -14,10 +14,11 @@ both claim, and the mailbox holds at most two sides per code, so a code claimed 
 app that then died (a "ghost", until the mailbox prunes it) must not be used again.
 The rules, the same on both sides, every step written down before it is taken:
 
-* the side with the lower key *stays*: while it wants the link it claims the ``WINDOW``
-  lowest codes from its start that it has not seen dead, linked or not; the other side
-  *comes*: while it wants the link and has none that works, it claims one code, its
-  start;
+* while a side wants the link and has none that works (none, or one not connected for a
+  moment), it claims codes: the side with the lower key *stays* — it claims the
+  ``WINDOW`` lowest codes from its start that it has not seen dead — and the other side
+  *comes*: it claims one code, its start, after a little more patience (so the window is
+  there when it comes). While the link works neither side claims anything;
 * the start is ``next`` — ``m + WINDOW`` after the two met at code ``m``, 0 at first —
   or, after a crash, just past every code this side had claimed and not closed
   (``open``): its own ghosts are never claimed again;
@@ -82,6 +83,8 @@ class Book:
     def __init__(self, directory: str | os.PathLike | None):
         self.path = Path(directory) / BOOK_FILE if directory is not None else None
         self.pairs: dict[str, dict] = self._read()
+        # Codes an earlier run claimed and never closed (it crashed): perhaps its ghosts.
+        self.stale = {k: max(v["open"]) + 1 for k, v in self.pairs.items() if v["open"]}
 
     @staticmethod
     def key(table: str, their_key: bytes) -> str:
@@ -102,9 +105,10 @@ class Book:
         return self.pairs.setdefault(self.key(table, their_key), {"next": 0, "open": [], "stay": False})
 
     def start(self, table: str, their_key: bytes) -> int:
-        """The lowest code this side may claim: ``next``, or past its own open claims."""
+        """The lowest code this side may claim: ``next``, or past the claims an earlier run
+        of this side left open."""
         e = self.entry(table, their_key)
-        return max([e["next"]] + [c + 1 for c in e["open"]])
+        return max(e["next"], self.stale.get(self.key(table, their_key), 0))
 
     def claiming(self, table: str, their_key: bytes, k: int) -> None:
         e = self.entry(table, their_key)

@@ -46,6 +46,11 @@ async def dial(identity, address: str, port: int) -> socket.socket:
     return await reactor.run(HUB.dial, identity, them, table, port)
 
 
+def keep_count(identity, table: str, directory) -> None:
+    """Count ``identity``'s codes at ``table`` in ``directory`` (``pairs.Book``)."""
+    reactor.call(HUB.book, identity, table, directory)
+
+
 def want(identity, address: str, directory=None) -> None:
     """Keep a way to the player at house ``address`` (its codes claimed as the rules say)."""
     where = parse_house(address)

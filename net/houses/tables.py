@@ -113,6 +113,14 @@ class GuestHouses:
         """Whether this guest reaches its host across houses."""
         return is_house(self.core.address)
 
+    def keep_count(self) -> None:
+        """A guest at a table across houses keeps its codes' count in its state directory
+        (a restarted app then never claims a code it left open)."""
+        where = parse_house(self.core.address)
+        if where is not None and self.core.state_dir is not None:
+            from net.houses import service
+            service.keep_count(self.core.identity, where[1], self.core.state_dir)
+
     async def use_code(self, timeout: float) -> dict:
         """Meet the host whose code was typed; where the table is. HouseError (for the
         person) when that fails."""

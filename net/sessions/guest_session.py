@@ -169,6 +169,7 @@ class GuestCore:
         try:
             if self.houses.code:
                 await self._use_code()
+            self.houses.keep_count()
             await self._locate()
             await self.succession.start()
             if self.give_up is not None:

@@ -171,6 +171,7 @@ async def run_host(args) -> int:
 
 async def run_join(args) -> int:
     from net.sessions.guest_session import GuestCore
+    from net.sessions.last_table import LastTable
     from net.wire.identity import load_identity
     state_dir = state_dir_for(args.state_dir, "guest")
     identity = load_identity(state_dir, default_name=args.name or "Guest")
@@ -184,6 +185,14 @@ async def run_join(args) -> int:
         except CodeError as exc:
             emit({"type": "error", "message": str(exc)})
             return EXIT_FAILED
+    elif args.rejoin:
+        from net.sessions.last_table import LastTable
+        record = LastTable(state_dir).load()
+        if record is None:
+            emit({"type": "error", "message": "no table to rejoin in the state directory"})
+            return EXIT_FAILED
+        address, port, args.fingerprint = record["address"], record["port"], record["fingerprint"]
+        args.seat = record["seat"]
     elif args.address:
         address, _, port_text = args.address.rpartition(":")
         port = int(port_text)
@@ -196,7 +205,8 @@ async def run_join(args) -> int:
                      emit=_printer(args.verbose), timings=_timings(args), bot_level=args.bot,
                      state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
                      stop_on_alert=True, discover_timeout=args.discover_timeout,
-                     takeover=_carry_on(args), code=args.code)
+                     takeover=_carry_on(args), code=args.code,
+                     remember=LastTable(state_dir) if args.remember or args.rejoin else None)
     start_up_done()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -276,6 +286,10 @@ def parser() -> argparse.ArgumentParser:
     where.add_argument("--table", help="table name to look for over mDNS")
     where.add_argument("--address", help="HOST:PORT of the table")
     where.add_argument("--code", help="the code the host read out (a table in another house)")
+    where.add_argument("--rejoin", action="store_true",
+                       help="the table this state directory last held a seat at (--remember)")
+    join.add_argument("--remember", action="store_true",
+                      help="keep where this seat is in the state directory, as the app does")
     join.add_argument("--fingerprint", help="the host key's fingerprint to pin")
     join.add_argument("--bot", required=True, help="bot level: random, easy, normal, hard")
     join.add_argument("--seat", type=int, help="preferred seat")
