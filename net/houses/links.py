@@ -53,7 +53,7 @@ _PORT = struct.Struct(">H")
 #: Seconds from the other side's key to its confirmation before a claim is a ghost's.
 GHOST_AFTER = 3.0
 #: Seconds without the mailbox's welcome before we say it cannot be reached.
-MAILBOX_WITHIN = 10.0
+MAILBOX_WITHIN = 6.0
 #: Seconds a coming side waits alone at a code before it tries the next one.
 LONELY_AFTER = 20.0
 #: Seconds between Dilation's pings (its default, 30, takes a minute to see a dead link).

@@ -137,9 +137,15 @@ async def run_host(args) -> int:
     identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
     interfaces, bind = _host_network(args)
     bots = {seat: args.bot_level for seat in range(1, 1 + args.bots)}
+    printer = _printer(args.verbose)
+
+    def out(event: dict) -> None:
+        printer(event)
+        if event.get("type") == "invite" and event["state"] == "burnt":
+            core.houses.invite(event["seat"])  # a wrong try burnt it: the next code, at once
     core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
                                "name": args.table or f"{identity.name}'s table"},
-                    state_dir=state_dir, emit=_printer(args.verbose), bind=bind,
+                    state_dir=state_dir, emit=out, bind=bind,
                     port=args.port or 0, interfaces=interfaces, timings=_timings(args),
                     bots=bots, you=0, autoplay=True, auto_start=True, hands=args.hands,
                     stand_in_after=args.stand_in, readmit_names=args.readmit_names,
