@@ -262,6 +262,10 @@ class HostSession(HostedSession):
         ``set_seat(seat, "human", player=fingerprint)``.)"""
         self._do(self.core.arrivals.turn_away, fingerprint)
 
+    def invite(self, seat: int) -> None:
+        """A code for ``seat``, for a player in another house: "invite" events."""
+        self._do(self.core.houses.invite, seat)
+
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
         self.on_event = lambda event: None
