@@ -56,6 +56,7 @@ class LeaveChoice:
 
     text: str
     act: Callable[[], None]
+    name: str | None = None  # its button's object name (tests find it by this)
 
 
 class NetworkSessions(Protocol):
@@ -251,8 +252,10 @@ class MainWindow(QMainWindow):
             self._network_missing()
             return
         bridge = self.new_bridge()
+        where = {"where": offer["where"]} if offer.get("where") else {}  # (a table carried on)
         self._sit_down(self.network.host({**settings, "name": offer["name"]},
-                                         self.settings.display_name, bridge.deliver, resume=True),
+                                         self.settings.display_name, bridge.deliver, resume=True,
+                                         **where),
                        bridge)
 
     def discard_game(self, offer: dict) -> None:
@@ -261,7 +264,7 @@ class MainWindow(QMainWindow):
             from net.sessions.local import discard_local
             discard_local(offer["game"]["game"])
         elif self.network is not None:
-            self.network.discard_unfinished()
+            self.network.discard_unfinished(*([offer["where"]] if offer.get("where") else []))
         self.offer_unfinished()
 
     def _forget_carried_on(self, table) -> None:
@@ -396,18 +399,53 @@ class MainWindow(QMainWindow):
                     "whenever you like.",
                     [LeaveChoice("Leave", self.leave_table)])
         if self.table.table.get("is_host"):
-            # One place for every way a host may go: a handover to another player, once
-            # the network can do it at once, is one more choice here.
-            return ("Close the table for everyone?",
-                    f"You are hosting: if you {'close Parlour' if closing else 'leave'}, the "
-                    "game ends for everyone at the table and they go back to their lobbies.",
-                    [LeaveChoice("End the game for everyone" if closing else "Leave",
-                                 self._leave_then(closing))])
+            # Every way a host may go: end the game for everyone, or — when another
+            # player's computer can carry the table on — hand it to them at once.
+            end = LeaveChoice("End the game for everyone" if closing else "Leave",
+                              self._leave_then(closing))
+            heir = self._heir()
+            if heir is None:
+                return ("Close the table for everyone?",
+                        f"You are hosting: if you {'close Parlour' if closing else 'leave'}, the "
+                        "game ends for everyone at the table and they go back to their lobbies.",
+                        [end])
+            seat, name = heir
+            return ("Hand the table on, or close it for everyone?",
+                    f"You are hosting. Hand the table to {name}: their computer carries the "
+                    "game on at once, and everyone else plays on with them (a hand being "
+                    "played is dealt again; the scores stay). Or end the game for everyone: "
+                    "they go back to their lobbies.",
+                    [end, LeaveChoice(f"Hand the table to {name}", self._hand_over_then(seat, closing),
+                                      "confirmLeaveHandOver")])
         return ("Leave the table?",
                 "Your seat is kept for you. The others wait — or the host lets a computer "
                 "player take your turns — until you come back with Rejoin at the top of "
                 "your lobby.",
                 [LeaveChoice("Close Parlour" if closing else "Leave", self._leave_then(closing))])
+
+    def _heir(self) -> tuple[int, str] | None:
+        """The player we may hand the table to (the host's "table" event says), and
+        their name."""
+        seat = self.table.table.get("heir")
+        seats = self.table.table.get("seats") or []
+        if seat is None or not 0 <= seat < len(seats):
+            return None
+        return seat, seats[seat].get("name") or f"seat {seat + 1}"
+
+    def _hand_over_then(self, seat: int, closing: bool) -> Callable[[], None]:
+        """Hand the table to the player in ``seat`` (the game goes on at theirs), then
+        go back to the lobby, or close the window if that is what was asked."""
+        def hand_over() -> None:
+            session, self.session = self.session, None
+            handed = session.hand_over(seat)  # (at most a few seconds: the others move over)
+            self.leave_table(to_lobby=not closing)
+            if closing:
+                self.close()  # no longer mid-game: it closes now
+            elif not handed:
+                self.show_problem("The table was closed",
+                                  "It could not be handed over (that player left meanwhile), "
+                                  "so the game ended for everyone.")
+        return hand_over
 
     def _leave_then(self, closing: bool) -> Callable[[], None]:
         """Leave the table, and then close the window if that is what was asked."""
@@ -427,7 +465,8 @@ class MainWindow(QMainWindow):
         actions = {}
         for number, choice in enumerate(choices):
             button = box.addButton(choice.text, QMessageBox.DestructiveRole)
-            button.setObjectName("confirmLeaveYes" if number == 0 else f"confirmLeave{number}")
+            button.setObjectName(choice.name or ("confirmLeaveYes" if number == 0
+                                                 else f"confirmLeave{number}"))
             actions[button] = choice.act
         stay = box.addButton("Cancel" if closing else "Stay", QMessageBox.RejectRole)
         stay.setObjectName("confirmLeaveNo")

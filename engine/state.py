@@ -103,22 +103,6 @@ def _extend_code(code: tuple, items: list, to_json) -> tuple:
     return len(items), items[-1], encoded
 
 
-def _adopt_encoded_history(state: "State", other: "State") -> None:
-    """``State.adopt_encoded_history``: give ``state`` the history encoding kept by
-    ``other`` (``_encoded_history``) for the items its history has alike in public — a
-    replay of the same moves on another made-up deal (``partial.PartialHand``) — so its
-    next hash encodes only what is new. Items are alike when equal, or (a secret move
-    filled with other cards) when their public forms are; the rest is encoded afresh."""
-    if other._history_code is None or state._history_code is not None:
-        return
-    actions, tricks = other._history_code
-    public = state.game.action_to_json
-    state._history_code = (
-        _rebased(actions, other.history, state.history,
-                 lambda a, b: a == b or public(a, public=True) == public(b, public=True)),
-        _rebased(tricks, other.tricks, state.tricks, lambda a, b: a == b))
-
-
 def _rebased(code: tuple, old: list, new: list, alike) -> tuple:
     """``code``, kept for the items ``old``, made ``new``'s when their first items are
     ``alike`` one for one (else nothing kept: ``_NO_CODE``)."""
@@ -716,7 +700,20 @@ class State:
         self._history_code = (actions, tricks)  # tuples: a clone may share them
         return {"actions": actions, "tricks": tricks}
 
-    adopt_encoded_history = _adopt_encoded_history  # (state.adopt_encoded_history(other))
+    def adopt_encoded_history(self, other: "State") -> None:
+        """Take the history encoding kept by ``other`` (``_history_code``) for the items
+        this state's history has alike in public — a replay of the same moves on another
+        made-up deal (``partial.PartialHand``) — so its next hash encodes only what is new.
+        Items are alike when equal, or (a secret move filled with other cards) when their
+        public forms are; the rest is encoded afresh."""
+        if other._history_code is None or self._history_code is not None:
+            return
+        actions, tricks = other._history_code
+        public = self.game.action_to_json
+        self._history_code = (
+            _rebased(actions, other.history, self.history,
+                     lambda a, b: a == b or public(a, public=True) == public(b, public=True)),
+            _rebased(tricks, other.tricks, self.tricks, lambda a, b: a == b))
 
     def state_hash(self) -> str:
         """Hex SHA-256 of the canonical public view: equal on every honest peer."""

@@ -18,8 +18,14 @@ from __future__ import annotations
 #: view is only what the peer's view adds to the public one (``State.private_view``),
 #: not the whole view again; a "mental-deal" that is not the table's first deal of its
 #: hand number carries a fresh "attempt" (a rematch, a hand dealt again after a
-#: takeover), and a takeover keeps the mental deal.
-PROTOCOL_VERSION = 5
+#: takeover), and a takeover keeps the mental deal. 6: the host's "error" refusing a
+#: peer's signed message (a move, a deal message) names it by its signature
+#: ("refuses"), so that the peer matches a refusal to the move it answers. 7: a takeover
+#: needs the standings of a majority of the table's players; the host may hand the table
+#: to a player on leaving ("handover", and the takeover entry's optional "handover"); a
+#: standby answers a standing with "follow" (another player carries the table on) or
+#: "declined"; a "join" may name the table whose log the peer holds.
+PROTOCOL_VERSION = 7
 
 # -- identity -------------------------------------------------------------------------
 
@@ -126,6 +132,15 @@ STAND_IN_GRACE = 30.0
 #: Seconds the host waits for a player's deal contribution (its "shuffle") before it
 #: logs a "skip" entry and deals without it, as it does for a player who dropped.
 CONTRIBUTION_DEADLINE = 10.0
+#: Seconds the private deal waits for a player gone from it — every seat of its client
+#: dropped, not back — before the hand goes on without them (dealt again, or, once the
+#: cards are dealt, voided and dealt again). Their cards are locked with their key: only
+#: their own client can open them, and it can come back to the same hand at any time (its
+#: secrets derive from its key), so the table waits about as long as an app takes to be
+#: restarted by hand. The host may deal again without them sooner, but not before
+#: ``CONTRIBUTION_DEADLINE`` (the floor every peer checks), or keep waiting longer. A
+#: client connected but silent in the deal keeps ``CONTRIBUTION_DEADLINE``.
+DROP_WAIT = 60.0
 #: The mental-poker deal (issue 13) is the default for a table of two humans or more: no
 #: client, the host's included, learns another human's cards. A table with one human
 #: keeps the seeded deal whatever this says (``HostAuthority``).
@@ -173,6 +188,9 @@ LOCAL_DIR = "local"
 #: A guest's copy of each table's verified log (net/sessions/guest_log.py), under its
 #: data directory.
 GUEST_LOG_DIR = "tables"
+#: Where a guest keeps the table it carries on after its host left (its log, its
+#: record), under its data directory: resumed from there after a restart, as a host's.
+CARRIED_ON_DIR = "carried-on"
 #: A guest writes the entries it acknowledged to that copy this long after the first of
 #: them, in one transaction: off a move's round trip, which the acknowledgement ends,
 #: and not in the middle of the other peers' checks of the next move.
@@ -180,7 +198,25 @@ GUEST_LOG_DELAY = 0.1
 
 # -- takeover (net/trust/takeover.py) ---------------------------------------------------------
 
-#: Seconds of silence from the host after which the remaining players take the table
-#: over (the host may come back before: then nothing changes). Longer than a heartbeat
-#: timeout plus a restarting host's usual return, so a restart is not taken for a departure.
-TAKEOVER_GRACE = 15.0
+#: Seconds the players wait, once their host's app is gone — its connection closed or
+#: reset, its computer refusing new ones, as a crashed or killed app leaves it — before
+#: they carry the table on. An app restarted within this is simply back (its table
+#: restored from its log); later, it finds the table carried on and joins it as a guest.
+TAKEOVER_AFTER_RESET = 2.5
+#: Seconds the players wait after their host went silent (nothing heard from it for
+#: ``HEARTBEAT_TIMEOUT``: a lid closed, the Wi-Fi gone) before they carry the table on.
+#: A blip shorter than the heartbeat timeout is never noticed; one that ends within this
+#: is a reconnection, as any.
+TAKEOVER_AFTER_SILENCE = 1.5
+#: Seconds the player who carries the table on waits for the standings of the players its
+#: log says are connected (they noticed the host gone at about the same moment).
+TAKEOVER_GATHER = 1.0
+#: A takeover that found no majority of the players (a partition, or the others still
+#: have the host) is tried again this often while the host stays away.
+TAKEOVER_RETRY = 5.0
+#: How often a guest tries its host again while a takeover is pending: a restarted
+#: app is found before the players carry the table on.
+TAKEOVER_PROBE = 0.25
+#: Seconds a host handing the table over (``HostCore.hand_over``) waits for its guests to
+#: go to the heir before it closes (they do within a fraction of a second).
+HANDOVER_GRACE = 5.0

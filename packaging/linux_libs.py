@@ -183,7 +183,7 @@ def pyside_dir() -> Path:
 
 
 # The PySide6 modules app/ imports (tests/packaging/test_linux_libs.py keeps this true).
-QT_MODULES = ("QtCore", "QtGui", "QtSvg", "QtWidgets")
+QT_MODULES = ("QtCore", "QtGui", "QtNetwork", "QtSvg", "QtWidgets")
 
 
 def kept_qt_binaries(pyside: Path) -> list[Path]:

@@ -5,7 +5,11 @@ a new key, the host leaves for good and a player carries the table on (issue 14)
 arrives as a "connection" or "takeover" event; ``Absences`` turns it into the parts the
 table view owns: the seat's dot, the curtain over the table when it is *our* link that
 is down (everyone else plays on, so theirs is a bar, not a curtain), the bar for a seat
-the table waits for, and a line in the status.
+the table waits for, and a line in the status. Under the private deal a player gone
+holds the hand itself up — their cards are locked with their key — and a "waiting" event
+for "return" says so: the bar counts down to the hand dealt again without them, and
+offers the host "Keep waiting" or "Deal again without Dad" (``on_away``); once it is
+dealt again without them the bar is an ordinary one again (``dealt_again``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ class Absences:
         self.view = view  # the TableView: its table data, seat ring, curtain and bar
         self.flash = flash
         self.host_gone: str | None = None  # the takeover curtain's words while it is up
+        self.why: dict[int, str] = {}  # a seat away -> why, in words (its drop's)
 
     def reset(self) -> None:
         self.view.connection.hide()
@@ -55,9 +60,81 @@ class Absences:
         if seat == view.you:
             self._reconnecting(seat, event)
         else:  # a bar, not a curtain: everyone else plays on meanwhile
-            view.waiting.waiting(seat, f"Waiting for {who} to come back",
-                                 drop_reason(who, event.get("detail") or ""),
+            self.why[seat] = drop_reason(who, event.get("detail") or "")
+            view.waiting.waiting(seat, f"Waiting for {who} to come back", self.why[seat],
                                  bool(view.table.get("is_host")))
+
+    def on_waiting(self, event: dict) -> None:
+        """Under the private deal: a player gone, whose cards are locked with their key,
+        waited for ("return": the bar, with its countdown); or the deal started again or
+        the hand voided without players ("restart", "void"), said in words, with why — in
+        the status line, a banner and the game log."""
+        if event.get("for") == "return":
+            self.on_away(event)
+            return
+        view = self.view
+        if event.get("detail"):
+            view.status.show_waiting(event["detail"])
+        self.dealt_again(event.get("seats") or [])
+        who = " and ".join(event.get("names") or []) or "a player"
+        reason = event.get("reason") or f"{who} left and did not come back in time"
+        their = "your" if event.get("seats") == [view.you] else "their"
+        if event.get("for") == "void":
+            view.hand_voided(reason, "it is dealt again, the scores unchanged; the host's "
+                                     f"computer holds {their} cards this hand")
+        else:
+            self.deal_restarted(reason, their)
+
+    def deal_restarted(self, reason: str, their: str = "their") -> None:
+        """The deal started again before the cards were dealt, for ``reason`` (words: "Dad
+        left and did not come back in time"): a banner and a line in the log of the hand
+        being dealt."""
+        view = self.view
+        number = view.hand_number or 0
+        if view.view.get("phase") in (None, "done"):  # (the last hand is still shown)
+            number += 1
+        view.notice.show_notice(f"The deal started again: {reason}.",
+                                f"The host's computer holds {their} cards this hand.")
+        view.data.notes.append((number, f"Hand {number} dealt again: {reason}"))
+        view.refresh()
+
+    def keep_waiting(self, seat: int) -> None:
+        """The host's Keep waiting: no bot for now — and, while the hand itself waits for
+        the player (the private deal), its countdown starts again."""
+        session = self.view.session
+        if session is not None and self.view.waiting.locked:
+            session.keep_waiting(seat)
+        elif session is not None:
+            session.stand_in(seat, False)
+
+    def deal_again(self, seat: int) -> None:
+        """The host's Deal again without Dad."""
+        if self.view.session is not None:
+            self.view.waiting.deal_button.setEnabled(False)  # one click deals once
+            self.view.session.deal_again_without(seat)
+
+    def on_away(self, event: dict) -> None:
+        """The private deal waits for a player gone (a "waiting" event for "return")."""
+        view = self.view
+        names = view.names()
+        for seat in event.get("seats") or []:
+            if seat != view.you:
+                who = names[seat] if seat < len(names) else "a player"
+                view.waiting.locked_for(seat, who, event.get("within"), event.get("choice_in"),
+                                        bool(view.table.get("is_host")))
+                return
+
+    def dealt_again(self, seats) -> None:
+        """The hand was dealt again without ``seats``' players, still away: their cards are
+        the host's now, so the bar is the one for any dropped player (the host may let a
+        computer play for them)."""
+        view = self.view
+        bar = view.waiting
+        if bar.locked and bar.seat in seats:
+            names = view.names()
+            who = names[bar.seat] if bar.seat < len(names) else "a player"
+            bar.waiting(bar.seat, f"Waiting for {who} to come back",
+                        self.why.get(bar.seat) or drop_reason(who, ""), bool(view.table.get("is_host")))
 
     def _reconnecting(self, seat: int, event: dict) -> None:
         """Our own link is down: the curtain, with the attempts so far."""

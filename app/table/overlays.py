@@ -3,11 +3,15 @@
 
 Someone else's dropped connection is a bar above the table, not a curtain over it: the
 host (and everyone else) can go on playing their own turns meanwhile. Only your own
-reconnection covers the table, since nothing can be played until it is back."""
+reconnection covers the table, since nothing can be played until it is back. Under the
+private deal the bar says so when the hand itself waits for the player ("their cards are
+locked with their key"), with a countdown to the hand dealt again without them."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+import time
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
@@ -44,11 +48,16 @@ class AlertBanner(QFrame):
         self.dismiss.clicked.connect(self.hide)
         self.hide()
 
-    def show_alert(self, who: str, rule: str, detail: str, evidence: str | None) -> None:
-        self.text.setText(f"\u26a0 Integrity alert — {who}: {rule}")
+    def show_alert(self, who: str, rule: str, detail: str, evidence: str | None,
+                   goes_on: bool = False) -> None:
+        """``goes_on``: a player's proven cheat the table went on after (the private deal
+        voids the hand and deals it again): said as such, not as a table that stopped."""
+        title = (f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again "
+                 "and the game goes on" if goes_on else f"\u26a0 Integrity alert — {who}: {rule}")
+        self.text.setText(title)
         extra = f"\nEvidence saved to: {evidence}" if evidence else ""
         self.details.setText(f"{detail}{extra}")
-        self.setAccessibleName(f"Integrity alert: {who}: {rule}")
+        self.setAccessibleName(title.removeprefix("\u26a0 ") if goes_on else f"Integrity alert: {who}: {rule}")
         self.setAccessibleDescription(detail)
         self.show()
 
@@ -109,10 +118,16 @@ def drop_reason(name: str, detail: str) -> str:
 
 class WaitingBar(QFrame):
     """"Waiting for Dad to come back" above the table, with the host's choice: keep
-    waiting, or let a computer player take the seat for now. Never blocks the table."""
+    waiting, or let a computer player take the seat for now. Never blocks the table.
+
+    Under the private deal, while the hand itself waits for the player (``locked``: their
+    cards are locked with their key), it counts down to the hand dealt again without
+    them, and the host's choice is to keep waiting (the countdown starts again) or to
+    "Deal again without Dad" — offered once the rules allow it."""
 
     keep_waiting = Signal(int)
     stand_in = Signal(int)
+    deal_again = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -123,6 +138,7 @@ class WaitingBar(QFrame):
         text.setSpacing(0)
         self.title = QLabel()
         self.title.setObjectName("waitingTitle")
+        self.title.setWordWrap(True)
         self.detail = QLabel()
         self.detail.setObjectName("note")
         self.detail.setWordWrap(True)
@@ -134,14 +150,27 @@ class WaitingBar(QFrame):
         self.wait_button.setProperty("role", "secondary")
         self.bot_button = QPushButton("Let the computer play for them")
         self.bot_button.setObjectName("standIn")
+        self.deal_button = QPushButton("Deal again")
+        self.deal_button.setObjectName("dealAgain")
         row.addWidget(self.wait_button)
         row.addWidget(self.bot_button)
+        row.addWidget(self.deal_button)
         self.seat: int | None = None
+        self.locked = False  # the hand waits for the player: their cards are locked with their key
+        self._name = ""
+        self._until: float | None = None  # (time.monotonic) the hand is dealt again without them
+        self._choice_at: float | None = None  # (time.monotonic) the host may deal again without them
+        self._host_choice = False
+        self._tick = QTimer(self)
+        self._tick.setInterval(250)  # a second's digit changes on time, give or take a quarter
+        self._tick.timeout.connect(self._count)
         self.wait_button.clicked.connect(lambda: self.keep_waiting.emit(self.seat))
         self.bot_button.clicked.connect(lambda: self.stand_in.emit(self.seat))
+        self.deal_button.clicked.connect(lambda: self.deal_again.emit(self.seat))
         self.hide()
 
     def waiting(self, seat: int, title: str, detail: str, host_choice: bool) -> None:
+        self._unlock()
         self.seat = seat
         self.title.setText(title)
         self.detail.setText(detail)
@@ -149,11 +178,60 @@ class WaitingBar(QFrame):
         self.setAccessibleDescription(detail)
         self.wait_button.setVisible(host_choice)
         self.bot_button.setVisible(host_choice)
+        self.deal_button.hide()
         self.show()
+
+    def locked_for(self, seat: int, name: str, within: float | None, choice_in: float | None,
+                   host_choice: bool) -> None:
+        """The hand waits for ``name`` (``seat``), gone under the private deal: it is dealt
+        again without them in ``within`` seconds (None: not known here), and the host
+        (``host_choice``) may deal again without them in ``choice_in`` seconds."""
+        now = time.monotonic()
+        self.seat, self.locked, self._name, self._host_choice = seat, True, name, host_choice
+        self._until = None if within is None else now + within
+        self._choice_at = None if choice_in is None else now + choice_in
+        title = f"Waiting for {name} to come back — their cards are locked with their key"
+        self.title.setText(title)
+        self.setAccessibleName(title)
+        self.wait_button.setVisible(host_choice)
+        self.bot_button.hide()
+        self.deal_button.setText(f"Deal again without {name}")
+        self.deal_button.setVisible(host_choice)
+        self._count()
+        self._tick.start()
+        self.show()
+
+    def left(self) -> float | None:
+        """Seconds until the hand is dealt again without the player (None: not known)."""
+        return None if self._until is None else max(0.0, self._until - time.monotonic())
+
+    def _count(self) -> None:
+        now, left = time.monotonic(), self.left()
+        if left is None:
+            detail = "The hand goes on as soon as they are back, or once the host deals again without them."
+        elif left > 0:
+            seconds = int(left + 0.999)  # 0:01 until the very end, never 0:00 while waiting
+            detail = f"Dealt again without them in {seconds // 60}:{seconds % 60:02d} unless they come back."
+        elif self._host_choice:
+            detail = "Dealing again without them…"
+        else:
+            detail = "The host is waiting a little longer for them."
+        self.detail.setText(detail)
+        self.setAccessibleDescription(detail)
+        may = self._choice_at is not None and now >= self._choice_at
+        self.deal_button.setEnabled(may)
+        self.deal_button.setToolTip("" if may or self._choice_at is None else
+                                    f"Possible in {self._choice_at - now:.0f} s: the rules give "
+                                    f"{self._name} that long to come back")
+
+    def _unlock(self) -> None:
+        self._tick.stop()
+        self.locked, self._until, self._choice_at = False, None, None
 
     def clear(self, seat: int | None = None) -> None:
         """Hide the bar (only if it is about ``seat``, when given)."""
         if seat is None or seat == self.seat:
+            self._unlock()
             self.hide()
             self.seat = None
 

@@ -148,8 +148,9 @@ class TableView(QWidget):
         self.summary.leave.connect(self.leave_requested)
         self.summary.next_hand.connect(self._next_hand)
         self.summary.rematch.connect(self._rematch)
-        self.waiting.keep_waiting.connect(lambda seat: self._stand_in(seat, False))
+        self.waiting.keep_waiting.connect(self.absences.keep_waiting)
         self.waiting.stand_in.connect(lambda seat: self._stand_in(seat, True))
+        self.waiting.deal_again.connect(self.absences.deal_again)
         self.address_button.clicked.connect(self._copy_address)
 
     # -- what the session said, as the parts read it ----------------------------------------
@@ -300,7 +301,7 @@ class TableView(QWidget):
         names = self.names()
         who = names[seat] if seat is not None and seat < len(names) else "the table"
         self.banner.show_alert(who, event.get("rule", "a check failed"), event.get("detail", ""),
-                               event.get("evidence_path"))
+                               event.get("evidence_path"), bool(event.get("goes_on")))
 
     def on_error(self, event: dict) -> None:
         """A refusal of your own action: it stays readable until the game moves on, and
@@ -320,15 +321,12 @@ class TableView(QWidget):
 
     def on_waiting(self, event: dict) -> None:
         """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
-        cards come (the next state event rewrites the status line). A hand voided
-        because players were gone past the deadline (the private deal) is said too."""
-        if event.get("detail"):
+        cards come (the next state event rewrites the status line). A player gone from the
+        private deal, and a deal gone on without them, are ``absences``'."""
+        if event.get("for") in ("return", "void", "restart"):
+            self.absences.on_waiting(event)
+        elif event.get("detail"):
             self.status.show_waiting(event["detail"])
-        if event.get("for") == "void":
-            who = " and ".join(event.get("names") or []) or "a player"
-            self.hand_voided(f"{who} left and did not come back in time",
-                             "it is dealt again, the scores unchanged; the host's computer "
-                             "holds their cards this hand")
 
     def hand_voided(self, reason: str, then: str = "the scores are unchanged") -> None:
         """A hand voided, for any ``reason`` (words: "Dad left and did not come back in

@@ -150,6 +150,17 @@ class GuestHouses:
             peers.append([seat, address, port])
         return {**message, "peers": peers}
 
+    def heir(self, message: dict) -> dict:
+        """The host's handover as this guest can use it: across houses, the heir at its
+        house address (the host names it by its address on the host's home network)."""
+        replica = self.core.replica
+        if not self.across or replica is None or is_house(message.get("address")):
+            return message
+        info = replica.seats.get(message["signed"]["body"]["seat"])
+        if info is None or info.key is None:
+            return message
+        return {**message, "address": house_address(info.key, replica.table)}
+
     def host_gone(self, roster: dict) -> None:
         """The link to the host ended: keep finding the other players this guest can only
         reach across houses, should the table be carried on (``roster``: seat ->

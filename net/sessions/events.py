@@ -203,24 +203,32 @@ def connection_event(seat: int | None, state: str, detail: str = "", **progress)
 
 
 def takeover_event(stage: str, departed: str, successor: str, abandoned: int | None,
-                   reason: str | None, you: bool = False, departed_seat: int | None = None) -> dict:
+                   reason: str | None, you: bool = False, departed_seat: int | None = None,
+                   text: str | None = None, handed: bool = False) -> dict:
     """The "takeover" event: the host left for good and a player carries the table on.
-    ``stage``: "searching" (the host has been silent past the grace: finding who hosts
-    now), "following" (another player hosts: reconnecting to it), "hosting" (we do), or
-    "done" (the takeover entry is in our log). ``abandoned``: the hand dealt again."""
+    ``stage``: "searching" (the host has been gone past the wait: finding who hosts
+    now — or, ``text`` says, waiting for enough of the players to reach each other),
+    "following" (another player hosts: reconnecting to it — or, ``text`` says, not
+    reaching it), "hosting" (we do), or "done" (the takeover entry is in our log).
+    ``abandoned``: the hand dealt again; ``handed``: the host left on purpose and handed
+    the table to that player."""
     return {"type": "takeover", "stage": stage, "departed": departed, "successor": successor,
             "abandoned": abandoned, "reason": reason, "you": you, "departed_seat": departed_seat,
-            "text": takeover_text(stage, departed, successor, abandoned, you)}
+            "text": text or takeover_text(stage, departed, successor, abandoned, you, handed)}
 
 
 def takeover_text(stage: str, departed: str, successor: str, abandoned: int | None,
-                  you: bool = False) -> str:
+                  you: bool = False, handed: bool = False) -> str:
     """A takeover in words: "Grandma's computer left the game — Dad is now hosting"."""
     gone = f"{departed}'s computer" if departed else "The host's computer"
     if stage == "searching":
         return f"{gone} has stopped answering — finding who carries the table on…"
     who = "you are" if you else f"{successor or 'another player'} is"
     text = f"{gone} left the game — {who} now hosting"
+    if handed:
+        text = (f"{departed or 'The host'} left and handed the table to "
+                f"{'you' if you else successor or 'another player'}"
+                + (" — you are now hosting" if you else ""))
     if stage == "following":
         text += " (reconnecting…)"
     if abandoned is not None:
@@ -238,27 +246,61 @@ def stand_in_event(seat: int, name: str) -> dict:
     return connection_event(seat, "stand_in", f"a bot plays for {name} until they come back")
 
 
-def shuffle_event(names: list[str], skipped: bool = False) -> dict:
+def shuffle_event(names: list[str], skipped: bool = False, dealt: bool = False) -> dict:
     """The "waiting" event: whose shuffle (deal contribution) the table awaits, or,
-    ``skipped``, whose it dealt without."""
+    ``skipped``, whose it dealt without; ``dealt``: the cards are dealt, and the private
+    deal awaits those players' computers' part in opening some (a widow, a kitty, the
+    hand's end)."""
     who = " and ".join(f"{n}'s" for n in names)
     detail = (f"Dealt without {who} shuffle: it did not come in time." if skipped
+              else f"Waiting for {who} computer to open the cards…" if dealt
               else f"Waiting for {who} shuffle…")
     return {"type": "waiting", "for": "shuffle", "names": list(names),
             "detail": detail if names else ""}
 
 
-def deal_restart_event(names: list[str], seats: list[int], voided: bool) -> dict:
-    """The "waiting" event of a mental-poker deal restarted without players who were
-    gone past the deadline (``voided``: the hand had been dealt; it is void, the scores
-    unchanged): their seats' cards are the host's until the next hand."""
-    who = " and ".join(names)
-    detail = (f"The hand is void: {who} left and did not come back in time. Dealing again; "
-              f"the host's computer holds their cards this hand." if voided else
-              f"Dealing again without {who}: they did not take part in the shuffle in time. "
-              f"The host's computer holds their cards this hand.")
+#: Why a private deal went on without players (``deal_restart_event``): they left and
+#: were waited for in vain ("gone"), they left and the host person dealt again without
+#: them ("chosen"), their computer stayed but did not answer the deal in time ("silent"),
+#: or it broke a rule of the deal ("cheat", named in an "alert" event).
+WHY_GONE, WHY_CHOSEN, WHY_SILENT, WHY_CHEAT = "gone", "chosen", "silent", "cheat"
+
+
+def deal_restart_event(names: list[str], seats: list[int], voided: bool, why: str = WHY_GONE,
+                       yours: bool = False) -> dict:
+    """The "waiting" event of a mental-poker deal restarted without players (``why``:
+    ``WHY_*``); ``voided``: the hand had been dealt — it is void, the scores unchanged.
+    Their seats' cards are the host's until the next hand. ``reason`` says why in words,
+    for "Hand 3 is void: …"; ``yours``: to the player it went on without, back (a single
+    seat: "you left and did not come back in time")."""
+    who, whose, them, their = (" and ".join(names), f"{' and '.join(names)}'s", "them", "their")
+    if yours:
+        who, whose, them, their = "you", "your", "you", "your"
+    reason = {WHY_CHOSEN: f"{who} left, and the host dealt again without {them}",
+              WHY_SILENT: f"{whose} computer did not answer the deal in time",
+              WHY_CHEAT: f"{whose} computer broke a rule — see the alert"}.get(
+                  why, f"{who} left and did not come back in time")
+    detail = (f"The hand is void: {reason}. Dealing again; the host's computer holds {their} "
+              "cards this hand." if voided else
+              f"The deal starts again: {reason}. The host's computer holds {their} cards this hand.")
     return {"type": "waiting", "for": "void" if voided else "restart", "names": list(names),
-            "seats": list(seats), "detail": detail}
+            "seats": list(seats), "why": why, "reason": reason, "detail": detail}
+
+
+def away_event(names: list[str], seats: list[int], within: float | None,
+               choice_in: float | None = None) -> dict:
+    """The "waiting" event of a private deal waiting for players gone, whose cards are
+    locked with their key: the hand goes on without them in ``within`` seconds unless
+    they come back (None: unknown — this client could not time their drop, or the host
+    chose to keep waiting); ``choice_in`` (the host's own only): seconds until the host
+    person may deal again without them (0: now)."""
+    who = " and ".join(names)
+    event = {"type": "waiting", "for": "return", "names": list(names), "seats": list(seats),
+             "detail": f"Waiting for {who} to come back — their cards are locked with their key",
+             "within": within}
+    if choice_in is not None:
+        event["choice_in"] = choice_in
+    return event
 
 
 def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: str,

@@ -88,6 +88,7 @@ class TableEvent(TypedDict):
     started: bool
     waiting: NotRequired[list[dict]]  # host: strangers asking in, [{"fingerprint", "name"}]
     address: NotRequired[str]  # a network host's: what others type in Join by address
+    heir: NotRequired[int | None]  # a network host's: whom it may hand the table to on leaving
 
 
 class StateEvent(TypedDict):
@@ -176,14 +177,26 @@ class HintEvent(TypedDict):
 
 
 # The deal has waited a while for these players' contributions ("Waiting for Dad's
-# shuffle…"), or, at the deadline, "Dealt without Dad's shuffle: …"; under the mental
-# deal, "restart" (dealing again without players who did not take part in the shuffle in
-# time) or "void" (the hand is void: a player left and did not come back in time), with
-# their ``seats``. (Written this way because one field is called "for".)
+# shuffle…"), or, at the deadline, "Dealt without Dad's shuffle: …". Under the private
+# deal: "return" — players gone whose cards are locked with their key, waited for: the
+# hand goes on without them in ``within`` seconds unless they come back (None: unknown:
+# the drop came in a catch-up, or the host keeps waiting), and, the host's own only, the
+# host person may "Deal again without Dad" in ``choice_in`` seconds (0: now) or keep
+# waiting; "restart" (the deal starts again without players) or "void" (the hand so far
+# is void, the scores unchanged), with ``why`` ("gone": they left and were waited for in
+# vain; "chosen": they left and the host dealt again without them; "silent": their
+# computer did not answer the deal in time; "cheat": it broke a rule, named in an
+# "alert") and ``reason`` in words ("Dad left and did not come back in time"). Their
+# ``seats`` go with them. (Written this way because one field is called "for".)
 WaitingEvent = TypedDict("WaitingEvent", {"type": Literal["waiting"],
-                                          "for": Literal["shuffle", "restart", "void"],
+                                          "for": Literal["shuffle", "return", "restart", "void"],
                                           "names": list[str], "detail": str,
-                                          "seats": NotRequired[list[int]]})
+                                          "seats": NotRequired[list[int]],
+                                          "within": NotRequired[float | None],
+                                          "choice_in": NotRequired[float],
+                                          "why": NotRequired[Literal["gone", "chosen", "silent",
+                                                                     "cheat"]],
+                                          "reason": NotRequired[str]})
 
 
 class NoticeEvent(TypedDict):
@@ -194,9 +207,11 @@ class NoticeEvent(TypedDict):
 
 
 class TakeoverEvent(TypedDict):
-    """The host left for good and a player carries the table on (``succession``):
-    ``stage`` "searching" (finding who hosts now), "following" (reconnecting to the
-    player who does), "hosting" (you do) or "done" (the takeover is in your log);
+    """The host left for good (or handed the table over) and a player carries the table
+    on (``succession``): ``stage`` "searching" (finding who hosts now, or waiting for
+    enough of the players to reach each other: ``text`` says), "following"
+    (reconnecting to the player who does, or not reaching them), "hosting" (you do) or
+    "done" (the takeover is in your log);
     ``text`` says it in words ("Grandma's computer left the game — Dad is now hosting");
     ``abandoned``: the hand dealt again; ``departed_seat``: the seat held for the host."""
     type: Literal["takeover"]
@@ -274,6 +289,17 @@ class Session(ABC):
         """Host only: let a bot play a dropped seat (True) or keep waiting (False)."""
 
     @abstractmethod
+    def keep_waiting(self, seat: int) -> None:
+        """Host only: under the private deal, keep waiting for ``seat``'s player, gone: the
+        countdown to the hand dealt again without them starts again (and no bot stands in)."""
+
+    @abstractmethod
+    def deal_again_without(self, seat: int) -> None:
+        """Host only: under the private deal, deal the hand again now without ``seat``'s
+        player, gone (allowed once they have been away for the contribution deadline:
+        the "waiting" event's ``choice_in``); their cards are the host's this hand."""
+
+    @abstractmethod
     def hint(self) -> None:
         """What a bot would do in your seat: a "hint" event with one sentence (or why
         there is nothing to suggest), computed on the session's thread."""
@@ -281,3 +307,11 @@ class Session(ABC):
     @abstractmethod
     def close(self) -> None:
         """Leave the table and stop the session's thread."""
+
+    def hand_over(self, seat: int) -> bool:
+        """Host only: leave, handing the table to the player in ``seat`` (the "table"
+        event's ``heir``), who carries it on at once; the others follow. Whether it was
+        handed over (if not, the table is closed for everyone, as ``close`` does). Stops
+        the session's thread, as ``close`` does."""
+        self.close()
+        return False

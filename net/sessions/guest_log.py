@@ -9,6 +9,8 @@ good, carry the table on from it (``trust.successor``).
 One file per table, ``<state dir>/tables/<table id>.db``. A guest whose replica starts
 over (a fresh join, a resync after an alert) starts its file over too; a takeover that
 drops the departed host's last entries (``takeover.rolled_back``) drops them here too.
+A guest's app started again at its remembered seat rebuilds its replica from this copy
+(``read``: every entry checked again) and asks the host only for what it lacks.
 
 The guest's copy is written after the entries are checked and acknowledged, so it adds
 nothing to a move's round trip: ``DiskCopy`` holds what the replica accepted for
@@ -102,8 +104,9 @@ class DiskCopy:
         self._pending: list[EntryMessage] = []  # accepted, not written yet
         self._timer: asyncio.TimerHandle | None = None
 
-    def open(self, table: str) -> None:
-        """A fresh replica for ``table``: its copy starts over too."""
+    def open(self, table: str, keep: bool = False) -> None:
+        """A fresh replica for ``table``: its copy starts over too (``keep``: the replica
+        was rebuilt from the copy, which goes on from where it is)."""
         self.close()
         if self.state_dir is None:
             return
@@ -112,8 +115,27 @@ class DiskCopy:
         except (StoreError, OSError) as exc:  # OSError: the folder cannot be made
             self._failed(str(exc))
             return
-        self.log.start_over()
+        if not keep:
+            self.log.start_over()
         self._check()
+
+    def read(self, table: str) -> list[EntryMessage]:
+        """The entry messages kept of ``table`` (none without a copy, or a copy that cannot
+        be read: the log is then fetched from the host, as for a first join)."""
+        path = log_path(self.state_dir, table) if self.state_dir is not None else None
+        if path is None or not path.exists():
+            return []
+        try:
+            copy = GuestLog(path)
+        except (StoreError, OSError):
+            return []
+        try:
+            return copy.messages()
+        except (StoreError, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
+            log.warning("the copy of the table's log in %s cannot be read (%s): fetching it", path, exc)
+            return []
+        finally:
+            copy.close()
 
     def keep(self, accepted: list[EntryMessage]) -> None:
         """The entries the replica just accepted, in order: written soon (``flush``)."""

@@ -1,10 +1,14 @@
 """A guest seat's decisions: the person's, through ``act``, or a bot's (headless).
 
-One decision at a time: once a move is sent, nothing more is decided or offered until
-the host logs it or refuses it (a Rook "Got it" sent while someone else's is logged
-must not go twice), and only a refusal of that move reaches the person — anything else
-the host complains about is logged. A bot decides through the same ``bots.BotDriver``
-as every other bot, from the seat's own view.
+Nothing is decided on a past position: after each join, not until the replica holds
+the log up to the head the host announced ("joined": a restarted app is sent its whole
+log, its own earlier turns in it). One decision at a time: once a move is sent, nothing
+more is decided or offered until the host logs it or refuses it (a Rook "Got it" sent
+while someone else's is logged must not go twice). A refusal is matched to the move it
+answers by the signature it names (``messages.error_message``): only a refusal of the
+move in flight reaches the person — anything else the host complains about (an earlier
+move of ours, refused after this one went) is logged. A bot decides through the same
+``bots.BotDriver`` as every other bot, from the seat's own view.
 
 Each move is checked on our replica and signed there (``PeerReplica.act``: net/trust's one
 signing path, with the replica's injected randomness).
@@ -13,8 +17,9 @@ signing path, with the replica's injected randomness).
 from __future__ import annotations
 
 import logging
+from typing import NamedTuple
 
-from engine import IllegalAction, RecordError
+from engine import IllegalAction
 from engine.bots import make_bot
 from engine.bots.random_bot import RandomBot
 
@@ -23,20 +28,29 @@ from net.sessions.events import error_event
 from net.trust.deals.mental import log as ml
 from net.trust.moves import repeats
 from net.trust.replica import ReplicaHalted
-from net.wire import messages as m
 
 log = logging.getLogger(__name__)
+
+#: What the person is told when they move before their app has caught up with the table.
+CATCHING_UP = "catching up with the table: wait a moment"
+
+
+class Sent(NamedTuple):
+    """Our move on its way: the log position it was decided at and its signature (what
+    the host's entry logging it, or its refusal of it, names)."""
+
+    seen: int
+    sig: bytes
 
 
 class GuestPlayer:
     """``core``: the guest (``identity``, ``replica``, ``link``, ``emit``, ``errors``,
-    ``call_later``, ``rng``, and its ``view``)."""
+    ``call_later``, ``rng``, its ``view`` and whether it has ``caught_up``)."""
 
     def __init__(self, core, bot_level: str | None = None, bot_delay: float = 0.0):
         self.core = core
         self.bot = make_bot(bot_level, core.identity.public_key) if bot_level else None
-        # The log position our last move was sent at, until the host logs or refuses it.
-        self.in_flight: int | None = None
+        self.in_flight: Sent | None = None  # our move, until the host logs or refuses it
         self.failed_at: int | None = None  # where the bot's move failed: not tried again there
         self.driver = BotDriver(lambda delay, fn, *args: core.call_later(delay, fn, *args),
                                 due=self._due, position=lambda: core.replica.seq,
@@ -51,6 +65,9 @@ class GuestPlayer:
             return
         if self.in_flight is not None:
             return  # a second click while the first move is on its way: it is that move
+        if not self.core.caught_up:
+            self.core.emit(error_event(CATCHING_UP))  # (nothing is offered meanwhile)
+            return
         if r.seat is not None and repeats(r.game, r.decision_state(), r.seat, data):
             return  # a second "Got it" once the first is logged: changes nothing
         try:
@@ -61,8 +78,9 @@ class GuestPlayer:
     def _send(self, data: dict) -> None:
         """Sign and send one decision; nothing more is decided until it is settled."""
         core = self.core
-        core.link.send(core.replica.act(data))
-        self.in_flight = core.replica.seq
+        message = core.replica.act(data)
+        core.link.send(message)
+        self.in_flight = Sent(core.replica.seq, message["signed"]["sig"])
 
     # -- the host's answers ------------------------------------------------------------------------
     def reconnected(self) -> None:
@@ -71,11 +89,12 @@ class GuestPlayer:
         self.in_flight = None
         self.failed_at = None
 
-    def refused(self, reason: str) -> None:
-        """An error from the host (or junk our replica rejected). Only a refusal of this
-        seat's own move in flight is the person's business; anything else is logged."""
+    def refused(self, reason: str, refuses: bytes | None = None) -> None:
+        """An error from the host (or junk our replica rejected); ``refuses``: the
+        signature of the message of ours it refuses. Only a refusal of this seat's move
+        in flight is the person's business; anything else is logged."""
         self.core.errors.append(reason)
-        if self.in_flight is None:
+        if self.in_flight is None or refuses != self.in_flight.sig:
             log.warning("the host reported a problem that was not about our move: %s", reason)
             return
         self.in_flight = None  # our move was refused: decide again
@@ -84,15 +103,14 @@ class GuestPlayer:
             self.core.emit(self.core.view.state_event([]))  # the decision is offered again
 
     def settle(self, accepted: list[dict]) -> None:
-        """Our move in flight is settled once the host logs it (or the hand moves on)."""
+        """Our move in flight is settled once the host logs it (the entry holds the move
+        we signed), or the hand moves on."""
         if self.in_flight is None:
             return
-        seat = self.core.replica.seat
         for a in accepted:
             entry = a.entry
             if entry.kind in ("deal", ml.DEALT, "hand_end", "start") or (
-                    entry.kind == "action"
-                    and entry.body["signed"]["body"]["action"].get("seat") == seat):
+                    entry.kind == "action" and entry.body["signed"]["sig"] == self.in_flight.sig):
                 self.in_flight = None
                 return
 
@@ -108,7 +126,8 @@ class GuestPlayer:
         return r.decision_state() is not None and r.seat in (r.view.get("to_act") or [])
 
     def _due(self) -> list[int]:
-        ready = self.bot is not None and self.core.link is not None and self.in_flight is None
+        ready = self.bot is not None and self.core.link is not None and self.in_flight is None \
+            and self.core.caught_up
         if not ready or not self.my_turn() or self.failed_at == self.core.replica.seq:
             return []
         return [self.core.replica.seat]

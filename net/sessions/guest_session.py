@@ -15,9 +15,12 @@ guest does with the results:
   state directory);
 * every accepted batch is acknowledged at once with an "hb" carrying the last verified
   seq, so the host knows what this peer has;
-* the seat's decisions: a bot's (headless), or the person's through ``act`` — one at a
-  time: nothing more is decided or offered until the host logs or refuses the move in
-  flight, and only a refusal of that move reaches the person (others are logged);
+* the seat's decisions: a bot's (headless), or the person's through ``act`` — none
+  after a join until the replica holds the log up to the head the host announced in
+  "joined" (``caught_up``: a restarted app must not play a turn of the table's past),
+  and one at a time: nothing more is decided or offered until the host logs or refuses
+  the move in flight, and only a refusal of that move reaches the person (the host's
+  error names the move it refuses; others are logged);
 * the app's seat is remembered on disk (``last_table.LastTable``) for a rejoin after
   the app or the computer restarts, and forgotten when the table ends or turns us away.
 
@@ -45,7 +48,8 @@ from pathlib import Path
 
 from net.constants import FIRST_JOIN_WITHIN
 from net.houses.tables import GuestHouses
-from net.sessions.events import connection_event, error_event, tables_event
+from net.sessions.events import connection_event, error_event
+from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
@@ -56,7 +60,6 @@ from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
-from net.wire.identity import same_fingerprint
 from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
                                 within)
 
@@ -111,7 +114,6 @@ class GuestCore:
         self.state_dir = Path(state_dir) if state_dir else None
         self.wanted_seat = seat
         self.stop_on_alert = stop_on_alert
-        self.discover_timeout = discover_timeout
         self.claim = claim  # tests: ask for (seat, last_seq) this key does not hold
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
@@ -134,8 +136,7 @@ class GuestCore:
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
-        self.browser = None
-        self.tables: list[dict] = []
+        self.finder = TableFinder(interfaces, table_name, discover_timeout, self.emit)
         self.alerts: list[dict] = []
         self.named: list[dict] = []  # players' cheats named; the table went on
         self.verified: list[dict] = []
@@ -145,6 +146,10 @@ class GuestCore:
         self.fatal: str | None = None
         self.done = asyncio.Event()
         self.joined = asyncio.Event()  # set at the first "joined", and stays set
+        self.from_disk: int | None = None  # entries our replica was rebuilt with from disk
+        self.received = 0  # entries this run took from the host (not from its disk)
+        self._restored = None  # their ReplicaOut, told once the host has us back
+        self.announced: int | None = None  # the host's head at our last "joined" (its seq)
 
     # -- the connection state machine ------------------------------------------------------
     def _to(self, state: GuestState) -> None:
@@ -170,36 +175,41 @@ class GuestCore:
             if self.houses.code:
                 await self._use_code()
             self.houses.keep_count()
-            await self._locate()
+            if self.address is None:
+                self._moved_to(await self.finder.find(self.fingerprint))
+            self._from_disk()
             await self.succession.start()
             if self.give_up is not None:
                 self._deadline = asyncio.get_running_loop().time() + FIRST_JOIN_WITHIN
             backoff = Backoff(self.timings)
             while not self.ended:
+                await self.succession.settled()  # our standing is out: no old host meanwhile
+                if self.ended:
+                    break
                 conn = await self._attempt_once(backoff)
                 if conn is None:
                     continue
                 backoff.reset()
                 self.fingerprint = self.fingerprint or conn.peer_fingerprint
-                reason = await self._session(conn)
+                reason, silent = await self._session(conn)
                 if self.ended:
                     break
                 self._to(GuestState.DROPPED)
                 self.reconnects += 1
-                self.succession.host_silent()
+                self.succession.host_silent(silent)
                 self.houses.host_gone(getattr(self.succession, "roster", {}))
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(backoff.next())
-                self._relocate()
+                self._moved_to(self.finder.where(self.fingerprint))
             self._closed_by_host()
             await self.succession.carried_on()  # when we host the table now: until it ends
-        except Fatal as exc:
+        except (Fatal, NotFound) as exc:
             self.fatal = str(exc)
             self._end("fatal")
             self.emit(error_event(self.fatal, fatal=True))
         finally:
-            await self._stop_browser()
+            await self.finder.stop()
             self.disk_log.close()
             await self.succession.stop()
             await self.houses.stop()
@@ -211,8 +221,8 @@ class GuestCore:
         try:
             return await self._connect()
         except asyncio.CancelledError:
-            if self.ended:
-                return None  # Cancel while connecting
+            if not asyncio.current_task().cancelling():
+                return None  # Cancel while connecting, or the table moved (``wake``)
             raise
         except (PinMismatch, VersionMismatch) as exc:
             raise Fatal(str(exc)) from None
@@ -225,10 +235,13 @@ class GuestCore:
         if self.ended:
             return
         self._to(GuestState.BACKING_OFF)
+        if self.succession.pending:  # a host back before the players carry on is found
+            delay = min(delay, self.timings.takeover_probe)
         try:
             await within(delay, self._wake.wait())
         except TimeoutError:
             pass
+        self._wake.clear()
         if not self.ended:
             self._to(GuestState.CONNECTING)
 
@@ -265,7 +278,9 @@ class GuestCore:
                 raise Fatal(f"Couldn't reach the table at {where}: {problem}. The host may "
                             "have closed it, or the address is wrong.")
             return
-        if self.give_up is not None and failed >= self.give_up:
+        if self.succession.following is not None:  # another player carries the table on
+            self.succession.unreachable()  # (and we keep trying to reach them)
+        elif self.give_up is not None and failed >= self.give_up:
             raise Fatal(f"The host stopped answering ({problem}; tried {failed} times). "
                         "The table may have closed.")
         self.emit(self._reconnecting(f"Trying to reach the host at {where} again… ({problem})",
@@ -289,10 +304,13 @@ class GuestCore:
         return self._wake_event
 
     def wake(self, ended_by: str | None = None) -> None:
-        """Stop backing off: the table moved, or (``ended_by``) we host it now (succession)."""
+        """Stop backing off, and any attempt still waiting on the old address: the table
+        moved, or (``ended_by``) we host it now (succession)."""
         if ended_by is not None:
             self._end(ended_by)
         self._wake.set()
+        if self._attempt is not None:
+            self._attempt.cancel()
 
     async def stop(self) -> None:
         await self.succession.leave()
@@ -303,7 +321,9 @@ class GuestCore:
         if self.link is not None:
             self.link.close("left the table")
 
-    async def _session(self, conn) -> str:
+    async def _session(self, conn) -> tuple[str, bool]:
+        """One connection to the host, from "join" to its end: why it ended, and whether
+        the host went silent (rather than closing or resetting it)."""
         replica = self.replica
         seat = replica.seat if replica is not None else None
         last = replica.seq if replica is not None else -1
@@ -311,13 +331,15 @@ class GuestCore:
             seat, last = self.claim
         join = {"type": "join", "name": self.identity.name, "last_seq": last,
                 "seat": seat if seat is not None else self.wanted_seat, "standby": self.succession.port}
+        if replica is not None:  # (the log we hold is this table's: a new one's host starts us over)
+            join["table"] = replica.table
         link = Link(conn, self.timings, self.receive,
                     position=lambda: self.replica.seq if self.replica else -1,
-                    on_hb=self._on_host_head)
+                    on_hb=lambda seq, head: self._on_host_head(link, seq, head))
         self.link = link
         link.send(join)
         try:
-            return await link.run()
+            return await link.run(), link.silent
         finally:
             self.link = None
 
@@ -330,39 +352,11 @@ class GuestCore:
         except HouseError as exc:
             raise Fatal(f"Couldn't join by code: {exc}.") from None
 
-    async def _locate(self) -> None:
-        if self.address is not None:
-            return
-        from net.discovery import TableBrowser
-        self.browser = TableBrowser(interfaces=self.interfaces, on_change=self._on_tables)
-        await self.browser.start()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.discover_timeout
-        while self._pick() is None:
-            if loop.time() > deadline:
-                raise Fatal(f"no table named {self.table_name!r} was found" if self.table_name
-                            else "no table was found on the network")
-            await asyncio.sleep(0.02)
-        self._relocate()
-
-    def _on_tables(self, tables: list[dict]) -> None:
-        self.tables = tables
-        self.emit(tables_event(tables))
-
-    def _pick(self) -> dict | None:
-        return pick_table(self.tables, self.fingerprint, self.table_name)
-
-    def _relocate(self) -> None:
-        """Where the host (by key, once known) advertises its table now."""
-        table = self._pick() if self.browser is not None else None
+    def _moved_to(self, table: dict | None) -> None:
+        """Where the host (by key, once known) advertises its table now (mDNS)."""
         if table is not None:
             self.address, self.port = table["address"], table["port"]
             self.fingerprint = table["fingerprint"]
-
-    async def _stop_browser(self) -> None:
-        if self.browser is not None:
-            await self.browser.stop()
-            self.browser = None
 
     # -- messages from the host ------------------------------------------------------------------
     def receive(self, msg: dict) -> None:
@@ -388,6 +382,8 @@ class GuestCore:
                 self.link.send(reply)
         elif kind == "roster":
             self.succession.on_roster(self.houses.roster(msg))
+        elif kind == "handover":
+            self.succession.on_handover(self.houses.heir(msg))
         else:
             self.link.reject(f"unexpected message {kind!r}")
 
@@ -401,21 +397,60 @@ class GuestCore:
         if self.link is not None:
             self.link.close(message)
 
+    @property
+    def caught_up(self) -> bool:
+        """Whether our replica holds the host's log up to the head it announced at our
+        last join: before that, what it shows is the table's past, and nothing is
+        decided or offered on it."""
+        return self.replica is not None and self.announced is not None \
+            and self.replica.seq >= self.announced
+
     def _on_joined(self, msg: dict) -> None:
         key = self.link.conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
-            self.replica = PeerReplica(self.identity, msg.get("origin", key), msg["table"],
-                                       deadline=self.timings.contribution,
-                                       slack=self.timings.contribution_slack)
+            self.replica = self._new_replica(msg.get("origin", key), msg["table"])
             self.disk_log.open(msg["table"])
+            self._restored = None  # (another host, or table, than the copy on disk)
         self._host_name = self.link.conn.peer_name
+        self.announced = msg["head"]
         self.succession.host_back()
         self._to(GuestState.JOINED)
         self.player.reconnected()
         self.joined.set()
         self.emit(connection_event(msg["seat"], "connected",
                                    f"joined {self.table} at entry {msg['head']}"))
+        hand = self.replica.hand
+        if not self.caught_up and hand is not None and hand.playing:
+            self.emit(self.view.state_event([]))  # what was offered is not, until we hold it
+
+    def _new_replica(self, origin: bytes, table: str) -> PeerReplica:
+        return PeerReplica(self.identity, origin, table, deadline=self.timings.contribution,
+                           slack=self.timings.contribution_slack)
+
+    def _from_disk(self) -> None:
+        """The app started again at the seat it remembers: our replica rebuilt from our own
+        copy of that table's log (every entry checked again), so that the host sends only
+        what we lack. Anything amiss — no copy, another seat, a copy that does not check —
+        and the log is fetched whole, as on a first join."""
+        record = self.remember.load()
+        if self.replica is not None or record is None or self.wanted_seat is None \
+                or record["seat"] != self.wanted_seat:
+            return
+        messages = self.disk_log.read(record["table"])
+        if not messages or messages[0].entry.kind != "table":
+            return
+        replica = self._new_replica(messages[0].entry.body["host_key"], record["table"])
+        out = replica.replay(messages)
+        if replica.halted is not None or replica.seat != self.wanted_seat:
+            log.warning("our copy of the table's log does not check (%s): fetching it whole",
+                        replica.halted.detail if replica.halted else "another seat")
+            return
+        self.replica, self.host_key, self.table = replica, replica.host_key, record["table"]
+        self.disk_log.open(record["table"], keep=True)
+        self.succession.kept(out.accepted)
+        self.from_disk = replica.seq + 1
+        self._restored = out
 
     def _from_host(self, msg: dict) -> None:
         if self.replica is None:
@@ -428,19 +463,31 @@ class GuestCore:
             return
         was_seat = self.replica.seat
         was_names = {s: i.name for s, i in self.replica.seats.items()}
+        was_behind = not self.caught_up
         out = self.replica.receive(msg)
         for reply in out.sends:
             self.link.send(reply)
         for reason in out.errors:
-            self.player.refused(reason)
+            self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
-        if out.accepted:
+        self.received += len(out.accepted)
+        if out.accepted:  # acknowledged at once, kept
             self.link.send({"type": "hb", "seq": self.replica.seq})
-            self.player.settle(out.accepted)
-            self.view.report(out.accepted, was_seat, was_names)
-            self._remember()
             self.disk_log.keep(out.accepted)
             self.succession.kept(out.accepted)
+        if self._restored is not None:  # (the first batch since we rebuilt the replica from
+            out = self._restored.then(out)  # disk: shown with it, as one catch-up sync)
+            self._restored, was_seat = None, None
+        self._show(out, was_seat, was_names, caught_up=was_behind and self.caught_up,
+                   live=msg["type"] == m.ENTRY)
+
+    def _show(self, out, was_seat, was_names: dict, caught_up: bool, live: bool) -> None:
+        """What the replica accepted (``out``), told to the person and acted on: ``live``
+        a move as it is played; ``caught_up`` the batch that brought us up to date."""
+        if out.accepted:
+            self.player.settle(out.accepted)
+            self.view.report(out.accepted, was_seat, was_names, caught_up=caught_up, live=live)
+            self._remember()
         for hand in out.verified:
             self.verified.append({"hand": hand["hand"], "scores": hand["scores"],
                                   "deferred": len(hand["deferred"])})
@@ -449,10 +496,10 @@ class GuestCore:
         self._check_end()
         self.player.poke()
 
-    def _on_host_head(self, seq: int, head: bytes | None) -> None:
-        """The host's heartbeat: its log's head, checked against what it sent us."""
-        if self.replica is None or head is None:
-            return  # not joined yet (the host sends nothing before "joined")
+    def _on_host_head(self, link, seq: int, head: bytes | None) -> None:
+        """The host's heartbeat: the head of what it sent us, checked against our log."""
+        if self.replica is None or head is None or link is not self.link:
+            return  # not joined yet, or a link we have left (a takeover)
         self._raise_alerts(self.replica.check_head(seq, head))
 
     def _raise_alerts(self, out) -> None:
@@ -499,18 +546,6 @@ class GuestCore:
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
                 "error_count": len(self.errors), "state": self.state.value}
-
-
-def pick_table(tables: list[dict], fingerprint: str | None, name: str | None) -> dict | None:
-    """The table found by mDNS that is ours: by its host's key once known, else by name
-    (None: any)."""
-    for table in tables:
-        if fingerprint is not None:
-            if same_fingerprint(table["fingerprint"], fingerprint):
-                return table
-        elif name is None or table["name"] == name:
-            return table
-    return None
 
 
 def plain_problem(exc: BaseException) -> str:

@@ -5,7 +5,10 @@ the engine). ``GuestView`` turns what the replica accepted into the same events 
 gives its own seat — the builders in ``net.sessions.events`` — so a guest's "table",
 "state", "hand_over" and "hint" are the host's, field for field: who sits where (bot
 levels included), the position, the hand's end (with its verified record saved), other
-players dropping and coming back, and a deal that waits for someone's shuffle.
+players dropping and coming back, a deal that waits for someone's shuffle, and, under
+the private deal, for a player gone whose cards are locked with their key (the countdown
+from their drop as this guest received it: the log says all it needs, so the wire
+carries nothing more), and why it went on without them.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from __future__ import annotations
 import json
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (connection_event, deal_kind, deal_restart_event, hand_over_events,
+from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
+                                 connection_event, deal_kind, deal_restart_event, hand_over_events,
                                  hint_event, readmitted_event, record_breakdown, seat_info,
                                  shows_hand, shuffle_event, stand_in_event, state_event,
                                  table_event, takeover_event)
 from net.trust.alerts import alert_event
+from net.trust.deals.mental import log as ml
 from net.trust.deals.peer import NO_DEAL
 from net.trust.values import NOBODY, Entry
 
@@ -26,18 +31,24 @@ TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 
 class GuestView:
     """``core``: the guest (``replica``, ``emit``, ``call_later``, ``table_name``,
-    ``state_dir``, and its ``player``'s move in flight)."""
+    ``state_dir``, ``timings``, whether it has ``caught_up``, and its ``player``'s move in
+    flight)."""
 
     def __init__(self, core):
         self.core = core
         self._deal = deal_kind(False)  # how the last hand seen was dealt
+        self._until: dict[int, float] = {}  # a player gone -> when its countdown ends here
 
     @property
     def replica(self):
         return self.core.replica
 
     # -- after every accepted batch ---------------------------------------------------------
-    def report(self, accepted: list, was_seat, was_names: dict) -> None:
+    def report(self, accepted: list, was_seat, was_names: dict, caught_up: bool = False,
+               live: bool = True) -> None:
+        """``caught_up``: this batch brought the replica up to the head the host announced
+        at our join — the position is the table's now, and our decision is offered;
+        ``live``: entries as the host logged them, not a catch-up sync."""
         kinds = {a.entry.kind for a in accepted}
         self._others_connection(accepted, was_names)
         self._watch_shuffles(accepted)
@@ -45,15 +56,21 @@ class GuestView:
             names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
             self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
                                           names.get(body["seat"], ""), body["abandoned"],
-                                          body["reason"], departed_seat=body["departed_seat"]))
-        for body in (a.entry.body for a in accepted if a.entry.kind == "mental-restart"):
+                                          body["reason"], departed_seat=body["departed_seat"],
+                                          handed=body.get("handover") is not None))
+        self._away(accepted, live)
+        for entry in (a.entry for a in accepted if a.entry.kind == ml.RESTART):
+            body = entry.body
             if body["seats"]:  # a deal restarted, or a hand voided, without players gone
                 names = [was_names.get(s) or self.replica.seats[s].name for s in body["seats"]]
+                why = self._why(entry, body["seats"])
                 self.core.emit(deal_restart_event(names, body["seats"],
-                                                  body["record"]["reason"] == "void"))
+                                                  ml.voided_at(self.replica.log, entry.seq), why,
+                                                  yours=body["seats"] == [self.replica.seat]))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.core.emit(self.table_event())
-        if shows_hand(kinds, self.replica.hand is not None and self.replica.hand.playing):
+        playing = self.replica.hand is not None and self.replica.hand.playing
+        if shows_hand(kinds, playing) or (caught_up and playing):
             self.core.emit(self.state_event([e for a in accepted for e in a.events]))
 
     def table_event(self) -> dict:
@@ -80,6 +97,8 @@ class GuestView:
         state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
         if self.core.player.in_flight is not None:
             state = None  # our move is on its way: nothing to decide now
+        elif not self.core.caught_up:
+            state = None  # the table's past, while its log comes: nothing to decide on it
         elif r.view is not None and r.seat not in (r.view.get("to_act") or ()):
             state = None  # not ours to decide (under the mental deal: a kitty on its way)
         # No view of our own: a departed host catching up on what it logged itself
@@ -177,6 +196,39 @@ class GuestView:
         if kind == "seat" and body["kind"] == "bot":
             return stand_in_event(seat, name)
         return None
+
+    def _why(self, restart: Entry, seats: list[int]) -> str:
+        """Why the deal went on without ``seats`` (``events.WHY_*``), as this guest can
+        tell: a cheat named in the log; a client there but silent (``restarted_silent``);
+        players gone, dealt again without before this guest's countdown for them ran
+        out — the host person's choice — or after it."""
+        r = self.replica
+        if restart.body["record"]["reason"] == "cheat":
+            return WHY_CHEAT
+        if r.deal.restarted_silent(restart.seq):
+            return WHY_SILENT
+        ends = [self._until.pop(s, None) for s in seats]
+        early = [end for end in ends if end is not None
+                 and end - r.clock() > self.core.timings.contribution_slack]
+        return WHY_CHOSEN if early else WHY_GONE
+
+    def _away(self, accepted: list, live: bool) -> None:
+        """Another player gone whose cards are locked with their key: the deal waits for
+        them (``waits_for``), the drop wait from their drop as this guest received it —
+        the host's own countdown runs from its logging it, a delivery earlier; a drop
+        that came in a catch-up cannot be timed. (A guest is not told the host person's
+        Keep waiting: when its countdown runs out the app says the host waits longer.)"""
+        r = self.replica
+        for entry in (a.entry for a in accepted if a.entry.kind in ("drop", "rejoin")):
+            seat = entry.body["seat"]
+            if entry.kind == "rejoin":
+                self._until.pop(seat, None)
+                continue
+            if seat != r.seat and r.deal.waits_for(seat):
+                wait = self.core.timings.drop_wait if live else None
+                if wait is not None:
+                    self._until[seat] = r.clock() + wait
+                self.core.emit(away_event([r.seats[seat].name], [seat], wait))
 
     def _watch_shuffles(self, accepted: list) -> None:
         """Once the deal has waited a while for other players' shuffles, say whose."""

@@ -45,24 +45,28 @@ from collections.abc import Callable
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import PRIVATE_DEAL, RESTART_GRACE
+from net.constants import HANDOVER_GRACE, PRIVATE_DEAL, RESTART_GRACE
 from net.sessions.admission import Admission, raise_file_limit
 from net.houses.tables import HostHouses
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
-from net.sessions.clock import Timers
+from net.sessions.clock import Timers, wait_until
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
-from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
-                                 hint_event, seat_info, shows_hand, state_event, table_event)
+from net.sessions.events import (WHY_CHEAT, deal_kind, deal_restart_event, error_event,
+                                 hand_breakdown, hand_over_events, hint_event, seat_info,
+                                 shows_hand, state_event, table_event)
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
 from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
+from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
+from net.trust import takeover
 from net.trust.authority import HostAuthority, Out
+from net.trust.deals.mental import log as ml
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -179,6 +183,9 @@ class HostCore:
         self.deal_watch = DealWatch(self)
         self.ending = Ending(self)
         self.houses = HostHouses(self)  # invitations from other houses, their ways back
+        self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
+                                       watched=self._watched, connected=self.connected,
+                                       carried_on=self.close_carried_on)
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -207,7 +214,8 @@ class HostCore:
 
     async def start(self) -> None:
         self.authority = self.files.adopt(self.carried_on) if self.carried_on else \
-            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal, self.timings.contribution)
+            self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal,
+                            self.timings.contribution, self.timings.drop_wait)
         if self.authority is None:
             self._open_new()
         if self.listen:
@@ -216,6 +224,9 @@ class HostCore:
         self._record(done=False)
         self.phase = Phase.OPEN
         if self.restored:
+            mine = self.authority.seats.held_by(self.key)
+            if self.you is not None and mine is not None:
+                self.you = mine  # the seat this key plays (one it carried on: not seat 0)
             if not self.takeback.begin():
                 self.arrivals.after_restart()
             self.games_started = self.authority.game_number
@@ -238,7 +249,7 @@ class HostCore:
 
     def _open_new(self) -> None:
         auth = self.authority = self.files.new(self.identity, self.rng, self.mental_deal,
-                                               self.timings.contribution)
+                                               self.timings.contribution, self.timings.drop_wait)
         suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))
@@ -271,6 +282,7 @@ class HostCore:
             self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
+        self.whereabouts.stop()
         self.bots.driver.stop()
         for link in list(self.links.values()):
             link.close("the host closed the table")
@@ -283,6 +295,59 @@ class HostCore:
             task.cancel()
         await self.houses.stop()
         self.files.close()
+
+    def heirs(self) -> list[int]:
+        """The players this host may hand the table to when it leaves (``hand_over``),
+        lowest seat first: those here whose client can carry the table on (it named a
+        standby)."""
+        auth = self.authority
+        if auth is None or not self.is_open:
+            return []
+        return [seat for seat, key in sorted(auth.seats.players(besides=self.key).items())
+                if seat in self.roster.standby and self.outbox.holds(fingerprint(key))]
+
+    def heir(self) -> int | None:
+        return next(iter(self.heirs()), None)
+
+    async def hand_over(self, seat: int) -> bool:
+        """The host person leaves and hands the table to the player in ``seat`` at once
+        (``succession``): after the log's last entry every guest is sent this host's signed
+        handover and where that player's standby is; it carries the table on as in any
+        takeover (the hand in progress dealt again), the others follow it, and this table
+        closes once they have gone (``HANDOVER_GRACE`` at most). False, and nothing done,
+        if that player cannot take it (not here, or its client cannot host)."""
+        if seat not in self.heirs():
+            return False
+        auth = self.authority
+        self.phase = Phase.ENDED  # nothing more is signed here: the heir's log goes on from ours
+        self.bots.driver.stop()
+        self.timers.cancel_all()
+        address, port = self.roster.standby[seat]
+        signed = takeover.hand_over(self.identity, auth.table, seat, auth.chain.seq, auth.chain.head)
+        self.outbox.broadcast({"type": "handover", "signed": signed, "address": address,
+                               "port": port})
+        self._record(done=True)  # not resumed here: the table goes on at the heir's
+        await wait_until(self.outbox.all_hung_up, HANDOVER_GRACE)
+        await self.stop()
+        return True
+
+    def _watched(self):
+        """The authority ``whereabouts`` watches: while players may come and go in a match."""
+        auth = self.authority
+        return auth if self.is_open and self.listen and auth is not None \
+            and auth.match is not None else None
+
+    async def close_carried_on(self, message: str) -> None:
+        """Most of the players carried the table on without this host (``whereabouts``,
+        which says so in ``message``): this copy is done — not offered to resume — and
+        closes, as after a finish."""
+        if self.phase is not Phase.OPEN:
+            return
+        self.emit(error_event(message, fatal=True))
+        self.phase = Phase.ENDED
+        self._record(done=True)
+        await self.stop()
+        self.finished.set()
 
     async def finish(self, reason: str = "the game is over", expected=()) -> None:
         """Tell every peer the table is closing after the last entry and wait (bounded)
@@ -322,10 +387,13 @@ class HostCore:
         except (ConnectionClosed, TimeoutError, OSError):
             return
         fp = conn.peer_fingerprint
+        if first.get("type") == "join" and first.get("table") not in (None, self.authority.table):
+            # what it holds is another table's (this host's last one, say): a newcomer here
+            first = {**first, "last_seq": -1}
         holder: list[Link] = []
         link = Link(conn, self.timings, lambda msg: self.receive(fp, holder[0], msg),
-                    position=lambda: self.authority.chain.seq,
-                    head=lambda: self.authority.chain.head,
+                    position=lambda: self._announced(fp, holder[0]),
+                    head=lambda: self._announced_head(fp, holder[0]),
                     on_hb=lambda seq, head: self.outbox.on_ack(fp, holder[0], seq))
         holder.append(link)
         if first["type"] == "join" and self.phase is Phase.ENDED:
@@ -335,9 +403,21 @@ class HostCore:
                         else "the table is closing")
         else:
             self.arrivals.join(fp, conn.peer_key, conn.peer_name, link, first)
-            self.roster.joined(self.authority.seat_of(fp), link, first)
+            if self.roster.joined(self.authority.seat_of(fp), link, first):
+                self.settled()  # (a player who may be handed the table)
         reason = await link.run()
         self.arrivals.ended(fp, link, reason)
+
+    def _announced(self, fp: str, link) -> int:
+        """The head our heartbeat tells ``fp``'s peer of: the last entry sent on its link
+        (-1: none yet). Never more: a peer told of an entry it was not sent takes the host
+        for one withholding it — and a link may be held before its log is sent (while a
+        restarted host, or a player that carried the table on, waits for the others)."""
+        return self.outbox.sent_on(fp, link)
+
+    def _announced_head(self, fp: str, link) -> bytes | None:
+        seq = self._announced(fp, link)
+        return self.authority.archive.hash_at(seq) if 0 <= seq <= self.authority.chain.seq else None
 
     def receive(self, fp: str, link, msg: dict) -> None:
         """A message from a peer after its "join"."""
@@ -378,6 +458,7 @@ class HostCore:
         if set(kinds) & {"seat", "drop", "rejoin", "start", "option"}:
             self.settled()
             self._update_advert()
+            self.whereabouts.watch()  # (most of the players gone: carried on elsewhere?)
         events = []
         for signed in out.entries:
             events += self.authority.archive.events[signed.seq]
@@ -468,6 +549,7 @@ class HostCore:
         self.games_started += 1
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
+        self.stand_ins.game_started()
 
     @signing
     def next_hand(self) -> None:
@@ -590,8 +672,10 @@ class HostView:
     def table_event(self) -> dict:
         t = self.table
         auth = t.authority
-        return table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
-                           auth.match is not None, t.arrivals.waiting_list())
+        event = table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
+                            auth.match is not None, t.arrivals.waiting_list())
+        event["heir"] = t.heir()  # whom the host person may hand the table to on leaving
+        return event
 
     def playing(self) -> bool:
         state = self.table.authority.state
@@ -650,6 +734,9 @@ class HostView:
                                "player's cards dealt by this computer", t.table, signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
         t.emit(dict(alert_event(alert, t.files.dir / "evidence"), goes_on=True))
+        seats = signed.body["seats"]
+        t.emit(deal_restart_event([t.authority.seats[s].name for s in seats], seats,
+                                  ml.voided_at(log, signed.seq), WHY_CHEAT))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body

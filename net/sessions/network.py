@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import cache
 
 from net.wire.address import parse_address
-from net.constants import RECONNECT_ATTEMPTS
+from net.constants import CARRIED_ON_DIR, RECONNECT_ATTEMPTS
 from net.wire.identity import data_dir, load_identity
 from net.sessions.last_table import LastTable
 from net.sessions.session import GuestSession, HostSession, Lobby
@@ -58,20 +58,26 @@ class Network:
         from net.discovery import DEFAULT_INTERFACES
         return DEFAULT_INTERFACES
 
-    def host(self, settings: dict, name: str, on_event, resume: bool = False) -> HostSession:
+    def host(self, settings: dict, name: str, on_event, resume: bool = False,
+             where: str = HOST_DIR) -> HostSession:
         """A new table (an unfinished one is kept aside), or, ``resume``, the one left
-        unfinished (``unfinished``)."""
+        unfinished (``unfinished``: ``where`` it is)."""
         return HostSession(on_event, settings, self._identity(name),
-                           state_dir=self._home() / HOST_DIR, interfaces=self._interfaces() or None,
+                           state_dir=self._home() / where, interfaces=self._interfaces() or None,
                            bind="0.0.0.0", resume=resume, fresh=not resume, timings=self.timings)
 
     def unfinished(self) -> dict | None:
-        """The table this installation hosted and left unfinished (it crashed, or the
-        computer stopped), for the lobby to offer: ``table_files.unfinished``."""
-        return unfinished(self._home() / HOST_DIR)
+        """The table this installation hosted — or carried on after its host left — and
+        left unfinished (it crashed, or the computer stopped), for the lobby to offer:
+        ``table_files.unfinished``, with ``where`` it is."""
+        for where in (HOST_DIR, CARRIED_ON_DIR):
+            found = unfinished(self._home() / where)
+            if found is not None:
+                return {**found, "where": where}
+        return None
 
-    def discard_unfinished(self) -> None:
-        discard(self._home() / HOST_DIR)
+    def discard_unfinished(self, where: str = HOST_DIR) -> None:
+        discard(self._home() / where)
 
     def join(self, table, name: str, on_event) -> GuestSession:
         """``table``: a TableInfo or remembered table (a dict), or ``"host:port"``

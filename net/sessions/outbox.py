@@ -61,6 +61,10 @@ class Outbox:
         """Whether every peer's link is closed (each hangs up once it has read "end")."""
         return all(link.closed for link in self.links.values())
 
+    def sent_on(self, fp: str, link) -> int:
+        """The last entry sent to ``fp`` on ``link`` (-1: none, or not its link)."""
+        return self.acks.sent.get(fp, -1) if self.links.get(fp) is link else -1
+
     def holds(self, fp: str, link=None) -> bool:
         """Whether ``fp`` is connected (on ``link``, when given)."""
         return fp in self.links if link is None else self.links.get(fp) is link

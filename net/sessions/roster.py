@@ -17,20 +17,22 @@ class Roster:
         self.table = table
         self.standby: dict[int, tuple[str, int]] = {}
 
-    def joined(self, seat: int | None, link, join: dict) -> None:
+    def joined(self, seat: int | None, link, join: dict) -> bool:
         """``link``'s "join" was answered: ``seat`` is where it sits (None: nowhere). A new
         standby address goes to every guest; a guest with none (or the same) is sent the
-        list as it stands: it must know where the others are, to follow them."""
+        list as it stands: it must know where the others are, to follow them. Whether the
+        list changed."""
         if seat is None:
-            return
+            return False
         port = join.get("standby")
         address = link.conn.address[0] if link.conn.address else None
-        links = [link]
+        links, changed = [link], False
         if port is not None and address is not None and self.standby.get(seat) != (address, port):
             self.standby[seat] = (address, port)
-            links = list(self.table.outbox.links.values())
+            links, changed = list(self.table.outbox.links.values()), True
         if not self.standby:
-            return
+            return changed
         message = {"type": "roster", "peers": [[s, a, p] for s, (a, p) in sorted(self.standby.items())]}
         for each in links:
             each.send(message)
+        return changed

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import functools
 import ipaddress
 import logging
 import threading
 from collections.abc import Callable
 
 from net.wire.address import format_address, local_address_towards
-from net.constants import REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
+from net.constants import HANDOVER_GRACE, REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
 from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import EventCallback, Session
 from net.wire.heartbeat import Timings
@@ -51,22 +52,25 @@ class _LoopThread:
     def submit(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
-    def stop(self, coro=None, timeout: float = 5.0) -> None:
+    def stop(self, coro=None, timeout: float = 5.0):
+        """Run ``coro`` (the shutdown) on the loop, then stop it; what ``coro`` returned."""
+        result = None
         if self.loop.is_closed() or not self.thread.is_alive():
             if coro is not None:
                 coro.close()  # closed twice: nothing left to shut down
-            return
+            return None
         if coro is not None:
             try:
-                self.submit(coro).result(timeout)
+                result = self.submit(coro).result(timeout)
             except Exception:  # noqa: BLE001 - closing is best effort
                 log.exception("%s: shutdown failed", self.thread.name)
         try:
             self.loop.call_soon_threadsafe(self.loop.stop)
         except RuntimeError:
-            return
+            return result
         if threading.current_thread() is not self.thread:
             self.thread.join(timeout)
+        return result
 
 
 class _NetworkSession(Session):
@@ -199,6 +203,12 @@ class HostedSession(_NetworkSession):
     def stand_in(self, seat: int, bot: bool) -> None:
         self._do(self.core.stand_in, seat, bool(bot))
 
+    def keep_waiting(self, seat: int) -> None:
+        self._do(self.core.deal_watch.keep_waiting, seat)
+
+    def deal_again_without(self, seat: int) -> None:
+        self._do(self.core.deal_watch.deal_again_without, seat)
+
     def hint(self) -> None:
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
         self._do(self.core.view.hint)
@@ -271,6 +281,22 @@ class HostSession(HostedSession):
         self.on_event = lambda event: None
         self._thread.stop(self.core.stop(farewell="the host left the table"))
 
+    def hand_over(self, seat: int) -> bool:
+        """Leave, handing the table to the player in ``seat`` (``HostCore.hand_over``);
+        if it cannot be handed over, the table is closed for everyone, as ``close`` does."""
+        self.on_event = lambda event: None
+
+        async def hand_over() -> bool:
+            handed = await self.core.hand_over(seat)
+            if not handed:
+                await self.core.stop(farewell="the host left the table")
+            return handed
+        return bool(self._thread.stop(hand_over(), timeout=HANDOVER_WAIT))
+
+
+#: Seconds the app waits for a handover to be done before it closes anyway.
+HANDOVER_WAIT = HANDOVER_GRACE + 3
+
 
 class GuestSession(_NetworkSession):
     """A seat at another player's table, every entry checked by our own replica.
@@ -298,12 +324,13 @@ class GuestSession(_NetworkSession):
         return self.core.succession.host or self.core
 
     def _as_host(self, command: str, *args, quiet: bool = False) -> None:
-        """A host's command: to the table we carried on; else "only the host" (``quiet``:
+        """A host's command (``command``: a HostCore method, or one of a part of it,
+        "part.method"): to the table we carried on; else "only the host" (``quiet``:
         nothing, the host does it)."""
         def run():
             host = self.core.succession.host
             if host is not None:
-                getattr(host, command)(*args)
+                functools.reduce(getattr, command.split("."), host)(*args)
             elif not quiet:
                 self._emit(error_event("only the host can do that"))
         self._do(run)
@@ -334,6 +361,12 @@ class GuestSession(_NetworkSession):
     def stand_in(self, seat: int, bot: bool) -> None:
         self._as_host("stand_in", seat, bool(bot))
 
+    def keep_waiting(self, seat: int) -> None:
+        self._as_host("deal_watch.keep_waiting", seat)
+
+    def deal_again_without(self, seat: int) -> None:
+        self._as_host("deal_watch.deal_again_without", seat)
+
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""
         self._as_host("turn_away", fingerprint)
@@ -345,6 +378,17 @@ class GuestSession(_NetworkSession):
     def close(self) -> None:
         self.on_event = lambda event: None
         self._thread.stop(self._shutdown())
+
+    def hand_over(self, seat: int) -> bool:
+        """Once we carry the table on: leave, handing it to the player in ``seat``."""
+        self.on_event = lambda event: None
+
+        async def hand_over() -> bool:
+            host = self.core.succession.host
+            handed = host is not None and await host.hand_over(seat)
+            await self._shutdown()  # (the table closed for everyone, if it was not handed over)
+            return handed
+        return bool(self._thread.stop(hand_over(), timeout=HANDOVER_WAIT))
 
     async def _shutdown(self) -> None:
         # a table we carried on closes for everyone, as any host person's does

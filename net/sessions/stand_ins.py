@@ -2,7 +2,8 @@
 
 A player whose link drops keeps their seat; the table waits. After ``after`` seconds (a
 host option; None: never by itself) or when the host person says so, a bot of ``level``
-takes the seat — logged as a seat entry, so every replica sees it — and the seat is
+takes the seat (the wait starts at the drop in game, or as the game starts for a player
+already away) — logged as a seat entry, so every replica sees it — and the seat is
 handed back, logged again, the moment the player's key returns. Meanwhile the seat is
 still *theirs*: a stranger asking to be re-admitted is offered it under their name.
 
@@ -39,6 +40,15 @@ class StandIns:
         """A player dropped in game: a bot takes over after the wait, unless they return."""
         if self.after is not None and self.table.authority.match is not None:
             self.table.timers.later(("stand-in", seat), self.after, self.stand_in, seat, True)
+
+    def game_started(self) -> None:
+        """The game has just started: a player already away (dropped before the first
+        deal) gets a stand-in after the wait too, as one who drops in game — else the
+        table would wait for them however long."""
+        seats, host = self.table.authority.seats, self.table.key
+        for seat, info in sorted(seats.items()):
+            if info.kind == "human" and not info.connected and info.key != host:
+                self.arm(seat)
 
     def disarm(self, seat: int) -> None:
         self.table.timers.cancel(("stand-in", seat))

@@ -1,8 +1,8 @@
 """Succession: carrying the table on when its host is gone for good, over the network.
 
-The trust side is ``trust.takeover`` (the standings, the takeover entry and its checks)
-and ``trust.successor`` (a player's log becomes the authority). This module is the
-sessions' side:
+The trust side is ``trust.takeover`` (the standings, the majority, the handover, the
+takeover entry and its checks) and ``trust.successor`` (a player's log becomes the
+authority). This module is the sessions' side:
 
 * **Standby.** Every guest that may carry the table on also listens (``Succession.start``:
   a small TLS server on the interface it reaches the host from — ``TOWARDS_HOST``, what
@@ -12,32 +12,57 @@ sessions' side:
   in a "roster" message (``roster.Roster``). So the guests learn each other's addresses from
   the host while it is there; the log says which key plays which seat, and each standby
   connection is pinned to that key.
-* **Grace.** When the link to the host drops, the guest reconnects as always and arms a
-  timer (``Timings.takeover``; ``TAKEOVER_GRACE`` by default). Back in time: nothing
-  changes. Past it, the guest signs its standing and offers it to the remaining players
-  in seat order, lowest first, its own seat included: the first that answers is the
-  successor. An offer to a player that is gone fails to connect, and the next is tried;
-  a player who receives a standing while its own host link is down starts its own
-  takeover at once (someone's grace ran out).
-* **The successor** waits a short window (``Timings.timeout``) for the standings of the
-  other players its log says are connected, rolls its replica back to the last entry they
-  all hold, builds the authority (``successor.succeed``) and hosts the table with a
-  ``HostCore`` of its own (the same table id, its own key, the departed host's seat held
-  and, if asked, a computer player standing in for it); it answers each standing with
-  "hosting" (its port, and the entry the takeover extends), and is re-advertised by mDNS
-  when the guest had interfaces to advertise on.
+* **How the host went, and how long to wait.** When the link to the host ends, the
+  guest reconnects as always — every ``Timings.takeover_probe`` while a takeover is
+  pending — and arms a timer whose length says how the host went
+  (``Timings.takeover_after``): its *app* is gone when the link was closed or reset
+  (what a crashed or killed app leaves: the computer itself answers, refusing the
+  connection) — ``takeover_reset``, a couple of seconds; its *computer* is silent when
+  the link timed out (nothing heard for the heartbeat timeout: a lid closed, the Wi-Fi
+  gone) — ``takeover_silent`` more. Back in time (a restarted app, a Wi-Fi blip): the
+  guest rejoins as after any drop and nothing changes. A blip shorter than the heartbeat
+  timeout is never even noticed.
+* **Standings.** Past the timer the guest signs its standing and offers it to the
+  remaining players in seat order, lowest first, its own seat included: the first that
+  answers "hosting" is the successor. An offer to a player that is gone fails to
+  connect, and the next is tried; a player who still has the host answers "declined";
+  one that follows a successor already answers "follow" with where it is (so a player
+  who cannot reach the successor learns who carries the table on); a player who
+  receives a standing while its own host link is down starts its own takeover at once
+  (someone's timer ran out). While its standing is out the guest does not reconnect to
+  the old host: it is committed to whoever answers.
+* **The successor** waits a short window (``Timings.takeover_gather``) for the standings
+  of the other players its log says are connected, and carries the table on only with a
+  majority of the table's persons behind it (``takeover.majority``): else it answers
+  "declined" (with how many it had and needed) and everyone keeps trying the host, and
+  the takeover again every ``Timings.takeover_retry``, each window saying what
+  happened. With a majority it rolls its replica back to the last entry they all hold,
+  builds the authority (``successor.succeed``) and hosts the table with a ``HostCore``
+  of its own (the same table id, its own key, the departed host's seat held and, if
+  asked, a computer player standing in for it); it answers each standing with
+  "hosting" (its port, and the entry the takeover extends), a late one too, and is
+  re-advertised by mDNS when the guest had interfaces to advertise on.
 * **The others** roll back to that entry too (their replica and their copy on disk), pin
   the new host's key, point their reconnection at its address and rejoin as guests: the
-  takeover entry comes first in their sync, and their replica checks it.
+  takeover entry comes first in their sync, and their replica checks it. One that cannot
+  reach the successor keeps trying, its window saying so ("Dad is carrying the table
+  on; you are not connected to him").
+* **A handover.** A host leaving on purpose may hand the table to a player at once
+  (``HostCore.hand_over``): after its last entry it sends every guest a "handover" — its
+  signed handover naming the heir, and the heir's standby address. Every guest then
+  offers its standing to the heir straight away (no timer), the heir carries the table
+  on with the handover in its takeover entry (it counts as the departed host's
+  standing), and the others follow, as in any takeover.
 
 * **A person's seat** (the app: no bot plays it) carries the table on as the person's
   host: no stand-in until the person lets one play, no end of the table by itself, and
   the hand abandoned at the takeover dealt again at once (``HostCore.deal_once``). The app's session sends the person's commands to that
   ``HostCore`` from then on (``session.GuestSession``).
 
-Limits, said plainly: a partition (two groups each reaching a different lowest seat)
-could make two successors, each refused by nobody in its own group; a successor that
-stops too cannot restore its table from disk (``successor``).
+Limits, said plainly: a table of two persons is carried on only by a handover (the
+player left cannot tell its host gone from itself cut off: carrying on alone could make
+two tables); a partition where no side holds a majority carries on nowhere until it
+heals (the host's own side plays on, if the host is alive in it).
 """
 
 from __future__ import annotations
@@ -47,12 +72,13 @@ import logging
 import os
 from pathlib import Path
 
-from net.constants import PRIVATE_DEAL
+from net.constants import CARRIED_ON_DIR, PRIVATE_DEAL
 from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
+from net.sessions.standby import STANDBY
 from net.trust import successor, takeover
 from net.trust.replica import PeerReplica
-from net.wire.framing import SCHEMAS, ConnectionClosed, ProtocolError
+from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.address import local_address_towards
 from net.wire.identity import fingerprint
 from net.wire.transport import HandshakeError, open_connection, start_server, within
@@ -62,17 +88,13 @@ log = logging.getLogger(__name__)
 #: ``bind`` for a standby on the interface this guest reaches its host from.
 TOWARDS_HOST = "towards the host"
 
-#: What travels on a standby connection: a player's standing, the successor's answer.
-STANDBY = SCHEMAS.copy()
-STANDBY.message("standing", signed=dict)
-STANDBY.message("hosting", port=int, seq=int)
-
-
 class NoSuccession:
     """A guest made without ``takeover``: it neither carries a table on nor follows."""
 
     port = None
     host = None
+    following = None
+    pending = False
 
     async def start(self) -> None:
         pass
@@ -86,16 +108,25 @@ class NoSuccession:
     async def carried_on(self) -> None:
         pass
 
+    async def settled(self) -> None:
+        pass
+
     def kept(self, accepted: list) -> None:
         pass
 
     def on_roster(self, message: dict) -> None:
         pass
 
-    def host_silent(self) -> None:
+    def on_handover(self, message: dict) -> None:
+        pass
+
+    def host_silent(self, silent: bool = False) -> None:
         pass
 
     def host_back(self) -> None:
+        pass
+
+    def unreachable(self) -> None:
         pass
 
 
@@ -112,15 +143,25 @@ class Succession:
         self.roster: dict[int, tuple[str, int]] = {}
         self.server = None
         self.host = None  # our HostCore once we carry the table on
+        self.hosted_at: int | None = None  # the entry our takeover extends, once we host
+        self.following: tuple[int, str, int, int] | None = None  # (seat, address, port, seq)
+        self.handover: dict | None = None  # the departing host's signed handover
         self._timer: asyncio.TimerHandle | None = None
         self._running: asyncio.Task | None = None
+        self._answer: asyncio.Future | None = None  # this attempt's answer to standings
         self._offers: dict[int, tuple[dict, object]] = {}  # seat -> (standing, connection)
-        self._decided: asyncio.Future | None = None  # the successor's (port, seq)
+        self._idle: asyncio.Event | None = None  # set while no attempt is under way
+        self._told_unreachable = False
         self._left: asyncio.Event | None = None  # set when the guest stops (``leave``)
 
     @property
     def port(self) -> int | None:
         return self.server.port if self.server is not None else None
+
+    @property
+    def pending(self) -> bool:
+        """A takeover is armed or under way: the host is tried often meanwhile."""
+        return self._timer is not None or self._running is not None
 
     async def start(self) -> None:
         if self.bind == TOWARDS_HOST:
@@ -131,7 +172,7 @@ class Succession:
                                          schemas=STANDBY, timeout=self.core.timings.connect)
 
     async def stop(self) -> None:
-        self.host_back()
+        self._cancel_timer()
         if self._running is not None and not self._running.done():
             self._running.cancel()
         if self.server is not None:
@@ -149,8 +190,11 @@ class Succession:
 
     async def leave(self, farewell: str | None = None) -> None:
         """The guest stops: so does the table we host, if we carried it on (``farewell``:
-        its people are told it has ended, as when a host person leaves; once is enough)."""
+        its people are told it has ended, as when a host person leaves; once is enough).
+        Its person left it on purpose (or handed it on): nothing to rejoin from the lobby."""
         self._stopping.set()
+        if self.host is not None and farewell is not None:
+            self.core.remember.forget(self.core.table)
         if self.host is not None and self.host.phase is not Phase.CLOSED:
             await self.host.stop(farewell)
 
@@ -166,6 +210,15 @@ class Succession:
             if self.host.phase is not Phase.CLOSED:
                 await self.host.stop()
 
+    async def settled(self) -> None:
+        """Until no takeover attempt is under way (the guest does not reconnect to the
+        old host while its standing is out: it follows whoever answers)."""
+        while self._running is not None:
+            if self._idle is None:
+                self._idle = asyncio.Event()
+            self._idle.clear()
+            await self._idle.wait()
+
     @property
     def _stopping(self) -> asyncio.Event:
         if self._left is None:
@@ -179,66 +232,158 @@ class Succession:
     def on_roster(self, message: dict) -> None:
         self.roster = {seat: (address, port) for seat, address, port in message["peers"]}
 
-    def host_silent(self) -> None:
-        """The host link dropped: take over unless it is back within the grace."""
-        if self._timer is None and self._running is None and self._eligible():
-            loop = asyncio.get_running_loop()
-            self._timer = loop.call_later(self.core.timings.takeover, self._begin)
+    def host_silent(self, silent: bool = False) -> None:
+        """The host link ended (``silent``: it timed out, rather than being closed or
+        reset): take over unless the host is back in time. (On our way to a successor
+        we keep trying it.)"""
+        if self.following is None and self.handover is None:
+            self._arm(self.core.timings.takeover_after(silent))
 
     def host_back(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        """We joined a host (the old one back, or the one we followed)."""
+        self._cancel_timer()
+        self.following = None
+        self._told_unreachable = False
+
+    def on_handover(self, message: dict) -> None:
+        """Our host is leaving and hands the table to a player (``HostCore.hand_over``):
+        the takeover starts now, with that player as the successor."""
+        replica = self.core.replica
+        if replica is None or replica.seat is None or self.host is not None:
+            return
+        signed = message["signed"]
+        problem = takeover.handover_problem(replica.seats, replica.table, replica.host_key, signed)
+        if problem is not None:
+            log.warning("ignored the host's handover: %s", problem)
+            return
+        heir = signed["body"]["seat"]
+        if heir != replica.seat:
+            self.roster[heir] = (message["address"], message["port"])
+        self.handover = signed
+        self._cancel_timer()
+        self._begin()
+
+    def unreachable(self) -> None:
+        """An attempt to reach the player we follow failed: say so, once."""
+        if self.following is None or self._told_unreachable:
+            return
+        self._told_unreachable = True
+        replica = self.core.replica
+        names = {s: i.name for s, i in replica.seats.items()}
+        who = names.get(self.following[0]) or "Another player"
+        self.core.emit(takeover_event(
+            "following", names.get(replica.host_seat, ""), who, None, None,
+            text=f"{who} is carrying the table on; you are not connected to them. Trying again…"))
 
     # -- the takeover -------------------------------------------------------------------------------
     def _eligible(self) -> bool:
         r = self.core.replica
-        return r is not None and r.seat is not None and r.halted is None and r.game is not None
+        return r is not None and r.seat is not None and r.halted is None and r.game is not None \
+            and not self.core.ended
+
+    def _arm(self, delay: float) -> None:
+        if self._timer is None and self._running is None and self.host is None and self._eligible():
+            self._timer = asyncio.get_running_loop().call_later(delay, self._begin)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _begin(self) -> None:
         self._timer = None
-        if self._running is None and self._eligible() and self.core.state.value != "joined":
-            self._running = asyncio.ensure_future(self._take_over())
+        if self._running is not None or self.host is not None or not self._eligible():
+            return
+        if self.core.state.value == "joined" and self.handover is None:
+            return  # the host is back
+        self._answer = asyncio.get_running_loop().create_future()
+        self._running = asyncio.ensure_future(self._take_over(self._answer))
 
-    async def _take_over(self) -> None:
+    async def _take_over(self, answer: asyncio.Future) -> None:
+        outcome = None
         try:
-            await self._find_successor()
+            outcome = await self._attempt(answer)
         finally:
             self._running = None
-            if self.host is None and self.core.state.value != "joined" and not self.core.ended:
-                self.host_silent()  # nobody carried it on (yet): try again after the grace
+            if not answer.done():
+                answer.set_result({"type": "declined", "reason": "nobody"})
+            if self._idle is not None:
+                self._idle.set()
+        if outcome is None:  # nobody carried it on (yet): try the host, and this again later
+            self._offers.clear()
+            retry = self.core.timings.takeover_retry
+            if self.handover is not None:  # the heir did not take it: any of us may
+                self.handover, retry = None, self.core.timings.takeover_reset
+            if self.core.state.value != "joined":
+                self._arm(retry)
 
-    async def _find_successor(self) -> None:
+    async def _attempt(self, answer: asyncio.Future) -> str | None:
+        """One try: "hosting", "following", or None (not carried on)."""
         core = self.core
         replica = core.replica
         candidates = self._candidates(replica)
         if not candidates:
-            return  # nobody to carry the table on with: the guest goes on reconnecting
+            return None  # nobody to carry the table on with: the guest goes on reconnecting
         standing = takeover.stand(replica, can_host=self.server is not None)
         me = replica.seat
         names = {s: i.name for s, i in replica.seats.items()}
-        core.emit(takeover_event("searching", names.get(replica.host_seat, ""), "", None, None))
+        departed = names.get(replica.host_seat, "")
+        if self.handover is None:
+            core.emit(takeover_event("searching", departed, "", None, None))
         for seat in candidates:
             if seat == me:
-                if not await self._host(standing):
-                    log.info("no other player answered: they still have the host, or are gone; "
-                             "not carrying the table on alone")
-                return
-            answer = await self._offer(seat, standing)
-            if answer is not None:
-                self._follow(seat, *answer)
-                return
-        log.warning("no remaining player could be reached to carry the table on")
+                return "hosting" if await self._host(standing, answer) else None
+            reply = await self._offer(seat, standing)
+            if reply is None or reply["type"] == "declined" and reply["reason"] != "majority":
+                continue  # gone, or it still has the host: the next one
+            if reply["type"] == "hosting":
+                self._follow(seat, self.roster[seat][0], reply["port"], reply["seq"], answer)
+                return "following"
+            if reply["type"] == "follow":
+                self._follow(reply["seat"], reply["address"], reply["port"], reply["seq"], answer)
+                return "following"
+            answer.set_result(reply)
+            self._short(reply.get("have", 1), reply.get("need", takeover.majority(replica.seats)),
+                        reached=[seat])
+            return None
+        self._short(1, takeover.majority(replica.seats))
+        return None
+
+    def _short(self, have: int, need: int, reached=()) -> None:
+        """Too few of the players reach each other to carry the table on: say so (the
+        guest keeps trying the host, and the takeover again later)."""
+        replica = self.core.replica
+        names = {s: i.name for s, i in replica.seats.items()}
+        departed = names.get(replica.host_seat, "") or "the host"
+        persons = sum(1 for info in replica.seats.values() if info.is_player)
+        reach = ", ".join(names.get(s) or f"seat {s + 1}" for s in sorted(reached))
+        text = (f"{departed}'s computer has stopped answering. The table is carried on only by "
+                f"most of its players ({need} of {persons}); "
+                + (f"you reach {reach} — " if reach else "you reach none of the others — ")
+                + f"waiting for {departed} or the others…")
+        log.info("not carrying the table on: %s of the %s needed reach each other", have, need)
+        self.core.emit(takeover_event("searching", names.get(replica.host_seat, ""), "", None,
+                                      None, text=text))
 
     def _candidates(self, replica) -> list[int]:
         """The remaining players who may carry the table on, lowest seat first (the
-        successor is the first that answers): those with a standby, and we if we have one."""
+        successor is the first that answers): those with a standby, and we if we have one
+        — or only the player the host handed the table to."""
         me = replica.seat if self.server is not None else None
+        if self.handover is not None:
+            heir = self.handover["body"]["seat"]
+            return [heir] if heir == me or (heir in self.roster and heir != replica.seat) else []
         return [s for s in sorted(replica.seats.players(besides=replica.host_key))
                 if s == me or (s in self.roster and s != replica.seat)]
 
-    async def _offer(self, seat: int, standing: dict):
-        """Our standing to ``seat``'s standby: (address, port, seq) if it hosts, else None."""
+    def _answer_within(self) -> float:
+        """How long an offer waits for its answer: the successor's gathering, its table
+        opening, and the connections."""
+        timings = self.core.timings
+        return 2 * timings.connect + 2 * timings.takeover_gather
+
+    async def _offer(self, seat: int, standing: dict) -> dict | None:
+        """Our standing to ``seat``'s standby: its answer, or None (unreachable)."""
         address, port = self.roster[seat]
         key = self.core.replica.seats[seat].key
         timings = self.core.timings
@@ -248,23 +393,28 @@ class Succession:
         except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
             log.info("seat %s cannot carry the table on: %s", seat, exc)
             return None
+        offer = {"type": "standing", "signed": standing}
+        if self.handover is not None:  # (the heir may read ours before its own from the host)
+            offer["handover"] = self.handover
         try:
-            await conn.send({"type": "standing", "signed": standing})
-            reply = await within(timings.connect + 2 * timings.timeout, conn.recv())
+            await conn.send(offer)
+            reply = await within(self._answer_within(), conn.recv())
         except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
             return None
         finally:
             await conn.close()
-        if reply.get("type") != "hosting":
-            return None
-        return address, reply["port"], reply["seq"]
+        return reply if reply.get("type") in ("hosting", "follow", "declined") else None
 
     async def _serve(self, conn) -> None:
-        """Another player's standing, at our standby: we may be the successor."""
+        """Another player's standing, at our standby: we may be the successor, or tell
+        it who is."""
         try:
             first = await within(self.core.timings.connect, conn.recv())
         except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
             await conn.close()
+            return
+        if first.get("type") == "where":
+            await self._tell_where(first, conn)
             return
         replica = self.core.replica
         problem = "not a standing" if first.get("type") != "standing" or replica is None else \
@@ -273,61 +423,105 @@ class Succession:
                 != conn.peer_fingerprint:
             await conn.close()
             return
-        if self.core.state.value == "joined":
-            await conn.close()  # we still have the host: it is the other player who is cut off
-            return
-        self._offers[first["signed"]["body"]["seat"]] = (first["signed"], conn)
-        if self._running is None:
-            self.host_back()
-            self._begin()  # someone's grace ran out: ours too
-        if self._decided is None:
-            self._decided = asyncio.get_running_loop().create_future()
+        if first.get("handover") is not None and self.handover is None:
+            self.on_handover({"signed": first["handover"], "address": "", "port": 0})
         try:
-            port, seq = await within(self.core.timings.connect + 2 * self.core.timings.timeout,
-                                     asyncio.shield(self._decided))
-            await conn.send({"type": "hosting", "port": port, "seq": seq})
-        except (TimeoutError, ConnectionClosed, OSError):
+            await conn.send(await self._answer_to(first["signed"], conn))
+        except (TimeoutError, ConnectionClosed, OSError, ProtocolError):
             pass
         finally:
             await conn.close()
 
-    async def _host(self, standing: dict) -> bool:
-        """We are the lowest seat that answers: gather the standings, then host — unless
-        none of the players our log says are connected answered (we are the one cut
-        off, most likely: the others still have the host). Whether we host."""
+    async def _tell_where(self, ask: dict, conn) -> None:
+        """The departed host, still running, asks where its table went (``whereabouts``):
+        if the table was carried on after it left, where it is now."""
+        replica = self.core.replica
+        log = self.host.authority.log if self.host is not None else \
+            (replica.log if replica is not None else [])
+
+        def left(key: bytes) -> bool:  # a takeover after the host with ``key`` left
+            return any(e.kind == takeover.KIND and e.body["departed"] == key for e in log)
+        reply = {"type": "declined", "reason": "nobody"}
+        if replica is None or ask["table"] != replica.table:
+            pass
+        elif self.hosted_at is not None and left(conn.peer_key):
+            reply = {"type": "follow", "seat": replica.seat, "address": self.bind,
+                     "port": self.host.port, "seq": self.hosted_at}
+        elif self.following is not None and conn.peer_key == replica.host_key:
+            seat, address, port, seq = self.following
+            reply = {"type": "follow", "seat": seat, "address": address, "port": port, "seq": seq}
+        elif self.host is None and left(conn.peer_key) and self.core.port is not None:
+            took = next(e for e in reversed(log) if e.kind == takeover.KIND)
+            reply = {"type": "follow", "seat": replica.host_seat, "address": self.core.address,
+                     "port": self.core.port, "seq": took.seq - 1}
+        try:
+            await conn.send(reply)
+        except (ConnectionClosed, OSError, ProtocolError):
+            pass
+        finally:
+            await conn.close()
+
+    async def _answer_to(self, standing: dict, conn) -> dict:
+        """What we answer a standing: where the table is carried on, that we still have
+        the host, or — joining the takeover — what it comes to."""
+        if self.hosted_at is not None:  # (a late standing: it follows all the same)
+            return {"type": "hosting", "port": self.host.port, "seq": self.hosted_at}
+        if self.following is not None:
+            seat, address, port, seq = self.following
+            return {"type": "follow", "seat": seat, "address": address, "port": port, "seq": seq}
+        if self.core.state.value == "joined" and self.handover is None:
+            return {"type": "declined", "reason": "connected"}  # it is the one cut off
+        self._offers[standing["body"]["seat"]] = (standing, conn)
+        if self._running is None:
+            self._cancel_timer()
+            self._begin()  # someone's timer ran out: ours too
+        if self._running is None or self._answer is None:
+            return {"type": "declined", "reason": "nobody"}
+        return await within(self._answer_within(), asyncio.shield(self._answer))
+
+    async def _host(self, standing: dict, answer: asyncio.Future) -> bool:
+        """We are the lowest seat that answers (or the heir): gather the standings, then
+        host — if a majority of the table's players are behind us. Whether we host."""
         core = self.core
         replica = core.replica
         expected = {s for s, info in replica.seats.items() if info.is_player and info.connected
                     and info.key not in (replica.host_key, replica.key)}
         loop = asyncio.get_running_loop()
-        until = loop.time() + core.timings.timeout
+        until = loop.time() + core.timings.takeover_gather
         while not expected <= set(self._offers) and loop.time() < until:
             await asyncio.sleep(0.01)
-        if expected and not self._offers:
-            return False
         standings = [standing] + [s for s, _conn in self._offers.values()]
+        need = takeover.majority(replica.seats)
+        have = takeover.backing(standings, self.handover)
+        if have < need:
+            answer.set_result({"type": "declined", "reason": "majority", "have": have, "need": need})
+            self._short(have, need, reached=self._offers)
+            return False
         base = takeover.common_seq(standings)
         replica = self._roll_back(base)
         authority, _out = successor.succeed(core.identity, replica, standings, self.accepted,
                                             rng=core.rng, deadline=core.timings.contribution,
-                                            mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL))
+                                            drop_wait=core.timings.drop_wait,
+                                            mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL),
+                                            handover=self.handover)
+        self._leave_old_host()
         self.host = self._host_core(authority)
         await self.host.start()  # the departed host's seat: held, a stand-in armed
+        self.hosted_at = base
         names = {s: i.name for s, i in authority.seats.items()}
         entry = next(e for e in reversed(authority.log) if e.kind == takeover.KIND)
         core.emit(takeover_event("hosting", names.get(entry.body["departed_seat"], ""),
                                  names.get(entry.body["seat"], ""), entry.body["abandoned"],
                                  entry.body["reason"], you=True,
-                                 departed_seat=entry.body["departed_seat"]))
-        if self._decided is None:
-            self._decided = loop.create_future()
-        self._decided.set_result((self.host.port, base))
+                                 departed_seat=entry.body["departed_seat"],
+                                 handed=self.handover is not None))
+        answer.set_result({"type": "hosting", "port": self.host.port, "seq": base})
         core.wake(ended_by="takeover")
         return True
 
     def _host_core(self, authority):
         core = self.core
-        state_dir = Path(core.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / "carried-on"
+        state_dir = Path(core.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / CARRIED_ON_DIR
         kw = {"bind": self.bind, "timings": core.timings, "you": authority.seats.held_by(core.identity.public_key),
               "autoplay": core.player.bot is not None, "interfaces": core.interfaces,
               "emit": core.emit, "rng": core.rng, **self.host_kw}
@@ -338,18 +532,31 @@ class Succession:
         host.deal_once = not host.auto_start
         return host
 
-    def _follow(self, seat: int, address: str, port: int, seq: int) -> None:
+    def _follow(self, seat: int, address: str, port: int, seq: int, answer: asyncio.Future) -> None:
         """Another player hosts now: roll back to the entry its takeover extends, pin its
         key and reconnect to it."""
         core = self.core
+        self._leave_old_host()
         replica = self._roll_back(seq)
         key = replica.seats[seat].key
+        self.following = (seat, address, port, seq)
+        if not answer.done():
+            answer.set_result({"type": "follow", "seat": seat, "address": address, "port": port,
+                               "seq": seq})
         names = {s: i.name for s, i in replica.seats.items()}
-        core.emit(takeover_event("following", names.get(replica.host_seat, ""), names.get(seat, ""),
-                                 takeover.hand_in_progress(replica), None))
+        departed = names.get(replica.host_seat, "")
+        core.emit(takeover_event("following", departed, names.get(seat, ""),
+                                 takeover.hand_in_progress(replica), None,
+                                 handed=self.handover is not None))
         core.host_key, core.fingerprint = key, fingerprint(key)
         core.address, core.port = address, port
         core.wake()
+
+    def _leave_old_host(self) -> None:
+        """Our link to the host that left (still up after a handover) ends now: nothing it
+        sends from here on is ours to check against the log we rolled back."""
+        if self.core.link is not None:
+            self.core.link.close("the table is carried on by another player")
 
     def _roll_back(self, seq: int) -> PeerReplica:
         core = self.core

@@ -27,8 +27,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from net.constants import CONTRIBUTION_DEADLINE, HOST_LOG_FILE, HOST_META_FILE
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT, HOST_LOG_FILE, HOST_META_FILE
 from net.trust.authority import HostAuthority, RestoreError
+from net.trust import successor
 from net.trust.deals.mental.log import dealt_privately
 from net.sessions.events import error_event, notice_event
 from net.trust.store import GROUP, LogStore
@@ -73,14 +74,16 @@ class TableFiles:
     # or by the mental-poker deal where the table asks for it.
     authority = HostAuthority
 
-    def new(self, identity, rng, mental_deal: bool, deadline: float) -> HostAuthority:
+    def new(self, identity, rng, mental_deal: bool, deadline: float,
+            drop_wait: float = DROP_WAIT) -> HostAuthority:
         """A new table's authority, writing to this directory's log (where ``open`` found
         none to go on with)."""
         return self.authority(identity, rng=rng, persist=self.store, mental_deal=mental_deal,
-                              deadline=deadline)
+                              deadline=deadline, drop_wait=drop_wait)
 
     def open(self, identity, wanted: Callable[[HostAuthority], bool], resume: Resume,
-             rng, mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE) -> HostAuthority | None:
+             rng, mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE,
+             drop_wait: float = DROP_WAIT) -> HostAuthority | None:
         """The unfinished table to go on with, or None (a new one is to be opened in
         ``self.store``). A table goes on dealing as its log says it dealt
         (``mental_log.dealt_privately``); ``mental_deal`` holds if it dealt no hand yet."""
@@ -91,8 +94,9 @@ class TableFiles:
         found = problem = None
         if loaded.records and not meta.get("done") and resume is not False:
             try:
-                found = self.authority.restore(identity, loaded.records, rng=rng, persist=self.store,
-                                               mental_deal=mental_deal, deadline=deadline)
+                found = successor.restore(self.authority, identity, loaded.records, rng=rng,
+                                          persist=self.store, mental_deal=mental_deal,
+                                          deadline=deadline, drop_wait=drop_wait)
                 private = dealt_privately(found.log)
                 found.mental_deal = mental_deal if private is None else private
             except RestoreError as exc:
@@ -111,15 +115,16 @@ class TableFiles:
 
     def adopt(self, authority: HostAuthority) -> HostAuthority:
         """A table this client carries on from its own copy of the log (``succession``):
-        a fresh log here holding every entry so far, written to from now on. (It cannot
-        be restored from: the departed host signed most of it.)"""
+        a fresh log here holding every entry so far — the departed host's with what this
+        client was sent for them (``successor.seen``), so that the table can be restored
+        from it as any host's is (``successor.restore``) — written to from now on."""
         self.dir.mkdir(parents=True, exist_ok=True)
         self.store = self._new_store()
         if self.store.load().records:
             self._set_aside(None, None)
         with self.store.batch():
             for signed in authority.log:
-                self.store.append(signed)
+                self.store.append(signed, authority.seen.get(signed.seq))
         authority.persist = self.store
         self.restored = True
         return authority

@@ -106,7 +106,7 @@ def _timings(args) -> Timings:
     if args.timeout is not None:
         changes["timeout"] = args.timeout
     if getattr(args, "takeover_grace", None) is not None:
-        changes["takeover"] = args.takeover_grace
+        changes["takeover_reset"] = changes["takeover_silent"] = args.takeover_grace
     return Timings(**{**base.__dict__, **changes})
 
 
@@ -230,10 +230,12 @@ async def run_join(args) -> int:
     return EXIT_OK
 
 
-def _carry_on(args) -> dict | None:
-    """``--carry-on``: this guest may host the table should its host leave for good."""
+def _carry_on(args) -> dict:
+    """``--carry-on``: this guest may host the table should its host leave for good;
+    without it, it takes part in a takeover by following whoever does (its standing
+    counts towards the majority a takeover needs)."""
     if not args.carry_on:
-        return None
+        return {}
     return {"bind": args.standby_bind or "0.0.0.0",
             "host_kw": {"hands": args.hands, "stand_in_after": args.stand_in, "auto_start": True,
                         "headless": True, "bot_delay": args.delay}}
@@ -302,10 +304,11 @@ def parser() -> argparse.ArgumentParser:
     join.add_argument("--discover-timeout", type=float, default=30.0)
     join.add_argument("--carry-on", action="store_true",
                       help="listen for the other players, and carry the table on with them "
-                           "should the host leave for good")
+                           "should the host leave for good (without it: follow whoever does)")
     join.add_argument("--standby-bind", help="address the --carry-on listener binds (default: all)")
     join.add_argument("--takeover-grace", type=float,
-                      help="seconds of the host's silence before the players carry on")
+                      help="seconds after the host is gone (its app, or its computer gone "
+                           "silent) before the players carry on")
     join.add_argument("--hands", type=int, help="carrying the table on: stop after this many hands")
     join.add_argument("--stand-in", type=float,
                       help="carrying the table on: a bot plays a dropped seat after SECONDS")

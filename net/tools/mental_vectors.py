@@ -502,11 +502,13 @@ def _secrets_text(v: dict) -> list[str]:
 
 def _cards_text(v: dict) -> list[str]:
     names = v["names"]
-    rows = ["| card | Rook | Somerset | Horseshoes | point |", "|---|---|---|---|---|"]
+    titles = list(names)  # in the vectors' order
+    rows = ["| card | " + " | ".join(t.capitalize() for t in titles) + " | point |",
+            "|---" * (len(titles) + 2) + "|"]
     for card in v["cards"][:8]:
         n = card["card"]
-        rows.append(f"| {n} | `{names['rook'][n]}` | `{names['somerset'][n]}` | "
-                    f"`{names['horseshoes'][n]}` | `{_hex(card['point'])}` |")
+        shown = " | ".join(f"`{names[t][n]}`" for t in titles)
+        rows.append(f"| {n} | {shown} | `{_hex(card['point'])}` |")
     return [*_prose("**Cards** (`mental-cards.json` has all 57): the first eight, those of the "
                     "deal below."), *rows, ""]
 

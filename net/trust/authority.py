@@ -21,8 +21,8 @@ what each seat may see), ``Archive`` (what each seat was sent, to send it again)
 the log's ``Chain``. Nothing here asks which deal a hand has. Every public method returns an ``Out``: messages to send by fingerprint,
 peers to disconnect (they sent garbage), and a store error if persisting failed.
 Nothing here raises for bad input from the network: a malformed message gets an error
-reply and a disconnect, an illegal move gets an error reply to that peer only, and the
-game goes on.
+reply and a disconnect, an illegal move gets an error reply to that peer only (naming
+the move it refuses by its signature), and the game goes on.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from engine import Match, RecordError, make_game
 
-from net.constants import CONTRIBUTION_DEADLINE
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust.archive import Archive
 from net.trust.deals.mental.host import MentalHost
 from net.trust.deals.host import HandTable, HostDeal, NoHand
@@ -69,6 +69,15 @@ class Out:
         return [msg for who, msg in self.sends if who == fp]
 
 
+def refusal(message: dict, reason: str) -> dict:
+    """The answer to a peer's message the host refuses: a rejoin's "refused"; else an
+    "error" naming, by its signature, the signed message it refuses (a move, a deal
+    message), so that the peer's client matches it to what it sent."""
+    if message["type"] == m.REJOIN:
+        return m.refused_message(reason)
+    return m.error_message(reason, refuses=message["signed"]["sig"])
+
+
 #: The deal a hand is dealt by, by the entry that starts it.
 DEALS = {SeededHost.OPENS: SeededHost, MentalHost.OPENS: MentalHost}
 
@@ -77,16 +86,21 @@ __all__ = ["HostAuthority", "Out", "RestoreError"]
 
 class HostAuthority:
     """``mental_deal``: deal privately (the mental-poker deal) at a table of two humans or
-    more; ``clock`` and ``deadline``: when a deal goes on without a player it waits for."""
+    more; ``clock``, ``deadline`` and ``drop_wait``: when a deal goes on without a player
+    it waits for (a client that does not answer; a player gone from the private deal)."""
 
     def __init__(self, identity, rng=os.urandom, persist=None, mental_deal: bool = False,
-                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE):
+                 clock=time.monotonic, deadline: float = CONTRIBUTION_DEADLINE,
+                 drop_wait: float = DROP_WAIT, rebuild=None):
         self.identity = identity
+        # How this host is rebuilt from its durable log after a write that failed: by
+        # ``restore``, or (a table this player carried on) ``successor.restore``.
+        self._rebuild = rebuild
         self.key = identity.public_key
         self.rng = rng
         self.persist = persist or (lambda signed_entry, private: None)
         self.mental_deal = mental_deal
-        self.clock, self.deadline = clock, deadline
+        self.clock, self.deadline, self.drop_wait = clock, deadline, drop_wait
         self.table: str | None = None
         self.chain: Chain | None = None
         self.game = None
@@ -98,6 +112,7 @@ class HostAuthority:
         self.deal: HostDeal = NoHand()  # the hand's deal part (the last hand's, between hands)
         self.archive = Archive()
         self.dropped_at: dict[int, float] = {}  # seat -> when its drop was logged (this clock)
+        self.seen: dict[int, dict] = {}  # a successor's: what it was sent for entries it took
         self._restoring = False
 
     # -- the table ---------------------------------------------------------------------
@@ -191,8 +206,7 @@ class HostAuthority:
                 else:
                     self._rejoin(out, fp, message["seat"], message["last_seq"])
             except Refusal as exc:
-                reply = m.refused_message if message["type"] == m.REJOIN else m.error_message
-                out.sends.append((fp, reply(str(exc))))
+                out.sends.append((fp, refusal(message, str(exc))))
         return out
 
     def act_local(self, seat: int, decision: dict) -> Out:
@@ -249,21 +263,23 @@ class HostAuthority:
     def restore(cls, identity, records, rng=os.urandom, persist=None, **options) -> "HostAuthority":
         """A host (made with ``options``) rebuilt from its persisted ``(SignedEntry, private)``
         records by running each through the same ``_apply`` that made it. RestoreError if
-        the records are not a chain this identity signed or do not replay to their hashes."""
+        the records are not a chain this identity signed or do not replay to their hashes.
+        A table this identity carried on after its host left (its log opens with that
+        host's entries) is rebuilt by ``successor.restore``, which reads either log."""
         host = cls(identity, rng, persist, **options)
         for signed, private in records:
             if host.chain is None:
                 host.chain = Chain(signed.entry.table)
-            host._replay(signed, private, "stored")
+            host.replay(signed, private, "stored")
         return host
 
     def adopt(self, signed: SignedEntry, private: dict | None) -> None:
         """Take back an entry this host signed, sent and lost from its disk, as a peer
         gave it back (``recovery``): replayed as ``restore`` replays, then written."""
-        self._replay(signed, private, "given-back")
+        self.replay(signed, private, "given-back")
         self.persist(signed, private)
 
-    def _replay(self, signed: SignedEntry, private: dict | None, what: str) -> None:
+    def replay(self, signed: SignedEntry, private: dict | None, what: str) -> None:
         """Apply an entry this host made before, every state hash checked (RestoreError)."""
         problem = self.chain.problem(self.key, signed)
         if problem:
@@ -297,9 +313,11 @@ class HostAuthority:
         """Back to the durable log after a change that could not be written (its entries
         were applied here, but nobody saw them and the log never held them)."""
         out.discard()
-        restored = type(self).restore(self.identity, self.persist.load().records, self.rng,
+        rebuild = self._rebuild or type(self).restore
+        restored = rebuild(self.identity, self.persist.load().records, self.rng,
                                       self.persist, mental_deal=self.mental_deal,
-                                      clock=self.clock, deadline=self.deadline)
+                                      clock=self.clock, deadline=self.deadline,
+                                      drop_wait=self.drop_wait)
         self.__dict__.update(restored.__dict__)
 
     def _append(self, out: Out, kind: str, body: dict, private: dict | None = None,
@@ -338,7 +356,8 @@ class HostAuthority:
     def _hand_table(self) -> HandTable:
         """What a hand's deal part reads of this table."""
         return HandTable(self.identity, self.game, self.table, self.match, lambda: self.seats,
-                         lambda: self.archive.log, self.clock, self.deadline, self.dropped_at)
+                         lambda: self.archive.log, self.clock, self.deadline, self.dropped_at,
+                         self.drop_wait)
 
     def _apply_table(self, entry: Entry, private: dict) -> list:
         if entry.body["host_key"] != self.key:

@@ -131,15 +131,9 @@ def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None
     if isinstance(parsed, Action) and parsed.seat == seat and state is not None \
             and not state.is_over and state.repeats(parsed) and opens(key, ACTION_DOMAIN, signed):
         return None  # a second "Got it" (sent before the first was logged): changes nothing
-    if not opens(key, ACTION_DOMAIN, signed):
-        raise Refusal("the action is not signed by your key")
-    if body.mental is not None and not proofs:
+    if body.mental is not None and not proofs and opens(key, ACTION_DOMAIN, signed):
         raise Refusal("a deal proof comes only with a card played under the mental deal")
-    if state is None or state.is_over:
-        raise Refusal("no hand is being played")
-    problem = action_body_problem(body, seat, binding)
-    if problem:
-        raise Refusal(problem[1])
+    _signed_and_bound(key, seat, signed, body, state, binding)
     full, nonce = public, None
     if body.hidden is not None:
         if private is None:
@@ -162,13 +156,7 @@ def admit_sealed(game, state, key: bytes, seat: int, signed: dict, binding: Bind
     mental-poker deal they are committed in the deal and opened at the hand's end, so the
     host checks and logs the signed public form alone (the cards None). Refusal if not."""
     body = ActionBody.from_wire(signed["body"])
-    if not opens(key, ACTION_DOMAIN, signed):
-        raise Refusal("the action is not signed by your key")
-    if state is None or state.is_over:
-        raise Refusal("no hand is being played")
-    problem = action_body_problem(body, seat, binding)
-    if problem:
-        raise Refusal(problem[1])
+    _signed_and_bound(key, seat, signed, body, state, binding)
     try:
         action, hidden = public_step(game, body.action)
     except RecordError as exc:
@@ -176,6 +164,19 @@ def admit_sealed(game, state, key: bytes, seat: int, signed: dict, binding: Bind
     if not hidden:
         raise Refusal("only a secret action (a discard, a bury) is sent hidden")
     return Admitted(action, body.action, None)
+
+
+def _signed_and_bound(key: bytes, seat: int, signed: dict, body: ActionBody, state,
+                      binding: Binding) -> None:
+    """Refusal unless the move is signed by the seat's key, a hand is being played, and
+    the move is bound to it (``action_body_problem``)."""
+    if not opens(key, ACTION_DOMAIN, signed):
+        raise Refusal("the action is not signed by your key")
+    if state is None or state.is_over:
+        raise Refusal("no hand is being played")
+    problem = action_body_problem(body, seat, binding)
+    if problem:
+        raise Refusal(problem[1])
 
 
 def _parse(game, data: dict) -> Action | RecordError:

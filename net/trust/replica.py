@@ -65,6 +65,13 @@ class ReplicaOut:
     alerts: list = field(default_factory=list)  # IntegrityAlerts (at most one: then halted)
     named: list = field(default_factory=list)  # IntegrityAlerts naming a player; the table goes on
     errors: list = field(default_factory=list)  # the host's error replies, rejected junk
+    refuses: bytes | None = None  # the signature of our message the host's error refuses
+
+    def then(self, later: "ReplicaOut") -> "ReplicaOut":
+        """This and ``later``, as one (what was accepted, verified, named, raised)."""
+        return ReplicaOut(self.sends + later.sends, self.accepted + later.accepted,
+                          self.verified + later.verified, self.alerts + later.alerts,
+                          self.named + later.named, self.errors + later.errors)
 
 
 class ReplicaHalted(Exception):
@@ -96,6 +103,9 @@ class PeerReplica:
         self.deal: PeerDeal = NO_DEAL  # the hand's deal (the last hand's, between hands)
         self.deals = DEALS  # the part each opening entry makes (a test's client may bend one)
         self.view: dict | None = None  # this seat's latest view (the host's, or its deal's own)
+        # The hand has moved on since ``view`` came, with no view of this seat's since:
+        # it is what was shown, with nothing to decide (``to_act`` empty), not a position.
+        self.view_behind = False
         self.public: dict | None = None
         self.held: set[int] = set()  # seats this key plays (kept while a bot stands in)
         self.clock = clock  # the deal's deadlines are timed on this peer's own clock
@@ -145,6 +155,7 @@ class PeerReplica:
         kind = message["type"]
         if kind in (m.ERROR, m.REFUSED):
             out.errors.append(message["reason"])
+            out.refuses = message.get("refuses")
             return out
         self._live = kind == m.ENTRY
         if kind == m.SYNC:
@@ -158,7 +169,7 @@ class PeerReplica:
             out.sends += self.deal.sends()  # caught up: the deal may be waiting for us
         view = self.deal.own_view(self.seat)
         if view is not None:
-            self.view = view
+            self.view, self.view_behind = view, False
         return out
 
     def _entry(self, out: ReplicaOut, wire: dict) -> bool:
@@ -201,10 +212,25 @@ class PeerReplica:
         self._named.clear()
         self.chain.advance(signed)
         self.log.append(signed)
-        if message.public is not None or message.view is not None:
-            self.public, self.view = message.public, message.view
+        self._shown(message)
         out.accepted.append(message)
         return True
+
+    def _shown(self, message: EntryMessage) -> None:
+        """What the host showed with an accepted entry: the public view and this seat's.
+        An entry of the hand with none of this seat's, when one came before (the host
+        shows no view that would hold made-up cards — the spare or the kitty on its way
+        — nor one while the seat may not move): the last view stays on screen, but the
+        hand has left it, and nothing is decided on it until the next one (under the
+        mental deal a party's own replay shows its view: ``receive``)."""
+        if message.public is not None:
+            self.public = message.public
+        if message.own is not None:
+            self.view, self.view_behind = message.view, False
+        elif self.view is not None and self.hand is not None and self.hand.playing:
+            self.view, self.view_behind = dict(self.view, to_act=[]), True
+        elif message.public is not None:
+            self.view = None
 
     def _halt(self, out: ReplicaOut, v: Violation, failing: dict, seq: int) -> None:
         """Stop at ``v``."""
@@ -246,7 +272,7 @@ class PeerReplica:
 
     def forget_hand(self) -> None:
         """A hand abandoned (a takeover): its deal and what was shown of it are forgotten."""
-        self.deal, self.public, self.view = NO_DEAL, None, None
+        self.deal, self.public, self.view, self.view_behind = NO_DEAL, None, None, False
 
     def check_head(self, seq: int, head: bytes) -> ReplicaOut:
         """The host's heartbeat says its log ends at entry ``seq``, whose hash is ``head``
@@ -361,6 +387,8 @@ class PeerReplica:
         except RecordError as exc:
             raise IllegalAction(str(exc)) from None
         state = self.decision_state()
+        if state is None and self.view_behind:
+            raise IllegalAction("the table has moved on: wait a moment for it", me)
         if state is not None:
             state.clone().apply(parsed)  # IllegalAction goes to the caller
         message = sign_action(self.identity, self.game, parsed, table=self.table,
@@ -394,6 +422,8 @@ class PeerReplica:
         view = self.view
         if view is None or view.get("seat") != self.seat or "phase" not in view:
             return None  # (no whole view of this seat's yet)
+        if self.view_behind:
+            return None  # (the hand has moved on since: wait for the host's next view)
         if self._rebuilt is None or self._rebuilt[0] is not view:
             self._rebuilt = (view, Knowledge(self.game, view).state)
         return self._rebuilt[1]
@@ -407,13 +437,26 @@ class PeerReplica:
         return m.tail_messages([signed.wire for signed in self.log[max(after + 1, 0):]])
 
     @classmethod
-    def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom, **timing) -> "PeerReplica":
-        """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``);
-        ``timing``: its ``deadline`` and ``slack``, if not the default ones."""
+    def restore(cls, identity, host_key: bytes, table: str, messages, rng=os.urandom,
+                **timing) -> "PeerReplica":
+        """A replica rebuilt from the entry messages it accepted (``ReplicaOut.accepted``),
+        read as a catch-up (as a sync from the host is: nothing in them was live here, so
+        no deadline is timed on them); ``timing``: its ``deadline`` and ``slack``, if not
+        the default ones."""
         replica = cls(identity, host_key, table, rng, **timing)
-        for message in messages:
-            replica.receive(message.wire)
+        replica.replay(messages)
         return replica
+
+    def replay(self, messages) -> ReplicaOut:
+        """Accept entry messages kept from before (a disk copy, a roll-back), as the first
+        part of a sync; what it came to (the replica stops at the first that fails)."""
+        out = ReplicaOut()
+        for message in messages:  # (never the "last" of a sync: what the deal has to say
+            # once caught up is said when the host's sync ends, as after any catch-up)
+            out = out.then(self.receive(m.sync_message([message.wire], last=False)))
+            if self.halted is not None:
+                break
+        return out
 
 
 def then(commit, after):

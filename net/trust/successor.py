@@ -18,49 +18,127 @@ starts at a fresh attempt (``mental_log.fresh_attempt``), so no party's secrets 
 abandoned deal are used twice. Before the first deal the successor's own choice
 (``mental_deal``) holds.
 
-A successor that was itself restarted would need the departed host's part of the log
-replayed without its private parts; that is not done here (``HostAuthority.restore``
-accepts only a log the one host signed).
+**A successor that stops too keeps the table** (``restore``). Its log on disk holds the
+departed host's entries — each with what this player's client was sent for it (``seen``:
+the events, the public view, its own view and secret move), as its guest copy keeps
+them — then its takeover entry and its own entries with their private parts. Restarted,
+it rebuilds its replica from the first part (every entry checked again, as a guest's
+copy is), the authority from that replica exactly as ``succeed`` built it, and then
+replays its own entries as any host replays its log: the table is where it stopped, and
+goes on as a first host's does (the players rejoin, a lost tail is taken back from
+them). A second takeover's log works the same way: everything before the last takeover
+that made this key the host was its replica's.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 
 from engine import Match
 
-from net.constants import CONTRIBUTION_DEADLINE
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
 from net.trust.authority import HostAuthority, Out
 from net.trust.deals.host import NoHand
 from net.trust.log import Chain
-from net.trust.values import Seats
+from net.trust.replica import PeerReplica
+from net.trust.store import RestoreError
+from net.trust.values import EntryMessage, Seats
+from net.wire import messages as m
+
+#: The private part a successor's log keeps for an entry it did not sign: what its
+#: client was sent for it, as a guest.
+SEEN = "seen"
 
 
 def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=None,
             mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE,
-            clock=time.monotonic) -> tuple[HostAuthority, Out]:
+            clock=time.monotonic, drop_wait: float = DROP_WAIT,
+            handover: dict | None = None) -> tuple[HostAuthority, Out]:
     """The authority this player (``identity``, seated per ``replica``) hosts the table
     with, and the ``Out`` of its takeover entry (to send to the others). ``replica`` must
     hold exactly the last entry every standing holds (``takeover.rolled_back``);
     ``messages`` are the EntryMessages it accepted (their events and public views go in
     the archive, for the players who rejoin). ``mental_deal``: this client's own choice,
-    if the log has dealt no hand yet; ``deadline``, ``clock``: the mental deal's."""
+    if the log has dealt no hand yet; ``deadline``, ``drop_wait``, ``clock``: the mental deal's."""
     if replica.seq != takeover.common_seq(standings):
         raise ValueError(f"the successor holds entry {replica.seq}, not the last entry every "
                          f"player holds ({takeover.common_seq(standings)})")
-    if takeover.successor_seat(standings) != replica.seat:
-        raise ValueError("this player is not the lowest seat among the standings")
-    private = mental_log.dealt_privately(replica.log)
-    host = HostAuthority(identity, rng, persist, mental_deal=mental_deal if private is None else private,
-                           clock=clock, deadline=deadline)
-    _take_state(host, replica)
-    _take_log(host, replica, messages)
-    body = takeover.takeover_body(replica, standings, identity.public_key)
+    if takeover.successor_seat(standings, handover) != replica.seat:
+        raise ValueError("this player is not the lowest seat among the standings, nor "
+                         "the one the host handed the table to")
+    if takeover.backing(standings, handover) < takeover.majority(replica.seats):
+        raise ValueError("the standings are not a majority of the table's players")
+    host = _from_replica(HostAuthority, identity, replica, messages, rng, persist,
+                         mental_deal=mental_deal, clock=clock, deadline=deadline,
+                         drop_wait=drop_wait)
+    body = takeover.takeover_body(replica, standings, identity.public_key, handover)
     out = host.take_over(body)
     return host, out
+
+
+def _from_replica(cls, identity, replica, messages, rng, persist, mental_deal: bool,
+                  **options) -> HostAuthority:
+    """The authority this player hosts with, from its replica (up to the takeover)."""
+    private = mental_log.dealt_privately(replica.log)
+    host = cls(identity, rng, persist, mental_deal=mental_deal if private is None else private,
+               rebuild=functools.partial(restore, cls), **options)
+    _take_state(host, replica)
+    _take_log(host, replica, messages)
+    host.seen = {msg.entry.seq: seen(msg) for msg in messages}
+    return host
+
+
+def seen(message: EntryMessage) -> dict:
+    """What a successor's log keeps for an entry another host signed (``SEEN``)."""
+    return {SEEN: {"events": message.events, "public": message.public, "view": message.own,
+                   "action": message.action}}
+
+
+def seen_message(signed, private: dict | None) -> EntryMessage:
+    """The entry message a successor's client was sent for ``signed``, from its log."""
+    kept = (private or {}).get(SEEN)
+    if not isinstance(kept, dict):
+        raise RestoreError(f"entry {signed.seq}: what this player was sent for it is not kept")
+    return EntryMessage.from_wire(m.entry_message(signed.wire, kept["events"], kept["public"],
+                                                  kept["view"], kept["action"]))
+
+
+def took_over_at(records, key: bytes) -> int | None:
+    """Where in a log's ``records`` the last takeover making ``key`` the host is (None:
+    none did — a log ``key`` did not carry on)."""
+    return next((i for i in range(len(records) - 1, -1, -1)
+                 if records[i][0].kind == takeover.KIND
+                 and records[i][0].body.get("host_key") == key), None)
+
+
+def restore(cls, identity, records, rng=os.urandom, persist=None, mental_deal: bool = False,
+            **options) -> HostAuthority:
+    """A host's table (``cls``: a ``HostAuthority``) rebuilt from its log. A log this key
+    opened is ``cls.restore``'s; a successor's (it carried the table on), its replica from
+    what it was sent up to its takeover, the authority from it as ``succeed`` built it,
+    then its own entries replayed. RestoreError if the log is not one this key
+    carried on, or does not check or replay."""
+    at = took_over_at(records, identity.public_key)
+    if at is None:  # a log this player opened as the table's first host
+        return cls.restore(identity, records, rng, persist, mental_deal=mental_deal, **options)
+    if at == 0:
+        raise RestoreError("this log was written by another host key")
+    first = records[0][0]
+    messages = [seen_message(signed, private) for signed, private in records[:at]]
+    replica = PeerReplica.restore(identity, first.body["host_key"], first.entry.table, messages, rng,
+                                  **{k: v for k, v in options.items() if k == "deadline"})
+    if replica.halted is not None:
+        raise RestoreError(f"the log before the takeover does not check: {replica.halted.detail}")
+    if replica.seq != at - 1:
+        raise RestoreError(f"the log before the takeover stops at entry {replica.seq}")
+    host = _from_replica(cls, identity, replica, messages, rng, persist, mental_deal, **options)
+    for signed, private in records[at:]:
+        host.replay(signed, private, "stored")
+    return host
 
 
 def _take_state(host: HostAuthority, replica) -> None:

@@ -1,11 +1,22 @@
 """Takeover: the remaining players carry the table on when its host is gone for good.
 
-No I/O. When the host has been silent past ``TAKEOVER_GRACE``, each remaining player's
-client signs a *standing* — "at table T, with host H gone, I (seat s) hold the log up to
-entry ``seq`` whose hash is ``head``" — and sends it to the others it can reach. The
-successor is the lowest seat among those standings whose player's client can host
-(``successor_seat``; a client with no standby only follows): every client that sees the same
-standings picks the same one, with no server.
+No I/O. When the host has been gone long enough (``succession``: a couple of seconds
+after its app died, or after it went silent), each remaining player's client signs a
+*standing* — "at table T, with host H gone, I (seat s) hold the log up to entry ``seq``
+whose hash is ``head``" — and sends it to the others it can reach. The successor is the
+lowest seat among those standings whose player's client can host (``successor_seat``; a
+client with no standby only follows): every client that sees the same standings picks
+the same one, with no server. A host leaving on purpose may instead *hand the table
+over*: it signs a ``handover`` naming the player who carries it on (``hand_over``), and
+that player is the successor, lowest seat or not.
+
+**A majority, so never two tables.** A takeover needs the standings of more than half of
+the persons seated at the table (``majority``), the departed host counted among them
+(its signed handover counts as its standing). Two groups of players who cannot reach
+each other cannot both have that, and the host's own side — if the host is alive in
+another part of a partitioned network — is not a majority either when a successor is:
+at most one side ever carries the table on. (A table of two persons is carried on only
+by a handover: the one player left cannot tell its host gone from itself cut off.)
 
 The successor becomes the host from its own copy of the log (``successor.succeed``). Its
 first entry is a ``takeover`` entry, signed with *its own* key, that
@@ -14,18 +25,23 @@ first entry is a ``takeover`` entry, signed with *its own* key, that
   entries after it are the departed host's that not everyone received, and are dropped
   by the peers that had them — ``rolled_back``);
 * names the departed host (key and seat) and the new one (key and seat);
-* carries every standing, each signed by its player: that is the others' acknowledgement,
-  in the log for anyone to check later — the old host too, when it comes back;
+* carries every standing it gathered, each signed by its player — and the handover, if
+  the host left it the table: that is the others' acknowledgement, in the log for
+  anyone to check later — the old host too, when it comes back;
 * says which hand it abandons, if one was in progress: the departed host took its deal
   secret (and its own and its computer players' cards) with it, so that hand cannot be
   finished honestly; it is dealt again with the same number and dealer, scores
   unchanged (``reason`` says so in words).
 
 Every other player checks the entry (``takeover_problem``) before accepting it: signed
-by the key of the seat it names, that seat the lowest among the standings, its own
-standing in it unchanged, every standing signed by its seat's key and agreeing with
-this player's log, and the entry extending exactly the last entry they all hold — a
-successor that forges the last entries or skips one is refused with an integrity alert.
+by the key of the seat it names, that seat the lowest among the standings (or the one
+the departed host's handover names), a majority's standings, every standing signed by
+its seat's key and agreeing with this player's log, and the entry extending exactly the
+last entry they all hold — a successor that forges the last entries or skips one is
+refused with an integrity alert. (A player whose standing came after the entry was
+written — it noticed the host gone later than the others — is not in it, and follows
+all the same: leaving a standing out changes nothing but the last entry all of them
+hold, and every entry up to it is the departed host's, signed by it.)
 From the takeover on the replicas check entries against the new host's key; the
 computer players are the new host's (``Seats.after_takeover``), and the departed host's
 seat is held for it, disconnected, as for any dropped player: it may come back as a
@@ -40,6 +56,7 @@ from net.wire import messages as m
 from net.wire.identity import fingerprint
 
 STANDING_DOMAIN = "parlour-standing/1"
+HANDOVER_DOMAIN = "parlour-handover/1"
 KIND = "takeover"
 
 
@@ -92,10 +109,67 @@ def standing_problem(seats, table: str, departed: bytes, standing) -> str | None
     return None
 
 
-def successor_seat(standings) -> int | None:
-    """The seat that takes over: the lowest among the players whose standings are in
-    and who can carry the table on (None: none can)."""
-    return min((s["body"]["seat"] for s in standings if s["body"]["can_host"]), default=None)
+def successor_seat(standings, handover: dict | None = None) -> int | None:
+    """The seat that takes over: the one the departed host handed the table to, if it
+    did (and its player's standing is in, able to host), else the lowest among the
+    players whose standings are in and who can carry the table on (None: none can)."""
+    hosts = {s["body"]["seat"] for s in standings if s["body"]["can_host"]}
+    if handover is not None:
+        heir = handover["body"]["seat"]
+        return heir if heir in hosts else None
+    return min(hosts, default=None)
+
+
+def majority(seats) -> int:
+    """How many of the table's persons must stand for a takeover: more than half of
+    those seated (the departed host among them; a seat a computer player stands in for
+    is not a person's now)."""
+    return sum(1 for info in seats.values() if info.is_player) // 2 + 1
+
+
+def backing(standings, handover: dict | None = None) -> int:
+    """How many persons a takeover speaks for: each standing, and the departed host's
+    handover."""
+    return len(standings) + (handover is not None)
+
+
+# -- the handover -------------------------------------------------------------------------
+def handover_body(table: str, heir: int, seq: int, head: bytes, departed: bytes) -> dict:
+    return {"table": table, "seat": heir, "seq": seq, "head": head, "departed": departed}
+
+
+def hand_over(identity, table: str, heir: int, seq: int, head: bytes) -> dict:
+    """The host (``identity``) leaving on purpose, its log ending at entry ``seq`` with hash
+    ``head``: its signed handover of the table to the player in seat ``heir``."""
+    return seal(identity, HANDOVER_DOMAIN, handover_body(table, heir, seq, head,
+                                                         identity.public_key))
+
+
+def is_handover(value) -> bool:
+    """A well-formed handover envelope (its signature not yet checked)."""
+    if not (isinstance(value, dict) and set(value) == {"body", "sig"}
+            and isinstance(value["sig"], bytes) and len(value["sig"]) == m.SIG_BYTES):
+        return False
+    body = value["body"]
+    return (isinstance(body, dict) and set(body) == {"table", "seat", "seq", "head", "departed"}
+            and isinstance(body["table"], str) and _nat(body["seat"]) and _nat(body["seq"])
+            and _key(body["head"]) and _key(body["departed"]))
+
+
+def handover_problem(seats, table: str, departed: bytes, handover) -> str | None:
+    """Why ``handover`` is not the departed host's signed handover of this table to a
+    remaining player, or None."""
+    if not is_handover(handover):
+        return "a malformed handover"
+    body = handover["body"]
+    info = seats.get(body["seat"])
+    if body["table"] != table or body["departed"] != departed:
+        return "the handover is about another table or another host"
+    if info is None or not info.is_player or info.key == departed:
+        return f"the handover names seat {body['seat']}, which is not a remaining player's"
+    if not opens(departed, HANDOVER_DOMAIN, handover):
+        return "the handover is not signed by the departed host's key"
+    return None
 
 
 def common_seq(standings) -> int:
@@ -111,27 +185,37 @@ def hand_in_progress(replica) -> int | None:
 
 
 # -- the entry -------------------------------------------------------------------------------
-def reason(departed_name: str, successor_name: str, abandoned: int | None) -> str:
-    """The takeover in words, for the log and the people at the table."""
-    text = f"{departed_name or 'the host'} left the game; {successor_name or 'a player'} is now hosting."
+def reason(departed_name: str, successor_name: str, abandoned: int | None,
+           handed: bool = False) -> str:
+    """The takeover in words, for the log and the people at the table (``handed``: the
+    host left it to this player on purpose)."""
+    if handed:
+        text = f"{departed_name or 'The host'} handed the table to {successor_name or 'a player'}."
+    else:
+        text = f"{departed_name or 'the host'} left the game; {successor_name or 'a player'} is now hosting."
     if abandoned is not None:
         text += (f" Hand {abandoned + 1} was being played: the cards the departed host dealt "
                  "and held left with it, so the hand is dealt again. Scores are unchanged.")
     return text
 
 
-def takeover_body(replica, standings, new_key: bytes) -> dict:
+def takeover_body(replica, standings, new_key: bytes, handover: dict | None = None) -> dict:
     """The body of the takeover entry the successor (``replica``'s player, key
-    ``new_key``) writes from its own copy of the log."""
+    ``new_key``) writes from its own copy of the log (``handover``: the departed host's,
+    if it left the table to this player)."""
     departed = replica.host_key
     departed_seat = replica.host_seat
     seat = replica.seat
     abandoned = hand_in_progress(replica)
     names = {s: info.name for s, info in replica.seats.items()}
-    return {"departed": departed, "departed_seat": departed_seat, "host_key": new_key,
+    body = {"departed": departed, "departed_seat": departed_seat, "host_key": new_key,
             "seat": seat, "standings": sorted(standings, key=lambda s: s["body"]["seat"]),
             "abandoned": abandoned,
-            "reason": reason(names.get(departed_seat, ""), names.get(seat, ""), abandoned)}
+            "reason": reason(names.get(departed_seat, ""), names.get(seat, ""), abandoned,
+                             handover is not None)}
+    if handover is not None:
+        body["handover"] = handover
+    return body
 
 
 def signer_of(entry, host_key: bytes) -> bytes:
@@ -171,12 +255,21 @@ def takeover_problem(replica, entry) -> str | None:
         if s["seq"] <= replica.seq and replica.log.hash_at(s["seq"]) != s["head"]:
             return (f"seat {s['seat']}'s standing says entry {s['seq']} is not the one I hold: "
                     "the successor builds on another history")
-    if seat not in seen or successor_seat(standings) != seat:
+    handover = body.get("handover")
+    if handover is not None:
+        problem = handover_problem(seats, replica.table, departed, handover)
+        if problem:
+            return problem
+    if seat not in seen or successor_seat(standings, handover) != seat:
+        if handover is not None:
+            return (f"seat {seat} took over, but the departed host handed the table to "
+                    f"seat {handover['body']['seat']}")
         return (f"seat {seat} took over, but the lowest seat among the standings of the "
                 f"players who can host is seat {successor_seat(standings)}")
-    mine = getattr(replica, "standing", None)
-    if mine is not None and mine not in standings:
-        return "the takeover leaves out or changes my standing"
+    if backing(standings, handover) < majority(seats):
+        return (f"the takeover speaks for {backing(standings, handover)} of the table's "
+                f"{_persons(seats)} players, not a majority ({majority(seats)}): others "
+                "may carry the table on too")
     if entry.seq != common_seq(standings) + 1:
         return (f"the takeover follows entry {entry.seq - 1}, but the last entry every "
                 f"player holds is {common_seq(standings)}: it skips or forges entries")
@@ -213,6 +306,10 @@ def rolled_back(replica, messages, seq: int, restore):
     rebuilt = restore([msg for msg in messages if msg.entry.seq <= seq])
     rebuilt.standing = getattr(replica, "standing", None)
     return rebuilt
+
+
+def _persons(seats) -> int:
+    return sum(1 for info in seats.values() if info.is_player)
 
 
 def _nat(v) -> bool:

@@ -17,10 +17,11 @@ so tests drive them with made-up times), and one asyncio wrapper that uses them:
   the link ended.
 
 The "hb" frame is ``{"type": "hb", "seq": n}``: from a peer, the last entry it has
-verified (its acknowledgement); from the host, the head of its log, with ``"head"``:
-that entry's hash. The host sends every entry before the heartbeat that counts it, so a
-peer told of an entry it was not sent, or of another entry with that number, knows
-within a heartbeat that the host is withholding entries or forking the log.
+verified (its acknowledgement); from the host, the last entry of its log it has sent
+that peer, with ``"head"``: that entry's hash. The host sends every entry before the
+heartbeat that counts it, so a peer told of an entry it was not sent, or of another
+entry with that number, knows within a heartbeat that the host is withholding entries
+or forking the log.
 """
 
 from __future__ import annotations
@@ -37,10 +38,15 @@ from net.constants import (
     CONNECT_TIMEOUT,
     CONTRIBUTION_DEADLINE,
     CONTRIBUTION_SLACK,
+    DROP_WAIT,
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TIMEOUT,
     STAND_IN_GRACE,
-    TAKEOVER_GRACE,
+    TAKEOVER_AFTER_RESET,
+    TAKEOVER_AFTER_SILENCE,
+    TAKEOVER_GATHER,
+    TAKEOVER_PROBE,
+    TAKEOVER_RETRY,
     UNSEATED_WAIT,
 )
 from net.wire import messages
@@ -59,8 +65,10 @@ HB = "hb"
 WIRE = SCHEMAS.copy()
 WIRE.include(messages.TRUST, exclude=(messages.REJOIN,))
 #: peer -> host, first frame: sit me down (``seat`` None: any free seat) or, if I hold a
-#: seat, give me the log after ``last_seq``.
-WIRE.message("join", {"seat": (int, None), "standby": (int, None)}, name=str, last_seq=int)
+#: seat, give me the log after ``last_seq`` (of ``table``: the log I hold is that table's —
+#: another table's, and I am a newcomer here).
+WIRE.message("join", {"seat": (int, None), "standby": (int, None), "table": str}, name=str,
+             last_seq=int)
 #: host -> peer: every seated guest's standby address, [[seat, address, port], …]: where
 #: the players find each other should the host leave for good (sessions.succession).
 WIRE.message("roster", peers=list)
@@ -71,6 +79,10 @@ WIRE.message("joined", {"origin": bytes}, table=str, seat=(int, None), head=int)
 WIRE.message(HB, {"head": bytes}, seq=int)
 #: host -> peer: the table is closing after entry ``head`` (all of it already sent).
 WIRE.message("end", reason=str, head=int)
+#: host -> peer, after its last entry: the host is leaving and hands the table to a
+#: player (``signed``: its handover, ``takeover.hand_over``), whose standby is at
+#: ``address``:``port`` (sessions.succession).
+WIRE.message("handover", signed=dict, address=str, port=int)
 
 
 @dataclass(frozen=True)
@@ -86,14 +98,28 @@ class Timings:
     unseated_wait: float = UNSEATED_WAIT  # a stranger waits this long for a seat
     contribution: float = CONTRIBUTION_DEADLINE  # a shuffle not in by then is skipped
     contribution_slack: float = CONTRIBUTION_SLACK  # a peer's allowance for delivery
-    takeover: float = TAKEOVER_GRACE  # the host silent this long: the players carry on
+    drop_wait: float = DROP_WAIT  # the private deal waits this long for a player gone
+    # The players carry the table on this long after their host's app is gone (its link
+    # closed or reset), or after it went silent (its link timed out): ``succession``.
+    takeover_reset: float = TAKEOVER_AFTER_RESET
+    takeover_silent: float = TAKEOVER_AFTER_SILENCE
+    takeover_gather: float = TAKEOVER_GATHER  # the successor waits for standings this long
+    takeover_retry: float = TAKEOVER_RETRY  # no majority: tried again after this
+    takeover_probe: float = TAKEOVER_PROBE  # the host tried this often meanwhile
 
     @classmethod
     def quick(cls, **changes) -> "Timings":
         """Short intervals for tests: drops seen within a second."""
         base = cls(interval=0.2, timeout=1.0, backoff_min=0.05, backoff_max=0.5, connect=2.0,
-                   grace=1.5, contribution=2.0, contribution_slack=1.0, takeover=1.0)
+                   grace=1.5, contribution=2.0, contribution_slack=1.0, drop_wait=2.0,
+                   takeover_reset=0.5, takeover_silent=0.5, takeover_gather=0.5,
+                   takeover_retry=1.0, takeover_probe=0.05)
         return replace(base, **changes)
+
+    def takeover_after(self, silent: bool) -> float:
+        """How long after the host link ended the players carry the table on: its app
+        gone (a reset: the link closed, connections refused) or its computer silent."""
+        return self.takeover_silent if silent else self.takeover_reset
 
     @property
     def live(self) -> float:
@@ -185,7 +211,8 @@ class Link:
     ``on_message(msg)`` is called on the loop for every frame but "hb"; ``on_hb(seq,
     head)`` for the other side's heartbeat (``head`` None when it sends none).
     ``position()`` gives the seq we put in our own heartbeats, and ``head()``, if given,
-    the hash that goes with it (the host's).
+    the hash that goes with it (the host's; None: none this time). ``silent`` says, once
+    it has ended, whether the other side went quiet (rather than closing it).
     """
 
     def __init__(self, conn: Connection, timings: Timings, on_message: Callable[[dict], None],
@@ -205,6 +232,7 @@ class Link:
         self._done = asyncio.Event()
         self._writing = False  # the writer holds a message it has not finished sending
         self.reason: str | None = None
+        self.silent = False  # it ended because the other side went quiet (not closed)
 
     @property
     def closed(self) -> bool:
@@ -309,12 +337,14 @@ class Link:
             await asyncio.sleep(self.timings.tick)
             now = self.clock()
             if self.heartbeat.dead(now):
+                self.silent = not self.closed
                 self.close(f"no heartbeat for {self.timings.timeout:g} s")
                 return
             if self.heartbeat.due(now) and self._queue.empty():
                 beat = {"type": HB, "seq": self.position()}
-                if self.head is not None:
-                    beat["head"] = self.head()
+                head = self.head() if self.head is not None else None
+                if head is not None:
+                    beat["head"] = head
                 self.send(beat)
                 self.heartbeat.sent(now)  # queued: don't queue another before it goes
 

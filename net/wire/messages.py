@@ -11,7 +11,9 @@ Host → peer::
    "private": {"view": State.private_view(you) | None,   what your view adds to the public
                "action": your secret action | None}}
   {"type": "sync", "entries": [entry message, …], "last": bool}
-  {"type": "error", "reason": str}                 your message was refused; game goes on
+  {"type": "error", "reason": str,                 your message was refused; game goes on
+   "refuses": 64 bytes (optional)}                 the ``sig`` of the signed message it
+                                                   refuses (a move, a deal message)
   {"type": "refused", "reason": str}               your rejoin was refused
 
 Peer → host::
@@ -74,8 +76,14 @@ def sync_message(entries: list[dict], last: bool = True) -> dict:
     return {"type": SYNC, "entries": entries, "last": last}
 
 
-def error_message(reason: str) -> dict:
-    return {"type": ERROR, "reason": reason}
+def error_message(reason: str, refuses: bytes | None = None) -> dict:
+    """``refuses``: the signature of the signed message refused (a peer's move, its deal
+    message), so that its client knows which of its messages the error answers — a move
+    it sent before the one in flight may be refused after that one went."""
+    msg = {"type": ERROR, "reason": reason}
+    if refuses is not None:
+        msg["refuses"] = refuses
+    return msg
 
 
 def refused_message(reason: str) -> dict:
@@ -251,7 +259,7 @@ TRUST = Schemas()
 TRUST.message(ENTRY, entry=Field(dict, _signed_entry), events=Field(list, _plain),
               public=Field((dict, None), _plain), private=Field(dict, _private))
 TRUST.message(SYNC, entries=Field(list, _entry_messages), last=bool)
-TRUST.message(ERROR, reason=Field(str, _str))
+TRUST.message(ERROR, {"refuses": Field(bytes, _bytes(SIG_BYTES))}, reason=Field(str, _str))
 TRUST.message(REFUSED, reason=Field(str, _str))
 TRUST.message(CONTRIBUTION, signed=Field(dict, is_contribution_envelope))
 TRUST.message(ACTION, {"mental": Field(list, lambda v: all(_deal_envelope(e) for e in v))},

@@ -31,7 +31,7 @@ class LoopbackNetwork:
 
     def host(self, settings: dict, name: str, on_event) -> HostSession:
         session = HostSession(on_event, settings, ident(name or "Host"),
-                              state_dir=self.tmp / "gui-host", timings=QUICK, **self.host_kw)
+                              state_dir=self.tmp / "gui-host", **{"timings": QUICK, **self.host_kw})
         self.sessions.append(session)
         return session
 

@@ -96,12 +96,27 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
     clicker, hinted = Clicker(qtbot, table), False
     victim_name = window.setup.table["seats"][3]["name"]
     victim = guests[victim_name][0]
-    dropped = stood_in = False
+    dropped = stood_in = waited = False
     for _ in range(200):
         until(qtbot, lambda: hands or table.waiting.isVisible()
                         or (table.legal and table.decision.kind != "sent"), timeout=20000)
         if hands:
             break
+        if table.waiting.isVisible() and table.waiting.locked:
+            # The private deal: the hand itself waits, the victim's cards locked with its
+            # key. The host keeps waiting, then deals again without it once it may.
+            assert table.waiting.title.text() == \
+                f"Waiting for {victim_name} to come back — their cards are locked with their key"
+            assert not table.connection.isVisible() and table.waiting.deal_button.isVisible()
+            qtbot.mouseClick(table.waiting.wait_button, Qt.LeftButton)
+            until(qtbot, lambda: table.waiting.deal_button.isEnabled() or not table.waiting.locked)
+            if table.waiting.locked:
+                qtbot.mouseClick(table.waiting.deal_button, Qt.LeftButton)
+            until(qtbot, lambda: not table.waiting.locked)
+            until(qtbot, lambda: table.notice.isVisible())  # why, in words
+            assert table.notice.title.text().startswith("Hand 1 is void: ")
+            waited = True
+            continue
         if table.waiting.isVisible() and not stood_in:
             # A bar above the table, in plain words — not a curtain over it.
             assert table.waiting.title.text() == f"Waiting for {victim_name} to come back"
@@ -132,7 +147,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
         clicker.act_once()
         until(qtbot, lambda: len(table.view.get("actions") or []) != before or bool(hands),
                         timeout=20000)
-    assert hands and stood_in
+    assert hands and stood_in and waited
     qtbot.waitUntil(table.summary.isVisible)
     result = hands[0]["result"]
 

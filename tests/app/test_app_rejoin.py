@@ -205,12 +205,15 @@ def on_top(table, widget) -> bool:
 
 
 def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_path, monkeypatch):
-    """The guest drops while it is the host's turn: the bar says why in plain words and
-    the host's own card still goes down."""
+    """The guest drops while it is the host's turn: the bar says why in plain words — under
+    the private deal, that the hand waits for them, their cards locked with their key, and
+    until when — and the host's own card still goes down."""
     from app_driver import Clicker
     from net.sessions.session import GuestSession
     from net_kit import QUICK, LoopbackNetwork, Recorder, ident
-    window.network = LoopbackNetwork(tmp_path)
+
+    from net.wire.heartbeat import Timings
+    window.network = LoopbackNetwork(tmp_path, host_kw={"timings": Timings.quick(drop_wait=60.0)})
     monkeypatch.setattr(window, "ask_game", lambda local: {"game": "rook", "name": "Kitchen table"})
     window.host_table()
     host = window.session
@@ -224,8 +227,12 @@ def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_p
         until(qtbot, lambda: table.legal and table.decision.kind != "sent", timeout=20000)
         guest.close()  # Dad's app closes while the host is to act
         until(qtbot, table.waiting.isVisible)
-        assert table.waiting.title.text() == "Waiting for Dad to come back"
-        assert table.waiting.detail.text() == "Dad's connection closed. Their seat is kept for them."
+        until(qtbot, lambda: table.waiting.locked)
+        assert table.waiting.title.text() == \
+            "Waiting for Dad to come back — their cards are locked with their key"
+        assert table.waiting.detail.text() in (
+            "Dealt again without them in 1:00 unless they come back.",
+            "Dealt again without them in 0:59 unless they come back.")
         assert not table.connection.isVisible()
         # Nothing lies over the host's cards and choices: a click lands on them.
         controls = [w for w in table.decision.buttons.values() if w.isVisible()] + \

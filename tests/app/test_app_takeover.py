@@ -113,3 +113,65 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
     qtbot.waitUntil(lambda: table.hand_number == 2 and bool(table.view.get("hand")), timeout=20000)
     assert not follower_rec.of("alert")
     assert window.session.core.succession.host.authority.match.hand_number == 1
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
+def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_path, monkeypatch,
+                                                          closing, mental):
+    """Issue 20, item 2: closing the window while hosting a hand in progress offers to hand
+    the table to a player whose computer can carry it on. Chosen: the window closes, that
+    player's client hosts the table at once, the other follows, and the game goes on."""
+    from net_kit import QUICK, LoopbackNetwork, Recorder, poll
+    from PySide6.QtCore import Qt
+
+    from net.sessions.session import GuestSession
+    from net.trust import takeover
+    from tests.app.test_app_mistakes import button, confirm_box
+    from tests.app.test_app_network import ROOK, until
+    from tests.net.trust_table import identity
+
+    window.network = LoopbackNetwork(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: {**ROOK, "private_deal": mental})
+    window.host_table()
+    host = window.session
+    until(qtbot, lambda: host.core.server is not None)
+    carry_on = {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
+                                                 "stand_in_after": 0.05, "bot_delay": 0.01}}
+    guests = {}
+    for name in ("Dad", "Maya"):
+        guests[name] = Recorder()
+        closing.append(GuestSession(guests[name], identity(name), address="127.0.0.1",
+                                    port=host.core.port, fingerprint=host.core.identity.fingerprint,
+                                    timings=QUICK, bot_level="easy", bot_delay=0.01,
+                                    state_dir=tmp_path / name, takeover=carry_on))
+        poll(lambda: closing[-1].core.replica is not None)  # Dad in seat 1, Maya in seat 2
+    dad, maya = closing[-2:]
+    until(qtbot, lambda: window.setup.start_button.isEnabled() and window.setup.table.get("heir") == 1)
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
+          timeout=20000)
+    window.close()
+    box = confirm_box(qtbot, window)
+    assert box.text() == "Hand the table on, or close it for everyone?"
+    assert "Hand the table to Dad: their computer carries the game on" in box.informativeText()
+    assert {b.text() for b in box.buttons()} == {"Hand the table to Dad", "End the game for everyone",
+                                                 "Cancel"}
+    assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter keeps the game
+    qtbot.mouseClick(button(box, "confirmLeaveHandOver"), Qt.LeftButton)
+    until(qtbot, lambda: not window.isVisible(), timeout=15000)
+    assert window.session is None and host.core.phase.value == "closed"
+    # Dad's client carries the table on at once; Maya follows; the hand is played out there
+    poll(lambda: dad.core.succession.host is not None and dad.core.succession.host.finished.is_set(),
+         timeout=60)
+    carried = dad.core.succession.host.authority
+    [entry] = [e for e in carried.log if e.kind == takeover.KIND]
+    assert entry.body["handover"]["body"]["seat"] == 1 and entry.seq == host.core.authority.chain.seq + 1
+    assert [e["text"] for e in guests["Dad"].of("takeover")][-1].startswith(
+        "Ann left and handed the table to you — you are now hosting")
+    poll(lambda: maya.core.replica.seq == carried.chain.seq)
+    assert not guests["Dad"].of("alert") and not guests["Maya"].of("alert")
+    assert any("handed the table to Dad" in e["text"] for e in guests["Maya"].of("takeover"))
+    assert carried.match.hand_number == 1

@@ -158,7 +158,7 @@ def _revoke_moment(variant):
                       else rng.choice(real.legal_actions(seat)))
             real.apply(action)
             done.append(action)
-    pytest.skip("no revoke chance found")
+    pytest.fail("no revoke chance in 40 hands: the test needs other seeds")
 
 
 @pytest.mark.parametrize("variant", [("rook", None, None), ("somerset", "widow-doubled", None),

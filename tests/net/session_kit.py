@@ -167,3 +167,88 @@ def poll(predicate, timeout=30.0):
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+# -- a home network that fails: a host gone silent, players cut off from each other -----------
+
+class Silence:
+    """The host's computer gone silent (``silence``): its network down, its app alive.
+    Nothing it sends arrives; a connection to its port is accepted by nobody that
+    answers, so an attempt times out (``restore`` brings it back, on the same port)."""
+
+    def __init__(self, host: HostCore):
+        self.host = host
+        self.hole = None
+
+    async def start(self) -> None:
+        host = self.host
+        for link in list(host.links.values()):
+            link.send = lambda msg: None  # (its queue is empty: the guests hear nothing more)
+        host.server._server.close()  # no longer listening; its connections stay open
+        self.hole = await asyncio.start_server(lambda reader, writer: None, host.bind, host.port)
+
+    async def restore(self) -> None:
+        self.hole.close()
+        await self.hole.wait_closed()
+        await self.host.server._start(self.host.bind, self.host.port)
+
+
+async def silence(host: HostCore) -> Silence:
+    gone = Silence(host)
+    await gone.start()
+    return gone
+
+
+class Reach:
+    """Who reaches whom at a ``Table`` on loopback, as on a home network split in parts
+    (``cut``): a guest cut off from the host loses its link and cannot connect again; two
+    guests cut off from each other cannot reach each other's standby, nor — once one of
+    them carries the table on — its table. ``heal`` joins everything again."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.cuts: set[frozenset] = set()
+        for guest in table.guests:
+            self._wire(guest)
+
+    def cut(self, *groups) -> None:
+        """Split the table into ``groups`` (each a list of the host and guests): every
+        pair in different groups is cut off, and a guest's link to a host it is cut off
+        from drops now."""
+        for i, group in enumerate(groups):
+            for other in groups[i + 1:]:
+                self.cuts |= {frozenset((id(a), id(b))) for a in group for b in other}
+        host = self.table.host
+        for guest in self.table.guests:
+            if self._apart(guest, host) and guest.link is not None:
+                guest.link.close("cut off")
+
+    def heal(self) -> None:
+        self.cuts.clear()
+
+    def _apart(self, a, b) -> bool:
+        return frozenset((id(a), id(b))) in self.cuts
+
+    def _owner(self, port: int | None):
+        """Whose table listens at ``port``: the host's, or a guest's that carries it on."""
+        if port == self.table.host.port:
+            return self.table.host
+        return next((g for g in self.table.guests if g.succession.host is not None
+                     and g.succession.host.port == port), None)
+
+    def _wire(self, guest: GuestCore) -> None:
+        connect, offer = guest._connect, guest.succession._offer
+
+        async def connecting():
+            owner = self._owner(guest.port)
+            if owner is not None and self._apart(guest, owner):
+                raise ConnectionRefusedError("cut off")
+            return await connect()
+
+        async def offering(seat, standing):
+            other = next((g for g in self.table.guests if g.replica is not None
+                          and g.replica.seat == seat), None)
+            if other is not None and self._apart(guest, other):
+                return None
+            return await offer(seat, standing)
+        guest._connect, guest.succession._offer = connecting, offering

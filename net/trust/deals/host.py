@@ -20,7 +20,10 @@ What every part does, by the hand's course:
 * ``admit``, ``play_proof``, ``log_move``, ``move_problem``: a move checked, proven,
   logged; whether one may be taken now.
 * ``dropped(seat)``, ``owes``, ``overdue``, ``due_in``, ``go_on_without``: a player gone,
-  and the deal going on without them at its deadline.
+  and the deal going on without them at its deadline; ``away`` and ``keep_waiting``: a
+  player gone whose cards only their own client can open (the private deal), waited
+  for a while (``DROP_WAIT``), the host person free to deal again without them once
+  the rules allow it, or to keep waiting.
 * ``public_view()`` (exact or None, never made up), ``private_view(seat)``,
   ``secret_of(seq)``, ``host_dealt(seat)``: what each party may see.
 
@@ -53,6 +56,16 @@ class Late(NamedTuple):
     outcome: str  # what the deal does without it: "skipped", "dropped" or "void"
 
 
+class Away(NamedTuple):
+    """A player gone whose cards are locked with their key (``HostDeal.away``): the deal
+    waits for them until ``until`` and may go on without them (``late``) from
+    ``choice_from`` — both on the host's clock."""
+
+    late: Late  # what the deal goes on without, and how
+    until: float  # the deal goes on without them then, unless they are back
+    choice_from: float  # the host person may deal again without them from then on
+
+
 @dataclass
 class HandTable:
     """What a hand's deal part reads of its table (the authority's, read when asked)."""
@@ -66,6 +79,7 @@ class HandTable:
     now: Callable  # () -> float, the host's clock
     deadline: float  # how long the deal waits for a party before going on without it
     dropped_at: dict = field(default_factory=dict)  # seat -> when its drop was logged
+    drop_wait: float = 0.0  # how long the private deal waits for a party gone (``DROP_WAIT``)
 
     @property
     def key(self) -> bytes:
@@ -163,6 +177,13 @@ class HostDeal:
     def go_on_without(self, log: Log, late: list[int]) -> None:
         """The deal goes on without ``late`` (``Late.who``)."""
         raise Refusal("nothing is waited for")
+
+    def away(self) -> list[Away]:
+        """The players gone whose cards only their own client can open, waited for."""
+        return []
+
+    def keep_waiting(self, seats) -> None:
+        """The host person keeps waiting for the players of ``seats``: their wait starts again."""
 
     # -- hooks: what each party may see ------------------------------------------------------
     def exact(self) -> bool:

@@ -16,7 +16,9 @@ raises a ``Violation`` or returns what to do once every check has passed (a comm
   signature (a played card's proof, a bury's commitment), or ``IllegalAction``.
 * ``check_public``, ``check_private``, ``live_shadow``: what the host sent with an entry
   that is not the deal's to check itself (``SELF_CHECKED``), against what this seat may see.
-* ``dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines.
+* ``dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines;
+  ``waits_for`` and ``restarted_silent``: whom the deal waits for, and why it went on
+  without them, for this seat's person.
 
 ``PeerTable`` is what a part reads of its replica, when asked; its writes are
 ``close_hand``, when the hand's last entry (``reveal``) is accepted, and ``name``, a
@@ -131,6 +133,16 @@ class PeerDeal:
 
     def rejoined(self, seat: int) -> None:
         pass
+
+    def waits_for(self, seat: int) -> bool:
+        """Whether the hand waits for ``seat``'s player, gone, to come back: their cards
+        are locked with their key (the private deal)."""
+        return False
+
+    def restarted_silent(self, seq: int) -> bool:
+        """Whether the restart logged at ``seq`` dropped a client that was there but did
+        not answer the deal in time (not a player gone), as this peer timed it."""
+        return False
 
     def resynced(self) -> None:
         """A catch-up sync begins (a restarted host may have lost what this seat sent)."""

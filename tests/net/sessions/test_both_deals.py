@@ -215,16 +215,18 @@ class BackAgain:
     taken with the log caught up to the host's (``shown``) and the seat's real hand then
     (``real``: the host's view of it when the host holds its cards — the seeded deal, or
     the private deal once it dealt them to the host's party — else the killed app's
-    hand if it was killed deciding: nothing of it can change until it decides); and
+    hand if it was killed deciding: nothing of it can change until it decides);
     ``early``: the moves it made before its replica had caught up with the head the
-    host announced at its join (decided on a state the table had left)."""
+    host announced at its join (decided on a state the table had left); and
+    ``offered_early``: the "state" events that offered its person moves then."""
 
     def __init__(self, table, guest, killed_hand):
         self.shown = self.real = None
-        self.early = 0
+        self.early = self.offered_early = 0
         self.joined_head: int | None = None
         auth = table.host.authority
         from_host, on_joined, send = guest._from_host, guest._on_joined, guest.player._send
+        emit = guest.emit
 
         def watched(msg):
             from_host(msg)
@@ -242,7 +244,13 @@ class BackAgain:
         def sending(data):
             self.early += guest.replica.seq < self.joined_head
             send(data)
+
+        def emitting(event):
+            self.offered_early += event["type"] == "state" and bool(event["legal"]) \
+                and guest.replica.seq < self.joined_head
+            emit(event)
         guest._from_host, guest._on_joined, guest.player._send = watched, joined, sending
+        guest.emit = emitting
 
 
 async def restart_case(tmp_path, private: bool, title: str, phase: str, back: str,
@@ -339,9 +347,8 @@ def assert_the_table_went_on(table, summaries, guest, first, *, private, phase, 
     # the restarted app: its seat again, to the end, every move it made taken
     assert again["seat"] == VICTIM and again["fatal"] is None and again["ended"] is not None, again
     assert again["head"] == table.head(), again
-    # nothing refused, unless it moved before it had caught up with the log: that bug is
-    # pinned (deterministically) by test_a_restarted_app_decides_nothing_on_a_past_...
-    assert again["error_count"] == 0 or first.early > 0, again["errors"]
+    # nothing decided or offered before it had caught up with the log, nothing refused
+    assert (first.early, first.offered_early, again["errors"]) == (0, 0, [])
     seat = auth.seats[VICTIM]
     assert seat.kind == "human" and seat.key == guest.identity.public_key
     # away at a deal, or restarted out of it: that hand's cards were the host's party's
@@ -384,15 +391,7 @@ BATTERY = {
     "partners": {"play": ["soon"]},
 }
 
-NO_STAND_IN_BEFORE_THE_GAME = (
-    "a player gone before the first deal never gets a stand-in: StandIns.arm arms only in "
-    "game (net/sessions/stand_ins.py:40), Arrivals._drop arms it at the drop "
-    "(net/sessions/arrivals.py:226), and HostCore.start_game arms no away seat "
-    "(net/sessions/host_session.py:451): the table waits for the player however long")
-KNOWN: dict[tuple, str] = {
-    ("seeded", "rook", "seated", "late+stand-in"): NO_STAND_IN_BEFORE_THE_GAME,
-    ("private", "rook", "seated", "late+stand-in"): NO_STAND_IN_BEFORE_THE_GAME,
-}
+KNOWN: dict[tuple, str] = {}
 
 
 def params():
@@ -460,13 +459,6 @@ def slow_catch_up(guest, its_turn) -> None:
     guest._from_host, guest._on_host_head = receive, head
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "GuestPlayer._due (net/sessions/guest_player.py:110) offers a decision as soon as the "
-    "replica shows its seat to act, before the log the host announced at the join "
-    "(\"joined\" head) has all come: the seat plays a move of the table's past, the host "
-    "refuses it ('the action is older than your last one (a replay)') and the person is "
-    "shown that error; a refusal that comes after the next move went is taken for that "
-    "one (guest_player.py:74-81, refused), so it decides again and can be refused again"))
 def test_a_restarted_app_decides_nothing_on_a_past_the_table_has_left(tmp_path, deal):
     """Killed mid-trick, restarted at once; the log it is sent at its join arrives slowly
     (its own earlier turns in it). It must wait for the whole log before deciding: no
@@ -482,6 +474,7 @@ def test_a_restarted_app_decides_nothing_on_a_past_the_table_has_left(tmp_path, 
             await wait_for(killed.is_set, timeout=30)
             await wait_for(lambda: not table.host.authority.seats[VICTIM].connected)
             guest = restarted(table)
+            first = BackAgain(table, guest, None)
             slow_catch_up(guest, deciding("bidding"))
             try:
                 summaries = await table.finish(timeout=30)
@@ -489,12 +482,15 @@ def test_a_restarted_app_decides_nothing_on_a_past_the_table_has_left(tmp_path, 
                 raise AssertionError(f"the table stalled: {table.where()}") from None
         finally:
             await table.close()
-        return table, summaries
+        return table, summaries, first
 
-    table, summaries = asyncio.run(main())
+    table, summaries, first = asyncio.run(main())
     again = summaries[-1]
-    told = [e for e in table.guest_events[len(summaries) - 1] if e["type"] == "error"]
+    # (not the table's end after its one hand: "The host closed the table", fatal)
+    told = [e for e in table.guest_events[len(summaries) - 1]
+            if e["type"] == "error" and not e.get("fatal")]
     assert again["alerts"] == [] and again["hands_verified"] == 1, again
+    assert (first.early, first.offered_early) == (0, 0)  # nothing decided nor offered on it
     assert (again["errors"], told) == ([], [])
 
 

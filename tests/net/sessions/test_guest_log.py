@@ -134,3 +134,101 @@ def test_a_copy_that_cannot_be_kept_is_said_once_and_the_game_goes_on(tmp_path):
     assert [e["type"] for e in events] == ["error"] and "goes on without it" in events[0]["message"]
     assert not events[0].get("fatal")
     copy.close()
+
+
+def test_a_restarted_guest_resumes_from_its_copy_and_fetches_only_what_it_lacks(tmp_path, deal):
+    """A guest's app killed mid-game and started again at the seat it remembers: it
+    rebuilds its replica from its own copy of the log, asks the host for what came
+    after, is sent exactly that (counted), and plays on to the end with no alert."""
+    from net.sessions.last_table import LastTable
+    from net.wire import messages as m
+    from tests.net.session_kit import wait_for
+    from tests.net.sessions.test_both_deals import kill
+    from tests.net.trust_table import identity as ident
+
+    async def run():
+        table = Table(tmp_path, game="rook", hands=2, guests=0,
+                      host_kw={"mental_deal": deal, "stand_in_after": 0.05, "bot_delay": 0.01})
+        await table.start()
+        home = tmp_path / "victim"
+        guests = [table.add_guest(ident(f"Guest{i}"), bot_delay=0.01) for i in range(2)]
+        victim = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
+                                 remember=LastTable(home))
+        auth = table.host.authority
+        await wait_for(lambda: auth.match is not None and auth.match.hand_number == 1
+                       and auth.state is not None and len(auth.state.history) >= 4, timeout=30)
+        kill(victim)  # in the second hand
+        killed_at = victim.replica.seq
+        await asyncio.sleep(0.3)  # (its copy on disk is a moment behind; the table goes on)
+        record = LastTable(home).load()
+        back = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
+                               remember=LastTable(home), seat=record["seat"])
+        fetched, heads = [], []
+        from_host, on_joined = back._from_host, back._on_joined
+
+        def counted(msg):
+            if msg["type"] == m.SYNC:
+                fetched.extend(e["entry"]["entry"]["seq"] for e in msg["entries"])
+            elif msg["type"] == m.ENTRY:
+                fetched.append(msg["entry"]["entry"]["seq"])
+            from_host(msg)
+
+        def joined(msg):
+            heads.append(msg["head"])
+            on_joined(msg)
+        back._from_host, back._on_joined = counted, joined
+        await asyncio.wait_for(table.host.finished.wait(), 60)
+        summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 30)
+        return table, victim, back, killed_at, fetched, heads, summaries
+
+    table, victim, back, killed_at, fetched, heads, summaries = asyncio.run(run())
+    assert back.from_disk is not None and back.from_disk > killed_at // 2, (back.from_disk, killed_at)
+    # it was sent the log from the first entry it lacked, each entry once, none it held
+    assert fetched[0] == back.from_disk and fetched == list(range(fetched[0], fetched[-1] + 1))
+    assert fetched[-1] == table.head()
+    print(f"\nrestarted guest: {back.from_disk} entries from its disk, {heads[0] + 1 - back.from_disk} "
+          f"fetched at its rejoin (the host at entry {heads[0]})")
+    assert heads[0] + 1 - back.from_disk < back.from_disk  # a hand's worth, not the game's
+    for summary in summaries[:2] + summaries[3:]:
+        assert summary["alerts"] == [] and summary["head"] == table.head(), summary
+    assert [s.hash for s in back.replica.log] == [s.hash for s in table.host.authority.log]
+
+
+def test_a_restarted_guest_whose_copy_is_of_another_table_joins_the_new_one_afresh(tmp_path):
+    """Seen in real windows: the app remembered seat 1 of the host's last table (and kept
+    its log), and joined the same host's new table, where seat 1 is another player's. It
+    used to be refused ("seat 1 belongs to another player's key"); its "join" now names
+    the table its log is of, and the host takes it for a newcomer: seated, the new log
+    sent whole."""
+    from net.sessions.last_table import LastTable
+    from tests.net.session_kit import wait_for
+    from tests.net.trust_table import identity as ident
+
+    async def run():
+        first = Table(tmp_path / "first", game="rook", hands=1, guests=0,
+                      host_kw={"mental_deal": False, "bot_delay": 0.01})
+        await first.start()
+        home = tmp_path / "dad"
+        first.add_guest(ident("Dad"), bot_delay=0.01, state_dir=home, remember=LastTable(home))
+        for i in range(2):
+            first.add_guest(ident(f"Guest{i}"), bot_delay=0.01)
+        await wait_for(lambda: first.hand_started() and len(first.host.authority.state.history) >= 4)
+        record = LastTable(home).load()
+        await first.close()
+        second = Table(tmp_path / "second", game="rook", hands=1, guests=0,
+                       host_identity=first.host.identity,
+                       host_kw={"mental_deal": False, "bot_delay": 0.01})
+        await second.start()
+        for i in range(2):
+            second.add_guest(ident(f"Other{i}"), bot_delay=0.01)  # seats 1 and 2 taken first
+        await wait_for(lambda: len(second.host.authority.seats.players()) == 3)
+        dad = second.add_guest(ident("Dad"), bot_delay=0.01, state_dir=home,
+                               remember=LastTable(home), seat=record["seat"])
+        summaries = await second.finish()
+        return record, dad, second, summaries
+
+    record, dad, second, summaries = asyncio.run(run())
+    assert record["seat"] == 1 and dad.from_disk  # it did rebuild the old table's log...
+    assert dad.replica.table == second.host.table and dad.replica.seat == 3  # ...and sat here
+    assert all(s["alerts"] == [] and s["fatal"] is None for s in summaries), summaries
+    assert [s.hash for s in dad.replica.log] == [s.hash for s in second.host.authority.log]

@@ -1,5 +1,6 @@
 """GuestCore's own decisions, message by message (no sockets): a move in flight is never
-sent twice, and only a refusal of this seat's own move reaches the person.
+sent twice, only a refusal of this seat's own move reaches the person, and nothing is
+decided on the table's past while the log announced at a join comes.
 
 The host is a sans-I/O ``HostAuthority`` (tests/net/trust_table.py); what it sends to
 seat 1 is held back and handed to a GuestCore by hand, and what the guest sends goes to
@@ -130,18 +131,77 @@ def test_a_bots_got_it_is_not_sent_again_when_another_arrives_first():
     asyncio.run(main())
 
 
+def told(h: Harness) -> list[str]:
+    return [e["message"] for e in h.events if e["type"] == "error"]
+
+
 def test_only_a_refusal_of_our_own_move_reaches_the_person():
     h = Harness()
     h.to_widow()
     h.guest.receive(m.error_message("no deal is waiting for randomness"))
-    assert not [e for e in h.events if e["type"] == "error"]  # not about our move: logged
+    assert not told(h)  # not about our move: logged
     assert h.guest.errors == ["no deal is waiting for randomness"]
     h.guest.act({"ack": True})
-    h.take(m.ACTION)  # lost on the way; the host says no
-    h.guest.receive(m.error_message("the action is for another table"))
-    errors = [e for e in h.events if e["type"] == "error"]
-    assert [e["message"] for e in errors] == ["the action is for another table"]
+    [ours] = h.take(m.ACTION)  # lost on the way; the host says no
+    shown = len(h.events)
+    h.guest.receive(m.error_message("not yours", refuses=bytes(64)))  # names another message
+    assert h.events[shown:] == [] and h.guest.player.in_flight is not None  # logged only
+    h.guest.receive(m.error_message("the action is for another table",
+                                    refuses=ours["signed"]["sig"]))
+    assert told(h) == ["the action is for another table"]
     assert h.events[-1]["type"] == "state" and h.legal() == [{"ack": True}]  # offered again
+    h.guest.act({"ack": True})
+    assert h.send_actions() == 1
+
+
+def until_ours(h: Harness) -> None:
+    """The other seats move until seat 1 is to act."""
+    host = h.table.host
+    while SEAT not in host.state.to_act():
+        h.table.step(next(s for s in host.state.to_act() if s != SEAT))
+        h.feed()
+
+
+def test_a_late_refusal_of_an_earlier_move_is_not_taken_for_the_one_in_flight():
+    """The host refuses a move of ours after the next one went (one sent twice, or
+    decided on a position the table had left): that refusal names the earlier move, so
+    the one in flight stays on its way — the person is told nothing, nothing is decided
+    again — and is logged when it arrives."""
+    h = Harness()
+    h.to_widow()
+    h.guest.act({"ack": True})
+    [earlier] = h.take(m.ACTION)
+    h.table.deliver(h.table.host.receive(h.table.fp(SEAT), earlier))
+    h.feed()
+    until_ours(h)
+    h.guest.act(h.table.choose(SEAT))
+    in_flight, shown = h.guest.player.in_flight, len(h.events)
+    assert in_flight is not None
+    h.guest.receive(m.error_message("the action is older than your last one (a replay)",
+                                    refuses=earlier["signed"]["sig"]))
+    assert h.events[shown:] == [] and h.guest.player.in_flight == in_flight  # logged only
+    assert h.send_actions() == 1  # the move in flight, the only one sent
+    h.feed()
+    assert h.guest.player.in_flight is None and not told(h) and not h.table.errors
+
+
+def test_nothing_is_offered_nor_sent_before_the_log_announced_at_the_join_is_held():
+    """Back on a new link, the host announces its head in "joined"; until the replica
+    holds that entry, what it shows is the table's past: the decision it offered before
+    is withdrawn, a move is not sent (the person is told to wait), and it is offered
+    again once the log has come."""
+    h = Harness()
+    h.to_widow()
+    assert h.legal() == [{"ack": True}]
+    other = next(s for s in h.table.host.state.to_act() if s != SEAT)
+    h.table.step(other, {"ack": True})  # logged, on its way to us
+    h.guest.receive({"type": "joined", "table": TABLE, "seat": SEAT,
+                     "head": h.table.host.chain.seq})
+    assert h.events[-1]["type"] == "state" and h.legal() == []
+    h.guest.act({"ack": True})
+    assert not h.take(m.ACTION) and told(h) == ["catching up with the table: wait a moment"]
+    h.feed()
+    assert h.legal() == [{"ack": True}]
     h.guest.act({"ack": True})
     assert h.send_actions() == 1
 

@@ -211,3 +211,7 @@ def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest
     [told] = [e for e in table.host_events if e["type"] == "alert"]
     assert (told["seat"], told["rule"], told["goes_on"]) == (3, "shuffle", True)
     assert [e.body["record"]["reason"] for e in table.host.authority.log if e.kind == ml.RESTART] == ["cheat"]
+    # …and every honest seat says, in words, why the hand is void
+    for events in (table.host_events, table.guest_events[0], table.guest_events[1]):
+        [void] = [e for e in events if e["type"] == "waiting" and e.get("for") == "void"]
+        assert (void["seats"], void["why"]) == ([3], "cheat") and "broke a rule" in void["reason"], void

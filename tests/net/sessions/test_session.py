@@ -264,6 +264,10 @@ def test_facade_sessions_play_a_hand_across_threads(tmp_path):
 
 
 def test_a_guest_is_told_why_an_illegal_move_is_refused(tmp_path):
+    """The guest's person, offered a decision (to bid, or the widow's "Got it" when the
+    bots' auction ended before its turn), answers with a bid the rules refuse. (A move
+    made while nothing is offered is refused for what is happening then — the spare on
+    its way, another seat's turn — so it waits to be offered one.)"""
     rec = Recorder()
     host = HostSession(Recorder(), {"game": "rook"}, ident("Host"), state_dir=tmp_path / "h",
                        timings=QUICK, autoplay=True, bots={2: "random", 3: "random"})
@@ -274,7 +278,7 @@ def test_a_guest_is_told_why_an_illegal_move_is_refused(tmp_path):
                              timings=QUICK)
         poll(lambda: rec.of("table") and rec.of("table")[-1]["you"] == 1)
         host.start_game()
-        poll(lambda: rec.of("state"))
+        poll(lambda: rec.of("state") and rec.of("state")[-1]["legal"])
         guest.act({"bid": 3})
         poll(lambda: rec.of("error"))
     finally:

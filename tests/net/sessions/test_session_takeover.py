@@ -73,6 +73,9 @@ def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_p
         for session in reversed(sessions):
             session.close()
 
+    # Dad left the table he carried on: his lobby offers no rejoin of Grandma's old one
+    from net.sessions.last_table import LastTable
+    assert LastTable(tmp_path / "dad").load() is None
     assert carried.you == 1
     [entry] = [e for e in carried.authority.log if e.kind == takeover.KIND]
     assert entry.body["departed_seat"] == 0 and entry.body["abandoned"] == 0

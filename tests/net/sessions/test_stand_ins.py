@@ -39,6 +39,25 @@ def test_no_stand_in_before_the_game_nor_for_a_connected_player_nor_when_told_to
     assert t.authority.seats[2].kind == "human" and not t.events
 
 
+def test_a_player_away_when_the_game_starts_gets_a_stand_in_after_the_wait():
+    """Dropped before the first deal: nothing to arm then; the wait starts with the game
+    (HostCore.start_game), for that seat alone (the host's own and a connected one wait
+    for nobody)."""
+    t = RecordingTable(stand_in_after=30)
+    peer = identity("peer2")
+    t.authority.seat(2, "human", peer.public_key, "Dad")
+    t.authority.seat(1, "human", identity("peer1").public_key, "Pat")
+    t.authority.drop(2)
+    t.stand_ins.arm(2)  # the drop, before the game: nothing armed
+    assert not t.clock.live()
+    t.authority.start_game()
+    t.stand_ins.game_started()
+    assert [e[0] for e in t.clock.live()] == [30]
+    t.clock.run_all()
+    assert t.authority.seats[2].kind == "bot" and t.stand_ins.away(2) == (peer.public_key, "Dad")
+    assert t.authority.seats[1].kind == "human"
+
+
 def test_seats_a_new_key_could_have_name_the_asked_for_player_first():
     t = RecordingTable()
     dropped_player(t)

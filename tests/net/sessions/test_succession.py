@@ -8,6 +8,8 @@ import socket
 import pytest
 
 from net.sessions.guest_session import GuestCore
+from net.sessions.host_session import HostCore
+from net.sessions.network import Network
 from net.trust.deals.mental import log as ml
 from net.trust import takeover
 from tests.net.session_kit import Table, play_as_a_person, same_choices, wait_for
@@ -159,3 +161,98 @@ def test_the_old_host_back_as_a_guest_is_offered_what_the_new_host_allows(tmp_pa
     assert all(s["alerts"] == [] for s in summaries)
     ends = [(e["hand"], e["scores"]) for e in events if e["type"] == "hand_over"]
     assert ends == [(0, list(carried.authority.match.scores))]
+
+
+def test_a_follower_slow_to_reach_the_successor_raises_no_alert(tmp_path, deal):
+    """The successor waits for every player who gave a standing before it deals again
+    (its ``takeback``); one follower comes at once, another is slow. Meanwhile the one
+    that came is held — and the successor's heartbeats must not tell it of the takeover
+    entry it has not been sent yet (that is what a host withholding entries does)."""
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, host_kw={"mental_deal": deal})
+        await table.start()
+        guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON if i == 0 else {},
+                                  bot_delay=0.01) for i in range(3)]
+        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await wait_for(lambda: all(len(g.succession.roster) == 1 for g in guests))
+        origin = table.host.key
+        slow = guests[2]
+        connect = slow._connect
+
+        async def late():  # its way to the successor takes a few heartbeats
+            if slow.host_key != origin:
+                await asyncio.sleep(6 * table.timings.interval)
+            return await connect()
+        slow._connect = late
+        await table.host.stop()
+        heir = guests[0]
+        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+                       timeout=10)
+        carried = heir.succession.host
+        await wait_for(lambda: any(g.alerts for g in guests) or all(
+            g.replica.host_key == heir.identity.public_key and g.state.value == "joined"
+            for g in guests[1:]), timeout=10)
+        if any(g.alerts for g in guests):
+            await table.close()
+            return carried, [g.summary() for g in guests]
+        summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 60)
+        return carried, summaries
+
+    carried, summaries = asyncio.run(run())
+    assert all(s["alerts"] == [] for s in summaries), [s["alerts"] for s in summaries]
+    assert carried.authority.match.hand_number == CARRY_ON["host_kw"]["hands"]
+    assert all(s["head"] == carried.authority.chain.seq for s in summaries[1:])
+
+
+def test_a_successor_that_stops_too_is_restarted_from_its_disk(tmp_path, deal):
+    """The player who carried the table on is killed in turn, mid-hand, and started again
+    with the same state directory: its table is restored from its log — which opens with
+    the departed host's entries — the others rejoin it where they were, and the game is
+    played to its end, every copy of the log the same."""
+    host_kw = {"hands": 2, "stand_in_after": 0.05, "auto_start": True, "headless": True,
+               "bot_delay": 0.01}
+
+    async def run():
+        table = Table(tmp_path, game="rook", hands=2, guests=0, host_kw={"mental_deal": deal})
+        await table.start()
+        guests = [table.add_guest(ident(f"Guest{i}"), bot_delay=0.01,
+                                  takeover={"bind": "127.0.0.1", "host_kw": host_kw} if i == 0 else {})
+                  for i in range(3)]  # seats 2 and 3 follow: no second takeover here
+        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await wait_for(lambda: all(len(g.succession.roster) == 1 for g in guests))
+        await table.host.stop()  # the first host is gone for good
+        heir = guests[0]
+        await wait_for(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+                       timeout=10)
+        carried = heir.succession.host
+        took = next(e.seq for e in carried.authority.log if e.kind == takeover.KIND)
+        await wait_for(lambda: carried.authority.state is not None
+                       and len(carried.authority.state.history) >= 3, timeout=20)
+        port, before = carried.port, carried.authority.chain.seq
+        await heir.stop()  # killed: its table stops without a word to anyone
+        offered = Network(interfaces=[], home=tmp_path / "guest0").unfinished()  # (the app's lobby)
+        restarted = HostCore(heir.identity, {"game": "rook"}, state_dir=tmp_path / "guest0" / "carried-on",
+                             timings=table.timings, autoplay=True, resume=True,
+                             mental_deal=deal, **host_kw)
+        await restarted.start()
+        try:
+            summaries = await asyncio.wait_for(asyncio.gather(*table.tasks[1:]), 60)
+        except TimeoutError:
+            auth = restarted.authority
+            raise AssertionError(f"stalled: {[(e.seq, e.kind) for e in auth.log[-10:]]}, "
+                                 f"{[(g.replica.seq, g.state.value, g.alerts) for g in guests[1:]]}, "
+                                 f"takeback {restarted.takeback.active}") from None
+        await asyncio.wait_for(restarted.finished.wait(), 30)
+        await restarted.stop()
+        return restarted, port, before, took, guests, summaries, offered
+
+    restarted, port, before, took, guests, summaries, offered = asyncio.run(run())
+    assert offered["where"] == "carried-on" and offered["table"] == restarted.table
+    auth = restarted.authority
+    assert restarted.restored and restarted.port == port and restarted.you == guests[0].replica.seat
+    assert auth.log[0].body["host_key"] != auth.key  # the first host's entries, then ours
+    assert [e.seq for e in auth.log if e.kind == takeover.KIND] == [took]
+    assert auth.chain.seq > before and auth.match.hand_number == 2
+    for guest, summary in zip(guests[1:], summaries):
+        assert summary["alerts"] == [] and summary["head"] == auth.chain.seq, summary
+        assert [s.hash for s in guest.replica.log] == [s.hash for s in auth.log]

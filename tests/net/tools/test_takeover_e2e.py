@@ -1,16 +1,18 @@
 """The table outlives its host, across four network namespaces: the host process is
-SIGKILLed mid-hand and never restarted; within 5 s the lowest remaining seat hosts the
-table from its copy of the log, the others follow it, the game is played to its end,
-every peer's copy of the log verifies from the table entry on, the takeover entry and
-the redeal are in it, and the old host, started again later, rejoins as a guest."""
+SIGKILLed mid-hand ("killed"), or its namespace's link is cut with the process alive
+("silent"), and it never comes back as the host; within 5 s (short timings here) the
+lowest remaining seat hosts the table from its copy of the log, the others follow it,
+the game is played to its end, every peer's copy of the log verifies from the table
+entry on, the takeover entry and the redeal are in it, and the old host, started again
+later, rejoins as a guest."""
 
+import subprocess
 import time
 
 import pytest
 
 from net.sessions.guest_log import GuestLog, log_path
 from net.trust.deals.mental import log as ml
-from net.trust.replica import PeerReplica
 from net.trust.replica import PeerReplica
 from net.trust.store import LogStore
 from net.wire.identity import load_identity
@@ -45,8 +47,9 @@ def verified_copy(state_dir, table: str, identity) -> PeerReplica:
     return replica
 
 
+@pytest.mark.parametrize("how", ["killed", "silent"])
 @pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
-def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, tmp_path, private):
+def test_the_host_gone_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, tmp_path, private, how):
     host_ns, *guest_ns = four_ns
     with Peers() as peers:
         host = peers.start(["host", "--game", "rook", "--table", "Outlives", "--interface",
@@ -63,7 +66,10 @@ def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns,
         guests[0].wait_event("state", timeout=60, where=mid_hand)
         time.sleep(0.3)  # the roster reaches everyone with the first deal at the latest
         killed_at = time.monotonic()
-        host.kill()  # SIGKILL, never restarted
+        if how == "killed":
+            host.kill()  # SIGKILL, never restarted
+        else:  # its network gone, the process alive
+            subprocess.run(["ip", "-n", host_ns.name, "link", "set", "eth0", "down"], check=True)
         hosting = {}
 
         def someone_hosts():
@@ -79,6 +85,9 @@ def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns,
         new_host = heir.wait_event("listening", timeout=5)
         assert new_host["table"] == listening["table"]
         # The old host comes back later, as a guest of the player who carries the table on.
+        if how == "silent":
+            host.kill()
+            subprocess.run(["ip", "-n", host_ns.name, "link", "set", "eth0", "up"], check=True)
         heir_address = guest_ns[guests.index(heir)].address
         back = peers.start(["join", "--address", f"{heir_address}:{new_host['port']}",
                             "--bot", "easy", "--state-dir", tmp_path / "host", "--quick",
@@ -90,7 +99,7 @@ def test_the_host_killed_for_good_mid_hand_a_guest_carries_the_table_on(four_ns,
                                             [''.join(p.stderr)[-1500:] for p in guests + [back]])
         result = heir.wait_event("result", timeout=1)
         summaries = {g.name: g.summary() for g in guests + [back]}
-    print(f"\nSIGKILL -> the new host's takeover event: {took * 1000:.0f} ms")
+    print(f"\nhost {how} -> the new host's takeover event: {took * 1000:.0f} ms")
     assert took <= 5.0, took
     assert result["hands"] == HANDS and back_joined["seat"] == 0
     for name, s in summaries.items():

@@ -62,7 +62,7 @@ def until(t, predicate, limit=400):
         if predicate(t.host.state):
             return
         t.step()
-    pytest.skip("the situation did not come up with this seed")
+    pytest.fail("the situation did not come up with this seed: the test needs another")
 
 
 # -- actions -------------------------------------------------------------------------
@@ -142,7 +142,7 @@ def test_a_card_not_held_is_caught_live_by_its_owner_and_by_everyone_at_the_reve
         st.hands[0] ^= give | (1 << card)
         st.hands[1] ^= give | (1 << card)
     else:
-        pytest.skip("no card of seat 1 would be legal for seat 0 here")
+        pytest.fail("no card of seat 1 would be legal for seat 0 here: the test needs another seed")
     t.deliver(t.host.act_local(0, {"play": st.deck.name(card)}))
     assert [a.rule for s, a in t.alerts] == ["illegal-action"]  # seat 1 saw its own card
     play_out(t)

@@ -63,10 +63,12 @@ def test_an_illegal_action_is_refused_to_that_peer_only(table):
         table.step()
         seat = table.host.state.to_act()[0]
     before = (table.host.chain.seq, table.host.state.state_hash())
-    out = table.host.receive(table.fp(seat), table.raw_act(seat, {"bid": 1}))
+    move = table.raw_act(seat, {"bid": 1})
+    out = table.host.receive(table.fp(seat), move)
     assert out.entries == [] and out.disconnect == []
     assert [fp for fp, _ in out.sends] == [table.fp(seat)]
     assert out.sends[0][1]["type"] == "error" and "bid" in out.sends[0][1]["reason"]
+    assert out.sends[0][1]["refuses"] == move["signed"]["sig"]  # the move it answers
     assert (table.host.chain.seq, table.host.state.state_hash()) == before
 
 
@@ -92,11 +94,13 @@ def test_a_replayed_signed_action_is_refused(table):
         table.step()
     out = table.host.receive(table.fp(seat), msg)
     assert not out.entries and "replay" in out.sends[0][1]["reason"]
+    assert out.sends[0][1]["refuses"] == msg["signed"]["sig"]
 
 
 def test_garbage_gets_an_error_and_a_disconnect(table):
     out = table.host.receive(table.fp(1), {"type": "action", "signed": 3})
     assert out.disconnect == [table.fp(1)] and out.sends[0][1]["type"] == "error"
+    assert "refuses" not in out.sends[0][1]  # nothing well-formed to name
 
 
 def test_strangers_are_not_heard(table):

@@ -419,3 +419,24 @@ def test_no_view_sent_shows_a_made_up_widow():
     assert not table.alerts and shown  # the widow was turned up, and shown
     real = set(table.verified[1][0]["record"]["spare"])
     assert all(set(widow) <= real for widow in shown), (shown, real)
+
+
+def test_a_secret_move_without_its_commitment_is_refused_and_never_logged():
+    """A bury or discard leaves its player's hand face down: its cards are sealed in the
+    deal (a ``mental-commit`` carried with the move) and opened at the hand's end. One
+    sent without it would bind nothing before the reveal: the host refuses it, and a
+    host that logged it anyway is named by every replica."""
+    table = MentalTrustTable(("rook", None, None), seed=2)  # seat 3, a guest, takes the bid
+    table.start()
+    table.play_until(lambda: table.host.state.phase == "bury")
+    seat = table.host.state.to_act()[0]
+    assert seat in table.replicas, "the bidder must be a guest with this seed"
+    message = dict(table.replicas[seat].act(table.choose(seat)), mental=[])  # its commitment left out
+    out = table.host.receive(table.fp(seat), message)
+    assert [m["reason"] for _, m in out.sends if m["type"] == "error"] == \
+        ["a bury comes with its commitment (its cards, sealed in the deal)"]
+    assert not out.entries
+    # a host that logs it all the same
+    table.host.deal.party.sealed = lambda action: True
+    table.deliver(table.host.receive(table.fp(seat), message))
+    assert_named(table, HOST, 0, "kind", honest=list(table.replicas))

@@ -1,15 +1,23 @@
 """A party gone under the mental-poker deal, through the host's authority and every peer's
-replica (in process, one clock the test moves): the host restarts the deal without it at
-the deadline ("dropped" before the cards are dealt, "void" after), every replica accepts
-that with no alert, and names the host for a restart that comes too soon, drops a party
-the deal was not waiting for, or gives the seats to other parties than those left."""
+replica (in process, one clock the test moves). A client connected but silent in the
+deal (owing a key share, a shuffle or shares before the cards are dealt; a spare's
+shares or its reveal after) is restarted out at the contribution deadline; a party gone
+(every seat dropped) is waited for longer (``DROP_WAIT``: its cards are locked with its
+key, and it may come back to the same hand), unless the host person deals again without
+it — allowed once it has been away for the deadline — or keeps waiting. Either way the
+deal restarts ("dropped" before the cards are dealt, "void" after), every replica
+accepts it with no alert, and names the host for a restart that comes too soon, drops a
+party the deal was not waiting for, or gives the seats to other parties than those left."""
 
 import pytest
 
-from net.constants import CONTRIBUTION_DEADLINE
+from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK, DROP_WAIT
 from net.trust.deals.mental import log as ml
+from net.trust.deals.mental import messages as mm
 from net.trust.alerts import HOST
+from net.trust.replica import PeerReplica
 from tests.net.trust.mental_trust_table import MentalTrustTable
+from tests.net.trust_table import TABLE
 
 GONE = 2  # party 2 plays seat 2 (the host's client is party 0, then seats 1, 2, 3)
 
@@ -156,19 +164,21 @@ def gone(table, seat=GONE) -> None:
     table.tamper = lambda fp, msg: None if fp == table.fp(seat) and msg.get("type") == "entry" else msg
 
 
+def restarted(table, clock) -> None:
+    """Seat GONE's client starts again from nothing but its key (it reads the whole log)."""
+    table.replicas[GONE] = PeerReplica(table.ids[GONE], table.host_id.public_key, TABLE,
+                                       table._bytes, clock=clock)
+
+
 def back(table) -> None:
     """Seat GONE's player is back: it rejoins and is sent what it missed."""
     table.tamper = None
     table.deliver(table.host.rejoin(table.fp(GONE), GONE, table.replicas[GONE].seq))
 
 
-def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
-    table, clock, scores = dealt
-    clock.now += CONTRIBUTION_DEADLINE - 1
-    assert overdue(table) == [] and table.host.deal.due_in() == pytest.approx(1.0)
-    clock.now += 1
-    assert overdue(table) == [GONE]
-    table.deliver(table.host.restart_without([GONE]))
+def voided(table, scores) -> None:
+    """The hand was voided without seat GONE (no alert), and is played out with its seat
+    the host's party's: every replica but GONE's verifies it."""
     assert table.alerts == []
     back(table)
     restart = dropping_restart(table)
@@ -179,14 +189,84 @@ def test_a_party_gone_after_the_deal_voids_the_hand_at_the_deadline(dealt):
     assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]
 
 
-def test_a_player_back_before_the_deadline_changes_nothing(dealt):
-    table, clock, _ = dealt
-    clock.now += CONTRIBUTION_DEADLINE - 1
-    back(table)
+def test_a_party_gone_after_the_deal_is_waited_for_then_the_hand_is_void(dealt):
+    """Its cards are locked with its key: the hand waits ``DROP_WAIT`` for it, not the
+    contribution deadline, and only then is void."""
+    table, clock, scores = dealt
     clock.now += CONTRIBUTION_DEADLINE
+    assert overdue(table) == [] and table.host.deal.due_in() == pytest.approx(DROP_WAIT - CONTRIBUTION_DEADLINE)
+    [away] = table.host.deal.away()
+    assert (away.late.who, away.late.seats, away.late.outcome) == (GONE, (GONE,), "void")
+    assert away.until == pytest.approx(clock.now - CONTRIBUTION_DEADLINE + DROP_WAIT)
+    assert table.host.deal.awaited() == []  # no "Waiting for P2's shuffle…": it is away
+    clock.now += DROP_WAIT - CONTRIBUTION_DEADLINE - 1
+    assert overdue(table) == []
+    clock.now += 1
+    assert overdue(table) == [GONE]
+    table.deliver(table.host.restart_without([GONE]))
+    voided(table, scores)
+
+
+def test_a_player_back_within_the_wait_plays_on_the_same_hand(dealt):
+    """Back after the contribution deadline but within the wait: nothing was voided, its
+    client derives its secrets again and holds the same cards, and the hand is played
+    out and verified by every replica, its own included."""
+    table, clock, scores = dealt
+    cards = table.replicas[GONE].deal.party.hands[GONE]
+    clock.now += DROP_WAIT / 2
+    assert overdue(table) == []
+    restarted(table, clock)  # its app was restarted: it knows nothing but its key
+    back(table)
+    assert table.replicas[GONE].deal.party.hands[GONE] == cards
+    clock.now += DROP_WAIT
     assert overdue(table) == [] and table.host.deal.due_in() is None
+    assert ml.RESTART not in [s.kind for s in table.host.log]
     table.play_hand()
     assert table.alerts == [] and all(len(v) == 1 for v in table.verified.values())
+
+
+def test_the_host_may_deal_again_without_a_party_gone_for_the_deadline(dealt):
+    """"Deal again without P2": offered once it has been away for the contribution
+    deadline, the floor every replica checks on its own clock; done then, every replica
+    accepts it."""
+    table, clock, scores = dealt
+    dropped = clock.now
+    [away] = table.host.deal.away()
+    assert away.choice_from == pytest.approx(dropped + CONTRIBUTION_DEADLINE)
+    clock.now = away.choice_from
+    assert overdue(table) == []  # the deal would wait longer by itself
+    table.deliver(table.host.restart_without([away.late.who]))
+    voided(table, scores)
+
+
+def test_keep_waiting_starts_the_wait_again(dealt):
+    table, clock, scores = dealt
+    clock.now += DROP_WAIT - 1
+    table.host.deal.keep_waiting([GONE])  # (nothing is logged: the host person's choice)
+    kept = clock.now
+    clock.now += 1
+    assert overdue(table) == [] and table.host.deal.due_in() == pytest.approx(DROP_WAIT - 1)
+    [away] = table.host.deal.away()
+    assert away.until == pytest.approx(kept + DROP_WAIT)
+    clock.now = kept + DROP_WAIT
+    assert overdue(table) == [GONE]
+    table.deliver(table.host.restart_without([GONE]))
+    voided(table, scores)
+
+
+def test_a_party_gone_during_the_shuffle_is_waited_for_too():
+    table, clock = table_with_clock()
+    silence(table, GONE)
+    table.start()
+    gone(table)  # its link closes (the host logs its drop) while the deal awaits its shuffle
+    table.deliver(table.host.drop(GONE))
+    clock.now += CONTRIBUTION_DEADLINE
+    assert overdue(table) == []
+    clock.now += DROP_WAIT - CONTRIBUTION_DEADLINE
+    assert overdue(table) == [GONE]
+    table.deliver(table.host.restart_without([GONE]))
+    assert table.alerts == []
+    assert dropping_restart(table).body["record"]["reason"] == "dropped"
 
 
 def test_a_hand_voided_sooner_than_the_deadline_names_the_host(dealt):
@@ -285,3 +365,91 @@ def refused(state) -> list[int]:
     """The cards seat GONE holds but may not play now."""
     legal = state.legal_play_mask(GONE)
     return [c for c in range(state.game.deck.size) if state.hands[GONE] >> c & 1 and not legal >> c & 1]
+
+
+# -- a client connected but silent after the cards are dealt ---------------------------------
+def mute(table, seat: int, kind: str, after=lambda: True) -> None:
+    """Seat ``seat``'s client stays connected but never sends deal messages of ``kind``
+    (once ``after()``): it owes them, and the table would wait for them for ever."""
+    replica = table.replicas[seat]
+    receive = replica.receive
+
+    def muted(msg):
+        out = receive(msg)
+        if after():
+            out.sends = [s for s in out.sends if s.get("type") != "mental"
+                         or s["signed"]["body"]["type"] != kind]
+        return out
+    replica.receive = muted
+
+
+def test_a_connected_party_that_never_reveals_is_restarted_out_at_the_deadline():
+    """Every card is played; seat 2's client stays connected and never sends its reveal,
+    so the hand cannot be scored: at the contribution deadline after the hand last moved
+    on, the host treats it as gone (a drop, its link closed) and voids the hand; every
+    replica accepts that (the reveal was owed, the hand had not moved for the deadline)."""
+    table, clock = table_with_clock()
+    mute(table, GONE, mm.REVEAL)
+    table.start()
+    table.play_hand()
+    assert table.host.state.is_over and "hand_end" not in [s.kind for s in table.host.log]
+    assert table.host.deal.due_in() == pytest.approx(CONTRIBUTION_DEADLINE)
+    clock.now += CONTRIBUTION_DEADLINE
+    assert overdue(table) == [GONE] and table.host.deal.away() == []  # silent, not away
+    gone(table)  # the session closes its link: it comes back as any dropped player does
+    table.deliver(table.host.restart_without([GONE]))
+    assert table.alerts == []
+    back(table)
+    restart = dropping_restart(table)
+    assert restart.body["record"]["reason"] == "void" and restart.body["seats"] == [GONE]
+    play_out(table)
+    assert table.alerts == []
+    assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]
+
+
+def test_a_connected_party_that_never_opens_the_widow_is_restarted_out_at_the_deadline():
+    """Rook's widow is turned up after the bidding: every party publishes its shares. Seat
+    2's client, connected, never does; no move can be taken until it does. At the deadline
+    the hand is void and dealt again without it."""
+    table, clock = table_with_clock()
+    mute(table, GONE, mm.SHARES, after=lambda: table.host.deal.dealt)
+    table.start()
+    table.play_until(lambda: ml.spare_pending(table.host.deal.party))
+    assert ml.spare_pending(table.host.deal.party)
+    clock.now += CONTRIBUTION_DEADLINE - 1
+    assert overdue(table) == []
+    clock.now += 1
+    assert overdue(table) == [GONE]
+    gone(table)
+    table.deliver(table.host.restart_without([GONE]))
+    assert table.alerts == []
+    back(table)
+    assert dropping_restart(table).body["record"]["reason"] == "void"
+    play_out(table)
+    assert table.alerts == [] and [len(table.verified[s]) for s in (1, 3)] == [1, 1]
+
+
+def test_voiding_the_hand_for_a_silent_party_sooner_than_the_deadline_names_the_host():
+    table, clock = table_with_clock()
+    mute(table, GONE, mm.REVEAL)
+    table.start()
+    table.play_hand()
+    clock.now += CONTRIBUTION_DEADLINE / 2
+    gone(table)
+    table.deliver(table.host.restart_without([GONE]))
+    assert_host_named(table, "it must wait")
+
+
+def test_a_restart_without_a_party_gone_for_the_deadline_is_honest_even_if_not_awaited():
+    """Before the cards are dealt a party gone is waited for whatever the deal awaits
+    now; once it has been away for the deadline (less the slack a delivery may take)
+    every replica accepts a restart without it."""
+    table, clock = table_with_clock()
+    silence(table, 3)  # the deal waits for seat 3's shuffle; seat 2 sent what it owes so far
+    table.start()
+    gone(table)
+    table.deliver(table.host.drop(GONE))
+    assert GONE not in [s for s in table.host.deal.sequencer.awaited()]
+    clock.now += CONTRIBUTION_DEADLINE - CONTRIBUTION_SLACK
+    table.deliver(table.host.restart_without([GONE]))
+    assert table.alerts == [] and dropping_restart(table).body["seats"] == [GONE]

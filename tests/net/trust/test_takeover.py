@@ -57,28 +57,29 @@ class Recording:
 
 
 class Recorded(Recording, Table):
-    def __init__(self, variant=ROOK, seed=5):
-        super().__init__(variant, seed=seed)
+    def __init__(self, variant=ROOK, seed=5, **kw):
+        super().__init__(variant, seed=seed, **kw)
 
 
 def stand_all(t, seats=None):
     return [takeover.stand(t.replicas[s]) for s in sorted(seats or t.replicas)]
 
 
-def hand_over(t, standings=None, stand_in=True):
-    """The host is gone: every remaining player stands, the lowest seat hosts from its
-    log, the others roll back to what they all hold and rejoin it; a bot stands in for
-    the departed host's seat. Returns the takeover entry."""
+def hand_over(t, standings=None, stand_in=True, handover=None):
+    """The host is gone: every remaining player stands, the lowest seat (or the one the
+    host's ``handover`` names) hosts from its log, the others roll back to what they all
+    hold and rejoin it; a bot stands in for the departed host's seat. Returns the
+    takeover entry."""
     departed = t.host_seat
     standings = standings or stand_all(t)
-    seat = takeover.successor_seat(standings)
+    seat = takeover.successor_seat(standings, handover)
     base = takeover.common_seq(standings)
     for s in list(t.replicas):
         t.replicas[s] = takeover.rolled_back(t.replicas[s], t.accepted[s], base, t.restore(s))
         t.accepted[s] = [a for a in t.accepted[s] if a.entry.seq <= base]
         t._record(s)
     host, _ = successor.succeed(t.ids[seat], t.replicas[seat], standings, t.accepted[seat],
-                                rng=t._bytes)
+                                rng=t._bytes, handover=handover)
     t.host, t.host_id, t.host_seat = host, t.ids[seat], seat
     del t.replicas[seat]
     t.peer_seats.remove(seat)
@@ -230,15 +231,67 @@ def test_a_successor_that_skips_an_entry_is_caught():
         assert alert.rule == "takeover" and alert.seat == 1 and "skips or forges" in alert.detail
 
 
-def test_a_successor_that_leaves_out_a_standing_is_caught_by_that_player():
+def test_a_takeover_without_a_majority_of_the_players_is_caught():
+    """Seats 2 and 3 alone are two of the table's four persons: the host may be alive
+    with seat 1 (a partition), so they may not make a second table of it."""
     t = Recorded()
     t.start()
     standings = stand_all(t)
     without_1 = [s for s in standings if s["body"]["seat"] != 1]
     base = takeover.common_seq(standings)
+    with pytest.raises(ValueError, match="not a majority"):
+        successor.succeed(t.ids[2], t.replicas[2], without_1)
     grab = forged_takeover(t, 2, without_1, seq=base + 1, prev=t.replicas[2].chain.head)
+    for seat in (1, 3):
+        [alert] = receive_takeover(t, seat, grab).alerts
+        assert alert.rule == "takeover" and "not a majority (3)" in alert.detail
+
+
+def test_a_table_of_two_persons_is_carried_on_only_by_a_handover():
+    t = Recorded(peers=(1,))  # the host and one player; seats 2 and 3 are the host's bots
+    t.start()
+    t.step()
+    [standing] = stand_all(t)
+    assert takeover.majority(t.replicas[1].seats) == 2
+    with pytest.raises(ValueError, match="not a majority"):
+        successor.succeed(t.ids[1], t.replicas[1], [standing])
+    handover = takeover.hand_over(t.host_id, TABLE, 1, t.host.chain.seq, t.host.chain.head)
+    host, _ = successor.succeed(t.ids[1], t.replicas[1], [standing], handover=handover)
+    [entry] = [e for e in host.log if e.kind == takeover.KIND]
+    assert entry.body["handover"] == handover and "handed the table to" in entry.body["reason"]
+
+
+def test_a_handover_names_the_successor_and_counts_as_the_host_standing():
+    """The host leaving on purpose hands the table to seat 2 (not the lowest); seat 3's
+    standing came late and is not in the entry: seat 3 follows all the same, seat 1
+    too, and a handover the host did not sign is refused."""
+    t = Recorded()
+    t.start()
+    for _ in range(3):
+        t.step()
+    handover = takeover.hand_over(t.host_id, TABLE, 2, t.host.chain.seq, t.host.chain.head)
+    on_time = stand_all(t, [1, 2])
+    takeover.stand(t.replicas[3])  # seat 3's standing, too late for the entry
+    entry = hand_over(t, on_time, handover=handover)
+    assert entry.body["seat"] == 2 and entry.body["handover"] == handover
+    assert not t.alerts and not t.errors
+    assert t.replicas[1].host_key == t.replicas[3].host_key == t.ids[2].public_key
+    t.next_hand()
+    t.play_hand()
+    assert not t.alerts and not t.errors and t.heads_agree()
+
+
+def test_a_handover_the_host_did_not_sign_is_caught():
+    t, standings, base = one_move_in()
+    forged = takeover.hand_over(t.ids[3], TABLE, 3, base, t.replicas[3].chain.head)
+    forged["body"]["departed"] = t.host_id.public_key  # seat 3 claims the host handed it over
+
+    def with_forged(body):
+        body["handover"] = forged
+    grab = forged_takeover(t, 3, standings, seq=base + 1, prev=t.replicas[3].chain.head,
+                           body_edit=with_forged)
     [alert] = receive_takeover(t, 1, grab).alerts
-    assert alert.rule == "takeover" and "leaves out or changes my standing" in alert.detail
+    assert alert.rule == "takeover" and "not signed by the departed host's key" in alert.detail
 
 
 def test_a_successor_that_is_not_the_lowest_seat_or_forges_a_standing_is_caught():

@@ -96,6 +96,13 @@ class PartyHand:
         """The hand as this client replays it (exact in its public view until the end)."""
         return self.partial.state
 
+    def owed(self) -> list[int] | None:
+        """The parties whose deal messages the hand waits for once the cards are dealt (a
+        spare's shares, the reveal at its end: ``MentalDeal.owed``); None for a client that
+        is no party of the deal (it cannot tell)."""
+        machine = self.client.machine
+        return None if machine is None else machine.owed()
+
     # -- the deal's records ----------------------------------------------------------------
     def logged(self, party, envelope: dict) -> list[dict]:
         before = len(self.client.learned)
@@ -145,6 +152,11 @@ class PartyHand:
                                    tuple(self._steps), {s: self.hands[s] for s in others})
 
     # -- moves -------------------------------------------------------------------------------
+    def sealed(self, action: Action) -> bool:
+        """Whether a secret move's cards (a bury, a discard) are committed in the deal."""
+        machine = self.client.machine
+        return machine is not None and machine.has_commitment(action.seat, action.kind)
+
     def own_play(self, action: Action) -> dict:
         return self.client.play(action.seat, action.value)
 

@@ -21,11 +21,17 @@ what that party knows (``hand.PartyHand``). So, unlike the seeded deal (``Seeded
 * the hand ends once every party revealed its secret and the deal verified
   (``Verified``): the score is the hand replayed on the verified deal, every buried
   or discarded card opened from its commitment;
-* a party gone past the deadline (``overdue``: awaited in the deal since it last moved
-  on, or dropped since the deadline once the cards are dealt) is restarted out of it
-  (``go_on_without``: "dropped", or "void" — the hand so far void, the scores
-  unchanged); its seats are the host's party's for that hand, played by a stand-in or
-  by the player back, from the view the host then sends it (``private_view``);
+* a party that holds the deal up (``_holding_up``) is restarted out of it at its due
+  time (``overdue``, ``go_on_without``: "dropped", or "void" once the cards are dealt —
+  the hand so far void, the scores unchanged): a client connected but silent — owing
+  a key share, shuffle or shares before the deal, a spare's shares or its reveal after
+  it — at the contribution deadline after the hand last moved on; a party gone (every
+  seat dropped) after the drop wait (``DROP_WAIT``), for its cards are locked with its
+  key and its client may come back to the same hand (``away``; the host person may
+  deal again without it once it has been away for the deadline, the floor every peer
+  checks, or keep waiting: ``keep_waiting``; all of it ``waits.Waits``). Its seats are
+  then the host's party's for that hand, played by a stand-in or by the player back,
+  from the view the host then sends it (``private_view``);
 * a party proven to have broken a rule — a deal message its own checks refuse (a wrong
   share, a duplicated card, a false redeal claim), or, once every secret is revealed, a
   move the rules forbid on the verified deal (a revoke nobody could see live) — is
@@ -43,11 +49,12 @@ from engine.partial import public_step
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import BadMessage, MentalError
-from net.trust.deals.mental.hand import MoveRefused, PartyHand
+from net.trust.deals.mental.hand import SECRET, MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.outputs import Redeal
 from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, holding_up, parties_for
-from net.trust.deals.host import HandTable, HostDeal, Late
+from net.trust.deals.mental.waits import Waits
+from net.trust.deals.host import Away, HandTable, HostDeal, Late
 from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
 from net.trust.moves import ActionBody, Refusal, admit, admit_sealed
 from net.trust.store import RestoreError
@@ -84,6 +91,7 @@ class MentalHost(HostDeal):
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
         self.checked: int | None = None  # the attempt whose batches were checked ahead
         self.restarted_at = -1  # the seq of its last "mental-restart" entry
+        self.waits = Waits(table)  # until when the deal waits for whom
         # The host's own party's messages not logged yet (a restored host's replay makes
         # them again: the sequencer logs none twice).
         self.unlogged: list[dict] = self.party.client.start()
@@ -95,6 +103,8 @@ class MentalHost(HostDeal):
     # -- the log ----------------------------------------------------------------------------
     def apply(self, entry, private: dict, applied: list | None, restoring: bool) -> list:
         kind = entry.kind
+        if kind in (ml.MESSAGE, ml.RESTART, ml.DEALT, "action"):
+            self.waits.moved_on()
         if kind == ml.MESSAGE:
             self._apply_message(entry, restoring)
         elif kind == ml.RESTART:
@@ -323,6 +333,8 @@ class MentalHost(HostDeal):
             raise Refusal("a card played under the mental deal carries its proof")
         elif carried:
             self._log_messages(log, key, carried)
+        if action.kind in SECRET and not self.party.sealed(action):
+            raise Refusal(f"a {action.kind} comes with its commitment (its cards, sealed in the deal)")
         try:
             sends = self.party.move(action, play, party)
         except MoveRefused as exc:
@@ -369,35 +381,36 @@ class MentalHost(HostDeal):
         self._log_messages(log, self.table.key, [])  # the host's reveal, for an audit
         return False
 
-    # -- a party gone: the deal restarted, or the hand voided, at the deadline ------------------
+    # -- a party gone: waited for (``waits.Waits``), then the deal restarted or the hand voided --
     def awaited(self) -> list[int]:
-        parties = self.setup.parties
-        return sorted(s for i in self._holding_up() for s in parties[i].seats)
+        return self.waits.awaited(self._holding_up(), self.setup.parties)
 
     def overdue(self) -> list[Late]:
-        """The parties the deal has waited the deadline for: before the cards are dealt,
-        those awaited since the deal last moved on; after, those gone since their drop.
-        The host restarts the deal (``go_on_without``) without them."""
-        now, parties = self.table.now(), self.setup.parties
-        outcome = "void" if self.dealt else "dropped"
-        return [Late(i, parties[i].seats, parties[i].key, outcome)
-                for i, since in self._holding_up().items() if now - since >= self.table.deadline]
+        return self.waits.overdue(self._holding_up(), self.setup.parties, self.dealt)
 
     def due_in(self) -> float | None:
-        """Seconds until ``overdue`` may next name a party (None: nobody holds it up)."""
-        held = self._holding_up()
-        if not held:
-            return None
-        return max(0.0, min(held.values()) + self.table.deadline - self.table.now())
+        return self.waits.due_in(self._holding_up(), self.setup.parties)
 
-    def _holding_up(self) -> dict[int, float]:
-        """party -> since when (the host's clock) it has held the deal up, the host's excepted."""
-        if self.cheat is not None or self._hand_ended():
+    def away(self) -> list[Away]:
+        return self.waits.away(self._holding_up(), self.setup.parties, self.dealt)
+
+    def keep_waiting(self, seats) -> None:
+        self.waits.keep_waiting(self._holding_up(), self.setup.parties, seats)
+
+    def _holding_up(self) -> dict:
+        """party -> how it holds the deal up (``sequencer.Holding``), the host's excepted:
+        before the cards are dealt, the parties the sequencer awaits; after, those that owe
+        a message (a spare's shares, a reveal); and any whose every seat is away."""
+        if self.cheat is not None or self.hand_ended():
             return {}
-        return holding_up(self.setup, self.dealt, self.sequencer, self.table.seats(),
-                          self.table.dropped_at, self.table.now())
+        if self.dealt:
+            awaited = {i: self.waits.moved for i in self.party.owed() or ()}
+        else:
+            awaited = {i: self.sequencer.since for i in self.sequencer.awaited()}
+        return holding_up(self.setup.parties, self.table.seats(), self.table.dropped_at, awaited,
+                          self.table.now())
 
-    def _hand_ended(self) -> bool:
+    def hand_ended(self) -> bool:
         """No hand under way: this one ended (``hand_end`` logged)."""
         return self.round.revealed or (self.state is None and self.dealt)
 
@@ -426,6 +439,11 @@ class MentalHost(HostDeal):
     def private_view(self, seat: int) -> dict | None:
         if self.state is None or not self.exact():  # the spare on its way: a view would be
             return None  # this seat's part alone, over a public one nobody knows yet
+        if self.move_problem(seat) is not None:
+            # the kitty on its way to the cards the host's party holds for the seat: the
+            # view would hold made-up cards, and its player would decide on them; its client
+            # keeps showing the last one, with nothing to decide, until the next
+            return None
         if self.party.partial is not None and self._host_dealt_player(seat):
             # its player was away at the deal or restarted out of it: its cards are the
             # host's party's this hand, and the player, back, plays them from this view
@@ -441,7 +459,7 @@ class MentalHost(HostDeal):
         """Whether ``seat``'s cards are the host's party's in this deal (its own, its bots',
         and those of players away at the deal or restarted out of it), or the hand is over:
         only then may a bot of the host's play it."""
-        return self._hand_ended() or seat in self.setup.parties[0].seats
+        return self.hand_ended() or seat in self.setup.parties[0].seats
 
 
 def _stale(setup, envelope: dict) -> bool:

@@ -191,3 +191,15 @@ def public_events(deck, events, public: dict | None) -> list:
     wanted = set().union(*named)
     shown = card_names(deck, public, among=wanted) if wanted else set()  # stops once all are found
     return [e for e, cards in zip(events, named) if cards <= shown]
+
+
+def voided_at(log, seq: int) -> bool:
+    """Whether the ``mental-restart`` entry ``seq`` voided a hand in play: the attempt it
+    ends had been dealt (a ``mental-dealt`` since that attempt began). Else the deal
+    merely started again."""
+    for signed in reversed(log[:seq]):
+        if signed.kind == DEALT:
+            return True
+        if signed.kind in (DEAL, RESTART):
+            return False
+    return False

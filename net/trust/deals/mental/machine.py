@@ -255,6 +255,10 @@ class MentalDeal(DealRecord):
                 self._my_commits[(seat, label)] = positions
                 return
 
+    def has_commitment(self, seat: int, label: str) -> bool:
+        """Whether ``seat``'s ``label`` (a bury, a discard) has a commitment logged."""
+        return (seat, label) in self.commitments
+
     def committed(self, seat: int, label: str) -> tuple[int, ...] | None:
         """The cards this party committed as ``seat``'s ``label`` (None: not its own)."""
         positions = self._my_commits.get((seat, label))

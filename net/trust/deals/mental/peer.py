@@ -18,8 +18,10 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   alone (it broke a rule, or only an audit settles it), checked as the move would be;
 * ``mental-restart``: the next attempt with exactly the parties left
   (``sequencer.restart_problem``), a redeal only after a proven claim, a party dropped
-  only if awaited (before play) or gone (after), its seats away, and not sooner than the
-  deadline on this peer's own clock (``restarts``); a move this replay refuses
+  only with its seats away and once it has held the deal up for the deadline on this
+  peer's own clock — gone that long, or owing a message (a key share, shuffle or shares
+  before play; a spare's shares or its reveal after) while the hand did not move
+  (``restarts``); a move this replay refuses
   while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
   it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
@@ -50,7 +52,7 @@ from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
-from net.trust.deals.mental.restarts import Hand, RestartRefused, RestartWatch, allowed
+from net.trust.deals.mental.restarts import Hand, RestartRefused, RestartWatch, allowed, locked_away
 from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
@@ -152,6 +154,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self._sends.extend(sends)
             self.cheat = found
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
         return commit
 
     def _on_mental_restart(self, entry, message):
@@ -160,13 +163,15 @@ class MentalPeer(PeerDeal):
         problem = restart_problem(setup, record)
         if problem:
             raise self._violation("deal", entry, problem)
-        facts = Hand(self.party, self.hand.dealt, self.progress.awaited(), self.cheat,
-                     self.t.seats(), self.restarts, self.t.clock())
+        awaited = self.party.owed() if self.hand.dealt else self.progress.awaited()
+        facts = Hand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
+                     self.restarts, self.t.clock())
         try:
             verdict = allowed(entry.body, record, setup, facts)
         except RestartRefused as exc:
             raise self._violation("deal", entry, str(exc)) from None
         sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
+        silent = self.restarts.silent(record, setup, self.t.clock())
 
         def commit():  # the deal again; whatever was bid on the last one is void
             if verdict is not None:  # a player's cheat, proven here too: named, and the table goes on
@@ -174,6 +179,8 @@ class MentalPeer(PeerDeal):
                                       f"entry {entry.seq}: {verdict.detail} — the hand is void and "
                                       "dealt again, that player's cards dealt by the host"))
             self.cheat, self._held = None, None
+            if silent:
+                self.restarts.silenced.add(entry.seq)
             self.progress = Progress(len(record["parties"]))
             self.restarts.deal_moved(self.t.clock(), self.t.live())
             self.round.dealt = False
@@ -192,6 +199,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.round.dealt = True
             self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
@@ -234,6 +242,9 @@ class MentalPeer(PeerDeal):
         body = logged_move(entry, t.seats(), t.host_seat(), self.binding(entry))
         action, _ = self._logged(body, entry)
         owner = self.setup.owner(action.seat)
+        if body.hidden is not None and not party.onlooker:
+            t.need(party.sealed(action), entry, f"a secret move ({action.kind}) logged without its "
+                   "commitment in the deal")
         if body.mental is not None:
             t.need(action.kind == "play" and self.setup.parties[owner].key == t.seats()[action.seat].key,
                    entry, "a deal proof with a move that is no card played by the client holding it")
@@ -260,6 +271,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
+            self.restarts.deal_moved(self.t.clock(), self.t.live())
         return commit
 
     def binding(self, entry):
@@ -439,6 +451,13 @@ class MentalPeer(PeerDeal):
 
     def rejoined(self, seat: int) -> None:
         self.restarts.rejoined(seat)
+
+    def waits_for(self, seat: int) -> bool:
+        return self.hand.end is None and not self.round.revealed and self.cheat is None \
+            and locked_away(self.setup, self.t.seats(), seat)
+
+    def restarted_silent(self, seq: int) -> bool:
+        return seq in self.restarts.silenced
 
 
 class _NoParty:

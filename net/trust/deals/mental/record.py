@@ -2,8 +2,9 @@
 
 ``DealRecord`` is the state ``machine.MentalDeal`` builds from the log — key shares,
 published decks, decryption shares, who holds which position, the cards this party
-knows — with the helpers every step uses (positions, decryption, proof contexts,
-naming a cheat), and the end-of-hand verification: every shuffle redone from the
+knows — with who owes the deal a message once its deck is final (``owed``: a spare's
+shares, the reveals), the helpers every step uses (positions, decryption, proof
+contexts, naming a cheat), and the end-of-hand verification: every shuffle redone from the
 secrets the parties reveal, every share, commitment and play checked, and the Rook
 redeal rule. The machine adds the session's calls and the message handlers.
 """
@@ -41,6 +42,7 @@ class DealRecord:
         self.final: list[decks.Ciphertext] | None = None
         self.shares: list[dict[int, Point]] = [{} for _ in range(self.size)]
         self.audience: dict[int, int | None] = {}  # spare position -> party, or None: all
+        self.asked: dict[int, int | None] = {}  # the same, as the hand's steps opened it
         self._unchecked: list[ShareBatch] = []  # others' batches, checked before they count
         self.holdings = {seat: set(setup.dealt(seat)) for seat in range(setup.num_players)}
         self.known: dict[int, int] = {}  # position -> card, as this party knows it
@@ -62,6 +64,21 @@ class DealRecord:
         self.done: Verified | None = None
         self._sent_key = self._sent_shuffle = self._sent_shares = self._revealed = False
 
+
+    # -- who owes a message ------------------------------------------------------------
+    def owed(self) -> list[int]:
+        """The parties whose messages this deal waits for once its deck is final: the
+        shares of a spare the hand's steps opened (``open_to_all``: every party's;
+        ``open_to``: every party's but the one it goes to), and, once the hand is over or
+        an audit was asked for, every party's reveal. (The deal's own messages before
+        then — key shares, shuffles, the deal's share batches — are ``sequencer.Progress``'s.)"""
+        if self.final is None or self.done is not None or self.failed is not None:
+            return []
+        owing = {i for p, audience in self.asked.items() for i in range(self.parties)
+                 if i != audience and i not in self.shares[p]}
+        if self._revealed or self.reveals:
+            owing.update(i for i in range(self.parties) if i not in self.reveals)
+        return sorted(owing)
 
     # -- helpers --------------------------------------------------------------------------
     def _message(self, kind: str, **fields) -> dict:
@@ -88,6 +105,7 @@ class DealRecord:
         for p in positions:
             if p not in spare or self.audience.get(p, audience) != audience:
                 raise Refused(f"deck position {p} is not a spare position that may be opened so")
+        self.asked.update((p, audience) for p in positions)
         return positions
 
     def _live(self, seat: int) -> set[int]:

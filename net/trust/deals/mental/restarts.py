@@ -5,9 +5,10 @@ its record: the next attempt, the parties left). Whether the host had a reason i
 checked here, on what this peer knows (``Hand``):
 
 * "redeal" (Rook): only after a proven claim, dropping no seat;
-* "dropped": only parties awaited in the deal, before the cards are dealt; "void": only
-  once they are dealt; either way every dropped seat away (its ``drop`` logged), and not
-  sooner than this peer's own clock allows (``RestartWatch``);
+* "dropped": only before the cards are dealt; "void": only once they are dealt; either
+  way every dropped seat away (its ``drop`` logged), and each dropped party having held
+  the deal up for the contribution deadline on this peer's own clock (``RestartWatch``:
+  gone that long, or owing a message while the deal did not move for that long);
 * "cheat": only the party this peer itself proves broke a rule — its deal client's own
   verdict, every check of the log that needs no secret run again, or a move the rules
   forbid on the deal every party revealed (``log.Verdict``). A peer that is no party of
@@ -32,17 +33,31 @@ class RestartRefused(Exception):
 
 
 class RestartWatch:
-    """When a peer may accept a restart that drops a party, on its own clock (as
+    """When a peer may accept a restart that drops parties, on its own clock (as
     ``deadline.ShuffleWatch`` times a skip): the host logs each entry before it sends it,
     so the time from receiving an entry live to receiving the restart is at least the
-    host's wait less a delivery. "dropped": the deadline since the deal last moved on
-    (the last deal entry); "void": the deadline since each dropped seat's ``drop``. An
-    entry that came in a catch-up sync cannot be timed, and is not."""
+    host's wait less a delivery.
+
+    The floor, the same before the cards are dealt ("dropped") and after ("void"): each
+    dropped party has held the deal up for the contribution deadline (less the slack) —
+
+    * *gone*: every seat of it dropped at least that long ago. The host waits longer for
+      a player gone (``DROP_WAIT``: their cards are locked with their key, and they may
+      come back to the same hand), but that wait is the host person's to shorten ("Deal
+      again without Dad") or lengthen ("Keep waiting"): the rules allow no less than the
+      deadline, which is all a peer can hold the host to; or
+    * *silent*: awaited by the deal (a key share, shuffle or shares before the deal, a
+      spare's shares or its reveal after it: what this peer sees it owe) while the deal
+      did not move on (no deal entry, no move) for that long. The host logs the silent
+      client's ``drop`` just before the restart, so its drop is not what is timed.
+
+    An entry that came in a catch-up sync cannot be timed, and is not."""
 
     def __init__(self, deadline: float, slack: float):
         self.deadline, self.slack = deadline, slack
-        self.moved: float | None = None  # when the last deal entry came live
+        self.moved: float | None = None  # when the last entry of the hand came live
         self.drops: dict[int, float | None] = {}  # seat -> when its drop came live
+        self.silenced: set[int] = set()  # restarts (their seq) that dropped a client there but silent
 
     def deal_moved(self, now: float, live: bool) -> None:
         self.moved = now if live else None
@@ -53,17 +68,52 @@ class RestartWatch:
     def rejoined(self, seat: int) -> None:
         self.drops.pop(seat, None)
 
-    def problem(self, reason: str, seats, now: float) -> str | None:
+    def problem(self, reason: str, parties: dict, awaited, now: float) -> str | None:
+        """Why a restart for ``reason`` without ``parties`` (party -> its seats) comes
+        sooner than the floor allows, or None. ``awaited``: the parties this peer sees
+        the deal wait for (None: it cannot tell, being no party of the deal)."""
         least = self.deadline - self.slack
-        if reason == "dropped" and self.moved is not None and now - self.moved < least:
-            return (f"the host restarted the deal without seats {list(seats)} "
-                    f"{now - self.moved:.1f} s after it last moved on; it must wait {self.deadline:g} s")
-        for seat in seats:
-            at = self.drops.get(seat)
-            if reason == "void" and at is not None and now - at < least:
-                return (f"the host voided the hand {now - at:.1f} s after seat {seat} dropped; "
+        for party, seats in sorted(parties.items()):
+            away = self._away_for(seats, now)
+            if away >= least:
+                continue
+            idle = now - self.moved if self.moved is not None else float("inf")
+            waited_for = awaited is None or party in awaited
+            if waited_for and idle >= least:
+                continue
+            seats = list(seats)
+            if not waited_for and reason == "dropped":
+                return (f"the host restarted the deal without seats {seats} {away:.1f} s after "
+                        f"they dropped, which it was not waiting for; it must wait {self.deadline:g} s")
+            if not waited_for:
+                return (f"the host voided the hand {away:.1f} s after seats {seats} dropped; "
                         f"it must wait {self.deadline:g} s")
+            verb = "voided the hand" if reason == "void" else "restarted the deal"
+            return (f"the host {verb} without seats {seats} {idle:.1f} s after it last moved on "
+                    f"and {away:.1f} s after they dropped; it must wait {self.deadline:g} s")
         return None
+
+    def silent(self, record: dict, setup, now: float) -> bool:
+        """Whether a restart ``record`` of ``setup``'s deal (one ``problem`` allows) drops a
+        party that had not been away for the deadline: a client there, but silent."""
+        least = self.deadline - self.slack
+        return record["reason"] in ("dropped", "void") and any(
+            self._away_for(setup.parties[i].seats, now) < least for i in record["dropped"])
+
+    def _away_for(self, seats, now: float) -> float:
+        """How long every one of ``seats`` has been away, as far as this peer can time it
+        (forever for a drop it could not time)."""
+        times = [self.drops.get(seat) for seat in seats]
+        if any(at is None for at in times):
+            return float("inf")
+        return now - max(times)
+
+
+def locked_away(setup, seats, seat: int) -> bool:
+    """Whether ``seat``'s cards are locked with the key of a party other than the host's
+    whose every seat is away (its player gone: the hand waits for them)."""
+    party = next((i for i, p in enumerate(setup.parties) if seat in p.seats), 0)
+    return party != 0 and all(not seats[s].connected for s in setup.parties[party].seats)
 
 
 class Hand(NamedTuple):
@@ -71,7 +121,7 @@ class Hand(NamedTuple):
 
     party: object  # its ``PartyHand``
     dealt: bool  # the cards were dealt ("mental-dealt" logged)
-    awaited: list  # the parties whose deal messages the deal waits for
+    awaited: list | None  # the parties whose deal messages the deal waits for (None: unknown)
     cheat: Verdict | None  # a party its own deal client proved broke a rule
     seats: object  # the table's ``Seats``
     watch: RestartWatch
@@ -97,15 +147,13 @@ def allowed(body: dict, record: dict, setup, hand: Hand) -> Verdict | None:
     if (reason == "void") != hand.dealt:
         raise RestartRefused(f"a restart for {reason!r} {'after' if hand.dealt else 'before'} "
                              "the cards were dealt")
-    if reason == "dropped" and not set(dropped) <= set(hand.awaited):
-        raise RestartRefused(f"the host restarted the deal without parties {dropped}, which it "
-                             "was not waiting for")
     for i in dropped:
         for seat in setup.parties[i].seats:
             info = hand.seats.get(seat)
             if info is not None and info.connected and info.key == setup.parties[i].key:
                 raise RestartRefused(f"the host restarted the deal without seat {seat}, which is still here")
-    problem = hand.watch.problem(reason, seats, hand.now)
+    problem = hand.watch.problem(reason, {i: setup.parties[i].seats for i in dropped},
+                                 hand.awaited, hand.now)
     if problem:
         raise RestartRefused(problem)
     return None

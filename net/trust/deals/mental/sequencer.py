@@ -18,7 +18,8 @@ logging it.
   published, the party whose turn it is to shuffle, the decryption shares of a party
   that has not published them. ``overdue(now)`` gives those that have held the deal up
   for longer than the deadline (``CONTRIBUTION_DEADLINE``, as a dropped contributor
-  today), counted from the last message logged.
+  today), counted from the last message logged. ``holding_up`` adds the parties gone
+  (every seat dropped), whom the host waits for longer (``DROP_WAIT``: ``MentalHost``).
 * ``restart(dropped)``: the deal starts again, attempt + 1, with fresh secrets for
   every party; the seats of the ``dropped`` parties go to the host's party (the host's
   stand-in plays them, as it does for a dropped player today). It is logged as a
@@ -40,6 +41,7 @@ shuffle order: the host shuffles first, so a guest's late shuffle is the one awa
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from net.trust.signing import opens
 
@@ -222,13 +224,23 @@ class DealSequencer:
         return self.awaited() if now - self.since >= self.deadline else []
 
 
-def holding_up(setup: DealSetup, dealt: bool, sequencer: DealSequencer, seats, dropped_at: dict,
-               now: float) -> dict[int, float]:
-    """party -> since when (the host's clock) it has held the deal up, the host's excepted:
-    before the cards are dealt, the parties awaited since the deal last moved on; after,
-    those whose every seat is away (dropped, not back), since the last of their drops."""
-    if not dealt:
-        return {i: sequencer.since for i in sequencer.awaited() if i != 0}
-    parties = setup.parties
-    return {i: max(dropped_at.get(s, now) for s in parties[i].seats)
-            for i in range(1, len(parties)) if all(not seats[s].connected for s in parties[i].seats)}
+class Holding(NamedTuple):
+    """A party the deal is held up by (``holding_up``)."""
+
+    since: float  # when it began to hold the deal up (the host's clock)
+    gone: bool  # every seat of it away (dropped, not back); else connected but silent
+
+
+def holding_up(parties, seats, dropped_at: dict, awaited: dict[int, float],
+               now: float) -> dict[int, Holding]:
+    """party -> how it holds the deal up, the host's party excepted: gone — every seat of
+    it away, since the last of their drops (before the cards are dealt or after: its
+    cards are locked with its key) —, or connected and ``awaited`` (party -> since when:
+    a message it owes the deal), since then."""
+    held = {}
+    for i in range(1, len(parties)):
+        if all(not seats[s].connected for s in parties[i].seats):
+            held[i] = Holding(max(dropped_at.get(s, now) for s in parties[i].seats), True)
+        elif i in awaited:
+            held[i] = Holding(awaited[i], False)
+    return held

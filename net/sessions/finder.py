@@ -1,0 +1,66 @@
+"""Finding a table on the local network by mDNS, and again after the host moved.
+
+A guest that was given no address looks for the table it was asked for (``TableFinder.find``:
+by its host's key once known, else by the table's name), telling the person what the
+lobby would list meanwhile (a "tables" event); after a dropped link it asks where the same
+host key advertises the table now (``where``: a host restarted on another port).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from net.sessions.events import tables_event
+from net.wire.identity import same_fingerprint
+
+
+class NotFound(Exception):
+    """No table answering the description appeared in time (the words are for people)."""
+
+
+class TableFinder:
+    def __init__(self, interfaces, table_name: str | None, within: float, emit: Callable[[dict], None]):
+        self.interfaces, self.table_name, self.within = interfaces, table_name, within
+        self.emit = emit
+        self.browser = None
+        self.tables: list[dict] = []
+
+    async def find(self, fingerprint: str | None) -> dict:
+        """The table to join (NotFound after ``within`` seconds)."""
+        from net.discovery import TableBrowser  # (zeroconf only when a table is looked for)
+        self.browser = TableBrowser(interfaces=self.interfaces, on_change=self._on_tables)
+        await self.browser.start()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.within
+        while (table := pick_table(self.tables, fingerprint, self.table_name)) is None:
+            if loop.time() > deadline:
+                raise NotFound(f"no table named {self.table_name!r} was found" if self.table_name
+                               else "no table was found on the network")
+            await asyncio.sleep(0.02)
+        return table
+
+    def where(self, fingerprint: str | None) -> dict | None:
+        """Where the table is advertised now, if it was looked for by mDNS."""
+        return pick_table(self.tables, fingerprint, self.table_name) if self.browser is not None else None
+
+    def _on_tables(self, tables: list[dict]) -> None:
+        self.tables = tables
+        self.emit(tables_event(tables))
+
+    async def stop(self) -> None:
+        if self.browser is not None:
+            await self.browser.stop()
+            self.browser = None
+
+
+def pick_table(tables: list[dict], fingerprint: str | None, name: str | None) -> dict | None:
+    """The table found by mDNS that is ours: by its host's key once known, else by name
+    (None: any)."""
+    for table in tables:
+        if fingerprint is not None:
+            if same_fingerprint(table["fingerprint"], fingerprint):
+                return table
+        elif name is None or table["name"] == name:
+            return table
+    return None

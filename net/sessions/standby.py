@@ -1,0 +1,25 @@
+"""What travels on a standby connection (``succession``): the players' own small TLS
+servers, where they find each other when their host is gone.
+
+A player offers its signed standing and is answered where the table is carried on, or
+why it is not; the departed host, if it is still running and finds most of its players
+gone (``whereabouts``), asks where its table went.
+"""
+
+from __future__ import annotations
+
+from net.wire.framing import SCHEMAS
+
+STANDBY = SCHEMAS.copy()
+#: a player's standing (and the host's handover, if it left one: the heir may read this
+#: before its own copy from the host)
+STANDBY.message("standing", {"handover": dict}, signed=dict)
+#: the departed host, still running, asks where its table ``table`` is now
+STANDBY.message("where", table=str)
+#: we carry the table on: rejoin us at ``port`` (our address), from entry ``seq``
+STANDBY.message("hosting", port=int, seq=int)
+#: the player in ``seat`` carries the table on, at ``address``:``port``, from entry ``seq``
+STANDBY.message("follow", seat=int, address=str, port=int, seq=int)
+#: not carried on (``reason``: "connected", we still have the host; "majority", too few
+#: players reach each other — ``have`` of the ``need`` it takes; "nobody", no one answered)
+STANDBY.message("declined", {"have": int, "need": int}, reason=str)
