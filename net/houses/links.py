@@ -35,7 +35,6 @@ import struct
 import time
 
 from twisted.internet import defer, protocol
-from twisted.internet.error import ConnectionDone
 
 import wormhole
 from wormhole import errors as wormhole_errors

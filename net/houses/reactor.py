@@ -104,7 +104,6 @@ async def run(fn, *args, **kwargs):
 
 def stop(timeout: float = 3.0) -> None:
     """Stop the reactor (its wormholes are closed first) and wait for its thread."""
-    global _thread
     thread = _thread
     if thread is None or not thread.is_alive():
         return
