@@ -348,7 +348,7 @@ class GuestCore:
         """The code a person typed: the host's house address, its key pinned."""
         from net.houses.links import HouseError
         try:
-            await self.houses.use_code(self.discover_timeout)
+            await self.houses.use_code(self.finder.within)
         except HouseError as exc:
             raise Fatal(f"Couldn't join by code: {exc}.") from None
 

@@ -30,7 +30,7 @@ def test_mailbox_down_then_a_wrong_code_then_the_right_one(world, tmp_path):
         world.mailbox_down()
         try:
             lost = far(first, "no mailbox")
-            assert lost.wait(60) == 2
+            assert lost.wait(60) == 2, "".join(lost.stderr)[-3000:]
             said = lost.wait_event("error", timeout=1)["message"]
             assert "can't reach the invitation service" in said and world.mailbox in said, said
         finally:
