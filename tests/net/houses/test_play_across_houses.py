@@ -1,4 +1,4 @@
-"""Whole games across houses: the host and a player at home (house A, over the LAN),
+"""A hand of each title across houses: the host and a player at home (house A, over the LAN),
 two players in house B who joined by the codes the host printed. Everything between the
 houses goes through the mailbox and the relay in the "internet" namespace: the two home
 networks cannot reach each other (their routers NAT, symmetric, and drop what comes
@@ -38,7 +38,12 @@ def play(world, tmp_path, game, extra=(), hands=None):
     return result, summaries, host
 
 
-def test_a_game_across_houses(world, tmp_path):
-    result, summaries, host = play(world, tmp_path, "rook", hands=1)
+@pytest.mark.parametrize("game, extra", [("rook", ()), ("somerset", ()),
+                                         ("horseshoes", ("--mode", "four"))],
+                         ids=["rook", "somerset", "horseshoes-four"])
+def test_a_hand_of_each_title_across_houses(world, tmp_path, game, extra):
+    result, summaries, host = play(world, tmp_path, game, extra, hands=1)
+    assert result["hands"] == 1
     assert sorted(s["seat"] for s in summaries) == [1, 2, 3]
+    assert all(s["scores"] == result["scores"] for s in summaries)
     assert [e["state"] for e in host.events("invite")].count("used") == 2
