@@ -529,8 +529,18 @@ class Pair:
         old, self.link = self.link, link
         if old is not None and old is not link:
             old.close()
-        link.claim.status_listeners.append(lambda _c: self.tend())
+        link.claim.status_listeners.append(lambda _c: self._link_status(link))
         self.tend()
+        self._release(link)
+
+    def _link_status(self, link: Link) -> None:
+        # A coming side's dial waits for a link that works: the one it has, once Dilation
+        # connects it (a code's link is live at the key exchange, before it connects).
+        if link is self.link and link.healthy:
+            self._release(link)
+        self.tend()
+
+    def _release(self, link: Link) -> None:
         waiting, self.waiting = self.waiting, []
         for d in waiting:
             d.callback(link)
