@@ -16,7 +16,7 @@ import threading
 from html import escape
 
 from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QCompleter, QDialog, QDialogButtonBox, QHBoxLayout, QLabel,
                                QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
@@ -45,10 +45,8 @@ class InviteDialog(QDialog):
         self.code_label.setObjectName("inviteCode")
         self.code_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.code_label.setAlignment(Qt.AlignCenter)
-        big = QFont(self.code_label.font())
-        big.setPointSize(max(big.pointSize(), 10) * 2)
-        big.setBold(True)
-        self.code_label.setFont(big)
+        # Large type, gold (theme.py ``QLabel#inviteCode``: the window's style sets every
+        # label's size, so a font set here would not show).
         layout.addWidget(self.code_label)
         self.status = QLabel()
         self.status.setObjectName("inviteStatus")

@@ -9,6 +9,7 @@ from app.bridge import EventBridge
 from app.houses_dialogs import InviteDialog, JoinCodeDialog, code_words
 from app.lobby import LobbyPage
 from app.settings import SettingsDialog
+from app.theme import STYLE
 import net.houses as houses
 
 
@@ -28,11 +29,14 @@ def test_the_invitation_shows_the_code_large_copies_it_and_makes_a_new_one_when_
     host, bridge = FakeHost(), EventBridge()
     dialog = InviteDialog(host, bridge, 3, "across")
     qtbot.addWidget(dialog)
+    dialog.setStyleSheet(STYLE)  # as under the app's window (its style sets every font's size)
     assert host.asked == [3]  # a code is asked for at once
     assert not dialog.copy_button.isEnabled()
     bridge.deliver(invite_event("waiting"))
     qtbot.waitUntil(lambda: dialog.code_label.text() == "7-guitarist-revenge")
-    assert dialog.code_label.font().pointSize() > dialog.status.font().pointSize()
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.code_label.font().pointSize() >= 2 * dialog.status.font().pointSize()
     qtbot.mouseClick(dialog.copy_button, Qt.LeftButton)
     assert QGuiApplication.clipboard().text() == "7-guitarist-revenge"
     bridge.deliver(invite_event("burnt", message="Someone typed a wrong code, so that code "

@@ -116,3 +116,35 @@ def world_fixture(tmp_path_factory, players=(2, 2)):
             yield world
         finally:
             world.stop()
+
+
+def main() -> int:
+    """``python -m tests.net.houses.world``: the world kept up to try Parlour across houses
+    by hand (root needed); prints the namespaces and the servers' addresses, and takes it
+    all down again on Ctrl-C (or SIGTERM)."""
+    import signal
+    import tempfile
+    reason = unavailable_reason()
+    if reason:
+        print(f"the houses' world cannot be made here: {reason}", file=sys.stderr)
+        return 1
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+    with netns.houses((2, 2)) as houses, tempfile.TemporaryDirectory() as tmp:
+        world = World(houses, Path(tmp))
+        world.start()
+        try:
+            for h, home in enumerate(houses.homes):
+                for ns in home:
+                    print(f"house {'AB'[h]}: ip netns {ns.name} at {ns.address}")
+            print(f"Settings -> Invitation service: {world.mailbox}")
+            print(f"Settings -> Relay: {world.relay}", flush=True)
+            signal.pause()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            world.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
