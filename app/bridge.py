@@ -37,6 +37,7 @@ class EventBridge(QObject):
     readmit = Signal(object)  # host: a new key asks for an away player's seat
     notice = Signal(object)  # something to know that is not a problem
     takeover = Signal(object)  # the host left for good: who carries the table on
+    invite = Signal(object)  # host: a code for a player in another house, and what became of it
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

@@ -385,10 +385,15 @@ class LobbyPage(QWidget):
         self.address_button = QPushButton("Join by address…")
         self.address_button.setObjectName("joinAddress")
         self.address_button.setProperty("role", "secondary")
+        self.code_button = QPushButton("Join by code…")
+        self.code_button.setObjectName("joinCode")
+        self.code_button.setProperty("role", "secondary")
+        self.code_button.setToolTip("A table in another house: type the code its host reads out to you")
         self.join_button = QPushButton("Join table")
         self.join_button.setObjectName("joinTable")
         self.join_button.setEnabled(False)
         row.addWidget(self.address_button)
+        row.addWidget(self.code_button)
         row.addStretch(1)
         row.addWidget(self.join_button)
         layout.addLayout(row)
@@ -396,6 +401,7 @@ class LobbyPage(QWidget):
         self.list.itemDoubleClicked.connect(lambda _item: self._join())
         self.join_button.clicked.connect(self._join)
         self.address_button.clicked.connect(self._ask_address)
+        self.code_button.clicked.connect(self._ask_code)
         return card
 
     def set_name(self, name: str) -> None:
@@ -444,6 +450,13 @@ class LobbyPage(QWidget):
             self.join_table.emit({**self.rejoin, "address": table["address"], "port": table["port"]})
         elif table and table.get("open_seats"):
             self.join_table.emit(table)
+
+    def _ask_code(self) -> None:
+        """A table in another house: its host's code (``app.houses_dialogs``)."""
+        from app.houses_dialogs import JoinCodeDialog
+        dialog = JoinCodeDialog(self)
+        if dialog.exec():
+            self.join_table.emit({"code": dialog.code()})
 
     def _ask_address(self) -> None:
         from app.join_dialog import JoinAddressDialog

@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     if not instance.claim():
         return 0  # Parlour runs already with this identity: its window came forward
     settings = Settings()
+    settings.apply_houses()  # the servers for playing across houses (net.houses: light)
     if not settings.has_name and FirstStartDialog(settings).exec() == 0:
         return 0  # closed the welcome dialog: nothing to show
     from app.window import MainWindow, default_network

@@ -15,7 +15,7 @@ from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QLabel, QLineEdit, QVBoxLayout, QWidget)
 
-from app.fields import NAME_LIMIT, field_note, guard_length
+from app.fields import NAME_LIMIT, field_note, guard_length, show_note
 
 # Card widths in pixels; the height follows the 5:7 shape of a playing card.
 CARD_SIZES = {"small": 64, "medium": 84, "large": 108}
@@ -123,6 +123,29 @@ class Settings:
     def window_geometry(self, value: QByteArray) -> None:
         self.store.setValue("window_geometry", value)
 
+    @property
+    def mailbox(self) -> str:
+        """Across houses: the invitation service (mailbox) address; "" for the default."""
+        return self._get("houses/mailbox", "")
+
+    @mailbox.setter
+    def mailbox(self, value: str) -> None:
+        self.store.setValue("houses/mailbox", value.strip())
+
+    @property
+    def relay(self) -> str:
+        """Across houses: the transit relay address; "" for the default."""
+        return self._get("houses/relay", "")
+
+    @relay.setter
+    def relay(self, value: str) -> None:
+        self.store.setValue("houses/relay", value.strip())
+
+    def apply_houses(self) -> None:
+        """Tell the houses (``net.houses``, a light module) which servers to use."""
+        from net.houses import configure
+        configure(self.mailbox, self.relay)
+
     def sync(self) -> None:
         self.store.sync()
 
@@ -162,7 +185,8 @@ class FirstStartDialog(QDialog):
 
 
 class SettingsDialog(QDialog):
-    """Name, animation speed, card size and Rook's colour-blind card set."""
+    """Name, animation speed, card size, Rook's colour-blind card set, and the servers
+    used to play across houses (empty: the public ones)."""
 
     def __init__(self, settings: Settings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -181,6 +205,20 @@ class SettingsDialog(QDialog):
         self.colour_blind = QCheckBox("Use colour-blind friendly Rook cards (shapes on each colour)")
         self.colour_blind.setChecked(settings.colour_blind_rook)
         form.addRow(self.colour_blind)
+        from net.houses import DEFAULT_MAILBOX, DEFAULT_RELAY
+        self.mailbox_edit = QLineEdit(settings.mailbox)
+        self.mailbox_edit.setObjectName("mailboxField")
+        self.mailbox_edit.setPlaceholderText(DEFAULT_MAILBOX)
+        self.mailbox_edit.setAccessibleName("Invitation service address, for players in another house")
+        form.addRow("Invitation service", self.mailbox_edit)
+        self.relay_edit = QLineEdit(settings.relay)
+        self.relay_edit.setObjectName("relayField")
+        self.relay_edit.setPlaceholderText(DEFAULT_RELAY)
+        self.relay_edit.setAccessibleName("Relay address, for players in another house")
+        form.addRow("Relay", self.relay_edit)
+        self.houses_note = field_note()
+        self.houses_note.setObjectName("housesNote")
+        form.addRow("", self.houses_note)
         buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -188,6 +226,16 @@ class SettingsDialog(QDialog):
         self.save_button = buttons.button(QDialogButtonBox.Save)
         self.name_ok = guard_length(self.name_edit, self.name_note, NAME_LIMIT, "name",
                                     self.save_button.setEnabled)
+        self.mailbox_edit.textChanged.connect(lambda _t: self._houses_ok())
+        self.relay_edit.textChanged.connect(lambda _t: self._houses_ok())
+
+    def _houses_ok(self) -> bool:
+        """Whether the servers' addresses can be used (empty: the default ones)."""
+        from net.houses import check_mailbox, check_relay
+        problem = check_mailbox(self.mailbox_edit.text()) or check_relay(self.relay_edit.text())
+        show_note(self.houses_note, problem or "", bool(problem))
+        self.save_button.setEnabled(not problem and self.name_ok())
+        return not problem
 
     def _combo(self, choices: dict, current: str, accessible: str) -> QComboBox:
         box = QComboBox()
@@ -198,12 +246,15 @@ class SettingsDialog(QDialog):
         return box
 
     def accept(self) -> None:
-        if not self.name_ok():  # Enter with a name that does not fit: nothing saved yet
+        if not self.name_ok() or not self._houses_ok():  # nothing saved yet
             return
         if self.name_edit.text().strip():
             self.settings.display_name = self.name_edit.text()
         self.settings.animation = self.animation_box.currentData()
         self.settings.card_size = self.size_box.currentData()
         self.settings.colour_blind_rook = self.colour_blind.isChecked()
+        self.settings.mailbox = self.mailbox_edit.text()
+        self.settings.relay = self.relay_edit.text()
+        self.settings.apply_houses()
         self.settings.sync()
         super().accept()

@@ -3,7 +3,8 @@
 Drawn from the session's "table" event; every change is a session command, so the
 screen shows what the table really is (a guest sees the host's arrangement live).
 While connecting, only "Connecting…" and Cancel show: nothing a guest cannot use. A
-network host sees the address others type in Join by address, with a Copy button.
+network host sees the address others type in Join by address, with a Copy button, and
+"Invite from another house" (a code to read out: ``app.houses_dialogs``).
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ class SetupView(QWidget):
         super().__init__(parent)
         self.setObjectName("page")
         self.session = None
+        self.bridge = None
+        self.invite_dialog = None
         self.table: dict = {}
         self.teams: list[str | None] = []  # each seat's team name; None: plays alone
         outer = QVBoxLayout(self)
@@ -144,8 +147,15 @@ class SetupView(QWidget):
         self.copy_button.setProperty("role", "secondary")
         self.copy_button.setToolTip("Copy the address, to send it to someone who can't see the table")
         self.copy_button.clicked.connect(self._copy_address)
+        self.invite_button = QPushButton("Invite from another house…")
+        self.invite_button.setObjectName("inviteHouse")
+        self.invite_button.setProperty("role", "secondary")
+        self.invite_button.setToolTip("A code to read out to a player who is not on this "
+                                      "network (Grandma in another town)")
+        self.invite_button.clicked.connect(self._invite)
         row.addWidget(self.address_label)
         row.addWidget(self.copy_button)
+        row.addWidget(self.invite_button)
         row.addStretch(1)
         self._show_address(None)
         return row
@@ -157,14 +167,38 @@ class SetupView(QWidget):
         self.address_label.setVisible(bool(address))
         self.copy_button.setVisible(bool(address))
         self.copy_button.setText("Copy address")
+        self.invite_button.setVisible(bool(address) and hasattr(self.session, "invite"))
 
     def _copy_address(self) -> None:
         if self.address:
             QGuiApplication.clipboard().setText(self.address)
             self.copy_button.setText("Copied")
 
+    def invite_seat(self) -> int | None:
+        """The seat a code from another house is for: the first open one, else the first
+        a computer holds (the guest takes it), else none."""
+        seats = [s for s in self.table.get("seats") or [] if s["seat"] != self.table.get("you")]
+        for kind in ("empty", "bot"):
+            for seat in seats:
+                if seat.get("kind") == kind:
+                    return seat["seat"]
+        return None
+
+    def _invite(self) -> None:
+        seat = self.invite_seat()
+        if seat is None or self.session is None or self.bridge is None:
+            self.problem.setText("Every seat has a player: free one first (set it to a computer or open).")
+            self.problem.show()
+            return
+        from app.houses_dialogs import InviteDialog
+        seats = self.table.get("seats") or []
+        self.invite_dialog = InviteDialog(self.session, self.bridge, seat,
+                                          self._where(seats[seat]) if seat < len(seats) else "", self)
+        self.invite_dialog.open()
+
     def attach(self, session, bridge) -> None:
         self.session = session
+        self.bridge = bridge
         self.table, self.teams = {}, []
         self.title.setText("Table setup")
         self.subtitle.setText("Connecting to the table…")

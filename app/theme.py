@@ -5,6 +5,7 @@ QMainWindow, QWidget#tableView, QWidget#page { background: qradialgradient(cx:0.
     stop:0 #2f7a4f, stop:1 #174a30); }
 QWidget { color: #fdf6e3; font-size: 11pt; }
 QLabel#pageTitle { font-size: 22pt; font-weight: bold; color: #fdf6e3; }
+QLabel#inviteCode { font-size: 24pt; font-weight: bold; color: #f4c430; padding: 6px; }
 QLabel#pageSubtitle { color: #d7e8dc; }
 QFrame#infoBar { background: rgba(0,0,0,0.35); border-radius: 8px; }
 QToolButton#dealLock { background: transparent; border: none; padding: 2px; }

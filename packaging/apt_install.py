@@ -64,3 +64,22 @@ def ensure(packages: Iterable[str], why: str, log=print) -> list[str]:
 def _quiet(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           stdin=subprocess.DEVNULL, text=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python packaging/apt_install.py WHY PACKAGE...``: install what is missing."""
+    import sys
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2:
+        print("usage: apt_install.py WHY PACKAGE...")
+        return 2
+    try:
+        ensure(args[1:], args[0])
+    except AptError as exc:
+        print(exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -39,6 +39,11 @@ EXCLUDES = [
     # servers and formats nothing here speaks
     "xmlrpc", "http.server", "wsgiref", "ftplib", "imaplib", "smtplib", "poplib",
     "nntplib", "telnetlib", "mailbox", "curses", "readline",
+    # what magic-wormhole's command-line tool, tor support and optional accelerators bring:
+    # the app uses its library only (net/houses); autobahn imports these if present
+    "wormhole.cli", "wormhole.test", "txtorcon", "qrcode", "click", "tqdm", "humanize",
+    "zipstream", "cbor2", "ujson", "twisted.test", "twisted.trial", "twisted.conch",
+    "twisted.mail", "twisted.words", "twisted.names", "twisted.spread", "twisted.runner",
 ]
 
 # Qt plugins to keep, per plugin folder. Everything else in PySide6's plugin tree goes.

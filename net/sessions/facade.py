@@ -225,12 +225,24 @@ class TakeoverEvent(TypedDict):
     text: str
 
 
+class InviteEvent(TypedDict):
+    """A host's code for a player in another house (``net.houses``): "waiting" (read it
+    out), "used", "burnt" (someone typed it wrong: each code allows one try) or "failed"
+    (``message`` says why, e.g. the invitation service cannot be reached)."""
+    type: Literal["invite"]
+    seat: int
+    state: Literal["waiting", "used", "burnt", "failed"]
+    code: str
+    message: str
+
+
 # Every event the app is sent, by type (the app's bridge has one signal per type).
 EVENTS: dict[str, type] = {
     "tables": TablesEvent, "rejoin": RejoinEvent, "table": TableEvent, "state": StateEvent,
     "hand_over": HandOverEvent, "game_over": GameOverEvent, "connection": ConnectionEvent,
     "alert": AlertEvent, "error": ErrorEvent, "hint": HintEvent, "waiting": WaitingEvent,
     "readmit": ReadmitEvent, "notice": NoticeEvent, "takeover": TakeoverEvent,
+    "invite": InviteEvent,
 }
 
 

@@ -47,6 +47,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import FIRST_JOIN_WITHIN
+from net.houses.tables import GuestHouses
 from net.sessions.events import connection_event, error_event
 from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
@@ -98,7 +99,7 @@ class GuestCore:
                  discover_timeout: float = 30.0, claim: tuple[int, int] | None = None,
                  give_up: int | None = None, remember: LastTable | None = None,
                  call_later: Callable | None = None, rng: Callable[[int], bytes] = os.urandom,
-                 takeover: dict | None = None):
+                 takeover: dict | None = None, code: str | None = None):
         self.identity = identity
         # Timers (a bot's thinking pause, the shuffle notice) go through this, so the
         # core can be driven message by message without an event loop in tests.
@@ -131,6 +132,7 @@ class GuestCore:
         self.replica: PeerReplica | None = None
         self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
         self.succession = Succession(self, **takeover) if takeover is not None else NoSuccession()
+        self.houses = GuestHouses(self, code)  # a code typed; a host across houses
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
@@ -170,6 +172,9 @@ class GuestCore:
     async def run(self) -> dict:
         """Play until the table ends, an alert stops us, or ``stop``; the summary."""
         try:
+            if self.houses.code:
+                await self._use_code()
+            self.houses.keep_count()
             if self.address is None:
                 self._moved_to(await self.finder.find(self.fingerprint))
             self._from_disk()
@@ -192,6 +197,7 @@ class GuestCore:
                 self._to(GuestState.DROPPED)
                 self.reconnects += 1
                 self.succession.host_silent(silent)
+                self.houses.host_gone(getattr(self.succession, "roster", {}))
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(backoff.next())
@@ -206,6 +212,7 @@ class GuestCore:
             await self.finder.stop()
             self.disk_log.close()
             await self.succession.stop()
+            await self.houses.stop()
             self.done.set()
         return self.summary()
 
@@ -337,6 +344,14 @@ class GuestCore:
             self.link = None
 
     # -- finding the table --------------------------------------------------------------------
+    async def _use_code(self) -> None:
+        """The code a person typed: the host's house address, its key pinned."""
+        from net.houses.links import HouseError
+        try:
+            await self.houses.use_code(self.finder.within)
+        except HouseError as exc:
+            raise Fatal(f"Couldn't join by code: {exc}.") from None
+
     def _moved_to(self, table: dict | None) -> None:
         """Where the host (by key, once known) advertises its table now (mDNS)."""
         if table is not None:
@@ -366,9 +381,9 @@ class GuestCore:
             for reply in self.replica.tail(msg["after"]):  # a restarted host lost them
                 self.link.send(reply)
         elif kind == "roster":
-            self.succession.on_roster(msg)
+            self.succession.on_roster(self.houses.roster(msg))
         elif kind == "handover":
-            self.succession.on_handover(msg)
+            self.succession.on_handover(self.houses.heir(msg))
         else:
             self.link.reject(f"unexpected message {kind!r}")
 

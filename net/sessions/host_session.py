@@ -47,6 +47,7 @@ from engine.deal import derive_seed
 
 from net.constants import HANDOVER_GRACE, PRIVATE_DEAL, RESTART_GRACE
 from net.sessions.admission import Admission, raise_file_limit
+from net.houses.tables import HostHouses
 from net.sessions.advert import Advert
 from net.sessions.arrivals import Arrivals
 from net.sessions.bots import BotDriver
@@ -181,6 +182,7 @@ class HostCore:
         self.roster = Roster(self)
         self.deal_watch = DealWatch(self)
         self.ending = Ending(self)
+        self.houses = HostHouses(self)  # invitations from other houses, their ways back
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
                                        watched=self._watched, connected=self.connected,
                                        carried_on=self.close_carried_on)
@@ -218,6 +220,7 @@ class HostCore:
             self._open_new()
         if self.listen:
             await self._listen()
+            await self.houses.start()
         self._record(done=False)
         self.phase = Phase.OPEN
         if self.restored:
@@ -290,6 +293,7 @@ class HostCore:
         await self.advert.stop()
         for task in list(self._tasks):
             task.cancel()
+        await self.houses.stop()
         self.files.close()
 
     def heirs(self) -> list[int]:

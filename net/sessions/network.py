@@ -3,7 +3,8 @@
 ``NETWORK.host(settings, name, on_event)`` opens a table (``session.HostSession``; the
 one left unfinished by a crash with ``resume=True``, offered by ``NETWORK.unfinished()``),
 ``NETWORK.join(table, name, on_event)`` sits at one found in the lobby (a TableInfo),
-offered for a rejoin (a remembered table) or typed as ``"host:port"``
+offered for a rejoin (a remembered table), typed as ``"host:port"`` or, in another
+house, by the code its host read out (``{"code": …}``)
 (``session.GuestSession``), and ``NETWORK.directory()`` is the lobby's live list of
 tables and its rejoin offer (``session.Lobby``). All of them use this installation's
 identity and data directory, and every network interface: this is the real app. Tests
@@ -90,6 +91,8 @@ class Network:
         if isinstance(table, str):
             address, port = parse_address(table)
             return GuestSession(on_event, identity, address=address, port=port, **common)
+        if table.get("code"):  # a table in another house, by the code its host read out
+            return GuestSession(on_event, identity, code=table["code"], **common)
         return GuestSession(on_event, identity, address=table["address"], port=table["port"],
                             fingerprint=table["fingerprint"], table_name=table.get("name"),
                             seat=table.get("seat"), **common)

@@ -272,6 +272,10 @@ class HostSession(HostedSession):
         ``set_seat(seat, "human", player=fingerprint)``.)"""
         self._do(self.core.arrivals.turn_away, fingerprint)
 
+    def invite(self, seat: int) -> None:
+        """A code for ``seat``, for a player in another house: "invite" events."""
+        self._do(self.core.houses.invite, seat)
+
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
         self.on_event = lambda event: None
@@ -490,6 +494,7 @@ class Lobby:
         from net.wire.framing import ProtocolError
         from net.wire.heartbeat import WIRE
         from net.wire.transport import HandshakeError, open_connection
+        self._count_codes(record)
         try:
             conn = await open_connection(record["address"], record["port"], self.identity(),
                                          record["fingerprint"], schemas=WIRE,
@@ -498,6 +503,18 @@ class Lobby:
             return False
         await conn.close()
         return True
+
+    def _count_codes(self, record: dict) -> None:
+        """A table across houses is found again by the codes this installation and its
+        host derive, counted in the data directory (``net.houses.pairs.Book``): the probe
+        counts from there, as the guest will (an empty count starts at code 0, long used,
+        and never meets the host's)."""
+        from net.houses import parse_house
+        where = parse_house(record["address"])
+        path = getattr(self.memory, "path", None)
+        if where is not None and path is not None:
+            from net.houses import service
+            service.keep_count(self.identity(), where[1], path.parent)
 
     def stop(self) -> None:
         if self._thread is None:

@@ -3,8 +3,13 @@
     parlour host --game G [--ruleset R] [--mode M] [--table NAME] [--bots N] [--hands K]
                  [--seed HEX] [--port P] [--bind IP] [--interface IP | --no-advertise]
                  [--resume] [--state-dir DIR]
-    parlour join [--table NAME | --address HOST:PORT] --bot LEVEL [--interface IP]
-                 [--state-dir DIR]
+    parlour join [--table NAME | --address HOST:PORT | --code CODE] --bot LEVEL
+                 [--interface IP] [--state-dir DIR]
+
+Across houses (``net.houses``): ``host --invite SEAT`` (repeatable) prints a code for
+each of those seats (``{"event": "invite", "seat": …, "code": …, "state": "waiting"}``)
+and ``join --code CODE`` takes one; ``--mailbox URL`` and ``--relay tcp:HOST:PORT``
+choose the servers (default: the public ones).
 
 ``host`` opens a table: its own seat and ``N`` more are played by local bots, the other
 seats wait for peers; the game is dealt once every seat is taken and runs for ``K``
@@ -132,9 +137,15 @@ async def run_host(args) -> int:
     identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
     interfaces, bind = _host_network(args)
     bots = {seat: args.bot_level for seat in range(1, 1 + args.bots)}
+    printer = _printer(args.verbose)
+
+    def out(event: dict) -> None:
+        printer(event)
+        if event.get("type") == "invite" and event["state"] == "burnt":
+            core.houses.invite(event["seat"])  # a wrong try burnt it: the next code, at once
     core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
                                "name": args.table or f"{identity.name}'s table"},
-                    state_dir=state_dir, emit=_printer(args.verbose), bind=bind,
+                    state_dir=state_dir, emit=out, bind=bind,
                     port=args.port or 0, interfaces=interfaces, timings=_timings(args),
                     bots=bots, you=0, autoplay=True, auto_start=True, hands=args.hands,
                     stand_in_after=args.stand_in, readmit_names=args.readmit_names,
@@ -147,6 +158,8 @@ async def run_host(args) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await core.start()
+    for seat in args.invite or ():
+        core.houses.invite(seat)
     try:
         waiter = asyncio.ensure_future(stop.wait())
         finished = asyncio.ensure_future(core.finished.wait())
@@ -164,25 +177,42 @@ async def run_host(args) -> int:
 
 async def run_join(args) -> int:
     from net.sessions.guest_session import GuestCore
+    from net.sessions.last_table import LastTable
     from net.wire.identity import load_identity
     state_dir = state_dir_for(args.state_dir, "guest")
     identity = load_identity(state_dir, default_name=args.name or "Guest")
     if args.name:
         identity = identity.with_name(args.name)
     address = port = None
-    if args.address:
+    if args.code:
+        from net.houses import CodeError, parse_code
+        try:
+            args.code = parse_code(args.code)
+        except CodeError as exc:
+            emit({"type": "error", "message": str(exc)})
+            return EXIT_FAILED
+    elif args.rejoin:
+        from net.sessions.last_table import LastTable
+        record = LastTable(state_dir).load()
+        if record is None:
+            emit({"type": "error", "message": "no table to rejoin in the state directory"})
+            return EXIT_FAILED
+        address, port, args.fingerprint = record["address"], record["port"], record["fingerprint"]
+        args.seat = record["seat"]
+    elif args.address:
         address, _, port_text = args.address.rpartition(":")
         port = int(port_text)
     elif not args.interface:
         emit({"type": "error", "message": "finding a table by name needs --interface "
-              "(or use --address HOST:PORT)"})
+              "(or use --address HOST:PORT, or --code CODE)"})
         return EXIT_FAILED
     core = GuestCore(identity, address=address, port=port, fingerprint=args.fingerprint,
                      table_name=args.table, interfaces=_interfaces(args.interface),
                      emit=_printer(args.verbose), timings=_timings(args), bot_level=args.bot,
                      state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
                      stop_on_alert=True, discover_timeout=args.discover_timeout,
-                     takeover=_carry_on(args))
+                     takeover=_carry_on(args), code=args.code,
+                     remember=LastTable(state_dir) if args.remember or args.rejoin else None)
     start_up_done()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -223,6 +253,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--heartbeat", type=float, help="heartbeat interval, seconds")
     p.add_argument("--timeout", type=float, help="silence before a link counts as dropped")
     p.add_argument("--verbose", action="store_true", help="print every state event too")
+    p.add_argument("--mailbox", help="across houses: the mailbox server (ws://HOST:PORT/v1)")
+    p.add_argument("--relay", help="across houses: the transit relay (tcp:HOST:PORT)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -254,11 +286,18 @@ def parser() -> argparse.ArgumentParser:
                            "game and name")
     host.add_argument("--no-advertise", action="store_true",
                       help="do not advertise over mDNS (join by address only)")
+    host.add_argument("--invite", type=int, action="append", metavar="SEAT",
+                      help="print a code for SEAT, for a player in another house (repeatable)")
     _common(host)
     join = sub.add_parser("join", help="join a table and play it with a bot")
     where = join.add_mutually_exclusive_group()
     where.add_argument("--table", help="table name to look for over mDNS")
     where.add_argument("--address", help="HOST:PORT of the table")
+    where.add_argument("--code", help="the code the host read out (a table in another house)")
+    where.add_argument("--rejoin", action="store_true",
+                       help="the table this state directory last held a seat at (--remember)")
+    join.add_argument("--remember", action="store_true",
+                      help="keep where this seat is in the state directory, as the app does")
     join.add_argument("--fingerprint", help="the host key's fingerprint to pin")
     join.add_argument("--bot", required=True, help="bot level: random, easy, normal, hard")
     join.add_argument("--seat", type=int, help="preferred seat")
@@ -279,6 +318,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.mailbox or args.relay:
+        from net.houses import configure
+        configure(args.mailbox, args.relay)
     runner = run_host if args.command == "host" else run_join
     try:
         return asyncio.run(runner(args))

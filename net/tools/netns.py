@@ -178,3 +178,100 @@ def interfaces_in(ns: Namespace) -> list[str]:
     """Names of the network interfaces inside ``ns`` (for isolation checks)."""
     out = _ip("-n", ns.name, "-o", "link", "show").stdout
     return sorted(line.split(":")[1].strip().split("@")[0] for line in out.splitlines())
+
+
+# -- houses: two home networks behind NAT routers, and an "internet" between them ------------
+
+#: The "internet" of the houses topology (a documentation range: it exists only inside
+#: these namespaces) and each house's home network.
+INTERNET = "198.51.100.0/24"
+HOUSE_SUBNETS = ("10.231.1.0/24", "10.231.2.0/24")
+HOUSE_TOOLS = {"iptables": "iptables", "conntrack": "conntrack"}
+
+
+def houses_unavailable_reason() -> str | None:
+    """None if the houses topology can be made here, else why not (namespaces, iptables)."""
+    reason = unavailable_reason()
+    if reason:
+        return reason
+    missing = [tool for tool in HOUSE_TOOLS if shutil.which(tool) is None]
+    if missing:
+        packages = " ".join(HOUSE_TOOLS[t] for t in missing)
+        return f"{', '.join(missing)} not installed (Debian: apt-get install {packages}; make test does)"
+    return None
+
+
+@dataclass(frozen=True)
+class Houses:
+    """Two houses and the internet: ``homes[h]`` are house ``h``'s player namespaces,
+    ``internet`` the namespace the mailbox and relay run in, at ``internet.address``."""
+
+    internet: Namespace
+    routers: tuple[Namespace, ...]
+    homes: tuple[tuple[Namespace, ...], ...]
+
+
+def _router_rules(router: str, symmetric: bool) -> list[list[str]]:
+    """A home router: NAT out of ``wan`` (symmetric: a new port for every destination),
+    nothing in from the WAN side that is not an answer."""
+    masquerade = ["-t", "nat", "-A", "POSTROUTING", "-o", "wan", "-j", "MASQUERADE"]
+    if symmetric:
+        masquerade.append("--random-fully")
+    return [masquerade,
+            ["-A", "FORWARD", "-i", "wan", "-m", "conntrack", "--ctstate", "ESTABLISHED,RELATED",
+             "-j", "ACCEPT"],
+            ["-A", "FORWARD", "-i", "wan", "-j", "DROP"],
+            ["-A", "INPUT", "-i", "wan", "-m", "conntrack", "--ctstate", "ESTABLISHED,RELATED",
+             "-j", "ACCEPT"],
+            ["-A", "INPUT", "-i", "wan", "-j", "DROP"]]
+
+
+@contextmanager
+def houses(players: tuple[int, ...] = (2, 2), symmetric: bool = True) -> Iterator[Houses]:
+    """Two home networks, ``players[h]`` namespaces each at .2, .3, … of
+    ``HOUSE_SUBNETS[h]``, behind a router namespace doing NAT (symmetric with
+    ``--random-fully``; unsolicited packets from the WAN side dropped), both routers on an
+    "internet" (``INTERNET``: the internet namespace at .1, router ``h`` at .2+h) with no
+    route anywhere else. Needs root and iptables (``houses_unavailable_reason``)."""
+    inet = ipaddress.ip_network(INTERNET)
+    inet_hosts = list(itertools.islice(inet.hosts(), 2 + len(players)))
+    with ExitStack() as stack:
+        internet = _add_namespace(stack, "-net")
+        _ip("-n", internet, "link", "add", "br0", "type", "bridge")
+        _ip("-n", internet, "addr", "add", f"{inet_hosts[0]}/{inet.prefixlen}", "dev", "br0")
+        _ip("-n", internet, "link", "set", "br0", "up")
+        routers, homes = [], []
+        for h, count in enumerate(players):
+            router = _add_namespace(stack, f"-r{h}")
+            wan_address = inet_hosts[1 + h]
+            _ip("-n", internet, "link", "add", f"w{h}", "type", "veth", "peer", "name", "wan",
+                "netns", router)
+            _ip("-n", internet, "link", "set", f"w{h}", "master", "br0", "up")
+            _ip("-n", router, "addr", "add", f"{wan_address}/{inet.prefixlen}", "dev", "wan")
+            _ip("-n", router, "link", "set", "wan", "up")
+            home = ipaddress.ip_network(HOUSE_SUBNETS[h])
+            hosts = list(itertools.islice(home.hosts(), 1 + count))
+            _ip("-n", router, "link", "add", "lan", "type", "bridge")
+            _ip("-n", router, "addr", "add", f"{hosts[0]}/{home.prefixlen}", "dev", "lan")
+            _ip("-n", router, "link", "set", "lan", "up")
+            subprocess.run(["ip", "netns", "exec", router, "sysctl", "-q", "-w",
+                            "net.ipv4.ip_forward=1"], check=True, capture_output=True, timeout=10)
+            for rule in _router_rules(router, symmetric):
+                done = subprocess.run(["ip", "netns", "exec", router, "iptables", *rule],
+                                      capture_output=True, text=True, timeout=10)
+                if done.returncode != 0:
+                    raise NetnsError(f"`iptables {' '.join(rule)}` failed: {done.stderr.strip()}")
+            members = []
+            for i, address in enumerate(hosts[1:]):
+                name = _add_namespace(stack, f"-h{h}{i}")
+                _ip("-n", router, "link", "add", f"p{i}", "type", "veth", "peer", "name", "eth0",
+                    "netns", name)
+                _ip("-n", router, "link", "set", f"p{i}", "master", "lan", "up")
+                _ip("-n", name, "addr", "add", f"{address}/{home.prefixlen}", "dev", "eth0")
+                _ip("-n", name, "link", "set", "eth0", "multicast", "on", "up")
+                _ip("-n", name, "route", "add", "default", "via", str(hosts[0]))
+                _ip("-n", name, "route", "add", MULTICAST, "dev", "eth0")
+                members.append(Namespace(name, str(address), "eth0"))
+            routers.append(Namespace(router, str(wan_address), "wan"))
+            homes.append(tuple(members))
+        yield Houses(Namespace(internet, str(inet_hosts[0]), "br0"), tuple(routers), tuple(homes))

@@ -78,14 +78,21 @@ def _port(text: str) -> int:
 
 
 def format_address(host: str, port: int) -> str:
-    """How a person types ``(host, port)``: IPv6 addresses in brackets."""
+    """How a person types ``(host, port)``: IPv6 addresses in brackets. A player across
+    houses has no address to type: it is said so."""
+    if host.startswith("house:") or host == "house":
+        return "the host's house, across the internet"
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def local_address_towards(host: str, port: int = 9) -> str:
     """The address of this computer's interface that reaches ``host``: where the route
     to it leaves from (a UDP "connect" only picks the route; nothing is sent). OSError
-    when there is no route (or no such name)."""
+    when there is no route (or no such name). A player across houses (a house
+    address) is reached through the wormhole: ``HOUSE_BIND``."""
+    from net.houses import HOUSE_BIND, is_house
+    if is_house(host):
+        return HOUSE_BIND
     family, _kind, _proto, _name, where = socket.getaddrinfo(host, port or 9, type=socket.SOCK_DGRAM)[0]
     with socket.socket(family, socket.SOCK_DGRAM) as probe:
         probe.connect(where)

@@ -54,6 +54,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.x509.oid import NameOID
 
+from net.houses import HOUSE_BIND, SERVERS, house_address, is_house
 from net.wire import framing
 from net.constants import (
     AUTH_CONTEXT,
@@ -307,7 +308,7 @@ async def open_connection(host: str, port: int, identity: Identity,
     ``peer_fingerprint`` so people can compare it.
     """
     _small_tls_buffers()
-    reader, writer = await within(timeout, asyncio.open_connection(host, port, ssl=client_context()))
+    reader, writer = await within(timeout, _open(host, port, identity))
     try:
         return await within(timeout, _client_handshake(reader, writer, identity, f"{host}:{port}",
                                                        expect_fingerprint, known_hosts, protocol,
@@ -319,6 +320,16 @@ async def open_connection(host: str, port: int, identity: Identity,
         if isinstance(exc, (ProtocolError, ConnectionClosed)):
             raise HandshakeError(f"the handshake failed: {exc}") from None
         raise
+
+
+async def _open(host: str, port: int, identity: Identity):
+    """TCP to ``host:port`` — or, for a house address, a connection through the
+    wormhole to that player (``net.houses``) — with TLS started on it."""
+    if not is_house(host):
+        return await asyncio.open_connection(host, port, ssl=client_context())
+    from net.houses import service  # Twisted and magic-wormhole: only when used
+    sock = await service.dial(identity, host, port)
+    return await asyncio.open_connection(sock=sock, ssl=client_context(), server_hostname="")
 
 
 async def _client_handshake(reader, writer, identity: Identity, address: str,
@@ -436,6 +447,7 @@ class Server:
         self._admission = admission
         self._context = server_context(identity)
         self._server: asyncio.Server | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._port = 0
         self._closing = False
         self._tasks: dict[asyncio.Task, asyncio.StreamWriter] = {}
@@ -451,23 +463,46 @@ class Server:
         return self._server.sockets
 
     async def _start(self, host: str | None, port: int) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
+        if host == HOUSE_BIND:
+            host = "127.0.0.1"  # only connections across houses are handed to it
 
         def accepted() -> _UntilTls:
             return _UntilTls(asyncio.StreamReader(loop=loop), self._handle, loop=loop)
         self._server = await loop.create_server(accepted, host, port)
         self._port = self._server.sockets[0].getsockname()[1]
+        SERVERS[self._port] = self
+
+    def adopt_threadsafe(self, sock, house: dict) -> None:
+        """Serve a connection that came across houses (a socket whose far end is a
+        wormhole's subchannel), from any thread. ``house``: its table, and whom to tell
+        whose key it proved (``net.houses.links``)."""
+        def adopt():
+            if self._closing:
+                sock.close()
+                return
+            loop = self._loop
+
+            def accepted() -> _UntilTls:
+                return _UntilTls(asyncio.StreamReader(loop=loop),
+                                 lambda r, w: self._handle(r, w, house), loop=loop)
+            asyncio.ensure_future(loop.connect_accepted_socket(accepted, sock))
+        try:
+            self._loop.call_soon_threadsafe(adopt)
+        except RuntimeError:  # the loop has closed
+            sock.close()
 
     async def _handle(self, reader: asyncio.StreamReader,
-                      writer: asyncio.StreamWriter) -> None:
+                      writer: asyncio.StreamWriter, house: dict | None = None) -> None:
         task = asyncio.current_task()
         self._tasks[task] = writer
         ticket = None
         if self._admission is not None:
             peer = writer.get_extra_info("peername") or ("?",)
-            ticket = self._admission.arrive(str(peer[0]), lambda why: writer.transport.abort())
+            source = f"house:{house['table']}" if house is not None else str(peer[0])
+            ticket = self._admission.arrive(source, lambda why: writer.transport.abort())
         try:
-            await self._serve(reader, writer, ticket)
+            await self._serve(reader, writer, ticket, house)
         except asyncio.CancelledError:
             if not self._closing:
                 raise
@@ -478,7 +513,7 @@ class Server:
                 self._admission.leave(ticket)
 
     async def _serve(self, reader: asyncio.StreamReader,
-                     writer: asyncio.StreamWriter, ticket) -> None:
+                     writer: asyncio.StreamWriter, ticket, house: dict | None = None) -> None:
         try:
             conn = await within(self._timeout, self._handshake(reader, writer))
         except (HandshakeError, ProtocolError, ConnectionClosed, OSError, ssl.SSLError,
@@ -487,6 +522,10 @@ class Server:
             await _close_writer(writer)
             return
         conn.ticket = ticket
+        if house is not None:
+            # Where this player is, for the roster and the logs: across houses, by key.
+            conn.address = (house_address(conn.peer_key, house["table"]), 0)
+            house["arrived"](conn.peer_key)
         try:
             await self._on_connection(conn)
         except Exception:  # noqa: BLE001 - one guest's failure must not stop the host
@@ -534,6 +573,8 @@ class Server:
     def close(self) -> None:
         """Stop listening and drop every connection."""
         self._closing = True
+        if SERVERS.get(self._port) is self:
+            del SERVERS[self._port]
         if self._server is not None:
             self._server.close()
         for writer in self._tasks.values():
@@ -563,7 +604,8 @@ async def start_server(host: str | None, port: int, identity: Identity,
                        on_connection: OnConnection, *,
                        protocol: int = PROTOCOL_VERSION, schemas: Schemas = SCHEMAS,
                        timeout: float = HANDSHAKE_TIMEOUT, admission=None) -> Server:
-    """Listen on ``host:port`` (port 0 = any free port, see ``Server.port``)."""
+    """Listen on ``host:port`` (port 0 = any free port, see ``Server.port``);
+    ``host`` ``HOUSE_BIND``: only for connections across houses (``net.houses``)."""
     _small_tls_buffers()
     server = Server(identity, on_connection, protocol=protocol, schemas=schemas,
                     timeout=timeout, admission=admission)

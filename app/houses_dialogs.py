@@ -1,0 +1,211 @@
+"""Playing across houses, in the app: the host's "Invite from another house" and the
+guest's "Join by code" (``net.houses``).
+
+* ``InviteDialog``: the host asks its session for a code for a seat and shows it in
+  large type, with Copy and New code, and what became of it ("Grandma is in", "someone
+  typed it wrong: make a new one", "can't reach the invitation service …").
+* ``JoinCodeDialog``: the code as the host reads it out ("seven guitarist revenge" or
+  ``7-guitarist-revenge``), checked as it is typed (``net.houses.parse_code``), with the
+  words of the code list offered as you type (loaded in the background: the word list
+  comes with the wormhole library, imported only now).
+"""
+
+from __future__ import annotations
+
+import threading
+from html import escape
+
+from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (QCompleter, QDialog, QDialogButtonBox, QHBoxLayout, QLabel,
+                               QLineEdit, QPushButton, QVBoxLayout, QWidget)
+
+from app.fields import field_note, show_note
+from net.houses import CodeError, parse_code
+
+EXAMPLE = "7-guitarist-revenge"
+
+
+class InviteDialog(QDialog):
+    """A code for ``seat`` (``session.invite``), and what happens to it."""
+
+    def __init__(self, session, bridge, seat: int, where: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session, self.seat = session, seat
+        self.code = ""
+        self.setWindowTitle("Invite from another house")
+        self.setMinimumWidth(520)
+        layout = QVBoxLayout(self)
+        intro = QLabel(f"Read this code to the player in another house (on the phone, say): "
+                       f"they choose <b>Join by code</b> in Parlour's lobby and type it. "
+                       f"They sit {escape(where)}. The code works once.")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.code_label = QLabel("Making a code…")
+        self.code_label.setObjectName("inviteCode")
+        self.code_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.code_label.setAlignment(Qt.AlignCenter)
+        # Large type, gold (theme.py ``QLabel#inviteCode``: the window's style sets every
+        # label's size, so a font set here would not show).
+        layout.addWidget(self.code_label)
+        self.status = QLabel()
+        self.status.setObjectName("inviteStatus")
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        row = QHBoxLayout()
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setObjectName("copyCode")
+        self.copy_button.setEnabled(False)
+        self.new_button = QPushButton("New code")
+        self.new_button.setObjectName("newCode")
+        self.new_button.setProperty("role", "secondary")
+        self.new_button.setEnabled(False)
+        close = QPushButton("Close")
+        close.setProperty("role", "secondary")
+        row.addWidget(self.copy_button)
+        row.addWidget(self.new_button)
+        row.addStretch(1)
+        row.addWidget(close)
+        layout.addLayout(row)
+        self.copy_button.clicked.connect(self._copy)
+        self.new_button.clicked.connect(self.new_code)
+        close.clicked.connect(self.accept)
+        bridge.invite.connect(self.on_invite)
+        self.new_code()
+
+    def new_code(self) -> None:
+        self.code = ""
+        self.code_label.setText("Making a code…")
+        self.status.setText("")
+        self.copy_button.setEnabled(False)
+        self.new_button.setEnabled(False)
+        self.session.invite(self.seat)
+
+    def on_invite(self, event: dict) -> None:
+        if event.get("seat") != self.seat:
+            return
+        state = event.get("state")
+        if state == "waiting":
+            self.code = event.get("code", "")
+            self.code_label.setText(self.code)
+            self.status.setText("Waiting for them to type it…")
+            self.copy_button.setEnabled(True)
+            self.copy_button.setText("Copy")
+        elif event.get("code") and event.get("code") != self.code:
+            return  # an older code's news
+        elif state == "used":
+            self.status.setText("They're in. You can close this.")
+        elif state == "burnt":
+            self.code_label.setText("—")
+            self.status.setText(event.get("message") or "That code no longer works: make a new one.")
+            self.copy_button.setEnabled(False)
+        elif state == "failed":
+            self.code_label.setText("—")
+            self.status.setText(event.get("message") or "No code could be made.")
+            self.copy_button.setEnabled(False)
+        self.new_button.setEnabled(True)
+
+    def _copy(self) -> None:
+        if self.code:
+            QGuiApplication.clipboard().setText(self.code)
+            self.copy_button.setText("Copied")
+
+
+class _Words(QObject):
+    loaded = Signal(list)
+
+
+def code_words() -> list[str]:
+    """The words codes are made of (the PGP word list magic-wormhole uses)."""
+    from wormhole._wordlist import byte_to_even_word, byte_to_odd_word
+    return sorted({w.lower() for w in list(byte_to_even_word.values()) + list(byte_to_odd_word.values())})
+
+
+class JoinCodeDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None, text: str = "", load_words: bool = True):
+        super().__init__(parent)
+        self.setWindowTitle("Join by code")
+        self.setMinimumWidth(460)
+        layout = QVBoxLayout(self)
+        intro = QLabel("Type the code the host reads out to you — a number and words, for "
+                       f"example {EXAMPLE}. Spaces between the words are fine.")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.field = QLineEdit(text)
+        self.field.setObjectName("joinCodeField")
+        self.field.setPlaceholderText(EXAMPLE)
+        self.field.setAccessibleName("The host's code")
+        layout.addWidget(self.field)
+        self.problem = field_note()
+        self.problem.setObjectName("joinCodeProblem")
+        layout.addWidget(self.problem)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.join_button = buttons.button(QDialogButtonBox.Ok)
+        self.join_button.setText("Join")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.words = QStringListModel([])
+        self.completer = QCompleter(self.words, self)
+        self.completer.setCaseSensitivity(Qt.CaseInsensitive)
+        self.completer.setWidget(self.field)
+        self.completer.activated.connect(self._complete)
+        self.field.textEdited.connect(self._suggest)
+        self.field.textChanged.connect(self._check)
+        self._check(text)
+        if load_words:
+            self._load_words()
+
+    def _load_words(self) -> None:
+        self._loader = _Words()
+        self._loader.loaded.connect(self.set_words)
+
+        def load():
+            try:
+                words = code_words()
+            except Exception:  # noqa: BLE001 - no completion, the code is typed all the same
+                words = []
+            self._loader.loaded.emit(words)
+        threading.Thread(target=load, name="parlour-code-words", daemon=True).start()
+
+    def set_words(self, words: list[str]) -> None:
+        self.words.setStringList(words)
+
+    def _last_word(self) -> str:
+        text = self.field.text()
+        cut = max(text.rfind("-"), text.rfind(" "))
+        return text[cut + 1:]
+
+    def _suggest(self, _text: str) -> None:
+        word = self._last_word()
+        if len(word) < 2 or word.isdigit() or not self.words.rowCount():
+            self.completer.popup().hide()
+            return
+        self.completer.setCompletionPrefix(word)
+        if self.completer.completionCount():
+            self.completer.complete()
+        else:
+            self.completer.popup().hide()
+
+    def _complete(self, word: str) -> None:
+        text = self.field.text()
+        cut = max(text.rfind("-"), text.rfind(" "))
+        self.field.setText(text[:cut + 1] + word)
+
+    def _check(self, text: str) -> bool:
+        try:
+            parse_code(text)
+        except CodeError as exc:
+            show_note(self.problem, str(exc) if text.strip() else "", True)
+            self.join_button.setEnabled(False)
+            return False
+        show_note(self.problem, "", False)
+        self.join_button.setEnabled(True)
+        return True
+
+    def accept(self) -> None:
+        if self._check(self.field.text()):
+            super().accept()
+
+    def code(self) -> str:
+        return parse_code(self.field.text())

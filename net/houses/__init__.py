@@ -1,0 +1,130 @@
+"""Playing across houses: a player in another town joins by a code read over the phone.
+
+Everything else in Parlour assumes the players share a home network. This package
+carries Parlour's own connections — TLS pinned to the host's key, the signed log, every
+check, unchanged — between houses, with no server of Parlour's own, no port forwarding
+and no account, on magic-wormhole with Dilation:
+
+* a **code** like ``7-guitarist-revenge`` (a password-authenticated key exchange: one
+  guess per code) lets the two apps find each other through a *mailbox* server, and
+  agree on a key; inside that channel the host says who it is, so its key is pinned
+  without anyone reading a fingerprint aloud;
+* the wormhole is then *dilated* into a durable connection, direct where the routers
+  allow it, else through a *transit relay* (which sees only ciphertext: Parlour's TLS
+  runs inside the wormhole's own encryption); Parlour's connections are its
+  subchannels.
+
+A table's far-away players are addressed as ``house:<their key>/<table>`` (``house_address``):
+wherever the sessions take an address — a guest's host, the roster of standbys, the
+follower of a takeover — a house address is reached through this package
+(``transport.open_connection`` asks ``houses.dial``), and a server bound to ``HOUSE_BIND``
+is one that only such connections reach. Later codes between two players need no one
+to read them out: both derive them from a secret only those two share (``pairs``).
+
+This module is the light part (the lobby imports it): names and addresses, the
+settings. The Twisted side — imported only once a code or a house address is used,
+about 0.4 s — is in ``reactor``, ``links`` and ``service``.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The public servers the magic-wormhole tools use; a family or a club can run their own
+#: (README: "Run your own relay") and put them in Settings.
+DEFAULT_MAILBOX = "ws://relay.magic-wormhole.io:4000/v1"
+DEFAULT_RELAY = "tcp:transit.magic-wormhole.io:4001"
+#: The namespace of Parlour's codes on a mailbox server (other applications' codes never
+#: meet ours).
+APPID = "parlour/across-houses/v1"
+
+HOUSE_PREFIX = "house:"
+#: ``bind`` for a server that only connections across houses reach (it listens on
+#: loopback, where nothing else comes: the wormhole's subchannels are handed to it).
+HOUSE_BIND = "house"
+
+_CODE = re.compile(r"^(\d+)-([a-z]+(?:-[a-z]+)+)$")
+
+
+class CodeError(ValueError):
+    """Not a code Parlour can use; the message says what to type."""
+
+
+def house_address(key: bytes, table: str) -> str:
+    """How the sessions name the player with ``key`` at ``table``, across houses."""
+    return f"{HOUSE_PREFIX}{bytes(key).hex()}/{table}"
+
+
+def parse_house(address) -> tuple[bytes, str] | None:
+    """``(key, table)`` of a house address; None for anything else."""
+    if not isinstance(address, str) or not address.startswith(HOUSE_PREFIX):
+        return None
+    key_hex, sep, table = address[len(HOUSE_PREFIX):].partition("/")
+    try:
+        key = bytes.fromhex(key_hex)
+    except ValueError:
+        return None
+    if not sep or len(key) != 32 or not table:
+        return None
+    return key, table
+
+
+def is_house(address) -> bool:
+    return parse_house(address) is not None or address == HOUSE_BIND
+
+
+def parse_code(text: str) -> str:
+    """A code as the library wants it, from what a person typed: spaces or several
+    hyphens between the words, any case. CodeError (a sentence) otherwise."""
+    words = [w for w in re.split(r"[\s\-_.,]+", (text or "").strip().lower()) if w]
+    if not words:
+        raise CodeError("Type the code the host reads to you, e.g. 7-guitarist-revenge")
+    if not words[0].isdigit():
+        raise CodeError("A code starts with the host's number, e.g. the 7 in 7-guitarist-revenge")
+    if len(words) < 3:
+        raise CodeError("A code has a number and two words, e.g. 7-guitarist-revenge")
+    code = "-".join(words)
+    if not _CODE.match(code):
+        raise CodeError("After the number a code has only words, e.g. 7-guitarist-revenge")
+    return code
+
+
+#: Every Parlour server in this process, by port, that a connection across houses may
+#: be handed to (``transport.Server`` registers itself; the far side names the port).
+SERVERS: dict = {}
+
+
+class Settings:
+    """Where this app finds the mailbox and the relay (the app's Settings; tests)."""
+
+    mailbox: str = DEFAULT_MAILBOX
+    relay: str = DEFAULT_RELAY
+
+
+SETTINGS = Settings()
+
+
+def configure(mailbox: str | None = None, relay: str | None = None) -> None:
+    """Use these servers from now on (None: the default)."""
+    SETTINGS.mailbox = (mailbox or "").strip() or DEFAULT_MAILBOX
+    SETTINGS.relay = (relay or "").strip() or DEFAULT_RELAY
+
+
+def check_mailbox(text: str) -> str | None:
+    """None when ``text`` looks like a mailbox address (ws:// or wss://), else what to fix."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not re.match(r"^wss?://[^/\s:]+(:\d{1,5})?(/\S*)?$", text):
+        return "A mailbox address looks like ws://relay.example.org:4000/v1"
+    return None
+
+
+def check_relay(text: str) -> str | None:
+    """None when ``text`` looks like a relay address (tcp:HOST:PORT), else what to fix."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not re.match(r"^tcp:[^\s:]+:\d{1,5}$", text):
+        return "A relay address looks like tcp:transit.example.org:4001"
+    return None

@@ -1,0 +1,762 @@
+"""The Twisted side of the houses: wormholes, their links, and Parlour's sockets in them.
+
+Everything here runs on the reactor's thread (``reactor``); ``service`` is the asyncio
+side that calls in. The pieces:
+
+* ``Claim``: one wormhole — a code claimed on the mailbox (or a fresh one allocated) —
+  until it becomes a live ``Link`` (the other side's key came and was confirmed), is
+  dead (a ghost: a key but no confirmation within ``GHOST_AFTER``; "crowded"; a wrong
+  code) or is closed. Every wormhole is dilated from the start (both sides must ask).
+* ``Link``: a dilated wormhole. Parlour's connections are its subchannels, all of the
+  one subprotocol ``parlour``: the side that opens one first writes the port of the
+  server it wants on the far side (two bytes), and from then on the subchannel and a
+  local socket pair are spliced together: the other end of the pair is what asyncio
+  sees (``transport.open_connection(sock=…)`` on the dialling side, ``Server.adopt`` on
+  the other), so Parlour's TLS runs inside, unchanged.
+* ``Pair``: the link between two players at a table, found again with codes both
+  derive (``pairs``), whoever of them restarted.
+* ``Invitation``: a host's code for a seat; ``Hub``: every pair and invitation.
+
+Dilation sets no ``TCP_NODELAY`` on its connections, and Nagle's algorithm then holds a
+small write back until the last one is acknowledged, which the other end delays ~40 ms:
+a played card's round trip through the relay took ~88 ms. ``_no_delay`` sets it on every
+connection Dilation makes — and, since the relay (a server we do not run) keeps Nagle on
+for its own writes, acknowledges every read at once (``TCP_QUICKACK``): 2.3 ms (``python
+-m net.tools.bench_houses``). Both are small changes worth sending upstream.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+
+import attr
+import struct
+import time
+
+from twisted.internet import defer, protocol
+
+import wormhole
+from wormhole import errors as wormhole_errors
+from wormhole._dilation import connection as _dilation_connection
+from wormhole._dilation import connector as _dilation_connector
+from wormhole._dilation import manager as _dilation_manager
+from wormhole._status import ConnectedPeer, ReconnectingPeer
+
+from net.houses import APPID, SETTINGS, SERVERS, house_address
+from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
+from net.houses.reactor import reactor
+
+log = logging.getLogger(__name__)
+
+SUBPROTOCOL = "parlour"
+_PORT = struct.Struct(">H")
+#: Seconds from the other side's key to its confirmation before a claim is a ghost's.
+GHOST_AFTER = 3.0
+#: Seconds without the mailbox's welcome before we say it cannot be reached.
+MAILBOX_WITHIN = 6.0
+#: Seconds a coming side waits alone at a code before it tries the next one.
+LONELY_AFTER = 20.0
+#: Seconds between Dilation's pings (its default, 30, takes a minute to see a dead link).
+PING_INTERVAL = 5.0
+#: Seconds a coming side gives its link to (re)connect before it looks for the other side
+#: with a new code (the other side may have restarted: then the old link never comes back).
+LINK_PATIENCE = 2.0
+#: The same for the staying side: shorter, so that its codes are claimed by the time the
+#: coming side claims one. (While its link works, neither side claims anything: an app
+#: killed then leaves no claim behind to get in its own way.)
+STAYER_PATIENCE = 0.5
+
+
+class HouseError(Exception):
+    """Something a person should be told (the message is for them)."""
+
+
+def unreachable_message() -> str:
+    return (f"can't reach the invitation service at {SETTINGS.mailbox}: check this "
+            "computer's internet connection, or the address in Settings")
+
+
+# -- TCP_NODELAY on Dilation's connections ------------------------------------------------
+
+def quick_ack(transport) -> None:
+    handle = getattr(transport, "getHandle", None)
+    if handle is None or not hasattr(socket, "TCP_QUICKACK"):
+        return
+    try:
+        handle().setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
+    except (OSError, AttributeError):
+        pass
+
+
+def _no_delay() -> None:
+    cls = _dilation_connection.DilatedConnectionProtocol
+    if getattr(cls, "_parlour_no_delay", False):
+        return
+    made = cls.connectionMade
+
+    def connectionMade(self):  # noqa: N802 - Twisted's name
+        try:
+            self.transport.setTcpNoDelay(True)
+        except Exception:  # noqa: BLE001 - not a TCP transport (tests): nothing to set
+            pass
+        return made(self)
+    received = cls.dataReceived
+
+    def dataReceived(self, data):  # noqa: N802 - Twisted's name
+        # Acknowledge at once (Linux resets quick-ack mode by itself, so after every read):
+        # a relay that keeps Nagle's algorithm on holds its next segment to us until we
+        # acknowledge the last, and a delayed acknowledgement costs ~40 ms each way.
+        quick_ack(self.transport)
+        return received(self, data)
+    cls.connectionMade = connectionMade
+    cls.dataReceived = dataReceived
+    cls._parlour_no_delay = True
+    cls._parlour_made = made  # the library's own (bench_houses --no-nodelay compares)
+    cls._parlour_received = received
+
+
+_no_delay()
+
+# A Dilation follower whose connection is lost says nothing (it waits for its leader to
+# reconnect), so a follower whose leader's app was killed would think it still connected
+# until the end of time. Say "reconnecting" for it too: that is what the pairs watch.
+def _lost_said() -> None:
+    cls = _dilation_manager.Manager
+    if getattr(cls, "_parlour_lost_said", False):
+        return
+    lost = cls.connector_connection_lost
+
+    def connector_connection_lost(self):
+        self._maybe_send_status(attr.evolve(self._latest_status,
+                                            peer_connection=ReconnectingPeer(self._reactor.seconds())))
+        return lost(self)
+    cls.connector_connection_lost = connector_connection_lost
+    cls._parlour_lost_said = True
+
+
+_lost_said()
+
+# Dilation tries the direct hints first and holds the relay back this long (its default, 2 s,
+# is added to every connection between houses, where the direct hints — addresses on the
+# other home network — never answer). A direct connection at home is made in milliseconds.
+_dilation_connector.Connector.RELAY_DELAY = 0.5
+
+
+# -- splicing a subchannel and a local socket ---------------------------------------------
+
+class _Splice(protocol.Protocol):
+    """One end of a splice: what it reads goes out of the other end."""
+
+    def __init__(self):
+        self.other: _Splice | None = None
+        self.held: list[bytes] = []
+
+    def join(self, other: "_Splice") -> None:
+        self.other, other.other = other, self
+        for end in (self, other):
+            held, end.held = end.held, []
+            for data in held:
+                end.other.transport.write(data)
+        self.transport.registerProducer(other.transport, True)
+        other.transport.registerProducer(self.transport, True)
+
+    def dataReceived(self, data: bytes) -> None:  # noqa: N802
+        if self.other is None:
+            self.held.append(data)
+        else:
+            self.other.transport.write(data)
+
+    def connectionLost(self, reason=None) -> None:  # noqa: N802
+        if self.other is not None and self.other.transport is not None:
+            self.other.transport.loseConnection()
+
+
+def _local_pair() -> tuple[socket.socket, _Splice]:
+    """A socket pair: asyncio's end, and our end adopted by the reactor."""
+    theirs, ours = socket.socketpair()
+    theirs.setblocking(False)
+    end = _Splice()
+    reactor.adoptStreamConnection(ours.fileno(), socket.AF_UNIX, _Once(end))
+    ours.close()  # the reactor holds its own copy
+    return theirs, end
+
+
+class _Once(protocol.Factory):
+    def __init__(self, proto):
+        self.proto = proto
+
+    def buildProtocol(self, addr):  # noqa: N802
+        return self.proto
+
+
+class _Inbound(_Splice):
+    """A subchannel the other side opened: its first two bytes say which server."""
+
+    def __init__(self, link: "Link"):
+        super().__init__()
+        self.link = link
+        self.head = b""
+
+    def dataReceived(self, data: bytes) -> None:  # noqa: N802
+        if self.other is not None or self.head is None:
+            return super().dataReceived(data)
+        self.head += data
+        if len(self.head) < _PORT.size:
+            return None
+        (port,), rest = _PORT.unpack(self.head[:_PORT.size]), self.head[_PORT.size:]
+        self.head = None
+        server = SERVERS.get(port)
+        if server is None or server.identity.public_key != self.link.me.public_key:
+            log.info("a connection across houses asked for port %s: nothing of ours there", port)
+            self.transport.loseConnection()
+            return None
+        theirs, end = _local_pair()
+        self.link.ends.add(end)
+        if rest:
+            self.held.append(rest)
+        self.join(end)
+        server.adopt_threadsafe(theirs, self.link.house_source())
+        return None
+
+
+class _Outbound(_Splice):
+    def connectionMade(self):  # noqa: N802
+        self.made = True
+
+
+# -- one wormhole -------------------------------------------------------------------------
+
+class Claim:
+    """One wormhole, from its code to a live link or its end. ``on_live(claim)``,
+    ``on_dead(claim, why)`` ("ghost", "crowded", "wrong", "closed", "unreachable")."""
+
+    def __init__(self, hub: "Hub", code: str | None, versions: dict, on_live, on_dead,
+                 on_code=None):
+        self.hub = hub
+        self.on_live, self.on_dead, self.on_code = on_live, on_dead, on_code
+        self.code = code
+        self.state = "claiming"  # -> "keyed" -> "live" | "dead" | "closed"
+        self.their_versions: dict | None = None
+        self.welcomed = False
+        self.peer_connected = False
+        self.status_listeners: list = []
+        self._timers: list = []
+        self.w = wormhole.create(APPID, SETTINGS.mailbox, reactor, versions=versions,
+                                 dilation=True, stderr=_Quiet())
+        self.dilated = self.w.dilate(transit_relay_location=SETTINGS.relay,
+                                     on_status_update=self._dilation_status,
+                                     ping_interval=PING_INTERVAL)
+        if code is None:
+            self.w.allocate_code(2)
+        else:
+            self.w.set_code(code)
+        self.w.get_code().addCallbacks(self._got_code, lambda f: None)
+        self.w.get_welcome().addCallbacks(self._welcomed, lambda f: None)
+        self.w.get_unverified_key().addCallbacks(self._keyed, lambda f: None)
+        self.w.get_versions().addCallbacks(self._live, self._failed)
+        self._later(MAILBOX_WITHIN, self._check_welcome)
+
+    def _later(self, delay, fn):
+        self._timers.append(reactor.callLater(delay, fn))
+
+    def _got_code(self, code):
+        self.code = code
+        if self.on_code is not None:
+            self.on_code(self, code)
+
+    def _welcomed(self, _welcome):
+        self.welcomed = True
+
+    def _check_welcome(self):
+        if not self.welcomed and self.state == "claiming":
+            self._die("unreachable")
+
+    def _keyed(self, _key):
+        if self.state == "claiming":
+            self.state = "keyed"
+            self._later(GHOST_AFTER, self._check_ghost)
+
+    def _check_ghost(self):
+        if self.state == "keyed":
+            self._die("ghost")
+
+    def _live(self, versions):
+        if self.state not in ("claiming", "keyed"):
+            return
+        self.state = "live"
+        self.their_versions = versions or {}
+        self._cancel_timers()
+        self.on_live(self)
+
+    def _failed(self, failure):
+        why = "closed"
+        if failure.check(wormhole_errors.WrongPasswordError):
+            why = "wrong"
+        elif failure.check(wormhole_errors.ServerError) and "crowded" in str(failure.value):
+            why = "crowded"
+        elif failure.check(wormhole_errors.LonelyError, wormhole_errors.WormholeClosed):
+            why = "closed"
+        elif self.state == "claiming" and not self.welcomed:
+            why = "unreachable"
+        if self.state in ("claiming", "keyed"):
+            self._die(why)
+
+    def _die(self, why: str) -> None:
+        self.state = "dead"
+        self._cancel_timers()
+        self._close()
+        self.on_dead(self, why)
+
+    def _dilation_status(self, status) -> None:
+        self.peer_connected = isinstance(status.peer_connection, ConnectedPeer)
+        for listener in list(self.status_listeners):
+            listener(self)
+
+    def _cancel_timers(self):
+        for timer in self._timers:
+            if timer.active():
+                timer.cancel()
+        self._timers = []
+
+    def close(self) -> defer.Deferred:
+        if self.state in ("claiming", "keyed"):
+            self.state = "closed"
+        self._cancel_timers()
+        return self._close()
+
+    def _close(self) -> defer.Deferred:
+        d = self.w.close()
+        d.addErrback(lambda f: None)  # lonely, scary: closed either way
+        return d
+
+
+class _Quiet:
+    """Where the library's own chatter (it prints to stderr) goes: the log."""
+
+    def write(self, text):
+        if text.strip():
+            log.debug("wormhole: %s", text.strip())
+
+    def flush(self):
+        pass
+
+
+# -- a live link -------------------------------------------------------------------------
+
+class Link:
+    """A dilated wormhole carrying Parlour's connections, both ways."""
+
+    def __init__(self, claim: Claim, me, table: str, them: bytes | None = None):
+        self.claim = claim
+        self.me = me
+        self.table = table
+        self.them = them  # None until a connection through it proves who is there
+        self.closed = False
+        self.ends: set[_Splice] = set()  # the local ends of the connections it carries
+        self.down_since = time.monotonic()  # not connected since (None: connected)
+        claim.status_listeners.append(self._status)
+        factory = protocol.Factory()
+        factory.buildProtocol = lambda addr: _Inbound(self)
+        claim.dilated.listener_for(SUBPROTOCOL).listen(factory)
+
+    def _status(self, claim) -> None:
+        log.debug("link %s: peer %s", self.table, "connected" if claim.peer_connected else "away")
+        if claim.peer_connected:
+            self.down_since = None
+        elif self.down_since is None:
+            self.down_since = time.monotonic()
+
+    @property
+    def healthy(self) -> bool:
+        return not self.closed and self.claim.peer_connected
+
+    def down_for(self) -> float:
+        """Seconds this link has not been connected (0 while it is)."""
+        if self.closed:
+            return float("inf")
+        return 0.0 if self.down_since is None else time.monotonic() - self.down_since
+
+    def house_source(self) -> dict:
+        """What the server on this side is told of a connection that came through us:
+        the table, and who to tell once the connection proves whose it is."""
+        def arrived(key: bytes) -> None:
+            reactor.callFromThread(HUB.arrived, self, key)
+        return {"table": self.table, "arrived": arrived}
+
+    def open(self, port: int) -> defer.Deferred:
+        """A subchannel to the server at ``port`` on the far side: asyncio's socket."""
+        end = _Outbound()
+        factory = _Once(end)
+        d = self.claim.dilated.connector_for(SUBPROTOCOL).connect(factory)
+
+        def connected(_proto):
+            end.transport.write(_PORT.pack(port))
+            theirs, local = _local_pair()
+            self.ends.add(local)
+            end.join(local)
+            return theirs
+        d.addCallback(connected)
+        return d
+
+    def close(self) -> defer.Deferred:
+        """Close the wormhole, and at once every connection it carries: a player who
+        came back on a new link must not find its old connection still holding its seat
+        (Dilation keeps a subchannel open across its reconnections)."""
+        self.closed = True
+        for end in self.ends:
+            if end.transport is not None:
+                end.transport.abortConnection()
+        self.ends.clear()
+        return self.claim.close()
+
+
+# -- two players at a table --------------------------------------------------------------
+
+class Pair:
+    """The link between ``me`` and ``them`` at ``table``, found again by derived codes
+    whenever it is wanted and does not work (``pairs`` has the rules)."""
+
+    def __init__(self, hub: "Hub", me, them: bytes, table: str, book: Book):
+        self.hub, self.me, self.them, self.table, self.book = hub, me, bytes(them), table, book
+        self.secret = pair_secret(me, them, table)
+        self.stayer = stays(me.public_key, them)
+        self.link: Link | None = None
+        self.claims: dict[int, Claim] = {}
+        self.dead: set[int] = set()
+        self.wanted = 0
+        self.waiting: list[defer.Deferred] = []
+        self.comer_at: int | None = None
+        self._lonely = None
+        self._retend = None
+
+    def __repr__(self):
+        return f"<Pair {self.me.fingerprint}->{self.them.hex()[:8]} {'stays' if self.stayer else 'comes'}>"
+
+    # -- wanting ----------------------------------------------------------------------
+    def want(self) -> None:
+        self.wanted += 1
+        self.tend()
+
+    def unwant(self) -> None:
+        self.wanted = max(0, self.wanted - 1)
+        self.tend()
+
+    def adopt(self, link: Link) -> None:
+        """A link made another way (an invitation's) is this pair's from now on."""
+        link.them = self.them
+        self._use(link)
+
+    def tend(self) -> None:
+        """Hold the claims this side should hold now, and no others."""
+        if not self.wanted:
+            for k in list(self.claims):
+                self._drop(k)
+            return
+        patience = STAYER_PATIENCE if self.stayer else LINK_PATIENCE
+        if self.link is not None and self.link.down_for() < patience:
+            want = []
+            if not self.link.healthy:  # look again once its patience is out
+                self._tend_in(patience - self.link.down_for() + 0.05)
+        elif self.stayer:
+            want = self._window()
+        else:
+            want = [self._comer_code()]
+        for k in list(self.claims):
+            if k not in want:
+                self._drop(k)
+        for k in want:
+            if k not in self.claims:
+                self._claim(k)
+
+    def _tend_in(self, delay: float) -> None:
+        if self._retend is None or not self._retend.active():
+            self._retend = reactor.callLater(delay, self.tend)
+
+    def _window(self) -> list[int]:
+        k, codes = self.book.start(self.table, self.them), []
+        while len(codes) < WINDOW:
+            if k not in self.dead:
+                codes.append(k)
+            k += 1
+        return codes
+
+    def _comer_code(self) -> int:
+        start = self.book.start(self.table, self.them)
+        if self.comer_at is None or self.comer_at < start:
+            self.comer_at = start
+        while self.comer_at in self.dead:
+            self.comer_at += 1
+        return self.comer_at
+
+    def _claim(self, k: int) -> None:
+        log.debug("%r: claims code %d", self, k)
+        self.book.claiming(self.table, self.them, k)
+        versions = {"parlour": {"pair": True}}
+        self.claims[k] = Claim(self.hub, pair_code(self.secret, k), versions,
+                               lambda c, k=k: self._live(k, c), lambda c, why, k=k: self._dead(k, c, why))
+        if not self.stayer:
+            self._arm_lonely(k)
+
+    def _arm_lonely(self, k: int) -> None:
+        if self._lonely is not None and self._lonely.active():
+            self._lonely.cancel()
+
+        def lonely():
+            claim = self.claims.get(k)
+            if claim is not None and claim.state == "claiming" and not self.stayer:
+                # Nobody came: perhaps the other side's window moved past; look one up
+                # (and back down again, within a few codes of the start).
+                start = self.book.start(self.table, self.them)
+                self.comer_at = k + 1 if k + 1 < start + 2 * WINDOW else start
+                self.tend()
+        self._lonely = reactor.callLater(LONELY_AFTER, lonely)
+
+    def _drop(self, k: int) -> None:
+        claim = self.claims.pop(k)
+        d = claim.close()
+        d.addBoth(lambda _: self.book.closed(self.table, self.them, k))
+
+    def _live(self, k: int, claim: Claim) -> None:
+        log.debug("%r: met at code %d", self, k)
+        self.claims.pop(k, None)
+        self.book.closed(self.table, self.them, k)
+        self.book.met(self.table, self.them, k)
+        self.comer_at = None
+        self._use(Link(claim, self.me, self.table, self.them))
+
+    def _use(self, link: Link) -> None:
+        old, self.link = self.link, link
+        if old is not None and old is not link:
+            old.close()
+        link.claim.status_listeners.append(lambda _c: self._link_status(link))
+        self.tend()
+        self._release(link)
+
+    def _link_status(self, link: Link) -> None:
+        # A coming side's dial waits for a link that works: the one it has, once Dilation
+        # connects it (a code's link is live at the key exchange, before it connects).
+        if link is self.link and link.healthy:
+            self._release(link)
+        self.tend()
+
+    def _release(self, link: Link) -> None:
+        waiting, self.waiting = self.waiting, []
+        for d in waiting:
+            d.callback(link)
+
+    def _dead(self, k: int, claim: Claim, why: str) -> None:
+        if self.claims.get(k) is not claim:
+            return
+        del self.claims[k]
+        self.book.closed(self.table, self.them, k)
+        if why in ("ghost", "crowded", "wrong"):
+            self.dead.add(k)
+        if why == "unreachable":
+            self.hub.tell(self.me, {"problem": unreachable_message()})
+        log.info("%r: code %d %s", self, k, why)
+        reactor.callLater(1.0 if why in ("unreachable", "closed") else 0, self.tend)
+
+    # -- using it ----------------------------------------------------------------------
+    def wait_link(self) -> defer.Deferred:
+        """The link, once there is one that works (or may: a new one is claimed)."""
+        if self.link is not None and not self.link.closed and (self.link.healthy or self.stayer):
+            return defer.succeed(self.link)
+        d = defer.Deferred()
+        self.waiting.append(d)
+        self.tend()
+        return d
+
+    def close(self) -> defer.Deferred:
+        self.wanted = 0
+        closing = [self._close_claim(k) for k in list(self.claims)]
+        if self.link is not None:
+            closing.append(self.link.close())
+            self.link = None
+        for d in self.waiting:
+            d.errback(HouseError("the table across houses was closed"))
+        self.waiting = []
+        return defer.DeferredList(closing)
+
+    def _close_claim(self, k: int) -> defer.Deferred:
+        claim = self.claims.pop(k)
+        d = claim.close()
+        d.addBoth(lambda _: self.book.closed(self.table, self.them, k))
+        return d
+
+
+# -- a host's code for a seat ------------------------------------------------------------
+
+class Invitation:
+    """A code a host reads out; it works once. ``events`` gets what happens to it."""
+
+    def __init__(self, hub: "Hub", me, table: str, offer: dict, book: Book, events):
+        self.hub, self.me, self.table, self.book, self.events = hub, me, table, book, events
+        self.code_ready = defer.Deferred()
+        self.link: Link | None = None
+        self.claim = Claim(hub, None, {"parlour": offer}, self._live, self._dead, self._code)
+
+    def _code(self, _claim, code):
+        if not self.code_ready.called:
+            self.code_ready.callback(code)
+
+    def _live(self, claim: Claim) -> None:
+        self.link = Link(claim, self.me, self.table)
+        self.events({"state": "used", "code": claim.code})
+
+    def _dead(self, claim: Claim, why: str) -> None:
+        if why == "unreachable" and not self.code_ready.called:
+            self.code_ready.errback(HouseError(unreachable_message()))
+            return
+        if why == "wrong":
+            self.events({"state": "burnt", "code": claim.code})
+        elif why != "closed":
+            self.events({"state": "failed", "code": claim.code, "why": why})
+
+    def close(self) -> defer.Deferred:
+        if self.link is None:
+            return self.claim.close()
+        return defer.succeed(None)  # the link is the guest's pair's now
+
+
+# -- everything ---------------------------------------------------------------------------
+
+class Hub:
+    """Every pair and invitation in this process, and the books they count in."""
+
+    def __init__(self):
+        self.pairs: dict[tuple[bytes, bytes, str], Pair] = {}
+        self.books: dict[tuple[bytes, str], Book] = {}
+        self.invitations: dict[tuple[bytes, str, int], Invitation] = {}
+        self.listeners: dict[bytes, list] = {}
+
+    def book(self, me, table: str, directory=None) -> Book:
+        key = (me.public_key, table)
+        if key not in self.books or (directory is not None and self.books[key].path is None):
+            self.books[key] = Book(directory)
+        return self.books[key]
+
+    def pair(self, me, them: bytes, table: str) -> Pair:
+        key = (me.public_key, bytes(them), table)
+        if key not in self.pairs:
+            self.pairs[key] = Pair(self, me, them, table, self.book(me, table))
+        return self.pairs[key]
+
+    def tell(self, me, event: dict) -> None:
+        for listener in self.listeners.get(me.public_key, []):
+            listener(event)
+
+    # -- the host ------------------------------------------------------------------------
+    def invite(self, me, table: str, seat: int, offer: dict, directory, events) -> defer.Deferred:
+        """A fresh code for ``seat`` (the one before it, unused, stops working)."""
+        book = self.book(me, table, directory)
+        old = self.invitations.pop((me.public_key, table, seat), None)
+        if old is not None:
+            old.close()
+        invitation = Invitation(self, me, table, offer, book, events)
+        self.invitations[(me.public_key, table, seat)] = invitation
+        return invitation.code_ready
+
+    def arrived(self, link: Link, them: bytes) -> None:
+        """A connection through ``link`` proved it is ``them``'s: keep a way back for them."""
+        if link.them is None:
+            pair = self.pair(link.me, them, link.table)
+            pair.book.set_stay(link.table, them, True)
+            pair.adopt(link)
+            pair.want()
+
+    def stay(self, me, them: bytes, table: str, directory) -> None:
+        """Keep a way back for ``them`` (a host restarted: its far guests)."""
+        self.book(me, table, directory)
+        pair = self.pair(me, them, table)
+        pair.book.set_stay(table, them, True)
+        pair.want()
+
+    def restore(self, me, table: str, directory) -> int:
+        book = self.book(me, table, directory)
+        staying = book.staying(table)
+        for them in staying:
+            if not self.pair(me, them, table).wanted:
+                self.pair(me, them, table).want()
+        return len(staying)
+
+    # -- the guest -----------------------------------------------------------------------
+    def use_code(self, me, code: str, directory, timeout: float) -> defer.Deferred:
+        """The link a host's code leads to, and what the host said of its table."""
+        result = defer.Deferred()
+
+        def live(claim: Claim):
+            offer = (claim.their_versions or {}).get("parlour") or {}
+            try:
+                them, table, port = bytes.fromhex(offer["key"]), str(offer["table"]), int(offer["port"])
+            except (KeyError, ValueError, TypeError):
+                claim.close()
+                result.errback(HouseError("that code belongs to something other than a Parlour table"))
+                return
+            self.book(me, table, directory)
+            pair = self.pair(me, them, table)
+            pair.adopt(Link(claim, me, table, them))
+            pair.want()
+            timer.cancel()
+            result.callback({"key": them, "table": table, "port": port,
+                             "seat": offer.get("seat"), "name": offer.get("name", ""),
+                             "host": offer.get("host", ""), "address": house_address(them, table)})
+
+        def dead(claim: Claim, why: str):
+            if timer.active():
+                timer.cancel()
+            if result.called:
+                return
+            messages = {
+                "wrong": "that code did not match the host's. Check it with the host; they "
+                         "will need to make a new one (each code allows one try)",
+                "unreachable": unreachable_message(),
+                "crowded": "that code is already in use. Ask the host for a new one",
+                "ghost": "the host's invitation stopped answering. Ask the host for a new code",
+            }
+            result.errback(HouseError(messages.get(why, "the invitation ended before you joined")))
+
+        claim = Claim(self, code, {"parlour": {"key": me.public_key.hex()}}, live, dead)
+
+        def too_late():
+            if not result.called:
+                claim.close()
+                result.errback(HouseError(
+                    "nobody is waiting with that code: check it with the host (their "
+                    "invitation may have been closed, or a new code made since)"
+                    if claim.welcomed else unreachable_message()))
+        timer = reactor.callLater(timeout, too_late)
+        return result
+
+    def dial(self, me, them: bytes, table: str, port: int) -> defer.Deferred:
+        """A socket to the server at ``port`` of ``them`` at ``table``."""
+        pair = self.pair(me, them, table)
+        if not pair.wanted:
+            pair.want()
+        d = pair.wait_link()
+        d.addCallback(lambda link: link.open(port))
+        return d
+
+    def want(self, me, them: bytes, table: str, directory=None) -> None:
+        self.book(me, table, directory)
+        self.pair(me, them, table).want()
+
+    # -- the end -------------------------------------------------------------------------
+    def forget(self, me, table: str) -> defer.Deferred:
+        """The table ended here (or we left it): close its pairs and invitations."""
+        closing = []
+        for key in [k for k in self.pairs if k[0] == me.public_key and k[2] == table]:
+            closing.append(self.pairs.pop(key).close())
+        for key in [k for k in self.invitations if k[0] == me.public_key and k[1] == table]:
+            closing.append(self.invitations.pop(key).close())
+        return defer.DeferredList(closing)
+
+    def close_all(self) -> defer.Deferred:
+        closing = [p.close() for p in self.pairs.values()]
+        closing += [i.close() for i in self.invitations.values()]
+        self.pairs.clear()
+        self.invitations.clear()
+        return defer.DeferredList(closing)
+
+
+HUB = Hub()

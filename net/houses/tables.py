@@ -1,0 +1,194 @@
+"""The houses as the sessions use them: a host's invitations, a guest's code, and the
+ways back a table keeps for its far players. Light to import: the Twisted side
+(``service``) is imported only when a code or a house address is used.
+
+* ``HostHouses`` (``HostCore.houses``): ``invite(seat)`` makes a code for a seat and
+  reports it as an "invite" event (``{"seat", "code", "state"}``, the state "waiting",
+  then "used", or "burnt" when someone typed it wrong — each code allows one try —
+  or "failed" with a ``message``); a host restarted from its log claims again the ways
+  back for the far guests it had (its ``houses.json``); at the end the table's links
+  close.
+* ``GuestHouses`` (``GuestCore.houses``): the code a person typed becomes the host's
+  house address, its key pinned from what the host said inside the wormhole; a guest
+  across houses sees every other player of the roster at their house address (it
+  cannot reach the host's home network); when the host is gone, the guest keeps
+  finding the players it may need for a takeover.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from net.houses import house_address, is_house, parse_house
+from net.houses.pairs import Book
+
+log = logging.getLogger(__name__)
+
+
+def invite_event(seat: int, state: str, code: str = "", message: str = "") -> dict:
+    return {"type": "invite", "seat": seat, "state": state, "code": code, "message": message}
+
+
+class HostHouses:
+    """A host's invitations and ways back (``HostCore.houses``)."""
+
+    def __init__(self, core):
+        self.core = core
+        self.used = False  # a code was made here, or a far guest was restored
+
+    async def start(self) -> None:
+        """Back from a crash: the far guests it had get their ways back."""
+        core = self.core
+        if not core.listen or not Book(core.files.dir).staying(core.table):
+            return
+        from net.houses import service
+        self.used = True
+        await service.restore(core.identity, core.table, core.files.dir)
+
+    async def stop(self) -> None:
+        if self.used:
+            from net.houses import service
+            await service.forget(self.core.identity, self.core.table)
+
+    def invite(self, seat: int) -> None:
+        """A code for ``seat`` (an "invite" event when it is ready; another for what
+        becomes of it)."""
+        core = self.core
+        if not core.listen or core.server is None:
+            core.emit(invite_event(seat, "failed", message="this table is not on the network"))
+            return
+        self.used = True
+        core.spawn(self._invite(seat))
+
+    async def _invite(self, seat: int) -> None:
+        core = self.core
+        loop = asyncio.get_running_loop()
+        offer = {"key": core.key.hex(), "table": core.table, "port": core.port, "seat": seat,
+                 "name": core.authority.name, "host": core.identity.name}
+
+        def happened(event: dict) -> None:  # on the reactor's thread
+            loop.call_soon_threadsafe(core.emit, invite_event(seat, event["state"], event.get("code", ""),
+                                                              _what_happened(event)))
+        try:
+            from net.houses import service
+            code = await service.invite(core.identity, core.table, seat, offer, core.files.dir, happened)
+        except Exception as exc:  # noqa: BLE001 - HouseError, or a bug: told, the table goes on
+            log.warning("no invitation: %s", exc, exc_info=not _for_people(exc))
+            core.emit(invite_event(seat, "failed", message=_message(exc)))
+            return
+        core.emit(invite_event(seat, "waiting", code))
+
+
+def _what_happened(event: dict) -> str:
+    state = event["state"]
+    if state == "burnt":
+        return ("Someone typed a wrong code, so that code no longer works (each code "
+                "allows one try). Make a new one.")
+    if state == "failed":
+        return "The invitation stopped working. Make a new code."
+    return ""
+
+
+def _for_people(exc: BaseException) -> bool:
+    from net.houses.links import HouseError
+    return isinstance(exc, HouseError)
+
+
+def _message(exc: BaseException) -> str:
+    text = str(exc) if _for_people(exc) else "something went wrong inside Parlour (the details are in its log)"
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+class GuestHouses:
+    """A guest's code, its host across houses, and its far fellow players."""
+
+    def __init__(self, core, code: str | None = None):
+        self.core = core
+        self.code = code
+        self.wanted: set[str] = set()
+
+    @property
+    def across(self) -> bool:
+        """Whether this guest reaches its host across houses."""
+        return is_house(self.core.address)
+
+    def keep_count(self) -> None:
+        """A guest at a table across houses keeps its codes' count in its state directory
+        (a restarted app then never claims a code it left open)."""
+        where = parse_house(self.core.address)
+        if where is not None and self.core.state_dir is not None:
+            from net.houses import service
+            service.keep_count(self.core.identity, where[1], self.core.state_dir)
+
+    async def use_code(self, timeout: float) -> dict:
+        """Meet the host whose code was typed; where the table is. HouseError (for the
+        person) when that fails."""
+        from net.houses import service
+        core = self.core
+        found = await service.use_code(core.identity, self.code, core.state_dir, timeout)
+        core.address, core.port = found["address"], found["port"]
+        from net.wire.identity import fingerprint
+        core.fingerprint = fingerprint(found["key"])
+        core.table_name = found.get("name") or core.table_name
+        if core.wanted_seat is None and isinstance(found.get("seat"), int):
+            core.wanted_seat = found["seat"]
+        self.code = None
+        return found
+
+    def roster(self, message: dict) -> dict:
+        """The roster as this guest can use it: across houses, every player by their house
+        address (the addresses the host sees are on its own home network)."""
+        replica = self.core.replica
+        if not self.across or replica is None:
+            return message
+        peers = []
+        for seat, address, port in message["peers"]:
+            info = replica.seats.get(seat)
+            if not is_house(address) and info is not None and info.key is not None:
+                address = house_address(info.key, replica.table)
+            peers.append([seat, address, port])
+        return {**message, "peers": peers}
+
+    def heir(self, message: dict) -> dict:
+        """The host's handover as this guest can use it: across houses, the heir at its
+        house address (the host names it by its address on the host's home network)."""
+        replica = self.core.replica
+        if not self.across or replica is None or is_house(message.get("address")):
+            return message
+        info = replica.seats.get(message["signed"]["body"]["seat"])
+        if info is None or info.key is None:
+            return message
+        return {**message, "address": house_address(info.key, replica.table)}
+
+    def host_gone(self, roster: dict) -> None:
+        """The link to the host ended: keep finding the other players this guest can only
+        reach across houses, should the table be carried on (``roster``: seat ->
+        (address, port), as the succession keeps it)."""
+        replica = self.core.replica
+        if replica is None or replica.table is None:
+            return
+        me = self.core.identity.public_key
+        for seat, key in replica.seats.players(besides=replica.host_key).items():
+            if key == me:
+                continue
+            address = roster.get(seat, (None,))[0]
+            if self.across or is_house(address):
+                target = house_address(key, replica.table)
+                if target not in self.wanted:
+                    self.wanted.add(target)
+                    from net.houses import service
+                    service.want(self.core.identity, target, self.core.state_dir)
+
+    async def stop(self) -> None:
+        """The guest stops: its table's links close (a table it carried on is over too)."""
+        table = self._table()
+        if table is not None and (self.across or self.wanted):
+            from net.houses import service
+            await service.forget(self.core.identity, table)
+
+    def _table(self) -> str | None:
+        where = parse_house(self.core.address)
+        if where is not None:
+            return where[1]
+        return self.core.table

@@ -1,0 +1,121 @@
+"""The dialogs for playing across houses: the host's "Invite from another house" (a code
+in large type, Copy, New code, what became of it) and the guest's "Join by code"
+(checked as typed, the code's words offered), and the servers in Settings."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from app.bridge import EventBridge
+from app.houses_dialogs import InviteDialog, JoinCodeDialog, code_words
+from app.lobby import LobbyPage
+from app.settings import SettingsDialog
+from app.theme import STYLE
+import net.houses as houses
+
+
+class FakeHost:
+    def __init__(self):
+        self.asked: list[int] = []
+
+    def invite(self, seat: int) -> None:
+        self.asked.append(seat)
+
+
+def invite_event(state, code="7-guitarist-revenge", message="", seat=3):
+    return {"type": "invite", "seat": seat, "state": state, "code": code, "message": message}
+
+
+def test_the_invitation_shows_the_code_large_copies_it_and_makes_a_new_one_when_burnt(qtbot):
+    host, bridge = FakeHost(), EventBridge()
+    dialog = InviteDialog(host, bridge, 3, "across")
+    qtbot.addWidget(dialog)
+    dialog.setStyleSheet(STYLE)  # as under the app's window (its style sets every font's size)
+    assert host.asked == [3]  # a code is asked for at once
+    assert not dialog.copy_button.isEnabled()
+    bridge.deliver(invite_event("waiting"))
+    qtbot.waitUntil(lambda: dialog.code_label.text() == "7-guitarist-revenge")
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.code_label.font().pointSize() >= 2 * dialog.status.font().pointSize()
+    qtbot.mouseClick(dialog.copy_button, Qt.LeftButton)
+    assert QGuiApplication.clipboard().text() == "7-guitarist-revenge"
+    bridge.deliver(invite_event("burnt", message="Someone typed a wrong code, so that code "
+                                                  "no longer works (each code allows one try). Make a new one."))
+    qtbot.waitUntil(lambda: "wrong code" in dialog.status.text())
+    assert dialog.code_label.text() == "—" and not dialog.copy_button.isEnabled()
+    qtbot.mouseClick(dialog.new_button, Qt.LeftButton)
+    assert host.asked == [3, 3]
+    bridge.deliver(invite_event("waiting", code="12-banjo-miracle"))
+    bridge.deliver(invite_event("used", code="7-guitarist-revenge"))  # the old code's news: ignored
+    bridge.deliver(invite_event("waiting", code="99-other-seat", seat=2))  # another seat's
+    qtbot.waitUntil(lambda: dialog.code_label.text() == "12-banjo-miracle")
+    bridge.deliver(invite_event("used", code="12-banjo-miracle"))
+    qtbot.waitUntil(lambda: "in" in dialog.status.text() and "They're" in dialog.status.text())
+
+
+def test_an_invitation_that_cannot_be_made_says_why(qtbot):
+    host, bridge = FakeHost(), EventBridge()
+    dialog = InviteDialog(host, bridge, 1, "to your left")
+    qtbot.addWidget(dialog)
+    bridge.deliver(invite_event("failed", code="", seat=1,
+                                message="Can't reach the invitation service at ws://x:4000/v1."))
+    qtbot.waitUntil(lambda: "Can't reach the invitation service" in dialog.status.text())
+    assert dialog.new_button.isEnabled()
+
+
+def test_join_by_code_checks_what_is_typed_and_tidies_it(qtbot):
+    dialog = JoinCodeDialog(load_words=False)
+    qtbot.addWidget(dialog)
+    assert not dialog.join_button.isEnabled() and dialog.problem.text() == ""
+    for bad, says in (("guitarist revenge", "starts with the host's number"),
+                      ("7 guitarist", "a number and two words"),
+                      ("7-guitar1st-revenge", "only words")):
+        dialog.field.setText(bad)
+        assert not dialog.join_button.isEnabled()
+        assert says in dialog.problem.text(), (bad, dialog.problem.text())
+    dialog.field.setText("  7 Guitarist  revenge ")
+    assert dialog.join_button.isEnabled() and dialog.problem.text() == ""
+    assert dialog.code() == "7-guitarist-revenge"
+
+
+def test_join_by_code_offers_the_words_of_the_code_list(qtbot):
+    words = code_words()  # from the wormhole library's own list
+    assert "guitarist" in words and "revenge" in words and len(words) == 512
+    dialog = JoinCodeDialog(load_words=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.set_words(words)
+    qtbot.keyClicks(dialog.field, "7-guita")
+    qtbot.waitUntil(lambda: dialog.completer.popup().isVisible())
+    assert dialog.completer.currentCompletion() == "guitarist"
+    dialog.completer.activated.emit("guitarist")
+    assert dialog.field.text() == "7-guitarist"
+
+
+def test_the_lobby_joins_by_the_code_typed(qtbot, monkeypatch):
+    lobby = LobbyPage()
+    qtbot.addWidget(lobby)
+    monkeypatch.setattr(JoinCodeDialog, "exec", lambda self: self.field.setText("7 guitarist revenge") or 1)
+    with qtbot.waitSignal(lobby.join_table) as joined:
+        qtbot.mouseClick(lobby.code_button, Qt.LeftButton)
+    assert joined.args == [{"code": "7-guitarist-revenge"}]
+
+
+def test_the_servers_for_other_houses_are_settings(qtbot, settings):
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.mailbox_edit.setText("http://nope")
+    assert not dialog.save_button.isEnabled() and "ws://" in dialog.houses_note.text()
+    dialog.mailbox_edit.setText("ws://mailbox.family.example:4000/v1")
+    dialog.relay_edit.setText("transit.family.example")
+    assert not dialog.save_button.isEnabled() and "tcp:" in dialog.houses_note.text()
+    dialog.relay_edit.setText("tcp:transit.family.example:4001")
+    assert dialog.save_button.isEnabled()
+    try:
+        dialog.accept()
+        assert settings.mailbox == "ws://mailbox.family.example:4000/v1"
+        assert houses.SETTINGS.mailbox == "ws://mailbox.family.example:4000/v1"
+        assert houses.SETTINGS.relay == "tcp:transit.family.example:4001"
+    finally:
+        houses.configure()
+    assert houses.SETTINGS.mailbox == houses.DEFAULT_MAILBOX

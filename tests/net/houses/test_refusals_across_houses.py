@@ -1,0 +1,55 @@
+"""What goes wrong across houses is told plainly, and the table at home plays on: the
+mailbox down (Grandma is told the invitation service cannot be reached), then a wrong
+code (refused, and the code is burnt: each code allows one try; the host makes the next),
+then the right one — and the hand is played, every entry checked by everyone."""
+
+import pytest
+
+from tests.net.proc_kit import Peers
+
+pytestmark = pytest.mark.netns
+
+
+def test_mailbox_down_then_a_wrong_code_then_the_right_one(world, tmp_path):
+    (host_ns, home_ns), (far_ns, _) = world.houses.homes
+    with Peers() as peers:
+        host = peers.start(["host", "--game", "rook", "--table", "Refusals", "--no-advertise",
+                            "--bind", "0.0.0.0", "--state-dir", tmp_path / "host", "--quick",
+                            "--bots", "1", "--bot-level", "easy", "--hands", "1", "--invite", "3",
+                            *world.args()], ns=host_ns, name="host")
+        listening = host.wait_event("listening")
+        first = host.wait_event("invite", timeout=30, where=lambda e: e["state"] == "waiting")["code"]
+        home = peers.start(["join", "--address", f"{host_ns.address}:{listening['port']}", "--bot",
+                            "easy", "--state-dir", tmp_path / "home", "--quick"], ns=home_ns, name="home")
+        home.wait_event("connection", where=lambda e: e.get("state") == "connected")
+
+        def far(code, name):
+            return peers.start(["join", "--code", code, "--bot", "easy", "--quick",
+                                "--state-dir", tmp_path / name, *world.args()], ns=far_ns, name=name)
+
+        world.mailbox_down()
+        try:
+            lost = far(first, "no mailbox")
+            assert lost.wait(60) == 2, "".join(lost.stderr)[-3000:]
+            said = lost.wait_event("error", timeout=1)["message"]
+            assert "can't reach the invitation service" in said and world.mailbox in said, said
+        finally:
+            world.mailbox_up()
+        number = first.split("-")[0]
+        wrong = far(f"{number}-aardvark-adroitness", "wrong code")
+        assert wrong.wait(60) == 2
+        assert "did not match" in wrong.wait_event("error", timeout=1)["message"]
+        host.wait_event("invite", timeout=30, where=lambda e: e["state"] == "burnt" and e["code"] == first)
+        second = host.wait_event("invite", timeout=30,
+                                 where=lambda e: e["state"] == "waiting" and e["code"] != first)["code"]
+        assert second != first
+        grandma = far(second, "grandma")
+        assert host.wait(120) == 0, "".join(host.stderr)[-3000:]
+        result = host.wait_event("result", timeout=1)
+        for peer in (home, grandma):
+            assert peer.wait(30) == 0, "".join(peer.stderr)[-2000:]
+            summary = peer.summary()
+            assert summary["alerts"] == [] and summary["head"] == result["head"], summary
+        # the home player never lost the table meanwhile
+        assert home.summary()["reconnects"] == 0
+        assert result["hands"] == 1

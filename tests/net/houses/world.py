@@ -1,0 +1,150 @@
+"""The test world across houses: two houses behind NAT routers, an "internet" namespace
+running the mailbox (``twist wormhole-mailbox``) and the transit relay (``twist
+transitrelay``) on its own address, nothing routed anywhere else (net/tools/netns.py).
+
+``World`` starts and stops the two servers (``mailbox_down``/``mailbox_up`` for the test
+of an unreachable mailbox), and gives the ``parlour`` command-line arguments that point
+at them. Skips, saying why, where namespaces, iptables or the servers are missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from net.tools import netns
+
+MAILBOX_PORT = 4000
+RELAY_PORT = 4001
+
+
+def unavailable_reason() -> str | None:
+    reason = netns.houses_unavailable_reason()
+    if reason:
+        return reason
+    for module, package in (("wormhole", "magic-wormhole[dilate]"),
+                            ("wormhole_mailbox_server", "magic-wormhole-mailbox-server"),
+                            ("wormhole_transit_relay", "magic-wormhole-transit-relay")):
+        if importlib.util.find_spec(module) is None:
+            return f"{package} is not installed (pip install -e '.[test]')"
+    if _twist() is None:
+        return "Twisted's `twist` command is not next to this Python"
+    return None
+
+
+def _twist() -> str | None:
+    here = Path(sys.executable).with_name("twist")
+    return str(here) if here.exists() else shutil.which("twist")
+
+
+class World:
+    def __init__(self, houses: netns.Houses, tmp: Path):
+        self.houses = houses
+        self.tmp = tmp
+        self.internet = houses.internet
+        self.servers: dict[str, subprocess.Popen] = {}
+
+    @property
+    def mailbox(self) -> str:
+        return f"ws://{self.internet.address}:{MAILBOX_PORT}/v1"
+
+    @property
+    def relay(self) -> str:
+        return f"tcp:{self.internet.address}:{RELAY_PORT}"
+
+    def args(self) -> list[str]:
+        """What ``parlour host``/``join`` are told to use."""
+        return ["--mailbox", self.mailbox, "--relay", self.relay]
+
+    def start(self) -> None:
+        self.mailbox_up()
+        self._serve("relay", ["transitrelay", f"--port=tcp:{RELAY_PORT}:interface={self.internet.address}"],
+                    RELAY_PORT)
+
+    def mailbox_up(self) -> None:
+        self._serve("mailbox", ["wormhole-mailbox",
+                                f"--port=tcp:{MAILBOX_PORT}:interface={self.internet.address}",
+                                f"--channel-db={self.tmp / 'mailbox.sqlite'}"], MAILBOX_PORT)
+
+    def mailbox_down(self) -> None:
+        self._stop("mailbox")
+
+    def _serve(self, name: str, args: list[str], port: int) -> None:
+        log = open(self.tmp / f"{name}.log", "ab")
+        self.servers[name] = self.internet.popen(_twist(), *args, stdout=log, stderr=subprocess.STDOUT,
+                                                 cwd=str(self.tmp))
+        deadline = time.monotonic() + 30
+        while not self._listening(port):
+            if self.servers[name].poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the {name} did not start: "
+                                     f"{(self.tmp / f'{name}.log').read_text()[-2000:]}")
+            time.sleep(0.1)
+
+    def _listening(self, port: int) -> bool:
+        out = self.internet.run("ss", "-ltnH", check=False).stdout
+        return f"{self.internet.address}:{port} " in out
+
+    def _stop(self, name: str) -> None:
+        proc = self.servers.pop(name, None)
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+    def stop(self) -> None:
+        for name in list(self.servers):
+            self._stop(name)
+
+
+def world_fixture(tmp_path_factory, players=(2, 2)):
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"the houses' test world cannot be made here: {reason}")
+    with netns.houses(players) as houses:
+        world = World(houses, tmp_path_factory.mktemp("world"))
+        try:
+            world.start()
+            yield world
+        finally:
+            world.stop()
+
+
+def main() -> int:
+    """``python -m tests.net.houses.world``: the world kept up to try Parlour across houses
+    by hand (root needed); prints the namespaces and the servers' addresses, and takes it
+    all down again on Ctrl-C (or SIGTERM)."""
+    import signal
+    import tempfile
+    reason = unavailable_reason()
+    if reason:
+        print(f"the houses' world cannot be made here: {reason}", file=sys.stderr)
+        return 1
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+    with netns.houses((2, 2)) as houses, tempfile.TemporaryDirectory() as tmp:
+        world = World(houses, Path(tmp))
+        world.start()
+        try:
+            for h, home in enumerate(houses.homes):
+                for ns in home:
+                    print(f"house {'AB'[h]}: ip netns {ns.name} at {ns.address}")
+            print(f"Settings -> Invitation service: {world.mailbox}")
+            print(f"Settings -> Relay: {world.relay}", flush=True)
+            signal.pause()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            world.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
