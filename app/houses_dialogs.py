@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QCompleter, QDialog, QDialogButtonBox, QHBoxLayou
                                QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
 from app.fields import field_note, show_note
-from net.houses import CodeError, parse_code
+from net.api import CodeError, parse_code
 
 EXAMPLE = "7-guitarist-revenge"
 

@@ -143,8 +143,8 @@ class Settings:
 
     def apply_houses(self) -> None:
         """Tell the houses (``net.houses``, a light module) which servers to use."""
-        from net.houses import configure
-        configure(self.mailbox, self.relay)
+        from net.api import configure_houses
+        configure_houses(self.mailbox, self.relay)
 
     def sync(self) -> None:
         self.store.sync()
@@ -205,7 +205,7 @@ class SettingsDialog(QDialog):
         self.colour_blind = QCheckBox("Use colour-blind friendly Rook cards (shapes on each colour)")
         self.colour_blind.setChecked(settings.colour_blind_rook)
         form.addRow(self.colour_blind)
-        from net.houses import DEFAULT_MAILBOX, DEFAULT_RELAY
+        from net.api import DEFAULT_MAILBOX, DEFAULT_RELAY
         self.mailbox_edit = QLineEdit(settings.mailbox)
         self.mailbox_edit.setObjectName("mailboxField")
         self.mailbox_edit.setPlaceholderText(DEFAULT_MAILBOX)
@@ -231,7 +231,7 @@ class SettingsDialog(QDialog):
 
     def _houses_ok(self) -> bool:
         """Whether the servers' addresses can be used (empty: the default ones)."""
-        from net.houses import check_mailbox, check_relay
+        from net.api import check_mailbox, check_relay
         problem = check_mailbox(self.mailbox_edit.text()) or check_relay(self.relay_edit.text())
         show_note(self.houses_note, problem or "", bool(problem))
         self.save_button.setEnabled(not problem and self.name_ok())

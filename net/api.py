@@ -39,6 +39,14 @@ _WHERE = {
     "load_identity": "net.wire.identity",
     # settings the app shows
     "PRIVATE_DEAL": "net.constants",
+    # play across houses: a code a person reads out, the invitation service and relay
+    "CodeError": "net.houses",
+    "parse_code": "net.houses",
+    "configure_houses": "net.houses:configure",
+    "DEFAULT_MAILBOX": "net.houses",
+    "DEFAULT_RELAY": "net.houses",
+    "check_mailbox": "net.houses",
+    "check_relay": "net.houses",
     # ``parlour host`` and ``parlour join``: a table without a window
     "command_line": "net.tools.cli:main",
 }

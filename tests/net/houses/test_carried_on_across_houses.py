@@ -10,7 +10,8 @@ import time
 import pytest
 
 from net.trust.store import LogStore
-from tests.net.proc_kit import Peers, until
+from tests.net.proc_kit import Peers
+from tests.waits import blocking_until
 
 pytestmark = pytest.mark.netns
 
@@ -54,7 +55,7 @@ def test_the_host_killed_a_player_across_houses_carries_the_table_on(world, tmp_
         host.kill()  # SIGKILL, never restarted
         killed_at = time.monotonic()
         heir = far[0]
-        until(lambda: any(e["stage"] == "hosting" for e in heir.events("takeover")), 30,
+        blocking_until(lambda: any(e["stage"] == "hosting" for e in heir.events("takeover")), 30,
               "the player across houses hosting the table")
         took = time.monotonic() - killed_at
         codes_out = {g.name: g.wait(180) for g in guests}
