@@ -109,6 +109,17 @@ def rejoin_text(record: dict) -> str:
     return f"Rejoin {record.get('name') or 'the table'} — {progress}"
 
 
+def rejoin_where(record: dict) -> str:
+    """Where a remembered table is, as the rejoin card says it: on this network, in
+    another house (reached again without a code), or at the address last played at."""
+    if record.get("where") == "network":
+        return "found on your network"
+    from net.api import is_house
+    if is_house(record.get("address")):
+        return "in another house: your computer finds it again, no code needed"
+    return f"at {record.get('address')}:{record.get('port')}, where you last played"
+
+
 def progress_text(record: dict) -> str:
     """"hand 4, you 120, them 85": how far a game is, your side's score first."""
     return f"hand {record.get('hand', 1)}, {score_line(record)}"
@@ -275,8 +286,7 @@ class LobbyPage(QWidget):
             text = rejoin_text(self.rejoin)
             self.rejoin_button.setText(text)
             self.rejoin_button.setAccessibleName(text)
-            where = ("found on your network" if self.rejoin.get("where") == "network" else
-                     f"at {self.rejoin.get('address')}:{self.rejoin.get('port')}, where you last played")
+            where = rejoin_where(self.rejoin)
             host = self.rejoin.get("host")
             self.rejoin_note.setText(f"Your seat is kept for you{f' by {host}' if host else ''} — "
                                      f"the table is {where}.")

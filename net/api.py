@@ -42,6 +42,7 @@ _WHERE = {
     # play across houses: a code a person reads out, the invitation service and relay
     "CodeError": "net.houses",
     "parse_code": "net.houses",
+    "is_house": "net.houses",
     "configure_houses": "net.houses:configure",
     "DEFAULT_MAILBOX": "net.houses",
     "DEFAULT_RELAY": "net.houses",

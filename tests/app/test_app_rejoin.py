@@ -242,3 +242,17 @@ def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_p
         assert table.waiting.isVisible()
     finally:
         guest.close()
+
+
+def test_a_table_in_another_house_is_offered_in_words_not_its_address(qtbot, window):
+    """Grandma's app, back after a restart, rejoins a table across houses: the card says
+    where it is in words (no code is needed again), never the link's inner address."""
+    from net.houses import house_address
+
+    lobby = window.lobby
+    far = house_address(bytes(32), "t-across")
+    window.lobby_bridge.deliver({"type": "rejoin", "table": {**OFFER, "address": far, "port": 4321}})
+    qt_until(qtbot, lobby.rejoin_button.isVisible)
+    assert "in another house" in lobby.rejoin_note.text() and "no code needed" in lobby.rejoin_note.text()
+    assert far not in lobby.rejoin_note.text() and "0000" not in lobby.rejoin_note.text() \
+        and "4321" not in lobby.rejoin_note.text()
