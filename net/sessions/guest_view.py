@@ -143,10 +143,21 @@ class GuestView:
             records.mkdir(parents=True, exist_ok=True)
             path = records / f"{safe_name(self.replica.table)}-hand{hand['hand']}.json"
             path.write_text(json.dumps(hand["record"], indent=1))
+        if self._dealt_since(hand["hand"]):
+            return  # (caught up past it: its summary would cover the hand being played)
         for event in hand_over_events(hand["result"], hand["scores"], hand["hand"], hand["winner"],
                                       record_breakdown(hand.get("record")),
                                       str(path) if path else None):
             self.core.emit(event)
+
+    def _dealt_since(self, hand: int) -> bool:
+        """Whether a later hand than ``hand`` has been dealt: a hand that ended before this
+        client caught up (an app back after a restart, a rejoin) or checked late is past —
+        its record is kept, but its summary is not shown over the hand now played."""
+        for entry in reversed(self.replica.log):
+            if entry.kind in self.replica.deals:
+                return entry.body.get("hand", hand) > hand
+        return False
 
     def hands_not_verified(self, accepted: list, verified: list) -> None:
         """Hands revealed that this seat could not check — under the mental deal, a hand
@@ -161,7 +172,7 @@ class GuestView:
             if entry.kind != "reveal" or entry.body.get("hand") in done:
                 continue
             end = next((e.body for e in reversed(log[:entry.seq]) if e.kind == "hand_end"), None)
-            if end is not None and end["hand"] == entry.body["hand"]:
+            if end is not None and end["hand"] == entry.body["hand"] and not self._dealt_since(end["hand"]):
                 for event in hand_over_events(end["result"], end["scores"], end["hand"],
                                               end["winner"], None):
                     self.core.emit(event)

@@ -192,6 +192,8 @@ def test_a_restarted_guest_resumes_from_its_copy_and_fetches_only_what_it_lacks(
     for summary in summaries[:2] + summaries[3:]:
         assert summary["alerts"] == [] and summary["head"] == table.head(), summary
     assert [s.hash for s in back.replica.log] == [s.hash for s in table.host.authority.log]
+    # back in the second hand, it is shown that hand's summary, not the first's again over it
+    assert [e["hand"] for e in table.guest_events[3] if e["type"] == "hand_over"] == [1]
 
 
 def test_a_restarted_guest_whose_copy_is_of_another_table_joins_the_new_one_afresh(tmp_path):
