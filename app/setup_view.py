@@ -153,10 +153,12 @@ class SetupView(QWidget):
         self.invite_button.setToolTip("A code to read out to a player who is not on this "
                                       "network (Grandma in another town)")
         self.invite_button.clicked.connect(self._invite)
-        row.addWidget(self.address_label)
+        # The sentence wraps rather than lose its end to the buttons beside it (at 1024 px,
+        # with "Invite from another house…" there, it was cut off after "type … in").
+        self.address_label.setWordWrap(True)
+        row.addWidget(self.address_label, 1)
         row.addWidget(self.copy_button)
         row.addWidget(self.invite_button)
-        row.addStretch(1)
         self._show_address(None)
         return row
 

@@ -222,7 +222,9 @@ def test_the_lobby_and_setup_fit(qtbot, big_window):
         bridge = big_window.new_bridge()
         big_window.setup.attach(StubSession(), bridge)
         big_window.stack.setCurrentWidget(big_window.setup)
-        bridge.deliver(table_event(game, {"game": "rook"}, kinds=kinds, is_host=is_host, you=you, started=False))
+        event = table_event(game, {"game": "rook"}, kinds=kinds, is_host=is_host, you=you, started=False)
+        # the host's address to type in, beside Copy and "Invite from another house…"
+        bridge.deliver({**event, "address": "192.168.100.200:47311"} if is_host else event)
         looker.look(f"setup, {'hosting' if is_host else 'a guest'}")
     game = make_game("horseshoes", None, "three")
     bridge = big_window.new_bridge()
