@@ -17,10 +17,10 @@ from html import escape
 
 from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QCompleter, QDialog, QDialogButtonBox, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCompleter, QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout,
+                               QWidget)
 
-from app.fields import field_note, show_note
+from app.join_dialog import TypedJoinDialog
 from net.api import CodeError, parse_code
 
 EXAMPLE = "7-guitarist-revenge"
@@ -121,38 +121,19 @@ def code_words() -> list[str]:
     return sorted({w.lower() for w in list(byte_to_even_word.values()) + list(byte_to_odd_word.values())})
 
 
-class JoinCodeDialog(QDialog):
+class JoinCodeDialog(TypedJoinDialog):
     def __init__(self, parent: QWidget | None = None, text: str = "", load_words: bool = True):
-        super().__init__(parent)
-        self.setWindowTitle("Join by code")
-        self.setMinimumWidth(460)
-        layout = QVBoxLayout(self)
-        intro = QLabel("Type the code the host reads out to you — a number and words, for "
-                       f"example {EXAMPLE}. Spaces between the words are fine.")
-        intro.setWordWrap(True)
-        layout.addWidget(intro)
-        self.field = QLineEdit(text)
-        self.field.setObjectName("joinCodeField")
-        self.field.setPlaceholderText(EXAMPLE)
-        self.field.setAccessibleName("The host's code")
-        layout.addWidget(self.field)
-        self.problem = field_note()
-        self.problem.setObjectName("joinCodeProblem")
-        layout.addWidget(self.problem)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        self.join_button = buttons.button(QDialogButtonBox.Ok)
-        self.join_button.setText("Join")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        super().__init__(parent, title="Join by code",
+                         intro="Type the code the host reads out to you — a number and words, "
+                               f"for example {EXAMPLE}. Spaces between the words are fine.",
+                         example=EXAMPLE, name="joinCode", accessible="The host's code",
+                         parse=parse_code, error=CodeError, text=text)
         self.words = QStringListModel([])
         self.completer = QCompleter(self.words, self)
         self.completer.setCaseSensitivity(Qt.CaseInsensitive)
         self.completer.setWidget(self.field)
         self.completer.activated.connect(self._complete)
         self.field.textEdited.connect(self._suggest)
-        self.field.textChanged.connect(self._check)
-        self._check(text)
         if load_words:
             self._load_words()
 
@@ -192,20 +173,5 @@ class JoinCodeDialog(QDialog):
         cut = max(text.rfind("-"), text.rfind(" "))
         self.field.setText(text[:cut + 1] + word)
 
-    def _check(self, text: str) -> bool:
-        try:
-            parse_code(text)
-        except CodeError as exc:
-            show_note(self.problem, str(exc) if text.strip() else "", True)
-            self.join_button.setEnabled(False)
-            return False
-        show_note(self.problem, "", False)
-        self.join_button.setEnabled(True)
-        return True
-
-    def accept(self) -> None:
-        if self._check(self.field.text()):
-            super().accept()
-
     def code(self) -> str:
-        return parse_code(self.field.text())
+        return self.parsed()

@@ -14,23 +14,28 @@ from app.fields import field_note, show_note
 from net.api import EXAMPLE, AddressError, format_address, parse_address
 
 
-class JoinAddressDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None, text: str = ""):
+class TypedJoinDialog(QDialog):
+    """A dialog to join by something the host gives a person to type (an address, a
+    code): checked as typed by ``parse`` (``error`` says what is wrong, under the
+    field); Join stays disabled, and Enter does nothing, until it can be used."""
+
+    def __init__(self, parent: QWidget | None, *, title: str, intro: str, example: str,
+                 name: str, accessible: str, parse, error: type[Exception], text: str = ""):
         super().__init__(parent)
-        self.setWindowTitle("Join by address")
+        self._parse, self._error = parse, error
+        self.setWindowTitle(title)
         self.setMinimumWidth(460)
         layout = QVBoxLayout(self)
-        intro = QLabel("Type the address the host's Parlour shows on their setup and table "
-                       f"screens, for example {EXAMPLE}.")
-        intro.setWordWrap(True)
-        layout.addWidget(intro)
+        label = QLabel(intro)
+        label.setWordWrap(True)
+        layout.addWidget(label)
         self.field = QLineEdit(text)
-        self.field.setObjectName("joinAddressField")
-        self.field.setPlaceholderText(EXAMPLE)
-        self.field.setAccessibleName("The host's address")
+        self.field.setObjectName(f"{name}Field")
+        self.field.setPlaceholderText(example)
+        self.field.setAccessibleName(accessible)
         layout.addWidget(self.field)
         self.problem = field_note()
-        self.problem.setObjectName("joinAddressProblem")
+        self.problem.setObjectName(f"{name}Problem")
         layout.addWidget(self.problem)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.join_button = buttons.button(QDialogButtonBox.Ok)
@@ -43,8 +48,8 @@ class JoinAddressDialog(QDialog):
 
     def _check(self, text: str) -> bool:
         try:
-            parse_address(text)
-        except AddressError as exc:
+            self._parse(text)
+        except self._error as exc:
             # An empty field is not a mistake yet: just the hint in the placeholder.
             show_note(self.problem, str(exc) if text.strip() else "", True)
             self.join_button.setEnabled(False)
@@ -54,9 +59,21 @@ class JoinAddressDialog(QDialog):
         return True
 
     def accept(self) -> None:
-        if self._check(self.field.text()):  # Enter in the field with a bad address: stay
+        if self._check(self.field.text()):  # Enter in the field with a bad entry: stay
             super().accept()
+
+    def parsed(self):
+        return self._parse(self.field.text())
+
+
+class JoinAddressDialog(TypedJoinDialog):
+    def __init__(self, parent: QWidget | None = None, text: str = ""):
+        super().__init__(parent, title="Join by address",
+                         intro="Type the address the host's Parlour shows on their setup and "
+                               f"table screens, for example {EXAMPLE}.",
+                         example=EXAMPLE, name="joinAddress", accessible="The host's address",
+                         parse=parse_address, error=AddressError, text=text)
 
     def address(self) -> str:
         """The address as typed, tidied ("host:port", IPv6 in brackets)."""
-        return format_address(*parse_address(self.field.text()))
+        return format_address(*self.parsed())

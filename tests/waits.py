@@ -36,7 +36,7 @@ async def until(predicate: Callable[[], T], timeout: float = 20.0,
     return value
 
 
-def blocking_until(predicate: Callable[[], T], timeout: float,
+def blocking_until(predicate: Callable[[], T], timeout: float = 30.0,
                    what: str | Callable[[], str] | None = None, interval: float = 0.02) -> T:
     """``until`` for code with no event loop of its own (it sleeps between polls)."""
     deadline = time.monotonic() + timeout
