@@ -45,7 +45,7 @@ from wormhole._status import ConnectedPeer, ReconnectingPeer
 
 from net.houses import APPID, SETTINGS, SERVERS, house_address
 from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
-from net.houses.reactor import reactor
+from net.houses.reactor import before_stop, reactor
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +89,19 @@ def quick_ack(transport) -> None:
         pass
 
 
-def _no_delay() -> None:
+_LIBRARY: dict[str, object] = {}  # Dilation's own connectionMade and dataReceived
+
+
+def quick_connections(on: bool = True) -> None:
+    """Dilation's connections with Nagle's algorithm off and every read acknowledged at
+    once (``on``), or as the library makes them (``bench_houses --no-nodelay`` compares)."""
     cls = _dilation_connection.DilatedConnectionProtocol
-    if getattr(cls, "_parlour_no_delay", False):
+    if not _LIBRARY:
+        _LIBRARY.update(made=cls.connectionMade, received=cls.dataReceived)
+    made, received = _LIBRARY["made"], _LIBRARY["received"]
+    if not on:
+        cls.connectionMade, cls.dataReceived = made, received
         return
-    made = cls.connectionMade
 
     def connectionMade(self):  # noqa: N802 - Twisted's name
         try:
@@ -101,7 +109,6 @@ def _no_delay() -> None:
         except Exception:  # noqa: BLE001 - not a TCP transport (tests): nothing to set
             pass
         return made(self)
-    received = cls.dataReceived
 
     def dataReceived(self, data):  # noqa: N802 - Twisted's name
         # Acknowledge at once (Linux resets quick-ack mode by itself, so after every read):
@@ -109,14 +116,10 @@ def _no_delay() -> None:
         # acknowledge the last, and a delayed acknowledgement costs ~40 ms each way.
         quick_ack(self.transport)
         return received(self, data)
-    cls.connectionMade = connectionMade
-    cls.dataReceived = dataReceived
-    cls._parlour_no_delay = True
-    cls._parlour_made = made  # the library's own (bench_houses --no-nodelay compares)
-    cls._parlour_received = received
+    cls.connectionMade, cls.dataReceived = connectionMade, dataReceived
 
 
-_no_delay()
+quick_connections()
 
 # A Dilation follower whose connection is lost says nothing (it waits for its leader to
 # reconnect), so a follower whose leader's app was killed would think it still connected
@@ -164,8 +167,12 @@ class _Splice(protocol.Protocol):
     def dataReceived(self, data: bytes) -> None:  # noqa: N802
         if self.other is None:
             self.held.append(data)
+            self.holding()
         else:
             self.other.transport.write(data)
+
+    def holding(self) -> None:
+        """Data came before the other end was joined (it is in ``held``)."""
 
     def connectionLost(self, reason=None) -> None:  # noqa: N802
         if self.other is not None and self.other.transport is not None:
@@ -191,33 +198,31 @@ class _Once(protocol.Factory):
 
 
 class _Inbound(_Splice):
-    """A subchannel the other side opened: its first two bytes say which server."""
+    """A subchannel the other side opened: its first two bytes say which server (one of
+    ``me``'s); the local end it is spliced to is given to ``keep`` and the server is told
+    it came from ``source()``."""
 
-    def __init__(self, link: "Link"):
+    def __init__(self, me: bytes, keep, source):
         super().__init__()
-        self.link = link
-        self.head = b""
+        self.me, self.keep, self.source = me, keep, source
+        self.asked = False  # the server's port has been read
 
-    def dataReceived(self, data: bytes) -> None:  # noqa: N802
-        if self.other is not None or self.head is None:
-            return super().dataReceived(data)
-        self.head += data
-        if len(self.head) < _PORT.size:
-            return None
-        (port,), rest = _PORT.unpack(self.head[:_PORT.size]), self.head[_PORT.size:]
-        self.head = None
+    def holding(self) -> None:
+        head = b"".join(self.held)
+        if self.asked or len(head) < _PORT.size:
+            return
+        self.asked = True
+        (port,), rest = _PORT.unpack(head[:_PORT.size]), head[_PORT.size:]
+        self.held = [rest] if rest else []
         server = SERVERS.get(port)
-        if server is None or server.identity.public_key != self.link.me.public_key:
+        if server is None or server.identity.public_key != self.me:
             log.info("a connection across houses asked for port %s: nothing of ours there", port)
             self.transport.loseConnection()
-            return None
+            return
         theirs, end = _local_pair()
-        self.link.ends.add(end)
-        if rest:
-            self.held.append(rest)
+        self.keep(end)
         self.join(end)
-        server.adopt_threadsafe(theirs, self.link.house_source())
-        return None
+        server.adopt_threadsafe(theirs, self.source())
 
 
 class _Outbound(_Splice):
@@ -231,9 +236,7 @@ class Claim:
     """One wormhole, from its code to a live link or its end. ``on_live(claim)``,
     ``on_dead(claim, why)`` ("ghost", "crowded", "wrong", "closed", "unreachable")."""
 
-    def __init__(self, hub: "Hub", code: str | None, versions: dict, on_live, on_dead,
-                 on_code=None):
-        self.hub = hub
+    def __init__(self, code: str | None, versions: dict, on_live, on_dead, on_code=None):
         self.on_live, self.on_dead, self.on_code = on_live, on_dead, on_code
         self.code = code
         self.state = "claiming"  # -> "keyed" -> "live" | "dead" | "closed"
@@ -357,7 +360,7 @@ class Link:
         self.down_since = time.monotonic()  # not connected since (None: connected)
         claim.status_listeners.append(self._status)
         factory = protocol.Factory()
-        factory.buildProtocol = lambda addr: _Inbound(self)
+        factory.buildProtocol = lambda addr: _Inbound(self.me.public_key, self.ends.add, self.house_source)
         claim.dilated.listener_for(SUBPROTOCOL).listen(factory)
 
     def _status(self, claim) -> None:
@@ -417,8 +420,9 @@ class Pair:
     """The link between ``me`` and ``them`` at ``table``, found again by derived codes
     whenever it is wanted and does not work (``pairs`` has the rules)."""
 
-    def __init__(self, hub: "Hub", me, them: bytes, table: str, book: Book):
-        self.hub, self.me, self.them, self.table, self.book = hub, me, bytes(them), table, book
+    def __init__(self, me, them: bytes, table: str, book: Book, tell):
+        """``tell(me, event)``: say something to the person (the hub's listeners)."""
+        self.me, self.them, self.table, self.book, self.tell = me, bytes(them), table, book, tell
         self.secret = pair_secret(me, them, table)
         self.stayer = stays(me.public_key, them)
         self.link: Link | None = None
@@ -493,7 +497,7 @@ class Pair:
         log.debug("%r: claims code %d", self, k)
         self.book.claiming(self.table, self.them, k)
         versions = {"parlour": {"pair": True}}
-        self.claims[k] = Claim(self.hub, pair_code(self.secret, k), versions,
+        self.claims[k] = Claim(pair_code(self.secret, k), versions,
                                lambda c, k=k: self._live(k, c), lambda c, why, k=k: self._dead(k, c, why))
         if not self.stayer:
             self._arm_lonely(k)
@@ -553,7 +557,7 @@ class Pair:
         if why in ("ghost", "crowded", "wrong"):
             self.dead.add(k)
         if why == "unreachable":
-            self.hub.tell(self.me, {"problem": unreachable_message()})
+            self.tell(self.me, {"problem": unreachable_message()})
         log.info("%r: code %d %s", self, k, why)
         reactor.callLater(1.0 if why in ("unreachable", "closed") else 0, self.tend)
 
@@ -590,11 +594,11 @@ class Pair:
 class Invitation:
     """A code a host reads out; it works once. ``events`` gets what happens to it."""
 
-    def __init__(self, hub: "Hub", me, table: str, offer: dict, book: Book, events):
-        self.hub, self.me, self.table, self.book, self.events = hub, me, table, book, events
+    def __init__(self, me, table: str, offer: dict, book: Book, events):
+        self.me, self.table, self.book, self.events = me, table, book, events
         self.code_ready = defer.Deferred()
         self.link: Link | None = None
-        self.claim = Claim(hub, None, {"parlour": offer}, self._live, self._dead, self._code)
+        self.claim = Claim(None, {"parlour": offer}, self._live, self._dead, self._code)
 
     def _code(self, _claim, code):
         if not self.code_ready.called:
@@ -639,7 +643,7 @@ class Hub:
     def pair(self, me, them: bytes, table: str) -> Pair:
         key = (me.public_key, bytes(them), table)
         if key not in self.pairs:
-            self.pairs[key] = Pair(self, me, them, table, self.book(me, table))
+            self.pairs[key] = Pair(me, them, table, self.book(me, table), self.tell)
         return self.pairs[key]
 
     def tell(self, me, event: dict) -> None:
@@ -653,7 +657,7 @@ class Hub:
         old = self.invitations.pop((me.public_key, table, seat), None)
         if old is not None:
             old.close()
-        invitation = Invitation(self, me, table, offer, book, events)
+        invitation = Invitation(me, table, offer, book, events)
         self.invitations[(me.public_key, table, seat)] = invitation
         return invitation.code_ready
 
@@ -716,7 +720,7 @@ class Hub:
             }
             result.errback(HouseError(messages.get(why, "the invitation ended before you joined")))
 
-        claim = Claim(self, code, {"parlour": {"key": me.public_key.hex()}}, live, dead)
+        claim = Claim(code, {"parlour": {"key": me.public_key.hex()}}, live, dead)
 
         def too_late():
             if not result.called:
@@ -760,3 +764,4 @@ class Hub:
 
 
 HUB = Hub()
+before_stop(HUB.close_all)  # its wormholes closed before the reactor stops

@@ -29,6 +29,14 @@ _started = threading.Lock()
 _thread: threading.Thread | None = None
 
 
+_BEFORE_STOP: list = []  # what closes before the reactor stops (each returns a Deferred)
+
+
+def before_stop(close) -> None:
+    """``close()`` (on the reactor's thread, returning a Deferred) runs before it stops."""
+    _BEFORE_STOP.append(close)
+
+
 def start() -> None:
     """The reactor's thread, once per process."""
     global _thread
@@ -37,7 +45,8 @@ def start() -> None:
             return
         _thread = threading.Thread(target=_run, name="parlour-houses", daemon=True)
         _thread.start()
-        # Before the interpreter joins non-daemon threads (Twisted's pool), not after.
+        # Before the interpreter joins non-daemon threads (Twisted's pool), not after
+        # (atexit runs after that join: the process would hang on the pool for a minute).
         register = getattr(threading, "_register_atexit", None)
         if register is not None:
             register(stop)
@@ -107,11 +116,10 @@ def stop(timeout: float = 3.0) -> None:
     thread = _thread
     if thread is None or not thread.is_alive():
         return
-    from net.houses import links
     done = threading.Event()
 
     def shut():
-        d = links.HUB.close_all() if links.HUB is not None else defer.succeed(None)
+        d = defer.gatherResults([close() for close in _BEFORE_STOP], consumeErrors=True)
         d.addBoth(lambda _: reactor.stop())
         d.addBoth(lambda _: done.set())
     try:

@@ -71,11 +71,11 @@ class GuestPlayer:
         if r.seat is not None and repeats(r.game, r.decision_state(), r.seat, data):
             return  # a second "Got it" once the first is logged: changes nothing
         try:
-            self._send(dict(data))
+            self.send(dict(data))
         except (IllegalAction, ReplicaHalted) as exc:
             self.core.emit(error_event(str(exc)))
 
-    def _send(self, data: dict) -> None:
+    def send(self, data: dict) -> None:
         """Sign and send one decision; nothing more is decided until it is settled."""
         core = self.core
         message = core.replica.act(data)
@@ -135,7 +135,7 @@ class GuestPlayer:
     def _bot_move(self, _seat: int) -> None:
         self.failed_at = self.core.replica.seq  # cleared below once the move is sent
         try:
-            self._send(self._bot_choice())
+            self.send(self._bot_choice())
             self.failed_at = None
         except (IllegalAction, ReplicaHalted) as exc:
             self.core.emit(error_event(f"the bot's move was refused: {exc}"))

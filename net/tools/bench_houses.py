@@ -136,7 +136,7 @@ async def far_player(args) -> None:
     core = GuestCore(Identity.generate("Far player"), emit=out, timings=TIMINGS,
                      bot_level="random", stop_on_alert=True, code=args.code)
     rounds, sent = [], {}
-    player, send, settle = core.player, core.player._send, core.player.settle
+    player, send, settle = core.player, core.player.send, core.player.settle
 
     def timed_send(data: dict) -> None:
         send(data)
@@ -148,7 +148,7 @@ async def far_player(args) -> None:
         settle(accepted)
         if was is not None and player.in_flight is None and "at" in sent:
             rounds.append(time.perf_counter() - sent.pop("at"))
-    player._send, player.settle = timed_send, timed_settle
+    player.send, player.settle = timed_send, timed_settle
     started = time.perf_counter()
     summary = await core.run()
     if summary["alerts"]:
@@ -235,9 +235,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.no_nodelay and (args.serve or args.code):
         from net.houses import links
-        protocol = links._dilation_connection.DilatedConnectionProtocol
-        protocol.connectionMade = protocol._parlour_made
-        protocol.dataReceived = protocol._parlour_received
+        links.quick_connections(False)
     if args.serve:
         asyncio.run(serve(args))
         return 0

@@ -40,7 +40,7 @@ from engine.registry import make_game
 from net.trust.deals.mental.group import G, Scalar, base_mul
 from net.trust.deals.mental.inprocess import InProcessDeal
 from net.trust.deals.mental.keys import DealContext
-from net.trust.deals.mental.machine import Hand, Played, Send
+from net.trust.deals.mental.machine import Dealt, Played, Send
 from net.trust.deals.mental.proofs import prove_dleq, prove_key, verify_dleq, verify_key
 from net.wire.identity import Identity
 
@@ -115,7 +115,7 @@ def deal_once(game, parties: int, ctx: DealContext) -> TimedDeal:
     deal = TimedDeal(game, identities(parties), [[s] for s in range(parties)], dealer=0,
                      context=ctx)
     deal.total = deal.deal()
-    assert all(deal.events(p, Hand) for p in deal.parties)
+    assert all(deal.events(p, Dealt) for p in deal.parties)
     return deal
 
 
@@ -160,7 +160,7 @@ def play_costs(game, plays: int, catch_up: bool) -> list[float]:
         for machine in deal.machines:
             machine.catch_up()
     costs = []
-    hands = {h.seat: list(h.cards) for p in deal.parties for h in deal.events(p, Hand)}
+    hands = {h.seat: list(h.cards) for p in deal.parties for h in deal.events(p, Dealt)}
     seat = 0
     while len(costs) < plays and any(hands.values()):
         if hands[seat]:
@@ -192,9 +192,9 @@ def reveal_cost(game) -> tuple[float, float]:
 
 def sizes(game) -> dict[str, list[int]]:
     deal = deal_once(game, 4, DealContext("bench-sizes", 4))
-    card = deal.events(1, Hand)[0].cards[0]
+    card = deal.events(1, Dealt)[0].cards[0]
     deal.run(1, deal.machines[1].play(1, card))
-    deal.run(0, deal.machines[0].commit(0, "bury", deal.events(0, Hand)[0].cards[:5]))
+    deal.run(0, deal.machines[0].commit(0, "bury", deal.events(0, Dealt)[0].cards[:5]))
     for party in deal.parties:
         deal.take(party, deal.machines[party].finish())
     deal.flush()

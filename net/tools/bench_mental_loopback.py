@@ -42,7 +42,7 @@ from engine.registry import make_game
 from net.trust.deals.mental import flows
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.keys import DealContext
-from net.trust.deals.mental.machine import Hand, Played
+from net.trust.deals.mental.machine import Dealt, Played
 from net.trust.deals.mental.sequencer import DealSequencer, parties_for
 from net.trust.deals.mental.setup import DealSetup
 from net.trust.signing import ACTION_DOMAIN, opens, seal
@@ -151,7 +151,7 @@ class Host:
         await self.submit(self.identity.public_key, self.client.start())
         elapsed = (await done) - start
         # the host reads each message as it relays it: it has its hand by now
-        assert any(isinstance(x, Hand) for x in self.client.learned)
+        assert any(isinstance(x, Dealt) for x in self.client.learned)
         return elapsed
 
     async def play_round(self, guest: bytes, n: int, mental: bool) -> float:
@@ -202,7 +202,7 @@ class Guest:
             self.costs["check"].append(time.perf_counter() - started)
         await self.send(sends)
         for out in self.client.learned[learned:]:
-            if isinstance(out, Hand):
+            if isinstance(out, Dealt):
                 self.hand = list(out.cards)
                 await self.conn.send({"type": "bench-done", "hand": self.client.setup.context.hand})
                 self.client.machine.catch_up()  # idle time: before the first card

@@ -45,7 +45,7 @@ def test_a_coming_sides_dial_gets_the_codes_link_once_dilation_connects_it():
 
     def scenario():
         claim = FakeClaim()
-        pair = links.Pair(links.HUB, me, them, "table-1", Book(None))
+        pair = links.Pair(me, them, "table-1", Book(None), links.HUB.tell)
         pair.adopt(links.Link(claim, me, "table-1", them))  # the code matched: live, not connected
         pair.want()
         dialled = pair.wait_link()

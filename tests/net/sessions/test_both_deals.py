@@ -226,7 +226,7 @@ class BackAgain:
         self.early = self.offered_early = 0
         self.joined_head: int | None = None
         auth = table.host.authority
-        from_host, on_joined, send = guest._from_host, guest._on_joined, guest.player._send
+        from_host, on_joined, send = guest._from_host, guest._on_joined, guest.player.send
         emit = guest.emit
 
         def watched(msg):
@@ -250,7 +250,7 @@ class BackAgain:
             self.offered_early += event["type"] == "state" and bool(event["legal"]) \
                 and guest.replica.seq < self.joined_head
             emit(event)
-        guest._from_host, guest._on_joined, guest.player._send = watched, joined, sending
+        guest._from_host, guest._on_joined, guest.player.send = watched, joined, sending
         guest.emit = emitting
 
 
