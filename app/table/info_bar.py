@@ -28,7 +28,7 @@ def mode_words(info: GameInfo) -> str:
 
 # The lock by the game's name: how the hand on the table was dealt ("state" event's
 # ``deal``; nothing against the computer), shut for the private deal, and in one line
-# what that means (README "Nobody sees your cards"; docs/protocol.md "What the host still
+# what that means (README "Nobody sees your cards"; docs/design.md "What the host still
 # learns").
 DEALS = {
     "private": (True, "Private deal: nobody, not even the host, sees your cards. The host's "

@@ -48,7 +48,7 @@ from net.wire.identity import Identity
 # dearest deal) gets the operation counts and the loopback projection.
 GAMES = sorted((make_game(title_id, ruleset, mode) for _, title_id, ruleset, mode in headline_variants()),
                key=lambda game: -game.deck.size)
-# What a logged step costs on loopback today (docs/protocol.md, "Measured": an action to
+# What a logged step costs on loopback today (docs/benchmarks.md, "A table on loopback": an action to
 # every peer verified, log fsynced): used only for the projection, which says so.
 LOG_STEP_MS = 5.0
 COUNTED = {"crypto_scalarmult_ed25519_noclamp": "variable-base mult",

@@ -1,6 +1,6 @@
 """A thin typed layer over libsodium's edwards25519 group, through PyNaCl's bindings.
 
-Why PyNaCl and Ed25519 (docs/protocol.md, "The mental-poker deal", says more): PyNaCl
+Why PyNaCl and Ed25519 (docs/design.md, "The group and the library", says more): PyNaCl
 is kept by PyCA, its wheels carry libsodium inside, and PyInstaller bundles it with no
 help. It exposes libsodium's edwards25519 point and scalar operations (not
 ristretto255). edwards25519 has cofactor 8, so this module deals only in points of the
