@@ -30,6 +30,7 @@ import pytest
 
 from net.constants import (HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT, TAKEOVER_AFTER_RESET,
                            TAKEOVER_AFTER_SILENCE, TAKEOVER_GATHER)
+from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.table_files import read_meta
 from net.trust import takeover
@@ -286,3 +287,55 @@ def test_a_host_leaving_hands_the_table_over_at_once(tmp_path, deal):
     assert entry.seq == table.host.authority.chain.seq + 1  # from the host's last entry
     texts = [e["text"] for e in table.guest_events[0] if e["type"] == "takeover"]
     assert texts and all("handed the table to Guest1" in t for t in texts), texts
+
+
+
+def test_a_table_handed_over_goes_on_when_its_heir_is_then_killed(tmp_path, deal):
+    """The host hands the table to seat 1 and comes back as a guest; then the heir's app is
+    killed mid-hand: the three players left (a majority of the four) carry the table on
+    again, as after any host gone — the handover they followed was spent once they
+    played at the heir's table (it named the heir as the only one who may carry on)."""
+    async def run():
+        table = await four_players(tmp_path, deal)
+        await table.host.hand_over(1)
+        await wait_for(lambda: carrying_on(table) is not None)
+        heir = carrying_on(table)
+        back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
+                         fingerprint=heir.identity.fingerprint, timings=table.timings,
+                         emit=[].append, state_dir=tmp_path / "host", bot_level="random",
+                         stop_on_alert=True, takeover=CARRY_ON)
+        table.guests.append(back)
+        table.tasks.append(asyncio.ensure_future(back.run()))
+        rest = [g for g in table.guests if g is not heir]
+        await wait_for(lambda: all(0 in g.succession.roster for g in rest), timeout=10)
+        gone_at = time.monotonic()
+        heir_killed(table, heir)
+        await wait_for(lambda: next_heir(rest) is not None or alerts(table), timeout=OLD_GRACE + 5)
+        return heir, back, next_heir(rest), time.monotonic() - gone_at
+
+    first, back, second, took = asyncio.run(run())
+    assert first.replica.seat == 1 and back.replica.seat == 0
+    assert second is back and took < OLD_GRACE, took
+
+
+def heir_killed(table, heir) -> None:
+    """The app of the player who carries the table on killed: its table's links reset, its
+    standby shut, its guest gone."""
+    carried = heir.succession.host
+    carried.phase = Phase.CLOSED
+    for link in list(carried.links.values()):
+        link.close("killed")
+    carried.spawn(carried.stop())
+    heir.succession.server.close()
+    table.tasks[table.guests.index(heir)].cancel()
+
+
+def next_heir(guests):
+    """The one of ``guests`` carrying the table on, once the others play at its table."""
+    hosting = [g for g in guests if g.succession.host is not None and g.succession.host.is_open]
+    if len(hosting) != 1:
+        return None
+    key = hosting[0].identity.public_key
+    others = [g for g in guests if g is not hosting[0]]
+    return hosting[0] if all(g.replica.host_key == key and g.state.value == "joined"
+                             for g in others) else None
