@@ -50,14 +50,14 @@ class GuestView:
         at our join — the position is the table's now, and our decision is offered;
         ``live``: entries as the host logged them, not a catch-up sync."""
         kinds = {a.entry.kind for a in accepted}
-        self._others_connection(accepted, was_names)
+        # In the log's order: a catch-up holding a takeover and, after it, the departed
+        # player's return leaves their seat shown back, not held for them.
+        for a in accepted:
+            if a.entry.kind == "takeover":
+                self._takeover(a.entry.body, was_names)
+            else:
+                self._others_connection([a], was_names)
         self._watch_shuffles(accepted)
-        for body in (a.entry.body for a in accepted if a.entry.kind == "takeover"):
-            names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
-            self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
-                                          names.get(body["seat"], ""), body["abandoned"],
-                                          body["reason"], departed_seat=body["departed_seat"],
-                                          handed=body.get("handover") is not None))
         self._away(accepted, live)
         for entry in (a.entry for a in accepted if a.entry.kind == ml.RESTART):
             body = entry.body
@@ -167,6 +167,14 @@ class GuestView:
                     self.core.emit(event)
 
     # -- the others -----------------------------------------------------------------------------
+    def _takeover(self, body: dict, was_names: dict) -> None:
+        """A player carried the table on: who, from whom, and why (a "takeover" event)."""
+        names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
+        self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
+                                      names.get(body["seat"], ""), body["abandoned"],
+                                      body["reason"], departed_seat=body["departed_seat"],
+                                      handed=body.get("handover") is not None))
+
     def _others_connection(self, accepted: list, was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
         given to a new key), in game."""

@@ -339,3 +339,53 @@ def next_heir(guests):
     others = [g for g in guests if g is not hosting[0]]
     return hosting[0] if all(g.replica.host_key == key and g.state.value == "joined"
                              for g in others) else None
+
+
+def test_a_guest_restarted_after_a_takeover_does_not_hold_the_seat_of_a_host_who_is_back(
+        tmp_path, deal):
+    """Seen in real windows: the host's app was killed, Dad carried the table on, Ann (the
+    old host) came back; then Maya's app was restarted. Rebuilt from her disk copy, her
+    table said "Ann's seat is held for them" while Ann played on: the catch-up told the
+    takeover after Ann's return. Told in the log's order, Ann's return comes last."""
+    from net.sessions.last_table import LastTable
+    from tests.net.sessions.test_both_deals import kill
+
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, timings=REAL,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        await table.start()
+        home = tmp_path / "victim"
+        for i in range(2):
+            table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.01)
+        victim = table.add_guest(ident("Victim"), takeover=CARRY_ON, bot_delay=0.01,
+                                 state_dir=home, remember=LastTable(home))
+        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await wait_for(lambda: all(len(g.succession.roster) == 3 for g in table.guests))
+        host_killed(table)
+        await wait_for(lambda: carrying_on(table) is not None, timeout=OLD_GRACE + 5)
+        heir = carrying_on(table)
+        where = {"address": "127.0.0.1", "port": heir.succession.host.port,
+                 "fingerprint": heir.identity.fingerprint, "timings": table.timings,
+                 "bot_level": "random", "bot_delay": 0.01, "stop_on_alert": True}
+        back = GuestCore(table.host.identity, emit=[].append, state_dir=tmp_path / "host", **where)
+        tasks = [asyncio.ensure_future(back.run())]
+        await wait_for(lambda: back.replica is not None and back.replica.seat == 0
+                       and victim.replica.seats[0].connected, timeout=10)
+        kill(victim)
+        await asyncio.sleep(0.3)
+        events = []
+        again = GuestCore(ident("Victim"), emit=events.append, state_dir=home,
+                          remember=LastTable(home), seat=LastTable(home).load()["seat"], **where)
+        tasks.append(asyncio.ensure_future(again.run()))
+        await wait_for(lambda: again.from_disk is not None and again.caught_up, timeout=10)
+        for guest in [again, back] + table.guests:
+            await guest.stop()
+        await asyncio.gather(*table.tasks, *tasks, return_exceptions=True)
+        return again, events
+
+    again, events = asyncio.run(run())
+    assert again.from_disk and again.replica.seats[0].connected
+    about_host = [e for e in events if e["type"] == "takeover" and e.get("stage") == "done"
+                  or e["type"] == "connection" and e.get("seat") == 0]
+    assert "takeover" in [e["type"] for e in about_host], about_host
+    assert about_host[-1]["type"] == "connection" and about_host[-1]["state"] == "connected", about_host
