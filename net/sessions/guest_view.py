@@ -54,7 +54,8 @@ class GuestView:
         # player's return leaves their seat shown back, not held for them.
         for a in accepted:
             if a.entry.kind == "takeover":
-                self._takeover(a.entry.body, was_names)
+                if not self._told_before(a.entry):
+                    self._takeover(a.entry.body, was_names)
             else:
                 self._others_connection([a], was_names)
         self._watch_shuffles(accepted)
@@ -167,6 +168,11 @@ class GuestView:
                     self.core.emit(event)
 
     # -- the others -----------------------------------------------------------------------------
+    def _told_before(self, entry: Entry) -> bool:
+        """An entry our replica was rebuilt with from our own copy on disk: its news was
+        told before the app was restarted (not again, as if it had just happened)."""
+        return self.core.from_disk is not None and entry.seq < self.core.from_disk
+
     def _takeover(self, body: dict, was_names: dict) -> None:
         """A player carried the table on: who, from whom, and why (a "takeover" event)."""
         names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
