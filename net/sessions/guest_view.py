@@ -51,12 +51,15 @@ class GuestView:
         ``live``: entries as the host logged them, not a catch-up sync."""
         kinds = {a.entry.kind for a in accepted}
         # In the log's order: a catch-up holding a takeover and, after it, the departed
-        # player's return leaves their seat shown back, not held for them.
-        for a in accepted:
+        # player's return leaves their seat shown back, not held for them. A catch-up from
+        # the log's start holds the setup too: seats taken before the game started (a
+        # computer player's among them) are no one coming or going.
+        setup = max((i for i, a in enumerate(accepted) if a.entry.kind == "start"), default=-1)
+        for i, a in enumerate(accepted):
             if a.entry.kind == "takeover":
                 if not self._told_before(a.entry):
                     self._takeover(a.entry.body, was_names)
-            else:
+            elif i > setup:
                 self._others_connection([a], was_names)
         self._watch_shuffles(accepted)
         self._away(accepted, live)
