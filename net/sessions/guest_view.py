@@ -172,9 +172,12 @@ class GuestView:
 
     # -- the others -----------------------------------------------------------------------------
     def _told_before(self, entry: Entry) -> bool:
-        """An entry our replica was rebuilt with from our own copy on disk: its news was
-        told before the app was restarted (not again, as if it had just happened)."""
-        return self.core.from_disk is not None and entry.seq < self.core.from_disk
+        """A takeover our replica was rebuilt with from our own copy on disk, whose
+        departed player is back: told before the app was restarted, and no longer so (not
+        again, as if it had just happened). Still away, their seat is still held: told."""
+        departed = self.replica.seats.get(entry.body["departed_seat"])
+        return self.core.from_disk is not None and entry.seq < self.core.from_disk \
+            and departed is not None and departed.connected
 
     def _takeover(self, body: dict, was_names: dict) -> None:
         """A player carried the table on: who, from whom, and why (a "takeover" event)."""
