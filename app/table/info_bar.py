@@ -182,7 +182,11 @@ class InfoBar(QFrame):
         self.trump_label.set_plain(vm.trump_text(info, view))
         sides = vm.side_names(info, names)
         short = [n.split(" (")[0] for n in sides]
+        variants = vm.name_variants(lambda limit: "Score " + " · ".join(
+            f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, data.scores)))
+        letters = "Score " + " · ".join(f"{n.replace('Team ', '')} {s}"
+                                        for n, s in zip(short, data.scores))
+        if letters != variants[0]:  # teams: short of room, each its letter, as on the seats
+            variants = [variants[0], letters]  # (cut, "Team A" and "Team B" both read "Te…")
         self.score_label.set_variants(
-            vm.name_variants(lambda limit: "Score " + " · ".join(
-                f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, data.scores))),
-            " · ".join(f"{n}: {s}" for n, s in zip(sides, data.scores)))
+            variants, " · ".join(f"{n}: {s}" for n, s in zip(sides, data.scores)))

@@ -50,14 +50,18 @@ class GuestView:
         at our join — the position is the table's now, and our decision is offered;
         ``live``: entries as the host logged them, not a catch-up sync."""
         kinds = {a.entry.kind for a in accepted}
-        self._others_connection(accepted, was_names)
+        # In the log's order: a catch-up holding a takeover and, after it, the departed
+        # player's return leaves their seat shown back, not held for them. A catch-up from
+        # the log's start holds the setup too: seats taken before the game started (a
+        # computer player's among them) are no one coming or going.
+        setup = max((i for i, a in enumerate(accepted) if a.entry.kind == "start"), default=-1)
+        for i, a in enumerate(accepted):
+            if a.entry.kind == "takeover":
+                if not self._told_before(a.entry):
+                    self._takeover(a.entry.body, was_names)
+            elif i > setup:
+                self._others_connection([a], was_names)
         self._watch_shuffles(accepted)
-        for body in (a.entry.body for a in accepted if a.entry.kind == "takeover"):
-            names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
-            self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
-                                          names.get(body["seat"], ""), body["abandoned"],
-                                          body["reason"], departed_seat=body["departed_seat"],
-                                          handed=body.get("handover") is not None))
         self._away(accepted, live)
         for entry in (a.entry for a in accepted if a.entry.kind == ml.RESTART):
             body = entry.body
@@ -178,6 +182,22 @@ class GuestView:
                     self.core.emit(event)
 
     # -- the others -----------------------------------------------------------------------------
+    def _told_before(self, entry: Entry) -> bool:
+        """A takeover our replica was rebuilt with from our own copy on disk, whose
+        departed player is back: told before the app was restarted, and no longer so (not
+        again, as if it had just happened). Still away, their seat is still held: told."""
+        departed = self.replica.seats.get(entry.body["departed_seat"])
+        return self.core.from_disk is not None and entry.seq < self.core.from_disk \
+            and departed is not None and departed.connected
+
+    def _takeover(self, body: dict, was_names: dict) -> None:
+        """A player carried the table on: who, from whom, and why (a "takeover" event)."""
+        names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
+        self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
+                                      names.get(body["seat"], ""), body["abandoned"],
+                                      body["reason"], departed_seat=body["departed_seat"],
+                                      handed=body.get("handover") is not None))
+
     def _others_connection(self, accepted: list, was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
         given to a new key), in game."""

@@ -240,9 +240,11 @@ class Succession:
             self._arm(self.core.timings.takeover_after(silent))
 
     def host_back(self) -> None:
-        """We joined a host (the old one back, or the one we followed)."""
+        """We joined a host (the old one back, or the one we followed). A handover we
+        followed is spent: should this host go in its turn, any of us may carry on."""
         self._cancel_timer()
         self.following = None
+        self.handover = None
         self._told_unreachable = False
 
     def on_handover(self, message: dict) -> None:

@@ -171,6 +171,27 @@ def test_the_contract_keeps_the_bidders_name_at_1024(qtbot, window, names):
     assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
 
 
+def test_the_scores_keep_which_team_is_which_at_1024(qtbot, window):
+    """Seen in real windows: hosting at 1024 px after a set hand, the header read "Score
+    Te… -100 · Te… 125" — both teams cut to the same "Te…". Short of room, a team is
+    its letter, as on the seats: "A -100 · B 125"."""
+    from net.sessions.events import state_event
+
+    window.resize(1024, 640)
+    game = make_game("rook")
+    state = game.deal(bytes(32), 1)
+    bridge = window.new_bridge()
+    window.table.attach(StubSession(), bridge)
+    window.stack.setCurrentWidget(window.table)
+    bridge.deliver({**table_event(game, {"game": "rook"}, names=["Ann", "Dad", "Maya", "Bot 4"]),
+                    "address": "192.168.1.20:47311"})  # a host's bar: its address too
+    bridge.deliver(state_event(game, state, 0, [], [-100, 125], 2, deal="private"))
+    settle()
+    shown = window.table.bar.score_label.text()
+    assert "A -100" in shown and "B 125" in shown, shown
+    assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
+
+
 def test_the_ace_declaration_fits_and_fits_the_mode(qtbot, window):
     """Horseshoes asks high or low for an ace of the suit led or of trump, in words
     that fit the mode: with three players there is no king to be above."""

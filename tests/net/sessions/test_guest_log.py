@@ -233,3 +233,36 @@ def test_a_restarted_guest_whose_copy_is_of_another_table_joins_the_new_one_afre
     assert dad.replica.table == second.host.table and dad.replica.seat == 3  # ...and sat here
     assert all(s["alerts"] == [] and s["fatal"] is None for s in summaries), summaries
     assert [s.hash for s in dad.replica.log] == [s.hash for s in second.host.authority.log]
+
+
+def test_a_restarted_guest_is_not_told_a_bot_stands_in_for_the_computer_player(tmp_path, deal):
+    """Seen in real windows: Maya's app restarted at a table with a computer player ("Bot
+    4") said "a bot plays for Bot 4 until they come back": rebuilt from the log's start,
+    the seat the bot was given at setup was told as a stand-in for a player gone."""
+    from net.sessions.last_table import LastTable
+    from tests.net.session_kit import wait_for
+    from tests.net.sessions.test_both_deals import kill
+    from tests.net.trust_table import identity as ident
+
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=1,  # seat 1: a computer
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        await table.start()
+        home = tmp_path / "victim"
+        table.add_guest(ident("Guest0"), bot_delay=0.01)
+        victim = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
+                                 remember=LastTable(home))
+        auth = table.host.authority
+        await wait_for(lambda: auth.state is not None and len(auth.state.history) >= 4, timeout=30)
+        kill(victim)
+        await asyncio.sleep(0.3)
+        back = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
+                               remember=LastTable(home), seat=LastTable(home).load()["seat"])
+        events = table.guest_events[table.guests.index(back)]
+        await wait_for(lambda: back.from_disk is not None and back.caught_up, timeout=10)
+        await table.close()
+        return back, events
+
+    back, events = asyncio.run(run())
+    assert back.from_disk and back.replica.seats[1].kind == "bot"
+    assert not [e for e in events if e["type"] == "connection" and e["state"] == "stand_in"], events

@@ -30,6 +30,7 @@ import pytest
 
 from net.constants import (HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT, TAKEOVER_AFTER_RESET,
                            TAKEOVER_AFTER_SILENCE, TAKEOVER_GATHER)
+from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.table_files import read_meta
 from net.trust import takeover
@@ -287,3 +288,111 @@ def test_a_host_leaving_hands_the_table_over_at_once(tmp_path, deal):
     assert entry.seq == table.host.authority.chain.seq + 1  # from the host's last entry
     texts = [e["text"] for e in table.guest_events[0] if e["type"] == "takeover"]
     assert texts and all("handed the table to Guest1" in t for t in texts), texts
+
+
+
+def test_a_table_handed_over_goes_on_when_its_heir_is_then_killed(tmp_path, deal):
+    """The host hands the table to seat 1 and comes back as a guest; then the heir's app is
+    killed mid-hand: the three players left (a majority of the four) carry the table on
+    again, as after any host gone — the handover they followed was spent once they
+    played at the heir's table (it named the heir as the only one who may carry on)."""
+    async def run():
+        table = await four_players(tmp_path, deal)
+        await table.host.hand_over(1)
+        await wait_for(lambda: carrying_on(table) is not None)
+        heir = carrying_on(table)
+        back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
+                         fingerprint=heir.identity.fingerprint, timings=table.timings,
+                         emit=[].append, state_dir=tmp_path / "host", bot_level="random",
+                         stop_on_alert=True, takeover=CARRY_ON)
+        table.guests.append(back)
+        table.tasks.append(asyncio.ensure_future(back.run()))
+        rest = [g for g in table.guests if g is not heir]
+        await wait_for(lambda: all(0 in g.succession.roster for g in rest), timeout=10)
+        gone_at = time.monotonic()
+        heir_killed(table, heir)
+        await wait_for(lambda: next_heir(rest) is not None or alerts(table), timeout=OLD_GRACE + 5)
+        return heir, back, next_heir(rest), time.monotonic() - gone_at
+
+    first, back, second, took = asyncio.run(run())
+    assert first.replica.seat == 1 and back.replica.seat == 0
+    assert second is back and took < OLD_GRACE, took
+
+
+def heir_killed(table, heir) -> None:
+    """The app of the player who carries the table on killed: its table's links reset, its
+    standby shut, its guest gone."""
+    carried = heir.succession.host
+    carried.phase = Phase.CLOSED
+    for link in list(carried.links.values()):
+        link.close("killed")
+    carried.spawn(carried.stop())
+    heir.succession.server.close()
+    table.tasks[table.guests.index(heir)].cancel()
+
+
+def next_heir(guests):
+    """The one of ``guests`` carrying the table on, once the others play at its table."""
+    hosting = [g for g in guests if g.succession.host is not None and g.succession.host.is_open]
+    if len(hosting) != 1:
+        return None
+    key = hosting[0].identity.public_key
+    others = [g for g in guests if g is not hosting[0]]
+    return hosting[0] if all(g.replica.host_key == key and g.state.value == "joined"
+                             for g in others) else None
+
+
+@pytest.mark.parametrize("host_back", [True, False], ids=["host back", "host away"])
+def test_a_guest_restarted_after_a_takeover_does_not_hold_the_seat_of_a_host_who_is_back(
+        tmp_path, deal, host_back):
+    """Seen in real windows: the host's app was killed, Dad carried the table on, Ann (the
+    old host) came back; then Maya's app was restarted. Rebuilt from her disk copy, her
+    table said "Ann's seat is held for them" while Ann played on: the catch-up told the
+    takeover after Ann's return (and told it at all: it was on her disk, news she had
+    been told before). Told in the log's order, Ann's return comes last."""
+    from net.sessions.last_table import LastTable
+    from tests.net.sessions.test_both_deals import kill
+
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, timings=REAL,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        await table.start()
+        home = tmp_path / "victim"
+        held = {**CARRY_ON, "host_kw": {**CARRY_ON["host_kw"], "stand_in_after": 60}}  # no bot
+        for i in range(2):
+            table.add_guest(ident(f"Guest{i}"), takeover=held, bot_delay=0.01)
+        victim = table.add_guest(ident("Victim"), takeover=held, bot_delay=0.01,
+                                 state_dir=home, remember=LastTable(home))
+        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await wait_for(lambda: all(len(g.succession.roster) == 3 for g in table.guests))
+        host_killed(table)
+        await wait_for(lambda: carrying_on(table) is not None, timeout=OLD_GRACE + 5)
+        heir = carrying_on(table)
+        where = {"address": "127.0.0.1", "port": heir.succession.host.port,
+                 "fingerprint": heir.identity.fingerprint, "timings": table.timings,
+                 "bot_level": "random", "bot_delay": 0.01, "stop_on_alert": True}
+        back = GuestCore(table.host.identity, emit=[].append, state_dir=tmp_path / "host", **where)
+        tasks = [asyncio.ensure_future(back.run())] if host_back else []
+        await wait_for(lambda: victim.replica.seats[0].connected == host_back
+                       and victim.replica.host_key == heir.identity.public_key, timeout=10)
+        kill(victim)
+        await asyncio.sleep(0.3)
+        events = []
+        again = GuestCore(ident("Victim"), emit=events.append, state_dir=home,
+                          remember=LastTable(home), seat=LastTable(home).load()["seat"], **where)
+        tasks.append(asyncio.ensure_future(again.run()))
+        await wait_for(lambda: again.from_disk is not None and again.caught_up, timeout=10)
+        for guest in [again, back] + table.guests:
+            await guest.stop()
+        await asyncio.gather(*table.tasks, *tasks, return_exceptions=True)
+        return again, events
+
+    again, events = asyncio.run(run())
+    assert again.from_disk and again.replica.seats[0].connected == host_back
+    about_host = [e for e in events if e["type"] == "takeover" and e.get("stage") == "done"
+                  or e["type"] == "connection" and e.get("seat") == 0]
+    if host_back:  # the takeover was on its disk, told before its app was killed: not again
+        assert about_host[-1]["type"] == "connection" and about_host[-1]["state"] == "connected"
+        assert not [e for e in events if e["type"] == "takeover"], events
+    else:  # its seat is still held for them: said
+        assert about_host[-1]["type"] == "takeover" and about_host[-1]["departed_seat"] == 0, about_host
