@@ -240,7 +240,6 @@ def test_a_restarted_guest_is_not_told_a_bot_stands_in_for_the_computer_player(t
     4") said "a bot plays for Bot 4 until they come back": rebuilt from the log's start,
     the seat the bot was given at setup was told as a stand-in for a player gone."""
     from net.sessions.last_table import LastTable
-    from tests.net.session_kit import wait_for
     from tests.net.sessions.test_both_deals import kill
     from tests.net.trust_table import identity as ident
 
@@ -253,13 +252,13 @@ def test_a_restarted_guest_is_not_told_a_bot_stands_in_for_the_computer_player(t
         victim = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
                                  remember=LastTable(home))
         auth = table.host.authority
-        await wait_for(lambda: auth.state is not None and len(auth.state.history) >= 4, timeout=30)
+        await until(lambda: auth.state is not None and len(auth.state.history) >= 4, timeout=30)
         kill(victim)
         await asyncio.sleep(0.3)
         back = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
                                remember=LastTable(home), seat=LastTable(home).load()["seat"])
         events = table.guest_events[table.guests.index(back)]
-        await wait_for(lambda: back.from_disk is not None and back.caught_up, timeout=10)
+        await until(lambda: back.from_disk is not None and back.caught_up, timeout=10)
         await table.close()
         return back, events
 

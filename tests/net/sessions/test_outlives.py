@@ -299,7 +299,7 @@ def test_a_table_handed_over_goes_on_when_its_heir_is_then_killed(tmp_path, deal
     async def run():
         table = await four_players(tmp_path, deal)
         await table.host.hand_over(1)
-        await wait_for(lambda: carrying_on(table) is not None)
+        await until(lambda: carrying_on(table) is not None)
         heir = carrying_on(table)
         back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
                          fingerprint=heir.identity.fingerprint, timings=table.timings,
@@ -308,10 +308,10 @@ def test_a_table_handed_over_goes_on_when_its_heir_is_then_killed(tmp_path, deal
         table.guests.append(back)
         table.tasks.append(asyncio.ensure_future(back.run()))
         rest = [g for g in table.guests if g is not heir]
-        await wait_for(lambda: all(0 in g.succession.roster for g in rest), timeout=10)
+        await until(lambda: all(0 in g.succession.roster for g in rest), timeout=10)
         gone_at = time.monotonic()
         heir_killed(table, heir)
-        await wait_for(lambda: next_heir(rest) is not None or alerts(table), timeout=OLD_GRACE + 5)
+        await until(lambda: next_heir(rest) is not None or alerts(table), timeout=OLD_GRACE + 5)
         return heir, back, next_heir(rest), time.monotonic() - gone_at
 
     first, back, second, took = asyncio.run(run())
@@ -363,17 +363,17 @@ def test_a_guest_restarted_after_a_takeover_does_not_hold_the_seat_of_a_host_who
             table.add_guest(ident(f"Guest{i}"), takeover=held, bot_delay=0.01)
         victim = table.add_guest(ident("Victim"), takeover=held, bot_delay=0.01,
                                  state_dir=home, remember=LastTable(home))
-        await wait_for(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
-        await wait_for(lambda: all(len(g.succession.roster) == 3 for g in table.guests))
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await until(lambda: all(len(g.succession.roster) == 3 for g in table.guests))
         host_killed(table)
-        await wait_for(lambda: carrying_on(table) is not None, timeout=OLD_GRACE + 5)
+        await until(lambda: carrying_on(table) is not None, timeout=OLD_GRACE + 5)
         heir = carrying_on(table)
         where = {"address": "127.0.0.1", "port": heir.succession.host.port,
                  "fingerprint": heir.identity.fingerprint, "timings": table.timings,
                  "bot_level": "random", "bot_delay": 0.01, "stop_on_alert": True}
         back = GuestCore(table.host.identity, emit=[].append, state_dir=tmp_path / "host", **where)
         tasks = [asyncio.ensure_future(back.run())] if host_back else []
-        await wait_for(lambda: victim.replica.seats[0].connected == host_back
+        await until(lambda: victim.replica.seats[0].connected == host_back
                        and victim.replica.host_key == heir.identity.public_key, timeout=10)
         kill(victim)
         await asyncio.sleep(0.3)
@@ -381,7 +381,7 @@ def test_a_guest_restarted_after_a_takeover_does_not_hold_the_seat_of_a_host_who
         again = GuestCore(ident("Victim"), emit=events.append, state_dir=home,
                           remember=LastTable(home), seat=LastTable(home).load()["seat"], **where)
         tasks.append(asyncio.ensure_future(again.run()))
-        await wait_for(lambda: again.from_disk is not None and again.caught_up, timeout=10)
+        await until(lambda: again.from_disk is not None and again.caught_up, timeout=10)
         for guest in [again, back] + table.guests:
             await guest.stop()
         await asyncio.gather(*table.tasks, *tasks, return_exceptions=True)
