@@ -309,9 +309,13 @@ class LobbyPage(QWidget):
             elif item.widget() is not None:
                 item.widget().deleteLater()
         self._shown_carried = self._carried_ids()
+        shown = 0
         for offer in self.unfinished:
-            row = QHBoxLayout()
             table = carried_on(offer, self.tables)
+            if offer.get("handed") and table is None:
+                continue  # handed to a player: rejoined where it goes on, never resumed here
+            shown += 1
+            row = QHBoxLayout()
             go = QPushButton(unfinished_text(offer, table))
             go.setObjectName(f"continue-{offer['kind']}")
             go.setMinimumHeight(36)
@@ -331,7 +335,7 @@ class LobbyPage(QWidget):
             row.addWidget(go, 1)
             row.addWidget(drop)
             self.unfinished_rows.addLayout(row)
-        self.unfinished_card.setVisible(bool(self.unfinished))
+        self.unfinished_card.setVisible(bool(shown))
         self.on_tables({"tables": self.tables})  # a carried-on table's row is ours to rejoin
 
     def _rejoin(self) -> None:

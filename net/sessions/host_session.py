@@ -326,7 +326,7 @@ class HostCore:
         signed = takeover.hand_over(self.identity, auth.table, seat, auth.chain.seq, auth.chain.head)
         self.outbox.broadcast({"type": "handover", "signed": signed, "address": address,
                                "port": port})
-        self._record(done=True)  # not resumed here: the table goes on at the heir's
+        self._record(done=True, handed=True)  # not resumed here: rejoined at the heir's
         await wait_until(self.outbox.all_hung_up, HANDOVER_GRACE)
         await self.stop()
         return True
@@ -362,10 +362,12 @@ class HostCore:
         self.emit({"type": "finished", **self.result})
         self.finished.set()
 
-    def _record(self, done: bool) -> None:
-        """The record beside the log: done or not, and how the game stands."""
+    def _record(self, done: bool, handed: bool = False) -> None:
+        """The record beside the log: done or not (or handed to a player), and how the
+        game stands."""
         side = self.game.side_of(self.you) if self.you is not None else 0
-        self.files.write_meta(self.authority, self.port if self.listen else None, done, side)
+        self.files.write_meta(self.authority, self.port if self.listen else None, done, side,
+                              handed)
 
     def summary(self, reason: str) -> dict:
         """How the table stands: hands, scores, winner, what each peer acknowledged."""

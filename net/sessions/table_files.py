@@ -158,14 +158,16 @@ class TableFiles:
         return store
 
     def write_meta(self, authority: HostAuthority, port: int | None, done: bool,
-                   side: int = 0) -> None:
-        """``side``: the host person's side (the lobby shows its score first)."""
+                   side: int = 0, handed: bool = False) -> None:
+        """``side``: the host person's side (the lobby shows its score first); ``handed``:
+        the host handed the table to a player (never resumed here, but rejoined there)."""
         match = authority.match
         meta = {"table": authority.table, "port": port, "done": done, "side": side,
                 "name": authority.name, "game": authority.game.key(),
                 "hand": match.hand_number + 1 if match else 0,
                 "scores": list(match.scores) if match else [],
-                "started": match is not None, "over": bool(match is not None and match.is_over)}
+                "started": match is not None, "over": bool(match is not None and match.is_over),
+                "handed": handed}
         write_meta(self.dir, meta)
 
     def close(self) -> None:
@@ -191,12 +193,14 @@ def write_meta(state_dir: Path, meta: dict) -> None:
 def unfinished(state_dir: str | os.PathLike) -> dict | None:
     """The game left unfinished in ``state_dir`` (a crash, or the app closed mid-game),
     as its record says — ``{"table", "name", "game": {game, ruleset, mode, options},
-    "hand", "scores", "side", "started", "port"}`` — or None (a game over, or not begun,
-    is nothing to go on with). The log itself is checked only
-    when the table is opened again."""
+    "hand", "scores", "side", "started", "port", "handed"}`` — or None (a game over, or
+    not begun, is nothing to go on with). ``handed``: its host handed it to a player on
+    leaving, so it goes on there (to rejoin, never to resume here). The log itself is
+    checked only when the table is opened again."""
     meta = read_meta(Path(state_dir))
     game = meta.get("game")
-    if meta.get("done") is not False or not meta.get("started") or meta.get("over") \
+    handed = meta.get("handed") is True
+    if (meta.get("done") is not False and not handed) or not meta.get("started") or meta.get("over") \
             or not (Path(state_dir) / HOST_LOG_FILE).exists() \
             or not isinstance(game, dict) or not isinstance(game.get("game"), str):
         return None
@@ -208,7 +212,8 @@ def unfinished(state_dir: str | os.PathLike) -> dict | None:
     return {"table": str(meta.get("table") or ""), "name": str(meta.get("name") or ""),
             "side": side,
             "game": game, "hand": hand, "scores": scores, "started": bool(meta.get("started")),
-            "port": meta.get("port") if isinstance(meta.get("port"), int) else 0}
+            "port": meta.get("port") if isinstance(meta.get("port"), int) else 0,
+            "handed": handed}
 
 
 def discard(state_dir: str | os.PathLike) -> None:
@@ -217,6 +222,6 @@ def discard(state_dir: str | os.PathLike) -> None:
     meta = read_meta(Path(state_dir))
     if meta:
         try:
-            write_meta(Path(state_dir), {**meta, "done": True})
+            write_meta(Path(state_dir), {**meta, "done": True, "handed": False})
         except OSError:
             log.warning("could not mark the table in %s done", state_dir, exc_info=True)

@@ -4,6 +4,7 @@ the window that carries the table on keeps playing, as its host."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QPushButton
 from test_app_play import sit_down
 
 from net.sessions.events import takeover_event
@@ -176,3 +177,27 @@ def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_pat
     assert not guests["Dad"].of("alert") and not guests["Maya"].of("alert")
     assert any("handed the table to Dad" in e["text"] for e in guests["Maya"].of("takeover"))
     assert carried.match.hand_number == 1
+    # the table handed over is never resumed here, but rejoined where it goes on
+    from net.sessions.table_files import unfinished
+    left = unfinished(tmp_path / "gui-host")
+    assert left is not None and left["handed"] and left["table"] == carried.table
+
+
+def test_a_table_handed_over_is_offered_to_rejoin_where_it_goes_on_never_to_resume(qtbot, window):
+    """Ann handed her table to Dad and left: her lobby offers nothing while Dad's table is
+    not in sight (resuming hers would split the table in two), then "Rejoin your table —
+    Dad is hosting it now", and its row is hers to join."""
+    lobby = window.lobby
+    offer = {"kind": "host", "table": "t-ann", "name": "Ann's table", "game": {"game": "rook"},
+             "hand": 2, "scores": [40, 60], "side": 0, "started": True, "port": 0, "handed": True}
+    lobby.on_unfinished([offer])
+    assert not lobby.unfinished_card.isVisibleTo(window)
+    dads = {"id": "d", "table": "t-ann", "name": "Ann's table", "game": "rook", "ruleset": "rook",
+            "mode": None, "host": "Dad", "fingerprint": "d4d0", "open_seats": 0, "in_game": True,
+            "address": "192.168.1.30", "port": 40000, "protocol": 7}
+    lobby.on_tables({"tables": [dads]})
+    qtbot.waitUntil(lambda: lobby.unfinished_card.isVisibleTo(window))
+    [go] = [b for b in lobby.unfinished_card.findChildren(QPushButton) if b.objectName() == "continue-host"]
+    assert go.text().startswith("Rejoin your table “Ann's table” — Dad is hosting it now")
+    lobby.list.setCurrentRow(0)
+    assert lobby.join_button.isEnabled()  # full, but her seat is held there
