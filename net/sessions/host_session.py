@@ -41,6 +41,7 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from engine.bots import make_bot
 from engine.deal import derive_seed
@@ -126,59 +127,83 @@ def signing(command):
     return run
 
 
+@dataclass(frozen=True)
+class HostOptions:
+    """How a hosted table behaves: where it listens, who plays what, and what it does by
+    itself. Values only; ``HostCore`` is handed its collaborators apart."""
+
+    bind: str = "127.0.0.1"
+    port: int = 0  # 0: any free port (a restarted host: the one it had)
+    listen: bool = True  # False: a game against the computer (no network)
+    interfaces: object = None  # None: no mDNS advert (join by address only)
+    timings: Timings | None = None
+    bots: dict[int, str] | None = None  # seat -> level of the bots seated at the start
+    you: int | None = 0  # the host person's seat (None: nobody plays here)
+    autoplay: bool = False  # a bot plays the host's own seat
+    auto_start: bool = False  # deal as soon as every seat is taken
+    hands: int | None = None  # headless: finish after this many hands (None: the game)
+    stand_in_after: float | None = None  # a bot for a dropped seat after this (None: never)
+    stand_in_level: str = "normal"
+    readmit_names: bool = False  # headless only: a new key gets an away seat by its name
+    bot_delay: float = 0.0
+    restart_grace: float = RESTART_GRACE
+    resume: bool = False  # whatever unfinished table is on disk
+    fresh: bool = False  # never an unfinished table (else: only the same table)
+    # Headless (the CLI, benches): the table finishes by itself when the game is over
+    # (None: when a bot plays the host's seat, ``autoplay``).
+    headless: bool | None = None
+    mental_deal: bool = PRIVATE_DEAL  # the private deal (the settings' "private_deal" wins)
+    table_seed: bytes | None = None  # tests: the deals and first dealers follow from it
+
+
 class HostCore:
     """One hosted table. ``await start()``, then commands; ``await stop()`` at the end."""
 
     def __init__(self, identity, settings: dict | None, *, state_dir: str | os.PathLike,
-                 emit: Emit | None = None, bind: str = "127.0.0.1", port: int = 0,
-                 listen: bool = True, interfaces=None, timings: Timings | None = None,
-                 bots: dict[int, str] | None = None, you: int | None = 0,
-                 autoplay: bool = False, auto_start: bool = False, hands: int | None = None,
-                 stand_in_after: float | None = None, stand_in_level: str = "normal",
-                 readmit_names: bool = False, bot_delay: float = 0.0,
-                 restart_grace: float = RESTART_GRACE, resume: bool = False, fresh: bool = False,
+                 emit: Emit | None = None, options: HostOptions | None = None,
                  admission: Admission | None = None, tamper=None, rng=None,
-                 table_seed: bytes | None = None, headless: bool | None = None,
-                 authority: HostAuthority | None = None, mental_deal: bool = PRIVATE_DEAL):
+                 authority: HostAuthority | None = None, **knobs):
+        """``options``: how the table behaves (``HostOptions``); any of its fields may also
+        be given by name (``autoplay=True``), over ``options``. ``admission`` (the
+        connection caps), ``tamper`` (tests: a hook on what is sent), ``rng`` (the deal's
+        randomness) and ``authority`` (a player's log that carries the table on) are the
+        collaborators made elsewhere."""
+        options = self.options = replace(options or HostOptions(), **knobs)
         self.identity = identity
         self.key = identity.public_key
         self.fingerprint = identity.fingerprint
         self.settings = dict(settings or {})
         self.emit: Emit = emit or (lambda event: None)
-        self.bind, self.port, self.listen = bind, port, listen
-        self.interfaces = interfaces  # None: no mDNS advert (join by address only)
-        self.timings = timings or Timings()
-        self.you = you
-        self.autoplay = autoplay  # a bot plays the host's own seat
-        # Headless (the CLI, benches): the table finishes by itself when the game is over.
-        self.headless = autoplay if headless is None else headless
-        self.auto_start = auto_start  # deal as soon as every seat is taken
+        self.port, self.listen = options.port, options.listen  # (the port: the one opened)
+        self.timings = options.timings or Timings()
+        self.you = options.you  # the host person's seat (it may move before the deal)
+        self.headless = options.autoplay if options.headless is None else options.headless
+        self.auto_start = options.auto_start  # deal as soon as every seat is taken
         self.deal_once = False  # deal the next hand by itself, once (a person's carried-on table)
-        self.hands = hands  # headless: finish after this many hands (None: the game)
         # resume: whatever unfinished table is there; fresh: never; else only the same table
-        self.resume = True if resume else (False if fresh else None)
-        self.table_seed = table_seed  # tests: the deals and first dealers follow from it
-        self.rng = rng or (seeded_rng(table_seed) if table_seed else os.urandom)
+        self.resume = True if options.resume else (False if options.fresh else None)
+        self.rng = rng or (seeded_rng(options.table_seed) if options.table_seed else os.urandom)
         self.phase = Phase.OPENING
         self.authority: HostAuthority | None = None
         self.carried_on = authority  # a player's log made the authority (succession)
-        self.files = TableFiles(state_dir, self.emit, keep_old=listen)
+        self.files = TableFiles(state_dir, self.emit, keep_old=self.listen)
         # the mental-poker deal (issue 13; on by default); the app's box: "private_deal"
-        self.mental_deal = bool(self.settings.pop("private_deal", mental_deal))
+        self.mental_deal = bool(self.settings.pop("private_deal", options.mental_deal))
         self.server = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after),
                              tamper)
         self.arrivals = Arrivals(self, unseated_wait=self.timings.unseated_wait,
-                                 restart_grace=restart_grace, readmit_names=readmit_names,
+                                 restart_grace=options.restart_grace,
+                                 readmit_names=options.readmit_names,
                                  live_within=self.timings.live)
-        self.seating = Seating(self, bots)
-        self.stand_ins = StandIns(self, stand_in_after, stand_in_level)
-        self.takeback = Takeback(self, restart_grace)
-        self.bots = HostBots(self, bot_delay)
+        self.seating = Seating(self, options.bots)
+        self.stand_ins = StandIns(self, options.stand_in_after, options.stand_in_level)
+        self.takeback = Takeback(self, options.restart_grace)
+        self.bots = HostBots(self, options.bot_delay)
         self.view = HostView(self)
-        self.advert = Advert(interfaces)
+        self.advert = Advert(options.interfaces)
         self.roster = Roster(self)
         self.deal_watch = DealWatch(self)
         self.ending = Ending(self)
@@ -237,20 +262,20 @@ class HostCore:
     async def _listen(self) -> None:
         port = self.port or (self.files.meta().get("port", 0) if self.restored else 0)
         raise_file_limit()
-        self.server = await start_server(self.bind, port, self.identity, self.serve,
+        self.server = await start_server(self.options.bind, port, self.identity, self.serve,
                                          schemas=WIRE, timeout=self.timings.connect,
                                          admission=self.admission)
         self.port = self.server.port
-        self.emit({"type": "listening", "address": self.bind, "port": self.port,
+        self.emit({"type": "listening", "address": self.options.bind, "port": self.port,
                    "table": self.table, "fingerprint": self.fingerprint,
                    "restored": self.restored, "head": self.authority.chain.seq})
-        if self.interfaces is not None:
+        if self.options.interfaces is not None:
             await self.advert.start(self.identity, self.authority, self.port)
 
     def _open_new(self) -> None:
         auth = self.authority = self.files.new(self.identity, self.rng, self.mental_deal,
                                                self.timings.contribution, self.timings.drop_wait)
-        suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
+        suffix = (self.rng if self.options.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))
         for seat, kind, key, name, level in self.seating.first_seats(self.game.num_players,
@@ -497,11 +522,12 @@ class HostCore:
             if self.auto_start and self.seating.all_taken():
                 self.start_game()
             return
-        if self.hands is not None and match.hand_number >= self.hands and match.state is None:
+        hands = self.options.hands
+        if hands is not None and match.hand_number >= hands and match.state is None:
             self.spawn(self.finish(f"{match.hand_number} hand(s) played"))
             return
         if match.is_over:
-            if self.headless or self.hands is not None:  # headless: the table is done
+            if self.headless or hands is not None:  # headless: the table is done
                 self.spawn(self.finish("the game is over"))
             return  # a person hosting may offer a rematch: the guests stay
         if (self.auto_start or self.deal_once) and match.state is None \
@@ -544,8 +570,8 @@ class HostCore:
             return
         self.seating.fill()
         dealer = None
-        if self.table_seed is not None:
-            dealer = self.game.first_dealer(derive_seed(self.table_seed, "game", self.games_started))
+        if self.options.table_seed is not None:
+            dealer = self.game.first_dealer(derive_seed(self.options.table_seed, "game", self.games_started))
         self.games_started += 1
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
@@ -615,7 +641,7 @@ class HostBots:
         info = t.authority.seats.get(seat)
         if info is None or info.key != t.key:
             return False
-        return info.kind == "bot" or (seat == t.you and t.autoplay)
+        return info.kind == "bot" or (seat == t.you and t.options.autoplay)
 
     def due(self) -> list[int]:
         state = self.table.authority.state
