@@ -204,7 +204,7 @@ class HostCore:
         self.bots = HostBots(self, options.bot_delay)
         self.view = HostView(self)
         self.advert = Advert(options.interfaces)
-        self.roster = Roster(self)
+        self.roster = Roster(lambda: self.outbox.links.values())
         self.deal_watch = DealWatch(self)
         self.ending = Ending(self)
         self.houses = HostHouses(self)  # invitations from other houses, their ways back
