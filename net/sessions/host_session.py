@@ -206,7 +206,7 @@ class HostCore:
         self.advert = Advert(options.interfaces)
         self.roster = Roster(lambda: self.outbox.links.values())
         self.deal_watch = DealWatch(self)
-        self.ending = Ending(self)
+        self.ending = Ending(lambda: self.authority, self.outbox, self.arrivals.joined_message)
         self.houses = HostHouses(self)  # invitations from other houses, their ways back
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
                                        watched=self._watched, connected=self.connected,
