@@ -199,7 +199,9 @@ class HostCore:
                                  readmit_names=options.readmit_names,
                                  live_within=self.timings.live)
         self.seating = Seating(self, options.bots)
-        self.stand_ins = StandIns(self, options.stand_in_after, options.stand_in_level)
+        self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
+                                  apply=self.apply, forget_bot=lambda seat: self.bots.forget(seat),
+                                  after=options.stand_in_after, level=options.stand_in_level)
         self.takeback = Takeback(self, options.restart_grace)
         self.bots = HostBots(self, options.bot_delay)
         self.view = HostView(self)
@@ -610,9 +612,6 @@ class HostCore:
     @signing
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
-
-    def forget_bot(self, seat: int) -> None:
-        self.bots.forget(seat)
 
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event)."""

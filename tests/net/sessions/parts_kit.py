@@ -85,7 +85,9 @@ class RecordingTable:
         for seat in (1, 2, 3):
             self.authority.seat(seat, "empty")
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after))
-        self.stand_ins = StandIns(self, stand_in_after)
+        self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
+                                  apply=self.apply, forget_bot=self.forget_bot,
+                                  after=stand_in_after)
         self.takeback = Takeback(self, grace=10.0)  # idle: this table was not restarted
         self.admission = SimpleNamespace(seat=lambda t: self.calls.append(("seat ticket", t)),
                                          wait=lambda t: self.calls.append(("wait ticket", t)))
