@@ -207,7 +207,9 @@ class HostCore:
         self.view = HostView(self)
         self.advert = Advert(options.interfaces)
         self.roster = Roster(lambda: self.outbox.links.values())
-        self.deal_watch = DealWatch(self)
+        self.deal_watch = DealWatch(lambda: self.authority, self.timers, self.outbox, self.stand_ins,
+                                    self.takeback, emit=self.emit, apply=self.apply,
+                                    is_open=lambda: self.is_open)
         self.ending = Ending(lambda: self.authority, self.outbox, self.arrivals.joined_message)
         self.houses = HostHouses(self)  # invitations from other houses, their ways back
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
