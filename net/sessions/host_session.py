@@ -202,7 +202,12 @@ class HostCore:
         self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
                                   apply=self.apply, forget_bot=lambda seat: self.bots.forget(seat),
                                   after=options.stand_in_after, level=options.stand_in_level)
-        self.takeback = Takeback(self, options.restart_grace)
+        self.takeback = Takeback(lambda: self.authority, self.timers, self.outbox,
+                                 evidence=self.files.dir / "evidence", emit=self.emit,
+                                 sync=lambda: self.files.store.sync(), log_only=self.log_only,
+                                 receive=self.receive, went_on=self._taken_back,
+                                 failed=lambda reason, waited: self.spawn(self.finish(reason, waited)),
+                                 grace=options.restart_grace)
         self.bots = HostBots(self, options.bot_delay)
         self.view = HostView(self)
         self.advert = Advert(options.interfaces)
@@ -359,6 +364,13 @@ class HostCore:
         await wait_until(self.outbox.all_hung_up, HANDOVER_GRACE)
         await self.stop()
         return True
+
+    def _taken_back(self, grace: float) -> None:
+        """The entries the disk lost are back (``takeback``): the peers still away get what
+        is left of the restart ``grace``, and the table goes on."""
+        self.arrivals.after_restart(grace)
+        self.view.state([])
+        self.refresh()
 
     def _watched(self):
         """The authority ``whereabouts`` watches: while players may come and go in a match."""

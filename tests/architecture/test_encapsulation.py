@@ -43,7 +43,7 @@ _BOSS = ("a part of the table's core, handed the whole core: the core is to wire
 OWNERS: dict[tuple[str, str, str], str] = {
     **{("net/sessions/host_session.py", "HostCore", part): _BOSS
        for part in ("Arrivals", "HostBots", "HostHouses", "HostView",
-                    "Seating", "Takeback")},
+                    "Seating")},
     **{("net/sessions/guest_session.py", "GuestCore", part): _BOSS
        for part in ("GuestHouses", "GuestPlayer", "GuestView", "Succession")},
 }
