@@ -198,7 +198,10 @@ class HostCore:
                                  restart_grace=options.restart_grace,
                                  readmit_names=options.readmit_names,
                                  live_within=self.timings.live)
-        self.seating = Seating(self, options.bots)
+        self.seating = Seating(lambda: self.authority, self.key, self.fingerprint,
+                               you=lambda: self.you, connected=self.connected, emit=self.emit,
+                               apply=self.apply, log_only=self.log_only, settled=self.settled,
+                               reseated=self.reseated, bot_levels=options.bots)
         self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
                                   apply=self.apply, forget_bot=lambda seat: self.bots.forget(seat),
                                   after=options.stand_in_after, level=options.stand_in_level)
