@@ -194,10 +194,6 @@ class HostCore:
         self.timers = Timers()
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after),
                              tamper)
-        self.arrivals = Arrivals(self, unseated_wait=self.timings.unseated_wait,
-                                 restart_grace=options.restart_grace,
-                                 readmit_names=options.readmit_names,
-                                 live_within=self.timings.live)
         self.seating = Seating(lambda: self.authority, self.key, self.fingerprint,
                                you=lambda: self.you, connected=self.connected, emit=self.emit,
                                apply=self.apply, log_only=self.log_only, settled=self.settled,
@@ -211,6 +207,14 @@ class HostCore:
                                  receive=self.receive, went_on=self._taken_back,
                                  failed=lambda reason, waited: self.spawn(self.finish(reason, waited)),
                                  grace=options.restart_grace)
+        self.arrivals = Arrivals(lambda: self.authority, self.key, self.outbox, self.stand_ins,
+                                 self.takeback, self.timers, self.admission, emit=self.emit,
+                                 apply=self.apply, log_only=self.log_only, settled=self.settled,
+                                 refresh=self.refresh, is_open=lambda: self.is_open,
+                                 unseated_wait=self.timings.unseated_wait,
+                                 restart_grace=options.restart_grace,
+                                 readmit_names=options.readmit_names,
+                                 live_within=self.timings.live)
         self.bots = HostBots(self, options.bot_delay)
         self.view = HostView(self)
         self.advert = Advert(options.interfaces)
