@@ -215,7 +215,11 @@ class HostCore:
                                  restart_grace=options.restart_grace,
                                  readmit_names=options.readmit_names,
                                  live_within=self.timings.live)
-        self.bots = HostBots(self, options.bot_delay)
+        self.bots = HostBots(lambda: self.authority, self.key, self.timers,
+                             you=lambda: self.you, autoplay=options.autoplay,
+                             is_open=lambda: self.is_open, play=self.play,
+                             level_of=lambda seat: self.seating.bot_levels.get(seat)
+                             or self.stand_ins.level, delay=options.bot_delay)
         self.view = HostView(self)
         self.advert = Advert(options.interfaces)
         self.roster = Roster(lambda: self.outbox.links.values())
@@ -646,39 +650,45 @@ class HostCore:
 
 class HostBots:
     """The bots a host plays — its bot seats, stand-ins, and its own seat when headless —
-    each made at its seat's level and driven by one ``BotDriver``."""
+    each made at its seat's level and driven by one ``BotDriver``. Wired to the table's
+    ``authority`` (a getter: a restore may replace it), the host's ``key``, the ``timers``,
+    and the calls ``you`` (the host person's seat now; a bot plays it if ``autoplay``),
+    ``is_open``, ``level_of`` (the level chosen for a seat's bot) and ``play`` (a move)."""
 
-    def __init__(self, table: HostCore, delay: float):
-        self.table = table
+    def __init__(self, authority: Callable[[], HostAuthority], key: bytes, timers: Timers, *,
+                 you: Callable[[], int | None], autoplay: bool, is_open: Callable[[], bool],
+                 level_of: Callable[[int], str], play: Callable[[int, dict], None], delay: float):
+        self._authority, self.key, self.autoplay = authority, key, autoplay
+        self._you, self._is_open, self._level_of, self._play = you, is_open, level_of, play
         self.delay = delay
         self.players: dict[int, object] = {}  # seat -> the bot playing it
-        self.driver = BotDriver(table.timers.call_later, due=self.due,
-                                position=lambda: table.authority.chain.seq, move=self.move,
+        self.driver = BotDriver(timers.call_later, due=self.due,
+                                position=lambda: authority().chain.seq, move=self.move,
                                 pace=self.pace)
 
     def controlled(self, seat: int) -> bool:
-        t = self.table
-        info = t.authority.seats.get(seat)
-        if info is None or info.key != t.key:
+        info = self._authority().seats.get(seat)
+        if info is None or info.key != self.key:
             return False
-        return info.kind == "bot" or (seat == t.you and t.options.autoplay)
+        return info.kind == "bot" or (seat == self._you() and self.autoplay)
 
     def due(self) -> list[int]:
-        state = self.table.authority.state
-        if state is None or state.is_over or not self.table.is_open:
+        auth = self._authority()
+        state = auth.state
+        if state is None or state.is_over or not self._is_open():
             return []
-        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(self.table.authority, seat)]
+        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(auth, seat)]
 
     def pace(self) -> float:
         """A bot's pause; twice as long while a finished trick is on the table."""
-        state = self.table.authority.state
+        state = self._authority().state
         trick_done = state is not None and not state.trick and bool(state.tricks)
         return self.delay * (2 if trick_done else 1)
 
     def new_game(self) -> None:
         """Each bot is made as the game starts (at the levels the setup chose)."""
         self.players.clear()
-        for seat in range(self.table.game.num_players):
+        for seat in range(self._authority().game.num_players):
             if self.controlled(seat):
                 self.player(seat)
 
@@ -691,16 +701,15 @@ class HostBots:
     def player(self, seat: int):
         """The bot that plays ``seat`` (made on first use, at the seat's level)."""
         if seat not in self.players:
-            t = self.table
-            level = t.authority.seats[seat].level or t.seating.bot_levels.get(seat) \
-                or t.stand_ins.level
-            seed = hashlib.sha256(f"{t.table}|bot|{seat}".encode()).digest()
+            auth = self._authority()
+            level = auth.seats[seat].level or self._level_of(seat)
+            seed = hashlib.sha256(f"{auth.table}|bot|{seat}".encode()).digest()
             self.players[seat] = make_bot(level, seed)
         return self.players[seat]
 
     def move(self, seat: int) -> None:
-        t = self.table
-        t.play(seat, bot_json(t.game, self.player(seat), t.authority.state, seat))
+        auth = self._authority()
+        self._play(seat, bot_json(auth.game, self.player(seat), auth.state, seat))
 
 
 class HostView:
