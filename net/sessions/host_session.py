@@ -40,6 +40,7 @@ import functools
 import hashlib
 import logging
 import os
+from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -220,7 +221,10 @@ class HostCore:
                              is_open=lambda: self.is_open, play=self.play,
                              level_of=lambda seat: self.seating.bot_levels.get(seat)
                              or self.stand_ins.level, delay=options.bot_delay)
-        self.view = HostView(self)
+        self.view = HostView(lambda: self.authority, self.emit, listen=self.listen,
+                             evidence=self.files.dir / "evidence", you=lambda: self.you,
+                             connected=self.connected, waiting=self.arrivals.waiting_list,
+                             heir=self.heir)
         self.advert = Advert(options.interfaces)
         self.roster = Roster(lambda: self.outbox.links.values())
         self.deal_watch = DealWatch(lambda: self.authority, self.timers, self.outbox, self.stand_ins,
@@ -713,27 +717,36 @@ class HostBots:
 
 
 class HostView:
-    """What the host's own seat is told: the facade's events, from the authority."""
+    """What the host's own seat is told: the facade's events, from the authority. Wired to
+    the table's ``authority`` (a getter: a restore may replace it), ``emit``, whether the
+    table is on the network (``listen``), where alerts keep their ``evidence``, and the calls
+    ``you`` (the host person's seat now), ``connected`` (is this key's player here),
+    ``waiting`` (the strangers asking for a seat) and ``heir`` (whom the host person may hand
+    the table to)."""
 
-    def __init__(self, table: HostCore):
-        self.table = table
+    def __init__(self, authority: Callable[[], HostAuthority], emit: Emit, *, listen: bool,
+                 evidence: Path, you: Callable[[], int | None],
+                 connected: Callable[[bytes | None], bool], waiting: Callable[[], list[dict]],
+                 heir: Callable[[], int | None]):
+        self._authority, self.emit, self.listen, self.evidence = authority, emit, listen, evidence
+        self._you, self._connected, self._waiting, self._heir = you, connected, waiting, heir
 
     def seats(self) -> list[dict]:
-        seats, t = self.table.authority.seats, self.table
+        auth = self._authority()
+        seats = auth.seats
         return [seat_info(seat, seats.get(seat), seat in seats and (
-                    seats[seat].kind == "bot" or t.connected(seats[seat].key)))
-                for seat in range(t.game.num_players)]
+                    seats[seat].kind == "bot" or self._connected(seats[seat].key)))
+                for seat in range(auth.game.num_players)]
 
     def table_event(self) -> dict:
-        t = self.table
-        auth = t.authority
-        event = table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
-                            auth.match is not None, t.arrivals.waiting_list())
-        event["heir"] = t.heir()  # whom the host person may hand the table to on leaving
+        auth = self._authority()
+        event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
+                            auth.match is not None, self._waiting())
+        event["heir"] = self._heir()  # whom the host person may hand the table to on leaving
         return event
 
     def playing(self) -> bool:
-        state = self.table.authority.state
+        state = self._authority().state
         return state is not None and not state.is_over
 
     def state(self, events: list, ended: bool = False) -> None:
@@ -741,37 +754,38 @@ class HostView:
         hand, and its "hand_end" came with it (the seeded deal banks the score at once),
         so the match has moved on: the finished hand is shown all the same — its last
         trick on the table and in the log — before the summary, as guests see it."""
-        t = self.table
-        state, match = t.authority.state, t.authority.match
+        auth, you = self._authority(), self._you()
+        state, match = auth.state, auth.match
         if match is None:
             return
         if state is None and ended and match.last_hand is not None:
             self._finished(events, match)
             return
-        if state is None or not t.authority.deal.exact():
+        if state is None or not auth.deal.exact():
             return  # (the spare on its way: the table as it was until it is known)
         view = None
-        if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):
+        if you is not None and you in state.to_act() and not may_move(auth, you):
             # under the mental deal, this seat's cards (a kitty) are on their way: nothing is
             # offered until they come (the hand shown meanwhile holds made-up cards for them)
-            view, state = dict(state.view(t.you), to_act=[]), None
-        t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view,
-                           deal=self.deal()))
+            view, state = dict(state.view(you), to_act=[]), None
+        self.emit(state_event(auth.game, state, you, events, match.scores, match.hand_number + 1,
+                              view, deal=self.deal()))
 
     def deal(self) -> str | None:
         """How this hand was dealt (``events.deal_kind``); nothing at a table no one
         else can join (a game against the computer)."""
-        if not self.table.listen:
+        if not self.listen:
             return None
-        return deal_kind(self.table.authority.deal.PRIVATE)
+        return deal_kind(self._authority().deal.PRIVATE)
 
     def _finished(self, events: list, match) -> None:
         """The hand ``match`` has just banked, as it stood at its last card: its number
         and the scores before it (the "hand_over" event right after brings the new ones)."""
-        t, state = self.table, match.last_hand
+        state = match.last_hand
         banked = match.results[-1].score
         before = [total - points for total, points in zip(match.scores, banked)]
-        t.emit(state_event(t.game, state, t.you, events, before, match.hand_number))
+        self.emit(state_event(self._authority().game, state, self._you(), events, before,
+                              match.hand_number))
 
     def cheat_named(self, signed) -> None:
         """A player's proven cheat the host's deal restarted the hand for (its own client's
@@ -780,27 +794,27 @@ class HostView:
         cheat = signed.body.get("cheat") if isinstance(signed.body, dict) else None
         if signed.kind != "mental-restart" or not isinstance(cheat, dict):
             return
-        t = self.table
-        log = t.authority.log
+        auth = self._authority()
+        log = auth.log
         start = max((s.seq for s in log[:signed.seq] if s.kind in ("mental-deal", "mental-restart")),
                     default=0)
         alert = IntegrityAlert(cheat["seat"], PLAYER, cheat["rule"],
                                f"{cheat['detail']} — the hand is void and dealt again, that "
-                               "player's cards dealt by this computer", t.table, signed.seq,
+                               "player's cards dealt by this computer", auth.table, signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
-        t.emit(dict(alert_event(alert, t.files.dir / "evidence"), goes_on=True))
+        self.emit(dict(alert_event(alert, self.evidence), goes_on=True))
         seats = signed.body["seats"]
-        t.emit(deal_restart_event([t.authority.seats[s].name for s in seats], seats,
+        self.emit(deal_restart_event([auth.seats[s].name for s in seats], seats,
                                   ml.voided_at(log, signed.seq), WHY_CHEAT))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body
-        match = self.table.authority.match
+        match = self._authority().match
         for event in hand_over_events(body["result"], body["scores"], body["hand"], body["winner"],
                                       hand_breakdown(match.last_hand if match else None)):
-            self.table.emit(event)
+            self.emit(event)
 
     def hint(self) -> None:
-        t = self.table
-        t.emit(hint_event(t.game, t.authority.state, t.you,
-                          f"{t.table}|hint|{t.authority.chain.seq}"))
+        auth = self._authority()
+        self.emit(hint_event(auth.game, auth.state, self._you(),
+                             f"{auth.table}|hint|{auth.chain.seq}"))
