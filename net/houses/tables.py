@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Coroutine
+from pathlib import Path
 
 from net.houses import house_address, is_house, parse_house
 from net.houses.pairs import Book
@@ -31,53 +33,59 @@ def invite_event(seat: int, state: str, code: str = "", message: str = "") -> di
 
 
 class HostHouses:
-    """A host's invitations and ways back (``HostCore.houses``)."""
+    """A host's invitations and ways back (``HostCore.houses``). Wired to the host's
+    ``identity``, its ``state_dir`` (where the ways back are kept), whether the table is on
+    the network (``listen``), and the calls ``authority`` (the table's, a getter),
+    ``serving`` (the port it listens on, None while it does not), ``emit`` and ``spawn``
+    (run a coroutine on the table's loop)."""
 
-    def __init__(self, core):
-        self.core = core
+    def __init__(self, identity, state_dir: Path, *, listen: bool, authority: Callable[[], object],
+                 serving: Callable[[], int | None], emit: Callable[[dict], None],
+                 spawn: Callable[[Coroutine], None]):
+        self.identity, self.state_dir, self.listen = identity, state_dir, listen
+        self._authority, self._serving, self._emit, self._spawn = authority, serving, emit, spawn
         self.used = False  # a code was made here, or a far guest was restored
 
     async def start(self) -> None:
         """Back from a crash: the far guests it had get their ways back."""
-        core = self.core
-        if not core.listen or not Book(core.files.dir).staying(core.table):
+        table = self._authority().table
+        if not self.listen or not Book(self.state_dir).staying(table):
             return
         from net.houses import service
         self.used = True
-        await service.restore(core.identity, core.table, core.files.dir)
+        await service.restore(self.identity, table, self.state_dir)
 
     async def stop(self) -> None:
         if self.used:
             from net.houses import service
-            await service.forget(self.core.identity, self.core.table)
+            await service.forget(self.identity, self._authority().table)
 
     def invite(self, seat: int) -> None:
         """A code for ``seat`` (an "invite" event when it is ready; another for what
         becomes of it)."""
-        core = self.core
-        if not core.listen or core.server is None:
-            core.emit(invite_event(seat, "failed", message="this table is not on the network"))
+        if not self.listen or self._serving() is None:
+            self._emit(invite_event(seat, "failed", message="this table is not on the network"))
             return
         self.used = True
-        core.spawn(self._invite(seat))
+        self._spawn(self._invite(seat))
 
     async def _invite(self, seat: int) -> None:
-        core = self.core
         loop = asyncio.get_running_loop()
-        offer = {"key": core.key.hex(), "table": core.table, "port": core.port, "seat": seat,
-                 "name": core.authority.name, "host": core.identity.name}
+        auth, identity, emit = self._authority(), self.identity, self._emit
+        offer = {"key": identity.public_key.hex(), "table": auth.table, "port": self._serving(),
+                 "seat": seat, "name": auth.name, "host": identity.name}
 
         def happened(event: dict) -> None:  # on the reactor's thread
-            loop.call_soon_threadsafe(core.emit, invite_event(seat, event["state"], event.get("code", ""),
-                                                              _what_happened(event)))
+            loop.call_soon_threadsafe(emit, invite_event(seat, event["state"], event.get("code", ""),
+                                                         _what_happened(event)))
         try:
             from net.houses import service
-            code = await service.invite(core.identity, core.table, seat, offer, core.files.dir, happened)
+            code = await service.invite(identity, auth.table, seat, offer, self.state_dir, happened)
         except Exception as exc:  # noqa: BLE001 - HouseError, or a bug: told, the table goes on
             log.warning("no invitation: %s", exc, exc_info=not _for_people(exc))
-            core.emit(invite_event(seat, "failed", message=_message(exc)))
+            emit(invite_event(seat, "failed", message=_message(exc)))
             return
-        core.emit(invite_event(seat, "waiting", code))
+        emit(invite_event(seat, "waiting", code))
 
 
 def _what_happened(event: dict) -> str:

@@ -231,7 +231,11 @@ class HostCore:
                                     self.takeback, emit=self.emit, apply=self.apply,
                                     is_open=lambda: self.is_open)
         self.ending = Ending(lambda: self.authority, self.outbox, self.arrivals.joined_message)
-        self.houses = HostHouses(self)  # invitations from other houses, their ways back
+        # invitations from other houses, their ways back
+        self.houses = HostHouses(self.identity, self.files.dir, listen=self.listen,
+                                 authority=lambda: self.authority,
+                                 serving=lambda: self.port if self.server is not None else None,
+                                 emit=self.emit, spawn=self.spawn)
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
                                        watched=self._watched, connected=self.connected,
                                        carried_on=self.close_carried_on)
