@@ -123,7 +123,12 @@ class GuestCore:
         self.state = GuestState.CONNECTING
         # Why it ended: "stopped" (we left), "refused", "fatal", "table" (it ended), "alert".
         self.ended_by: str | None = None
-        self.view = GuestView(self)
+        # (``emit`` through the core: tests put a recording one in its place)
+        self.view = GuestView(lambda: self.replica, lambda event: self.emit(event),
+                              self.call_later, self.timings,
+                              table_name=lambda: self.table_name, subdir=self.subdir,
+                              caught_up=lambda: self.caught_up,
+                              moving=lambda: self.player.in_flight is not None)
         self.player = GuestPlayer(self, bot_level, bot_delay)
         self._host_name = ""
         self._deadline: float | None = None  # the app's first join gives up by then
