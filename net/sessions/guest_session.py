@@ -129,7 +129,12 @@ class GuestCore:
                               table_name=lambda: self.table_name, subdir=self.subdir,
                               caught_up=lambda: self.caught_up,
                               moving=lambda: self.player.in_flight is not None)
-        self.player = GuestPlayer(self, bot_level, bot_delay)
+        self.player = GuestPlayer(identity.public_key, lambda: self.replica, lambda: self.link,
+                                  emit=lambda event: self.emit(event), call_later=self.call_later,
+                                  caught_up=lambda: self.caught_up,
+                                  noted=lambda reason: self.errors.append(reason),
+                                  offer=lambda: self.view.state_event([]),
+                                  bot_level=bot_level, bot_delay=bot_delay)
         self._host_name = ""
         self._deadline: float | None = None  # the app's first join gives up by then
         self._attempt: asyncio.Future | None = None
