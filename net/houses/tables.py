@@ -109,45 +109,45 @@ def _message(exc: BaseException) -> str:
 
 
 class GuestHouses:
-    """A guest's code, its host across houses, and its far fellow players."""
+    """A guest's code, its host across houses, and its far fellow players. Wired to the
+    guest's ``identity`` and ``state_dir`` (None: none), and the calls ``address`` (where it
+    looks for its host now), ``replica`` (its copy of the table, None before the first join)
+    and ``table`` (the table it joined, None before)."""
 
-    def __init__(self, core, code: str | None = None):
-        self.core = core
+    def __init__(self, identity, state_dir: Path | None, *, address: Callable[[], str | None],
+                 replica: Callable[[], object], table: Callable[[], str | None],
+                 code: str | None = None):
+        self.identity, self.state_dir = identity, state_dir
+        self._address, self._replica, self._table_joined = address, replica, table
         self.code = code
         self.wanted: set[str] = set()
 
     @property
     def across(self) -> bool:
         """Whether this guest reaches its host across houses."""
-        return is_house(self.core.address)
+        return is_house(self._address())
 
     def keep_count(self) -> None:
         """A guest at a table across houses keeps its codes' count in its state directory
         (a restarted app then never claims a code it left open)."""
-        where = parse_house(self.core.address)
-        if where is not None and self.core.state_dir is not None:
+        where = parse_house(self._address())
+        if where is not None and self.state_dir is not None:
             from net.houses import service
-            service.keep_count(self.core.identity, where[1], self.core.state_dir)
+            service.keep_count(self.identity, where[1], self.state_dir)
 
     async def use_code(self, timeout: float) -> dict:
-        """Meet the host whose code was typed; where the table is. HouseError (for the
-        person) when that fails."""
+        """Meet the host whose code was typed; where the table is (``address``, ``port``,
+        the host's ``key``, perhaps the table's ``name`` and the ``seat`` offered), for the
+        guest to go there. HouseError (for the person) when that fails."""
         from net.houses import service
-        core = self.core
-        found = await service.use_code(core.identity, self.code, core.state_dir, timeout)
-        core.address, core.port = found["address"], found["port"]
-        from net.wire.identity import fingerprint
-        core.fingerprint = fingerprint(found["key"])
-        core.table_name = found.get("name") or core.table_name
-        if core.wanted_seat is None and isinstance(found.get("seat"), int):
-            core.wanted_seat = found["seat"]
+        found = await service.use_code(self.identity, self.code, self.state_dir, timeout)
         self.code = None
         return found
 
     def roster(self, message: dict) -> dict:
         """The roster as this guest can use it: across houses, every player by their house
         address (the addresses the host sees are on its own home network)."""
-        replica = self.core.replica
+        replica = self._replica()
         if not self.across or replica is None:
             return message
         peers = []
@@ -161,7 +161,7 @@ class GuestHouses:
     def heir(self, message: dict) -> dict:
         """The host's handover as this guest can use it: across houses, the heir at its
         house address (the host names it by its address on the host's home network)."""
-        replica = self.core.replica
+        replica = self._replica()
         if not self.across or replica is None or is_house(message.get("address")):
             return message
         info = replica.seats.get(message["signed"]["body"]["seat"])
@@ -173,10 +173,10 @@ class GuestHouses:
         """The link to the host ended: keep finding the other players this guest can only
         reach across houses, should the table be carried on (``roster``: seat ->
         (address, port), as the succession keeps it)."""
-        replica = self.core.replica
+        replica = self._replica()
         if replica is None or replica.table is None:
             return
-        me = self.core.identity.public_key
+        me = self.identity.public_key
         for seat, key in replica.seats.players(besides=replica.host_key).items():
             if key == me:
                 continue
@@ -186,17 +186,17 @@ class GuestHouses:
                 if target not in self.wanted:
                     self.wanted.add(target)
                     from net.houses import service
-                    service.want(self.core.identity, target, self.core.state_dir)
+                    service.want(self.identity, target, self.state_dir)
 
     async def stop(self) -> None:
         """The guest stops: its table's links close (a table it carried on is over too)."""
         table = self._table()
         if table is not None and (self.across or self.wanted):
             from net.houses import service
-            await service.forget(self.core.identity, table)
+            await service.forget(self.identity, table)
 
     def _table(self) -> str | None:
-        where = parse_house(self.core.address)
+        where = parse_house(self._address())
         if where is not None:
             return where[1]
-        return self.core.table
+        return self._table_joined()
