@@ -27,7 +27,9 @@ it, each with its own tests:
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
-decides what happens next (``advance``). Everything runs on
+decides what happens next (``advance``). It is the one place that wires the parts: each
+is given only the collaborators it uses (the authority always through a getter, since a
+restore or a takeover replaces it), never the core. Everything runs on
 one asyncio loop; authority calls are synchronous, so each change and its sends happen
 without interleaving.
 """
@@ -224,7 +226,7 @@ class HostCore:
         self.view = HostView(lambda: self.authority, self.emit, listen=self.listen,
                              evidence=self.files.dir / "evidence", you=lambda: self.you,
                              connected=self.connected, waiting=self.arrivals.waiting_list,
-                             heir=self.heir)
+                             heir=lambda: next(iter(self.heirs()), None))
         self.advert = Advert(options.interfaces)
         self.roster = Roster(lambda: self.outbox.links.values())
         self.deal_watch = DealWatch(lambda: self.authority, self.timers, self.outbox, self.stand_ins,
@@ -358,9 +360,6 @@ class HostCore:
             return []
         return [seat for seat, key in sorted(auth.seats.players(besides=self.key).items())
                 if seat in self.roster.standby and self.outbox.holds(fingerprint(key))]
-
-    def heir(self) -> int | None:
-        return next(iter(self.heirs()), None)
 
     async def hand_over(self, seat: int) -> bool:
         """The host person leaves and hands the table to the player in ``seat`` at once
