@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Coroutine
+from pathlib import Path
 
 from net.houses import house_address, is_house, parse_house
 from net.houses.pairs import Book
@@ -31,53 +33,59 @@ def invite_event(seat: int, state: str, code: str = "", message: str = "") -> di
 
 
 class HostHouses:
-    """A host's invitations and ways back (``HostCore.houses``)."""
+    """A host's invitations and ways back (``HostCore.houses``). Wired to the host's
+    ``identity``, its ``state_dir`` (where the ways back are kept), whether the table is on
+    the network (``listen``), and the calls ``authority`` (the table's, a getter),
+    ``serving`` (the port it listens on, None while it does not), ``emit`` and ``spawn``
+    (run a coroutine on the table's loop)."""
 
-    def __init__(self, core):
-        self.core = core
+    def __init__(self, identity, state_dir: Path, *, listen: bool, authority: Callable[[], object],
+                 serving: Callable[[], int | None], emit: Callable[[dict], None],
+                 spawn: Callable[[Coroutine], None]):
+        self.identity, self.state_dir, self.listen = identity, state_dir, listen
+        self._authority, self._serving, self._emit, self._spawn = authority, serving, emit, spawn
         self.used = False  # a code was made here, or a far guest was restored
 
     async def start(self) -> None:
         """Back from a crash: the far guests it had get their ways back."""
-        core = self.core
-        if not core.listen or not Book(core.files.dir).staying(core.table):
+        table = self._authority().table
+        if not self.listen or not Book(self.state_dir).staying(table):
             return
         from net.houses import service
         self.used = True
-        await service.restore(core.identity, core.table, core.files.dir)
+        await service.restore(self.identity, table, self.state_dir)
 
     async def stop(self) -> None:
         if self.used:
             from net.houses import service
-            await service.forget(self.core.identity, self.core.table)
+            await service.forget(self.identity, self._authority().table)
 
     def invite(self, seat: int) -> None:
         """A code for ``seat`` (an "invite" event when it is ready; another for what
         becomes of it)."""
-        core = self.core
-        if not core.listen or core.server is None:
-            core.emit(invite_event(seat, "failed", message="this table is not on the network"))
+        if not self.listen or self._serving() is None:
+            self._emit(invite_event(seat, "failed", message="this table is not on the network"))
             return
         self.used = True
-        core.spawn(self._invite(seat))
+        self._spawn(self._invite(seat))
 
     async def _invite(self, seat: int) -> None:
-        core = self.core
         loop = asyncio.get_running_loop()
-        offer = {"key": core.key.hex(), "table": core.table, "port": core.port, "seat": seat,
-                 "name": core.authority.name, "host": core.identity.name}
+        auth, identity, emit = self._authority(), self.identity, self._emit
+        offer = {"key": identity.public_key.hex(), "table": auth.table, "port": self._serving(),
+                 "seat": seat, "name": auth.name, "host": identity.name}
 
         def happened(event: dict) -> None:  # on the reactor's thread
-            loop.call_soon_threadsafe(core.emit, invite_event(seat, event["state"], event.get("code", ""),
-                                                              _what_happened(event)))
+            loop.call_soon_threadsafe(emit, invite_event(seat, event["state"], event.get("code", ""),
+                                                         _what_happened(event)))
         try:
             from net.houses import service
-            code = await service.invite(core.identity, core.table, seat, offer, core.files.dir, happened)
+            code = await service.invite(identity, auth.table, seat, offer, self.state_dir, happened)
         except Exception as exc:  # noqa: BLE001 - HouseError, or a bug: told, the table goes on
             log.warning("no invitation: %s", exc, exc_info=not _for_people(exc))
-            core.emit(invite_event(seat, "failed", message=_message(exc)))
+            emit(invite_event(seat, "failed", message=_message(exc)))
             return
-        core.emit(invite_event(seat, "waiting", code))
+        emit(invite_event(seat, "waiting", code))
 
 
 def _what_happened(event: dict) -> str:
@@ -101,45 +109,45 @@ def _message(exc: BaseException) -> str:
 
 
 class GuestHouses:
-    """A guest's code, its host across houses, and its far fellow players."""
+    """A guest's code, its host across houses, and its far fellow players. Wired to the
+    guest's ``identity`` and ``state_dir`` (None: none), and the calls ``address`` (where it
+    looks for its host now), ``replica`` (its copy of the table, None before the first join)
+    and ``table`` (the table it joined, None before)."""
 
-    def __init__(self, core, code: str | None = None):
-        self.core = core
+    def __init__(self, identity, state_dir: Path | None, *, address: Callable[[], str | None],
+                 replica: Callable[[], object], table: Callable[[], str | None],
+                 code: str | None = None):
+        self.identity, self.state_dir = identity, state_dir
+        self._address, self._replica, self._table_joined = address, replica, table
         self.code = code
         self.wanted: set[str] = set()
 
     @property
     def across(self) -> bool:
         """Whether this guest reaches its host across houses."""
-        return is_house(self.core.address)
+        return is_house(self._address())
 
     def keep_count(self) -> None:
         """A guest at a table across houses keeps its codes' count in its state directory
         (a restarted app then never claims a code it left open)."""
-        where = parse_house(self.core.address)
-        if where is not None and self.core.state_dir is not None:
+        where = parse_house(self._address())
+        if where is not None and self.state_dir is not None:
             from net.houses import service
-            service.keep_count(self.core.identity, where[1], self.core.state_dir)
+            service.keep_count(self.identity, where[1], self.state_dir)
 
     async def use_code(self, timeout: float) -> dict:
-        """Meet the host whose code was typed; where the table is. HouseError (for the
-        person) when that fails."""
+        """Meet the host whose code was typed; where the table is (``address``, ``port``,
+        the host's ``key``, perhaps the table's ``name`` and the ``seat`` offered), for the
+        guest to go there. HouseError (for the person) when that fails."""
         from net.houses import service
-        core = self.core
-        found = await service.use_code(core.identity, self.code, core.state_dir, timeout)
-        core.address, core.port = found["address"], found["port"]
-        from net.wire.identity import fingerprint
-        core.fingerprint = fingerprint(found["key"])
-        core.table_name = found.get("name") or core.table_name
-        if core.wanted_seat is None and isinstance(found.get("seat"), int):
-            core.wanted_seat = found["seat"]
+        found = await service.use_code(self.identity, self.code, self.state_dir, timeout)
         self.code = None
         return found
 
     def roster(self, message: dict) -> dict:
         """The roster as this guest can use it: across houses, every player by their house
         address (the addresses the host sees are on its own home network)."""
-        replica = self.core.replica
+        replica = self._replica()
         if not self.across or replica is None:
             return message
         peers = []
@@ -153,7 +161,7 @@ class GuestHouses:
     def heir(self, message: dict) -> dict:
         """The host's handover as this guest can use it: across houses, the heir at its
         house address (the host names it by its address on the host's home network)."""
-        replica = self.core.replica
+        replica = self._replica()
         if not self.across or replica is None or is_house(message.get("address")):
             return message
         info = replica.seats.get(message["signed"]["body"]["seat"])
@@ -165,10 +173,10 @@ class GuestHouses:
         """The link to the host ended: keep finding the other players this guest can only
         reach across houses, should the table be carried on (``roster``: seat ->
         (address, port), as the succession keeps it)."""
-        replica = self.core.replica
+        replica = self._replica()
         if replica is None or replica.table is None:
             return
-        me = self.core.identity.public_key
+        me = self.identity.public_key
         for seat, key in replica.seats.players(besides=replica.host_key).items():
             if key == me:
                 continue
@@ -178,17 +186,17 @@ class GuestHouses:
                 if target not in self.wanted:
                     self.wanted.add(target)
                     from net.houses import service
-                    service.want(self.core.identity, target, self.core.state_dir)
+                    service.want(self.identity, target, self.state_dir)
 
     async def stop(self) -> None:
         """The guest stops: its table's links close (a table it carried on is over too)."""
         table = self._table()
         if table is not None and (self.across or self.wanted):
             from net.houses import service
-            await service.forget(self.core.identity, table)
+            await service.forget(self.identity, table)
 
     def _table(self) -> str | None:
-        where = parse_house(self.core.address)
+        where = parse_house(self._address())
         if where is not None:
             return where[1]
-        return self.core.table
+        return self._table_joined()

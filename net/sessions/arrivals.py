@@ -26,12 +26,17 @@ for a link that ends, and keys holding no seat are asked to come back later.
 The connection caps (``admission.Admission``) decide which unseated connections are
 kept; this part tells them when a connection is seated or waiting. Sans-I/O: links are
 anything with ``send``/``reject``/``finish``/``close`` and a ``conn`` (its ``peer_name``
-and caps ``ticket``); the table is reached through ``authority``, ``key``, ``outbox``,
-``stand_ins``, ``takeback``, ``timers``, ``admission``, ``emit``, ``apply``, ``log_only``,
-``settled``, ``refresh`` and ``is_open``.
+and caps ``ticket``). It is wired to the table's ``authority`` (a getter: a restore or a
+takeback may replace it), the host's ``key``, the ``outbox``, ``stand_ins``, ``takeback``,
+``timers`` and ``admission`` (each typed below by what is asked of it), and the calls
+``emit``, ``apply`` and ``log_only`` (log a change, and go on or not), ``settled`` (show
+the seats), ``refresh`` (seats or links changed: show, advertise, go on) and ``is_open``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
 
 from net.wire import messages as m
 from net.wire.heartbeat import Timings
@@ -39,10 +44,52 @@ from net.wire.identity import fingerprint
 from net.sessions.events import connection_event, readmit_event, readmitted_event
 
 
+class Links(Protocol):
+    """The outbox, as arrivals use it."""
+    links: dict
+
+    def attach(self, fp: str, link, has: int) -> None: ...
+    def detach(self, fp: str, link) -> bool: ...
+    def drop(self, fp: str, reason: str) -> None: ...
+    def holds(self, fp: str) -> bool: ...
+
+
+class KeepsSeats(Protocol):
+    """The stand-ins: bots keeping away players' seats."""
+    def arm(self, seat: int) -> None: ...
+    def disarm(self, seat: int) -> None: ...
+    def hand_back(self, key: bytes) -> int | None: ...
+    def release(self, seat: int) -> None: ...
+    def away(self, seat: int) -> tuple[bytes, str]: ...
+    def readmittable(self, name: str | None = None) -> list[int]: ...
+
+
+class TakesBack(Protocol):
+    """The takeback after a restart: a returning peer's "join" and drop go there first."""
+    active: bool
+
+    def joined(self, fp: str, seat: int, last_seq: int) -> None: ...
+    def left(self, fp: str) -> None: ...
+
+
+class Caps(Protocol):
+    """The connection caps: a connection seated, or waiting to be."""
+    def seat(self, ticket) -> None: ...
+    def wait(self, ticket) -> None: ...
+
+
 class Arrivals:
-    def __init__(self, table, *, unseated_wait: float, restart_grace: float,
+    def __init__(self, authority: Callable[[], object], key: bytes, outbox: Links,
+                 stand_ins: KeepsSeats, takeback: TakesBack, timers, admission: Caps, *,
+                 emit: Callable[[dict], None], apply: Callable[[object], None],
+                 log_only: Callable[[object], None], settled: Callable[[], None],
+                 refresh: Callable[[], None], is_open: Callable[[], bool],
+                 unseated_wait: float, restart_grace: float,
                  readmit_names: bool = False, live_within: float = Timings().live):
-        self.table = table
+        self._authority, self.key, self.outbox = authority, key, outbox
+        self.stand_ins, self.takeback, self.timers, self.admission = stand_ins, takeback, timers, admission
+        self._emit, self._apply, self._log_only = emit, apply, log_only
+        self._settled, self._refresh, self._is_open = settled, refresh, is_open
         self.unseated_wait = unseated_wait
         self.restart_grace = restart_grace
         self.live_within = live_within  # a seat's link heard within this long is in use
@@ -52,18 +99,18 @@ class Arrivals:
 
     # -- a "join" ---------------------------------------------------------------------------
     def join(self, fp: str, key: bytes, name: str, link, join: dict) -> None:
-        auth = self.table.authority
+        auth = self._authority()
         seat = auth.seat_of(fp)
         if seat is not None and self._played_elsewhere(fp):
             self._refuse_second(fp, seat, link)
             return
         if seat is None:
-            seat = self.table.stand_ins.hand_back(key)
+            seat = self.stand_ins.hand_back(key)
         taken = auth.taken_from(key) if seat is None else None
         if taken is not None:
             self._show_taken(fp, key, link, join, *taken)
             return
-        if seat is None and self.table.takeback.active:
+        if seat is None and self.takeback.active:
             link.reject("the table is getting its log back after its host restarted; "
                         "try again in a moment")
             return
@@ -77,27 +124,26 @@ class Arrivals:
         self._register(fp, key, link, seat, join["last_seq"])
 
     def _register(self, fp: str, key: bytes, link, seat: int, last_seq: int) -> None:
-        table = self.table
         self.keys[fp] = key
         self.waiting.pop(fp, None)
-        table.timers.cancel(("waiting", fp))
+        self.timers.cancel(("waiting", fp))
         if link.conn.ticket is not None:
-            table.admission.seat(link.conn.ticket)  # a player: never dropped for room
-        table.timers.cancel(("absent", seat))
-        table.stand_ins.disarm(seat)
-        has = min(last_seq, table.authority.chain.seq)
-        table.outbox.attach(fp, link, has)
+            self.admission.seat(link.conn.ticket)  # a player: never dropped for room
+        self.timers.cancel(("absent", seat))
+        self.stand_ins.disarm(seat)
+        has = min(last_seq, self._authority().chain.seq)
+        self.outbox.attach(fp, link, has)
         link.send(self.joined_message(seat))
-        if table.takeback.active:  # it may hold entries the host lost: asked first
-            table.takeback.joined(fp, seat, last_seq)
+        if self.takeback.active:  # it may hold entries the host lost: asked first
+            self.takeback.joined(fp, seat, last_seq)
         else:
-            table.log_only(table.authority.rejoin(fp, seat, has))
-        table.emit(connection_event(seat, "connected", f"{link.conn.peer_name} ({fp})"))
-        table.refresh()
+            self._log_only(self._authority().rejoin(fp, seat, has))
+        self._emit(connection_event(seat, "connected", f"{link.conn.peer_name} ({fp})"))
+        self._refresh()
 
     def _played_elsewhere(self, fp: str) -> bool:
         """Whether ``fp``'s seat is played on a link that is still live."""
-        old = self.table.outbox.links.get(fp)
+        old = self.outbox.links.get(fp)
         return old is not None and old.heard_within(self.live_within)
 
     def _refuse_second(self, fp: str, seat: int, link) -> None:
@@ -105,40 +151,39 @@ class Arrivals:
         the newcomer is told why, and the player already at the table goes on."""
         link.send(m.refused_message(m.SEAT_IN_USE))
         link.finish()
-        self.table.emit(connection_event(seat, "refused", f"{link.conn.peer_name} ({fp}) asked for "
+        self._emit(connection_event(seat, "refused", f"{link.conn.peer_name} ({fp}) asked for "
                                          f"seat {seat}, which that key plays on a live connection "
                                          "already: turned away"))
 
     def joined_message(self, seat: int) -> dict:
         """What a player taking (or back in) ``seat`` is told first."""
-        table = self.table
-        joined = {"type": "joined", "table": table.authority.table, "seat": seat,
-                  "head": table.authority.chain.seq}
-        origin = table.authority.log[0].body["host_key"]
-        if origin != table.key:  # a table carried on (succession): who opened it
+        auth = self._authority()
+        joined = {"type": "joined", "table": auth.table, "seat": seat, "head": auth.chain.seq}
+        origin = auth.log[0].body["host_key"]
+        if origin != self.key:  # a table carried on (succession): who opened it
             joined["origin"] = origin
         return joined
 
     def _refuse_claim(self, fp: str, link, join: dict) -> None:
-        out = self.table.authority.rejoin(fp, join["seat"], join["last_seq"])
+        out = self._authority().rejoin(fp, join["seat"], join["last_seq"])
         for who, msg in out.sends:
             if who == fp:
                 link.send(msg)
         link.finish()
-        self.table.emit(connection_event(join["seat"], "refused",
+        self._emit(connection_event(join["seat"], "refused",
                                          f"{link.conn.peer_name} ({fp}) claimed seat "
                                          f"{join['seat']}, which another key holds"))
 
     def _new_seat(self, fp: str, key: bytes, name: str, link, join: dict) -> int | None:
-        auth = self.table.authority
+        auth = self._authority()
         if auth.match is None:
             empty = [s for s, i in sorted(auth.seats.items()) if i.kind == "empty"]
             if empty:
                 seat = join["seat"] if join.get("seat") in empty else empty[0]
-                self.table.log_only(auth.seat(seat, "human", key, name))
+                self._log_only(auth.seat(seat, "human", key, name))
                 return seat
         if self.readmit_names:  # headless only (HostSession refuses it): unasked, by name
-            stand_ins = self.table.stand_ins
+            stand_ins = self.stand_ins
             seat = next((s for s in stand_ins.readmittable(name) if stand_ins.away(s)[1] == name),
                         None)
             if seat is not None:
@@ -154,12 +199,12 @@ class Arrivals:
     def _wait(self, fp: str, key: bytes, name: str, link) -> None:
         self.waiting[fp] = (key, name, link)
         if link.conn.ticket is not None:
-            self.table.admission.wait(link.conn.ticket)
+            self.admission.wait(link.conn.ticket)
         wait = self.unseated_wait
-        self.table.timers.later(("waiting", fp), wait, self._send_away, fp, link,
+        self.timers.later(("waiting", fp), wait, self._send_away, fp, link,
                                 f"the host gave you no seat within {wait:g} s")
-        self.table.emit(connection_event(None, "waiting", f"{name} ({fp}) asks to be re-admitted"))
-        self.table.settled()
+        self._emit(connection_event(None, "waiting", f"{name} ({fp}) asks to be re-admitted"))
+        self._settled()
         self._offer_seat(fp)
 
     def waiting_list(self) -> list[dict]:
@@ -171,29 +216,28 @@ class Arrivals:
         if fp not in self.waiting:
             return
         _, name, _ = self.waiting[fp]
-        stand_ins = self.table.stand_ins
+        stand_ins = self.stand_ins
         seats = stand_ins.readmittable(name)
         if seats:
             old_key, old_name = stand_ins.away(seats[0])
-            self.table.emit(readmit_event(seats[0], old_name, fingerprint(old_key), fp, name))
+            self._emit(readmit_event(seats[0], old_name, fingerprint(old_key), fp, name))
 
     def _give_seat(self, seat: int, key: bytes, name: str) -> None:
         """Re-admit: ``seat`` goes to ``key``, logged as a seat entry with ``readmit``."""
-        table = self.table
-        _, old_name = table.stand_ins.away(seat)
-        table.stand_ins.release(seat)
-        old = table.authority.seats[seat]
+        _, old_name = self.stand_ins.away(seat)
+        self.stand_ins.release(seat)
+        old = self._authority().seats[seat]
         if old.kind == "human" and old.key is not None:
-            table.outbox.drop(fingerprint(old.key), "the seat was given to another key")
-        table.log_only(table.authority.readmit(seat, key, name))
-        table.emit(readmitted_event(seat, old_name, key))
+            self.outbox.drop(fingerprint(old.key), "the seat was given to another key")
+        self._log_only(self._authority().readmit(seat, key, name))
+        self._emit(readmitted_event(seat, old_name, key))
 
     def readmit(self, seat: int, fp: str) -> bool:
         """The host person's yes: give ``seat`` to the waiting player ``fp`` (a lost key)."""
-        if fp not in self.waiting or seat not in self.table.authority.seats:
+        if fp not in self.waiting or seat not in self._authority().seats:
             return False
         key, name, link = self.waiting.pop(fp)
-        self.table.timers.cancel(("waiting", fp))
+        self.timers.cancel(("waiting", fp))
         self._give_seat(seat, key, name)
         self._register(fp, key, link, seat, -1)
         return True
@@ -208,13 +252,13 @@ class Arrivals:
         if self.waiting.get(fp, (None, None, None))[2] is link:
             del self.waiting[fp]
             link.reject(reason)
-            self.table.settled()
+            self._settled()
 
     def _show_taken(self, fp: str, key: bytes, link, join: dict, seat: int, seq: int) -> None:
         """A key whose seat was given to a new key is back. It is not simply refused: it
         is shown the log, so that its own replica raises the alert on the re-admission
         entry and keeps the evidence, and then told why it has no seat."""
-        auth = self.table.authority
+        auth = self._authority()
         mine = join.get("seat") == seat and join["last_seq"] <= auth.chain.seq
         link.send({"type": "joined", "table": auth.table, "seat": None, "head": auth.chain.seq})
         for msg in auth.sync(seat, join["last_seq"] if mine else -1, key=key):
@@ -222,7 +266,7 @@ class Arrivals:
         link.send(m.refused_message(f"seat {seat} was given to a new key at entry {seq}; ask "
                                     "the host why"))
         link.finish()
-        self.table.emit(connection_event(seat, "refused", f"{link.conn.peer_name} ({fp}) came "
+        self._emit(connection_event(seat, "refused", f"{link.conn.peer_name} ({fp}) came "
                                          f"back for seat {seat}, which was given to a new key "
                                          f"at entry {seq}, and was shown the log"))
 
@@ -230,40 +274,41 @@ class Arrivals:
     def ended(self, fp: str, link, reason: str) -> None:
         if self.waiting.get(fp, (None, None, None))[2] is link:
             del self.waiting[fp]
-        if not self.table.outbox.detach(fp, link):
+        if not self.outbox.detach(fp, link):
             return  # replaced, refused or never seated
-        if self.table.takeback.active:  # not logged now: the restart grace decides
-            self.table.takeback.left(fp)
+        if self.takeback.active:  # not logged now: the restart grace decides
+            self.takeback.left(fp)
             return
-        seat = self.table.authority.seat_of(fp)
-        if seat is None or not self.table.is_open:
+        seat = self._authority().seat_of(fp)
+        if seat is None or not self._is_open():
             return  # peers leaving a finished table are not drops
-        self.table.emit(connection_event(seat, "dropped", reason))
+        self._emit(connection_event(seat, "dropped", reason))
         self._drop(seat)
         for waiting in list(self.waiting):  # a stranger may be the player who dropped
             self._offer_seat(waiting)
 
     def _drop(self, seat: int) -> None:
-        if self.table.authority.seats[seat].connected:
-            self.table.apply(self.table.authority.drop(seat))
-        self.table.stand_ins.arm(seat)
+        auth = self._authority()
+        if auth.seats[seat].connected:
+            self._apply(auth.drop(seat))
+        self.stand_ins.arm(seat)
 
     def after_restart(self, grace: float | None = None) -> None:
         """Peers of a restarted host are all away: give them time (``grace``, by default
         the restart grace) before logging drops."""
-        auth = self.table.authority
+        auth = self._authority()
         grace = self.restart_grace if grace is None else grace
         for seat in auth.peers():
             if auth.seats[seat].connected:
-                self.table.timers.later(("absent", seat), grace, self._absent, seat)
+                self.timers.later(("absent", seat), grace, self._absent, seat)
             else:
-                self.table.stand_ins.arm(seat)
+                self.stand_ins.arm(seat)
 
     def _absent(self, seat: int) -> None:
-        fp = self.table.authority.peers().get(seat)
-        if fp is None or self.table.outbox.holds(fp) or not self.table.is_open:
+        fp = self._authority().peers().get(seat)
+        if fp is None or self.outbox.holds(fp) or not self._is_open():
             return
-        self.table.emit(connection_event(seat, "dropped",
+        self._emit(connection_event(seat, "dropped",
                                          "did not come back after the host restarted"))
         self._drop(seat)
 

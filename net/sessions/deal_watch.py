@@ -23,11 +23,16 @@ person may ``keep_waiting`` (the countdown starts again) or ``deal_again_without
 player once the rules allow it (``Away.choice_from``), which goes on as the deadline
 does. Each guest tells its own person from its log (``guest_view``).
 
-It talks to its table through ``authority``, ``timers``, ``outbox``, ``emit``, ``apply``,
-``stand_ins``, ``is_open`` and ``takeback``.
+It is wired to the table's ``authority`` (a getter: a restore or a takeback may replace
+it), ``timers``, ``outbox`` (to cut off a silent client), ``stand_ins`` and ``takeback``
+(a restarted host signs nothing until it is done), and the calls ``emit`` (tell the host's
+seat), ``apply`` (log a change and go on) and ``is_open``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
 
 from net.constants import SHUFFLE_NOTICE
 from net.sessions.events import (WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event, connection_event,
@@ -39,16 +44,39 @@ NOTICE = ("deal-notice",)
 IDLE = ("deal-idle",)
 
 
+class Cuts(Protocol):
+    """The outbox, as the deal's deadline uses it."""
+    def holds(self, fp: str) -> bool: ...
+    def drop(self, fp: str, reason: str) -> None: ...
+
+
+class StandsIn(Protocol):
+    def arm(self, seat: int) -> None: ...
+    def stand_in(self, seat: int, bot: bool) -> None: ...
+    def resume(self) -> None: ...
+
+
+class Holds(Protocol):
+    """The takeback: while active, nothing is signed; a command waits for its end."""
+    active: bool
+
+    def hold_command(self, key: tuple, run: Callable[[], None]) -> None: ...
+
+
 class DealWatch:
-    def __init__(self, table):
-        self.table = table
+    def __init__(self, authority: Callable[[], object], timers, outbox: Cuts, stand_ins: StandsIn,
+                 takeback: Holds, *, emit: Callable[[dict], None],
+                 apply: Callable[[object], None], is_open: Callable[[], bool]):
+        self._authority, self.timers, self.outbox = authority, timers, outbox
+        self.stand_ins, self.takeback = stand_ins, takeback
+        self._emit, self._apply, self._is_open = emit, apply, is_open
         self._noticed: tuple | None = None  # the deal and seats the notice was armed for
         self._told: dict[tuple, tuple] = {}  # an away player's seats -> (deal, until) told
 
     def watch(self) -> None:
         """(Re)arm the timers for the deal under way; cancel them when nothing is awaited.
         Work the deal leaves for idle time runs as soon as this change's messages are out."""
-        timers, deal = self.table.timers, self.table.authority.deal
+        timers, deal = self.timers, self._authority().deal
         if deal.idle_due() and IDLE not in timers:
             timers.later(IDLE, 0, self._idle)
         self._tell_away(deal)
@@ -64,88 +92,83 @@ class DealWatch:
             timers.later(NOTICE, SHUFFLE_NOTICE, self._notice, awaited)
 
     def _idle(self) -> None:
-        t = self.table
-        if t.is_open and not t.takeback.active:
-            t.apply(t.authority.idle())
+        if self._is_open() and not self.takeback.active:
+            self._apply(self._authority().idle())
 
     def _notice(self, awaited: tuple) -> None:
-        deal = self.table.authority.deal
-        if (id(deal), tuple(deal.awaited())) == awaited and self.table.is_open:
-            self.table.emit(shuffle_event(self._names(awaited[1]), dealt=deal.deal_seq is not None))
+        deal = self._authority().deal
+        if (id(deal), tuple(deal.awaited())) == awaited and self._is_open():
+            self._emit(shuffle_event(self._names(awaited[1]), dealt=deal.deal_seq is not None))
 
     def _names(self, seats) -> list[str]:
-        return [self.table.authority.seats[s].name for s in seats]
+        return [self._authority().seats[s].name for s in seats]
 
     # -- a player gone from the private deal ------------------------------------------------------
     def _tell_away(self, deal) -> None:
         """Tell the host's seat of each player gone the deal waits for, once, and again
         when their wait changes (the host kept waiting); forget those back or gone on
         without."""
-        now = self.table.authority.clock()
+        now = self._authority().clock()
         told = {}
         for away in deal.away():
             seats = away.late.seats
             told[seats] = (id(deal), away.until)
             if self._told.get(seats) != told[seats]:
-                self.table.emit(away_event(self._names(seats), list(seats), max(0.0, away.until - now),
+                self._emit(away_event(self._names(seats), list(seats), max(0.0, away.until - now),
                                            max(0.0, away.choice_from - now)))
         self._told = told
 
     def keep_waiting(self, seat: int) -> None:
         """The host person keeps waiting for ``seat``'s player, gone: the countdown starts
         again, and no bot stands in meanwhile (as ``stand_in(seat, False)``)."""
-        t = self.table
-        if t.is_open:
-            t.stand_ins.stand_in(seat, False)
-            t.authority.deal.keep_waiting([seat])  # (nothing is logged: the person's choice)
+        if self._is_open():
+            self.stand_ins.stand_in(seat, False)
+            self._authority().deal.keep_waiting([seat])  # (nothing is logged: the person's choice)
             self.watch()
 
     def deal_again_without(self, seat: int) -> None:
         """The host person deals the hand again now without ``seat``'s player, gone — if
         they have been away long enough for the rules (else the person is told when). A
         host still taking back what its disk lost signs nothing yet: the command waits."""
-        t = self.table
-        if not t.is_open:
+        if not self._is_open():
             return
-        if t.takeback.active:
-            t.takeback.hold_command(("deal_again_without", seat), lambda: self.deal_again_without(seat))
+        if self.takeback.active:
+            self.takeback.hold_command(("deal_again_without", seat), lambda: self.deal_again_without(seat))
             return
-        away = next((a for a in t.authority.deal.away() if seat in a.late.seats), None)
+        away = next((a for a in self._authority().deal.away() if seat in a.late.seats), None)
         if away is None:
-            t.emit(error_event("the deal is not waiting for that player"))
+            self._emit(error_event("the deal is not waiting for that player"))
             return
-        early = away.choice_from - t.authority.clock()
+        early = away.choice_from - self._authority().clock()
         if early > 0:
-            t.emit(error_event(f"You can deal again without {self._names([seat])[0]} in "
+            self._emit(error_event(f"You can deal again without {self._names([seat])[0]} in "
                                f"{early:.0f} s: the rules give a player that long to come back"))
             return
         self._go_on_without([away.late], WHY_CHOSEN)
 
     # -- the deadline --------------------------------------------------------------------------
     def _deadline(self) -> None:
-        t = self.table
-        if not t.is_open or t.takeback.active:  # a restarted host signs nothing yet
+        if not self._is_open() or self.takeback.active:  # a restarted host signs nothing yet
             return
-        late = t.authority.deal.overdue()
+        late = self._authority().deal.overdue()
         if not late:
             self.watch()
             return
-        silent = any(gone.key is not None and t.outbox.holds(fingerprint(gone.key)) for gone in late)
+        silent = any(gone.key is not None and self.outbox.holds(fingerprint(gone.key)) for gone in late)
         self._go_on_without(late, WHY_SILENT if silent else WHY_GONE)
 
     def _go_on_without(self, late: list, why: str) -> None:
-        t = self.table
         for gone in late:
-            if gone.key is not None and t.outbox.holds(fingerprint(gone.key)):
-                t.outbox.drop(fingerprint(gone.key), "your client did not answer the deal in time")
+            if gone.key is not None and self.outbox.holds(fingerprint(gone.key)):
+                self.outbox.drop(fingerprint(gone.key), "your client did not answer the deal in time")
                 for seat in gone.seats:
-                    t.emit(connection_event(seat, "dropped", "did not answer the deal in time"))
-                    t.stand_ins.arm(seat)
+                    self._emit(connection_event(seat, "dropped", "did not answer the deal in time"))
+                    self.stand_ins.arm(seat)
         seats = sorted(s for gone in late for s in gone.seats)
         if all(gone.outcome == "skipped" for gone in late):
-            t.emit(shuffle_event(self._names(seats), skipped=True))
+            self._emit(shuffle_event(self._names(seats), skipped=True))
         else:
-            t.emit(deal_restart_event(self._names(seats), seats,
+            self._emit(deal_restart_event(self._names(seats), seats,
                                       any(gone.outcome == "void" for gone in late), why))
-        t.apply(t.authority.restart_without([gone.who for gone in late]))
-        t.stand_ins.resume()
+        self._apply(self._authority().restart_without([gone.who for gone in late]))
+        self.stand_ins.resume()

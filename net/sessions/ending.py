@@ -20,41 +20,56 @@ is gone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from net.constants import END_GRACE, FAREWELL_GRACE
 from net.sessions.clock import wait_until
 
 
+class Sends(Protocol):
+    """What the ending asks of the table's outbox."""
+    links: dict
+
+    def broadcast(self, msg: dict) -> None: ...
+    def send(self, fp: str, msg: dict) -> None: ...
+    def attach(self, fp: str, link, has: int) -> None: ...
+    def all_hung_up(self) -> bool: ...
+    def all_acked(self, seq: int) -> bool: ...
+
+
 class Ending:
-    def __init__(self, table):
-        self.table = table
+    """Wired to the table's ``authority`` (a getter: a restore may replace it), its
+    ``outbox``, and ``joined_message`` (what a player back in its seat is told first)."""
+
+    def __init__(self, authority: Callable[[], object], outbox: Sends,
+                 joined_message: Callable[[int], dict]):
+        self._authority, self.outbox, self._joined_message = authority, outbox, joined_message
         self.message: dict | None = None  # the "end" every peer is sent
         self.expected: set[str] = set()  # fingerprints still to be told as they come back
 
     async def tell(self, reason: str, expected: Iterable[str] = (), hang_up: bool = False) -> None:
-        t = self.table
-        head = t.authority.chain.seq
+        outbox = self.outbox
+        head = self._authority().chain.seq
         self.message = {"type": "end", "reason": reason, "head": head}
-        self.expected = set(expected) - set(t.links)
-        t.outbox.broadcast(self.message)
+        self.expected = set(expected) - set(outbox.links)
+        outbox.broadcast(self.message)
         if hang_up:
-            await wait_until(t.outbox.all_hung_up, FAREWELL_GRACE)
+            await wait_until(outbox.all_hung_up, FAREWELL_GRACE)
         else:
-            await wait_until(lambda: not self.expected and t.outbox.all_acked(head), END_GRACE)
+            await wait_until(lambda: not self.expected and outbox.all_acked(head), END_GRACE)
 
     def arrived(self, fp: str, link, join: dict) -> None:
         """A connection's "join" once the table has ended."""
-        t = self.table
-        auth = t.authority
+        auth = self._authority()
         seat = auth.seat_of(fp)
         if self.message is None or seat is None:
             link.reject("the table is closing")
             return
         self.expected.discard(fp)
         has = min(join["last_seq"], auth.chain.seq)
-        t.outbox.attach(fp, link, has)
-        link.send(t.arrivals.joined_message(seat))
+        self.outbox.attach(fp, link, has)
+        link.send(self._joined_message(seat))
         for msg in auth.sync(seat, has):
-            t.outbox.send(fp, msg)
+            self.outbox.send(fp, msg)
         link.send(self.message)

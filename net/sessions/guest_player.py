@@ -17,6 +17,7 @@ signing path, with the replica's injected randomness).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import NamedTuple
 
 from engine import IllegalAction
@@ -44,43 +45,49 @@ class Sent(NamedTuple):
 
 
 class GuestPlayer:
-    """``core``: the guest (``identity``, ``replica``, ``link``, ``emit``, ``errors``,
-    ``call_later``, ``rng``, its ``view`` and whether it has ``caught_up``)."""
+    """Wired by the ``GuestCore`` to what it uses: the guest's ``key`` (its bot's seed), its
+    ``replica`` and ``link`` (getters: a rejoin makes new ones; no link while away),
+    ``emit``, ``call_later``, and the calls ``caught_up`` (the log has come), ``noted`` (keep
+    an error the host reported) and ``offer`` (the "state" event that offers the decision
+    again)."""
 
-    def __init__(self, core, bot_level: str | None = None, bot_delay: float = 0.0):
-        self.core = core
-        self.bot = make_bot(bot_level, core.identity.public_key) if bot_level else None
+    def __init__(self, key: bytes, replica: Callable[[], object], link: Callable[[], object], *,
+                 emit: Callable[[dict], None], call_later: Callable,
+                 caught_up: Callable[[], bool], noted: Callable[[str], None],
+                 offer: Callable[[], dict], bot_level: str | None = None, bot_delay: float = 0.0):
+        self._replica, self._link, self._emit = replica, link, emit
+        self._caught_up, self._noted, self._offer = caught_up, noted, offer
+        self.bot = make_bot(bot_level, key) if bot_level else None
         self.in_flight: Sent | None = None  # our move, until the host logs or refuses it
         self.failed_at: int | None = None  # where the bot's move failed: not tried again there
-        self.driver = BotDriver(lambda delay, fn, *args: core.call_later(delay, fn, *args),
-                                due=self._due, position=lambda: core.replica.seq,
+        self.driver = BotDriver(call_later, due=self._due, position=lambda: replica().seq,
                                 move=self._bot_move, pace=lambda: bot_delay)
 
     # -- the person -----------------------------------------------------------------------------
     def act(self, data: dict) -> None:
         """The person's decision (hand-record form, no seat)."""
-        r = self.core.replica
-        if r is None or self.core.link is None:
-            self.core.emit(error_event("not connected to the table right now"))
+        r = self._replica()
+        if r is None or self._link() is None:
+            self._emit(error_event("not connected to the table right now"))
             return
         if self.in_flight is not None:
             return  # a second click while the first move is on its way: it is that move
-        if not self.core.caught_up:
-            self.core.emit(error_event(CATCHING_UP))  # (nothing is offered meanwhile)
+        if not self._caught_up():
+            self._emit(error_event(CATCHING_UP))  # (nothing is offered meanwhile)
             return
         if r.seat is not None and repeats(r.game, r.decision_state(), r.seat, data):
             return  # a second "Got it" once the first is logged: changes nothing
         try:
             self.send(dict(data))
         except (IllegalAction, ReplicaHalted) as exc:
-            self.core.emit(error_event(str(exc)))
+            self._emit(error_event(str(exc)))
 
     def send(self, data: dict) -> None:
         """Sign and send one decision; nothing more is decided until it is settled."""
-        core = self.core
-        message = core.replica.act(data)
-        core.link.send(message)
-        self.in_flight = Sent(core.replica.seq, message["signed"]["sig"])
+        replica = self._replica()
+        message = replica.act(data)
+        self._link().send(message)
+        self.in_flight = Sent(replica.seq, message["signed"]["sig"])
 
     # -- the host's answers ------------------------------------------------------------------------
     def reconnected(self) -> None:
@@ -93,14 +100,15 @@ class GuestPlayer:
         """An error from the host (or junk our replica rejected); ``refuses``: the
         signature of the message of ours it refuses. Only a refusal of this seat's move
         in flight is the person's business; anything else is logged."""
-        self.core.errors.append(reason)
+        self._noted(reason)
         if self.in_flight is None or refuses != self.in_flight.sig:
             log.warning("the host reported a problem that was not about our move: %s", reason)
             return
         self.in_flight = None  # our move was refused: decide again
-        self.core.emit(error_event(reason))
-        if self.core.replica is not None and self.core.replica.scores is not None:
-            self.core.emit(self.core.view.state_event([]))  # the decision is offered again
+        self._emit(error_event(reason))
+        replica = self._replica()
+        if replica is not None and replica.scores is not None:
+            self._emit(self._offer())  # the decision is offered again
 
     def settle(self, accepted: list[dict]) -> None:
         """Our move in flight is settled once the host logs it (the entry holds the move
@@ -120,31 +128,31 @@ class GuestPlayer:
             self.driver.poke()
 
     def my_turn(self) -> bool:
-        r = self.core.replica
+        r = self._replica()
         if r is None or r.halted is not None or r.seat is None or r.view is None:
             return False
         return r.decision_state() is not None and r.seat in (r.view.get("to_act") or [])
 
     def _due(self) -> list[int]:
-        ready = self.bot is not None and self.core.link is not None and self.in_flight is None \
-            and self.core.caught_up
-        if not ready or not self.my_turn() or self.failed_at == self.core.replica.seq:
+        ready = self.bot is not None and self._link() is not None and self.in_flight is None \
+            and self._caught_up()
+        if not ready or not self.my_turn() or self.failed_at == self._replica().seq:
             return []
-        return [self.core.replica.seat]
+        return [self._replica().seat]
 
     def _bot_move(self, _seat: int) -> None:
-        self.failed_at = self.core.replica.seq  # cleared below once the move is sent
+        self.failed_at = self._replica().seq  # cleared below once the move is sent
         try:
             self.send(self._bot_choice())
             self.failed_at = None
         except (IllegalAction, ReplicaHalted) as exc:
-            self.core.emit(error_event(f"the bot's move was refused: {exc}"))
+            self._emit(error_event(f"the bot's move was refused: {exc}"))
         except Exception as exc:  # noqa: BLE001 - a bot bug must not kill the session
             log.exception("bot failed")
-            self.core.emit(error_event(f"the bot failed: {exc!r}"))
+            self._emit(error_event(f"the bot failed: {exc!r}"))
 
     def _bot_choice(self) -> dict:
-        r = self.core.replica
+        r = self._replica()
         if isinstance(self.bot, RandomBot):
             action = self.bot.choose(r.decision_state(), r.seat)
         else:

@@ -60,6 +60,7 @@ from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
+from net.wire.identity import fingerprint
 from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
                                 within)
 
@@ -123,8 +124,19 @@ class GuestCore:
         self.state = GuestState.CONNECTING
         # Why it ended: "stopped" (we left), "refused", "fatal", "table" (it ended), "alert".
         self.ended_by: str | None = None
-        self.view = GuestView(self)
-        self.player = GuestPlayer(self, bot_level, bot_delay)
+        # (``emit`` through the core: tests put a recording one in its place)
+        self.view = GuestView(lambda: self.replica, lambda event: self.emit(event),
+                              self.call_later, self.timings,
+                              table_name=lambda: self.table_name, subdir=self.subdir,
+                              caught_up=lambda: self.caught_up,
+                              moving=lambda: self.player.in_flight is not None,
+                              from_disk=lambda: self.from_disk)
+        self.player = GuestPlayer(identity.public_key, lambda: self.replica, lambda: self.link,
+                                  emit=lambda event: self.emit(event), call_later=self.call_later,
+                                  caught_up=lambda: self.caught_up,
+                                  noted=lambda reason: self.errors.append(reason),
+                                  offer=lambda: self.view.state_event([]),
+                                  bot_level=bot_level, bot_delay=bot_delay)
         self._host_name = ""
         self._deadline: float | None = None  # the app's first join gives up by then
         self._attempt: asyncio.Future | None = None
@@ -132,7 +144,9 @@ class GuestCore:
         self.replica: PeerReplica | None = None
         self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
         self.succession = Succession(self, **takeover) if takeover is not None else NoSuccession()
-        self.houses = GuestHouses(self, code)  # a code typed; a host across houses
+        # a code typed; a host across houses
+        self.houses = GuestHouses(identity, self.state_dir, address=lambda: self.address,
+                                  replica=lambda: self.replica, table=lambda: self.table, code=code)
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
@@ -348,9 +362,14 @@ class GuestCore:
         """The code a person typed: the host's house address, its key pinned."""
         from net.houses.links import HouseError
         try:
-            await self.houses.use_code(self.finder.within)
+            found = await self.houses.use_code(self.finder.within)
         except HouseError as exc:
             raise Fatal(f"Couldn't join by code: {exc}.") from None
+        self.address, self.port = found["address"], found["port"]
+        self.fingerprint = fingerprint(found["key"])
+        self.table_name = found.get("name") or self.table_name
+        if self.wanted_seat is None and isinstance(found.get("seat"), int):
+            self.wanted_seat = found["seat"]
 
     def _moved_to(self, table: dict | None) -> None:
         """Where the host (by key, once known) advertises its table now (mDNS)."""

@@ -14,6 +14,8 @@ carries nothing more), and why it went on without them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 from net.constants import SHUFFLE_NOTICE
 from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
@@ -30,18 +32,26 @@ TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 
 
 class GuestView:
-    """``core``: the guest (``replica``, ``emit``, ``call_later``, ``table_name``,
-    ``state_dir``, ``timings``, whether it has ``caught_up``, and its ``player``'s move in
-    flight)."""
+    """Wired by the ``GuestCore`` to what it uses: its ``replica`` (a getter: a rejoin or a
+    takeover makes a new one), ``emit``, ``call_later``, ``timings``, and the calls
+    ``table_name`` (the name found in the lobby or by a code, if any), ``subdir`` (a folder
+    of its state directory, None without one), ``caught_up`` (the log has come) and
+    ``moving`` (its player's move is on its way)."""
 
-    def __init__(self, core):
-        self.core = core
+    def __init__(self, replica: Callable[[], object], emit: Callable[[dict], None],
+                 call_later: Callable, timings, *, table_name: Callable[[], str | None],
+                 subdir: Callable[[str], Path | None], caught_up: Callable[[], bool],
+                 moving: Callable[[], bool], from_disk: Callable[[], int | None]):
+        self._replica, self.emit, self.call_later, self.timings = replica, emit, call_later, timings
+        self._table_name, self._subdir, self._caught_up, self._moving = \
+            table_name, subdir, caught_up, moving
+        self._from_disk = from_disk  # the entries our replica was rebuilt with from disk
         self._deal = deal_kind(False)  # how the last hand seen was dealt
         self._until: dict[int, float] = {}  # a player gone -> when its countdown ends here
 
     @property
     def replica(self):
-        return self.core.replica
+        return self._replica()
 
     # -- after every accepted batch ---------------------------------------------------------
     def report(self, accepted: list, was_seat, was_names: dict, caught_up: bool = False,
@@ -68,14 +78,14 @@ class GuestView:
             if body["seats"]:  # a deal restarted, or a hand voided, without players gone
                 names = [was_names.get(s) or self.replica.seats[s].name for s in body["seats"]]
                 why = self._why(entry, body["seats"])
-                self.core.emit(deal_restart_event(names, body["seats"],
+                self.emit(deal_restart_event(names, body["seats"],
                                                   ml.voided_at(self.replica.log, entry.seq), why,
                                                   yours=body["seats"] == [self.replica.seat]))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
-            self.core.emit(self.table_event())
+            self.emit(self.table_event())
         playing = self.replica.hand is not None and self.replica.hand.playing
         if shows_hand(kinds, playing) or (caught_up and playing):
-            self.core.emit(self.state_event([e for a in accepted for e in a.events]))
+            self.emit(self.state_event([e for a in accepted for e in a.events]))
 
     def table_event(self) -> dict:
         r = self.replica
@@ -89,8 +99,9 @@ class GuestView:
 
     def table_name(self) -> str:
         """The name found in the lobby, else the one in the table entry (seq 0)."""
-        if self.core.table_name:
-            return self.core.table_name
+        found = self._table_name()
+        if found:
+            return found
         try:
             return str(self.replica.log[0].body.get("name") or "")
         except (IndexError, KeyError, AttributeError, TypeError):
@@ -99,9 +110,9 @@ class GuestView:
     def state_event(self, events: list) -> dict:
         r = self.replica
         state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
-        if self.core.player.in_flight is not None:
+        if self._moving():
             state = None  # our move is on its way: nothing to decide now
-        elif not self.core.caught_up:
+        elif not self._caught_up():
             state = None  # the table's past, while its log comes: nothing to decide on it
         elif r.view is not None and r.seat not in (r.view.get("to_act") or ()):
             state = None  # not ours to decide (under the mental deal: a kitty on its way)
@@ -125,24 +136,24 @@ class GuestView:
         "hint" event."""
         r = self.replica
         if r is None or r.view is None or r.halted is not None:
-            self.core.emit(hint_event(None, None, None, ""))  # nothing to decide
+            self.emit(hint_event(None, None, None, ""))  # nothing to decide
             return
-        self.core.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
+        self.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
 
     def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
         """Tell the person of each integrity alert, its evidence saved first; the events.
         ``goes_on``: a player's proven cheat named while the table goes on."""
         events = []
         for alert in alerts:
-            event = alert_event(alert, self.core.subdir("evidence"))
+            event = alert_event(alert, self._subdir("evidence"))
             events.append(dict(event, goes_on=True) if goes_on else event)
-            self.core.emit(events[-1])
+            self.emit(events[-1])
         return events
 
     # -- the end of a hand ----------------------------------------------------------------------
     def hand_verified(self, hand: dict) -> None:
         path = None
-        records = self.core.subdir("records")
+        records = self._subdir("records")
         if records is not None and hand.get("record") is not None:
             records.mkdir(parents=True, exist_ok=True)
             path = records / f"{safe_name(self.replica.table)}-hand{hand['hand']}.json"
@@ -152,7 +163,7 @@ class GuestView:
         for event in hand_over_events(hand["result"], hand["scores"], hand["hand"], hand["winner"],
                                       record_breakdown(hand.get("record")),
                                       str(path) if path else None):
-            self.core.emit(event)
+            self.emit(event)
 
     def _dealt_since(self, hand: int) -> bool:
         """Whether a later hand than ``hand`` has been dealt: a hand that ended before this
@@ -179,7 +190,7 @@ class GuestView:
             if end is not None and end["hand"] == entry.body["hand"] and not self._dealt_since(end["hand"]):
                 for event in hand_over_events(end["result"], end["scores"], end["hand"],
                                               end["winner"], None):
-                    self.core.emit(event)
+                    self.emit(event)
 
     # -- the others -----------------------------------------------------------------------------
     def _told_before(self, entry: Entry) -> bool:
@@ -187,16 +198,17 @@ class GuestView:
         departed player is back: told before the app was restarted, and no longer so (not
         again, as if it had just happened). Still away, their seat is still held: told."""
         departed = self.replica.seats.get(entry.body["departed_seat"])
-        return self.core.from_disk is not None and entry.seq < self.core.from_disk \
+        from_disk = self._from_disk()
+        return from_disk is not None and entry.seq < from_disk \
             and departed is not None and departed.connected
 
     def _takeover(self, body: dict, was_names: dict) -> None:
         """A player carried the table on: who, from whom, and why (a "takeover" event)."""
         names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
-        self.core.emit(takeover_event("done", names.get(body["departed_seat"], ""),
-                                      names.get(body["seat"], ""), body["abandoned"],
-                                      body["reason"], departed_seat=body["departed_seat"],
-                                      handed=body.get("handover") is not None))
+        self.emit(takeover_event("done", names.get(body["departed_seat"], ""),
+                                 names.get(body["seat"], ""), body["abandoned"],
+                                 body["reason"], departed_seat=body["departed_seat"],
+                                 handed=body.get("handover") is not None))
 
     def _others_connection(self, accepted: list, was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
@@ -212,7 +224,7 @@ class GuestView:
             name = r.seats.get(seat, NOBODY).name or f"seat {seat + 1}"
             event = self._connection(entry, seat, name, was_names)
             if event is not None:
-                self.core.emit(event)
+                self.emit(event)
 
     @staticmethod
     def _connection(entry: Entry, seat: int, name: str, was_names: dict) -> dict | None:
@@ -240,7 +252,7 @@ class GuestView:
             return WHY_SILENT
         ends = [self._until.pop(s, None) for s in seats]
         early = [end for end in ends if end is not None
-                 and end - r.clock() > self.core.timings.contribution_slack]
+                 and end - r.clock() > self.timings.contribution_slack]
         return WHY_CHOSEN if early else WHY_GONE
 
     def _away(self, accepted: list, live: bool) -> None:
@@ -256,10 +268,10 @@ class GuestView:
                 self._until.pop(seat, None)
                 continue
             if seat != r.seat and r.deal.waits_for(seat):
-                wait = self.core.timings.drop_wait if live else None
+                wait = self.timings.drop_wait if live else None
                 if wait is not None:
                     self._until[seat] = r.clock() + wait
-                self.core.emit(away_event([r.seats[seat].name], [seat], wait))
+                self.emit(away_event([r.seats[seat].name], [seat], wait))
 
     def _watch_shuffles(self, accepted: list) -> None:
         """Once the deal has waited a while for other players' shuffles, say whose."""
@@ -267,7 +279,7 @@ class GuestView:
         if rnd is None or rnd.dealt or not any(
                 a.entry.kind == "commit" for a in accepted):
             return
-        self.core.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
+        self.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
 
     def _shuffle_notice(self, commitment: bytes) -> None:
         r = self.replica
@@ -276,7 +288,7 @@ class GuestView:
             return
         names = [r.seats[s].name for s in rnd.waiting_for if s != r.seat]
         if names:
-            self.core.emit(shuffle_event(names))
+            self.emit(shuffle_event(names))
 
 
 def safe_name(text: str | None) -> str:

@@ -27,7 +27,9 @@ it, each with its own tests:
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
-decides what happens next (``advance``). Everything runs on
+decides what happens next (``advance``). It is the one place that wires the parts: each
+is given only the collaborators it uses (the authority always through a getter, since a
+restore or a takeover replaces it), never the core. Everything runs on
 one asyncio loop; authority calls are synchronous, so each change and its sends happen
 without interleaving.
 """
@@ -40,7 +42,9 @@ import functools
 import hashlib
 import logging
 import os
+from pathlib import Path
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from engine.bots import make_bot
 from engine.deal import derive_seed
@@ -126,63 +130,114 @@ def signing(command):
     return run
 
 
+@dataclass(frozen=True)
+class HostOptions:
+    """How a hosted table behaves: where it listens, who plays what, and what it does by
+    itself. Values only; ``HostCore`` is handed its collaborators apart."""
+
+    bind: str = "127.0.0.1"
+    port: int = 0  # 0: any free port (a restarted host: the one it had)
+    listen: bool = True  # False: a game against the computer (no network)
+    interfaces: object = None  # None: no mDNS advert (join by address only)
+    timings: Timings | None = None
+    bots: dict[int, str] | None = None  # seat -> level of the bots seated at the start
+    you: int | None = 0  # the host person's seat (None: nobody plays here)
+    autoplay: bool = False  # a bot plays the host's own seat
+    auto_start: bool = False  # deal as soon as every seat is taken
+    hands: int | None = None  # headless: finish after this many hands (None: the game)
+    stand_in_after: float | None = None  # a bot for a dropped seat after this (None: never)
+    stand_in_level: str = "normal"
+    readmit_names: bool = False  # headless only: a new key gets an away seat by its name
+    bot_delay: float = 0.0
+    restart_grace: float = RESTART_GRACE
+    resume: bool = False  # whatever unfinished table is on disk
+    fresh: bool = False  # never an unfinished table (else: only the same table)
+    # Headless (the CLI, benches): the table finishes by itself when the game is over
+    # (None: when a bot plays the host's seat, ``autoplay``).
+    headless: bool | None = None
+    mental_deal: bool = PRIVATE_DEAL  # the private deal (the settings' "private_deal" wins)
+    table_seed: bytes | None = None  # tests: the deals and first dealers follow from it
+
+
 class HostCore:
     """One hosted table. ``await start()``, then commands; ``await stop()`` at the end."""
 
     def __init__(self, identity, settings: dict | None, *, state_dir: str | os.PathLike,
-                 emit: Emit | None = None, bind: str = "127.0.0.1", port: int = 0,
-                 listen: bool = True, interfaces=None, timings: Timings | None = None,
-                 bots: dict[int, str] | None = None, you: int | None = 0,
-                 autoplay: bool = False, auto_start: bool = False, hands: int | None = None,
-                 stand_in_after: float | None = None, stand_in_level: str = "normal",
-                 readmit_names: bool = False, bot_delay: float = 0.0,
-                 restart_grace: float = RESTART_GRACE, resume: bool = False, fresh: bool = False,
+                 emit: Emit | None = None, options: HostOptions | None = None,
                  admission: Admission | None = None, tamper=None, rng=None,
-                 table_seed: bytes | None = None, headless: bool | None = None,
-                 authority: HostAuthority | None = None, mental_deal: bool = PRIVATE_DEAL):
+                 authority: HostAuthority | None = None, **knobs):
+        """``options``: how the table behaves (``HostOptions``); any of its fields may also
+        be given by name (``autoplay=True``), over ``options``. ``admission`` (the
+        connection caps), ``tamper`` (tests: a hook on what is sent), ``rng`` (the deal's
+        randomness) and ``authority`` (a player's log that carries the table on) are the
+        collaborators made elsewhere."""
+        options = self.options = replace(options or HostOptions(), **knobs)
         self.identity = identity
         self.key = identity.public_key
         self.fingerprint = identity.fingerprint
         self.settings = dict(settings or {})
         self.emit: Emit = emit or (lambda event: None)
-        self.bind, self.port, self.listen = bind, port, listen
-        self.interfaces = interfaces  # None: no mDNS advert (join by address only)
-        self.timings = timings or Timings()
-        self.you = you
-        self.autoplay = autoplay  # a bot plays the host's own seat
-        # Headless (the CLI, benches): the table finishes by itself when the game is over.
-        self.headless = autoplay if headless is None else headless
-        self.auto_start = auto_start  # deal as soon as every seat is taken
+        self.port, self.listen = options.port, options.listen  # (the port: the one opened)
+        self.timings = options.timings or Timings()
+        self.you = options.you  # the host person's seat (it may move before the deal)
+        self.headless = options.autoplay if options.headless is None else options.headless
+        self.auto_start = options.auto_start  # deal as soon as every seat is taken
         self.deal_once = False  # deal the next hand by itself, once (a person's carried-on table)
-        self.hands = hands  # headless: finish after this many hands (None: the game)
         # resume: whatever unfinished table is there; fresh: never; else only the same table
-        self.resume = True if resume else (False if fresh else None)
-        self.table_seed = table_seed  # tests: the deals and first dealers follow from it
-        self.rng = rng or (seeded_rng(table_seed) if table_seed else os.urandom)
+        self.resume = True if options.resume else (False if options.fresh else None)
+        self.rng = rng or (seeded_rng(options.table_seed) if options.table_seed else os.urandom)
         self.phase = Phase.OPENING
         self.authority: HostAuthority | None = None
         self.carried_on = authority  # a player's log made the authority (succession)
-        self.files = TableFiles(state_dir, self.emit, keep_old=listen)
+        self.files = TableFiles(state_dir, self.emit, keep_old=self.listen)
         # the mental-poker deal (issue 13; on by default); the app's box: "private_deal"
-        self.mental_deal = bool(self.settings.pop("private_deal", mental_deal))
+        self.mental_deal = bool(self.settings.pop("private_deal", options.mental_deal))
         self.server = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after),
                              tamper)
-        self.arrivals = Arrivals(self, unseated_wait=self.timings.unseated_wait,
-                                 restart_grace=restart_grace, readmit_names=readmit_names,
+        self.seating = Seating(lambda: self.authority, self.key, self.fingerprint,
+                               you=lambda: self.you, connected=self.connected, emit=self.emit,
+                               apply=self.apply, log_only=self.log_only, settled=self.settled,
+                               reseated=self.reseated, bot_levels=options.bots)
+        self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
+                                  apply=self.apply, forget_bot=lambda seat: self.bots.forget(seat),
+                                  after=options.stand_in_after, level=options.stand_in_level)
+        self.takeback = Takeback(lambda: self.authority, self.timers, self.outbox,
+                                 evidence=self.files.dir / "evidence", emit=self.emit,
+                                 sync=lambda: self.files.store.sync(), log_only=self.log_only,
+                                 receive=self.receive, went_on=self._taken_back,
+                                 failed=lambda reason, waited: self.spawn(self.finish(reason, waited)),
+                                 grace=options.restart_grace)
+        self.arrivals = Arrivals(lambda: self.authority, self.key, self.outbox, self.stand_ins,
+                                 self.takeback, self.timers, self.admission, emit=self.emit,
+                                 apply=self.apply, log_only=self.log_only, settled=self.settled,
+                                 refresh=self.refresh, is_open=lambda: self.is_open,
+                                 unseated_wait=self.timings.unseated_wait,
+                                 restart_grace=options.restart_grace,
+                                 readmit_names=options.readmit_names,
                                  live_within=self.timings.live)
-        self.seating = Seating(self, bots)
-        self.stand_ins = StandIns(self, stand_in_after, stand_in_level)
-        self.takeback = Takeback(self, restart_grace)
-        self.bots = HostBots(self, bot_delay)
-        self.view = HostView(self)
-        self.advert = Advert(interfaces)
-        self.roster = Roster(self)
-        self.deal_watch = DealWatch(self)
-        self.ending = Ending(self)
-        self.houses = HostHouses(self)  # invitations from other houses, their ways back
+        self.bots = HostBots(lambda: self.authority, self.key, self.timers,
+                             you=lambda: self.you, autoplay=options.autoplay,
+                             is_open=lambda: self.is_open, play=self.play,
+                             level_of=lambda seat: self.seating.bot_levels.get(seat)
+                             or self.stand_ins.level, delay=options.bot_delay)
+        self.view = HostView(lambda: self.authority, self.emit, listen=self.listen,
+                             evidence=self.files.dir / "evidence", you=lambda: self.you,
+                             connected=self.connected, waiting=self.arrivals.waiting_list,
+                             heir=lambda: next(iter(self.heirs()), None))
+        self.advert = Advert(options.interfaces)
+        self.roster = Roster(lambda: self.outbox.links.values())
+        self.deal_watch = DealWatch(lambda: self.authority, self.timers, self.outbox, self.stand_ins,
+                                    self.takeback, emit=self.emit, apply=self.apply,
+                                    is_open=lambda: self.is_open)
+        self.ending = Ending(lambda: self.authority, self.outbox, self.arrivals.joined_message)
+        # invitations from other houses, their ways back
+        self.houses = HostHouses(self.identity, self.files.dir, listen=self.listen,
+                                 authority=lambda: self.authority,
+                                 serving=lambda: self.port if self.server is not None else None,
+                                 emit=self.emit, spawn=self.spawn)
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
                                        watched=self._watched, connected=self.connected,
                                        carried_on=self.close_carried_on)
@@ -237,20 +292,20 @@ class HostCore:
     async def _listen(self) -> None:
         port = self.port or (self.files.meta().get("port", 0) if self.restored else 0)
         raise_file_limit()
-        self.server = await start_server(self.bind, port, self.identity, self.serve,
+        self.server = await start_server(self.options.bind, port, self.identity, self.serve,
                                          schemas=WIRE, timeout=self.timings.connect,
                                          admission=self.admission)
         self.port = self.server.port
-        self.emit({"type": "listening", "address": self.bind, "port": self.port,
+        self.emit({"type": "listening", "address": self.options.bind, "port": self.port,
                    "table": self.table, "fingerprint": self.fingerprint,
                    "restored": self.restored, "head": self.authority.chain.seq})
-        if self.interfaces is not None:
+        if self.options.interfaces is not None:
             await self.advert.start(self.identity, self.authority, self.port)
 
     def _open_new(self) -> None:
         auth = self.authority = self.files.new(self.identity, self.rng, self.mental_deal,
                                                self.timings.contribution, self.timings.drop_wait)
-        suffix = (self.rng if self.table_seed else os.urandom)(4).hex()
+        suffix = (self.rng if self.options.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))
         for seat, kind, key, name, level in self.seating.first_seats(self.game.num_players,
@@ -306,9 +361,6 @@ class HostCore:
         return [seat for seat, key in sorted(auth.seats.players(besides=self.key).items())
                 if seat in self.roster.standby and self.outbox.holds(fingerprint(key))]
 
-    def heir(self) -> int | None:
-        return next(iter(self.heirs()), None)
-
     async def hand_over(self, seat: int) -> bool:
         """The host person leaves and hands the table to the player in ``seat`` at once
         (``succession``): after the log's last entry every guest is sent this host's signed
@@ -330,6 +382,13 @@ class HostCore:
         await wait_until(self.outbox.all_hung_up, HANDOVER_GRACE)
         await self.stop()
         return True
+
+    def _taken_back(self, grace: float) -> None:
+        """The entries the disk lost are back (``takeback``): the peers still away get what
+        is left of the restart ``grace``, and the table goes on."""
+        self.arrivals.after_restart(grace)
+        self.view.state([])
+        self.refresh()
 
     def _watched(self):
         """The authority ``whereabouts`` watches: while players may come and go in a match."""
@@ -499,11 +558,12 @@ class HostCore:
             if self.auto_start and self.seating.all_taken():
                 self.start_game()
             return
-        if self.hands is not None and match.hand_number >= self.hands and match.state is None:
+        hands = self.options.hands
+        if hands is not None and match.hand_number >= hands and match.state is None:
             self.spawn(self.finish(f"{match.hand_number} hand(s) played"))
             return
         if match.is_over:
-            if self.headless or self.hands is not None:  # headless: the table is done
+            if self.headless or hands is not None:  # headless: the table is done
                 self.spawn(self.finish("the game is over"))
             return  # a person hosting may offer a rematch: the guests stay
         if (self.auto_start or self.deal_once) and match.state is None \
@@ -546,8 +606,8 @@ class HostCore:
             return
         self.seating.fill()
         dealer = None
-        if self.table_seed is not None:
-            dealer = self.game.first_dealer(derive_seed(self.table_seed, "game", self.games_started))
+        if self.options.table_seed is not None:
+            dealer = self.game.first_dealer(derive_seed(self.options.table_seed, "game", self.games_started))
         self.games_started += 1
         self.bots.new_game()
         self.apply(auth.start_game(dealer))
@@ -587,9 +647,6 @@ class HostCore:
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
 
-    def forget_bot(self, seat: int) -> None:
-        self.bots.forget(seat)
-
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event)."""
         self.emit(self.view.table_event())
@@ -602,39 +659,45 @@ class HostCore:
 
 class HostBots:
     """The bots a host plays — its bot seats, stand-ins, and its own seat when headless —
-    each made at its seat's level and driven by one ``BotDriver``."""
+    each made at its seat's level and driven by one ``BotDriver``. Wired to the table's
+    ``authority`` (a getter: a restore may replace it), the host's ``key``, the ``timers``,
+    and the calls ``you`` (the host person's seat now; a bot plays it if ``autoplay``),
+    ``is_open``, ``level_of`` (the level chosen for a seat's bot) and ``play`` (a move)."""
 
-    def __init__(self, table: HostCore, delay: float):
-        self.table = table
+    def __init__(self, authority: Callable[[], HostAuthority], key: bytes, timers: Timers, *,
+                 you: Callable[[], int | None], autoplay: bool, is_open: Callable[[], bool],
+                 level_of: Callable[[int], str], play: Callable[[int, dict], None], delay: float):
+        self._authority, self.key, self.autoplay = authority, key, autoplay
+        self._you, self._is_open, self._level_of, self._play = you, is_open, level_of, play
         self.delay = delay
         self.players: dict[int, object] = {}  # seat -> the bot playing it
-        self.driver = BotDriver(table.timers.call_later, due=self.due,
-                                position=lambda: table.authority.chain.seq, move=self.move,
+        self.driver = BotDriver(timers.call_later, due=self.due,
+                                position=lambda: authority().chain.seq, move=self.move,
                                 pace=self.pace)
 
     def controlled(self, seat: int) -> bool:
-        t = self.table
-        info = t.authority.seats.get(seat)
-        if info is None or info.key != t.key:
+        info = self._authority().seats.get(seat)
+        if info is None or info.key != self.key:
             return False
-        return info.kind == "bot" or (seat == t.you and t.autoplay)
+        return info.kind == "bot" or (seat == self._you() and self.autoplay)
 
     def due(self) -> list[int]:
-        state = self.table.authority.state
-        if state is None or state.is_over or not self.table.is_open:
+        auth = self._authority()
+        state = auth.state
+        if state is None or state.is_over or not self._is_open():
             return []
-        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(self.table.authority, seat)]
+        return [seat for seat in state.to_act() if self.controlled(seat) and may_move(auth, seat)]
 
     def pace(self) -> float:
         """A bot's pause; twice as long while a finished trick is on the table."""
-        state = self.table.authority.state
+        state = self._authority().state
         trick_done = state is not None and not state.trick and bool(state.tricks)
         return self.delay * (2 if trick_done else 1)
 
     def new_game(self) -> None:
         """Each bot is made as the game starts (at the levels the setup chose)."""
         self.players.clear()
-        for seat in range(self.table.game.num_players):
+        for seat in range(self._authority().game.num_players):
             if self.controlled(seat):
                 self.player(seat)
 
@@ -647,40 +710,48 @@ class HostBots:
     def player(self, seat: int):
         """The bot that plays ``seat`` (made on first use, at the seat's level)."""
         if seat not in self.players:
-            t = self.table
-            level = t.authority.seats[seat].level or t.seating.bot_levels.get(seat) \
-                or t.stand_ins.level
-            seed = hashlib.sha256(f"{t.table}|bot|{seat}".encode()).digest()
+            auth = self._authority()
+            level = auth.seats[seat].level or self._level_of(seat)
+            seed = hashlib.sha256(f"{auth.table}|bot|{seat}".encode()).digest()
             self.players[seat] = make_bot(level, seed)
         return self.players[seat]
 
     def move(self, seat: int) -> None:
-        t = self.table
-        t.play(seat, bot_json(t.game, self.player(seat), t.authority.state, seat))
+        auth = self._authority()
+        self._play(seat, bot_json(auth.game, self.player(seat), auth.state, seat))
 
 
 class HostView:
-    """What the host's own seat is told: the facade's events, from the authority."""
+    """What the host's own seat is told: the facade's events, from the authority. Wired to
+    the table's ``authority`` (a getter: a restore may replace it), ``emit``, whether the
+    table is on the network (``listen``), where alerts keep their ``evidence``, and the calls
+    ``you`` (the host person's seat now), ``connected`` (is this key's player here),
+    ``waiting`` (the strangers asking for a seat) and ``heir`` (whom the host person may hand
+    the table to)."""
 
-    def __init__(self, table: HostCore):
-        self.table = table
+    def __init__(self, authority: Callable[[], HostAuthority], emit: Emit, *, listen: bool,
+                 evidence: Path, you: Callable[[], int | None],
+                 connected: Callable[[bytes | None], bool], waiting: Callable[[], list[dict]],
+                 heir: Callable[[], int | None]):
+        self._authority, self.emit, self.listen, self.evidence = authority, emit, listen, evidence
+        self._you, self._connected, self._waiting, self._heir = you, connected, waiting, heir
 
     def seats(self) -> list[dict]:
-        seats, t = self.table.authority.seats, self.table
+        auth = self._authority()
+        seats = auth.seats
         return [seat_info(seat, seats.get(seat), seat in seats and (
-                    seats[seat].kind == "bot" or t.connected(seats[seat].key)))
-                for seat in range(t.game.num_players)]
+                    seats[seat].kind == "bot" or self._connected(seats[seat].key)))
+                for seat in range(auth.game.num_players)]
 
     def table_event(self) -> dict:
-        t = self.table
-        auth = t.authority
-        event = table_event(t.game, auth.name, self.seats(), t.you, True, auth.options,
-                            auth.match is not None, t.arrivals.waiting_list())
-        event["heir"] = t.heir()  # whom the host person may hand the table to on leaving
+        auth = self._authority()
+        event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
+                            auth.match is not None, self._waiting())
+        event["heir"] = self._heir()  # whom the host person may hand the table to on leaving
         return event
 
     def playing(self) -> bool:
-        state = self.table.authority.state
+        state = self._authority().state
         return state is not None and not state.is_over
 
     def state(self, events: list, ended: bool = False) -> None:
@@ -688,37 +759,38 @@ class HostView:
         hand, and its "hand_end" came with it (the seeded deal banks the score at once),
         so the match has moved on: the finished hand is shown all the same — its last
         trick on the table and in the log — before the summary, as guests see it."""
-        t = self.table
-        state, match = t.authority.state, t.authority.match
+        auth, you = self._authority(), self._you()
+        state, match = auth.state, auth.match
         if match is None:
             return
         if state is None and ended and match.last_hand is not None:
             self._finished(events, match)
             return
-        if state is None or not t.authority.deal.exact():
+        if state is None or not auth.deal.exact():
             return  # (the spare on its way: the table as it was until it is known)
         view = None
-        if t.you is not None and t.you in state.to_act() and not may_move(t.authority, t.you):
+        if you is not None and you in state.to_act() and not may_move(auth, you):
             # under the mental deal, this seat's cards (a kitty) are on their way: nothing is
             # offered until they come (the hand shown meanwhile holds made-up cards for them)
-            view, state = dict(state.view(t.you), to_act=[]), None
-        t.emit(state_event(t.game, state, t.you, events, match.scores, match.hand_number + 1, view,
-                           deal=self.deal()))
+            view, state = dict(state.view(you), to_act=[]), None
+        self.emit(state_event(auth.game, state, you, events, match.scores, match.hand_number + 1,
+                              view, deal=self.deal()))
 
     def deal(self) -> str | None:
         """How this hand was dealt (``events.deal_kind``); nothing at a table no one
         else can join (a game against the computer)."""
-        if not self.table.listen:
+        if not self.listen:
             return None
-        return deal_kind(self.table.authority.deal.PRIVATE)
+        return deal_kind(self._authority().deal.PRIVATE)
 
     def _finished(self, events: list, match) -> None:
         """The hand ``match`` has just banked, as it stood at its last card: its number
         and the scores before it (the "hand_over" event right after brings the new ones)."""
-        t, state = self.table, match.last_hand
+        state = match.last_hand
         banked = match.results[-1].score
         before = [total - points for total, points in zip(match.scores, banked)]
-        t.emit(state_event(t.game, state, t.you, events, before, match.hand_number))
+        self.emit(state_event(self._authority().game, state, self._you(), events, before,
+                              match.hand_number))
 
     def cheat_named(self, signed) -> None:
         """A player's proven cheat the host's deal restarted the hand for (its own client's
@@ -727,27 +799,27 @@ class HostView:
         cheat = signed.body.get("cheat") if isinstance(signed.body, dict) else None
         if signed.kind != "mental-restart" or not isinstance(cheat, dict):
             return
-        t = self.table
-        log = t.authority.log
+        auth = self._authority()
+        log = auth.log
         start = max((s.seq for s in log[:signed.seq] if s.kind in ("mental-deal", "mental-restart")),
                     default=0)
         alert = IntegrityAlert(cheat["seat"], PLAYER, cheat["rule"],
                                f"{cheat['detail']} — the hand is void and dealt again, that "
-                               "player's cards dealt by this computer", t.table, signed.seq,
+                               "player's cards dealt by this computer", auth.table, signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
-        t.emit(dict(alert_event(alert, t.files.dir / "evidence"), goes_on=True))
+        self.emit(dict(alert_event(alert, self.evidence), goes_on=True))
         seats = signed.body["seats"]
-        t.emit(deal_restart_event([t.authority.seats[s].name for s in seats], seats,
+        self.emit(deal_restart_event([auth.seats[s].name for s in seats], seats,
                                   ml.voided_at(log, signed.seq), WHY_CHEAT))
 
     def hand_over(self, signed: dict) -> None:
         body = signed.body
-        match = self.table.authority.match
+        match = self._authority().match
         for event in hand_over_events(body["result"], body["scores"], body["hand"], body["winner"],
                                       hand_breakdown(match.last_hand if match else None)):
-            self.table.emit(event)
+            self.emit(event)
 
     def hint(self) -> None:
-        t = self.table
-        t.emit(hint_event(t.game, t.authority.state, t.you,
-                          f"{t.table}|hint|{t.authority.chain.seq}"))
+        auth = self._authority()
+        self.emit(hint_event(auth.game, auth.state, self._you(),
+                             f"{auth.table}|hint|{auth.chain.seq}"))

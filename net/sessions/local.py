@@ -104,7 +104,7 @@ class LocalSession(HostedSession):
                  home: str | os.PathLike | None = None, resume: bool = False):
         """``resume``: go on with the unfinished game (see ``unfinished_local``) instead
         of starting a new one; ``table_seed`` (tests): the deals follow from it."""
-        from net.sessions.host_session import HostCore
+        from net.sessions.host_session import HostCore, HostOptions
         level = level if level in BOT_LEVELS else DEFAULT_LEVEL
         _move_the_old_slot(local_dir(home))  # (the lobby has done it, unless none showed)
         identity = load_identity(data_dir(home)).with_name(name)
@@ -112,10 +112,11 @@ class LocalSession(HostedSession):
                     "mode": settings.get("mode"), "options": dict(settings.get("options") or {}),
                     "name": settings.get("name") or f"{name}'s table"}
         super().__init__(on_event, "parlour-local", lambda emit: HostCore(
-            identity, settings, state_dir=local_dir(home, settings["game"]), emit=emit, listen=False, you=seat,
-            bots={s: level for s in range(_players(settings)) if s != seat},
-            bot_delay=bot_delay, autoplay=autoplay, headless=False, table_seed=table_seed,
-            resume=resume, fresh=not resume))
+            identity, settings, state_dir=local_dir(home, settings["game"]), emit=emit,
+            options=HostOptions(listen=False, you=seat,
+                                bots={s: level for s in range(_players(settings)) if s != seat},
+                                bot_delay=bot_delay, autoplay=autoplay, headless=False,
+                                table_seed=table_seed, resume=resume, fresh=not resume)))
 
     def _emit(self, event: dict) -> None:
         if event.get("type") == "table":  # nobody else is here: a key means nothing to show

@@ -9,12 +9,15 @@ whenever it changes, and to each guest that joins (a guest that only follows inc
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 
 class Roster:
-    """The host's list of its guests' standby addresses, sent to every guest on change."""
+    """The host's list of its guests' standby addresses, sent to every guest on change;
+    ``links`` gives the links of the guests here (the outbox's)."""
 
-    def __init__(self, table):
-        self.table = table
+    def __init__(self, links: Callable[[], Iterable]):
+        self._links = links
         self.standby: dict[int, tuple[str, int]] = {}
 
     def joined(self, seat: int | None, link, join: dict) -> bool:
@@ -29,7 +32,7 @@ class Roster:
         links, changed = [link], False
         if port is not None and address is not None and self.standby.get(seat) != (address, port):
             self.standby[seat] = (address, port)
-            links, changed = list(self.table.outbox.links.values()), True
+            links, changed = list(self._links()), True
         if not self.standby:
             return changed
         message = {"type": "roster", "peers": [[s, a, p] for s, (a, p) in sorted(self.standby.items())]}

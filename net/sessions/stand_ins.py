@@ -12,19 +12,26 @@ holds: a seat dealt to its player's own client waits (``deferred``) until the de
 restarted without it (``net.sessions.deal_watch``), and then the bot plays the cards
 the host's client now holds for it — the host learns that hand, as it learns its own.
 
-``StandIns`` holds who a standing-in bot is keeping each seat for; it talks to its
-table through a few calls (``authority``, ``key``, ``apply``, ``emit``, ``timers``,
-``forget_bot``), so tests drive it with a recording stand-in for the table.
+``StandIns`` holds who a standing-in bot is keeping each seat for; it is wired to the
+table's ``authority`` (a getter: a restore may replace it), the host's ``key``, the
+``timers``, and three calls — ``emit`` (tell the host's seat), ``apply`` (log a change
+and go on) and ``forget_bot`` (a seat's bot is no longer needed) — so tests drive it with
+recording ones.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from net.sessions.events import stand_in_event
 
 
 class StandIns:
-    def __init__(self, table, after: float | None, level: str = "normal"):
-        self.table = table
+    def __init__(self, authority: Callable[[], object], key: bytes, timers, *,
+                 emit: Callable[[dict], None], apply: Callable[[object], None],
+                 forget_bot: Callable[[int], None], after: float | None, level: str = "normal"):
+        self._authority, self.key, self.timers = authority, key, timers
+        self._emit, self._apply, self._forget_bot = emit, apply, forget_bot
         self.after = after
         self.level = level
         self.held: dict[int, tuple[bytes, str]] = {}  # seat -> (player's key, name)
@@ -38,36 +45,36 @@ class StandIns:
 
     def arm(self, seat: int) -> None:
         """A player dropped in game: a bot takes over after the wait, unless they return."""
-        if self.after is not None and self.table.authority.match is not None:
-            self.table.timers.later(("stand-in", seat), self.after, self.stand_in, seat, True)
+        if self.after is not None and self._authority().match is not None:
+            self.timers.later(("stand-in", seat), self.after, self.stand_in, seat, True)
 
     def game_started(self) -> None:
         """The game has just started: a player already away (dropped before the first
         deal) gets a stand-in after the wait too, as one who drops in game — else the
         table would wait for them however long."""
-        seats, host = self.table.authority.seats, self.table.key
+        seats, host = self._authority().seats, self.key
         for seat, info in sorted(seats.items()):
             if info.kind == "human" and not info.connected and info.key != host:
                 self.arm(seat)
 
     def disarm(self, seat: int) -> None:
-        self.table.timers.cancel(("stand-in", seat))
+        self.timers.cancel(("stand-in", seat))
 
     def stand_in(self, seat: int, bot: bool) -> None:
         """Let a bot play a dropped seat now (True), or keep waiting (False)."""
         self.disarm(seat)
-        info = self.table.authority.seats.get(seat)
+        info = self._authority().seats.get(seat)
         self.deferred.discard(seat)
         if not bot or info is None or info.kind != "human" or info.connected \
-                or info.key == self.table.key:
+                or info.key == self.key:
             return
-        if not self.table.authority.deal.host_dealt(seat):
+        if not self._authority().deal.host_dealt(seat):
             self.deferred.add(seat)  # under the mental deal: its cards are not the host's yet
             return
         self.held[seat] = (info.key, info.name)
-        out = self.table.authority.seat(seat, "bot", name=f"{info.name} (bot)", level=self.level)
-        self.table.emit(stand_in_event(seat, info.name))
-        self.table.apply(out)
+        out = self._authority().seat(seat, "bot", name=f"{info.name} (bot)", level=self.level)
+        self._emit(stand_in_event(seat, info.name))
+        self._apply(out)
 
     def resume(self) -> None:
         """The deal was restarted without some players: stand in where it waited to."""
@@ -79,26 +86,26 @@ class StandIns:
         for seat, (held_key, held_name) in list(self.held.items()):
             if held_key == key:
                 self.release(seat)
-                self.table.apply(self.table.authority.seat(seat, "human", key, held_name))
+                self._apply(self._authority().seat(seat, "human", key, held_name))
                 return seat
         return None
 
     def release(self, seat: int) -> None:
         """The seat is no longer kept for its player (given back, or to a new key)."""
         self.held.pop(seat, None)
-        self.table.forget_bot(seat)
+        self._forget_bot(seat)
 
     def away(self, seat: int) -> tuple[bytes, str]:
         """(key, name) of the player whose seat this is, even while a bot stands in."""
         if seat in self.held:
             return self.held[seat]
-        info = self.table.authority.seats[seat]
+        info = self._authority().seats[seat]
         return info.key, info.name
 
     def readmittable(self, name: str | None = None) -> list[int]:
         """Seats a new key could be given — a player away (dropped, or played by a
         stand-in bot) — those of a player called ``name`` first."""
-        seats = self.table.authority.seats
+        seats = self._authority().seats
         away = [s for s, i in sorted(seats.items()) if i.kind == "human"
-                and not i.connected and i.key != self.table.key] + sorted(self.held)
+                and not i.connected and i.key != self.key] + sorted(self.held)
         return sorted(away, key=lambda s: self.away(s)[1] != name)

@@ -22,14 +22,20 @@ it stopped) goes on from its disk at once: nobody was sent anything the disk los
 the host person's own screen, and at most the entries written after the last fsync
 (the move in flight) are lost.
 
-The table is reached through ``authority``, ``outbox``, ``links``, ``arrivals``,
-``timers``, ``files``, ``emit``, ``log_only``, ``receive``, ``refresh``, ``view``,
-``finish`` and ``spawn``.
+It is wired to the table's ``authority`` (a getter: the entries are adopted into the
+one the table runs), ``timers`` and ``outbox``, where alerts keep their ``evidence``,
+and the calls ``emit`` (tell the host's seat), ``sync`` (fsync the log), ``log_only``
+(send what an authority call answered), ``receive`` (a peer's message, held meanwhile,
+taken now), ``went_on`` (done: the restart grace left for those still away) and
+``failed`` (the table ends: why, and the peers it waited for).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
 
 from net.sessions.events import error_event, notice_event
 from net.trust.alerts import alert_event
@@ -42,9 +48,23 @@ from net.wire import messages as m
 WAIT = "The table is getting back moves this computer lost when it stopped; a moment…"
 
 
+class Hands(Protocol):
+    """The outbox, as the takeback uses it."""
+    links: dict
+
+    def send(self, fp: str, msg: dict) -> None: ...
+    def attach(self, fp: str, link, has: int) -> None: ...
+
+
 class Takeback:
-    def __init__(self, table, grace: float):
-        self.table = table
+    def __init__(self, authority: Callable[[], object], timers, outbox: Hands, *,
+                 evidence: Path, emit: Callable[[dict], None], sync: Callable[[], None],
+                 log_only: Callable[[object], None], receive: Callable[[str, object, dict], None],
+                 went_on: Callable[[float], None], failed: Callable[[str, list], None],
+                 grace: float):
+        self._authority, self.timers, self.outbox, self.evidence = authority, timers, outbox, evidence
+        self._emit, self._sync, self._log_only, self._receive = emit, sync, log_only, receive
+        self._went_on, self._failed_with = went_on, failed
         self.grace = grace  # the restart grace: how long absent peers are waited for
         self.recovery: TailRecovery | None = None
         self._held: list[tuple] = []  # (fp, link, message) that came meanwhile
@@ -57,19 +77,19 @@ class Takeback:
 
     def begin(self) -> bool:
         """After a restart: wait for the peers that were connected, if any (True)."""
-        auth = self.table.authority
+        auth = self._authority()
         awaited = {fp: seat for seat, fp in auth.peers().items() if auth.seats[seat].connected}
         if not awaited:
             return False
         self.recovery = TailRecovery(auth.key, auth.table, auth.chain.seq, auth.chain.head, awaited)
         self._until = time.monotonic() + self.grace
-        self.table.timers.later(("takeback",), self.grace, self._grace_over)
+        self.timers.later(("takeback",), self.grace, self._grace_over)
         return True
 
     def hold_command(self, key: tuple, run) -> None:
         """A command of the host person's that would sign an entry came meanwhile: told
         to wait, it is run (``run()``) once the table goes on; the same one twice, once."""
-        self.table.emit(error_event(WAIT))
+        self._emit(error_event(WAIT))
         self._commands.setdefault(key, run)
 
     # -- the peers -------------------------------------------------------------------------
@@ -90,64 +110,60 @@ class Takeback:
         if self.active:
             self._run(self.recovery.grace_over())
         if self.active:  # another peer was asked for the tail: it gets a grace too
-            self.table.timers.later(("takeback",), self.grace, self._grace_over)
+            self.timers.later(("takeback",), self.grace, self._grace_over)
 
     # -- what the recovery answered ------------------------------------------------------------
     def _run(self, out: RecoveryOut) -> None:
-        t = self.table
         for alert in out.alerts:
-            t.emit(alert_event(alert, t.files.dir / "evidence"))
+            self._emit(alert_event(alert, self.evidence))
         for fp in out.disconnect:
-            link = t.links.get(fp)
+            link = self.outbox.links.get(fp)
             if link is not None:
                 link.reject("you offered log entries this host did not sign")
         try:
             for signed, private in out.adopt:
-                t.authority.adopt(signed, private)
+                self._authority().adopt(signed, private)
             if out.adopt:
-                t.files.store.sync()  # this disk lost them once
+                self._sync()  # this disk lost them once
         except (RestoreError, StoreError) as exc:
             out = self.recovery.failed(f"an entry given back could not be taken: {exc}")
         except Exception as exc:  # noqa: BLE001 - a signed entry the engine refuses to replay
             out = self.recovery.failed(f"an entry given back does not replay ({exc})")
         for fp, msg in out.sends:
-            t.outbox.send(fp, msg)
+            self.outbox.send(fp, msg)
         if out.failed:
             self._failed(out.failed)
         elif out.done:
             self._done()
 
     def _done(self) -> None:
-        t, rec = self.table, self.recovery
+        rec = self.recovery
         self.recovery = None
-        t.timers.cancel(("takeback",))
+        self.timers.cancel(("takeback",))
         if rec.recovered:
-            t.emit(notice_event(f"Got back {rec.recovered} entries of the table's log that this "
+            self._emit(notice_event(f"Got back {rec.recovered} entries of the table's log that this "
                                 "computer lost when it stopped, from the other players' copies."))
-        auth = t.authority
+        auth = self._authority()
         for fp, last_seq in rec.reported.items():
-            link, seat = t.links.get(fp), auth.seat_of(fp)
+            link, seat = self.outbox.links.get(fp), auth.seat_of(fp)
             if link is None or seat is None:
                 continue
             has = min(last_seq, auth.chain.seq)
-            t.outbox.attach(fp, link, has)
-            t.log_only(auth.rejoin(fp, seat, has))
+            self.outbox.attach(fp, link, has)
+            self._log_only(auth.rejoin(fp, seat, has))
         held, self._held = self._held, []
         for fp, link, msg in held:
-            t.receive(fp, link, msg)
+            self._receive(fp, link, msg)
         commands, self._commands = list(self._commands.values()), {}
         for run in commands:
             run()
-        t.arrivals.after_restart(max(0.0, self._until - time.monotonic()))
-        t.view.state([])
-        t.refresh()
+        self._went_on(max(0.0, self._until - time.monotonic()))
 
     def _failed(self, reason: str) -> None:
-        t = self.table
         waited_for = list(self.recovery.seats)  # each told why, as it comes back
         self.recovery = None
         self._held.clear()
         self._commands.clear()
-        t.timers.cancel(("takeback",))
-        t.emit(error_event(f"The table cannot go on: {reason}.", fatal=True))
-        t.spawn(t.finish(reason, waited_for))
+        self.timers.cancel(("takeback",))
+        self._emit(error_event(f"The table cannot go on: {reason}.", fatal=True))
+        self._failed_with(reason, waited_for)

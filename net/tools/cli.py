@@ -131,7 +131,7 @@ def start_up_done() -> None:
 
 
 async def run_host(args) -> int:
-    from net.sessions.host_session import HostCore
+    from net.sessions.host_session import HostCore, HostOptions
     from net.wire.identity import load_identity
     state_dir = state_dir_for(args.state_dir, "host")
     identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
@@ -145,13 +145,15 @@ async def run_host(args) -> int:
             core.houses.invite(event["seat"])  # a wrong try burnt it: the next code, at once
     core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
                                "name": args.table or f"{identity.name}'s table"},
-                    state_dir=state_dir, emit=out, bind=bind,
-                    port=args.port or 0, interfaces=interfaces, timings=_timings(args),
-                    bots=bots, you=0, autoplay=True, auto_start=True, hands=args.hands,
-                    stand_in_after=args.stand_in, readmit_names=args.readmit_names,
-                    bot_delay=args.delay, rng=_seeded_rng(args.seed) if args.seed else None,
-                    restart_grace=args.restart_grace, resume=args.resume,
-                    mental_deal=args.mental_deal)
+                    state_dir=state_dir, emit=out,
+                    rng=_seeded_rng(args.seed) if args.seed else None,
+                    options=HostOptions(bind=bind, port=args.port or 0, interfaces=interfaces,
+                                        timings=_timings(args), bots=bots, you=0, autoplay=True,
+                                        auto_start=True, hands=args.hands,
+                                        stand_in_after=args.stand_in,
+                                        readmit_names=args.readmit_names, bot_delay=args.delay,
+                                        restart_grace=args.restart_grace, resume=args.resume,
+                                        mental_deal=args.mental_deal))
     start_up_done()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -5,6 +5,7 @@ parts ask of it around a real (sans-I/O) ``HostAuthority``."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from types import SimpleNamespace
 
 from net.sessions.clock import Timers
@@ -85,8 +86,14 @@ class RecordingTable:
         for seat in (1, 2, 3):
             self.authority.seat(seat, "empty")
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after))
-        self.stand_ins = StandIns(self, stand_in_after)
-        self.takeback = Takeback(self, grace=10.0)  # idle: this table was not restarted
+        self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
+                                  apply=self.apply, forget_bot=self.forget_bot,
+                                  after=stand_in_after)
+        self.takeback = Takeback(  # idle: this table was not restarted
+            lambda: self.authority, self.timers, self.outbox, evidence=Path("evidence"),
+            emit=self.emit, sync=lambda: None, log_only=self.log_only, receive=self.receive,
+            went_on=lambda grace: self.calls.append(("went on", grace)),
+            failed=lambda reason, waited: self.calls.append(("failed", reason)), grace=10.0)
         self.admission = SimpleNamespace(seat=lambda t: self.calls.append(("seat ticket", t)),
                                          wait=lambda t: self.calls.append(("wait ticket", t)))
         self.is_open = True
@@ -104,6 +111,9 @@ class RecordingTable:
     def log_only(self, out) -> None:
         self.calls.append(("log_only", [e.kind for e in out.entries], out.error))
         self.outbox.deliver(out.sends, out.disconnect)
+
+    def receive(self, fp: str, link, msg: dict) -> None:
+        self.calls.append(("receive", fp, msg["type"]))
 
     def settled(self) -> None:
         self.calls.append(("settled",))

@@ -8,7 +8,10 @@ from tests.net.trust_table import identity
 
 
 def arrivals(t: RecordingTable, **kw) -> Arrivals:
-    return Arrivals(t, unseated_wait=kw.pop("wait", 60), restart_grace=kw.pop("grace", 5), **kw)
+    return Arrivals(lambda: t.authority, t.key, t.outbox, t.stand_ins, t.takeback, t.timers,
+                    t.admission, emit=t.emit, apply=t.apply, log_only=t.log_only,
+                    settled=t.settled, refresh=t.refresh, is_open=lambda: t.is_open,
+                    unseated_wait=kw.pop("wait", 60), restart_grace=kw.pop("grace", 5), **kw)
 
 
 def join(a: Arrivals, name: str, seat=None, last_seq=-1) -> FakeLink:

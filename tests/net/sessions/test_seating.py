@@ -7,6 +7,12 @@ from tests.net.sessions.parts_kit import FakeLink, RecordingTable
 from tests.net.trust_table import identity
 
 
+def seating_at(t: RecordingTable, bot_levels=None) -> Seating:
+    return Seating(lambda: t.authority, t.key, t.fingerprint, you=lambda: t.you,
+                   connected=t.connected, emit=t.emit, apply=t.apply, log_only=t.log_only,
+                   settled=t.settled, reseated=t.reseated, bot_levels=bot_levels)
+
+
 def test_swap_steps_never_show_one_key_in_two_seats():
     ann = Seat("human", b"a" * 32, "Ann")
     bob = Seat("human", b"b" * 32, "Bob")
@@ -18,7 +24,7 @@ def test_swap_steps_never_show_one_key_in_two_seats():
 
 def test_the_host_sits_elsewhere_and_the_bot_there_moves_with_its_level():
     t = RecordingTable()
-    seating = Seating(t)
+    seating = seating_at(t)
     seating.set_seat(2, "bot", "hard")
     seating.sit(2)
     seats = t.authority.seats
@@ -31,7 +37,7 @@ def test_a_seat_a_connected_player_holds_is_not_given_away():
     peer = identity("peer1")
     t.authority.seat(1, "human", peer.public_key, "Pat")
     t.outbox.attach(peer.fingerprint, FakeLink(), -1)
-    seating = Seating(t)
+    seating = seating_at(t)
     seating.set_seat(1, "bot", "easy")
     seating.set_seat(0, "empty")
     assert [e["message"] for e in t.events] == [
@@ -44,7 +50,7 @@ def test_a_seat_a_connected_player_holds_is_not_given_away():
 
 def test_the_first_deal_fills_empty_seats_with_bots_at_their_chosen_levels():
     t = RecordingTable()
-    seating = Seating(t, {2: "easy"})
+    seating = seating_at(t, {2: "easy"})
     seating.fill()
     levels = {s: i.level for s, i in t.authority.seats.items() if i.kind == "bot"}
     assert levels == {1: "normal", 2: "easy", 3: "normal"}
@@ -54,7 +60,7 @@ def test_the_first_deal_fills_empty_seats_with_bots_at_their_chosen_levels():
 def test_a_new_table_seats_the_host_its_chosen_bots_and_nobody_elsewhere():
     t = RecordingTable()
     t.you = 2
-    seating = Seating(t, {0: "hard", 2: "easy"})  # the host's own seat wins over a bot
+    seating = seating_at(t, {0: "hard", 2: "easy"})  # the host's own seat wins over a bot
     assert seating.first_seats(4, "Mum") == [
         (0, "bot", None, "Bot 1", "hard"), (1, "empty", None, "", None),
         (2, "human", t.key, "Mum", None), (3, "empty", None, "", None)]
