@@ -171,12 +171,12 @@ class Silence:
         for link in list(host.links.values()):
             link.send = lambda msg: None  # (its queue is empty: the guests hear nothing more)
         host.server._server.close()  # no longer listening; its connections stay open
-        self.hole = await asyncio.start_server(lambda reader, writer: None, host.bind, host.port)
+        self.hole = await asyncio.start_server(lambda reader, writer: None, host.options.bind, host.port)
 
     async def restore(self) -> None:
         self.hole.close()
         await self.hole.wait_closed()
-        await self.host.server._start(self.host.bind, self.host.port)
+        await self.host.server._start(self.host.options.bind, self.host.port)
 
 
 async def silence(host: HostCore) -> Silence:
