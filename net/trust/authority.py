@@ -449,10 +449,11 @@ class HostAuthority:
             raise Refusal(str(exc)) from None
         if decision.get("seat", seat) == seat and self.state.repeats(action):
             return  # a second "Got it": accepted, nothing to log
+        proof = self.deal.play_proof(action)
         move = sign_action(self.identity, self.game, action, table=self.table,
                            hand=self.match.hand_number, seen=self.chain.seq, head=self.chain.head,
-                           rng=self.rng, mental=self.deal.play_proof(action))
-        self._log_move(out, move.signed, Admitted(action, move.forms.full, move.nonce))
+                           rng=self.rng, mental=proof)
+        self._log_move(out, move.signed, Admitted(action, move.forms.full, move.nonce, proof))
 
     def _take_action(self, out: Out, seat: int, message: dict) -> None:
         """A peer's signed move (with the deal messages it carries: a bury's commitment):

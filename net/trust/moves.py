@@ -70,11 +70,13 @@ class Binding(NamedTuple):
 
 
 class Admitted(NamedTuple):
-    """A move the host may log: the action, its full form and a secret one's salt."""
+    """A move the host may log: the action, its full form, a secret one's salt and a
+    played card's deal proof (the body's ``mental``), read once as the move came in."""
 
     action: Action
     full: dict
     nonce: bytes | None = None
+    proof: dict | None = None
 
 
 def action_body_problem(body: ActionBody, seat: int, binding: Binding) -> tuple[str, str] | None:
@@ -148,7 +150,7 @@ def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None
         raise Refusal("write the action in its canonical form")
     if (body.hidden is None) != (public == full):
         raise Refusal("only a secret action (a discard, a bury) is sent hidden")
-    return Admitted(parsed, full, nonce)
+    return Admitted(parsed, full, nonce, body.mental)
 
 
 def admit_sealed(game, state, key: bytes, seat: int, signed: dict, binding: Binding) -> Admitted:
@@ -163,7 +165,7 @@ def admit_sealed(game, state, key: bytes, seat: int, signed: dict, binding: Bind
         raise Refusal(str(exc)) from None
     if not hidden:
         raise Refusal("only a secret action (a discard, a bury) is sent hidden")
-    return Admitted(action, body.action, None)
+    return Admitted(action, body.action, None, body.mental)
 
 
 def _signed_and_bound(key: bytes, seat: int, signed: dict, body: ActionBody, state,

@@ -302,7 +302,7 @@ class MentalHost(HostDeal):
         action = move.action
         self._check_ahead()
         self._may_move(action.seat)
-        play = ActionBody.from_wire(signed["body"]).mental
+        play = move.proof
         party = self.setup.owner(action.seat)  # the party that holds the seat's cards
         key = self.table.seats()[action.seat].key
         if play is None:
