@@ -143,7 +143,7 @@ class GuestCore:
         self._wake_event: asyncio.Event | None = None
         self.replica: PeerReplica | None = None
         self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
-        self.succession = Succession(self, **takeover) if takeover is not None else NoSuccession()
+        self.succession = self._succession(takeover) if takeover is not None else NoSuccession()
         # a code typed; a host across houses
         self.houses = GuestHouses(identity, self.state_dir, address=lambda: self.address,
                                   replica=lambda: self.replica, table=lambda: self.table, code=code)
@@ -164,6 +164,30 @@ class GuestCore:
         self.received = 0  # entries this run took from the host (not from its disk)
         self._restored = None  # their ReplicaOut, told once the host has us back
         self.announced: int | None = None  # the host's head at our last "joined" (its seq)
+
+    def _succession(self, takeover: dict) -> Succession:
+        """Our part in a takeover (``takeover``: its options), wired to what it uses."""
+        return Succession(self.identity, self.timings, replica=lambda: self.replica,
+                          link=lambda: self.link, host_at=lambda: (self.address, self.port),
+                          joined=lambda: self.state is GuestState.JOINED,
+                          ended=lambda: self.ended,
+                          autoplay=lambda: self.player.bot is not None,
+                          emit=lambda event: self.emit(event), rolled_back=self._rolled_back,
+                          follow=self._follow, hosting=lambda: self.wake(ended_by="takeover"),
+                          forget=lambda: self.remember.forget(self.table), rng=self.rng,
+                          state_dir=self.state_dir, interfaces=self.interfaces, **takeover)
+
+    def _rolled_back(self, replica: PeerReplica, seq: int) -> None:
+        """A takeover rolled our log back to entry ``seq``: ``replica`` is ours now, and
+        our copy on disk ends there too."""
+        self.replica = replica
+        self.disk_log.roll_back(seq)
+
+    def _follow(self, key: bytes, address: str, port: int) -> None:
+        """Another player carries the table on: pin its key, and reconnect to it now."""
+        self.host_key, self.fingerprint = key, fingerprint(key)
+        self.address, self.port = address, port
+        self.wake()
 
     # -- the connection state machine ------------------------------------------------------
     def _to(self, state: GuestState) -> None:

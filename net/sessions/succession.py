@@ -70,6 +70,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import CARRIED_ON_DIR, PRIVATE_DEAL
@@ -80,6 +81,7 @@ from net.trust import successor, takeover
 from net.trust.replica import PeerReplica
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.address import local_address_towards
+from net.wire.heartbeat import Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import HandshakeError, open_connection, start_server, within
 
@@ -131,10 +133,32 @@ class NoSuccession:
 
 
 class Succession:
-    """One guest's part in a takeover (``GuestCore`` calls it at a few points)."""
+    """One guest's part in a takeover (``GuestCore`` calls it at a few points).
 
-    def __init__(self, core, bind: str | None = None, host_kw: dict | None = None):
-        self.core = core
+    Wired by the ``GuestCore`` to what it uses: the guest's ``identity``, ``timings``,
+    ``rng``, ``state_dir`` and ``interfaces`` (the carried-on table's HostCore gets them
+    too); getters for what changes as the guest runs — its ``replica``, its ``link`` to
+    the host, ``host_at`` (the address and port it connects to), whether it is
+    ``joined`` to a host or has ``ended``, and whether a bot plays its seat
+    (``autoplay``); and the calls ``emit`` (tell the person), ``rolled_back`` (the guest
+    takes this replica, rolled back to that entry, and its copy on disk too), ``follow``
+    (pin this host key and reconnect to that address and port), ``hosting`` (we carry the
+    table on: the guest's own session ends) and ``forget`` (nothing to rejoin)."""
+
+    def __init__(self, identity, timings: Timings, *, replica: Callable[[], PeerReplica | None],
+                 link: Callable[[], Link | None], host_at: Callable[[], tuple[str | None, int | None]],
+                 joined: Callable[[], bool], ended: Callable[[], bool], autoplay: Callable[[], bool],
+                 emit: Callable[[dict], None], rolled_back: Callable[[PeerReplica, int], None],
+                 follow: Callable[[bytes, str, int], None], hosting: Callable[[], None],
+                 forget: Callable[[], None], rng: Callable[[int], bytes],
+                 state_dir: Path | None = None, interfaces=None,
+                 bind: str | None = None, host_kw: dict | None = None):
+        self.identity, self.timings, self.rng = identity, timings, rng
+        self.state_dir, self.interfaces = state_dir, interfaces
+        self._replica, self._link, self._host_at = replica, link, host_at
+        self._joined, self._ended, self._autoplay = joined, ended, autoplay
+        self._emit, self._rolled_back, self._follow_to = emit, rolled_back, follow
+        self._hosting, self._forget = hosting, forget
         # ``bind``: where our standby listens, should we carry the table on (an address, or
         # TOWARDS_HOST); None: we only follow: no listener.
         self.bind = bind
@@ -168,8 +192,8 @@ class Succession:
             self.bind = self._towards_host()
         if self.bind is None:
             return
-        self.server = await start_server(self.bind, 0, self.core.identity, self._serve,
-                                         schemas=STANDBY, timeout=self.core.timings.connect)
+        self.server = await start_server(self.bind, 0, self.identity, self._serve,
+                                         schemas=STANDBY, timeout=self.timings.connect)
 
     async def stop(self) -> None:
         self._cancel_timer()
@@ -182,8 +206,9 @@ class Succession:
     def _towards_host(self) -> str | None:
         """The address of our interface that reaches the host (None, and no standby,
         when there is no route to it)."""
+        address, port = self._host_at()
         try:
-            return local_address_towards(self.core.address, self.core.port or 9)
+            return local_address_towards(address, port or 9)
         except OSError as exc:
             log.warning("no standby listener (the table cannot be carried on from here): %s", exc)
             return None
@@ -194,7 +219,7 @@ class Succession:
         Its person left it on purpose (or handed it on): nothing to rejoin from the lobby."""
         self._stopping.set()
         if self.host is not None and farewell is not None:
-            self.core.remember.forget(self.core.table)
+            self._forget()
         if self.host is not None and self.host.phase is not Phase.CLOSED:
             await self.host.stop(farewell)
 
@@ -237,7 +262,7 @@ class Succession:
         reset): take over unless the host is back in time. (On our way to a successor
         we keep trying it.)"""
         if self.following is None and self.handover is None:
-            self._arm(self.core.timings.takeover_after(silent))
+            self._arm(self.timings.takeover_after(silent))
 
     def host_back(self) -> None:
         """We joined a host (the old one back, or the one we followed). A handover we
@@ -250,7 +275,7 @@ class Succession:
     def on_handover(self, message: dict) -> None:
         """Our host is leaving and hands the table to a player (``HostCore.hand_over``):
         the takeover starts now, with that player as the successor."""
-        replica = self.core.replica
+        replica = self._replica()
         if replica is None or replica.seat is None or self.host is not None:
             return
         signed = message["signed"]
@@ -270,18 +295,18 @@ class Succession:
         if self.following is None or self._told_unreachable:
             return
         self._told_unreachable = True
-        replica = self.core.replica
+        replica = self._replica()
         names = {s: i.name for s, i in replica.seats.items()}
         who = names.get(self.following[0]) or "Another player"
-        self.core.emit(takeover_event(
+        self._emit(takeover_event(
             "following", names.get(replica.host_seat, ""), who, None, None,
             text=f"{who} is carrying the table on; you are not connected to them. Trying again…"))
 
     # -- the takeover -------------------------------------------------------------------------------
     def _eligible(self) -> bool:
-        r = self.core.replica
+        r = self._replica()
         return r is not None and r.seat is not None and r.halted is None and r.game is not None \
-            and not self.core.ended
+            and not self._ended()
 
     def _arm(self, delay: float) -> None:
         if self._timer is None and self._running is None and self.host is None and self._eligible():
@@ -296,7 +321,7 @@ class Succession:
         self._timer = None
         if self._running is not None or self.host is not None or not self._eligible():
             return
-        if self.core.state.value == "joined" and self.handover is None:
+        if self._joined() and self.handover is None:
             return  # the host is back
         self._answer = asyncio.get_running_loop().create_future()
         self._running = asyncio.ensure_future(self._take_over(self._answer))
@@ -313,16 +338,15 @@ class Succession:
                 self._idle.set()
         if outcome is None:  # nobody carried it on (yet): try the host, and this again later
             self._offers.clear()
-            retry = self.core.timings.takeover_retry
+            retry = self.timings.takeover_retry
             if self.handover is not None:  # the heir did not take it: any of us may
-                self.handover, retry = None, self.core.timings.takeover_reset
-            if self.core.state.value != "joined":
+                self.handover, retry = None, self.timings.takeover_reset
+            if not self._joined():
                 self._arm(retry)
 
     async def _attempt(self, answer: asyncio.Future) -> str | None:
         """One try: "hosting", "following", or None (not carried on)."""
-        core = self.core
-        replica = core.replica
+        replica = self._replica()
         candidates = self._candidates(replica)
         if not candidates:
             return None  # nobody to carry the table on with: the guest goes on reconnecting
@@ -331,7 +355,7 @@ class Succession:
         names = {s: i.name for s, i in replica.seats.items()}
         departed = names.get(replica.host_seat, "")
         if self.handover is None:
-            core.emit(takeover_event("searching", departed, "", None, None))
+            self._emit(takeover_event("searching", departed, "", None, None))
         for seat in candidates:
             if seat == me:
                 return "hosting" if await self._host(standing, answer) else None
@@ -354,7 +378,7 @@ class Succession:
     def _short(self, have: int, need: int, reached=()) -> None:
         """Too few of the players reach each other to carry the table on: say so (the
         guest keeps trying the host, and the takeover again later)."""
-        replica = self.core.replica
+        replica = self._replica()
         names = {s: i.name for s, i in replica.seats.items()}
         departed = names.get(replica.host_seat, "") or "the host"
         persons = sum(1 for info in replica.seats.values() if info.is_player)
@@ -364,8 +388,8 @@ class Succession:
                 + (f"you reach {reach} — " if reach else "you reach none of the others — ")
                 + f"waiting for {departed} or the others…")
         log.info("not carrying the table on: %s of the %s needed reach each other", have, need)
-        self.core.emit(takeover_event("searching", names.get(replica.host_seat, ""), "", None,
-                                      None, text=text))
+        self._emit(takeover_event("searching", names.get(replica.host_seat, ""), "", None,
+                                  None, text=text))
 
     def _candidates(self, replica) -> list[int]:
         """The remaining players who may carry the table on, lowest seat first (the
@@ -381,16 +405,16 @@ class Succession:
     def _answer_within(self) -> float:
         """How long an offer waits for its answer: the successor's gathering, its table
         opening, and the connections."""
-        timings = self.core.timings
+        timings = self.timings
         return 2 * timings.connect + 2 * timings.takeover_gather
 
     async def _offer(self, seat: int, standing: dict) -> dict | None:
         """Our standing to ``seat``'s standby: its answer, or None (unreachable)."""
         address, port = self.roster[seat]
-        key = self.core.replica.seats[seat].key
-        timings = self.core.timings
+        key = self._replica().seats[seat].key
+        timings = self.timings
         try:
-            conn = await open_connection(address, port, self.core.identity, fingerprint(key),
+            conn = await open_connection(address, port, self.identity, fingerprint(key),
                                          schemas=STANDBY, timeout=timings.connect)
         except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
             log.info("seat %s cannot carry the table on: %s", seat, exc)
@@ -411,14 +435,14 @@ class Succession:
         """Another player's standing, at our standby: we may be the successor, or tell
         it who is."""
         try:
-            first = await within(self.core.timings.connect, conn.recv())
+            first = await within(self.timings.connect, conn.recv())
         except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
             await conn.close()
             return
         if first.get("type") == "where":
             await self._tell_where(first, conn)
             return
-        replica = self.core.replica
+        replica = self._replica()
         problem = "not a standing" if first.get("type") != "standing" or replica is None else \
             takeover.standing_problem(replica.seats, replica.table, replica.host_key, first["signed"])
         if problem is not None or fingerprint(replica.seats[first["signed"]["body"]["seat"]].key) \
@@ -437,7 +461,8 @@ class Succession:
     async def _tell_where(self, ask: dict, conn) -> None:
         """The departed host, still running, asks where its table went (``whereabouts``):
         if the table was carried on after it left, where it is now."""
-        replica = self.core.replica
+        replica = self._replica()
+        host_address, host_port = self._host_at()  # the host we connect to (the one we followed)
         log = self.host.authority.log if self.host is not None else \
             (replica.log if replica is not None else [])
 
@@ -452,10 +477,10 @@ class Succession:
         elif self.following is not None and conn.peer_key == replica.host_key:
             seat, address, port, seq = self.following
             reply = {"type": "follow", "seat": seat, "address": address, "port": port, "seq": seq}
-        elif self.host is None and left(conn.peer_key) and self.core.port is not None:
+        elif self.host is None and left(conn.peer_key) and host_port is not None:
             took = next(e for e in reversed(log) if e.kind == takeover.KIND)
-            reply = {"type": "follow", "seat": replica.host_seat, "address": self.core.address,
-                     "port": self.core.port, "seq": took.seq - 1}
+            reply = {"type": "follow", "seat": replica.host_seat, "address": host_address,
+                     "port": host_port, "seq": took.seq - 1}
         try:
             await conn.send(reply)
         except (ConnectionClosed, OSError, ProtocolError):
@@ -471,7 +496,7 @@ class Succession:
         if self.following is not None:
             seat, address, port, seq = self.following
             return {"type": "follow", "seat": seat, "address": address, "port": port, "seq": seq}
-        if self.core.state.value == "joined" and self.handover is None:
+        if self._joined() and self.handover is None:
             return {"type": "declined", "reason": "connected"}  # it is the one cut off
         self._offers[standing["body"]["seat"]] = (standing, conn)
         if self._running is None:
@@ -484,12 +509,11 @@ class Succession:
     async def _host(self, standing: dict, answer: asyncio.Future) -> bool:
         """We are the lowest seat that answers (or the heir): gather the standings, then
         host — if a majority of the table's players are behind us. Whether we host."""
-        core = self.core
-        replica = core.replica
+        replica = self._replica()
         expected = {s for s, info in replica.seats.items() if info.is_player and info.connected
                     and info.key not in (replica.host_key, replica.key)}
         loop = asyncio.get_running_loop()
-        until = loop.time() + core.timings.takeover_gather
+        until = loop.time() + self.timings.takeover_gather
         while not expected <= set(self._offers) and loop.time() < until:
             await asyncio.sleep(0.01)
         standings = [standing] + [s for s, _conn in self._offers.values()]
@@ -501,9 +525,9 @@ class Succession:
             return False
         base = takeover.common_seq(standings)
         replica = self._roll_back(base)
-        authority, _out = successor.succeed(core.identity, replica, standings, self.accepted,
-                                            rng=core.rng, deadline=core.timings.contribution,
-                                            drop_wait=core.timings.drop_wait,
+        authority, _out = successor.succeed(self.identity, replica, standings, self.accepted,
+                                            rng=self.rng, deadline=self.timings.contribution,
+                                            drop_wait=self.timings.drop_wait,
                                             mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL),
                                             handover=self.handover)
         self._leave_old_host()
@@ -512,22 +536,22 @@ class Succession:
         self.hosted_at = base
         names = {s: i.name for s, i in authority.seats.items()}
         entry = next(e for e in reversed(authority.log) if e.kind == takeover.KIND)
-        core.emit(takeover_event("hosting", names.get(entry.body["departed_seat"], ""),
-                                 names.get(entry.body["seat"], ""), entry.body["abandoned"],
-                                 entry.body["reason"], you=True,
-                                 departed_seat=entry.body["departed_seat"],
-                                 handed=self.handover is not None))
+        self._emit(takeover_event("hosting", names.get(entry.body["departed_seat"], ""),
+                                  names.get(entry.body["seat"], ""), entry.body["abandoned"],
+                                  entry.body["reason"], you=True,
+                                  departed_seat=entry.body["departed_seat"],
+                                  handed=self.handover is not None))
         answer.set_result({"type": "hosting", "port": self.host.port, "seq": base})
-        core.wake(ended_by="takeover")
+        self._hosting()
         return True
 
     def _host_core(self, authority):
-        core = self.core
-        state_dir = Path(core.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / CARRIED_ON_DIR
-        kw = {"bind": self.bind, "timings": core.timings, "you": authority.seats.held_by(core.identity.public_key),
-              "autoplay": core.player.bot is not None, "interfaces": core.interfaces,
-              "emit": core.emit, "rng": core.rng, **self.host_kw}
-        host = HostCore(core.identity, None, state_dir=state_dir, authority=authority, **kw)
+        state_dir = Path(self.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / CARRIED_ON_DIR
+        kw = {"bind": self.bind, "timings": self.timings,
+              "you": authority.seats.held_by(self.identity.public_key),
+              "autoplay": self._autoplay(), "interfaces": self.interfaces,
+              "emit": self._emit, "rng": self.rng, **self.host_kw}
+        host = HostCore(self.identity, None, state_dir=state_dir, authority=authority, **kw)
         # A person's table (nobody deals on by itself): the hand abandoned at the takeover
         # is dealt again at once — or, between hands, the next one: the person's "Next
         # hand" went to the host that left — once the players are back (``takeback``).
@@ -537,7 +561,6 @@ class Succession:
     def _follow(self, seat: int, address: str, port: int, seq: int, answer: asyncio.Future) -> None:
         """Another player hosts now: roll back to the entry its takeover extends, pin its
         key and reconnect to it."""
-        core = self.core
         self._leave_old_host()
         replica = self._roll_back(seq)
         key = replica.seats[seat].key
@@ -547,31 +570,28 @@ class Succession:
                                "seq": seq})
         names = {s: i.name for s, i in replica.seats.items()}
         departed = names.get(replica.host_seat, "")
-        core.emit(takeover_event("following", departed, names.get(seat, ""),
-                                 takeover.hand_in_progress(replica), None,
-                                 handed=self.handover is not None))
-        core.host_key, core.fingerprint = key, fingerprint(key)
-        core.address, core.port = address, port
-        core.wake()
+        self._emit(takeover_event("following", departed, names.get(seat, ""),
+                                  takeover.hand_in_progress(replica), None,
+                                  handed=self.handover is not None))
+        self._follow_to(key, address, port)
 
     def _leave_old_host(self) -> None:
         """Our link to the host that left (still up after a handover) ends now: nothing it
         sends from here on is ours to check against the log we rolled back."""
-        if self.core.link is not None:
-            self.core.link.close("the table is carried on by another player")
+        link = self._link()
+        if link is not None:
+            link.close("the table is carried on by another player")
 
     def _roll_back(self, seq: int) -> PeerReplica:
-        core = self.core
-        replica = core.replica
+        replica = self._replica()
         original = replica.log[0].body["host_key"]
 
         def restore(messages):  # with its own timings
-            return PeerReplica.restore(core.identity, original, replica.table, messages, core.rng,
-                                         deadline=core.timings.contribution,
-                                         slack=core.timings.contribution_slack)
+            return PeerReplica.restore(self.identity, original, replica.table, messages, self.rng,
+                                       deadline=self.timings.contribution,
+                                       slack=self.timings.contribution_slack)
         rolled = takeover.rolled_back(replica, self.accepted, seq, restore)
         if rolled is not replica:
             self.accepted = [a for a in self.accepted if a.entry.seq <= seq]
-            core.replica = rolled
-            core.disk_log.roll_back(seq)
+            self._rolled_back(rolled, seq)
         return rolled
