@@ -132,9 +132,9 @@ class RookGame(Game):
         return state
 
     def _dealt(self, seed: bytes, dealer: int) -> "RookState":
-        """One deal from ``seed`` (``Game.deal``, as a Rook hand)."""
+        """One deal from ``seed``: ``Game.deal``, typed as the Rook hand it is."""
         hands, spare = self.deal_cards(seed, dealer)
-        return RookState(self, hands, spare, dealer)
+        return self.state_class(self, hands, spare, dealer)
 
     def must_redeal(self, hand: int) -> bool:
         return not hand & POINT_CARDS
