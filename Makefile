@@ -18,13 +18,15 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m engine.demo
 
-# The whole suite, then the packaged bundle built and checked (what CI runs). First, as
+# The type check ([tool.mypy] in pyproject.toml: engine/ and the session events), the
+# whole suite, then the packaged bundle built and checked (what CI runs). First, as
 # root on Debian, what the window tests need from the system (Xvfb, openbox, Qt's X11
 # libraries) and the tests across houses (iptables and conntrack, for the home routers'
 # NAT); elsewhere a missing piece is named and those tests say why they skip.
 test: $(STAMP)
 	-$(PY) packaging/xdesktop.py --install
 	-$(PY) packaging/apt_install.py "the tests across houses (NAT routers)" iptables conntrack
+	$(PY) -m mypy
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 	$(MAKE) check-package
 	$(MAKE) check-deb

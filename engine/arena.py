@@ -68,7 +68,7 @@ class Tally:
         self.ties = 0
         self.margins: list[float] = []
         self.hands = 0
-        self.times = {"a": [], "b": []}
+        self.times: dict[str, list[float]] = {"a": [], "b": []}  # ms per decision
         self.bids = {"a": 0, "b": 0}
         self.made = {"a": 0, "b": 0}
         self.penalty = {"a": 0.0, "b": 0.0}
@@ -116,12 +116,12 @@ class Arena:
             state.apply(action)
         raise RuntimeError("a hand did not end")
 
-    def count_hand(self, state, lineup: list[str]) -> list[float]:
+    def count_hand(self, state, lineup: list[str]) -> dict[str, float]:
         """Bank a finished hand's bidding and penalties; the score per line-up."""
         t, result = self.tally, state.result()
         t.hands += 1
         game, info = self.game, self.game.info
-        sides = {"a": [], "b": []}
+        sides: dict[str, list[int]] = {"a": [], "b": []}
         for seat, who in enumerate(lineup):
             side = game.side_of(seat)
             if side not in sides[who]:

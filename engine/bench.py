@@ -67,7 +67,9 @@ def play_random_hand(game: Game, seed: bytes, dealer: int, rng: random.Random) -
             return state
         seat = seats[0]
         if state.phase in sampled:
-            state.apply(state.sample_action(seat, rng))
+            action = state.sample_action(seat, rng)
+            assert action is not None  # a sampled phase, asked of the seat to act
+            state.apply(action)
         else:
             state.apply(choice(state.legal_actions(seat)))
     raise RuntimeError(f"{game.id}: the hand did not end within {MAX_ACTIONS} actions")

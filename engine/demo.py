@@ -60,6 +60,8 @@ def show_deal(state: State, out) -> None:
 
 def show_result(state: State, out) -> None:
     result = state.result()
+    if result is None:
+        raise ValueError("the hand is not over")
     if result.thrown_in:
         out.write("Thrown in: nobody bid.\n")
         return

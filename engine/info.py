@@ -205,7 +205,7 @@ def from_plain(kind: type, plain):
 
 
 def _from_plain_value(hint, value, where: str):
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):  # (a hint is a class, never an instance)
         return from_plain(hint, value)
     if typing.get_origin(hint) is tuple:
         if not isinstance(value, (list, tuple)):

@@ -38,9 +38,9 @@ class Match:
     def finish_hand(self) -> HandResult:
         """Bank the finished hand's score, pass the deal left, and decide the game."""
         state = self.state
-        if state is None or not state.is_over:
+        result = None if state is None else state.result()
+        if state is None or not state.is_over or result is None:  # (over: it has a result)
             raise RuntimeError("the hand is not over")
-        result = state.result()
         self.scores = [s + d for s, d in zip(self.scores, result.score)]
         self.results.append(result)
         self.winner = self.game.match_winner(self.scores, result)

@@ -139,7 +139,7 @@ class Game:
     """Rules of one title under one ruleset/mode/options. Subclasses set the class data."""
 
     id: ClassVar[str]
-    deck: ClassVar[Deck]
+    deck: Deck  # a class attribute, except where the mode picks it (Horseshoes)
     state_class: ClassVar[type]
     num_players: int = 4
     hand_size: int = 13
@@ -371,7 +371,7 @@ class State:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action for ``seat`` (default: the seat whose turn it is)."""
-        if seat == self.turn and self.phase == "play":
+        if seat == self.turn and self.phase == "play" and seat is not None:
             # The hot path of every play-out and bot search: table look-ups, no dispatch
             # (plays_in, written out).
             mask = self.legal_play_mask(seat)
@@ -409,6 +409,11 @@ class State:
             raise
         hands[seat] = held ^ BITS[card]
         return events
+
+    def sample_action(self, seat: int, rng) -> Action | None:
+        """A uniformly random legal action for ``seat`` in a phase of ``SAMPLED_PHASES``
+        (drawn with ``rng``); None elsewhere. Titles with sampled phases say how."""
+        return None
 
     def repeats(self, action: Action) -> bool:
         """True for an action the rules accept a second time and ignore (Rook's

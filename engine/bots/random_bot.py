@@ -20,7 +20,7 @@ from .knowledge import Knowledge
 class RandomBot:
     level = "random"
 
-    def __init__(self, seed: int | bytes = 0):
+    def __init__(self, seed: int | bytes | str = 0):
         self.rng = random.Random(seed)  # a private generator: never the global one
 
     def choose(self, state, seat) -> Action:

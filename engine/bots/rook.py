@@ -82,7 +82,7 @@ def decide_bid(ctx: Context) -> Decision:
     lowest = MIN_BID if high is None else high + BID_STEP
     bids = view.get("bids") or []
     partner_high = bool(bids) and bids[-1][0] == (seat + 2) % 4
-    if partner_high and ctx.level != "easy":
+    if partner_high and high is not None and ctx.level != "easy":  # (partner's bid is high)
         limit = min(limit, high + 15 if value >= high + 25 else 0)  # do not outbid a partner lightly
     if lowest <= limit:
         return Decision(ctx.game.action_from_json({"seat": seat, "bid": lowest}),
@@ -179,6 +179,8 @@ class Trick:
         self.cards = state.trick
         self.led = state.led_mask
         played = 0
+        self.best: int | None
+        self.winner: int | None
         for _, card in self.cards:
             played |= 1 << card
         self.points = sum(POINTS[c] for _, c in self.cards)
@@ -278,9 +280,11 @@ def lead(trick: Trick, cards: list[int], possible: list[int], seat: int, bidder:
 
 def follow(trick: Trick, cards: list[int], possible: list[int], seat: int):
     trump = trick.trump
-    partner_winning = (trick.winner - seat) % 2 == 0
+    winner, best = trick.winner, trick.best
+    assert winner is not None and best is not None  # following: a card is on the trick
+    partner_winning = (winner - seat) % 2 == 0
     last = not trick.later
-    if partner_winning and (last or trick.safe(trick.best, possible)):
+    if partner_winning and (last or trick.safe(best, possible)):
         card = max(cards, key=lambda c: (2 * POINTS[c] - (35 if trump >> c & 1 and POINTS[c] else 0)
                                          - RANK[c] // 4, -c))
         if POINTS[card]:
@@ -306,7 +310,7 @@ def easy_card(state, seat: int) -> tuple[int, str]:
     highest), else your lowest. No counting, no partner play."""
     cards = cards_of(state.legal_play_mask(seat))
     trick = Trick(state, seat)
-    if trick.best is None:
+    if trick.best is None or trick.winner is None:  # (both are None, or neither)
         card = max(cards, key=lambda c: (RANK[c], -c))
         return card, f"lead {DECK.names[card]}: the highest card"
     winners = [c for c in cards if trick.wins(c)]

@@ -106,7 +106,7 @@ def decide_bid(ctx: Context) -> Decision:
     lowest = view["bid_range"][0]
     high = view.get("high_bid")
     partner_high = high is not None and view.get("bidder") == (seat + 2) % 4
-    if partner_high and ctx.level != "easy":
+    if partner_high and high is not None and ctx.level != "easy":  # (partner_high says so)
         limit = min(limit, high + 1 if value >= high + 3 else 0)
     if lowest <= min(limit, MAX_BID):
         return Decision(ctx.game.action_from_json({"seat": seat, "bid": lowest}),

@@ -81,6 +81,8 @@ DEFAULT_MODE = "four"
 class HorseshoesState(State):
     """One hand of Horseshoes."""
 
+    game: HorseshoesGame  # the rules read the tables HorseshoesGame builds
+
     HANDLERS = {
         ("leftover", "leftover"): "_choose_leftover",
         ("bidding", "bid"): "_bid",
@@ -223,7 +225,7 @@ class HorseshoesState(State):
         played high and played low, in the place of its plain play."""
         if seat is None:
             seat = self.turn  # (State would ask this method again, and pair the aces twice)
-        if seat != self.turn or self.phase != "play":
+        if seat != self.turn or self.phase != "play" or seat is None:
             return State.legal_actions(self, seat)  # (not super(): it costs more than the rest)
         # State's listing (plays_in) and memo, written out: a call costs more than these.
         legal = self.legal_play_mask(seat)
@@ -303,7 +305,9 @@ class HorseshoesState(State):
         self.leader = seat
         self._led_mask = game.suit_masks[suit]
         self._declared_aces = game.ace_mask & (self._led_mask | self._trump_mask)
-        self._strengths = game.strengths[self.trump][suit]
+        trump = self.trump
+        assert trump is not None  # the first bid names it, before any card is played
+        self._strengths = game.strengths[trump][suit]
         self._win_key = CANNOT_WIN
 
     def _close_trick(self) -> Events:
@@ -363,6 +367,7 @@ class HorseshoesState(State):
         sides = self.game.sides
         out = [0] * self.game.num_sides
         for seat, bid in enumerate(self.bids):
+            assert bid is not None  # asked once every seat has bid
             out[sides[seat]] += bid
         return out
 
@@ -428,6 +433,7 @@ class HorseshoesGame(Game):
 
     id = "horseshoes"
     state_class = HorseshoesState
+    mode: str  # always one of MODES (the default if none is given)
     hand_size = HAND_SIZE
 
     def __init__(self, ruleset: Ruleset, mode: str | None = None, options: dict | None = None):

@@ -124,12 +124,17 @@ class RookGame(Game):
         again from ``derive_seed(seed, "redeal", n)`` for n = 1, 2, … (the widow is not
         checked). Hand records use ``new_hand``, which never redeals."""
         redeals = 0
-        state = super().deal(seed, dealer)  # its hands are masks: quick to check
+        state = self._dealt(seed, dealer)  # its hands are masks: quick to check
         while any(map(self.must_redeal, state.hands)):
             redeals += 1
-            state = super().deal(derive_seed(seed, "redeal", redeals), dealer)
+            state = self._dealt(derive_seed(seed, "redeal", redeals), dealer)
         state.record_redeals(redeals)
         return state
+
+    def _dealt(self, seed: bytes, dealer: int) -> "RookState":
+        """One deal from ``seed``: ``Game.deal``, typed as the Rook hand it is."""
+        hands, spare = self.deal_cards(seed, dealer)
+        return self.state_class(self, hands, spare, dealer)
 
     def must_redeal(self, hand: int) -> bool:
         return not hand & POINT_CARDS
@@ -172,6 +177,7 @@ class RookGame(Game):
         taken = phase in ("bury", "play", "done")  # the bidder has picked the widow up
         if not taken:
             return Layout(mine, spare, (), widow, (), {})
+        assert bidder is not None  # the widow is taken once the auction has a bidder
         if bidder == me:
             buried = DECK.mask_of(view.get("buried"))
             return Layout((mine | buried) & ~widow, spare, (), buried, (), {"bury": buried})
@@ -184,6 +190,7 @@ class RookGame(Game):
 
 # -- one hand --------------------------------------------------------------------------
 class RookState(State):
+    game: RookGame
     HANDLERS = {
         ("bidding", "bid"): "_bid",
         ("bidding", "pass"): "_pass",
@@ -203,7 +210,7 @@ class RookState(State):
     }
     SAMPLED_PHASES = frozenset({"bury"})  # see sample_action
 
-    def __init__(self, game: Game, hands: list[list[int]], spare: list[int], dealer: int):
+    def __init__(self, game: RookGame, hands: list[list[int]], spare: list[int], dealer: int):
         # What follows from these (high_bid, stuck, widow_up…) is a property rather than
         # an attribute: State keeps within CPython's fast attribute layout (see State).
         super().__init__(game, hands, spare, dealer)
@@ -223,6 +230,13 @@ class RookState(State):
         self._suit_of: tuple = ()  # per card: its suit's mask, once trump is named
         self.phase = "bidding"
         self.turn = (dealer + 1) % self.n  # the auction starts at the dealer's left
+
+    def bidder_and_contract(self) -> tuple[int, int]:
+        """(bidder, contract) once the auction has ended (asked only after it has)."""
+        bidder, contract = self.bidder, self.contract
+        if bidder is None or contract is None:
+            raise AssertionError("the auction has not ended")
+        return bidder, contract
 
     def record_redeals(self, redeals: int) -> None:
         self.redeals = redeals
@@ -324,10 +338,11 @@ class RookState(State):
         if self.passed.bit_count() < self.n - 1:
             self._next_bidder(seat)
             return events
-        if self.high_bid is None:  # three passes, no bid: the fourth player, the dealer, is stuck
+        if not self.bids:  # three passes, no bid: the fourth player, the dealer, is stuck
             stuck_seat = next(s for s in SEATS if not self.passed >> s & 1)
             return events + self._end_auction(stuck_seat, MIN_BID)
-        return events + self._end_auction(self.high_bidder, self.high_bid)
+        high_bidder, high_bid = self.bids[-1]
+        return events + self._end_auction(high_bidder, high_bid)
 
     def _next_bidder(self, seat: int) -> None:
         """A pass is final: the turn skips every seat that has passed."""
@@ -346,10 +361,10 @@ class RookState(State):
 
     # -- the raise -----------------------------------------------------------------------
     def _legal_raise(self, seat: int) -> list[Action]:
-        return [KEEP[seat], *RAISES[seat][BID_INDEX[self.contract] + 1:]]
+        return [KEEP[seat], *RAISES[seat][BID_INDEX[self.bidder_and_contract()[1]] + 1:]]
 
     def _raise(self, action: Action) -> Events:
-        amount, old = action.value, self.contract
+        amount, old = action.value, self.bidder_and_contract()[1]
         if action.extra is not None:
             raise IllegalAction("a raise names only the new contract")
         if amount is not None:
@@ -391,9 +406,10 @@ class RookState(State):
         events = ACKED[action.seat]
         if WAITING[self.acked]:
             return events
-        self.hands[self.bidder] |= self.widow
-        self.phase, self.turn = "bury", self.bidder
-        return (*events, Event({"type": "take_widow", "seat": self.bidder}))
+        bidder = self.bidder_and_contract()[0]
+        self.hands[bidder] |= self.widow
+        self.phase, self.turn = "bury", bidder
+        return (*events, Event({"type": "take_widow", "seat": bidder}))
 
     # -- bury and trump --------------------------------------------------------------------
     def _legal_bury(self, seat: int) -> list[Action]:
@@ -416,7 +432,7 @@ class RookState(State):
         self.buried = mask
         self.trump = colour
         self._suit_of = TRUMP_TABLES[colour].suit_of
-        self.start_play(self.bidder)  # the bidder leads to the first trick
+        self.start_play(self.bidder_and_contract()[0])  # the bidder leads to the first trick
         return BURIED[seat][colour]
 
     def _check_bury(self, seat: int, cards, colour) -> int:
@@ -459,7 +475,9 @@ class RookState(State):
         return f"you have no {COLOUR_NAMES[DECK.suit_of[led]]}, so you must play a trump ({self._trump_words()})"
 
     def _trump_words(self) -> str:
-        return f"{COLOUR_NAMES[self.trump]} or the Rook"
+        trump = self.trump
+        assert trump is not None  # asked in play, after trump is named
+        return f"{COLOUR_NAMES[trump]} or the Rook"
 
     def trick_winner(self) -> int:
         """The highest trump (the Rook above all), else the highest of the suit led:
@@ -491,28 +509,31 @@ class RookState(State):
         """The last trick takes the buried points; then ``score_terms``."""
         last_side = self.game.side_of(self.tricks[-1].winner)
         self.taken[last_side] += DECK.points(self.buried)
-        bidding = self.game.side_of(self.bidder)
-        return HandResult(tuple(self.tricks), tuple(self.taken), self.taken[bidding] >= self.contract,
+        bidder, contract = self.bidder_and_contract()
+        bidding = self.game.side_of(bidder)
+        return HandResult(tuple(self.tricks), tuple(self.taken), self.taken[bidding] >= contract,
                           score_of(self.score_terms(), 2))
 
     def score_terms(self) -> tuple:
         """The bidding team scores its contract, plus or minus; the other team scores
         what it took."""
-        bidding = self.game.side_of(self.bidder)
+        bidder, contract = self.bidder_and_contract()
+        bidding = self.game.side_of(bidder)
         other = self.taken[1 - bidding]
-        if self.taken[bidding] >= self.contract:
-            first = ScoreTerm(bidding, self.contract, "made — the bidding team scores its contract",
-                              f"{self.contract}")
+        if self.taken[bidding] >= contract:
+            first = ScoreTerm(bidding, contract, "made — the bidding team scores its contract",
+                              f"{contract}")
         else:
-            first = ScoreTerm(bidding, -self.contract, "set — the bidding team loses its contract",
-                              f"−{self.contract}")
+            first = ScoreTerm(bidding, -contract, "set — the bidding team loses its contract",
+                              f"−{contract}")
         return (first, ScoreTerm(1 - bidding, other, "the other team scores the points it took",
                                  f"{other}"))
 
     def contract_line(self) -> dict:
-        side = self.game.side_of(self.bidder)
+        bidder, contract = self.bidder_and_contract()
+        side = self.game.side_of(bidder)
         took = self.taken[side]
-        return {"side": side, "bid": self.contract, "took": took, "made": took >= self.contract}
+        return {"side": side, "bid": contract, "took": took, "made": took >= contract}
 
     def scored_cards(self) -> tuple:
         last = self.game.side_of(self.tricks[-1].winner) if self.tricks else None

@@ -30,6 +30,7 @@ from ..events import Event, Events
 from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen
+from ..ruleset import Ruleset
 from ..state import Game, HandResult, State, Trick
 from .names import NAME, PASS_NOTE, SUIT_ORDER, ZERO_ZERO_NOTE, card_info, trump_info
 from .rulesets import MAX_BID, MIN_BID, TARGET
@@ -41,7 +42,9 @@ SS_SUIT = "S"  # the S/S's pseudo-suit in deck.suit_of
 
 
 def _build_deck() -> Deck:
-    names, suits, ranks = [], [], []
+    names: list[str] = []
+    suits: list[int | str] = []  # the S/S's pseudo-suit is SS_SUIT
+    ranks: list[int] = []
     for suit in SUITS:
         for rank in range(suit + 1):
             names.append(f"{rank}/{suit}")
@@ -127,12 +130,12 @@ class SomersetGame(Game):
     hand_size = 12
     spare_size = 2
 
-    def __init__(self, ruleset, mode=None, options=None):
+    def __init__(self, ruleset: Ruleset, mode: str | None = None, options: dict | None = None):
         super().__init__(ruleset, mode, options)
-        self.spare_rule = ruleset.extra["spare"]  # "kitty" | "widow"
-        self.scoring = ruleset.extra["scoring"]  # "doubled" | "keep"
-        self.min_bid = ruleset.extra.get("min_bid", MIN_BID)
-        self.target = ruleset.extra.get("target", TARGET)
+        self.spare_rule: str = ruleset.extra["spare"]  # "kitty" | "widow"
+        self.scoring: str = ruleset.extra["scoring"]  # "doubled" | "keep"
+        self.min_bid: int = ruleset.extra.get("min_bid", MIN_BID)
+        self.target: int = ruleset.extra.get("target", TARGET)
 
     @property
     def kitty(self) -> bool:
@@ -220,6 +223,7 @@ def bidding_side(result: HandResult) -> int | None:
 
 
 class SomersetState(State):
+    game: SomersetGame  # the rules read Somerset's own settings (min_bid, kitty, scoring)
     HANDLERS = {
         ("bidding", "bid"): "_bid",
         ("bidding", "pass"): "_pass",
@@ -250,6 +254,13 @@ class SomersetState(State):
         self.trump: str | None = None
         self.table: TrumpTable | None = None
         self.widow_side: int | None = None  # the side that took the open widow
+
+    def bidder_and_contract(self) -> tuple[int, int]:
+        """(bidder, bid) once the auction has ended (asked only after it has)."""
+        bidder, bid = self.bidder, self.high_bid
+        if bidder is None or bid is None:
+            raise AssertionError("the auction has not ended")
+        return bidder, bid
 
     # -- the auction -----------------------------------------------------------------
     def lowest_bid(self) -> int:
@@ -294,8 +305,8 @@ class SomersetState(State):
         return events
 
     def _end_auction(self) -> Events:
-        bidder = self.bidder
-        contract = Event({"type": "contract", "bidder": bidder, "bid": self.high_bid})
+        bidder, bid = self.bidder_and_contract()
+        contract = Event({"type": "contract", "bidder": bidder, "bid": bid})
         self.turn = bidder
         if self.game.kitty:
             self.hands[bidder] |= self.spare_mask
@@ -343,14 +354,16 @@ class SomersetState(State):
             raise IllegalAction("name trump: one of 0, 2, 4, 6, 8, 10, 12 or NT")
         self.trump = action.value
         self.table = TRUMP_TABLES[action.value]
-        self.start_play(self.bidder)
+        self.start_play(self.bidder_and_contract()[0])
         return (Event({"type": "trump", "seat": action.seat, "trump": self.trump}),)
 
     # -- play ------------------------------------------------------------------------
     def _follow_mask(self) -> int:
         """The cards that follow the current trick's suit (0 while anything goes)."""
         trick = self.trick
-        follow = self.table.follow_of[trick[0][1]]
+        table = self.table
+        assert table is not None  # play comes after trump is named
+        follow = table.follow_of[trick[0][1]]
         if follow == NEXT_CARD_SETS_SUIT:  # the S/S led under No Trump
             return SUIT_MASK_OF[trick[1][1]] if len(trick) > 1 else 0
         return follow
@@ -363,7 +376,9 @@ class SomersetState(State):
 
     def _rover_promotes(self, on_trick: int) -> bool:
         """The 0/0 is on the trick and no real trump is (so doubles are trumps)."""
-        return bool(on_trick & ROVER_BIT) and not on_trick & self.table.trumps
+        table = self.table
+        assert table is not None  # play comes after trump is named
+        return bool(on_trick & ROVER_BIT) and not on_trick & table.trumps
 
     def legal_play_mask(self, seat: int) -> int:
         # Called twice per card played (listing, then checking): kept to bit operations.
@@ -374,6 +389,7 @@ class SomersetState(State):
         if not following:
             return hand
         table = self.table
+        assert table is not None  # play comes after trump is named
         legal = following | (hand & table.free)
         promotable = hand & table.promotable
         if promotable and self._rover_promotes(self._trick_mask()):
@@ -385,11 +401,13 @@ class SomersetState(State):
         reason = f"you must follow {suit_label(self.trump, follow)}"
         if DOUBLES >> card & 1:
             on_trick = self._trick_mask()
+            table = self.table
+            assert table is not None  # play comes after trump is named
             if on_trick & ROVER_BIT and self.trump != "0":
-                if self.table.trumps >> card & 1:
+                if table.trumps >> card & 1:
                     return (f"{reason}: {DECK.name(card)} is a trump, not a double the 0/0 "
                             "can promote")
-                if on_trick & self.table.trumps:
+                if on_trick & table.trumps:
                     return f"{reason}: with a trump on the trick the 0/0 promotes no double"
         return reason
 
@@ -404,9 +422,9 @@ class SomersetState(State):
     def led_mask(self) -> int:
         return self._follow_mask() if self.trick else 0
 
-    def winner_if(self, plays=()) -> int:
+    def winner_if(self, plays=()) -> int | None:
         """Who would be winning the current trick with ``plays`` ((seat, card), …) added
-        (a lone card wins). Asked of the rules themselves, so the 0/0's promotions and
+        (a lone card wins; None for no card at all). Asked of the rules themselves, so the 0/0's promotions and
         the S/S's quirks are never re-implemented by a bot."""
         trick = self.trick
         trick.extend(plays)
@@ -427,7 +445,9 @@ class SomersetState(State):
 
     def trick_winner(self) -> int:
         on_trick = self._trick_mask()
-        trumps = on_trick & self.table.trumps
+        table = self.table
+        assert table is not None  # play comes after trump is named
+        trumps = on_trick & table.trumps
         if trumps:
             # The S/S is the lowest trump: it wins only when it is the only one.
             best = (trumps & ALL_BUT_SS).bit_length() - 1 if trumps != SS_BIT else SS
@@ -458,18 +478,20 @@ class SomersetState(State):
         self.taken[side] += points
 
     def finish(self) -> HandResult:
-        took, bid = self.taken[self.bidder % 2], self.high_bid
+        bidder, bid = self.bidder_and_contract()
+        took = self.taken[bidder % 2]
         return HandResult(tuple(self.tricks), tuple(self.taken), took >= bid,
                           score_of(self.score_terms(), 2))
 
     def score_terms(self) -> tuple:
-        bidders = self.bidder % 2
-        return score_terms(self.game.scoring, bidders, self.high_bid, self.taken)
+        bidder, bid = self.bidder_and_contract()
+        return score_terms(self.game.scoring, bidder % 2, bid, self.taken)
 
     def contract_line(self) -> dict:
-        side = self.bidder % 2
+        bidder, bid = self.bidder_and_contract()
+        side = bidder % 2
         took = self.taken[side]
-        return {"side": side, "bid": self.high_bid, "took": took, "made": took >= self.high_bid}
+        return {"side": side, "bid": bid, "took": took, "made": took >= bid}
 
     def scored_cards(self) -> tuple:
         """The kitty discards (to the last trick's side) or the open widow (to the

@@ -22,6 +22,7 @@ to the "state" event's basic fields:
 from __future__ import annotations
 
 import hashlib
+from typing import Final, cast
 from weakref import WeakKeyDictionary
 
 from engine.bots import make_bot
@@ -29,6 +30,11 @@ from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
 from engine.records import apply_actions, load_record
 from engine.scoring import breakdown
+from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOverEvent,
+                                 HandOverEvent, HintEvent, LinkState, NoticeEvent, ReadmitEvent,
+                                 RejoinEvent, SeatInfo, SeatKind, StateEvent, TableEvent,
+                                 TableInfo, TablesEvent, TakeoverEvent, TakeoverStage,
+                                 WaitingEvent, WhyRestarted)
 from net.trust.deals.mental import log as ml
 from net.trust.values import NOBODY, Seat
 from net.wire.identity import fingerprint
@@ -57,7 +63,8 @@ def plain_info(game) -> dict:
 
 
 def state_event(game, state, seat: int | None, events: list[dict], scores: list[int],
-                hand_number: int, view: dict | None = None, deal: str | None = None) -> dict:
+                hand_number: int, view: dict | None = None,
+                deal: DealKind | None = None) -> StateEvent:
     """The "state" event for ``seat`` (None: a watcher, who gets the public view).
 
     ``view`` overrides the state's own view: a guest shows the view the host sent,
@@ -66,7 +73,7 @@ def state_event(game, state, seat: int | None, events: list[dict], scores: list[
     the hand was dealt, as ``deal_kind`` says (None: nothing to say)."""
     if view is None:
         view = state.view(seat) if seat is not None else state.public_view()
-    event = {"type": "state", "view": view, "events": list(events), "scores": list(scores),
+    event: StateEvent = {"type": "state", "view": view, "events": list(events), "scores": list(scores),
              "hand_number": hand_number, "legal": legal_for(game, state, seat), "info": plain_info(game)}
     if deal is not None:
         event["deal"] = deal
@@ -80,10 +87,12 @@ def state_event(game, state, seat: int | None, events: list[dict], scores: list[
 #: cards dealt to the host's computer this hand — it was away for the shuffle
 #: ("private, held by the host"); or by the seeded deal, the host's computer knowing
 #: every hand ("seeded"). A game against the computer says nothing.
-PRIVATE, HELD_BY_HOST, SEEDED = "private", "private, held by the host", "seeded"
+PRIVATE: Final = "private"
+HELD_BY_HOST: Final = "private, held by the host"
+SEEDED: Final = "seeded"
 
 
-def deal_kind(private: bool, held_by_host: bool = False) -> str:
+def deal_kind(private: bool, held_by_host: bool = False) -> DealKind:
     return (HELD_BY_HOST if held_by_host else PRIVATE) if private else SEEDED
 
 
@@ -142,22 +151,26 @@ def record_breakdown(record: dict | None) -> dict | None:
 
 
 # -- who sits where ------------------------------------------------------------------------
-def seat_info(seat: int, info: Seat | None, connected: bool) -> dict:
+def seat_info(seat: int, info: Seat | None, connected: bool) -> SeatInfo:
     """A SeatInfo from a seat as the trust layer keeps it (None: nobody). ``level`` is
     a bot's only."""
     info = info or NOBODY
     key = info.key
     return {"seat": seat, "name": info.name,
             "fingerprint": fingerprint(key) if isinstance(key, bytes) and len(key) == 32 else "",
-            "kind": info.kind, "level": info.level if info.kind == "bot" else None,
+            # Seat.kind is typed str in the trust layer, but is always one of SeatKind.
+            "kind": cast(SeatKind, info.kind), "level": info.level if info.kind == "bot" else None,
             "connected": bool(connected)}
 
 
-def table_event(game, name: str, seats: list[dict], you: int | None, is_host: bool,
-                options: dict, started: bool, waiting: list[dict] | None = None) -> dict:
+def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host: bool,
+                options: dict, started: bool, waiting: list[dict] | None = None) -> TableEvent:
     """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options."""
-    event = {"type": "table", "seats": seats, "you": you, "is_host": is_host,
-             "settings": {**game.key(), "name": name},
+    key = game.key()  # {"game", "ruleset", "mode", "options"}
+    event: TableEvent = {
+             "type": "table", "seats": seats, "you": you, "is_host": is_host,
+             "settings": {"game": key["game"], "ruleset": key["ruleset"], "mode": key["mode"],
+                          "options": key["options"], "name": name},
              "table_options": {"live_scores": bool(options.get("live_scores")),
                                "game_log": bool(options.get("game_log"))},
              "started": started}
@@ -168,9 +181,10 @@ def table_event(game, name: str, seats: list[dict], you: int | None, is_host: bo
 
 # -- the end of a hand ----------------------------------------------------------------------
 def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | None,
-                     hand_breakdown: dict | None, record_path: str | None = None) -> list[dict]:
+                     hand_breakdown: dict | None, record_path: str | None = None,
+                     ) -> list[HandOverEvent | GameOverEvent]:
     """The "hand_over" event, and "game_over" after it when the hand won the game."""
-    events = [{"type": "hand_over", "result": result, "scores": list(scores),
+    events: list[HandOverEvent | GameOverEvent] = [{"type": "hand_over", "result": result, "scores": list(scores),
                "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}]
     if winner is not None:
         events.append({"type": "game_over", "winner": winner, "scores": list(scores)})
@@ -181,7 +195,7 @@ def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | N
 NOTHING_TO_DECIDE = "Nothing to decide just now."
 
 
-def hint_event(game, state_or_view, seat: int | None, seed: str) -> dict:
+def hint_event(game, state_or_view, seat: int | None, seed: str) -> HintEvent:
     """The "hint" event: one sentence from a "normal" bot's ``explain`` for ``seat`` (a
     State, or the seat's own view dict), or why there is nothing to suggest."""
     return {"type": "hint", "text": hint_text(game, state_or_view, seat, seed)}
@@ -197,14 +211,20 @@ def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
 
 
 # -- connections and the deal ------------------------------------------------------------
-def connection_event(seat: int | None, state: str, detail: str = "", **progress) -> dict:
-    """A "connection" event (``progress``: a reconnection's ``attempt``/``attempts``)."""
-    return {"type": "connection", "seat": seat, "state": state, "detail": detail, **progress}
+def connection_event(seat: int | None, state: LinkState, detail: str = "",
+                     attempt: int | None = None, attempts: int | None = None) -> ConnectionEvent:
+    """A "connection" event; a reconnection's says it is ``attempt`` of ``attempts``
+    (None: no limit)."""
+    event: ConnectionEvent = {"type": "connection", "seat": seat, "state": state, "detail": detail}
+    if attempt is not None:
+        event["attempt"] = attempt
+        event["attempts"] = attempts
+    return event
 
 
-def takeover_event(stage: str, departed: str, successor: str, abandoned: int | None,
+def takeover_event(stage: TakeoverStage, departed: str, successor: str, abandoned: int | None,
                    reason: str | None, you: bool = False, departed_seat: int | None = None,
-                   text: str | None = None, handed: bool = False) -> dict:
+                   text: str | None = None, handed: bool = False) -> TakeoverEvent:
     """The "takeover" event: the host left for good and a player carries the table on.
     ``stage``: "searching" (the host has been gone past the wait: finding who hosts
     now — or, ``text`` says, waiting for enough of the players to reach each other),
@@ -236,17 +256,17 @@ def takeover_text(stage: str, departed: str, successor: str, abandoned: int | No
     return text + "."
 
 
-def readmitted_event(seat: int, name: str, key: bytes) -> dict:
+def readmitted_event(seat: int, name: str, key: bytes) -> ConnectionEvent:
     """What every seat is told when a seat goes to a new key (re-admission)."""
     return connection_event(seat, "readmitted", f"{name}'s seat was given to a new key "
                             f"(fingerprint {fingerprint(key)})")
 
 
-def stand_in_event(seat: int, name: str) -> dict:
+def stand_in_event(seat: int, name: str) -> ConnectionEvent:
     return connection_event(seat, "stand_in", f"a bot plays for {name} until they come back")
 
 
-def shuffle_event(names: list[str], skipped: bool = False, dealt: bool = False) -> dict:
+def shuffle_event(names: list[str], skipped: bool = False, dealt: bool = False) -> WaitingEvent:
     """The "waiting" event: whose shuffle (deal contribution) the table awaits, or,
     ``skipped``, whose it dealt without; ``dealt``: the cards are dealt, and the private
     deal awaits those players' computers' part in opening some (a widow, a kitty, the
@@ -263,11 +283,14 @@ def shuffle_event(names: list[str], skipped: bool = False, dealt: bool = False) 
 #: were waited for in vain ("gone"), they left and the host person dealt again without
 #: them ("chosen"), their computer stayed but did not answer the deal in time ("silent"),
 #: or it broke a rule of the deal ("cheat", named in an "alert" event).
-WHY_GONE, WHY_CHOSEN, WHY_SILENT, WHY_CHEAT = "gone", "chosen", "silent", "cheat"
+WHY_GONE: Final = "gone"
+WHY_CHOSEN: Final = "chosen"
+WHY_SILENT: Final = "silent"
+WHY_CHEAT: Final = "cheat"
 
 
-def deal_restart_event(names: list[str], seats: list[int], voided: bool, why: str = WHY_GONE,
-                       yours: bool = False) -> dict:
+def deal_restart_event(names: list[str], seats: list[int], voided: bool,
+                       why: WhyRestarted = WHY_GONE, yours: bool = False) -> WaitingEvent:
     """The "waiting" event of a mental-poker deal restarted without players (``why``:
     ``WHY_*``); ``voided``: the hand had been dealt — it is void, the scores unchanged.
     Their seats' cards are the host's until the next hand. ``reason`` says why in words,
@@ -288,14 +311,14 @@ def deal_restart_event(names: list[str], seats: list[int], voided: bool, why: st
 
 
 def away_event(names: list[str], seats: list[int], within: float | None,
-               choice_in: float | None = None) -> dict:
+               choice_in: float | None = None) -> WaitingEvent:
     """The "waiting" event of a private deal waiting for players gone, whose cards are
     locked with their key: the hand goes on without them in ``within`` seconds unless
     they come back (None: unknown — this client could not time their drop, or the host
     chose to keep waiting); ``choice_in`` (the host's own only): seconds until the host
     person may deal again without them (0: now)."""
     who = " and ".join(names)
-    event = {"type": "waiting", "for": "return", "names": list(names), "seats": list(seats),
+    event: WaitingEvent = {"type": "waiting", "for": "return", "names": list(names), "seats": list(seats),
              "detail": f"Waiting for {who} to come back — their cards are locked with their key",
              "within": within}
     if choice_in is not None:
@@ -304,26 +327,26 @@ def away_event(names: list[str], seats: list[int], within: float | None,
 
 
 def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: str,
-                  new_name: str) -> dict:
+                  new_name: str) -> ReadmitEvent:
     """(host) A new key asks for an away player's seat: the host person decides."""
     return {"type": "readmit", "seat": seat, "name": name, "old_fingerprint": old_fingerprint,
             "new_fingerprint": new_fingerprint, "new_name": new_name}
 
 
-def tables_event(tables: list[dict]) -> dict:
+def tables_event(tables: list[TableInfo]) -> TablesEvent:
     return {"type": "tables", "tables": list(tables)}
 
 
-def rejoin_event(table: dict | None) -> dict:
+def rejoin_event(table: dict | None) -> RejoinEvent:
     return {"type": "rejoin", "table": table}
 
 
-def notice_event(message: str) -> dict:
+def notice_event(message: str) -> NoticeEvent:
     return {"type": "notice", "message": message}
 
 
-def error_event(message: str, fatal: bool = False) -> dict:
-    event = {"type": "error", "message": message}
+def error_event(message: str, fatal: bool = False) -> ErrorEvent:
+    event: ErrorEvent = {"type": "error", "message": message}
     if fatal:
         event["fatal"] = True
     return event

@@ -28,6 +28,15 @@ from typing import Literal, NotRequired, TypedDict
 
 EventCallback = Callable[[dict], None]
 
+# Values some events' fields take (named once: the builders in net.sessions.events take them).
+SeatKind = Literal["human", "bot", "empty"]
+DealKind = Literal["private", "private, held by the host", "seeded"]
+LinkState = Literal["connected", "reconnecting", "dropped", "stand_in", "readmitted",
+                    "waiting", "refused"]
+WaitingFor = Literal["shuffle", "return", "restart", "void"]
+WhyRestarted = Literal["gone", "chosen", "silent", "cheat"]
+TakeoverStage = Literal["searching", "following", "hosting", "done"]
+
 
 # -- the events --------------------------------------------------------------------------
 class TableInfo(TypedDict):
@@ -64,7 +73,7 @@ class SeatInfo(TypedDict):
     seat: int
     name: str
     fingerprint: str
-    kind: Literal["human", "bot", "empty"]
+    kind: SeatKind
     level: str | None  # a bot's level (None for a person or nobody)
     connected: bool
 
@@ -99,12 +108,13 @@ class StateEvent(TypedDict):
     scores: list[int]  # per side
     hand_number: int
     legal: list[dict]  # your legal actions, hand-record form without the seat
+    info: dict  # engine.info.to_plain(game.info): names, sides, deck, decisions (the title's)
     reasons: NotRequired[dict]  # {card: why it may not be played}, while you are to play
     # How the hand was dealt (a network table; a game against the computer says nothing):
     # "private" (the mental-poker deal: only your computer learns your cards), "private,
     # held by the host" (that deal, but your cards went to the host's computer this hand:
     # you were away for the shuffle) or "seeded" (the host's computer knows every hand).
-    deal: NotRequired[Literal["private", "private, held by the host", "seeded"]]
+    deal: NotRequired[DealKind]
 
 
 class HandOverEvent(TypedDict):
@@ -131,8 +141,7 @@ class ConnectionEvent(TypedDict):
     asking in, or one turned away."""
     type: Literal["connection"]
     seat: int | None
-    state: Literal["connected", "reconnecting", "dropped", "stand_in", "readmitted",
-                   "waiting", "refused"]
+    state: LinkState
     detail: str
     attempt: NotRequired[int]
     attempts: NotRequired[int | None]
@@ -189,13 +198,12 @@ class HintEvent(TypedDict):
 # "alert") and ``reason`` in words ("Dad left and did not come back in time"). Their
 # ``seats`` go with them. (Written this way because one field is called "for".)
 WaitingEvent = TypedDict("WaitingEvent", {"type": Literal["waiting"],
-                                          "for": Literal["shuffle", "return", "restart", "void"],
+                                          "for": WaitingFor,
                                           "names": list[str], "detail": str,
                                           "seats": NotRequired[list[int]],
                                           "within": NotRequired[float | None],
                                           "choice_in": NotRequired[float],
-                                          "why": NotRequired[Literal["gone", "chosen", "silent",
-                                                                     "cheat"]],
+                                          "why": NotRequired[WhyRestarted],
                                           "reason": NotRequired[str]})
 
 
@@ -215,7 +223,7 @@ class TakeoverEvent(TypedDict):
     ``text`` says it in words ("Grandma's computer left the game — Dad is now hosting");
     ``abandoned``: the hand dealt again; ``departed_seat``: the seat held for the host."""
     type: Literal["takeover"]
-    stage: Literal["searching", "following", "hosting", "done"]
+    stage: TakeoverStage
     departed: str
     successor: str
     abandoned: int | None
