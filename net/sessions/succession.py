@@ -76,8 +76,9 @@ from net.constants import CARRIED_ON_DIR, PRIVATE_DEAL
 from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.standby import STANDBY
-from net.trust import successor, takeover
-from net.trust.replica import PeerReplica
+from net.trust import takeover
+from net.trust.host import successor
+from net.trust.peer.replica import PeerReplica
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.address import local_address_towards
 from net.wire.identity import fingerprint

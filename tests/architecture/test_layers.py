@@ -102,7 +102,7 @@ def violations(package: str, forbidden: set[str]) -> list[str]:
 # -- the scanners themselves -----------------------------------------------------------
 def test_the_scanner_finds_every_form_of_import():
     source = ("import PySide6.QtCore\nfrom app import cli\nimport os as o\n"
-              "def f():\n    import time\n    from net.trust.authority import Host\n"
+              "def f():\n    import time\n    from net.trust.host.authority import Host\n"
               "    importlib.import_module('datetime')\n    __import__('secrets')\n"
               "from . import state\n")
     names = {top(n) for _line, n in imported_modules(source)}
