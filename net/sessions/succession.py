@@ -1,7 +1,7 @@
 """Succession: carrying the table on when its host is gone for good, over the network.
 
 The trust side is ``trust.takeover`` (the standings, the majority, the handover, the
-takeover entry and its checks) and ``trust.successor`` (a player's log becomes the
+takeover entry and its checks) and ``trust.host.successor`` (a player's log becomes the
 authority). This module is the sessions' side:
 
 * **Standby.** Every guest that may carry the table on also listens (``Succession.start``:
