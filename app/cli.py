@@ -2,8 +2,8 @@
 
     parlour                 start the desktop app
     parlour replay FILE     replay a parlour-hand/1 record, print the result as JSON
-    parlour host …          run a table without a window (see net.tools.cli)
-    parlour join …          join a table with a bot, verify everything (see net.tools.cli)
+    parlour host …          run a table without a window (see net.cli)
+    parlour join …          join a table with a bot, verify everything (see net.cli)
     parlour --self-test     check this installation without a screen (see app.selftest)
 
 Sub-commands import only what they need, so ``parlour replay`` works without Qt.

@@ -10,7 +10,7 @@ card another seat has played placed in that seat's hand, the rest filled in. So
 
 * everything that follows from public actions and the seat's own cards is exact: the
   phase, whose turn, the trick and who is winning it, what was taken, the seat's own
-  legal actions (``bots.knowledge`` and ``net.trust.replica`` rely on it);
+  legal actions (``bots.knowledge`` and ``net.trust.peer.replica`` rely on it);
 * another seat's play is checked only as far as this seat can tell: the card was not
   dealt to this seat nor played before. Whether it had to follow suit depends on cards
   nobody here can see, so any card it holds on the made-up deal is accepted

@@ -49,7 +49,7 @@ _WHERE = {
     "check_mailbox": "net.houses",
     "check_relay": "net.houses",
     # ``parlour host`` and ``parlour join``: a table without a window
-    "command_line": "net.tools.cli:main",
+    "command_line": "net.cli:main",
 }
 
 __all__ = sorted(_WHERE)

@@ -6,7 +6,7 @@ test that would send multicast onto the machine's real network, so while a test 
 * ``TableAdvertiser.start`` and ``TableBrowser.start`` refuse zeroconf's
   all-interfaces choice (``DEFAULT_INTERFACES``) unless this process lives in a private
   network namespace (only ``lo`` in sight, as under ``unshare -rn``);
-* starting ``python -m net.tools.cli host`` as a subprocess needs ``--interface`` or
+* starting ``python -m net.cli host`` as a subprocess needs ``--interface`` or
   ``--no-advertise``, unless the command runs inside a namespace (``ip netns exec``).
 
 A refused start raises ``RealNetworkRefused`` at once (nothing is sent) and the test
@@ -41,7 +41,7 @@ def explicit(interfaces) -> bool:
 def advertised_by_default(argv) -> bool:
     """Whether ``argv`` runs ``parlour host`` with mDNS on every interface."""
     args = [str(a) for a in argv] if isinstance(argv, (list, tuple)) else str(argv).split()
-    if "net.tools.cli" not in args or "host" not in args:
+    if "net.cli" not in args or "host" not in args:
         return False
     if args[:3] == ["ip", "netns", "exec"]:
         return False  # inside a namespace the tests built

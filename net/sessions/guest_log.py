@@ -4,7 +4,7 @@ Every guest keeps each entry its replica accepted in the same SQLite store the h
 uses (``store.LogStore``), with what came with it for this seat alone — the engine's
 events, the public view and its private part (its view, its own secret move) — so the
 guest can rebuild its replica (``PeerReplica.restore``) and, should the host be gone for
-good, carry the table on from it (``trust.successor``).
+good, carry the table on from it (``trust.host.successor``).
 
 One file per table, ``<state dir>/tables/<table id>.db``. A guest whose replica starts
 over (a fresh join, a resync after an alert) starts its file over too; a takeover that

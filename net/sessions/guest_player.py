@@ -28,7 +28,7 @@ from net.sessions.bots import BotDriver
 from net.sessions.events import error_event
 from net.trust.deals.mental import log as ml
 from net.trust.moves import repeats
-from net.trust.replica import ReplicaHalted
+from net.trust.peer.replica import ReplicaHalted
 
 log = logging.getLogger(__name__)
 

@@ -55,7 +55,7 @@ from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
-from net.trust.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica
 from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError

@@ -4,7 +4,7 @@ network, sockets.
 Every table this app runs is hosted by a ``HostCore``: a table on the network, and a
 game against the computer, which is a host with no network (``listen=False``): the same
 signed log on disk, the same events, the same bots. The trust rules live in
-``net.trust.authority.HostAuthority`` (sans-I/O); the core wires single-job parts around
+``net.trust.host.authority.HostAuthority`` (sans-I/O); the core wires single-job parts around
 it, each with its own tests:
 
 * ``table_files.TableFiles``: the durable log (SQLite) and the record beside it; a host
@@ -69,7 +69,7 @@ from net.sessions.takeback import Takeback
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import takeover
-from net.trust.authority import HostAuthority, Out
+from net.trust.host.authority import HostAuthority, Out
 from net.trust.deals.mental import log as ml
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError

@@ -1,7 +1,7 @@
 """Succession: carrying the table on when its host is gone for good, over the network.
 
 The trust side is ``trust.takeover`` (the standings, the majority, the handover, the
-takeover entry and its checks) and ``trust.successor`` (a player's log becomes the
+takeover entry and its checks) and ``trust.host.successor`` (a player's log becomes the
 authority). This module is the sessions' side:
 
 * **Standby.** Every guest that may carry the table on also listens (``Succession.start``:
@@ -77,8 +77,9 @@ from net.constants import CARRIED_ON_DIR, PRIVATE_DEAL
 from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.standby import STANDBY
-from net.trust import successor, takeover
-from net.trust.replica import PeerReplica
+from net.trust import takeover
+from net.trust.host import successor
+from net.trust.peer.replica import PeerReplica
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.address import local_address_towards
 from net.wire.heartbeat import Link, Timings

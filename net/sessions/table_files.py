@@ -28,8 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT, HOST_LOG_FILE, HOST_META_FILE
-from net.trust.authority import HostAuthority, RestoreError
-from net.trust import successor
+from net.trust.host.authority import HostAuthority, RestoreError
+from net.trust.host import successor
 from net.trust.deals.mental.log import dealt_privately
 from net.sessions.events import error_event, notice_event
 from net.trust.store import GROUP, LogStore

@@ -1,7 +1,7 @@
 """Takeback: a restarted host gets back, from its peers, the entries its disk lost.
 
 The host's log is fsynced after its entries are sent (``store.GROUP``), so a power cut
-may cost it entries its peers hold. ``net.trust.recovery.TailRecovery`` decides what
+may cost it entries its peers hold. ``net.trust.host.recovery.TailRecovery`` decides what
 to ask whom and checks what comes back; this part runs it on the table:
 
 * from the restart until recovery ends, the table signs nothing — no bot moves, no
@@ -39,8 +39,8 @@ from typing import Protocol
 
 from net.sessions.events import error_event, notice_event
 from net.trust.alerts import alert_event
-from net.trust.authority import RestoreError
-from net.trust.recovery import RecoveryOut, TailRecovery
+from net.trust.host.authority import RestoreError
+from net.trust.host.recovery import RecoveryOut, TailRecovery
 from net.trust.store import StoreError
 from net.wire import messages as m
 

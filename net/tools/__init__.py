@@ -1,1 +1,4 @@
-"""Tools apart from the product: the headless CLI, benchmarks, test namespaces, protocol vectors."""
+"""Tools apart from the product: benchmarks, test namespaces, protocol vectors.
+
+The ``parlour host`` / ``parlour join`` command line is the product's, in ``net.cli``.
+"""

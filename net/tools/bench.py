@@ -43,7 +43,7 @@ from pathlib import Path
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from net.sessions.host_session import HostCore
-from net.tools.cli import start_up_done
+from net.cli import start_up_done
 from net.wire.identity import Identity
 from net.trust.signing import sign_entry
 from net.trust.store import FULL, GROUP
@@ -114,7 +114,7 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
     await host.start()
     env = dict(os.environ, PYTHONPATH=str(REPO))
     procs = [subprocess.Popen(
-        [sys.executable, "-m", "net.tools.cli", "join", "--address", f"127.0.0.1:{host.port}",
+        [sys.executable, "-m", "net.cli", "join", "--address", f"127.0.0.1:{host.port}",
          "--fingerprint", host.identity.fingerprint, "--bot", "random", "--state-dir",
          str(tmp / f"guest{i}"), "--delay", "0.005"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env) for i in range(3)]

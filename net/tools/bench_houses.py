@@ -170,7 +170,7 @@ def table(args, houses, common: list[str]) -> dict:
         first = json.loads(host.stdout.readline())
         codes = {int(seat): code for seat, code in first["codes"].items()}
         with tempfile.TemporaryDirectory() as tmp:
-            procs.append(a_home.python("-m", "net.tools.cli", "join", "--address",
+            procs.append(a_home.python("-m", "net.cli", "join", "--address",
                                        f"{a_host.address}:{first['port']}", "--bot", "random",
                                        "--quick", "--state-dir", tmp, stdout=subprocess.DEVNULL))
             players = [ns.python("-m", "net.tools.bench_houses", "--code", codes[seat], "--far-player",

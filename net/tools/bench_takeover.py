@@ -50,11 +50,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class _Process:
-    """``python -m net.tools.cli ARGS`` in a namespace, its JSON lines read by a thread."""
+    """``python -m net.cli ARGS`` in a namespace, its JSON lines read by a thread."""
 
     def __init__(self, ns, args: list[str]):
         env = {"PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1", "PATH": "/usr/bin:/bin"}
-        self.proc = ns.python("-m", "net.tools.cli", *map(str, args), stdout=subprocess.PIPE,
+        self.proc = ns.python("-m", "net.cli", *map(str, args), stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True, env=env)
         self.lines: list[dict] = []
         threading.Thread(target=self._read, daemon=True).start()

@@ -29,8 +29,8 @@ from contextlib import contextmanager
 
 from engine import make_game
 from engine.bots.random_bot import RandomBot
-from net.trust.authority import HostAuthority
-from net.trust.replica import PeerReplica
+from net.trust.host.authority import HostAuthority
+from net.trust.peer.replica import PeerReplica
 from net.wire.identity import Identity
 
 TABLE = "bench-table"

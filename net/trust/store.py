@@ -17,7 +17,7 @@ How durable an append is depends on ``sync``:
   the disk; a power cut (or a dead battery) loses at most the entries written after the
   last completed fsync — in practice the change in flight, a move and what it ends —
   and those the peers already hold: a restarted host takes them back from the peers
-  (``net.trust.recovery``). An entry whose private part only the host holds (a deal's
+  (``net.trust.host.recovery``). An entry whose private part only the host holds (a deal's
   secret, a hidden move's full form and salt: ``recovery.host_only``) is fsynced before
   the append returns, since no peer could give it back.
 * ``FULL`` (the old behaviour, kept to compare): every transaction is fsynced before

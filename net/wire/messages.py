@@ -26,7 +26,7 @@ Peer → host::
 ``rejoin`` never travels on a session link: a peer sends ``join`` with its seat and
 last seq, and the host's session hands the authority this message for it.
 
-A restarted host taking back the tail of its log it lost (``net.trust.recovery``)::
+A restarted host taking back the tail of its log it lost (``net.trust.host.recovery``)::
 
   host → peer  {"type": "tail_request", "after": int}   your entries after this seq
   peer → host  {"type": "tail", "entries": [SignedEntry, …], "last": bool}

@@ -59,7 +59,7 @@ def main(tmp: Path) -> int:
             QTest.qWait(20)
 
     host = subprocess.Popen(
-        [sys.executable, "-m", "net.tools.cli", "host", "--game", "rook", "--table", TABLE,
+        [sys.executable, "-m", "net.cli", "host", "--game", "rook", "--table", TABLE,
          "--interface", "127.0.0.1", "--state-dir", str(tmp / "host"), "--quick", "--name", "Hostess"],
         cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)})

@@ -8,6 +8,9 @@
   randomness (``secrets``, or any use of the ``random`` module other than a private,
   seeded ``random.Random``). The command-line entry points (replay, bench, demo, arena)
   are the exceptions that may read files and the clock.
+* ``net/trust/``'s rooms say whose side they are on: its top (what both sides use)
+  imports neither ``host/`` nor ``peer/``; ``peer/`` never imports ``host/``; ``host/``
+  reads ``peer/`` only where listed (the successor, built from a player's replica).
 
 Imports are found with ``ast`` anywhere in a file (inside functions too), including
 ``importlib.import_module("…")`` and ``__import__("…")`` with a literal name.
@@ -29,6 +32,9 @@ IMPURE = {"time", "datetime", "os", "secrets"}
 # The app's modules that may reach past net.api, each a decision.
 PAST_THE_DOOR = {"app/selftest.py": "the bundle's self-test: TLS, framing, mDNS adverts and "
                                      "a host and guest core, each checked on its own"}
+# The host's modules that may read a peer's side, each a decision.
+HOST_READS_PEER = {"net/trust/host/successor.py": "a player's checked replica becomes the "
+                                                  "table's authority at a takeover"}
 ENGINE_CLI = {"engine/replay.py", "engine/bench.py", "engine/demo.py",
               "engine/arena.py"}  # arena: bot-versus-bot matches, times decisions
 
@@ -102,7 +108,7 @@ def violations(package: str, forbidden: set[str]) -> list[str]:
 # -- the scanners themselves -----------------------------------------------------------
 def test_the_scanner_finds_every_form_of_import():
     source = ("import PySide6.QtCore\nfrom app import cli\nimport os as o\n"
-              "def f():\n    import time\n    from net.trust.authority import Host\n"
+              "def f():\n    import time\n    from net.trust.host.authority import Host\n"
               "    importlib.import_module('datetime')\n    __import__('secrets')\n"
               "from . import state\n")
     names = {top(n) for _line, n in imported_modules(source)}
@@ -168,3 +174,40 @@ def test_engine_module_uses_no_clock_os_or_ambient_randomness(path):
 @pytest.mark.parametrize("path", [ROOT / p for p in sorted(ENGINE_CLI)], ids=sorted(ENGINE_CLI))
 def test_engine_cli_modules_still_avoid_ambient_randomness(path):
     assert random_misuse(path.read_text(encoding="utf-8")) == []
+
+
+# -- the trust protocol's rooms ---------------------------------------------------------
+def room_imports(source: str, rooms: tuple[str, ...]) -> list[tuple[int, str]]:
+    """(line, name) for every import in ``source`` of a module in one of ``rooms``."""
+    return [(line, name) for line, name in imported_modules(source)
+            if any(name == room or name.startswith(room + ".") for room in rooms)]
+
+
+def imports_of(paths: list[Path], rooms: tuple[str, ...]) -> list[str]:
+    return [f"{relative(path)}:{line} imports {name}" for path in paths
+            for line, name in room_imports(path.read_text(encoding="utf-8"), rooms)]
+
+
+def test_the_room_scanner_finds_a_room_imported_by_any_form():
+    source = ("from net.trust import host\nfrom net.trust.peer.replica import PeerReplica\n"
+              "from net.trust.peerless import x\n")
+    assert {name for _line, name in room_imports(source, ("net.trust.host", "net.trust.peer"))} \
+        == {"net.trust.host", "net.trust.peer.replica", "net.trust.peer.replica.PeerReplica"}
+
+
+def test_what_both_sides_use_imports_neither_sides_room():
+    shared = sorted((ROOT / "net" / "trust").glob("*.py"))
+    assert len(shared) >= 5
+    assert imports_of(shared, ("net.trust.host", "net.trust.peer")) == []
+
+
+def test_a_peers_side_never_imports_the_hosts():
+    assert sources("net/trust/peer")
+    assert imports_of(sources("net/trust/peer"), ("net.trust.host",)) == []
+
+
+def test_the_hosts_side_reads_a_peers_only_where_listed():
+    host = [p for p in sources("net/trust/host") if relative(p) not in HOST_READS_PEER]
+    assert host and imports_of(host, ("net.trust.peer",)) == []
+    for listed in HOST_READS_PEER:
+        assert imports_of([ROOT / listed], ("net.trust.peer",)), f"{listed} no longer needs listing"

@@ -27,11 +27,11 @@ def env() -> dict:
 
 
 class Peer:
-    """``python -m net.tools.cli ARGS`` — or ``python SCRIPT ARGS`` — with its JSON lines read."""
+    """``python -m net.cli ARGS`` — or ``python SCRIPT ARGS`` — with its JSON lines read."""
 
     def __init__(self, args: list[str], ns=None, name: str = "", script: str | None = None):
         self.name = name
-        argv = [sys.executable, *([script] if script else ["-m", "net.tools.cli"]), *args]
+        argv = [sys.executable, *([script] if script else ["-m", "net.cli"]), *args]
         if ns is not None:
             argv = ns.argv(*argv)
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -15,11 +15,11 @@ import pytest
 
 from engine import make_game
 from engine.bots.random_bot import RandomBot
-from net.trust.authority import HostAuthority
+from net.trust.host.authority import HostAuthority
 from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.signing import read_action, sign_action
 from net.wire.identity import Identity
-from net.trust.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica
 
 TABLE = "table-1"
 _KEYS: dict[str, Identity] = {}

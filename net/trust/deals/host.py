@@ -2,7 +2,7 @@
 
 A hand is dealt by one of two deals, chosen when it starts: the seeded deal
 (``seeded.host.SeededHost``) or the mental-poker deal (``mental.host.MentalHost``). The
-authority (``net.trust.authority.HostAuthority``) holds the hand's part in ``deal`` and
+authority (``net.trust.host.authority.HostAuthority``) holds the hand's part in ``deal`` and
 calls only what ``HostDeal`` declares; it never asks which deal it holds. A part
 writes to the log through the one function it is given (``Log``: sign, persist, apply,
 publish — the authority's single path), and the authority hands every entry back to

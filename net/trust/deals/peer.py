@@ -2,7 +2,7 @@
 
 A peer checks each hand under the deal the host opened it with: the seeded deal
 (``seeded.peer.SeededPeer``) or the mental-poker deal (``mental.peer.MentalPeer``).
-The replica (``net.trust.replica.PeerReplica``) keeps the hand's part in ``deal``
+The replica (``net.trust.peer.replica.PeerReplica``) keeps the hand's part in ``deal``
 (``NO_DEAL`` between hands) and calls only what ``PeerDeal`` declares; it never asks
 which deal it holds. Like every check of the replica, each ``check`` changes nothing: it
 raises a ``Violation`` or returns what to do once every check has passed (a commit).
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from engine import IllegalAction
 
 from net.trust.alerts import HOST, Violation
-from net.trust.privacy import check_private
+from net.trust.peer.privacy import check_private
 
 
 @dataclass

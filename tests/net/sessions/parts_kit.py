@@ -12,7 +12,7 @@ from net.sessions.clock import Timers
 from net.sessions.outbox import Outbox
 from net.sessions.stand_ins import StandIns
 from net.sessions.takeback import Takeback
-from net.trust.authority import HostAuthority
+from net.trust.host.authority import HostAuthority
 from net.wire.identity import fingerprint
 from tests.net.trust_table import identity
 

@@ -4,7 +4,7 @@ was sent for its seat, enough to rebuild its replica."""
 import asyncio
 
 from net.sessions.guest_log import DiskCopy, GuestLog, log_path
-from net.trust.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica
 from net.trust.store import LogStore
 from tests.net.session_kit import Table, assert_all_verified
 from tests.net.trust_table import TABLE, Table as TrustTable

@@ -6,7 +6,7 @@ import random
 
 from net.constants import HOST_LOG_FILE
 from net.sessions.table_files import TableFiles, discard, unfinished
-from net.trust.authority import HostAuthority
+from net.trust.host.authority import HostAuthority
 from tests.net.trust_table import identity
 
 

@@ -15,7 +15,7 @@ import re
 
 from net.sessions.host_session import HostCore
 from net.sessions.takeback import WAIT
-from net.trust.recovery import can_rebuild
+from net.trust.host.recovery import can_rebuild
 from net.trust.store import LogStore
 from tests.net.proc_kit import Peers, check_summaries
 from tests.net.session_kit import Table, ident

@@ -25,15 +25,15 @@ def test_an_advert_or_a_lobby_on_every_interface_is_refused(arun, mdns_guard):
 
 def test_parlour_host_with_the_default_interfaces_is_not_started(mdns_guard):
     with pytest.raises(RealNetworkRefused):
-        subprocess.Popen([sys.executable, "-m", "net.tools.cli", "host", "--game", "rook"])
+        subprocess.Popen([sys.executable, "-m", "net.cli", "host", "--game", "rook"])
     assert mdns_guard == ["`parlour host` advertising"]
     mdns_guard.clear()
 
 
 def test_what_counts_as_advertising_by_default():
     py = sys.executable
-    assert advertised_by_default([py, "-m", "net.tools.cli", "host", "--game", "rook"])
-    assert not advertised_by_default([py, "-m", "net.tools.cli", "host", "--no-advertise"])
-    assert not advertised_by_default([py, "-m", "net.tools.cli", "host", "--interface", "10.231.0.1"])
-    assert not advertised_by_default(["ip", "netns", "exec", "plr-1", py, "-m", "net.tools.cli", "host"])
-    assert not advertised_by_default([py, "-m", "net.tools.cli", "join", "--address", "127.0.0.1:1"])
+    assert advertised_by_default([py, "-m", "net.cli", "host", "--game", "rook"])
+    assert not advertised_by_default([py, "-m", "net.cli", "host", "--no-advertise"])
+    assert not advertised_by_default([py, "-m", "net.cli", "host", "--interface", "10.231.0.1"])
+    assert not advertised_by_default(["ip", "netns", "exec", "plr-1", py, "-m", "net.cli", "host"])
+    assert not advertised_by_default([py, "-m", "net.cli", "join", "--address", "127.0.0.1:1"])

@@ -13,7 +13,7 @@ import pytest
 
 from net.sessions.guest_log import GuestLog, log_path
 from net.trust.deals.mental import log as ml
-from net.trust.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica
 from net.trust.store import LogStore
 from net.wire.identity import load_identity
 from tests.waits import blocking_until

@@ -7,8 +7,8 @@ process, no sockets. A cheating guest is its replica with its outgoing deal mess
 from __future__ import annotations
 
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
-from net.trust.authority import HostAuthority
-from net.trust.replica import PeerReplica
+from net.trust.host.authority import HostAuthority
+from net.trust.peer.replica import PeerReplica
 from net.trust.signing import ACTION_DOMAIN, seal
 from tests.net.trust_table import TABLE, Table
 

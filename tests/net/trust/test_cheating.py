@@ -10,7 +10,7 @@ import pytest
 
 from engine import canonical
 from net.trust.alerts import HOST, PLAYER
-from net.trust.authority import HostAuthority, Out
+from net.trust.host.authority import HostAuthority, Out
 from net.trust.moves import Admitted
 from tests.net.trust_table import Table, identity
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from net.trust.authority import HostAuthority
-from net.trust.replica import PeerReplica
+from net.trust.host.authority import HostAuthority
+from net.trust.peer.replica import PeerReplica
 from tests.net.trust_table import TABLE, Table, identity
 
 

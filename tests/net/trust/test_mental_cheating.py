@@ -274,7 +274,7 @@ def test_a_players_old_move_logged_again_as_a_broken_proof_names_the_host():
 
 
 def test_a_restored_host_replays_the_moves_with_their_proofs():
-    from net.trust.authority import HostAuthority
+    from net.trust.host.authority import HostAuthority
     table = dealt_table()
     table.play_until(lambda: len([a for a in table.host.state.public_view()["actions"] if "play" in a]) >= 9)
     again = HostAuthority.restore(table.host_id, table.persisted, rng=table._bytes)

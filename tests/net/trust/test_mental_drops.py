@@ -15,7 +15,7 @@ from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK, DROP_WAIT
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.trust.alerts import HOST
-from net.trust.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust_table import TABLE
 

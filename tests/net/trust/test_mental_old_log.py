@@ -14,8 +14,8 @@ import msgpack
 
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
-from net.trust.authority import HostAuthority
-from net.trust.replica import PeerReplica
+from net.trust.host.authority import HostAuthority
+from net.trust.peer.replica import PeerReplica
 from net.trust.values import SignedEntry
 from net.wire import messages as m
 from tests.net.trust.mental_table import fixed_identity

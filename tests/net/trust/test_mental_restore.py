@@ -5,8 +5,8 @@ peers rejoin, and the game goes on with every hand verified and nobody alerted."
 
 import pytest
 
-from net.trust.authority import RestoreError
-from net.trust.authority import HostAuthority
+from net.trust.host.authority import RestoreError
+from net.trust.host.authority import HostAuthority
 from tests.net.trust.mental_trust_table import MentalTrustTable
 
 VARIANTS = [("rook", None, None), ("somerset", "kitty-doubled", None),

@@ -16,7 +16,7 @@ from net.trust.deals.mental import host as mental_authority
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.trust.deals.peer import NO_DEAL
-from net.trust.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica
 from tests.net.trust.mental.test_privacy import every_way_to_decrypt
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust.test_takeover import Recording, hand_over

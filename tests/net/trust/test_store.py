@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from net.trust.authority import HostAuthority
+from net.trust.host.authority import HostAuthority
 from net.trust.store import LogStore, StoreError, one_change
 from tests.net.trust_table import Table
 

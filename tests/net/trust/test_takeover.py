@@ -3,8 +3,9 @@ the log, and the others check that it does so honestly (no sockets, messages by 
 
 import pytest
 
-from net.trust import successor, takeover
-from net.trust.replica import PeerReplica
+from net.trust import takeover
+from net.trust.host import successor
+from net.trust.peer.replica import PeerReplica
 from net.trust.values import Entry, SignedEntry
 from net.wire import messages as m
 from tests.net.trust_table import TABLE, Table

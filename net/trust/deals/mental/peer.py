@@ -58,7 +58,7 @@ from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
 from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Binding, logged_move
-from net.trust.shadow import CheckedHand, Shadow, Step
+from net.trust.peer.shadow import CheckedHand, Shadow, Step
 from net.wire import messages as m
 
 HAND_END, REVEAL = "hand_end", "reveal"

@@ -20,7 +20,7 @@ from engine.records import record_from_state
 from net.trust.deals.seeded import fairdeal
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.log import result_dict
-from net.trust.shadow import CheckedHand, Step
+from net.trust.peer.shadow import CheckedHand, Step
 from net.trust.signing import hidden_digest
 
 

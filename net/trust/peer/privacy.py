@@ -17,7 +17,7 @@ from engine import RecordError
 
 from net.trust.alerts import HOST, Violation
 from net.trust.moves import ActionBody
-from net.trust.shadow import Shadow
+from net.trust.peer.shadow import Shadow
 from net.trust.values import Entry, EntryMessage
 
 SECRET_KEYS = ("bury", "discard")

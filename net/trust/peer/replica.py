@@ -44,7 +44,7 @@ from net.trust.alerts import HOST, IntegrityAlert, Violation
 from net.trust.deals.mental.peer import MentalPeer
 from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
 from net.trust.deals.seeded.peer import SeededPeer
-from net.trust.live import shown_hand
+from net.trust.peer.live import shown_hand
 from net.trust.log import Chain, HeldLog
 from net.trust.signing import read_action, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats
@@ -432,7 +432,7 @@ class PeerReplica:
         return m.rejoin_message(self.seat if self.seat is not None else 0, self.chain.seq)
 
     def tail(self, after: int) -> list[dict]:
-        """A restarted host asks for the entries it lost (``net.trust.recovery``): the
+        """A restarted host asks for the entries it lost (``net.trust.host.recovery``): the
         "tail" messages of every entry held after ``after``."""
         return m.tail_messages([signed.wire for signed in self.log[max(after + 1, 0):]])
 

@@ -7,8 +7,8 @@ takes the tail back and goes on without a fork, or stops saying why."""
 
 import pytest
 
-from net.trust.authority import HostAuthority
-from net.trust.recovery import Phase, TailRecovery, can_rebuild, rebuilt_private
+from net.trust.host.authority import HostAuthority
+from net.trust.host.recovery import Phase, TailRecovery, can_rebuild, rebuilt_private
 from net.trust.signing import sign_entry
 from net.trust.store import LogStore, host_only
 from net.wire import messages as m
@@ -236,7 +236,7 @@ def test_the_host_adopts_nothing_it_did_not_sign(tmp_path):
     t = played(tmp_path)
     host = lose_tail(t, 1)
     stranger = sign_entry(identity("stranger"), t.replicas[1].log[-1].wire["entry"])
-    from net.trust.authority import RestoreError
+    from net.trust.host.authority import RestoreError
     from net.trust.values import SignedEntry
     with pytest.raises(RestoreError, match="not signed by the host"):
         host.adopt(SignedEntry.from_wire(stranger), None)

@@ -41,10 +41,10 @@ from engine import Match
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
-from net.trust.authority import HostAuthority, Out
+from net.trust.host.authority import HostAuthority, Out
 from net.trust.deals.host import NoHand
 from net.trust.log import Chain
-from net.trust.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica
 from net.trust.store import RestoreError
 from net.trust.values import EntryMessage, Seats
 from net.wire import messages as m

@@ -5,7 +5,7 @@ import pytest
 
 from engine import IllegalAction
 from net.wire import messages as m
-from net.trust.replica import PeerReplica, ReplicaHalted
+from net.trust.peer.replica import PeerReplica, ReplicaHalted
 from tests.net.trust_table import TABLE, Table, withhold_contributions
 
 

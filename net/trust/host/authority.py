@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from engine import Match, RecordError, make_game
 
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
-from net.trust.archive import Archive
+from net.trust.host.archive import Archive
 from net.trust.deals.mental.host import MentalHost
 from net.trust.deals.host import HandTable, HostDeal, NoHand
 from net.trust.deals.seeded.host import SeededHost

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from net.tools import bench_discovery as lobby
-from net.tools.cli import _host_network, parser, start_up_done
+from net.cli import _host_network, parser, start_up_done
 from tests.net.proc_kit import Peers, check_summaries
 
 

@@ -1,7 +1,7 @@
 """Archive on its own: a returning seat is sent the log as it would have had it live,
 its private parts only while its key held the seat."""
 
-from net.trust.archive import Archive
+from net.trust.host.archive import Archive
 from net.trust.log import Chain
 from net.wire import messages as m
 from tests.net.trust_table import identity
