@@ -194,7 +194,6 @@ async def run_join(args) -> int:
             emit({"type": "error", "message": str(exc)})
             return EXIT_FAILED
     elif args.rejoin:
-        from net.sessions.last_table import LastTable
         record = LastTable(state_dir).load()
         if record is None:
             emit({"type": "error", "message": "no table to rejoin in the state directory"})
