@@ -291,6 +291,7 @@ class LobbyPage(QWidget):
             self.rejoin_note.setText(f"Your seat is kept for you{f' by {host}' if host else ''} — "
                                      f"the table is {where}.")
         self.rejoin_card.setVisible(bool(self.rejoin))
+        self.on_unfinished(self.unfinished)  # (one card for a table, not two)
         self.on_tables({"tables": self.tables})  # that table's row is joinable
         if self.rejoin and self.isVisible():
             self.rejoin_button.setFocus()
@@ -314,6 +315,8 @@ class LobbyPage(QWidget):
             table = carried_on(offer, self.tables)
             if offer.get("handed") and table is None:
                 continue  # handed to a player: rejoined where it goes on, never resumed here
+            if table is not None and self.rejoin and self.rejoin.get("table") == offer.get("table"):
+                continue  # the rejoin card above offers that very table already
             shown += 1
             row = QHBoxLayout()
             go = QPushButton(unfinished_text(offer, table))

@@ -201,3 +201,25 @@ def test_a_table_handed_over_is_offered_to_rejoin_where_it_goes_on_never_to_resu
     assert go.text().startswith("Rejoin your table “Ann's table” — Dad is hosting it now")
     lobby.list.setCurrentRow(0)
     assert lobby.join_button.isEnabled()  # full, but her seat is held there
+
+
+def test_a_table_carried_on_and_remembered_is_offered_once(qtbot, window):
+    """Dad carried Ann's table on, his app stopped, Ann hosts it again: his lobby holds both
+    his own copy (carried on elsewhere now) and the seat he remembers at it — one card,
+    not two, for the one table."""
+    lobby = window.lobby
+    copy = {"kind": "host", "table": "t-ann", "name": "Ann's table", "game": {"game": "rook"},
+            "hand": 1, "scores": [0, 0], "side": 1, "started": True, "port": 0, "where": "carried-on"}
+    anns = {"id": "a", "table": "t-ann", "name": "Ann's table", "game": "rook", "ruleset": "rook",
+            "mode": None, "host": "Ann", "fingerprint": "374d", "open_seats": 0, "in_game": True,
+            "address": "192.168.1.20", "port": 40000, "protocol": 7}
+    lobby.on_tables({"tables": [anns]})
+    lobby.on_unfinished([copy])
+    qtbot.waitUntil(lambda: lobby.unfinished_card.isVisibleTo(window))
+    window.lobby_bridge.deliver({"type": "rejoin", "table": {
+        "address": "192.168.1.20", "port": 40000, "fingerprint": "374d", "table": "t-ann",
+        "name": "Ann's table", "host": "Ann", "game": "rook", "mode": None, "seat": 1, "players": 4,
+        "side": 1, "hand": 1, "scores": [0, 0], "started": True, "where": "network"}})
+    qtbot.waitUntil(lobby.rejoin_button.isVisible)
+    assert not lobby.unfinished_card.isVisibleTo(window)
+    assert lobby.rejoin_button.text().startswith("Rejoin Ann's table")
