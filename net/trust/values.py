@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from engine import canonical
+from engine import RecordError, canonical
 
 from net.trust.signing import entry_signed_by, sign_entry
 from net.wire.identity import fingerprint
@@ -244,3 +244,28 @@ class EntryMessage:
     @property
     def entry(self) -> Entry:
         return self.signed.entry
+
+
+def card_names(deck, value, among: set[int] | None = None) -> set[int]:
+    """Every card a plain value names (any string that is a card's name); given
+    ``among``, those of ``among`` it names, the walk stopping once all are found."""
+    found, stack = set(), [value]
+    wanted = len(among) if among is not None else -1
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                card = deck.parse(item)
+            except RecordError:
+                continue
+            if among is None:
+                found.add(card)
+            elif card in among:
+                found.add(card)
+                if len(found) == wanted:
+                    break
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found

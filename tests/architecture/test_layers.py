@@ -211,3 +211,10 @@ def test_the_hosts_side_reads_a_peers_only_where_listed():
     assert host and imports_of(host, ("net.trust.peer",)) == []
     for listed in HOST_READS_PEER:
         assert imports_of([ROOT / listed], ("net.trust.peer",)), f"{listed} no longer needs listing"
+
+
+def test_a_deals_host_side_never_imports_a_peers_room():
+    """``deals/host.py`` and each deal's ``host.py`` are the host's side of a hand's deal."""
+    host_side = sorted((ROOT / "net" / "trust" / "deals").rglob("host.py"))
+    assert len(host_side) >= 3
+    assert imports_of(host_side, ("net.trust.peer",)) == []

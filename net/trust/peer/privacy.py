@@ -17,6 +17,7 @@ from engine import RecordError
 
 from net.trust.alerts import HOST, Violation
 from net.trust.moves import ActionBody
+from net.trust.values import card_names
 from net.trust.peer.shadow import Shadow
 from net.trust.values import Entry, EntryMessage
 
@@ -87,28 +88,3 @@ def only_own(deck, value, own: set[int]) -> bool:
         except RecordError:
             return False
     return False
-
-
-def card_names(deck, value, among: set[int] | None = None) -> set[int]:
-    """Every card a plain value names (any string that is a card's name); given
-    ``among``, those of ``among`` it names, the walk stopping once all are found."""
-    found, stack = set(), [value]
-    wanted = len(among) if among is not None else -1
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            try:
-                card = deck.parse(item)
-            except RecordError:
-                continue
-            if among is None:
-                found.add(card)
-            elif card in among:
-                found.add(card)
-                if len(found) == wanted:
-                    break
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found

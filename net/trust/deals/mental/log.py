@@ -43,7 +43,7 @@ from net.trust.deals.mental.errors import Cheat
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.outputs import Audit
 from net.trust.deals.mental.setup import DealSetup, Party
-from net.trust.peer.privacy import card_names
+from net.trust.values import card_names
 
 DEAL, MESSAGE, RESTART, DEALT = "mental-deal", "mental", "mental-restart", "mental-dealt"
 PLAYED = "played"  # a ``mental`` entry's signed move whose card's proof is logged alone
