@@ -33,8 +33,15 @@ def play_a_hand_pressing_got_it_twice(qtbot, window) -> tuple[list, list, list]:
             qt_until(qtbot, lambda: not any("ack" in e for e in table.legal) or hands)
             continue
         before = len(table.view.get("actions") or [])
+        legal = list(table.legal)
         clicker.act_once()
-        qt_until(qtbot, lambda: len(table.view.get("actions") or []) != before or hands, timeout=20000)
+        try:
+            qt_until(qtbot, lambda: len(table.view.get("actions") or []) != before or hands,
+                     timeout=20000)
+        except qtbot.TimeoutError:  # say what was tried and what the window said
+            raise AssertionError(f"the move went nowhere: offered {legal}, errors {errors}, "
+                                 f"status {table.status.text()!r}, phase "
+                                 f"{table.view.get('phase')!r}") from None
     return errors, hands, problems
 
 
