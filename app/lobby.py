@@ -281,6 +281,7 @@ class LobbyPage(QWidget):
 
     def on_rejoin(self, event: dict) -> None:
         """Offer (or stop offering) the table this installation holds a seat at."""
+        was = (self.rejoin or {}).get("table")
         self.rejoin = event.get("table")
         if self.rejoin:
             text = rejoin_text(self.rejoin)
@@ -291,7 +292,8 @@ class LobbyPage(QWidget):
             self.rejoin_note.setText(f"Your seat is kept for you{f' by {host}' if host else ''} — "
                                      f"the table is {where}.")
         self.rejoin_card.setVisible(bool(self.rejoin))
-        self.on_unfinished(self.unfinished)  # (one card for a table, not two)
+        if (self.rejoin or {}).get("table") != was:
+            self.on_unfinished(self.unfinished)  # (one card for a table, not two)
         self.on_tables({"tables": self.tables})  # that table's row is joinable
         if self.rejoin and self.isVisible():
             self.rejoin_button.setFocus()
