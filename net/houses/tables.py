@@ -147,27 +147,26 @@ class GuestHouses:
     def roster(self, message: dict) -> dict:
         """The roster as this guest can use it: across houses, every player by their house
         address (the addresses the host sees are on its own home network)."""
-        replica = self._replica()
-        if not self.across or replica is None:
-            return message
-        peers = []
-        for seat, address, port in message["peers"]:
-            info = replica.seats.get(seat)
-            if not is_house(address) and info is not None and info.key is not None:
-                address = house_address(info.key, replica.table)
-            peers.append([seat, address, port])
+        peers = [[seat, self._reachable(seat, address), port]
+                 for seat, address, port in message["peers"]]
         return {**message, "peers": peers}
 
     def heir(self, message: dict) -> dict:
         """The host's handover as this guest can use it: across houses, the heir at its
         house address (the host names it by its address on the host's home network)."""
+        seat = message["signed"]["body"]["seat"]
+        return {**message, "address": self._reachable(seat, message.get("address"))}
+
+    def _reachable(self, seat: int, address):
+        """Where this guest reaches the player in ``seat`` whom the host saw at
+        ``address``: there, or — this guest across houses — at that player's house address."""
         replica = self._replica()
-        if not self.across or replica is None or is_house(message.get("address")):
-            return message
-        info = replica.seats.get(message["signed"]["body"]["seat"])
+        if not self.across or replica is None or is_house(address):
+            return address
+        info = replica.seats.get(seat)
         if info is None or info.key is None:
-            return message
-        return {**message, "address": house_address(info.key, replica.table)}
+            return address
+        return house_address(info.key, replica.table)
 
     def host_gone(self, roster: dict) -> None:
         """The link to the host ended: keep finding the other players this guest can only
