@@ -38,6 +38,7 @@ from net.trust.alerts import from_json_value, to_json_value
 from net.trust.log import Chain
 from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret  # noqa: F401 (re-exported)
 from net.trust.signing import ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, read_action, sign_action, signed_bytes
+from net.trust.entries import SeatBody, TableBody
 
 DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors"
 
@@ -86,12 +87,9 @@ def signed_entry_vectors() -> dict:
     host, player = identity("host"), identity("player 1")
     chain = Chain(TABLE)
     entries = []
-    for kind, body in [
-            ("table", {"protocol": m.PROTOCOL, "host_key": host.public_key, "game": _rook_key(),
-                       "name": "Friday night"}),
-            ("seat", {"seat": 1, "kind": "human", "key": player.public_key, "name": "Ann",
-                      "level": None, "readmit": False})]:
-        signed = chain.make(host, kind, body)
+    for body in [TableBody(m.PROTOCOL, host.public_key, _rook_key(), "Friday night"),
+                 SeatBody(1, "human", player.public_key, "Ann", None, False)]:
+        signed = chain.make(host, body)
         entries.append({"entry": signed.wire["entry"],
                         "signed_bytes": signed_bytes(ENTRY_DOMAIN, signed.wire["entry"]),
                         "sig": signed.sig, "signed_entry_encoding": canonical.encode(signed.wire),

@@ -11,23 +11,17 @@ rule for what may come next. The host uses ``Chain.make`` to append; a peer uses
 ``Chain.problem`` to refuse anything that is not the signed, well-linked next entry,
 and keeps what it accepted in a ``HeldLog``, which tells a harmless resent copy from a
 fork and checks the host's heartbeat against what it was sent.
+
+The kinds of entry and the body of each are one registry, ``entries``: the host makes
+an entry from a typed body, and a peer's ``Chain.problem`` parses the body of each
+entry that arrives, once (``Entry.content``).
 """
 
 from __future__ import annotations
 
+from net.trust.entries import EntryBody, EntryError
 from net.trust.values import Entry, SignedEntry
 from net.wire import messages as m
-
-# Entry kinds. "seat"/"option"/"start" arrange the table; "commit", "contribution",
-# "skip" (a contribution not in by the deadline), "deal" and "reveal" are the fair deal;
-# "action" carries a player's signed move; "hand_end" banks the score; "drop"/"rejoin"
-# record connection changes the game depends on (who must contribute randomness);
-# "takeover" is a new host's first entry, signed with its own key (``takeover``).
-KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "deal",
-         "action", "hand_end", "reveal", "drop", "rejoin", "takeover")
-# The mental-poker deal's entries (net.trust.deals.mental.host), instead of the fair deal's.
-KINDS += ("mental-deal", "mental", "mental-restart", "mental-dealt")
-
 
 class Chain:
     """The head of a log: what the next entry's seq and prev must be."""
@@ -37,10 +31,11 @@ class Chain:
         self.seq = -1  # seq of the last entry; -1 before the table entry
         self.head = m.GENESIS_PREV  # hash of the last entry
 
-    def make(self, signer, kind: str, body: dict, state_hash: str | None = None) -> SignedEntry:
+    def make(self, signer, body: EntryBody, state_hash: str | None = None) -> SignedEntry:
         """The signed next entry (the chain does not advance until ``advance``)."""
-        return SignedEntry.sign(signer, Entry(self.table, self.seq + 1, self.head, kind, body,
-                                              state_hash))
+        entry = Entry(self.table, self.seq + 1, self.head, body.KIND, body.wire(), state_hash)
+        entry.__dict__["content"] = body  # what ``content`` would parse again
+        return SignedEntry.sign(signer, entry)
 
     def problem(self, key: bytes, signed: SignedEntry) -> tuple[str, str] | None:
         """None if ``signed`` is the host's signed next entry, else (rule, detail)."""
@@ -53,8 +48,10 @@ class Chain:
             return "sequence", f"expected entry {self.seq + 1}, got {entry.seq}"
         if entry.prev != self.head:
             return "chain", f"entry {entry.seq} does not follow entry {self.seq} (prev hash differs)"
-        if entry.kind not in KINDS:
-            return "kind", f"entry {entry.seq} has unknown kind {entry.kind!r}"
+        try:
+            entry.content  # parsed here, once: nothing downstream meets a malformed body
+        except EntryError as exc:
+            return "kind", f"entry {entry.seq} ({entry.kind}): {exc}"
         return None
 
     def advance(self, signed: SignedEntry) -> None:

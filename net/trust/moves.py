@@ -48,11 +48,6 @@ class ActionBody(NamedTuple):
     def from_wire(cls, body: dict) -> "ActionBody":
         return cls(**body)
 
-    @classmethod
-    def logged_in(cls, entry) -> "ActionBody":
-        """The body of the signed action an "action" entry logs."""
-        return cls(**entry.body["signed"]["body"])
-
     @property
     def seat(self) -> int:
         return self.action["seat"]
@@ -77,6 +72,7 @@ class Admitted(NamedTuple):
     full: dict
     nonce: bytes | None = None
     proof: dict | None = None
+    body: ActionBody | None = None  # what the player signed, as it was read
 
 
 def action_body_problem(body: ActionBody, seat: int, binding: Binding) -> tuple[str, str] | None:
@@ -150,7 +146,7 @@ def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None
         raise Refusal("write the action in its canonical form")
     if (body.hidden is None) != (public == full):
         raise Refusal("only a secret action (a discard, a bury) is sent hidden")
-    return Admitted(parsed, full, nonce, body.mental)
+    return Admitted(parsed, full, nonce, body.mental, body)
 
 
 def admit_sealed(game, state, key: bytes, seat: int, signed: dict, binding: Binding) -> Admitted:
@@ -165,7 +161,7 @@ def admit_sealed(game, state, key: bytes, seat: int, signed: dict, binding: Bind
         raise Refusal(str(exc)) from None
     if not hidden:
         raise Refusal("only a secret action (a discard, a bury) is sent hidden")
-    return Admitted(action, body.action, None, body.mental)
+    return Admitted(action, body.action, None, body.mental, body)
 
 
 def _signed_and_bound(key: bytes, seat: int, signed: dict, body: ActionBody, state,
@@ -190,16 +186,15 @@ def _parse(game, data: dict) -> Action | RecordError:
         return exc
 
 
-def logged_move(entry, seats, host_seat: int | None, binding: Callable[[int], "Binding"],
-                signed: dict | None = None) -> ActionBody:
-    """The signed move an "action" entry logs (or ``signed``, one another entry logs),
-    checked as every replica checks it: a well-formed envelope, for a seat someone holds,
+def logged_move(entry, signed: dict, seats, host_seat: int | None,
+                binding: Callable[[int], "Binding"]) -> ActionBody:
+    """The signed move an entry logs (an "action" entry's, or the played move a mental
+    deal's entry logs alone), checked as every replica checks it: a well-formed envelope, for a seat someone holds,
     signed by that seat's key, and bound (``binding(seat)``) to this table, hand and
     position. A Violation naming the host otherwise (it logged the entry)."""
     def need(ok: bool, detail: str) -> None:
         if not ok:
             raise Violation(HOST, host_seat, "kind", f"entry {entry.seq}: {detail}")
-    signed = entry.body["signed"] if signed is None else signed
     need(m.is_action_envelope(signed), "a malformed signed action")
     body = ActionBody.from_wire(signed["body"])
     seat = body.seat

@@ -47,6 +47,7 @@ from pathlib import Path
 import msgpack
 
 from net.trust.values import SignedEntry
+from net.trust.entries import ActionEntryBody
 
 FULL, GROUP = "FULL", "GROUP"  # see the module docstring
 SYNC_MODES = (FULL, GROUP)
@@ -220,6 +221,7 @@ class LogStore:
             problem = None
             try:
                 signed = SignedEntry.from_wire(_unpack(entry_blob))
+                signed.content  # a body that does not fit its kind is a damaged row too
                 private = None if private_blob is None else _unpack(private_blob)
                 if seq != i or signed.seq != i:
                     problem = f"entry {i} is missing"
@@ -279,9 +281,10 @@ def host_only(signed: SignedEntry, private: dict | None) -> bool:
     hidden part (which is in the signed entry itself)."""
     if private is None:
         return False
-    if signed.kind != "action":
+    body = signed.content
+    if not isinstance(body, ActionEntryBody):
         return True
-    return signed.body["signed"]["body"].get("hidden") is not None
+    return body.move.hidden is not None
 
 
 class _Flusher:

@@ -51,6 +51,7 @@ guest with its own key.
 from __future__ import annotations
 
 from net.trust.alerts import HOST, Violation
+from net.trust.entries import EntryError, TakeoverBody
 from net.trust.signing import opens, seal
 from net.wire import messages as m
 from net.wire.identity import fingerprint
@@ -199,7 +200,7 @@ def reason(departed_name: str, successor_name: str, abandoned: int | None,
     return text
 
 
-def takeover_body(replica, standings, new_key: bytes, handover: dict | None = None) -> dict:
+def takeover_body(replica, standings, new_key: bytes, handover: dict | None = None) -> TakeoverBody:
     """The body of the takeover entry the successor (``replica``'s player, key
     ``new_key``) writes from its own copy of the log (``handover``: the departed host's,
     if it left the table to this player)."""
@@ -208,41 +209,41 @@ def takeover_body(replica, standings, new_key: bytes, handover: dict | None = No
     seat = replica.seat
     abandoned = hand_in_progress(replica)
     names = {s: info.name for s, info in replica.seats.items()}
-    body = {"departed": departed, "departed_seat": departed_seat, "host_key": new_key,
-            "seat": seat, "standings": sorted(standings, key=lambda s: s["body"]["seat"]),
-            "abandoned": abandoned,
-            "reason": reason(names.get(departed_seat, ""), names.get(seat, ""), abandoned,
-                             handover is not None)}
-    if handover is not None:
-        body["handover"] = handover
-    return body
+    return TakeoverBody(departed, departed_seat, new_key, seat,
+                        sorted(standings, key=lambda s: s["body"]["seat"]), abandoned,
+                        reason(names.get(departed_seat, ""), names.get(seat, ""), abandoned,
+                               handover is not None),
+                        handover)
 
 
 def signer_of(entry, host_key: bytes) -> bytes:
     """The key an entry must be signed with: a takeover entry is the new host's first."""
-    if entry.kind == KIND and isinstance(entry.body.get("host_key"), bytes):
-        return entry.body["host_key"]
+    if entry.kind == KIND:
+        try:
+            body = entry.content
+        except EntryError:
+            return host_key  # refused by ``Chain.problem``, which says why
+        if isinstance(body, TakeoverBody):
+            return body.host_key
     return host_key
 
 
-def takeover_problem(replica, entry) -> str | None:
+def takeover_problem(replica, body: TakeoverBody, entry) -> str | None:
     """Why ``replica``'s player must refuse this takeover entry, or None. The chain's own
     checks (signed by ``signer_of``, the next seq, linked to the last entry held) come
     first, in the replica."""
-    body, seats = entry.body, replica.seats
+    seats = replica.seats
     for name, check in (("departed", _key), ("host_key", _key), ("seat", _nat),
-                        ("standings", lambda v: isinstance(v, list) and v),
                         ("abandoned", lambda v: v is None or _nat(v)),
-                        ("departed_seat", lambda v: v is None or _nat(v)),
-                        ("reason", lambda v: isinstance(v, str))):
-        if name not in body or not check(body[name]):
-            return f"the takeover entry's {name!r} is missing or malformed"
-    departed, new_key, seat = body["departed"], body["host_key"], body["seat"]
-    if departed != replica.host_key or body["departed_seat"] != replica.host_seat:
+                        ("departed_seat", lambda v: v is None or _nat(v))):
+        if not check(getattr(body, name)):
+            return f"the takeover entry's {name!r} is malformed"
+    departed, new_key, seat = body.departed, body.host_key, body.seat
+    if departed != replica.host_key or body.departed_seat != replica.host_seat:
         return "the takeover names a departed host that is not this table's host"
     if new_key == departed or not (seat in seats and seats[seat].held_by(new_key)):
         return f"the new host's key ({fingerprint(new_key)}) does not play seat {seat}"
-    standings = body["standings"]
+    standings = body.standings
     seen = set()
     for standing in standings:
         problem = standing_problem(seats, replica.table, departed, standing)
@@ -255,7 +256,7 @@ def takeover_problem(replica, entry) -> str | None:
         if s["seq"] <= replica.seq and replica.log.hash_at(s["seq"]) != s["head"]:
             return (f"seat {s['seat']}'s standing says entry {s['seq']} is not the one I hold: "
                     "the successor builds on another history")
-    handover = body.get("handover")
+    handover = body.handover
     if handover is not None:
         problem = handover_problem(seats, replica.table, departed, handover)
         if problem:
@@ -273,28 +274,28 @@ def takeover_problem(replica, entry) -> str | None:
     if entry.seq != common_seq(standings) + 1:
         return (f"the takeover follows entry {entry.seq - 1}, but the last entry every "
                 f"player holds is {common_seq(standings)}: it skips or forges entries")
-    if body["abandoned"] != hand_in_progress(replica):
+    if body.abandoned != hand_in_progress(replica):
         return "the takeover misstates which hand it abandons"
     return None
 
 
-def checked(replica, entry):
+def checked(replica, body: TakeoverBody, entry):
     """What ``replica`` does once it accepts this takeover entry (``follow``), or a
     Violation naming the successor's seat and why it must be refused."""
-    problem = takeover_problem(replica, entry)
+    problem = takeover_problem(replica, body, entry)
     if problem:
-        raise Violation(HOST, entry.body.get("seat"), "takeover", f"entry {entry.seq}: {problem}")
-    return lambda: follow(replica, entry.body)
+        raise Violation(HOST, body.seat, "takeover", f"entry {entry.seq}: {problem}")
+    return lambda: follow(replica, body)
 
 
-def follow(replica, body: dict) -> None:
+def follow(replica, body: TakeoverBody) -> None:
     """``replica`` once it accepted a takeover entry with ``body``: the host's key is the
     new one, the computer players are its, and a hand in progress is abandoned (its deal
     round and cards forgotten; it is dealt again, scores unchanged)."""
-    replica.seats = replica.seats.after_takeover(body["departed"], body["host_key"])
-    replica.host_key = body["host_key"]
+    replica.seats = replica.seats.after_takeover(body.departed, body.host_key)
+    replica.host_key = body.host_key
     replica.standing = None
-    if body["abandoned"] is not None:
+    if body.abandoned is not None:
         replica.forget_hand()
 
 

@@ -11,18 +11,20 @@ schema-checked by ``messages.check``; from there on the trust code reads typed v
 
 A player's move has its own: ``engine.Action`` (parsed once), ``moves.ActionBody`` (what
 the player signed) and ``signing.SignedMove``. Bodies of entries stay plain maps: they
-are what the host signed, one kind each.
+are what the host signed, one kind each; ``Entry.content`` is the body typed as its
+kind's (``entries``), parsed once.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from engine import RecordError, canonical
 
+from net.trust.entries import B, EntryBody, SeatBody
+from net.trust.entries import parse as parse_body
 from net.trust.signing import entry_signed_by, sign_entry
 from net.wire.identity import fingerprint
 from net.wire.messages import KEY_BYTES
@@ -45,16 +47,15 @@ class Seat:
     readmit: bool = False
 
     @classmethod
-    def from_body(cls, body: Mapping) -> "Seat":
+    def from_body(cls, body: SeatBody) -> "Seat":
         """The seat a "seat" entry's body puts in place."""
-        return cls(body["kind"], body["key"], body["name"], body.get("level"),
-                   readmit=bool(body.get("readmit")))
+        return cls(body.kind, body.key, body.name, body.level, readmit=body.readmit)
 
     @staticmethod
-    def body_problem(body: Mapping, num_players: int, host_key: bytes) -> str | None:
+    def body_problem(body: SeatBody, num_players: int, host_key: bytes) -> str | None:
         """Why a "seat" entry's body cannot stand at a table of ``num_players`` hosted
         with ``host_key``, or None."""
-        seat, kind, key = body["seat"], body["kind"], body["key"]
+        seat, kind, key = body.seat, body.kind, body.key
         if not (isinstance(seat, int) and 0 <= seat < num_players and kind in (HUMAN, BOT, EMPTY)):
             return "a seat entry names no seat"
         if kind == BOT and key != host_key:
@@ -130,17 +131,18 @@ class Seats(dict):
             seats[seat] = info
         return seats
 
-    def after(self, body: Mapping) -> "Seats":
+    def after(self, body: SeatBody) -> "Seats":
         """These seats once a "seat" entry with ``body`` is applied (a copy)."""
         seats = Seats(self)
-        seats[body["seat"]] = Seat(body["kind"], body["key"])
+        seats[body.seat] = Seat(body.kind, body.key)
         return seats
 
 
 # -- log entries -------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Entry:
-    """One entry of the table's log (see ``log``): the body is the kind's plain map."""
+    """One entry of the table's log (see ``log``): ``body`` is the plain map the host
+    signed, ``content`` the same body typed as its kind's (``entries``), parsed once."""
 
     table: str
     seq: int
@@ -148,6 +150,19 @@ class Entry:
     kind: str
     body: dict
     state_hash: str | None = None
+
+    @cached_property
+    def content(self) -> EntryBody:
+        """The body typed as its kind's (``entries.EntryError`` if it does not fit:
+        ``log.Chain.problem`` asks first, where an entry arrives)."""
+        return parse_body(self.kind, self.body)
+
+    def body_as(self, kind: type[B]) -> B:
+        """``content``, for a reader that knows the entry's kind (TypeError if it is not)."""
+        body = self.content
+        if not isinstance(body, kind):
+            raise TypeError(f"entry {self.seq} is a {self.kind!r} entry, not {kind.KIND!r}")
+        return body
 
     def wire(self) -> dict:
         return {"table": self.table, "seq": self.seq, "prev": self.prev, "kind": self.kind,
@@ -210,6 +225,10 @@ class SignedEntry:
     @property
     def body(self) -> dict:
         return self.entry.body
+
+    @property
+    def content(self) -> EntryBody:
+        return self.entry.content
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from engine.bots.random_bot import RandomBot
 from net.trust.host.authority import HostAuthority
 from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.signing import read_action, sign_action
+from net.trust.values import Entry, SignedEntry
 from net.wire.identity import Identity
 from net.trust.peer.replica import PeerReplica
 
@@ -179,3 +180,15 @@ class _Withholding(SeededPeer):
 def withhold_contributions(replica) -> None:
     """``replica``'s client heartbeats and plays but never sends its contribution to a deal."""
     replica.deals = {**replica.deals, SeededPeer.OPENS: _Withholding}
+
+
+def forge_entries(chain, rewrite) -> None:
+    """A dishonest host: it signs what ``rewrite(kind, body, state_hash)`` returns,
+    ``(body, state_hash)``, for each entry it makes (the body as the plain map it signs),
+    whether or not that fits the entry's kind."""
+    def make(signer, body, state_hash=None):
+        kind = body.KIND
+        wire, state_hash = rewrite(kind, body.wire(), state_hash)
+        return SignedEntry.sign(signer, Entry(chain.table, chain.seq + 1, chain.head, kind, wire,
+                                              state_hash))
+    chain.make = make

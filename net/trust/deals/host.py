@@ -37,13 +37,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
+from net.trust.entries import EntryBody
 from net.trust.moves import Binding, Refusal
 
 
 class Log(Protocol):
     """The authority's one path for an entry: sign, persist, apply, publish."""
 
-    def __call__(self, kind: str, body: dict, private: dict | None = None,
+    def __call__(self, body: EntryBody, private: dict | None = None,
                  state_hash: str | None = None, applied: list | None = None) -> None: ...
 
 

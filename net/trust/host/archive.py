@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from net.trust.values import HUMAN, SignedEntry
 from net.wire import messages as m
+from net.trust.entries import SeatBody
 
 NO_PRIVATE = {"view": None, "action": None}
 
@@ -46,9 +47,9 @@ class Archive:
         holder = None
         messages = []
         for signed, events in zip(self.log, self.events):
-            seq, body = signed.seq, signed.body
-            if signed.kind == "seat" and body["seat"] == seat:
-                holder = body["key"] if body["kind"] == HUMAN else None
+            seq, body = signed.seq, signed.content
+            if isinstance(body, SeatBody) and body.seat == seat:
+                holder = body.key if body.kind == HUMAN else None
             if seq <= last_seq:
                 continue
             private = NO_PRIVATE
@@ -64,15 +65,15 @@ class Archive:
         last_player: dict[int, bytes] = {}  # seat -> its last human key (through stand-ins)
         taken = None
         for signed in self.log:
-            if signed.kind != "seat":
+            body = signed.content
+            if not isinstance(body, SeatBody):
                 continue
-            body = signed.body
-            if body["kind"] == HUMAN:
-                if body["readmit"] and last_player.get(body["seat"]) == key != body["key"]:
-                    taken = (body["seat"], signed.seq)
-                elif body["key"] == key:
+            if body.kind == HUMAN and body.key is not None:
+                if body.readmit and last_player.get(body.seat) == key != body.key:
+                    taken = (body.seat, signed.seq)
+                elif body.key == key:
                     taken = None
-                last_player[body["seat"]] = body["key"]
-            elif body["kind"] == "empty":
-                last_player.pop(body["seat"], None)
+                last_player[body.seat] = body.key
+            elif body.kind == "empty":
+                last_player.pop(body.seat, None)
         return taken

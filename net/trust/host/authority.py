@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -40,6 +41,7 @@ from net.trust.host.archive import Archive
 from net.trust.deals.mental.host import MentalHost
 from net.trust.deals.host import HandTable, HostDeal, NoHand
 from net.trust.deals.seeded.host import SeededHost
+from net.trust.entries import (DropBody, EntryBody, OptionBody, RejoinBody, SeatBody, StartBody, TableBody, TakeoverBody)
 from net.trust.log import Chain
 from net.trust.moves import Admitted, Refusal
 from net.trust.signing import read_action, sign_action
@@ -121,8 +123,8 @@ class HostAuthority:
         game = make_game(settings["game"], settings.get("ruleset"), settings.get("mode"),
                          settings.get("options"))
         self.chain = Chain(table)
-        body = {"protocol": m.PROTOCOL, "host_key": self.key, "game": game.key(), "name": name}
-        return self._run(lambda out: self._append(out, "table", body))
+        body = TableBody(m.PROTOCOL, self.key, game.key(), name)
+        return self._run(lambda out: self._append(out, body))
 
     def seat(self, seat: int, kind: str, key: bytes | None = None, name: str = "",
              level: str | None = None, readmit: bool = False) -> Out:
@@ -132,15 +134,14 @@ class HostAuthority:
         lost theirs): it is logged in the chain for everyone to see."""
         if kind == "bot":
             key = self.key
-        body = {"seat": seat, "kind": kind, "key": key, "name": name, "level": level,
-                "readmit": readmit}
-        return self._run(lambda out: self._append(out, "seat", body))
+        body = SeatBody(seat, kind, key, name, level, readmit)
+        return self._run(lambda out: self._append(out, body))
 
     def readmit(self, seat: int, key: bytes, name: str = "") -> Out:
         return self.seat(seat, "human", key, name, readmit=True)
 
     def set_option(self, name: str, value: bool) -> Out:
-        return self._run(lambda out: self._append(out, "option", {"name": name, "value": value}))
+        return self._run(lambda out: self._append(out, OptionBody(name, value)))
 
     def start_game(self, dealer: int | None = None) -> Out:
         """A new game (scores to zero) and its first hand's commitment."""
@@ -148,7 +149,7 @@ class HostAuthority:
             dealer = self.game.first_dealer(hashlib.sha256(self.table.encode()).digest())
 
         def run(out):
-            self._append(out, "start", {"game_number": self.game_number + 1, "dealer": dealer})
+            self._append(out, StartBody(self.game_number + 1, dealer))
             self._commit(out)
         return self._run(run)
 
@@ -174,7 +175,7 @@ class HostAuthority:
     def drop(self, seat: int) -> Out:
         """The session lost ``seat``'s peer: log it (the deal may go on without it)."""
         def run(out):
-            self._append(out, "drop", {"seat": seat})
+            self._append(out, DropBody(seat))
             self.deal.go_on(self._logger(out))
         return self._run(run)
 
@@ -182,9 +183,9 @@ class HostAuthority:
         """What the hand's deal does when nothing else is happening (``HostDeal.idle``)."""
         return self._run(lambda out: self.deal.idle(self._logger(out)))
 
-    def take_over(self, body: dict) -> Out:
+    def take_over(self, body: TakeoverBody) -> Out:
         """Log the takeover entry that makes this host the table's (``successor``)."""
-        return self._run(lambda out: self._append(out, "takeover", body))
+        return self._run(lambda out: self._append(out, body))
 
     # -- input from peers ---------------------------------------------------------------
     def receive(self, fp: str, message) -> Out:
@@ -320,11 +321,11 @@ class HostAuthority:
                                       drop_wait=self.drop_wait)
         self.__dict__.update(restored.__dict__)
 
-    def _append(self, out: Out, kind: str, body: dict, private: dict | None = None,
+    def _append(self, out: Out, body: EntryBody, private: dict | None = None,
                 state_hash: str | None = None, applied: list | None = None) -> None:
         """Sign, persist, apply and publish the next entry. ``applied``: the events of a
         move the state has already taken (the deal's ``log_move``)."""
-        signed = self.chain.make(self.identity, kind, body, state_hash)
+        signed = self.chain.make(self.identity, body, state_hash)
         self.persist(signed, private)  # StoreError here: nothing applied, nothing sent
         events = self._apply(signed, private, applied)
         out.entries.append(signed)
@@ -332,8 +333,8 @@ class HostAuthority:
 
     def _logger(self, out: Out):
         """The one path, as the deal part is given it (``deals.host.Log``)."""
-        return lambda kind, body, private=None, state_hash=None, applied=None: \
-            self._append(out, kind, body, private, state_hash, applied)
+        return lambda body, private=None, state_hash=None, applied=None: \
+            self._append(out, body, private, state_hash, applied)
 
     def _apply(self, signed: SignedEntry, private: dict | None, applied: list | None = None) -> list:
         """Apply one entry to the host's state; the same code replays a stored log."""
@@ -345,7 +346,7 @@ class HostAuthority:
         elif entry.kind == "action" or entry.kind in self.deal.KINDS:
             events = self.deal.apply(entry, private, applied, self._restoring)
         else:
-            events = getattr(self, "_apply_" + entry.kind.replace("-", "_"))(entry, private)
+            events = self._TABLE_APPLIES[type(entry.content)](self, entry.content)
         if self._restoring and entry.state_hash is not None and self.state is not None \
                 and entry.state_hash != self.state.state_hash():
             raise RestoreError(f"entry {entry.seq} does not replay to its state hash")
@@ -359,45 +360,50 @@ class HostAuthority:
                          lambda: self.archive.log, self.clock, self.deadline, self.dropped_at,
                          self.drop_wait)
 
-    def _apply_table(self, entry: Entry, private: dict) -> list:
-        if entry.body["host_key"] != self.key:
+    def _apply_table(self, body: TableBody) -> list:
+        if body.host_key != self.key:
             raise RestoreError("this log was written by another host key")
-        g = entry.body["game"]
+        g = body.game
         self.table = self.chain.table
         self.game = make_game(g["game"], g["ruleset"], g["mode"], g["options"])
-        self.name = entry.body["name"]
+        self.name = body.name
         return []
 
-    def _apply_seat(self, entry: Entry, private: dict) -> list:
-        self.seats[entry.body["seat"]] = Seat.from_body(entry.body)
+    def _apply_seat(self, body: SeatBody) -> list:
+        self.seats[body.seat] = Seat.from_body(body)
         return []
 
-    def _apply_option(self, entry: Entry, private: dict) -> list:
-        self.options[entry.body["name"]] = entry.body["value"]
+    def _apply_option(self, body: OptionBody) -> list:
+        self.options[body.name] = body.value
         return []
 
-    def _apply_start(self, entry: Entry, private: dict) -> list:
-        self.game_number = entry.body["game_number"]
-        self.match = Match(self.game, bytes(32), dealer=entry.body["dealer"])
+    def _apply_start(self, body: StartBody) -> list:
+        self.game_number = body.game_number
+        self.match = Match(self.game, bytes(32), dealer=body.dealer)
         self.deal = NoHand()
         return []
 
-    def _apply_drop(self, entry: Entry, private: dict) -> list:
-        seat = entry.body["seat"]
-        self.seats.reconnected(seat, False)
-        self.dropped_at[seat] = self.clock()
-        self.deal.dropped(seat)
+    def _apply_drop(self, body: DropBody) -> list:
+        self.seats.reconnected(body.seat, False)
+        self.dropped_at[body.seat] = self.clock()
+        self.deal.dropped(body.seat)
         return []
 
-    def _apply_rejoin(self, entry: Entry, private: dict) -> list:
-        self.seats.reconnected(entry.body["seat"], True)
-        self.dropped_at.pop(entry.body["seat"], None)
+    def _apply_rejoin(self, body: RejoinBody) -> list:
+        self.seats.reconnected(body.seat, True)
+        self.dropped_at.pop(body.seat, None)
         return []
 
-    def _apply_takeover(self, entry: Entry, private: dict) -> list:
+    def _apply_takeover(self, body: TakeoverBody) -> list:
         """This host took the table over (``takeover``; ``successor`` builds it)."""
-        self.seats = self.seats.after_takeover(entry.body["departed"], entry.body["host_key"])
+        self.seats = self.seats.after_takeover(body.departed, body.host_key)
         return []
+
+    #: The table's own entries, by their body's class (a hand's go to its deal part).
+    _TABLE_APPLIES: dict[type[EntryBody], Callable[..., list]] = {
+        TableBody: _apply_table, SeatBody: _apply_seat, OptionBody: _apply_option,
+        StartBody: _apply_start, DropBody: _apply_drop, RejoinBody: _apply_rejoin,
+        TakeoverBody: _apply_takeover}
 
     def _publish(self, out: Out, signed: SignedEntry, events: list) -> None:
         """One message per seated peer: the entry, the events, and its private part."""
@@ -486,7 +492,7 @@ class HostAuthority:
             raise Refusal(f"this table's log ends at entry {self.chain.seq}, not {last_seq}")
         if not self.seats[seat].connected:
             logged = Out()
-            self._append(logged, "rejoin", {"seat": seat})
+            self._append(logged, RejoinBody(seat))
             # Everyone else gets the entry now; the returning peer gets it in its sync.
             out.entries += logged.entries
             out.sends += [(who, msg) for who, msg in logged.sends if who != fp]

@@ -50,6 +50,7 @@ from net.trust.log import Chain
 from net.trust.store import host_only
 from net.trust.values import SignedEntry
 from net.wire import messages as m
+from net.trust.entries import ActionEntryBody
 
 
 class Phase(enum.Enum):
@@ -73,8 +74,9 @@ def rebuilt_private(signed: SignedEntry) -> dict | None:
     """The host's private part of an entry given back by a peer, from the entry alone:
     a visible move's full form is its public form. (Only asked of entries for which
     ``store.host_only`` would be False.)"""
-    if signed.kind == "action":
-        return {"action": signed.body["signed"]["body"]["action"], "nonce": None}
+    body = signed.content
+    if isinstance(body, ActionEntryBody):
+        return {"action": body.move.action, "nonce": None}
     return None
 
 

@@ -48,6 +48,7 @@ from net.trust.peer.replica import PeerReplica
 from net.trust.store import RestoreError
 from net.trust.values import EntryMessage, Seats
 from net.wire import messages as m
+from net.trust.entries import StartBody, TableBody, TakeoverBody
 
 #: The private part a successor's log keeps for an entry it did not sign: what its
 #: client was sent for it, as a guest.
@@ -111,8 +112,8 @@ def took_over_at(records, key: bytes) -> int | None:
     """Where in a log's ``records`` the last takeover making ``key`` the host is (None:
     none did — a log ``key`` did not carry on)."""
     return next((i for i in range(len(records) - 1, -1, -1)
-                 if records[i][0].kind == takeover.KIND
-                 and records[i][0].body.get("host_key") == key), None)
+                 if isinstance(body := records[i][0].content, TakeoverBody)
+                 and body.host_key == key), None)
 
 
 def restore(cls, identity, records, rng=os.urandom, persist=None, mental_deal: bool = False,
@@ -129,7 +130,8 @@ def restore(cls, identity, records, rng=os.urandom, persist=None, mental_deal: b
         raise RestoreError("this log was written by another host key")
     first = records[0][0]
     messages = [seen_message(signed, private) for signed, private in records[:at]]
-    replica = PeerReplica.restore(identity, first.body["host_key"], first.entry.table, messages, rng,
+    replica = PeerReplica.restore(identity, first.entry.body_as(TableBody).host_key, first.entry.table,
+                                  messages, rng,
                                   **{k: v for k, v in options.items() if k == "deadline"})
     if replica.halted is not None:
         raise RestoreError(f"the log before the takeover does not check: {replica.halted.detail}")
@@ -147,9 +149,9 @@ def _take_state(host: HostAuthority, replica) -> None:
     host.seats = Seats(replica.seats)
     host.options = dict(replica.options)
     host.deal = NoHand()
-    host.name = next((s.body["name"] for s in replica.log if s.kind == "table"), "")
-    host.game_number = max((s.body["game_number"] for s in replica.log if s.kind == "start"),
-                           default=0)
+    bodies = [signed.content for signed in replica.log]
+    host.name = next((b.name for b in bodies if isinstance(b, TableBody)), "")
+    host.game_number = max((b.game_number for b in bodies if isinstance(b, StartBody)), default=0)
     if replica.scores is not None:
         match = Match(replica.game, bytes(32), dealer=replica.dealer)
         match.scores = list(replica.scores)

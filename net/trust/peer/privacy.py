@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine import RecordError
 
 from net.trust.alerts import HOST, Violation
-from net.trust.moves import ActionBody
+from net.trust.entries import ActionEntryBody
 from net.trust.values import card_names
 from net.trust.peer.shadow import Shadow
 from net.trust.values import Entry, EntryMessage
@@ -59,9 +59,10 @@ def check_private(deck, entry: Entry, message: EntryMessage, shadow: Shadow | No
 
 def is_my_secret(entry: Entry, me: int | None) -> bool:
     """Whether ``entry`` logs seat ``me``'s own secret move (the host sends it back)."""
-    if entry.kind != "action" or me is None:
+    logged = entry.content
+    if not isinstance(logged, ActionEntryBody) or me is None:
         return False
-    body = ActionBody.logged_in(entry)
+    body = logged.move
     return body.action.get("seat") == me and body.hidden is not None
 
 

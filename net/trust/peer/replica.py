@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import IllegalAction, RecordError, make_game
@@ -45,6 +46,8 @@ from net.trust.deals.mental.peer import MentalPeer
 from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
 from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.peer.live import shown_hand
+from net.trust.entries import (DropBody, EntryBody, HandBody, OptionBody, RejoinBody, SeatBody,
+                               StartBody, TableBody, TakeoverBody)
 from net.trust.log import Chain, HeldLog
 from net.trust.signing import read_action, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats
@@ -53,8 +56,6 @@ from net.wire.identity import fingerprint
 
 #: The deal a hand is dealt by, by the entry that opens it.
 DEALS = {SeededPeer.OPENS: SeededPeer, MentalPeer.OPENS: MentalPeer}
-#: Every kind of entry a hand's deal checks (one under another deal is misplaced).
-DEAL_KINDS = frozenset(k for deal in DEALS.values() for k in deal.KINDS)
 
 
 @dataclass
@@ -250,18 +251,19 @@ class PeerReplica:
 
     def _check(self, entry: Entry, message: EntryMessage):
         """Check one entry (nothing changes); what to do once every check has passed."""
-        kind = entry.kind
-        if kind in self.deals:
+        kind, body = entry.kind, entry.content
+        if kind in self.deals and isinstance(body, HandBody):
             self._need(self.scores is not None and self._between_hands(), entry,
                        "a deal while a hand is being played (or before the game)")
-            self._need(entry.body["hand"] == self.hand_number and entry.body["dealer"] == self.dealer,
+            self._need(body.hand == self.hand_number and body.dealer == self.dealer,
                        entry, f"expected hand {self.hand_number} dealt by seat {self.dealer}")
             deal = self.deals[kind].opening(self._table, entry, message)
             return lambda: setattr(self, "deal", deal)
         if kind == "action" or kind in self.deal.KINDS:
             return self.deal.check(entry, message)
-        self._need(kind not in DEAL_KINDS, entry, f"a {kind} entry with no such deal under way")
-        return getattr(self, "_on_" + kind)(entry, message)
+        check = self._TABLE_CHECKS.get(type(body))
+        self._need(check is not None, entry, f"a {kind} entry with no such deal under way")
+        return check(self, body, entry)
 
     def _close_hand(self, scores: list[int], winner) -> None:
         """The hand's last entry was accepted: its scores banked, the next hand's number
@@ -285,20 +287,18 @@ class PeerReplica:
         return out
 
     # -- table entries ---------------------------------------------------------------------
-    def _on_table(self, entry: Entry, message: EntryMessage):
-        body = entry.body
-        if body["protocol"] != m.PROTOCOL or body["host_key"] != self.host_key:
+    def _on_table(self, body: TableBody, entry: Entry):
+        if body.protocol != m.PROTOCOL or body.host_key != self.host_key:
             raise Violation(HOST, None, "kind", "the table entry names another protocol or host key")
-        g = body["game"]
+        g = body.game
         game = make_game(g["game"], g["ruleset"], g["mode"], g["options"])
         return lambda: setattr(self, "game", game)
 
-    def _on_seat(self, entry: Entry, message: EntryMessage):
-        body = entry.body
-        seat, kind, key = body["seat"], body["kind"], body["key"]
+    def _on_seat(self, body: SeatBody, entry: Entry):
+        seat, kind, key = body.seat, body.kind, body.key
         problem = Seat.body_problem(body, self.game.num_players if self.game else 0, self.host_key)
         self._need(problem is None, entry, problem)
-        if body.get("readmit") and kind == "human" and key != self.key and seat in self.held:
+        if body.readmit and kind == "human" and key != self.key and seat in self.held:
             raise Violation(HOST, self.host_seat, "readmit",
                             f"entry {entry.seq} gave my seat {seat} to a new key "
                             f"({fingerprint(key)}), but I never lost mine")
@@ -312,12 +312,11 @@ class PeerReplica:
                 self.held.discard(seat)
         return commit
 
-    def _on_option(self, entry: Entry, message: EntryMessage):
-        body = entry.body
-        return lambda: self.options.__setitem__(body["name"], body["value"])
+    def _on_option(self, body: OptionBody, entry: Entry):
+        return lambda: self.options.__setitem__(body.name, body.value)
 
-    def _on_start(self, entry: Entry, message: EntryMessage):
-        dealer = entry.body["dealer"]
+    def _on_start(self, body: StartBody, entry: Entry):
+        dealer = body.dealer
         self._need(self.game is not None and self._between_hands(allow_over=True), entry,
                    "a game may start only between hands")
         self._need(isinstance(dealer, int) and 0 <= dealer < self.game.num_players, entry,
@@ -329,8 +328,8 @@ class PeerReplica:
             self.deal = NO_DEAL
         return commit
 
-    def _on_drop(self, entry: Entry, message: EntryMessage):
-        seat = entry.body["seat"]
+    def _on_drop(self, body: DropBody, entry: Entry):
+        seat = body.seat
         self._need(seat in self.seats, entry, "a drop names no seat")
         deal = self.deal
         deal.dropped(entry, seat)
@@ -340,8 +339,8 @@ class PeerReplica:
             deal.on_dropped(seat)
         return commit
 
-    def _on_rejoin(self, entry: Entry, message: EntryMessage):
-        seat = entry.body["seat"]
+    def _on_rejoin(self, body: RejoinBody, entry: Entry):
+        seat = body.seat
         self._need(seat in self.seats, entry, "a rejoin names no seat")
         deal = self.deal
 
@@ -350,8 +349,13 @@ class PeerReplica:
             deal.rejoined(seat)
         return commit
 
-    def _on_takeover(self, entry: Entry, message: EntryMessage):
-        return takeover.checked(self, entry)  # a new host from the players (``takeover``)
+    def _on_takeover(self, body: TakeoverBody, entry: Entry):
+        return takeover.checked(self, body, entry)  # a new host from the players (``takeover``)
+
+    #: The table's own entries, by their body's class: each one's check.
+    _TABLE_CHECKS: dict[type[EntryBody], Callable] = {
+        TableBody: _on_table, SeatBody: _on_seat, OptionBody: _on_option, StartBody: _on_start,
+        DropBody: _on_drop, RejoinBody: _on_rejoin, TakeoverBody: _on_takeover}
 
     def _need(self, ok: bool, entry: Entry, detail: str) -> None:
         if not ok:
@@ -364,9 +368,10 @@ class PeerReplica:
     # -- what the host sends this seat alone --------------------------------------------------
     def _seat_after(self, entry: Entry) -> int | None:
         """This key's seat once ``entry`` is applied (a seat entry may give or take it)."""
-        if entry.kind != "seat":
+        body = entry.content
+        if not isinstance(body, SeatBody):
             return self.seat
-        return self.seats.after(entry.body).held_by(self.key)
+        return self.seats.after(body).held_by(self.key)
 
     # -- output ------------------------------------------------------------------------------
     def act(self, action: dict) -> dict:

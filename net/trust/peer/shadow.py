@@ -23,6 +23,7 @@ from engine.partial import PartialHand
 
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.moves import ActionBody
+from net.trust.entries import HandEndBody
 
 
 class Shadow:
@@ -118,7 +119,7 @@ class CheckedHand:
     shadow: Shadow | None = None
     steps: tuple[Step, ...] = ()
     deferred: tuple[int, ...] = ()  # entries whose public view only the reveal can check
-    end: dict | None = None
+    end: HandEndBody | None = None
 
     @property
     def dealt(self) -> bool:
@@ -152,5 +153,5 @@ class CheckedHand:
         return replace(self, shadow=shadow, steps=self.steps + (step,),
                        deferred=self.deferred + tuple(deferred))
 
-    def ended(self, body: dict) -> "CheckedHand":
+    def ended(self, body: HandEndBody) -> "CheckedHand":
         return replace(self, end=body)

@@ -63,8 +63,8 @@ def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path, private):
     assert [e.body["hand"] for e in deals][:3] == [0, 0, 1]  # the abandoned hand dealt again
     if private:  # by the players' clients, with fresh secrets: nobody's cards are the new host's
         before = new_host.log[:entry.seq]  # (a Rook redeal may have restarted hand 0 already)
-        assert ml.attempt_of(deals[1].body) == ml.fresh_attempt(before, 0) >= 1
-        assert ml.attempt_of(deals[2].body) == 0
+        assert deals[1].content.attempt == ml.fresh_attempt(before, 0) >= 1
+        assert deals[2].content.attempt == 0
         first, *others = deals[1].body["parties"]  # the heir's client, then each other human
         assert first["key"] == heir.identity.public_key and heir.replica.seat in first["seats"]
         assert set(first["seats"]) <= {0, heir.replica.seat}  # seat 0: held, unless its player is back

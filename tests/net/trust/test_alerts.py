@@ -7,6 +7,7 @@ from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, Violation, al
                               from_json_value, save_evidence)
 from net.trust.log import Chain
 from net.trust.signing import entry_signed_by
+from net.trust.entries import OptionBody
 from tests.net.trust_table import identity
 
 HOST_ID = identity("host")
@@ -14,7 +15,7 @@ HOST_ID = identity("host")
 
 def an_alert(table="table/1 x"):
     chain = Chain(table)
-    entry = chain.make(HOST_ID, "option", {"name": "live_scores", "value": True})
+    entry = chain.make(HOST_ID, OptionBody("live_scores", True))
     return IntegrityAlert(0, HOST, "chain", "entry 0 does not follow", table, 7, [entry.wire])
 
 
@@ -55,7 +56,7 @@ def test_the_event_names_seat_rule_and_file(tmp_path):
 
 
 def test_an_entry_that_breaks_the_code_reading_it_is_the_hosts_violation():
-    entry = Chain("t").make(HOST_ID, "option", {"name": "live_scores", "value": True}).entry
+    entry = Chain("t").make(HOST_ID, OptionBody("live_scores", True)).entry
     v = Violation.malformed(2, entry, KeyError("value"))
     assert (v.party, v.seat, v.rule) == (HOST, 2, "kind")
     assert v.detail == "entry 0 (option) is malformed: KeyError: 'value'"

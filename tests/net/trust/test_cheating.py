@@ -12,7 +12,8 @@ from engine import canonical
 from net.trust.alerts import HOST, PLAYER
 from net.trust.host.authority import HostAuthority, Out
 from net.trust.moves import Admitted
-from tests.net.trust_table import Table, identity
+from net.trust.entries import OptionBody
+from tests.net.trust_table import Table, forge_entries, identity
 
 
 def alerts(t):
@@ -42,15 +43,14 @@ def wave_through(host):
 
 def rewrite(t, kind, fn, times=1):
     """The host rewrites the body (or hash) of its next ``times`` entries of ``kind``."""
-    real = t.host.chain.make
     left = [times]
 
-    def make(signer, k, body, state_hash=None):
+    def make(k, body, state_hash):
         if k == kind and left[0]:
             left[0] -= 1
             body, state_hash = fn(body, state_hash)
-        return real(signer, k, body, state_hash)
-    t.host.chain.make = make
+        return body, state_hash
+    forge_entries(t.host.chain, make)
 
 
 
@@ -94,7 +94,7 @@ def test_an_identical_resent_entry_is_harmless_but_a_different_one_is_a_fork():
     t.deliver(out)
     assert not t.alerts
     old = t.host.log[-1]
-    fork = t.host.chain.make(t.host_id, "option", {"name": "x", "value": True})
+    fork = t.host.chain.make(t.host_id, OptionBody("x", True))
     from net.trust.signing import sign_entry
     fork = sign_entry(t.host_id, {**fork.entry.wire(), "seq": old.seq, "prev": old.entry.prev})
     for seat in t.replicas:

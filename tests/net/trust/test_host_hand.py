@@ -13,6 +13,7 @@ from net.trust.moves import Admitted, Refusal
 from net.trust.signing import CONTRIBUTION_DOMAIN, seal
 from net.trust.values import Seat, Seats
 from net.wire import messages as m
+from net.trust.entries import CommitBody
 from tests.net.trust_table import identity
 
 HOST, P1, P2, P3 = identity("host"), identity("peer1"), identity("peer2"), identity("peer3")
@@ -33,8 +34,9 @@ class Log:
         self.kinds: list[str] = []
         self.last = None  # the last entry made
 
-    def __call__(self, kind, body, private=None, state_hash=None, applied=None):
-        signed = self.last = self.chain.make(HOST, kind, body, state_hash)
+    def __call__(self, body, private=None, state_hash=None, applied=None):
+        kind = body.KIND
+        signed = self.last = self.chain.make(HOST, body, state_hash)
         self.chain.advance(signed)
         self.kinds.append(kind)
         if kind == SeededHost.OPENS:
@@ -43,9 +45,9 @@ class Log:
         return self.deal.apply(signed.entry, private or {}, applied, restoring=False)
 
 
-def opened(log: Log, contributors) -> dict:
+def opened(log: Log, contributors) -> CommitBody:
     body = commit_body("t", 0, 0, SECRET, contributors)
-    log(SeededHost.OPENS, body, {"secret": SECRET})
+    log(body, {"secret": SECRET})
     log.deal.go_on(log)
     return body
 
@@ -58,12 +60,12 @@ def contribution(signer, seat, commitment):
 def test_the_deal_waits_for_every_contributor_not_away_then_deals_from_the_seed():
     log = Log(away={3})
     body = opened(log, [1, 2, 3])
-    assert body["commitment"] == fairdeal.commitment("t", 0, SECRET)
+    assert body.commitment == fairdeal.commitment("t", 0, SECRET)
     deal = log.deal
     assert deal.round.waiting_for == [1, 2] == deal.awaited()
     assert log.kinds == ["commit"]  # nothing dealt yet
     for signer, seat in ((P1, 1), (P2, 2)):
-        deal.take(log, seat, signer.public_key, contribution(signer, seat, body["commitment"]))
+        deal.take(log, seat, signer.public_key, contribution(signer, seat, body.commitment))
         deal.go_on(log)
     assert log.kinds == ["commit", "contribution", "contribution", "deal"]
     assert log.last.body == {"hand": 0, "dealer": 0, "contributors": [1, 2]}
@@ -78,9 +80,9 @@ def test_a_contribution_is_checked_against_the_key_the_seat_and_the_round():
     body = opened(log, [1, 2])
     deal = log.deal
     with pytest.raises(Refusal, match="not signed by your key"):
-        deal.take(log, 1, P2.public_key, contribution(P1, 1, body["commitment"]))
+        deal.take(log, 1, P2.public_key, contribution(P1, 1, body.commitment))
     with pytest.raises(Refusal, match="seat 2, not 1"):
-        deal.take(log, 2, P1.public_key, contribution(P1, 1, body["commitment"]))
+        deal.take(log, 2, P1.public_key, contribution(P1, 1, body.commitment))
     with pytest.raises(Refusal, match="another commitment"):
         deal.take(log, 1, P1.public_key, contribution(P1, 1, bytes(32)))
     assert log.kinds == ["commit"]
@@ -117,9 +119,9 @@ def test_the_hand_end_banks_the_score_the_reveal_closes_the_round():
     while not state.is_over:
         state.apply(bot.choose(state, state.to_act()[0]))
     end = hand_end_body(log.game, log.match)
-    assert end["scores"] == [s + d for s, d in zip(log.match.scores, state.result().score)]
+    assert end.scores == [s + d for s, d in zip(log.match.scores, state.result().score)]
     log.deal.go_on(log)
     assert log.kinds[-2:] == ["hand_end", "reveal"]
-    assert log.match.state is None and log.match.scores == end["scores"]
+    assert log.match.state is None and log.match.scores == end.scores
     assert log.last.body == {"hand": 0, "secret": SECRET, "hidden": []}
     assert log.deal.between_hands()

@@ -5,6 +5,7 @@ from dataclasses import replace
 from net.trust import log
 from net.trust.values import SignedEntry, entry_hash
 from net.wire.identity import Identity
+from net.trust.entries import OptionBody
 
 HOST = Identity.generate("Host")
 OTHER = Identity.generate("Other")
@@ -13,7 +14,7 @@ OTHER = Identity.generate("Other")
 def grow(n, table="t"):
     chain, entries = log.Chain(table), []
     for i in range(n):
-        signed = chain.make(HOST, "option", {"name": "live_scores", "value": bool(i % 2)})
+        signed = chain.make(HOST, OptionBody("live_scores", bool(i % 2)))
         chain.advance(signed)
         entries.append(signed)
     return entries

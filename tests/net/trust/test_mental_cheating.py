@@ -19,7 +19,9 @@ from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import read_action, seal
 from net.trust.alerts import HOST, PLAYER
 from net.trust.deals.mental import messages as mm
+from net.trust.entries import MentalBody
 from tests.net.trust.mental_trust_table import MentalTrustTable
+from tests.net.trust_table import forge_entries
 
 
 def caught(table, seats):
@@ -107,29 +109,27 @@ def test_a_private_view_is_caught_whatever_entry_carries_it(kind):
 
 def test_a_deal_message_the_host_wrote_for_a_guest_is_caught():
     table = dealt_table()
-    real = table.host.chain.make
 
-    def forge(signer, kind, body, state_hash=None):
+    def forge(kind, body, state_hash):
         if kind == ml.MESSAGE and body["party"] == 1 and not table.alerts:
             body = dict(body, signed=dict(body["signed"], sig=bytes(64)))
-        return real(signer, kind, body, state_hash)
-    table.host.chain.make = forge
+        return body, state_hash
+    forge_entries(table.host.chain, forge)
     table.play_until(lambda: table.alerts)
     assert_named(table, HOST, 0, honest=list(table.replicas))
 
 
 def test_a_deal_that_gives_a_guests_seat_to_the_host_is_caught():
     table = MentalTrustTable()
-    real = table.host.chain.make
 
-    def grab(signer, kind, body, state_hash=None):
+    def grab(kind, body, state_hash):
         if kind == ml.DEAL:
             parties = [dict(p) for p in body["parties"]]
             moved = parties.pop(1)  # seat 1's player: its cards to the host's party
             parties[0] = dict(parties[0], seats=sorted(parties[0]["seats"] + moved["seats"]))
             body = dict(body, parties=parties)
-        return real(signer, kind, body, state_hash)
-    table.host.chain.make = grab
+        return body, state_hash
+    forge_entries(table.host.chain, grab)
     table.start()
     assert_named(table, HOST, 0, honest=list(table.replicas))
 
@@ -269,7 +269,7 @@ def test_a_players_old_move_logged_again_as_a_broken_proof_names_the_host():
                and "play" in s.body["signed"]["body"]["action"])
     party = table.host.deal.setup.owner(1)
     table.deliver(table.host._run(lambda out: table.host._append(
-        out, ml.MESSAGE, {"party": party, ml.PLAYED: old.body["signed"]})))
+        out, MentalBody(party, played=old.content.signed))))
     assert_named(table, HOST, 0, "action-binding", honest=list(table.replicas))
 
 

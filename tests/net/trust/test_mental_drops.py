@@ -17,7 +17,7 @@ from net.trust.deals.mental import messages as mm
 from net.trust.alerts import HOST
 from net.trust.peer.replica import PeerReplica
 from tests.net.trust.mental_trust_table import MentalTrustTable
-from tests.net.trust_table import TABLE
+from tests.net.trust_table import TABLE, forge_entries
 
 GONE = 2  # party 2 plays seat 2 (the host's client is party 0, then seats 1, 2, 3)
 
@@ -128,17 +128,16 @@ def test_a_restart_without_a_party_the_deal_was_not_waiting_for_names_the_host()
 def test_a_restart_that_gives_a_partys_seats_to_the_host_names_the_host():
     table, clock = table_with_clock()
     silence(table, GONE)
-    real = table.host.chain.make
 
-    def grab(signer, kind, body, state_hash=None):
+    def grab(kind, body, state_hash):
         if kind == ml.RESTART:  # seat 3's cards to the host's party as well
             record = dict(body["record"])
             parties = [dict(p) for p in record["parties"]]
             moved = parties.pop()
             parties[0] = dict(parties[0], seats=sorted(parties[0]["seats"] + moved["seats"]))
             body = dict(body, record=dict(record, parties=parties))
-        return real(signer, kind, body, state_hash)
-    table.host.chain.make = grab
+        return body, state_hash
+    forge_entries(table.host.chain, grab)
     table.start()
     table.host.deal.party.client._restart = lambda record: []  # its own client plays along
     clock.now += CONTRIBUTION_DEADLINE
@@ -297,9 +296,9 @@ def test_a_hand_voided_for_a_player_still_here_names_the_host():
     clock.now += CONTRIBUTION_DEADLINE
     real = table.host._append
 
-    def no_drop(out, kind, body, *args, **kwargs):
-        if kind != "drop":
-            return real(out, kind, body, *args, **kwargs)
+    def no_drop(out, body, *args, **kwargs):
+        if body.KIND != "drop":
+            return real(out, body, *args, **kwargs)
     table.host._append = no_drop
     table.deliver(table.host.restart_without([GONE]))
     assert_host_named(table, "which is still here")

@@ -75,7 +75,7 @@ def play_checking_privacy(t) -> int:
 def assert_dealt_privately_by_the_new_host(t, hand: int, attempt: int) -> None:
     deal = deals(t.host)[-1]
     assert deal.signed_by(t.host_id.public_key) and deal.body["hand"] == hand
-    assert ml.attempt_of(deal.body) == attempt
+    assert deal.content.attempt == attempt
     parties = deal.body["parties"]
     bots = [s for s, info in t.host.seats.items() if info.kind == "bot"]
     assert parties[0] == {"key": t.host_id.public_key, "seats": sorted({t.host_seat, 0, *bots})}
@@ -148,7 +148,7 @@ def test_a_rematch_deals_its_first_hand_at_a_fresh_attempt():
     t.play_hand()
     t.deliver(t.host.start_game(dealer=0))  # a new game: its hands are numbered from 0 again
     first, again = [d for d in deals(t.host) if d.body["hand"] == 0]
-    assert ml.attempt_of(first.body) == 0 and ml.attempt_of(again.body) == 1
+    assert first.content.attempt == 0 and again.content.attempt == 1
     t.play_hand()
     assert not t.alerts and not t.errors and t.heads_agree()
 

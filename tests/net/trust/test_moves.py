@@ -7,7 +7,7 @@ import pytest
 
 from engine import make_game
 from engine.bots.random_bot import RandomBot
-from net.trust.moves import Admitted, Binding, Refusal, admit, repeats
+from net.trust.moves import ActionBody, Admitted, Binding, Refusal, admit, repeats
 from net.trust.signing import ACTION_DOMAIN, hidden_digest, read_action, seal, sign_action
 from net.wire import messages as m
 from tests.net.trust_table import identity
@@ -44,7 +44,7 @@ def test_an_honest_move_is_admitted_parsed_once():
     real = game.action_from_json
     game.action_from_json = lambda data: parses.append(data) or real(data)
     admitted = admit(game, state, PLAYER.public_key, seat, move.signed, move.private, binding())
-    assert admitted == Admitted(passes, {"seat": seat, "pass": True})
+    assert admitted == Admitted(passes, {"seat": seat, "pass": True}, body=ActionBody.from_wire(move.signed["body"]))
     assert len(parses) == 1
 
 

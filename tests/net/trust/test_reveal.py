@@ -17,33 +17,33 @@ def finished(seed=7):
     t.play_hand()
     replica = t.replicas[1]
     assert t.host.log[-1].kind == "reveal" and replica.hand.end is not None
-    return replica, t.host.log[-1].body, replica.game.initial_scores()
+    return replica, t.host.log[-1].content, replica.game.initial_scores()
 
 
 def test_an_honest_hand_replays_to_the_result_it_claims():
     replica, reveal, before = finished()
     state = verify_hand(replica.game, replica.round, replica.hand, reveal, before, 0)
-    assert state.is_over and replica.scores == replica.hand.end["scores"]
+    assert state.is_over and replica.scores == replica.hand.end.scores
     assert [a.seat for a in state.history] == [s.body.seat for s in replica.hand.steps]
 
 
 def test_a_secret_move_revealed_with_another_salt_is_the_hosts_fault():
     replica, reveal, before = finished()
-    assert reveal["hidden"], "a Rook hand always has its bury: the reveal lists it"
+    assert reveal.hidden, "a Rook hand always has its bury: the reveal lists it"
     assert set(revealed_actions(replica.game, reveal, replica.hand.steps, 0)) == \
-        {item["seq"] for item in reveal["hidden"]}
-    salted = [{**reveal["hidden"][0], "nonce": bytes(16)}] + reveal["hidden"][1:]
+        {item["seq"] for item in reveal.hidden}
+    salted = [{**reveal.hidden[0], "nonce": bytes(16)}] + reveal.hidden[1:]
     with pytest.raises(Violation) as caught:
-        verify_hand(replica.game, replica.round, replica.hand, {**reveal, "hidden": salted}, before, 0)
+        verify_hand(replica.game, replica.round, replica.hand, replace(reveal, hidden=salted), before, 0)
     assert (caught.value.rule, caught.value.party, caught.value.seat) == ("hidden-action", HOST, 0)
     with pytest.raises(Violation, match="leaves out"):
-        revealed_actions(replica.game, {**reveal, "hidden": []}, replica.hand.steps, 0)
+        revealed_actions(replica.game, replace(reveal, hidden=[]), replica.hand.steps, 0)
 
 
 def test_scores_the_replay_does_not_give_are_named():
     replica, reveal, before = finished()
     end = replica.hand.end
-    padded = replace(replica.hand, end={**end, "scores": [end["scores"][0] + 10] + end["scores"][1:]})
+    padded = replace(replica.hand, end=replace(end, scores=[end.scores[0] + 10] + end.scores[1:]))
     with pytest.raises(Violation) as caught:
         verify_hand(replica.game, replica.round, padded, reveal, before, 0)
     assert caught.value.rule == "score"

@@ -194,7 +194,7 @@ def test_the_departed_host_seat_is_held_and_bots_are_the_new_hosts():
 def forged_takeover(t, seat, standings, *, seq, prev, body_edit=None):
     """A takeover entry signed by ``seat``'s key, made by hand (a cheating successor)."""
     replica = t.replicas[seat]
-    body = takeover.takeover_body(replica, standings, t.ids[seat].public_key)
+    body = takeover.takeover_body(replica, standings, t.ids[seat].public_key).wire()
     if body_edit:
         body_edit(body)
     return SignedEntry.sign(t.ids[seat], Entry(TABLE, seq, prev, takeover.KIND, body))

@@ -10,6 +10,7 @@ from net.trust.log import Chain
 from net.trust.signing import entry_signed_by
 from net.trust.values import NOBODY, EntryMessage, Seat, Seats, SignedEntry, entry_hash
 from net.wire import messages as m
+from net.trust.entries import OptionBody, SeatBody
 from tests.net.trust_table import Table, identity
 
 HOST = identity("host")
@@ -18,15 +19,14 @@ KEY = bytes(range(32))
 
 
 def test_a_seat_is_read_from_its_entry_body_and_never_changed_in_place():
-    seat = Seat.from_body({"seat": 2, "kind": "human", "key": KEY, "name": "Ann", "level": None,
-                           "readmit": True})
+    seat = Seat.from_body(SeatBody(2, "human", KEY, "Ann", None, readmit=True))
     assert (seat.kind, seat.key, seat.name, seat.connected, seat.readmit) == ("human", KEY, "Ann", True, True)
     assert seat.is_player and seat.held_by(KEY) and not seat.held_by(HOST.public_key)
     away = seat.with_connection(False)
     assert not away.connected and seat.connected  # a new value; the old one stands
     with pytest.raises(FrozenInstanceError):
         seat.connected = False
-    bot = Seat.from_body({"seat": 1, "kind": "bot", "key": KEY, "name": "Bot 2", "level": "hard"})
+    bot = Seat.from_body(SeatBody(1, "bot", KEY, "Bot 2", "hard"))
     assert not bot.is_player and not bot.held_by(KEY) and bot.level == "hard"
     assert not NOBODY.is_player and NOBODY.kind == "empty"
 
@@ -41,13 +41,13 @@ def test_the_seats_answer_who_sits_where():
     assert seats.players(besides=HOST.public_key) == {3: KEY}  # the host's peers
     seats.reconnected(3, False)
     assert seats.away() == {2, 3} and not seats[3].connected
-    moved = seats.after({"seat": 3, "kind": "empty", "key": None})
+    moved = seats.after(SeatBody(3, "empty", None))
     assert moved.held_by(KEY) is None and seats.held_by(KEY) == 3  # a copy
 
 
 def test_a_seat_entry_body_is_checked_before_it_stands():
     def body(seat=1, kind="human", key=KEY):
-        return {"seat": seat, "kind": kind, "key": key, "name": ""}
+        return SeatBody(seat, kind, key)
     host = HOST.public_key
     assert Seat.body_problem(body(), 4, host) is None
     assert Seat.body_problem(body(kind="bot", key=host), 4, host) is None
@@ -69,7 +69,7 @@ def test_only_the_key_seated_there_may_rejoin_a_players_seat():
 
 
 def test_a_signed_entry_hashes_and_travels_as_the_wire_form_it_was_made_as():
-    signed = Chain("t").make(HOST, "option", {"name": "live_scores", "value": True})
+    signed = Chain("t").make(HOST, OptionBody("live_scores", True))
     assert signed.seq == 0 and signed.kind == "option" and signed.entry.prev == m.GENESIS_PREV
     assert signed.wire == {"entry": signed.entry.wire(), "sig": signed.sig}
     assert signed.hash == entry_hash(signed.wire) == entry_hash({**signed.wire})
@@ -101,7 +101,7 @@ def test_a_signed_entrys_hash_and_signature_check_made_once_match_the_plain_ones
 
 
 def test_an_entry_message_is_read_once_with_its_private_part():
-    signed = Chain("t").make(HOST, "option", {"name": "x", "value": False})
+    signed = Chain("t").make(HOST, OptionBody("x", False))
     wire = m.check(m.entry_message(signed.wire, [{"type": "note"}], None, {"seat": 1}, None))
     message = EntryMessage.from_wire(wire)
     assert message.entry == signed.entry and message.events == [{"type": "note"}]

@@ -56,7 +56,9 @@ from net.trust.deals.mental.sequencer import DealSequencer, NotLogged, holding_u
 from net.trust.deals.mental.waits import Waits
 from net.trust.deals.host import Away, HandTable, HostDeal, Late
 from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
-from net.trust.moves import ActionBody, Refusal, admit, admit_sealed
+from net.trust.entries import (ActionEntryBody, DropBody, HandEndBody, MentalBody, MentalDealBody,
+                               MentalDealtBody, MentalRestartBody, RevealBody)
+from net.trust.moves import Refusal, admit, admit_sealed
 from net.trust.store import RestoreError
 from net.wire import messages as m
 
@@ -67,7 +69,7 @@ class MentalHost(HostDeal):
     KINDS = (ml.DEAL, ml.MESSAGE, ml.RESTART, ml.DEALT, HAND_END, REVEAL)
 
     @staticmethod
-    def opening(table: HandTable) -> tuple[str, dict, None]:
+    def opening(table: HandTable) -> tuple[MentalDealBody, None]:
         """The ``mental-deal`` entry: the parties (the host's client first), at an attempt
         no deal of this table used for this hand number."""
         seats = {s: info.key for s, info in table.seats().items()
@@ -75,17 +77,17 @@ class MentalHost(HostDeal):
         parties = parties_for(table.key, seats, frozenset(table.away()))
         hand = table.match.hand_number
         body = ml.deal_body(hand, table.match.dealer, parties, ml.fresh_attempt(table.log(), hand))
-        return ml.DEAL, body, None
+        return body, None
 
     def __init__(self, table: HandTable, entry, private: dict):
-        body = entry.body
-        super().__init__(table, body["hand"], body["dealer"])
+        body = entry.body_as(MentalDealBody)
+        super().__init__(table, body.hand, body.dealer)
         setup = ml.setup_for(table.game, table.table, body)
         self.sequencer = DealSequencer(setup, table.deadline, table.now())
         # The others' share batches are not checked as they come (inside the deal they
         # would cost it ~25 ms on the host's critical path) but at the hand's first move.
         self.party = PartyHand(table.game, DealClient(table.identity, setup), check_ahead=False)
-        self.round = ml.MentalRound(body["hand"], body["dealer"])
+        self.round = ml.MentalRound(body.hand, body.dealer)
         self.dealt = False  # "mental-dealt" logged
         self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
@@ -102,39 +104,38 @@ class MentalHost(HostDeal):
 
     # -- the log ----------------------------------------------------------------------------
     def apply(self, entry, private: dict, applied: list | None, restoring: bool) -> list:
-        kind = entry.kind
-        if kind in (ml.MESSAGE, ml.RESTART, ml.DEALT, "action"):
+        body = entry.content
+        if isinstance(body, (MentalBody, MentalRestartBody, MentalDealtBody, ActionEntryBody)):
             self.waits.moved_on()
-        if kind == ml.MESSAGE:
-            self._apply_message(entry, restoring)
-        elif kind == ml.RESTART:
-            self._apply_restart(entry, restoring)
-        elif kind == ml.DEALT:
+        if isinstance(body, MentalBody):
+            self._apply_message(body, restoring)
+        elif isinstance(body, MentalRestartBody):
+            self._apply_restart(entry.seq, body, restoring)
+        elif isinstance(body, MentalDealtBody):
             self.dealt = self.round.dealt = True
             self.deal_seq = entry.seq
             self.match.state = self.party.state
-        elif kind == "action":
-            return self._apply_move(entry, private, applied)
-        elif kind == HAND_END:
+        elif isinstance(body, ActionEntryBody):
+            return self._apply_move(entry.seq, body, private, applied)
+        elif isinstance(body, HandEndBody):
             if restoring:  # scored, as it was live, on the verified deal
                 final = self.party.final_state()
                 if final is None or final.state_hash() != entry.state_hash:
                     raise RestoreError(f"entry {entry.seq} does not replay to its state hash")
                 self.match.state = final
             self.match.finish_hand()
-        elif kind == REVEAL:
+        elif isinstance(body, RevealBody):
             self.round.revealed = True
         return []
 
-    def _apply_message(self, entry, restoring: bool) -> None:
-        body, party = entry.body, self.party
-        if ml.PLAYED in body:  # a played card's proof that its move could not be logged with
-            step = lambda: party.logged_play(body["party"], body[ml.PLAYED]["body"]["mental"])  # noqa: E731
+    def _apply_message(self, body: MentalBody, restoring: bool) -> None:
+        party, played, signed = self.party, body.played, body.signed
+        if played is not None:  # a played card's proof that its move could not be logged with
+            step = lambda: party.logged_play(body.party, played["body"]["mental"])  # noqa: E731
         else:
             if restoring:
-                self.sequencer.submit(self.setup.parties[body["party"]].key, body["signed"],
-                                      self.table.now())
-            step = lambda: party.logged(body["party"], body["signed"])  # noqa: E731
+                self.sequencer.submit(self.setup.parties[body.party].key, signed, self.table.now())
+            step = lambda: party.logged(body.party, signed)  # noqa: E731
         if self.cheat is None:
             try:
                 self.unlogged += step()
@@ -143,18 +144,19 @@ class MentalHost(HostDeal):
         if self.dealt and self.state is not None and not self.state.is_over:
             self.match.state = party.state  # the spare learned: the replay again
 
-    def _apply_restart(self, entry, restoring: bool) -> None:
-        record = entry.body["record"]
+    def _apply_restart(self, seq: int, body: MentalRestartBody, restoring: bool) -> None:
+        record = body.record
         if restoring:
             self.sequencer.restart(record["reason"], self.table.now(), record["dropped"])
         self.unlogged += self.party.logged(None, record)
         self.dealt = self.round.dealt = False
-        self.deal_seq, self.last_action, self.restarted_at = None, {}, entry.seq
+        self.deal_seq, self.last_action, self.restarted_at = None, {}, seq
         self.cheat, self.checked = None, None
         self.match.state = None
 
-    def _apply_move(self, entry, private: dict, applied: list | None) -> list:
-        body = ActionBody.logged_in(entry)
+    def _apply_move(self, seq: int, logged: ActionEntryBody, private: dict,
+                    applied: list | None) -> list:
+        body = logged.move
         events = applied
         if events is None:  # a restored log: the move again on the host's party
             data = (private or {}).get("action") or body.action
@@ -162,7 +164,7 @@ class MentalHost(HostDeal):
             self.unlogged += self.party.move(action, body.mental, self.setup.owner(body.seat))
             self.match.state = self.party.state
             events = []
-        self.last_action[body.seat] = entry.seq
+        self.last_action[body.seat] = seq
         return events
 
     def take(self, log, seat: int, key: bytes, message: dict) -> None:
@@ -201,7 +203,7 @@ class MentalHost(HostDeal):
                 raise Refusal(f"the deal message was not logged: {exc}") from None
             if index is not None:
                 party, _ = self.sequencer.log[index]
-                log(ml.MESSAGE, {"party": party, "signed": envelope})
+                log(MentalBody(party, signed=envelope))
             queue += [(own, e) for e in self._take_unlogged()]
         self._moved_on(log)
 
@@ -222,11 +224,11 @@ class MentalHost(HostDeal):
             # player: the deal again, next attempt (what was bid on the old one is void).
             self.redeals = redeals
             record = self.sequencer.restart("redeal", self.table.now())
-            log(ml.RESTART, {"record": record, "seats": []})
+            log(MentalRestartBody(record, []))
             self._log_messages(log, self.table.key, [])
             return
         if not self.dealt and ml.ready_to_play(self.table.game, self.party, self.sequencer.awaited()):
-            log(ml.DEALT, {"hand": self.hand, "dealer": self.dealer},
+            log(MentalDealtBody(self.hand, self.dealer),
                 state_hash=self.party.state.state_hash())
         elif self.dealt and state is not None and state.is_over and self.party.verified is not None:
             try:
@@ -239,14 +241,13 @@ class MentalHost(HostDeal):
     def _restart_for(self, log, verdict: Verdict) -> None:
         """The hand void and dealt again without the cheat's party: its seats are the host's."""
         record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
-        log(ml.RESTART, {"record": record, "seats": list(self.setup.parties[verdict.party].seats),
-                         "cheat": verdict.body()})
+        log(MentalRestartBody(record, list(self.setup.parties[verdict.party].seats), verdict.body()))
         self._log_messages(log, self.table.key, [])
 
     def _end(self, log, final) -> None:
         self.match.state = final
-        log(HAND_END, hand_end_body(self.table.game, self.match), state_hash=final.state_hash())
-        log(REVEAL, {"hand": self.hand})
+        log(hand_end_body(self.table.game, self.match), state_hash=final.state_hash())
+        log(RevealBody(self.hand))
 
     def between_hands(self) -> bool:
         return self.round.revealed
@@ -345,7 +346,7 @@ class MentalHost(HostDeal):
         state = self.match.state = self.party.state
         private = {"action": move.full, "nonce": move.nonce} if party == 0 and move.nonce else None
         events = ml.public_events(self.table.game.deck, self.party.partial.events, self.public_view())
-        log("action", {"signed": signed}, private=private,
+        log(ActionEntryBody.of(signed, move.body), private=private,
             state_hash=state.state_hash() if ml.signs_state(self.party) else None, applied=events)
 
     def _check_ahead(self) -> None:
@@ -377,7 +378,7 @@ class MentalHost(HostDeal):
             raise Refusal(str(exc)) from None
         except MentalError:
             pass  # a Cheat: its machine names the party when the entry is applied
-        log(ml.MESSAGE, {"party": party, ml.PLAYED: signed})
+        log(MentalBody(party, played=signed))
         self._log_messages(log, self.table.key, [])  # the host's reveal, for an audit
         return False
 
@@ -423,11 +424,11 @@ class MentalHost(HostDeal):
         for party in late:
             for seat in self.setup.parties[party].seats:
                 if seats[seat].connected:
-                    log("drop", {"seat": seat})
+                    log(DropBody(seat))
         reason = "void" if self.dealt else "dropped"
         dropped = sorted(s for i in late for s in self.setup.parties[i].seats)
         record = self.sequencer.restart(reason, self.table.now(), sorted(late))
-        log(ml.RESTART, {"record": record, "seats": dropped})
+        log(MentalRestartBody(record, dropped))
         self._log_messages(log, self.table.key, [])
 
     # -- what each party may see -----------------------------------------------------------------

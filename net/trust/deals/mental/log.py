@@ -43,6 +43,7 @@ from net.trust.deals.mental.errors import Cheat
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.outputs import Audit
 from net.trust.deals.mental.setup import DealSetup, Party
+from net.trust.entries import MentalDealBody, MentalRestartBody
 from net.trust.values import card_names
 
 DEAL, MESSAGE, RESTART, DEALT = "mental-deal", "mental", "mental-restart", "mental-dealt"
@@ -104,15 +105,10 @@ def parties_body(parties) -> list[dict]:
     return [{"key": p.key, "seats": list(p.seats)} for p in parties]
 
 
-def deal_body(hand: int, dealer: int, parties, attempt: int) -> dict:
-    """A ``mental-deal`` entry's body; ``attempt`` only when it is not the first (so a
-    table's first deal of each hand number reads as it always did)."""
-    body = {"hand": hand, "dealer": dealer, "parties": parties_body(parties)}
-    return {**body, "attempt": attempt} if attempt else body
-
-
-def attempt_of(body: dict) -> int:
-    return body.get("attempt", 0)
+def deal_body(hand: int, dealer: int, parties, attempt: int) -> MentalDealBody:
+    """A ``mental-deal`` entry's body (``attempt`` is written only when it is not the
+    first, so a table's first deal of each hand number reads as it always did)."""
+    return MentalDealBody(hand, dealer, parties_body(parties), attempt)
 
 
 def fresh_attempt(log, hand: int) -> int:
@@ -123,9 +119,11 @@ def fresh_attempt(log, hand: int) -> int:
     revealed at its hands' ends), and a hand abandoned at a takeover is dealt again with
     the same number (its shuffles are in the log: the same permutations and nonces on
     another deck would show them)."""
-    used = [attempt_of(e.body) for e in log if e.kind == DEAL and e.body.get("hand") == hand]
-    used += [e.body["record"]["attempt"] for e in log
-             if e.kind == RESTART and e.body["record"].get("hand") == hand]
+    used = []
+    for signed in log:
+        body = signed.content
+        if isinstance(body, (MentalDealBody, MentalRestartBody)) and body.hand == hand:
+            used.append(body.attempt)
     return max(used) + 1 if used else 0
 
 
@@ -139,11 +137,11 @@ def dealt_privately(log) -> bool | None:
     return False if "commit" in kinds else None
 
 
-def setup_for(game, table: str, body: dict) -> DealSetup:
+def setup_for(game, table: str, body: MentalDealBody) -> DealSetup:
     """The deal a ``mental-deal`` entry's body starts."""
-    parties = tuple(Party(p["key"], tuple(p["seats"])) for p in body["parties"])
-    return DealSetup.for_game(game, DealContext(table, body["hand"], attempt_of(body)), parties,
-                              body["dealer"], flows.redeal_rule(game))
+    parties = tuple(Party(p["key"], tuple(p["seats"])) for p in body.parties)
+    return DealSetup.for_game(game, DealContext(table, body.hand, body.attempt), parties,
+                              body.dealer, flows.redeal_rule(game))
 
 
 def ready_to_play(game, party_hand, awaited) -> bool:

@@ -43,6 +43,8 @@ private view under the mental deal (``check_private``), and its view is this par
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import Contradiction, IllegalAction, RecordError
 from engine.partial import public_step
 
@@ -56,6 +58,8 @@ from net.trust.deals.mental.restarts import EndedHand, RestartRefused, RestartWa
 from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
+from net.trust.entries import (ActionEntryBody, EntryBody, HandEndBody, MentalBody, MentalDealBody,
+                               MentalDealtBody, MentalRestartBody, RevealBody)
 from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Binding, logged_move
 from net.trust.peer.shadow import CheckedHand, Shadow, Step
@@ -72,19 +76,19 @@ class MentalPeer(PeerDeal):
 
     @classmethod
     def opening(cls, t: PeerTable, entry, message) -> "MentalPeer":
-        body, host_seat = entry.body, t.host_seat()
+        body, host_seat = entry.body_as(MentalDealBody), t.host_seat()
         seats = {s: i.key for s, i in t.seats().items() if i.key is not None}
         fair = ml.parties_body(parties_for(t.host_key(), seats, frozenset(t.seats().away())))
-        if body["parties"] != fair:
-            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body['hand']} gives the "
+        if body.parties != fair:
+            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} gives the "
                             "seats to other parties than the table's players")
-        if body.get("attempt", 0) != ml.fresh_attempt(t.log(), body["hand"]):
-            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body['hand']} reuses the "
+        if body.attempt != ml.fresh_attempt(t.log(), body.hand):
+            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} reuses the "
                             "secrets of an earlier deal at this table (its attempt is not a fresh one)")
         return cls(t, entry)
 
     def __init__(self, t: PeerTable, entry):
-        body = entry.body
+        body = entry.body_as(MentalDealBody)
         self.t = t
         setup = ml.setup_for(t.game(), t.table, body)
         # A departed host back as a guest reads the deals it made as the host as an
@@ -92,7 +96,7 @@ class MentalPeer(PeerDeal):
         # cards are in its host log, not here.
         me = _NO_PARTY if setup.parties[0].key == t.key else t.identity
         self.party = PartyHand(t.game(), DealClient(me, setup))
-        self.round = ml.MentalRound(body["hand"], body["dealer"])
+        self.round = ml.MentalRound(body.hand, body.dealer)
         self.hand = CheckedHand(entry.seq)
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
         self.restarts = RestartWatch(t.deadline, t.slack)
@@ -112,21 +116,21 @@ class MentalPeer(PeerDeal):
         return self.party.onlooker
 
     def check(self, entry, message):
-        return getattr(self, "_on_" + entry.kind.replace("-", "_"))(entry, message)
+        body = entry.content
+        return self._CHECKS[type(body)](self, body, entry, message)
 
     def _violation(self, rule: str, entry, detail: str) -> Violation:
         return Violation(HOST, self.t.host_seat(), rule, f"entry {entry.seq}: {detail}")
 
     # -- the deal ----------------------------------------------------------------------------
-    def _on_mental(self, entry, message):
-        party = entry.body["party"]
-        self.t.need(isinstance(party, int) and 0 <= party < len(self.setup.parties), entry,
-                    "a deal message with no deal")
+    def _on_mental(self, body: MentalBody, entry, message):
+        party = body.party
+        self.t.need(0 <= party < len(self.setup.parties), entry, "a deal message with no deal")
         if self.cheat is not None:
             return None  # the attempt is void: its messages are taken unread until the restart
-        if ml.PLAYED in entry.body:
-            return self._on_played_alone(entry, party)
-        signed = entry.body["signed"]
+        if body.played is not None:
+            return self._on_played_alone(entry, party, body.played)
+        signed = body.signed
         sends, found = self._deal_step(lambda: self.party.logged(party, signed), entry)  # (its batches checked)
         if self._held is not None and self.party.verified is not None and found is None:
             raise self._held  # the audit found no cheat: the move was wrong after all
@@ -138,14 +142,13 @@ class MentalPeer(PeerDeal):
             self.cheat = found
         return commit
 
-    def _on_played_alone(self, entry, party: int):
+    def _on_played_alone(self, entry, party: int, signed: dict):
         """A played card's proof the host logged without its move (it breaks a rule of the
         deal, or only an audit settles it): the move as its player signed and bound it."""
         t, hand = self.t, self.hand
         t.need(hand.playing and not hand.shadow.state.is_over, entry,
                "a played card while no hand is being played")
-        signed = entry.body[ml.PLAYED]
-        body = logged_move(entry, t.seats(), t.host_seat(), self.binding(entry), signed)
+        body = logged_move(entry, signed, t.seats(), t.host_seat(), self.binding(entry))
         t.need(body.mental is not None and "play" in body.action
                and self.setup.parties[party].key == t.seats()[body.seat].key, entry,
                "a played card's proof that is not its party's")
@@ -157,9 +160,9 @@ class MentalPeer(PeerDeal):
             self.restarts.deal_moved(self.t.clock(), self.t.live())
         return commit
 
-    def _on_mental_restart(self, entry, message):
+    def _on_mental_restart(self, body: MentalRestartBody, entry, message):
         self.t.need(self.hand.end is None, entry, "a restart with no deal")
-        record, setup = entry.body["record"], self.setup
+        record, setup = body.record, self.setup
         problem = restart_problem(setup, record)
         if problem:
             raise self._violation("deal", entry, problem)
@@ -167,7 +170,7 @@ class MentalPeer(PeerDeal):
         facts = EndedHand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
                      self.restarts, self.t.clock())
         try:
-            verdict = allowed(entry.body, record, setup, facts)
+            verdict = allowed(body, record, setup, facts)
         except RestartRefused as exc:
             raise self._violation("deal", entry, str(exc)) from None
         sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
@@ -188,7 +191,7 @@ class MentalPeer(PeerDeal):
             self._sends.extend(sends)
         return commit
 
-    def _on_mental_dealt(self, entry, message):
+    def _on_mental_dealt(self, body: MentalDealtBody, entry, message):
         if self.cheat is not None:
             return None  # a void attempt (the host has not checked what this client did yet)
         self.t.need(not self.hand.dealt and self.party.partial is not None, entry,
@@ -234,12 +237,12 @@ class MentalPeer(PeerDeal):
             raise self._violation("state-hash", entry, "the signed state hash is not the hand's public state")
 
     # -- moves -------------------------------------------------------------------------------
-    def _on_action(self, entry, message):
+    def _on_action(self, logged: ActionEntryBody, entry, message):
         t, hand, party = self.t, self.hand, self.party
         t.need(self.cheat is None, entry, f"a move logged on a deal proven broken ({self.cheat})")
         t.need(hand.playing and not hand.shadow.state.is_over, entry,
                "an action while no hand is being played")
-        body = logged_move(entry, t.seats(), t.host_seat(), self.binding(entry))
+        body = logged_move(entry, logged.signed, t.seats(), t.host_seat(), self.binding(entry))
         action, _ = self._logged(body, entry)
         owner = self.setup.owner(action.seat)
         if body.hidden is not None and not party.onlooker:
@@ -361,16 +364,16 @@ class MentalPeer(PeerDeal):
         return view
 
     # -- the end of the hand ------------------------------------------------------------------
-    def _on_hand_end(self, entry, message):
-        t, hand, body = self.t, self.hand, entry.body
+    def _on_hand_end(self, body: HandEndBody, entry, message):
+        t, hand = self.t, self.hand
         if self.party.onlooker:  # a hand this client held no part of: it cannot check the score
-            t.need(hand.playing and body["hand"] == self.round.hand, entry,
+            t.need(hand.playing and body.hand == self.round.hand, entry,
                    "a hand end while no hand is being played")
 
             def take():
                 self.hand, self._final = hand.ended(body), None
             return take
-        t.need(hand.playing and hand.shadow.state.is_over and body["hand"] == self.round.hand
+        t.need(hand.playing and hand.shadow.state.is_over and body.hand == self.round.hand
                and self.party.verified is not None and self.cheat is None, entry,
                "a hand end before the hand was over and the deal verified")
         try:
@@ -382,26 +385,32 @@ class MentalPeer(PeerDeal):
         result = final.result()
         game = t.game()
         scores = [s + d for s, d in zip(t.scores(), result.score)]
-        if body["result"] != result_dict(result) or body["scores"] != scores \
-                or body["winner"] != game.match_winner(scores, result):
+        if body.result != result_dict(result) or body.scores != scores \
+                or body.winner != game.match_winner(scores, result):
             raise Violation(HOST, t.host_seat(), "score",
-                            f"hand {body['hand']}: the host's result and scores are not the "
+                            f"hand {body.hand}: the host's result and scores are not the "
                             "verified deal's")
 
         def commit():
             self.hand, self._final = hand.ended(body), final
         return commit
 
-    def _on_reveal(self, entry, message):
-        hand, body = self.hand, entry.body
+    def _on_reveal(self, body: RevealBody, entry, message):
+        hand = self.hand
         self.t.need(hand.end is not None and not self.round.revealed
-                    and body.get("hand") == self.round.hand, entry, "a reveal before the hand ended")
+                    and body.hand == self.round.hand, entry, "a reveal before the hand ended")
 
         def commit():
             self.round.revealed = True
-            self.t.close_hand(list(hand.end["scores"]), hand.end["winner"])
+            self.t.close_hand(list(hand.end.scores), hand.end.winner)
             return verified(body, hand, self._final) if self._final is not None else None
         return commit
+
+    #: This deal's entries, by their body's class: each one's check.
+    _CHECKS: dict[type[EntryBody], Callable] = {
+        MentalBody: _on_mental, MentalRestartBody: _on_mental_restart,
+        MentalDealtBody: _on_mental_dealt, ActionEntryBody: _on_action,
+        HandEndBody: _on_hand_end, RevealBody: _on_reveal}
 
     # -- what the host sends with the entries -----------------------------------------------------
     def live_shadow(self):

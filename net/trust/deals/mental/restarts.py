@@ -26,6 +26,7 @@ from engine import IllegalAction
 
 from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.log import Verdict
+from net.trust.entries import MentalRestartBody
 
 
 class RestartRefused(Exception):
@@ -128,7 +129,7 @@ class EndedHand(NamedTuple):
     now: float
 
 
-def allowed(body: dict, record: dict, setup, hand: EndedHand) -> Verdict | None:
+def allowed(body: MentalRestartBody, record: dict, setup, hand: EndedHand) -> Verdict | None:
     """Check a ``mental-restart`` entry's ``body`` (its ``record`` already the next
     attempt's): the verdict of a "cheat" restart, None for another; RestartRefused."""
     reason, dropped = record["reason"], record["dropped"]
@@ -136,14 +137,14 @@ def allowed(body: dict, record: dict, setup, hand: EndedHand) -> Verdict | None:
         return _cheat(body, dropped, setup, hand)
     if reason == "redeal":
         machine = hand.party.client.machine
-        if body.get("seats") != []:
+        if body.seats != []:
             raise RestartRefused("a redeal drops no seat")
         if machine is not None and machine.redeal is None:
             raise RestartRefused("the host redealt a hand nobody showed a reason to redeal")
         return None
     seats = sorted(s for i in dropped for s in setup.parties[i].seats)
-    if body.get("seats") != seats:
-        raise RestartRefused(f"the restart names seats {body.get('seats')}, not the dropped parties' {seats}")
+    if body.seats != seats:
+        raise RestartRefused(f"the restart names seats {body.seats}, not the dropped parties' {seats}")
     if (reason == "void") != hand.dealt:
         raise RestartRefused(f"a restart for {reason!r} {'after' if hand.dealt else 'before'} "
                              "the cards were dealt")
@@ -159,15 +160,15 @@ def allowed(body: dict, record: dict, setup, hand: EndedHand) -> Verdict | None:
     return None
 
 
-def _cheat(body: dict, dropped: list, setup, hand: EndedHand) -> Verdict | None:
+def _cheat(body: MentalRestartBody, dropped: list, setup, hand: EndedHand) -> Verdict | None:
     if hand.party.onlooker:
         return None
     verdict = hand.cheat or _rechecked(hand.party) or _revealed(hand.party, hand.dealt, setup)
     if verdict is None:
         raise RestartRefused("the host voided the hand for a cheat the log does not show")
-    named = body.get("cheat")
+    named = body.cheat
     if not verdict.same(named) or dropped != [verdict.party] \
-            or body.get("seats") != list(setup.parties[verdict.party].seats):
+            or body.seats != list(setup.parties[verdict.party].seats):
         raise RestartRefused(f"the host named {named!r}, but the log shows {verdict.body()!r}")
     return verdict
 

@@ -19,7 +19,9 @@ from engine import IllegalAction
 from net.trust.deals.host import HandTable, HostDeal, Late
 from net.trust.deals.seeded import fairdeal
 from net.trust.log import result_dict
-from net.trust.moves import ActionBody, Refusal, admit
+from net.trust.entries import (ActionEntryBody, CommitBody, ContributionBody, DealBody,
+                               HandEndBody, RevealBody, SkipBody)
+from net.trust.moves import Refusal, admit
 from net.trust.signing import CONTRIBUTION_DOMAIN, opens
 from net.trust.store import StoreError
 from net.wire import messages as m
@@ -28,18 +30,17 @@ COMMIT, CONTRIBUTION, SKIP, DEAL = "commit", "contribution", "skip", "deal"
 HAND_END, REVEAL = "hand_end", "reveal"
 
 
-def commit_body(table: str, hand: int, dealer: int, secret: bytes, contributors: list[int]) -> dict:
-    return {"hand": hand, "dealer": dealer,
-            "commitment": fairdeal.commitment(table, hand, secret), "contributors": contributors}
+def commit_body(table: str, hand: int, dealer: int, secret: bytes, contributors: list[int]) -> CommitBody:
+    return CommitBody(hand, dealer, fairdeal.commitment(table, hand, secret), contributors)
 
 
-def hand_end_body(game, match, state=None) -> dict:
+def hand_end_body(game, match, state=None) -> HandEndBody:
     """The finished hand's result and the running scores it makes (``state``: the hand
     scored, by default the match's)."""
     result = (state or match.state).result()
     scores = [s + d for s, d in zip(match.scores, result.score)]
-    return {"hand": match.hand_number, "result": result_dict(result), "scores": scores,
-            "winner": game.match_winner(scores, result)}
+    return HandEndBody(match.hand_number, result_dict(result), scores,
+                       game.match_winner(scores, result))
 
 
 class SeededHost(HostDeal):
@@ -47,52 +48,53 @@ class SeededHost(HostDeal):
     KINDS = (COMMIT, CONTRIBUTION, SKIP, DEAL, HAND_END, REVEAL)
 
     @staticmethod
-    def opening(table: HandTable, rng, contributors: list[int]) -> tuple[str, dict, dict]:
+    def opening(table: HandTable, rng, contributors: list[int]) -> tuple[CommitBody, dict]:
         """The commitment to this hand's secret, asking ``contributors`` for randomness."""
         secret = rng(32)
         match = table.match
         body = commit_body(table.table, match.hand_number, match.dealer, secret, contributors)
-        return COMMIT, body, {"secret": secret}
+        return body, {"secret": secret}
 
     def __init__(self, table: HandTable, entry, private: dict):
-        body = entry.body
-        super().__init__(table, body["hand"], body["dealer"])
-        self.round = fairdeal.DealRound(table.table, body["hand"], body["dealer"], body["commitment"],
-                                        body["contributors"], secret=private.get("secret"))
+        body = entry.body_as(CommitBody)
+        super().__init__(table, body.hand, body.dealer)
+        self.round = fairdeal.DealRound(table.table, body.hand, body.dealer, body.commitment,
+                                        body.contributors, secret=private.get("secret"))
         self.hidden: list[dict] = []  # this hand's secret moves, revealed at its end
         self.since = table.now()  # when the commitment was logged (the host's clock)
-        for seat in table.away() & set(body["contributors"]):
+        for seat in table.away() & set(body.contributors):
             self.round.waive(seat)
 
     # -- the log ---------------------------------------------------------------------------
     def apply(self, entry, private: dict, applied: list | None, restoring: bool) -> list:
-        body, kind = entry.body, entry.kind
-        if kind == CONTRIBUTION:
-            contribution = body["signed"]["body"]
+        body = entry.content
+        if isinstance(body, ContributionBody):
+            contribution = body.signed["body"]  # checked as it came in (``take``)
             self.round.add(contribution["seat"], contribution["random"])
-        elif kind == SKIP:
-            self.round.waive(body["seat"])
-        elif kind == DEAL:
+        elif isinstance(body, SkipBody):
+            self.round.waive(body.seat)
+        elif isinstance(body, DealBody):
             self.round.dealt, self.deal_seq = True, entry.seq
             return list(getattr(self.match.start_hand(self.round.seed()), "deal_events", ()))
-        elif kind == "action":
-            return self._apply_move(entry, private, applied)
-        elif kind == HAND_END:
+        elif isinstance(body, ActionEntryBody):
+            return self._apply_move(entry.seq, body, private, applied)
+        elif isinstance(body, HandEndBody):
             self.match.finish_hand()
-        elif kind == REVEAL:
+        elif isinstance(body, RevealBody):
             self.round.revealed = True
         return []
 
-    def _apply_move(self, entry, private: dict, applied: list | None) -> list:
+    def _apply_move(self, seq: int, logged: ActionEntryBody, private: dict,
+                    applied: list | None) -> list:
         """A move: ``applied`` holds its events when the live state has taken it already
         (``log_move``); replaying the stored log, it is applied here."""
         events = applied
         if events is None:
             events = self.state.apply(self.table.game.action_from_json(private["action"]))
-        body = ActionBody.logged_in(entry)
-        self.last_action[body.seat] = entry.seq
+        body = logged.move
+        self.last_action[body.seat] = seq
         if body.hidden is not None:
-            self.hidden.append({"seq": entry.seq, "action": private["action"], "nonce": private["nonce"]})
+            self.hidden.append({"seq": seq, "action": private["action"], "nonce": private["nonce"]})
         return events
 
     def take(self, log, seat: int, key: bytes, message: dict) -> None:
@@ -102,7 +104,7 @@ class SeededHost(HostDeal):
         problem = self.contribution_problem(seat, key, signed)
         if problem:
             raise Refusal(problem)
-        log(CONTRIBUTION, {"seat": seat, "signed": signed})
+        log(ContributionBody(seat, signed))
 
     def contribution_problem(self, seat: int, key: bytes, signed: dict) -> str | None:
         """Why ``seat``'s signed contribution (playing with ``key``) may not be logged."""
@@ -117,12 +119,12 @@ class SeededHost(HostDeal):
         """Deal once nothing more is awaited; score and reveal once the hand is over."""
         rnd = self.round
         if rnd.ready:
-            body = {"hand": rnd.hand, "dealer": rnd.dealer, "contributors": rnd.contributors()}
-            log(DEAL, body, state_hash=self.table.game.deal(rnd.seed(), rnd.dealer).state_hash())
+            log(DealBody(rnd.hand, rnd.dealer, rnd.contributors()),
+                state_hash=self.table.game.deal(rnd.seed(), rnd.dealer).state_hash())
         state = self.state
         if rnd.dealt and state is not None and state.is_over:
-            log(HAND_END, hand_end_body(self.table.game, self.match))
-            log(REVEAL, {"hand": rnd.hand, "secret": rnd.secret, "hidden": list(self.hidden)})
+            log(hand_end_body(self.table.game, self.match))
+            log(RevealBody(rnd.hand, rnd.secret, list(self.hidden)))
 
     def between_hands(self) -> bool:
         return self.round.revealed
@@ -143,7 +145,7 @@ class SeededHost(HostDeal):
             self.match.state = before
             raise Refusal(exc.reason) from None
         try:
-            log("action", {"signed": signed}, private={"action": move.full, "nonce": move.nonce},
+            log(ActionEntryBody.of(signed, move.body), private={"action": move.full, "nonce": move.nonce},
                 state_hash=state.state_hash(), applied=events)
         except StoreError:
             self.match.state = before
@@ -172,7 +174,7 @@ class SeededHost(HostDeal):
         for seat in late:
             if seat not in self.awaited():
                 raise Refusal(f"seat {seat} owes no contribution now")
-            log(SKIP, {"hand": self.hand, "seat": seat})
+            log(SkipBody(self.hand, seat))
 
     # -- what each party may see ---------------------------------------------------------------
     def private_view(self, seat: int) -> dict | None:

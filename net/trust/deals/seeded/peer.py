@@ -11,7 +11,11 @@ card known (``reveal.verify_hand``). This seat's own contribution is what it sen
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from net.trust.alerts import HOST, Violation
+from net.trust.entries import (ActionEntryBody, CommitBody, ContributionBody, DealBody, EntryBody,
+                               HandEndBody, RevealBody, SkipBody)
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded import fairdeal
 from net.trust.deals.seeded.deadline import ShuffleWatch
@@ -32,38 +36,38 @@ class SeededPeer(PeerDeal):
     def opening(cls, t: PeerTable, entry, message) -> "SeededPeer":
         """The hand a ``commit`` opens: every seated human but the host is asked for
         randomness, and the commitment is 32 bytes."""
-        body = entry.body
+        body = entry.body_as(CommitBody)
         required = sorted(t.seats().players(besides=t.host_key()))
-        if sorted(body["contributors"]) != required:
+        if sorted(body.contributors) != required:
             raise Violation(HOST, t.host_seat(), "contribution",
-                            f"the commitment for hand {body['hand']} asks {body['contributors']} "
+                            f"the commitment for hand {body.hand} asks {body.contributors} "
                             f"for randomness, not every player {required}")
-        t.need(isinstance(body["commitment"], bytes) and len(body["commitment"]) == m.HASH_BYTES,
-               entry, "a commitment is 32 bytes")
+        t.need(len(body.commitment) == m.HASH_BYTES, entry, "a commitment is 32 bytes")
         return cls(t, entry)
 
     def __init__(self, t: PeerTable, entry):
-        body = entry.body
+        body = entry.body_as(CommitBody)
         self.t = t
-        self.round = fairdeal.DealRound(t.table, body["hand"], body["dealer"], body["commitment"],
-                                        body["contributors"])
-        for seat in t.seats().away() & set(body["contributors"]):
+        self.round = fairdeal.DealRound(t.table, body.hand, body.dealer, body.commitment,
+                                        body.contributors)
+        for seat in t.seats().away() & set(body.contributors):
             self.round.waive(seat)
         self.hand = CheckedHand(entry.seq)
         self.shuffles = ShuffleWatch(t.deadline, t.slack)
-        self.shuffles.committed(body["hand"], t.live(), t.clock())
+        self.shuffles.committed(body.hand, t.live(), t.clock())
         self._contributed = False  # this seat's contribution sent (since the last sync)
 
     def check(self, entry, message):
-        return getattr(self, "_on_" + entry.kind)(entry, message)
+        body = entry.content
+        return self._CHECKS[type(body)](self, body, entry, message)
 
     # -- the round ---------------------------------------------------------------------------
-    def _on_skip(self, entry, message):
+    def _on_skip(self, body: SkipBody, entry, message):
         """A contributor skipped for missing the deadline: it must have owed one, and
         the skip may not come sooner than this peer's own clock allows (``deadline``)."""
-        t, body, rnd = self.t, entry.body, self.round
-        t.need(not rnd.dealt and body["hand"] == rnd.hand, entry, "a skip with no deal waiting")
-        seat = body["seat"]
+        t, rnd = self.t, self.round
+        t.need(not rnd.dealt and body.hand == rnd.hand, entry, "a skip with no deal waiting")
+        seat = body.seat
         if seat not in rnd.waiting_for:
             raise Violation(HOST, t.host_seat(), "contribution",
                             f"the host skipped seat {seat}, which owed no contribution")
@@ -72,13 +76,13 @@ class SeededPeer(PeerDeal):
             raise Violation(HOST, t.host_seat(), "contribution", problem)
         return lambda: rnd.waive(seat)
 
-    def _on_contribution(self, entry, message):
-        t, body = self.t, entry.body
+    def _on_contribution(self, body: ContributionBody, entry, message):
+        t = self.t
         t.need(not self.round.dealt, entry, "a contribution with no deal waiting")
-        signed = body["signed"]
+        signed = body.signed
         t.need(m.is_contribution_envelope(signed), entry, "a malformed contribution")
         seat = signed["body"]["seat"]
-        t.need(body["seat"] == seat and seat in t.seats(), entry,
+        t.need(body.seat == seat and seat in t.seats(), entry,
                "the contribution is filed under another seat")
         if not opens(t.seats()[seat].key, CONTRIBUTION_DOMAIN, signed):
             raise Violation(HOST, t.host_seat(), "contribution",
@@ -88,14 +92,14 @@ class SeededPeer(PeerDeal):
             raise Violation(HOST, t.host_seat(), "contribution", problem)
         return lambda: self.round.add(seat, signed["body"]["random"])
 
-    def _on_deal(self, entry, message):
-        t, body, rnd = self.t, entry.body, self.round
-        t.need(not rnd.dealt and body["hand"] == rnd.hand and body["dealer"] == rnd.dealer, entry,
+    def _on_deal(self, body: DealBody, entry, message):
+        t, rnd = self.t, self.round
+        t.need(not rnd.dealt and body.hand == rnd.hand and body.dealer == rnd.dealer, entry,
                "a deal with no commitment before it")
-        if rnd.waiting_for or body["contributors"] != rnd.contributors():
+        if rnd.waiting_for or body.contributors != rnd.contributors():
             raise Violation(HOST, t.host_seat(), "contribution",
                             f"hand {rnd.hand} was dealt without the randomness of seat(s) "
-                            f"{rnd.waiting_for or body['contributors']}")
+                            f"{rnd.waiting_for or body.contributors}")
         me, game = t.seat(), t.game()
         my_hand = hand_sent(game, message.view, t.host_seat()) if me is not None else frozenset()
         shadow, deferred = compare(game, Shadow(game, me, rnd.dealer, my_hand), entry, message, me,
@@ -109,14 +113,13 @@ class SeededPeer(PeerDeal):
         return commit
 
     # -- moves ---------------------------------------------------------------------------------
-    def _on_action(self, entry, message):
+    def _on_action(self, logged: ActionEntryBody, entry, message):
         t, hand = self.t, self.hand
         t.need(hand.playing and not hand.shadow.state.is_over, entry,
                "an action while no hand is being played")
-        t.need("mental" not in entry.body["signed"].get("body", {}), entry,
-               "a deal proof with a move under the seeded deal")
+        t.need(logged.move.mental is None, entry, "a deal proof with a move under the seeded deal")
         game, host_seat = t.game(), t.host_seat()
-        body = logged_move(entry, t.seats(), host_seat, self.binding(entry))
+        body = logged_move(entry, logged.signed, t.seats(), host_seat, self.binding(entry))
         action, hidden = logged_action(game, body, message.action, hand.me, entry.seq)
         shadow, deferred = compare(game, hand.shadow.with_step(action, hidden), entry, message,
                                    hand.me, host_seat)
@@ -137,26 +140,31 @@ class SeededPeer(PeerDeal):
         self.hand = self.hand.with_shadow(shadow)
 
     # -- the end of the hand ----------------------------------------------------------------------
-    def _on_hand_end(self, entry, message):
-        hand, body = self.hand, entry.body
-        self.t.need(hand.playing and hand.shadow.state.is_over and body["hand"] == self.round.hand,
+    def _on_hand_end(self, body: HandEndBody, entry, message):
+        hand = self.hand
+        self.t.need(hand.playing and hand.shadow.state.is_over and body.hand == self.round.hand,
                     entry, "a hand end while the hand is being played")
         return lambda: setattr(self, "hand", hand.ended(body))
 
-    def _on_reveal(self, entry, message):
-        t, hand, body, rnd = self.t, self.hand, entry.body, self.round
-        t.need(hand.end is not None and not rnd.revealed and body["hand"] == rnd.hand, entry,
+    def _on_reveal(self, body: RevealBody, entry, message):
+        t, hand, rnd = self.t, self.hand, self.round
+        t.need(hand.end is not None and not rnd.revealed and body.hand == rnd.hand, entry,
                "a reveal before the hand ended")
-        problem = rnd.reveal_problem(body["secret"])
+        problem = rnd.reveal_problem(body.secret)
         if problem:
             raise Violation(HOST, t.host_seat(), "commitment", problem)
         state = verify_hand(t.game(), rnd, hand, body, t.scores(), t.host_seat())
 
         def commit():
-            rnd.secret, rnd.revealed = body["secret"], True
-            t.close_hand(list(hand.end["scores"]), hand.end["winner"])
+            rnd.secret, rnd.revealed = body.secret, True
+            t.close_hand(list(hand.end.scores), hand.end.winner)
             return verified(body, hand, state)
         return commit
+
+    #: This deal's entries, by their body's class: each one's check.
+    _CHECKS: dict[type[EntryBody], Callable] = {
+        SkipBody: _on_skip, ContributionBody: _on_contribution, DealBody: _on_deal,
+        ActionEntryBody: _on_action, HandEndBody: _on_hand_end, RevealBody: _on_reveal}
 
     # -- what this seat sends -----------------------------------------------------------------------
     def sends(self) -> list[dict]:

@@ -19,16 +19,17 @@ from engine.records import record_from_state
 
 from net.trust.deals.seeded import fairdeal
 from net.trust.alerts import HOST, PLAYER, Violation
+from net.trust.entries import RevealBody
 from net.trust.log import result_dict
 from net.trust.peer.shadow import CheckedHand, Step
 from net.trust.signing import hidden_digest
 
 
-def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: dict,
+def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: RevealBody,
                 scores: list[int], host_seat: int | None):
     """Replay the hand with every card known (``scores``: the running scores before it);
     the final state, or a Violation naming the first fault."""
-    state = game.deal(fairdeal.seed(rnd.table, rnd.hand, reveal["secret"], rnd.contributions),
+    state = game.deal(fairdeal.seed(rnd.table, rnd.hand, reveal.secret, rnd.contributions),
                       rnd.dealer)
     if hand.me is not None and frozenset(state.dealt[hand.me]) != hand.my_hand:
         raise Violation(HOST, host_seat, "deal", "the hand I was dealt is not the one the "
@@ -53,18 +54,18 @@ def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: dict,
     result = state.result()
     end = hand.end
     scores = [s + d for s, d in zip(scores, result.score)] if result else None
-    if result is None or end["result"] != result_dict(result) or end["scores"] != scores \
-            or end["winner"] != game.match_winner(scores, result):
-        raise Violation(HOST, host_seat, "score", f"hand {rnd.hand}: the host's result {end['result']} "
-                        f"and scores {end['scores']} are not what the replay gives")
+    if result is None or end.result != result_dict(result) or end.scores != scores \
+            or end.winner != game.match_winner(scores, result):
+        raise Violation(HOST, host_seat, "score", f"hand {rnd.hand}: the host's result {end.result} "
+                        f"and scores {end.scores} are not what the replay gives")
     return state
 
 
-def revealed_actions(game, reveal: dict, steps: tuple[Step, ...], host_seat: int | None) -> dict:
+def revealed_actions(game, reveal: RevealBody, steps: tuple[Step, ...], host_seat: int | None) -> dict:
     """Secret moves by seq, each checked against the digest its player signed."""
     hidden = {step.seq: step.body for step in steps if step.body.hidden is not None}
     out = {}
-    items = reveal.get("hidden")
+    items = reveal.hidden
     if not isinstance(items, list):
         raise Violation(HOST, host_seat, "hidden-action", "the reveal lists no secret actions")
     for item in items:
@@ -92,10 +93,10 @@ def revealed_actions(game, reveal: dict, steps: tuple[Step, ...], host_seat: int
     return out
 
 
-def verified(reveal: dict, hand: CheckedHand, state) -> dict:
+def verified(reveal: RevealBody, hand: CheckedHand, state) -> dict:
     """What a peer reports of a hand verified at its reveal (``ReplicaOut.verified``):
     the result, the scores, the record of the hand, the entries it deferred to now."""
     end = hand.end
-    return {"hand": reveal["hand"], "result": end["result"], "scores": list(end["scores"]),
-            "winner": end["winner"], "record": record_from_state(state),
+    return {"hand": reveal.hand, "result": end.result, "scores": list(end.scores),
+            "winner": end.winner, "record": record_from_state(state),
             "deferred": list(hand.deferred)}

@@ -4,6 +4,7 @@ its private parts only while its key held the seat."""
 from net.trust.host.archive import Archive
 from net.trust.log import Chain
 from net.wire import messages as m
+from net.trust.entries import parse as parse_body
 from tests.net.trust_table import identity
 
 HOST, ANN, BEN = identity("host"), identity("peer1"), identity("peer2")
@@ -17,7 +18,7 @@ def archive_of(entries):
     """(kind, body, private for seat 1) in order, recorded as the host does."""
     archive, chain = Archive(), Chain("t")
     for kind, body, private in entries:
-        signed = chain.make(HOST, kind, body)
+        signed = chain.make(HOST, parse_body(kind, body))
         chain.advance(signed)
         archive.record(signed, [{"type": kind}])
         archive.published(signed.seq, {"seq": signed.seq}, {1: private})

@@ -7,7 +7,7 @@ from engine import canonical, make_game
 from engine.cards import cards_of
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.peer.live import CORE, check_hand, compare, hand_sent, logged_action
-from net.trust.log import Chain
+from net.trust.values import Entry, SignedEntry
 from net.trust.moves import ActionBody
 from net.trust.peer.shadow import Shadow
 from net.trust.values import EntryMessage
@@ -41,6 +41,11 @@ def test_a_secret_move_is_shadow_played_hidden_unless_it_is_mine():
     assert (caught.value.rule, caught.value.party, caught.value.seat) == ("illegal-action", PLAYER, 2)
 
 
+def unchecked_action(state_hash: str) -> SignedEntry:
+    """An action entry signing ``state_hash`` (``compare`` reads only the hash)."""
+    return SignedEntry.sign(identity("host"), Entry("t", 0, m.GENESIS_PREV, "action", {}, state_hash))
+
+
 def test_a_public_view_that_differs_where_the_public_moves_decide_is_the_hosts_lie():
     t = Table(("rook", None, None))
     t.start()
@@ -49,12 +54,12 @@ def test_a_public_view_that_differs_where_the_public_moves_decide_is_the_hosts_l
     shadow, view = replica.hand.shadow, dict(replica.public)
     assert shadow.state.public_view() == view
     lie = {**view, "to_act": [(view["to_act"][0] + 1) % 4]}
-    signed = Chain("t").make(identity("host"), "action", {}, canonical.digest(lie))
+    signed = unchecked_action(canonical.digest(lie))
     message = EntryMessage.from_wire(m.entry_message(signed.wire, [], lie, None, None))
     with pytest.raises(Violation, match="to_act") as caught:
         compare(replica.game, shadow, signed.entry, message, 1, 0)
     assert caught.value.rule == "state-hash" and "to_act" in CORE
-    honest = Chain("t").make(identity("host"), "action", {}, shadow.state.state_hash())
+    honest = unchecked_action(shadow.state.state_hash())
     message = EntryMessage.from_wire(m.entry_message(honest.wire, [], view, None, None))
     assert compare(replica.game, shadow, honest.entry, message, 1, 0) == (shadow, [])
 

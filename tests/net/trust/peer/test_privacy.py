@@ -8,6 +8,7 @@ from net.trust.peer.privacy import check_private, only_own, own_cards
 from net.trust.values import card_names
 from net.trust.values import EntryMessage
 from net.wire import messages as m
+from net.trust.entries import OptionBody
 from tests.net.trust_table import Table, identity
 
 
@@ -20,7 +21,7 @@ def dealt():
 
 def sent(t, view, events=(), action=None):
     """An "option" entry (it changes no state) with this private part for seat 1."""
-    signed = Chain("t").make(identity("host"), "option", {"name": "x", "value": True})
+    signed = Chain("t").make(identity("host"), OptionBody("x", True))
     wire = m.entry_message(signed.wire, list(events), t.host.state.public_view(), view, action)
     return signed.entry, EntryMessage.from_wire(wire)
 
