@@ -65,6 +65,7 @@ class MentalHost(HostDeal):
     OPENS = ml.DEAL
     PRIVATE = True
     KINDS = (ml.DEAL, ml.MESSAGE, ml.RESTART, ml.DEALT, HAND_END, REVEAL)
+    round: ml.MentalRound
 
     @staticmethod
     def opening(table: HandTable) -> tuple[str, dict, None]:

@@ -69,6 +69,8 @@ class MentalPeer(PeerDeal):
     PRIVATE = True
     KINDS = (ml.MESSAGE, ml.RESTART, ml.DEALT, HAND_END, REVEAL)
     SELF_CHECKED = ("action",)
+    round: ml.MentalRound
+    hand: CheckedHand
 
     @classmethod
     def opening(cls, t: PeerTable, entry, message) -> "MentalPeer":

@@ -45,6 +45,7 @@ def hand_end_body(game, match, state=None) -> dict:
 class SeededHost(HostDeal):
     OPENS = COMMIT
     KINDS = (COMMIT, CONTRIBUTION, SKIP, DEAL, HAND_END, REVEAL)
+    round: fairdeal.DealRound
 
     @staticmethod
     def opening(table: HandTable, rng, contributors: list[int]) -> tuple[str, dict, dict]:

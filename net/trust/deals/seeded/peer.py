@@ -27,6 +27,8 @@ class SeededPeer(PeerDeal):
     OPENS = "commit"
     KINDS = ("skip", "contribution", "deal", "hand_end", "reveal")
     SELF_CHECKED = ("deal", "action")
+    round: fairdeal.DealRound
+    hand: CheckedHand
 
     @classmethod
     def opening(cls, t: PeerTable, entry, message) -> "SeededPeer":
