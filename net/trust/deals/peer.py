@@ -82,8 +82,12 @@ class PeerDeal:
     KINDS: tuple[str, ...] = ()  # the entry kinds it checks (besides "action")
     SELF_CHECKED: tuple[str, ...] = ("action",)  # kinds whose public and private parts it checks
     round: DealRound | MentalRound | None = None  # the hand's deal round, as the sessions read it
-    held_by_host = False  # this seat's cards are the host's client's this hand (a private deal's)
     hand: CheckedHand | None = None  # the hand in progress
+
+    @property
+    def held_by_host(self) -> bool:
+        """This seat's cards are the host's client's this hand (a private deal's)."""
+        return False
 
     def check(self, entry, message):
         raise Violation(HOST, None, "kind", f"entry {entry.seq}: a {entry.kind} with no deal under way")

@@ -113,14 +113,14 @@ class SeededPeer(PeerDeal):
     # -- moves ---------------------------------------------------------------------------------
     def _on_action(self, entry, message):
         t, hand = self.t, self.hand
-        t.need(hand.playing and not hand.shadow.state.is_over, entry,
+        t.need(hand.playing and not hand.over, entry,
                "an action while no hand is being played")
         t.need("mental" not in entry.body["signed"].get("body", {}), entry,
                "a deal proof with a move under the seeded deal")
         game, host_seat = t.game(), t.host_seat()
         body = logged_move(entry, t.seats(), host_seat, self.binding(entry))
         action, hidden = logged_action(game, body, message.action, hand.me, entry.seq)
-        shadow, deferred = compare(game, hand.shadow.with_step(action, hidden), entry, message,
+        shadow, deferred = compare(game, hand.dealt_shadow.with_step(action, hidden), entry, message,
                                    hand.me, host_seat)
         self.check_private(game, entry, message, shadow, t.seat(), host_seat)
         step = Step(entry.seq, body, entry.state_hash)
@@ -141,7 +141,7 @@ class SeededPeer(PeerDeal):
     # -- the end of the hand ----------------------------------------------------------------------
     def _on_hand_end(self, entry, message):
         hand, body = self.hand, entry.body
-        self.t.need(hand.playing and hand.shadow.state.is_over and body["hand"] == self.round.hand,
+        self.t.need(hand.playing and hand.over and body["hand"] == self.round.hand,
                     entry, "a hand end while the hand is being played")
         return lambda: setattr(self, "hand", hand.ended(body))
 
@@ -155,6 +155,7 @@ class SeededPeer(PeerDeal):
         state = verify_hand(t.game(), rnd, hand, body, t.scores(), t.host_seat())
 
         def commit():
+            assert hand.end is not None  # (the need above)
             rnd.secret, rnd.revealed = body["secret"], True
             t.close_hand(list(hand.end["scores"]), hand.end["winner"])
             return verified(body, hand, state)

@@ -35,7 +35,7 @@ def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: dict,
                         "commitment and the contributions give")
     if state.state_hash() != hand.deal_hash:
         raise Violation(HOST, host_seat, "deal", "the deal entry's state is not the deal the seed gives")
-    known = hand.shadow.known_spare
+    known = hand.dealt_shadow.known_spare
     if known and not known <= frozenset(state.spare):
         raise Violation(HOST, host_seat, "deal", "the spare cards I was given are not the ones dealt")
     secrets = revealed_actions(game, reveal, hand.steps, host_seat)
@@ -52,7 +52,8 @@ def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: dict,
                             f"entry {step.seq}: the signed state hash is not the replayed state's")
     result = state.result()
     end = hand.end
-    scores = [s + d for s, d in zip(scores, result.score)] if result else None
+    assert end is not None  # verified at the reveal, once the hand ended
+    scores = [s + d for s, d in zip(scores, result.score)] if result else []  # none: refused below
     if result is None or end["result"] != result_dict(result) or end["scores"] != scores \
             or end["winner"] != game.match_winner(scores, result):
         raise Violation(HOST, host_seat, "score", f"hand {rnd.hand}: the host's result {end['result']} "
@@ -96,6 +97,7 @@ def verified(reveal: dict, hand: CheckedHand, state) -> dict:
     """What a peer reports of a hand verified at its reveal (``ReplicaOut.verified``):
     the result, the scores, the record of the hand, the entries it deferred to now."""
     end = hand.end
+    assert end is not None  # verified at the reveal, once the hand ended
     return {"hand": reveal["hand"], "result": end["result"], "scores": list(end["scores"]),
             "winner": end["winner"], "record": record_from_state(state),
             "deferred": list(hand.deferred)}
