@@ -345,7 +345,7 @@ class MentalHost(HostDeal):
         self.unlogged += sends
         state = self.match.state = self.party.state
         private = {"action": move.full, "nonce": move.nonce} if party == 0 and move.nonce else None
-        events = ml.public_events(self.table.game.deck, self.party.partial.events, self.public_view())
+        events = ml.public_events(self.table.game.deck, self.party.replayed.events, self.public_view())
         log("action", {"signed": signed}, private=private,
             state_hash=state.state_hash() if ml.signs_state(self.party) else None, applied=events)
 
