@@ -23,7 +23,7 @@ from net.wire import messages as m
 # "action" carries a player's signed move; "hand_end" banks the score; "drop"/"rejoin"
 # record connection changes the game depends on (who must contribute randomness);
 # "takeover" is a new host's first entry, signed with its own key (``takeover``).
-KINDS = ("table", "seat", "option", "start", "commit", "contribution", "skip", "deal",
+KINDS: tuple[str, ...] = ("table", "seat", "option", "start", "commit", "contribution", "skip", "deal",
          "action", "hand_end", "reveal", "drop", "rejoin", "takeover")
 # The mental-poker deal's entries (net.trust.deals.mental.host), instead of the fair deal's.
 KINDS += ("mental-deal", "mental", "mental-restart", "mental-dealt")
