@@ -84,6 +84,11 @@ class PeerDeal:
     round: DealRound | MentalRound | None = None  # the hand's deal round, as the sessions read it
     hand: CheckedHand | None = None  # the hand in progress
 
+    @classmethod
+    def opening(cls, t: PeerTable, entry, message) -> PeerDeal:
+        """The part a hand's first entry (``OPENS``) opens, checked (a Violation if not)."""
+        raise NotImplementedError
+
     @property
     def held_by_host(self) -> bool:
         """This seat's cards are the host's client's this hand (a private deal's)."""

@@ -35,7 +35,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from engine import IllegalAction, RecordError, make_game
+from engine import Game, IllegalAction, RecordError, make_game
 from engine.bots.knowledge import Knowledge
 
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
@@ -93,7 +93,7 @@ class PeerReplica:
         self.chain = Chain(table)
         self.log = HeldLog()  # every entry accepted
         self.halted: IntegrityAlert | None = None
-        self.game = None
+        self.game: Game | None = None
         self.seats = Seats()
         self.options: dict = {}
         self.scores: list[int] | None = None
@@ -133,6 +133,13 @@ class PeerReplica:
     @property
     def seq(self) -> int:
         return self.chain.seq
+
+    @property
+    def _rules(self) -> Game:
+        """The game the table entry (the log's first) names: every later entry is of it."""
+        if self.game is None:
+            raise RuntimeError("no table entry yet: no game")
+        return self.game
 
     @property
     def round(self):
@@ -207,8 +214,8 @@ class PeerReplica:
             done = commit()
             if done:
                 out.verified.append(done)
-        for v in self._named:
-            out.named.append(self._alert(v, signed.wire, entry.seq, start))
+        for named in self._named:
+            out.named.append(self._alert(named, signed.wire, entry.seq, start))
         self._named.clear()
         self.chain.advance(signed)
         self.log.append(signed)
@@ -268,7 +275,9 @@ class PeerReplica:
         and dealer (its deal stays, closed, until the next hand opens)."""
         self.scores, self.winner = scores, winner
         self.hand_number += 1
-        self.dealer = (self.dealer + 1) % self.game.num_players
+        if self.dealer is None:
+            raise RuntimeError("a hand closed before its game started")  # (which sets the dealer)
+        self.dealer = (self.dealer + 1) % self._rules.num_players
 
     def forget_hand(self) -> None:
         """A hand abandoned (a takeover): its deal and what was shown of it are forgotten."""
@@ -297,7 +306,7 @@ class PeerReplica:
         body = entry.body
         seat, kind, key = body["seat"], body["kind"], body["key"]
         problem = Seat.body_problem(body, self.game.num_players if self.game else 0, self.host_key)
-        self._need(problem is None, entry, problem)
+        self._need(problem is None, entry, problem or "")
         if body.get("readmit") and kind == "human" and key != self.key and seat in self.held:
             raise Violation(HOST, self.host_seat, "readmit",
                             f"entry {entry.seq} gave my seat {seat} to a new key "
@@ -320,11 +329,11 @@ class PeerReplica:
         dealer = entry.body["dealer"]
         self._need(self.game is not None and self._between_hands(allow_over=True), entry,
                    "a game may start only between hands")
-        self._need(isinstance(dealer, int) and 0 <= dealer < self.game.num_players, entry,
+        self._need(isinstance(dealer, int) and 0 <= dealer < self._rules.num_players, entry,
                    "the dealer is not a seat")
 
         def commit():
-            self.scores = self.game.initial_scores()
+            self.scores = self._rules.initial_scores()
             self.hand_number, self.dealer, self.winner = 0, dealer, None
             self.deal = NO_DEAL
         return commit
