@@ -25,7 +25,6 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from functools import cache
 from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from net.trust.moves import ActionBody
@@ -336,10 +335,15 @@ KINDS = tuple(BODIES)
 
 
 # -- checking a value against a field's type ------------------------------------------------
-@cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return {f.name: hint for f in fields(cls)
-            for name, hint in get_type_hints(cls).items() if name == f.name}
+    """A body class's field types, read once per class."""
+    if cls not in _HINTS:
+        hints = get_type_hints(cls)
+        _HINTS[cls] = {f.name: hints[f.name] for f in fields(cls)}
+    return _HINTS[cls]
 
 
 def _fits(value: Any, hint: Any) -> bool:

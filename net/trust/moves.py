@@ -140,7 +140,7 @@ def admit(game, state, key: bytes, seat: int, signed: dict, private: dict | None
         if hidden_digest(nonce, full) != body.hidden:
             raise Refusal("the secret action does not match what you signed")
         parsed = _parse(game, full)
-    if isinstance(parsed, RecordError):
+    if not isinstance(parsed, Action):  # the form read above did not parse: RecordError
         raise Refusal(str(parsed))
     if action_forms(game, parsed) != (full, public):
         raise Refusal("write the action in its canonical form")

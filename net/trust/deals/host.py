@@ -35,10 +35,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from engine import Game, Match
 
 from net.trust.entries import EntryBody
 from net.trust.moves import Binding, Refusal
+
+if TYPE_CHECKING:
+    from net.trust.deals.mental.log import MentalRound
+    from net.trust.deals.seeded.fairdeal import DealRound
+    from net.wire.identity import Identity
 
 
 class Log(Protocol):
@@ -71,10 +78,10 @@ class Away(NamedTuple):
 class HandTable:
     """What a hand's deal part reads of its table (the authority's, read when asked)."""
 
-    identity: object  # the host's identity: signs its own party's messages
-    game: object
+    identity: Identity  # the host's identity: signs its own party's messages
+    game: Game
     table: str
-    match: object  # engine.Match: the hand's state is ``match.state``
+    match: Match  # the hand's state is ``match.state``
     seats: Callable  # () -> Seats, as the log has them now
     log: Callable  # () -> every SignedEntry so far
     now: Callable  # () -> float, the host's clock
@@ -97,6 +104,7 @@ class HostDeal:
     OPENS: str = ""  # the entry kind that starts a hand under this deal
     PRIVATE: bool = False  # each player's cards are its own client's alone
     KINDS: tuple[str, ...] = ()  # the entry kinds it applies (besides "action")
+    round: DealRound | MentalRound | None  # the hand's deal round, as the sessions read it
 
     def __init__(self, table: HandTable, hand: int, dealer: int):
         self.table = table
@@ -214,8 +222,10 @@ class NoHand(HostDeal):
 
     round = None
 
-    def __init__(self, table: HandTable | None = None):
-        super().__init__(table, 0, 0)
+    def __init__(self) -> None:
+        # No table: nothing here reads one (``state`` is None, ``binding`` refuses a move).
+        self.hand, self.dealer = 0, 0
+        self.deal_seq, self.last_action = None, {}
 
     @property
     def state(self):
@@ -235,8 +245,8 @@ class NoHand(HostDeal):
     def between_hands(self) -> bool:
         return True
 
-    def binding(self, seat, next_seq, hash_at) -> None:
-        return None
+    def binding(self, seat, next_seq, hash_at) -> Binding:
+        raise Refusal("no hand is being played")  # a move has no place to fit
 
     def admit(self, seat, key, signed, private, binding):
         raise Refusal("no hand is being played")

@@ -29,18 +29,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine import IllegalAction
 
 from net.trust.alerts import HOST, Violation
 from net.trust.peer.privacy import check_private
 
+if TYPE_CHECKING:
+    from net.trust.deals.mental.log import MentalRound
+    from net.trust.deals.seeded.fairdeal import DealRound
+    from net.trust.peer.shadow import CheckedHand
+    from net.wire.identity import Identity
+
 
 @dataclass
 class PeerTable:
     """What a hand's deal part reads of its replica."""
 
-    identity: object
+    identity: Identity
     table: str
     rng: Callable  # (n) -> n random bytes
     clock: Callable  # () -> float, this peer's own clock
@@ -74,9 +81,18 @@ class PeerDeal:
     PRIVATE: bool = False  # each player's cards are its own client's alone
     KINDS: tuple[str, ...] = ()  # the entry kinds it checks (besides "action")
     SELF_CHECKED: tuple[str, ...] = ("action",)  # kinds whose public and private parts it checks
-    round = None  # the hand's deal round, as the sessions read it
-    held_by_host = False  # this seat's cards are the host's client's this hand (a private deal's)
-    hand = None  # the hand in progress (``shadow.CheckedHand``)
+    round: DealRound | MentalRound | None = None  # the hand's deal round, as the sessions read it
+    hand: CheckedHand | None = None  # the hand in progress
+
+    @classmethod
+    def opening(cls, t: PeerTable, entry, message) -> PeerDeal:
+        """The part a hand's first entry (``OPENS``) opens, checked (a Violation if not)."""
+        raise NotImplementedError
+
+    @property
+    def held_by_host(self) -> bool:
+        """This seat's cards are the host's client's this hand (a private deal's)."""
+        return False
 
     def check(self, entry, message):
         raise Violation(HOST, None, "kind", f"entry {entry.seq}: a {entry.kind} with no deal under way")

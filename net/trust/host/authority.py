@@ -30,11 +30,11 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from engine import Match, RecordError, make_game
+from engine import Game, Match, RecordError, make_game
 
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust.host.archive import Archive
@@ -45,7 +45,7 @@ from net.trust.entries import (DropBody, EntryBody, OptionBody, RejoinBody, Seat
 from net.trust.log import Chain
 from net.trust.moves import Admitted, Refusal
 from net.trust.signing import read_action, sign_action
-from net.trust.store import RestoreError, StoreError, one_change
+from net.trust.store import LogStore, RestoreError, StoreError, one_change
 from net.trust.values import Entry, Seat, Seats, SignedEntry
 from net.wire import messages as m
 from net.wire.identity import fingerprint
@@ -100,12 +100,13 @@ class HostAuthority:
         self._rebuild = rebuild
         self.key = identity.public_key
         self.rng = rng
-        self.persist = persist or (lambda signed_entry, private: None)
+        self.persist: Callable[[SignedEntry, dict | None], None] = \
+            persist or (lambda signed_entry, private: None)
         self.mental_deal = mental_deal
         self.clock, self.deadline, self.drop_wait = clock, deadline, drop_wait
         self.table: str | None = None
         self.chain: Chain | None = None
-        self.game = None
+        self.game: Game | None = None
         self.name = ""
         self.seats = Seats()
         self.options: dict[str, bool] = {}
@@ -116,6 +117,36 @@ class HostAuthority:
         self.dropped_at: dict[int, float] = {}  # seat -> when its drop was logged (this clock)
         self.seen: dict[int, dict] = {}  # a successor's: what it was sent for entries it took
         self._restoring = False
+
+    # -- what the table's first entries set, read only after them ------------------------
+    @property
+    def _log_chain(self) -> Chain:
+        """The log's chain: made by ``open_table`` (or ``restore``, from the first record)
+        before any entry is made, checked or applied."""
+        if self.chain is None:
+            raise RuntimeError("no table is open here: it has no log yet")
+        return self.chain
+
+    @property
+    def _rules(self) -> Game:
+        """The game the table entry (the log's first) names."""
+        if self.game is None:
+            raise RuntimeError("no table is open here: it has no game yet")
+        return self.game
+
+    @property
+    def _table_id(self) -> str:
+        """The table the table entry opened."""
+        if self.table is None:
+            raise RuntimeError("no table is open here")
+        return self.table
+
+    @property
+    def _match(self) -> Match:
+        """The match the start entry began: a hand is dealt and played only after it."""
+        if self.match is None:
+            raise RuntimeError("no game has started at this table")
+        return self.match
 
     # -- the table ---------------------------------------------------------------------
     def open_table(self, table: str, settings: dict, name: str = "") -> Out:
@@ -146,7 +177,7 @@ class HostAuthority:
     def start_game(self, dealer: int | None = None) -> Out:
         """A new game (scores to zero) and its first hand's commitment."""
         if dealer is None:
-            dealer = self.game.first_dealer(hashlib.sha256(self.table.encode()).digest())
+            dealer = self._rules.first_dealer(hashlib.sha256(self._table_id.encode()).digest())
 
         def run(out):
             self._append(out, StartBody(self.game_number + 1, dealer))
@@ -282,7 +313,7 @@ class HostAuthority:
 
     def replay(self, signed: SignedEntry, private: dict | None, what: str) -> None:
         """Apply an entry this host made before, every state hash checked (RestoreError)."""
-        problem = self.chain.problem(self.key, signed)
+        problem = self._log_chain.problem(self.key, signed)
         if problem:
             raise RestoreError(f"{what} entry {signed.seq}: {problem[1]}")
         self._restoring = True
@@ -315,7 +346,9 @@ class HostAuthority:
         were applied here, but nobody saw them and the log never held them)."""
         out.discard()
         rebuild = self._rebuild or type(self).restore
-        restored = rebuild(self.identity, self.persist.load().records, self.rng,
+        store = self.persist
+        assert isinstance(store, LogStore)  # only a store batches; only a batch is undone
+        restored = rebuild(self.identity, store.load().records, self.rng,
                                       self.persist, mental_deal=self.mental_deal,
                                       clock=self.clock, deadline=self.deadline,
                                       drop_wait=self.drop_wait)
@@ -325,7 +358,7 @@ class HostAuthority:
                 state_hash: str | None = None, applied: list | None = None) -> None:
         """Sign, persist, apply and publish the next entry. ``applied``: the events of a
         move the state has already taken (the deal's ``log_move``)."""
-        signed = self.chain.make(self.identity, body, state_hash)
+        signed = self._log_chain.make(self.identity, body, state_hash)
         self.persist(signed, private)  # StoreError here: nothing applied, nothing sent
         events = self._apply(signed, private, applied)
         out.entries.append(signed)
@@ -350,13 +383,13 @@ class HostAuthority:
         if self._restoring and entry.state_hash is not None and self.state is not None \
                 and entry.state_hash != self.state.state_hash():
             raise RestoreError(f"entry {entry.seq} does not replay to its state hash")
-        self.chain.advance(signed)
+        self._log_chain.advance(signed)
         self.archive.record(signed, events)
         return events
 
     def _hand_table(self) -> HandTable:
         """What a hand's deal part reads of this table."""
-        return HandTable(self.identity, self.game, self.table, self.match, lambda: self.seats,
+        return HandTable(self.identity, self._rules, self._table_id, self._match, lambda: self.seats,
                          lambda: self.archive.log, self.clock, self.deadline, self.dropped_at,
                          self.drop_wait)
 
@@ -364,7 +397,7 @@ class HostAuthority:
         if body.host_key != self.key:
             raise RestoreError("this log was written by another host key")
         g = body.game
-        self.table = self.chain.table
+        self.table = self._log_chain.table
         self.game = make_game(g["game"], g["ruleset"], g["mode"], g["options"])
         self.name = body.name
         return []
@@ -379,7 +412,7 @@ class HostAuthority:
 
     def _apply_start(self, body: StartBody) -> list:
         self.game_number = body.game_number
-        self.match = Match(self.game, bytes(32), dealer=body.dealer)
+        self.match = Match(self._rules, bytes(32), dealer=body.dealer)
         self.deal = NoHand()
         return []
 
@@ -450,14 +483,15 @@ class HostAuthority:
         if self.state is None or self.state.is_over:
             raise Refusal("no hand is being played")
         try:
-            action = read_action(self.game, decision, seat)
+            action = read_action(self._rules, decision, seat)
         except RecordError as exc:
             raise Refusal(str(exc)) from None
         if decision.get("seat", seat) == seat and self.state.repeats(action):
             return  # a second "Got it": accepted, nothing to log
         proof = self.deal.play_proof(action)
-        move = sign_action(self.identity, self.game, action, table=self.table,
-                           hand=self.match.hand_number, seen=self.chain.seq, head=self.chain.head,
+        chain = self._log_chain
+        move = sign_action(self.identity, self._rules, action, table=self._table_id,
+                           hand=self._match.hand_number, seen=chain.seq, head=chain.head,
                            rng=self.rng, mental=proof)
         self._log_move(out, move.signed, Admitted(action, move.forms.full, move.nonce, proof))
 
@@ -473,10 +507,10 @@ class HostAuthority:
 
     def _check_action(self, seat: int, signed: dict, private: dict | None) -> Admitted | None:
         key = self.seats[seat].key
-        binding = self.deal.binding(seat, self.chain.seq + 1, self.archive.hash_at)
+        binding = self.deal.binding(seat, self._log_chain.seq + 1, self.archive.hash_at)
         return self.deal.admit(seat, key, signed, private, binding)
 
-    def _log_move(self, out: Out, signed: dict, move: Admitted, carried: list = ()) -> None:
+    def _log_move(self, out: Out, signed: dict, move: Admitted, carried: Sequence[dict] = ()) -> None:
         """The deal checks and logs the move (the rules are the last check; nothing is
         logged if it is refused), then goes on (the hand's end)."""
         log = self._logger(out)
@@ -488,8 +522,9 @@ class HostAuthority:
         problem = self.seats.rejoin_problem(seat, fp)
         if problem:
             raise Refusal(problem)
-        if last_seq > self.chain.seq:
-            raise Refusal(f"this table's log ends at entry {self.chain.seq}, not {last_seq}")
+        head = self._log_chain.seq
+        if last_seq > head:
+            raise Refusal(f"this table's log ends at entry {head}, not {last_seq}")
         if not self.seats[seat].connected:
             logged = Out()
             self._append(logged, RejoinBody(seat))

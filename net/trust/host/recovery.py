@@ -144,7 +144,7 @@ class TailRecovery:
         out = RecoveryOut()
         if self.active:
             self.awaited = {fp: s for fp, s in self.awaited.items() if fp in self.reported}
-            if self.phase is Phase.FETCHING:
+            if self.phase is Phase.FETCHING and self.source is not None:  # (always one then)
                 self.reported[self.source] = self.chain.seq
                 self.source, self.phase = None, Phase.WAITING
             self._next(out)

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import IllegalAction, RecordError, make_game
+from engine import Game, IllegalAction, RecordError, make_game
 from engine.bots.knowledge import Knowledge
 
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
@@ -94,7 +94,7 @@ class PeerReplica:
         self.chain = Chain(table)
         self.log = HeldLog()  # every entry accepted
         self.halted: IntegrityAlert | None = None
-        self.game = None
+        self.game: Game | None = None
         self.seats = Seats()
         self.options: dict = {}
         self.scores: list[int] | None = None
@@ -134,6 +134,13 @@ class PeerReplica:
     @property
     def seq(self) -> int:
         return self.chain.seq
+
+    @property
+    def _rules(self) -> Game:
+        """The game the table entry (the log's first) names: every later entry is of it."""
+        if self.game is None:
+            raise RuntimeError("no table entry yet: no game")
+        return self.game
 
     @property
     def round(self):
@@ -208,8 +215,8 @@ class PeerReplica:
             done = commit()
             if done:
                 out.verified.append(done)
-        for v in self._named:
-            out.named.append(self._alert(v, signed.wire, entry.seq, start))
+        for named in self._named:
+            out.named.append(self._alert(named, signed.wire, entry.seq, start))
         self._named.clear()
         self.chain.advance(signed)
         self.log.append(signed)
@@ -262,7 +269,9 @@ class PeerReplica:
         if kind == "action" or kind in self.deal.KINDS:
             return self.deal.check(entry, message)
         check = self._TABLE_CHECKS.get(type(body))
-        self._need(check is not None, entry, f"a {kind} entry with no such deal under way")
+        if check is None:  # a hand's entry with no such deal under way
+            raise Violation(HOST, self.host_seat, "kind",
+                            f"entry {entry.seq}: a {kind} entry with no such deal under way")
         return check(self, body, entry)
 
     def _close_hand(self, scores: list[int], winner) -> None:
@@ -270,7 +279,9 @@ class PeerReplica:
         and dealer (its deal stays, closed, until the next hand opens)."""
         self.scores, self.winner = scores, winner
         self.hand_number += 1
-        self.dealer = (self.dealer + 1) % self.game.num_players
+        if self.dealer is None:
+            raise RuntimeError("a hand closed before its game started")  # (which sets the dealer)
+        self.dealer = (self.dealer + 1) % self._rules.num_players
 
     def forget_hand(self) -> None:
         """A hand abandoned (a takeover): its deal and what was shown of it are forgotten."""
@@ -297,8 +308,9 @@ class PeerReplica:
     def _on_seat(self, body: SeatBody, entry: Entry):
         seat, kind, key = body.seat, body.kind, body.key
         problem = Seat.body_problem(body, self.game.num_players if self.game else 0, self.host_key)
-        self._need(problem is None, entry, problem)
-        if body.readmit and kind == "human" and key != self.key and seat in self.held:
+        self._need(problem is None, entry, problem or "")
+        if body.readmit and kind == "human" and key is not None and key != self.key \
+                and seat in self.held:
             raise Violation(HOST, self.host_seat, "readmit",
                             f"entry {entry.seq} gave my seat {seat} to a new key "
                             f"({fingerprint(key)}), but I never lost mine")
@@ -319,11 +331,11 @@ class PeerReplica:
         dealer = body.dealer
         self._need(self.game is not None and self._between_hands(allow_over=True), entry,
                    "a game may start only between hands")
-        self._need(isinstance(dealer, int) and 0 <= dealer < self.game.num_players, entry,
+        self._need(isinstance(dealer, int) and 0 <= dealer < self._rules.num_players, entry,
                    "the dealer is not a seat")
 
         def commit():
-            self.scores = self.game.initial_scores()
+            self.scores = self._rules.initial_scores()
             self.hand_number, self.dealer, self.winner = 0, dealer, None
             self.deal = NO_DEAL
         return commit

@@ -131,6 +131,18 @@ class CheckedHand:
         return self.shadow is not None and self.end is None
 
     @property
+    def over(self) -> bool:
+        """Dealt and played out (its end may not be logged yet)."""
+        return self.shadow is not None and self.shadow.state.is_over
+
+    @property
+    def dealt_shadow(self) -> Shadow:
+        """The shadow, where the hand must have been dealt (a move, the spare learned)."""
+        if self.shadow is None:
+            raise ValueError("the hand is not dealt yet")
+        return self.shadow
+
+    @property
     def me(self) -> int | None:
         """The seat this key held when the hand was dealt (its shadow's)."""
         return self.shadow.me if self.shadow is not None else None

@@ -33,7 +33,7 @@ from __future__ import annotations
 from net.trust.signing import opens, seal
 
 from . import flows
-from .errors import MentalError
+from .errors import MentalError, Refused
 from .keys import PartySecrets
 from .machine import Dealt, MentalDeal, Send
 from .sequencer import MENTAL_DOMAIN, restart_problem, without
@@ -56,6 +56,13 @@ class DealClient:
         self.me = keys.index(self.identity.public_key) if self.identity.public_key in keys else None
         self.machine = None if self.me is None else MentalDeal(
             setup, self.me, PartySecrets.derive(self.identity, setup.context))
+
+    @property
+    def as_party(self) -> MentalDeal:
+        """The machine, for what only a party of the deal does: play, check a play, show."""
+        if self.machine is None:
+            raise Refused("this client is no party of the deal")
+        return self.machine
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -83,12 +90,12 @@ class DealClient:
     def play(self, seat: int, card: int) -> dict:
         """This party's proof for playing ``card`` from ``seat``: the ``mental-play``
         message, for the move to carry (the move's signature is its)."""
-        [send] = self.machine.play(seat, card)
+        [send] = self.as_party.play(seat, card)
         return send.message
 
     def check_play(self, party: int, message: dict) -> int | None:
         """``MentalDeal.check_play``: the card a party's play proof opens, nothing recorded."""
-        return self.machine.check_play(party, message)
+        return self.as_party.check_play(party, message)
 
     def logged_play(self, party: int, message: dict) -> list[dict]:
         """A play proof as a logged move carries it (the move signed by ``party``'s key);
@@ -111,7 +118,7 @@ class DealClient:
     def claim_redeal(self, seat: int) -> list[dict]:
         """Show ``seat``'s hand to have the deal redone (sent on its own when the hand
         calls for it; a test makes a false claim with it)."""
-        return self._take(self.machine.claim_redeal(seat))
+        return self._take(self.as_party.claim_redeal(seat))
 
     def _take(self, outputs) -> list[dict]:
         sends = []

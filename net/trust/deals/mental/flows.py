@@ -93,7 +93,7 @@ def by_player(action: Action) -> Commit | PlayCard | None:
 def after(game, state, events, opened: bool) -> list:
     """The steps every party takes after an action with these ``events`` (``state``:
     after it; ``opened``: whether the spare is face up already)."""
-    steps = []
+    steps: list[OpenToAll | Give | OpenTo | Finish] = []
     if not opened and spare_public(game, state):
         steps.append(OpenToAll())
     for event in events:

@@ -33,11 +33,12 @@ class _Encoded:
     """An immutable value over its 32-byte encoding; equal when type and bytes are."""
 
     __slots__ = ("raw",)
+    raw: bytes  # the slot, set once by __init__ (declared here for the type checker)
 
     def __init__(self, raw: bytes):
         object.__setattr__(self, "raw", raw)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __eq__(self, other: object) -> bool:
@@ -80,7 +81,7 @@ class Scalar(_Encoded):
     def __sub__(self, other: "Scalar") -> "Scalar":
         return Scalar(sodium.crypto_core_ed25519_scalar_sub(self.raw, other.raw))
 
-    def __mul__(self, other):
+    def __mul__(self, other: "Scalar") -> "Scalar":
         """``scalar * scalar`` is a scalar; ``scalar * point`` is ``Point.__rmul__``."""
         if type(other) is not Scalar:
             return NotImplemented

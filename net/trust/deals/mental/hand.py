@@ -92,9 +92,17 @@ class PartyHand:
         return self.client.setup
 
     @property
+    def replayed(self) -> PartialHand:
+        """The replay, there once this party's hands are dealt (an onlooker's from the
+        start): no move, and no state to sign, comes before."""
+        if self.partial is None:
+            raise RuntimeError("the hand is read before its cards are dealt")
+        return self.partial
+
+    @property
     def state(self):
         """The hand as this client replays it (exact in its public view until the end)."""
-        return self.partial.state
+        return self.replayed.state
 
     def owed(self) -> list[int] | None:
         """The parties whose deal messages the hand waits for once the cards are dealt (a
@@ -173,13 +181,17 @@ class PartyHand:
     def check(self, action: Action) -> None:
         """The rules' judgement of a move, as ``move`` makes it, with nothing recorded: the
         engine's ``IllegalAction``/``Contradiction`` naming the seat."""
-        self.partial.step(action, action.kind in SECRET and action.value is None)
+        self.replayed.step(action, action.kind in SECRET and action.value is None)
 
     def move(self, action: Action, play: dict | None = None, party: int | None = None) -> list[dict]:
         """A logged move (a secret one with its cards None unless it is this party's)."""
         hidden = action.kind in SECRET and action.value is None
-        stepped = self.partial.step(action, hidden)
-        sends = self.logged_play(party, play) if play is not None else []
+        stepped = self.replayed.step(action, hidden)
+        sends: list[dict] = []
+        if play is not None:
+            if party is None:
+                raise TypeError("a played card's proof is logged with its party")
+            sends = self.logged_play(party, play)
         if action.kind == "play" and not self.onlooker:
             proven = self.played.get(action.seat, [])
             count = sum(1 for a, _ in self._steps if a.kind == "play" and a.seat == action.seat)
@@ -206,7 +218,7 @@ class PartyHand:
         if self.verified is None:
             return None
         hands, spare = self.verified.hands, self.verified.spare
-        by_position = {}
+        by_position: dict[int, int] = {}  # deck position -> card
         for seat in range(self.setup.num_players):
             by_position.update(zip(self.setup.dealt(seat), hands[seat]))
         by_position.update(zip(self.setup.spare(), spare))

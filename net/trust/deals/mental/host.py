@@ -67,6 +67,7 @@ class MentalHost(HostDeal):
     OPENS = ml.DEAL
     PRIVATE = True
     KINDS = (ml.DEAL, ml.MESSAGE, ml.RESTART, ml.DEALT, HAND_END, REVEAL)
+    round: ml.MentalRound
 
     @staticmethod
     def opening(table: HandTable) -> tuple[MentalDealBody, None]:
@@ -133,6 +134,7 @@ class MentalHost(HostDeal):
         if played is not None:  # a played card's proof that its move could not be logged with
             step = lambda: party.logged_play(body.party, played["body"]["mental"])  # noqa: E731
         else:
+            assert signed is not None  # one of the two (``MentalBody.problem``)
             if restoring:
                 self.sequencer.submit(self.setup.parties[body.party].key, signed, self.table.now())
             step = lambda: party.logged(body.party, signed)  # noqa: E731
@@ -203,6 +205,7 @@ class MentalHost(HostDeal):
                 raise Refusal(f"the deal message was not logged: {exc}") from None
             if index is not None:
                 party, _ = self.sequencer.log[index]
+                assert party is not None  # a message's place in the log (a restart's has none)
                 log(MentalBody(party, signed=envelope))
             queue += [(own, e) for e in self._take_unlogged()]
         self._moved_on(log)
@@ -345,7 +348,7 @@ class MentalHost(HostDeal):
         self.unlogged += sends
         state = self.match.state = self.party.state
         private = {"action": move.full, "nonce": move.nonce} if party == 0 and move.nonce else None
-        events = ml.public_events(self.table.game.deck, self.party.partial.events, self.public_view())
+        events = ml.public_events(self.table.game.deck, self.party.replayed.events, self.public_view())
         log(ActionEntryBody.of(signed, move.body), private=private,
             state_hash=state.state_hash() if ml.signs_state(self.party) else None, applied=events)
 

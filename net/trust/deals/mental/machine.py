@@ -105,7 +105,7 @@ class MentalDeal(DealRecord):
         else:
             share_point = self._my_share(position)
             share = share_point.raw
-            proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[position].c1],
+            proof = prove_dleq(self.secrets.x, self.secrets.key, [self._deck[position].c1],
                                [share_point], self._play_context(seat, position),
                                self.secrets.nonce_key)
             self._proven_plays[(self.me, seat, position, share, proof)] = card  # made here
@@ -117,7 +117,7 @@ class MentalDeal(DealRecord):
         self._own(seat)
         positions = list(self.setup.dealt(seat))
         shares = [self._my_share(p) for p in positions]
-        proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[p].c1 for p in positions],
+        proof = prove_dleq(self.secrets.x, self.secrets.key, [self._deck[p].c1 for p in positions],
                            shares, self._show_context(seat, positions), self.secrets.nonce_key)
         return [Send(self._message(mm.SHOW, seat=seat, positions=positions,
                                    shares=b"".join(s.raw for s in shares), proof=proof))]
@@ -280,7 +280,7 @@ class MentalDeal(DealRecord):
         if positions != list(self.setup.dealt(seat)) or self.final is None:
             raise BadMessage("a shown hand must be every position dealt to the seat", sender)
         shares = [Point(message["shares"][i:i + 32]) for i in range(0, len(message["shares"]), 32)]
-        if not verify_dleq(self.keys[sender], [self.final[p].c1 for p in positions], shares,
+        if not verify_dleq(self.keys[sender], [self._deck[p].c1 for p in positions], shares,
                            message["proof"], self._show_context(seat, positions)):
             self._blame_deck()
             self._cheat(sender, "share", f"the shares showing seat {seat}'s hand do not check out")
@@ -288,7 +288,7 @@ class MentalDeal(DealRecord):
         cards = []
         for p, share in zip(positions, shares):
             others = [s for party, s in self.shares[p].items() if party != sender]
-            card = self._card(decks.decrypt(self.final[p], others + [share]))
+            card = self._card(decks.decrypt(self._deck[p], others + [share]))
             if card is None or len(others) != self.parties - 1:
                 return self._reveal("audit", f"seat {seat}'s shown hand is not cards of this deck")
             cards.append(card)
@@ -313,7 +313,8 @@ class MentalDeal(DealRecord):
 
     # -- the deal's steps -----------------------------------------------------------------
     def _shuffle_if_my_turn(self) -> list:
-        if len(self.decks) != self.me or self._sent_shuffle or self._pads is None:
+        if len(self.decks) != self.me or self._sent_shuffle or self._pads is None \
+                or self.joint is None:  # (the pads come with the joint key)
             return []
         source = decks.initial_deck(self.size, self.joint) if self.me == 0 \
             else self._decode(self.me - 1)
@@ -335,7 +336,7 @@ class MentalDeal(DealRecord):
 
     def _batch(self, positions, to: int | None) -> dict:
         shares = [self._my_share(p) for p in positions]
-        proof = prove_dleq(self.secrets.x, self.secrets.key, [self.final[p].c1 for p in positions],
+        proof = prove_dleq(self.secrets.x, self.secrets.key, [self._deck[p].c1 for p in positions],
                            shares, self._batch_context(self.me, to, positions),
                            self.secrets.nonce_key)
         raw = b"".join(s.raw for s in shares)
@@ -350,12 +351,12 @@ class MentalDeal(DealRecord):
         to, positions = raw["to"], tuple(raw["positions"])
         if to is not None and not (0 <= to < self.parties and to != sender):
             raise BadMessage(f"shares for party {to}", sender)
-        spare = set(self.setup.spare())
         for p in positions:
-            if p in spare:
+            dealt_to = self.setup.seat_of(p)  # None: a spare position
+            if dealt_to is None:
                 if self.audience.setdefault(p, to) != to:
                     self._cheat(sender, "share", f"spare position {p} was opened to two audiences")
-            elif to is None or self.setup.owner(self.setup.seat_of(p)) != to:
+            elif to is None or self.setup.owner(dealt_to) != to:
                 self._cheat(sender, "share", f"it published a share of position {p} for a party "
                                              "that was not dealt it")
         if all(sender in self.shares[p] for p in positions):
@@ -368,28 +369,9 @@ class MentalDeal(DealRecord):
         shares = tuple(Point(raw_shares[i:i + 32]) for i in range(0, len(raw_shares), 32))
         return ShareBatch(sender, to, positions, shares, raw["proof"])
 
-    def _check_batch(self, batch: ShareBatch) -> None:
-        ok = verify_dleq(self.keys[batch.prover], [self.final[p].c1 for p in batch.positions],
-                         batch.shares, batch.proof,
-                         self._batch_context(batch.prover, batch.to, batch.positions))
-        if not ok:
-            self._blame_deck()
-            to = "everyone" if batch.to is None else f"party {batch.to}"
-            self._cheat(batch.prover, "share", f"its decryption shares for {to} (positions "
-                                               f"{list(batch.positions)}) do not check out")
-
-    def _check_batches(self, positions: set[int] | None) -> None:
-        keep = []
-        for batch in self._unchecked:
-            if positions is None or positions.intersection(batch.positions):
-                self._check_batch(batch)
-            else:
-                keep.append(batch)
-        self._unchecked = keep
-
     def _progress(self) -> list:
         """What this party can decrypt now: its hands once, opened spare cards."""
-        out = []
+        out: list[Dealt | Opened] = []
         mine = [p for i, party in enumerate(self.setup.parties) if i == self.me
                 for seat in party.seats for p in self.setup.dealt(seat)]
         if not self._hand_told and self.final is not None and \
@@ -409,7 +391,7 @@ class MentalDeal(DealRecord):
             if p in self.known:
                 continue
             if audience is None and len(self.shares[p]) == self.parties:
-                card = self._card(decks.decrypt(self.final[p], self.shares[p].values()))
+                card = self._card(decks.decrypt(self._deck[p], self.shares[p].values()))
                 public = True
             elif audience == self.me and len(self.shares[p]) == self.parties - 1:
                 card, public = self._decrypt_for_me(p), False

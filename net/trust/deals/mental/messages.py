@@ -22,9 +22,14 @@ checked. ``check`` validates shape, types and lengths only; the machine checks m
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NoReturn
+
 from .errors import BadMessage
 from .group import POINT_BYTES
 from .proofs import PROOF_BYTES
+
+Bad = Callable[[str], NoReturn]  # raises BadMessage naming the sender
 
 KEY = "mental-key"
 SHUFFLE = "mental-shuffle"
@@ -53,7 +58,7 @@ def make(kind: str, hand: int, attempt: int, **fields) -> dict:
 
 def check(message: object, sender: int, deck_size: int) -> dict:
     """The message if it is well formed; BadMessage (naming ``sender``) if not."""
-    def bad(why: str):
+    def bad(why: str) -> NoReturn:
         raise BadMessage(why, sender)
 
     if not isinstance(message, dict) or message.get("type") not in _FIELDS:
@@ -109,34 +114,34 @@ def check(message: object, sender: int, deck_size: int) -> dict:
     return message
 
 
-def _batch(batch: dict, deck_size: int, bad) -> None:
+def _batch(batch: dict, deck_size: int, bad: Bad) -> None:
     _positions(batch["positions"], deck_size, bad)
     _bytes(batch["shares"], POINT_BYTES * len(batch["positions"]), "shares", bad)
     _bytes(batch["proof"], PROOF_BYTES, "proof", bad)
 
 
-def _int(value, name, bad) -> None:
+def _int(value, name, bad: Bad) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         bad(f"'{name}' must be a whole number ≥ 0")
 
 
-def _bytes(value, length, name, bad) -> None:
+def _bytes(value, length, name, bad: Bad) -> None:
     if not isinstance(value, bytes) or len(value) != length:
         bad(f"'{name}' must be {length} bytes")
 
 
-def _label(value, bad) -> None:
+def _label(value, bad: Bad) -> None:
     if not isinstance(value, str) or not 0 < len(value) <= MAX_LABEL:
         bad(f"'label' must be a name of 1 to {MAX_LABEL} characters")
 
 
-def _position(value, deck_size, bad) -> None:
+def _position(value, deck_size, bad: Bad) -> None:
     _int(value, "position", bad)
     if value >= deck_size:
         bad(f"position {value} is outside a deck of {deck_size}")
 
 
-def _positions(values, deck_size, bad, allow_empty=False) -> None:
+def _positions(values, deck_size, bad: Bad, allow_empty=False) -> None:
     if not isinstance(values, list) or (not values and not allow_empty):
         bad("'positions' must be a non-empty list")
     for value in values:

@@ -73,6 +73,8 @@ class MentalPeer(PeerDeal):
     PRIVATE = True
     KINDS = (ml.MESSAGE, ml.RESTART, ml.DEALT, HAND_END, REVEAL)
     SELF_CHECKED = ("action",)
+    round: ml.MentalRound
+    hand: CheckedHand
 
     @classmethod
     def opening(cls, t: PeerTable, entry, message) -> "MentalPeer":
@@ -128,9 +130,10 @@ class MentalPeer(PeerDeal):
         self.t.need(0 <= party < len(self.setup.parties), entry, "a deal message with no deal")
         if self.cheat is not None:
             return None  # the attempt is void: its messages are taken unread until the restart
-        if body.played is not None:
-            return self._on_played_alone(entry, party, body.played)
-        signed = body.signed
+        played, signed = body.played, body.signed
+        if played is not None:
+            return self._on_played_alone(entry, party, played)
+        assert signed is not None  # one of the two (``MentalBody.problem``)
         sends, found = self._deal_step(lambda: self.party.logged(party, signed), entry)  # (its batches checked)
         if self._held is not None and self.party.verified is not None and found is None:
             raise self._held  # the audit found no cheat: the move was wrong after all
@@ -146,12 +149,13 @@ class MentalPeer(PeerDeal):
         """A played card's proof the host logged without its move (it breaks a rule of the
         deal, or only an audit settles it): the move as its player signed and bound it."""
         t, hand = self.t, self.hand
-        t.need(hand.playing and not hand.shadow.state.is_over, entry,
+        t.need(hand.playing and not hand.over, entry,
                "a played card while no hand is being played")
         body = logged_move(entry, signed, t.seats(), t.host_seat(), self.binding(entry))
         t.need(body.mental is not None and "play" in body.action
                and self.setup.parties[party].key == t.seats()[body.seat].key, entry,
                "a played card's proof that is not its party's")
+        assert body.mental is not None  # (the need above)
         sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
 
         def commit():
@@ -226,7 +230,7 @@ class MentalPeer(PeerDeal):
 
     def _shadow(self) -> Shadow:
         party, me = self.party, None if self.party.onlooker else self.t.seat()
-        mine = frozenset(party.hands.get(me, ()))
+        mine = frozenset(party.hands.get(me, ())) if me is not None else frozenset()
         return Shadow(self.t.game(), me, party.setup.dealer, mine, frozenset(party.spare),
                       hand=party.partial)
 
@@ -240,7 +244,7 @@ class MentalPeer(PeerDeal):
     def _on_action(self, logged: ActionEntryBody, entry, message):
         t, hand, party = self.t, self.hand, self.party
         t.need(self.cheat is None, entry, f"a move logged on a deal proven broken ({self.cheat})")
-        t.need(hand.playing and not hand.shadow.state.is_over, entry,
+        t.need(hand.playing and not hand.over, entry,
                "an action while no hand is being played")
         body = logged_move(entry, logged.signed, t.seats(), t.host_seat(), self.binding(entry))
         action, _ = self._logged(body, entry)
@@ -289,7 +293,7 @@ class MentalPeer(PeerDeal):
         not blamed on its player: the audit's verdict names the cheat. Only if every
         party's secrets then check out is the move's player named (``_on_mental``). The
         proof the move carries is taken first: it may be what shows the card twice."""
-        sends = []
+        sends: list[dict] = []
         if body.mental is not None and not ml.auditing(self.party):
             sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
             if found is not None:
@@ -319,8 +323,8 @@ class MentalPeer(PeerDeal):
 
     # -- this seat's moves ----------------------------------------------------------------------
     def may_decide(self, seat: int | None) -> None:
-        if not self.party.onlooker and (ml.spare_pending(self.party)
-                                        or ml.spare_coming(self.party, seat)):
+        if not self.party.onlooker and (ml.spare_pending(self.party) or (
+                seat is not None and ml.spare_coming(self.party, seat))):
             raise IllegalAction("the spare is on its way: wait a moment", seat)
         super().may_decide(seat)
 
@@ -356,7 +360,7 @@ class MentalPeer(PeerDeal):
         hand = self.hand
         if self.party.onlooker or seat is None or not hand.playing:
             return None  # an onlooker's cards are the host's this hand: its view is the host's
-        if hand.shadow.hand is not self.party.partial:  # the spare learned since the move
+        if hand.dealt_shadow.hand is not self.party.partial:  # the spare learned since the move
             self.hand = hand.with_shadow(self._shadow())
         view = self.party.state.view(seat)
         if ml.spare_pending(self.party) or ml.spare_coming(self.party, seat):
@@ -373,7 +377,7 @@ class MentalPeer(PeerDeal):
             def take():
                 self.hand, self._final = hand.ended(body), None
             return take
-        t.need(hand.playing and hand.shadow.state.is_over and body.hand == self.round.hand
+        t.need(hand.playing and hand.over and body.hand == self.round.hand
                and self.party.verified is not None and self.cheat is None, entry,
                "a hand end before the hand was over and the deal verified")
         try:
@@ -401,6 +405,7 @@ class MentalPeer(PeerDeal):
                     and body.hand == self.round.hand, entry, "a reveal before the hand ended")
 
         def commit():
+            assert hand.end is not None  # (the need above)
             self.round.revealed = True
             self.t.close_hand(list(hand.end.scores), hand.end.winner)
             return verified(body, hand, self._final) if self._final is not None else None

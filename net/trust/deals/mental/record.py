@@ -12,6 +12,7 @@ redeal rule. The machine adds the session's calls and the message handlers.
 from __future__ import annotations
 
 import hashlib
+from typing import NoReturn
 
 from engine import canonical
 
@@ -37,7 +38,7 @@ class DealRecord:
         self.parties = len(setup.parties)
         self.keys: dict[int, Point] = {}
         self.joint: Point | None = None
-        self._pads = None
+        self._pads: list[decks.Ciphertext] | None = None  # made once the joint key is known
         self.decks: list[bytes] = []  # the published decks, in shuffle order
         self.final: list[decks.Ciphertext] | None = None
         self.shares: list[dict[int, Point]] = [{} for _ in range(self.size)]
@@ -81,6 +82,14 @@ class DealRecord:
         return sorted(owing)
 
     # -- helpers --------------------------------------------------------------------------
+    @property
+    def _deck(self) -> list[decks.Ciphertext]:
+        """The final deck, that every share, play and shown hand is of: the steps that read
+        it come after the last shuffle (a message that jumps ahead is named before)."""
+        if self.final is None:
+            raise Refused("the deck is not dealt yet")
+        return self.final
+
     def _message(self, kind: str, **fields) -> dict:
         return mm.make(kind, self.context.hand, self.context.attempt, **fields)
 
@@ -122,7 +131,7 @@ class DealRecord:
         share = self._own_share.get(position)
         if share is None:
             try:
-                share = self._own_share[position] = self.secrets.x * self.final[position].c1
+                share = self._own_share[position] = self.secrets.x * self._deck[position].c1
             except GroupError:
                 self._blame_deck()  # libsodium refused the deck's point: name its shuffler
                 raise
@@ -130,7 +139,7 @@ class DealRecord:
 
     def _decrypt_for_me(self, position: int) -> int | None:
         shares = [s for party, s in self.shares[position].items() if party != self.me]
-        return self._card(decks.decrypt(self.final[position], shares + [self._my_share(position)]))
+        return self._card(decks.decrypt(self._deck[position], shares + [self._my_share(position)]))
 
     def _card(self, point: Point) -> int | None:
         return decks.card_lookup(self.size).get(point)
@@ -162,7 +171,7 @@ class DealRecord:
         partial = self._partial.get(position)
         if partial is None:
             others = [s for party, s in self.shares[position].items() if party != reader]
-            partial = self._partial[position] = decks.decrypt(self.final[position], others)
+            partial = self._partial[position] = decks.decrypt(self._deck[position], others)
         return partial
 
     def _open_play(self, sender: int, message: dict) -> tuple[int, int, int | None]:
@@ -171,6 +180,8 @@ class DealRecord:
         its card decrypted, once: not at all if this party made it (``play``), not again
         once ``check_play`` passed it."""
         seat, position = message["seat"], message["position"]
+        if self.final is None:  # no key nor deck to check it against: not a crash here
+            self._cheat(sender, "order", "it played a card before the deck was final")
         self._sender_plays(sender, seat)
         if position not in self.holdings[seat]:
             dealt_to = self.setup.seat_of(position)
@@ -188,7 +199,7 @@ class DealRecord:
         share = Point(message["share"])  # its proof's check multiplies it: libsodium checks it
         proven = (sender, seat, position, message["share"], message["proof"])
         if proven not in self._proven_plays:
-            if not verify_dleq(self.keys[sender], [self.final[position].c1], [share],
+            if not verify_dleq(self.keys[sender], [self._deck[position].c1], [share],
                                message["proof"], self._play_context(seat, position)):
                 self._blame_deck()
                 self._cheat(sender, "share", f"the decryption share of the card seat {seat} "
@@ -204,6 +215,25 @@ class DealRecord:
         if card is None or self._seen(card, position):
             return seat, position, None
         return seat, position, card
+
+    def _check_batch(self, batch: ShareBatch) -> None:
+        ok = verify_dleq(self.keys[batch.prover], [self._deck[p].c1 for p in batch.positions],
+                         batch.shares, batch.proof,
+                         self._batch_context(batch.prover, batch.to, batch.positions))
+        if not ok:
+            self._blame_deck()
+            to = "everyone" if batch.to is None else f"party {batch.to}"
+            self._cheat(batch.prover, "share", f"its decryption shares for {to} (positions "
+                                               f"{list(batch.positions)}) do not check out")
+
+    def _check_batches(self, positions: set[int] | None) -> None:
+        keep = []
+        for batch in self._unchecked:
+            if positions is None or positions.intersection(batch.positions):
+                self._check_batch(batch)
+            else:
+                keep.append(batch)
+        self._unchecked = keep
 
     def _commit_digest(self, secrets: PartySecrets, seat: int, label: str, positions) -> bytes:
         salt = secrets.salt(f"{seat}/{label}")
@@ -221,7 +251,7 @@ class DealRecord:
         return self.context.transcript("show", party=self.setup.owner(seat), seat=seat,
                                        positions=list(positions))
 
-    def _cheat(self, party: int, rule: str, detail: str):
+    def _cheat(self, party: int, rule: str, detail: str) -> NoReturn:
         cheat = Cheat(party, tuple(self.setup.parties[party].seats), rule, detail)
         self.failed = cheat
         raise cheat

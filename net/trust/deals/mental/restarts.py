@@ -20,13 +20,17 @@ checked here, on what this peer knows (``EndedHand``):
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine import IllegalAction
 
 from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.log import Verdict
 from net.trust.entries import MentalRestartBody
+from net.trust.values import Seats
+
+if TYPE_CHECKING:
+    from net.trust.deals.mental.hand import PartyHand
 
 
 class RestartRefused(Exception):
@@ -105,9 +109,10 @@ class RestartWatch:
         """How long every one of ``seats`` has been away, as far as this peer can time it
         (forever for a drop it could not time)."""
         times = [self.drops.get(seat) for seat in seats]
-        if any(at is None for at in times):
+        timed = [at for at in times if at is not None]
+        if len(timed) < len(times):
             return float("inf")
-        return now - max(times)
+        return now - max(timed)
 
 
 def locked_away(setup, seats, seat: int) -> bool:
@@ -120,11 +125,11 @@ def locked_away(setup, seats, seat: int) -> bool:
 class EndedHand(NamedTuple):
     """What a peer knows of the hand a restart ends."""
 
-    party: object  # its ``PartyHand``
+    party: PartyHand
     dealt: bool  # the cards were dealt ("mental-dealt" logged)
     awaited: list | None  # the parties whose deal messages the deal waits for (None: unknown)
     cheat: Verdict | None  # a party its own deal client proved broke a rule
-    seats: object  # the table's ``Seats``
+    seats: Seats  # the table's
     watch: RestartWatch
     now: float
 

@@ -46,6 +46,7 @@ def hand_end_body(game, match, state=None) -> HandEndBody:
 class SeededHost(HostDeal):
     OPENS = COMMIT
     KINDS = (COMMIT, CONTRIBUTION, SKIP, DEAL, HAND_END, REVEAL)
+    round: fairdeal.DealRound
 
     @staticmethod
     def opening(table: HandTable, rng, contributors: list[int]) -> tuple[CommitBody, dict]:

@@ -31,6 +31,8 @@ class SeededPeer(PeerDeal):
     OPENS = "commit"
     KINDS = ("skip", "contribution", "deal", "hand_end", "reveal")
     SELF_CHECKED = ("deal", "action")
+    round: fairdeal.DealRound
+    hand: CheckedHand
 
     @classmethod
     def opening(cls, t: PeerTable, entry, message) -> "SeededPeer":
@@ -115,13 +117,13 @@ class SeededPeer(PeerDeal):
     # -- moves ---------------------------------------------------------------------------------
     def _on_action(self, logged: ActionEntryBody, entry, message):
         t, hand = self.t, self.hand
-        t.need(hand.playing and not hand.shadow.state.is_over, entry,
+        t.need(hand.playing and not hand.over, entry,
                "an action while no hand is being played")
         t.need(logged.move.mental is None, entry, "a deal proof with a move under the seeded deal")
         game, host_seat = t.game(), t.host_seat()
         body = logged_move(entry, logged.signed, t.seats(), host_seat, self.binding(entry))
         action, hidden = logged_action(game, body, message.action, hand.me, entry.seq)
-        shadow, deferred = compare(game, hand.shadow.with_step(action, hidden), entry, message,
+        shadow, deferred = compare(game, hand.dealt_shadow.with_step(action, hidden), entry, message,
                                    hand.me, host_seat)
         self.check_private(game, entry, message, shadow, t.seat(), host_seat)
         step = Step(entry.seq, body, entry.state_hash)
@@ -142,7 +144,7 @@ class SeededPeer(PeerDeal):
     # -- the end of the hand ----------------------------------------------------------------------
     def _on_hand_end(self, body: HandEndBody, entry, message):
         hand = self.hand
-        self.t.need(hand.playing and hand.shadow.state.is_over and body.hand == self.round.hand,
+        self.t.need(hand.playing and hand.over and body.hand == self.round.hand,
                     entry, "a hand end while the hand is being played")
         return lambda: setattr(self, "hand", hand.ended(body))
 
@@ -150,12 +152,14 @@ class SeededPeer(PeerDeal):
         t, hand, rnd = self.t, self.hand, self.round
         t.need(hand.end is not None and not rnd.revealed and body.hand == rnd.hand, entry,
                "a reveal before the hand ended")
-        problem = rnd.reveal_problem(body.secret)
+        problem = "the reveal does not give the hand's secret" if body.secret is None \
+            else rnd.reveal_problem(body.secret)
         if problem:
             raise Violation(HOST, t.host_seat(), "commitment", problem)
         state = verify_hand(t.game(), rnd, hand, body, t.scores(), t.host_seat())
 
         def commit():
+            assert hand.end is not None  # (the need above)
             rnd.secret, rnd.revealed = body.secret, True
             t.close_hand(list(hand.end.scores), hand.end.winner)
             return verified(body, hand, state)

@@ -29,6 +29,8 @@ def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: Reveal
                 scores: list[int], host_seat: int | None):
     """Replay the hand with every card known (``scores``: the running scores before it);
     the final state, or a Violation naming the first fault."""
+    if reveal.secret is None:
+        raise Violation(HOST, host_seat, "commitment", "the reveal does not give the hand's secret")
     state = game.deal(fairdeal.seed(rnd.table, rnd.hand, reveal.secret, rnd.contributions),
                       rnd.dealer)
     if hand.me is not None and frozenset(state.dealt[hand.me]) != hand.my_hand:
@@ -36,7 +38,7 @@ def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: Reveal
                         "commitment and the contributions give")
     if state.state_hash() != hand.deal_hash:
         raise Violation(HOST, host_seat, "deal", "the deal entry's state is not the deal the seed gives")
-    known = hand.shadow.known_spare
+    known = hand.dealt_shadow.known_spare
     if known and not known <= frozenset(state.spare):
         raise Violation(HOST, host_seat, "deal", "the spare cards I was given are not the ones dealt")
     secrets = revealed_actions(game, reveal, hand.steps, host_seat)
@@ -53,7 +55,8 @@ def verify_hand(game, rnd: fairdeal.DealRound, hand: CheckedHand, reveal: Reveal
                             f"entry {step.seq}: the signed state hash is not the replayed state's")
     result = state.result()
     end = hand.end
-    scores = [s + d for s, d in zip(scores, result.score)] if result else None
+    assert end is not None  # verified at the reveal, once the hand ended
+    scores = [s + d for s, d in zip(scores, result.score)] if result else []  # none: refused below
     if result is None or end.result != result_dict(result) or end.scores != scores \
             or end.winner != game.match_winner(scores, result):
         raise Violation(HOST, host_seat, "score", f"hand {rnd.hand}: the host's result {end.result} "
@@ -97,6 +100,7 @@ def verified(reveal: RevealBody, hand: CheckedHand, state) -> dict:
     """What a peer reports of a hand verified at its reveal (``ReplicaOut.verified``):
     the result, the scores, the record of the hand, the entries it deferred to now."""
     end = hand.end
+    assert end is not None  # verified at the reveal, once the hand ended
     return {"hand": reveal.hand, "result": end.result, "scores": list(end.scores),
             "winner": end.winner, "record": record_from_state(state),
             "deferred": list(hand.deferred)}

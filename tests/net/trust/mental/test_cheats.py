@@ -121,6 +121,25 @@ def test_shuffling_out_of_turn_is_named():
     honest_named(table, 2, "order")
 
 
+@pytest.mark.parametrize("keys_published", [False, True])
+def test_a_card_played_before_the_deck_is_final_is_named(keys_published):
+    """A play logged while the deal is still at its keys or shuffles (the sequencer logs
+    it: it screens keys, shuffles and shares only) is a broken rule, named like shares
+    sent too early, not a crash of every machine that reads it."""
+    table = rook_table()
+    if keys_published:  # every key share, and no shuffle yet
+        keys = [(i, machine.start()[0].message) for i, machine in enumerate(table.machines)]
+        for machine in table.machines:
+            for sender, message in keys:
+                machine.receive(sender, message)
+    context = table.setup.context
+    early = m.make(m.PLAY, context.hand, context.attempt, seat=1,
+                   position=table.setup.dealt(1)[0], share=G.raw, proof=bytes(64))
+    for party in table.parties:
+        table._attempt(party, lambda machine=table.machines[party]: machine.receive(1, early))
+    honest_named(table, 1, "order")
+
+
 # -- keys and decryption shares ---------------------------------------------------------
 
 def test_a_rogue_key_without_a_proof_is_named():
