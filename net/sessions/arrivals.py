@@ -42,6 +42,7 @@ from net.wire import messages as m
 from net.wire.heartbeat import Timings
 from net.wire.identity import fingerprint
 from net.sessions.events import connection_event, readmit_event, readmitted_event
+from net.trust.entries import TableBody
 
 
 class Links(Protocol):
@@ -159,7 +160,7 @@ class Arrivals:
         """What a player taking (or back in) ``seat`` is told first."""
         auth = self._authority()
         joined = {"type": "joined", "table": auth.table, "seat": seat, "head": auth.chain.seq}
-        origin = auth.log[0].body["host_key"]
+        origin = auth.log[0].entry.body_as(TableBody).host_key
         if origin != self.key:  # a table carried on (succession): who opened it
             joined["origin"] = origin
         return joined

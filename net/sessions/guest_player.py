@@ -29,6 +29,7 @@ from net.sessions.events import error_event
 from net.trust.deals.mental import log as ml
 from net.trust.moves import repeats
 from net.trust.peer.replica import ReplicaHalted
+from net.trust.entries import ActionEntryBody, DealBody, HandEndBody, MentalDealtBody, StartBody
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +117,9 @@ class GuestPlayer:
         if self.in_flight is None:
             return
         for a in accepted:
-            entry = a.entry
-            if entry.kind in ("deal", ml.DEALT, "hand_end", "start") or (
-                    entry.kind == "action" and entry.body["signed"]["sig"] == self.in_flight.sig):
+            body = a.entry.content
+            if isinstance(body, (DealBody, MentalDealtBody, HandEndBody, StartBody)) or (
+                    isinstance(body, ActionEntryBody) and body.signed["sig"] == self.in_flight.sig):
                 self.in_flight = None
                 return
 

@@ -62,6 +62,7 @@ from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
+from net.trust.entries import TableBody
                                 within)
 
 log = logging.getLogger(__name__)
@@ -483,7 +484,7 @@ class GuestCore:
         messages = self.disk_log.read(record["table"])
         if not messages or messages[0].entry.kind != "table":
             return
-        replica = self._new_replica(messages[0].entry.body["host_key"], record["table"])
+        replica = self._new_replica(messages[0].entry.body_as(TableBody).host_key, record["table"])
         out = replica.replay(messages)
         if replica.halted is not None or replica.seat != self.wanted_seat:
             log.warning("our copy of the table's log does not check (%s): fetching it whole",

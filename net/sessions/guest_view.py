@@ -27,6 +27,8 @@ from net.trust.alerts import alert_event
 from net.trust.deals.mental import log as ml
 from net.trust.deals.peer import NO_DEAL
 from net.trust.values import NOBODY, Entry
+from net.trust.entries import (DropBody, HandBody, HandEndBody, MentalRestartBody, RejoinBody, RevealBody,
+                               SeatBody, TableBody, TakeoverBody)
 
 TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 
@@ -66,21 +68,23 @@ class GuestView:
         # computer player's among them) are no one coming or going.
         setup = max((i for i, a in enumerate(accepted) if a.entry.kind == "start"), default=-1)
         for i, a in enumerate(accepted):
-            if a.entry.kind == "takeover":
-                if not self._told_before(a.entry):
-                    self._takeover(a.entry.body, was_names)
+            took = a.entry.content
+            if isinstance(took, TakeoverBody):
+                if not self._told_before(a.entry.seq, took):
+                    self._takeover(took, was_names)
             elif i > setup:
                 self._others_connection([a], was_names)
         self._watch_shuffles(accepted)
         self._away(accepted, live)
-        for entry in (a.entry for a in accepted if a.entry.kind == ml.RESTART):
-            body = entry.body
-            if body["seats"]:  # a deal restarted, or a hand voided, without players gone
-                names = [was_names.get(s) or self.replica.seats[s].name for s in body["seats"]]
-                why = self._why(entry, body["seats"])
-                self.emit(deal_restart_event(names, body["seats"],
-                                                  ml.voided_at(self.replica.log, entry.seq), why,
-                                                  yours=body["seats"] == [self.replica.seat]))
+        for entry in (a.entry for a in accepted):
+            body = entry.content
+            if isinstance(body, MentalRestartBody) and body.seats:
+                # a deal restarted, or a hand voided, without players gone
+                names = [was_names.get(s) or self.replica.seats[s].name for s in body.seats]
+                why = self._why(entry.seq, body)
+                self.emit(deal_restart_event(names, body.seats,
+                                             ml.voided_at(self.replica.log, entry.seq), why,
+                                             yours=body.seats == [self.replica.seat]))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.emit(self.table_event())
         playing = self.replica.hand is not None and self.replica.hand.playing
@@ -102,10 +106,9 @@ class GuestView:
         found = self._table_name()
         if found:
             return found
-        try:
-            return str(self.replica.log[0].body.get("name") or "")
-        except (IndexError, KeyError, AttributeError, TypeError):
-            return ""
+        log = self.replica.log
+        first = log[0].content if log else None
+        return first.name if isinstance(first, TableBody) else ""
 
     def state_event(self, events: list) -> dict:
         r = self.replica
@@ -170,8 +173,9 @@ class GuestView:
         client caught up (an app back after a restart, a rejoin) or checked late is past —
         its record is kept, but its summary is not shown over the hand now played."""
         for entry in reversed(self.replica.log):
-            if entry.kind in self.replica.deals:
-                return entry.body.get("hand", hand) > hand
+            body = entry.content
+            if entry.kind in self.replica.deals and isinstance(body, HandBody):
+                return body.hand > hand
         return False
 
     def hands_not_verified(self, accepted: list, verified: list) -> None:
@@ -183,32 +187,32 @@ class GuestView:
         done = {hand["hand"] for hand in verified}
         log = self.replica.log
         for a in accepted:
-            entry = a.entry
-            if entry.kind != "reveal" or entry.body.get("hand") in done:
+            reveal = a.entry.content
+            if not isinstance(reveal, RevealBody) or reveal.hand in done:
                 continue
-            end = next((e.body for e in reversed(log[:entry.seq]) if e.kind == "hand_end"), None)
-            if end is not None and end["hand"] == entry.body["hand"] and not self._dealt_since(end["hand"]):
-                for event in hand_over_events(end["result"], end["scores"], end["hand"],
-                                              end["winner"], None):
+            end = next((e.content for e in reversed(log[:a.entry.seq]) if e.kind == "hand_end"), None)
+            if isinstance(end, HandEndBody) and end.hand == reveal.hand \
+                    and not self._dealt_since(end.hand):
+                for event in hand_over_events(end.result, end.scores, end.hand, end.winner, None):
                     self.emit(event)
 
     # -- the others -----------------------------------------------------------------------------
-    def _told_before(self, entry: Entry) -> bool:
+    def _told_before(self, seq: int, body: TakeoverBody) -> bool:
         """A takeover our replica was rebuilt with from our own copy on disk, whose
         departed player is back: told before the app was restarted, and no longer so (not
         again, as if it had just happened). Still away, their seat is still held: told."""
-        departed = self.replica.seats.get(entry.body["departed_seat"])
+        departed = None if body.departed_seat is None else self.replica.seats.get(body.departed_seat)
         from_disk = self._from_disk()
-        return from_disk is not None and entry.seq < from_disk \
+        return from_disk is not None and seq < from_disk \
             and departed is not None and departed.connected
 
-    def _takeover(self, body: dict, was_names: dict) -> None:
+    def _takeover(self, body: TakeoverBody, was_names: dict) -> None:
         """A player carried the table on: who, from whom, and why (a "takeover" event)."""
         names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
-        self.emit(takeover_event("done", names.get(body["departed_seat"], ""),
-                                 names.get(body["seat"], ""), body["abandoned"],
-                                 body["reason"], departed_seat=body["departed_seat"],
-                                 handed=body.get("handover") is not None))
+        self.emit(takeover_event("done", names.get(body.departed_seat, ""),
+                                 names.get(body.seat, ""), body.abandoned,
+                                 body.reason, departed_seat=body.departed_seat,
+                                 handed=body.handover is not None))
 
     def _others_connection(self, accepted: list, was_names: dict) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
@@ -217,40 +221,41 @@ class GuestView:
         if r.scores is None:
             return
         for a in accepted:
-            entry = a.entry
-            seat = entry.body.get("seat") if isinstance(entry.body, dict) else None
-            if seat is None or seat == r.seat:
+            body = a.entry.content
+            if not isinstance(body, (SeatBody, DropBody, RejoinBody)) or body.seat == r.seat:
                 continue
+            seat = body.seat
             name = r.seats.get(seat, NOBODY).name or f"seat {seat + 1}"
-            event = self._connection(entry, seat, name, was_names)
+            event = self._connection(body, name, was_names)
             if event is not None:
                 self.emit(event)
 
     @staticmethod
-    def _connection(entry: Entry, seat: int, name: str, was_names: dict) -> dict | None:
-        kind, body = entry.kind, entry.body
-        if kind == "seat" and body.get("readmit"):
-            return readmitted_event(seat, was_names.get(seat) or name, body["key"])
-        if kind == "drop":
+    def _connection(body: SeatBody | DropBody | RejoinBody, name: str,
+                    was_names: dict) -> dict | None:
+        seat = body.seat
+        if isinstance(body, SeatBody) and body.readmit:
+            return readmitted_event(seat, was_names.get(seat) or name, body.key)
+        if isinstance(body, DropBody):
             return connection_event(seat, "dropped",
                                     f"{name} lost the connection. Their seat is held for them.")
-        if kind == "rejoin" or (kind == "seat" and body["kind"] == "human"):
+        if isinstance(body, RejoinBody) or body.kind == "human":
             return connection_event(seat, "connected")
-        if kind == "seat" and body["kind"] == "bot":
+        if body.kind == "bot":
             return stand_in_event(seat, name)
         return None
 
-    def _why(self, restart: Entry, seats: list[int]) -> str:
+    def _why(self, seq: int, restart: MentalRestartBody) -> str:
         """Why the deal went on without ``seats`` (``events.WHY_*``), as this guest can
         tell: a cheat named in the log; a client there but silent (``restarted_silent``);
         players gone, dealt again without before this guest's countdown for them ran
         out — the host person's choice — or after it."""
         r = self.replica
-        if restart.body["record"]["reason"] == "cheat":
+        if restart.reason == "cheat":
             return WHY_CHEAT
-        if r.deal.restarted_silent(restart.seq):
+        if r.deal.restarted_silent(seq):
             return WHY_SILENT
-        ends = [self._until.pop(s, None) for s in seats]
+        ends = [self._until.pop(s, None) for s in restart.seats]
         early = [end for end in ends if end is not None
                  and end - r.clock() > self.timings.contribution_slack]
         return WHY_CHOSEN if early else WHY_GONE
@@ -262,9 +267,11 @@ class GuestView:
         that came in a catch-up cannot be timed. (A guest is not told the host person's
         Keep waiting: when its countdown runs out the app says the host waits longer.)"""
         r = self.replica
-        for entry in (a.entry for a in accepted if a.entry.kind in ("drop", "rejoin")):
-            seat = entry.body["seat"]
-            if entry.kind == "rejoin":
+        for body in (a.entry.content for a in accepted):
+            if not isinstance(body, (DropBody, RejoinBody)):
+                continue
+            seat = body.seat
+            if isinstance(body, RejoinBody):
                 self._until.pop(seat, None)
                 continue
             if seat != r.seat and r.deal.waits_for(seat):

@@ -77,6 +77,7 @@ from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import WIRE, Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import start_server
+from net.trust.entries import HandEndBody, MentalRestartBody
 
 log = logging.getLogger(__name__)
 
@@ -796,9 +797,10 @@ class HostView:
         """A player's proven cheat the host's deal restarted the hand for (its own client's
         verdict, which every honest guest reaches too): the host's person is told, as each
         guest's is, and the evidence saved; the table goes on."""
-        cheat = signed.body.get("cheat") if isinstance(signed.body, dict) else None
-        if signed.kind != "mental-restart" or not isinstance(cheat, dict):
+        restart = signed.content
+        if not isinstance(restart, MentalRestartBody) or restart.cheat is None:
             return
+        cheat = restart.cheat
         auth = self._authority()
         log = auth.log
         start = max((s.seq for s in log[:signed.seq] if s.kind in ("mental-deal", "mental-restart")),
@@ -808,14 +810,14 @@ class HostView:
                                "player's cards dealt by this computer", auth.table, signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
         self.emit(dict(alert_event(alert, self.evidence), goes_on=True))
-        seats = signed.body["seats"]
+        seats = restart.seats
         self.emit(deal_restart_event([auth.seats[s].name for s in seats], seats,
                                   ml.voided_at(log, signed.seq), WHY_CHEAT))
 
-    def hand_over(self, signed: dict) -> None:
-        body = signed.body
+    def hand_over(self, signed) -> None:
+        body = signed.entry.body_as(HandEndBody)
         match = self._authority().match
-        for event in hand_over_events(body["result"], body["scores"], body["hand"], body["winner"],
+        for event in hand_over_events(body.result, body.scores, body.hand, body.winner,
                                       hand_breakdown(match.last_hand if match else None)):
             self.emit(event)
 

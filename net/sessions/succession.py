@@ -85,6 +85,7 @@ from net.wire.address import local_address_towards
 from net.wire.heartbeat import Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import HandshakeError, open_connection, start_server, within
+from net.trust.entries import TableBody, TakeoverBody
 
 log = logging.getLogger(__name__)
 
@@ -468,7 +469,7 @@ class Succession:
             (replica.log if replica is not None else [])
 
         def left(key: bytes) -> bool:  # a takeover after the host with ``key`` left
-            return any(e.kind == takeover.KIND and e.body["departed"] == key for e in log)
+            return any(isinstance(b := e.content, TakeoverBody) and b.departed == key for e in log)
         reply = {"type": "declined", "reason": "nobody"}
         if replica is None or ask["table"] != replica.table:
             pass
@@ -536,11 +537,11 @@ class Succession:
         await self.host.start()  # the departed host's seat: held, a stand-in armed
         self.hosted_at = base
         names = {s: i.name for s, i in authority.seats.items()}
-        entry = next(e for e in reversed(authority.log) if e.kind == takeover.KIND)
-        self._emit(takeover_event("hosting", names.get(entry.body["departed_seat"], ""),
-                                  names.get(entry.body["seat"], ""), entry.body["abandoned"],
-                                  entry.body["reason"], you=True,
-                                  departed_seat=entry.body["departed_seat"],
+        took = next(b for e in reversed(authority.log) if isinstance(b := e.content, TakeoverBody))
+        self._emit(takeover_event("hosting", names.get(took.departed_seat, ""),
+                                  names.get(took.seat, ""), took.abandoned,
+                                  took.reason, you=True,
+                                  departed_seat=took.departed_seat,
                                   handed=self.handover is not None))
         answer.set_result({"type": "hosting", "port": self.host.port, "seq": base})
         self._hosting()
@@ -585,7 +586,7 @@ class Succession:
 
     def _roll_back(self, seq: int) -> PeerReplica:
         replica = self._replica()
-        original = replica.log[0].body["host_key"]
+        original = replica.log[0].entry.body_as(TableBody).host_key
 
         def restore(messages):  # with its own timings
             return PeerReplica.restore(self.identity, original, replica.table, messages, self.rng,
