@@ -33,6 +33,7 @@ class _Encoded:
     """An immutable value over its 32-byte encoding; equal when type and bytes are."""
 
     __slots__ = ("raw",)
+    raw: bytes  # the slot, set once by __init__ (declared here for the type checker)
 
     def __init__(self, raw: bytes):
         object.__setattr__(self, "raw", raw)
