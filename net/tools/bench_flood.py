@@ -280,7 +280,7 @@ async def bench_per_connection(count: int, tmp: Path, stdlib_buffer: bool) -> fl
         attacker = Attacker(host.port, count, ["127.0.0.1"], silent_share=0)
         await attacker.flooded()
         await asyncio.sleep(1.0)
-        held = len(host.waiting)
+        held = len(host.arrivals.waiting)  # the strangers asking in: every connection here
         return (rss_kib() - before) / max(held, 1)
     finally:
         if attacker is not None:
