@@ -94,7 +94,7 @@ async def host_table(args) -> None:
     """House A's host: four human seats, two of them by code; its clock's figures."""
     from net.houses import configure
     from net.sessions.host_session import HostCore
-    from net.tools.bench_mental_sessions import TIMINGS, Clocked
+    from net.tools.bench_mental_sessions import TIMINGS, Clocked, ClockedAuthority
     from net.wire.identity import Identity
     configure(args.mailbox, args.relay)
     with tempfile.TemporaryDirectory() as tmp:
@@ -108,6 +108,7 @@ async def host_table(args) -> None:
         host = HostCore(Identity.generate("Bench host"), {"game": "rook", "name": "Bench"},
                         state_dir=Path(tmp), emit=out, bind="0.0.0.0", timings=TIMINGS, you=0,
                         autoplay=True, auto_start=True, hands=args.hands, mental_deal=True)
+        host.files.authority = ClockedAuthority  # (what Clocked reads each entry from)
         await host.start()
         clock = Clocked(host)
         for seat in FAR_SEATS:
