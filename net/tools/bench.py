@@ -39,8 +39,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
@@ -208,9 +209,9 @@ async def detection_time(how: str, tmp: Path) -> tuple[str, float]:
     fresh state directory under ``tmp``."""
     host_id, victim = Identity.generate("Bench host"), Identity.generate("Victim")
     when: list[float] = []  # when the bad entry went out
-    alerts: list[tuple[float, dict]] = []
+    alerts: list[tuple[float, Mapping[str, Any]]] = []
 
-    def on_event(event: dict) -> None:
+    def on_event(event: Mapping[str, Any]) -> None:  # (an event: JSON values, as facade's)
         if event["type"] == "alert":
             alerts.append((time.monotonic(), event))
     host = HostCore(host_id, {"game": "rook"}, state_dir=tmp / "host", timings=Timings(),
