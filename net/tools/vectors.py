@@ -86,11 +86,12 @@ def signed_entry_vectors() -> dict:
     host, player = identity("host"), identity("player 1")
     chain = Chain(TABLE)
     entries = []
-    for kind, body in [
-            ("table", {"protocol": m.PROTOCOL, "host_key": host.public_key, "game": _rook_key(),
-                       "name": "Friday night"}),
-            ("seat", {"seat": 1, "kind": "human", "key": player.public_key, "name": "Ann",
-                      "level": None, "readmit": False})]:
+    logged: list[tuple[str, dict]] = [
+        ("table", {"protocol": m.PROTOCOL, "host_key": host.public_key, "game": _rook_key(),
+                   "name": "Friday night"}),
+        ("seat", {"seat": 1, "kind": "human", "key": player.public_key, "name": "Ann",
+                  "level": None, "readmit": False})]
+    for kind, body in logged:
         signed = chain.make(host, kind, body)
         entries.append({"entry": signed.wire["entry"],
                         "signed_bytes": signed_bytes(ENTRY_DOMAIN, signed.wire["entry"]),
@@ -101,6 +102,7 @@ def signed_entry_vectors() -> dict:
     move = sign_action(player, make_game("rook"), bury, table=TABLE, hand=0, seen=chain.seq,
                        head=chain.head, rng=lambda n: secret("nonce", n))
     body, full, nonce = move.signed["body"], move.forms.full, move.nonce
+    assert nonce is not None, "a bury is a secret action: it is signed with a nonce"
     return {"format": FORMAT, "what": "signed log entries and a signed secret action",
             "host": _party("host"), "player": _party("player 1"), "domain": ENTRY_DOMAIN,
             "entries": entries,
@@ -160,7 +162,7 @@ def _rook_actions(state) -> list[dict]:
                         "public": game.action_to_json(parsed, public=True)})
     bidder = state.to_act()[0]
     act({"seat": bidder, "bid": 100})
-    answers = {"bidding": {"pass": True}, "raise": {"raise": None}, "widow": {"ack": True}}
+    answers: dict[str, dict] = {"bidding": {"pass": True}, "raise": {"raise": None}, "widow": {"ack": True}}
     while state.phase in answers:
         act({"seat": state.to_act()[0], **answers[state.phase]})
     seat = state.to_act()[0]
