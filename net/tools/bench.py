@@ -32,21 +32,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from net.sessions.host_session import HostCore
+from net.tools import hosts
+from net.trust.host.authority import Out
+from net.trust.values import SignedEntry
 from net.cli import start_up_done
 from net.wire.identity import Identity
 from net.trust.signing import sign_entry
-from net.trust.store import FULL, GROUP
+from net.trust.store import FULL, GROUP, LogStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -62,54 +68,72 @@ class _Timer:
     not yet on the disk then (``undurable``), and when the last peer acknowledged it
     (``latencies``)."""
 
-    def __init__(self, core: HostCore):
-        self.core = core
+    def __init__(self):
         self.started: dict[int, float] = {}
         self.latencies: list[float] = []
         self.sent: list[float] = []
         self.undurable: list[int] = []
         self._t0: float | None = None
-        for name in ("play", "receive"):
-            self._wrap(name)
-        orig_changed = core.changed
 
-        def changed(out):  # the trust layer's messages are sent by now
-            for signed in out.entries:
-                if signed.kind == "action" and self._t0 is not None:
-                    self.started[signed.seq] = self._t0
-                    self.sent.append(time.perf_counter() - self._t0)
-                    store = core.files.store
-                    self.undurable.append(store.written_seq - store.durable_seq)
-            orig_changed(out)
-        core.changed = changed
-        core.outbox.ack_listeners.append(self._on_ack)
+    @contextlib.contextmanager
+    def taking(self) -> Iterator[None]:
+        """The host takes an action (its bot's move or a peer's message) meanwhile."""
+        self._t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._t0 = None
 
-    def _wrap(self, name: str) -> None:
-        orig = getattr(self.core, name)
+    def logged(self, entries: list[SignedEntry], store: LogStore | None) -> None:
+        """The entries a change logged; the trust layer's messages are sent by now."""
+        for signed in entries:
+            if signed.kind == "action" and self._t0 is not None:
+                self.started[signed.seq] = self._t0
+                self.sent.append(time.perf_counter() - self._t0)
+                assert store is not None, "a host logs its entries to its open store"
+                self.undurable.append(store.written_seq - store.durable_seq)
 
-        def timed(*args):
-            self._t0 = time.perf_counter()
-            try:
-                return orig(*args)
-            finally:
-                self._t0 = None
-        setattr(self.core, name, timed)
-
-    def _on_ack(self, fp: str, seq: int) -> None:
-        peers = list(self.core.authority.peers().values())
+    def acked(self, seq: int, all_acked: Callable[[int], bool]) -> None:
+        """Entries up to ``seq`` acknowledged by a peer: those every peer now holds."""
         for s in [s for s in self.started if s <= seq]:
-            if self.core.outbox.acks.all_acked(s, peers):
+            if all_acked(s):
                 self.latencies.append(time.perf_counter() - self.started.pop(s))
 
 
+class TimedHost(HostCore):
+    """The bench's host: every action it takes, a bot's move (``play``, which its bots
+    are given) or a peer's message (``receive``), is timed by ``timer`` up to the
+    entries it logs (``changed``) and their acknowledgements."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.timer = _Timer()
+        self.outbox.ack_listeners.append(self._acked)
+
+    def play(self, seat: int, action: dict) -> None:
+        with self.timer.taking():
+            super().play(seat, action)
+
+    def receive(self, fp: str, link, msg: dict) -> None:
+        with self.timer.taking():
+            super().receive(fp, link, msg)
+
+    def changed(self, out: Out) -> None:
+        self.timer.logged(out.entries, self.files.store)
+        super().changed(out)
+
+    def _acked(self, fp: str, seq: int) -> None:
+        peers = list(hosts.authority(self).peers().values())
+        self.timer.acked(seq, lambda s: self.outbox.acks.all_acked(s, peers))
+
+
 async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
-    host = HostCore(Identity.generate("Bench host"), {"game": "rook"}, state_dir=tmp / "host",
-                    timings=Timings(), autoplay=True, auto_start=True, hands=hands,
-                    bot_delay=0.005, bots={}, mental_deal=False)
+    host = TimedHost(Identity.generate("Bench host"), {"game": "rook"}, state_dir=tmp / "host",
+                     timings=Timings(), autoplay=True, auto_start=True, hands=hands,
+                     bot_delay=0.005, bots={}, mental_deal=False)
     # GROUP (the store's default) sends each entry once it is written, and fsyncs in a
     # thread off the loop; FULL (the old behaviour) fsyncs every entry before sending it.
     host.files.sync = sync
-    timer = _Timer(host)
     start_up_done()  # as ``parlour host`` does, which this host stands for
     await host.start()
     env = dict(os.environ, PYTHONPATH=str(REPO))
@@ -127,7 +151,7 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
                 p.wait(20)
             except subprocess.TimeoutExpired:
                 p.kill()
-    return timer
+    return host.timer
 
 
 async def bench_rejoin(runs: int, tmp: Path) -> list[float]:
@@ -143,17 +167,17 @@ async def bench_rejoin(runs: int, tmp: Path) -> list[float]:
     try:
         victim = guests[0]
         for _ in range(runs):
-            mark = host.authority.chain.seq
+            mark = hosts.chain(host).seq
             # Wait until the table has moved on a little and this guest is caught up.
-            while victim.link is None or victim.replica is None or host.authority.chain.seq < mark + 3 \
-                    or victim.replica.seq < host.authority.chain.seq:
+            while victim.link is None or victim.replica is None or hosts.chain(host).seq < mark + 3 \
+                    or victim.replica.seq < hosts.chain(host).seq:
                 await asyncio.sleep(0.002)
             victim.joined.clear()
             t0 = time.perf_counter()
             victim.link.close("bench: cut")
             while victim.link is None or not victim.joined.is_set():
                 await asyncio.sleep(0.001)
-            while victim.replica.seq < host.authority.chain.seq or victim.link is None:
+            while victim.replica.seq < hosts.chain(host).seq or victim.link is None:
                 await asyncio.sleep(0.001)
             times.append(time.perf_counter() - t0)
     finally:
@@ -184,14 +208,19 @@ async def detection_time(how: str, tmp: Path) -> tuple[str, float]:
     """(the alert's rule, seconds from the bad entry to the alert), default timings; a
     fresh state directory under ``tmp``."""
     host_id, victim = Identity.generate("Bench host"), Identity.generate("Victim")
-    when, alerts = [], []
+    when: list[float] = []  # when the bad entry went out
+    alerts: list[tuple[float, Mapping[str, Any]]] = []
+
+    def on_event(event: Mapping[str, Any]) -> None:  # (an event: JSON values, as facade's)
+        if event["type"] == "alert":
+            alerts.append((time.monotonic(), event))
     host = HostCore(host_id, {"game": "rook"}, state_dir=tmp / "host", timings=Timings(),
                     autoplay=True, auto_start=True, hands=1, bot_delay=3.0, bots={1: "random"},
                     tamper=withhold_or_fork(how, victim.fingerprint, host_id, when), mental_deal=False)
     await host.start()
     guests = [GuestCore(who, address="127.0.0.1", port=host.port, bot_level="random",
                         fingerprint=host.identity.fingerprint, bot_delay=3.0, stop_on_alert=True,
-                        emit=lambda e: e["type"] == "alert" and alerts.append((time.monotonic(), e)))
+                        emit=on_event)
               for who in (victim, Identity.generate("Other"))]
     tasks = [asyncio.ensure_future(g.run()) for g in guests]
     try:
@@ -219,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         modes = (FULL, GROUP) if args.sync == "both" else (args.sync,)
-        lat = {mode: {"all": [], "sent": [], "undurable": []} for mode in modes}
+        lat: dict[str, dict[str, list]] = {mode: {"all": [], "sent": [], "undurable": []}
+                                           for mode in modes}
         for i in range(args.rounds):
             for mode in modes:
                 timer = asyncio.run(bench_latency(args.hands, Path(tmp) / f"{mode}{i}", mode))

@@ -82,7 +82,10 @@ class Peer:
     """A peer subprocess: its JSON-line events in a queue, commands to its stdin."""
 
     def __init__(self, proc: subprocess.Popen):
+        if proc.stdin is None or proc.stdout is None or proc.stderr is None:
+            raise ValueError("a peer's process has its stdin, stdout and stderr piped")
         self.proc = proc
+        self._in, self._out, self._err = proc.stdin, proc.stdout, proc.stderr
         self.events: queue.Queue = queue.Queue()
         self.stderr: list[str] = []
         self._pumps = [threading.Thread(target=self._pump, daemon=True),
@@ -91,7 +94,7 @@ class Peer:
             pump.start()
 
     def _pump(self) -> None:
-        for line in self.proc.stdout:
+        for line in self._out:
             try:
                 self.events.put(json.loads(line))
             except ValueError:
@@ -99,7 +102,7 @@ class Peer:
         self.events.put(None)  # the process has ended
 
     def _pump_err(self) -> None:
-        for line in self.proc.stderr:
+        for line in self._err:
             self.stderr.append(line)
 
     def expect(self, event: str, where=lambda e: True, timeout: float = 10.0) -> dict:
@@ -119,12 +122,12 @@ class Peer:
                 return item
 
     def send(self, **cmd) -> None:
-        self.proc.stdin.write(json.dumps(cmd) + "\n")
-        self.proc.stdin.flush()
+        self._in.write(json.dumps(cmd) + "\n")
+        self._in.flush()
 
     def close(self, timeout: float = 5.0) -> None:
         try:
-            self.proc.stdin.close()
+            self._in.close()
         except OSError:
             pass
         try:
@@ -134,8 +137,8 @@ class Peer:
             self.proc.wait()
         for pump in self._pumps:  # they end at the pipes' EOF, now the process is gone
             pump.join(timeout)
-        self.proc.stdout.close()
-        self.proc.stderr.close()
+        self._out.close()
+        self._err.close()
 
 
 def start_peer(ns, *args: str) -> Peer:

@@ -34,12 +34,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from net.wire import framing
 from net.constants import TLS_READ_BUFFER
 from net.wire.heartbeat import WIRE, Timings
 from net.wire.identity import Identity
 from net.wire.transport import auth_payload, client_context
+
+if TYPE_CHECKING:  # (imported where a table is made: the attacking child process needs neither)
+    from net.sessions.guest_session import GuestCore
+    from net.sessions.host_session import HostCore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -172,18 +177,20 @@ class Attacker:
         env = dict(os.environ, PYTHONPATH=str(REPO))
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(REPO))
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # (both PIPE)
+        self._in, self._out = self.proc.stdin, self.proc.stdout
 
     async def flooded(self, timeout: float = 120.0) -> dict:
         """Wait until every connection was tried; the flood's counts."""
         loop = asyncio.get_running_loop()
-        line = await asyncio.wait_for(loop.run_in_executor(None, self.proc.stdout.readline), timeout)
+        line = await asyncio.wait_for(loop.run_in_executor(None, self._out.readline), timeout)
         if not line:
             raise RuntimeError("the flood process ended early")
         return json.loads(line)
 
     def stop(self) -> None:
         try:
-            self.proc.stdin.close()
+            self._in.close()
             self.proc.wait(10)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
@@ -198,17 +205,18 @@ def lower_file_limit(soft: int):
     return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, before)
 
 
-async def rejoin_time(host, guest, timeout: float = 10.0) -> float:
+async def rejoin_time(host: HostCore, guest: GuestCore, timeout: float = 10.0) -> float:
     """Cut ``guest``'s link; seconds until it is back and holds the host's whole log."""
-    while guest.link is None or guest.replica is None \
-            or guest.replica.seq < host.authority.chain.seq:
+    from net.tools import hosts
+    log = hosts.chain(host)
+    while guest.link is None or guest.replica is None or guest.replica.seq < log.seq:
         await asyncio.sleep(0.002)
     guest.joined.clear()
     t0 = time.perf_counter()
     guest.link.close("bench: cut")
     deadline = t0 + timeout
     while not (guest.joined.is_set() and guest.link is not None
-               and guest.replica.seq >= host.authority.chain.seq):
+               and guest.replica.seq >= log.seq):
         if time.perf_counter() > deadline:
             return float("inf")
         await asyncio.sleep(0.001)
@@ -220,9 +228,10 @@ async def rejoin_time(host, guest, timeout: float = 10.0) -> float:
 FLOOD_SOURCES = [f"127.0.0.{i}" for i in range(1, 10)]
 
 
-async def _table(tmp: Path, **host_kw):
+async def _table(tmp: Path, **host_kw) -> tuple[HostCore, GuestCore, asyncio.Task]:
     from net.sessions.guest_session import GuestCore
     from net.sessions.host_session import HostCore
+    from net.tools import hosts
     host = HostCore(Identity.generate("Flooded"), {"game": "rook"}, state_dir=tmp / "host",
                     timings=Timings(), autoplay=True, auto_start=True, bot_delay=0.2,
                     bots={1: "random", 2: "random"}, **{"mental_deal": False, **host_kw})  # as before
@@ -230,7 +239,7 @@ async def _table(tmp: Path, **host_kw):
     guest = GuestCore(Identity.generate("Seated"), address="127.0.0.1", port=host.port,
                       fingerprint=host.identity.fingerprint, bot_level="random", bot_delay=0.2)
     task = asyncio.ensure_future(guest.run())
-    while host.authority.state is None or guest.replica is None or guest.replica.view is None:
+    while hosts.authority(host).state is None or guest.replica is None or guest.replica.view is None:
         await asyncio.sleep(0.01)
     return host, guest, task
 
@@ -271,7 +280,7 @@ async def bench_per_connection(count: int, tmp: Path, stdlib_buffer: bool) -> fl
         attacker = Attacker(host.port, count, ["127.0.0.1"], silent_share=0)
         await attacker.flooded()
         await asyncio.sleep(1.0)
-        held = len(host.waiting)
+        held = len(host.arrivals.waiting)  # the strangers asking in: every connection here
         return (rss_kib() - before) / max(held, 1)
     finally:
         if attacker is not None:
@@ -292,9 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     attack.add_argument("--source", action="append", help="local address to connect from")
     attack.add_argument("--silent-share", type=float, default=1 / 3)
     attack.add_argument("--heartbeat", type=float, default=1.0, help="seconds between hb")
-    per = sub.add_parser("per-connection", help="memory per idle connection (one run)")
-    per.add_argument("--count", type=int, default=300)
-    per.add_argument("--stdlib-buffer", action="store_true")
+    per_connection = sub.add_parser("per-connection", help="memory per idle connection (one run)")
+    per_connection.add_argument("--count", type=int, default=300)
+    per_connection.add_argument("--stdlib-buffer", action="store_true")
     ap.add_argument("--connections", type=int, default=1500)
     ap.add_argument("--rejoins", type=int, default=10)
     ap.add_argument("--per-connection", type=int, default=300,
@@ -312,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="parlour-flood-") as tmp:
         r = asyncio.run(bench_flood(args.connections, args.rejoins, Path(tmp) / "flood"))
-    per = {}
+    per: dict[bool, float] = {}  # KiB per connection, by whether asyncio's own buffer
     for stdlib in (True, False) if args.per_connection else ():
         # A fresh process each: memory freed by an earlier run would be reused.
         argv = [sys.executable, "-m", "net.tools.bench_flood", "per-connection", "--count",

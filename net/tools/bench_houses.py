@@ -94,7 +94,7 @@ async def host_table(args) -> None:
     """House A's host: four human seats, two of them by code; its clock's figures."""
     from net.houses import configure
     from net.sessions.host_session import HostCore
-    from net.tools.bench_mental_sessions import TIMINGS, Clocked
+    from net.tools.bench_mental_sessions import TIMINGS, Clocked, ClockedAuthority
     from net.wire.identity import Identity
     configure(args.mailbox, args.relay)
     with tempfile.TemporaryDirectory() as tmp:
@@ -108,6 +108,7 @@ async def host_table(args) -> None:
         host = HostCore(Identity.generate("Bench host"), {"game": "rook", "name": "Bench"},
                         state_dir=Path(tmp), emit=out, bind="0.0.0.0", timings=TIMINGS, you=0,
                         autoplay=True, auto_start=True, hands=args.hands, mental_deal=True)
+        host.files.authority = ClockedAuthority  # (what Clocked reads each entry from)
         await host.start()
         clock = Clocked(host)
         for seat in FAR_SEATS:
@@ -148,7 +149,9 @@ async def far_player(args) -> None:
         settle(accepted)
         if was is not None and player.in_flight is None and "at" in sent:
             rounds.append(time.perf_counter() - sent.pop("at"))
-    player.send, player.settle = timed_send, timed_settle
+    # The player's own send and settle, timed in place: GuestCore makes its GuestPlayer
+    # itself and offers no way to give it another (a subclass) to time them.
+    player.send, player.settle = timed_send, timed_settle  # type: ignore[method-assign]
     started = time.perf_counter()
     summary = await core.run()
     if summary["alerts"]:
@@ -160,6 +163,13 @@ async def far_player(args) -> None:
                       "cards": len(rounds)}), flush=True)
 
 
+def _first_line(proc: subprocess.Popen) -> dict:
+    """The first JSON line a child process started with ``stdout=PIPE`` printed."""
+    if proc.stdout is None:
+        raise ValueError("the child's stdout is not piped")
+    return json.loads(proc.stdout.readline())
+
+
 def table(args, houses, common: list[str]) -> dict:
     """Four human clients, two in each house: the figures of part 2."""
     (a_host, a_home), far = houses.homes
@@ -167,7 +177,7 @@ def table(args, houses, common: list[str]) -> dict:
                          *common, stdout=subprocess.PIPE, text=True)
     procs = [host]
     try:
-        first = json.loads(host.stdout.readline())
+        first = _first_line(host)
         codes = {int(seat): code for seat, code in first["codes"].items()}
         with tempfile.TemporaryDirectory() as tmp:
             procs.append(a_home.python("-m", "net.cli", "join", "--address",
@@ -203,7 +213,7 @@ def world(args) -> int:
             (a, _), (b, _) = houses.homes
             host = a.python("-m", "net.tools.bench_houses", "--serve", *common,
                             stdout=subprocess.PIPE, text=True)
-            code = json.loads(host.stdout.readline())["code"]
+            code = _first_line(host)["code"]
             guest = b.python("-m", "net.tools.bench_houses", "--code", code, "--rounds",
                              str(args.rounds), *common, stdout=subprocess.PIPE, text=True)
             out, _ = guest.communicate(timeout=120)

@@ -20,11 +20,43 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+
+from net.sessions.facade import EventCallback
+from net.sessions.local import LocalSession
+from net.sessions.session import HostedSession
+
+
+class _LoggedAs(HostedSession):
+    """A hosted session whose table log is written with durability ``log_sync`` (None:
+    the store's default), set on the core's files as the core is made, before its table
+    opens them."""
+
+    log_sync: str | None = None
+
+    def __init__(self, on_event: EventCallback, name: str, core_factory: Callable):
+        def made(emit):
+            core = core_factory(emit)
+            if self.log_sync is not None:
+                core.files.sync = self.log_sync
+            return core
+        super().__init__(on_event, name, made)
+
+
+class _BenchSession(LocalSession, _LoggedAs):
+    """The app's ``LocalSession``, its table log written with durability ``log_sync``
+    (this bench only: it measures what each costs). ``LocalSession`` hands its core
+    factory to ``_LoggedAs``, next in the method order."""
+
+    def __init__(self, on_event: EventCallback, settings: dict, log_sync: str | None, *,
+                 home: str, bot_delay: float, autoplay: bool, table_seed: bytes):
+        self.log_sync = log_sync
+        super().__init__(on_event, settings, home=home, bot_delay=bot_delay, autoplay=autoplay,
+                         table_seed=table_seed)
 
 
 def play(hands: int, game: str, sync: str | None, home: str) -> list[tuple[float, int]]:
     """(seconds, decisions) for each hand."""
-    from net.sessions.local import LocalSession
     done = threading.Event()
     events: list[dict] = []
 
@@ -33,13 +65,8 @@ def play(hands: int, game: str, sync: str | None, home: str) -> list[tuple[float
         if event["type"] == "hand_over":
             done.set()
 
-    if sync is not None:
-        _set_sync(sync)
-    kwargs = {"bot_delay": 0, "autoplay": True, "table_seed": bytes(32)}
-    try:
-        session = LocalSession(on_event, {"game": game}, home=home, **kwargs)
-    except TypeError:  # the earlier LocalSession kept nothing on disk
-        session = LocalSession(on_event, {"game": game}, **kwargs)
+    session = _BenchSession(on_event, {"game": game}, sync, home=home, bot_delay=0,
+                            autoplay=True, table_seed=bytes(32))
     out = []
     try:
         for hand in range(hands):
@@ -60,18 +87,6 @@ def play(hands: int, game: str, sync: str | None, home: str) -> list[tuple[float
     finally:
         session.close()
     return out
-
-
-def _set_sync(mode: str) -> None:
-    """Every table log opened from now on with durability ``mode`` (this bench only: it
-    measures what each costs)."""
-    from net.sessions.table_files import TableFiles
-    opened = TableFiles.__init__
-
-    def init(self, *args, **kwargs):
-        opened(self, *args, **kwargs)
-        self.sync = mode
-    TableFiles.__init__ = init
 
 
 def main(argv=None) -> None:

@@ -48,7 +48,7 @@ from net.trust.deals.mental.setup import DealSetup
 from net.trust.signing import ACTION_DOMAIN, opens, seal
 from net.wire.framing import SCHEMAS
 from net.wire.identity import Identity, fingerprint
-from net.wire.transport import open_connection, start_server
+from net.wire.transport import Connection, open_connection, start_server
 
 DEADLINE = 10.0
 # The bench's own messages, on top of the protocol's (a tool may extend a copy)
@@ -76,12 +76,16 @@ def the_games() -> dict:
 
 
 class Host:
-    def __init__(self, identity: Identity, guests: list[Identity], games: dict):
-        self.identity, self.guests, self.games = identity, guests, games
-        self.conns: dict[bytes, object] = {}
-        self.sequencer = self.client = None
+    def __init__(self, identity: Identity, guests: list[bytes], games: dict):
+        self.identity, self.games = identity, games
+        self.guests = guests  # their identity keys
+        self.conns: dict[bytes, Connection] = {}
+        self.sequencer: DealSequencer | None = None  # the current deal's, from ``deal``
+        self.client: DealClient | None = None
         self.waiting: dict[str, asyncio.Future] = {}
+        self.needs: dict[str, int] = {}  # how many of a kind ``waiting``'s future waits for
         self.counts: dict[str, int] = {}
+        self.reports: list[dict] = []  # the guests' "bench-costs"
         self.sizes: dict[str, list[int]] = {}
         self.connected = asyncio.Event()
         self.costs: dict[str, list[float]] = {"log": [], "check": []}  # a played card's CPU
@@ -105,28 +109,36 @@ class Host:
     def tick(self, kind: str) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + 1
         future = self.waiting.get(kind)
-        if future is not None and self.counts[kind] >= future.need and not future.done():
+        if future is not None and self.counts[kind] >= self.needs[kind] and not future.done():
             future.set_result(time.perf_counter())
 
     def expect(self, kind: str, need: int) -> asyncio.Future:
         self.counts[kind] = 0
         future = asyncio.get_running_loop().create_future()
-        future.need = need
+        self.needs[kind] = need
         self.waiting[kind] = future
         return future
 
+    def dealing(self) -> tuple[DealSequencer, DealClient]:
+        """The current deal's sequencer and the host's client (a guest's deal message
+        comes only after ``deal`` began one)."""
+        if self.sequencer is None or self.client is None:
+            raise RuntimeError("a deal message came before any deal began")
+        return self.sequencer, self.client
+
     async def submit(self, key: bytes, envelopes: list[dict]) -> None:
+        sequencer, client = self.dealing()
         for envelope in envelopes:
             started = time.perf_counter()
-            index = self.sequencer.submit(key, envelope, time.monotonic())
+            index = sequencer.submit(key, envelope, time.monotonic())
             if index is None:
                 continue
-            party, record = self.sequencer.log[index]
+            party, record = sequencer.log[index]
             logged = time.perf_counter()
             self.measure(record)
             await self.broadcast({"type": "mental-log", "index": index, "party": party, "record": record})
             relayed = time.perf_counter()
-            sends = self.client.logged(party, record)
+            sends = client.logged(party, record)
             if record["body"]["type"] == "mental-play":
                 self.costs["log"].append(logged - started)
                 self.costs["check"].append(time.perf_counter() - relayed)
@@ -144,14 +156,14 @@ class Host:
         game = self.games[game_id]
         setup = setup_for(game, self.identity.public_key, self.guests, hand)
         self.sequencer = DealSequencer(setup, DEADLINE, time.monotonic())
-        self.client = DealClient(self.identity, setup)
+        self.client = client = DealClient(self.identity, setup)
         done = self.expect("bench-done", len(self.guests))
         start = time.perf_counter()
         await self.broadcast({"type": "bench-deal", "hand": hand, "game": game_id})
-        await self.submit(self.identity.public_key, self.client.start())
+        await self.submit(self.identity.public_key, client.start())
         elapsed = (await done) - start
         # the host reads each message as it relays it: it has its hand by now
-        assert any(isinstance(x, Dealt) for x in self.client.learned)
+        assert any(isinstance(x, Dealt) for x in client.learned)
         return elapsed
 
     async def play_round(self, guest: bytes, n: int, mental: bool) -> float:
@@ -161,7 +173,7 @@ class Host:
         return (await seen) - start
 
     async def guest_costs(self) -> dict[str, list[float]]:
-        self.reports = []
+        self.reports.clear()
         reported = self.expect("bench-costs", len(self.guests))
         await self.broadcast({"type": "bench-report"})
         await reported
@@ -173,16 +185,31 @@ class Guest:
     def __init__(self, identity: Identity, host_key: bytes, guest_keys: list[bytes]):
         self.identity, self.host_key, self.guest_keys = identity, host_key, guest_keys
         self.games = the_games()
-        self.client = None
+        self._client: DealClient | None = None  # the current deal's, from "bench-deal"
         self.hand: list[int] = []
-        self.conn = None
+        self._conn: Connection | None = None  # to the host, from ``run``
         self.costs: dict[str, list[float]] = {"play": [], "check": []}  # a played card's CPU
 
+    @property
+    def client(self) -> DealClient:
+        """This guest's client in the current deal: the host says "bench-deal" before it
+        relays any of the deal's messages or asks for a card."""
+        if self._client is None:
+            raise RuntimeError("the host sent a deal's message before the deal began")
+        return self._client
+
+    @property
+    def conn(self) -> Connection:
+        """The connection to the host: every handler runs on a message it brought."""
+        if self._conn is None:
+            raise RuntimeError("not connected to the host yet")
+        return self._conn
+
     async def run(self, port: int) -> None:
-        self.conn = await open_connection("127.0.0.1", port, self.identity,
-                                          expect_fingerprint=fingerprint(self.host_key),
-                                          schemas=WIRE)
-        async for msg in self.conn:
+        self._conn = conn = await open_connection("127.0.0.1", port, self.identity,
+                                                  expect_fingerprint=fingerprint(self.host_key),
+                                                  schemas=WIRE)
+        async for msg in conn:
             await getattr(self, "on_" + msg["type"].replace("-", "_"))(msg)
 
     async def send(self, envelopes: list[dict]) -> None:
@@ -191,7 +218,7 @@ class Guest:
 
     async def on_bench_deal(self, msg: dict) -> None:
         setup = setup_for(self.games[msg["game"]], self.host_key, self.guest_keys, msg["hand"])
-        self.client = DealClient(self.identity, setup)
+        self._client = DealClient(self.identity, setup)
         await self.send(self.client.start())
 
     async def on_mental_log(self, msg: dict) -> None:
@@ -205,7 +232,7 @@ class Guest:
             if isinstance(out, Dealt):
                 self.hand = list(out.cards)
                 await self.conn.send({"type": "bench-done", "hand": self.client.setup.context.hand})
-                self.client.machine.catch_up()  # idle time: before the first card
+                self.client.catch_up()  # idle time: before the first card
             elif isinstance(out, Played) and out.seat not in self.client.seats:
                 await self.conn.send({"type": "bench-seen", "n": out.position})
 
@@ -254,7 +281,7 @@ async def measure(runs: int, plays: int, processes: bool) -> dict:
         guests = [Guest(g, host_identity.public_key, guest_keys) for g in guest_identities]
         tasks = [asyncio.create_task(g.run(server.port)) for g in guests]
     await host.connected.wait()
-    results = {"deal": {}, "play": {}, "sizes": {}}
+    results: dict[str, dict] = {"deal": {}, "play": {}, "sizes": {}}
     hand = 0
     for game_id in sorted(games):
         times = []

@@ -35,12 +35,16 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from engine import TITLES
 from net.sessions.bots import BotDriver
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
+from net.tools import hosts
+from net.trust.host.authority import HostAuthority
+from net.trust.values import SignedEntry
 from net.wire.heartbeat import Timings
 from net.wire.identity import Identity
 
@@ -52,23 +56,39 @@ PARTS = {"host, a peer's move": (HostCore, "receive"), "guests, each entry": (Gu
          "bots, deciding": (BotDriver, "_decide")}
 
 
+class ClockedAuthority(HostAuthority):
+    """The host's table as the bench's host makes it (its files' ``authority`` class):
+    it hands each entry to ``on_entry`` once the entry is signed, persisted and applied."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.on_entry: Callable[[SignedEntry], None] = lambda signed: None
+
+    def _apply(self, signed: SignedEntry, private: dict | None, applied: list | None = None) -> list:
+        events = super()._apply(signed, private, applied)
+        self.on_entry(signed)
+        return events
+
+
 class Clocked:
     """The host's entries by kind, with the time each was logged; and, once ``parts``
-    is entered, the CPU time each of ``PARTS`` spends while cards are being played."""
+    is entered, the CPU time each of ``PARTS`` spends while cards are being played.
+    The host's files make its table a ``ClockedAuthority``."""
 
     def __init__(self, host: HostCore):
         self.marks: list[tuple[str, bool, float, float]] = []  # (kind, is a play, time, CPU)
         self.playing = False  # from a card logged until another kind of entry
         self.spent: dict[str, float] = defaultdict(float)
-        chain = host.authority.chain
-        advance = chain.advance
+        table = hosts.authority(host)
+        if not isinstance(table, ClockedAuthority):
+            raise TypeError("the host's files must make its table a ClockedAuthority")
+        table.on_entry = self.logged
 
-        def timed(signed):  # each entry, once signed, persisted and applied
-            advance(signed)
-            play = signed.kind == "action" and "play" in signed.body["signed"]["body"]["action"]
-            self.marks.append((signed.kind, play, time.perf_counter(), time.process_time()))
-            self.playing = play or (self.playing and signed.kind == "action")
-        chain.advance = timed
+    def logged(self, signed: SignedEntry) -> None:
+        """Each entry, once signed, persisted and applied."""
+        play = signed.kind == "action" and "play" in signed.body["signed"]["body"]["action"]
+        self.marks.append((signed.kind, play, time.perf_counter(), time.process_time()))
+        self.playing = play or (self.playing and signed.kind == "action")
 
     @contextlib.contextmanager
     def parts(self):
@@ -139,6 +159,7 @@ async def table(game: str, hands: int, mental: bool, guests: int = 3,
                         timings=TIMINGS, autoplay=True, auto_start=True, hands=hands,
                         mental_deal=mental, listen=guests > 0,
                         bots={s: "random" for s in range(1, 4)} if not guests else None)
+        host.files.authority = ClockedAuthority
         await host.start()
         clock = Clocked(host)
         if processes and guests:

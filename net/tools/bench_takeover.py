@@ -42,7 +42,7 @@ from net.constants import GUEST_LOG_DIR
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
 from net.sessions.last_table import LastTable
-from net.tools import netns
+from net.tools import hosts, netns
 from net.wire.heartbeat import Timings
 from net.wire.identity import Identity
 
@@ -52,7 +52,7 @@ REPO = Path(__file__).resolve().parents[2]
 class _Process:
     """``python -m net.cli ARGS`` in a namespace, its JSON lines read by a thread."""
 
-    def __init__(self, ns, args: list[str]):
+    def __init__(self, ns, args: list[str | int | float | Path]):
         env = {"PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1", "PATH": "/usr/bin:/bin"}
         self.proc = ns.python("-m", "net.cli", *map(str, args), stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True, env=env)
@@ -60,6 +60,7 @@ class _Process:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
+        assert self.proc.stdout is not None  # (started with stdout=PIPE)
         for line in self.proc.stdout:
             try:
                 self.lines.append(json.loads(line))
@@ -164,7 +165,7 @@ async def restart_once(tmp: Path, after_hands: int, copy: bool = True) -> dict:
     guests = [guest(Identity.generate(f"G{i}")) for i in range(2)]
     victim = guest(victim_id, state_dir=home, remember=LastTable(home))
     tasks = [asyncio.ensure_future(g.run()) for g in guests + [victim]]
-    auth = host.authority
+    auth, chain = hosts.authority(host), hosts.chain(host)
     back = None
     try:
         while auth.match is None or auth.match.hand_number < after_hands or auth.state is None \
@@ -173,16 +174,18 @@ async def restart_once(tmp: Path, after_hands: int, copy: bool = True) -> dict:
         await victim.stop()
         await asyncio.sleep(0.5)  # the table goes on meanwhile (a stand-in plays its seat)
         record = LastTable(home).load()
+        if record is None:
+            raise RuntimeError("the stopped guest remembered no table to go back to")
         if not copy:
             shutil.rmtree(home / GUEST_LOG_DIR)
         back = guest(victim_id, state_dir=home, remember=LastTable(home), seat=record["seat"])
         started = time.perf_counter()
         tasks.append(asyncio.ensure_future(back.run()))
-        while back.replica is None or back.state.value != "joined" or back.replica.seq < auth.chain.seq:
+        while back.replica is None or back.state.value != "joined" or back.replica.seq < chain.seq:
             await asyncio.sleep(0.001)
         took = time.perf_counter() - started
         return {"took": took, "disk": back.from_disk or 0, "fetched": back.received,
-                "head": auth.chain.seq}
+                "head": chain.seq}
     finally:
         for g in guests + [victim] + ([back] if back is not None else []):
             await g.stop()

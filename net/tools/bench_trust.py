@@ -99,6 +99,7 @@ class _Table:
             while self.host.state is not None and not self.host.state.is_over:
                 self.move()
                 moves += 1
+            assert self.host.match is not None  # (start_game made it)
             if self.host.match.is_over:
                 self.deliver(self.host.start_game(dealer=0))
         return moves

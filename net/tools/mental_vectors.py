@@ -29,15 +29,18 @@ import hashlib
 import json
 import textwrap
 from pathlib import Path
+from typing import TypedDict
 
 from engine import canonical, make_game
 from engine.deal import shuffled
 from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import messages as mm
 from net.trust.deals.mental.client import DealClient
+from net.trust.deals.mental.deck import Ciphertext
 from net.trust.deals.mental.flows import Commit, Finish, Give, OpenToAll
 from net.trust.deals.mental.group import G, Point, Scalar, base_mul, framed, point_sum
 from net.trust.deals.mental.keys import CONTEXT_DOMAIN, SECRET_DOMAIN, DealContext, PartySecrets
+from net.trust.deals.mental.machine import MentalDeal
 from net.trust.deals.mental.outputs import Dealt, Opened, Played, Verified
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.deals.mental.setup import DealSetup, Party
@@ -49,7 +52,17 @@ from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret
 GROUP_ORDER = 2**252 + 27742317777372353535851937790883648493  # L, edwards25519's prime order
 HAND, ATTEMPT = 3, 0
 HOST, GUEST = "host", "player 1"  # the parties' identities (vectors.identity)
-LAYOUT = {"num_players": 3, "hand_size": 2, "spare_size": 2, "dealer": 0}
+
+
+class Layout(TypedDict):
+    """The deal's sizes, as ``DealSetup`` takes them by name."""
+    num_players: int
+    hand_size: int
+    spare_size: int
+    dealer: int
+
+
+LAYOUT: Layout = {"num_players": 3, "hand_size": 2, "spare_size": 2, "dealer": 0}
 SEATS = {HOST: (0, 2), GUEST: (1,)}  # the host's client plays seat 0 and a computer's seat 2
 BURY_LABEL = "bury"
 KEY_DOMAIN = b"parlour-mental-share-key/1"
@@ -161,7 +174,31 @@ class _Deal:
         return message
 
     def known(self, party: int) -> dict[int, int]:
-        return dict(self.clients[party].machine.known)
+        return dict(self.machine(party).known)
+
+    def machine(self, party: int) -> MentalDeal:
+        """``party``'s deal machine: each client here plays a party, so each has one."""
+        machine = self.clients[party].machine
+        if machine is None:
+            raise RuntimeError(f"client {party} is not a party to the deal")
+        return machine
+
+    @property
+    def final(self) -> list[Ciphertext]:
+        """The deck every card is dealt from, as the host's client read it (once every
+        party's shuffle is logged)."""
+        final = self.machine(0).final
+        if final is None:
+            raise RuntimeError("the deal's shuffles are not all logged yet")
+        return final
+
+    @property
+    def joint(self) -> Point:
+        """The parties' joint key, as the host's client summed it (once every key is logged)."""
+        joint = self.machine(0).joint
+        if joint is None:
+            raise RuntimeError("the parties' key shares are not all logged yet")
+        return joint
 
 
 def _run() -> tuple[_Deal, dict]:
@@ -193,7 +230,7 @@ def _deck(raw: bytes) -> list[dict]:
 
 
 def _secrets(deal: _Deal, party: int) -> PartySecrets:
-    return deal.clients[party].machine.secrets
+    return deal.machine(party).secrets
 
 
 def _party(deal: _Deal, party: int) -> dict:
@@ -205,9 +242,8 @@ def _party(deal: _Deal, party: int) -> dict:
 
 
 def _shuffles(deal: _Deal) -> list[dict]:
-    machine = deal.clients[0].machine
     out = []
-    for party, raw in enumerate(machine.decks):
+    for party, raw in enumerate(deal.machine(0).decks):
         seed = _secrets(deal, party).shuffle_seed
         permutation_seed = hashlib.sha256(b"parlour-mental-permutation/1" + seed).digest()
         out.append({"party": party, "permutation_seed": permutation_seed,
@@ -219,7 +255,7 @@ def _shuffles(deal: _Deal) -> list[dict]:
 
 def _positions(deal: _Deal) -> list[dict]:
     """Every final position decrypted: each party's share ``xⱼ·c₁``, and ``c₂ − Σ`` the card."""
-    final = deal.clients[0].machine.final
+    final = deal.final
     lookup = decks.card_lookup(deal.setup.deck_size)
     out = []
     for p, ciphertext in enumerate(final):
@@ -254,8 +290,7 @@ def _message(party: int, envelope: dict) -> dict:
 
 def deal_vectors(deal: _Deal, run: dict) -> dict:
     setup = deal.setup
-    machine = deal.clients[0].machine
-    [show] = deal.clients[0].machine.claim_redeal(2)
+    [show] = deal.machine(0).claim_redeal(2)
     return {
         "format": FORMAT, "what": "a whole deal between two parties, message by message",
         "note": "no title's deal: 3 seats of 2 cards and a spare of 2, card numbers 0–7",
@@ -264,8 +299,8 @@ def deal_vectors(deal: _Deal, run: dict) -> dict:
                    "dealt": [list(setup.dealt(s)) for s in range(setup.num_players)],
                    "spare": list(setup.spare())},
         "parties": [_party(deal, i) for i in range(len(deal.clients))],
-        "joint_key": machine.joint.raw,
-        "initial_deck": _deck(decks.encode_deck(decks.initial_deck(setup.deck_size, machine.joint))),
+        "joint_key": deal.joint.raw,
+        "initial_deck": _deck(decks.encode_deck(decks.initial_deck(setup.deck_size, deal.joint))),
         "shuffles": _shuffles(deal),
         "messages": [_message(party, envelope) for party, envelope in deal.log],
         "plays": [{"seat": seat, "card": card, "message": message}
@@ -336,14 +371,14 @@ def _points(raw: bytes) -> list[Point]:
 
 
 def proofs_vectors(deal: _Deal, run: dict) -> dict:
-    final = deal.clients[0].machine.final
+    final = deal.final
     bodies = [(party, envelope["body"]) for party, envelope in deal.log]
     key1 = next(b for p, b in bodies if p == 1 and b["type"] == mm.KEY)
     shares1 = next(b for p, b in bodies if p == 1 and b["type"] == mm.SHARES)
     [batch] = shares1["batches"]
     seat, card = 1, next(c for (s, c), msg in run["plays"].items() if s == 1 and msg["share"])
     play = run["plays"][(seat, card)]
-    [show] = deal.clients[0].machine.claim_redeal(2)
+    [show] = deal.machine(0).claim_redeal(2)
     show = show.message
     c1 = lambda positions: [final[p].c1 for p in positions]  # noqa: E731
     return {

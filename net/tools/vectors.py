@@ -99,6 +99,7 @@ def signed_entry_vectors() -> dict:
     move = sign_action(player, make_game("rook"), bury, table=TABLE, hand=0, seen=chain.seq,
                        head=chain.head, rng=lambda n: secret("nonce", n))
     body, full, nonce = move.signed["body"], move.forms.full, move.nonce
+    assert nonce is not None, "a bury is a secret action: it is signed with a nonce"
     return {"format": FORMAT, "what": "signed log entries and a signed secret action",
             "host": _party("host"), "player": _party("player 1"), "domain": ENTRY_DOMAIN,
             "entries": entries,
@@ -158,7 +159,7 @@ def _rook_actions(state) -> list[dict]:
                         "public": game.action_to_json(parsed, public=True)})
     bidder = state.to_act()[0]
     act({"seat": bidder, "bid": 100})
-    answers = {"bidding": {"pass": True}, "raise": {"raise": None}, "widow": {"ack": True}}
+    answers: dict[str, dict] = {"bidding": {"pass": True}, "raise": {"raise": None}, "widow": {"ack": True}}
     while state.phase in answers:
         act({"seat": state.to_act()[0], **answers[state.phase]})
     seat = state.to_act()[0]
