@@ -38,11 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from net.trust.entries import TableBody
 from net.wire import messages as m
 from net.wire.heartbeat import Timings
 from net.wire.identity import fingerprint
 from net.sessions.events import connection_event, readmit_event, readmitted_event
-from net.trust.entries import TableBody
 
 
 class Links(Protocol):

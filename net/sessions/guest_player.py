@@ -27,9 +27,9 @@ from engine.bots.random_bot import RandomBot
 from net.sessions.bots import BotDriver
 from net.sessions.events import error_event
 from net.trust.deals.mental import log as ml
+from net.trust.entries import ActionEntryBody, DealBody, HandEndBody, MentalDealtBody, StartBody
 from net.trust.moves import repeats
 from net.trust.peer.replica import ReplicaHalted
-from net.trust.entries import ActionEntryBody, DealBody, HandEndBody, MentalDealtBody, StartBody
 
 log = logging.getLogger(__name__)
 

@@ -55,6 +55,7 @@ from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
+from net.trust.entries import TableBody
 from net.trust.peer.replica import PeerReplica
 from net.wire import messages as m
 from net.wire.address import format_address
@@ -62,7 +63,6 @@ from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
-from net.trust.entries import TableBody
                                 within)
 
 log = logging.getLogger(__name__)

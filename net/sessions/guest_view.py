@@ -26,9 +26,9 @@ from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, aw
 from net.trust.alerts import alert_event
 from net.trust.deals.mental import log as ml
 from net.trust.deals.peer import NO_DEAL
-from net.trust.values import NOBODY, Entry
 from net.trust.entries import (DropBody, HandBody, HandEndBody, MentalRestartBody, RejoinBody, RevealBody,
                                SeatBody, TableBody, TakeoverBody)
+from net.trust.values import NOBODY, Entry
 
 TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 

@@ -69,6 +69,7 @@ from net.sessions.takeback import Takeback
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import takeover
+from net.trust.entries import HandEndBody, MentalRestartBody
 from net.trust.host.authority import HostAuthority, Out
 from net.trust.deals.mental import log as ml
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
@@ -77,7 +78,6 @@ from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import WIRE, Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import start_server
-from net.trust.entries import HandEndBody, MentalRestartBody
 
 log = logging.getLogger(__name__)
 

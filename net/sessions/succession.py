@@ -78,6 +78,7 @@ from net.sessions.events import takeover_event
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.standby import STANDBY
 from net.trust import takeover
+from net.trust.entries import TableBody, TakeoverBody
 from net.trust.host import successor
 from net.trust.peer.replica import PeerReplica
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -85,7 +86,6 @@ from net.wire.address import local_address_towards
 from net.wire.heartbeat import Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import HandshakeError, open_connection, start_server, within
-from net.trust.entries import TableBody, TakeoverBody
 
 log = logging.getLogger(__name__)
 

@@ -43,6 +43,7 @@ from net.sessions.bots import BotDriver
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
 from net.tools import hosts
+from net.trust.entries import ActionEntryBody
 from net.trust.host.authority import HostAuthority
 from net.trust.values import SignedEntry
 from net.wire.heartbeat import Timings
@@ -86,7 +87,8 @@ class Clocked:
 
     def logged(self, signed: SignedEntry) -> None:
         """Each entry, once signed, persisted and applied."""
-        play = signed.kind == "action" and "play" in signed.body["signed"]["body"]["action"]
+        logged = signed.content
+        play = isinstance(logged, ActionEntryBody) and "play" in logged.move.action
         self.marks.append((signed.kind, play, time.perf_counter(), time.process_time()))
         self.playing = play or (self.playing and signed.kind == "action")
 

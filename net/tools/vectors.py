@@ -33,12 +33,12 @@ from pathlib import Path
 from engine import canonical, make_game
 
 from net.trust.deals.seeded import fairdeal
+from net.trust.entries import SeatBody, TableBody
 from net.wire import messages as m
 from net.trust.alerts import from_json_value, to_json_value
 from net.trust.log import Chain
 from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret  # noqa: F401 (re-exported)
 from net.trust.signing import ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, read_action, sign_action, signed_bytes
-from net.trust.entries import SeatBody, TableBody
 
 DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors"
 

@@ -46,8 +46,8 @@ from pathlib import Path
 
 import msgpack
 
-from net.trust.values import SignedEntry
 from net.trust.entries import ActionEntryBody
+from net.trust.values import SignedEntry
 
 FULL, GROUP = "FULL", "GROUP"  # see the module docstring
 SYNC_MODES = (FULL, GROUP)

@@ -14,9 +14,9 @@ No I/O: the host records every entry it applies, live or replaying its stored lo
 
 from __future__ import annotations
 
+from net.trust.entries import SeatBody
 from net.trust.values import HUMAN, SignedEntry
 from net.wire import messages as m
-from net.trust.entries import SeatBody
 
 NO_PRIVATE = {"view": None, "action": None}
 

@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 from engine import Game, Match, RecordError, make_game
 
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
+from net.trust.entries import (DropBody, EntryBody, OptionBody, RejoinBody, SeatBody, StartBody, TableBody, TakeoverBody)
 from net.trust.host.archive import Archive
 from net.trust.deals.mental.host import MentalHost
 from net.trust.deals.host import HandTable, HostDeal, NoHand
 from net.trust.deals.seeded.host import SeededHost
-from net.trust.entries import (DropBody, EntryBody, OptionBody, RejoinBody, SeatBody, StartBody, TableBody, TakeoverBody)
 from net.trust.log import Chain
 from net.trust.moves import Admitted, Refusal
 from net.trust.signing import read_action, sign_action

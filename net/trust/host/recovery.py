@@ -46,11 +46,11 @@ import enum
 from dataclasses import dataclass, field
 
 from net.trust.alerts import PLAYER, IntegrityAlert
+from net.trust.entries import ActionEntryBody
 from net.trust.log import Chain
 from net.trust.store import host_only
 from net.trust.values import SignedEntry
 from net.wire import messages as m
-from net.trust.entries import ActionEntryBody
 
 
 class Phase(enum.Enum):

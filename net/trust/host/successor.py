@@ -41,6 +41,7 @@ from engine import Match
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
+from net.trust.entries import StartBody, TableBody, TakeoverBody
 from net.trust.host.authority import HostAuthority, Out
 from net.trust.deals.host import NoHand
 from net.trust.log import Chain
@@ -48,7 +49,6 @@ from net.trust.peer.replica import PeerReplica
 from net.trust.store import RestoreError
 from net.trust.values import EntryMessage, Seats
 from net.wire import messages as m
-from net.trust.entries import StartBody, TableBody, TakeoverBody
 
 #: The private part a successor's log keeps for an entry it did not sign: what its
 #: client was sent for it, as a guest.

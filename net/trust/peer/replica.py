@@ -45,9 +45,9 @@ from net.trust.alerts import HOST, IntegrityAlert, Violation
 from net.trust.deals.mental.peer import MentalPeer
 from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
 from net.trust.deals.seeded.peer import SeededPeer
-from net.trust.peer.live import shown_hand
 from net.trust.entries import (DropBody, EntryBody, HandBody, OptionBody, RejoinBody, SeatBody,
                                StartBody, TableBody, TakeoverBody)
+from net.trust.peer.live import shown_hand
 from net.trust.log import Chain, HeldLog
 from net.trust.signing import read_action, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats

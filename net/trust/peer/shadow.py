@@ -22,8 +22,8 @@ from engine import Action, Contradiction, IllegalAction
 from engine.partial import PartialHand
 
 from net.trust.alerts import HOST, PLAYER, Violation
-from net.trust.moves import ActionBody
 from net.trust.entries import HandEndBody
+from net.trust.moves import ActionBody
 
 
 class Shadow:

@@ -5,9 +5,9 @@ import json
 
 from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, Violation, alert_event,
                               from_json_value, save_evidence)
+from net.trust.entries import OptionBody
 from net.trust.log import Chain
 from net.trust.signing import entry_signed_by
-from net.trust.entries import OptionBody
 from tests.net.trust_table import identity
 
 HOST_ID = identity("host")

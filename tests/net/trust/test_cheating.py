@@ -10,9 +10,9 @@ import pytest
 
 from engine import canonical
 from net.trust.alerts import HOST, PLAYER
+from net.trust.entries import OptionBody
 from net.trust.host.authority import HostAuthority, Out
 from net.trust.moves import Admitted
-from net.trust.entries import OptionBody
 from tests.net.trust_table import Table, forge_entries, identity
 
 

@@ -8,12 +8,12 @@ from engine.bots.random_bot import RandomBot
 from net.trust.deals.host import HandTable
 from net.trust.deals.seeded import fairdeal
 from net.trust.deals.seeded.host import SeededHost, commit_body, hand_end_body
+from net.trust.entries import CommitBody
 from net.trust.log import Chain
 from net.trust.moves import Admitted, Refusal
 from net.trust.signing import CONTRIBUTION_DOMAIN, seal
 from net.trust.values import Seat, Seats
 from net.wire import messages as m
-from net.trust.entries import CommitBody
 from tests.net.trust_table import identity
 
 HOST, P1, P2, P3 = identity("host"), identity("peer1"), identity("peer2"), identity("peer3")

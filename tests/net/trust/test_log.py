@@ -3,9 +3,9 @@
 from dataclasses import replace
 
 from net.trust import log
+from net.trust.entries import OptionBody
 from net.trust.values import SignedEntry, entry_hash
 from net.wire.identity import Identity
-from net.trust.entries import OptionBody
 
 HOST = Identity.generate("Host")
 OTHER = Identity.generate("Other")

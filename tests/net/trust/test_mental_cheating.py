@@ -16,10 +16,10 @@ from engine.partial import PartialHand
 from net.trust.deals.mental import hand as hand_module
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
+from net.trust.entries import MentalBody
 from net.trust.signing import read_action, seal
 from net.trust.alerts import HOST, PLAYER
 from net.trust.deals.mental import messages as mm
-from net.trust.entries import MentalBody
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust_table import forge_entries
 

@@ -6,11 +6,11 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
+from net.trust.entries import OptionBody, SeatBody
 from net.trust.log import Chain
 from net.trust.signing import entry_signed_by
 from net.trust.values import NOBODY, EntryMessage, Seat, Seats, SignedEntry, entry_hash
 from net.wire import messages as m
-from net.trust.entries import OptionBody, SeatBody
 from tests.net.trust_table import Table, identity
 
 HOST = identity("host")

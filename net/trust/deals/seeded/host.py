@@ -18,9 +18,9 @@ from engine import IllegalAction
 
 from net.trust.deals.host import HandTable, HostDeal, Late
 from net.trust.deals.seeded import fairdeal
-from net.trust.log import result_dict
 from net.trust.entries import (ActionEntryBody, CommitBody, ContributionBody, DealBody,
                                HandEndBody, RevealBody, SkipBody)
+from net.trust.log import result_dict
 from net.trust.moves import Refusal, admit
 from net.trust.signing import CONTRIBUTION_DOMAIN, opens
 from net.trust.store import StoreError

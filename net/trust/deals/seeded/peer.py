@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from net.trust.alerts import HOST, Violation
-from net.trust.entries import (ActionEntryBody, CommitBody, ContributionBody, DealBody, EntryBody,
-                               HandEndBody, RevealBody, SkipBody)
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded import fairdeal
 from net.trust.deals.seeded.deadline import ShuffleWatch
 from net.trust.deals.seeded.reveal import verified, verify_hand
+from net.trust.entries import (ActionEntryBody, CommitBody, ContributionBody, DealBody, EntryBody,
+                               HandEndBody, RevealBody, SkipBody)
 from net.trust.peer.live import compare, hand_sent, logged_action
 from net.trust.moves import Binding, logged_move
 from net.trust.peer.shadow import CheckedHand, Shadow, Step

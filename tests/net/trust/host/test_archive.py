@@ -1,10 +1,10 @@
 """Archive on its own: a returning seat is sent the log as it would have had it live,
 its private parts only while its key held the seat."""
 
+from net.trust.entries import parse as parse_body
 from net.trust.host.archive import Archive
 from net.trust.log import Chain
 from net.wire import messages as m
-from net.trust.entries import parse as parse_body
 from tests.net.trust_table import identity
 
 HOST, ANN, BEN = identity("host"), identity("peer1"), identity("peer2")
