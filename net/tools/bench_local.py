@@ -21,14 +21,16 @@ import tempfile
 import threading
 import time
 
+from net.sessions.facade import Event
+
 
 def play(hands: int, game: str, sync: str | None, home: str) -> list[tuple[float, int]]:
     """(seconds, decisions) for each hand."""
     from net.sessions.local import LocalSession
     done = threading.Event()
-    events: list[dict] = []
+    events: list[Event] = []
 
-    def on_event(event: dict) -> None:
+    def on_event(event: Event) -> None:
         events.append(event)
         if event["type"] == "hand_over":
             done.set()
