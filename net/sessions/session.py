@@ -378,7 +378,7 @@ class GuestSession(_NetworkSession):
 
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""
-        self._as_host("turn_away", fingerprint)
+        self._as_host("arrivals.turn_away", fingerprint)
 
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""
