@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import functools
 import ipaddress
 import logging
 import threading
@@ -336,10 +335,12 @@ class GuestSession(_NetworkSession):
         """A host's command (``command``: a HostCore method, or one of a part of it,
         "part.method"): to the table we carried on; else "only the host" (``quiet``:
         nothing, the host does it)."""
+        part, _, method = command.rpartition(".")
+
         def run():
             host = self.core.succession.host
             if host is not None:
-                functools.reduce(getattr, command.split("."), host)(*args)
+                getattr(getattr(host, part) if part else host, method)(*args)
             elif not quiet:
                 self._emit(error_event("only the host can do that"))
         self._do(run)
