@@ -45,12 +45,13 @@ import time
 
 import engine
 from net.constants import PRIVATE_DEAL
+from net.sessions.facade import Event
 from net.wire.heartbeat import Timings
 
 EXIT_OK, EXIT_ALERT, EXIT_FAILED = 0, 1, 2
 
 
-def emit(event: dict) -> None:
+def emit(event: Event) -> None:
     """One JSON line: the event with ``event`` (its type) first and a monotonic stamp."""
     fields = {k: v for k, v in event.items() if k != "type"}
     line = {"event": event.get("type"), "t": round(time.monotonic(), 4), **fields}
@@ -62,7 +63,7 @@ def _plain(value):
 
 
 def _printer(verbose: bool):
-    def out(event: dict) -> None:
+    def out(event: Event) -> None:
         if event.get("type") == "state" and not verbose:
             return
         if event.get("type") == "table" and not verbose:
@@ -139,7 +140,7 @@ async def run_host(args) -> int:
     bots = {seat: args.bot_level for seat in range(1, 1 + args.bots)}
     printer = _printer(args.verbose)
 
-    def out(event: dict) -> None:
+    def out(event: Event) -> None:
         printer(event)
         if event.get("type") == "invite" and event["state"] == "burnt":
             core.houses.invite(event["seat"])  # a wrong try burnt it: the next code, at once

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
@@ -17,11 +18,21 @@ def open_seats(authority) -> int:
     return sum(1 for i in authority.seats.values() if i.kind == "empty")
 
 
+class Advertiser(Protocol):
+    """An announcement on the network (``discovery.TableAdvertiser``; tests: a fake)."""
+
+    async def start(self) -> None: ...
+
+    async def update(self, **changes) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
 class Advert:
-    def __init__(self, interfaces, make_advertiser: Callable | None = None):
+    def __init__(self, interfaces, make_advertiser: Callable[..., Advertiser] | None = None):
         self.interfaces = interfaces
         self.make_advertiser = make_advertiser or _zeroconf_advertiser
-        self.advertiser = None
+        self.advertiser: Advertiser | None = None
         self.shown: tuple[int, bool] | None = None  # (open seats, in game) last announced
 
     async def start(self, identity, authority, port: int) -> None:
@@ -45,7 +56,8 @@ class Advert:
         return {"open_seats": now[0], "in_game": now[1]}
 
     async def update(self, changes: dict) -> None:
-        await self.advertiser.update(**changes)
+        if self.advertiser is not None:  # (withdrawn meanwhile: the table is closing)
+            await self.advertiser.update(**changes)
 
     async def stop(self) -> None:
         if self.advertiser is None:
@@ -57,6 +69,6 @@ class Advert:
         self.advertiser = None
 
 
-def _zeroconf_advertiser(advert, interfaces):
+def _zeroconf_advertiser(advert, interfaces) -> Advertiser:
     from net.discovery import TableAdvertiser
     return TableAdvertiser(advert, interfaces=interfaces)

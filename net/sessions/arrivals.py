@@ -42,7 +42,11 @@ from net.trust.entries import TableBody
 from net.wire import messages as m
 from net.wire.heartbeat import Timings
 from net.wire.identity import fingerprint
+from net.sessions.clock import Timers
 from net.sessions.events import connection_event, readmit_event, readmitted_event
+from net.sessions.facade import EventCallback
+from net.sessions.opened import chain_of
+from net.trust.host.authority import HostAuthority, Out
 
 
 class Links(Protocol):
@@ -67,10 +71,17 @@ class KeepsSeats(Protocol):
 
 class TakesBack(Protocol):
     """The takeback after a restart: a returning peer's "join" and drop go there first."""
-    active: bool
+    @property
+    def active(self) -> bool: ...
 
     def joined(self, fp: str, seat: int, last_seq: int) -> None: ...
     def left(self, fp: str) -> None: ...
+
+
+class Hangs(Protocol):
+    """A waiting stranger's link, as the waiting room ends it."""
+    def reject(self, reason: str) -> None: ...
+    def close(self, reason: str) -> None: ...
 
 
 class Caps(Protocol):
@@ -80,10 +91,10 @@ class Caps(Protocol):
 
 
 class Arrivals:
-    def __init__(self, authority: Callable[[], object], key: bytes, outbox: Links,
-                 stand_ins: KeepsSeats, takeback: TakesBack, timers, admission: Caps, *,
-                 emit: Callable[[dict], None], apply: Callable[[object], None],
-                 log_only: Callable[[object], None], settled: Callable[[], None],
+    def __init__(self, authority: Callable[[], HostAuthority], key: bytes, outbox: Links,
+                 stand_ins: KeepsSeats, takeback: TakesBack, timers: Timers, admission: Caps, *,
+                 emit: EventCallback, apply: Callable[[Out], None],
+                 log_only: Callable[[Out], None], settled: Callable[[], None],
                  refresh: Callable[[], None], is_open: Callable[[], bool],
                  unseated_wait: float, restart_grace: float,
                  readmit_names: bool = False, live_within: float = Timings().live):
@@ -95,7 +106,7 @@ class Arrivals:
         self.restart_grace = restart_grace
         self.live_within = live_within  # a seat's link heard within this long is in use
         self.readmit_names = readmit_names
-        self.waiting: dict[str, tuple[bytes, str, object]] = {}  # fp -> (key, name, link)
+        self.waiting: dict[str, tuple[bytes, str, Hangs]] = {}  # fp -> (key, name, link)
         self.keys: dict[str, bytes] = {}  # fingerprint -> key of everyone seated here
 
     # -- a "join" ---------------------------------------------------------------------------
@@ -132,7 +143,7 @@ class Arrivals:
             self.admission.seat(link.conn.ticket)  # a player: never dropped for room
         self.timers.cancel(("absent", seat))
         self.stand_ins.disarm(seat)
-        has = min(last_seq, self._authority().chain.seq)
+        has = min(last_seq, chain_of(self._authority()).seq)
         self.outbox.attach(fp, link, has)
         link.send(self.joined_message(seat))
         if self.takeback.active:  # it may hold entries the host lost: asked first
@@ -159,7 +170,7 @@ class Arrivals:
     def joined_message(self, seat: int) -> dict:
         """What a player taking (or back in) ``seat`` is told first."""
         auth = self._authority()
-        joined = {"type": "joined", "table": auth.table, "seat": seat, "head": auth.chain.seq}
+        joined: dict = {"type": "joined", "table": auth.table, "seat": seat, "head": chain_of(auth).seq}
         origin = auth.log[0].entry.body_as(TableBody).host_key
         if origin != self.key:  # a table carried on (succession): who opened it
             joined["origin"] = origin
@@ -249,7 +260,7 @@ class Arrivals:
         if waiting is not None:
             self._send_away(fp, waiting[2], "the host did not give you a seat")
 
-    def _send_away(self, fp: str, link, reason: str) -> None:
+    def _send_away(self, fp: str, link: Hangs, reason: str) -> None:
         if self.waiting.get(fp, (None, None, None))[2] is link:
             del self.waiting[fp]
             link.reject(reason)
@@ -260,8 +271,9 @@ class Arrivals:
         is shown the log, so that its own replica raises the alert on the re-admission
         entry and keeps the evidence, and then told why it has no seat."""
         auth = self._authority()
-        mine = join.get("seat") == seat and join["last_seq"] <= auth.chain.seq
-        link.send({"type": "joined", "table": auth.table, "seat": None, "head": auth.chain.seq})
+        head = chain_of(auth).seq
+        mine = join.get("seat") == seat and join["last_seq"] <= head
+        link.send({"type": "joined", "table": auth.table, "seat": None, "head": head})
         for msg in auth.sync(seat, join["last_seq"] if mine else -1, key=key):
             link.send(msg)
         link.send(m.refused_message(f"seat {seat} was given to a new key at entry {seq}; ask "

@@ -12,16 +12,27 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 
-def loop_call_later(delay: float, fn: Callable, *args):
+class Cancellable(Protocol):
+    """What a ``call_later`` gives back: the loop's ``TimerHandle``, or a fake clock's."""
+
+    def cancel(self) -> object: ...
+
+
+#: ``call_later(delay, fn, *args)``: call ``fn(*args)`` after ``delay`` seconds.
+CallLater = Callable[..., Cancellable]
+
+
+def loop_call_later(delay: float, fn: Callable, *args) -> asyncio.TimerHandle:
     return asyncio.get_running_loop().call_later(delay, fn, *args)
 
 
 class Timers:
-    def __init__(self, call_later: Callable = loop_call_later):
+    def __init__(self, call_later: CallLater = loop_call_later):
         self.call_later = call_later
-        self.armed: dict[tuple, object] = {}  # key -> handle (anything with cancel())
+        self.armed: dict[tuple, Cancellable] = {}  # key -> handle
 
     def later(self, key: tuple, delay: float, fn: Callable, *args) -> None:
         """Call ``fn(*args)`` after ``delay`` seconds, unless ``key`` is cancelled first."""

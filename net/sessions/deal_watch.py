@@ -35,8 +35,11 @@ from collections.abc import Callable
 from typing import Protocol
 
 from net.constants import SHUFFLE_NOTICE
+from net.sessions.clock import Timers
 from net.sessions.events import (WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event, connection_event,
                                  deal_restart_event, error_event, shuffle_event)
+from net.sessions.facade import EventCallback, WhyRestarted
+from net.trust.host.authority import HostAuthority, Out
 from net.wire.identity import fingerprint
 
 DEADLINE = ("deal-deadline",)
@@ -58,15 +61,16 @@ class StandsIn(Protocol):
 
 class Holds(Protocol):
     """The takeback: while active, nothing is signed; a command waits for its end."""
-    active: bool
+    @property
+    def active(self) -> bool: ...
 
-    def hold_command(self, key: tuple, run: Callable[[], None]) -> None: ...
+    def hold_command(self, key: tuple, run: Callable[[], object]) -> None: ...
 
 
 class DealWatch:
-    def __init__(self, authority: Callable[[], object], timers, outbox: Cuts, stand_ins: StandsIn,
-                 takeback: Holds, *, emit: Callable[[dict], None],
-                 apply: Callable[[object], None], is_open: Callable[[], bool]):
+    def __init__(self, authority: Callable[[], HostAuthority], timers: Timers, outbox: Cuts,
+                 stand_ins: StandsIn, takeback: Holds, *, emit: EventCallback,
+                 apply: Callable[[Out], None], is_open: Callable[[], bool]):
         self._authority, self.timers, self.outbox = authority, timers, outbox
         self.stand_ins, self.takeback = stand_ins, takeback
         self._emit, self._apply, self._is_open = emit, apply, is_open
@@ -157,7 +161,7 @@ class DealWatch:
         silent = any(gone.key is not None and self.outbox.holds(fingerprint(gone.key)) for gone in late)
         self._go_on_without(late, WHY_SILENT if silent else WHY_GONE)
 
-    def _go_on_without(self, late: list, why: str) -> None:
+    def _go_on_without(self, late: list, why: WhyRestarted) -> None:
         for gone in late:
             if gone.key is not None and self.outbox.holds(fingerprint(gone.key)):
                 self.outbox.drop(fingerprint(gone.key), "your client did not answer the deal in time")

@@ -25,6 +25,8 @@ from typing import Protocol
 
 from net.constants import END_GRACE, FAREWELL_GRACE
 from net.sessions.clock import wait_until
+from net.sessions.opened import chain_of
+from net.trust.host.authority import HostAuthority
 
 
 class Sends(Protocol):
@@ -42,7 +44,7 @@ class Ending:
     """Wired to the table's ``authority`` (a getter: a restore may replace it), its
     ``outbox``, and ``joined_message`` (what a player back in its seat is told first)."""
 
-    def __init__(self, authority: Callable[[], object], outbox: Sends,
+    def __init__(self, authority: Callable[[], HostAuthority], outbox: Sends,
                  joined_message: Callable[[int], dict]):
         self._authority, self.outbox, self._joined_message = authority, outbox, joined_message
         self.message: dict | None = None  # the "end" every peer is sent
@@ -50,7 +52,7 @@ class Ending:
 
     async def tell(self, reason: str, expected: Iterable[str] = (), hang_up: bool = False) -> None:
         outbox = self.outbox
-        head = self._authority().chain.seq
+        head = chain_of(self._authority()).seq
         self.message = {"type": "end", "reason": reason, "head": head}
         self.expected = set(expected) - set(outbox.links)
         outbox.broadcast(self.message)
@@ -67,7 +69,7 @@ class Ending:
             link.reject("the table is closing")
             return
         self.expected.discard(fp)
-        has = min(join["last_seq"], auth.chain.seq)
+        has = min(join["last_seq"], chain_of(auth).seq)
         self.outbox.attach(fp, link, has)
         link.send(self._joined_message(seat))
         for msg in auth.sync(seat, has):

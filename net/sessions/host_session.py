@@ -46,6 +46,7 @@ from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from engine import Game
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
@@ -61,6 +62,8 @@ from net.sessions.ending import Ending
 from net.sessions.events import (WHY_CHEAT, deal_kind, deal_restart_event, error_event,
                                  hand_breakdown, hand_over_events, hint_event, seat_info,
                                  shows_hand, state_event, table_event)
+from net.sessions.facade import DealKind, EventCallback, SeatInfo, TableEvent
+from net.sessions.opened import chain_of, game_of, table_of
 from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
@@ -74,14 +77,15 @@ from net.trust.host.authority import HostAuthority, Out
 from net.trust.deals.mental import log as ml
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
+from net.trust.values import SignedEntry
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import WIRE, Link, Timings
 from net.wire.identity import fingerprint
-from net.wire.transport import start_server
+from net.wire.transport import Server, start_server
 
 log = logging.getLogger(__name__)
 
-Emit = Callable[[dict], None]
+Emit = EventCallback
 
 
 class Phase(enum.Enum):
@@ -188,16 +192,15 @@ class HostCore:
         self.resume = True if options.resume else (False if options.fresh else None)
         self.rng = rng or (seeded_rng(options.table_seed) if options.table_seed else os.urandom)
         self.phase = Phase.OPENING
-        self.authority: HostAuthority | None = None
+        self._authority: HostAuthority | None = None  # made by start(); see ``authority``
         self.carried_on = authority  # a player's log made the authority (succession)
         self.files = TableFiles(state_dir, self.emit, keep_old=self.listen)
         # the mental-poker deal (issue 13; on by default); the app's box: "private_deal"
         self.mental_deal = bool(self.settings.pop("private_deal", options.mental_deal))
-        self.server = None
+        self.server: Server | None = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
-        self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after),
-                             tamper)
+        self.outbox = Outbox(self._sync_for, tamper)
         self.seating = Seating(lambda: self.authority, self.key, self.fingerprint,
                                you=lambda: self.you, connected=self.connected, emit=self.emit,
                                apply=self.apply, log_only=self.log_only, settled=self.settled,
@@ -207,7 +210,7 @@ class HostCore:
                                   after=options.stand_in_after, level=options.stand_in_level)
         self.takeback = Takeback(lambda: self.authority, self.timers, self.outbox,
                                  evidence=self.files.dir / "evidence", emit=self.emit,
-                                 sync=lambda: self.files.store.sync(), log_only=self.log_only,
+                                 sync=self.files.flush, log_only=self.log_only,
                                  receive=self.receive, went_on=self._taken_back,
                                  failed=lambda reason, waited: self.spawn(self.finish(reason, waited)),
                                  grace=options.restart_grace)
@@ -249,12 +252,20 @@ class HostCore:
 
     # -- lifecycle ----------------------------------------------------------------------
     @property
-    def table(self) -> str:
-        return self.authority.table
+    def authority(self) -> HostAuthority:
+        """The table's authority: read from the disk, carried on, or new, by ``start``
+        (the parts and the commands run only once it has; a takeback may replace it)."""
+        if self._authority is None:
+            raise RuntimeError("the table is not open yet (HostCore.start)")
+        return self._authority
 
     @property
-    def game(self):
-        return self.authority.game
+    def table(self) -> str:
+        return table_of(self.authority)
+
+    @property
+    def game(self) -> Game:
+        return game_of(self.authority)
 
     @property
     def is_open(self) -> bool:
@@ -269,10 +280,10 @@ class HostCore:
         return self.outbox.links
 
     async def start(self) -> None:
-        self.authority = self.files.adopt(self.carried_on) if self.carried_on else \
+        self._authority = self.files.adopt(self.carried_on) if self.carried_on else \
             self.files.open(self.identity, self._same_table, self.resume, self.rng, self.mental_deal,
                             self.timings.contribution, self.timings.drop_wait)
-        if self.authority is None:
+        if self._authority is None:
             self._open_new()
         if self.listen:
             await self._listen()
@@ -299,13 +310,13 @@ class HostCore:
         self.port = self.server.port
         self.emit({"type": "listening", "address": self.options.bind, "port": self.port,
                    "table": self.table, "fingerprint": self.fingerprint,
-                   "restored": self.restored, "head": self.authority.chain.seq})
+                   "restored": self.restored, "head": chain_of(self.authority).seq})
         if self.options.interfaces is not None:
             await self.advert.start(self.identity, self.authority, self.port)
 
     def _open_new(self) -> None:
-        auth = self.authority = self.files.new(self.identity, self.rng, self.mental_deal,
-                                               self.timings.contribution, self.timings.drop_wait)
+        auth = self._authority = self.files.new(self.identity, self.rng, self.mental_deal,
+                                                self.timings.contribution, self.timings.drop_wait)
         suffix = (self.rng if self.options.table_seed else os.urandom)(4).hex()
         self._check(auth.open_table(f"{self.fingerprint}-{suffix}", self.settings,
                                     self._wanted_name()))
@@ -319,7 +330,7 @@ class HostCore:
     def _same_table(self, found: HostAuthority) -> bool:
         """Resume without being asked only the table asked for: same game, same name."""
         wanted = self.settings.get("game")
-        return (wanted is None or wanted == found.game.id) and found.name == self._wanted_name()
+        return (wanted is None or wanted == game_of(found).id) and found.name == self._wanted_name()
 
     def _check(self, out: Out) -> None:
         if out.error:
@@ -356,7 +367,7 @@ class HostCore:
         """The players this host may hand the table to when it leaves (``hand_over``),
         lowest seat first: those here whose client can carry the table on (it named a
         standby)."""
-        auth = self.authority
+        auth = self._authority
         if auth is None or not self.is_open:
             return []
         return [seat for seat, key in sorted(auth.seats.players(besides=self.key).items())
@@ -376,7 +387,8 @@ class HostCore:
         self.bots.driver.stop()
         self.timers.cancel_all()
         address, port = self.roster.standby[seat]
-        signed = takeover.hand_over(self.identity, auth.table, seat, auth.chain.seq, auth.chain.head)
+        chain = chain_of(auth)
+        signed = takeover.hand_over(self.identity, table_of(auth), seat, chain.seq, chain.head)
         self.outbox.broadcast({"type": "handover", "signed": signed, "address": address,
                                "port": port})
         self._record(done=True, handed=True)  # not resumed here: rejoined at the heir's
@@ -393,7 +405,7 @@ class HostCore:
 
     def _watched(self):
         """The authority ``whereabouts`` watches: while players may come and go in a match."""
-        auth = self.authority
+        auth = self._authority
         return auth if self.is_open and self.listen and auth is not None \
             and auth.match is not None else None
 
@@ -432,7 +444,7 @@ class HostCore:
     def summary(self, reason: str) -> dict:
         """How the table stands: hands, scores, winner, what each peer acknowledged."""
         match = self.authority.match
-        return {"reason": reason, "table": self.table, "head": self.authority.chain.seq,
+        return {"reason": reason, "table": self.table, "head": chain_of(self.authority).seq,
                 "hands": match.hand_number if match else 0,
                 "scores": list(match.scores) if match else None,
                 "winner": match.winner if match else None,
@@ -470,6 +482,14 @@ class HostCore:
         reason = await link.run()
         self.arrivals.ended(fp, link, reason)
 
+    def _sync_for(self, fp: str, after: int) -> list[dict]:
+        """The sync messages that fill ``fp``'s log after ``after`` (the outbox holds the
+        links of seated peers only)."""
+        seat = self.authority.seat_of(fp)
+        if seat is None:
+            raise LookupError(f"{fp} holds no seat here: there is no log to sync it")
+        return self.authority.sync(seat, after)
+
     def _announced(self, fp: str, link) -> int:
         """The head our heartbeat tells ``fp``'s peer of: the last entry sent on its link
         (-1: none yet). Never more: a peer told of an entry it was not sent takes the host
@@ -479,7 +499,8 @@ class HostCore:
 
     def _announced_head(self, fp: str, link) -> bytes | None:
         seq = self._announced(fp, link)
-        return self.authority.archive.hash_at(seq) if 0 <= seq <= self.authority.chain.seq else None
+        auth = self.authority
+        return auth.archive.hash_at(seq) if 0 <= seq <= chain_of(auth).seq else None
 
     def receive(self, fp: str, link, msg: dict) -> None:
         """A message from a peer after its "join"."""
@@ -521,7 +542,7 @@ class HostCore:
             self.settled()
             self._update_advert()
             self.whereabouts.watch()  # (most of the players gone: carried on elsewhere?)
-        events = []
+        events: list[dict] = []
         for signed in out.entries:
             events += self.authority.archive.events[signed.seq]
         if shows_hand(kinds, self.view.playing()):
@@ -673,7 +694,7 @@ class HostBots:
         self.delay = delay
         self.players: dict[int, object] = {}  # seat -> the bot playing it
         self.driver = BotDriver(timers.call_later, due=self.due,
-                                position=lambda: authority().chain.seq, move=self.move,
+                                position=lambda: chain_of(authority()).seq, move=self.move,
                                 pace=self.pace)
 
     def controlled(self, seat: int) -> bool:
@@ -698,7 +719,7 @@ class HostBots:
     def new_game(self) -> None:
         """Each bot is made as the game starts (at the levels the setup chose)."""
         self.players.clear()
-        for seat in range(self._authority().game.num_players):
+        for seat in range(game_of(self._authority()).num_players):
             if self.controlled(seat):
                 self.player(seat)
 
@@ -737,14 +758,14 @@ class HostView:
         self._authority, self.emit, self.listen, self.evidence = authority, emit, listen, evidence
         self._you, self._connected, self._waiting, self._heir = you, connected, waiting, heir
 
-    def seats(self) -> list[dict]:
+    def seats(self) -> list[SeatInfo]:
         auth = self._authority()
         seats = auth.seats
         return [seat_info(seat, seats.get(seat), seat in seats and (
                     seats[seat].kind == "bot" or self._connected(seats[seat].key)))
-                for seat in range(auth.game.num_players)]
+                for seat in range(game_of(auth).num_players)]
 
-    def table_event(self) -> dict:
+    def table_event(self) -> TableEvent:
         auth = self._authority()
         event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
                             auth.match is not None, self._waiting())
@@ -777,7 +798,7 @@ class HostView:
         self.emit(state_event(auth.game, state, you, events, match.scores, match.hand_number + 1,
                               view, deal=self.deal()))
 
-    def deal(self) -> str | None:
+    def deal(self) -> DealKind | None:
         """How this hand was dealt (``events.deal_kind``); nothing at a table no one
         else can join (a game against the computer)."""
         if not self.listen:
@@ -807,14 +828,14 @@ class HostView:
                     default=0)
         alert = IntegrityAlert(cheat["seat"], PLAYER, cheat["rule"],
                                f"{cheat['detail']} — the hand is void and dealt again, that "
-                               "player's cards dealt by this computer", auth.table, signed.seq,
+                               "player's cards dealt by this computer", table_of(auth), signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
         self.emit(dict(alert_event(alert, self.evidence), goes_on=True))
         seats = restart.seats
         self.emit(deal_restart_event([auth.seats[s].name for s in seats], seats,
                                   ml.voided_at(log, signed.seq), WHY_CHEAT))
 
-    def hand_over(self, signed) -> None:
+    def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)
         match = self._authority().match
         for event in hand_over_events(body.result, body.scores, body.hand, body.winner,
@@ -824,4 +845,4 @@ class HostView:
     def hint(self) -> None:
         auth = self._authority()
         self.emit(hint_event(auth.game, auth.state, self._you(),
-                             f"{auth.table}|hint|{auth.chain.seq}"))
+                             f"{auth.table}|hint|{chain_of(auth).seq}"))

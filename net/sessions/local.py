@@ -25,7 +25,7 @@ from pathlib import Path
 from engine.bots import ALL_LEVELS
 
 from net.constants import HOST_LOG_FILE, HOST_META_FILE, LOCAL_DIR
-from net.sessions.facade import EventCallback
+from net.sessions.facade import Event, EventCallback
 from net.sessions.session import HostedSession
 from net.sessions.table_files import discard, read_meta, unfinished
 from net.wire.identity import data_dir, load_identity
@@ -118,7 +118,7 @@ class LocalSession(HostedSession):
                                 bot_delay=bot_delay, autoplay=autoplay, headless=False,
                                 table_seed=table_seed, resume=resume, fresh=not resume)))
 
-    def _emit(self, event: dict) -> None:
+    def _emit(self, event: Event) -> None:
         if event.get("type") == "table":  # nobody else is here: a key means nothing to show
             event = {**event, "seats": [{**seat, "fingerprint": ""} for seat in event["seats"]]}
         super()._emit(event)

@@ -16,7 +16,7 @@ No sockets here: a link is anything with ``send(msg)``, ``reject(reason)`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from net.wire import framing
 from net.wire import messages as m
@@ -70,7 +70,7 @@ class Outbox:
         return fp in self.links if link is None else self.links.get(fp) is link
 
     # -- sending ------------------------------------------------------------------------------
-    def deliver(self, sends: list[tuple[str, dict]], disconnect: list[str] = ()) -> None:
+    def deliver(self, sends: list[tuple[str, dict]], disconnect: Iterable[str] = ()) -> None:
         """What the trust layer answered: messages to send, peers to cut off."""
         for fp, msg in sends:
             self.send(fp, msg)
@@ -103,9 +103,9 @@ class Outbox:
             for sync in self.sync(fp, self.acks.sent[fp]):
                 self._send_sync(fp, link, sync)
             return
-        msg = self._tampered(fp, msg)
-        if msg is not None:  # a dishonest host (tests) may withhold it
-            link.send(msg)
+        tampered = self._tampered(fp, msg)
+        if tampered is not None:  # a dishonest host (tests) may withhold it
+            link.send(tampered)
         self.acks.on_sent(fp, seq)
 
     def _tampered(self, fp: str, msg: dict) -> dict | None:

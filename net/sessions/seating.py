@@ -18,8 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from net.sessions.events import error_event
+from net.sessions.facade import EventCallback
+from net.sessions.opened import game_of
+from net.trust.host.authority import HostAuthority, Out
 from net.trust.values import NOBODY, Seat
 
+#: A new table's seat entry: (seat, kind, key, name, bot level).
+FirstSeat = tuple[int, str, bytes | None, str, str | None]
 
 
 def bot_name(seat: int) -> str:
@@ -37,20 +42,20 @@ def swap_steps(first: Seat, second: Seat, a: int, b: int) -> list[tuple[int, Sea
 
 
 class Seating:
-    def __init__(self, authority: Callable[[], object], key: bytes, fingerprint: str, *,
+    def __init__(self, authority: Callable[[], HostAuthority], key: bytes, fingerprint: str, *,
                  you: Callable[[], int | None], connected: Callable[[bytes | None], bool],
-                 emit: Callable[[dict], None], apply: Callable[[object], None],
-                 log_only: Callable[[object], None], settled: Callable[[], None],
+                 emit: EventCallback, apply: Callable[[Out], None],
+                 log_only: Callable[[Out], None], settled: Callable[[], None],
                  reseated: Callable[[], None], bot_levels: dict[int, str] | None = None):
         self._authority, self.key, self.fingerprint = authority, key, fingerprint
         self._you, self._connected, self._emit = you, connected, emit
         self._apply, self._log_only, self._settled, self._reseated = apply, log_only, settled, reseated
         self.bot_levels = dict(bot_levels or {})  # seat -> level, for the bots seated here
 
-    def first_seats(self, players: int, host_name: str) -> list[tuple]:
+    def first_seats(self, players: int, host_name: str) -> list[FirstSeat]:
         """A new table's seats, as (seat, kind, key, name, level): the host person's own
         (``you``), a bot where one was chosen, nobody elsewhere."""
-        seats = []
+        seats: list[FirstSeat] = []
         for seat in range(players):
             if seat == self._you():
                 seats.append((seat, "human", self.key, host_name, None))
@@ -63,7 +68,7 @@ class Seating:
     def all_taken(self) -> bool:
         """Every seat has a bot, the host, or a player who is here."""
         seats = self._authority().seats
-        return len(seats) == self._authority().game.num_players and all(
+        return len(seats) == game_of(self._authority()).num_players and all(
             i.kind == "bot" or (i.kind == "human" and self._connected(i.key)
                                 and (i.key == self.key or i.connected))
             for i in seats.values())

@@ -14,18 +14,24 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import functools
 import ipaddress
 import logging
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from net.wire.address import format_address, local_address_towards
 from net.constants import HANDOVER_GRACE, REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
 from net.sessions.events import error_event, rejoin_event, tables_event
-from net.sessions.facade import EventCallback, Session
+from net.sessions.facade import Event, EventCallback, SeatInfo, Session, TableInfo
 from net.wire.heartbeat import Timings
+from net.wire.identity import Identity
 from net.wire.transport import within
+
+if TYPE_CHECKING:  # (imported where they are made: a session loads only the core it runs)
+    from net.discovery import TableBrowser
+    from net.sessions.guest_session import GuestCore
+    from net.sessions.host_session import HostCore
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +83,9 @@ class _NetworkSession(Session):
     def __init__(self, on_event: EventCallback, name: str):
         super().__init__(on_event)
         self._thread = _LoopThread(name)
-        self.core = None
         self.address: str | None = None  # what others type to reach the table, once we host it
 
-    def _emit(self, event: dict) -> None:
+    def _emit(self, event: Event) -> None:
         if event.get("type") == "listening":
             self.address = typed_address(event["address"], event["port"])
         elif event.get("type") == "table" and event.get("is_host") and self.address:
@@ -143,7 +148,7 @@ def lan_address() -> str:
         pass
     import ifaddr  # zeroconf's own dependency
     found = [ipaddress.ip_address(ip.ip) for adapter in ifaddr.get_adapters()
-             for ip in adapter.ips if ip.is_IPv4]
+             for ip in adapter.ips if ip.is_IPv4 and isinstance(ip.ip, str)]  # (v6: a tuple)
     usable = [a for a in found if not (a.is_loopback or a.is_link_local)]
     usable.sort(key=lambda a: not a.is_private)
     return str(usable[0]) if usable else "127.0.0.1"
@@ -152,10 +157,12 @@ def lan_address() -> str:
 class HostedSession(_NetworkSession):
     """A table this app hosts (``HostCore``): on the network, or against the computer."""
 
-    def __init__(self, on_event: EventCallback, name: str, core_factory: Callable):
+    def __init__(self, on_event: EventCallback, name: str,
+                 core_factory: Callable[[EventCallback], HostCore]):
         super().__init__(on_event, name)
         self.core = core_factory(self._emit)
-        self._early: list[tuple] | None = []  # commands that came before the table opened
+        # commands that came before the table opened, as (command, args)
+        self._early: list[tuple[Callable, tuple]] | None = []
         self._thread.submit(self._start())
 
     async def _start(self) -> None:
@@ -166,7 +173,7 @@ class HostedSession(_NetworkSession):
             self._emit(error_event(f"Could not open the table: {_why_not_open(exc)}.", fatal=True))
             return
         early, self._early = self._early, None
-        for command, args in early:
+        for command, args in early or ():  # (start runs once: the queue is there)
             super()._do(command, *args)
 
     def _do(self, command: Callable, *args) -> None:
@@ -228,7 +235,7 @@ class HostedSession(_NetworkSession):
         return self.core.game
 
     @property
-    def seats(self) -> list[dict]:
+    def seats(self) -> list[SeatInfo]:
         return self.core.view.seats()
 
     @property
@@ -313,9 +320,10 @@ class GuestSession(_NetworkSession):
                  timings: Timings | None = None, seat: int | None = None, **core):
         super().__init__(on_event, "parlour-guest")
         from net.sessions.guest_session import GuestCore
-        self.core = GuestCore(identity, address=address, port=port, fingerprint=fingerprint,
-                              table_name=table_name, interfaces=interfaces, emit=self._emit,
-                              timings=timings, state_dir=state_dir, seat=seat, **core)
+        self.core: GuestCore = GuestCore(
+            identity, address=address, port=port, fingerprint=fingerprint, table_name=table_name,
+            interfaces=interfaces, emit=self._emit, timings=timings, state_dir=state_dir,
+            seat=seat, **core)
         self.future = self._thread.submit(self.core.run())
 
     def _seat(self):
@@ -327,10 +335,12 @@ class GuestSession(_NetworkSession):
         """A host's command (``command``: a HostCore method, or one of a part of it,
         "part.method"): to the table we carried on; else "only the host" (``quiet``:
         nothing, the host does it)."""
+        part, _, method = command.rpartition(".")
+
         def run():
             host = self.core.succession.host
             if host is not None:
-                functools.reduce(getattr, command.split("."), host)(*args)
+                getattr(getattr(host, part) if part else host, method)(*args)
             elif not quiet:
                 self._emit(error_event("only the host can do that"))
         self._do(run)
@@ -369,7 +379,7 @@ class GuestSession(_NetworkSession):
 
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""
-        self._as_host("turn_away", fingerprint)
+        self._as_host("arrivals.turn_away", fingerprint)
 
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""
@@ -412,15 +422,15 @@ class Lobby:
     ``{"type": "rejoin", "table": record + {"address", "port", "where"}}``, and
     ``{"type": "rejoin", "table": None}`` when it no longer can."""
 
-    def __init__(self, interfaces, memory=None, identity: Callable | None = None,
+    def __init__(self, interfaces, memory=None, identity: Callable[[], Identity] | None = None,
                  probe_every: float = REJOIN_PROBE_EVERY):
         self.interfaces = interfaces
         self.memory = memory
         self.identity = identity
         self.probe_every = probe_every
         self._thread: _LoopThread | None = None
-        self._browser = None
-        self._tables: list[dict] = []
+        self._browser: TableBrowser | None = None
+        self._tables: list[TableInfo] = []
         self._offer: dict | None = None
         self._wake: asyncio.Event | None = None
         self._watch: asyncio.Task | None = None
@@ -429,15 +439,15 @@ class Lobby:
     def start(self, on_event) -> None:
         self._thread = _LoopThread("parlour-lobby")
 
-        def tables(found: list[dict]) -> None:
+        def tables(found: list[TableInfo]) -> None:
             self._tables = list(found)
             on_event(tables_event(found))
             self.refresh()
 
         async def begin():
-            self._wake = asyncio.Event()
+            wake = self._wake = asyncio.Event()
             if self.memory is not None:
-                self._watch = asyncio.ensure_future(self._watch_rejoin(on_event))
+                self._watch = asyncio.ensure_future(self._watch_rejoin(on_event, wake))
             if self.interfaces:
                 from net.discovery import TableBrowser
                 self._browser = TableBrowser(interfaces=self.interfaces, on_change=tables)
@@ -456,7 +466,7 @@ class Lobby:
         """Stop checking the remembered table's address (the app sat down somewhere)."""
         self._paused = True
 
-    async def _watch_rejoin(self, on_event) -> None:
+    async def _watch_rejoin(self, on_event, wake: asyncio.Event) -> None:
         while True:
             try:
                 offer = await self._rejoin_offer()
@@ -467,10 +477,10 @@ class Lobby:
                 self._offer = offer
                 on_event(rejoin_event(offer))
             try:
-                await within(None if self._paused else self.probe_every, self._wake.wait())
+                await within(None if self._paused else self.probe_every, wake.wait())
             except TimeoutError:
                 pass
-            self._wake.clear()
+            wake.clear()
 
     async def _rejoin_offer(self) -> dict | None:
         """The remembered table where it can be reached now, or None."""
@@ -484,19 +494,19 @@ class Lobby:
                     return None  # that host has another table now: ours is over
                 return {**record, "address": table["address"], "port": table["port"],
                         "where": "network"}
-        if self.identity is not None and await self._answers(record):
+        if self.identity is not None and await self._answers(record, self.identity):
             return {**record, "where": "address"}
         return None
 
-    async def _answers(self, record: dict) -> bool:
+    async def _answers(self, record: dict, identity: Callable[[], Identity]) -> bool:
         """Whether the host with the remembered key answers at the remembered address
         (it sees a connection that closes before asking for a seat)."""
         from net.wire.framing import ProtocolError
         from net.wire.heartbeat import WIRE
         from net.wire.transport import HandshakeError, open_connection
-        self._count_codes(record)
+        self._count_codes(record, identity)
         try:
-            conn = await open_connection(record["address"], record["port"], self.identity(),
+            conn = await open_connection(record["address"], record["port"], identity(),
                                          record["fingerprint"], schemas=WIRE,
                                          timeout=REJOIN_PROBE_TIMEOUT)
         except (HandshakeError, OSError, TimeoutError, ProtocolError):
@@ -504,7 +514,7 @@ class Lobby:
         await conn.close()
         return True
 
-    def _count_codes(self, record: dict) -> None:
+    def _count_codes(self, record: dict, identity: Callable[[], Identity]) -> None:
         """A table across houses is found again by the codes this installation and its
         host derive, counted in the data directory (``net.houses.pairs.Book``): the probe
         counts from there, as the guest will (an empty count starts at code 0, long used,
@@ -514,7 +524,7 @@ class Lobby:
         path = getattr(self.memory, "path", None)
         if where is not None and path is not None:
             from net.houses import service
-            service.keep_count(self.identity(), where[1], path.parent)
+            service.keep_count(identity(), where[1], path.parent)
 
     def stop(self) -> None:
         if self._thread is None:
@@ -530,7 +540,7 @@ class Lobby:
         self._thread = None
 
 
-def _could_be(record: dict, table: dict) -> bool:
+def _could_be(record: dict, table: TableInfo) -> bool:
     """Whether the advertised ``table`` may be the remembered one: same name, and in
     game if ours had started (a started table never goes back to waiting)."""
     same_name = not record["name"] or table.get("name") == record["name"]

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from net.sessions.clock import Timers
 from net.sessions.events import stand_in_event
+from net.sessions.facade import EventCallback
+from net.trust.host.authority import HostAuthority, Out
 
 
 class StandIns:
-    def __init__(self, authority: Callable[[], object], key: bytes, timers, *,
-                 emit: Callable[[dict], None], apply: Callable[[object], None],
+    def __init__(self, authority: Callable[[], HostAuthority], key: bytes, timers: Timers, *,
+                 emit: EventCallback, apply: Callable[[Out], None],
                  forget_bot: Callable[[int], None], after: float | None, level: str = "normal"):
         self._authority, self.key, self.timers = authority, key, timers
         self._emit, self._apply, self._forget_bot = emit, apply, forget_bot

@@ -32,6 +32,8 @@ from net.trust.host.authority import HostAuthority, RestoreError
 from net.trust.host import successor
 from net.trust.deals.mental.log import dealt_privately
 from net.sessions.events import error_event, notice_event
+from net.sessions.facade import EventCallback
+from net.sessions.opened import game_of
 from net.trust.store import GROUP, LogStore
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,7 @@ Resume = bool | None
 
 def describe_table(authority: HostAuthority) -> str:
     """A table as a person recognises it: '“bars-lan” (rook, hand 4, 120–85)'."""
-    return f"“{authority.name}” ({authority.game.id}, {progress(authority)})"
+    return f"“{authority.name}” ({game_of(authority).id}, {progress(authority)})"
 
 
 def progress(authority: HostAuthority) -> str:
@@ -54,7 +56,7 @@ def progress(authority: HostAuthority) -> str:
 
 
 class TableFiles:
-    def __init__(self, state_dir: str | os.PathLike, emit: Callable[[dict], None],
+    def __init__(self, state_dir: str | os.PathLike, emit: EventCallback,
                  keep_old: bool = True):
         self.dir = Path(state_dir)
         self.emit = emit
@@ -130,7 +132,8 @@ class TableFiles:
         return authority
 
     def _set_aside(self, found: HostAuthority | None, problem: str | None) -> None:
-        self.store.close()
+        if self.store is not None:
+            self.store.close()
         if not self.keep_old:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{self.log_path}{suffix}").unlink(missing_ok=True)
@@ -163,12 +166,18 @@ class TableFiles:
         the host handed the table to a player (never resumed here, but rejoined there)."""
         match = authority.match
         meta = {"table": authority.table, "port": port, "done": done, "side": side,
-                "name": authority.name, "game": authority.game.key(),
+                "name": authority.name, "game": game_of(authority).key(),
                 "hand": match.hand_number + 1 if match else 0,
                 "scores": list(match.scores) if match else [],
                 "started": match is not None, "over": bool(match is not None and match.is_over),
                 "handed": handed}
         write_meta(self.dir, meta)
+
+    def flush(self) -> None:
+        """What the log holds, on the disk now (``LogStore.sync``): entries this disk lost
+        once and was given back."""
+        if self.store is not None:
+            self.store.sync()
 
     def close(self) -> None:
         if self.store is not None:

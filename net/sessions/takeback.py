@@ -37,9 +37,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from net.sessions.clock import Timers
 from net.sessions.events import error_event, notice_event
+from net.sessions.facade import EventCallback
+from net.sessions.opened import chain_of, table_of
 from net.trust.alerts import alert_event
-from net.trust.host.authority import RestoreError
+from net.trust.host.authority import HostAuthority, Out, RestoreError
 from net.trust.host.recovery import RecoveryOut, TailRecovery
 from net.trust.store import StoreError
 from net.wire import messages as m
@@ -57,9 +60,9 @@ class Hands(Protocol):
 
 
 class Takeback:
-    def __init__(self, authority: Callable[[], object], timers, outbox: Hands, *,
-                 evidence: Path, emit: Callable[[dict], None], sync: Callable[[], None],
-                 log_only: Callable[[object], None], receive: Callable[[str, object, dict], None],
+    def __init__(self, authority: Callable[[], HostAuthority], timers: Timers, outbox: Hands, *,
+                 evidence: Path, emit: EventCallback, sync: Callable[[], None],
+                 log_only: Callable[[Out], None], receive: Callable[[str, object, dict], None],
                  went_on: Callable[[float], None], failed: Callable[[str, list], None],
                  grace: float):
         self._authority, self.timers, self.outbox, self.evidence = authority, timers, outbox, evidence
@@ -68,12 +71,20 @@ class Takeback:
         self.grace = grace  # the restart grace: how long absent peers are waited for
         self.recovery: TailRecovery | None = None
         self._held: list[tuple] = []  # (fp, link, message) that came meanwhile
-        self._commands: dict[tuple, object] = {}  # the host person's, held meanwhile
+        self._commands: dict[tuple, Callable[[], object]] = {}  # the host person's, held meanwhile
         self._until = 0.0
 
     @property
     def active(self) -> bool:
         return self.recovery is not None
+
+    @property
+    def _recovering(self) -> TailRecovery:
+        """The recovery under way: the peers' answers and the grace's end come here only
+        while the takeback is ``active`` (arrivals and the core ask first)."""
+        if self.recovery is None:
+            raise RuntimeError("no takeback is under way")
+        return self.recovery
 
     def begin(self) -> bool:
         """After a restart: wait for the peers that were connected, if any (True)."""
@@ -81,12 +92,13 @@ class Takeback:
         awaited = {fp: seat for seat, fp in auth.peers().items() if auth.seats[seat].connected}
         if not awaited:
             return False
-        self.recovery = TailRecovery(auth.key, auth.table, auth.chain.seq, auth.chain.head, awaited)
+        chain = chain_of(auth)
+        self.recovery = TailRecovery(auth.key, table_of(auth), chain.seq, chain.head, awaited)
         self._until = time.monotonic() + self.grace
         self.timers.later(("takeback",), self.grace, self._grace_over)
         return True
 
-    def hold_command(self, key: tuple, run) -> None:
+    def hold_command(self, key: tuple, run: Callable[[], object]) -> None:
         """A command of the host person's that would sign an entry came meanwhile: told
         to wait, it is run (``run()``) once the table goes on; the same one twice, once."""
         self._emit(error_event(WAIT))
@@ -94,21 +106,21 @@ class Takeback:
 
     # -- the peers -------------------------------------------------------------------------
     def joined(self, fp: str, seat: int, last_seq: int) -> None:
-        self._run(self.recovery.joined(fp, seat, last_seq))
+        self._run(self._recovering.joined(fp, seat, last_seq))
 
     def left(self, fp: str) -> None:
-        self._run(self.recovery.left(fp))
+        self._run(self._recovering.left(fp))
 
     def message(self, fp: str, link, msg: dict) -> None:
         """A message from a returned peer while the tail is being taken back."""
         if msg["type"] == m.TAIL:
-            self._run(self.recovery.tail(fp, msg))
+            self._run(self._recovering.tail(fp, msg))
         else:
             self._held.append((fp, link, msg))
 
     def _grace_over(self) -> None:
         if self.active:
-            self._run(self.recovery.grace_over())
+            self._run(self._recovering.grace_over())
         if self.active:  # another peer was asked for the tail: it gets a grace too
             self.timers.later(("takeback",), self.grace, self._grace_over)
 
@@ -126,9 +138,9 @@ class Takeback:
             if out.adopt:
                 self._sync()  # this disk lost them once
         except (RestoreError, StoreError) as exc:
-            out = self.recovery.failed(f"an entry given back could not be taken: {exc}")
+            out = self._recovering.failed(f"an entry given back could not be taken: {exc}")
         except Exception as exc:  # noqa: BLE001 - a signed entry the engine refuses to replay
-            out = self.recovery.failed(f"an entry given back does not replay ({exc})")
+            out = self._recovering.failed(f"an entry given back does not replay ({exc})")
         for fp, msg in out.sends:
             self.outbox.send(fp, msg)
         if out.failed:
@@ -137,7 +149,7 @@ class Takeback:
             self._done()
 
     def _done(self) -> None:
-        rec = self.recovery
+        rec = self._recovering
         self.recovery = None
         self.timers.cancel(("takeback",))
         if rec.recovered:
@@ -148,7 +160,7 @@ class Takeback:
             link, seat = self.outbox.links.get(fp), auth.seat_of(fp)
             if link is None or seat is None:
                 continue
-            has = min(last_seq, auth.chain.seq)
+            has = min(last_seq, chain_of(auth).seq)
             self.outbox.attach(fp, link, has)
             self._log_only(auth.rejoin(fp, seat, has))
         held, self._held = self._held, []
@@ -160,7 +172,7 @@ class Takeback:
         self._went_on(max(0.0, self._until - time.monotonic()))
 
     def _failed(self, reason: str) -> None:
-        waited_for = list(self.recovery.seats)  # each told why, as it comes back
+        waited_for = list(self._recovering.seats)  # each told why, as it comes back
         self.recovery = None
         self._held.clear()
         self._commands.clear()

@@ -36,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from net.sessions.facade import Event
+
 #: The seats of the table of four (part 2) taken by code, in house B.
 FAR_SEATS = (2, 3)
 
@@ -100,7 +102,7 @@ async def host_table(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         codes: dict[int, str] = {}
 
-        def out(event: dict) -> None:
+        def out(event: Event) -> None:
             if event.get("type") == "invite" and event["state"] == "waiting":
                 codes[event["seat"]] = event["code"]
                 if len(codes) == 2:
@@ -131,7 +133,7 @@ async def far_player(args) -> None:
     configure(args.mailbox, args.relay)
     marks: dict[str, float] = {}
 
-    def out(event: dict) -> None:
+    def out(event: Event) -> None:
         if event.get("type") == "connection" and event.get("state") == "connected":
             marks.setdefault("seated", time.perf_counter())
     core = GuestCore(Identity.generate("Far player"), emit=out, timings=TIMINGS,

@@ -54,13 +54,15 @@ class _BenchSession(LocalSession, _LoggedAs):
         super().__init__(on_event, settings, home=home, bot_delay=bot_delay, autoplay=autoplay,
                          table_seed=table_seed)
 
+from net.sessions.facade import Event
+
 
 def play(hands: int, game: str, sync: str | None, home: str) -> list[tuple[float, int]]:
     """(seconds, decisions) for each hand."""
     done = threading.Event()
-    events: list[dict] = []
+    events: list[Event] = []
 
-    def on_event(event: dict) -> None:
+    def on_event(event: Event) -> None:
         events.append(event)
         if event["type"] == "hand_over":
             done.set()

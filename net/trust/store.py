@@ -40,6 +40,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,7 +107,7 @@ class LogStore:
         self._written = -1 if last is None else last
         self._flusher = _Flusher(self.path, self._written) if sync == GROUP else None
         # On the table's loop, its call_soon: the flusher is woken after the change.
-        self.defer = None
+        self.defer: Callable[[Callable[[], object]], object] | None = None
         self._kick_due = False
 
     @property

@@ -219,7 +219,7 @@ class Link:
                  position: Callable[[], int],
                  on_hb: Callable[[int, bytes | None], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 head: Callable[[], bytes] | None = None):
+                 head: Callable[[], bytes | None] | None = None):
         self.conn = conn
         self.timings = timings
         self.on_message = on_message

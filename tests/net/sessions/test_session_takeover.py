@@ -111,3 +111,48 @@ def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_p
     assert deals and {e.kind for e in deals} == {ml.DEAL if private else "commit"}
     if private:
         assert all(e.body["parties"][0]["seats"] == [0, 1, 3] for e in deals)
+
+
+@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+def test_an_app_guest_that_carries_the_table_on_can_turn_a_stranger_away(tmp_path, private):
+    """The person whose client carries the table on says no to a stranger asking for an
+    away player's seat (the "readmit" dialog's No, ``turn_away``): the stranger is sent
+    away at once, as at a host's own table — not left waiting, the person told of a bug."""
+    host_rec, person, follower_rec, stranger_rec = Recorder(), Recorder(), Recorder(), Recorder()
+    settings = {**SHORT_GAME, "private_deal": private}
+    host = HostSession(host_rec, settings, ident("Grandma"), state_dir=tmp_path / "host",
+                       timings=QUICK, autoplay=True, bots={3: "random"})
+    sessions = [host]
+    try:
+        blocking_until(lambda: host_rec.of("listening"))
+        port = host_rec.of("listening")[0]["port"]
+        network = Network(interfaces=[], home=tmp_path / "dad", timings=QUICK)
+        dad = network.join(f"127.0.0.1:{port}", "Dad", person)
+        sessions.append(dad)
+        follower = GuestSession(follower_rec, ident("Maya"), address="127.0.0.1", port=port,
+                                timings=QUICK, state_dir=tmp_path / "maya", bot_level="random",
+                                takeover={})
+        sessions.append(follower)
+        blocking_until(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
+                                    if s["kind"] == "human" and s["connected"]]) == 3)
+        blocking_until(lambda: len(dad.core.succession.roster) == 1)
+        host.start_game()
+        blocking_until(lambda: host.core.authority.state is not None)
+        host.crash()
+        blocking_until(lambda: [e for e in person.of("takeover") if e["stage"] == "hosting"], 60)
+        carried = dad.core.succession.host
+        blocking_until(lambda: carried.port and not carried.takeback.active, 60)
+        stranger = GuestSession(stranger_rec, ident("Stranger"), address="127.0.0.1",
+                                port=carried.port, timings=QUICK, state_dir=tmp_path / "stranger")
+        sessions.append(stranger)
+        blocking_until(lambda: person.of("readmit"), 30)
+        asking = person.of("readmit")[0]["new_fingerprint"]
+        dad.turn_away(asking)
+        blocking_until(lambda: stranger_rec.of("error") or person.of("error"), 30)
+    finally:
+        for session in reversed(sessions):
+            session.close()
+
+    assert any("did not give you a seat" in e["message"] for e in stranger_rec.of("error")), \
+        stranger_rec.of("error")
+    assert not [e for e in person.of("error") if e["message"] not in (WAIT,)], person.of("error")
