@@ -294,3 +294,25 @@ def test_a_got_it_signed_by_another_key_is_still_refused():
     forged = t.raw_act(seat, {"ack": True}, signer=identity("mallory"))
     out = t.host.receive(t.fp(seat), forged)
     assert not out.entries and "not signed by your key" in out.sends[0][1]["reason"]
+
+
+@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+def test_the_host_reads_a_players_signed_move_once(monkeypatch, private):
+    """What a player signed is read as the move comes in (``moves.admit``); the entry the
+    host logs carries that reading (``ActionEntryBody.of``), so applying it, publishing it
+    and storing it read nothing again."""
+    from net.trust.moves import ActionBody
+    from tests.net.trust.mental_trust_table import MentalTrustTable
+    t = MentalTrustTable() if private else Table(("rook", None, None))
+    t.start()
+    t.play_until(lambda: t.host.state is not None and t.host.state.to_act()[0] in t.replicas
+                 and t.replicas[t.host.state.to_act()[0]].decision_state() is not None)
+    seat = t.host.state.to_act()[0]
+    message = t.replicas[seat].act(t.choose(seat))
+    reads = []
+    real = ActionBody.__new__
+    monkeypatch.setattr(ActionBody, "__new__",
+                        lambda cls, *args, **fields: reads.append(fields) or real(cls, *args, **fields))
+    out = t.host.receive(t.fp(seat), message)
+    assert [e.kind for e in out.entries][-1:] == ["action"] and not out.error
+    assert len(reads) == 1
