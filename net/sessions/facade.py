@@ -23,10 +23,15 @@ missing; the app treats a missing one as its default.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Literal, NotRequired, TypedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
-EventCallback = Callable[[dict], None]
+#: An event as it is handed on: a JSON-able mapping, ``type`` first. Each kind's fields
+#: are its TypedDict below (what the builders in ``net.sessions.events`` return); a
+#: callback that takes every kind reads them as plain JSON values.
+Event = Mapping[str, Any]
+#: Whom a session, or a part of one, tells an event (the app, the CLI, a test).
+EventCallback = Callable[[Event], None]
 
 # Values some events' fields take (named once: the builders in net.sessions.events take them).
 SeatKind = Literal["human", "bot", "empty"]
