@@ -18,7 +18,7 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m engine.demo
 
-# The type check ([tool.mypy] in pyproject.toml: engine/ and the session events), the
+# The type check ([tool.mypy] in pyproject.toml: engine/ and net/), the
 # whole suite, then the packaged bundle built and checked (what CI runs). First, as
 # root on Debian, what the window tests need from the system (Xvfb, openbox, Qt's X11
 # libraries) and the tests across houses (iptables and conntrack, for the home routers'

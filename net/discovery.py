@@ -60,6 +60,7 @@ from net.constants import (
     TXT_TABLE,
     TXT_TABLE_ID,
 )
+from net.sessions.facade import TableInfo
 from net.wire.identity import normalize_fingerprint
 
 log = logging.getLogger(__name__)
@@ -116,14 +117,15 @@ def _cut(text: str, max_bytes: int) -> str:
     return text.encode()[:max_bytes].decode("utf-8", "ignore")
 
 
-def table_info(name: str, properties: dict, addresses: list[str], port: int) -> dict:
+def table_info(name: str, properties: dict, addresses: list[str], port: int) -> TableInfo:
     """The facade's TableInfo for an advert; ValueError if the advert is malformed."""
-    txt = {_text(k): _text(v) for k, v in properties.items() if k is not None}
+    txt = {_decoded(k): _text(v) for k, v in properties.items() if k is not None}
     try:
-        protocol, seats = int(txt[TXT_PROTOCOL]), int(txt[TXT_SEATS])
-        fp = normalize_fingerprint(txt[TXT_FINGERPRINT])
-        game, ruleset, mode = txt[TXT_GAME], txt[TXT_RULESET], txt.get(TXT_MODE, "")
-        state = txt[TXT_STATE]
+        protocol, seats = int(_field(txt, TXT_PROTOCOL)), int(_field(txt, TXT_SEATS))
+        fp = normalize_fingerprint(_field(txt, TXT_FINGERPRINT))
+        game, ruleset = _field(txt, TXT_GAME), _field(txt, TXT_RULESET)
+        mode = _field(txt, TXT_MODE) if TXT_MODE in txt else ""
+        state = _field(txt, TXT_STATE)
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed Parlour advert {name!r}: {exc!r}") from None
     if not (0 <= seats <= MAX_SEATS and protocol > 0 and state in (STATE_LOBBY, STATE_IN_GAME)
@@ -141,10 +143,21 @@ def table_info(name: str, properties: dict, addresses: list[str], port: int) -> 
     }
 
 
-def _text(value) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    return value.decode("utf-8", "replace")
+def _field(txt: dict[str, str | None], key: str) -> str:
+    """A field the advert must give with a value: KeyError when it is missing, or named
+    without one (a TXT string ``game`` with no ``=``, which zeroconf reads as None)."""
+    value = txt[key]
+    if value is None:
+        raise KeyError(f"{key} without a value")
+    return value
+
+
+def _decoded(value: str | bytes) -> str:
+    return value if isinstance(value, str) else value.decode("utf-8", "replace")
+
+
+def _text(value: str | bytes | None) -> str | None:
+    return None if value is None else _decoded(value)
 
 
 def _own_addresses(interfaces: Interfaces) -> list[str]:
@@ -153,8 +166,9 @@ def _own_addresses(interfaces: Interfaces) -> list[str]:
     if not isinstance(interfaces, InterfaceChoice):
         return [i for i in interfaces if isinstance(i, str)]
     import ifaddr  # zeroconf's own dependency, used for the same purpose there
+    # (an IPv4 address is a str to ifaddr; an IPv6 one a tuple: ``IP.is_IPv4`` says the same)
     found = [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
-             if ip.is_IPv4 and not ipaddress.ip_address(ip.ip).is_loopback]
+             if isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback]
     return found or ["127.0.0.1"]
 
 
@@ -195,7 +209,7 @@ class TableAdvertiser:
     async def update(self, **changes) -> None:
         """Change advert fields (``open_seats=1``, ``in_game=True``) and re-announce."""
         self.advert = dataclasses.replace(self.advert, **changes)
-        if self._info is None:
+        if self._info is None or self._zc is None:  # not started (or stopped): nothing out
             return
         info = self._service_info()
         if info.name != self._info.name:  # renamed table: a new service, properly
@@ -226,7 +240,7 @@ class TableAdvertiser:
 
 # -- browsing -------------------------------------------------------------------------
 
-TablesCallback = Callable[[list[dict]], None]
+TablesCallback = Callable[[list[TableInfo]], None]
 
 
 class TableBrowser:
@@ -239,14 +253,14 @@ class TableBrowser:
         self._zc = zeroconf
         self._owns_zc = zeroconf is None
         self._browser: AsyncServiceBrowser | None = None
-        self._tables: dict[str, dict] = {}
+        self._tables: dict[str, TableInfo] = {}
         self._present: set[str] = set()
         self._resolving: set[asyncio.Task] = set()
         self._changed = asyncio.Event()
         self._version = 0
 
     @property
-    def tables(self) -> list[dict]:
+    def tables(self) -> list[TableInfo]:
         return sorted(self._tables.values(), key=lambda t: (t["name"].lower(), t["id"]))
 
     async def start(self) -> None:
@@ -269,6 +283,8 @@ class TableBrowser:
         task.add_done_callback(self._resolving.discard)
 
     async def _resolve(self, name: str) -> None:
+        if self._zc is None:  # stopped before this ran
+            return
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         # Usually answered from the cache: announcements carry SRV, TXT and A together.
         if not await info.async_request(self._zc.zeroconf, RESOLVE_TIMEOUT_MS):
@@ -297,7 +313,7 @@ class TableBrowser:
             except Exception:  # noqa: BLE001 - a UI bug must not stop discovery
                 log.exception("table list callback failed")
 
-    async def updates(self) -> AsyncIterator[list[dict]]:
+    async def updates(self) -> AsyncIterator[list[TableInfo]]:
         """The current list now, then the whole list again after every change (rapid
         changes may be folded into one)."""
         seen = -1

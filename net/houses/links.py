@@ -33,8 +33,11 @@ import socket
 import attr
 import struct
 import time
+from collections.abc import Callable
+from typing import Protocol
 
 from twisted.internet import defer, protocol
+from twisted.internet.base import DelayedCall
 
 import wormhole
 from wormhole import errors as wormhole_errors
@@ -89,7 +92,7 @@ def quick_ack(transport) -> None:
         pass
 
 
-_LIBRARY: dict[str, object] = {}  # Dilation's own connectionMade and dataReceived
+_LIBRARY: dict[str, Callable] = {}  # Dilation's own connectionMade and dataReceived
 
 
 def quick_connections(on: bool = True) -> None:
@@ -148,6 +151,24 @@ _dilation_connector.Connector.RELAY_DELAY = 0.5
 
 # -- splicing a subchannel and a local socket ---------------------------------------------
 
+class _Stream(Protocol):
+    """What a splice's end uses of its transport: a Dilation subchannel's, or the
+    reactor's end of a local socket pair — both write, take the other end as their
+    producer, and close."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def registerProducer(self, producer: object, streaming: bool) -> None: ...  # noqa: N802
+
+    def loseConnection(self) -> None: ...  # noqa: N802
+
+
+class _Socket(_Stream, Protocol):
+    """The reactor's end of a local socket pair, which may also be cut at once."""
+
+    def abortConnection(self) -> None: ...  # noqa: N802
+
+
 class _Splice(protocol.Protocol):
     """One end of a splice: what it reads goes out of the other end."""
 
@@ -155,35 +176,51 @@ class _Splice(protocol.Protocol):
         self.other: _Splice | None = None
         self.held: list[bytes] = []
 
+    @property
+    def stream(self) -> _Stream:
+        """Our connection (Twisted's ``transport``): an end is joined, written to and
+        closed only once it is connected."""
+        assert self.transport is not None, "an end is used once it is connected"
+        return self.transport
+
     def join(self, other: "_Splice") -> None:
         self.other, other.other = other, self
-        for end in (self, other):
+        for end, far in ((self, other), (other, self)):
             held, end.held = end.held, []
             for data in held:
-                end.other.transport.write(data)
-        self.transport.registerProducer(other.transport, True)
-        other.transport.registerProducer(self.transport, True)
+                far.stream.write(data)
+        self.stream.registerProducer(other.transport, True)
+        other.stream.registerProducer(self.transport, True)
 
     def dataReceived(self, data: bytes) -> None:  # noqa: N802
         if self.other is None:
             self.held.append(data)
             self.holding()
         else:
-            self.other.transport.write(data)
+            self.other.stream.write(data)
 
     def holding(self) -> None:
         """Data came before the other end was joined (it is in ``held``)."""
 
     def connectionLost(self, reason=None) -> None:  # noqa: N802
         if self.other is not None and self.other.transport is not None:
-            self.other.transport.loseConnection()
+            self.other.stream.loseConnection()
 
 
-def _local_pair() -> tuple[socket.socket, _Splice]:
+class _LocalEnd(_Splice):
+    """Our end of a local socket pair (asyncio has the other)."""
+
+    @property
+    def socket(self) -> _Socket:
+        assert self.transport is not None, "an end is used once it is connected"
+        return self.transport
+
+
+def _local_pair() -> tuple[socket.socket, _LocalEnd]:
     """A socket pair: asyncio's end, and our end adopted by the reactor."""
     theirs, ours = socket.socketpair()
     theirs.setblocking(False)
-    end = _Splice()
+    end = _LocalEnd()
     reactor.adoptStreamConnection(ours.fileno(), socket.AF_UNIX, _Once(end))
     ours.close()  # the reactor holds its own copy
     return theirs, end
@@ -217,12 +254,23 @@ class _Inbound(_Splice):
         server = SERVERS.get(port)
         if server is None or server.identity.public_key != self.me:
             log.info("a connection across houses asked for port %s: nothing of ours there", port)
-            self.transport.loseConnection()
+            self.stream.loseConnection()
             return
         theirs, end = _local_pair()
         self.keep(end)
         self.join(end)
         server.adopt_threadsafe(theirs, self.source())
+
+
+class _Inbounds(protocol.Factory):
+    """The subchannels the other side opens through a link: each an ``_Inbound`` (what it
+    is given, each one's)."""
+
+    def __init__(self, me: bytes, keep, source):
+        self.me, self.keep, self.source = me, keep, source
+
+    def buildProtocol(self, addr):  # noqa: N802
+        return _Inbound(self.me, self.keep, self.source)
 
 
 class _Outbound(_Splice):
@@ -356,12 +404,11 @@ class Link:
         self.table = table
         self.them = them  # None until a connection through it proves who is there
         self.closed = False
-        self.ends: set[_Splice] = set()  # the local ends of the connections it carries
-        self.down_since = time.monotonic()  # not connected since (None: connected)
+        self.ends: set[_LocalEnd] = set()  # the local ends of the connections it carries
+        self.down_since: float | None = time.monotonic()  # not connected since (None: connected)
         claim.status_listeners.append(self._status)
-        factory = protocol.Factory()
-        factory.buildProtocol = lambda addr: _Inbound(self.me.public_key, self.ends.add, self.house_source)
-        claim.dilated.listener_for(SUBPROTOCOL).listen(factory)
+        claim.dilated.listener_for(SUBPROTOCOL).listen(
+            _Inbounds(self.me.public_key, self.ends.add, self.house_source))
 
     def _status(self, claim) -> None:
         log.debug("link %s: peer %s", self.table, "connected" if claim.peer_connected else "away")
@@ -394,7 +441,7 @@ class Link:
         d = self.claim.dilated.connector_for(SUBPROTOCOL).connect(factory)
 
         def connected(_proto):
-            end.transport.write(_PORT.pack(port))
+            end.stream.write(_PORT.pack(port))
             theirs, local = _local_pair()
             self.ends.add(local)
             end.join(local)
@@ -409,7 +456,7 @@ class Link:
         self.closed = True
         for end in self.ends:
             if end.transport is not None:
-                end.transport.abortConnection()
+                end.socket.abortConnection()
         self.ends.clear()
         return self.claim.close()
 
@@ -429,10 +476,10 @@ class Pair:
         self.claims: dict[int, Claim] = {}
         self.dead: set[int] = set()
         self.wanted = 0
-        self.waiting: list[defer.Deferred] = []
+        self.waiting: list[defer.Deferred[Link]] = []
         self.comer_at: int | None = None
-        self._lonely = None
-        self._retend = None
+        self._lonely: DelayedCall | None = None
+        self._retend: DelayedCall | None = None
 
     def __repr__(self):
         return f"<Pair {self.me.fingerprint}->{self.them.hex()[:8]} {'stays' if self.stayer else 'comes'}>"
@@ -478,7 +525,8 @@ class Pair:
             self._retend = reactor.callLater(delay, self.tend)
 
     def _window(self) -> list[int]:
-        k, codes = self.book.start(self.table, self.them), []
+        k = self.book.start(self.table, self.them)
+        codes: list[int] = []
         while len(codes) < WINDOW:
             if k not in self.dead:
                 codes.append(k)
@@ -566,7 +614,7 @@ class Pair:
         """The link, once there is one that works (or may: a new one is claimed)."""
         if self.link is not None and not self.link.closed and (self.link.healthy or self.stayer):
             return defer.succeed(self.link)
-        d = defer.Deferred()
+        d: defer.Deferred[Link] = defer.Deferred()
         self.waiting.append(d)
         self.tend()
         return d
@@ -596,7 +644,7 @@ class Invitation:
 
     def __init__(self, me, table: str, offer: dict, book: Book, events):
         self.me, self.table, self.book, self.events = me, table, book, events
-        self.code_ready = defer.Deferred()
+        self.code_ready: defer.Deferred[str] = defer.Deferred()
         self.link: Link | None = None
         self.claim = Claim(None, {"parlour": offer}, self._live, self._dead, self._code)
 
@@ -687,7 +735,7 @@ class Hub:
     # -- the guest -----------------------------------------------------------------------
     def use_code(self, me, code: str, directory, timeout: float) -> defer.Deferred:
         """The link a host's code leads to, and what the host said of its table."""
-        result = defer.Deferred()
+        result: defer.Deferred[dict] = defer.Deferred()
 
         def live(claim: Claim):
             offer = (claim.their_versions or {}).get("parlour") or {}
@@ -749,10 +797,10 @@ class Hub:
     def forget(self, me, table: str) -> defer.Deferred:
         """The table ended here (or we left it): close its pairs and invitations."""
         closing = []
-        for key in [k for k in self.pairs if k[0] == me.public_key and k[2] == table]:
-            closing.append(self.pairs.pop(key).close())
-        for key in [k for k in self.invitations if k[0] == me.public_key and k[1] == table]:
-            closing.append(self.invitations.pop(key).close())
+        for pair in [k for k in self.pairs if k[0] == me.public_key and k[2] == table]:
+            closing.append(self.pairs.pop(pair).close())
+        for invitation in [k for k in self.invitations if k[0] == me.public_key and k[1] == table]:
+            closing.append(self.invitations.pop(invitation).close())
         return defer.DeferredList(closing)
 
     def close_all(self) -> defer.Deferred:

@@ -16,15 +16,43 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import socket
 import threading
+from collections.abc import Callable
+from typing import Protocol
 
-from twisted.internet import defer
+from twisted.internet import defer, protocol
 from twisted.internet import reactor as _reactor
+from twisted.internet.base import DelayedCall
 from twisted.python.failure import Failure
 
 log = logging.getLogger(__name__)
 
-reactor = _reactor
+
+class Reactor(Protocol):
+    """What Parlour uses of Twisted's reactor (on every desktop system, a ``ReactorBase``
+    of ``twisted.internet.posixbase``: epoll, kqueue, poll or select)."""
+
+    def run(self, installSignalHandlers: bool = True) -> None: ...  # noqa: N803 - Twisted's
+
+    def stop(self) -> None: ...
+
+    def callFromThread(self, f: Callable[..., object], *args: object) -> None: ...  # noqa: N802
+
+    def callLater(self, delay: float, f: Callable[..., object],  # noqa: N802
+                  *args: object) -> DelayedCall: ...
+
+    def seconds(self) -> float: ...
+
+    def adoptStreamConnection(self, fileDescriptor: int,  # noqa: N802, N803
+                              addressFamily: socket.AddressFamily,  # noqa: N803
+                              factory: protocol.Factory) -> None: ...
+
+
+#: Twisted declares the global reactor as a blend of its zope.interface interfaces, whose
+#: methods are written without ``self``: mypy reads them rightly only with the mypy-zope
+#: plugin, which we do not run (it takes each one's first argument for ``self``).
+reactor: Reactor = _reactor
 _started = threading.Lock()
 _thread: threading.Thread | None = None
 
@@ -63,10 +91,12 @@ def _known_noise(event: dict) -> bool:
 def _run() -> None:
     from twisted.logger import FilteringLogObserver, PredicateResult, STDLibLogObserver, globalLogBeginner
     to_log = STDLibLogObserver(name="net.houses.twisted")
-    quiet = FilteringLogObserver(to_log, [lambda e: PredicateResult.no if _known_noise(e)
-                                          else PredicateResult.maybe])
+    # (The observers and the predicate provide Twisted's zope.interface interfaces, which
+    # mypy sees only with the mypy-zope plugin: see ``reactor`` above.)
+    quiet = FilteringLogObserver(to_log, [lambda e: PredicateResult.no  # type: ignore[arg-type, list-item]
+                                          if _known_noise(e) else PredicateResult.maybe])
     # Twisted's own messages (the library's unhandled errors among them) go to the log.
-    globalLogBeginner.beginLoggingTo([quiet], redirectStandardIO=False)
+    globalLogBeginner.beginLoggingTo([quiet], redirectStandardIO=False)  # type: ignore[list-item]
     try:
         reactor.run(installSignalHandlers=False)
     except Exception:  # noqa: BLE001 - the houses stop working; the rest of the app goes on

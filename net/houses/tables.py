@@ -21,9 +21,15 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from net.houses import house_address, is_house, parse_house
 from net.houses.pairs import Book
+
+if TYPE_CHECKING:
+    from net.sessions.facade import EventCallback
+    from net.trust.host.authority import HostAuthority
+    from net.trust.peer.replica import PeerReplica
 
 log = logging.getLogger(__name__)
 
@@ -39,16 +45,24 @@ class HostHouses:
     ``serving`` (the port it listens on, None while it does not), ``emit`` and ``spawn``
     (run a coroutine on the table's loop)."""
 
-    def __init__(self, identity, state_dir: Path, *, listen: bool, authority: Callable[[], object],
-                 serving: Callable[[], int | None], emit: Callable[[dict], None],
+    def __init__(self, identity, state_dir: Path, *, listen: bool,
+                 authority: Callable[[], HostAuthority | None],
+                 serving: Callable[[], int | None], emit: EventCallback,
                  spawn: Callable[[Coroutine], None]):
         self.identity, self.state_dir, self.listen = identity, state_dir, listen
         self._authority, self._serving, self._emit, self._spawn = authority, serving, emit, spawn
         self.used = False  # a code was made here, or a far guest was restored
 
+    def _table(self) -> tuple[str, str]:
+        """The table's id and name: the host made or restored its table before it
+        listens (``HostCore.start``), which is before anything here is asked of it."""
+        auth = self._authority()
+        assert auth is not None and auth.table is not None, "the host holds its table first"
+        return auth.table, auth.name
+
     async def start(self) -> None:
         """Back from a crash: the far guests it had get their ways back."""
-        table = self._authority().table
+        table, _name = self._table()
         if not self.listen or not Book(self.state_dir).staying(table):
             return
         from net.houses import service
@@ -58,7 +72,7 @@ class HostHouses:
     async def stop(self) -> None:
         if self.used:
             from net.houses import service
-            await service.forget(self.identity, self._authority().table)
+            await service.forget(self.identity, self._table()[0])
 
     def invite(self, seat: int) -> None:
         """A code for ``seat`` (an "invite" event when it is ready; another for what
@@ -71,16 +85,16 @@ class HostHouses:
 
     async def _invite(self, seat: int) -> None:
         loop = asyncio.get_running_loop()
-        auth, identity, emit = self._authority(), self.identity, self._emit
-        offer = {"key": identity.public_key.hex(), "table": auth.table, "port": self._serving(),
-                 "seat": seat, "name": auth.name, "host": identity.name}
+        (table, name), identity, emit = self._table(), self.identity, self._emit
+        offer = {"key": identity.public_key.hex(), "table": table, "port": self._serving(),
+                 "seat": seat, "name": name, "host": identity.name}
 
         def happened(event: dict) -> None:  # on the reactor's thread
             loop.call_soon_threadsafe(emit, invite_event(seat, event["state"], event.get("code", ""),
                                                          _what_happened(event)))
         try:
             from net.houses import service
-            code = await service.invite(identity, auth.table, seat, offer, self.state_dir, happened)
+            code = await service.invite(identity, table, seat, offer, self.state_dir, happened)
         except Exception as exc:  # noqa: BLE001 - HouseError, or a bug: told, the table goes on
             log.warning("no invitation: %s", exc, exc_info=not _for_people(exc))
             emit(invite_event(seat, "failed", message=_message(exc)))
@@ -115,7 +129,7 @@ class GuestHouses:
     and ``table`` (the table it joined, None before)."""
 
     def __init__(self, identity, state_dir: Path | None, *, address: Callable[[], str | None],
-                 replica: Callable[[], object], table: Callable[[], str | None],
+                 replica: Callable[[], PeerReplica | None], table: Callable[[], str | None],
                  code: str | None = None):
         self.identity, self.state_dir = identity, state_dir
         self._address, self._replica, self._table_joined = address, replica, table
@@ -140,6 +154,7 @@ class GuestHouses:
         the host's ``key``, perhaps the table's ``name`` and the ``seat`` offered), for the
         guest to go there. HouseError (for the person) when that fails."""
         from net.houses import service
+        assert self.code is not None, "the guest uses a code only when one was typed"
         found = await service.use_code(self.identity, self.code, self.state_dir, timeout)
         self.code = None
         return found
@@ -157,7 +172,7 @@ class GuestHouses:
         seat = message["signed"]["body"]["seat"]
         return {**message, "address": self._reachable(seat, message.get("address"))}
 
-    def _reachable(self, seat: int, address):
+    def _reachable(self, seat: int, address: str | None) -> str | None:
         """Where this guest reaches the player in ``seat`` whom the host saw at
         ``address``: there, or — this guest across houses — at that player's house address."""
         replica = self._replica()

@@ -9,10 +9,14 @@ host key advertises the table now (``where``: a host restarted on another port).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from net.sessions.events import tables_event
+from net.sessions.facade import EventCallback, TableInfo
 from net.wire.identity import same_fingerprint
+
+if TYPE_CHECKING:
+    from net.discovery import TableBrowser
 
 
 class NotFound(Exception):
@@ -20,17 +24,17 @@ class NotFound(Exception):
 
 
 class TableFinder:
-    def __init__(self, interfaces, table_name: str | None, within: float, emit: Callable[[dict], None]):
+    def __init__(self, interfaces, table_name: str | None, within: float, emit: EventCallback):
         self.interfaces, self.table_name, self.within = interfaces, table_name, within
         self.emit = emit
-        self.browser = None
-        self.tables: list[dict] = []
+        self.browser: TableBrowser | None = None
+        self.tables: list[TableInfo] = []
 
-    async def find(self, fingerprint: str | None) -> dict:
+    async def find(self, fingerprint: str | None) -> TableInfo:
         """The table to join (NotFound after ``within`` seconds)."""
         from net.discovery import TableBrowser  # (zeroconf only when a table is looked for)
-        self.browser = TableBrowser(interfaces=self.interfaces, on_change=self._on_tables)
-        await self.browser.start()
+        browser = self.browser = TableBrowser(interfaces=self.interfaces, on_change=self._on_tables)
+        await browser.start()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.within
         while (table := pick_table(self.tables, fingerprint, self.table_name)) is None:
@@ -40,11 +44,11 @@ class TableFinder:
             await asyncio.sleep(0.02)
         return table
 
-    def where(self, fingerprint: str | None) -> dict | None:
+    def where(self, fingerprint: str | None) -> TableInfo | None:
         """Where the table is advertised now, if it was looked for by mDNS."""
         return pick_table(self.tables, fingerprint, self.table_name) if self.browser is not None else None
 
-    def _on_tables(self, tables: list[dict]) -> None:
+    def _on_tables(self, tables: list[TableInfo]) -> None:
         self.tables = tables
         self.emit(tables_event(tables))
 
@@ -54,7 +58,7 @@ class TableFinder:
             self.browser = None
 
 
-def pick_table(tables: list[dict], fingerprint: str | None, name: str | None) -> dict | None:
+def pick_table(tables: list[TableInfo], fingerprint: str | None, name: str | None) -> TableInfo | None:
     """The table found by mDNS that is ours: by its host's key once known, else by name
     (None: any)."""
     for table in tables:

@@ -29,11 +29,11 @@ import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import GUEST_LOG_DELAY, GUEST_LOG_DIR
 from net.sessions.events import error_event
+from net.sessions.facade import EventCallback
 from net.trust.store import LogStore, StoreError
 from net.trust.values import EntryMessage
 from net.wire import messages as m
@@ -97,7 +97,7 @@ class DiskCopy:
     (none without a state directory), written ``delay`` seconds after the entries come
     (at once without a running event loop), a failure said once to the person."""
 
-    def __init__(self, state_dir: Path | None, emit: Callable[[dict], None],
+    def __init__(self, state_dir: Path | None, emit: EventCallback,
                  delay: float = GUEST_LOG_DELAY):
         self.state_dir, self.emit, self.delay = state_dir, emit, delay
         self.log: GuestLog | None = None

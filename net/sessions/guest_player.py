@@ -18,18 +18,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine import IllegalAction
-from engine.bots import make_bot
+from engine.bots import Bot, make_bot
 from engine.bots.random_bot import RandomBot
 
 from net.sessions.bots import BotDriver
 from net.sessions.events import error_event
+from net.sessions.facade import EventCallback, StateEvent
 from net.trust.deals.mental import log as ml
 from net.trust.entries import ActionEntryBody, DealBody, HandEndBody, MentalDealtBody, StartBody
 from net.trust.moves import repeats
-from net.trust.peer.replica import ReplicaHalted
+from net.trust.peer.replica import PeerReplica, ReplicaHalted
+from net.trust.values import EntryMessage
+
+if TYPE_CHECKING:
+    from net.wire.heartbeat import Link
 
 log = logging.getLogger(__name__)
 
@@ -52,17 +57,27 @@ class GuestPlayer:
     an error the host reported) and ``offer`` (the "state" event that offers the decision
     again)."""
 
-    def __init__(self, key: bytes, replica: Callable[[], object], link: Callable[[], object], *,
-                 emit: Callable[[dict], None], call_later: Callable,
+    def __init__(self, key: bytes, replica: Callable[[], PeerReplica | None],
+                 link: Callable[[], Link | None], *, emit: EventCallback, call_later: Callable,
                  caught_up: Callable[[], bool], noted: Callable[[str], None],
-                 offer: Callable[[], dict], bot_level: str | None = None, bot_delay: float = 0.0):
+                 offer: Callable[[], StateEvent], bot_level: str | None = None,
+                 bot_delay: float = 0.0):
         self._replica, self._link, self._emit = replica, link, emit
         self._caught_up, self._noted, self._offer = caught_up, noted, offer
-        self.bot = make_bot(bot_level, key) if bot_level else None
+        self.bot: Bot | RandomBot | None = make_bot(bot_level, key) if bot_level else None
         self.in_flight: Sent | None = None  # our move, until the host logs or refuses it
         self.failed_at: int | None = None  # where the bot's move failed: not tried again there
-        self.driver = BotDriver(call_later, due=self._due, position=lambda: replica().seq,
+        self.driver = BotDriver(call_later, due=self._due, position=lambda: self._deciding.seq,
                                 move=self._bot_move, pace=lambda: bot_delay)
+
+    @property
+    def _deciding(self) -> PeerReplica:
+        """The replica a decision is made on. Nothing is decided before the guest holds
+        one (``act`` and ``my_turn`` look first), and it never goes: a rejoin or a
+        takeover only puts another in its place."""
+        replica = self._replica()
+        assert replica is not None, "a decision is considered only once there is a replica"
+        return replica
 
     # -- the person -----------------------------------------------------------------------------
     def act(self, data: dict) -> None:
@@ -85,9 +100,10 @@ class GuestPlayer:
 
     def send(self, data: dict) -> None:
         """Sign and send one decision; nothing more is decided until it is settled."""
-        replica = self._replica()
+        replica, link = self._deciding, self._link()
+        assert link is not None, "act and the bot's turn send only while linked (they look first)"
         message = replica.act(data)
-        self._link().send(message)
+        link.send(message)
         self.in_flight = Sent(replica.seq, message["signed"]["sig"])
 
     # -- the host's answers ------------------------------------------------------------------------
@@ -111,7 +127,7 @@ class GuestPlayer:
         if replica is not None and replica.scores is not None:
             self._emit(self._offer())  # the decision is offered again
 
-    def settle(self, accepted: list[dict]) -> None:
+    def settle(self, accepted: list[EntryMessage]) -> None:
         """Our move in flight is settled once the host logs it (the entry holds the move
         we signed), or the hand moves on."""
         if self.in_flight is None:
@@ -137,14 +153,18 @@ class GuestPlayer:
     def _due(self) -> list[int]:
         ready = self.bot is not None and self._link() is not None and self.in_flight is None \
             and self._caught_up()
-        if not ready or not self.my_turn() or self.failed_at == self._replica().seq:
+        r = self._replica()
+        if r is None or r.seat is None or not ready or not self.my_turn() or self.failed_at == r.seq:
             return []
-        return [self._replica().seat]
+        return [r.seat]
 
     def _bot_move(self, _seat: int) -> None:
-        self.failed_at = self._replica().seq  # cleared below once the move is sent
+        bot = self.bot
+        if bot is None:  # (only a bot's seat is ever due: ``_due``)
+            return
+        self.failed_at = self._deciding.seq  # cleared below once the move is sent
         try:
-            self.send(self._bot_choice())
+            self.send(self._bot_choice(bot))
             self.failed_at = None
         except (IllegalAction, ReplicaHalted) as exc:
             self._emit(error_event(f"the bot's move was refused: {exc}"))
@@ -152,12 +172,14 @@ class GuestPlayer:
             log.exception("bot failed")
             self._emit(error_event(f"the bot failed: {exc!r}"))
 
-    def _bot_choice(self) -> dict:
-        r = self._replica()
-        if isinstance(self.bot, RandomBot):
-            action = self.bot.choose(r.decision_state(), r.seat)
+    def _bot_choice(self, bot: Bot | RandomBot) -> dict:
+        r = self._deciding
+        game = r.game
+        assert game is not None, "a seat is due to decide only in a game"
+        if isinstance(bot, RandomBot):
+            action = bot.choose(r.decision_state(), r.seat)
         else:
-            action = self.bot.choose(r.game, r.view)
-        data = r.game.action_to_json(action)
+            action = bot.choose(game, r.view)
+        data = game.action_to_json(action)
         data.pop("seat", None)
         return data

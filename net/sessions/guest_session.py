@@ -49,6 +49,7 @@ from pathlib import Path
 from net.constants import FIRST_JOIN_WITHIN
 from net.houses.tables import GuestHouses
 from net.sessions.events import connection_event, error_event
+from net.sessions.facade import ConnectionEvent, EventCallback, TableInfo
 from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
@@ -56,18 +57,18 @@ from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
 from net.trust.entries import TableBody
-from net.trust.peer.replica import PeerReplica
+from net.trust.peer.replica import PeerReplica, ReplicaOut
 from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
 from net.wire.heartbeat import WIRE, Backoff, Link, Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import (HandshakeError, PinMismatch, VersionMismatch, open_connection,
-                                within)
+                                this_task, within)
 
 log = logging.getLogger(__name__)
 
-Emit = Callable[[dict], None]
+Emit = EventCallback
 
 
 class Fatal(Exception):
@@ -144,7 +145,8 @@ class GuestCore:
         self._wake_event: asyncio.Event | None = None
         self.replica: PeerReplica | None = None
         self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
-        self.succession = self._succession(takeover) if takeover is not None else NoSuccession()
+        self.succession: Succession | NoSuccession = \
+            self._succession(takeover) if takeover is not None else NoSuccession()
         # a code typed; a host across houses
         self.houses = GuestHouses(identity, self.state_dir, address=lambda: self.address,
                                   replica=lambda: self.replica, table=lambda: self.table, code=code)
@@ -163,7 +165,7 @@ class GuestCore:
         self.joined = asyncio.Event()  # set at the first "joined", and stays set
         self.from_disk: int | None = None  # entries our replica was rebuilt with from disk
         self.received = 0  # entries this run took from the host (not from its disk)
-        self._restored = None  # their ReplicaOut, told once the host has us back
+        self._restored: ReplicaOut | None = None  # what it replayed, told once the host has us back
         self.announced: int | None = None  # the host's head at our last "joined" (its seq)
 
     def _succession(self, takeover: dict) -> Succession:
@@ -260,7 +262,7 @@ class GuestCore:
         try:
             return await self._connect()
         except asyncio.CancelledError:
-            if not asyncio.current_task().cancelling():
+            if not this_task().cancelling():
                 return None  # Cancel while connecting, or the table moved (``wake``)
             raise
         except (PinMismatch, VersionMismatch) as exc:
@@ -286,8 +288,9 @@ class GuestCore:
 
     async def _connect(self):
         """One connection attempt (TCP, TLS, the Parlour handshake); ``stop`` cancels it."""
+        address, port = self._host_at
         self._attempt = asyncio.ensure_future(open_connection(
-            self.address, self.port, self.identity, self.fingerprint, schemas=WIRE,
+            address, port, self.identity, self.fingerprint, schemas=WIRE,
             timeout=self._before_deadline(self.timings.connect)))
         try:
             return await self._attempt
@@ -301,7 +304,14 @@ class GuestCore:
         left = self._deadline - asyncio.get_running_loop().time()
         return max(0.05, min(seconds, left))
 
-    def _reconnecting(self, detail: str, attempt: int) -> dict:
+    @property
+    def _host_at(self) -> tuple[str, int]:
+        """Where the host is: given with both parts, or found (by its advert, or a code)
+        before the first attempt (``run``); a takeover moves both at once."""
+        assert self.address is not None and self.port is not None, "no attempt before the host is found"
+        return self.address, self.port
+
+    def _reconnecting(self, detail: str, attempt: int) -> ConnectionEvent:
         """Our own reconnection progress: ``attempt`` of ``attempts`` (None: no limit)."""
         return connection_event(self._seat(), "reconnecting", detail, attempt=attempt,
                                 attempts=self.give_up)
@@ -309,7 +319,7 @@ class GuestCore:
     def _failed_attempt(self, backoff: Backoff, problem: str) -> None:
         """A connection attempt failed: report it, or give up (the app's limit)."""
         failed = backoff.attempts + 1
-        where = format_address(self.address, self.port)
+        where = format_address(*self._host_at)
         if not self.joined.is_set():
             late = self._deadline is not None and \
                 asyncio.get_running_loop().time() >= self._deadline - 0.05
@@ -396,7 +406,7 @@ class GuestCore:
         if self.wanted_seat is None and isinstance(found.get("seat"), int):
             self.wanted_seat = found["seat"]
 
-    def _moved_to(self, table: dict | None) -> None:
+    def _moved_to(self, table: TableInfo | None) -> None:
         """Where the host (by key, once known) advertises its table now (mDNS)."""
         if table is not None:
             self.address, self.port = table["address"], table["port"]
@@ -423,13 +433,20 @@ class GuestCore:
             self._from_host(msg)
         elif kind == m.TAIL_REQUEST and self.replica is not None:
             for reply in self.replica.tail(msg["after"]):  # a restarted host lost them
-                self.link.send(reply)
+                self._linked.send(reply)
         elif kind == "roster":
             self.succession.on_roster(self.houses.roster(msg))
         elif kind == "handover":
             self.succession.on_handover(self.houses.heir(msg))
         else:
-            self.link.reject(f"unexpected message {kind!r}")
+            self._linked.reject(f"unexpected message {kind!r}")
+
+    @property
+    def _linked(self) -> Link:
+        """The link the host's message came by: ``receive`` is its reader, and ``link``
+        is kept until it has ended."""
+        assert self.link is not None, "the host's messages come over a link"
+        return self.link
 
     def _turned_away(self, message: str, forget: bool = True) -> None:
         """The same answer would come again: stop here with the host's reason."""
@@ -450,13 +467,14 @@ class GuestCore:
             and self.replica.seq >= self.announced
 
     def _on_joined(self, msg: dict) -> None:
-        key = self.link.conn.peer_key
+        conn = self._linked.conn
+        key = conn.peer_key
         if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
             self.host_key, self.table = key, msg["table"]
             self.replica = self._new_replica(msg.get("origin", key), msg["table"])
             self.disk_log.open(msg["table"])
             self._restored = None  # (another host, or table, than the copy on disk)
-        self._host_name = self.link.conn.peer_name
+        self._host_name = conn.peer_name
         self.announced = msg["head"]
         self.succession.host_back()
         self._to(GuestState.JOINED)
@@ -503,20 +521,20 @@ class GuestCore:
                 self.errors.append(msg["reason"])
                 self._turned_away(f"The host turned you away: {msg['reason']}.")
                 return
-            self.link.reject("entries before 'joined'")
+            self._linked.reject("entries before 'joined'")
             return
         was_seat = self.replica.seat
         was_names = {s: i.name for s, i in self.replica.seats.items()}
         was_behind = not self.caught_up
         out = self.replica.receive(msg)
         for reply in out.sends:
-            self.link.send(reply)
+            self._linked.send(reply)
         for reason in out.errors:
             self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
         self.received += len(out.accepted)
         if out.accepted:  # acknowledged at once, kept
-            self.link.send({"type": "hb", "seq": self.replica.seq})
+            self._linked.send({"type": "hb", "seq": self.replica.seq})
             self.disk_log.keep(out.accepted)
             self.succession.kept(out.accepted)
         if self._restored is not None:  # (the first batch since we rebuilt the replica from

@@ -23,12 +23,15 @@ from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, aw
                                  hint_event, readmitted_event, record_breakdown, seat_info,
                                  shows_hand, shuffle_event, stand_in_event, state_event,
                                  table_event, takeover_event)
+from net.sessions.facade import (ConnectionEvent, DealKind, EventCallback, StateEvent,
+                                 TableEvent, WhyRestarted)
 from net.trust.alerts import alert_event
 from net.trust.deals.mental import log as ml
 from net.trust.deals.peer import NO_DEAL
 from net.trust.entries import (DropBody, HandBody, HandEndBody, MentalRestartBody, RejoinBody, RevealBody,
                                SeatBody, TableBody, TakeoverBody)
-from net.trust.values import NOBODY, Entry
+from net.trust.peer.replica import PeerReplica
+from net.trust.values import NOBODY, EntryMessage
 
 TABLE_KINDS = {"seat", "drop", "rejoin", "start", "option", "table", "takeover"}
 
@@ -40,7 +43,7 @@ class GuestView:
     of its state directory, None without one), ``caught_up`` (the log has come) and
     ``moving`` (its player's move is on its way)."""
 
-    def __init__(self, replica: Callable[[], object], emit: Callable[[dict], None],
+    def __init__(self, replica: Callable[[], PeerReplica | None], emit: EventCallback,
                  call_later: Callable, timings, *, table_name: Callable[[], str | None],
                  subdir: Callable[[str], Path | None], caught_up: Callable[[], bool],
                  moving: Callable[[], bool], from_disk: Callable[[], int | None]):
@@ -52,11 +55,18 @@ class GuestView:
         self._until: dict[int, float] = {}  # a player gone -> when its countdown ends here
 
     @property
-    def replica(self):
-        return self._replica()
+    def replica(self) -> PeerReplica:
+        """The replica whose entries are being told: what is reported was accepted by
+        one, and once the guest holds a replica it always does (a rejoin or a takeover
+        puts another in its place). (``hint`` and the shuffle notice, which may come at
+        any time, look for themselves.)"""
+        replica = self._replica()
+        assert replica is not None, "the view reports on entries a replica accepted"
+        return replica
 
     # -- after every accepted batch ---------------------------------------------------------
-    def report(self, accepted: list, was_seat, was_names: dict, caught_up: bool = False,
+    def report(self, accepted: list[EntryMessage], was_seat: int | None,
+               was_names: dict[int, str], caught_up: bool = False,
                live: bool = True) -> None:
         """``caught_up``: this batch brought the replica up to the head the host announced
         at our join — the position is the table's now, and our decision is offered;
@@ -91,26 +101,29 @@ class GuestView:
         if shows_hand(kinds, playing) or (caught_up and playing):
             self.emit(self.state_event([e for a in accepted for e in a.events]))
 
-    def table_event(self) -> dict:
+    def table_event(self) -> TableEvent:
         r = self.replica
         game = r.game
+        if game is None:  # (no table entry yet: no game to name; the app waits for one)
+            return {"type": "table", "seats": [], "you": r.seat, "is_host": False,
+                    "settings": {"game": "", "ruleset": None, "mode": None, "options": {},
+                                 "name": self.table_name()},
+                    "table_options": {}, "started": False}
         seats = [seat_info(seat, r.seats.get(seat), r.seats.get(seat, NOBODY).connected)
-                 for seat in range(game.num_players)] if game else []
+                 for seat in range(game.num_players)]
         return table_event(game, self.table_name(), seats, r.seat, False, r.options,
-                           r.scores is not None) if game else {
-            "type": "table", "seats": [], "you": r.seat, "is_host": False,
-            "settings": {"name": self.table_name()}, "table_options": {}, "started": False}
+                           r.scores is not None)
 
     def table_name(self) -> str:
         """The name found in the lobby, else the one in the table entry (seq 0)."""
         found = self._table_name()
         if found:
             return found
-        log = self.replica.log
-        first = log[0].content if log else None
+        r = self._replica()
+        first = r.log[0].content if r is not None and r.log else None
         return first.name if isinstance(first, TableBody) else ""
 
-    def state_event(self, events: list) -> dict:
+    def state_event(self, events: list) -> StateEvent:
         r = self.replica
         state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
         if self._moving():
@@ -125,7 +138,7 @@ class GuestView:
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
                            view=view, deal=self.deal())
 
-    def deal(self) -> str:
+    def deal(self) -> DealKind:
         """How the hand on the table was dealt (``events.deal_kind``): the hand's deal
         part says (between hands, the last hand's; before the first, the seeded deal)."""
         deal = self.replica.deal
@@ -137,7 +150,7 @@ class GuestView:
         """What a "normal" bot would do in this seat, from the seat's view (its own replay's,
         or the host's when the replay lacks its cards: ``PeerReplica.decision_state``): a
         "hint" event."""
-        r = self.replica
+        r = self._replica()
         if r is None or r.view is None or r.halted is not None:
             self.emit(hint_event(None, None, None, ""))  # nothing to decide
             return
@@ -178,7 +191,7 @@ class GuestView:
                 return body.hand > hand
         return False
 
-    def hands_not_verified(self, accepted: list, verified: list) -> None:
+    def hands_not_verified(self, accepted: list[EntryMessage], verified: list[dict]) -> None:
         """Hands revealed that this seat could not check — under the mental deal, a hand
         it was no party of (its player away at the deal or restarted out of it: its cards
         were the host's) — are over all the same: the host's result and scores, told as
@@ -206,7 +219,7 @@ class GuestView:
         return from_disk is not None and seq < from_disk \
             and departed is not None and departed.connected
 
-    def _takeover(self, body: TakeoverBody, was_names: dict) -> None:
+    def _takeover(self, body: TakeoverBody, was_names: dict[int, str]) -> None:
         """A player carried the table on: who, from whom, and why (a "takeover" event)."""
         names = {s: was_names.get(s) or i.name for s, i in self.replica.seats.items()}
         self.emit(takeover_event("done", names.get(body.departed_seat, ""),
@@ -214,7 +227,7 @@ class GuestView:
                                  body.reason, departed_seat=body.departed_seat,
                                  handed=body.handover is not None))
 
-    def _others_connection(self, accepted: list, was_names: dict) -> None:
+    def _others_connection(self, accepted: list[EntryMessage], was_names: dict[int, str]) -> None:
         """Other players dropping and coming back (or a bot standing in, or their seat
         given to a new key), in game."""
         r = self.replica
@@ -232,9 +245,9 @@ class GuestView:
 
     @staticmethod
     def _connection(body: SeatBody | DropBody | RejoinBody, name: str,
-                    was_names: dict) -> dict | None:
+                    was_names: dict[int, str]) -> ConnectionEvent | None:
         seat = body.seat
-        if isinstance(body, SeatBody) and body.readmit:
+        if isinstance(body, SeatBody) and body.readmit and body.key is not None:
             return readmitted_event(seat, was_names.get(seat) or name, body.key)
         if isinstance(body, DropBody):
             return connection_event(seat, "dropped",
@@ -245,7 +258,7 @@ class GuestView:
             return stand_in_event(seat, name)
         return None
 
-    def _why(self, seq: int, restart: MentalRestartBody) -> str:
+    def _why(self, seq: int, restart: MentalRestartBody) -> WhyRestarted:
         """Why the deal went on without ``seats`` (``events.WHY_*``), as this guest can
         tell: a cheat named in the log; a client there but silent (``restarted_silent``);
         players gone, dealt again without before this guest's countdown for them ran
@@ -260,7 +273,7 @@ class GuestView:
                  and end - r.clock() > self.timings.contribution_slack]
         return WHY_CHOSEN if early else WHY_GONE
 
-    def _away(self, accepted: list, live: bool) -> None:
+    def _away(self, accepted: list[EntryMessage], live: bool) -> None:
         """Another player gone whose cards are locked with their key: the deal waits for
         them (``waits_for``), the drop wait from their drop as this guest received it —
         the host's own countdown runs from its logging it, a delivery earlier; a drop
@@ -280,7 +293,7 @@ class GuestView:
                     self._until[seat] = r.clock() + wait
                 self.emit(away_event([r.seats[seat].name], [seat], wait))
 
-    def _watch_shuffles(self, accepted: list) -> None:
+    def _watch_shuffles(self, accepted: list[EntryMessage]) -> None:
         """Once the deal has waited a while for other players' shuffles, say whose."""
         rnd = self.replica.round
         if rnd is None or rnd.dealt or not any(
@@ -289,9 +302,11 @@ class GuestView:
         self.call_later(SHUFFLE_NOTICE, self._shuffle_notice, rnd.commitment)
 
     def _shuffle_notice(self, commitment: bytes) -> None:
-        r = self.replica
-        rnd = r.round if r is not None else None
-        if rnd is None or rnd.commitment != commitment or rnd.dealt or r.halted is not None:
+        r = self._replica()
+        if r is None or r.halted is not None:
+            return
+        rnd = r.round
+        if rnd is None or rnd.commitment != commitment or rnd.dealt:
             return
         names = [r.seats[s].name for s in rnd.waiting_for if s != r.seat]
         if names:

@@ -70,22 +70,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from net.constants import CARRIED_ON_DIR, PRIVATE_DEAL
 from net.sessions.events import takeover_event
+from net.sessions.facade import EventCallback
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.standby import STANDBY
 from net.trust import takeover
 from net.trust.entries import TableBody, TakeoverBody
 from net.trust.host import successor
+from net.trust.host.authority import HostAuthority
 from net.trust.peer.replica import PeerReplica
+from net.trust.values import EntryMessage
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.address import local_address_towards
 from net.wire.heartbeat import Link, Timings
 from net.wire.identity import fingerprint
-from net.wire.transport import HandshakeError, open_connection, start_server, within
+from net.wire.transport import (Connection, HandshakeError, Server, open_connection,
+                                start_server, within)
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +119,7 @@ class NoSuccession:
     async def settled(self) -> None:
         pass
 
-    def kept(self, accepted: list) -> None:
+    def kept(self, accepted: list[EntryMessage]) -> None:
         pass
 
     def on_roster(self, message: dict) -> None:
@@ -150,7 +154,7 @@ class Succession:
     def __init__(self, identity, timings: Timings, *, replica: Callable[[], PeerReplica | None],
                  link: Callable[[], Link | None], host_at: Callable[[], tuple[str | None, int | None]],
                  joined: Callable[[], bool], ended: Callable[[], bool], autoplay: Callable[[], bool],
-                 emit: Callable[[dict], None], rolled_back: Callable[[PeerReplica, int], None],
+                 emit: EventCallback, rolled_back: Callable[[PeerReplica, int], None],
                  follow: Callable[[bytes, str, int], None], hosting: Callable[[], None],
                  forget: Callable[[], None], rng: Callable[[int], bytes],
                  state_dir: Path | None = None, interfaces=None,
@@ -165,17 +169,17 @@ class Succession:
         # TOWARDS_HOST); None: we only follow: no listener.
         self.bind = bind
         self.host_kw = dict(host_kw or {})  # options for the HostCore, should we host
-        self.accepted: list = []  # every EntryMessage the replica accepted, for a roll-back
+        self.accepted: list[EntryMessage] = []  # every one the replica accepted, for a roll-back
         self.roster: dict[int, tuple[str, int]] = {}
-        self.server = None
-        self.host = None  # our HostCore once we carry the table on
+        self.server: Server | None = None
+        self.host: HostCore | None = None  # once we carry the table on
         self.hosted_at: int | None = None  # the entry our takeover extends, once we host
         self.following: tuple[int, str, int, int] | None = None  # (seat, address, port, seq)
         self.handover: dict | None = None  # the departing host's signed handover
         self._timer: asyncio.TimerHandle | None = None
         self._running: asyncio.Task | None = None
         self._answer: asyncio.Future | None = None  # this attempt's answer to standings
-        self._offers: dict[int, tuple[dict, object]] = {}  # seat -> (standing, connection)
+        self._offers: dict[int, tuple[dict, Connection]] = {}  # seat -> (standing, connection)
         self._idle: asyncio.Event | None = None  # set while no attempt is under way
         self._told_unreachable = False
         self._left: asyncio.Event | None = None  # set when the guest stops (``leave``)
@@ -183,6 +187,15 @@ class Succession:
     @property
     def port(self) -> int | None:
         return self.server.port if self.server is not None else None
+
+    @property
+    def _ours(self) -> PeerReplica:
+        """Our replica, in a takeover: one is armed or begun only while we hold one
+        (``_eligible``), and we never hold none again (a rejoin or a roll-back puts
+        another in its place)."""
+        replica = self._replica()
+        assert replica is not None, "a takeover goes on only from a replica"
+        return replica
 
     @property
     def pending(self) -> bool:
@@ -209,6 +222,10 @@ class Succession:
         """The address of our interface that reaches the host (None, and no standby,
         when there is no route to it)."""
         address, port = self._host_at()
+        if address is None:
+            log.warning("no standby listener (the table cannot be carried on from here): "
+                        "the host's address is not known")
+            return None
         try:
             return local_address_towards(address, port or 9)
         except OSError as exc:
@@ -253,7 +270,7 @@ class Succession:
         return self._left
 
     # -- what the guest session tells us --------------------------------------------------------
-    def kept(self, accepted: list) -> None:
+    def kept(self, accepted: list[EntryMessage]) -> None:
         self.accepted += accepted
 
     def on_roster(self, message: dict) -> None:
@@ -297,7 +314,7 @@ class Succession:
         if self.following is None or self._told_unreachable:
             return
         self._told_unreachable = True
-        replica = self._replica()
+        replica = self._ours
         names = {s: i.name for s, i in replica.seats.items()}
         who = names.get(self.following[0]) or "Another player"
         self._emit(takeover_event(
@@ -348,7 +365,7 @@ class Succession:
 
     async def _attempt(self, answer: asyncio.Future) -> str | None:
         """One try: "hosting", "following", or None (not carried on)."""
-        replica = self._replica()
+        replica = self._ours
         candidates = self._candidates(replica)
         if not candidates:
             return None  # nobody to carry the table on with: the guest goes on reconnecting
@@ -377,10 +394,10 @@ class Succession:
         self._short(1, takeover.majority(replica.seats))
         return None
 
-    def _short(self, have: int, need: int, reached=()) -> None:
+    def _short(self, have: int, need: int, reached: Iterable[int] = ()) -> None:
         """Too few of the players reach each other to carry the table on: say so (the
         guest keeps trying the host, and the takeover again later)."""
-        replica = self._replica()
+        replica = self._ours
         names = {s: i.name for s, i in replica.seats.items()}
         departed = names.get(replica.host_seat, "") or "the host"
         persons = sum(1 for info in replica.seats.values() if info.is_player)
@@ -393,7 +410,7 @@ class Succession:
         self._emit(takeover_event("searching", names.get(replica.host_seat, ""), "", None,
                                   None, text=text))
 
-    def _candidates(self, replica) -> list[int]:
+    def _candidates(self, replica: PeerReplica) -> list[int]:
         """The remaining players who may carry the table on, lowest seat first (the
         successor is the first that answers): those with a standby, and we if we have one
         — or only the player the host handed the table to."""
@@ -413,7 +430,7 @@ class Succession:
     async def _offer(self, seat: int, standing: dict) -> dict | None:
         """Our standing to ``seat``'s standby: its answer, or None (unreachable)."""
         address, port = self.roster[seat]
-        key = self._replica().seats[seat].key
+        key = self._ours.seats[seat].key
         timings = self.timings
         try:
             conn = await open_connection(address, port, self.identity, fingerprint(key),
@@ -421,7 +438,7 @@ class Succession:
         except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
             log.info("seat %s cannot carry the table on: %s", seat, exc)
             return None
-        offer = {"type": "standing", "signed": standing}
+        offer: dict[str, object] = {"type": "standing", "signed": standing}
         if self.handover is not None:  # (the heir may read ours before its own from the host)
             offer["handover"] = self.handover
         try:
@@ -433,7 +450,7 @@ class Succession:
             await conn.close()
         return reply if reply.get("type") in ("hosting", "follow", "declined") else None
 
-    async def _serve(self, conn) -> None:
+    async def _serve(self, conn: Connection) -> None:
         """Another player's standing, at our standby: we may be the successor, or tell
         it who is."""
         try:
@@ -445,9 +462,10 @@ class Succession:
             await self._tell_where(first, conn)
             return
         replica = self._replica()
-        problem = "not a standing" if first.get("type") != "standing" or replica is None else \
-            takeover.standing_problem(replica.seats, replica.table, replica.host_key, first["signed"])
-        if problem is not None or fingerprint(replica.seats[first["signed"]["body"]["seat"]].key) \
+        if replica is None or first.get("type") != "standing" \
+                or takeover.standing_problem(replica.seats, replica.table, replica.host_key,
+                                             first["signed"]) is not None \
+                or fingerprint(replica.seats[first["signed"]["body"]["seat"]].key) \
                 != conn.peer_fingerprint:
             await conn.close()
             return
@@ -460,20 +478,22 @@ class Succession:
         finally:
             await conn.close()
 
-    async def _tell_where(self, ask: dict, conn) -> None:
+    async def _tell_where(self, ask: dict, conn: Connection) -> None:
         """The departed host, still running, asks where its table went (``whereabouts``):
         if the table was carried on after it left, where it is now."""
         replica = self._replica()
         host_address, host_port = self._host_at()  # the host we connect to (the one we followed)
-        log = self.host.authority.log if self.host is not None else \
+        # The log we hold: the table's we carry on (once its HostCore has started), else our replica's.
+        authority = self.host.authority if self.host is not None else None
+        log = authority.log if authority is not None else \
             (replica.log if replica is not None else [])
 
         def left(key: bytes) -> bool:  # a takeover after the host with ``key`` left
             return any(isinstance(b := e.content, TakeoverBody) and b.departed == key for e in log)
-        reply = {"type": "declined", "reason": "nobody"}
+        reply: dict[str, object] = {"type": "declined", "reason": "nobody"}
         if replica is None or ask["table"] != replica.table:
             pass
-        elif self.hosted_at is not None and left(conn.peer_key):
+        elif self.hosted_at is not None and self.host is not None and left(conn.peer_key):
             reply = {"type": "follow", "seat": replica.seat, "address": self.bind,
                      "port": self.host.port, "seq": self.hosted_at}
         elif self.following is not None and conn.peer_key == replica.host_key:
@@ -490,10 +510,10 @@ class Succession:
         finally:
             await conn.close()
 
-    async def _answer_to(self, standing: dict, conn) -> dict:
+    async def _answer_to(self, standing: dict, conn: Connection) -> dict:
         """What we answer a standing: where the table is carried on, that we still have
         the host, or — joining the takeover — what it comes to."""
-        if self.hosted_at is not None:  # (a late standing: it follows all the same)
+        if self.hosted_at is not None and self.host is not None:  # (a late standing: it follows all the same)
             return {"type": "hosting", "port": self.host.port, "seq": self.hosted_at}
         if self.following is not None:
             seat, address, port, seq = self.following
@@ -511,7 +531,7 @@ class Succession:
     async def _host(self, standing: dict, answer: asyncio.Future) -> bool:
         """We are the lowest seat that answers (or the heir): gather the standings, then
         host — if a majority of the table's players are behind us. Whether we host."""
-        replica = self._replica()
+        replica = self._ours
         expected = {s for s, info in replica.seats.items() if info.is_player and info.connected
                     and info.key not in (replica.host_key, replica.key)}
         loop = asyncio.get_running_loop()
@@ -533,8 +553,8 @@ class Succession:
                                             mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL),
                                             handover=self.handover)
         self._leave_old_host()
-        self.host = self._host_core(authority)
-        await self.host.start()  # the departed host's seat: held, a stand-in armed
+        host = self.host = self._host_core(authority)
+        await host.start()  # the departed host's seat: held, a stand-in armed
         self.hosted_at = base
         names = {s: i.name for s, i in authority.seats.items()}
         took = next(b for e in reversed(authority.log) if isinstance(b := e.content, TakeoverBody))
@@ -543,11 +563,11 @@ class Succession:
                                   took.reason, you=True,
                                   departed_seat=took.departed_seat,
                                   handed=self.handover is not None))
-        answer.set_result({"type": "hosting", "port": self.host.port, "seq": base})
+        answer.set_result({"type": "hosting", "port": host.port, "seq": base})
         self._hosting()
         return True
 
-    def _host_core(self, authority):
+    def _host_core(self, authority: HostAuthority) -> HostCore:
         state_dir = Path(self.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / CARRIED_ON_DIR
         kw = {"bind": self.bind, "timings": self.timings,
               "you": authority.seats.held_by(self.identity.public_key),
@@ -585,10 +605,10 @@ class Succession:
             link.close("the table is carried on by another player")
 
     def _roll_back(self, seq: int) -> PeerReplica:
-        replica = self._replica()
+        replica = self._ours
         original = replica.log[0].entry.body_as(TableBody).host_key
 
-        def restore(messages):  # with its own timings
+        def restore(messages: list[EntryMessage]) -> PeerReplica:  # with its own timings
             return PeerReplica.restore(self.identity, original, replica.table, messages, self.rng,
                                        deadline=self.timings.contribution,
                                        slack=self.timings.contribution_slack)

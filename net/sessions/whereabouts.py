@@ -20,9 +20,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from net.sessions.roster import Roster
 from net.sessions.standby import STANDBY
 from net.trust import takeover
+from net.trust.host.authority import HostAuthority
 from net.wire.framing import ConnectionClosed, ProtocolError
+from net.wire.heartbeat import Timings
 from net.wire.identity import fingerprint
 from net.wire.transport import HandshakeError, open_connection, within
 
@@ -36,7 +39,8 @@ class Whereabouts:
     this key's player here) and ``carried_on`` (say this to the person and close the
     copy)."""
 
-    def __init__(self, identity, timings, roster, *, watched: Callable[[], object | None],
+    def __init__(self, identity, timings: Timings, roster: Roster, *,
+                 watched: Callable[[], HostAuthority | None],
                  connected: Callable[[bytes], bool],
                  carried_on: Callable[[str], Awaitable[None]]):
         self.identity, self.timings, self.roster = identity, timings, roster
@@ -76,10 +80,11 @@ class Whereabouts:
 
     async def _ask_everyone(self) -> dict | None:
         auth = self._watched()
-        if auth is None:
+        table = auth.table if auth is not None else None
+        if auth is None or table is None:  # (a match under way: its table entry is there)
             return None
         seats = auth.seats
-        asks = [self._ask(auth.table, seats[seat].key, address, port)
+        asks = [self._ask(table, seats[seat].key, address, port)
                 for seat, (address, port) in sorted(self.roster.standby.items())
                 if seat in seats and seats[seat].is_player and not self._connected(seats[seat].key)]
         for answer in await asyncio.gather(*asks):

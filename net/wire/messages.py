@@ -80,7 +80,7 @@ def error_message(reason: str, refuses: bytes | None = None) -> dict:
     """``refuses``: the signature of the signed message refused (a peer's move, its deal
     message), so that its client knows which of its messages the error answers — a move
     it sent before the one in flight may be refused after that one went."""
-    msg = {"type": ERROR, "reason": reason}
+    msg: dict[str, str | bytes] = {"type": ERROR, "reason": reason}
     if refuses is not None:
         msg["refuses"] = refuses
     return msg

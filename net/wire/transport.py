@@ -190,6 +190,14 @@ class Connection:
         await _close_writer(self._writer)
 
 
+def this_task() -> asyncio.Task:
+    """The task running the caller: there is one in every coroutine the loop runs, which
+    is where this is called from (``asyncio.current_task`` also answers outside one)."""
+    task = asyncio.current_task()
+    assert task is not None, "called outside a task"
+    return task
+
+
 async def within(seconds: float | None, awaitable):
     """``await awaitable``, for at most ``seconds`` (None: no limit), else TimeoutError.
 
@@ -211,7 +219,7 @@ async def _close_writer(writer: asyncio.StreamWriter) -> None:
         await within(CLOSE_TIMEOUT, writer.wait_closed())
     except asyncio.CancelledError:
         writer.transport.abort()
-        if asyncio.current_task().cancelling():
+        if this_task().cancelling():
             raise
         # Not ours: asyncio's TLS transport cancels its close waiter when the peer
         # hangs up first. The connection is closed, which is all that was asked.
@@ -459,8 +467,15 @@ class Server:
         return self._port
 
     @property
-    def sockets(self):
-        return self._server.sockets
+    def sockets(self) -> tuple:
+        return self._server.sockets if self._server is not None else ()
+
+    @property
+    def _listening_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop the server listens on: ``start_server`` starts it before handing
+        the server out, so it is there for anyone who holds one."""
+        assert self._loop is not None, "a Server is made listening by start_server"
+        return self._loop
 
     async def _start(self, host: str | None, port: int) -> None:
         loop = self._loop = asyncio.get_running_loop()
@@ -477,24 +492,25 @@ class Server:
         """Serve a connection that came across houses (a socket whose far end is a
         wormhole's subchannel), from any thread. ``house``: its table, and whom to tell
         whose key it proved (``net.houses.links``)."""
+        loop = self._listening_loop
+
         def adopt():
             if self._closing:
                 sock.close()
                 return
-            loop = self._loop
 
             def accepted() -> _UntilTls:
                 return _UntilTls(asyncio.StreamReader(loop=loop),
                                  lambda r, w: self._handle(r, w, house), loop=loop)
             asyncio.ensure_future(loop.connect_accepted_socket(accepted, sock))
         try:
-            self._loop.call_soon_threadsafe(adopt)
+            loop.call_soon_threadsafe(adopt)
         except RuntimeError:  # the loop has closed
             sock.close()
 
     async def _handle(self, reader: asyncio.StreamReader,
                       writer: asyncio.StreamWriter, house: dict | None = None) -> None:
-        task = asyncio.current_task()
+        task = this_task()
         self._tasks[task] = writer
         ticket = None
         if self._admission is not None:

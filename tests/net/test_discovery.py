@@ -74,6 +74,15 @@ def test_malformed_adverts_are_refused(change):
         table_info("x", wire, ["10.0.0.1"], 1)
 
 
+@pytest.mark.parametrize("key", ["game", "ruleset", "mode", "protocol", "seats", "fp", "state"])
+def test_a_field_named_without_a_value_is_a_malformed_advert(key):
+    # (a TXT string "game" with no "=": zeroconf reads it as the key with the value None)
+    wire = as_wire(advert().txt())
+    wire[key.encode()] = None
+    with pytest.raises(ValueError, match="malformed Parlour advert"):
+        table_info("x", wire, ["10.0.0.1"], 1)
+
+
 def test_advert_without_address_is_refused():
     with pytest.raises(ValueError):
         table_info("x", as_wire(advert().txt()), [], 1)

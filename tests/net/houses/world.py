@@ -76,8 +76,11 @@ class World:
         self._stop("mailbox")
 
     def _serve(self, name: str, args: list[str], port: int) -> None:
+        twist = _twist()
+        if twist is None:  # (``unavailable_reason`` says so before a world is made)
+            raise RuntimeError("Twisted's `twist` command is not next to this Python")
         log = open(self.tmp / f"{name}.log", "ab")
-        self.servers[name] = self.internet.popen(_twist(), *args, stdout=log, stderr=subprocess.STDOUT,
+        self.servers[name] = self.internet.popen(twist, *args, stdout=log, stderr=subprocess.STDOUT,
                                                  cwd=str(self.tmp))
         deadline = time.monotonic() + 30
         while not self._listening(port):
