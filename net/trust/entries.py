@@ -10,7 +10,9 @@ host writes entries from these classes too (``wire()`` is the body it signs).
 
 ``BODIES`` is the registry: kind -> class. A class lists its fields with their types
 (checked on parse: ``int`` is never a bool, ``X | None`` allows None, ``list[int]`` each
-item); a field with a default may be absent from an older log, and one made with
+item). A field the class does not list is not read (it is signed and hashed with the
+rest, so two entries that differ only there are still two entries: a fork, caught as
+one). A field with a default may be absent from an older log, and one made with
 ``omitted()`` is left out of the body while it holds its default, so a body reads as it
 always did (the table's first deal of a hand has no ``attempt``). Nested maps that are
 someone else's signed envelope (a player's move, a contribution, a deal message, a
@@ -57,9 +59,6 @@ class EntryBody:
         if not isinstance(body, Mapping):
             raise EntryError(f"a {cls.KIND!r} entry's body is not a map")
         hints = _hints(cls)
-        unknown = sorted(str(name) for name in body if name not in hints)
-        if unknown:
-            raise EntryError(f"a {cls.KIND!r} entry has fields it should not: {', '.join(unknown)}")
         values = {}
         for f in fields(cls):
             if f.name not in body:
