@@ -1,0 +1,39 @@
+"""The walk of a guest's card (``python -m net.tools.walk_card``): what the trace sees of
+one card played under the private deal, from the app's session call to every peer's check."""
+
+from __future__ import annotations
+
+from net.tools import walk_card
+
+
+def test_a_guests_card_is_traced_through_the_host_and_every_peers_check():
+    result = walk_card.walk("rook")
+    app, host, move, check, other = result.parts
+    # the app's call, handed to the guest's loop
+    assert ("net/sessions/session.py", "GuestSession.act") in app.functions
+    # the guest's replica signs and proves its card; the host admits it and the engine applies it
+    assert ("net/trust/peer/replica.py", "PeerReplica.act") in move.functions
+    assert ("net/trust/deals/mental/proofs.py", "prove_dleq") in move.functions
+    assert ("net/trust/moves.py", "admit") in host.functions
+    assert ("net/trust/deals/mental/proofs.py", "verify_dleq") in host.functions
+    assert ("engine/state.py", "State.apply_unseen") in host.functions
+    # each guest's replica checks the logged entry, the player's own included
+    for peer in (check, other):
+        assert ("net/trust/peer/replica.py", "PeerReplica.receive") in peer.functions
+        assert ("engine/state.py", "State.apply") in peer.functions
+    assert ("net/trust/deals/mental/proofs.py", "verify_dleq") in other.functions
+    # the figures add up: no arrow without a call, every part's files among the walk's
+    arrows = result.arrows()
+    assert len(result.files()) >= 3 and 0 < len(arrows) <= result.calls()
+    assert result.calls() == sum(arrows.values())
+    assert all(a in result.files() and b in result.files() and a != b for a, b in arrows)
+    assert all(not f.startswith("net/tools/") for f in result.files())
+
+
+def test_the_report_groups_the_files_by_room():
+    result = walk_card.walk("rook")
+    lines: list[str] = []
+    walk_card.report(result, out=lines.append)
+    text = "\n".join(lines)
+    assert f"files {len(result.files())}, distinct arrows {len(result.arrows())}" in text
+    assert "    net/trust/peer/ (" in text and "net/trust/peer/replica.py" in text
