@@ -40,27 +40,37 @@ def play_as_a_person(session, rec, until, timeout=60.0):
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
-def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_path, private):
-    host_rec, person, follower_rec = Recorder(), Recorder(), Recorder()
+def grandma_dad_and_maya(tmp_path, private: bool, sessions: list, host_rec, person, follower_rec):
+    """Grandma's app hosting (a computer player in seat 3), Dad joined by address as a
+    person would (seat 1, his standby known to the host) and Maya's client following;
+    each session goes into ``sessions`` as it opens, for the caller to close."""
     settings = {**SHORT_GAME, "private_deal": private}  # the host dialog's "Private deal" box
     host = HostSession(host_rec, settings, ident("Grandma"), state_dir=tmp_path / "host",
                        timings=QUICK, autoplay=True, bots={3: "random"})
-    sessions = [host]
+    sessions.append(host)
+    blocking_until(lambda: host_rec.of("listening"))
+    port = host_rec.of("listening")[0]["port"]
+    network = Network(interfaces=[], home=tmp_path / "dad", timings=QUICK)
+    dad = network.join(f"127.0.0.1:{port}", "Dad", person)
+    sessions.append(dad)
+    blocking_until(lambda: any(e["you"] == 1 for e in person.of("table")))
+    follower = GuestSession(follower_rec, ident("Maya"), address="127.0.0.1", port=port,
+                            timings=QUICK, state_dir=tmp_path / "maya", bot_level="random",
+                            takeover={})
+    sessions.append(follower)
+    blocking_until(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
+                                if s["kind"] == "human" and s["connected"]]) == 3)
+    blocking_until(lambda: len(dad.core.succession.roster) == 1)  # Dad's standby is known to the host
+    return host, dad, follower
+
+
+@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+def test_an_app_guest_carries_the_table_on_and_its_person_plays_to_the_end(tmp_path, private):
+    host_rec, person, follower_rec = Recorder(), Recorder(), Recorder()
+    sessions: list = []
     try:
-        blocking_until(lambda: host_rec.of("listening"))
-        port = host_rec.of("listening")[0]["port"]
-        network = Network(interfaces=[], home=tmp_path / "dad", timings=QUICK)
-        dad = network.join(f"127.0.0.1:{port}", "Dad", person)
-        sessions.append(dad)
-        blocking_until(lambda: any(e["you"] == 1 for e in person.of("table")))
-        follower = GuestSession(follower_rec, ident("Maya"), address="127.0.0.1", port=port,
-                                timings=QUICK, state_dir=tmp_path / "maya", bot_level="random",
-                                takeover={})
-        sessions.append(follower)
-        blocking_until(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
-                          if s["kind"] == "human" and s["connected"]]) == 3)
-        blocking_until(lambda: len(dad.core.succession.roster) == 1)  # Dad's standby is known to the host
+        host, dad, follower = grandma_dad_and_maya(tmp_path, private, sessions, host_rec, person,
+                                                   follower_rec)
         host.start_game()
         # Dad plays a few moves of the first hand; then the host's computer is gone
         play_as_a_person(dad, person, lambda: len(getattr(host.core.authority.state, "history", ())) >= 6)
@@ -119,23 +129,10 @@ def test_an_app_guest_that_carries_the_table_on_can_turn_a_stranger_away(tmp_pat
     away player's seat (the "readmit" dialog's No, ``turn_away``): the stranger is sent
     away at once, as at a host's own table — not left waiting, the person told of a bug."""
     host_rec, person, follower_rec, stranger_rec = Recorder(), Recorder(), Recorder(), Recorder()
-    settings = {**SHORT_GAME, "private_deal": private}
-    host = HostSession(host_rec, settings, ident("Grandma"), state_dir=tmp_path / "host",
-                       timings=QUICK, autoplay=True, bots={3: "random"})
-    sessions = [host]
+    sessions: list = []
     try:
-        blocking_until(lambda: host_rec.of("listening"))
-        port = host_rec.of("listening")[0]["port"]
-        network = Network(interfaces=[], home=tmp_path / "dad", timings=QUICK)
-        dad = network.join(f"127.0.0.1:{port}", "Dad", person)
-        sessions.append(dad)
-        follower = GuestSession(follower_rec, ident("Maya"), address="127.0.0.1", port=port,
-                                timings=QUICK, state_dir=tmp_path / "maya", bot_level="random",
-                                takeover={})
-        sessions.append(follower)
-        blocking_until(lambda: len([s for s in host_rec.of("table")[-1]["seats"]
-                                    if s["kind"] == "human" and s["connected"]]) == 3)
-        blocking_until(lambda: len(dad.core.succession.roster) == 1)
+        host, dad, _ = grandma_dad_and_maya(tmp_path, private, sessions, host_rec, person,
+                                            follower_rec)
         host.start_game()
         blocking_until(lambda: host.core.authority.state is not None)
         host.crash()
