@@ -39,12 +39,11 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from engine import Game, Match
 
+from net.trust.deals.rounds import Round
 from net.trust.entries import EntryBody
 from net.trust.moves import Binding, Refusal
 
 if TYPE_CHECKING:
-    from net.trust.deals.mental.log import MentalRound
-    from net.trust.deals.seeded.fairdeal import DealRound
     from net.wire.identity import Identity
 
 
@@ -104,7 +103,7 @@ class HostDeal:
     OPENS: str = ""  # the entry kind that starts a hand under this deal
     PRIVATE: bool = False  # each player's cards are its own client's alone
     KINDS: tuple[str, ...] = ()  # the entry kinds it applies (besides "action")
-    round: DealRound | MentalRound | None  # the hand's deal round, as the sessions read it
+    round: Round | None  # the hand's deal round, as the sessions read it
 
     def __init__(self, table: HandTable, hand: int, dealer: int):
         self.table = table

@@ -34,11 +34,10 @@ from typing import TYPE_CHECKING
 from engine import IllegalAction
 
 from net.trust.alerts import HOST, Violation
+from net.trust.deals.rounds import Round
 from net.trust.peer.privacy import check_private
 
 if TYPE_CHECKING:
-    from net.trust.deals.mental.log import MentalRound
-    from net.trust.deals.seeded.fairdeal import DealRound
     from net.trust.peer.shadow import CheckedHand
     from net.wire.identity import Identity
 
@@ -81,7 +80,7 @@ class PeerDeal:
     PRIVATE: bool = False  # each player's cards are its own client's alone
     KINDS: tuple[str, ...] = ()  # the entry kinds it checks (besides "action")
     SELF_CHECKED: tuple[str, ...] = ("action",)  # kinds whose public and private parts it checks
-    round: DealRound | MentalRound | None = None  # the hand's deal round, as the sessions read it
+    round: Round | None = None  # the hand's deal round, as the sessions read it
     hand: CheckedHand | None = None  # the hand in progress
 
     @classmethod

@@ -40,6 +40,7 @@ from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust.entries import (DropBody, EntryBody, OptionBody, RejoinBody, SeatBody, StartBody, TableBody, TakeoverBody)
 from net.trust.host.archive import Archive
 from net.trust.deals.mental.host import MentalHost
+from net.trust.deals.rounds import Round
 from net.trust.deals.host import HandTable, HostDeal, NoHand
 from net.trust.deals.seeded.host import SeededHost
 from net.trust.log import Chain
@@ -261,7 +262,7 @@ class HostAuthority:
         return self.match.state if self.match else None
 
     @property
-    def round(self):
+    def round(self) -> Round | None:
         """This hand's deal round (``fairdeal.DealRound``, ``MentalRound``), or None."""
         return self.deal.round
 

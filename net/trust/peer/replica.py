@@ -43,6 +43,7 @@ from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust import takeover
 from net.trust.alerts import HOST, IntegrityAlert, Violation
 from net.trust.deals.mental.peer import MentalPeer
+from net.trust.deals.rounds import Round
 from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
 from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.entries import (DropBody, EntryBody, HandBody, OptionBody, RejoinBody, SeatBody,
@@ -143,7 +144,7 @@ class PeerReplica:
         return self.game
 
     @property
-    def round(self):
+    def round(self) -> Round | None:
         """This hand's deal round (``fairdeal.DealRound``, ``MentalRound``), or None."""
         return self.deal.round
 
