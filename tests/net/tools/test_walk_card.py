@@ -13,15 +13,16 @@ def test_a_guests_card_is_traced_through_the_host_and_every_peers_check():
     assert ("net/sessions/session.py", "GuestSession.act") in app.functions
     # the guest's replica signs and proves its card; the host admits it and the engine applies it
     assert ("net/trust/peer/replica.py", "PeerReplica.act") in move.functions
-    assert ("net/trust/deals/mental/proofs.py", "prove_dleq") in move.functions
+    # (a card already face up, the widow's say, needs no decryption proof: ``machine.play``)
+    assert ("net/trust/deals/mental/peer.py", "MentalPeer.play_proof") in move.functions
     assert ("net/trust/moves.py", "admit") in host.functions
-    assert ("net/trust/deals/mental/proofs.py", "verify_dleq") in host.functions
+    assert ("net/trust/deals/mental/host.py", "MentalHost.log_move") in host.functions
     assert ("engine/state.py", "State.apply_unseen") in host.functions
     # each guest's replica checks the logged entry, the player's own included
     for peer in (check, other):
         assert ("net/trust/peer/replica.py", "PeerReplica.receive") in peer.functions
         assert ("engine/state.py", "State.apply") in peer.functions
-    assert ("net/trust/deals/mental/proofs.py", "verify_dleq") in other.functions
+    assert ("net/trust/deals/mental/peer.py", "MentalPeer._on_action") in other.functions
     # the figures add up: no arrow without a call, every part's files among the walk's
     arrows = result.arrows()
     assert len(result.files()) >= 3 and 0 < len(arrows) <= result.calls()
