@@ -86,8 +86,18 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
                 return
             before = len(table.view.get("actions") or [])
             clicker.act_once()
-            qtbot.waitUntil(lambda: bool(len(table.view.get("actions") or []) != before or done()),
-                            timeout=timeout)
+            try:
+                qtbot.waitUntil(lambda: bool(len(table.view.get("actions") or []) != before or done()),
+                                timeout=timeout)
+            except Exception:
+                core = window.session.core
+                print("DIAG offered", table.legal, "decision", table.decision.kind,
+                      "in_flight", core.player.in_flight, "caught_up", core.caught_up,
+                      "seq", core.replica.seq if core.replica else None,
+                      "link", core.link is not None, "errors", core.errors[-5:],
+                      "actions", table.view.get("actions"), "to_act", table.view.get("to_act"),
+                      "status", table.status.text() if hasattr(table, "status") else None)
+                raise
 
     play_until(lambda: len(table.view.get("actions") or []) >= 6)
     host.crash()  # Grandma's computer is gone, for good
