@@ -27,7 +27,6 @@ from engine.bots.random_bot import RandomBot
 from net.sessions.bots import BotDriver
 from net.sessions.events import error_event
 from net.sessions.facade import EventCallback, StateEvent
-from net.trust.deals.mental import log as ml
 from net.trust.entries import ActionEntryBody, DealBody, HandEndBody, MentalDealtBody, StartBody
 from net.trust.moves import repeats
 from net.trust.peer.replica import PeerReplica, ReplicaHalted

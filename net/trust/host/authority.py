@@ -47,7 +47,7 @@ from net.trust.log import Chain
 from net.trust.moves import Admitted, Refusal
 from net.trust.signing import read_action, sign_action
 from net.trust.store import LogStore, RestoreError, StoreError, one_change
-from net.trust.values import Entry, Seat, Seats, SignedEntry
+from net.trust.values import Seat, Seats, SignedEntry
 from net.wire import messages as m
 from net.wire.identity import fingerprint
 
