@@ -87,7 +87,8 @@ def test_a_client_whose_link_died_comes_back_at_once(tmp_path, mental):
     assert_all_verified([summaries[1]], hands=1, head=table.head())
     # The silenced client, still running, was cut off and, coming back while the seat
     # was in use again, was told why: no back-and-forth.
-    assert turned_away(first) and first.reconnects == 1 and len(refusals(table)) == 1
+    assert turned_away(first) and first.reconnects == 1 and len(refusals(table)) == 1, \
+        (first.ended_by, first.fatal, first.reconnects, refusals(table))
 
 
 def silence(guest) -> None:
