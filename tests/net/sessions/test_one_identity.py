@@ -12,7 +12,7 @@ import pytest
 from net.sessions.last_table import LastTable
 from net.wire.heartbeat import Timings
 from tests.net.sessions.test_last_table import RECORD
-from tests.net.session_kit import PATIENT, Table, assert_all_verified
+from tests.net.session_kit import PATIENT, Table, assert_all_verified, play_as_a_person
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -68,13 +68,17 @@ def test_a_client_whose_link_died_comes_back_at_once(tmp_path, mental):
         silence(first)  # its network is gone: nothing it sends arrives, the socket stays open
         silent_since = time.monotonic()
         await asyncio.sleep(DEAD_LINK.live + 0.3)
-        back = table.add_guest(fixed_identity(ME))  # the same key, from a computer that works
+        # The same key, from a computer that works, with a person at it who plays only
+        # once the silenced client has tried to come back: a hand played out by bots can
+        # end before that try on a loaded machine, and then the seat is free again.
+        back = table.add_guest(fixed_identity(ME), bot_level=None)
         await until(back.joined.is_set, timeout=30)
         back_after = time.monotonic() - silent_since
         try:
-            # the silenced client notices its dead link at its own heartbeat timeout: wait
-            # for its try to come back (a short hand may end sooner on a loaded machine)
+            # the host closed the silenced client's link when the seat went to ``back``:
+            # its try to come back ends it
             await until(lambda: first.ended_by is not None, timeout=30)
+            await play_as_a_person(back, table.guest_events[1], table.host, table.host.finished.is_set)
             summaries = await table.finish(timeout=90)
         finally:
             await table.close()
