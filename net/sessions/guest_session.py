@@ -108,7 +108,7 @@ class GuestCore:
         # core can be driven message by message without an event loop in tests.
         self.call_later = call_later or (
             lambda delay, fn, *args: asyncio.get_running_loop().call_later(delay, fn, *args))
-        self.rng = rng  # nonces for the hidden part of a move signed here
+        self.rng = rng  # our randomness: deal contributions, nonces in a move signed here
         self.address, self.port, self.fingerprint = address, port, fingerprint
         self.table_name = table_name
         self.interfaces = interfaces
@@ -487,7 +487,7 @@ class GuestCore:
             self.emit(self.view.state_event([]))  # what was offered is not, until we hold it
 
     def _new_replica(self, origin: bytes, table: str) -> PeerReplica:
-        return PeerReplica(self.identity, origin, table, deadline=self.timings.contribution,
+        return PeerReplica(self.identity, origin, table, rng=self.rng, deadline=self.timings.contribution,
                            slack=self.timings.contribution_slack)
 
     def _from_disk(self) -> None:

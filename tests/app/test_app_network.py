@@ -220,7 +220,8 @@ def test_reconnecting_shows_and_clears_when_the_host_comes_back(qtbot, window, t
     closing.append(_headless_host(tmp_path, "Hostess", Recorder()))  # same state directory
     assert closing[0].core.restored and closing[0].core.port == port
     qt_until(qtbot, lambda: not table.connection.isVisible(), timeout=20000)
-    assert window.stack.currentWidget() is table and not table.banner.isVisible()
+    assert window.stack.currentWidget() is table
+    assert not table.banner.isVisible(), table.banner.details.text()  # (the alert, if any)
 
 
 def _wrong_version_server(tmp_path, closing):

@@ -80,13 +80,14 @@ class Table:
         who is to act, the mental deal's parties and whom it awaits, each guest."""
         auth = self.host.authority
         state, deal = auth.state, getattr(auth, "deal", None)
+        setup = getattr(deal, "setup", None)  # (the private deal's; the seeded deal has none)
         guests = [(g.replica.seat if g.replica else None, g.replica.seq if g.replica else None,
                    g.end, [a["detail"] for a in g.alerts], g.errors) for g in self.guests]
         return (f"last entries {[(s.seq, s.kind) for s in auth.log[-12:]]}, seats "
                 f"{ {s: (i.kind, i.connected) for s, i in auth.seats.items()} }, to act "
                 f"{state.to_act() if state else None}, parties "
-                f"{deal.setup.parties if deal else None}, awaited "
-                f"{deal.sequencer.awaited() if deal else None}, guests {guests}")
+                f"{setup.parties if setup else None}, awaited "
+                f"{deal.sequencer.awaited() if setup else None}, guests {guests}")
 
 
 async def play_as_a_person(guest: GuestCore, events: list[dict], host, done) -> list[tuple]:

@@ -90,7 +90,9 @@ class MentalHost(HostDeal):
         self.party = PartyHand(table.game, DealClient(table.identity, setup), check_ahead=False)
         self.round = ml.MentalRound(body.hand, body.dealer)
         self.dealt = False  # "mental-dealt" logged
-        self.redeals = 0  # the Rook redeals claimed (``Redeal``) and acted on
+        # The Rook redeal restarts in the log, counted as they are applied (live or
+        # replayed by a restored host): a claim learned (``Redeal``) beyond them is new.
+        self.redeals = 0
         self.cheat: MentalError | None = None  # a party's broken deal message, as logged
         self.checked: int | None = None  # the attempt whose batches were checked ahead
         self.restarted_at = -1  # the seq of its last "mental-restart" entry
@@ -151,6 +153,7 @@ class MentalHost(HostDeal):
         if restoring:
             self.sequencer.restart(record["reason"], self.table.now(), record["dropped"])
         self.unlogged += self.party.logged(None, record)
+        self.redeals += record["reason"] == "redeal"
         self.dealt = self.round.dealt = False
         self.deal_seq, self.last_action, self.restarted_at = None, {}, seq
         self.cheat, self.checked = None, None
@@ -225,7 +228,6 @@ class MentalHost(HostDeal):
         if redeals > self.redeals and not (state is not None and state.is_over):
             # A hand the rules redeal (Rook: no point card), claimed and proven by its
             # player: the deal again, next attempt (what was bid on the old one is void).
-            self.redeals = redeals
             record = self.sequencer.restart("redeal", self.table.now())
             log(MentalRestartBody(record, []))
             self._log_messages(log, self.table.key, [])
