@@ -487,8 +487,8 @@ class GuestCore:
             self.emit(self.view.state_event([]))  # what was offered is not, until we hold it
 
     def _new_replica(self, origin: bytes, table: str) -> PeerReplica:
-        return PeerReplica(self.identity, origin, table, rng=self.rng, deadline=self.timings.contribution,
-                           slack=self.timings.contribution_slack)
+        return PeerReplica(self.identity, origin, table, rng=self.rng,
+                           deadline=self.timings.contribution, slack=self.timings.contribution_slack)
 
     def _from_disk(self) -> None:
         """The app started again at the seat it remembers: our replica rebuilt from our own

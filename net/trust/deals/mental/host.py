@@ -153,7 +153,8 @@ class MentalHost(HostDeal):
         if restoring:
             self.sequencer.restart(record["reason"], self.table.now(), record["dropped"])
         self.unlogged += self.party.logged(None, record)
-        self.redeals += record["reason"] == "redeal"
+        if record["reason"] == "redeal":
+            self.redeals += 1
         self.dealt = self.round.dealt = False
         self.deal_seq, self.last_action, self.restarted_at = None, {}, seq
         self.cheat, self.checked = None, None
