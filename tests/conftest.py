@@ -7,6 +7,9 @@
   ``HYPOTHESIS_PROFILE=thorough`` for a longer local run.
 * No test may advertise or browse over mDNS on the machine's real interfaces
   (tests/mdns_guard.py, an autouse fixture).
+* No test may read or write the person's own Parlour data (their identity, their
+  tables): ``$PARLOUR_HOME`` is this run's own directory, for a test that names none (a
+  ``parlour join`` without ``--state-dir``) and the processes it starts.
 * A test that takes an ``any_variant`` argument runs once per (title, ruleset, mode)
   the engine knows, and for the test-only title Tiny Tricks (tests/engine/tiny_title),
   which this file registers with the engine.
@@ -24,6 +27,15 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 # Every test runs under the mDNS guard: no advert or browse on the real network.
 from tests.mdns_guard import mdns_guard  # noqa: E402,F401
+
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_data_dir(tmp_path_factory):
+    from net.constants import HOME_ENV
+
+    os.environ[HOME_ENV] = str(tmp_path_factory.mktemp("parlour-home"))
+
 
 settings.register_profile("ci", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
