@@ -29,7 +29,6 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from tests.mdns_guard import mdns_guard  # noqa: E402,F401
 
 
-
 @pytest.fixture(autouse=True, scope="session")
 def private_data_dir(tmp_path_factory):
     from net.constants import HOME_ENV
