@@ -31,25 +31,22 @@ def alerts(table) -> list[str]:
     return [a["detail"] for g in table.guests for a in g.alerts]
 
 
-def redealt(table, mental: bool) -> bool:
-    if mental:
-        return [e.kind for e in table.host.authority.log].count(ml.RESTART) == 1
-    state = table.host.authority.state
-    return state is not None and state.redeals > 0
-
-
-def bidding_after_the_redeal(table, mental: bool) -> bool:
-    """The hand was redealt and the bidding on the new deal has begun."""
-    kinds = [e.kind for e in table.host.authority.log]
-    if mental and ml.RESTART not in kinds:
-        return False
-    since = kinds[kinds.index(ml.RESTART):] if mental else kinds
-    return redealt(table, mental) and since.count("action") >= 2
-
-
 def restarts(log) -> list[str]:
     """Why the private deal was started again, entry by entry (the seeded deal: never)."""
     return [e.content.reason for e in log if e.kind == ml.RESTART]
+
+
+def bidding_after_the_redeal(table, mental: bool) -> bool:
+    """The hand was redealt and two bids have been made on the new deal."""
+    auth = table.host.authority
+    kinds = [e.kind for e in auth.log]
+    if mental:
+        if restarts(auth.log) != ["redeal"]:
+            return False
+        kinds = kinds[kinds.index(ml.RESTART):]
+    elif auth.state is None or auth.state.redeals == 0:  # the seeded deal redeals within
+        return False
+    return kinds.count("action") >= 2
 
 
 async def redealt_and_bid_on(tmp_path, mental: bool, timings, **guest_kw) -> Table:
