@@ -243,7 +243,7 @@ def _party(deal: _Deal, party: int) -> dict:
 
 def _shuffles(deal: _Deal) -> list[dict]:
     out = []
-    for party, raw in enumerate(deal.machine(0).decks):
+    for party, raw in enumerate(deal.machine(0).chain.decks):
         seed = _secrets(deal, party).shuffle_seed
         permutation_seed = hashlib.sha256(b"parlour-mental-permutation/1" + seed).digest()
         out.append({"party": party, "permutation_seed": permutation_seed,

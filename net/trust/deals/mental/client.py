@@ -14,7 +14,9 @@ keeps (``sequencer.DealSequencer``):
 * A ``mental-restart`` record starts a new machine for the next attempt, with the seats
   as the record gives them — which must be the last attempt's parties less the dropped
   ones, their seats the host's (``sequencer.restart_problem``, else ``Forged``); a
-  client whose key is no longer a party stops taking part.
+  client whose key is no longer a party stops taking part — and, like a client that is no
+  party of the deal at all (an onlooker), it still checks every key share's and every
+  shuffle's proof as it is logged (``chain.ShuffleChain``: no secret needed).
 * ``step(flow_step)``: a step of the hand (``flows``); its envelopes.
 * A played card's proof is no envelope of its own: ``play`` makes it (the
   ``mental-play`` message, unsigned: the player's move carries it and signs it),
@@ -30,10 +32,15 @@ signatures), and the sequencer does not log a copy twice.
 
 from __future__ import annotations
 
+import os
+from typing import NoReturn
+
 from net.trust.signing import opens, seal
 
 from . import flows
-from .errors import MentalError, Refused
+from . import messages as mm
+from .chain import ShuffleChain
+from .errors import BadMessage, Cheat, MentalError, Refused
 from .keys import PartySecrets
 from .machine import Dealt, MentalDeal, Send
 from .sequencer import MENTAL_DOMAIN, restart_problem, without
@@ -56,6 +63,8 @@ class DealClient:
         self.me = keys.index(self.identity.public_key) if self.identity.public_key in keys else None
         self.machine = None if self.me is None else MentalDeal(
             setup, self.me, PartySecrets.derive(self.identity, setup.context))
+        # an onlooker's check of the keys and shuffles (a party's machine holds its own)
+        self.watch = ShuffleChain(setup, self._cheat, os.urandom(32)) if self.machine is None else None
 
     @property
     def as_party(self) -> MentalDeal:
@@ -79,8 +88,28 @@ class DealClient:
         if not opens(key, MENTAL_DOMAIN, envelope):
             raise Forged(f"the host logged a deal message for party {party} that it did not sign")
         if self.machine is None:
+            self._watch(party, envelope["body"])
             return []
         return self._take(self.machine.receive(party, envelope["body"]))
+
+    def _watch(self, party: int, body: object) -> None:
+        """An onlooker's reading of a deal message: a key share's and a shuffle's proof
+        checked (a broken one raises ``Cheat`` naming the party); nothing else is its to
+        check."""
+        body = mm.check(body, party, self.setup.deck_size, self.setup.proven)
+        context = self.setup.context
+        if (body["hand"], body["attempt"]) != (context.hand, context.attempt):
+            raise BadMessage("a message for another deal", party)
+        watch = self.watch
+        assert watch is not None  # (an onlooker's, made with it)
+        if body["type"] == mm.KEY:
+            watch.key(party, body)
+        elif body["type"] == mm.SHUFFLE:
+            watch.shuffle(party, body)
+            watch.check()
+
+    def _cheat(self, party: int, rule: str, detail: str) -> NoReturn:
+        raise Cheat(party, tuple(self.setup.parties[party].seats), rule, detail)
 
     def party_of(self, key: bytes) -> int | None:
         """The index of the party playing with identity ``key`` (None: not a party)."""

@@ -34,7 +34,9 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   not stop the table: the attempt is void from there (its later deal messages are taken
   unread, no move may be logged on it), and the host must restart the deal for "cheat"
   naming the same party (``log.Verdict``), which this client then names to its person
-  (``PeerTable.name``: an alert that does not halt) before the hand is dealt again.
+  (``PeerTable.name``: an alert that does not halt) before the hand is dealt again; one by
+  the host's own client (party 0: a shuffle whose proof fails, say) is the host's cheat,
+  and stops this replica like any other.
 
 This seat's hand comes from its deal client, never from the host: the host sends no
 private view under the mental deal (``check_private``), and its view is this part's own
@@ -87,6 +89,9 @@ class MentalPeer(PeerDeal):
         if body.attempt != ml.fresh_attempt(t.log(), body.hand):
             raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} reuses the "
                             "secrets of an earlier deal at this table (its attempt is not a fresh one)")
+        if not body.proven and ml.dealt_proven(t.log()):
+            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} comes without "
+                            "shuffle proofs, which this table's deals have had")
         return cls(t, entry)
 
     def __init__(self, t: PeerTable, entry):
@@ -216,6 +221,8 @@ class MentalPeer(PeerDeal):
         try:
             return step(), None
         except Cheat as exc:
+            if exc.party == 0:  # the host's own client broke it (its shuffle, say): the host's cheat
+                raise self._violation(exc.rule, entry, str(exc)) from None
             return [], Verdict.of(exc)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None

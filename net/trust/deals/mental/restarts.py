@@ -12,7 +12,8 @@ checked here, on what this peer knows (``EndedHand``):
 * "cheat": only the party this peer itself proves broke a rule — its deal client's own
   verdict, every check of the log that needs no secret run again, or a move the rules
   forbid on the deal every party revealed (``log.Verdict``). A peer that is no party of
-  the deal takes the host's word, as it takes its score.
+  the deal takes the host's word, as it takes its score — unless it proved a shuffle or a
+  key share broken itself (it checks those too): then the restart must name that one.
 
 ``allowed`` returns the verdict of a "cheat" restart (None otherwise), or raises
 ``RestartRefused`` saying why the host may not log it.
@@ -166,8 +167,8 @@ def allowed(body: MentalRestartBody, record: dict, setup, hand: EndedHand) -> Ve
 
 
 def _cheat(body: MentalRestartBody, dropped: list, setup, hand: EndedHand) -> Verdict | None:
-    if hand.party.onlooker:
-        return None
+    if hand.party.onlooker and hand.cheat is None:
+        return None  # no party of the deal, and no shuffle or key share it checked broken
     verdict = hand.cheat or _rechecked(hand.party) or _revealed(hand.party, hand.dealt, setup)
     if verdict is None:
         raise RestartRefused("the host voided the hand for a cheat the log does not show")
