@@ -24,8 +24,11 @@ from __future__ import annotations
 #: needs the standings of a majority of the table's players; the host may hand the table
 #: to a player on leaving ("handover", and the takeover entry's optional "handover"); a
 #: standby answers a standing with "follow" (another player carries the table on) or
-#: "declined"; a "join" may name the table whose log the peer holds.
-PROTOCOL_VERSION = 7
+#: "declined"; a "join" may name the table whose log the peer holds. 8: under the
+#: mental-poker deal every "mental-shuffle" carries its proof ("proof", checked before any
+#: decryption share is published) and a "mental-deal" says so ("proven"); a log written
+#: before still reads, and no share of its unproven deals is ever published.
+PROTOCOL_VERSION = 8
 
 # -- identity -------------------------------------------------------------------------
 

@@ -41,8 +41,8 @@ START = -1  # the starting deck's index among the decks (the one party 0 shuffle
 class ShuffleChain:
     def __init__(self, setup: DealSetup, cheat: Blame, secret: bytes, own: int | None = None):
         """``secret``: this reader's own, for its batch's weights (nobody else may know them
-        before the proofs are in); ``own``: the shuffler this reader is, whose proof it
-        does not check (None: an onlooker)."""
+        before the proofs are in); ``own``: the shuffler this reader is (None: an onlooker),
+        whose shuffle it does not check if it was logged as it was made."""
         self.setup = setup
         self.context = setup.context
         self.size = setup.deck_size
@@ -57,6 +57,7 @@ class ShuffleChain:
         self._batch: shuffle_proof.BatchCheck | None = None  # once the joint key is known
         self._flushed: set[int] = set()  # decks whose ciphertexts the batch has multiplied
         self.settled = not setup.proven  # every shuffle's proof checked, the batch's verdict in
+        self._made_here = False  # this reader's own shuffle logged as it made it (not checked)
         self._decoded: dict[int, list[decks.Ciphertext]] = {}
 
     @property
@@ -84,15 +85,18 @@ class ShuffleChain:
         self._batch = shuffle_proof.BatchCheck(self.size, self.joint, self._secret)
         return True
 
-    def shuffle(self, sender: int, message: dict) -> bool:
+    def shuffle(self, sender: int, message: dict, made_here: bool = False) -> bool:
         """A party's shuffle, in turn; True if it is new (False: the same one again, from a
-        restarted sender). Its proof waits for ``check`` (this reader's own is not checked)."""
+        restarted sender). Its proof waits for ``check``, unless this reader made that very
+        shuffle (its own, logged as it made it; one whose bytes differ is checked)."""
         if len(self.keys) < self.parties or sender != len(self.decks):
             if sender < len(self.decks) and self.decks[sender] == message["deck"]:
                 return False
             self._cheat(sender, "order", "it shuffled out of turn")
         self.decks.append(message["deck"])
-        if self.setup.proven and sender != self._own:
+        if made_here:
+            self._made_here = True
+        elif self.setup.proven:
             self._proofs[sender] = message["proof"]
         return True
 
@@ -122,9 +126,11 @@ class ShuffleChain:
 
     def _flush(self, batch: shuffle_proof.BatchCheck) -> None:
         """Multiply each deck no proof still to come names: both the proof that made it
-        and the one that shuffled it are in the batch (or are this reader's own, or none)."""
+        and the one that shuffled it are in the batch (or are this reader's own, logged as
+        it made it, or none)."""
         def done(shuffler: int) -> bool:
-            return shuffler in self._added or shuffler == self._own or not 0 <= shuffler < self.parties
+            return shuffler in self._added or (shuffler == self._own and self._made_here) \
+                or not 0 <= shuffler < self.parties
         for index in range(START, len(self.decks)):
             if index not in self._flushed and done(index) and done(index + 1):
                 self._flushed.add(index)

@@ -206,7 +206,8 @@ class MentalDeal(DealRecord):
         return self._shuffle_if_my_turn()
 
     def _on_shuffle(self, sender: int, message: dict) -> list:
-        if not self.chain.shuffle(sender, message):
+        made_here = sender == self.me and message == self._made_shuffle
+        if not self.chain.shuffle(sender, message, made_here):
             return []  # the same shuffle again (a restarted sender)
         if not self.chain.complete:
             out = self._shuffle_if_my_turn()
@@ -328,7 +329,8 @@ class MentalDeal(DealRecord):
         if self._prepared is not None:
             fields["proof"] = shuffle_proof.prove(self._prepared, self.joint, source, shuffled,
                                                   self.chain.proof_context(self.me))
-        return [Send(self._message(mm.SHUFFLE, **fields))]
+        self._made_shuffle = self._message(mm.SHUFFLE, **fields)
+        return [Send(self._made_shuffle)]
 
     def _deal_shares(self) -> list:
         """A batch of this party's shares for every other party's dealt positions."""

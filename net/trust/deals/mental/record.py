@@ -42,6 +42,7 @@ class DealRecord:
         self.chain = ShuffleChain(setup, self._cheat, secrets.nonce_key, me)
         self._pads: list[decks.Ciphertext] | None = None  # made once the joint key is known
         self._prepared: shuffle_proof.Prepared | None = None  # (with the pads)
+        self._made_shuffle: dict | None = None  # this party's shuffle as it made it
         self.final: list[decks.Ciphertext] | None = None
         self.shares: list[dict[int, Point]] = [{} for _ in range(self.size)]
         self.audience: dict[int, int | None] = {}  # spare position -> party, or None: all
