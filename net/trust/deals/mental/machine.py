@@ -14,18 +14,23 @@ The steps (docs/protocol.md, "The mental-poker deal"):
 
 1. ``start``: every party publishes its key share with a Schnorr proof.
 2. Parties shuffle in order: each re-encrypts and permutes the previous deck (the
-   public starting deck for the first). Re-encryption pads are made as soon as the
-   joint key is known, so a party's turn costs additions only.
-3. On the final deck, every party publishes its decryption shares for every position
-   dealt to another party's seats, one batch (one proof) per recipient. A recipient
+   public starting deck for the first) and proves it (``shuffle_proof``). Re-encryption
+   pads, and the part of the proof that needs no deck, are made as soon as the joint
+   key is known, so a party's turn costs additions and the rest of its proof. Every
+   other party's proof is checked as it comes (``chain.ShuffleChain``), just after this
+   party's own shuffle when its turn is next, and the verdict is in at the final deck.
+3. On the final deck — every shuffle proven — every party publishes its decryption
+   shares for every position dealt to another party's seats, one batch (one proof) per
+   recipient. A recipient
    checks its batches at once and decrypts its hands (``Dealt``); batches for others
    are checked before any card from them counts (``catch_up`` does it in idle time).
 4. During the hand: spare positions opened to all or to one party, moved to a seat,
    committed (buried, discarded), and cards played, each play proven from a position
    the seat holds.
-5. ``finish``: every party reveals its secret; each peer redoes every shuffle, checks
-   every share, commitment and play, and the Rook redeal rule, and outputs the whole
-   deal (``Verified``) for the end-of-hand replay.
+5. ``finish``: every party reveals its secret; each peer redoes every shuffle (belt and
+   braces, and a deal from before the proofs), checks every share, commitment and play,
+   and the Rook redeal rule, and outputs the whole deal (``Verified``) for the
+   end-of-hand replay.
 """
 
 from __future__ import annotations
