@@ -184,11 +184,11 @@ def duplicating(guest) -> None:
 
 
 def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest(tmp_path):
-    """Seats 1 and 2 are dealt the same card by seat 3's shuffle. The first time the copy
-    shows, its other holder asks for an audit, every party reveals, and both honest
-    guests and the host name seat 3 — not the honest player who played the card it was
-    dealt — in an alert that does not stop them: the hand is dealt again, seat 3's cards
-    the host's, and the table plays it to its end."""
+    """Seat 3's shuffle gives seats 1 and 2 the same card (its proof, of its honest
+    shuffle, does not fit the deck it publishes): the host and both honest guests refuse it
+    before any of them publishes a share, and name seat 3 in an alert that does not stop
+    them; the deal starts again, seat 3's cards the host's, and the table plays the hand
+    to its end. (Under the seeded deal there is no shuffle to bend.)"""
     async def main():
         table = Table(tmp_path, guests=0, hands=1, game="horseshoes", mode="four",
                       host_kw={"mental_deal": True}, timings=PATIENT)
@@ -212,7 +212,7 @@ def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest
     [told] = [e for e in table.host_events if e["type"] == "alert"]
     assert (told["seat"], told["rule"], told["goes_on"]) == (3, "shuffle", True)
     assert [e.body["record"]["reason"] for e in table.host.authority.log if e.kind == ml.RESTART] == ["cheat"]
-    # …and every honest seat says, in words, why the hand is void
+    # …and every honest seat says, in words, why the deal starts again (no card was dealt)
     for events in (table.host_events, table.guest_events[0], table.guest_events[1]):
-        [void] = [e for e in events if e["type"] == "waiting" and e.get("for") == "void"]
-        assert (void["seats"], void["why"]) == ([3], "cheat") and "broke a rule" in void["reason"], void
+        [again] = [e for e in events if e["type"] == "waiting" and e.get("for") == "restart"]
+        assert (again["seats"], again["why"]) == ([3], "cheat") and "broke a rule" in again["reason"], again

@@ -110,17 +110,23 @@ def test_an_onlooker_checks_every_shuffle_too():
 
 def test_a_client_reading_the_log_again_checks_every_shuffle():
     """A client whose app restarted reads the whole log from nothing but its key: it checks
-    every shuffle's proof again, so it names the copying seat from the log alone."""
+    every shuffle's proof again, so it proves the copying seat's cheat as soon as it reads
+    the last shuffle — no share, no reveal needed — and takes the restart that names it."""
     table = MentalTrustTable()
     guest_copies(table, 3, 1)
     table.start()
     table.play_until(lambda: restarted_for_cheat(table))
     fresh = PeerReplica(table.ids[1], table.host_id.public_key, TABLE, table._bytes)
-    named = []
+    named, shuffles = [], 0
     for signed, _ in table.persisted:
         out = fresh.receive(m.entry_message(signed.wire))
         assert not out.alerts, out.alerts
         named += out.named
+        if signed.kind == ml.MESSAGE and (signed.body.get("signed") or {}).get("body", {}).get("type") == mm.SHUFFLE:
+            shuffles += 1
+            if shuffles == 4:  # the last: the deck is final, every proof checked
+                verdict = fresh.deal.cheat
+                assert verdict is not None and (verdict.party, verdict.rule) == (3, "shuffle")
     assert [(a.party, a.seat, a.rule) for a in named] == [(PLAYER, 3, "shuffle")]
     assert fresh.halted is None
 

@@ -16,6 +16,12 @@ no party of the deal (an onlooker: ``client.DealClient``) alike — and needs no
   and every honest reader names the same shuffler, the first whose proof fails (``Cheat``,
   rule ``shuffle``). A party runs it before it publishes any decryption share.
 
+A proof found valid is remembered for the process (``PROVEN``: the statement and the
+proof's bytes, hashed), and not checked again there: a client that restarts in the same
+process and reads the log again, or a player that carries the table on and checks its
+log as the host, meets the same proofs again (an app runs one client; a test runs the
+host and its guests in one process). A proof that fails is never remembered.
+
 A deal logged before shuffles were proven (protocol 7 and earlier: ``proven`` false) has
 no proofs to check; its shuffles are checked only at the hand's end, when every party's
 seed is revealed (``record``), and a party publishes no decryption share of it.
@@ -23,6 +29,8 @@ seed is revealed (``record``), and a party publishes no decryption share of it.
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -36,6 +44,27 @@ from .setup import DealSetup
 #: ``cheat(party, rule, detail)``: raises ``Cheat`` naming the party (and remembers it).
 Blame = Callable[[int, str, str], NoReturn]
 START = -1  # the starting deck's index among the decks (the one party 0 shuffles)
+
+
+class Proven:
+    """The shuffle proofs this process found valid (the most recent ``size``), by the
+    SHA-256 of everything the check reads: transcript, joint key, both decks, proof."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._known: OrderedDict[bytes, None] = OrderedDict()
+
+    def __contains__(self, key: bytes) -> bool:
+        return key in self._known
+
+    def add(self, key: bytes) -> None:
+        self._known[key] = None
+        self._known.move_to_end(key)
+        while len(self._known) > self.size:
+            self._known.popitem(last=False)
+
+
+PROVEN = Proven()
 
 
 class ShuffleChain:
@@ -111,15 +140,19 @@ class ShuffleChain:
             for shuffler in sorted(self._proofs):
                 proof = self._proofs.pop(shuffler)
                 self._added[shuffler] = proof
-                batch.add(shuffle_proof.read(self._joint(), self.source(shuffler), self.deck(shuffler),
-                                             proof, self.proof_context(shuffler)),
-                          shuffler - 1, shuffler)
+                if self._memo(shuffler, proof) not in PROVEN:  # (else: nothing of it to add)
+                    batch.add(shuffle_proof.read(self._joint(), self.source(shuffler),
+                                                 self.deck(shuffler), proof,
+                                                 self.proof_context(shuffler)),
+                              shuffler - 1, shuffler)
                 self._flush(batch)
             if self.complete:
                 self._flush(batch)
                 self.settled = True
                 if not batch.holds():
                     self._name_the_first()
+                for shuffler, proof in self._added.items():
+                    PROVEN.add(self._memo(shuffler, proof))
         except GroupError:  # a point outside the group, or not even a proof's shape
             self.settled = True
             self._name_the_first()
@@ -146,11 +179,22 @@ class ShuffleChain:
         of another's verdict reaches its own): the first that fails names its shuffler."""
         for shuffler in sorted({**self._added, **self._proofs}):
             proof = self._added.get(shuffler, self._proofs.get(shuffler))
+            memo = self._memo(shuffler, proof)
+            if memo in PROVEN:
+                continue
             if not shuffle_proof.verify(self._joint(), self.source(shuffler), self.deck(shuffler),
                                         proof, self.proof_context(shuffler)):
                 self._cheat(shuffler, "shuffle", "its shuffle's proof does not check out: its "
                                                  "deck is not the one before it permuted and "
                                                  "re-encrypted (a card copied, replaced or dropped)")
+            PROVEN.add(memo)
+
+    def _memo(self, shuffler: int, proof: object) -> bytes:
+        """What ``PROVEN`` knows a proof by: everything its check reads, hashed."""
+        source = decks.encode_deck(self.source(shuffler)) if shuffler == 0 else self.decks[shuffler - 1]
+        parts = [self.proof_context(shuffler), self._joint().raw, source, self.decks[shuffler],
+                 proof if isinstance(proof, bytes) else b""]
+        return hashlib.sha256(b"".join(len(p).to_bytes(4, "big") + p for p in parts)).digest()
 
     def proof_context(self, shuffler: int) -> bytes:
         return self.context.transcript("shuffle", party=shuffler)
@@ -167,7 +211,10 @@ class ShuffleChain:
     def source(self, shuffler: int) -> list[decks.Ciphertext]:
         """The deck ``shuffler`` shuffled: the public starting deck, or the one before."""
         if shuffler == 0:
-            return decks.initial_deck(self.size, self._joint())
+            start = self._decoded.get(START)
+            if start is None:
+                start = self._decoded[START] = decks.initial_deck(self.size, self._joint())
+            return start
         return self.deck(shuffler - 1)
 
     def _joint(self) -> Point:
