@@ -131,8 +131,8 @@ class ShuffleChain:
 
     # -- the checks -------------------------------------------------------------------------
     def check(self) -> None:
-        """Every logged shuffle's proof not checked yet into the batch; once the deck is
-        final, the verdict: the first shuffler whose proof fails is named."""
+        """Every logged shuffle's proof not checked yet goes into the batch; once the deck
+        is final, the verdict: the first shuffler whose proof fails is named."""
         batch = self._batch
         if batch is None or self.settled:
             return

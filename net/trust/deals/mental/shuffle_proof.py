@@ -238,15 +238,21 @@ def _equations(size: int, seed: bytes, e: int, chain, scalars: list[int], source
     product = 1
     for uj in u:
         product = product * uj % ORDER
-    column_sums: dict[Ref, int] = {("G",): s1, **{("c", j): -e for j in range(size)},
-                   **{("H", k): e for k in range(1, size + 1)}}
+    column_sums: dict[Ref, int] = {("G",): s1}  # (1): s₁·G − e·Σcⱼ + e·ΣHᵢ
+    column_sums.update({("c", j): -e for j in range(size)})
+    column_sums.update({("H", k): e for k in range(1, size + 1)})
     chain_end: dict[Ref, int] = {("G",): s2, ("chat", size - 1): -e, ("H", 0): e * product}
-    opening: dict[Ref, int] = {("G",): s3, **{("H", i + 1): prime_s[i] for i in range(size)},
-               **{("c", j): eu[j] for j in range(size)}}
-    reencrypted: list[dict[Ref, int]] = [{("G",) if component == 1 else ("K",): -s4,
-                    **{("out", i, component): prime_s[i] for i in range(size)},
-                    **{("in", j, component): eu[j] for j in range(size)}} for component in (1, 2)]
-    links: dict[Ref, int] = {("G",): hat_s, ("H", 0): weights[0] * prime_s[0]}  # Ĉ₋₁ = H
+    opening: dict[Ref, int] = {("G",): s3}  # (3): s₃·G + Σs'ᵢ·Hᵢ − e·Σuⱼ·cⱼ
+    opening.update({("H", i + 1): prime_s[i] for i in range(size)})
+    opening.update({("c", j): eu[j] for j in range(size)})
+    reencrypted: list[dict[Ref, int]] = []  # (4), c₁ then c₂: Σs'ᵢ·bᵢ − e·Σuⱼ·aⱼ − s₄·(G, K)
+    for component, base in ((1, ("G",)), (2, ("K",))):
+        terms: dict[Ref, int] = {base: -s4}
+        terms.update({("out", i, component): prime_s[i] for i in range(size)})
+        terms.update({("in", j, component): eu[j] for j in range(size)})
+        reencrypted.append(terms)
+    # (5): ŝ·G + Σλᵢs'ᵢ·Ĉᵢ₋₁ − e·Σλᵢ·Ĉᵢ, each link once (Ĉ₋₁ = H)
+    links: dict[Ref, int] = {("G",): hat_s, ("H", 0): weights[0] * prime_s[0]}
     for i in range(size):
         following = weights[i + 1] * prime_s[i + 1] if i + 1 < size else 0
         links[("chat", i)] = following - e * weights[i]
