@@ -7,8 +7,10 @@ cards you may play, when you are to play), Enter or Space plays (or toggles) the
 under it. The cursor never rests on a card that can't be played: a click on one says
 why and leaves the cursor where it was.
 
-Cards overlap as little as the room allows (``READABLE_STEP``: each shows its corner
-and most of its middle), and a lifted card never shows a sliver of the card beneath it.
+Cards overlap as little as the room allows (up to ``READABLE_STEP`` of each in view),
+and never so much that a card's words or numbers are covered (``reading_step``: its art
+says where they are); a lifted card never shows a sliver of the card beneath it. The
+table picks a card width that leaves that much room (``table_view.fit_card_width``).
 """
 
 from __future__ import annotations
@@ -16,11 +18,20 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.assets import Deck
+from app.assets import Deck, reading_width
 
-from .card_widget import CardWidget, card_size
+from .card_widget import CardWidget, card_size, lift_for
 
-READABLE_STEP = 0.75  # overlapped cards show this much of their width: the corner and the middle
+READABLE_STEP = 0.75  # with room to spare, overlapped cards show this much of their width
+TEXT_MARGIN = 0.02  # of a card's width, kept clear beyond its text: the next card's edge
+
+
+def reading_step(deck: Deck | None) -> float:
+    """The least of a card's width a fanned hand leaves in view: every word and number
+    on any face of ``deck`` (``assets.reading_width``), and a margin."""
+    if deck is None:
+        return READABLE_STEP
+    return min(1.0, reading_width(deck) + TEXT_MARGIN)
 
 
 class HandWidget(QWidget):
@@ -204,7 +215,7 @@ class HandWidget(QWidget):
 
     def sizeHint(self) -> QSize:
         face = card_size(self.card_width)
-        return QSize(face.width() * 4, face.height() + max(8, self.card_width // 6) + 4)
+        return QSize(face.width() * 4, face.height() + lift_for(self.card_width) + 4)
 
     def _layout(self) -> None:
         if not self.widgets:
@@ -212,7 +223,8 @@ class HandWidget(QWidget):
         width = self.widgets[0].width()
         count = len(self.widgets)
         room = max(self.width() - width - 8, 0)
-        step = min(width * READABLE_STEP, room / (count - 1)) if count > 1 else 0
+        spread = max(READABLE_STEP, reading_step(self.deck))
+        step = min(width * spread, room / (count - 1)) if count > 1 else 0
         total = width + step * (count - 1)
         left = (self.width() - total) / 2
         for i, widget in enumerate(self.widgets):

@@ -83,7 +83,7 @@ class TrickArea(QWidget):
         self.update()
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(240, 200)
+        return QSize(240, 120)  # a short felt draws its cards smaller: your hand keeps its size
 
     def face_size(self) -> QSize:
         """Trick cards: a little smaller than the hand's, and always fitting the felt
