@@ -36,6 +36,7 @@ from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOver
                                  TableInfo, TablesEvent, TakeoverEvent, TakeoverStage,
                                  WaitingEvent, WhyRestarted)
 from net.trust.deals.mental import log as ml
+from net.trust.entries import HandEndBody, StartBody
 from net.trust.values import NOBODY, Seat
 from net.wire.identity import fingerprint
 
@@ -180,12 +181,33 @@ def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host
 
 
 # -- the end of a hand ----------------------------------------------------------------------
+def score_history(entries, hand: int) -> list[list[int]]:
+    """The running totals after each hand of the game, through hand ``hand``, from the
+    table's log (``entries``: its signed entries, in order): every ``hand_end`` since the
+    game's ``start``. The log holds them all, so a player back after a restart, or a
+    game continued, charts every hand, not only those its screen saw."""
+    history: list[list[int]] = []
+    for entry in entries:
+        body = entry.content
+        if isinstance(body, StartBody):
+            history = []
+        elif isinstance(body, HandEndBody):
+            history.append(list(body.scores))
+            if body.hand == hand:
+                break
+    return history
+
+
 def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | None,
                      hand_breakdown: dict | None, record_path: str | None = None,
+                     history: list[list[int]] | None = None,
                      ) -> list[HandOverEvent | GameOverEvent]:
-    """The "hand_over" event, and "game_over" after it when the hand won the game."""
+    """The "hand_over" event, and "game_over" after it when the hand won the game;
+    ``history``: the totals after each hand of the game (``score_history``), this one's
+    last."""
     events: list[HandOverEvent | GameOverEvent] = [{"type": "hand_over", "result": result, "scores": list(scores),
-               "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}]
+               "record_path": record_path, "hand": hand, "breakdown": hand_breakdown,
+               "history": history if history is not None else [list(scores)]}]
     if winner is not None:
         events.append({"type": "game_over", "winner": winner, "scores": list(scores)})
     return events

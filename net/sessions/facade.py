@@ -124,13 +124,16 @@ class StateEvent(TypedDict):
 
 class HandOverEvent(TypedDict):
     """A hand is over: ``breakdown`` says how it was scored and shows the cards it kept
-    hidden (``engine.scoring.breakdown``; None for a hand thrown in)."""
+    hidden (``engine.scoring.breakdown``; None for a hand thrown in); ``history`` the
+    totals after each hand of the game so far, this one's last (from the log: every
+    hand, whatever this screen saw)."""
     type: Literal["hand_over"]
     result: dict  # {"taken", "made", "score", "thrown_in"}
     scores: list[int]
     record_path: str | None
     hand: int
     breakdown: dict | None
+    history: list[list[int]]
 
 
 class GameOverEvent(TypedDict):

@@ -20,8 +20,8 @@ from pathlib import Path
 from net.constants import SHUFFLE_NOTICE
 from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
                                  connection_event, deal_kind, deal_restart_event, hand_over_events,
-                                 hint_event, readmitted_event, record_breakdown, seat_info,
-                                 shows_hand, shuffle_event, stand_in_event, state_event,
+                                 hint_event, readmitted_event, record_breakdown, score_history,
+                                 seat_info, shows_hand, shuffle_event, stand_in_event, state_event,
                                  table_event, takeover_event)
 from net.sessions.facade import (ConnectionEvent, DealKind, EventCallback, StateEvent,
                                  TableEvent, WhyRestarted)
@@ -178,7 +178,8 @@ class GuestView:
             return  # (caught up past it: its summary would cover the hand being played)
         for event in hand_over_events(hand["result"], hand["scores"], hand["hand"], hand["winner"],
                                       record_breakdown(hand.get("record")),
-                                      str(path) if path else None):
+                                      str(path) if path else None,
+                                      history=score_history(self.replica.log, hand["hand"])):
             self.emit(event)
 
     def _dealt_since(self, hand: int) -> bool:
@@ -206,7 +207,8 @@ class GuestView:
             end = next((e.content for e in reversed(log[:a.entry.seq]) if e.kind == "hand_end"), None)
             if isinstance(end, HandEndBody) and end.hand == reveal.hand \
                     and not self._dealt_since(end.hand):
-                for event in hand_over_events(end.result, end.scores, end.hand, end.winner, None):
+                for event in hand_over_events(end.result, end.scores, end.hand, end.winner, None,
+                                              history=score_history(log, end.hand)):
                     self.emit(event)
 
     # -- the others -----------------------------------------------------------------------------

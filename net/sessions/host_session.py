@@ -60,8 +60,8 @@ from net.sessions.clock import Timers, wait_until
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
 from net.sessions.events import (WHY_CHEAT, deal_kind, deal_restart_event, error_event,
-                                 hand_breakdown, hand_over_events, hint_event, seat_info,
-                                 shows_hand, state_event, table_event)
+                                 hand_breakdown, hand_over_events, hint_event, score_history,
+                                 seat_info, shows_hand, state_event, table_event)
 from net.sessions.facade import DealKind, EventCallback, SeatInfo, TableEvent
 from net.sessions.opened import chain_of, game_of, table_of
 from net.sessions.outbox import Outbox
@@ -837,9 +837,11 @@ class HostView:
 
     def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)
-        match = self._authority().match
+        auth = self._authority()
+        match = auth.match
         for event in hand_over_events(body.result, body.scores, body.hand, body.winner,
-                                      hand_breakdown(match.last_hand if match else None)):
+                                      hand_breakdown(match.last_hand if match else None),
+                                      history=score_history(auth.log, body.hand)):
             self.emit(event)
 
     def hint(self) -> None:
