@@ -8,7 +8,8 @@ card's own number.
 
 A card just taken (the kitty, the widow) says NEW on a tag across its top edge (its
 bottom edge while it is lifted): in the gap its lift leaves and the face's plain border
-(``FACE_BORDER``), never over the card's words or numbers."""
+(``FACE_BORDER``), never over the card's words or numbers. A card the Hint names says
+HINT there instead, in a ring of its own."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ ART = CardArt()  # one pixmap cache for every card on screen
 
 DIM_TINT = QColor(24, 40, 30, 150)  # over a card that may not be played now
 NEW_COLOUR = "#2e7d32"
+HINT_COLOUR = "#1565c0"
 FACE_BORDER = 0.035  # of a face's height, top and bottom: plain edge, no words (assets/make_cards.py)
 
 
@@ -84,6 +86,7 @@ class CardWidget(QAbstractButton):
         self.selected = False
         self.cursor_on = False  # the keyboard cursor is on this card
         self.new = False  # just taken from the kitty or widow: marked while you choose what to put down
+        self.hinted = False  # the card the Hint would play (or bury, or discard)
         self.reason = ""
         self.covered_from: int | None = None  # x from which the next card in the fan lies over this one
         self.setFocusPolicy(Qt.NoFocus)  # the hand takes the keys, not each card
@@ -107,6 +110,12 @@ class CardWidget(QAbstractButton):
             self._describe()
             self.update()
 
+    def set_hinted(self, hinted: bool) -> None:
+        if hinted != self.hinted:
+            self.hinted = hinted
+            self._describe()
+            self.update()
+
     def set_cursor_on(self, on: bool) -> None:
         if on != self.cursor_on:
             self.cursor_on = on
@@ -126,6 +135,9 @@ class CardWidget(QAbstractButton):
         elif self.selected:
             self.setToolTip(f"{name} (selected)")
             self.setAccessibleDescription("selected")
+        elif self.hinted:
+            self.setToolTip(f"{name} (the hint)")
+            self.setAccessibleDescription("the hint")
         elif self.new:
             self.setToolTip(f"{name} (new: just taken)")
             self.setAccessibleDescription("new")
@@ -136,14 +148,20 @@ class CardWidget(QAbstractButton):
     def is_up(self) -> bool:
         return self.playable or self.selected
 
-    def new_tag(self) -> tuple[QFont, QRectF]:
-        """The NEW tag's font and place: across the face's top edge while the card lies
-        down (the gap its lift leaves above it, and the face's plain border), across its
+    def tag(self) -> tuple[str, str] | None:
+        """The word on the card's tag, and its colour: HINT, else NEW, else none."""
+        if self.hinted:
+            return "HINT", HINT_COLOUR
+        return ("NEW", NEW_COLOUR) if self.new else None
+
+    def tag_place(self, word: str) -> tuple[QFont, QRectF]:
+        """The tag's font and place: across the face's top edge while the card lies down
+        (the gap its lift leaves above it, and the face's plain border), across its
         bottom edge while it is lifted; at the left, in the strip the next card leaves."""
         border = self.face.height() * FACE_BORDER
         height = self.lift + border
         font = tag_font(self.font(), int(height * 0.72))
-        width = QFontMetrics(font).horizontalAdvance("NEW") + height * 0.7
+        width = QFontMetrics(font).horizontalAdvance(word) + height * 0.7
         top = self.face.height() - border if self.is_up() else 0.0
         return font, QRectF(3, top, width, height)
 
@@ -166,7 +184,9 @@ class CardWidget(QAbstractButton):
         ring = None
         if self.new:
             ring = QColor("#81c784")
-        if self.selected:
+        if self.hinted:
+            ring = QColor(HINT_COLOUR)
+        if self.selected:  # (picked: its gold ring says so, hinted or not)
             ring = QColor("#f4c430")
         if self.cursor_on:
             ring = QColor("#4fc3f7")
@@ -175,8 +195,10 @@ class CardWidget(QAbstractButton):
             painter.setBrush(Qt.NoBrush)
             radius = self.face.width() * 0.08
             painter.drawRoundedRect(2, top + 2, self.face.width() - 4, self.face.height() - 4, radius, radius)
-        if self.new:  # over the ring: the tag crosses the card's edge
-            font, rect = self.new_tag()
+        tag = self.tag()
+        if tag is not None:  # over the ring: the tag crosses the card's edge
+            word, colour = tag
+            font, rect = self.tag_place(word)
             painter.setFont(font)
-            paint_pill(painter, "NEW", rect, NEW_COLOUR)
+            paint_pill(painter, word, rect, colour)
         painter.end()

@@ -53,6 +53,7 @@ class HandWidget(QWidget):
         self.selected: list[str] = []
         self.cursor = -1
         self.new_cards: set[str] = set()  # just taken from the kitty or widow
+        self.hinted: set[str] = set()  # what the Hint would play, bury or discard
         self.setFocusPolicy(Qt.StrongFocus)
         self.setAccessibleName("Your hand")
         self.setMinimumHeight(self.sizeHint().height())
@@ -91,6 +92,17 @@ class HandWidget(QWidget):
         new = set(cards) & set(self.cards)
         if new != self.new_cards:
             self.new_cards = new
+            self._refresh()
+
+    def point_at(self, cards) -> None:
+        """Mark ``cards`` as the Hint's (until the next position; () clears); the
+        cursor goes to the first of them, so Enter plays the hinted card."""
+        hinted = set(cards) & set(self.cards)
+        if hinted != self.hinted:
+            self.hinted = hinted
+            first = next((i for i, c in enumerate(self.cards) if c in hinted), None)
+            if first is not None and (self.mode != "play" or self.cards[first] in self.legal):
+                self.cursor = first
             self._refresh()
 
     def set_idle(self) -> None:
@@ -199,6 +211,7 @@ class HandWidget(QWidget):
             else:
                 widget.set_state(False, False)
             widget.set_new(card in self.new_cards)
+            widget.set_hinted(card in self.hinted)
             widget.set_cursor_on(i == self.cursor and self.hasFocus())
 
     def focusInEvent(self, event) -> None:

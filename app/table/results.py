@@ -78,7 +78,7 @@ class Results(QObject):
         short = who.split(" (")[0]
         verb = "win" if data.info and vm.partnerships(data.info) else "wins"
         members = who[len(short):].strip(" ()")
-        line = ", ".join(f"{n.split(' (')[0]} {s}" for n, s in zip(names, scores))
+        line = ", ".join(f"{n.split(' (')[0]} {vm.points(s)}" for n, s in zip(names, scores))
         headline = f"{members + ' take' if members else short + ' takes'} the game. Final score: {line}."
         title = f"Game over — {short} {verb}!"
 

@@ -81,7 +81,7 @@ class SeatRing:
             else:
                 caption = f"Taken by {names[last['winner']]}"
             self.trick.show_trick([tuple(x) for x in last["cards"]], caption,
-                                  faded=not (show_last or holding), aces=aces)
+                                  faded=not (show_last or holding), aces=aces, winner=last["winner"])
         else:
             self.trick.show_trick([])
         shown = data.look.open_cards(view)

@@ -268,6 +268,7 @@ class TableView(QWidget):
             return
         if self.view.get("trick"):
             self.last_button.setChecked(False)
+        self.hand.point_at(())  # a hint was for the position before this one
         self.refresh()
 
     def on_hand_over(self, event: dict) -> None:
@@ -310,10 +311,20 @@ class TableView(QWidget):
             self.session.hint()  # the bot thinks on the session's thread, never here
 
     def on_hint(self, event: dict) -> None:
+        """The hint said in the status line, and pointed at: its card (or the cards it
+        would bury or discard) marked HINT in your hand, else its button given the
+        keyboard focus — Enter takes it either way."""
         text = event.get("text") or ""
         if self.data.info is not None:
             text = cardnames.spoken_in_text(self.data.info, text)
         self.status.show_hint(text)
+        action = event.get("action") or {}
+        cards = [action["play"]] if "play" in action else list(action.get("bury") or action.get("discard") or [])
+        self.hand.point_at(cards)
+        if cards:
+            self.hand.setFocus()
+        if not cards or "trump" in action:
+            self.decision.point_at(action)
 
     def on_waiting(self, event: dict) -> None:
         """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the

@@ -165,11 +165,13 @@ def seat_info(seat: int, info: Seat | None, connected: bool) -> SeatInfo:
 
 
 def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host: bool,
-                options: dict, started: bool, waiting: list[dict] | None = None) -> TableEvent:
-    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options."""
+                options: dict, started: bool, waiting: list[dict] | None = None,
+                host_seat: int | None = None) -> TableEvent:
+    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options,
+    ``host_seat`` the seat of the player whose computer hosts the table."""
     key = game.key()  # {"game", "ruleset", "mode", "options"}
     event: TableEvent = {
-             "type": "table", "seats": seats, "you": you, "is_host": is_host,
+             "type": "table", "seats": seats, "you": you, "is_host": is_host, "host_seat": host_seat,
              "settings": {"game": key["game"], "ruleset": key["ruleset"], "mode": key["mode"],
                           "options": key["options"], "name": name},
              "table_options": {"live_scores": bool(options.get("live_scores")),
@@ -218,18 +220,19 @@ NOTHING_TO_DECIDE = "Nothing to decide just now."
 
 
 def hint_event(game, state_or_view, seat: int | None, seed: str) -> HintEvent:
-    """The "hint" event: one sentence from a "normal" bot's ``explain`` for ``seat`` (a
-    State, or the seat's own view dict), or why there is nothing to suggest."""
-    return {"type": "hint", "text": hint_text(game, state_or_view, seat, seed)}
-
-
-def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
+    """The "hint" event: what a "normal" bot would do in ``seat`` (a State, or the seat's
+    own view dict) — one sentence from its reasoning, and the move itself (hand-record
+    form, no seat: the table points at its card or button) — or why there is nothing
+    to suggest (no move)."""
     if state_or_view is None or seat is None:
-        return NOTHING_TO_DECIDE
+        return {"type": "hint", "text": NOTHING_TO_DECIDE, "action": None}
     view = state_or_view if isinstance(state_or_view, dict) else state_or_view.view(seat)
     if seat not in (view.get("to_act") or []) or view.get("phase") == "done":
-        return NOTHING_TO_DECIDE
-    return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
+        return {"type": "hint", "text": NOTHING_TO_DECIDE, "action": None}
+    decision = make_bot("normal", hashlib.sha256(seed.encode()).digest()).decide(game, view)
+    action = game.action_to_json(decision.action)
+    action.pop("seat", None)
+    return {"type": "hint", "text": decision.reason, "action": action}
 
 
 # -- connections and the deal ------------------------------------------------------------
@@ -341,7 +344,7 @@ def away_event(names: list[str], seats: list[int], within: float | None,
     person may deal again without them (0: now)."""
     who = " and ".join(names)
     event: WaitingEvent = {"type": "waiting", "for": "return", "names": list(names), "seats": list(seats),
-             "detail": f"Waiting for {who} to come back — their cards are locked with their key",
+             "detail": f"Waiting for {who} to come back — only their computer knows their cards",
              "within": within}
     if choice_in is not None:
         event["choice_in"] = choice_in

@@ -97,6 +97,7 @@ class TableEvent(TypedDict):
     seats: list[SeatInfo]
     you: int | None
     is_host: bool
+    host_seat: int | None  # the seat of the player whose computer hosts the table
     settings: TableSettings
     table_options: dict  # {"live_scores": bool, "game_log": bool}
     started: bool
@@ -188,9 +189,11 @@ class ErrorEvent(TypedDict):
 
 
 class HintEvent(TypedDict):
-    """The answer to ``hint()``: one sentence from a bot's ``explain``."""
+    """The answer to ``hint()``: one sentence from a bot's reasoning, and the move it
+    would make (hand-record form without the seat; None: nothing to decide)."""
     type: Literal["hint"]
     text: str
+    action: dict | None
 
 
 # The deal has waited a while for these players' contributions ("Waiting for Dad's

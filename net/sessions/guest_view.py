@@ -105,14 +105,14 @@ class GuestView:
         r = self.replica
         game = r.game
         if game is None:  # (no table entry yet: no game to name; the app waits for one)
-            return {"type": "table", "seats": [], "you": r.seat, "is_host": False,
+            return {"type": "table", "seats": [], "you": r.seat, "is_host": False, "host_seat": None,
                     "settings": {"game": "", "ruleset": None, "mode": None, "options": {},
                                  "name": self.table_name()},
                     "table_options": {}, "started": False}
         seats = [seat_info(seat, r.seats.get(seat), r.seats.get(seat, NOBODY).connected)
                  for seat in range(game.num_players)]
         return table_event(game, self.table_name(), seats, r.seat, False, r.options,
-                           r.scores is not None)
+                           r.scores is not None, host_seat=r.host_seat)
 
     def table_name(self) -> str:
         """The name found in the lobby, else the one in the table entry (seq 0)."""

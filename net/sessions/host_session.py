@@ -768,7 +768,7 @@ class HostView:
     def table_event(self) -> TableEvent:
         auth = self._authority()
         event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
-                            auth.match is not None, self._waiting())
+                            auth.match is not None, self._waiting(), host_seat=self._you())
         event["heir"] = self._heir()  # whom the host person may hand the table to on leaving
         return event
 
