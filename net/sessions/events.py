@@ -28,7 +28,7 @@ from weakref import WeakKeyDictionary
 from engine.bots import make_bot
 from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
-from engine.records import apply_actions, load_record
+from engine.records import play_record
 from engine.scoring import breakdown
 from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOverEvent,
                                  HandOverEvent, HintEvent, LinkState, NoticeEvent, ReadmitEvent,
@@ -142,10 +142,10 @@ def record_breakdown(record: dict | None) -> dict | None:
     if record is None:
         return None
     try:
-        _game, state, actions = load_record(record)
+        state, error = play_record(record)
     except RecordError:
         return None
-    if apply_actions(state, actions) is not None:
+    if error is not None:
         return None
     return hand_breakdown(state)
 
