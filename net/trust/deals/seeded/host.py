@@ -34,13 +34,13 @@ def commit_body(table: str, hand: int, dealer: int, secret: bytes, contributors:
     return CommitBody(hand, dealer, fairdeal.commitment(table, hand, secret), contributors)
 
 
-def hand_end_body(game, match, state=None) -> HandEndBody:
+def hand_end_body(game, match, state=None, forfeit: dict | None = None) -> HandEndBody:
     """The finished hand's result and the running scores it makes (``state``: the hand
-    scored, by default the match's)."""
+    scored, by default the match's; ``forfeit``: the verdict a forfeited hand rests on)."""
     result = (state or match.state).result()
     scores = [s + d for s, d in zip(match.scores, result.score)]
     return HandEndBody(match.hand_number, result_dict(result), scores,
-                       game.match_winner(scores, result))
+                       game.match_winner(scores, result), forfeit)
 
 
 class SeededHost(HostDeal):
