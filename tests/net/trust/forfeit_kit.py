@@ -82,7 +82,14 @@ def assert_forfeited(table, seat: int, rules: tuple, scores_before: list[int],
 
 def assert_the_next_hand_is_dealt_as_usual(table, cheater: int) -> None:
     """The next hand is dealt normally, the cheater dealt in (its own party of the deal),
-    and played to its end, verified by every honest replica, with no alert."""
+    and played to its end, verified by every honest replica, with no alert — unless the
+    forfeit ended the game, checked as after any hand (Horseshoes' 13 penalty points may
+    reach the target): then the cheater's side has not won it."""
+    match = table.host.match
+    if match.is_over:
+        assert match.winner != table.host.game.side_of(cheater)
+        assert all(r.winner == match.winner for r in table.replicas.values() if r.halted is None)
+        return
     honest = [s for s in table.replicas if s != cheater]
     verified = {s: len(table.verified[s]) for s in honest}
     table.next_hand()

@@ -1,0 +1,168 @@
+"""A cheat is no free mulligan (issue 27, item 3): through the host's authority and every
+peer's replica (in process), under both deals.
+
+Under the private deal a player's proven cheat — a false claim that a Rook hand must be
+dealt again, a false alarm about the deal (an audit nothing explains), a revoke found at
+the reveal (``test_mental_cheating``) — used to void the hand and deal it again, the
+scores unchanged. Now that player's side forfeits it: the hand ends there, is not dealt
+again, and is scored as the rules and the ruling say (``forfeit_kit.forfeit_change``) on
+every replica; the next hand is dealt as usual, the cheater dealt in.
+
+Under the seeded deal the same attempts are refused: the host deals and checks every
+hand itself, so a revoke is refused as it is played and there is no redeal to claim nor
+deal to audit; nothing is logged, the hand is neither voided nor dealt again, and it is
+played to its end and scored as usual.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.partial import PartialHand  # noqa: F401  (the replay a guest's client keeps)
+from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
+from net.trust.signing import seal
+from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
+                                         forfeited)
+from tests.net.trust.mental_trust_table import MentalTrustTable
+from tests.net.trust_table import Table
+
+ROOK = ("rook", None, None)
+CHEATER = 2  # a guest, team A's (seats 0 and 2: the host's partner)
+
+
+def dealt(deal: str, variant=ROOK):
+    table = MentalTrustTable(variant) if deal == "private" else Table(variant)
+    table.start()
+    assert table.host.state is not None and not table.host.state.is_over
+    return table
+
+
+def send_deal_messages(table, seat: int, envelopes) -> list:
+    """``seat``'s client sends deal messages (signed with its key) to the host; what each
+    got back, as the host's ``Out``."""
+    outs = []
+    for envelope in envelopes:
+        out = table.host.receive(table.fp(seat), {"type": "mental", "signed": envelope})
+        outs.append(out)
+        table.deliver(out)
+    return outs
+
+
+def refusals(out) -> list[str]:
+    return [m["reason"] for _, m in out.sends if m["type"] == "error"]
+
+
+def deals_of(table) -> list[str]:
+    """The kinds of the entries that deal a hand, in log order (a hand dealt again shows)."""
+    return [e.kind for e in table.host.log if e.kind in ("commit", "deal", "mental-deal",
+                                                          "mental-dealt", "mental-restart")]
+
+
+def assert_played_out_as_usual(table, deals_before: list[str]) -> None:
+    """The hand under way is played to its end and scored by its rules, with no alert:
+    not voided, not dealt again, nobody forfeiting."""
+    table.play_hand()
+    assert not table.alerts and not table.named, (table.alerts, table.named)
+    assert deals_of(table) == deals_before
+    [end] = [e for e in table.host.log if e.kind == "hand_end"]
+    assert "forfeit" not in end.body and "forfeit" not in end.body["result"]
+    assert table.host.match.scores == end.body["scores"]
+
+
+# -- a false claim that the hand must be dealt again (Rook) ------------------------------------------
+def test_a_false_redeal_claim_forfeits_the_hand_under_the_private_deal():
+    """Seat 2's client shows its hand claiming it holds no point card: every party's check
+    of the claim refuses it, and team A forfeits the hand before any contract — team B
+    scores 180, team A nothing — instead of the hand being dealt again."""
+    table = dealt("private")
+    claim = table.replicas[CHEATER].deal.party.client.claim_redeal(CHEATER)
+    send_deal_messages(table, CHEATER, claim)
+    assert forfeited(table)
+    end = assert_forfeited(table, CHEATER, ("redeal-claim",), [0, 0])
+    assert end["result"]["score"] == [0, 180] and end["result"]["made"] is None
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
+def fake_deal_message(table, seat: int, body: dict) -> dict:
+    """A private-deal message for the hand under way, signed by ``seat``'s key."""
+    return seal(table.ids[seat], MENTAL_DOMAIN, {"hand": table.host.match.hand_number, "attempt": 0,
+                                                 **body})
+
+
+def test_a_redeal_claim_under_the_seeded_deal_is_refused_and_gains_nothing():
+    table = dealt("seeded")
+    before, state = deals_of(table), table.host.state.state_hash()
+    claim = fake_deal_message(table, CHEATER, {"type": "mental-show", "seat": CHEATER,
+                                               "positions": list(range(13)), "shares": bytes(32 * 13),
+                                               "proof": bytes(64)})
+    [out] = send_deal_messages(table, CHEATER, [claim])
+    assert not out.entries and refusals(out) == [
+        "this hand is dealt by the host's computer, which redeals and checks every hand itself: "
+        "it takes no private-deal message"]
+    assert table.host.state.state_hash() == state
+    assert_played_out_as_usual(table, before)
+
+
+# -- a false alarm about the deal -------------------------------------------------------------------
+def play_into_the_hand(table, tricks: int = 2) -> None:
+    """Moves until ``tricks`` tricks are taken (the contract made, a bury behind)."""
+    table.play_until(lambda: len(table.host.state.tricks) >= tricks)
+
+
+@pytest.mark.parametrize("variant", [ROOK, ("somerset", "kitty-keep", None),
+                                     ("horseshoes", "horseshoes", "partners")],
+                         ids=["rook", "somerset", "horseshoes"])
+def test_a_false_audit_forfeits_the_hand_under_the_private_deal(variant):
+    """Two tricks in, seat 2's client asks every party to reveal, with nothing to explain:
+    every shuffle, share and play checks out, so the audit names its asker
+    (``false-alarm``) and seat 2's side forfeits the hand — the contract standing as bid
+    — on every replica; the hand is not dealt again."""
+    table = dealt("private", variant)
+    play_into_the_hand(table)
+    scores = list(table.host.match.scores)
+    played = len(table.host.state.history)
+    alarm = table.replicas[CHEATER].deal.party.client.audit("a card seen twice (it was not)")
+    send_deal_messages(table, CHEATER, alarm)
+    assert forfeited(table)
+    assert_forfeited(table, CHEATER, ("false-alarm",), scores)
+    assert len(table.host.match.last_hand.history) == played  # ended where it was proven
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
+def test_an_audit_under_the_seeded_deal_is_refused_and_gains_nothing():
+    table = dealt("seeded")
+    play_into_the_hand(table)
+    before, state = deals_of(table), table.host.state.state_hash()
+    alarm = fake_deal_message(table, CHEATER, {"type": "mental-reveal", "reason": "audit",
+                                               "secret": bytes(64), "openings": []})
+    [out] = send_deal_messages(table, CHEATER, [alarm])
+    assert not out.entries and len(refusals(out)) == 1
+    assert table.host.state.state_hash() == state
+    assert_played_out_as_usual(table, before)
+
+
+# -- a revoke (the private deal's: test_mental_cheating) -----------------------------------------------
+def test_a_revoke_under_the_seeded_deal_is_refused_as_it_is_played_and_gains_nothing():
+    """The host knows every hand: the revoke is refused with the rule it breaks, nothing is
+    logged, and the player, still to play, plays a card the rules allow."""
+    table = dealt("seeded")
+    before = deals_of(table)
+
+    def chance():
+        state = table.host.state
+        seat = state.to_act()[0] if state.to_act() else None
+        if seat not in table.replicas or state.phase != "play" or not state.trick:
+            return None
+        legal = state.legal_play_mask(seat)
+        held = state.hands[seat]
+        return next(((seat, c) for c in range(state.deck.size) if held >> c & 1 and not legal >> c & 1),
+                    None)
+    table.play_until(lambda: chance() is not None)
+    seat, card = chance()
+    state, length = table.host.state.state_hash(), len(table.host.log)
+    out = table.host.receive(table.fp(seat), table.raw_act(seat, {"play": table.host.game.deck.name(card)}))
+    [reason] = refusals(out)
+    assert reason == table.host.state.play_reason(seat, card)
+    assert not out.entries and len(table.host.log) == length and table.host.state.state_hash() == state
+    assert table.host.state.to_act() == (seat,)
+    assert_played_out_as_usual(table, before)
