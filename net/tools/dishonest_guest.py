@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
-from engine import Contradiction, IllegalAction, RecordError
+from engine import Contradiction, IllegalAction
+from engine.bots.random_bot import RandomBot
 from engine.partial import PartialHand
 from net import cli
 from net.sessions import guest_session
@@ -64,24 +66,6 @@ def revoke_chance(replica) -> str | None:
     return plain[0] if plain else None
 
 
-def legal_or_first(replica, choose) -> dict:
-    """The bot's choice (``choose()``), or, where its reading of the hand — misled by this
-    client's own cheat (a revoke says it is void in a suit it holds) — fails or makes it
-    one the rules forbid, the first move they allow."""
-    state = replica.decision_state()
-    try:
-        data = choose()
-        if state is not None:
-            state.clone().apply(read_action(replica.game, data, replica.seat))
-        return data
-    except (IllegalAction, Contradiction, RecordError):
-        if state is None:
-            raise
-        first = replica.game.action_to_json(state.legal_actions(replica.seat)[0])
-        first.pop("seat", None)
-        return first
-
-
 def unchecked_move(replica, data: dict) -> dict:
     """The move message ``replica.act`` makes, without its check of the rules."""
     parsed = read_action(replica.game, data, replica.seat)
@@ -97,15 +81,45 @@ def made_up_message(replica, body: dict) -> dict:
     return seal(replica.identity, MENTAL_DOMAIN, {"hand": replica.hand_number, "attempt": 0, **body})
 
 
+class Revoking:
+    """A seat's bot that, the first time its seat could play a card the rules forbid,
+    plays it (once); afterwards, where its reading of the hand — misled by that very
+    revoke, which says the seat is void in a suit it holds — fails or picks a card the
+    rules forbid, the first card they allow."""
+
+    def __init__(self, bot, replica: Callable, pick: Callable):
+        """``replica()``: the seat's replica; ``pick(replica)``: the card to revoke with now,
+        once (None: not now)."""
+        self.bot, self.replica, self.pick = bot, replica, pick
+
+    def choose(self, game, view):
+        replica = self.replica()
+        state, seat = replica.decision_state(), replica.seat
+        card = self.pick(replica)
+        if card is not None:
+            return game.action_from_json({"seat": seat, "play": card})
+        try:
+            action = self.bot.choose(state, seat) if isinstance(self.bot, RandomBot) \
+                else self.bot.choose(game, view)
+            if state is not None:
+                state.clone().apply(action)
+            return action
+        except (IllegalAction, Contradiction):
+            if state is None:
+                raise
+            return state.legal_actions(seat)[0]
+
+
 class Cheater:
     """The one cheat this guest makes, watched for at every event its session emits."""
 
     def __init__(self, cheat: str, after_tricks: int):
         self.cheat, self.after_tricks = cheat, after_tricks
         self.done = False
+        self.revoke: dict | None = None  # the revoke chosen, until it is sent
 
     def install(self) -> None:
-        mental_hand.PartialHand = _Unchecking  # type: ignore[misc]  (this process's client only)
+        setattr(mental_hand, "PartialHand", _Unchecking)  # (this process's client only)
         real_init = guest_session.GuestCore.__init__
         cheater = self
 
@@ -118,30 +132,32 @@ class Cheater:
                 cheater.consider(core)
             core.emit = watched
             if cheater.cheat == "revoke":
-                cheater.wrap_bot(core.player)
-        guest_session.GuestCore.__init__ = init  # type: ignore[method-assign]
+                cheater.wrap_bot(core)
+        setattr(guest_session.GuestCore, "__init__", init)
 
-    def wrap_bot(self, player) -> None:
-        real_choice, real_send = player._bot_choice, player.send
-        revoke: dict = {}
-
-        def choice(bot):
-            card = None if self.done else revoke_chance(player._deciding)
-            if card is None:
-                return legal_or_first(player._deciding, lambda: real_choice(bot))
-            self.done = True
-            revoke.update(play=card)
-            print(f"dishonest guest: revoking with {card}", file=sys.stderr, flush=True)
-            return revoke
+    def wrap_bot(self, core) -> None:
+        """Its seat's bot revokes once (``Revoking``), and that move goes out without its
+        own client's check of the rules."""
+        player = core.player
+        player.bot = Revoking(player.bot, lambda: core.replica, self.pick_revoke)
+        real_send = player.send
 
         def send(data):
-            if data is not revoke:
+            if self.revoke is None or data != self.revoke:
                 return real_send(data)
-            replica, link = player._deciding, player._link()
+            self.revoke = None
+            replica, link = core.replica, core.link
             message = unchecked_move(replica, data)
             link.send(message)
             player.in_flight = Sent(replica.seq, message["signed"]["sig"])
-        player._bot_choice, player.send = choice, send
+        player.send = send
+
+    def pick_revoke(self, replica) -> str | None:
+        card = None if self.done else revoke_chance(replica)
+        if card is not None:
+            self.done, self.revoke = True, {"play": card}
+            print(f"dishonest guest: revoking with {card}", file=sys.stderr, flush=True)
+        return card
 
     def consider(self, core) -> None:
         """A redeal claim or an audit, once the moment for it has come."""
