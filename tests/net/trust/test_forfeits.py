@@ -166,3 +166,25 @@ def test_a_revoke_under_the_seeded_deal_is_refused_as_it_is_played_and_gains_not
     assert not out.entries and len(table.host.log) == length and table.host.state.state_hash() == state
     assert table.host.state.to_act() == (seat,)
     assert_played_out_as_usual(table, before)
+
+
+# -- a host restarted after a forfeit -------------------------------------------------------------
+@pytest.mark.parametrize("cheat", ["redeal-claim", "false-alarm"])
+def test_a_host_restored_after_a_forfeit_replays_it_to_the_same_scores_and_deals_on(cheat):
+    """The stored ``hand_end`` of a forfeited hand is ended again as the forfeit ends it
+    (the verdict, where the hand stood, the engine's scores) and must make the same body;
+    the restored host banks it and deals the next hand as usual."""
+    from tests.net.trust.test_mental_restore import restart
+    table = dealt("private")
+    client = table.replicas[CHEATER].deal.party.client
+    if cheat == "false-alarm":
+        play_into_the_hand(table, 1)
+        send_deal_messages(table, CHEATER, client.audit("nothing to explain"))
+    else:
+        send_deal_messages(table, CHEATER, client.claim_redeal(CHEATER))
+    end = assert_forfeited(table, CHEATER, (cheat,), [0, 0])
+    old = restart(table)
+    assert table.host.match.scores == old.match.scores == end["scores"]
+    assert table.host.match.last_hand.result() == old.match.last_hand.result()
+    assert not table.alerts and table.heads_agree()
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
