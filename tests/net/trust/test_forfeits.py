@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.partial import PartialHand  # noqa: F401  (the replay a guest's client keeps)
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
 from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
                                          forfeited)
 from tests.net.trust.mental_trust_table import MentalTrustTable
-from tests.net.trust_table import Table
+from tests.net.trust_table import Table, forge_entries
 
 ROOK = ("rook", None, None)
 CHEATER = 2  # a guest, team A's (seats 0 and 2: the host's partner)
@@ -188,3 +187,52 @@ def test_a_host_restored_after_a_forfeit_replays_it_to_the_same_scores_and_deals
     assert table.host.match.last_hand.result() == old.match.last_hand.result()
     assert not table.alerts and table.heads_agree()
     assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
+# -- a dishonest host: every honest replica checks the forfeit itself -------------------------------
+def forfeit_by_a_redeal_claim(table) -> None:
+    send_deal_messages(table, CHEATER, table.replicas[CHEATER].deal.party.client.claim_redeal(CHEATER))
+
+
+def assert_host_named(table, rule: str, honest=(1, 3)) -> None:
+    for seat in honest:
+        alert = table.replicas[seat].halted
+        assert alert is not None and (alert.party, alert.seat, alert.rule) == ("host", 0, rule), alert
+
+
+@pytest.mark.parametrize("lie", ["scores", "seat"])
+def test_a_host_whose_forfeit_is_not_the_one_proven_is_named_by_every_honest_replica(lie):
+    """A host that forfeits the hand with other scores than the engine's forfeit, or names
+    a seat other than the one every party proves cheated, is named by every honest
+    replica."""
+    table = dealt("private")
+
+    def rewrite(kind, body, state_hash):
+        if kind == "hand_end" and body.get("forfeit"):
+            body = dict(body, result=dict(body["result"]))
+            if lie == "scores":
+                body["result"]["score"] = [body["result"]["score"][1], body["result"]["score"][0]]
+                body["scores"] = list(body["result"]["score"])
+            else:
+                body["forfeit"] = dict(body["forfeit"], seat=3, party=3)
+                body["result"]["forfeit"] = dict(body["result"]["forfeit"], seat=3, side=1)
+        return body, state_hash
+    forge_entries(table.host.chain, rewrite)
+    forfeit_by_a_redeal_claim(table)
+    assert_host_named(table, "score" if lie == "scores" else "deal")
+
+
+def test_a_host_that_deals_a_cheats_hand_again_instead_is_named_by_every_honest_replica(monkeypatch):
+    """The mulligan back: a host (its partner the cheater, say) that voids the hand and
+    deals it again for the cheat, as before protocol 8, instead of forfeiting it."""
+    from net.trust.deals.mental.host import MentalHost
+    from net.trust.entries import MentalRestartBody
+
+    def void_instead(self, log, verdict):
+        record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
+        log(MentalRestartBody(record, list(self.setup.parties[verdict.party].seats), verdict.body()))
+    monkeypatch.setattr(MentalHost, "_forfeit", void_instead)
+    table = dealt("private")
+    forfeit_by_a_redeal_claim(table)
+    assert_host_named(table, "deal")
+    assert "forfeits the hand" in table.replicas[1].halted.detail
