@@ -388,7 +388,7 @@ class HorseshoesState(State):
         terms = tuple(
             ScoreTerm(side, HAND_SIZE, "forfeit — the largest penalty a hand can give, a point "
                       "for every trick", f"{HAND_SIZE}") if side == cheaters
-            else ScoreTerm(side, 0, "forfeit by another — no penalty")
+            else ScoreTerm(side, 0, "forfeit by another — no penalty", "0")
             for side in range(self.game.num_sides))
         return ForfeitScore(tuple(self.taken), None, terms)
 

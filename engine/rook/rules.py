@@ -548,7 +548,7 @@ class RookState(State):
             return ForfeitScore(tuple(taken), None, (
                 ScoreTerm(innocent, TOTAL_POINTS, "forfeit before any contract — the other team "
                           "scores every point of the hand", f"{TOTAL_POINTS}"),
-                ScoreTerm(cheaters, 0, "forfeit — the team that cheated scores nothing")))
+                ScoreTerm(cheaters, 0, "forfeit — the team that cheated scores nothing", "0")))
         bidding, contract = self.game.side_of(self.bidder), self.contract
         made = bidding == innocent
         if made:

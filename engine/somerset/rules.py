@@ -507,7 +507,7 @@ class SomersetState(State):
             return ForfeitScore(tuple(taken), None, (
                 ScoreTerm(innocent, MAX_BID, "forfeit before any contract — the other side "
                           "scores every point of the hand", f"{MAX_BID}"),
-                ScoreTerm(cheaters, 0, "forfeit — the side that cheated scores nothing")))
+                ScoreTerm(cheaters, 0, "forfeit — the side that cheated scores nothing", "0")))
         bidding, bid = self.bidder % 2, self.high_bid
         line = {"side": bidding, "bid": bid, "took": taken[bidding], "made": bidding == innocent}
         return ForfeitScore(tuple(taken), line, score_terms(self.game.scoring, bidding, bid, taken))
