@@ -73,7 +73,7 @@ package: $(STAMP)
 # library resolved in the bundle or left to the system by the exclude list, the lobby
 # opened on a real X server (screenshot in dist/), a missing system library named.
 check-package: $(STAMP)
-	$(PY) packaging/build.py --no-archive --max-mb 110 --install-deps
+	$(PY) packaging/build.py --no-archive --max-mb 100 --install-deps
 	dist/parlour/parlour --self-test
 	$(PY) packaging/check_bundle.py dist/parlour --shot dist/check-package-lobby.png
 

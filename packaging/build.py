@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=ROOT / "build")
     parser.add_argument("--no-archive", action="store_true", help="only the bundle")
     parser.add_argument("--max-mb", type=float,
-                        help="fail if the unpacked bundle is bigger (make check-package: 110)")
+                        help="fail if the unpacked bundle is bigger (make check-package: 100)")
     parser.add_argument("--install-deps", action="store_true",
                         help="Linux: install the Debian packages of libraries the bundle "
                              "carries when they are missing (needs root and apt-get)")
