@@ -6,7 +6,9 @@ A bundle's manifest has three parts:
   from the ``*.dist-info/METADATA`` files in it. The spec copies those in for every
   distribution whose modules it collects (``carried_distributions``, ``metadata_files``):
   the self-test reads its versions from them too (app/selftest.py, ``LIBRARIES``);
-* **files**: every file in the bundle folder, with its SHA-256;
+* **files**: every file in the bundle folder, with its SHA-256 (of a ``.zip``, of its
+  members, whatever their order: PyInstaller writes base_library.zip's members in an
+  order that changes from build to build, their bytes do not);
 * **modules**: every Python module in the executable's PYZ archive, with the SHA-256 of
   its (decompressed) code.
 
@@ -29,6 +31,7 @@ import argparse
 import hashlib
 import json
 import sys
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.parser import HeaderParser
@@ -115,7 +118,7 @@ class Manifest:
 
 def manifest(bundle: Path) -> Manifest:
     """The manifest of the bundle folder ``bundle`` (``dist/parlour``)."""
-    files = {path.relative_to(bundle).as_posix(): _sha256(path.read_bytes())
+    files = {path.relative_to(bundle).as_posix(): _file_digest(path)
              for path in sorted(bundle.rglob("*")) if path.is_file() and not path.is_symlink()}
     distributions = {}
     for meta in sorted(bundle.rglob("*.dist-info/METADATA")):
@@ -138,6 +141,16 @@ def pyz_modules(executable: Path) -> dict[str, str]:
 
     pyz = CArchiveReader(str(executable)).open_embedded_archive(PYZ_NAME)
     return {name: _sha256(pyz.extract(name, raw=True) or b"") for name in sorted(pyz.toc)}
+
+
+def _file_digest(path: Path) -> str:
+    """SHA-256 of the file; of a zip archive, of its members (names and bytes) sorted."""
+    if path.suffix == ".zip" and zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            members = sorted((info.filename, _sha256(archive.read(info)))
+                             for info in archive.infolist())
+        return _sha256(json.dumps(members).encode())
+    return _sha256(path.read_bytes())
 
 
 def _sha256(data: bytes) -> str:

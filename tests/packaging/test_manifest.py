@@ -89,3 +89,21 @@ def test_compare_on_the_command_line_exits_non_zero_when_they_differ(manifest, n
     two = _bundle(tmp_path, "two", {"msgpack": "1.2.5"})
     assert manifest.main(["--compare", str(one), str(two)]) == 1
     assert "msgpack: 1.2.4 vs 1.2.5" in capsys.readouterr().out
+
+
+def test_a_zip_is_known_by_its_members_whatever_their_order(manifest, tmp_path):
+    import zipfile
+
+    def archive(name: str, members: list[tuple[str, bytes]]) -> Path:
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as out:
+            for member, data in members:
+                out.writestr(member, data)
+        return path
+
+    one = archive("one.zip", [("a.pyc", b"A"), ("b.pyc", b"B")])
+    swapped = archive("two.zip", [("b.pyc", b"B"), ("a.pyc", b"A")])
+    changed = archive("three.zip", [("a.pyc", b"A"), ("b.pyc", b"C")])
+    assert one.read_bytes() != swapped.read_bytes()
+    assert manifest._file_digest(one) == manifest._file_digest(swapped)
+    assert manifest._file_digest(one) != manifest._file_digest(changed)
