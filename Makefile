@@ -8,8 +8,8 @@ STAMP  := $(VENV)/.installed
 UV_VENV := .uv
 UV      := $(UV_VENV)/bin/uv
 
-# uv's environment for every command below: the project's environment is $(VENV), and
-# uv never downloads a Python of its own (only PyPI is reached: $(PYTHON) it is).
+# uv's environment for every command below: the project's environment is $(VENV), made
+# with $(PYTHON); uv never downloads a Python of its own (PyPI is all it reaches).
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
@@ -71,7 +71,8 @@ package: $(STAMP)
 # Build the bundle (no archive: CI only needs the folder), hold it to its size budget
 # (MB, unpacked), run its self-test, then what the self-test cannot see (offscreen): every
 # library resolved in the bundle or left to the system by the exclude list, the lobby
-# opened on a real X server (screenshot in dist/), a missing system library named.
+# opened on a real X server (screenshot in dist/), a missing system library named, a hand
+# played across houses by code (mailbox and relay on 127.0.0.1, in a network namespace).
 check-package: $(STAMP)
 	$(PY) packaging/build.py --no-archive --max-mb 100 --install-deps
 	dist/parlour/parlour --self-test
