@@ -276,7 +276,7 @@ class Gathered:
     left_out: list[str] = field(default_factory=list)
 
 
-def gather(replica, standings, handover: dict | None = None) -> Gathered:
+def gather(replica, standings, handover: dict | None = None, liars=()) -> Gathered:
     """The successor (``replica``: its whole log, before any roll-back) reads the
     standings it gathered — its own among them — against its log:
 
@@ -290,23 +290,39 @@ def gather(replica, standings, handover: dict | None = None) -> Gathered:
       scored is never dealt again. A player whose log ends before it (its link was slow,
       or it says so) is sent what it lacks, signed by the departed host, as a late
       follower is.
+
+    ``liars``: the standings of successors this player refused for understating (it read
+    them in their takeover entries); each counts, corrected, only if this log shows it
+    understated too: its player said its host was gone, and carries no table of its own
+    anyone follows.
     """
     holder = Holder.of(replica)
     kept: dict[int, dict] = {}
-    left_out = []
-    for standing in standings:
+    left_out: list[str] = []
+
+    def keep(standing, shown: dict[int, Held] | None = None) -> None:
+        """Keep ``standing`` unless it cannot stand (``shown``: only if its player is
+        shown here to hold more than it says)."""
         problem = standing_problem(replica.seats, replica.table, replica.host_key, standing) \
             or head_problem(holder, standing)
-        if problem is None and standing["body"]["seat"] in kept:
-            problem = f"seat {standing['body']['seat']} gave a second standing"
+        seat = standing["body"]["seat"] if problem is None else -1
+        if problem is None and seat in kept:
+            problem = f"seat {seat} gave a second standing"
+        if problem is None and shown is not None \
+                and (seat not in shown or shown[seat].seq <= standing["body"]["seq"]):
+            problem = f"seat {seat}'s standing is not shown understated here"
         if problem is not None:
             left_out.append(problem)
-            continue
-        kept[standing["body"]["seat"]] = standing
+        else:
+            kept[seat] = standing
+    for standing in standings:
+        keep(standing)
     if handover is not None and handover_problem(replica.seats, replica.table, replica.host_key,
                                                  handover) is not None:
         raise ValueError("the handover is not the departed host's")
     shown = shown_by.furthest(replica.log, replica.seats.players(), replica.table)
+    for standing in liars:
+        keep(standing, shown)
     held = [shown[seat] for seat, standing in sorted(kept.items())
             if seat in shown and shown[seat].seq > standing["body"]["seq"]]
     ordered = [kept[seat] for seat in sorted(kept)]
@@ -415,7 +431,7 @@ def entry_problem(holder: Holder, body: TakeoverBody, entry) -> tuple[str | None
                 f"players who can host is seat {successor_seat(standings, None, caught)}"), held
     if backing(standings, handover) < majority(seats):
         return (f"the takeover speaks for {backing(standings, handover)} of the table's "
-                f"{_persons(seats)} players, not a majority ({majority(seats)}): others "
+                f"{persons(seats)} players, not a majority ({majority(seats)}): others "
                 "may carry the table on too"), held
     base, lowest, own = entry.seq - 1, common_seq(standings, held), effective(standings, held)[seat]
     if base < lowest:
@@ -562,7 +578,8 @@ def audit(holder: Holder, log, signed: SignedEntry, behind: bool = True) -> Audi
     return Audit(named, refusal)
 
 
-def _persons(seats) -> int:
+def persons(seats) -> int:
+    """How many persons are seated at the table (the host among them)."""
     return sum(1 for info in seats.values() if info.is_player)
 
 
