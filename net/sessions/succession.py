@@ -559,8 +559,9 @@ class Succession:
         gathered = takeover.gather(replica, offered, self.handover, liars=self._liars(offered))
         for why in gathered.left_out:
             log.warning("a standing left out of the takeover: %s", why)
-        if gathered.named:
-            self._named(gathered.named)
+        named = [a for a in gathered.named if a.seat not in self.refused]  # (named as refused)
+        if named:
+            self._named(named)
         standings = gathered.standings
         need = takeover.majority(replica.seats)
         have = takeover.backing(standings, self.handover)

@@ -24,7 +24,7 @@ from net.trust import held as shown_by
 from net.trust import takeover
 from net.trust.host import successor
 from net.trust.signing import seal
-from net.trust.values import SignedEntry
+from net.trust.values import Entry, SignedEntry
 from net.wire import messages as m
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust.test_takeover import Recording
@@ -226,7 +226,7 @@ def test_a_proof_that_is_not_the_players_or_shows_nothing_more_is_refused(kit):
     def forged(edit):
         host, took = host_with(t, 1, gathered.standings, held=gathered.held, base=gathered.base)
         body = dict(took.body, held=[edit(proof.wire())])
-        return SignedEntry.sign(t.ids[1], took.entry.__class__(**{**took.entry.wire(), "body": body}))
+        return SignedEntry.sign(t.ids[1], Entry(**{**took.entry.wire(), "body": body}))
 
     cases = {
         "someone else's message": lambda w: dict(w, entries=[e.wire for e in other.entries],
@@ -269,3 +269,31 @@ def test_a_player_behind_the_last_hand_end_is_sent_it_and_nothing_is_dealt_again
     assert all(r.scores == scores and r.hand_number == 1 and r.log[took.seq].hash == took.hash
                for r in t.replicas.values())
     played_on(t)
+
+
+def test_the_departed_host_believes_an_honest_takeover_and_no_lying_one(kit):
+    """The host that went, still running, is told its table was carried on: it checks the
+    takeover entry against its own whole log (``whereabouts.proof_problem``)."""
+    from net.sessions.whereabouts import proof_problem
+
+    t = into_the_second_hand(kit)
+    departed, end = t.host, first_hand_end(t)
+
+    def told(took) -> dict:
+        return {"type": "follow", "seat": took.body["seat"], "address": "127.0.0.1", "port": 9,
+                "took": took.wire}
+    honest = [standing(t, s) for s in (1, 2, 3)]
+    gathered = takeover.gather(t.replicas[1], honest)
+    _, took = host_with(t, 1, gathered.standings, held=gathered.held, base=gathered.base)
+    assert proof_problem(departed, told(took)) == (None, [])
+    _, lie = host_with(t, 1, [standing(t, 1, end - 1)] + honest[1:])  # the successor understates
+    problem, [named] = proof_problem(departed, told(lie))
+    assert "shows it held entry" in problem and (named.seat, named.rule) == (1, "standing")
+    rolled = takeover.rolled_back(t.replicas[1], t.accepted[1], gathered.base, t.restore(1))
+    body = takeover.takeover_body(rolled, honest[:2], t.ids[1].public_key)  # two of four
+    short = SignedEntry.sign(t.ids[1], Entry(TABLE, gathered.base + 1, rolled.chain.head,
+                                             takeover.KIND, body.wire()))
+    problem, [named] = proof_problem(departed, told(short))
+    assert "not a majority" in problem and (named.seat, named.rule) == (1, "takeover")
+    problem, named = proof_problem(departed, {**told(took), "took": {"entry": {}, "sig": b""}})
+    assert problem == "the answer carries no takeover entry" and named == []
