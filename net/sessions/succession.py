@@ -36,17 +36,25 @@ authority). This module is the sessions' side:
   majority of the table's persons behind it (``takeover.majority``): else it answers
   "declined" (with how many it had and needed) and everyone keeps trying the host, and
   the takeover again every ``Timings.takeover_retry``, each window saying what
-  happened. With a majority it rolls its replica back to the last entry they all hold,
-  builds the authority (``successor.succeed``) and hosts the table with a ``HostCore``
-  of its own (the same table id, its own key, the departed host's seat held and, if
-  asked, a computer player standing in for it); it answers each standing with
-  "hosting" (its port, and the entry the takeover extends), a late one too, and is
+  happened. It reads the standings against its whole log first (``takeover.gather``):
+  one that says less than its player's own signed moves show is corrected, with the
+  proof, and its player named to the person. With a majority it rolls its replica back
+  to the entry the takeover extends (the last entry they all hold, or the end of a hand
+  past it), builds the authority (``successor.succeed``) and hosts the table with a
+  ``HostCore`` of its own (the same table id, its own key, the departed host's seat
+  held and, if asked, a computer player standing in for it); it answers each standing
+  with "hosting" (its port, and its takeover entry), a late one too, and is
   re-advertised by mDNS when the guest had interfaces to advertise on.
-* **The others** roll back to that entry too (their replica and their copy on disk), pin
-  the new host's key, point their reconnection at its address and rejoin as guests: the
-  takeover entry comes first in their sync, and their replica checks it. One that cannot
-  reach the successor keeps trying, its window saying so ("Dad is carrying the table
-  on; you are not connected to him").
+* **The others** read that takeover entry against their whole log first
+  (``takeover.audit``): a player it shows lying is named; one that would roll the table
+  back — its successor understating, or a scored hand thrown away — is refused, its
+  successor never asked again this time, and the player goes on to the next seat (the
+  next successor counts the liar's standing, corrected). Otherwise they roll back to
+  the entry it extends (their replica and their copy on disk), pin the new host's key,
+  point their reconnection at its address and rejoin as guests: the takeover entry
+  comes first in their sync, and their replica checks it again. One that cannot reach
+  the successor keeps trying, its window saying so ("Dad is carrying the table on; you
+  are not connected to him").
 * **A handover.** A host leaving on purpose may hand the table to a player at once
   (``HostCore.hand_over``): after its last entry it sends every guest a "handover" — its
   signed handover naming the heir, and the heir's standby address. Every guest then

@@ -18,30 +18,49 @@ another part of a partitioned network — is not a majority either when a succes
 at most one side ever carries the table on. (A table of two persons is carried on only
 by a handover: the one player left cannot tell its host gone from itself cut off.)
 
+**A standing is held to its player's own signed moves** (``held``): a move signs the
+entry it was made on, a contribution the commitment it answers, a deal message the hand
+it is for — so the log shows which entries each player held, and a standing that says
+less is *understated*. The successor reads the standings it gathered against its whole
+log (``gather``): an understated one goes in its entry with the proof (``held``), its
+player named, and counts for what the proof shows; and it never goes back past the end
+of a hand it holds. So no player can have a scored hand dealt again by saying it never
+received its end, once anyone has signed anything after it.
+
 The successor becomes the host from its own copy of the log (``successor.succeed``). Its
 first entry is a ``takeover`` entry, signed with *its own* key, that
 
-* extends the last entry every standing holds (the lowest ``seq`` among them: the
-  entries after it are the departed host's that not everyone received, and are dropped
-  by the peers that had them — ``rolled_back``);
+* extends the last entry every standing holds (the lowest ``seq``, each standing taken
+  at no less than its proof shows: the entries after it are the departed host's that
+  not everyone received, and are dropped by the peers that had them —
+  ``rolled_back``), or the end of a hand past it (``kept_hand_end``: a player whose log
+  is shorter is sent what it lacks);
 * names the departed host (key and seat) and the new one (key and seat);
 * carries every standing it gathered, each signed by its player — and the handover, if
   the host left it the table: that is the others' acknowledgement, in the log for
-  anyone to check later — the old host too, when it comes back;
+  anyone to check later — the old host too, when it comes back; and the proofs of what
+  understating players held;
 * says which hand it abandons, if one was in progress: the departed host took its deal
   secret (and its own and its computer players' cards) with it, so that hand cannot be
   finished honestly; it is dealt again with the same number and dealer, scores
   unchanged (``reason`` says so in words).
 
-Every other player checks the entry (``takeover_problem``) before accepting it: signed
-by the key of the seat it names, that seat the lowest among the standings (or the one
-the departed host's handover names), a majority's standings, every standing signed by
-its seat's key and agreeing with this player's log, and the entry extending exactly the
-last entry they all hold — a successor that forges the last entries or skips one is
-refused with an integrity alert. (A player whose standing came after the entry was
-written — it noticed the host gone later than the others — is not in it, and follows
-all the same: leaving a standing out changes nothing but the last entry all of them
-hold, and every entry up to it is the departed host's, signed by it.)
+Every other player checks the entry twice. Before it follows — when the successor's
+answer brings the entry — against its whole log (``audit``): a standing in it that says
+less than its player's signed moves there show names its player, and if that is the
+successor's own, or the entry would throw a scored hand away, the player does not
+follow it: it goes on to the next seat, as if that one had not answered (the next
+successor counts the liar's own standing, corrected). Then, as the entry arrives
+(``takeover_problem``): signed by the key of the seat it names, that seat the lowest
+among the standings not shown understated (or the one the departed host's handover
+names), a majority's standings, every standing signed by its seat's key and agreeing
+with this player's log, every proof checking, and the entry extending an entry between
+the last one they all hold and the successor's own — a successor that forges the last
+entries or skips one is refused with an integrity alert. (A player whose standing came
+after the entry was written — it noticed the host gone later than the others — is not
+in it, and follows all the same: every entry up to the one the takeover extends is the
+departed host's, signed by it.) The departed host, still running, believes its table was
+carried on only on the same proof (``sessions.whereabouts``).
 From the takeover on the replicas check entries against the new host's key; the
 computer players are the new host's (``Seats.after_takeover``), and the departed host's
 seat is held for it, disconnected, as for any dropped player: it may come back as a
@@ -286,10 +305,11 @@ def gather(replica, standings, handover: dict | None = None, liars=()) -> Gather
       (``held.furthest``) is **understated**: its player is named, and the proof goes in
       the entry, so that every player checks it and takes what it shows instead;
     * the entry the takeover extends is the last one every standing holds — but never
-      before the end of a hand this log holds (its reveal, if held): a hand that was
-      scored is never dealt again. A player whose log ends before it (its link was slow,
-      or it says so) is sent what it lacks, signed by the departed host, as a late
-      follower is.
+      before the end of a hand this log holds (its reveal, if held: ``kept_hand_end``):
+      a hand that was scored is not dealt again. A player whose log ends before it (its
+      link was slow, or it says so) is sent what it lacks, signed by the departed host,
+      as a late follower is — up to a hand's deal it lacks, which only the departed host
+      could send it with its cards.
 
     ``liars``: the standings of successors this player refused for understating (it read
     them in their takeover entries); each counts, corrected, only if this log shows it
@@ -326,9 +346,28 @@ def gather(replica, standings, handover: dict | None = None, liars=()) -> Gather
     held = [shown[seat] for seat, standing in sorted(kept.items())
             if seat in shown and shown[seat].seq > standing["body"]["seq"]]
     ordered = [kept[seat] for seat in sorted(kept)]
-    base = max(common_seq(ordered, held), closed_hand(replica.log, replica.seq)) if ordered else -1
+    base = max(common_seq(ordered, held), kept_hand_end(replica.log, effective(ordered, held)))
     named = [understated(replica.table, kept[h.seat], h, replica.seq + 1, []) for h in held]
     return Gathered(ordered, held, base, named, left_out)
+
+
+#: The entries that open a hand's deal (a seeded one, a private one).
+OPENINGS = ("commit", "mental-deal")
+
+
+def kept_hand_end(log, holds: dict[int, int]) -> int:
+    """The end of the last hand in ``log`` (its reveal, if held) that a takeover keeps,
+    whatever the players' standings (``holds``: seat -> the last entry each holds) — so
+    that no hand that was scored is dealt again. A player whose log ends before it is
+    sent what it lacks; but never a hand's deal it lacks (only the departed host could
+    send it its cards): so it is the last hand end before the next deal any of them
+    lacks (-1: none)."""
+    upto = len(log) - 1
+    for seq in holds.values():
+        opening = next((e.seq for e in log[seq + 1:] if e.kind in OPENINGS), None)
+        if opening is not None:
+            upto = min(upto, opening - 1)
+    return closed_hand(log, upto)
 
 
 def hand_in_progress(replica) -> int | None:
