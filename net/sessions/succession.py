@@ -638,6 +638,8 @@ class Succession:
         follow it (not: it would roll the table back, or is no takeover by that seat)."""
         replica = self._ours
         if took is None or seat in self.refused:
+            log.warning("not following seat %s: %s", seat, "it was refused" if took is not None
+                        else "its answer carries no takeover entry")
             return False
         audit = takeover.audit(takeover.Holder.of(replica), replica.log, took)
         if audit.named:

@@ -347,7 +347,7 @@ def gather(replica, standings, handover: dict | None = None, liars=()) -> Gather
             if seat in shown and shown[seat].seq > standing["body"]["seq"]]
     ordered = [kept[seat] for seat in sorted(kept)]
     base = max(common_seq(ordered, held), kept_hand_end(replica.log, effective(ordered, held)))
-    named = [understated(replica.table, kept[h.seat], h, replica.seq + 1, []) for h in held]
+    named = [understated(replica.table, kept[h.seat], h, base + 1, []) for h in held]
     return Gathered(ordered, held, base, named, left_out)
 
 
