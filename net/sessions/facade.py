@@ -26,6 +26,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from net.discovery import TableInfo  # the lobby's tables: discovery finds them
+
 #: An event as it is handed on: a JSON-able mapping, ``type`` first. Each kind's fields
 #: are its TypedDict below (what the builders in ``net.sessions.events`` return); a
 #: callback that takes every kind reads them as plain JSON values.
@@ -44,23 +46,6 @@ TakeoverStage = Literal["searching", "following", "hosting", "done"]
 
 
 # -- the events --------------------------------------------------------------------------
-class TableInfo(TypedDict):
-    """A table found on the network (``net.discovery``)."""
-    id: str
-    name: str
-    game: str
-    ruleset: str
-    mode: str
-    host: str
-    fingerprint: str
-    open_seats: int
-    in_game: bool
-    address: str
-    port: int
-    protocol: int
-    table: str  # the table's id ("" from an older advert): the same after a takeover
-
-
 class TablesEvent(TypedDict):
     """The lobby's list of tables, the whole list each time."""
     type: Literal["tables"]
