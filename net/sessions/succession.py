@@ -604,9 +604,10 @@ class Succession:
         (those not offered to us again)."""
         seats = {s["body"]["seat"] for s in offered}
         found = []
-        for seat, took in self.refused.items():
+        for seat, took in self.refused.items():  # (each parsed as a takeover by ``_follow``)
             body = took.entry.body_as(TakeoverBody)
-            found += [s for s in body.standings if s["body"]["seat"] == seat and seat not in seats]
+            found += [s for s in body.standings if takeover.is_standing(s)
+                      and s["body"]["seat"] == seat and seat not in seats]
         return found
 
     def _host_core(self, authority: HostAuthority) -> HostCore:
@@ -651,7 +652,9 @@ class Succession:
         if audit.refusal is not None or by != seat:
             log.warning("not following seat %s's takeover: %s", seat,
                         audit.refusal or f"it is seat {by}'s")
-            if audit.refusal is not None:
+            info = replica.seats.get(seat)
+            if audit.refusal is not None and by == seat and info is not None \
+                    and took.signed_by(info.key):  # (its own entry: nobody else's word about it)
                 self.refused[seat] = took
             return False
         self._leave_old_host()
