@@ -243,7 +243,8 @@ class HostCore:
                                  emit=self.emit, spawn=self.spawn)
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
                                        watched=self._watched, connected=self.connected,
-                                       carried_on=self.close_carried_on)
+                                       carried_on=self.close_carried_on,
+                                       evidence=self.files.dir / "evidence")
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
