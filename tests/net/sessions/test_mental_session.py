@@ -187,8 +187,9 @@ def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest
     """Seat 3's shuffle gives seats 1 and 2 the same card (its proof, of its honest
     shuffle, does not fit the deck it publishes): the host and both honest guests refuse it
     before any of them publishes a share, and name seat 3 in an alert that does not stop
-    them; the deal starts again, seat 3's cards the host's, and the table plays the hand
-    to its end. (Under the seeded deal there is no shuffle to bend.)"""
+    them: seat 3 forfeits the hand (13 penalty points, the others none), which is not dealt
+    again, and every seat's summary says so. (Under the seeded deal there is no shuffle to
+    bend.)"""
     async def main():
         table = Table(tmp_path, guests=0, hands=1, game="horseshoes", mode="four",
                       host_kw={"mental_deal": True}, timings=PATIENT)
@@ -204,15 +205,20 @@ def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest
         return table, honest, summaries
 
     table, honest, summaries = asyncio.run(main())
+    did = "shuffled the deck dishonestly (a card copied or swapped)"
     for guest in honest:
         [named] = guest.named
-        assert (named["seat"], named["rule"], named["goes_on"]) == (3, "shuffle", True) \
-            and "the player in seat 3" in named["detail"], named
-        assert not guest.alerts and len(guest.verified) == 1  # the hand dealt again, played out
+        assert (named["seat"], named["rule"], named["goes_on"], named["forfeits"], named["did"]) == \
+            (3, "shuffle", True, True, did) and "the player in seat 3" in named["detail"], named
+        assert not guest.alerts and len(guest.verified) == 1  # the forfeit, checked
     [told] = [e for e in table.host_events if e["type"] == "alert"]
-    assert (told["seat"], told["rule"], told["goes_on"]) == (3, "shuffle", True)
-    assert [e.body["record"]["reason"] for e in table.host.authority.log if e.kind == ml.RESTART] == ["cheat"]
-    # …and every honest seat says, in words, why the deal starts again (no card was dealt)
+    assert (told["seat"], told["rule"], told["goes_on"], told["forfeits"]) == (3, "shuffle", True, True)
+    log = table.host.authority.log
+    assert not [e for e in log if e.kind == ml.RESTART]  # not dealt again
+    [end] = [e for e in log if e.kind == "hand_end"]
+    assert (end.body["forfeit"]["seat"], end.body["result"]["score"]) == (3, [0, 0, 0, 13])
+    # …and every honest seat's summary says the hand was forfeited, by whom and why
     for events in (table.host_events, table.guest_events[0], table.guest_events[1]):
-        [again] = [e for e in events if e["type"] == "waiting" and e.get("for") == "restart"]
-        assert (again["seats"], again["why"]) == ([3], "cheat") and "broke a rule" in again["reason"], again
+        [over] = [e for e in events if e["type"] == "hand_over"]
+        assert over["forfeit"] == {"seat": 3, "side": 3, "rule": "shuffle", "did": did}, over
+        assert over["scores"] == [0, 0, 0, 13] and over["breakdown"]["forfeit"]["seat"] == 3

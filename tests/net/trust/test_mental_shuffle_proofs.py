@@ -1,9 +1,9 @@
 """Every shuffle proven as it is made, through the host's authority and every peer's
 replica (in process): a shuffle that copies a ciphertext is refused before any party
 publishes a decryption share, and its shuffler named by every honest client — a guest's
-as a player's proven cheat (the table goes on), the host's own client's as the host's;
-an onlooker (a client that is no party of the deal) and a client reading the log again
-check every shuffle too.
+as a player's proven cheat (its side forfeits the hand, the table goes on), the host's
+own client's as the host's; an onlooker (a client that is no party of the deal) and a
+client reading the log again check every shuffle too.
 
 These are the private deal's alone: the seeded deal has no shuffle (the host's
 authority draws the deal from the seed every player contributed to), so there is no
@@ -20,8 +20,8 @@ from net.trust.peer.replica import PeerReplica
 from net.wire import messages as m
 from net.constants import CONTRIBUTION_DEADLINE
 from tests.net.trust.mental_trust_table import MentalTrustTable
-from tests.net.trust.test_mental_cheating import (assert_named, assert_named_and_the_table_goes_on,
-                                                  restarted_for_cheat)
+from tests.net.trust.forfeit_kit import HAND_END, forfeited
+from tests.net.trust.test_mental_cheating import assert_named, assert_named_and_the_table_goes_on
 from tests.net.trust.test_mental_drops import GONE, back, gone, silence, table_with_clock
 from tests.net.trust_table import TABLE, forge_entries
 
@@ -56,15 +56,15 @@ def test_a_copied_ciphertext_is_refused_before_any_share_and_its_shuffler_named(
     """Seat 3's client, the last to shuffle, copies a ciphertext dealt to seat 1 into its
     own hand (with the honest proof of its honest shuffle): every other party's check of
     the proofs fails at the final deck, so no honest party publishes a share of it, seat 3
-    is named on every screen, and the hand is dealt again with its cards the host's."""
+    is named on every screen, and its side forfeits the hand."""
     table = MentalTrustTable()
     guest_copies(table, 3, 1)
     table.start()
-    table.play_until(lambda: restarted_for_cheat(table))
-    restart = next(i for i, s in enumerate(table.host.log) if s.kind == ml.RESTART)
-    void = table.host.log[:restart]
-    assert sharing(void) <= {3}  # party 3 (seat 3) checks no proof of its own
-    assert ml.DEALT not in [s.kind for s in void]
+    table.play_until(lambda: forfeited(table))
+    end = next(i for i, s in enumerate(table.host.log) if s.kind == HAND_END)
+    over = table.host.log[:end]
+    assert sharing(over) <= {3}  # party 3 (seat 3) checks no proof of its own
+    assert ml.DEALT not in [s.kind for s in over]
     assert_named_and_the_table_goes_on(table, 3, ("shuffle",))
 
 
@@ -86,11 +86,12 @@ def test_a_shuffle_cheat_by_the_hosts_own_client_names_the_host(monkeypatch):
     assert sharing(table.host.log) <= {0}  # no guest published a share
 
 
-def test_an_onlooker_checks_every_shuffle_too():
+def test_an_onlooker_checks_every_shuffle_too(caplog):
     """Seat 2's client is restarted out of the deal (silent at the deadline): in the next
-    attempt it is no party, and reads the deal as an onlooker. Seat 3 copies a ciphertext
-    in that attempt; the onlooker checks the shuffles' proofs as the parties do, names seat
-    3 itself, and takes the host's restart for that cheat only because it names seat 3."""
+    attempt it is no party, and follows the deal as a witness. Seat 3 copies a ciphertext
+    in that attempt; the witness checks the shuffles' proofs as the parties do, and stops
+    following the deal at the copy (the parties name it: the onlooker takes the host's
+    word for the forfeit, as for any hand's score, and reports the hand unverified)."""
     table, clock = table_with_clock()
     silence(table, GONE)
     guest_copies(table, 3, 1, attempt=1)
@@ -98,24 +99,25 @@ def test_an_onlooker_checks_every_shuffle_too():
     clock.now += CONTRIBUTION_DEADLINE
     gone(table)
     table.deliver(table.host.restart_without([GONE]))
-    back(table)
-    assert table.replicas[GONE].deal.party.onlooker
-    table.play_until(lambda: restarted_for_cheat(table))
-    assert restarted_for_cheat(table)
-    onlooker = [a for s, a in table.named if s == GONE]
-    assert [(a.party, a.seat, a.rule) for a in onlooker] == [(PLAYER, 3, "shuffle")]
-    assert table.replicas[GONE].deal.cheat is None  # the restart took it, with its verdict
-    assert table.alerts == []
+    with caplog.at_level("INFO", logger="net.trust.deals.mental.client"):
+        back(table)  # (the next attempt is dealt, and copied, as its sync comes)
+        table.play_until(lambda: forfeited(table))
+    onlooker = table.replicas[GONE].deal.party
+    assert onlooker.onlooker and onlooker.client.witness is None
+    [stopped] = [r.getMessage() for r in caplog.records if "no longer following" in r.getMessage()]
+    assert "party 2 (seats 3) broke 'shuffle'" in stopped  # its own check of the proofs
+    assert table.replicas[GONE].halted is None and [a for s, a in table.named if s == GONE] == []
+    assert [(a.party, a.seat, a.rule) for s, a in table.named if s == 1] == [(PLAYER, 3, "shuffle")]
 
 
 def test_a_client_reading_the_log_again_checks_every_shuffle():
     """A client whose app restarted reads the whole log from nothing but its key: it checks
     every shuffle's proof again, so it proves the copying seat's cheat as soon as it reads
-    the last shuffle — no share, no reveal needed — and takes the restart that names it."""
+    the last shuffle — no share, no reveal needed — and takes the forfeit that names it."""
     table = MentalTrustTable()
     guest_copies(table, 3, 1)
     table.start()
-    table.play_until(lambda: restarted_for_cheat(table))
+    table.play_until(lambda: forfeited(table))
     fresh = PeerReplica(table.ids[1], table.host_id.public_key, TABLE, table._bytes)
     named, shuffles = [], 0
     for signed, _ in table.persisted:
@@ -133,7 +135,7 @@ def test_a_client_reading_the_log_again_checks_every_shuffle():
 
 def test_a_deal_without_proofs_after_proven_ones_names_the_host():
     """A host that logs a deal without ``proven`` (its shuffles then unproven, as in a log
-    from before protocol 8) after the table's deals have had them: every replica names it."""
+    from before protocol 10) after the table's deals have had them: every replica names it."""
     table = MentalTrustTable()
     table.start()
     table.play_hand()

@@ -17,6 +17,7 @@ deck positions), ``messages`` (the wire dicts), ``outputs`` (what a party's mach
 hands back), ``chain`` (the key shares, decks and shuffle proofs every reader checks,
 party or not), ``record`` (what a party holds of the deal, and the end-of-hand
 verification), ``machine`` (one party's sans-I/O state machine, ``MentalDeal``),
+``witness`` (the same for a client that is no party of an attempt, checking it at the end),
 ``flows`` (the engine's hidden-information moments as the deal's steps), ``sequencer``
 (the host's log of the deal), ``client`` (a party reading that log, ``DealClient``),
 ``hand`` (a client's hand on what it knows, checked move by move, ``PartyHand``); then

@@ -12,6 +12,7 @@ redeal rule. The machine adds the session's calls and the message handlers.
 from __future__ import annotations
 
 import hashlib
+import os
 from typing import NoReturn
 
 from engine import canonical
@@ -39,7 +40,9 @@ class DealRecord:
         self.size = setup.deck_size
         self.parties = len(setup.parties)
         # the key shares, the joint key and the decks, each shuffle's proof checked
-        self.chain = ShuffleChain(setup, self._cheat, secrets.nonce_key, me)
+        # (a witness, no party, has no secrets: its batch's weights are drawn at random)
+        weights_key = secrets.nonce_key if secrets is not None else os.urandom(32)
+        self.chain = ShuffleChain(setup, self._cheat, weights_key, me)
         self._pads: list[decks.Ciphertext] | None = None  # made once the joint key is known
         self._prepared: shuffle_proof.Prepared | None = None  # (with the pads)
         self._made_shuffle: dict | None = None  # this party's shuffle as it made it
@@ -157,12 +160,6 @@ class DealRecord:
 
     def _seen(self, card: int, position: int) -> bool:
         return any(c == card and p != position for p, c in self.known.items())
-
-    def _point(self, sender: int, raw: bytes, rule: str, detail: str) -> Point:
-        try:
-            return Point.from_wire(raw)
-        except GroupError:
-            self._cheat(sender, rule, detail)
 
     def _blame_deck(self) -> None:
         """Name the first shuffler whose published deck holds a point outside the group
