@@ -44,7 +44,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.bench import headline_variants
 from engine.registry import make_game
 from net.trust.deals.mental import flows, shuffle_proof
-from net.trust.deals.mental.chain import ShuffleChain
+from net.trust.deals.mental.chain import PROVEN, ShuffleChain
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.machine import Dealt, Played
@@ -315,6 +315,7 @@ def run_guest(private: bytes, host_key: bytes, guest_keys: list[bytes], port: in
 
 
 async def measure(runs: int, plays: int, processes: bool) -> dict:
+    PROVEN.forget()  # every party checks every proof, as on its own machine
     host_identity = Identity.generate("Host")
     privates = [os.urandom(32) for _ in range(3)]
     guest_identities = [Identity(Ed25519PrivateKey.from_private_bytes(p), "Guest") for p in privates]

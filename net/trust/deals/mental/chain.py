@@ -48,11 +48,17 @@ START = -1  # the starting deck's index among the decks (the one party 0 shuffle
 
 class Proven:
     """The shuffle proofs this process found valid (the most recent ``size``), by the
-    SHA-256 of everything the check reads: transcript, joint key, both decks, proof."""
+    SHA-256 of everything the check reads: transcript, joint key, both decks, proof.
+    ``forget()`` stops remembering (a benchmark of several parties in one process, each
+    checking as it would on its own machine)."""
 
     def __init__(self, size: int = 512):
         self.size = size
         self._known: OrderedDict[bytes, None] = OrderedDict()
+
+    def forget(self) -> None:
+        self.size = 0
+        self._known.clear()
 
     def __contains__(self, key: bytes) -> bool:
         return key in self._known
