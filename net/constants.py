@@ -24,8 +24,10 @@ from __future__ import annotations
 #: needs the standings of a majority of the table's players; the host may hand the table
 #: to a player on leaving ("handover", and the takeover entry's optional "handover"); a
 #: standby answers a standing with "follow" (another player carries the table on) or
-#: "declined"; a "join" may name the table whose log the peer holds.
-PROTOCOL_VERSION = 7
+#: "declined"; a "join" may name the table whose log the peer holds. 8: the host signs
+#: what it sends each seat with an entry (the entry message's "sent"), and a player who
+#: names someone sends the others its signed "report".
+PROTOCOL_VERSION = 8
 
 # -- identity -------------------------------------------------------------------------
 
