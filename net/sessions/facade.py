@@ -178,10 +178,14 @@ class AlertEvent(TypedDict):
 class ErrorEvent(TypedDict):
     """A person-readable problem about this player's own action (others' refusals are
     logged, not sent); ``fatal``: the session has ended (wrong key, wrong version,
-    refused, table full, host gone or closed) — go back to the lobby."""
+    refused, table full, host gone or closed, or a check on this computer failed) — go
+    back to the lobby. ``bug_report``: the report saved for a check that failed here (a
+    bug in this copy of Parlour, nobody's cheat), for the person to send (None: it could
+    not be saved)."""
     type: Literal["error"]
     message: str
     fatal: NotRequired[bool]
+    bug_report: NotRequired[str | None]
 
 
 class HintEvent(TypedDict):

@@ -56,6 +56,7 @@ from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.succession import NoSuccession, Succession
+from net.trust import failures
 from net.trust.entries import TableBody
 from net.trust.peer.replica import PeerReplica, ReplicaOut
 from net.wire import messages as m
@@ -339,7 +340,7 @@ class GuestCore:
         """The host ended the table before the game was over (it left): say so."""
         r = self.replica
         if self.end is not None and self.ended_by != "stopped" and r is not None \
-                and r.winner is None and r.halted is None and self.fatal is None:
+                and r.winner is None and r.stopped is None and self.fatal is None:
             self.emit(error_event(f"The host closed the table ({self.end['reason']}).", fatal=True))
 
     def _table_over(self) -> bool:
@@ -504,9 +505,9 @@ class GuestCore:
             return
         replica = self._new_replica(messages[0].entry.body_as(TableBody).host_key, record["table"])
         out = replica.replay(messages)
-        if replica.halted is not None or replica.seat != self.wanted_seat:
+        if replica.stopped is not None or replica.seat != self.wanted_seat:
             log.warning("our copy of the table's log does not check (%s): fetching it whole",
-                        replica.halted.detail if replica.halted else "another seat")
+                        replica.stopped or "another seat")
             return
         self.replica, self.host_key, self.table = replica, replica.host_key, record["table"]
         self.disk_log.open(record["table"], keep=True)
@@ -532,6 +533,7 @@ class GuestCore:
         for reason in out.errors:
             self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
+        self._own_errors(out)
         self.received += len(out.accepted)
         if out.accepted:  # acknowledged at once, kept
             self._linked.send({"type": "hb", "seq": self.replica.seq})
@@ -571,6 +573,19 @@ class GuestCore:
             self._end("alert")
             if self.link is not None:
                 self.link.close("stopped at an integrity alert")
+
+    def _own_errors(self, out: ReplicaOut) -> None:
+        """An exception in our own checks: a bug on this computer, which accuses nobody.
+        The person is told so, a bug report is saved for them to send, and we leave the
+        table (the host sees us drop, and the table goes on as after any drop)."""
+        for failure in out.failed:
+            log.error("our own check failed at entry %s:\n%s", failure.seq, failure.trace)
+            event = failures.error_event(failure, self.subdir("bug-reports"))
+            self.fatal = event["message"]
+            self._end("fatal")
+            self.emit(event)
+            if self.link is not None:
+                self.link.close("this client's own check failed")
 
     def _check_end(self) -> None:
         if self._table_over():

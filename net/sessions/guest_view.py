@@ -151,7 +151,7 @@ class GuestView:
         or the host's when the replay lacks its cards: ``PeerReplica.decision_state``): a
         "hint" event."""
         r = self._replica()
-        if r is None or r.view is None or r.halted is not None:
+        if r is None or r.view is None or r.stopped is not None:
             self.emit(hint_event(None, None, None, ""))  # nothing to decide
             return
         self.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
@@ -303,7 +303,7 @@ class GuestView:
 
     def _shuffle_notice(self, commitment: bytes) -> None:
         r = self._replica()
-        if r is None or r.halted is not None:
+        if r is None or r.stopped is not None:
             return
         rnd = r.round
         if rnd is None or rnd.commitment != commitment or rnd.dealt:

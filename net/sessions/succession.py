@@ -324,7 +324,7 @@ class Succession:
     # -- the takeover -------------------------------------------------------------------------------
     def _eligible(self) -> bool:
         r = self._replica()
-        return r is not None and r.seat is not None and r.halted is None and r.game is not None \
+        return r is not None and r.seat is not None and r.stopped is None and r.game is not None \
             and not self._ended()
 
     def _arm(self, delay: float) -> None:

@@ -40,6 +40,7 @@ RULES = {
     "score": "a hand result or running score that the replay does not give",
     "privacy": "cards sent to this seat alone (a view, a secret move, events) that are not its own",
     "readmit": "this seat given to a new key while its player still holds theirs",
+    "drop": "this seat logged as dropped while its link to the host was up",
 }
 
 
@@ -51,13 +52,6 @@ class Violation(Exception):
         super().__init__(detail)
         self.party, self.seat, self.rule, self.detail = party, seat, rule, detail
 
-    @classmethod
-    def malformed(cls, host_seat: int | None, entry, exc: Exception) -> "Violation":
-        """The host's entry broke the code that read it: a malformed body the message
-        schema could not see."""
-        return cls(HOST, host_seat, "kind", f"entry {entry.seq} ({entry.kind}) is malformed: "
-                                            f"{type(exc).__name__}: {exc}")
-
 
 @dataclass
 class IntegrityAlert:
@@ -68,6 +62,10 @@ class IntegrityAlert:
     table: str = ""
     seq: int | None = None  # the entry that failed
     evidence: list = field(default_factory=list)  # signed entries (and messages) involved
+    # What the host sent this seat with the failing entry, as it came — {"seat", "key",
+    # "live", "message"}, the message with the host's signature over it (``sent``) —
+    # when the alert is about an entry message (None: a heartbeat, a player's cheat).
+    sent: dict | None = None
 
     def __str__(self) -> str:
         who = "the host" if self.party == HOST else f"the player in seat {self.seat}"
@@ -108,14 +106,14 @@ def evidence_document(alert: IntegrityAlert) -> dict:
     return {"format": "parlour-evidence/1", "table": alert.table, "seq": alert.seq,
             "seat": alert.seat, "party": alert.party, "rule": alert.rule,
             "rule_text": RULES.get(alert.rule, ""), "detail": alert.detail,
-            "evidence": to_json_value(alert.evidence)}
+            "evidence": to_json_value(alert.evidence), "sent": to_json_value(alert.sent)}
 
 
-def _safe(text: str) -> str:
+def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:60] or "table"
 
 
-def _write(path: Path, data: bytes) -> None:
+def write_synced(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         f.write(data)
@@ -124,10 +122,10 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=_write) -> Path:
+def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=write_synced) -> Path:
     """Write the alert and its signed entries as JSON; the path, or EvidenceError."""
     directory = Path(directory)
-    stem = f"alert-{_safe(alert.table)}-seq{alert.seq if alert.seq is not None else 'none'}-{_safe(alert.rule)}"
+    stem = f"alert-{safe_name(alert.table)}-seq{alert.seq if alert.seq is not None else 'none'}-{safe_name(alert.rule)}"
     data = json.dumps(evidence_document(alert), indent=2, sort_keys=True).encode("utf-8")
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -143,7 +141,7 @@ def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=_wr
     return path
 
 
-def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, write=_write) -> dict:
+def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, write=write_synced) -> dict:
     """The facade's "alert" event; the evidence is saved first when a directory is given,
     and a failure to save is added to the detail instead of hiding the alert."""
     path, detail = None, str(alert)

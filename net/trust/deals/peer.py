@@ -16,7 +16,7 @@ raises a ``Violation`` or returns what to do once every check has passed (a comm
   signature (a played card's proof, a bury's commitment), or ``IllegalAction``.
 * ``check_public``, ``check_private``, ``live_shadow``: what the host sent with an entry
   that is not the deal's to check itself (``SELF_CHECKED``), against what this seat may see.
-* ``dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines;
+* ``on_dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines;
   ``waits_for`` and ``restarted_silent``: whom the deal waits for, and why it went on
   without them, for this seat's person.
 
@@ -140,9 +140,6 @@ class PeerDeal:
         """Take the shadow an entry's view taught (``live.shown_hand``)."""
 
     # -- the deal's deadlines ---------------------------------------------------------------------
-    def dropped(self, entry, seat: int) -> None:
-        """Check a drop of ``seat`` (Violation), before it is applied."""
-
     def on_dropped(self, seat: int) -> None:
         """A drop of ``seat`` was applied."""
 

@@ -452,14 +452,6 @@ class MentalPeer(PeerDeal):
                             "state sent is not the dealt hand's")
 
     # -- the deal's deadlines ---------------------------------------------------------------------
-    def dropped(self, entry, seat: int) -> None:
-        if seat == self.t.seat() and self.t.live() and not self.round.revealed:
-            # the host closes a link before it logs its drop: my own drop reaching me on a
-            # link still up is a false one (under the mental deal it would hand the host
-            # my seat's cards at the deadline)
-            raise self._violation("deal", entry, "the host logged my seat as dropped while my "
-                                  "link to it is up")
-
     def on_dropped(self, seat: int) -> None:
         self.restarts.dropped(seat, self.t.clock(), self.t.live())
 
