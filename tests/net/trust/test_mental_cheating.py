@@ -20,6 +20,7 @@ from net.trust.entries import MentalBody
 from net.trust.signing import read_action, seal
 from net.trust.alerts import HOST, PLAYER
 from net.trust.deals.mental import messages as mm
+from net.trust.deals.mental.machine import MentalDeal
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust_table import forge_entries
 
@@ -440,3 +441,55 @@ def test_a_secret_move_without_its_commitment_is_refused_and_never_logged():
     table.host.deal.party.sealed = lambda action: True
     table.deliver(table.host.receive(table.fp(seat), message))
     assert_named(table, HOST, 0, "kind", honest=list(table.replicas))
+
+
+# -- a share that does not check out, and whose it is ------------------------------------------
+
+def wrong_share_to(monkeypatch, maker: int, victim: int) -> None:
+    """Party ``maker``'s client makes a wrong decryption share for the first card dealt
+    to seat ``victim`` (another position's share: a point of the group, the wrong one) —
+    a bug or a cheat, in the batch it publishes and remembers as its own."""
+    real = MentalDeal._my_share
+
+    def wrong(self, position):
+        dealt = self.setup.dealt(victim)
+        if self.me == maker and position == dealt[0]:
+            return real(self, dealt[1])
+        return real(self, position)
+    monkeypatch.setattr(MentalDeal, "_my_share", wrong)
+
+
+def test_a_wrong_share_from_the_hosts_party_is_the_hosts_cheat_named_by_every_peer(monkeypatch):
+    """The host's own client makes a wrong share for seat 2's hand: seat 2's client, whose
+    hand cannot open, and the others, checking every batch, each name the host for the
+    share's rule (not ``kind``: none of them breaks reading its own unopened hand), and
+    stop — no restart can drop the host's party, and none waits for one."""
+    wrong_share_to(monkeypatch, 0, 2)
+    table = dealt_table()
+    table.play_until(lambda: all(r.halted for r in table.replicas.values()))
+    assert_named(table, HOST, 0, "share", honest=list(table.replicas))
+    assert all("the host's client broke the deal's rule 'share'" in r.halted.detail
+               for r in table.replicas.values())
+    assert not any(r.failed for r in table.replicas.values())
+
+
+def test_a_wrong_share_from_a_player_to_another_is_named_and_the_table_goes_on():
+    """Seat 3's client publishes a wrong share for seat 2's hand: seat 2 cannot open its
+    hand, and takes the attempt's dealt entry unread (it does not read the hand it holds
+    no cards of: that broke, and named the host's "kind"); every honest client names
+    seat 3's player and the hand is dealt again."""
+    table = MentalTrustTable()
+
+    def wrong(body):
+        if body["type"] != mm.SHARES:
+            return body
+        batches = [dict(b) for b in body["batches"]]
+        for batch in batches:
+            if batch["to"] == 2:  # seat 2's client (party 2: the host's is 0, then seat by seat)
+                batch["shares"] = batch["shares"][32:64] + batch["shares"][32:]
+        return dict(body, batches=batches)
+    table.cheat(3, wrong)
+    table.start()
+    table.play_until(lambda: restarted_for_cheat(table))
+    assert not any(r.failed for r in table.replicas.values())
+    assert_named_and_the_table_goes_on(table, 3, ("share",))

@@ -9,8 +9,9 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   deal — and the attempt a fresh one, else a ``deal`` Violation names the host;
 * ``mental``: each message goes to the deal client, which checks its party's signature
   (else the host forged it) and its proofs (else a ``Cheat`` names the party: a
-  duplicated card in a shuffle, a wrong decryption share, …); what the client sends in
-  answer goes to the host as ``{"type": "mental"}`` messages (``sends``);
+  duplicated card in a shuffle, a wrong decryption share, …; the host's own party's is
+  the host's cheat, which stops this replica at once, by the rule it broke); what the
+  client sends in answer goes to the host as ``{"type": "mental"}`` messages (``sends``);
 * ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
   make the signed state hash; a played card's proof, signed inside its move, is checked
   (a card from another seat's position is named at once) and the card must be the one
@@ -66,6 +67,7 @@ from net.trust.peer.shadow import CheckedHand, Shadow, Step
 from net.wire import messages as m
 
 HAND_END, REVEAL = "hand_end", "reveal"
+HOSTS_PARTY = 0  # the deal's first party is always the host's client (``parties_for``)
 
 
 class MentalPeer(PeerDeal):
@@ -210,12 +212,18 @@ class MentalPeer(PeerDeal):
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
-        """A step of this seat's deal client: what it sends, and the verdict on a party it
-        proves broke a rule (the table goes on); anything else it refuses — a forged or
-        malformed message the host logged — as a Violation naming the host."""
+        """A step of this seat's deal client: what it sends, and the verdict on a player's
+        party it proves broke a rule (the table goes on); anything else it refuses — a
+        forged or malformed message the host logged — as a Violation naming the host. A
+        rule broken by the host's own party (the first: its client's) is the host's
+        cheat, named at once by the rule it broke: no restart can drop the host's party,
+        and waiting for one would leave this client waiting for ever."""
         try:
             return step(), None
         except Cheat as exc:
+            if exc.party == HOSTS_PARTY:
+                raise Violation(HOST, self.t.host_seat(), exc.rule, f"entry {entry.seq}: the host's "
+                                f"client broke the deal's rule '{exc.rule}': {exc.detail}") from None
             return [], Verdict.of(exc)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
@@ -447,6 +455,8 @@ class MentalPeer(PeerDeal):
             return
         if entry.kind != ml.DEALT:
             return super().check_public(entry, message, public, host_seat)
+        if self.cheat is not None:
+            return  # a void attempt (its dealt entry taken unread): this seat may hold no hand
         if message.public is not None and message.public != party.state.public_view():
             raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the public "
                             "state sent is not the dealt hand's")
