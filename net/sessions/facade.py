@@ -166,13 +166,18 @@ class ReadmitEvent(TypedDict):
 class AlertEvent(TypedDict):
     """An integrity alert. ``goes_on``: a player's proven cheat under the private deal,
     named while the table goes on (the hand void and dealt again); absent: the client
-    stopped checking at it."""
+    stopped checking at it. ``reported_by``: the seat whose client found it and sent its
+    signed evidence (a report); ``checked``: with it, whether this client checked the
+    claim itself (True: the same finding here, and it stopped) or tells it as that
+    player's word (False: about what that player alone was sent; this client goes on)."""
     type: Literal["alert"]
     seat: int | None
     rule: str
     detail: str
     evidence_path: str | None
     goes_on: NotRequired[bool]
+    reported_by: NotRequired[int]
+    checked: NotRequired[bool]
 
 
 class ErrorEvent(TypedDict):

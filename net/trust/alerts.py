@@ -66,6 +66,7 @@ class IntegrityAlert:
     # "live", "message"}, the message with the host's signature over it (``sent``) —
     # when the alert is about an entry message (None: a heartbeat, a player's cheat).
     sent: dict | None = None
+    reported_by: int | None = None  # the seat whose client found it (a player's report)
 
     def __str__(self) -> str:
         who = "the host" if self.party == HOST else f"the player in seat {self.seat}"
@@ -106,7 +107,8 @@ def evidence_document(alert: IntegrityAlert) -> dict:
     return {"format": "parlour-evidence/1", "table": alert.table, "seq": alert.seq,
             "seat": alert.seat, "party": alert.party, "rule": alert.rule,
             "rule_text": RULES.get(alert.rule, ""), "detail": alert.detail,
-            "evidence": to_json_value(alert.evidence), "sent": to_json_value(alert.sent)}
+            "evidence": to_json_value(alert.evidence), "sent": to_json_value(alert.sent),
+            "reported_by": alert.reported_by}
 
 
 def safe_name(text: str) -> str:
@@ -150,5 +152,8 @@ def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, writ
             path = str(save_evidence(alert, directory, write))
         except EvidenceError as exc:
             detail += f" (evidence not saved: {exc})"
-    return {"type": "alert", "seat": alert.seat, "rule": alert.rule, "detail": detail,
-            "evidence_path": path}
+    event = {"type": "alert", "seat": alert.seat, "rule": alert.rule, "detail": detail,
+             "evidence_path": path}
+    if alert.reported_by is not None:
+        event["reported_by"] = alert.reported_by
+    return event

@@ -236,6 +236,11 @@ def _signed_entry(v) -> bool:
             and _fits(v["entry"], ENTRY_BODY) is None)
 
 
+def is_signed_entry(v) -> bool:
+    """Whether ``v`` is a signed log entry's wire form, every field of its type."""
+    return _signed_entry(v)
+
+
 def _private(v) -> bool:
     return (set(v) == {"view", "action"} and _opt(_dict)(v["view"])
             and _opt(_dict)(v["action"]) and _plain(v))

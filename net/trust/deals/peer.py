@@ -146,6 +146,11 @@ class PeerDeal:
     def rejoined(self, seat: int) -> None:
         pass
 
+    def dealt_to_own_client(self, seat: int) -> bool:
+        """Whether ``seat``'s cards this hand are its own client's alone (a party of the
+        private deal): the host holds none of them, and may send that seat no view."""
+        return False
+
     def waits_for(self, seat: int) -> bool:
         """Whether the hand waits for ``seat``'s player, gone, to come back: their cards
         are locked with their key (the private deal)."""

@@ -49,7 +49,9 @@ from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
 from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.entries import (DropBody, EntryBody, EntryError, HandBody, OptionBody, RejoinBody, SeatBody,
                                StartBody, TableBody, TakeoverBody)
+from net.trust.peer import witness
 from net.trust.peer.live import shown_hand
+from net.trust.reports import Report
 from net.trust.log import Chain, HeldLog
 from net.trust.signing import read_action, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats
@@ -70,13 +72,14 @@ class ReplicaOut:
     errors: list = field(default_factory=list)  # the host's error replies, rejected junk
     refuses: bytes | None = None  # the signature of our message the host's error refuses
     failed: list = field(default_factory=list)  # this client's own error (at most one: then stopped)
+    reported: list = field(default_factory=list)  # another player's report, not checked here
 
     def then(self, later: "ReplicaOut") -> "ReplicaOut":
         """This and ``later``, as one (what was accepted, verified, named, raised)."""
         return ReplicaOut(self.sends + later.sends, self.accepted + later.accepted,
                           self.verified + later.verified, self.alerts + later.alerts,
                           self.named + later.named, self.errors + later.errors,
-                          failed=self.failed + later.failed)
+                          failed=self.failed + later.failed, reported=self.reported + later.reported)
 
 
 class ReplicaHalted(Exception):
@@ -321,6 +324,20 @@ class PeerReplica:
     def forget_hand(self) -> None:
         """A hand abandoned (a takeover): its deal and what was shown of it are forgotten."""
         self.deal, self.public, self.view, self.view_behind = NO_DEAL, None, None, False
+
+    def weigh(self, report: Report) -> ReplicaOut:
+        """Another player's report (``witness``): a claim checked here stops this replica as
+        its own finding would (``alerts``); one it cannot check is told as that player's
+        word (``reported``), and this replica goes on. A report that proves nothing, or
+        comes once this replica has stopped, changes nothing."""
+        out = ReplicaOut()
+        finding = witness.weigh(self, report) if self.stopped is None else None
+        if finding is not None and finding.confirmed:
+            self.halted = finding.alert
+            out.alerts.append(finding.alert)
+        elif finding is not None:
+            out.reported.append(finding.alert)
+        return out
 
     def check_head(self, seq: int, head: bytes) -> ReplicaOut:
         """The host's heartbeat says its log ends at entry ``seq``, whose hash is ``head``

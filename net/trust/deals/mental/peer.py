@@ -468,6 +468,10 @@ class MentalPeer(PeerDeal):
     def rejoined(self, seat: int) -> None:
         self.restarts.rejoined(seat)
 
+    def dealt_to_own_client(self, seat: int) -> bool:
+        return self.hand.end is None and any(
+            seat in party.seats for party in self.setup.parties[HOSTS_PARTY + 1:])
+
     def waits_for(self, seat: int) -> bool:
         return self.hand.end is None and not self.round.revealed and self.cheat is None \
             and locked_away(self.setup, self.t.seats(), seat)
