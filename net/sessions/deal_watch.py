@@ -40,6 +40,7 @@ from net.sessions.events import (WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event, c
                                  deal_restart_event, error_event, shuffle_event)
 from net.sessions.facade import EventCallback, WhyRestarted
 from net.trust.host.authority import HostAuthority, Out
+from net.wire import messages as m
 from net.wire.identity import fingerprint
 
 DEADLINE = ("deal-deadline",)
@@ -164,7 +165,7 @@ class DealWatch:
     def _go_on_without(self, late: list, why: WhyRestarted) -> None:
         for gone in late:
             if gone.key is not None and self.outbox.holds(fingerprint(gone.key)):
-                self.outbox.drop(fingerprint(gone.key), "your client did not answer the deal in time")
+                self.outbox.drop(fingerprint(gone.key), m.NO_ANSWER)
                 for seat in gone.seats:
                     self._emit(connection_event(seat, "dropped", "did not answer the deal in time"))
                     self.stand_ins.arm(seat)

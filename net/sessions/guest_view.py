@@ -156,14 +156,20 @@ class GuestView:
             return
         self.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
 
-    def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
+    def alerts(self, alerts: list, goes_on: bool = False, checked: bool = True) -> list[dict]:
         """Tell the person of each integrity alert, its evidence saved first; the events.
-        ``goes_on``: a player's proven cheat named while the table goes on."""
+        ``goes_on``: a player's proven cheat named while the table goes on; ``checked``
+        False: another player's report this client could not check (its word, told as
+        such). An alert found on another player's report says whose (``reported_by``)."""
         events = []
         for alert in alerts:
-            event = alert_event(alert, self._subdir("evidence"))
-            events.append(dict(event, goes_on=True) if goes_on else event)
-            self.emit(events[-1])
+            event: dict = dict(alert_event(alert, self._subdir("evidence")))
+            if goes_on:
+                event["goes_on"] = True
+            if alert.reported_by is not None:
+                event["checked"] = checked
+            events.append(event)
+            self.emit(event)
         return events
 
     # -- the end of a hand ----------------------------------------------------------------------

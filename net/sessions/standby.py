@@ -3,13 +3,18 @@ servers, where they find each other when their host is gone.
 
 A player offers its signed standing and is answered where the table is carried on, or
 why it is not; the departed host, if it is still running and finds most of its players
-gone (``whereabouts``), asks where its table went.
+gone (``whereabouts``), asks where its table went; a player that stopped at an alert
+sends the others its signed report (``reporting``).
 """
 
 from __future__ import annotations
 
+from net.wire import transport
 from net.wire.framing import SCHEMAS
 
+# A standby link is a transport connection: it begins with the handshake, whose messages
+# ``transport`` declares in SCHEMAS as it is imported — before this copy is made.
+assert "hello" in SCHEMAS, transport
 STANDBY = SCHEMAS.copy()
 #: a player's standing (and the host's handover, if it left one: the heir may read this
 #: before its own copy from the host)
@@ -23,3 +28,6 @@ STANDBY.message("follow", seat=int, address=str, port=int, seq=int)
 #: not carried on (``reason``: "connected", we still have the host; "majority", too few
 #: players reach each other — ``have`` of the ``need`` it takes; "nobody", no one answered)
 STANDBY.message("declined", {"have": int, "need": int}, reason=str)
+#: a player that stopped at an alert tells the others why, with its signed evidence
+#: (``trust.reports``; no answer)
+STANDBY.message("report", signed=dict)

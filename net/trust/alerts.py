@@ -46,11 +46,14 @@ RULES = {
 
 class Violation(Exception):
     """A failed check inside the trust code: the replica turns it into an IntegrityAlert
-    naming the same party, seat and rule."""
+    naming the same party, seat and rule. ``signed``: what else proves it, signed by
+    whoever signed it (the alert's evidence, after the entries)."""
 
-    def __init__(self, party: str, seat: int | None, rule: str, detail: str):
+    def __init__(self, party: str, seat: int | None, rule: str, detail: str,
+                 signed: list | None = None):
         super().__init__(detail)
         self.party, self.seat, self.rule, self.detail = party, seat, rule, detail
+        self.signed = signed or []
 
 
 @dataclass

@@ -83,6 +83,9 @@ WIRE.message("end", reason=str, head=int)
 #: player (``signed``: its handover, ``takeover.hand_over``), whose standby is at
 #: ``address``:``port`` (sessions.succession).
 WIRE.message("handover", signed=dict, address=str, port=int)
+#: peer -> host: this player stopped at an alert and says why, with its signed evidence
+#: (``trust.reports``; the host's person is told; no answer).
+WIRE.message("report", signed=dict)
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,11 @@ def refused_message(reason: str) -> dict:
     return {"type": REFUSED, "reason": reason}
 
 
+#: The reason a host gives, in an "error", as it closes the link of a client that did not
+#: answer the deal in time (``deal_watch``): that client, if it did answer on that link,
+#: can tell the host had its message (``trust.peer.deliveries``).
+NO_ANSWER = "your client did not answer the deal in time"
+
 #: The reason a host gives a second live connection for one seat (one identity, two copies
 #: of the app). The seat is still the key's: the refused client keeps its way back.
 SEAT_IN_USE = ("your seat is being played from another Parlour with the same identity "

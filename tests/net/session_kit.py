@@ -49,7 +49,6 @@ class Table:
         i = len(self.guests)
         events = self.guest_events.setdefault(i, [])
         kw.setdefault("bot_level", "random")
-        kw.setdefault("stop_on_alert", True)
         kw.setdefault("state_dir", self.tmp / f"guest{i}")
         guest = GuestCore(identity, address="127.0.0.1", port=self.host.port,
                           fingerprint=self.host.identity.fingerprint, timings=self.timings,

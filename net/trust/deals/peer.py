@@ -20,9 +20,10 @@ raises a ``Violation`` or returns what to do once every check has passed (a comm
   ``waits_for`` and ``restarted_silent``: whom the deal waits for, and why it went on
   without them, for this seat's person.
 
-``PeerTable`` is what a part reads of its replica, when asked; its writes are
-``close_hand``, when the hand's last entry (``reveal``) is accepted, and ``name``, a
-player's cheat the table goes on after.
+``PeerTable`` is what a part reads of its replica, when asked — ``deliveries`` among it:
+which of this client's deal messages the host had, as its session saw them go — and its
+writes are ``close_hand``, when the hand's last entry (``reveal``) is accepted, and
+``name``, a player's cheat the table goes on after.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class PeerTable:
     live: Callable  # () -> whether the message being read came live (not in a sync)
     close_hand: Callable  # (scores, winner) -> None: the hand's last entry was accepted
     name: Callable  # (Violation) -> None: a player's proven cheat, named; the table goes on
+    deliveries: Callable  # () -> Deliveries: which of this client's deal messages the host had
 
     @property
     def key(self) -> bytes:

@@ -50,6 +50,7 @@ from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.entries import (DropBody, EntryBody, EntryError, HandBody, OptionBody, RejoinBody, SeatBody,
                                StartBody, TableBody, TakeoverBody)
 from net.trust.peer import witness
+from net.trust.peer.deliveries import Deliveries
 from net.trust.peer.live import shown_hand
 from net.trust.reports import Report
 from net.trust.log import Chain, HeldLog
@@ -120,13 +121,15 @@ class PeerReplica:
         self.clock = clock  # the deal's deadlines are timed on this peer's own clock
         self.deadline, self.slack = deadline, slack
         self.standing: dict | None = None  # this player's signed standing in a takeover
+        self.deliveries = Deliveries()  # which of our deal messages the host had (the session's)
         self._live = False  # the message being read is a live entry, not a catch-up sync
         self._named: list[Violation] = []  # players' cheats named by the entry being applied
         self._table = PeerTable(identity, table, lambda n: self.rng(n), lambda: self.clock(),
                                 deadline, slack, lambda: self.game,
                                 lambda: self.seats, lambda: self.seat, lambda: self.host_key,
                                 lambda: self.host_seat, lambda: self.log, lambda: self.scores,
-                                lambda: self._live, self._close_hand, self._named.append)
+                                lambda: self._live, self._close_hand, self._named.append,
+                                lambda: self.deliveries)
         self._rebuilt: tuple | None = None  # (view, the position rebuilt from it): ``decision_state``
 
     # -- who am I ------------------------------------------------------------------------
@@ -289,7 +292,7 @@ class PeerReplica:
         checked against (this hand's entries, or the last few between hands)."""
         start = self._evidence_start() if start is None else start
         return IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table, seq,
-                              [s.wire for s in self.log[start:]] + [failing])
+                              [s.wire for s in self.log[start:]] + [failing] + v.signed)
 
     def _evidence_start(self) -> int:
         return self.hand.commit_seq if self.hand is not None else max(0, len(self.log) - 8)

@@ -179,6 +179,7 @@ class MentalPeer(PeerDeal):
             verdict = allowed(body, record, setup, facts)
         except RestartRefused as exc:
             raise self._violation("deal", entry, str(exc)) from None
+        self._not_withheld(record, entry)
         sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
         silent = self.restarts.silent(record, setup, self.t.clock())
 
@@ -196,6 +197,28 @@ class MentalPeer(PeerDeal):
             self.hand = CheckedHand(entry.seq)
             self._sends.extend(sends)
         return commit
+
+    def _not_withheld(self, record: dict, entry) -> None:
+        """A restart that drops this client's own party, as if it had not answered: a
+        Violation naming the host if the host had a deal message of ours for this attempt
+        — sent on a link it cut for silence well after (``Deliveries``) — and never
+        logged it. Our own signed messages go with the alert: no one else can time them,
+        but anyone can see they were made."""
+        me = self.party.client.me
+        if self.party.onlooker or me not in record["dropped"] or record["reason"] not in ("dropped", "void"):
+            return
+        context = self.setup.context
+        logged = {body.signed["sig"] for e in self.t.log()[self.hand.commit_seq:]
+                  if isinstance(body := e.content, MentalBody) and body.party == me and body.signed}
+        withheld = [(envelope, ahead) for envelope, ahead in self.t.deliveries().had(self.t.slack)
+                    if envelope["sig"] not in logged and envelope["body"].get("hand") == context.hand
+                    and envelope["body"].get("attempt") == context.attempt]
+        if withheld:
+            envelope, ahead = withheld[0]
+            raise Violation(HOST, self.t.host_seat(), "deal", f"entry {entry.seq}: the host restarted "
+                            "the deal without my seat, as if my client had not answered, yet it had "
+                            f"my {envelope['body'].get('type')} from {ahead:.1f} s before it closed my "
+                            "link, and never logged it", [e for e, _ in withheld])
 
     def _on_mental_dealt(self, body: MentalDealtBody, entry, message):
         if self.cheat is not None:
