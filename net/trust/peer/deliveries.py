@@ -25,8 +25,10 @@ class Deliveries:
     cuts: dict[int, float] = field(default_factory=dict)  # link -> when the host cut it
 
     def sending(self, envelope: dict, link: int, now: float) -> None:
-        """This client sent ``envelope`` (a deal message) on ``link`` at ``now``."""
-        self.sent.append((envelope, link, now))
+        """This client sent ``envelope`` (a deal message) on ``link`` at ``now`` (those of
+        an earlier deal are forgotten: only the one under way can be restarted)."""
+        deal = _deal_of(envelope)
+        self.sent = [s for s in self.sent if _deal_of(s[0]) == deal] + [(envelope, link, now)]
 
     def cut(self, link: int, now: float) -> None:
         """The host closed ``link`` at ``now``, saying this client did not answer in time."""
@@ -41,3 +43,9 @@ class Deliveries:
             if cut is not None and cut - when >= slack:
                 had.append((envelope, cut - when))
         return had
+
+
+def _deal_of(envelope: dict) -> tuple:
+    """The deal a deal message is for: (hand, attempt)."""
+    body = envelope.get("body") or {}
+    return body.get("hand"), body.get("attempt")

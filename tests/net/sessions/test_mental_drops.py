@@ -30,17 +30,25 @@ STEADY = Timings.quick(timeout=5.0)
 
 
 def mute_deal(guest) -> None:
-    """The guest's client stops sending deal messages (it hangs in the shuffle)."""
+    """The guest's client stops sending deal messages (it hangs in the shuffle: its
+    replica makes none — a client that sent one and saw it withheld would say so)."""
     real = guest._from_host
 
     def muted(msg):
-        link = guest.link
-        send = link.send
-        link.send = lambda out: None if out.get("type") == "mental" else send(out)
+        replica = guest.replica
+        if replica is None:
+            return real(msg)
+        receive = replica.receive
+
+        def quiet(message):
+            out = receive(message)
+            out.sends = [s for s in out.sends if s.get("type") != "mental"]
+            return out
+        replica.receive = quiet
         try:
             real(msg)
         finally:
-            del link.send
+            del replica.receive
     guest._from_host = muted
 
 

@@ -187,18 +187,26 @@ def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, private)
 
 
 def mute_reveals(guest) -> None:
-    """The guest's client stays connected but never sends its reveal at the hand's end."""
+    """The guest's client stays connected but never sends its reveal at the hand's end
+    (its replica makes none: a client that sent it and saw it withheld would say so)."""
     real = guest._from_host
 
     def muted(msg):
-        link = guest.link
-        send = link.send
-        link.send = lambda out: None if out.get("type") == "mental" \
-            and out["signed"]["body"]["type"] == mm.REVEAL else send(out)
+        replica = guest.replica
+        if replica is None:
+            return real(msg)
+        receive = replica.receive
+
+        def quiet(message):
+            out = receive(message)
+            out.sends = [s for s in out.sends if not (
+                s.get("type") == "mental" and s["signed"]["body"]["type"] == mm.REVEAL)]
+            return out
+        replica.receive = quiet
         try:
             real(msg)
         finally:
-            del link.send
+            del replica.receive
     guest._from_host = muted
 
 
