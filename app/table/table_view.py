@@ -297,11 +297,16 @@ class TableView(QWidget):
         self.absences.on_takeover(event)
 
     def on_alert(self, event: dict) -> None:
-        seat = event.get("seat")
         names = self.names()
-        who = names[seat] if seat is not None and seat < len(names) else "the table"
-        self.banner.show_alert(who, event.get("rule", "a check failed"), event.get("detail", ""),
-                               event.get("evidence_path"), bool(event.get("goes_on")))
+
+        def name(seat, otherwise: str) -> str:
+            return names[seat] if isinstance(seat, int) and seat < len(names) else otherwise
+        reporter = event.get("reported_by")
+        self.banner.show_alert(name(event.get("seat"), "the table"), event.get("rule", "a check failed"),
+                               event.get("detail", ""), event.get("evidence_path"),
+                               bool(event.get("goes_on")),
+                               None if reporter is None else name(reporter, "another player"),
+                               event.get("checked", True))
 
     def on_error(self, event: dict) -> None:
         """A refusal of your own action: it stays readable until the game moves on, and
