@@ -120,9 +120,9 @@ def sent_and_report_vectors() -> dict:
     message with the host's signature over what it sent, and the player's report of it."""
     host, player = identity("host"), identity("player 1")
     chain = Chain(TABLE)
-    for body in [TableBody(m.PROTOCOL, host.public_key, _rook_key(), "Friday night"),
-                 SeatBody(1, "human", player.public_key, "Ann", None, False), DropBody(1)]:
-        signed = chain.make(host, body)
+    for entry in [TableBody(m.PROTOCOL, host.public_key, _rook_key(), "Friday night"),
+                  SeatBody(1, "human", player.public_key, "Ann", None, False), DropBody(1)]:
+        signed = chain.make(host, entry)
         chain.advance(signed)
     message = m.entry_message(signed.wire)
     body = sent.body(message, signed.hash, 1, player.public_key, True, None)

@@ -127,23 +127,31 @@ def write_synced(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=write_synced) -> Path:
-    """Write the alert and its signed entries as JSON; the path, or EvidenceError."""
+def save_new(document: dict, directory: str | os.PathLike, stem: str, what: str,
+             write=write_synced) -> Path:
+    """Write ``document`` as JSON in ``directory``, named ``stem`` (a number after it
+    rather than overwrite an earlier file); the path, or EvidenceError saying where and
+    why ``what`` was not saved."""
     directory = Path(directory)
-    stem = f"alert-{safe_name(alert.table)}-seq{alert.seq if alert.seq is not None else 'none'}-{safe_name(alert.rule)}"
-    data = json.dumps(evidence_document(alert), indent=2, sort_keys=True).encode("utf-8")
+    data = json.dumps(document, indent=2, sort_keys=True).encode("utf-8")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{stem}.json"
         n = 1
-        while path.exists():  # never overwrite earlier evidence
+        while path.exists():  # never overwrite an earlier one
             n += 1
             path = directory / f"{stem}-{n}.json"
         write(path, data)
     except OSError as exc:
-        raise EvidenceError(f"could not save the evidence in {directory}: "
+        raise EvidenceError(f"could not save the {what} in {directory}: "
                             f"{exc.strerror or exc}") from None
     return path
+
+
+def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=write_synced) -> Path:
+    """Write the alert and its signed entries as JSON; the path, or EvidenceError."""
+    stem = f"alert-{safe_name(alert.table)}-seq{alert.seq if alert.seq is not None else 'none'}-{safe_name(alert.rule)}"
+    return save_new(evidence_document(alert), directory, stem, "evidence", write)
 
 
 def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, write=write_synced) -> dict:

@@ -16,7 +16,6 @@ any drop.
 
 from __future__ import annotations
 
-import json
 import platform
 import traceback
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 
 from net.constants import PROTOCOL_VERSION
-from net.trust.alerts import EvidenceError, safe_name, to_json_value, write_synced
+from net.trust.alerts import EvidenceError, safe_name, save_new, to_json_value, write_synced
 
 BUG_FORMAT = "parlour-bug/1"
 
@@ -70,21 +69,8 @@ def report_document(error: OwnError) -> dict:
 
 def save_bug_report(error: OwnError, directory, write=write_synced) -> Path:
     """Write the report as JSON; its path, or EvidenceError saying why it was not."""
-    directory = Path(directory)
     stem = f"bug-{safe_name(error.table)}-seq{error.seq if error.seq is not None else 'none'}"
-    data = json.dumps(report_document(error), indent=2, sort_keys=True).encode("utf-8")
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{stem}.json"
-        n = 1
-        while path.exists():  # never overwrite an earlier report
-            n += 1
-            path = directory / f"{stem}-{n}.json"
-        write(path, data)
-    except OSError as exc:
-        raise EvidenceError(f"could not save the bug report in {directory}: "
-                            f"{exc.strerror or exc}") from None
-    return path
+    return save_new(report_document(error), directory, stem, "bug report", write)
 
 
 def error_event(error: OwnError, directory, write=write_synced) -> dict:

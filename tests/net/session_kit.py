@@ -89,6 +89,31 @@ class Table:
                 f"{deal.sequencer.awaited() if setup else None}, guests {guests}")
 
 
+def mute_client(guest, muted) -> None:
+    """``guest``'s client makes none of the messages ``muted(message)`` picks (it hangs
+    there): its replica's answers to the host go without them. Muted in the client, not
+    on the link — a client that sent one on a link that stayed up and saw it withheld
+    would say so (``trust.peer.deliveries``)."""
+    real = guest._from_host
+
+    def quiet_from_host(msg):
+        replica = guest.replica
+        if replica is None:
+            return real(msg)
+        receive = replica.receive
+
+        def quiet(message):
+            out = receive(message)
+            out.sends = [s for s in out.sends if not muted(s)]
+            return out
+        replica.receive = quiet
+        try:
+            real(msg)
+        finally:
+            del replica.receive
+    guest._from_host = quiet_from_host
+
+
 async def play_as_a_person(guest: GuestCore, events: list[dict], host, done) -> list[tuple]:
     """A person at ``guest``'s seat (no bot: ``events`` are its session's) plays from what
     it is offered until ``done()``: at each of its decisions, once it has seen everything

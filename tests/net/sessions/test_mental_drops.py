@@ -18,7 +18,7 @@ import pytest
 from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.trust.deals.mental import log as ml
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified
+from tests.net.session_kit import Table, assert_all_verified, mute_client
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -30,26 +30,8 @@ STEADY = Timings.quick(timeout=5.0)
 
 
 def mute_deal(guest) -> None:
-    """The guest's client stops sending deal messages (it hangs in the shuffle: its
-    replica makes none — a client that sent one and saw it withheld would say so)."""
-    real = guest._from_host
-
-    def muted(msg):
-        replica = guest.replica
-        if replica is None:
-            return real(msg)
-        receive = replica.receive
-
-        def quiet(message):
-            out = receive(message)
-            out.sends = [s for s in out.sends if s.get("type") != "mental"]
-            return out
-        replica.receive = quiet
-        try:
-            real(msg)
-        finally:
-            del replica.receive
-    guest._from_host = muted
+    """The guest's client stops sending deal messages (it hangs in the shuffle)."""
+    mute_client(guest, lambda out: out.get("type") == "mental")
 
 
 def restarts(table) -> list[dict]:

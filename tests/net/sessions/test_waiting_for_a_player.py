@@ -22,7 +22,7 @@ from net.sessions.events import WHY_CHOSEN, WHY_GONE, WHY_SILENT
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified
+from tests.net.session_kit import Table, assert_all_verified, mute_client
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -187,27 +187,9 @@ def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, private)
 
 
 def mute_reveals(guest) -> None:
-    """The guest's client stays connected but never sends its reveal at the hand's end
-    (its replica makes none: a client that sent it and saw it withheld would say so)."""
-    real = guest._from_host
-
-    def muted(msg):
-        replica = guest.replica
-        if replica is None:
-            return real(msg)
-        receive = replica.receive
-
-        def quiet(message):
-            out = receive(message)
-            out.sends = [s for s in out.sends if not (
-                s.get("type") == "mental" and s["signed"]["body"]["type"] == mm.REVEAL)]
-            return out
-        replica.receive = quiet
-        try:
-            real(msg)
-        finally:
-            del replica.receive
-    guest._from_host = muted
+    """The guest's client stays connected but never sends its reveal at the hand's end."""
+    mute_client(guest, lambda out: out.get("type") == "mental"
+                and out["signed"]["body"]["type"] == mm.REVEAL)
 
 
 def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path):
