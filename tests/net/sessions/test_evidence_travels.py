@@ -25,6 +25,7 @@ from net.trust.alerts import HOST, to_json_value
 from net.trust.values import entry_hash
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import PATIENT, Table
+from tests.net.trust.mental_trust_table import wrong_share_to
 from tests.net.trust_table import identity as ident
 from tests.waits import until
 
@@ -200,3 +201,36 @@ def test_a_restart_for_a_deal_message_the_player_sent_in_time_is_named_by_that_p
         assert word["reported_by"] == VICTIM and word["checked"] is False and word["rule"] == "deal"
         assert "Guest0's client reports that the host broke rule 'deal'" in word["detail"]
         assert not guest.alerts and guest.ended_by != "alert"  # they go on
+
+
+def test_a_wrong_share_from_the_hosts_party_ends_the_table_for_everyone_with_the_reason(
+        arun, tmp_path, monkeypatch):
+    """The host's own client makes a wrong decryption share for seat 2's hand: every guest
+    names the host by the share's rule — seat 2, whose hand cannot open, too: it does not
+    break on reading it and blame the host's "kind" — and leaves with the reason, and the
+    host's person is told each one's report. Nobody waits for a restart that cannot come."""
+    wrong_share_to(monkeypatch, 0, 2)
+
+    async def main():
+        table = Table(tmp_path, game="rook", guests=0, timings=PATIENT,
+                      host_kw={"mental_deal": True, "bot_delay": 0.05})
+        await table.start()
+        try:
+            guests = await standing_by(table)
+            await until(lambda: all(g.ended for g in guests), timeout=30,
+                        what=lambda: f"every guest to stop ({table.where()})")
+            await until(lambda: len([e for e in table.host_events if e["type"] == "alert"]) == 3,
+                        what="the host's person told by each guest")
+            return table
+        finally:
+            await table.close()
+
+    table = arun(main(), timeout=60)
+    for guest in table.guests:
+        assert guest.ended_by == "alert" and guest.fatal is None  # no bug of its own
+        [alert] = guest.alerts
+        assert (alert["seat"], alert["rule"]) == (0, "share"), alert
+        assert "the host's client broke the deal's rule 'share'" in alert["detail"]
+    told = [e for e in table.host_events if e["type"] == "alert"]
+    assert sorted(e["reported_by"] for e in told) == [1, 2, 3]
+    assert all(e["rule"] == "share" and e["checked"] is False for e in told)

@@ -20,8 +20,7 @@ from net.trust.entries import MentalBody
 from net.trust.signing import read_action, seal
 from net.trust.alerts import HOST, PLAYER
 from net.trust.deals.mental import messages as mm
-from net.trust.deals.mental.machine import MentalDeal
-from tests.net.trust.mental_trust_table import MentalTrustTable
+from tests.net.trust.mental_trust_table import MentalTrustTable, wrong_share_to
 from tests.net.trust_table import forge_entries
 
 
@@ -444,20 +443,6 @@ def test_a_secret_move_without_its_commitment_is_refused_and_never_logged():
 
 
 # -- a share that does not check out, and whose it is ------------------------------------------
-
-def wrong_share_to(monkeypatch, maker: int, victim: int) -> None:
-    """Party ``maker``'s client makes a wrong decryption share for the first card dealt
-    to seat ``victim`` (another position's share: a point of the group, the wrong one) —
-    a bug or a cheat, in the batch it publishes and remembers as its own."""
-    real = MentalDeal._my_share
-
-    def wrong(self, position):
-        dealt = self.setup.dealt(victim)
-        if self.me == maker and position == dealt[0]:
-            return real(self, dealt[1])
-        return real(self, position)
-    monkeypatch.setattr(MentalDeal, "_my_share", wrong)
-
 
 def test_a_wrong_share_from_the_hosts_party_is_the_hosts_cheat_named_by_every_peer(monkeypatch):
     """The host's own client makes a wrong share for seat 2's hand: seat 2's client, whose
