@@ -44,6 +44,7 @@ from net.wire import messages as m
 from net.wire.identity import fingerprint
 
 DEADLINE = ("deal-deadline",)
+DECIDE = ("deal-deadline-decide",)
 NOTICE = ("deal-notice",)
 IDLE = ("deal-idle",)
 
@@ -153,6 +154,14 @@ class DealWatch:
 
     # -- the deadline --------------------------------------------------------------------------
     def _deadline(self) -> None:
+        """The deadline has come. An answer that reached this computer in time — read from
+        its link in this same turn of the loop, but not yet taken (the link's reader runs
+        on the next turn) — is taken first: the decision waits that one turn. The client
+        would rightly name a host that cut it for silence while its answer was in
+        (``trust.peer.deliveries``)."""
+        self.timers.later(DECIDE, 0, self._decide)
+
+    def _decide(self) -> None:
         if not self._is_open() or self.takeback.active:  # a restarted host signs nothing yet
             return
         late = self._authority().deal.overdue()

@@ -166,6 +166,7 @@ class GuestCore:
         self.finder = TableFinder(interfaces, table_name, discover_timeout, self.emit)
         self.alerts: list[dict] = []
         self.named: list[dict] = []  # players' cheats named; the table went on
+        self.reported: list[dict] = []  # other players' reports we could not check; we went on
         self.verified: list[dict] = []
         self.errors: list[str] = []
         self.reconnects = 0
@@ -542,9 +543,11 @@ class GuestCore:
         was_names = {s: i.name for s, i in self.replica.seats.items()}
         was_behind = not self.caught_up
         out = self.replica.receive(msg)
-        self._deliveries(msg, out.sends)
+        written = []
         for reply in out.sends:
-            self._linked.send(reply)
+            if self._linked.send(reply):
+                written.append(reply)
+        self._deliveries(msg, written)
         for reason in out.errors:
             self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
@@ -575,12 +578,14 @@ class GuestCore:
         self._check_end()
         self.player.poke()
 
-    def _deliveries(self, msg: dict, sends: list[dict]) -> None:
+    def _deliveries(self, msg: dict, written: list[dict]) -> None:
         """What our replica keeps of our deal messages' way to the host (``deliveries``):
-        each one sent, on this link, and the host closing it for our not answering."""
+        each one written to this link at once (one queued behind others is not counted:
+        when it left is not known here), and the host closing the link for our not
+        answering."""
         replica = self.replica
         assert replica is not None  # (a message from the host reaches a replica)
-        for reply in sends:
+        for reply in written:
             if reply["type"] == m.MENTAL:
                 replica.deliveries.sending(reply["signed"], self.links_made, replica.clock())
         if msg["type"] == m.ERROR and msg["reason"] == m.NO_ANSWER:
@@ -598,7 +603,7 @@ class GuestCore:
         one found on another player's report is theirs to send), then we leave — the
         host sees us go, and the table goes on without us where the rules let it."""
         self.named += self.view.alerts(out.named, goes_on=True)  # a player's cheat: the table goes on
-        self.named += self.view.alerts(out.reported, checked=False)  # another's word: we go on
+        self.reported += self.view.alerts(out.reported, checked=False)  # another's word: we go on
         stopping = self.view.alerts(out.alerts)
         self.alerts += stopping
         if not stopping or self.ended:
@@ -669,7 +674,8 @@ class GuestCore:
         r = self.replica
         return {"table": self.table, "seat": r.seat if r else None,
                 "hands_verified": len(self.verified), "verified": self.verified,
-                "alerts": self.alerts, "named": self.named, "head": r.seq if r else -1,
+                "alerts": self.alerts, "named": self.named, "reported": self.reported,
+                "head": r.seq if r else -1,
                 "scores": list(r.scores) if r and r.scores else None,
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],

@@ -186,7 +186,7 @@ def test_a_restart_for_a_deal_message_the_player_sent_in_time_is_named_by_that_p
         try:
             await until(lambda: victim.alerts, timeout=30, what=lambda: f"the victim's alert ({table.where()})")
             others = [g for g in guests if g is not victim]
-            await until(lambda: all(g.named for g in others), timeout=10, what="the others told")
+            await until(lambda: all(g.reported for g in others), timeout=10, what="the others told")
             return table, victim, others, swallowed
         finally:
             await table.close()
@@ -197,7 +197,7 @@ def test_a_restart_for_a_deal_message_the_player_sent_in_time_is_named_by_that_p
     saved = json.loads(Path(alert["evidence_path"]).read_text())
     assert to_json_value(swallowed[0]) in saved["evidence"]  # its own key share, signed
     for guest in others:
-        [word] = guest.named
+        [word] = guest.reported
         assert word["reported_by"] == VICTIM and word["checked"] is False and word["rule"] == "deal"
         assert "Guest0's client reports that the host broke rule 'deal'" in word["detail"]
         assert not guest.alerts and guest.ended_by != "alert"  # they go on
