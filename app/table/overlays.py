@@ -49,18 +49,23 @@ class AlertBanner(QFrame):
         self.hide()
 
     def show_alert(self, who: str, rule: str, detail: str, evidence: str | None,
-                   goes_on: bool = False, reporter: str | None = None, checked: bool = True) -> None:
-        """``goes_on``: a player's proven cheat the table went on after (the private deal
-        voids the hand and deals it again): said as such, not as a table that stopped.
-        ``reporter``: the player whose client found it and sent its evidence; ``checked``
-        False: this computer could not check it (what that player alone was sent), so it
-        is that player's word, and the game goes on here."""
+                   goes_on: bool = False, forfeit: str = "", reporter: str | None = None,
+                   checked: bool = True) -> None:
+        """``goes_on``: a player's proven cheat the table went on after, said as such, not
+        as a table that stopped; ``forfeit``: what it cost, in words ("Dad's computer played
+        a card it was not allowed to (a revoke): Dad's team forfeits the hand."), or, with
+        none, a log from before forfeits (the hand dealt again). ``reporter``: the player
+        whose client found it and sent its evidence; ``checked`` False: this computer could
+        not check it (what that player alone was sent), so it is that player's word, and
+        the game goes on here."""
         if reporter is not None and not checked:
             title = (f"\u26a0 {reporter}'s computer reports that {who} broke a rule ({rule}) — "
                      "not something this computer can check")
+        elif forfeit:
+            title = f"\u26a0 {forfeit} The game goes on."
         elif goes_on:
-            title = (f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again "
-                     "and the game goes on")
+            title = f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again " \
+                    "and the game goes on"
         else:
             title = f"\u26a0 Integrity alert — {who}: {rule}"
             if reporter is not None:

@@ -298,15 +298,24 @@ class TableView(QWidget):
 
     def on_alert(self, event: dict) -> None:
         names = self.names()
+        seat = event.get("seat")
 
-        def name(seat, otherwise: str) -> str:
-            return names[seat] if isinstance(seat, int) and seat < len(names) else otherwise
+        def name(who, otherwise: str) -> str:
+            return names[who] if isinstance(who, int) and who < len(names) else otherwise
+        forfeit = ""
+        if event.get("forfeits"):  # a player's proven cheat: that side forfeits the hand
+            forfeit = vm.forfeit_sentence(self.data.info, names, seat, event.get("did", ""))
+            number = self.hand_number
+            self.data.notes.append((number, f"Hand {number} forfeited: {forfeit}" if number
+                                    else f"Hand forfeited: {forfeit}"))
         reporter = event.get("reported_by")
-        self.banner.show_alert(name(event.get("seat"), "the table"), event.get("rule", "a check failed"),
+        self.banner.show_alert(name(seat, "the table"), event.get("rule", "a check failed"),
                                event.get("detail", ""), event.get("evidence_path"),
-                               bool(event.get("goes_on")),
+                               bool(event.get("goes_on")), forfeit,
                                None if reporter is None else name(reporter, "another player"),
                                event.get("checked", True))
+        if forfeit:
+            self.refresh()
 
     def on_error(self, event: dict) -> None:
         """A refusal of your own action: it stays readable until the game moves on, and
