@@ -603,7 +603,7 @@ class GuestCore:
         one found on another player's report is theirs to send), then we leave — the
         host sees us go, and the table goes on without us where the rules let it."""
         self.named += self.view.alerts(out.named, goes_on=True)  # a player's cheat: the table goes on
-        self.reported += self.view.alerts(out.reported, checked=False)  # another's word: we go on
+        self.reported += self.view.alerts(out.reported)  # another player's word: we go on
         stopping = self.view.alerts(out.alerts)
         self.alerts += stopping
         if not stopping or self.ended:

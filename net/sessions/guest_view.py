@@ -156,21 +156,18 @@ class GuestView:
             return
         self.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
 
-    def alerts(self, alerts: list, goes_on: bool = False, checked: bool = True) -> list[dict]:
+    def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
         """Tell the person of each integrity alert, its evidence saved first; the events.
         ``goes_on``: a player's proven cheat named while the table goes on (at the
-        ``hand_end`` that forfeits the hand; at a restart in a log before protocol 8);
-        ``checked`` False: another player's report this client could not check (its word,
-        told as such). An alert found on another player's report says whose
-        (``reported_by``)."""
+        ``hand_end`` that forfeits the hand; at a restart in a log before protocol 8). An
+        alert another player's client found says whose (``reported_by``), and whether it
+        was checked here (``checked``) or is that player's word."""
         events: list[dict] = []
         for alert in alerts:
             event: dict = dict(alert_event(alert, self._subdir("evidence")))
             if goes_on:
                 failing = (alert.evidence[-1] or {}).get("entry") or {}
                 event = named_event(event, failing.get("kind") == "hand_end")
-            if alert.reported_by is not None:
-                event["checked"] = checked
             events.append(event)
             self.emit(event)
         return events

@@ -848,9 +848,10 @@ class HostView:
         who = "this computer" if report.party == HOST else f"the player in seat {report.accused}"
         alert = IntegrityAlert(report.accused, report.party, report.rule,
                                f"{name}'s client reports that {who} broke rule {report.rule!r}: "
-                               f"{report.detail}", table_of(auth), report.seq,
-                               report.entries + [report.signed], report.sent, report.seat)
-        self.emit(dict(alert_event(alert, self.evidence), checked=False))
+                               f'"{report.detail}"', table_of(auth), report.seq,
+                               report.entries + [report.signed], report.sent, report.seat,
+                               checked=False)
+        self.emit(alert_event(alert, self.evidence))
 
     def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)

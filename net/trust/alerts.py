@@ -70,8 +70,13 @@ class IntegrityAlert:
     # when the alert is about an entry message (None: a heartbeat, a player's cheat).
     sent: dict | None = None
     reported_by: int | None = None  # the seat whose client found it (a player's report)
+    # False: that player's word, not checked here (what it alone was sent); its detail is
+    # the whole sentence, saying who says what
+    checked: bool = True
 
     def __str__(self) -> str:
+        if not self.checked:
+            return self.detail
         who = "the host" if self.party == HOST else f"the player in seat {self.seat}"
         return f"{who} broke rule {self.rule!r}: {self.detail}"
 
@@ -111,7 +116,7 @@ def evidence_document(alert: IntegrityAlert) -> dict:
             "seat": alert.seat, "party": alert.party, "rule": alert.rule,
             "rule_text": RULES.get(alert.rule, ""), "detail": alert.detail,
             "evidence": to_json_value(alert.evidence), "sent": to_json_value(alert.sent),
-            "reported_by": alert.reported_by}
+            "reported_by": alert.reported_by, "checked": alert.checked}
 
 
 def safe_name(text: str) -> str:
@@ -166,5 +171,5 @@ def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, writ
     event = {"type": "alert", "seat": alert.seat, "rule": alert.rule, "detail": detail,
              "evidence_path": path}
     if alert.reported_by is not None:
-        event["reported_by"] = alert.reported_by
+        event["reported_by"], event["checked"] = alert.reported_by, alert.checked
     return event

@@ -20,7 +20,7 @@ def test_a_report_checked_here_says_who_found_it(qtbot, window):
     bridge, _game, _state = sit_at(window, HORSESHOES, lambda s: s.phase == "play")
     table = window.table
     bridge.deliver({"type": "alert", "seat": 0, "rule": "privacy", "evidence_path": "/tmp/e.json",
-                    "detail": "… — found by Maya's client and checked here: …",
+                    "detail": "found by Maya's client (…) and checked here: …",
                     "reported_by": REPORTER, "checked": True})
     settle()
     assert table.banner.isVisible()

@@ -48,10 +48,10 @@ def weigh(replica, report: Report) -> Finding | None:
         return entries
     name = _name(replica, report.seat)
     failing = next((e for e in entries if e.seq == report.seq), None)
-    why = _shown(replica, report, failing) if failing is not None else None
+    why = _shown(replica, report, failing, name) if failing is not None else None
     if why is None:
         return _word(replica, report, entries, f"{name}'s client reports")
-    detail = f"{report.detail} — found by {name}'s client and checked here: {why}"
+    detail = f"found by {name}'s client ({report.detail}) and checked here: {why}"
     return Finding(_alert(replica, report, entries, report.rule, detail), True)
 
 
@@ -75,9 +75,9 @@ def _word(replica, report: Report, entries: list[SignedEntry], said: str) -> Fin
     if report.sent is not None and _sent_problem(replica, report) is not None:
         unsigned = " (what it says the host sent it does not bear the host's signature)"
     who = "the host" if report.party == HOST else f"the player in seat {report.accused}"
-    detail = f"{said} that {who} broke rule {report.rule!r}{unsigned}: {report.detail}"
+    detail = f'{said} that {who} broke rule {report.rule!r}{unsigned}: "{report.detail}"'
     alert = _alert(replica, report, entries, report.rule, detail)
-    alert.party, alert.seat = report.party, report.accused
+    alert.party, alert.seat, alert.checked = report.party, report.accused, False
     return Finding(alert, False)
 
 
@@ -115,7 +115,7 @@ def _sent_problem(replica, report: Report) -> str | None:
     return sent_.problem(replica.host_key, sent["message"], sent["seat"], sent["key"], sent["live"])
 
 
-def _shown(replica, report: Report, failing: SignedEntry) -> str | None:
+def _shown(replica, report: Report, failing: SignedEntry, name: str) -> str | None:
     """Why the host's own signature over what it sent the reporter with ``failing``
     proves the report's claim, or None if it does not (or cannot be told here)."""
     if report.party != HOST or _sent_problem(replica, report) is not None:
@@ -126,9 +126,9 @@ def _shown(replica, report: Report, failing: SignedEntry) -> str | None:
     if message["entry"] != failing.wire:
         return None
     if report.rule == "drop":
-        return _false_drop(report, failing, sent["live"])
+        return _false_drop(report, failing, sent["live"], name)
     if report.rule in ("privacy", "private-view"):
-        return _leak(replica, report, failing.entry, message)
+        return _leak(replica, report, failing.entry, message, name)
     if report.rule == "state-hash":
         public = message["public"]
         claimed = failing.entry.state_hash
@@ -137,29 +137,30 @@ def _shown(replica, report: Report, failing: SignedEntry) -> str | None:
     return None
 
 
-def _false_drop(report: Report, failing: SignedEntry, live: bool) -> str | None:
+def _false_drop(report: Report, failing: SignedEntry, live: bool, name: str) -> str | None:
     try:
         body = failing.content
     except EntryError:
         return None
     if isinstance(body, DropBody) and body.seat == report.seat and live:
-        return ("the host's own signature says it sent that player its own seat's drop on a "
-                "link that was up (an honest host closes the link first)")
+        return (f"the host's own signature says it sent {name} its own seat's drop on a link "
+                "that was up (an honest host closes the link first)")
     return None
 
 
-def _leak(replica, report: Report, entry: Entry, message: dict) -> str | None:
+def _leak(replica, report: Report, entry: Entry, message: dict, name: str) -> str | None:
     private = message["private"]
     view, action = private["view"], private["action"]
     if view is not None and view.get("seat") != report.seat:
-        return (f"the host's own signature says it sent that player the private view of seat "
-                f"{view.get('seat')}")
+        seat = view.get("seat")
+        whose = f"seat {seat} ({_name(replica, seat)})" if isinstance(seat, int) else "another seat"
+        return f"the host's own signature says it sent {name} the private view of {whose}"
     if action is not None and not is_my_secret(entry, report.seat):
-        return "the host's own signature says it sent that player another seat's secret move"
+        return f"the host's own signature says it sent {name} another seat's secret move"
     hand = replica.hand
     this_hand = hand is not None and entry.seq >= hand.commit_seq
     if view is not None and this_hand and replica.deal.dealt_to_own_client(report.seat):
-        return ("the host's own signature says it sent that player a private view, while its "
+        return (f"the host's own signature says it sent {name} a private view, while {name}'s "
                 "cards are its own client's alone (the private deal)")
     mine = own_cards(hand.shadow, replica.seat, hand.playing) if this_hand and hand is not None \
         and hand.dealt and replica.seat != report.seat else None
@@ -171,6 +172,5 @@ def _leak(replica, report: Report, entry: Entry, message: dict) -> str | None:
     seen = sorted(shown & mine)
     if seen:
         cards = ", ".join(deck.name(c) for c in seen)
-        return (f"the host's own signature says it sent that player cards this seat holds "
-                f"({cards})")
+        return f"the host's own signature says it sent {name} cards this seat holds ({cards})"
     return None

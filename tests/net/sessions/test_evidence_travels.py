@@ -114,7 +114,8 @@ def test_a_false_private_view_told_to_one_guest_is_named_by_every_guest_within_2
             assert "reported_by" not in alert  # its own finding
         else:
             assert alert["reported_by"] == VICTIM and alert["checked"] is True, alert
-            assert "found by Guest0's client and checked here" in alert["detail"]
+            assert "found by Guest0's client (" in alert["detail"]
+            assert "the host's own signature says it sent Guest0" in alert["detail"]
         assert at - liar.at < WITHIN, f"seat {seat} named the host {at - liar.at:.2f} s after the lie"
     assert all(g.ended and g.ended_by == "alert" for g in table.guests)  # nobody left waiting
     # the host's person is told too, as the victim's word

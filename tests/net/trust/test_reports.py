@@ -66,7 +66,7 @@ def assert_checked_by_the_others(table, report, rule):
         alert = table.replicas[seat].halted
         assert out.alerts == [alert] and not out.reported, (seat, out)
         assert (alert.party, alert.seat, alert.rule, alert.reported_by) == (HOST, 0, rule, VICTIM)
-        assert "found by P1's client and checked here" in alert.detail
+        assert "found by P1's client (" in alert.detail and ") and checked here: " in alert.detail
 
 
 def test_a_private_view_of_another_seat_told_to_one_player_is_checked_by_every_other():
