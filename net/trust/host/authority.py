@@ -445,7 +445,11 @@ class HostAuthority:
         signed for that seat as sent live (``sent``). ``out`` None: an entry replayed,
         what each seat was sent only recorded (for its rejoin)."""
         public = self.deal.public_view()
-        digest = self.deal.public_digest()
+        entry = signed.entry
+        if entry.kind == "action" and entry.state_hash is not None and public is not None:
+            digest: str | None = entry.state_hash  # a move's public view is the one it signs
+        else:
+            digest = self.deal.public_digest()
         secret = self.deal.secret_of(signed.seq) if signed.kind == "action" else None
         privates = {}
         for seat, fp in self.peers().items():
