@@ -30,7 +30,7 @@ QLabel#turnStatus[problem="true"] { color: #ffcdd2; font-weight: bold; }
 QFrame#decisionPanel { background: rgba(0,0,0,0.4); border: 1px solid rgba(244,196,48,0.6);
     border-radius: 10px; }
 QLabel#decisionTitle { font-weight: bold; font-size: 12pt; }
-QLabel#note, QLabel#typedHint { color: #d7e8dc; font-size: 10pt; }
+QLabel#note, QLabel#typedHint, QLabel#inviteDetails { color: #d7e8dc; font-size: 10pt; }
 QPushButton { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; border-radius: 8px;
     padding: 6px 14px; font-weight: bold; }
 QPushButton:hover { background: #fff8dc; border-color: #f4c430; }
