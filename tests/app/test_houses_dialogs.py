@@ -58,10 +58,48 @@ def test_an_invitation_that_cannot_be_made_says_why(qtbot):
     host, bridge = FakeHost(), EventBridge()
     dialog = InviteDialog(host, bridge, 1, "to your left")
     qtbot.addWidget(dialog)
-    bridge.deliver(invite_event("failed", code="", seat=1,
-                                message="Can't reach the invitation service at ws://x:4000/v1."))
+    dialog.show()
+    bridge.deliver({**invite_event("failed", code="", seat=1,
+                                   message="Can't reach the invitation service. Check this "
+                                           "computer's internet connection."),
+                    "details": "Invitation service: ws://x:4000/v1"})
     qtbot.waitUntil(lambda: "Can't reach the invitation service" in dialog.status.text())
     assert dialog.new_button.isEnabled()
+    # the address is on a line of its own, under the sentence
+    assert dialog.details.isVisible() and dialog.details.text() == "Invitation service: ws://x:4000/v1"
+
+
+def test_the_invitation_says_they_typed_it_then_that_they_are_in(qtbot):
+    host, bridge = FakeHost(), EventBridge()
+    dialog = InviteDialog(host, bridge, 3, "across")
+    qtbot.addWidget(dialog)
+    bridge.deliver(invite_event("waiting"))
+    bridge.deliver(invite_event("joining"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
+    bridge.deliver(invite_event("used"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They're in. You can close this.")
+
+
+def test_a_code_spent_with_nobody_in_is_replaced_at_once_saying_why(qtbot):
+    """Something that is not Parlour used the code (or no connection came): the code was
+    right, so this is no guess at it — a new code at once, and why, until it is typed."""
+    host, bridge = FakeHost(), EventBridge()
+    dialog = InviteDialog(host, bridge, 3, "across")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    bridge.deliver(invite_event("waiting"))
+    qtbot.waitUntil(lambda: dialog.code_label.text() == "7-guitarist-revenge")
+    why = "Something that is not Parlour used that code, so nobody has joined, and the code no longer works."
+    bridge.deliver(invite_event("spent", message=why))
+    qtbot.waitUntil(lambda: host.asked == [3, 3])  # the next code, asked for at once
+    assert dialog.status.text() == why and "They're in" not in dialog.status.text()
+    assert not dialog.copy_button.isEnabled()  # the spent code is not offered
+    bridge.deliver(invite_event("waiting", code="12-banjo-miracle"))
+    qtbot.waitUntil(lambda: dialog.code_label.text() == "12-banjo-miracle")
+    assert dialog.status.text().startswith(why) and "new code" in dialog.status.text()
+    assert dialog.copy_button.isEnabled()
+    bridge.deliver(invite_event("joining", code="12-banjo-miracle"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
 
 
 def test_join_by_code_checks_what_is_typed_and_tidies_it(qtbot):
@@ -77,6 +115,20 @@ def test_join_by_code_checks_what_is_typed_and_tidies_it(qtbot):
     dialog.field.setText("  7 Guitarist  revenge ")
     assert dialog.join_button.isEnabled() and dialog.problem.text() == ""
     assert dialog.code() == "7-guitarist-revenge"
+
+
+def test_join_by_code_refuses_words_that_are_not_code_words(qtbot):
+    """Each code allows one try: a word that is not a code word must not spend it."""
+    dialog = JoinCodeDialog()  # the words load in the background, from the library's list
+    qtbot.addWidget(dialog)
+    dialog.field.setText("42 zzz qqq")
+    qtbot.waitUntil(lambda: dialog.words.rowCount() == 512, timeout=60000)  # (importing the library)
+    assert not dialog.join_button.isEnabled()
+    assert dialog.problem.text() == "“zzz” is not one of the code words. Check the code with the host."
+    dialog.field.setText("7 revenge guitarist")
+    assert not dialog.join_button.isEnabled() and "order" in dialog.problem.text()
+    dialog.field.setText("7 guitarist revenge")
+    assert dialog.join_button.isEnabled() and dialog.problem.text() == ""
 
 
 def test_join_by_code_offers_the_words_of_the_code_list(qtbot):
