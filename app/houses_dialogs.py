@@ -100,9 +100,8 @@ class InviteDialog(QDialog):
         if state == "waiting":
             self.code = event.get("code", "")
             self.code_label.setText(self.code)
-            waiting = "Waiting for them to type it…"
-            self.status.setText(f"{self.note} Here is a new code: read this one out. {waiting}"
-                                if self.note else waiting)
+            self.status.setText(f"{self.note} Here is a new code to read out." if self.note
+                                else "Waiting for them to type it…")
             self.note = ""
             self.copy_button.setEnabled(True)
             self.copy_button.setText("Copy")
@@ -125,10 +124,16 @@ class InviteDialog(QDialog):
             self._show_details(event.get("details", ""))
             self.copy_button.setEnabled(False)
         self.new_button.setEnabled(True)
+        self._fit()
 
     def _show_details(self, details: str) -> None:
         self.details.setText(details)
         self.details.setVisible(bool(details))
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow to what is said now (a longer sentence would otherwise be cut off)."""
+        self.adjustSize()
 
     def _copy(self) -> None:
         if self.code:

@@ -74,5 +74,6 @@ QTabWidget::pane { border: 1px solid rgba(255,255,255,0.2); }
 QTabBar::tab { background: rgba(0,0,0,0.3); padding: 6px 12px; }
 QTabBar::tab:selected { background: rgba(244,196,48,0.35); }
 QTextBrowser { background: #fdf6e3; color: #1b3a2a; }
+QMessageBox QTextEdit { background: #fdf6e3; color: #1b3a2a; }
 QToolTip { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; }
 """

@@ -12,6 +12,7 @@ from app.settings import SettingsDialog
 from app.theme import STYLE
 import net.houses as houses
 from net.houses import code_words
+from net.houses.tables import SPENT
 
 
 class FakeHost:
@@ -69,37 +70,35 @@ def test_an_invitation_that_cannot_be_made_says_why(qtbot):
     assert dialog.details.isVisible() and dialog.details.text() == "Invitation service: ws://x:4000/v1"
 
 
-def test_the_invitation_says_they_typed_it_then_that_they_are_in(qtbot):
-    host, bridge = FakeHost(), EventBridge()
-    dialog = InviteDialog(host, bridge, 3, "across")
-    qtbot.addWidget(dialog)
-    bridge.deliver(invite_event("waiting"))
-    bridge.deliver(invite_event("joining"))
-    qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
-    bridge.deliver(invite_event("used"))
-    qtbot.waitUntil(lambda: dialog.status.text() == "They're in. You can close this.")
-
-
 def test_a_code_spent_with_nobody_in_is_replaced_at_once_saying_why(qtbot):
-    """Something that is not Parlour used the code (or no connection came): the code was
+    """Something that is not Parlour used the code, or no connection came: the code was
     right, so this is no guess at it — a new code at once, and why, until it is typed."""
     host, bridge = FakeHost(), EventBridge()
     dialog = InviteDialog(host, bridge, 3, "across")
     qtbot.addWidget(dialog)
+    dialog.setStyleSheet(STYLE)  # as under the app's window
     dialog.show()
+    qtbot.waitExposed(dialog)
     bridge.deliver(invite_event("waiting"))
     qtbot.waitUntil(lambda: dialog.code_label.text() == "7-guitarist-revenge")
-    why = "Something that is not Parlour used that code, so nobody has joined, and the code no longer works."
-    bridge.deliver(invite_event("spent", message=why))
+    bridge.deliver(invite_event("joining"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
+    why = SPENT["relay-there"]
+    bridge.deliver({**invite_event("spent", message=why), "details": "Relay: tcp:relay.example:4001"})
     qtbot.waitUntil(lambda: host.asked == [3, 3])  # the next code, asked for at once
     assert dialog.status.text() == why and "They're in" not in dialog.status.text()
     assert not dialog.copy_button.isEnabled()  # the spent code is not offered
+    assert dialog.details.text() == "Relay: tcp:relay.example:4001" and "tcp:" not in why
     bridge.deliver(invite_event("waiting", code="12-banjo-miracle"))
     qtbot.waitUntil(lambda: dialog.code_label.text() == "12-banjo-miracle")
-    assert dialog.status.text().startswith(why) and "new code" in dialog.status.text()
+    assert dialog.status.text() == f"{why} Here is a new code to read out."
     assert dialog.copy_button.isEnabled()
+    # the dialog grew to the longer sentence: none of it is cut off
+    qtbot.waitUntil(lambda: dialog.status.height() >= dialog.status.heightForWidth(dialog.status.width()))
     bridge.deliver(invite_event("joining", code="12-banjo-miracle"))
     qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
+    bridge.deliver(invite_event("used", code="12-banjo-miracle"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They're in. You can close this.")
 
 
 def test_join_by_code_checks_what_is_typed_and_tidies_it(qtbot):
