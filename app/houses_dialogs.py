@@ -109,8 +109,10 @@ class InviteDialog(QDialog):
             return  # an older code's news
         elif state == "joining":
             self.status.setText("They typed the code. Connecting…")
+            self._show_details("")  # (the last code's problem is not this one's)
         elif state == "used":
             self.status.setText("They're in. You can close this.")
+            self._show_details("")
         elif state == "spent":
             # The right code was typed, so this is no guess at it: a new one at once.
             self.note = event.get("message") or "That code was used, but nobody has joined."

@@ -97,6 +97,7 @@ def test_a_code_spent_with_nobody_in_is_replaced_at_once_saying_why(qtbot):
     qtbot.waitUntil(lambda: dialog.status.height() >= dialog.status.heightForWidth(dialog.status.width()))
     bridge.deliver(invite_event("joining", code="12-banjo-miracle"))
     qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
+    assert not dialog.details.isVisible()  # the last code's relay is not this one's news
     bridge.deliver(invite_event("used", code="12-banjo-miracle"))
     qtbot.waitUntil(lambda: dialog.status.text() == "They're in. You can close this.")
 
