@@ -173,3 +173,25 @@ def test_the_servers_for_other_houses_are_settings(qtbot, settings):
     finally:
         houses.configure()
     assert houses.SETTINGS.mailbox == houses.DEFAULT_MAILBOX
+
+
+def test_a_join_that_failed_keeps_the_servers_address_behind_show_details(qtbot, window):
+    """The sentence says "the relay"; the address is under Show Details, and readable
+    there (it was cream on white under the window's style)."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QTextEdit
+
+    from tests.app.test_app_mistakes import _contrast
+    window.show_problem("Couldn't join the table",
+                        "Couldn't join by code: this computer can't reach the relay that links "
+                        "it to the host's house.", "Relay: tcp:relay.example:4001")
+    qtbot.waitUntil(lambda: window.problem_box is not None and window.problem_box.isVisible())
+    box = window.problem_box
+    assert "tcp:" not in box.text() and box.detailedText() == "Relay: tcp:relay.example:4001"
+    details = box.findChild(QTextEdit)
+    assert details is not None
+    details.show()
+    details.ensurePolished()
+    palette = details.palette()
+    text, ground = palette.color(QPalette.Text), palette.color(QPalette.Base)
+    assert _contrast(text, ground) >= 4.5, (text.name(), ground.name())
