@@ -139,8 +139,8 @@ def parlour_said(versions: dict | None) -> dict | None:
 
 
 def other_version(said: dict) -> bool:
-    """Whether a Parlour on the other side speaks another version of the protocol (one
-    that says none is older than this check, and is left to the TLS handshake)."""
+    """Whether a Parlour on the other side speaks another version of the protocol (a
+    Parlour that names none is older than this check: the TLS handshake judges it)."""
     return "protocol" in said and said["protocol"] != PROTOCOL_VERSION
 
 
