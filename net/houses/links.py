@@ -35,6 +35,7 @@ import struct
 import time
 from collections.abc import Callable
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from twisted.internet import defer, protocol
 from twisted.internet.base import DelayedCall
@@ -49,7 +50,8 @@ from wormhole._hints import parse_hint_argv
 from wormhole._status import ConnectedPeer, ReconnectingPeer
 
 from net.constants import PROTOCOL_VERSION
-from net.houses import APPID, SETTINGS, CodeError, code_words, house_address, parse_code
+from net.houses import (APPID, DEFAULT_MAILBOX, SETTINGS, CodeError, code_words, house_address,
+                         parse_code)
 from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
 from net.houses.reactor import before_stop, reactor
 from net.wire.transport import SERVERS
@@ -113,8 +115,13 @@ _NOT_CONNECTED = {
 
 
 def mailbox_unreachable() -> HouseError:
-    return HouseError("can't reach the invitation service. Check this computer's internet "
-                      "connection, or the invitation service in Settings", mailbox_details())
+    """In words, without the service's web address (a ``ws://…/v1`` means nothing to a
+    person: it is on the details line); a service of the family's own choosing is named
+    by its computer's name."""
+    host = urlsplit(SETTINGS.mailbox).hostname if SETTINGS.mailbox != DEFAULT_MAILBOX else None
+    where = f" ({host})" if host else ""
+    return HouseError(f"can't reach the invitation service{where}. Check this computer's "
+                      "internet connection, or the invitation service in Settings", mailbox_details())
 
 
 # -- who is on the other side of a code ------------------------------------------------------

@@ -61,7 +61,7 @@ def test_an_invitation_that_cannot_be_made_says_why(qtbot):
     qtbot.addWidget(dialog)
     dialog.show()
     bridge.deliver({**invite_event("failed", code="", seat=1,
-                                   message="Can't reach the invitation service. Check this "
+                                   message="Can't reach the invitation service (x). Check this "
                                            "computer's internet connection."),
                     "details": "Invitation service: ws://x:4000/v1"})
     qtbot.waitUntil(lambda: "Can't reach the invitation service" in dialog.status.text())
