@@ -173,10 +173,14 @@ class AlertEvent(TypedDict):
 class ErrorEvent(TypedDict):
     """A person-readable problem about this player's own action (others' refusals are
     logged, not sent); ``fatal``: the session has ended (wrong key, wrong version,
-    refused, table full, host gone or closed) — go back to the lobby."""
+    refused, table full, host gone or closed) — go back to the lobby. ``details``: what a
+    helper would want besides (a server's address: never in ``message``); ``waited``:
+    seconds a protocol's own timer ran before it gave up (across houses)."""
     type: Literal["error"]
     message: str
     fatal: NotRequired[bool]
+    details: NotRequired[str]
+    waited: NotRequired[float]
 
 
 class HintEvent(TypedDict):
@@ -237,13 +241,19 @@ class TakeoverEvent(TypedDict):
 
 class InviteEvent(TypedDict):
     """A host's code for a player in another house (``net.houses``): "waiting" (read it
-    out), "used", "burnt" (someone typed it wrong: each code allows one try) or "failed"
-    (``message`` says why, e.g. the invitation service cannot be reached)."""
+    out), "joining" (it matched another Parlour: connecting), "used" (they are in),
+    "burnt" (someone typed it wrong: each code allows one try), "spent" (it was used, but
+    nobody came through it — something that is not Parlour, or no connection: make a new
+    one at once) or "failed" (no code, or it stopped working). ``message`` says what
+    happened in words; ``details`` what a helper would want besides (a server's address);
+    ``waited``: seconds the protocol's own timer ran, when one gave up."""
     type: Literal["invite"]
     seat: int
-    state: Literal["waiting", "used", "burnt", "failed"]
+    state: Literal["waiting", "joining", "used", "burnt", "spent", "failed"]
     code: str
     message: str
+    details: NotRequired[str]
+    waited: NotRequired[float]
 
 
 # Every event the app is sent, by type (the app's bridge has one signal per type).
