@@ -28,9 +28,14 @@ from __future__ import annotations
 #: cheat under the private deal forfeits the hand: a "hand_end" carrying the verdict
 #: ("forfeit") and no state hash, its result a "forfeit" too, instead of a "mental-restart"
 #: for "cheat" (a peer names the host for one received live; one in a catch-up still reads).
-#: 9: the host signs what it sends each seat with an entry (the entry message's "sent"),
+#: 9: a standing is held to its player's own signed moves: the takeover entry carries the
+#: proof of what a player whose standing says less held (its optional "held"), and never
+#: goes back past the end of a hand its successor holds; a standby's "hosting" and
+#: "follow" carry the takeover entry ("took", in place of "seq"), which a player checks
+#: before it follows and the departed host before it believes its table was carried on.
+#: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
 #: and a player whose client stops at an alert sends the others its signed "report".
-PROTOCOL_VERSION = 9
+PROTOCOL_VERSION = 10
 
 # -- identity -------------------------------------------------------------------------
 

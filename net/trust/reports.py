@@ -18,7 +18,7 @@ its own link), with a ``report`` message carrying an envelope signed by its key 
 
 ``make`` builds the message from the alert; ``read`` takes one apart: the reporter's
 signature by the key the log seats at ``seat``, at this table, every field of its type.
-What the report proves is for its reader to judge (``peer.witness``).
+What the report proves is for its reader to judge (``peer.testimony``).
 """
 
 from __future__ import annotations

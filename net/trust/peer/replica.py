@@ -49,7 +49,7 @@ from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
 from net.trust.deals.seeded.peer import SeededPeer
 from net.trust.entries import (DropBody, EntryBody, EntryError, HandBody, OptionBody, RejoinBody, SeatBody,
                                StartBody, TableBody, TakeoverBody)
-from net.trust.peer import witness
+from net.trust.peer import testimony
 from net.trust.peer.deliveries import Deliveries
 from net.trust.peer.live import shown_hand
 from net.trust.reports import Report
@@ -329,12 +329,12 @@ class PeerReplica:
         self.deal, self.public, self.view, self.view_behind = NO_DEAL, None, None, False
 
     def weigh(self, report: Report) -> ReplicaOut:
-        """Another player's report (``witness``): a claim checked here stops this replica as
+        """Another player's report (``testimony``): a claim checked here stops this replica as
         its own finding would (``alerts``); one it cannot check is told as that player's
         word (``reported``), and this replica goes on. A report that proves nothing, or
         comes once this replica has stopped, changes nothing."""
         out = ReplicaOut()
-        finding = witness.weigh(self, report) if self.stopped is None else None
+        finding = testimony.weigh(self, report) if self.stopped is None else None
         if finding is not None and finding.confirmed:
             self.halted = finding.alert
             out.alerts.append(finding.alert)
@@ -423,7 +423,9 @@ class PeerReplica:
         return commit
 
     def _on_takeover(self, body: TakeoverBody, entry: Entry):
-        return takeover.checked(self, body, entry)  # a new host from the players (``takeover``)
+        # a new host from the players (``takeover``); a player it shows understated its
+        # standing is named, and the table goes on
+        return takeover.checked(self, body, entry, name=self._named.append)
 
     #: The table's own entries, by their body's class: each one's check.
     _TABLE_CHECKS: dict[type[EntryBody], Callable] = {

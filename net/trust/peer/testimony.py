@@ -1,5 +1,5 @@
-"""Another player's report, weighed by this replica: checked here where it can be, else
-told as that player's word (``reports``).
+"""Another player's report — its testimony — weighed by this replica: checked here where
+it can be, else told as that player's word (``reports``).
 
 ``weigh(replica, report)`` gives a ``Finding``, or None when there is nothing to tell:
 
