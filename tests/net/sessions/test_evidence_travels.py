@@ -76,6 +76,13 @@ def stamped(guest) -> list[tuple[float, dict]]:
     return seen
 
 
+def rook_table(tmp_path, mental_deal: bool, timings=PATIENT, host_identity=None,
+               **host_kw) -> Table:
+    """A Rook table whose host plays its seat with a bot, for three guests to come."""
+    return Table(tmp_path, game="rook", guests=0, timings=timings, host_identity=host_identity,
+                 host_kw={"mental_deal": mental_deal, "bot_delay": 0.05, **host_kw})
+
+
 async def standing_by(table: Table) -> list:
     """Three guests (seats 1–3 in join order), each with a standby, every roster known."""
     guests = [table.add_guest(ident(f"Guest{i}"), takeover=STANDBY) for i in range(3)]
@@ -88,8 +95,7 @@ def test_a_false_private_view_told_to_one_guest_is_named_by_every_guest_within_2
     liar = Liar(host_id)
 
     async def main():
-        table = Table(tmp_path, game="rook", guests=0, timings=PATIENT, host_identity=host_id,
-                      host_kw={"mental_deal": deal, "bot_delay": 0.05, "tamper": liar})
+        table = rook_table(tmp_path, deal, tamper=liar, host_identity=host_id)
         await table.start()
         try:
             guests = await standing_by(table)
@@ -126,8 +132,7 @@ def test_a_false_private_view_told_to_one_guest_is_named_by_every_guest_within_2
 def test_a_false_drop_of_a_connected_players_seat_is_named_by_that_player_and_every_other(
         arun, tmp_path, deal):
     async def main():
-        table = Table(tmp_path, game="rook", guests=0, timings=PATIENT,
-                      host_kw={"mental_deal": deal, "bot_delay": 0.05})
+        table = rook_table(tmp_path, deal)
         await table.start()
         try:
             guests = await standing_by(table)
@@ -178,8 +183,7 @@ def test_a_restart_for_a_deal_message_the_player_sent_in_time_is_named_by_that_p
     timings = Timings.quick(timeout=5.0, contribution=3.0)
 
     async def main():
-        table = Table(tmp_path, game="rook", guests=0, timings=timings,
-                      host_kw={"mental_deal": True, "bot_delay": 0.05})
+        table = rook_table(tmp_path, True, timings)
         await table.host.start()
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=STANDBY) for i in range(3)]
         victim = guests[VICTIM - 1]
@@ -213,8 +217,7 @@ def test_a_wrong_share_from_the_hosts_party_ends_the_table_for_everyone_with_the
     wrong_share_to(monkeypatch, 0, 2)
 
     async def main():
-        table = Table(tmp_path, game="rook", guests=0, timings=PATIENT,
-                      host_kw={"mental_deal": True, "bot_delay": 0.05})
+        table = rook_table(tmp_path, True)
         await table.start()
         try:
             guests = await standing_by(table)
