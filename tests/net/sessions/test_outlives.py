@@ -161,7 +161,8 @@ def test_a_host_app_restarted_within_the_wait_is_simply_back(tmp_path, deal):
     async def run():
         table = await four_players(tmp_path, deal, timings=replace(REAL, takeover_reset=8.0))
         host_killed(table)
-        await asyncio.sleep(0.3)
+        await until(lambda: all(g.state.value != "joined" for g in table.guests), timeout=30,
+                    what=lambda: f"every player seeing its host gone: {[g.state for g in table.guests]}")
         old = table.host
         table.host = HostCore(old.identity, {"game": "rook"}, state_dir=tmp_path / "host",
                               timings=table.timings, autoplay=True, auto_start=True, hands=1,
@@ -379,7 +380,9 @@ def test_a_guest_restarted_after_a_takeover_does_not_hold_the_seat_of_a_host_who
         await until(lambda: victim.replica.seats[0].connected == host_back
                        and victim.replica.host_key == heir.identity.public_key, timeout=10)
         kill(victim)
-        await asyncio.sleep(0.3)
+        seats = heir.succession.host.authority.seats
+        await until(lambda: not seats[victim.replica.seat].connected, timeout=30,
+                    what=lambda: f"the new host seeing the victim gone: {seats}")
         events = []
         again = GuestCore(ident("Victim"), emit=events.append, state_dir=home,
                           remember=LastTable(home), seat=LastTable(home).load()["seat"], **where)
