@@ -4,24 +4,48 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# uv, pinned with its hashes in requirements-uv.txt, in a venv of its own: it installs
+# .venv from uv.lock and refreshes the lock.
+UV_VENV := .uv
+UV      := $(UV_VENV)/bin/uv
+
+# uv's environment for every command below: the project's environment is $(VENV), made
+# with $(PYTHON); uv never downloads a Python of its own (PyPI is all it reaches).
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+export UV_PYTHON_DOWNLOADS := never
+
 # pytest's worker processes (pytest-xdist). More than this machine's two cores: most of
 # the suite waits (on sockets, timers, other processes), and a waiting worker leaves its
 # core to another. --dist worksteal: an idle worker takes half of a busy one's queue, so
 # the run does not wait on one worker's tail (tests/conftest.py puts the slow tier first).
 WORKERS ?= 4
+PYTEST  := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) --dist worksteal
 # Byte-code caches on (__pycache__/ is ignored by git): with PYTHONDONTWRITEBYTECODE=1 in
 # the shell, every test worker and every `parlour` process the suite starts would compile
 # the project's sources again (collecting the suite: 12 s of CPU instead of 4).
 unexport PYTHONDONTWRITEBYTECODE
-PYTEST  := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) --dist worksteal
 
-.PHONY: run test check bench demo screenshots package check-package deb check-deb clean
+# What .venv holds: Parlour (editable), its dependencies and the test and package extras,
+# exactly as uv.lock has them (anything else in .venv is removed).
+EXTRAS := --extra test --extra package
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+.PHONY: run test check bench demo screenshots package check-package deb check-deb clean lock
+
+$(UV): requirements-uv.txt
+	test -x $(UV_VENV)/bin/python || $(PYTHON) -m venv $(UV_VENV)
+	$(UV_VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements-uv.txt
+	touch $(UV)
+
+# --locked: stop, rather than re-resolve, if uv.lock no longer matches pyproject.toml
+# (then `make lock`).
+$(STAMP): pyproject.toml uv.lock $(UV)
+	$(UV) sync --quiet --locked $(EXTRAS) --python $(PYTHON)
 	touch $(STAMP)
+
+# Refresh uv.lock: every release to the newest that pyproject.toml allows, for every
+# platform. Commit the result; `make` installs from it.
+lock: $(UV)
+	$(UV) lock --upgrade
 
 run: $(STAMP)
 	$(PY) -m app
@@ -49,24 +73,27 @@ check: $(STAMP)
 	$(PY) -m mypy
 	$(PYTEST) -m "not slow" -q
 
+# The bench extra (OpenSpiel, for the ratio to its spades) comes from uv.lock too.
 bench: $(STAMP)
+	$(UV) sync --quiet --locked $(EXTRAS) --extra bench
 	$(PY) -m engine.bench --seconds 5
 
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m app.screenshots screenshots
 
 # A one-folder PyInstaller bundle dist/parlour/ and dist/parlour-<version>-linux-x86_64.tar.gz
-# (packaging/README.md). Installs PyInstaller into .venv if it is missing, and (as root on
-# Debian) the X11 libraries the bundle carries.
+# (packaging/README.md), from what .venv holds (uv.lock's releases, PyInstaller among
+# them), and (as root on Debian) the X11 libraries the bundle carries.
 package: $(STAMP)
 	$(PY) packaging/build.py --install-deps
 
 # Build the bundle (no archive: CI only needs the folder), hold it to its size budget
 # (MB, unpacked), run its self-test, then what the self-test cannot see (offscreen): every
 # library resolved in the bundle or left to the system by the exclude list, the lobby
-# opened on a real X server (screenshot in dist/), a missing system library named.
+# opened on a real X server (screenshot in dist/), a missing system library named, a hand
+# played across houses by code (mailbox and relay on 127.0.0.1, in a network namespace).
 check-package: $(STAMP)
-	$(PY) packaging/build.py --no-archive --max-mb 110 --install-deps
+	$(PY) packaging/build.py --no-archive --max-mb 100 --install-deps
 	dist/parlour/parlour --self-test
 	$(PY) packaging/check_bundle.py dist/parlour --shot dist/check-package-lobby.png
 
@@ -82,4 +109,4 @@ check-deb: $(STAMP)
 	$(PY) packaging/deb.py --check
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .hypothesis
+	rm -rf $(VENV) $(UV_VENV) build dist .pytest_cache .hypothesis

@@ -24,8 +24,11 @@ from __future__ import annotations
 #: needs the standings of a majority of the table's players; the host may hand the table
 #: to a player on leaving ("handover", and the takeover entry's optional "handover"); a
 #: standby answers a standing with "follow" (another player carries the table on) or
-#: "declined"; a "join" may name the table whose log the peer holds.
-PROTOCOL_VERSION = 7
+#: "declined"; a "join" may name the table whose log the peer holds. 8: a player's proven
+#: cheat under the private deal forfeits the hand: a "hand_end" carrying the verdict
+#: ("forfeit") and no state hash, its result a "forfeit" too, instead of a "mental-restart"
+#: for "cheat" (a peer names the host for one received live; one in a catch-up still reads).
+PROTOCOL_VERSION = 8
 
 # -- identity -------------------------------------------------------------------------
 

@@ -49,11 +49,18 @@ class AlertBanner(QFrame):
         self.hide()
 
     def show_alert(self, who: str, rule: str, detail: str, evidence: str | None,
-                   goes_on: bool = False) -> None:
-        """``goes_on``: a player's proven cheat the table went on after (the private deal
-        voids the hand and deals it again): said as such, not as a table that stopped."""
-        title = (f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again "
-                 "and the game goes on" if goes_on else f"\u26a0 Integrity alert — {who}: {rule}")
+                   goes_on: bool = False, forfeit: str = "") -> None:
+        """``goes_on``: a player's proven cheat the table went on after, said as such, not
+        as a table that stopped; ``forfeit``: what it cost, in words ("Dad's computer played
+        a card it was not allowed to (a revoke): Dad's team forfeits the hand."), or, with
+        none, a log from before forfeits (the hand dealt again)."""
+        if forfeit:
+            title = f"\u26a0 {forfeit} The game goes on."
+        elif goes_on:
+            title = f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again " \
+                    "and the game goes on"
+        else:
+            title = f"\u26a0 Integrity alert — {who}: {rule}"
         self.text.setText(title)
         extra = f"\nEvidence saved to: {evidence}" if evidence else ""
         self.details.setText(f"{detail}{extra}")

@@ -47,7 +47,7 @@ class Results(QObject):
         hidden_lines, hidden_cards = vm.hidden_cards_text(info, names, breakdown) if info else ([], [])
         arithmetic = vm.score_explanation(info, names, breakdown) if info else []
         self.summary.summary.show_result(
-            self.headline(result), sides, result.get("taken") or [], result.get("score") or [],
+            self.headline(result, event.get("forfeit")), sides, result.get("taken") or [], result.get("score") or [],
             data.scores, data.history, info.target if info else None,
             info.taken_unit.capitalize() if info else "Took",
             arithmetic="<br>".join(escape(line) for line in arithmetic),
@@ -86,11 +86,14 @@ class Results(QObject):
         if not self.holding:
             self.release_hold()
 
-    def headline(self, result: dict) -> str:
-        if result.get("thrown_in"):
-            return "Everyone passed — the hand is thrown in and the deal moves left."
+    def headline(self, result: dict, forfeit: dict | None = None) -> str:
         data, look = self.data, self.data.look
         names = data.names()
+        if forfeit:  # a player's proven cheat ended the hand: whose, and why
+            return vm.forfeit_sentence(data.info, names, forfeit.get("seat"), forfeit.get("did", "")) \
+                + " It is not dealt again; it is scored as the rules say for a forfeit."
+        if result.get("thrown_in"):
+            return "Everyone passed — the hand is thrown in and the deal moves left."
         who = look.bidder(data.view) if look else None
         amount = look.contract_amount(data.view) if look else None
         if result.get("made") is None or who is None:

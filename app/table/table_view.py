@@ -300,8 +300,16 @@ class TableView(QWidget):
         seat = event.get("seat")
         names = self.names()
         who = names[seat] if seat is not None and seat < len(names) else "the table"
+        forfeit = ""
+        if event.get("forfeits"):  # a player's proven cheat: that side forfeits the hand
+            forfeit = vm.forfeit_sentence(self.data.info, names, seat, event.get("did", ""))
+            number = self.hand_number
+            self.data.notes.append((number, f"Hand {number} forfeited: {forfeit}" if number
+                                    else f"Hand forfeited: {forfeit}"))
         self.banner.show_alert(who, event.get("rule", "a check failed"), event.get("detail", ""),
-                               event.get("evidence_path"), bool(event.get("goes_on")))
+                               event.get("evidence_path"), bool(event.get("goes_on")), forfeit)
+        if forfeit:
+            self.refresh()
 
     def on_error(self, event: dict) -> None:
         """A refusal of your own action: it stays readable until the game moves on, and

@@ -29,6 +29,16 @@ def team_of(info: GameInfo, seat: int) -> str:
     return side.name if side.name and len(side.seats) > 1 else ""
 
 
+def forfeit_sentence(info: GameInfo | None, names: list[str], seat: int | None, did: str) -> str:
+    """A player's proven cheat and what it costs, in plain words: "Dad's computer played a
+    card it was not allowed to (a revoke): Dad's team forfeits the hand." (``did``: the
+    session's words for the rule it broke; alone, "Dad forfeits the hand")."""
+    who = names[seat] if seat is not None and 0 <= seat < len(names) else \
+        (f"Seat {seat + 1}" if seat is not None else "A player")
+    loser = f"{who}'s team" if info is not None and partnerships(info) else who
+    return f"{who}'s computer {did or 'broke a rule of the deal'}: {loser} forfeits the hand."
+
+
 def side_names(info: GameInfo, names: list[str]) -> list[str]:
     """Score column headings: "Team A (Ann & Bob)" or each player's name."""
     out = []

@@ -17,8 +17,9 @@ and no account, on magic-wormhole with Dilation:
 A table's far-away players are addressed as ``house:<their key>/<table>`` (``house_address``):
 wherever the sessions take an address — a guest's host, the roster of standbys, the
 follower of a takeover — a house address is reached through this package
-(``transport.open_connection`` asks ``houses.dial``), and a server bound to ``HOUSE_BIND``
-is one that only such connections reach. Later codes between two players need no one
+(``transport.open_connection`` asks ``service.dial``, which the sessions give the wire:
+the wire sits below the houses and names no module above it),
+and a server bound to ``HOUSE_BIND`` is one that only such connections reach. Later codes between two players need no one
 to read them out: both derive them from a secret only those two share (``pairs``).
 
 This module is the light part (the lobby imports it): names and addresses, the
@@ -30,6 +31,12 @@ from __future__ import annotations
 
 import re
 
+from net.wire.address import HOUSE_BIND, HOUSE_PREFIX, house_address, is_house, parse_house
+
+__all__ = ["APPID", "CodeError", "DEFAULT_MAILBOX", "DEFAULT_RELAY", "HOUSE_BIND",
+           "HOUSE_PREFIX", "SETTINGS", "Settings", "check_mailbox", "check_relay",
+           "configure", "house_address", "is_house", "parse_code", "parse_house"]
+
 #: The public servers the magic-wormhole tools use; a family or a club can run their own
 #: (README: "Run your own relay") and put them in Settings.
 DEFAULT_MAILBOX = "ws://relay.magic-wormhole.io:4000/v1"
@@ -38,39 +45,11 @@ DEFAULT_RELAY = "tcp:transit.magic-wormhole.io:4001"
 #: meet ours).
 APPID = "parlour/across-houses/v1"
 
-HOUSE_PREFIX = "house:"
-#: ``bind`` for a server that only connections across houses reach (it listens on
-#: loopback, where nothing else comes: the wormhole's subchannels are handed to it).
-HOUSE_BIND = "house"
-
 _CODE = re.compile(r"^(\d+)-([a-z]+(?:-[a-z]+)+)$")
 
 
 class CodeError(ValueError):
     """Not a code Parlour can use; the message says what to type."""
-
-
-def house_address(key: bytes, table: str) -> str:
-    """How the sessions name the player with ``key`` at ``table``, across houses."""
-    return f"{HOUSE_PREFIX}{bytes(key).hex()}/{table}"
-
-
-def parse_house(address) -> tuple[bytes, str] | None:
-    """``(key, table)`` of a house address; None for anything else."""
-    if not isinstance(address, str) or not address.startswith(HOUSE_PREFIX):
-        return None
-    key_hex, sep, table = address[len(HOUSE_PREFIX):].partition("/")
-    try:
-        key = bytes.fromhex(key_hex)
-    except ValueError:
-        return None
-    if not sep or len(key) != 32 or not table:
-        return None
-    return key, table
-
-
-def is_house(address) -> bool:
-    return parse_house(address) is not None or address == HOUSE_BIND
 
 
 def parse_code(text: str) -> str:
@@ -87,11 +66,6 @@ def parse_code(text: str) -> str:
     if not _CODE.match(code):
         raise CodeError("After the number a code has only words, e.g. 7-guitarist-revenge")
     return code
-
-
-#: Every Parlour server in this process, by port, that a connection across houses may
-#: be handed to (``transport.Server`` registers itself; the far side names the port).
-SERVERS: dict = {}
 
 
 class Settings:
@@ -128,3 +102,4 @@ def check_relay(text: str) -> str | None:
     if not re.match(r"^tcp:[^\s:]+:\d{1,5}$", text):
         return "A relay address looks like tcp:transit.example.org:4001"
     return None
+

@@ -46,9 +46,10 @@ from wormhole._dilation import connector as _dilation_connector
 from wormhole._dilation import manager as _dilation_manager
 from wormhole._status import ConnectedPeer, ReconnectingPeer
 
-from net.houses import APPID, SETTINGS, SERVERS, house_address
+from net.houses import APPID, SETTINGS, house_address
 from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
 from net.houses.reactor import before_stop, reactor
+from net.wire.transport import SERVERS
 
 log = logging.getLogger(__name__)
 

@@ -27,11 +27,13 @@ from net.houses import house_address, is_house, parse_house
 from net.houses.pairs import Book
 
 if TYPE_CHECKING:
-    from net.sessions.facade import EventCallback
     from net.trust.host.authority import HostAuthority
     from net.trust.peer.replica import PeerReplica
 
 log = logging.getLogger(__name__)
+
+#: How a table's houses tell the person something (the sessions' ``emit``): an event dict.
+Emit = Callable[[dict], None]
 
 
 def invite_event(seat: int, state: str, code: str = "", message: str = "") -> dict:
@@ -47,7 +49,7 @@ class HostHouses:
 
     def __init__(self, identity, state_dir: Path, *, listen: bool,
                  authority: Callable[[], HostAuthority | None],
-                 serving: Callable[[], int | None], emit: EventCallback,
+                 serving: Callable[[], int | None], emit: Emit,
                  spawn: Callable[[Coroutine], None]):
         self.identity, self.state_dir, self.listen = identity, state_dir, listen
         self._authority, self._serving, self._emit, self._spawn = authority, serving, emit, spawn

@@ -28,7 +28,7 @@ from weakref import WeakKeyDictionary
 from engine.bots import make_bot
 from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
-from engine.records import apply_actions, load_record
+from engine.records import play_record
 from engine.scoring import breakdown
 from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOverEvent,
                                  HandOverEvent, HintEvent, LinkState, NoticeEvent, ReadmitEvent,
@@ -142,10 +142,10 @@ def record_breakdown(record: dict | None) -> dict | None:
     if record is None:
         return None
     try:
-        _game, state, actions = load_record(record)
+        state, error = play_record(record)
     except RecordError:
         return None
-    if apply_actions(state, actions) is not None:
+    if error is not None:
         return None
     return hand_breakdown(state)
 
@@ -183,12 +183,51 @@ def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host
 def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | None,
                      hand_breakdown: dict | None, record_path: str | None = None,
                      ) -> list[HandOverEvent | GameOverEvent]:
-    """The "hand_over" event, and "game_over" after it when the hand won the game."""
-    events: list[HandOverEvent | GameOverEvent] = [{"type": "hand_over", "result": result, "scores": list(scores),
-               "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}]
+    """The "hand_over" event, and "game_over" after it when the hand won the game. A
+    hand a player's proven cheat forfeited says so (``forfeit``: seat, side, rule and
+    what the computer ``did``, in words)."""
+    over: HandOverEvent = {"type": "hand_over", "result": result, "scores": list(scores),
+                           "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}
+    forfeit = result.get("forfeit")
+    if isinstance(forfeit, dict):
+        over["forfeit"] = {**forfeit, "did": cheat_words(str(forfeit.get("rule")))}
+    events: list[HandOverEvent | GameOverEvent] = [over]
     if winner is not None:
         events.append({"type": "game_over", "winner": winner, "scores": list(scores)})
     return events
+
+
+# -- a player's proven cheat ------------------------------------------------------------------
+#: What a player's computer did, in plain words, by the rule its proven cheat broke (the
+#: private deal's verdicts: ``Cheat.rule``, or "illegal-action" for a move the rules
+#: forbid, seen once every card was revealed): "Dad's computer <did>".
+CHEAT_WORDS: Final = {
+    "illegal-action": "played a card it was not allowed to (a revoke)",
+    "not-held": "played a card it did not hold",
+    "played-twice": "played the same card twice",
+    "redeal-claim": "claimed the hand had to be dealt again when it did not",
+    "redeal-missed": "kept a hand that had to be dealt again",
+    "false-alarm": "raised a false alarm about the deal",
+    "shuffle": "shuffled the deck dishonestly (a card copied or swapped)",
+    "share": "sent a false key to a card",
+    "commitment": "did not bury or discard the cards it said it had",
+    "key": "sent a false deal key",
+    "order": "took its turn in the deal out of order",
+    "malformed": "sent a garbled deal message",
+    "reveal": "did not reveal its deal secrets as it must",
+}
+
+
+def cheat_words(rule: str) -> str:
+    """What a computer whose proven cheat broke ``rule`` did, in plain words."""
+    return CHEAT_WORDS.get(rule, f"broke a rule of the deal ({rule})")
+
+
+def named_event(event: dict, forfeits: bool) -> dict:
+    """The "alert" event of a player's proven cheat the table goes on after: what its
+    computer ``did`` in words, and whether it ``forfeits`` the hand (a log written before
+    protocol 8 dealt such a hand again instead)."""
+    return {**event, "goes_on": True, "forfeits": forfeits, "did": cheat_words(event["rule"])}
 
 
 # -- advice ---------------------------------------------------------------------------------

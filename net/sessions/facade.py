@@ -26,6 +26,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from net.discovery import TableInfo  # the lobby's tables: discovery finds them
+
 #: An event as it is handed on: a JSON-able mapping, ``type`` first. Each kind's fields
 #: are its TypedDict below (what the builders in ``net.sessions.events`` return); a
 #: callback that takes every kind reads them as plain JSON values.
@@ -44,23 +46,6 @@ TakeoverStage = Literal["searching", "following", "hosting", "done"]
 
 
 # -- the events --------------------------------------------------------------------------
-class TableInfo(TypedDict):
-    """A table found on the network (``net.discovery``)."""
-    id: str
-    name: str
-    game: str
-    ruleset: str
-    mode: str
-    host: str
-    fingerprint: str
-    open_seats: int
-    in_game: bool
-    address: str
-    port: int
-    protocol: int
-    table: str  # the table's id ("" from an older advert): the same after a takeover
-
-
 class TablesEvent(TypedDict):
     """The lobby's list of tables, the whole list each time."""
     type: Literal["tables"]
@@ -126,11 +111,14 @@ class HandOverEvent(TypedDict):
     """A hand is over: ``breakdown`` says how it was scored and shows the cards it kept
     hidden (``engine.scoring.breakdown``; None for a hand thrown in)."""
     type: Literal["hand_over"]
-    result: dict  # {"taken", "made", "score", "thrown_in"}
+    result: dict  # {"taken", "made", "score", "thrown_in"} (and "forfeit" for a forfeited hand)
     scores: list[int]
     record_path: str | None
     hand: int
     breakdown: dict | None
+    # A hand a player's proven cheat ended: {"seat", "side", "rule", "did"} ("did": what
+    # that player's computer did, in words: "played a card it was not allowed to (a revoke)").
+    forfeit: NotRequired[dict]
 
 
 class GameOverEvent(TypedDict):
@@ -165,14 +153,17 @@ class ReadmitEvent(TypedDict):
 
 class AlertEvent(TypedDict):
     """An integrity alert. ``goes_on``: a player's proven cheat under the private deal,
-    named while the table goes on (the hand void and dealt again); absent: the client
-    stopped checking at it."""
+    named while the table goes on — ``forfeits``: that player's side forfeits the hand
+    (a log written before protocol 8 dealt it again), ``did``: what its computer did, in
+    words; absent: the client stopped checking at it."""
     type: Literal["alert"]
     seat: int | None
     rule: str
     detail: str
     evidence_path: str | None
     goes_on: NotRequired[bool]
+    forfeits: NotRequired[bool]
+    did: NotRequired[str]
 
 
 class ErrorEvent(TypedDict):

@@ -20,7 +20,7 @@ from pathlib import Path
 from net.constants import SHUFFLE_NOTICE
 from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
                                  connection_event, deal_kind, deal_restart_event, hand_over_events,
-                                 hint_event, readmitted_event, record_breakdown, seat_info,
+                                 hint_event, named_event, readmitted_event, record_breakdown, seat_info,
                                  shows_hand, shuffle_event, stand_in_event, state_event,
                                  table_event, takeover_event)
 from net.sessions.facade import (ConnectionEvent, DealKind, EventCallback, StateEvent,
@@ -158,12 +158,16 @@ class GuestView:
 
     def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
         """Tell the person of each integrity alert, its evidence saved first; the events.
-        ``goes_on``: a player's proven cheat named while the table goes on."""
-        events = []
+        ``goes_on``: a player's proven cheat named while the table goes on (at the
+        ``hand_end`` that forfeits the hand; at a restart in a log before protocol 8)."""
+        events: list[dict] = []
         for alert in alerts:
             event = alert_event(alert, self._subdir("evidence"))
-            events.append(dict(event, goes_on=True) if goes_on else event)
-            self.emit(events[-1])
+            if goes_on:
+                failing = (alert.evidence[-1] or {}).get("entry") or {}
+                event = named_event(event, failing.get("kind") == "hand_end")
+            events.append(dict(event))
+            self.emit(event)
         return events
 
     # -- the end of a hand ----------------------------------------------------------------------
@@ -176,8 +180,10 @@ class GuestView:
             path.write_text(json.dumps(hand["record"], indent=1))
         if self._dealt_since(hand["hand"]):
             return  # (caught up past it: its summary would cover the hand being played)
+        # (a forfeit checked on this client's partial replay has no record, only its breakdown)
+        breakdown = hand.get("breakdown") or record_breakdown(hand.get("record"))
         for event in hand_over_events(hand["result"], hand["scores"], hand["hand"], hand["winner"],
-                                      record_breakdown(hand.get("record")),
+                                      breakdown,
                                       str(path) if path else None):
             self.emit(event)
 

@@ -59,9 +59,9 @@ from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers, wait_until
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
-from net.sessions.events import (WHY_CHEAT, deal_kind, deal_restart_event, error_event,
-                                 hand_breakdown, hand_over_events, hint_event, seat_info,
-                                 shows_hand, state_event, table_event)
+from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
+                                 hint_event, named_event, seat_info, shows_hand, state_event,
+                                 table_event)
 from net.sessions.facade import DealKind, EventCallback, SeatInfo, TableEvent
 from net.sessions.opened import chain_of, game_of, table_of
 from net.sessions.outbox import Outbox
@@ -72,9 +72,8 @@ from net.sessions.takeback import Takeback
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import takeover
-from net.trust.entries import HandEndBody, MentalRestartBody
+from net.trust.entries import HandEndBody
 from net.trust.host.authority import HostAuthority, Out
-from net.trust.deals.mental import log as ml
 from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.trust.values import SignedEntry
@@ -815,25 +814,22 @@ class HostView:
                               match.hand_number))
 
     def cheat_named(self, signed) -> None:
-        """A player's proven cheat the host's deal restarted the hand for (its own client's
-        verdict, which every honest guest reaches too): the host's person is told, as each
-        guest's is, and the evidence saved; the table goes on."""
-        restart = signed.content
-        if not isinstance(restart, MentalRestartBody) or restart.cheat is None:
+        """A player's proven cheat that forfeited the hand (its ``hand_end``: the host's own
+        client's verdict, which every honest guest reaches too): the host's person is told,
+        as each guest's is, and the evidence saved; the table goes on to the next hand."""
+        end = signed.content
+        if not isinstance(end, HandEndBody) or end.forfeit is None:
             return
-        cheat = restart.cheat
+        cheat = end.forfeit
         auth = self._authority()
         log = auth.log
         start = max((s.seq for s in log[:signed.seq] if s.kind in ("mental-deal", "mental-restart")),
                     default=0)
         alert = IntegrityAlert(cheat["seat"], PLAYER, cheat["rule"],
-                               f"{cheat['detail']} — the hand is void and dealt again, that "
-                               "player's cards dealt by this computer", table_of(auth), signed.seq,
+                               f"{cheat['detail']} — that player's side forfeits the hand; it is "
+                               "not dealt again", table_of(auth), signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
-        self.emit(dict(alert_event(alert, self.evidence), goes_on=True))
-        seats = restart.seats
-        self.emit(deal_restart_event([auth.seats[s].name for s in seats], seats,
-                                  ml.voided_at(log, signed.seq), WHY_CHEAT))
+        self.emit(named_event(alert_event(alert, self.evidence), forfeits=True))
 
     def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)

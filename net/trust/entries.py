@@ -184,12 +184,24 @@ class TakeoverBody(EntryBody):
 @dataclass(frozen=True)
 class HandEndBody(EntryBody):
     """The hand's result (``log.result_dict``), the running scores and the match's
-    winner, if it is over."""
+    winner, if it is over; ``forfeit``: the player's proven cheat that ended it (the
+    mental deal's ``log.Verdict``: party, seat, rule, detail), from protocol 8."""
 
     hand: int
     result: dict
     scores: list[int]
     winner: Any = None
+    forfeit: dict | None = omitted()
+
+    def problem(self) -> str | None:
+        forfeit = self.forfeit
+        if forfeit is None:
+            return None
+        if sorted(forfeit) != ["detail", "party", "rule", "seat"] \
+                or not all(type(forfeit[k]) is int for k in ("party", "seat")) \
+                or not all(isinstance(forfeit[k], str) for k in ("rule", "detail")):
+            return "its forfeit is not {party, seat, rule, detail}"
+        return None
 
 
 @kind("reveal")

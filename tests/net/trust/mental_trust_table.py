@@ -59,6 +59,12 @@ class MentalTrustTable(Table):
             return dict(message, signed=signed, mental=[resign(e) for e in message.get("mental") or []])
         replica.receive, replica.act = bent_receive, bent_act
 
+    def honest(self, seat: int) -> None:
+        """Seat ``seat``'s client sends what its deal makes again (``cheat`` undone)."""
+        replica = self.replicas[seat]
+        vars(replica).pop("receive", None)
+        vars(replica).pop("act", None)
+
     def play_until(self, done, limit: int = 200) -> None:
         """Moves until ``done()`` (or the hand ends, or nobody can move: the deal stopped)."""
         for _ in range(limit):

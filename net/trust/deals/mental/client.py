@@ -120,6 +120,11 @@ class DealClient:
         calls for it; a test makes a false claim with it)."""
         return self._take(self.as_party.claim_redeal(seat))
 
+    def audit(self, why: str) -> list[dict]:
+        """Ask every party to reveal its secrets now (``MentalDeal.audit``; a test raises a
+        false alarm with it)."""
+        return self._take(self.as_party.audit(why))
+
     def _take(self, outputs) -> list[dict]:
         sends = []
         for out in outputs:

@@ -127,6 +127,12 @@ class MentalDeal(DealRecord):
         self._usable()
         return self._reveal("end")
 
+    def audit(self, why: str) -> list:
+        """Ask every party to reveal now (what this machine does itself on a card it cannot
+        explain; asked for with no such card, it is a false alarm, which the audit names)."""
+        self._usable()
+        return self._reveal("audit", why)
+
     def catch_up(self) -> None:
         """Check every share batch not checked yet (run in idle time, e.g. while bidding,
         so that the first card each seat plays costs no more than the others)."""

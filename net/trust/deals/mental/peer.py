@@ -31,10 +31,13 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   opened must give the host's result, scores and state hash;
 * a player's proven cheat — a deal message this client's checks refuse (``Cheat``), or
   a move the rules forbid on the revealed deal (a revoke nobody could see live) — does
-  not stop the table: the attempt is void from there (its later deal messages are taken
-  unread, no move may be logged on it), and the host must restart the deal for "cheat"
-  naming the same party (``log.Verdict``), which this client then names to its person
-  (``PeerTable.name``: an alert that does not halt) before the hand is dealt again.
+  not stop the table: the attempt is over from there (its later deal messages are taken
+  unread, no move may be logged on it), and the host must end the hand with a
+  ``hand_end`` that forfeits it for the same party (``forfeit``: ``log.Verdict``), its
+  result and scores the engine's forfeit (``forfeits``), which this client then names
+  to its person (``PeerTable.name``: an alert that does not halt); the next hand is
+  dealt as usual. (Before protocol 8 such a cheat restarted the deal, "cheat": a log
+  caught up in a sync may hold one, read as it was; one received live names the host.)
 
 This seat's hand comes from its deal client, never from the host: the host sends no
 private view under the mental deal (``check_private``), and its view is this part's own
@@ -49,6 +52,7 @@ from engine import Contradiction, IllegalAction, RecordError
 from engine.partial import public_step
 
 from net.trust.alerts import HOST, PLAYER, Violation
+from net.trust.deals.mental import forfeits
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
@@ -103,7 +107,8 @@ class MentalPeer(PeerDeal):
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
         self.restarts = RestartWatch(t.deadline, t.slack)
         self.restarts.deal_moved(t.clock(), t.live())
-        self._final = None  # the hand on the verified deal, from hand_end to the reveal
+        self._final = None  # the hand on the verified deal (or forfeited), from hand_end to the reveal
+        self._forfeit: bool | None = None  # a forfeit checked: whether on the true deal
         self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
         self.cheat: Verdict | None = None  # a party this client proved broke a rule, this attempt
         self._sends: list[dict] = self.party.client.start()  # deal messages for the host
@@ -173,6 +178,9 @@ class MentalPeer(PeerDeal):
         awaited = self.party.owed() if self.hand.dealt else self.progress.awaited()
         facts = EndedHand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
                      self.restarts, self.t.clock())
+        if record["reason"] == "cheat" and self.t.live():
+            raise self._violation("deal", entry, "the host dealt the hand again for a player's "
+                                  "proven cheat, which forfeits the hand (protocol 8)")
         try:
             verdict = allowed(body, record, setup, facts)
         except RestartRefused as exc:
@@ -369,6 +377,8 @@ class MentalPeer(PeerDeal):
 
     # -- the end of the hand ------------------------------------------------------------------
     def _on_hand_end(self, body: HandEndBody, entry, message):
+        if body.forfeit is not None:
+            return self._on_forfeit(body, entry)
         t, hand = self.t, self.hand
         if self.party.onlooker:  # a hand this client held no part of: it cannot check the score
             t.need(hand.playing and body.hand == self.round.hand, entry,
@@ -399,6 +409,41 @@ class MentalPeer(PeerDeal):
             self.hand, self._final = hand.ended(body), final
         return commit
 
+    def _on_forfeit(self, body: HandEndBody, entry):
+        """The host ended the hand for a player's proven cheat (``forfeits``): this client
+        proves the same verdict itself, and the result, scores and winner are the engine's
+        forfeit of the hand where the cheat was proven — else the host is named. A client
+        no party of the deal takes the host's word, as it takes any hand's score."""
+        t, hand, party = self.t, self.hand, self.party
+        t.need(hand.end is None and body.hand == self.round.hand, entry,
+               "a forfeit while no hand is under way")
+        t.need(entry.state_hash is None, entry, "a forfeited hand's end signs no state hash")
+        assert body.forfeit is not None  # (the caller's test)
+        if party.onlooker:
+            return lambda: setattr(self, "hand", hand.ended(body))
+        verdict = forfeits.proven(party, self.cheat, hand.dealt)
+        if verdict is None:
+            raise self._violation("deal", entry, "the host forfeited the hand for a cheat the log "
+                                  "does not show")
+        if not verdict.same(body.forfeit):
+            raise self._violation("deal", entry, f"the host forfeited the hand naming {body.forfeit!r}, "
+                                  f"but the log shows {verdict.body()!r}")
+        final = forfeits.forfeited_hand(t.game(), party, verdict)
+        result, game = final.result(), t.game()
+        scores = [s + d for s, d in zip(t.scores(), result.score)]
+        if body.result != result_dict(result) or body.scores != scores \
+                or body.winner != game.match_winner(scores, result):
+            raise Violation(HOST, t.host_seat(), "score", f"hand {body.hand}: the host's result "
+                            f"{body.result} and scores {body.scores} are not the forfeit's")
+        true_deal = forfeits.on_true_deal(party, verdict)
+
+        def commit():  # named to this client's person; the table goes on to the next hand
+            t.name(Violation(PLAYER, verdict.seat, verdict.rule,
+                             f"entry {entry.seq}: {verdict.detail} — that player's side forfeits "
+                             "the hand; it is not dealt again"))
+            self.hand, self._final, self._forfeit = hand.ended(body), final, true_deal
+        return commit
+
     def _on_reveal(self, body: RevealBody, entry, message):
         hand = self.hand
         self.t.need(hand.end is not None and not self.round.revealed
@@ -408,7 +453,11 @@ class MentalPeer(PeerDeal):
             assert hand.end is not None  # (the need above)
             self.round.revealed = True
             self.t.close_hand(list(hand.end.scores), hand.end.winner)
-            return verified(body, hand, self._final) if self._final is not None else None
+            if self._final is None:
+                return None
+            if self._forfeit is not None:  # a forfeit this client checked
+                return forfeits.report(body, hand.end, self._final, self._forfeit)
+            return verified(body, hand, self._final)
         return commit
 
     #: This deal's entries, by their body's class: each one's check.
