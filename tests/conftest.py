@@ -61,7 +61,8 @@ def pytest_configure(config):
 
 #: The slow tier, by path under tests/: folders and files whose tests play a table
 #: through sessions, real processes, namespaces or the window (a second or more each,
-#: most of it waiting), except the files in ``FAST`` inside them (sans-I/O parts). A new
+#: most of it waiting), or many private deals' hands, except the files in ``FAST`` inside
+#: them (sans-I/O parts). A new
 #: file in a slow folder is slow until listed in ``FAST``; elsewhere, mark a test that
 #: takes a second or more ``@pytest.mark.slow`` (``make check --durations=10`` shows them).
 SLOW = (
@@ -72,6 +73,11 @@ SLOW = (
     "app/test_app_public.py", "app/test_app_refusals.py", "app/test_app_rejoin.py",
     "app/test_app_round_two.py", "app/test_app_single.py", "app/test_app_soak.py",
     "app/test_app_takeover.py", "app/test_app_waiting.py",
+    # whole hands under the private deal, in one process (mental poker's CPU, not waits)
+    "net/trust/test_mental_cheating.py", "net/trust/test_mental_drops.py",
+    "net/trust/test_mental_restore.py", "net/trust/test_mental_takeover.py",
+    "net/trust/mental/test_machine.py", "net/trust/mental/test_privacy.py",
+    "net/trust/peer/test_replica.py",
 )
 FAST = (
     "net/sessions/test_arrivals.py", "net/sessions/test_bots.py", "net/sessions/test_clock.py",
