@@ -57,9 +57,16 @@ async def killed_mid_play(table):
                               bot_delay=VICTIM_PAUSE if seat == GONE else 0.0)
               for seat in (1, 2, 3)]
     auth = table.host.authority
-    await until(lambda: auth.state is not None and len(auth.state.tricks) >= 1
-                   and auth.state.to_act() == (GONE,), timeout=60)
     victim = guests[GONE - 1]
+
+    def its_turn_seen_by_it() -> bool:  # (its replica can lag the host's on a loaded machine)
+        r = victim.replica
+        return r is not None and r.hand is not None and bool(r.hand.shadow.my_hand) \
+            and GONE in ((r.view or {}).get("to_act") or ())
+    await until(lambda: auth.state is not None and len(auth.state.tricks) >= 1
+                   and auth.state.to_act() == (GONE,) and its_turn_seen_by_it(), timeout=60,
+                what=lambda: f"seat {GONE}'s turn after a trick, on the host and on its client: "
+                             f"{table.where()}")
     await victim.stop()
     await until(lambda: drop_logged(table))
     return time.monotonic(), victim.replica.hand.shadow.my_hand  # the cards it was dealt
