@@ -16,10 +16,12 @@ export UV_PYTHON_DOWNLOADS := never
 
 # pytest's worker processes (pytest-xdist). More than this machine's two cores: most of
 # the suite waits (on sockets, timers, other processes), and a waiting worker leaves its
-# core to another. --dist worksteal: an idle worker takes half of a busy one's queue, so
-# the run does not wait on one worker's tail (tests/conftest.py puts the slow tier first).
+# core to another. --dist load: each worker takes the next tests in the suite's order as
+# it goes, and tests/conftest.py puts the slow tier first, so the run ends on short tests
+# rather than waiting on one worker's long ones. (worksteal split the order into one
+# contiguous quarter per worker: the slow tier all in the first worker's, run last.)
 WORKERS ?= 4
-PYTEST  := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) --dist worksteal
+PYTEST  := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) --dist load
 # Byte-code caches on (__pycache__/ is ignored by git): with PYTHONDONTWRITEBYTECODE=1 in
 # the shell, every test worker and every `parlour` process the suite starts would compile
 # the project's sources again (collecting the suite: 12 s of CPU instead of 4).
