@@ -62,9 +62,9 @@ def pytest_configure(config):
 #: The slow tier, by path under tests/: folders and files whose tests play a table
 #: through sessions, real processes, namespaces or the window (a second or more each,
 #: most of it waiting), or many private deals' hands, except the files in ``FAST`` inside
-#: them (sans-I/O parts). A new
-#: file in a slow folder is slow until listed in ``FAST``; elsewhere, mark a test that
-#: takes a second or more ``@pytest.mark.slow`` (``make check --durations=10`` shows them).
+#: them (sans-I/O parts). A new file in a slow folder is slow until listed in ``FAST``;
+#: elsewhere, mark a test that takes a second or more ``@pytest.mark.slow`` (``pytest -m
+#: "not slow" -n 4 --durations=10`` shows the fast tier's slowest).
 SLOW = (
     "net/sessions/", "net/houses/", "net/tools/", "net/test_cli.py",
     "app/test_app_back_after_restart.py", "app/test_app_continue.py", "app/test_app_fit.py",
@@ -89,7 +89,10 @@ TESTS = Path(__file__).resolve().parent
 
 
 def in_slow_tier(path: Path) -> bool:
-    where = path.resolve().relative_to(TESTS).as_posix()
+    try:
+        where = path.resolve().relative_to(TESTS).as_posix()
+    except ValueError:  # not under tests/
+        return False
     return where.startswith(SLOW) and where not in FAST
 
 
