@@ -35,6 +35,7 @@ import struct
 import time
 from collections.abc import Callable
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from twisted.internet import defer, protocol
 from twisted.internet.base import DelayedCall
@@ -46,7 +47,7 @@ from wormhole._dilation import connector as _dilation_connector
 from wormhole._dilation import manager as _dilation_manager
 from wormhole._status import ConnectedPeer, ReconnectingPeer
 
-from net.houses import APPID, SETTINGS, house_address
+from net.houses import APPID, DEFAULT_MAILBOX, SETTINGS, house_address
 from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
 from net.houses.reactor import before_stop, reactor
 from net.wire.transport import SERVERS
@@ -77,8 +78,12 @@ class HouseError(Exception):
 
 
 def unreachable_message() -> str:
-    return (f"can't reach the invitation service at {SETTINGS.mailbox}: check this "
-            "computer's internet connection, or the address in Settings")
+    """In words, without the service's web address (a ``ws://…/v1`` means nothing to a
+    person); a service of the family's own choosing is named by its computer's name."""
+    host = urlsplit(SETTINGS.mailbox).hostname if SETTINGS.mailbox != DEFAULT_MAILBOX else None
+    where = f" ({host})" if host else ""
+    return (f"can't reach the invitation service{where}: check this computer's internet "
+            "connection, or the invitation service in Settings")
 
 
 # -- TCP_NODELAY on Dilation's connections ------------------------------------------------

@@ -82,6 +82,7 @@ class TableEvent(TypedDict):
     seats: list[SeatInfo]
     you: int | None
     is_host: bool
+    host_seat: int | None  # the seat of the player whose computer hosts the table
     settings: TableSettings
     table_options: dict  # {"live_scores": bool, "game_log": bool}
     started: bool
@@ -109,13 +110,16 @@ class StateEvent(TypedDict):
 
 class HandOverEvent(TypedDict):
     """A hand is over: ``breakdown`` says how it was scored and shows the cards it kept
-    hidden (``engine.scoring.breakdown``; None for a hand thrown in)."""
+    hidden (``engine.scoring.breakdown``; None for a hand thrown in); ``history`` the
+    totals after each hand of the game so far, this one's last (from the log: every
+    hand, whatever this screen saw)."""
     type: Literal["hand_over"]
     result: dict  # {"taken", "made", "score", "thrown_in"} (and "forfeit" for a forfeited hand)
     scores: list[int]
     record_path: str | None
     hand: int
     breakdown: dict | None
+    history: list[list[int]]
     # A hand a player's proven cheat ended: {"seat", "side", "rule", "did"} ("did": what
     # that player's computer did, in words: "played a card it was not allowed to (a revoke)").
     forfeit: NotRequired[dict]
@@ -176,9 +180,11 @@ class ErrorEvent(TypedDict):
 
 
 class HintEvent(TypedDict):
-    """The answer to ``hint()``: one sentence from a bot's ``explain``."""
+    """The answer to ``hint()``: one sentence from a bot's reasoning, and the move it
+    would make (hand-record form without the seat; None: nothing to decide)."""
     type: Literal["hint"]
     text: str
+    action: dict | None
 
 
 # The deal has waited a while for these players' contributions ("Waiting for Dad's

@@ -178,7 +178,13 @@ class GuestCore:
                           emit=lambda event: self.emit(event), rolled_back=self._rolled_back,
                           follow=self._follow, hosting=lambda: self.wake(ended_by="takeover"),
                           forget=lambda: self.remember.forget(self.table), rng=self.rng,
-                          state_dir=self.state_dir, interfaces=self.interfaces, **takeover)
+                          named=self._name, state_dir=self.state_dir,
+                          interfaces=self.interfaces, **takeover)
+
+    def _name(self, alerts: list) -> None:
+        """Players a takeover caught lying (``succession``): each named to the person, the
+        evidence saved; the table goes on."""
+        self.named += self.view.alerts(alerts, goes_on=True)
 
     def _rolled_back(self, replica: PeerReplica, seq: int) -> None:
         """A takeover rolled our log back to entry ``seq``: ``replica`` is ours now, and

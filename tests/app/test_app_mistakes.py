@@ -334,8 +334,8 @@ def test_a_table_name_too_long_is_refused(qtbot):
     qtbot.addWidget(dialog)
     dialog.name_edit.setText("T" * 41)
     assert "a table name has at most 40" in dialog.name_note.text()
-    dialog.name_edit.setText("")  # empty is fine: the table gets a default name
-    assert dialog.settings()["name"] == "Parlour table"
+    dialog.name_edit.setText("")  # empty is fine: the table gets a default name, and says which
+    assert dialog.settings()["name"] == "Ann's table" and "Ann's table" in dialog.name_note.text()
 
 
 # -- What players met after issue 9 ----------------------------------------------------------

@@ -57,7 +57,7 @@ def test_the_host_sees_the_countdown_and_may_keep_waiting_or_deal_again(qtbot, w
     gone(bridge, within=60.0, choice_in=0.6)
     bar = table.waiting
     assert bar.isVisible()
-    assert bar.title.text() == f"Waiting for {NAME} to come back — their cards are locked with their key"
+    assert bar.title.text() == f"Waiting for {NAME} to come back — only their computer knows their cards"
     assert bar.detail.text() == "Dealt again without them in 1:00 unless they come back."
     assert bar.deal_button.isVisible() and bar.deal_button.text() == f"Deal again without {NAME}"
     assert bar.wait_button.isVisible() and not bar.bot_button.isVisible()
@@ -81,7 +81,7 @@ def test_a_guest_sees_the_countdown_without_the_hosts_buttons(qtbot, window):
     bridge, table, _ = a_table(window, is_host=False)
     gone(bridge, within=1.2)
     bar = table.waiting
-    assert bar.isVisible() and bar.title.text().endswith("their cards are locked with their key")
+    assert bar.isVisible() and bar.title.text().endswith("only their computer knows their cards")
     assert bar.detail.text() == "Dealt again without them in 0:02 unless they come back."
     assert not bar.wait_button.isVisible() and not bar.deal_button.isVisible() \
         and not bar.bot_button.isVisible()

@@ -357,9 +357,9 @@ def assert_the_table_went_on(table, summaries, guest, first, *, private, phase, 
     assert (first.early, first.offered_early, again["errors"]) == (0, 0, [])
     seat = auth.seats[VICTIM]
     assert seat.kind == "human" and seat.key == guest.identity.public_key
-    # away at a deal, or restarted out of it: that hand's cards were the host's party's
-    onlooker = private and (phase in ("seated", "between") or back == "late")
-    assert again["hands_verified"] == HANDS - (1 if onlooker else 0), again
+    # away at a deal, or restarted out of it, that hand's cards were the host's party's: it
+    # checked that hand too, from the parties' reveals at its end (issue 28, item 4)
+    assert again["hands_verified"] == HANDS, again
     its_moves = [s for s in auth.log[back_at + 1:] if s.kind == "action"
                  and s.body["signed"]["body"]["action"].get("seat") == VICTIM]
     assert its_moves and all(opens(guest.identity.public_key, ACTION_DOMAIN, s.body["signed"])

@@ -111,7 +111,7 @@ def test_the_hand_waits_for_a_player_gone_and_every_seat_sees_the_countdown(tmp_
     assert waited >= WAIT - 0.2, f"the hand was voided {waited:.1f} s after the drop"
     [away] = told(table.host_events, "return")
     assert away["seats"] == [GONE] and WAIT - 1 <= away["within"] <= WAIT
-    assert away["choice_in"] <= DEADLINE and "their cards are locked with their key" in away["detail"]
+    assert away["choice_in"] <= DEADLINE and "only their computer knows their cards" in away["detail"]
     for i in (0, 2):
         [away] = told(table.guest_events[i], "return")
         assert (away["seats"], away["within"]) == ([GONE], WAIT) and "choice_in" not in away
