@@ -14,6 +14,8 @@ from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust_table import TABLE, Table
 
 DEALS = {"seeded": Table, "private": MentalTrustTable}
+#: Both deals; the private one's hands cost mental poker's CPU (seconds): the slow tier.
+BOTH = [pytest.param("seeded"), pytest.param("private", marks=pytest.mark.slow)]
 VICTIM = 1
 
 
@@ -79,6 +81,7 @@ def test_a_private_view_of_another_seat_told_to_one_player_is_checked_by_every_o
     assert_checked_by_the_others(table, reported(table, VICTIM), "privacy")
 
 
+@pytest.mark.slow  # the private deal's hand
 def test_any_view_told_to_a_party_of_the_private_deal_is_checked_by_every_other():
     table = MentalTrustTable()
     lie_to(table, VICTIM, lambda msg: {**msg, "private": {**msg["private"], "view": {
@@ -112,7 +115,7 @@ def test_cards_another_seat_holds_told_to_one_player_are_checked_by_that_seat_on
     assert word.reported_by == VICTIM and "P1's client reports that the host broke rule" in word.detail
 
 
-@pytest.mark.parametrize("deal", DEALS)
+@pytest.mark.parametrize("deal", BOTH)
 def test_a_players_own_drop_sent_to_it_live_is_checked_by_every_other(deal):
     table = DEALS[deal]()
     table.start()

@@ -10,6 +10,8 @@ from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust_table import Table
 
 DEALS = {"seeded": Table, "private": MentalTrustTable}
+#: Both deals; the private one's hands cost mental poker's CPU (seconds): the slow tier.
+BOTH = [pytest.param("seeded"), pytest.param("private", marks=pytest.mark.slow)]
 
 
 def recording(table):
@@ -30,7 +32,8 @@ def entry_messages(msg):
     return [(e, False) for e in msg.get("entries", [])]
 
 
-@pytest.mark.parametrize("deal", DEALS)
+@pytest.mark.slow  # a whole hand, either deal
+@pytest.mark.parametrize("deal", BOTH)
 def test_every_entry_message_carries_the_hosts_signature_for_its_seat(deal):
     table = DEALS[deal]()
     got = recording(table)
@@ -49,7 +52,7 @@ def test_every_entry_message_carries_the_hosts_signature_for_its_seat(deal):
             assert sent.problem(key, msg, other, table.ids[other].public_key, live) is not None
 
 
-@pytest.mark.parametrize("deal", DEALS)
+@pytest.mark.parametrize("deal", BOTH)
 def test_a_sync_is_signed_for_the_seat_it_goes_to_as_a_catch_up(deal):
     table = DEALS[deal]()
     table.start()
