@@ -33,11 +33,13 @@ from __future__ import annotations
 #: goes back past the end of a hand its successor holds; a standby's "hosting" and
 #: "follow" carry the takeover entry ("took", in place of "seq"), which a player checks
 #: before it follows and the departed host before it believes its table was carried on.
-#: 10: under the mental-poker deal every "mental-shuffle" carries its proof ("proof",
+#: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
+#: and a player whose client stops at an alert sends the others its signed "report".
+#: 11: under the mental-poker deal every "mental-shuffle" carries its proof ("proof",
 #: checked before any decryption share is published) and a "mental-deal" says so
 #: ("proven"); a log written before still reads, and no share of its unproven deals is
 #: ever published.
-PROTOCOL_VERSION = 10
+PROTOCOL_VERSION = 11
 
 # -- identity -------------------------------------------------------------------------
 

@@ -467,7 +467,7 @@ def moves_vectors(deal: _Deal, run: dict) -> dict:
 # -- the shuffle's proof, step by step ----------------------------------------------------------
 
 def _hex_list(values) -> list:
-    return [v.raw if isinstance(v, (Point, Scalar)) else sp._encode(v) for v in values]
+    return [v.raw if isinstance(v, (Point, Scalar)) else sp.encode_scalar(v) for v in values]
 
 
 def shuffle_proof_vectors(deal: _Deal) -> dict:
@@ -510,7 +510,7 @@ def shuffle_proof_vectors(deal: _Deal) -> dict:
         "chain_randomness": _hex_list(prepared.chain_r), "chain": _hex_list(chain),
         "weight_digest": weight_digest, "weights": _hex_list(weights),
         "nonces": _hex_list(prepared.nonces), "commitments_t": {k: v.raw for k, v in ts.items()},
-        "challenge": sp._encode(e),
+        "challenge": sp.encode_scalar(e),
         "responses": {"s1": responses[0], "s2": responses[1], "s3": responses[2], "s4": responses[3],
                       "s_hat": responses[4], "s_prime": responses[5:]},
         "proof": proof,

@@ -165,7 +165,7 @@ def prove(prepared: Prepared, key: Point, source: Sequence[Ciphertext],
                  hat_omega + e * _dot(weights, prepared.chain_r)]
     responses += [prime_omega[i] + e * u_prime[i] for i in range(size)]
     return b"".join([*(c.raw for c in prepared.commitments), *(c.raw for c in chain),
-                     *(t.raw for t in commitments), *(_encode(s) for s in responses)])
+                     *(t.raw for t in commitments), *(encode_scalar(s) for s in responses)])
 
 
 # -- the statement and its hashes ---------------------------------------------------------
@@ -370,16 +370,17 @@ class BatchCheck:
 
 # -- arithmetic ---------------------------------------------------------------------------------
 
-def _encode(n: int) -> bytes:
+def encode_scalar(n: int) -> bytes:
+    """``n`` modulo the group's order, as the proof writes a scalar (32 bytes, little-endian)."""
     return (n % ORDER).to_bytes(SCALAR_BYTES, "little")
 
 
 def _base(n: int) -> Point:
-    return base_mul(Scalar(_encode(n)))
+    return base_mul(Scalar(encode_scalar(n)))
 
 
 def _mul(n: int, point: Point) -> Point:
-    return Scalar(_encode(n)) * point
+    return Scalar(encode_scalar(n)) * point
 
 
 def _sum(points) -> Point:
