@@ -85,33 +85,42 @@ TITLES = [
 ]
 
 
+def play_watched_by(table, curious: int, watched: list[int]) -> int:
+    """Play the hand; before every card a ``watched`` seat plays, try every way the
+    ``curious`` party could open a card with everything its client was sent and holds, and
+    find no card still face down in a watched seat's hand — but every card played, and its
+    own seats' whole hands. How many cards it was tried before."""
+    truth = god_view(table)
+    checks = []
+
+    def attack(state, action):
+        if action.kind != "play" or action.seat not in watched:
+            return
+        record = table.received[curious]
+        found = every_way_to_decrypt(record, table.secrets[curious], table.setup.deck_size)
+        assert all(truth[p] == card for p, card in found.items())
+        played = {msg["position"] for _, msg in record if msg["type"] == m.PLAY}
+        for seat in watched:
+            machine = table.machines[table.setup.owner(seat)]
+            face_down = machine.holdings[seat] - played - set(machine.public)  # (Rook's widow: public)
+            assert not face_down & set(found), f"party {curious} opened a card of seat {seat}"
+        assert set(found) >= played  # what was played, it does know
+        for seat in table.setup.parties[curious].seats:  # its own hands, it does know
+            assert set(table.setup.dealt(seat)) <= set(found)
+        checks.append(len(played))
+
+    play_hand(table, before_action=attack)
+    return len(checks)
+
+
 @pytest.mark.parametrize("name, ruleset, mode, options, parties", TITLES)
 def test_the_host_cannot_see_a_human_hand_before_it_is_played(name, ruleset, mode, options, parties):
     game = title(name).make(ruleset, mode, options)
     table = MentalTable(game, parties, dealer=1)
     table.deal()
-    truth = god_view(table)
     humans = [seat for seats in parties[1:] for seat in seats]
-    checks = []
-
-    def attack(state, action):
-        if action.kind != "play" or action.seat not in humans:
-            return
-        record = table.received[HOST]  # everything the host's client was sent
-        found = every_way_to_decrypt(record, table.secrets[HOST], table.setup.deck_size)
-        assert all(truth[p] == card for p, card in found.items())
-        played = {p for _, msg in record if msg["type"] == m.PLAY for p in [msg["position"]]}
-        for seat in humans:
-            party = next(i for i, seats in enumerate(parties) if seat in seats)
-            in_hand = table.machines[party].holdings[seat] - played
-            assert not in_hand & set(found), f"the host opened a card of seat {seat}"
-        assert set(found) >= played  # what was played, it does know
-        for seat in parties[HOST]:  # its own seat and its computer player's
-            assert set(table.setup.dealt(seat)) <= set(found)
-        checks.append(len(played))
-
-    play_hand(table, before_action=attack)
-    assert len(checks) == game.hand_size * len(humans)  # before every card a human played
+    assert play_watched_by(table, HOST, humans) == game.hand_size * len(humans)
+    truth = god_view(table)
     assert all(p.card == truth[p.position] for p in table.events(HOST, Played))
 
 
@@ -126,29 +135,10 @@ def test_a_guest_cannot_see_another_seats_hand_before_it_is_played(name, ruleset
     game = title(name).make(ruleset, mode, options)
     table = MentalTable(game, parties, dealer=1)
     table.deal()
-    truth = god_view(table)
     curious = guest_of(parties)
     others = [seat for i, seats in enumerate(parties) if i != curious for seat in seats]
-    checks = []
-
-    def attack(state, action):
-        if action.kind != "play" or action.seat not in others:
-            return
-        record = table.received[curious]  # everything the guest's client was sent
-        found = every_way_to_decrypt(record, table.secrets[curious], table.setup.deck_size)
-        assert all(truth[p] == card for p, card in found.items())
-        played = {msg["position"] for _, msg in record if msg["type"] == m.PLAY}
-        for seat in others:  # the host's, its computer player's, the other guests'
-            machine = table.machines[table.setup.owner(seat)]
-            face_down = machine.holdings[seat] - played - set(machine.public)  # (Rook's widow: public)
-            assert not face_down & set(found), f"the guest opened a card of seat {seat}"
-        assert set(found) >= played
-        for seat in parties[curious]:
-            assert set(table.setup.dealt(seat)) <= set(found)  # its own hand, it does know
-        checks.append(len(played))
-
-    play_hand(table, before_action=attack)
-    assert len(checks) == game.hand_size * len(others)  # before every card another seat played
+    # the host's seat, its computer player's, the other guests'
+    assert play_watched_by(table, curious, others) == game.hand_size * len(others)
 
 
 def cards_dealt(table) -> list[int]:
