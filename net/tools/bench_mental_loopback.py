@@ -21,7 +21,9 @@ every reader). Printed:
 3. What each party spends, in CPU, on its deal: proving its shuffle (the part made with
    its re-encryption pads while it waits for its turn, and the rest on its turn),
    checking the other parties' shuffles, and the whole deal (every step, signatures and
-   TLS included); the host's and the guests' medians for each title.
+   TLS included); the host's and the guests' medians for each title, and their sum over
+   the four parties (all of it CPU this machine's cores give the deal when every party
+   runs here).
 4. The messages' sizes on the wire (msgpack frames, signature envelopes included).
 
 Not the whole session: the moves' own log entries, the engine and the UI are not in these
@@ -384,14 +386,18 @@ def _proof_lines(results: dict, one_process: bool) -> list[str]:
     lines = []
     who = [("all four parties", "host")] if one_process else [("the host", "host"), ("a guest", "guests")]
     for game_id in sorted(results["deal"]):
+        wholes = []
         for label, key in who:
             deals = results["proofs"][key].get(game_id, [])
             if not deals:
                 continue
             prepare, prove, check, whole = (statistics.median(d[i] for d in deals) / 1000 for i in range(4))
+            wholes.append(whole)
             lines.append(f"  {game_id:<11} {label:<16} proving {prepare + prove:5.1f} ms "
                          f"({prepare:.1f} with the pads, {prove:.1f} on its turn), checking "
                          f"{check:5.1f} ms, the whole deal {whole:6.1f} ms")
+        if len(wholes) == 2:  # what the four processes ask of this machine's cores, together
+            lines.append(f"  {game_id:<11} all four (the host's + 3 × a guest's) {wholes[0] + 3 * wholes[1]:6.1f} ms")
     return lines
 
 
