@@ -83,6 +83,11 @@ WIRE.message("end", reason=str, head=int)
 #: player (``signed``: its handover, ``takeover.hand_over``), whose standby is at
 #: ``address``:``port`` (sessions.succession).
 WIRE.message("handover", signed=dict, address=str, port=int)
+#: either way: table talk — a person's signed message, reaction, or the host's mute
+#: (``net.trust.talk`` checks the envelope all the way down); the host relays what it takes.
+WIRE.message("talk", signed=dict)
+#: host -> peer: your talk message was not relayed, and why (``refuses``: its signature).
+WIRE.message("talk_refused", {"refuses": bytes}, reason=str)
 
 
 @dataclass(frozen=True)
