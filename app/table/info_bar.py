@@ -1,6 +1,6 @@
 """The bar along the top of the table: how the hand was dealt (a lock), the game and
-hand, the score, the contract and trump, and the table's buttons (address, talk, hint,
-last trick, live scores, game log, leave).
+hand, the score, the contract and trump, and the table's buttons (address, hint, last
+trick, live scores, game log, leave).
 
 Each label shortens names to fit the window, never the numbers (``app.fitted``).
 """
@@ -86,9 +86,6 @@ class InfoBar(QFrame):
         self.live_box.setObjectName("liveScores")
         self.log_box = QCheckBox("Game log")
         self.log_box.setObjectName("gameLog")
-        self.talk_button = self._secondary("Talk", "talk")
-        self.talk_button.setToolTip("Say something to the table (/)")
-        self.talk_button.setAccessibleName("Talk: say something to the table")
         self.hint_button = self._secondary("Hint", "hint")
         self.hint_button.setToolTip("What would the computer do? (?)")
         self.hint_button.setAccessibleName("Hint: what would the computer do")
@@ -98,7 +95,7 @@ class InfoBar(QFrame):
         self.address_button.setToolTip("What others type in Join by address — click to copy it")
         self.address_button.hide()
         self.address: str | None = None
-        for widget in (self.address_button, self.talk_button, self.hint_button, self.last_button):
+        for widget in (self.address_button, self.hint_button, self.last_button):
             widget.setProperty("compact", True)
             # Tab reaches them; a click does not take the keys from your hand (after
             # Leave → Stay, Enter still plays the card under the cursor).

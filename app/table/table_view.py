@@ -17,7 +17,7 @@ import logging
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app import cardnames
 from app.settings import Settings
@@ -112,7 +112,17 @@ class TableView(QWidget):
         middle.addWidget(self.side)
         root.addLayout(middle, 1)
         self.status = StatusLine()
-        root.addWidget(self.status)
+        status_row = QHBoxLayout()  # the turn in words, and beside it the way to talk
+        status_row.addWidget(self.status, 1)
+        self.talk_button = QPushButton("Talk")
+        self.talk_button.setObjectName("talk")
+        self.talk_button.setProperty("role", "secondary")
+        self.talk_button.setProperty("compact", True)
+        self.talk_button.setFocusPolicy(Qt.TabFocus)  # a click leaves the keys with your hand
+        self.talk_button.setToolTip("Say something to the table (/)")
+        self.talk_button.setAccessibleName("Talk: say something to the table")
+        status_row.addWidget(self.talk_button)
+        root.addLayout(status_row)
         self.decision = DecisionPanel(self)
         root.addWidget(self.decision)
         self.talk_box = TalkBox(self)  # opened by "/" or the bar's Talk button
@@ -131,7 +141,7 @@ class TableView(QWidget):
             bar.title_label, bar.last_button, bar.live_box, bar.log_box)
         self.hint_button, self.leave_button, self.address_button = (
             bar.hint_button, bar.leave_button, bar.address_button)
-        self.talk_button, self.talk_list = bar.talk_button, self.side.talk_list
+        self.talk_list = self.side.talk_list
         self.talk = TableTalk(self, self.talk_box, self.talk_list, self.refresh)
 
     def _wire(self) -> None:
