@@ -222,3 +222,38 @@ def test_talk_leaves_the_log_and_its_hashes_as_they_were(arun, tmp_path, deal):
     assert none == 0 and heard > 20, heard  # there was talk, and plenty of it
     assert_all_verified(silent_summaries + talked_summaries, hands=1)
     assert talked == silent, "talk changed the log"
+
+
+def test_parlour_join_prints_the_talk_it_hears_as_json_lines(arun, tmp_path):
+    """A headless guest (``parlour join``, its own process) checks the talk the host relays
+    and prints each as one JSON line, as it does every event; it says nothing itself."""
+    from tests.net.proc_kit import Peers
+
+    async def main(peers):
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=2,
+                      host_kw={"bot_delay": PACE})
+        await table.start()
+        try:
+            join = peers.start(["join", "--address", f"127.0.0.1:{table.host.port}",
+                                "--fingerprint", table.host.identity.fingerprint, "--bot",
+                                "random", "--delay", str(PACE), "--state-dir", tmp_path / "j",
+                                "--quick"], name="join")
+            await until(lambda: table.host.outbox.links, 30, "parlour join seated")
+            await until(lambda: join.events("connection"), 30)
+            table.host.talk.say("<b>Welcome</b>, headless friend")
+            table.host.talk.react("well-played")
+            await until(lambda: len(join.events("talk")) == 2, 20,
+                        lambda: f"two talk lines: {join.lines[-5:]} {join.stderr[-5:]}")
+            await table.finish(90)
+            return join.events("talk"), join.wait(30)
+        finally:
+            await table.close()
+
+    with Peers() as peers:
+        lines, status = arun(main(peers), timeout=150)
+    assert status == 0
+    say, react = lines
+    assert (say["kind"], say["text"], say["seat"], say["mine"]) == \
+        ("say", "<b>Welcome</b>, headless friend", 0, False)
+    assert (react["kind"], react["reaction"], react["text"]) == ("react", "well-played", "Well played")
+    assert say["fingerprint"] and say["name"]
