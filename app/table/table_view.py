@@ -222,7 +222,9 @@ class TableView(QWidget):
         bridge.waiting.connect(self.on_waiting)
         bridge.takeover.connect(self.on_takeover)
         bridge.talk.connect(self.talk.on_talk)
-        self.talk_button.setVisible(callable(getattr(session, "say", None)))
+        # talk is for people at other computers: not in a game against the computer
+        self.talk_button.setVisible(callable(getattr(session, "say", None))
+                                    and getattr(session, "local", False) is not True)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:

@@ -56,11 +56,12 @@ class TalkLog:
 
     def heard(self, event: dict) -> TalkLine | None:
         """A "talk" event; the line it adds (None: nothing to show — a muted person's, or
-        a refusal that is nobody's fault and not yours)."""
+        a refusal that is nobody's fault and not yours: a burst a slow link bunched, a
+        muted person's words a host relayed)."""
         kind = event.get("kind", "")
         if kind in ("say", "react") and event.get("fingerprint") in self.muted:
             return None
-        if kind == "refused" and not event.get("mine") and event.get("blame") != "host":
+        if kind == "refused" and not event.get("mine") and event.get("blame") == "nobody":
             return None
         line = TalkLine(event.get("fingerprint", ""), event.get("seat"), event.get("name", ""),
                         event.get("text", ""), kind, bool(event.get("mine")))

@@ -90,6 +90,15 @@ def refused_event(refusal: Refusal, mine: bool, by: str) -> TalkEvent:
     return event  # type: ignore[return-value]
 
 
+def forged_event(refusal: Refusal, sender: Speaker | None) -> TalkEvent:
+    """The host person's "talk" event naming a guest that wrote in another's name."""
+    event = refused_event(refusal, False, "this table")
+    claimed = refusal.claimed.name if refusal.claimed else "someone else"
+    event["text"] = (f"{sender.name if sender else 'Someone'} wrote a message in {claimed}'s "
+                     "name; it was refused and shown to nobody")
+    return event
+
+
 # -- the host's side -------------------------------------------------------------------------------
 class HostTalk:
     """The host's relay of table talk. Wired to the host's ``identity``, the ``table``
@@ -117,10 +126,8 @@ class HostTalk:
         said = self.desk.check(msg["signed"], self.clock(), sent_by=key)
         if isinstance(said, Refusal):
             link.send(refused_message(said.reason, said.sig))
-            if said.claimed is not None and said.claimed.key != key:  # in another's name
-                sender = self.speaker_of(key)
-                self.emit(refused_event(said, False, f"this table ({sender.name if sender else 'someone'} "
-                                                     "wrote in another's name)"))
+            if said.claimed is not None and said.claimed.key != key:  # in another's name: named
+                self.emit(forged_event(said, self.speaker_of(key)))
             return
         self._relay(said)
 

@@ -101,12 +101,14 @@ def test_a_person_muted_on_this_screen_is_not_shown(window):
     assert window.table.talk_list.lines()[-1] == f"{LONG_NAMES[1]}: sorry"
 
 
-def test_refusals_shown_are_yours_and_the_hosts_fault_only():
+def test_refusals_shown_are_yours_or_name_someone():
     log = TalkLog()
     assert log.heard(talk(1, "A message was refused: too fast", "refused", blame="nobody")) is None
     assert log.heard(talk(1, "A message … forged — the host relayed it", "refused", blame="host"))
     assert log.heard({**talk(0, "Your message was refused: too long", "refused", blame="sender")})
-    assert len(log.shown()) == 2
+    assert log.heard(talk(1, "Uncle wrote a message in Ann's name; it was refused", "refused",
+                          blame="sender"))  # the host's person: a guest named
+    assert len(log.shown()) == 3
 
 
 def test_slash_opens_the_talk_box_enter_says_esc_gives_the_keys_back(window, qtbot):
@@ -148,3 +150,15 @@ def test_the_host_mutes_someone_for_the_table_and_everyone_mutes_on_their_own_sc
     table.talk.open_box()
     texts = [a.text() for a in table.talk_box.mute_button.menu().actions()]
     assert texts and not any("for the table" in t for t in texts)  # a guest mutes only here
+
+
+def test_no_talk_in_a_game_against_the_computer(window, qtbot):
+    window.start_local({"game": "rook"})
+    qt_until(qtbot, window.setup.start_button.isEnabled)
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    qt_until(qtbot, lambda: window.table.isVisible() and bool(window.table.legal))
+    assert not window.table.talk_button.isVisible()
+    window.table.hand.setFocus()
+    qtbot.keyClicks(window.table.hand, TALK_KEY)
+    settle()
+    assert not window.table.talk_box.isVisible()

@@ -98,7 +98,7 @@ def test_a_forged_message_is_refused_and_named(arun, tmp_path, deal):
     host, liar, victim, other = arun(main(), timeout=90)
     [told] = host
     assert told["kind"] == "refused" and "Talker1's name" in told["reason"]
-    assert "Talker0 wrote in another's name" in told["text"]
+    assert "Talker0 wrote a message in Talker1's name" in told["text"]
     assert any("Talker1's name" in e["reason"] and e["mine"] for e in liar)  # refused back to it
     for events in (victim, other):
         [refused] = events  # nothing shown, one refusal, naming the host that relayed it
