@@ -257,3 +257,50 @@ def test_parlour_join_prints_the_talk_it_hears_as_json_lines(arun, tmp_path):
         ("say", "<b>Welcome</b>, headless friend", 0, False)
     assert (react["kind"], react["reaction"], react["text"]) == ("react", "well-played", "Well played")
     assert say["fingerprint"] and say["name"]
+
+
+def test_bad_talk_is_refused_with_a_reason_and_the_game_goes_on(arun, tmp_path, deal):
+    """Malformed and abusive talk from a guest, and the same relayed by a host to its
+    guests: each refused with a reason, nobody disconnected, the hand played to its end
+    and verified by every guest."""
+    async def main():
+        table = await talking_table(tmp_path, deal)
+        try:
+            await until(table.hand_started, 30)
+            rude = table.guests[0]
+            good = t.sign_talk(rude.identity, rude.table, 7, say="hi")
+            bad = [{"signed": {}}, {"signed": {"body": {}, "sig": b"x" * 64}},
+                   {"signed": {**good, "sig": bytes(64)}},
+                   {"signed": {"body": {**good["body"], "say": 5}, "sig": good["sig"]}},
+                   {"signed": t.sign_talk(rude.identity, rude.table, 8, say="\U0001F600" * 10_000)},
+                   {"signed": t.sign_talk(rude.identity, rude.table, 9, say="<b>\u202e</b>")},
+                   {"signed": t.sign_talk(rude.identity, rude.table, 10, say="one\ntwo")},
+                   {"signed": t.sign_talk(rude.identity, rude.table, 11, react="shrug")}]
+            for message in bad:
+                rude.link.send({"type": "talk", **message})
+            await until(lambda: len(said(table.guest_events[0], "refused")) == len(bad), 20,
+                        lambda: f"a refusal for each: {said(table.guest_events[0])}")
+            for link in list(table.host.outbox.links.values()):  # a host relaying them all
+                for message in bad:
+                    link.send({"type": "talk", **message})
+            await until(lambda: all(len(said(table.guest_events[i], "refused")) >= 2 * len(bad) - 1
+                                    if i == 0 else len(said(table.guest_events[i], "refused")) == len(bad)
+                                    for i in range(3)), 20)
+            return await table.finish(), [said(table.guest_events[i]) for i in range(3)], \
+                table.guests[0].reconnects
+        finally:
+            await table.close()
+
+    summaries, heard, reconnects = arun(main(), timeout=120)
+    assert_all_verified(summaries, hands=1)
+    assert reconnects == 0  # nobody was cut off for it
+    reasons = [e["reason"] for e in heard[0][:8]]
+    assert all(e["mine"] for e in heard[0][:8])
+    assert sum("malformed" in r for r in reasons) == 3 and any("forged" in r for r in reasons)
+    assert any("at most 200 characters" in r for r in reasons)
+    assert any("direction override" in r for r in reasons)
+    assert any("control characters" in r for r in reasons)
+    assert any("no reaction" in r for r in reasons)
+    for events in heard[1:]:  # relayed by a host that checked nothing: each named
+        assert [e["kind"] for e in events] == ["refused"] * 8
+        assert all(e["blame"] == "host" for e in events)
