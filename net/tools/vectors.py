@@ -41,6 +41,7 @@ from net.wire import messages as m
 from net.trust.alerts import from_json_value, to_json_value
 from net.trust.log import Chain
 from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret  # noqa: F401 (re-exported)
+from net.wire.identity import Identity
 from net.trust.signing import ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, read_action, sign_action, signed_bytes
 
 DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors"
@@ -190,9 +191,10 @@ def public_view_vectors() -> dict:
 def talk_vectors() -> dict:
     """A player's message (with markup, shown as typed), its reaction, and the host's mute."""
     host, player = identity("host"), identity("player 1")
-    said = [(player, 1_700_000_000_000, {"say": "Well played, <b>Gran</b>! \U0001F44D"}),
-            (player, 1_700_000_000_001, {"react": "well-played"}),
-            (host, 1_700_000_000_500, {"mute": (player.public_key, True)})]
+    said: list[tuple[Identity, int, dict]] = [
+        (player, 1_700_000_000_000, {"say": "Well played, <b>Gran</b>! \U0001F44D"}),
+        (player, 1_700_000_000_001, {"react": "well-played"}),
+        (host, 1_700_000_000_500, {"mute": (player.public_key, True)})]
     messages = []
     for who, n, what in said:
         envelope = talk.sign_talk(who, TABLE, n, **what)
