@@ -33,9 +33,11 @@ from __future__ import annotations
 #: goes back past the end of a hand its successor holds; a standby's "hosting" and
 #: "follow" carry the takeover entry ("took", in place of "seq"), which a player checks
 #: before it follows and the departed host before it believes its table was carried on.
-#: 10: table talk: "talk" (a person's signed message, reaction or the host's mute, relayed
+#: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
+#: and a player whose client stops at an alert sends the others its signed "report".
+#: 11: table talk: "talk" (a person's signed message, reaction or the host's mute, relayed
 #: by the host beside the log, never in it) and "talk_refused" (net.trust.talk).
-PROTOCOL_VERSION = 10
+PROTOCOL_VERSION = 11
 
 # -- identity -------------------------------------------------------------------------
 
