@@ -519,6 +519,7 @@ class GuestCore:
             self._restored = None  # (another host, or table, than the copy on disk)
         self._host_name = conn.peer_name
         self.announced = msg["head"]
+        self.talk.joined()  # the host's mutes in force come next
         self.succession.host_back()
         self._to(GuestState.JOINED)
         self.player.reconnected()

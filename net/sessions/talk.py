@@ -200,12 +200,18 @@ class GuestTalk:
             self.emit(refused_event(refusal, True, "the host"))
             return
         said = self.desk.check(msg["signed"], self.clock())
+        if isinstance(said, Talk) and said.again:
+            return  # a mute we held, sent again as we came back: nothing new to tell
         if isinstance(said, Refusal):
             if said.blame == "host":
                 log.warning("table talk: the host relayed what it should have refused: %s", said.reason)
             self.emit(refused_event(said, False, "your computer"))
             return
         self.emit(talk_event(said, said.speaker.key == self.identity.public_key, self.speaker_of))
+
+    def joined(self) -> None:
+        """We (re)joined the host: it sends its mutes in force next (``TalkDesk.joined``)."""
+        self.desk.joined()
 
     def say(self, text: str) -> None:
         problem = text_problem(text)

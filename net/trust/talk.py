@@ -43,7 +43,7 @@ from __future__ import annotations
 import unicodedata
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from net.constants import TALK_BURST, TALK_MAX_CHARS, TALK_REACTIONS, TALK_WINDOW
@@ -113,6 +113,7 @@ class Talk:
     envelope: dict
     target: bytes | None = None  # a mute's: whom
     on: bool = False  # a mute's: muted (True) or no longer
+    again: bool = False  # a mute this receiver held, sent again as it (re)joined: not news
 
     @property
     def sig(self) -> bytes:
@@ -251,13 +252,24 @@ class TalkDesk:
         self.relays, self.window, self.burst = relays, window, burst
         self.heard: dict[bytes, _Heard] = {}
         self.mutes: dict[bytes, Talk] = {}  # muted key -> the host's signed mute
+        self.set_aside: dict[bytes, Talk] = {}  # the mutes held when the link last dropped
 
     def muted(self, key: bytes) -> bool:
-        return key in self.mutes
+        """Whether the host this receiver hears now has muted ``key`` (a departed host's
+        mutes lapse at a takeover)."""
+        mute = self.mutes.get(key)
+        return mute is not None and mute.speaker.key == self._host_key()
 
     def mutes_in_force(self) -> list[Talk]:
-        """The host's mutes standing now (a newcomer is sent them)."""
-        return list(self.mutes.values())
+        """The mutes of the host heard now, standing (a newcomer is sent them)."""
+        return [mute for mute in self.mutes.values() if mute.speaker.key == self._host_key()]
+
+    def joined(self) -> None:
+        """A client (re)joined its host, which sends it its mutes in force at once, before
+        anything it relays: the mutes held until now are set aside; each sent again is in
+        force again without a word (``again``), and the rest lapse with the host's — it
+        unmuted while this client was away, or restarted and forgot them."""
+        self.set_aside, self.mutes = self.mutes, {}
 
     def check(self, envelope: object, now: float, sent_by: bytes | None = None) -> Talk | Refusal:
         """``envelope``, received at ``now`` (this receiver's monotonic clock): the checked
@@ -284,10 +296,25 @@ class TalkDesk:
             return self._refused("a message from someone who is not at this table", "host",
                                  None, sig)
         heard = self.heard.setdefault(key, _Heard())
+        talk = read_talk(speaker, envelope)
+        if self._held_again(talk):
+            return replace(talk, again=True)
         if body["n"] <= heard.n:
             return self._refused(f"a message from {speaker.name} sent again (a replay: number "
                                  f"{body['n']}, after {heard.n})", "host", speaker, sig)
-        return self._said(read_talk(speaker, envelope), now, heard)
+        return self._said(talk, now, heard)
+
+    def _held_again(self, talk: Talk) -> bool:
+        """Whether ``talk`` is the very mute (its signature) this receiver held, sent again
+        by the host that signed it as the client (re)joined; it is in force again."""
+        if talk.kind != MUTE or talk.target is None or talk.speaker.key != self._host_key():
+            return False
+        held = self.mutes.get(talk.target) or self.set_aside.get(talk.target)
+        if held is None or held.sig != talk.sig:
+            return False
+        self.set_aside.pop(talk.target, None)
+        self.mutes[talk.target] = talk
+        return True
 
     def _said(self, talk: Talk, now: float, heard: _Heard) -> Talk | Refusal:
         """The checks of what a signed message from a known speaker says."""
@@ -317,6 +344,7 @@ class TalkDesk:
 
     def _mute(self, talk: Talk) -> None:
         assert talk.target is not None
+        self.set_aside.pop(talk.target, None)  # the host's newer word on them counts
         if talk.on:
             self.mutes[talk.target] = talk
         else:

@@ -304,3 +304,30 @@ def test_bad_talk_is_refused_with_a_reason_and_the_game_goes_on(arun, tmp_path, 
     for events in heard[1:]:  # relayed by a host that checked nothing: each named
         assert [e["kind"] for e in events] == ["refused"] * 8
         assert all(e["blame"] == "host" for e in events)
+
+
+def test_a_client_that_rejoins_keeps_the_hosts_mute_and_names_nobody(arun, tmp_path, deal):
+    """A guest whose link drops and comes back is sent the host's mutes in force again, as
+    a newcomer is: it takes them without a word (not as a replay the host relayed, not as
+    a second mute), and the muted person stays muted on its screen."""
+    async def main():
+        table = await talking_table(tmp_path, deal)
+        try:
+            await until(table.hand_started, 30)
+            noisy, quiet = table.guests[:2]
+            table.host.talk.mute(noisy.identity.fingerprint)
+            await until(lambda: all(said(ev, "mute") for ev in everyone(table)), 10)
+            quiet.link.close("cut")  # the link drops; the same client connects again
+            await until(lambda: quiet.reconnects >= 1 and quiet.link is not None
+                        and quiet.state.value == "joined", 30,
+                        lambda: f"back at the table: {quiet.state}, {quiet.reconnects}")
+            table.host.talk.say("welcome back")
+            await until(lambda: "welcome back" in words(table.guest_events[1]), 10,
+                        lambda: f"the host's words after the rejoin: {said(table.guest_events[1])}")
+            return said(table.guest_events[1]), quiet.talk.desk.muted(noisy.identity.public_key)
+        finally:
+            await table.close()
+
+    heard, still_muted = arun(main(), timeout=90)
+    assert still_muted
+    assert [e["kind"] for e in heard] == ["mute", "say"], heard  # no refusal, no second mute

@@ -199,3 +199,33 @@ def test_only_the_host_mutes_and_a_muted_person_is_refused_everywhere():
     unmute = host_says(mute=(DAD.public_key, False))
     assert isinstance(client.check(unmute, now=2.0), t.Talk) and not client.muted(DAD.public_key)
     assert isinstance(client.check(dad(say="thank you"), now=3.0), t.Talk)
+
+
+def test_a_rejoining_client_takes_back_the_mutes_the_host_sends_again_and_drops_the_rest():
+    """As a client (re)joins, the host sends its mutes in force: the very mute it held is
+    in force again without a word (not a replay); one the host no longer sends — it
+    unmuted meanwhile, or restarted and forgot — lapses."""
+    client, host_says = desk(relays=False), Speaking(HOST)
+    on_dad, on_gran = host_says(mute=(DAD.public_key, True)), host_says(mute=(GRAN.public_key, True))
+    for mute in (on_dad, on_gran):
+        assert isinstance(client.check(mute, now=0.0), t.Talk)
+    client.joined()  # the link dropped and came back
+    again = client.check(on_dad, now=5.0)
+    assert isinstance(again, t.Talk) and again.again, again
+    assert client.muted(DAD.public_key) and not client.muted(GRAN.public_key)
+    assert isinstance(client.check(Speaking(GRAN)(say="back again"), now=6.0), t.Talk)
+    # once the host has unmuted Dad, its old mute of him shown again is a replay
+    assert isinstance(client.check(host_says(mute=(DAD.public_key, False)), now=7.0), t.Talk)
+    replayed = client.check(on_dad, now=8.0)
+    assert isinstance(replayed, t.Refusal) and "replay" in replayed.reason
+    assert replayed.blame == "host" and not client.muted(DAD.public_key)
+
+
+def test_a_departed_hosts_mutes_lapse_at_a_takeover():
+    hosting = [HOST.public_key]
+    client = t.TalkDesk(lambda: TABLE, lambda: hosting[0], SEATED.get, relays=False)
+    assert isinstance(client.check(Speaking(HOST)(mute=(DAD.public_key, True)), now=0.0), t.Talk)
+    assert client.muted(DAD.public_key)
+    hosting[0] = GRAN.public_key  # Gran carries the table on
+    assert not client.muted(DAD.public_key) and client.mutes_in_force() == []
+    assert isinstance(client.check(Speaking(DAD)(say="free again"), now=1.0), t.Talk)
