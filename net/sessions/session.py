@@ -400,7 +400,8 @@ class GuestSession(_NetworkSession):
         self._do(lambda: self._seat().talk.react(reaction))
 
     def mute(self, fingerprint: str, on: bool = True) -> None:
-        self._as_host("talk.mute", str(fingerprint), bool(on))
+        fingerprint, on = str(fingerprint), bool(on)
+        self._as_host(lambda host: host.talk.mute(fingerprint, on))
 
     def close(self) -> None:
         self.on_event = lambda event: None
