@@ -6,7 +6,8 @@ and prints one line — ``ok <name> (<ms> ms)`` or ``FAIL <name>: <reason>`` —
 exit status is 0 only if every check passed. What it proves about a frozen bundle:
 every module the app needs was collected, the compiled libraries load (Qt, msgpack,
 cryptography, zeroconf's Cython codecs, sqlite3 for the host's log, ssl), and assets/
-is where app/assets.py looks for it.
+is where app/assets.py looks for it. Its first line names the release of each library
+the installation carries (``LIBRARIES``), so a report of a problem says which build it is.
 
 Nothing leaves the machine and nothing of the user's is touched: Qt runs on the
 offscreen platform (set here, before Qt starts), network traffic stays on 127.0.0.1,
@@ -34,8 +35,31 @@ LOOPBACK = "127.0.0.1"
 DNS_RESPONSE, DNS_AUTHORITATIVE, DNS_TYPE_TXT = 0x8000, 0x0400, 16
 TIMEOUT = 30.0  # seconds for the loopback hand; it takes well under one
 
+# The libraries Parlour calls itself, then the ones it plays across houses with
+# (magic-wormhole and its stack), by distribution name. The bundle keeps their metadata
+# (packaging/manifest.py), which is where their versions are read from.
+LIBRARIES = ("PySide6-Essentials", "shiboken6", "zeroconf", "msgpack", "cryptography",
+             "PyNaCl", "platformdirs", "magic-wormhole", "Twisted", "autobahn", "txaio",
+             "spake2", "noiseprotocol")
+
 
 # -- the checks --------------------------------------------------------------------------
+
+def check_libraries() -> str:
+    """The release of each library in ``LIBRARIES``, as installed; fails naming any
+    whose metadata is missing (a bundle that lost it could not say what it carries)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found, missing = [], []
+    for name in LIBRARIES:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            missing.append(name)
+    if missing:
+        raise AssertionError(f"no version found for {', '.join(missing)}")
+    return ", ".join(found)
+
 
 def check_engine() -> str:
     """A seeded bot hand of every variant, replayed from its hand record (as JSON)."""
@@ -97,7 +121,8 @@ def check_framing() -> str:
 
 
 def check_zeroconf() -> str:
-    """A table advert through zeroconf's DNS codec (compiled) and back — no sockets."""
+    """A table advert through zeroconf's DNS codec and back — no sockets. (The bundle
+    runs zeroconf's pure-Python modules, not its compiled ones: packaging/lean.py.)"""
     import socket
 
     from zeroconf import DNSIncoming, DNSOutgoing, ServiceInfo
@@ -179,7 +204,8 @@ def _colours(image, samples: int = 40) -> int:
 
 
 def check_locale_text() -> str:
-    """Qt's ICU paths (the Linux bundle ships trimmed ICU data): collation, case."""
+    """Qt's ICU paths (the Linux bundle ships trimmed ICU data): collation, case; and
+    the bundle's Python in UTF-8 mode (it carries no legacy East Asian codecs)."""
     from PySide6.QtCore import QCollator, QLocale
 
     words = sorted(["zebra", "Äpfel", "apple"], key=QCollator(QLocale("en_GB")).sortKey)
@@ -187,7 +213,9 @@ def check_locale_text() -> str:
         raise AssertionError(f"collation sorted {words}")
     if QLocale("de_DE").toUpper("straße") != "STRASSE":
         raise AssertionError("locale-aware upper case failed")
-    return " < ".join(words)
+    if getattr(sys, "frozen", False) and not sys.flags.utf8_mode:
+        raise AssertionError("the bundle's Python is not in UTF-8 mode (parlour.spec)")
+    return " < ".join(words) + (", UTF-8 mode" if sys.flags.utf8_mode else "")
 
 
 def check_loopback(home: Path) -> str:
@@ -230,6 +258,7 @@ async def _network_hand(home: Path) -> tuple[dict, dict]:
 
 def checks(home: Path) -> list[tuple[str, Callable[[], str]]]:
     return [
+        ("libraries", check_libraries),
         ("engine", check_engine),
         ("crypto", check_crypto),
         ("framing", check_framing),

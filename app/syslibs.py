@@ -109,7 +109,7 @@ PACKAGES: dict[str, Package] = {
     "libdbus-1.so.3": Package("libdbus-1-3", "dbus-libs", "dbus"),
     "libglib-2.0.so.0": Package("libglib2.0-0", "glib2", "glib2"),
     "libgthread-2.0.so.0": Package("libglib2.0-0", "glib2", "glib2"),
-    # what D-Bus and GLib need in turn (carried in the bundle with them)
+    # what D-Bus and GLib need in turn (the system's, with them)
     "libsystemd.so.0": Package("libsystemd0", "systemd-libs", "systemd-libs"),
     "libcap.so.2": Package("libcap2", "libcap", "libcap"),
     "libgcrypt.so.20": Package("libgcrypt20", "libgcrypt", "libgcrypt"),

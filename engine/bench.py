@@ -7,7 +7,7 @@ state.apply(rng.choice(state.legal_actions(seat)))``): no bot object in between,
 (``State.SAMPLED_PHASES``: Rook's bury, Somerset's discard). So the figure is what a
 bot search or a peer re-checking hands can expect.
 
-OpenSpiel's partnership spades (``pip install -e '.[bench]'``; skipped without it) is
+OpenSpiel's partnership spades (``make bench`` installs it; skipped without it) is
 driven by the same loop through its public Python API: every decision is a uniformly
 random choice from ``state.legal_actions()``, and every chance node (the deal, card by
 card) is sampled from ``state.chance_outcomes()``, OpenSpiel's way of sampling chance —
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                   for label, title, ruleset, mode in chosen]
     spades = spades_contender(args.chance)
     if spades is None:
-        print("bench: OpenSpiel is not installed (pip install -e '.[bench]'): no ratios",
+        print("bench: OpenSpiel is not installed (`make bench` installs it): no ratios",
               file=sys.stderr)
     else:
         contenders.append(spades)

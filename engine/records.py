@@ -5,8 +5,15 @@ seat's hand, the spare cards) and the actions taken. It is how games are saved a
 exported, how a disputed hand is replayed, and how every peer re-checks a finished hand.
 
     load_record(data) -> (game, state, actions)   # RecordError if it is not a record
-    replay(data) -> {"tricks", "taken", "made", "score", "error"}
+    play_record(data) -> (state, error)           # its actions applied (and its forfeit)
+    replay(data) -> {"tricks", "taken", "made", "score", "error"}   (+ "forfeit")
     record_from_state(state) -> data              # a finished or partial hand
+
+A hand a player's proven cheat ended (``State.forfeit``, the ruling in docs/design.md)
+says so with an optional ``"forfeit": {"seat": 1, "rule": "illegal-action"}``: its
+actions are the moves that stand (not the move the rules forbid, nor any after it), and
+the forfeit ends the hand after them. Its result then carries ``"forfeit": {"seat",
+"side", "rule"}``; a record without the key reads and replays as it always did.
 
 The difference between the two kinds of failure matters: a record that cannot be read
 (unknown game, a card dealt twice, an action naming no card) raises ``RecordError``; a
@@ -25,7 +32,7 @@ from .state import Game, State
 
 FORMAT = "parlour-hand/1"
 REQUIRED_KEYS = ("format", "game", "dealer", "hands", "actions")
-OPTIONAL_KEYS = ("ruleset", "mode", "options", "spare")
+OPTIONAL_KEYS = ("ruleset", "mode", "options", "spare", "forfeit")
 # Which keys an action may carry next to its kind (besides "seat").
 ACTION_EXTRAS = {"play": ("ace",), "bid": ("trump",), "bury": ("trump",),
                  "discard": ("trump",)}
@@ -44,7 +51,24 @@ def load_record(data: Any) -> tuple[Game, State, list[Action]]:
     spare = _cards_of(game, data.get("spare", []), "spare")
     state = game.new_hand(hands, spare, data["dealer"])
     actions = _actions_of(game, data["actions"])
+    forfeit_of(game, data)
     return game, state, actions
+
+
+def forfeit_of(game: Game, data: dict) -> tuple[int, str] | None:
+    """The record's forfeit as (seat, rule), None if it has none; RecordError if it is
+    not ``{"seat": <a seat>, "rule": <text>}``."""
+    forfeit = data.get("forfeit")
+    if forfeit is None:
+        return None
+    if not isinstance(forfeit, dict) or sorted(forfeit) != ["rule", "seat"]:
+        raise RecordError("\"forfeit\" must be an object like {\"seat\": 1, \"rule\": \"illegal-action\"}")
+    seat, rule = forfeit["seat"], forfeit["rule"]
+    if type(seat) is not int or not 0 <= seat < game.num_players:
+        raise RecordError(f"forfeit: seat must be 0 to {game.num_players - 1}")
+    if not isinstance(rule, str) or not rule:
+        raise RecordError("forfeit: the rule is a name, like \"illegal-action\"")
+    return seat, rule
 
 
 def _check_shape(data: Any) -> None:
@@ -154,9 +178,20 @@ def replay(data: Any) -> dict:
 
     Stops at the first illegal action and reports it as ``error``. RecordError if the
     record cannot be read at all."""
-    _game, state, actions = load_record(data)
-    error = apply_actions(state, actions)
+    state, error = play_record(data)
     return result_of(state, error)
+
+
+def play_record(data: Any) -> tuple[State, dict | None]:
+    """The hand a record describes: its actions applied, then its forfeit, if it has one
+    (not after an illegal action); the first illegal action as ``apply_actions`` gives it.
+    RecordError if the record cannot be read."""
+    game, state, actions = load_record(data)
+    error = apply_actions(state, actions)
+    forfeit = forfeit_of(game, data)
+    if error is None and forfeit is not None:
+        state.forfeit(*forfeit)
+    return state, error
 
 
 def apply_actions(state: State, actions: list[Action]) -> dict | None:
@@ -179,8 +214,11 @@ def result_of(state: State, error: dict | None = None) -> dict:
     if result is None or error is not None:
         return {"tricks": tricks, "taken": list(state.taken), "made": None, "score": None,
                 "error": error}
-    return {"tricks": tricks, "taken": list(result.taken), "made": result.made,
-            "score": list(result.score), "error": None}
+    out: dict[str, Any] = {"tricks": tricks, "taken": list(result.taken), "made": result.made,
+           "score": list(result.score), "error": None}
+    if result.forfeit is not None:
+        out["forfeit"] = result.forfeit._asdict()
+    return out
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -197,4 +235,7 @@ def record_from_state(state: State) -> dict:
     record["hands"] = [[name(card) for card in hand] for hand in state.dealt]
     record["spare"] = [name(card) for card in state.spare]
     record["actions"] = [game.action_to_json(action) for action in state.history]
+    result = state.result()
+    if result is not None and result.forfeit is not None:
+        record["forfeit"] = {"seat": result.forfeit.seat, "rule": result.forfeit.rule}
     return record

@@ -11,6 +11,10 @@ values for the hand-over event:
 * ``cards``: the cards hidden during the hand that the hand counted or revealed at its
   end (Rook's buried cards, Somerset's kitty discards or open widow, Horseshoes'
   left-over card), with their points and the side that took them.
+
+A hand a proven cheat forfeited (``State.forfeit``) is scored by the title's
+``forfeit_score`` instead: its contract and terms come from there, it shows no cards
+(nothing hidden was counted), and ``forfeit`` says whose cheat, which rule.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ def breakdown(state) -> dict:
         raise ValueError("the hand is not over")
     if result.thrown_in:
         raise ValueError("a hand thrown in is not scored")
+    if result.forfeit is not None:
+        return _forfeit_breakdown(state, result.forfeit)
     name = state.deck.name
     return {
         "contract": state.contract_line(),
@@ -60,4 +66,16 @@ def breakdown(state) -> dict:
                   for t in state.score_terms()],
         "cards": [{"label": c.label, "cards": [name(card) for card in c.cards], "points": c.points,
                    "side": c.side, "words": c.words} for c in state.scored_cards()],
+    }
+
+
+def _forfeit_breakdown(state, forfeit) -> dict:
+    """``breakdown`` of a forfeited hand: the forfeit's contract and terms, no cards."""
+    _taken, contract, terms = state.forfeit_score(forfeit.side)
+    return {
+        "contract": contract,
+        "terms": [{"side": t.side, "points": t.points, "words": t.words, "working": t.working}
+                  for t in terms],
+        "cards": [],
+        "forfeit": forfeit._asdict(),
     }

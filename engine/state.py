@@ -31,6 +31,7 @@ from .events import Event, Events
 from .info import GameInfo
 from .partial import Layout, Seen
 from .ruleset import Ruleset
+from .scoring import score_of
 
 
 @lru_cache(maxsize=None)
@@ -125,6 +126,22 @@ class Trick(NamedTuple):
 new_trick = partial(_new_tuple, Trick)
 
 
+class Forfeit(NamedTuple):
+    """A hand ended by a player's proven cheat (``State.forfeit``): whose, and the rule."""
+
+    seat: int  # the seat whose cheat was proven
+    side: int  # its side, which forfeits the hand
+    rule: str  # the rule it broke, as the trust layer names it ("illegal-action", "share", …)
+
+
+class ForfeitScore(NamedTuple):
+    """How a title scores a hand forfeited by one side (``State.forfeit_score``)."""
+
+    taken: tuple  # what each side counts as having taken (the innocent side: everything)
+    contract: dict | None  # ``contract_line``'s form, the contract as the forfeit settles it; None: none yet
+    terms: tuple  # the ScoreTerms, in the ruleset's words
+
+
 class HandResult(NamedTuple):
     """What a finished hand gives, in hand-record terms (per side: team or player)."""
 
@@ -133,6 +150,7 @@ class HandResult(NamedTuple):
     made: bool | None  # bid made; None where not applicable (thrown in, Horseshoes)
     score: tuple  # score change per side
     thrown_in: bool = False
+    forfeit: Forfeit | None = None  # a hand a proven cheat ended (``State.forfeit``)
 
 
 class Game:
@@ -599,6 +617,45 @@ class State:
         self.turn = None
         return (Event({"type": "thrown_in"}),)
 
+    # -- a proven cheat: the hand forfeited (docs/design.md, "Rulings") ---------------
+    def forfeit(self, seat: int, rule: str) -> Events:
+        """End the hand here: ``seat``'s proven cheat (it broke ``rule``) forfeits it for
+        its side. The hand is neither played on nor dealt again; it is scored as the
+        title's ``forfeit_score`` says — the innocent side as if it had taken every trick
+        and every point, any contract standing as bid. In any phase: under the private
+        deal a cheat may be proven only once every card is revealed, after the last
+        trick, and the score the hand made then is replaced. Only once: the first cheat
+        proven decides (ValueError after that, and for a seat that is not one)."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat!r}")
+        if self.forfeited:
+            raise ValueError("the hand is forfeited already: the first cheat proven decides")
+        side = self.game.side_of(seat)
+        taken, contract, terms = self.forfeit_score(side)
+        score = score_of(terms, self.game.num_sides)
+        made = None if contract is None else contract["made"]
+        self._result = HandResult(tuple(self.tricks), tuple(taken), made, score, False,
+                                  Forfeit(seat, side, rule))
+        self.phase = "done"
+        self.turn = None
+        self._legal_memo = None
+        return (Event({"type": "forfeit", "seat": seat, "side": side, "rule": rule,
+                       "score": list(score)}),)
+
+    @property
+    def forfeited(self) -> bool:
+        """Whether a proven cheat ended the hand (nothing hidden is shown at its end then:
+        the forfeit scores without the cards nobody saw)."""
+        result = self._result
+        return result is not None and result.forfeit is not None
+
+    def forfeit_score(self, cheaters: int) -> ForfeitScore:
+        """The hand scored as forfeited by side ``cheaters``: what each side counts as
+        taken, the contract as it settles it, and the terms in the ruleset's words. A pure
+        function of public facts (the contract, who bid), so that every client, whatever
+        cards it could see, scores it alike. Each title says how."""
+        raise NotImplementedError(f"{self.game.id} does not say how a forfeited hand scores")
+
     # -- what a seat cannot see, placed (bots imagining a deal) ------------------------
     def place_unseen(self, hands: dict[int, int], piles: dict[str, int]) -> None:
         """Put cards where their holder cannot see them: each seat in ``hands`` now
@@ -648,6 +705,8 @@ class State:
             r = self._result
             view["result"] = {"taken": list(r.taken), "made": r.made, "score": list(r.score),
                               "thrown_in": r.thrown_in}
+            if r.forfeit is not None:  # (only then: every other hand's view is as it was)
+                view["result"]["forfeit"] = r.forfeit._asdict()
         self.add_public(view)
         return view
 

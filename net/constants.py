@@ -24,8 +24,18 @@ from __future__ import annotations
 #: needs the standings of a majority of the table's players; the host may hand the table
 #: to a player on leaving ("handover", and the takeover entry's optional "handover"); a
 #: standby answers a standing with "follow" (another player carries the table on) or
-#: "declined"; a "join" may name the table whose log the peer holds.
-PROTOCOL_VERSION = 7
+#: "declined"; a "join" may name the table whose log the peer holds. 8: a player's proven
+#: cheat under the private deal forfeits the hand: a "hand_end" carrying the verdict
+#: ("forfeit") and no state hash, its result a "forfeit" too, instead of a "mental-restart"
+#: for "cheat" (a peer names the host for one received live; one in a catch-up still reads).
+#: 9: a standing is held to its player's own signed moves: the takeover entry carries the
+#: proof of what a player whose standing says less held (its optional "held"), and never
+#: goes back past the end of a hand its successor holds; a standby's "hosting" and
+#: "follow" carry the takeover entry ("took", in place of "seq"), which a player checks
+#: before it follows and the departed host before it believes its table was carried on.
+#: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
+#: and a player whose client stops at an alert sends the others its signed "report".
+PROTOCOL_VERSION = 10
 
 # -- identity -------------------------------------------------------------------------
 

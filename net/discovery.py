@@ -8,7 +8,7 @@ net/constants.py)::
     host=Ada fp=3f9a-07c2-b1d4-e608 seats=2 state=lobby
 
 ``TableAdvertiser`` registers, updates and withdraws that service; ``TableBrowser``
-keeps the live list of tables (as the facade's ``TableInfo`` dicts) and reports the
+keeps the live list of tables (as ``TableInfo`` dicts, the lobby's rows) and reports the
 whole list whenever a table appears, changes or vanishes — through a callback, an async
 iterator, or both.
 
@@ -37,6 +37,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -60,7 +61,6 @@ from net.constants import (
     TXT_TABLE,
     TXT_TABLE_ID,
 )
-from net.sessions.facade import TableInfo
 from net.wire.identity import normalize_fingerprint
 
 log = logging.getLogger(__name__)
@@ -72,6 +72,25 @@ Interfaces = Sequence[str] | InterfaceChoice
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_\-]{0,31}")  # game / ruleset / mode identifiers
 _TABLE_ID = re.compile(r"[0-9a-f][0-9a-f\-]{0,63}")  # a table id as the host makes it
 MAX_SEATS = 8
+
+
+class TableInfo(TypedDict):
+    """A table found on the network: what its advert says (``TableAdvert``), where it was
+    found (``address``, ``port``) and the browser's name for it (``id``). The lobby's
+    ``tables`` event carries a list of these (``net.sessions.facade``)."""
+    id: str
+    name: str
+    game: str
+    ruleset: str
+    mode: str
+    host: str
+    fingerprint: str
+    open_seats: int
+    in_game: bool
+    address: str
+    port: int
+    protocol: int
+    table: str  # the table's id ("" from an older advert): the same after a takeover
 
 
 @dataclass(frozen=True)
@@ -118,7 +137,7 @@ def _cut(text: str, max_bytes: int) -> str:
 
 
 def table_info(name: str, properties: dict, addresses: list[str], port: int) -> TableInfo:
-    """The facade's TableInfo for an advert; ValueError if the advert is malformed."""
+    """The TableInfo for an advert; ValueError if the advert is malformed."""
     txt = {_decoded(k): _text(v) for k, v in properties.items() if k is not None}
     try:
         protocol, seats = int(_field(txt, TXT_PROTOCOL)), int(_field(txt, TXT_SEATS))

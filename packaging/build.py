@@ -1,7 +1,7 @@
 """Build the Parlour bundle and its archive: ``python packaging/build.py`` (``make package``).
 
-1. makes sure PyInstaller is installed (the ``package`` extra of pyproject.toml);
-   on Linux, that this machine has every library the bundle must carry (the X11
+1. makes sure PyInstaller is installed (the ``package`` extra of pyproject.toml, which
+   ``make`` installs into .venv from uv.lock); on Linux, that this machine has every library the bundle must carry (the X11
    helpers Qt's xcb plugin needs …; packaging/linux_libs.py) — ``--install-deps``
    installs their Debian packages when missing (root, apt), else the build stops
    naming the libraries and the packages;
@@ -59,12 +59,14 @@ def archive_name(ver: str, tag: str) -> str:
 
 
 def ensure_pyinstaller() -> None:
-    """Install the ``package`` extra (PyInstaller) into this interpreter if missing."""
-    if importlib.util.find_spec("PyInstaller") is not None:
-        return
-    print("build: installing PyInstaller (pyproject's 'package' extra)", flush=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-e",
-                    f"{ROOT}[package]"], check=True)
+    """Stop, saying how to install it, if this interpreter has no PyInstaller.
+
+    Not installed here on the spot: the bundle is built from the releases uv.lock pins,
+    and ``make`` is what installs those (the ``package`` extra is part of .venv)."""
+    if importlib.util.find_spec("PyInstaller") is None:
+        raise SystemExit(f"build: PyInstaller is not installed in {sys.executable}. "
+                         "`make package` builds with .venv, which `make` installs from "
+                         "uv.lock, PyInstaller included (pyproject's 'package' extra).")
 
 
 def run_pyinstaller(dist: Path, work: Path, log: Path) -> None:
@@ -171,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=ROOT / "build")
     parser.add_argument("--no-archive", action="store_true", help="only the bundle")
     parser.add_argument("--max-mb", type=float,
-                        help="fail if the unpacked bundle is bigger (make check-package: 110)")
+                        help="fail if the unpacked bundle is bigger (make check-package: 100)")
     parser.add_argument("--install-deps", action="store_true",
                         help="Linux: install the Debian packages of libraries the bundle "
                              "carries when they are missing (needs root and apt-get)")

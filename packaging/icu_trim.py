@@ -6,9 +6,11 @@ names for every currency, unit, region and time zone, 200 legacy code pages, col
 and transliteration rules for every language. Qt reaches ICU for a few things only
 (collation, locale-aware case mapping, legacy text codecs), and Parlour's text is
 English and UTF-8. So this keeps the root and English data, the core property,
-normalization, time zone and break-iteration tables, and drops the rest; an ICU
-lookup for something dropped returns an error code, and Qt falls back to its own
-code (``QCollator`` to plain comparison, ``QString::toUpper`` to Unicode's rules).
+normalization and time zone tables and the default break-iteration rules, and drops
+the rest (character names, StringPrep profiles and the spoof checker's data among
+them); an ICU lookup for something dropped returns an error code, and Qt falls back to
+its own code (``QCollator`` to plain comparison, ``QString::toUpper`` to Unicode's
+rules).
 ``parlour --self-test`` exercises those paths in the built bundle.
 
     python packaging/icu_trim.py SRC_LIB OUT_LIB      # what the spec does, by hand
@@ -39,14 +41,21 @@ PAD = b"\xaa"  # what ICU's own packager pads with, so a rewrite is byte-identic
 _KEEP_LOCALES = re.compile(r"^(root|en|en_[A-Za-z0-9_]+|res_index|pool)\.res$")
 _LOCALE_FILE = re.compile(r"^[a-z]{2,3}(_[A-Za-z0-9]+)*\.res$")
 _DROP_TREES = ("unit/", "curr/", "zone/", "lang/", "region/", "translit/", "rbnf/")
+# ICU services Qt never calls: Unicode character names (u_charName), the StringPrep
+# profiles (Qt's IDNA is its own) and the spoof checker's confusables.
+_DROP_FILES = re.compile(r"^(unames\.icu|\w+\.spp|confusables\w*\.cfu)$")
+# Break iteration keeps its default rules; the tailorings (Chinese/Japanese line
+# breaking, phrases, loose/normal/strict line styles, Finnish/Swedish words, Greek
+# sentences, POSIX words) go.
+_DEFAULT_BREAKS = re.compile(r"^brkitr/(\w+\.res|(char|line|sent|title|word)\.brk)$")
 
 
 def keep_item(name: str) -> bool:
     """True for an ICU data item the bundle keeps (``name`` without the prefix)."""
-    if name.startswith(_DROP_TREES) or name.endswith(".cnv"):
-        return False  # display names, spelled-out numbers, legacy code pages
+    if name.startswith(_DROP_TREES) or name.endswith(".cnv") or _DROP_FILES.match(name):
+        return False  # display names, spelled-out numbers, legacy code pages …
     if name.startswith("brkitr/"):
-        return not name.endswith(".dict")  # CJK/Thai word lists: megabytes each
+        return bool(_DEFAULT_BREAKS.match(name))  # not the CJK/Thai word lists (MBs each)
     tail = name.rsplit("/", 1)[-1]
     if name.startswith("coll/"):
         return tail == "ucadata.icu" or bool(_KEEP_LOCALES.match(tail))

@@ -12,13 +12,20 @@ developer needs. Three lists say what goes:
   one list serves Linux (.so), Windows (.dll) and macOS (.dylib).
 * ``drop_data``: data files that go (Qt's translations: Parlour's text is English and
   its dialogs are its own).
+* ``DEV_TOOLS``: Parlour's own modules that are a developer's (benchmarks, the arena,
+  the network tools): the spec does not collect them, and nothing else imports them.
+* ``PURE_PYTHON``: packages the bundle carries as the pure-Python source they ship
+  beside their compiled modules (``copy_python_sources``).
 
 Nothing here imports PyInstaller, so the tests can load it with plain Python.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import shutil
+from pathlib import Path
 
 # Python modules nobody in app/, net/ or engine/ (nor the libraries they use at run
 # time) needs in the installed app. Each is a developer's or another GUI's tool.
@@ -44,7 +51,31 @@ EXCLUDES = [
     "wormhole.cli", "wormhole.test", "txtorcon", "qrcode", "click", "tqdm", "humanize",
     "zipstream", "cbor2", "ujson", "twisted.test", "twisted.trial", "twisted.conch",
     "twisted.mail", "twisted.words", "twisted.names", "twisted.spread", "twisted.runner",
+    # East Asian legacy text codecs (0.9 MB of C): Parlour's text is UTF-8, and the
+    # bundle runs Python in UTF-8 mode (parlour.spec), so no locale asks for one.
+    "_multibytecodec", "_codecs_cn", "_codecs_hk", "_codecs_iso2022", "_codecs_jp",
+    "_codecs_kr", "_codecs_tw", *(f"encodings.{name}" for name in (
+        "big5", "big5hkscs", "cp932", "cp949", "cp950", "euc_jis_2004", "euc_jisx0213",
+        "euc_jp", "euc_kr", "gb18030", "gb2312", "gbk", "hz", "iso2022_jp",
+        "iso2022_jp_1", "iso2022_jp_2", "iso2022_jp_2004", "iso2022_jp_3",
+        "iso2022_jp_ext", "iso2022_kr", "johab", "shift_jis", "shift_jis_2004",
+        "shift_jisx0213")),
+    # optional accelerators and formats only libraries' unused paths reach: decimal
+    # falls back to its pure-Python twin (_pydecimal, autobahn's WAMP serializer is its
+    # only user); bz2 and lzma are optional in zipfile, tarfile and autobahn's
+    # compression; the profilers only in twisted's command-line runner
+    "_decimal", "bz2", "_bz2", "lzma", "_lzma", "cProfile", "profile", "pstats", "_lsprof",
 ]
+
+# Parlour's own developer tools: benchmarks, the bot arena, the network test tools (and,
+# through them, tests/). The app never imports them (tests/packaging/test_lean.py).
+DEV_TOOLS = ("net.tools", "engine.arena", "engine.bench", "engine.demo", "tests")
+
+# zeroconf ships each of its 18 Cython-compiled modules beside the Python source it is
+# compiled from, and runs that source when the compiled one is missing (as on PyPy): same
+# code, same behaviour, 2.9 MB less. Parlour's mDNS traffic is a few packets a second
+# on a home network, which pure Python parses in microseconds.
+PURE_PYTHON = ("zeroconf",)
 
 # Qt plugins to keep, per plugin folder. Everything else in PySide6's plugin tree goes.
 KEEP_PLUGINS: dict[str, set[str] | None] = {
@@ -96,6 +127,29 @@ def drop_data(dest: str) -> bool:
     """True for a data file the bundle leaves out (Qt's translations)."""
     path = _posix(dest)
     return "/translations/" in path and path.endswith(".qm")
+
+
+def copy_python_sources(package: str, into: Path) -> Path:
+    """Copy the installed ``package``'s Python files (not its compiled modules) to
+    ``into/<package>``; returns the folder it was installed in. With ``into`` searched
+    first, the spec's analysis finds and follows the pure-Python modules."""
+    spec = importlib.util.find_spec(package)  # finds the package without importing it
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"{package} is not an installed package")
+    origin = Path(next(iter(spec.submodule_search_locations)))
+    target = into / package
+    shutil.rmtree(target, ignore_errors=True)
+    for source in sorted(origin.rglob("*.py")):
+        if "__pycache__" not in source.parts:
+            copy = target / source.relative_to(origin)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copy)
+    return origin
+
+
+def dev_tool(module: str) -> bool:
+    """True for a module of Parlour's that only a developer runs (``DEV_TOOLS``)."""
+    return any(module == tool or module.startswith(tool + ".") for tool in DEV_TOOLS)
 
 
 def excluded(module: str, excludes: list[str] | None = None) -> str | None:

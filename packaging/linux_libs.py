@@ -11,7 +11,9 @@ libcrypt, the GLES and vendor driver libraries), so those count as excluded too.
 ``EXCLUDED`` is copied from AppImage's list: ``excludelist`` in
 https://github.com/AppImageCommunity/pkg2appimage (commit 03abb125), the list
 appimagetool, linuxdeploy and linuxdeployqt use. Only its active entries are here;
-the ones it comments out (GLib, Pango, libnss3, Kerberos …) are bundled.
+the ones it comments out (Pango, libnss3, Kerberos …) are bundled. ``ALSO_SYSTEM``
+adds the few libraries Qt links that PySide6's own wheels take from the system as
+well and that every desktop has: D-Bus, GLib and zstd (the reasons are given there).
 
 What this module does with it:
 
@@ -80,6 +82,19 @@ EXCLUDED: frozenset[str] = frozenset({
     "libgmp.so.10",
 })
 
+# Beyond AppImage's list (which leaves GLib to the AppImage, for old systems that lack
+# the GLib it was built with): libraries Qt links that the PySide6 wheels on PyPI take
+# from the system too, and that every desktop distribution has. Qt's wheels are built on
+# an old base (manylinux_2_28), so any system's copy is new enough; carried, they and
+# what only they need (libsystemd, libgcrypt, lz4, xz, libcap, pcre2) cost 5.6 MB, and a
+# bundled D-Bus or GLib can clash with the system's own plugins (input methods, GIO
+# modules) that load the system's copy into the same process.
+ALSO_SYSTEM: frozenset[str] = frozenset({
+    "libdbus-1.so.3",  # the desktop's message bus; Qt: input methods, accessibility
+    "libglib-2.0.so.0", "libgthread-2.0.so.0",  # Qt Core's event loop runs on GLib's
+    "libzstd.so.1",  # Zstandard: dpkg, rpm, pacman and systemd themselves need it
+})
+
 # What PyInstaller itself never collects on Linux beyond that list
 # (PyInstaller.depend.dylib._unix_excludes): more of glibc, the GLES and vendor
 # driver libraries, and the rest of the Wayland client libraries.
@@ -93,13 +108,14 @@ _LDD_LINE = re.compile(r"^\s*(\S+)\s+=>\s+(?:(not found)|(\S+))")
 
 def excluded(soname: str) -> bool:
     """True for a library the bundle leaves to the system."""
-    return soname in EXCLUDED or bool(PYINSTALLER_EXCLUDED.match(soname))
+    return (soname in EXCLUDED or soname in ALSO_SYSTEM
+            or bool(PYINSTALLER_EXCLUDED.match(soname)))
 
 
 def pyinstaller_patterns() -> list[str]:
-    """``EXCLUDED`` as the regular expressions PyInstaller's exclude list is made of
-    (it matches them against a file's name, versioned or not)."""
-    return [re.escape(name) + r"(\..*)?$" for name in sorted(EXCLUDED)]
+    """``EXCLUDED`` and ``ALSO_SYSTEM`` as the regular expressions PyInstaller's exclude
+    list is made of (it matches them against a file's name, versioned or not)."""
+    return [re.escape(name) + r"(\..*)?$" for name in sorted(EXCLUDED | ALSO_SYSTEM)]
 
 
 # -- ELF and ldd ----------------------------------------------------------------------

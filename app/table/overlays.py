@@ -4,8 +4,8 @@
 Someone else's dropped connection is a bar above the table, not a curtain over it: the
 host (and everyone else) can go on playing their own turns meanwhile. Only your own
 reconnection covers the table, since nothing can be played until it is back. Under the
-private deal the bar says so when the hand itself waits for the player ("their cards are
-locked with their key"), with a countdown to the hand dealt again without them."""
+private deal the bar says so when the hand itself waits for the player ("only their
+computer knows their cards"), with a countdown to the hand dealt again without them."""
 
 from __future__ import annotations
 
@@ -49,15 +49,32 @@ class AlertBanner(QFrame):
         self.hide()
 
     def show_alert(self, who: str, rule: str, detail: str, evidence: str | None,
-                   goes_on: bool = False) -> None:
-        """``goes_on``: a player's proven cheat the table went on after (the private deal
-        voids the hand and deals it again): said as such, not as a table that stopped."""
-        title = (f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again "
-                 "and the game goes on" if goes_on else f"\u26a0 Integrity alert — {who}: {rule}")
+                   goes_on: bool = False, forfeit: str = "", reporter: str | None = None,
+                   checked: bool = True) -> None:
+        """``goes_on``: a player's proven cheat the table went on after, said as such, not
+        as a table that stopped; ``forfeit``: what it cost, in words ("Dad's computer played
+        a card it was not allowed to (a revoke): Dad's team forfeits the hand."), or, with
+        none, a log from before forfeits (the hand dealt again). ``reporter``: the player
+        whose client found it and sent its evidence; ``checked`` False: this computer could
+        not check it (what that player alone was sent), so it is that player's word, and
+        the game goes on here."""
+        if reporter is not None and not checked:
+            title = (f"\u26a0 {reporter}'s computer reports that {who} broke a rule ({rule}) — "
+                     "not something this computer can check")
+        elif forfeit:
+            title = f"\u26a0 {forfeit} The game goes on."
+        elif goes_on:
+            title = f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again " \
+                    "and the game goes on"
+        else:
+            title = f"\u26a0 Integrity alert — {who}: {rule}"
+            if reporter is not None:
+                title += f" (found by {reporter}'s computer, checked by this one)"
         self.text.setText(title)
         extra = f"\nEvidence saved to: {evidence}" if evidence else ""
         self.details.setText(f"{detail}{extra}")
-        self.setAccessibleName(title.removeprefix("\u26a0 ") if goes_on else f"Integrity alert: {who}: {rule}")
+        self.setAccessibleName(title.removeprefix("\u26a0 ") if goes_on or reporter is not None
+                               else f"Integrity alert: {who}: {rule}")
         self.setAccessibleDescription(detail)
         self.show()
 
@@ -190,7 +207,7 @@ class WaitingBar(QFrame):
         self.seat, self.locked, self._name, self._host_choice = seat, True, name, host_choice
         self._until = None if within is None else now + within
         self._choice_at = None if choice_in is None else now + choice_in
-        title = f"Waiting for {name} to come back — their cards are locked with their key"
+        title = f"Waiting for {name} to come back — only their computer knows their cards"
         self.title.setText(title)
         self.setAccessibleName(title)
         self.wait_button.setVisible(host_choice)
@@ -250,7 +267,7 @@ class Curtain(QWidget):
         self.panel.setObjectName("overlayPanel")
         self.panel.setMaximumWidth(640)
         self.content = QVBoxLayout(self.panel)
-        self.content.setContentsMargins(20, 16, 20, 16)
+        self.content.setContentsMargins(20, 12, 20, 12)
         row.addWidget(self.panel, 3)
         row.addStretch(1)
         outer.addLayout(row)

@@ -38,7 +38,10 @@ class Results(QObject):
         """Bank the scores, then show the summary once the last trick has been seen."""
         data = self.data
         data.scores = list(event.get("scores") or [])
-        data.history.append(list(data.scores))
+        # every hand of the game, from the table's log (this screen may have seen fewer:
+        # back after a restart, a game continued); an older session's event: those seen
+        history = event.get("history")
+        data.history = [list(h) for h in history] if history else data.history + [list(data.scores)]
         result = event.get("result") or {}
         breakdown = event.get("breakdown")
         names = data.names()
@@ -47,7 +50,7 @@ class Results(QObject):
         hidden_lines, hidden_cards = vm.hidden_cards_text(info, names, breakdown) if info else ([], [])
         arithmetic = vm.score_explanation(info, names, breakdown) if info else []
         self.summary.summary.show_result(
-            self.headline(result), sides, result.get("taken") or [], result.get("score") or [],
+            self.headline(result, event.get("forfeit")), sides, result.get("taken") or [], result.get("score") or [],
             data.scores, data.history, info.target if info else None,
             info.taken_unit.capitalize() if info else "Took",
             arithmetic="<br>".join(escape(line) for line in arithmetic),
@@ -75,7 +78,7 @@ class Results(QObject):
         short = who.split(" (")[0]
         verb = "win" if data.info and vm.partnerships(data.info) else "wins"
         members = who[len(short):].strip(" ()")
-        line = ", ".join(f"{n.split(' (')[0]} {s}" for n, s in zip(names, scores))
+        line = ", ".join(f"{n.split(' (')[0]} {vm.points(s)}" for n, s in zip(names, scores))
         headline = f"{members + ' take' if members else short + ' takes'} the game. Final score: {line}."
         title = f"Game over — {short} {verb}!"
 
@@ -86,11 +89,14 @@ class Results(QObject):
         if not self.holding:
             self.release_hold()
 
-    def headline(self, result: dict) -> str:
-        if result.get("thrown_in"):
-            return "Everyone passed — the hand is thrown in and the deal moves left."
+    def headline(self, result: dict, forfeit: dict | None = None) -> str:
         data, look = self.data, self.data.look
         names = data.names()
+        if forfeit:  # a player's proven cheat ended the hand: whose, and why
+            return vm.forfeit_sentence(data.info, names, forfeit.get("seat"), forfeit.get("did", "")) \
+                + " It is not dealt again; it is scored as the rules say for a forfeit."
+        if result.get("thrown_in"):
+            return "Everyone passed — the hand is thrown in and the deal moves left."
         who = look.bidder(data.view) if look else None
         amount = look.contract_amount(data.view) if look else None
         if result.get("made") is None or who is None:

@@ -29,6 +29,16 @@ def team_of(info: GameInfo, seat: int) -> str:
     return side.name if side.name and len(side.seats) > 1 else ""
 
 
+def forfeit_sentence(info: GameInfo | None, names: list[str], seat: int | None, did: str) -> str:
+    """A player's proven cheat and what it costs, in plain words: "Dad's computer played a
+    card it was not allowed to (a revoke): Dad's team forfeits the hand." (``did``: the
+    session's words for the rule it broke; alone, "Dad forfeits the hand")."""
+    who = names[seat] if seat is not None and 0 <= seat < len(names) else \
+        (f"Seat {seat + 1}" if seat is not None else "A player")
+    loser = f"{who}'s team" if info is not None and partnerships(info) else who
+    return f"{who}'s computer {did or 'broke a rule of the deal'}: {loser} forfeits the hand."
+
+
 def side_names(info: GameInfo, names: list[str]) -> list[str]:
     """Score column headings: "Team A (Ann & Bob)" or each player's name."""
     out = []
@@ -62,8 +72,13 @@ def tricks_by_seat(view: dict, players: int) -> list[int]:
     return won
 
 
-def trump_text(info: GameInfo, view: dict) -> str:
-    return "Trump: " + cardnames.trump_name(info, view.get("trump"))
+def trump_text(info: GameInfo, view: dict) -> list[str]:
+    """"Trump: Green", fullest first: "Trump: not named yet", then "Trump: not yet" where
+    the bar is short of room."""
+    named = cardnames.trump_name(info, view.get("trump"))
+    if named == cardnames.NOT_NAMED:
+        return ["Trump: " + named, "Trump: not yet"]
+    return ["Trump: " + named]
 
 
 def kinds(legal: list[dict]) -> set[str]:
@@ -181,6 +196,12 @@ def log_lines(info: GameInfo, view: dict, names: list[str]) -> list[str]:
 def signed(points: int) -> str:
     """"+28", "−8" (a real minus sign), "0"."""
     return f"{points:+d}".replace("-", "\u2212") if points else "0"
+
+
+def points(score: int) -> str:
+    """A score as it is read: "120", "−120" — a real minus sign, which does not look like
+    a dash, the same on every line of the table, the summary and the lobby."""
+    return f"\u2212{-score}" if score < 0 else str(score)
 
 
 def score_explanation(info: GameInfo, names: list[str], breakdown: dict | None) -> list[str]:

@@ -28,7 +28,7 @@ from ..info import DecisionInfo, DeckInfo, GameInfo, each_alone, partnerships
 from ..partial import Layout, Seen
 from ..ruleset import Ruleset
 from ..scoring import ScoredCards, ScoreTerm, score_of
-from ..state import BITS, Game, HandResult, State, Trick, new_trick
+from ..state import BITS, ForfeitScore, Game, HandResult, State, Trick, new_trick
 from .names import MODE_NAMES, NAME, NO_TRUMP, SUIT_NAMES, SUIT_ORDER, SUITS, card_info, trump_info
 
 TRUMPS = ("S", "H", "D", "C", "NT")
@@ -160,7 +160,7 @@ class HorseshoesState(State):
 
     def leftover_visible(self) -> bool:
         """Whether every seat may see the left-over card now."""
-        return self.leftover_face == "up" or self.phase == "done"
+        return self.leftover_face == "up" or self.phase == "done" and not self.forfeited
 
     # -- bidding ---------------------------------------------------------------------
     def _legal_bidding(self, seat: int) -> list[Action]:
@@ -377,6 +377,20 @@ class HorseshoesState(State):
         bids = self.side_bids()
         exact = self.taken == bids
         return tuple(_term(side, bid, taken, exact) for side, (taken, bid) in enumerate(zip(self.taken, bids)))
+
+    def forfeit_score(self, cheaters: int) -> ForfeitScore:
+        """Penalty points: the cheating player (team, in ``partners``) scores the largest
+        penalty a hand can give — a point for every trick of the hand, 13 — and every
+        other player (team) none; "everyone exact scores 3" does not apply. (Reading it as
+        "the others took everything" does not work here: a cheater who bid 0 would then
+        score well, and with three players apart there is no one innocent side to give
+        the tricks to.) What each side took is what its tricks gave before the hand ended."""
+        terms = tuple(
+            ScoreTerm(side, HAND_SIZE, "forfeit — the largest penalty a hand can give, a point "
+                      "for every trick", f"{HAND_SIZE}") if side == cheaters
+            else ScoreTerm(side, 0, "forfeit by another — no penalty", "0")
+            for side in range(self.game.num_sides))
+        return ForfeitScore(tuple(self.taken), None, terms)
 
     def scored_cards(self) -> tuple:
         """The left-over card of three players when it lay face down: nobody has seen

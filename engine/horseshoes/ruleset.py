@@ -10,6 +10,7 @@ from ..ruleset import Option, Rule, Ruleset
 
 RULES_TEXT = "Horseshoes product rules text"
 RELATIVES = "Parlour ruling, after Oh Hell, Ninety-Nine, Spades and Hearts"
+PARLOUR = "Parlour ruling"
 
 RULES = (
     Rule("Modes", "Three players, each for themselves, with 40 cards (ace and 2 to 10 of each "
@@ -59,6 +60,12 @@ RULES = (
     Rule("End of the game", "If the lowest score is shared — by everyone or by some — "
          "everyone plays another hand and the check is made again (the rules text names "
          "only the all-tied case).", RELATIVES, ruling=True),
+    Rule("A proven cheat", "A player whose computer is proven to have broken a rule (a card "
+         "it was not allowed to play, a false alarm about the deal) forfeits the hand: the "
+         "hand ends there and is not dealt again; that player (with partners, that team) "
+         "scores 13, the largest penalty a hand can give, and every other player (team) 0. "
+         "Everyone-exact does not apply. The game then goes on.",
+         PARLOUR, ruling=True),
 )
 
 OPTIONS = (

@@ -23,7 +23,7 @@ from ..events import Event, Events
 from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen, hand_of
-from ..state import BITS, Game, HandResult, State
+from ..state import BITS, ForfeitScore, Game, HandResult, State
 from .names import COLOUR_NAMES, NAME, SUIT_ORDER, card_info, trump_info
 
 # -- cards ---------------------------------------------------------------------------
@@ -535,6 +535,34 @@ class RookState(State):
         took = self.taken[side]
         return {"side": side, "bid": contract, "took": took, "made": took >= contract}
 
+    def forfeit_score(self, cheaters: int) -> ForfeitScore:
+        """The innocent team counts all 180 points (the buried cards and the widow
+        included), the cheating team none, and the normal rule scores that: a contract
+        stands as bid — made by an innocent bidding team, set for a cheating one — and
+        the other team scores its count. Before the auction ends there is no contract:
+        the innocent team scores its 180."""
+        innocent = 1 - cheaters
+        taken = [0, 0]
+        taken[innocent] = TOTAL_POINTS
+        if self.bidder is None or self.contract is None:
+            return ForfeitScore(tuple(taken), None, (
+                ScoreTerm(innocent, TOTAL_POINTS, "forfeit before any contract — the other team "
+                          "scores every point of the hand", f"{TOTAL_POINTS}"),
+                ScoreTerm(cheaters, 0, "forfeit — the team that cheated scores nothing", "0")))
+        bidding, contract = self.game.side_of(self.bidder), self.contract
+        made = bidding == innocent
+        if made:
+            first = ScoreTerm(bidding, contract, "forfeit by the other team — the bidding team "
+                              "makes its contract", f"{contract}")
+        else:
+            first = ScoreTerm(bidding, -contract, "forfeit — the bidding team cheated and is "
+                              "set: it loses its contract", f"−{contract}")
+        other = taken[1 - bidding]
+        return ForfeitScore(tuple(taken), {"side": bidding, "bid": contract, "took": taken[bidding],
+                                           "made": made},
+                            (first, ScoreTerm(1 - bidding, other, "the other team scores the points "
+                                              "it counts", f"{other}")))
+
     def scored_cards(self) -> tuple:
         last = self.game.side_of(self.tricks[-1].winner) if self.tricks else None
         return (ScoredCards("Buried cards", tuple(cards_of(self.buried)), DECK.points(self.buried), last,
@@ -552,14 +580,14 @@ class RookState(State):
                 hidden |= self.hands[other]
         if not self.widow_up:
             hidden |= self.widow
-        elif self.phase != "done" and seat != self.bidder:
+        elif (self.phase != "done" or self.forfeited) and seat != self.bidder:
             hidden |= self.buried
         if self.widow_up:
             hidden &= ~self.widow
         return hidden
 
     def add_public(self, view: dict) -> None:
-        scored = self.phase == "done"
+        scored = self.phase == "done" and not self.forfeited  # (a forfeit shows nothing hidden)
         view.update({
             "bids": [[s, a] for s, a in self.bids],
             "high_bid": self.high_bid,

@@ -66,6 +66,13 @@ RULES = (
          ruling=True),
     Rule("Winning", "After a hand in which a team reaches 500, the higher score wins; an exact "
          "tie plays another hand.", HOUSE, ruling=True),
+    Rule("A proven cheat", "A player whose computer is proven to have broken a rule (a card "
+         "it was not allowed to play, a false claim that the hand must be dealt again, a "
+         "false alarm about the deal) forfeits the hand for its team: the hand ends there, "
+         "is not dealt again, and is scored as if the other team had taken every trick and "
+         "all 180 points, the buried cards included. A contract stands as bid: an innocent "
+         "bidding team makes it, a cheating one is set. Before the contract, the other team "
+         "scores 180. The game then goes on.", PARLOUR, ruling=True),
 )
 
 TABLE_OPTIONS = (

@@ -31,7 +31,7 @@ from ..scoring import ScoredCards, ScoreTerm, score_of
 from ..info import DecisionInfo, DeckInfo, GameInfo, partnerships
 from ..partial import Layout, Seen
 from ..ruleset import Ruleset
-from ..state import Game, HandResult, State, Trick
+from ..state import ForfeitScore, Game, HandResult, State, Trick
 from .names import NAME, PASS_NOTE, SUIT_ORDER, ZERO_ZERO_NOTE, card_info, trump_info
 from .rulesets import MAX_BID, MIN_BID, TARGET
 
@@ -492,6 +492,25 @@ class SomersetState(State):
         side = bidder % 2
         took = self.taken[side]
         return {"side": side, "bid": bid, "took": took, "made": took >= bid}
+
+    def forfeit_score(self, cheaters: int) -> ForfeitScore:
+        """The innocent side takes every trick and point (24, the spare cards included),
+        the cheating side none, and the ruleset's scoring rule applies to a contract as
+        bid: made by an innocent bidding side, set for a cheating one. Before the auction
+        ends (a bid standing or not) there is no contract: the innocent side scores its
+        24 points as taken — as both scorings score a side's points when nobody is set
+        (the doubling is a set bidder's penalty, and nobody bid)."""
+        innocent = 1 - cheaters
+        taken = [0, 0]
+        taken[innocent] = MAX_BID
+        if self.phase == "bidding" or self.bidder is None or self.high_bid is None:
+            return ForfeitScore(tuple(taken), None, (
+                ScoreTerm(innocent, MAX_BID, "forfeit before any contract — the other side "
+                          "scores every point of the hand", f"{MAX_BID}"),
+                ScoreTerm(cheaters, 0, "forfeit — the side that cheated scores nothing", "0")))
+        bidding, bid = self.bidder % 2, self.high_bid
+        line = {"side": bidding, "bid": bid, "took": taken[bidding], "made": bidding == innocent}
+        return ForfeitScore(tuple(taken), line, score_terms(self.game.scoring, bidding, bid, taken))
 
     def scored_cards(self) -> tuple:
         """The kitty discards (to the last trick's side) or the open widow (to the

@@ -84,6 +84,13 @@ COMMON_RULES: tuple[Rule, ...] = (
     Rule("Both sides out", f"If both sides reach {TARGET} on the same hand, the bidding side "
          "wins if it made its bid, otherwise the higher score; an exact tie plays another "
          "hand (the \"bidder goes out\" convention of domino 42).", RULING, ruling=True),
+    Rule("A proven cheat", "A player whose computer is proven to have broken a rule (a card "
+         "it was not allowed to play, a false alarm about the deal) forfeits the hand for its "
+         "side: the hand ends there, is not dealt again, and the other side is counted as "
+         "taking every trick and point (24, the spare cards included); the ruleset's scoring "
+         "then applies to the bid as made: an innocent bidding side makes it, a cheating one "
+         "is set. Before the auction ends, the other side scores its 24. The game then goes "
+         "on.", RULING, ruling=True),
 )
 
 KITTY_RULES: tuple[Rule, ...] = (

@@ -28,7 +28,7 @@ from weakref import WeakKeyDictionary
 from engine.bots import make_bot
 from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
-from engine.records import apply_actions, load_record
+from engine.records import play_record
 from engine.scoring import breakdown
 from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOverEvent,
                                  HandOverEvent, HintEvent, LinkState, NoticeEvent, ReadmitEvent,
@@ -36,6 +36,7 @@ from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOver
                                  TableInfo, TablesEvent, TakeoverEvent, TakeoverStage,
                                  WaitingEvent, WhyRestarted)
 from net.trust.deals.mental import log as ml
+from net.trust.entries import HandEndBody, StartBody
 from net.trust.values import NOBODY, Seat
 from net.wire.identity import fingerprint
 
@@ -142,10 +143,10 @@ def record_breakdown(record: dict | None) -> dict | None:
     if record is None:
         return None
     try:
-        _game, state, actions = load_record(record)
+        state, error = play_record(record)
     except RecordError:
         return None
-    if apply_actions(state, actions) is not None:
+    if error is not None:
         return None
     return hand_breakdown(state)
 
@@ -164,11 +165,13 @@ def seat_info(seat: int, info: Seat | None, connected: bool) -> SeatInfo:
 
 
 def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host: bool,
-                options: dict, started: bool, waiting: list[dict] | None = None) -> TableEvent:
-    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options."""
+                options: dict, started: bool, waiting: list[dict] | None = None,
+                host_seat: int | None = None) -> TableEvent:
+    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options,
+    ``host_seat`` the seat of the player whose computer hosts the table."""
     key = game.key()  # {"game", "ruleset", "mode", "options"}
     event: TableEvent = {
-             "type": "table", "seats": seats, "you": you, "is_host": is_host,
+             "type": "table", "seats": seats, "you": you, "is_host": is_host, "host_seat": host_seat,
              "settings": {"game": key["game"], "ruleset": key["ruleset"], "mode": key["mode"],
                           "options": key["options"], "name": name},
              "table_options": {"live_scores": bool(options.get("live_scores")),
@@ -180,15 +183,74 @@ def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host
 
 
 # -- the end of a hand ----------------------------------------------------------------------
+def score_history(entries, hand: int) -> list[list[int]]:
+    """The running totals after each hand of the game, through hand ``hand``, from the
+    table's log (``entries``: its signed entries, in order): every ``hand_end`` since the
+    game's ``start``. The log holds them all, so a player back after a restart, or a
+    game continued, charts every hand, not only those its screen saw."""
+    history: list[list[int]] = []
+    for entry in entries:
+        body = entry.content
+        if isinstance(body, StartBody):
+            history = []
+        elif isinstance(body, HandEndBody):
+            history.append(list(body.scores))
+            if body.hand == hand:
+                break
+    return history
+
+
 def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | None,
                      hand_breakdown: dict | None, record_path: str | None = None,
+                     history: list[list[int]] | None = None,
                      ) -> list[HandOverEvent | GameOverEvent]:
-    """The "hand_over" event, and "game_over" after it when the hand won the game."""
-    events: list[HandOverEvent | GameOverEvent] = [{"type": "hand_over", "result": result, "scores": list(scores),
-               "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}]
+    """The "hand_over" event, and "game_over" after it when the hand won the game;
+    ``history``: the totals after each hand of the game (``score_history``), this one's
+    last. A hand a player's proven cheat forfeited says so (``forfeit``: seat, side, rule
+    and what the computer ``did``, in words)."""
+    over: HandOverEvent = {"type": "hand_over", "result": result, "scores": list(scores),
+                           "record_path": record_path, "hand": hand, "breakdown": hand_breakdown,
+                           "history": history if history is not None else [list(scores)]}
+    forfeit = result.get("forfeit")
+    if isinstance(forfeit, dict):
+        over["forfeit"] = {**forfeit, "did": cheat_words(str(forfeit.get("rule")))}
+    events: list[HandOverEvent | GameOverEvent] = [over]
     if winner is not None:
         events.append({"type": "game_over", "winner": winner, "scores": list(scores)})
     return events
+
+
+# -- a player's proven cheat ------------------------------------------------------------------
+#: What a player's computer did, in plain words, by the rule its proven cheat broke (the
+#: private deal's verdicts: ``Cheat.rule``, or "illegal-action" for a move the rules
+#: forbid, seen once every card was revealed): "Dad's computer <did>".
+CHEAT_WORDS: Final = {
+    "illegal-action": "played a card it was not allowed to (a revoke)",
+    "not-held": "played a card it did not hold",
+    "played-twice": "played the same card twice",
+    "redeal-claim": "claimed the hand had to be dealt again when it did not",
+    "redeal-missed": "kept a hand that had to be dealt again",
+    "false-alarm": "raised a false alarm about the deal",
+    "shuffle": "shuffled the deck dishonestly (a card copied or swapped)",
+    "share": "sent a false key to a card",
+    "commitment": "did not bury or discard the cards it said it had",
+    "key": "sent a false deal key",
+    "order": "took its turn in the deal out of order",
+    "malformed": "sent a garbled deal message",
+    "reveal": "did not reveal its deal secrets as it must",
+}
+
+
+def cheat_words(rule: str) -> str:
+    """What a computer whose proven cheat broke ``rule`` did, in plain words."""
+    return CHEAT_WORDS.get(rule, f"broke a rule of the deal ({rule})")
+
+
+def named_event(event: dict, forfeits: bool) -> dict:
+    """The "alert" event of a player's proven cheat the table goes on after: what its
+    computer ``did`` in words, and whether it ``forfeits`` the hand (a log written before
+    protocol 8 dealt such a hand again instead)."""
+    return {**event, "goes_on": True, "forfeits": forfeits, "did": cheat_words(event["rule"])}
 
 
 # -- advice ---------------------------------------------------------------------------------
@@ -196,18 +258,19 @@ NOTHING_TO_DECIDE = "Nothing to decide just now."
 
 
 def hint_event(game, state_or_view, seat: int | None, seed: str) -> HintEvent:
-    """The "hint" event: one sentence from a "normal" bot's ``explain`` for ``seat`` (a
-    State, or the seat's own view dict), or why there is nothing to suggest."""
-    return {"type": "hint", "text": hint_text(game, state_or_view, seat, seed)}
-
-
-def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
+    """The "hint" event: what a "normal" bot would do in ``seat`` (a State, or the seat's
+    own view dict) — one sentence from its reasoning, and the move itself (hand-record
+    form, no seat: the table points at its card or button) — or why there is nothing
+    to suggest (no move)."""
     if state_or_view is None or seat is None:
-        return NOTHING_TO_DECIDE
+        return {"type": "hint", "text": NOTHING_TO_DECIDE, "action": None}
     view = state_or_view if isinstance(state_or_view, dict) else state_or_view.view(seat)
     if seat not in (view.get("to_act") or []) or view.get("phase") == "done":
-        return NOTHING_TO_DECIDE
-    return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
+        return {"type": "hint", "text": NOTHING_TO_DECIDE, "action": None}
+    decision = make_bot("normal", hashlib.sha256(seed.encode()).digest()).decide(game, view)
+    action = game.action_to_json(decision.action)
+    action.pop("seat", None)
+    return {"type": "hint", "text": decision.reason, "action": action}
 
 
 # -- connections and the deal ------------------------------------------------------------
@@ -319,7 +382,7 @@ def away_event(names: list[str], seats: list[int], within: float | None,
     person may deal again without them (0: now)."""
     who = " and ".join(names)
     event: WaitingEvent = {"type": "waiting", "for": "return", "names": list(names), "seats": list(seats),
-             "detail": f"Waiting for {who} to come back — their cards are locked with their key",
+             "detail": f"Waiting for {who} to come back — only their computer knows their cards",
              "within": within}
     if choice_in is not None:
         event["choice_in"] = choice_in
@@ -345,8 +408,13 @@ def notice_event(message: str) -> NoticeEvent:
     return {"type": "notice", "message": message}
 
 
-def error_event(message: str, fatal: bool = False) -> ErrorEvent:
+def error_event(message: str, fatal: bool = False, details: str = "",
+                waited: float | None = None) -> ErrorEvent:
     event: ErrorEvent = {"type": "error", "message": message}
     if fatal:
         event["fatal"] = True
+    if details:
+        event["details"] = details
+    if waited is not None:
+        event["waited"] = round(waited, 2)
     return event

@@ -26,6 +26,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from net.discovery import TableInfo  # the lobby's tables: discovery finds them
+
 #: An event as it is handed on: a JSON-able mapping, ``type`` first. Each kind's fields
 #: are its TypedDict below (what the builders in ``net.sessions.events`` return); a
 #: callback that takes every kind reads them as plain JSON values.
@@ -44,23 +46,6 @@ TakeoverStage = Literal["searching", "following", "hosting", "done"]
 
 
 # -- the events --------------------------------------------------------------------------
-class TableInfo(TypedDict):
-    """A table found on the network (``net.discovery``)."""
-    id: str
-    name: str
-    game: str
-    ruleset: str
-    mode: str
-    host: str
-    fingerprint: str
-    open_seats: int
-    in_game: bool
-    address: str
-    port: int
-    protocol: int
-    table: str  # the table's id ("" from an older advert): the same after a takeover
-
-
 class TablesEvent(TypedDict):
     """The lobby's list of tables, the whole list each time."""
     type: Literal["tables"]
@@ -97,6 +82,7 @@ class TableEvent(TypedDict):
     seats: list[SeatInfo]
     you: int | None
     is_host: bool
+    host_seat: int | None  # the seat of the player whose computer hosts the table
     settings: TableSettings
     table_options: dict  # {"live_scores": bool, "game_log": bool}
     started: bool
@@ -124,13 +110,19 @@ class StateEvent(TypedDict):
 
 class HandOverEvent(TypedDict):
     """A hand is over: ``breakdown`` says how it was scored and shows the cards it kept
-    hidden (``engine.scoring.breakdown``; None for a hand thrown in)."""
+    hidden (``engine.scoring.breakdown``; None for a hand thrown in); ``history`` the
+    totals after each hand of the game so far, this one's last (from the log: every
+    hand, whatever this screen saw)."""
     type: Literal["hand_over"]
-    result: dict  # {"taken", "made", "score", "thrown_in"}
+    result: dict  # {"taken", "made", "score", "thrown_in"} (and "forfeit" for a forfeited hand)
     scores: list[int]
     record_path: str | None
     hand: int
     breakdown: dict | None
+    history: list[list[int]]
+    # A hand a player's proven cheat ended: {"seat", "side", "rule", "did"} ("did": what
+    # that player's computer did, in words: "played a card it was not allowed to (a revoke)").
+    forfeit: NotRequired[dict]
 
 
 class GameOverEvent(TypedDict):
@@ -165,29 +157,48 @@ class ReadmitEvent(TypedDict):
 
 class AlertEvent(TypedDict):
     """An integrity alert. ``goes_on``: a player's proven cheat under the private deal,
-    named while the table goes on (the hand void and dealt again); absent: the client
-    stopped checking at it."""
+    named while the table goes on — ``forfeits``: that player's side forfeits the hand
+    (a log written before protocol 8 dealt it again), ``did``: what its computer did, in
+    words; absent: the client stopped checking at it. ``reported_by``: the seat whose
+    client found it and sent its signed evidence (a report); ``checked``: with it, whether
+    this client checked the claim itself (True: the same finding here, and it stopped) or
+    tells it as that player's word (False: about what that player alone was sent; this
+    client goes on)."""
     type: Literal["alert"]
     seat: int | None
     rule: str
     detail: str
     evidence_path: str | None
     goes_on: NotRequired[bool]
+    forfeits: NotRequired[bool]
+    did: NotRequired[str]
+    reported_by: NotRequired[int]
+    checked: NotRequired[bool]
 
 
 class ErrorEvent(TypedDict):
     """A person-readable problem about this player's own action (others' refusals are
     logged, not sent); ``fatal``: the session has ended (wrong key, wrong version,
-    refused, table full, host gone or closed) — go back to the lobby."""
+    refused, table full, host gone or closed, or a check on this computer failed) — go
+    back to the lobby. ``details``: what a helper would want besides (a server's address:
+    never in ``message``); ``waited``: seconds a protocol's own timer ran before it gave up
+    (across houses). ``bug_report``: the report saved for a check that failed here (a bug
+    in this copy of Parlour, nobody's cheat), for the person to send (None: it could not
+    be saved)."""
     type: Literal["error"]
     message: str
     fatal: NotRequired[bool]
+    details: NotRequired[str]
+    waited: NotRequired[float]
+    bug_report: NotRequired[str | None]
 
 
 class HintEvent(TypedDict):
-    """The answer to ``hint()``: one sentence from a bot's ``explain``."""
+    """The answer to ``hint()``: one sentence from a bot's reasoning, and the move it
+    would make (hand-record form without the seat; None: nothing to decide)."""
     type: Literal["hint"]
     text: str
+    action: dict | None
 
 
 # The deal has waited a while for these players' contributions ("Waiting for Dad's
@@ -240,13 +251,19 @@ class TakeoverEvent(TypedDict):
 
 class InviteEvent(TypedDict):
     """A host's code for a player in another house (``net.houses``): "waiting" (read it
-    out), "used", "burnt" (someone typed it wrong: each code allows one try) or "failed"
-    (``message`` says why, e.g. the invitation service cannot be reached)."""
+    out), "joining" (it matched another Parlour: connecting), "used" (they are in),
+    "burnt" (someone typed it wrong: each code allows one try), "spent" (it was used, but
+    nobody came through it — something that is not Parlour, or no connection: make a new
+    one at once) or "failed" (no code, or it stopped working). ``message`` says what
+    happened in words; ``details`` what a helper would want besides (a server's address);
+    ``waited``: seconds the protocol's own timer ran, when one gave up."""
     type: Literal["invite"]
     seat: int
-    state: Literal["waiting", "used", "burnt", "failed"]
+    state: Literal["waiting", "joining", "used", "burnt", "spent", "failed"]
     code: str
     message: str
+    details: NotRequired[str]
+    waited: NotRequired[float]
 
 
 # Every event the app is sent, by type (the app's bridge has one signal per type).

@@ -20,9 +20,9 @@ from pathlib import Path
 from net.constants import SHUFFLE_NOTICE
 from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
                                  connection_event, deal_kind, deal_restart_event, hand_over_events,
-                                 hint_event, readmitted_event, record_breakdown, seat_info,
-                                 shows_hand, shuffle_event, stand_in_event, state_event,
-                                 table_event, takeover_event)
+                                 hint_event, named_event, readmitted_event, record_breakdown,
+                                 score_history, seat_info, shows_hand, shuffle_event, stand_in_event,
+                                 state_event, table_event, takeover_event)
 from net.sessions.facade import (ConnectionEvent, DealKind, EventCallback, StateEvent,
                                  TableEvent, WhyRestarted)
 from net.trust.alerts import alert_event
@@ -105,14 +105,14 @@ class GuestView:
         r = self.replica
         game = r.game
         if game is None:  # (no table entry yet: no game to name; the app waits for one)
-            return {"type": "table", "seats": [], "you": r.seat, "is_host": False,
+            return {"type": "table", "seats": [], "you": r.seat, "is_host": False, "host_seat": None,
                     "settings": {"game": "", "ruleset": None, "mode": None, "options": {},
                                  "name": self.table_name()},
                     "table_options": {}, "started": False}
         seats = [seat_info(seat, r.seats.get(seat), r.seats.get(seat, NOBODY).connected)
                  for seat in range(game.num_players)]
         return table_event(game, self.table_name(), seats, r.seat, False, r.options,
-                           r.scores is not None)
+                           r.scores is not None, host_seat=r.host_seat)
 
     def table_name(self) -> str:
         """The name found in the lobby, else the one in the table entry (seq 0)."""
@@ -151,19 +151,25 @@ class GuestView:
         or the host's when the replay lacks its cards: ``PeerReplica.decision_state``): a
         "hint" event."""
         r = self._replica()
-        if r is None or r.view is None or r.halted is not None:
+        if r is None or r.view is None or r.stopped is not None:
             self.emit(hint_event(None, None, None, ""))  # nothing to decide
             return
         self.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
 
     def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
         """Tell the person of each integrity alert, its evidence saved first; the events.
-        ``goes_on``: a player's proven cheat named while the table goes on."""
-        events = []
+        ``goes_on``: a player's proven cheat named while the table goes on (at the
+        ``hand_end`` that forfeits the hand; at a restart in a log before protocol 8). An
+        alert another player's client found says whose (``reported_by``), and whether it
+        was checked here (``checked``) or is that player's word."""
+        events: list[dict] = []
         for alert in alerts:
-            event = alert_event(alert, self._subdir("evidence"))
-            events.append(dict(event, goes_on=True) if goes_on else event)
-            self.emit(events[-1])
+            event: dict = dict(alert_event(alert, self._subdir("evidence")))
+            if goes_on:
+                failing = (alert.evidence[-1] or {}).get("entry") or {}
+                event = named_event(event, failing.get("kind") == "hand_end")
+            events.append(event)
+            self.emit(event)
         return events
 
     # -- the end of a hand ----------------------------------------------------------------------
@@ -176,9 +182,12 @@ class GuestView:
             path.write_text(json.dumps(hand["record"], indent=1))
         if self._dealt_since(hand["hand"]):
             return  # (caught up past it: its summary would cover the hand being played)
+        # (a forfeit checked on this client's partial replay has no record, only its breakdown)
+        breakdown = hand.get("breakdown") or record_breakdown(hand.get("record"))
         for event in hand_over_events(hand["result"], hand["scores"], hand["hand"], hand["winner"],
-                                      record_breakdown(hand.get("record")),
-                                      str(path) if path else None):
+                                      breakdown,
+                                      str(path) if path else None,
+                                      history=score_history(self.replica.log, hand["hand"])):
             self.emit(event)
 
     def _dealt_since(self, hand: int) -> bool:
@@ -206,7 +215,8 @@ class GuestView:
             end = next((e.content for e in reversed(log[:a.entry.seq]) if e.kind == "hand_end"), None)
             if isinstance(end, HandEndBody) and end.hand == reveal.hand \
                     and not self._dealt_since(end.hand):
-                for event in hand_over_events(end.result, end.scores, end.hand, end.winner, None):
+                for event in hand_over_events(end.result, end.scores, end.hand, end.winner, None,
+                                              history=score_history(log, end.hand)):
                     self.emit(event)
 
     # -- the others -----------------------------------------------------------------------------
@@ -303,7 +313,7 @@ class GuestView:
 
     def _shuffle_notice(self, commitment: bytes) -> None:
         r = self._replica()
-        if r is None or r.halted is not None:
+        if r is None or r.stopped is not None:
             return
         rnd = r.round
         if rnd is None or rnd.commitment != commitment or rnd.dealt:

@@ -59,9 +59,9 @@ from net.sessions.bots import BotDriver
 from net.sessions.clock import Timers, wait_until
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
-from net.sessions.events import (WHY_CHEAT, deal_kind, deal_restart_event, error_event,
-                                 hand_breakdown, hand_over_events, hint_event, seat_info,
-                                 shows_hand, state_event, table_event)
+from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
+                                 hint_event, named_event, score_history, seat_info, shows_hand,
+                                 state_event, table_event)
 from net.sessions.facade import DealKind, EventCallback, SeatInfo, TableEvent
 from net.sessions.opened import chain_of, game_of, table_of
 from net.sessions.outbox import Outbox
@@ -71,11 +71,10 @@ from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
-from net.trust import takeover
-from net.trust.entries import HandEndBody, MentalRestartBody
+from net.trust import reports, takeover
+from net.trust.entries import HandEndBody
 from net.trust.host.authority import HostAuthority, Out
-from net.trust.deals.mental import log as ml
-from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
+from net.trust.alerts import HOST, PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.trust.values import SignedEntry
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -244,7 +243,8 @@ class HostCore:
                                  emit=self.emit, spawn=self.spawn)
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
                                        watched=self._watched, connected=self.connected,
-                                       carried_on=self.close_carried_on)
+                                       carried_on=self.close_carried_on,
+                                       evidence=self.files.dir / "evidence")
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -513,6 +513,9 @@ class HostCore:
             return
         if not self.is_open:  # ended: nothing is signed after the "end" the peers were sent
             return
+        if msg["type"] == reports.REPORT:
+            self.view.reported(msg)
+            return
         if self.takeback.active:
             self.takeback.message(fp, link, msg)
             return
@@ -768,7 +771,7 @@ class HostView:
     def table_event(self) -> TableEvent:
         auth = self._authority()
         event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
-                            auth.match is not None, self._waiting())
+                            auth.match is not None, self._waiting(), host_seat=self._you())
         event["heir"] = self._heir()  # whom the host person may hand the table to on leaving
         return event
 
@@ -815,31 +818,49 @@ class HostView:
                               match.hand_number))
 
     def cheat_named(self, signed) -> None:
-        """A player's proven cheat the host's deal restarted the hand for (its own client's
-        verdict, which every honest guest reaches too): the host's person is told, as each
-        guest's is, and the evidence saved; the table goes on."""
-        restart = signed.content
-        if not isinstance(restart, MentalRestartBody) or restart.cheat is None:
+        """A player's proven cheat that forfeited the hand (its ``hand_end``: the host's own
+        client's verdict, which every honest guest reaches too): the host's person is told,
+        as each guest's is, and the evidence saved; the table goes on to the next hand."""
+        end = signed.content
+        if not isinstance(end, HandEndBody) or end.forfeit is None:
             return
-        cheat = restart.cheat
+        cheat = end.forfeit
         auth = self._authority()
         log = auth.log
         start = max((s.seq for s in log[:signed.seq] if s.kind in ("mental-deal", "mental-restart")),
                     default=0)
         alert = IntegrityAlert(cheat["seat"], PLAYER, cheat["rule"],
-                               f"{cheat['detail']} — the hand is void and dealt again, that "
-                               "player's cards dealt by this computer", table_of(auth), signed.seq,
+                               f"{cheat['detail']} — that player's side forfeits the hand; it is "
+                               "not dealt again", table_of(auth), signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
-        self.emit(dict(alert_event(alert, self.evidence), goes_on=True))
-        seats = restart.seats
-        self.emit(deal_restart_event([auth.seats[s].name for s in seats], seats,
-                                  ml.voided_at(log, signed.seq), WHY_CHEAT))
+        self.emit(named_event(alert_event(alert, self.evidence), forfeits=True))
+
+    def reported(self, message: dict) -> None:
+        """A player's report of the alert its client stopped at (``trust.reports``): told
+        to the host's person as that player's word, the evidence saved. This computer
+        does not judge a claim about itself; that player has left the table, and the
+        table goes on without it where the rules let it."""
+        auth = self._authority()
+        report = reports.read(message["signed"], auth.seats, table_of(auth))
+        if isinstance(report, str):
+            log.warning("ignored a report: %s", report)
+            return
+        name = auth.seats[report.seat].name or f"seat {report.seat + 1}"
+        who = "this computer" if report.party == HOST else f"the player in seat {report.accused}"
+        alert = IntegrityAlert(report.accused, report.party, report.rule,
+                               f"{name}'s client reports that {who} broke rule {report.rule!r}: "
+                               f'"{report.detail}"', table_of(auth), report.seq,
+                               report.entries + [report.signed], report.sent, report.seat,
+                               checked=False)
+        self.emit(alert_event(alert, self.evidence))
 
     def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)
-        match = self._authority().match
+        auth = self._authority()
+        match = auth.match
         for event in hand_over_events(body.result, body.scores, body.hand, body.winner,
-                                      hand_breakdown(match.last_hand if match else None)):
+                                      hand_breakdown(match.last_hand if match else None),
+                                      history=score_history(auth.log, body.hand)):
             self.emit(event)
 
     def hint(self) -> None:

@@ -164,7 +164,10 @@ class RejoinBody(EntryBody):
 @dataclass(frozen=True)
 class TakeoverBody(EntryBody):
     """A new host's first entry, signed with its own key (``takeover``): whom it took
-    over from, the standings that back it, the hand it abandons and why, in words."""
+    over from, the standings that back it, the hand it abandons and why, in words;
+    ``handover``: the departed host's, if it left the table to this player; ``held``:
+    for each player whose standing says less than its own signed messages show, the
+    logged entries that show what it held (``held.Held.wire``)."""
 
     departed: bytes
     departed_seat: int | None
@@ -174,6 +177,7 @@ class TakeoverBody(EntryBody):
     abandoned: int | None
     reason: str
     handover: dict | None = omitted()
+    held: list[dict] | None = omitted()
 
     def problem(self) -> str | None:
         return None if self.standings else "it carries no standings"
@@ -184,12 +188,24 @@ class TakeoverBody(EntryBody):
 @dataclass(frozen=True)
 class HandEndBody(EntryBody):
     """The hand's result (``log.result_dict``), the running scores and the match's
-    winner, if it is over."""
+    winner, if it is over; ``forfeit``: the player's proven cheat that ended it (the
+    mental deal's ``log.Verdict``: party, seat, rule, detail), from protocol 8."""
 
     hand: int
     result: dict
     scores: list[int]
     winner: Any = None
+    forfeit: dict | None = omitted()
+
+    def problem(self) -> str | None:
+        forfeit = self.forfeit
+        if forfeit is None:
+            return None
+        if sorted(forfeit) != ["detail", "party", "rule", "seat"] \
+                or not all(type(forfeit[k]) is int for k in ("party", "seat")) \
+                or not all(isinstance(forfeit[k], str) for k in ("rule", "detail")):
+            return "its forfeit is not {party, seat, rule, detail}"
+        return None
 
 
 @kind("reveal")

@@ -92,6 +92,10 @@ class HeldLog(list):
 
 
 def result_dict(result) -> dict:
-    """A hand's result (``HandResult``) as the "hand_end" entry writes it."""
-    return {"taken": list(result.taken), "made": result.made, "score": list(result.score),
-            "thrown_in": result.thrown_in}
+    """A hand's result (``HandResult``) as the "hand_end" entry writes it (a forfeited
+    hand's with its ``forfeit``: seat, side, rule)."""
+    out = {"taken": list(result.taken), "made": result.made, "score": list(result.score),
+           "thrown_in": result.thrown_in}
+    if result.forfeit is not None:
+        out["forfeit"] = result.forfeit._asdict()
+    return out

@@ -4,6 +4,12 @@
 ``parse_address`` is what the Join-by-address dialog checks as you type and what the
 session is given, so a bad entry is a sentence under the field, never an exception
 further down. Standard library only: the lobby imports it before the rest of net.
+
+A player in another house has no address to type: the sessions name them
+``house:<their key>/<table>`` (``house_address``), and a server bound to ``HOUSE_BIND``
+is one that only connections across houses reach. The names live here, with the other
+addresses, so that the wire can tell them apart without knowing how another house is
+reached (``net.houses`` does that, above the wire).
 """
 
 from __future__ import annotations
@@ -15,6 +21,35 @@ import socket
 EXAMPLE = "192.168.1.20:47311"
 MAX_HOST_CHARS = 253  # a DNS name's limit (RFC 1035)
 _LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+HOUSE_PREFIX = "house:"
+#: ``bind`` for a server that only connections across houses reach (it listens on
+#: loopback, where nothing else comes: the wormhole's subchannels are handed to it).
+HOUSE_BIND = "house"
+
+
+def house_address(key: bytes, table: str) -> str:
+    """How the sessions name the player with ``key`` at ``table``, across houses."""
+    return f"{HOUSE_PREFIX}{bytes(key).hex()}/{table}"
+
+
+def parse_house(address) -> tuple[bytes, str] | None:
+    """``(key, table)`` of a house address; None for anything else."""
+    if not isinstance(address, str) or not address.startswith(HOUSE_PREFIX):
+        return None
+    key_hex, sep, table = address[len(HOUSE_PREFIX):].partition("/")
+    try:
+        key = bytes.fromhex(key_hex)
+    except ValueError:
+        return None
+    if not sep or len(key) != 32 or not table:
+        return None
+    return key, table
+
+
+def is_house(address) -> bool:
+    return parse_house(address) is not None or address == HOUSE_BIND
 
 
 class AddressError(ValueError):
@@ -80,7 +115,7 @@ def _port(text: str) -> int:
 def format_address(host: str, port: int) -> str:
     """How a person types ``(host, port)``: IPv6 addresses in brackets. A player across
     houses has no address to type: it is said so."""
-    if host.startswith("house:") or host == "house":
+    if host.startswith(HOUSE_PREFIX) or host == HOUSE_BIND:
         return "the host's house, across the internet"
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
@@ -90,7 +125,6 @@ def local_address_towards(host: str, port: int = 9) -> str:
     to it leaves from (a UDP "connect" only picks the route; nothing is sent). OSError
     when there is no route (or no such name). A player across houses (a house
     address) is reached through the wormhole: ``HOUSE_BIND``."""
-    from net.houses import HOUSE_BIND, is_house
     if is_house(host):
         return HOUSE_BIND
     family, _kind, _proto, _name, where = socket.getaddrinfo(host, port or 9, type=socket.SOCK_DGRAM)[0]

@@ -33,6 +33,11 @@ connections that hold no seat (see there). asyncio's TLS layer reads through a b
 of ``TLS_READ_BUFFER`` bytes instead of its 256 KiB default, which every connection
 would otherwise allocate up front.
 
+Across houses: a house address (``address.house_address``) is reached by the dialler
+``net.houses`` gives the wire when it is imported (``reach_houses_with``), and a
+connection that came across houses is handed to the server listening on the port it
+names (``SERVERS``). The wire knows the names, not the way: it imports nothing above it.
+
 Public API: ``open_connection``, ``start_server``, ``Connection``, ``Server`` and the
 ``HandshakeError`` family.
 """
@@ -43,6 +48,7 @@ import asyncio
 import datetime
 import logging
 import os
+import socket
 import ssl
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -54,8 +60,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.x509.oid import NameOID
 
-from net.houses import HOUSE_BIND, SERVERS, house_address, is_house
 from net.wire import framing
+from net.wire.address import HOUSE_BIND, house_address, is_house
 from net.constants import (
     AUTH_CONTEXT,
     CHALLENGE_BYTES,
@@ -330,13 +336,30 @@ async def open_connection(host: str, port: int, identity: Identity,
         raise
 
 
+#: Every Parlour server in this process, by port, that a connection across houses may
+#: be handed to (``Server`` registers itself; the far side names the port).
+SERVERS: dict[int, "Server"] = {}
+
+#: How a house address is reached: ``(identity, address, port) -> connected socket``,
+#: given by ``net.houses`` when it is imported (None: nothing here can reach a house).
+HouseDialler = Callable[[Identity, str, int], Awaitable[socket.socket]]
+_house_dialler: HouseDialler | None = None
+
+
+def reach_houses_with(dial: HouseDialler) -> None:
+    """From now on, reach a house address with ``dial`` (``net.houses`` calls this)."""
+    global _house_dialler
+    _house_dialler = dial
+
+
 async def _open(host: str, port: int, identity: Identity):
     """TCP to ``host:port`` — or, for a house address, a connection through the
-    wormhole to that player (``net.houses``) — with TLS started on it."""
+    wormhole to that player (the dialler ``net.houses`` gave) — with TLS started on it."""
     if not is_house(host):
         return await asyncio.open_connection(host, port, ssl=client_context())
-    from net.houses import service  # Twisted and magic-wormhole: only when used
-    sock = await service.dial(identity, host, port)
+    if _house_dialler is None:
+        raise HandshakeError("this program cannot reach a player in another house")
+    sock = await _house_dialler(identity, host, port)
     return await asyncio.open_connection(sock=sock, ssl=client_context(), server_hostname="")
 
 

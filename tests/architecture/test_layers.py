@@ -218,3 +218,62 @@ def test_a_deals_host_side_never_imports_a_peers_room():
     host_side = sorted((ROOT / "net" / "trust" / "deals").rglob("host.py"))
     assert len(host_side) >= 3
     assert imports_of(host_side, ("net.trust.peer",)) == []
+
+
+# -- net/'s own floors -------------------------------------------------------------------
+#: net/'s rooms, floor by floor from the bottom: a room imports only rooms on a floor below
+#: its own (and itself). Rooms on one floor do not import each other.
+NET_FLOORS: tuple[tuple[str, ...], ...] = (
+    ("net.constants",),
+    ("net.wire",),  # connections, frames, addresses: the names of a house address included
+    ("net.trust", "net.discovery"),  # the signed log and its checks; the lobby's mDNS
+    ("net.houses",),  # across houses: gives the wire its dialler (transport.reach_houses_with)
+    ("net.sessions",),  # a table with sockets, disk and timers
+    ("net.cli", "net.api"),  # the command line; the app's one door
+    ("net.tools",),  # benches, vectors, test namespaces: apart from the product
+)
+
+
+def net_room(name: str) -> str | None:
+    """The room of ``net/`` that the module ``name`` belongs to (None: not net's)."""
+    for floor in NET_FLOORS:
+        for room in floor:
+            if name == room or name.startswith(room + "."):
+                return room
+    return None
+
+
+def floor_of(room: str) -> int:
+    return next(i for i, floor in enumerate(NET_FLOORS) if room in floor)
+
+
+def net_arrows_up_or_across() -> list[str]:
+    out = []
+    for path in sources("net"):
+        module = relative(path).removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        here = net_room(module)
+        if here is None:
+            continue  # net/__init__.py
+        for line, name in imported_modules(path.read_text(encoding="utf-8")):
+            there = net_room(name)
+            if there is not None and there != here and floor_of(there) >= floor_of(here):
+                out.append(f"{relative(path)}:{line} ({here}, floor {floor_of(here)}) imports "
+                           f"{name} ({there}, floor {floor_of(there)})")
+    return out
+
+
+def test_every_room_of_net_has_a_floor():
+    rooms = {p.name.removesuffix(".py") for p in (ROOT / "net").iterdir()
+             if p.name != "__init__.py" and p.name != "__pycache__"
+             and (p.suffix == ".py" or (p / "__init__.py").exists())}
+    placed = {room.split(".")[1] for floor in NET_FLOORS for room in floor}
+    assert rooms == placed, f"rooms without a floor: {rooms - placed}; floors without a room: {placed - rooms}"
+
+
+def test_net_rooms_import_only_floors_below_their_own():
+    assert net_arrows_up_or_across() == []
+
+
+def test_the_floor_scanner_sees_the_wire_reaching_up():
+    assert floor_of(net_room("net.houses.links")) > floor_of(net_room("net.wire.transport"))
+    assert net_room("net.trustees") is None and net_room("net.trust.host.authority") == "net.trust"

@@ -16,7 +16,7 @@ import pytest
 from engine import IllegalAction, RecordError, make_game
 from engine.bots.random_bot import RandomBot
 from engine.deal import derive_seed
-from engine.records import load_record, record_from_state, replay, result_of
+from engine.records import forfeit_of, load_record, record_from_state, replay, result_of
 
 RECORDS = Path(__file__).parent / "records"
 GOLDEN = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -63,6 +63,9 @@ def test_golden_record_survives_a_save_and_load(path):
     kept = actions if result["error"] is None else actions[:result["error"]["index"]]
     for action in kept:
         state.apply(action)
+    forfeit = forfeit_of(game, data)
+    if forfeit is not None and result["error"] is None:  # a forfeited hand ends after its actions
+        state.forfeit(*forfeit)
     saved = record_from_state(state)
     assert saved["hands"] == data["hands"] and saved["spare"] == data.get("spare", [])
     # Compared as actions: a bury or discard is written in deck order, not as typed.

@@ -92,3 +92,17 @@ def test_a_missing_library_stops_the_build_before_pyinstaller(build, monkeypatch
         assert "libxcb-icccm.so.4" in str(stop) and "libxcb-icccm4" in str(stop)
     else:
         raise AssertionError("the build went on without libxcb-icccm.so.4")
+
+
+def test_without_pyinstaller_the_build_stops_and_says_how_to_install_it(build, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "PyInstaller" else real(name, *rest))
+    try:
+        build.ensure_pyinstaller()
+    except SystemExit as stop:
+        assert "uv.lock" in str(stop) and "make package" in str(stop), str(stop)
+    else:
+        raise AssertionError("the build went on without PyInstaller")

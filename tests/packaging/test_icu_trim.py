@@ -71,6 +71,10 @@ def test_trim_drops_code_pages_and_other_languages(icu_trim):
     ("de.res", False), ("zh_Hant_TW.res", False), ("coll/de.res", False),
     ("brkitr/cjdict.dict", False), ("ibm-1390_P110-2003.cnv", False),
     ("curr/en.res", False), ("translit/root.res", False), ("unit/de.res", False),
+    ("brkitr/word.brk", True), ("brkitr/en.res", True), ("brkitr/line_cj.brk", False),
+    ("brkitr/line_loose_phrase_cj.brk", False), ("brkitr/word_POSIX.brk", False),
+    ("unames.icu", False), ("rfc3491.spp", False), ("confusables.cfu", False),
+    ("cnvalias.icu", True), ("uts46.nrm", True),
 ])
 def test_keep_item(icu_trim, name, kept):
     assert icu_trim.keep_item(name) is kept

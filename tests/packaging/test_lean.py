@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 LINUX = "PySide6/Qt/plugins"
@@ -63,3 +65,16 @@ def test_translations_go_other_data_stays(lean):
     assert lean.drop_data("PySide6/translations/qt_fr.qm")
     assert not lean.drop_data("assets/cards/standard/AS.svg")
     assert not lean.drop_data("assets/icons/parlour.png")
+
+
+def test_python_sources_are_copied_without_the_compiled_modules(lean, tmp_path):
+    import zeroconf
+
+    origin = lean.copy_python_sources("zeroconf", tmp_path)
+    assert origin == Path(zeroconf.__file__).parent
+    copied = {p.relative_to(tmp_path / "zeroconf").as_posix()
+              for p in (tmp_path / "zeroconf").rglob("*") if p.is_file()}
+    assert {"__init__.py", "_dns.py", "_services/__init__.py", "_protocol/incoming.py"} <= copied
+    assert all(name.endswith(".py") for name in copied), copied
+    assert copied == {p.relative_to(origin).as_posix() for p in origin.rglob("*.py")
+                      if "__pycache__" not in p.parts}

@@ -46,9 +46,9 @@ def test_self_test_passes_from_the_source_tree(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert all(LINE.match(line) for line in lines[:-1]), lines
     names = [LINE.match(line)["ok"] for line in lines[:-1]]
-    assert names == ["engine", "crypto", "framing", "zeroconf", "assets", "locale-text",
-                     "window", "loopback"]
-    assert lines[-1] == "self-test: 8 of 8 checks passed"
+    assert names == ["libraries", "engine", "crypto", "framing", "zeroconf", "assets",
+                     "locale-text", "window", "loopback"]
+    assert lines[-1] == "self-test: 9 of 9 checks passed"
     assert not list(tmp_path.iterdir()), "the self-test wrote into HOME"
 
 
@@ -60,6 +60,30 @@ def test_a_failing_check_makes_the_exit_status_non_zero(monkeypatch, capsys):
     assert selftest.main([]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out == [out[0], "FAIL bad: OSError: disk", "self-test: 1 of 2 checks passed"]
+
+
+def test_the_first_line_names_the_release_of_every_library_carried():
+    from importlib.metadata import version
+
+    from app.selftest import LIBRARIES, check_libraries, run_checks
+
+    out = io.StringIO()
+    assert run_checks([("libraries", check_libraries)], out) == 0
+    line = out.getvalue().strip()
+    assert LINE.match(line), line
+    assert line.split(" — ", 1)[1].split(", ") == [f"{name} {version(name)}"
+                                                   for name in LIBRARIES]
+    for name in ("PySide6-Essentials", "zeroconf", "msgpack", "cryptography", "PyNaCl",
+                 "platformdirs", "magic-wormhole"):
+        assert name in LIBRARIES
+
+
+def test_a_library_without_metadata_fails_the_check_by_name(monkeypatch):
+    from app import selftest
+
+    monkeypatch.setattr(selftest, "LIBRARIES", ("msgpack", "no-such-library-here"))
+    with pytest.raises(AssertionError, match="no version found for no-such-library-here"):
+        selftest.check_libraries()
 
 
 def test_the_engine_check_replays_every_variant():

@@ -3,7 +3,8 @@
 Every ``import`` in app/, net/ and engine/ (at any depth: lazy imports inside
 functions count, they are the ones a bundle misses silently) is found with ``ast``
 and checked against packaging/lean.py's EXCLUDES, the list the spec passes to
-PyInstaller.
+PyInstaller. The developer tools the spec does not collect (lean.DEV_TOOLS) are not
+scanned, and nothing else may import them.
 """
 
 from __future__ import annotations
@@ -26,12 +27,19 @@ def _resolve(path: Path, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def imported_modules() -> dict[str, str]:
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(skip=lambda module: False) -> dict[str, str]:
     """Every module (and ``module.name`` that may be a submodule) imported in our
-    sources -> the first file that imports it."""
+    sources, but for the modules ``skip`` names -> the first file that imports it."""
     found: dict[str, str] = {}
     for folder in SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
+            if skip(_module_name(path)):
+                continue
             tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
             where = str(path.relative_to(ROOT))
             for node in ast.walk(tree):
@@ -48,8 +56,17 @@ def imported_modules() -> dict[str, str]:
 
 def test_nothing_parlour_imports_is_excluded(lean):
     offenders = {module: f"{where} (excluded by {lean.excluded(module)!r})"
-                 for module, where in imported_modules().items() if lean.excluded(module)}
+                 for module, where in imported_modules(lean.dev_tool).items()
+                 if lean.excluded(module)}
     assert not offenders, f"the spec excludes modules Parlour imports: {offenders}"
+
+
+def test_the_app_never_imports_a_developer_tool(lean):
+    offenders = {module: where for module, where in imported_modules(lean.dev_tool).items()
+                 if lean.dev_tool(module)}
+    assert not offenders, f"the bundle leaves these out, yet Parlour imports them: {offenders}"
+    # Guards the guard: the tools themselves do import one another.
+    assert any(lean.dev_tool(module) for module in imported_modules())
 
 
 def test_the_scan_sees_lazy_and_compiled_imports():

@@ -13,7 +13,7 @@ from engine.events import Event, Events
 from engine.info import CardInfo, DecisionInfo, DeckInfo, GameInfo, TrumpInfo, each_alone
 from engine.ruleset import Option, Rule, Ruleset
 from engine.scoring import ScoreTerm, score_of
-from engine.state import Game, HandResult, State, Trick
+from engine.state import ForfeitScore, Game, HandResult, State, Trick
 
 NAME = "Tiny Tricks"
 SUITS = ("M", "S", "U")
@@ -130,6 +130,14 @@ class TinyState(State):
         """A point a trick, for each player."""
         return tuple(ScoreTerm(seat, taken, "a point a trick", f"{taken} × 1")
                      for seat, taken in enumerate(self.taken))
+
+    def forfeit_score(self, cheaters: int) -> ForfeitScore:
+        """A forfeit: the cheater scores nothing, every other player a point a trick of
+        the hand (each for themselves, so each is counted as taking them all)."""
+        terms = tuple(ScoreTerm(seat, 0 if seat == cheaters else self.game.hand_size,
+                                "forfeit" if seat == cheaters else "forfeit by another: a point a trick")
+                      for seat in range(self.n))
+        return ForfeitScore(tuple(self.taken), None, terms)
 
     # -- views -----------------------------------------------------------------------
     def hidden_from(self, seat: int) -> int:

@@ -32,7 +32,7 @@ def unavailable_reason() -> str | None:
                             ("wormhole_mailbox_server", "magic-wormhole-mailbox-server"),
                             ("wormhole_transit_relay", "magic-wormhole-transit-relay")):
         if importlib.util.find_spec(module) is None:
-            return f"{package} is not installed (pip install -e '.[test]')"
+            return f"{package} is not installed (`make .venv/.installed` installs it)"
     if _twist() is None:
         return "Twisted's `twist` command is not next to this Python"
     return None

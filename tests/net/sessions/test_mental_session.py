@@ -187,8 +187,8 @@ def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest
     """Seats 1 and 2 are dealt the same card by seat 3's shuffle. The first time the copy
     shows, its other holder asks for an audit, every party reveals, and both honest
     guests and the host name seat 3 — not the honest player who played the card it was
-    dealt — in an alert that does not stop them: the hand is dealt again, seat 3's cards
-    the host's, and the table plays it to its end."""
+    dealt — in an alert that does not stop them: seat 3 forfeits the hand (13 penalty
+    points, the others none), which is not dealt again, and every seat's summary says so."""
     async def main():
         table = Table(tmp_path, guests=0, hands=1, game="horseshoes", mode="four",
                       host_kw={"mental_deal": True}, timings=PATIENT)
@@ -204,15 +204,20 @@ def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest
         return table, honest, summaries
 
     table, honest, summaries = asyncio.run(main())
+    did = "shuffled the deck dishonestly (a card copied or swapped)"
     for guest in honest:
         [named] = guest.named
-        assert (named["seat"], named["rule"], named["goes_on"]) == (3, "shuffle", True) \
-            and "the player in seat 3" in named["detail"], named
-        assert not guest.alerts and len(guest.verified) == 1  # the hand dealt again, played out
+        assert (named["seat"], named["rule"], named["goes_on"], named["forfeits"], named["did"]) == \
+            (3, "shuffle", True, True, did) and "the player in seat 3" in named["detail"], named
+        assert not guest.alerts and len(guest.verified) == 1  # the forfeit, checked
     [told] = [e for e in table.host_events if e["type"] == "alert"]
-    assert (told["seat"], told["rule"], told["goes_on"]) == (3, "shuffle", True)
-    assert [e.body["record"]["reason"] for e in table.host.authority.log if e.kind == ml.RESTART] == ["cheat"]
-    # …and every honest seat says, in words, why the hand is void
+    assert (told["seat"], told["rule"], told["goes_on"], told["forfeits"]) == (3, "shuffle", True, True)
+    log = table.host.authority.log
+    assert not [e for e in log if e.kind == ml.RESTART]  # not dealt again
+    [end] = [e for e in log if e.kind == "hand_end"]
+    assert (end.body["forfeit"]["seat"], end.body["result"]["score"]) == (3, [0, 0, 0, 13])
+    # …and every honest seat's summary says the hand was forfeited, by whom and why
     for events in (table.host_events, table.guest_events[0], table.guest_events[1]):
-        [void] = [e for e in events if e["type"] == "waiting" and e.get("for") == "void"]
-        assert (void["seats"], void["why"]) == ([3], "cheat") and "broke a rule" in void["reason"], void
+        [over] = [e for e in events if e["type"] == "hand_over"]
+        assert over["forfeit"] == {"seat": 3, "side": 3, "rule": "shuffle", "did": did}, over
+        assert over["scores"] == [0, 0, 0, 13] and over["breakdown"]["forfeit"]["seat"] == 3

@@ -6,8 +6,8 @@ all, forges a guest's deal message, or deals a guest's seat to itself; and the p
 own cheats: a wrong decryption share, a card played from another seat's position, a card
 other than the one its proof opened, a card duplicated in a shuffle. A host's cheat stops
 every honest replica; a player's is named by every honest client and the table goes on:
-the hand is void and dealt again, the cheater's cards dealt by the host (the ruling in
-docs/protocol.md, "A player's proven cheat")."""
+that player's side forfeits the hand, which is not dealt again (the ruling in
+docs/design.md, "Rulings"; on the wire, docs/protocol.md, "A player's proven cheat")."""
 
 import pytest
 
@@ -20,7 +20,8 @@ from net.trust.entries import MentalBody
 from net.trust.signing import read_action, seal
 from net.trust.alerts import HOST, PLAYER
 from net.trust.deals.mental import messages as mm
-from tests.net.trust.mental_trust_table import MentalTrustTable
+from tests.net.trust.forfeit_kit import assert_forfeited, assert_the_next_hand_is_dealt_as_usual, forfeited
+from tests.net.trust.mental_trust_table import MentalTrustTable, wrong_share_to
 from tests.net.trust_table import forge_entries
 
 
@@ -40,27 +41,15 @@ def assert_named(table, party, seat, rule="deal", honest=None):
         assert (alert.party, alert.seat) == (party, seat) and alert.rule in rules, (replica_seat, alert)
 
 
-def assert_named_and_the_table_goes_on(table, seat, rules=("deal",)):
-    """Every honest replica named ``seat``'s player in an alert that does not stop it, the
-    host restarted the deal for "cheat" with that player's cards its own, and the hand,
-    dealt again, is played to its end, verified by every honest replica, with no alert."""
-    honest = [s for s in table.replicas if s != seat]
-    for replica_seat in honest:
-        named = [a for s, a in table.named if s == replica_seat]
-        assert named and all((a.party, a.seat) == (PLAYER, seat) and a.rule in rules for a in named), \
-            (replica_seat, named)
-        assert table.replicas[replica_seat].halted is None
-    restarts = [e for e in table.host.log if e.kind == ml.RESTART and e.body["record"]["reason"] == "cheat"]
-    assert [e.body["cheat"]["seat"] for e in restarts] == [seat]
-    assert seat in table.host.deal.setup.parties[0].seats  # its cards are the host's this hand
-    verified = {s: len(table.verified[s]) for s in honest}
-    table.play_hand()
-    assert not table.alerts, table.alerts
-    assert all(len(table.verified[s]) == verified[s] + 1 for s in honest)
-
-
-def restarted_for_cheat(table) -> bool:
-    return any(e.kind == ml.RESTART and e.body["record"]["reason"] == "cheat" for e in table.host.log)
+def assert_named_and_the_table_goes_on(table, seat, rules=("deal",), scores=None):
+    """Every honest replica named ``seat``'s player in an alert that does not stop it, and
+    the hand was forfeited for that player's side, not dealt again, scored as the rules
+    say (``scores``: the scores before it, by default none); then the next hand is dealt
+    as usual, the cheater dealt in (and playing honestly now), and played to its end,
+    verified by every honest replica, with no alert."""
+    assert_forfeited(table, seat, rules, scores or [0] * table.host.game.num_sides)
+    table.honest(seat)
+    assert_the_next_hand_is_dealt_as_usual(table, seat)
 
 
 def dealt_table(**kwargs):
@@ -149,7 +138,7 @@ def test_a_wrong_decryption_share_is_caught_and_its_player_named():
         return dict(body, batches=[batch] + body["batches"][1:])
     table.cheat(2, wrong)
     table.start()
-    table.play_until(lambda: restarted_for_cheat(table))
+    table.play_until(lambda: forfeited(table))
     assert_named_and_the_table_goes_on(table, 2, ("share",))
 
 
@@ -160,9 +149,10 @@ def test_a_card_played_from_another_seats_position_is_caught_live():
     def elsewhere(body):
         return dict(body, position=other) if body["type"] == mm.PLAY else body
     table.cheat(1, elsewhere)
-    played = lambda: any("play" in a for a in table.host.state.public_view()["actions"]  # noqa: E731
+    hand = lambda: table.host.state or table.host.match.last_hand  # noqa: E731  (forfeited: banked)
+    played = lambda: any("play" in a for a in hand().public_view()["actions"]  # noqa: E731
                          if a.get("seat") == 1)
-    table.play_until(lambda: restarted_for_cheat(table) or played())
+    table.play_until(lambda: forfeited(table) or played())
     assert not played()  # the host's own party refused it: never logged as played
     assert_named_and_the_table_goes_on(table, 1, ("not-held",))
 
@@ -319,7 +309,7 @@ def test_a_card_duplicated_in_a_shuffle_is_caught_and_its_shuffler_named():
     table.cheat(3, duplicate)
     table.start()
     assert not table.alerts and table.replicas[1].deal.party.hands[1][0] == table.replicas[2].deal.party.hands[2][0]
-    table.play_until(lambda: restarted_for_cheat(table), limit=400)
+    table.play_until(lambda: forfeited(table), limit=400)
     assert_named_and_the_table_goes_on(table, 3, ("shuffle",))
 
 
@@ -349,15 +339,16 @@ def revoke_chance(table, seat):
                                      ("horseshoes", "horseshoes", "four")], ids=["rook", "somerset", "horseshoes"])
 def test_a_revoke_nobody_could_see_live_is_named_at_the_hands_end_and_the_table_goes_on(variant, monkeypatch):
     """Under the private deal the host cannot see a revoke as it is played: it is found once
-    every party reveals its secrets. Every honest client names the player, the hand is void
-    (the scores unchanged) and dealt again, and the table goes on — it never freezes."""
+    every party reveals its secrets. Every honest client names the player, whose side
+    forfeits the hand — ended at the revoke, not dealt again, scored as the rules say on
+    every replica — and the table goes on to the next hand; it never freezes."""
     monkeypatch.setattr(hand_module, "PartialHand", _Unchecking)
     table = MentalTrustTable(variant)
     table.start()
     scores, cheater, card = list(table.host.match.scores), None, None
     for _ in range(400):
         state = table.host.state
-        if state is None or state.is_over or restarted_for_cheat(table):
+        if state is None or state.is_over or forfeited(table):
             break
         seat = state.to_act()[0]
         if cheater is None and seat in table.replicas:
@@ -372,9 +363,9 @@ def test_a_revoke_nobody_could_see_live_is_named_at_the_hands_end_and_the_table_
                 continue
         table.step(seat)
     assert cheater is not None, "no revoke came up with this seed"
-    assert "hand_end" not in [e.kind for e in table.host.log]
-    assert table.host.match.scores == scores
-    assert_named_and_the_table_goes_on(table, cheater, ("illegal-action",))
+    assert_named_and_the_table_goes_on(table, cheater, ("illegal-action",), scores)
+    forfeit = table.host.match.results[0]
+    assert len(forfeit.tricks) < len(table.host.match.last_hand.dealt[0])  # (ended at the revoke)
 
 
 def test_a_second_key_share_from_a_player_is_refused_and_the_table_goes_on():
@@ -440,3 +431,41 @@ def test_a_secret_move_without_its_commitment_is_refused_and_never_logged():
     table.host.deal.party.sealed = lambda action: True
     table.deliver(table.host.receive(table.fp(seat), message))
     assert_named(table, HOST, 0, "kind", honest=list(table.replicas))
+
+
+# -- a share that does not check out, and whose it is ------------------------------------------
+
+def test_a_wrong_share_from_the_hosts_party_is_the_hosts_cheat_named_by_every_peer(monkeypatch):
+    """The host's own client makes a wrong share for seat 2's hand: seat 2's client, whose
+    hand cannot open, and the others, checking every batch, each name the host for the
+    share's rule (not ``kind``: none of them breaks reading its own unopened hand), and
+    stop — no restart can drop the host's party, and none waits for one."""
+    wrong_share_to(monkeypatch, 0, 2)
+    table = dealt_table()
+    table.play_until(lambda: all(r.halted for r in table.replicas.values()))
+    assert_named(table, HOST, 0, "share", honest=list(table.replicas))
+    assert all("the host's client broke the deal's rule 'share'" in r.halted.detail
+               for r in table.replicas.values())
+    assert not any(r.failed for r in table.replicas.values())
+
+
+def test_a_wrong_share_from_a_player_to_another_is_named_and_the_table_goes_on():
+    """Seat 3's client publishes a wrong share for seat 2's hand: seat 2 cannot open its
+    hand, and takes the hand's dealt entry unread (it does not read the hand it holds no
+    cards of: that broke, and named the host's "kind"); every honest client names seat 3's
+    player, whose side forfeits the hand, and the next is dealt as usual."""
+    table = MentalTrustTable()
+
+    def wrong(body):
+        if body["type"] != mm.SHARES:
+            return body
+        batches = [dict(b) for b in body["batches"]]
+        for batch in batches:
+            if batch["to"] == 2:  # seat 2's client (party 2: the host's is 0, then seat by seat)
+                batch["shares"] = batch["shares"][32:64] + batch["shares"][32:]
+        return dict(body, batches=batches)
+    table.cheat(3, wrong)
+    table.start()
+    table.play_until(lambda: forfeited(table))
+    assert not any(r.failed for r in table.replicas.values())
+    assert_named_and_the_table_goes_on(table, 3, ("share",))

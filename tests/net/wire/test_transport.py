@@ -439,3 +439,17 @@ def test_a_close_whose_tls_waiter_is_cancelled_by_asyncio_is_simply_closed():
 
     asyncio.run(transport._close_writer(fake_writer(hung_up, aborted)))  # raises nothing
     assert aborted == [True]
+
+
+# -- across houses: the wire names house addresses, the sessions give it the way --------
+def test_the_sessions_give_the_wire_its_way_to_another_house():
+    import net.sessions  # noqa: F401 - importing the sessions wires the houses in
+    assert transport._house_dialler is not None
+    assert transport._house_dialler.__module__ == "net.sessions"
+
+
+def test_a_house_address_without_the_houses_is_a_clear_refusal(arun, guest_id, monkeypatch):
+    from net.wire.address import house_address
+    monkeypatch.setattr(transport, "_house_dialler", None)
+    with pytest.raises(HandshakeError, match="cannot reach a player in another house"):
+        arun(transport.open_connection(house_address(bytes(32), "t"), 1, guest_id, None))

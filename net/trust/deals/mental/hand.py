@@ -34,7 +34,8 @@ host's included, checks every move as far as it can see:
 * ``final_state()`` once every party revealed (``Verified``): the hand replayed on the
   true deal with every secret move opened from its commitment — the end-of-hand check
   of what nobody could see (a revoke: ``IllegalAction`` naming the seat) and the
-  result to score.
+  result to score; ``until_broken()``: the same up to the move the rules forbid, where
+  the forfeit for it ends the hand.
 
 Until the last card the replay's public view is the true one (what was taken included:
 tests/engine/test_partial.py), so a host running this signs the same state hashes as
@@ -215,6 +216,15 @@ class PartyHand:
     # -- the end of the hand ----------------------------------------------------------------
     def final_state(self):
         """The hand on the verified deal, every secret move opened; None before then."""
+        return self._on_verified_deal(stop_at_broken=False)
+
+    def until_broken(self):
+        """The hand on the verified deal up to the first move the rules forbid on it (a
+        revoke nobody could see live), that move and every one after it left out: where a
+        forfeit for it ends the hand. None before every party revealed."""
+        return self._on_verified_deal(stop_at_broken=True)
+
+    def _on_verified_deal(self, stop_at_broken: bool):
         if self.verified is None:
             return None
         hands, spare = self.verified.hands, self.verified.spare
@@ -223,7 +233,7 @@ class PartyHand:
             by_position.update(zip(self.setup.dealt(seat), hands[seat]))
         by_position.update(zip(self.setup.spare(), spare))
         opened = {}
-        for reveal in self.client.machine.reveals.values():
+        for reveal in self.client.reveals.values():
             for opening in reveal["openings"]:
                 opened[(opening["seat"], opening["label"])] = \
                     tuple(sorted(by_position[p] for p in opening["positions"]))
@@ -234,5 +244,7 @@ class PartyHand:
             try:
                 state.apply(action)
             except IllegalAction as exc:  # what nobody could see live: a revoke
+                if stop_at_broken:
+                    return state
                 raise IllegalAction(exc.reason, action.seat) from None
         return state

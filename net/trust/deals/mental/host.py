@@ -33,12 +33,13 @@ what that party knows (``hand.PartyHand``). So, unlike the seeded deal (``Seeded
   then the host's party's for that hand, played by a stand-in or by the player back,
   from the view the host then sends it (``private_view``);
 * a party proven to have broken a rule — a deal message its own checks refuse (a wrong
-  share, a duplicated card, a false redeal claim), or, once every secret is revealed, a
-  move the rules forbid on the verified deal (a revoke nobody could see live) — is
-  named in a ``mental-restart`` for "cheat" (``Verdict``): the hand so far is void, the
-  scores unchanged, and it is dealt again with the cheater's seats the host's party's,
-  so that the host checks that player's moves live for the rest of the hand. Every
-  other party reaches the same verdict from the log; the table goes on.
+  share, a duplicated card, a false redeal claim, a false alarm), or, once every secret
+  is revealed, a move the rules forbid on the verified deal (a revoke nobody could see
+  live) — forfeits the hand for its side (``forfeits``): the hand ends there, is not
+  dealt again, and is scored by the engine's forfeit, logged as its ``hand_end`` with the
+  verdict (``Verdict``) and no state hash, then its ``reveal``. Every other party reaches
+  the same verdict from the log and checks the scores; the table goes on to the next
+  hand, the cheater dealt in.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from __future__ import annotations
 from engine import Contradiction, IllegalAction
 from engine.partial import public_step
 
+from net.trust.deals.mental import forfeits
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import BadMessage, MentalError
@@ -121,15 +123,25 @@ class MentalHost(HostDeal):
         elif isinstance(body, ActionEntryBody):
             return self._apply_move(entry.seq, body, private, applied)
         elif isinstance(body, HandEndBody):
-            if restoring:  # scored, as it was live, on the verified deal
-                final = self.party.final_state()
-                if final is None or final.state_hash() != entry.state_hash:
-                    raise RestoreError(f"entry {entry.seq} does not replay to its state hash")
-                self.match.state = final
+            if restoring:  # scored, as it was live, on the verified deal (or forfeited)
+                self.match.state = self._restored_end(entry.seq, body, entry.state_hash)
             self.match.finish_hand()
         elif isinstance(body, RevealBody):
             self.round.revealed = True
         return []
+
+    def _restored_end(self, seq: int, body: HandEndBody, state_hash: str | None):
+        """The hand a stored ``hand_end`` scored, replayed: on the verified deal, or, for a
+        forfeit, ended as ``forfeits`` ends it (RestoreError if it is not the same)."""
+        if body.forfeit is None:
+            final = self.party.final_state()
+            if final is None or final.state_hash() != state_hash:
+                raise RestoreError(f"entry {seq} does not replay to its state hash")
+            return final
+        final = forfeits.forfeited_hand(self.table.game, self.party, Verdict.of_body(body.forfeit))
+        if hand_end_body(self.table.game, self.match, final, body.forfeit) != body:
+            raise RestoreError(f"entry {seq}: the forfeited hand does not replay to its scores")
+        return final
 
     def _apply_message(self, body: MentalBody, restoring: bool) -> None:
         party, played, signed = self.party, body.played, body.signed
@@ -176,15 +188,19 @@ class MentalHost(HostDeal):
     def take(self, log, seat: int, key: bytes, message: dict) -> None:
         if message["type"] != m.MENTAL:
             raise Refusal("this hand is dealt privately: it asks for no contribution")
-        if _stale(self.setup, message["signed"]):
-            return  # a restarted client sends its old messages again: done with
+        if _stale(self.setup, message["signed"]) or self.hand_ended():
+            return  # a restarted client's old messages, or a forfeited hand's: done with
         self._log_messages(log, key, [message["signed"]])
 
     def go_on(self, log) -> None:
+        if self.hand_ended():
+            self.unlogged = []  # (a forfeited hand: what its own party had left to say)
+            return
         self._log_messages(log, self.table.key, [])
 
     def idle_due(self) -> bool:
-        return self.dealt and self.checked != self.party.attempt and self.cheat is None
+        return self.dealt and self.checked != self.party.attempt and self.cheat is None \
+            and not self.hand_ended()
 
     def idle(self, log) -> None:
         """Once the cards are dealt, the others' share batches are checked (a bad one is a
@@ -219,10 +235,12 @@ class MentalHost(HostDeal):
         return sends
 
     def _moved_on(self, log) -> None:
+        if self.hand_ended():
+            return
         if self.cheat is not None:
             verdict = Verdict.of(self.cheat)
             if verdict is not None and verdict.party != 0:
-                self._restart_for(log, verdict)
+                self._forfeit(log, verdict)
             return
         redeals = sum(isinstance(o, Redeal) for o in self.party.client.learned)
         state = self.state
@@ -240,15 +258,18 @@ class MentalHost(HostDeal):
             try:
                 final = self.party.final_state()
             except IllegalAction as exc:  # what nobody could see live: a revoke, say
-                self._restart_for(log, Verdict.of_move(self.setup, exc))
+                self._forfeit(log, Verdict.of_move(self.setup, exc))
                 return
             self._end(log, final)
 
-    def _restart_for(self, log, verdict: Verdict) -> None:
-        """The hand void and dealt again without the cheat's party: its seats are the host's."""
-        record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
-        log(MentalRestartBody(record, list(self.setup.parties[verdict.party].seats), verdict.body()))
-        self._log_messages(log, self.table.key, [])
+    def _forfeit(self, log, verdict: Verdict) -> None:
+        """The hand ends here, forfeited by the cheat's side and scored so (``forfeits``):
+        its ``hand_end`` names the verdict and signs no state hash; then its ``reveal``."""
+        final = forfeits.forfeited_hand(self.table.game, self.party, verdict)
+        self.match.state = final
+        self.unlogged = []
+        log(hand_end_body(self.table.game, self.match, forfeit=verdict.body()))
+        log(RevealBody(self.hand))
 
     def _end(self, log, final) -> None:
         self.match.state = final
@@ -418,7 +439,8 @@ class MentalHost(HostDeal):
                           self.table.now())
 
     def hand_ended(self) -> bool:
-        """No hand under way: this one ended (``hand_end`` logged)."""
+        """No hand under way: this one ended (``hand_end`` logged; a forfeit may end it
+        before its cards are dealt)."""
         return self.round.revealed or (self.state is None and self.dealt)
 
     def go_on_without(self, log, late: list[int]) -> None:

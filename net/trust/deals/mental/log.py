@@ -14,7 +14,9 @@ with a seed) but these entries, each signed by the host like every other:
   a Rook redeal; a party that held the deal up past the contribution deadline
   ("dropped"); or, once the cards are dealt, a party whose player is gone past the
   deadline ("void": the hand so far is void, the scores stay). Its seats are the host's
-  party's from then on (``restarts`` is every replica's check of it).
+  party's from then on (``restarts`` is every replica's check of it). (Before protocol
+  8 a player's proven cheat restarted the deal too, "cheat"; now it forfeits the hand:
+  ``forfeits``.)
 * ``mental-dealt`` ``{hand, dealer}``: every key share, shuffle and decryption share is
   logged (and the spare shown when the rules show it from the start): play begins.
   Its state hash is the hand's public view, as the ``deal`` entry's is.
@@ -31,7 +33,9 @@ before protocol 4 have each play's proof as a ``mental`` entry before its move.)
 score it before the reveals), nor does one that turns the spare up (the next entry's
 hash covers it); the reveals follow as ``mental`` entries, and
 ``hand_end`` carries the state hash of the hand replayed on the verified deal. The
-``reveal`` entry that closes the hand carries only its number.
+``reveal`` entry that closes the hand carries only its number. A hand a player's proven
+cheat ends has a ``hand_end`` with the verdict (``forfeit``) and no state hash, whenever
+the cheat is proven (``forfeits``), and then the ``reveal``.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from net.trust.values import card_names
 
 DEAL, MESSAGE, RESTART, DEALT = "mental-deal", "mental", "mental-restart", "mental-dealt"
 PLAYED = "played"  # a ``mental`` entry's signed move whose card's proof is logged alone
+ILLEGAL_ACTION = "illegal-action"  # a verdict's rule for a move the rules forbid on the revealed deal
 
 
 @dataclass
@@ -68,10 +73,11 @@ class MentalRound:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A party proven to have broken a rule: whom a "cheat" restart names, and why. Every
-    honest client reaches it from the log alone (its own deal client's checks, or the hand
-    replayed on the deal every party revealed), so a restart that names another party, or
-    none this client can prove, is the host's lie."""
+    """A party proven to have broken a rule: whose side forfeits the hand (the ``forfeit``
+    of its ``hand_end``; a "cheat" restart before protocol 8), and why. Every honest
+    client reaches it from the log alone (its own deal client's checks, or the hand
+    replayed on the deal every party revealed), so a forfeit that names another party,
+    or none this client can prove, is the host's lie."""
 
     party: int  # the deal's party (index)
     seat: int | None  # the seat whose move, or whose party's message, broke it
@@ -89,14 +95,20 @@ class Verdict:
     @classmethod
     def of_move(cls, setup, exc) -> "Verdict":
         """A move the rules forbid on the revealed deal (``IllegalAction`` naming its seat)."""
-        return cls(setup.owner(exc.seat), exc.seat, "illegal-action",
+        return cls(setup.owner(exc.seat), exc.seat, ILLEGAL_ACTION,
                    f"seat {exc.seat}: {exc.reason} (seen once every card was revealed)")
 
     def body(self) -> dict:
         return {"party": self.party, "seat": self.seat, "rule": self.rule, "detail": self.detail}
 
+    @classmethod
+    def of_body(cls, body: dict) -> "Verdict":
+        """The verdict a ``hand_end``'s ``forfeit`` (or a restart's ``cheat``) names."""
+        return cls(body["party"], body["seat"], body["rule"], body["detail"])
+
     def same(self, body) -> bool:
-        """Whether a restart's ``cheat`` body names this verdict (party, seat and rule)."""
+        """Whether a ``forfeit`` (or a restart's ``cheat``) body names this verdict (party,
+        seat and rule)."""
         return isinstance(body, dict) and (body.get("party"), body.get("seat"), body.get("rule")) \
             == (self.party, self.seat, self.rule)
 

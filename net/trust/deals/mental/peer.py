@@ -9,8 +9,9 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   deal — and the attempt a fresh one, else a ``deal`` Violation names the host;
 * ``mental``: each message goes to the deal client, which checks its party's signature
   (else the host forged it) and its proofs (else a ``Cheat`` names the party: a
-  duplicated card in a shuffle, a wrong decryption share, …); what the client sends in
-  answer goes to the host as ``{"type": "mental"}`` messages (``sends``);
+  duplicated card in a shuffle, a wrong decryption share, …; the host's own party's is
+  the host's cheat, which stops this replica at once, by the rule it broke); what the
+  client sends in answer goes to the host as ``{"type": "mental"}`` messages (``sends``);
 * ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
   make the signed state hash; a played card's proof, signed inside its move, is checked
   (a card from another seat's position is named at once) and the card must be the one
@@ -24,17 +25,24 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   (``restarts``); a move this replay refuses
   while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
-  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
-  and the hand is not reported verified;
+  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's.
+  It follows the deal as a witness (``client.DealClient``): once every party has
+  revealed, the hand replayed on the whole deal that gives the host's result and scores
+  is reported verified, with its record (for the summary's buried cards and scoring);
+  one that does not, or cannot be replayed, is not — and not this client's to name (the
+  parties do);
 * ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
   share checked), the hand replayed on the verified deal with every bury and discard
   opened must give the host's result, scores and state hash;
 * a player's proven cheat — a deal message this client's checks refuse (``Cheat``), or
   a move the rules forbid on the revealed deal (a revoke nobody could see live) — does
-  not stop the table: the attempt is void from there (its later deal messages are taken
-  unread, no move may be logged on it), and the host must restart the deal for "cheat"
-  naming the same party (``log.Verdict``), which this client then names to its person
-  (``PeerTable.name``: an alert that does not halt) before the hand is dealt again.
+  not stop the table: the attempt is over from there (its later deal messages are taken
+  unread, no move may be logged on it), and the host must end the hand with a
+  ``hand_end`` that forfeits it for the same party (``forfeit``: ``log.Verdict``), its
+  result and scores the engine's forfeit (``forfeits``), which this client then names
+  to its person (``PeerTable.name``: an alert that does not halt); the next hand is
+  dealt as usual. (Before protocol 8 such a cheat restarted the deal, "cheat": a log
+  caught up in a sync may hold one, read as it was; one received live names the host.)
 
 This seat's hand comes from its deal client, never from the host: the host sends no
 private view under the mental deal (``check_private``), and its view is this part's own
@@ -49,6 +57,7 @@ from engine import Contradiction, IllegalAction, RecordError
 from engine.partial import public_step
 
 from net.trust.alerts import HOST, PLAYER, Violation
+from net.trust.deals.mental import forfeits
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
@@ -66,6 +75,7 @@ from net.trust.peer.shadow import CheckedHand, Shadow, Step
 from net.wire import messages as m
 
 HAND_END, REVEAL = "hand_end", "reveal"
+HOSTS_PARTY = 0  # the deal's first party is always the host's client (``parties_for``)
 
 
 class MentalPeer(PeerDeal):
@@ -103,7 +113,8 @@ class MentalPeer(PeerDeal):
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
         self.restarts = RestartWatch(t.deadline, t.slack)
         self.restarts.deal_moved(t.clock(), t.live())
-        self._final = None  # the hand on the verified deal, from hand_end to the reveal
+        self._final = None  # the hand on the verified deal (or forfeited), from hand_end to the reveal
+        self._forfeit: bool | None = None  # a forfeit checked: whether on the true deal
         self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
         self.cheat: Verdict | None = None  # a party this client proved broke a rule, this attempt
         self._sends: list[dict] = self.party.client.start()  # deal messages for the host
@@ -173,10 +184,14 @@ class MentalPeer(PeerDeal):
         awaited = self.party.owed() if self.hand.dealt else self.progress.awaited()
         facts = EndedHand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
                      self.restarts, self.t.clock())
+        if record["reason"] == "cheat" and self.t.live():
+            raise self._violation("deal", entry, "the host dealt the hand again for a player's "
+                                  "proven cheat, which forfeits the hand (protocol 8)")
         try:
             verdict = allowed(body, record, setup, facts)
         except RestartRefused as exc:
             raise self._violation("deal", entry, str(exc)) from None
+        self._not_withheld(record, entry)
         sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
         silent = self.restarts.silent(record, setup, self.t.clock())
 
@@ -195,6 +210,28 @@ class MentalPeer(PeerDeal):
             self._sends.extend(sends)
         return commit
 
+    def _not_withheld(self, record: dict, entry) -> None:
+        """A restart that drops this client's own party, as if it had not answered: a
+        Violation naming the host if the host had a deal message of ours for this attempt
+        — sent on a link it cut for silence well after (``Deliveries``) — and never
+        logged it. Our own signed messages go with the alert: no one else can time them,
+        but anyone can see they were made."""
+        me = self.party.client.me
+        if self.party.onlooker or me not in record["dropped"] or record["reason"] not in ("dropped", "void"):
+            return
+        context = self.setup.context
+        logged = {body.signed["sig"] for e in self.t.log()[self.hand.commit_seq:]
+                  if isinstance(body := e.content, MentalBody) and body.party == me and body.signed}
+        withheld = [(envelope, ahead) for envelope, ahead in self.t.deliveries().had(self.t.slack)
+                    if envelope["sig"] not in logged and envelope["body"].get("hand") == context.hand
+                    and envelope["body"].get("attempt") == context.attempt]
+        if withheld:
+            envelope, ahead = withheld[0]
+            raise Violation(HOST, self.t.host_seat(), "deal", f"entry {entry.seq}: the host restarted "
+                            "the deal without my seat, as if my client had not answered, yet it had "
+                            f"my {envelope['body'].get('type')} from {ahead:.1f} s before it closed my "
+                            "link, and never logged it", [e for e, _ in withheld])
+
     def _on_mental_dealt(self, body: MentalDealtBody, entry, message):
         if self.cheat is not None:
             return None  # a void attempt (the host has not checked what this client did yet)
@@ -210,12 +247,18 @@ class MentalPeer(PeerDeal):
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
-        """A step of this seat's deal client: what it sends, and the verdict on a party it
-        proves broke a rule (the table goes on); anything else it refuses — a forged or
-        malformed message the host logged — as a Violation naming the host."""
+        """A step of this seat's deal client: what it sends, and the verdict on a player's
+        party it proves broke a rule (the table goes on); anything else it refuses — a
+        forged or malformed message the host logged — as a Violation naming the host. A
+        rule broken by the host's own party (the first: its client's) is the host's
+        cheat, named at once by the rule it broke: the host would have to forfeit the hand
+        against itself, and waiting for that would leave this client waiting for ever."""
         try:
             return step(), None
         except Cheat as exc:
+            if exc.party == HOSTS_PARTY:
+                raise Violation(HOST, self.t.host_seat(), exc.rule, f"entry {entry.seq}: the host's "
+                                f"client broke the deal's rule '{exc.rule}': {exc.detail}") from None
             return [], Verdict.of(exc)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
@@ -369,13 +412,16 @@ class MentalPeer(PeerDeal):
 
     # -- the end of the hand ------------------------------------------------------------------
     def _on_hand_end(self, body: HandEndBody, entry, message):
+        if body.forfeit is not None:
+            return self._on_forfeit(body, entry)
         t, hand = self.t, self.hand
-        if self.party.onlooker:  # a hand this client held no part of: it cannot check the score
+        if self.party.onlooker:  # a hand this client held no part of: what it witnessed
             t.need(hand.playing and body.hand == self.round.hand, entry,
                    "a hand end while no hand is being played")
+            witnessed = self._witnessed(body)
 
             def take():
-                self.hand, self._final = hand.ended(body), None
+                self.hand, self._final = hand.ended(body), witnessed
             return take
         t.need(hand.playing and hand.over and body.hand == self.round.hand
                and self.party.verified is not None and self.cheat is None, entry,
@@ -399,6 +445,56 @@ class MentalPeer(PeerDeal):
             self.hand, self._final = hand.ended(body), final
         return commit
 
+    def _witnessed(self, body: HandEndBody):
+        """An onlooker's hand on the whole deal, once its witness learned it, if it gives
+        the host's result and scores (else None: nothing reported of it)."""
+        if self.party.verified is None or self.cheat is not None:
+            return None
+        try:
+            final = self.party.final_state()
+        except (IllegalAction, Contradiction, KeyError, ValueError):
+            return None  # (a move the whole deal refuses: the parties name it)
+        result = final.result()
+        scores = [s + d for s, d in zip(self.t.scores(), result.score)]
+        if body.result != result_dict(result) or body.scores != scores:
+            return None
+        return final
+
+    def _on_forfeit(self, body: HandEndBody, entry):
+        """The host ended the hand for a player's proven cheat (``forfeits``): this client
+        proves the same verdict itself, and the result, scores and winner are the engine's
+        forfeit of the hand where the cheat was proven — else the host is named. A client
+        no party of the deal takes the host's word, as it takes any hand's score."""
+        t, hand, party = self.t, self.hand, self.party
+        t.need(hand.end is None and body.hand == self.round.hand, entry,
+               "a forfeit while no hand is under way")
+        t.need(entry.state_hash is None, entry, "a forfeited hand's end signs no state hash")
+        assert body.forfeit is not None  # (the caller's test)
+        if party.onlooker:
+            return lambda: setattr(self, "hand", hand.ended(body))
+        verdict = forfeits.proven(party, self.cheat, hand.dealt)
+        if verdict is None:
+            raise self._violation("deal", entry, "the host forfeited the hand for a cheat the log "
+                                  "does not show")
+        if not verdict.same(body.forfeit):
+            raise self._violation("deal", entry, f"the host forfeited the hand naming {body.forfeit!r}, "
+                                  f"but the log shows {verdict.body()!r}")
+        final = forfeits.forfeited_hand(t.game(), party, verdict)
+        result, game = final.result(), t.game()
+        scores = [s + d for s, d in zip(t.scores(), result.score)]
+        if body.result != result_dict(result) or body.scores != scores \
+                or body.winner != game.match_winner(scores, result):
+            raise Violation(HOST, t.host_seat(), "score", f"hand {body.hand}: the host's result "
+                            f"{body.result} and scores {body.scores} are not the forfeit's")
+        true_deal = forfeits.on_true_deal(party, verdict)
+
+        def commit():  # named to this client's person; the table goes on to the next hand
+            t.name(Violation(PLAYER, verdict.seat, verdict.rule,
+                             f"entry {entry.seq}: {verdict.detail} — that player's side forfeits "
+                             "the hand; it is not dealt again"))
+            self.hand, self._final, self._forfeit = hand.ended(body), final, true_deal
+        return commit
+
     def _on_reveal(self, body: RevealBody, entry, message):
         hand = self.hand
         self.t.need(hand.end is not None and not self.round.revealed
@@ -408,7 +504,11 @@ class MentalPeer(PeerDeal):
             assert hand.end is not None  # (the need above)
             self.round.revealed = True
             self.t.close_hand(list(hand.end.scores), hand.end.winner)
-            return verified(body, hand, self._final) if self._final is not None else None
+            if self._final is None:
+                return None
+            if self._forfeit is not None:  # a forfeit this client checked
+                return forfeits.report(body, hand.end, self._final, self._forfeit)
+            return verified(body, hand, self._final)
         return commit
 
     #: This deal's entries, by their body's class: each one's check.
@@ -447,24 +547,22 @@ class MentalPeer(PeerDeal):
             return
         if entry.kind != ml.DEALT:
             return super().check_public(entry, message, public, host_seat)
+        if self.cheat is not None:
+            return  # a void attempt (its dealt entry taken unread): this seat may hold no hand
         if message.public is not None and message.public != party.state.public_view():
             raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the public "
                             "state sent is not the dealt hand's")
 
     # -- the deal's deadlines ---------------------------------------------------------------------
-    def dropped(self, entry, seat: int) -> None:
-        if seat == self.t.seat() and self.t.live() and not self.round.revealed:
-            # the host closes a link before it logs its drop: my own drop reaching me on a
-            # link still up is a false one (under the mental deal it would hand the host
-            # my seat's cards at the deadline)
-            raise self._violation("deal", entry, "the host logged my seat as dropped while my "
-                                  "link to it is up")
-
     def on_dropped(self, seat: int) -> None:
         self.restarts.dropped(seat, self.t.clock(), self.t.live())
 
     def rejoined(self, seat: int) -> None:
         self.restarts.rejoined(seat)
+
+    def dealt_to_own_client(self, seat: int) -> bool:
+        return self.hand.end is None and any(
+            seat in party.seats for party in self.setup.parties[HOSTS_PARTY + 1:])
 
     def waits_for(self, seat: int) -> bool:
         return self.hand.end is None and not self.round.revealed and self.cheat is None \

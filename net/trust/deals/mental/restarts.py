@@ -9,10 +9,10 @@ checked here, on what this peer knows (``EndedHand``):
   way every dropped seat away (its ``drop`` logged), and each dropped party having held
   the deal up for the contribution deadline on this peer's own clock (``RestartWatch``:
   gone that long, or owing a message while the deal did not move for that long);
-* "cheat": only the party this peer itself proves broke a rule — its deal client's own
-  verdict, every check of the log that needs no secret run again, or a move the rules
-  forbid on the deal every party revealed (``log.Verdict``). A peer that is no party of
-  the deal takes the host's word, as it takes its score.
+* "cheat" (a log written before protocol 8, read in a catch-up sync: a player's proven
+  cheat now forfeits the hand, ``forfeits``): only the party this peer itself proves
+  broke a rule (``forfeits.proven``). A peer that is no party of the deal takes the
+  host's word, as it takes its score.
 
 ``allowed`` returns the verdict of a "cheat" restart (None otherwise), or raises
 ``RestartRefused`` saying why the host may not log it.
@@ -22,9 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine import IllegalAction
-
-from net.trust.deals.mental.errors import Cheat, MentalError
+from net.trust.deals.mental import forfeits
 from net.trust.deals.mental.log import Verdict
 from net.trust.entries import MentalRestartBody
 from net.trust.values import Seats
@@ -168,7 +166,7 @@ def allowed(body: MentalRestartBody, record: dict, setup, hand: EndedHand) -> Ve
 def _cheat(body: MentalRestartBody, dropped: list, setup, hand: EndedHand) -> Verdict | None:
     if hand.party.onlooker:
         return None
-    verdict = hand.cheat or _rechecked(hand.party) or _revealed(hand.party, hand.dealt, setup)
+    verdict = forfeits.proven(hand.party, hand.cheat, hand.dealt)
     if verdict is None:
         raise RestartRefused("the host voided the hand for a cheat the log does not show")
     named = body.cheat
@@ -177,26 +175,3 @@ def _cheat(body: MentalRestartBody, dropped: list, setup, hand: EndedHand) -> Ve
         raise RestartRefused(f"the host named {named!r}, but the log shows {verdict.body()!r}")
     return verdict
 
-
-def _rechecked(party) -> Verdict | None:
-    """Every check of the log that needs no secret, now (a batch for another party this
-    client had not checked yet): the party it proves broke a rule, if any."""
-    machine = party.client.machine
-    try:
-        machine.recheck()
-    except Cheat as exc:
-        return Verdict.of(exc)
-    except MentalError:
-        return Verdict.of(machine.failed)
-    return None
-
-
-def _revealed(party, dealt: bool, setup) -> Verdict | None:
-    """A move the rules forbid on the deal every party revealed (a revoke), if any."""
-    if party.verified is None or not dealt:
-        return None
-    try:
-        party.final_state()
-    except IllegalAction as exc:
-        return Verdict.of_move(setup, exc)
-    return None

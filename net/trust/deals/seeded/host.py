@@ -34,13 +34,13 @@ def commit_body(table: str, hand: int, dealer: int, secret: bytes, contributors:
     return CommitBody(hand, dealer, fairdeal.commitment(table, hand, secret), contributors)
 
 
-def hand_end_body(game, match, state=None) -> HandEndBody:
+def hand_end_body(game, match, state=None, forfeit: dict | None = None) -> HandEndBody:
     """The finished hand's result and the running scores it makes (``state``: the hand
-    scored, by default the match's)."""
+    scored, by default the match's; ``forfeit``: the verdict a forfeited hand rests on)."""
     result = (state or match.state).result()
     scores = [s + d for s, d in zip(match.scores, result.score)]
     return HandEndBody(match.hand_number, result_dict(result), scores,
-                       game.match_winner(scores, result))
+                       game.match_winner(scores, result), forfeit)
 
 
 class SeededHost(HostDeal):
@@ -100,6 +100,11 @@ class SeededHost(HostDeal):
 
     def take(self, log, seat: int, key: bytes, message: dict) -> None:
         if message["type"] != m.CONTRIBUTION:
+            if _names_hand(message, self.hand):
+                # a private deal's message for this hand (a redeal claim, an audit): here the
+                # host deals and checks every hand itself, and there is nothing to claim
+                raise Refusal("this hand is dealt by the host's computer, which redeals and checks "
+                              "every hand itself: it takes no private-deal message")
             return  # a client back from a privately dealt hand sends its old messages: done with
         signed = message["signed"]
         problem = self.contribution_problem(seat, key, signed)
@@ -186,3 +191,12 @@ class SeededHost(HostDeal):
         if self.hidden and self.hidden[-1]["seq"] == seq:
             return self.hidden[-1]["action"]
         return None
+
+
+def _names_hand(message: dict, hand: int) -> bool:
+    """Whether a peer's private-deal message (``{"type": "mental", "signed"}``) is for
+    hand number ``hand`` (an old one, sent again by a client back from a privately dealt
+    hand, is for an earlier one)."""
+    signed = message.get("signed")
+    body = signed.get("body") if isinstance(signed, dict) else None
+    return isinstance(body, dict) and body.get("hand") == hand

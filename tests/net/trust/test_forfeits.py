@@ -1,0 +1,238 @@
+"""A cheat is no free mulligan (issue 27, item 3): through the host's authority and every
+peer's replica (in process), under both deals.
+
+Under the private deal a player's proven cheat — a false claim that a Rook hand must be
+dealt again, a false alarm about the deal (an audit nothing explains), a revoke found at
+the reveal (``test_mental_cheating``) — used to void the hand and deal it again, the
+scores unchanged. Now that player's side forfeits it: the hand ends there, is not dealt
+again, and is scored as the rules and the ruling say (``forfeit_kit.forfeit_change``) on
+every replica; the next hand is dealt as usual, the cheater dealt in.
+
+Under the seeded deal the same attempts are refused: the host deals and checks every
+hand itself, so a revoke is refused as it is played and there is no redeal to claim nor
+deal to audit; nothing is logged, the hand is neither voided nor dealt again, and it is
+played to its end and scored as usual.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
+from net.trust.signing import seal
+from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
+                                         forfeited)
+from tests.net.trust.mental_trust_table import MentalTrustTable
+from tests.net.trust_table import Table, forge_entries
+
+ROOK = ("rook", None, None)
+CHEATER = 2  # a guest, team A's (seats 0 and 2: the host's partner)
+
+
+def dealt(deal: str, variant=ROOK):
+    table = MentalTrustTable(variant) if deal == "private" else Table(variant)
+    table.start()
+    assert table.host.state is not None and not table.host.state.is_over
+    return table
+
+
+def send_deal_messages(table, seat: int, envelopes) -> list:
+    """``seat``'s client sends deal messages (signed with its key) to the host; what each
+    got back, as the host's ``Out``."""
+    outs = []
+    for envelope in envelopes:
+        out = table.host.receive(table.fp(seat), {"type": "mental", "signed": envelope})
+        outs.append(out)
+        table.deliver(out)
+    return outs
+
+
+def refusals(out) -> list[str]:
+    return [m["reason"] for _, m in out.sends if m["type"] == "error"]
+
+
+def deals_of(table) -> list[str]:
+    """The kinds of the entries that deal a hand, in log order (a hand dealt again shows)."""
+    return [e.kind for e in table.host.log if e.kind in ("commit", "deal", "mental-deal",
+                                                          "mental-dealt", "mental-restart")]
+
+
+def assert_played_out_as_usual(table, deals_before: list[str]) -> None:
+    """The hand under way is played to its end and scored by its rules, with no alert:
+    not voided, not dealt again, nobody forfeiting."""
+    table.play_hand()
+    assert not table.alerts and not table.named, (table.alerts, table.named)
+    assert deals_of(table) == deals_before
+    [end] = [e for e in table.host.log if e.kind == "hand_end"]
+    assert "forfeit" not in end.body and "forfeit" not in end.body["result"]
+    assert table.host.match.scores == end.body["scores"]
+
+
+# -- a false claim that the hand must be dealt again (Rook) ------------------------------------------
+def test_a_false_redeal_claim_forfeits_the_hand_under_the_private_deal():
+    """Seat 2's client shows its hand claiming it holds no point card: every party's check
+    of the claim refuses it, and team A forfeits the hand before any contract — team B
+    scores 180, team A nothing — instead of the hand being dealt again."""
+    table = dealt("private")
+    claim = table.replicas[CHEATER].deal.party.client.claim_redeal(CHEATER)
+    send_deal_messages(table, CHEATER, claim)
+    assert forfeited(table)
+    end = assert_forfeited(table, CHEATER, ("redeal-claim",), [0, 0])
+    assert end["result"]["score"] == [0, 180] and end["result"]["made"] is None
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
+def fake_deal_message(table, seat: int, body: dict) -> dict:
+    """A private-deal message for the hand under way, signed by ``seat``'s key."""
+    return seal(table.ids[seat], MENTAL_DOMAIN, {"hand": table.host.match.hand_number, "attempt": 0,
+                                                 **body})
+
+
+def test_a_redeal_claim_under_the_seeded_deal_is_refused_and_gains_nothing():
+    table = dealt("seeded")
+    before, state = deals_of(table), table.host.state.state_hash()
+    claim = fake_deal_message(table, CHEATER, {"type": "mental-show", "seat": CHEATER,
+                                               "positions": list(range(13)), "shares": bytes(32 * 13),
+                                               "proof": bytes(64)})
+    [out] = send_deal_messages(table, CHEATER, [claim])
+    assert not out.entries and refusals(out) == [
+        "this hand is dealt by the host's computer, which redeals and checks every hand itself: "
+        "it takes no private-deal message"]
+    assert table.host.state.state_hash() == state
+    assert_played_out_as_usual(table, before)
+
+
+# -- a false alarm about the deal -------------------------------------------------------------------
+def play_into_the_hand(table, tricks: int = 2) -> None:
+    """Moves until ``tricks`` tricks are taken (the contract made, a bury behind)."""
+    table.play_until(lambda: len(table.host.state.tricks) >= tricks)
+
+
+@pytest.mark.parametrize("variant", [ROOK, ("somerset", "kitty-keep", None),
+                                     ("horseshoes", "horseshoes", "partners")],
+                         ids=["rook", "somerset", "horseshoes"])
+def test_a_false_audit_forfeits_the_hand_under_the_private_deal(variant):
+    """Two tricks in, seat 2's client asks every party to reveal, with nothing to explain:
+    every shuffle, share and play checks out, so the audit names its asker
+    (``false-alarm``) and seat 2's side forfeits the hand — the contract standing as bid
+    — on every replica; the hand is not dealt again."""
+    table = dealt("private", variant)
+    play_into_the_hand(table)
+    scores = list(table.host.match.scores)
+    played = len(table.host.state.history)
+    alarm = table.replicas[CHEATER].deal.party.client.audit("a card seen twice (it was not)")
+    send_deal_messages(table, CHEATER, alarm)
+    assert forfeited(table)
+    assert_forfeited(table, CHEATER, ("false-alarm",), scores)
+    assert len(table.host.match.last_hand.history) == played  # ended where it was proven
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
+def test_an_audit_under_the_seeded_deal_is_refused_and_gains_nothing():
+    table = dealt("seeded")
+    play_into_the_hand(table)
+    before, state = deals_of(table), table.host.state.state_hash()
+    alarm = fake_deal_message(table, CHEATER, {"type": "mental-reveal", "reason": "audit",
+                                               "secret": bytes(64), "openings": []})
+    [out] = send_deal_messages(table, CHEATER, [alarm])
+    assert not out.entries and len(refusals(out)) == 1
+    assert table.host.state.state_hash() == state
+    assert_played_out_as_usual(table, before)
+
+
+# -- a revoke (the private deal's: test_mental_cheating) -----------------------------------------------
+def test_a_revoke_under_the_seeded_deal_is_refused_as_it_is_played_and_gains_nothing():
+    """The host knows every hand: the revoke is refused with the rule it breaks, nothing is
+    logged, and the player, still to play, plays a card the rules allow."""
+    table = dealt("seeded")
+    before = deals_of(table)
+
+    def chance():
+        state = table.host.state
+        seat = state.to_act()[0] if state.to_act() else None
+        if seat not in table.replicas or state.phase != "play" or not state.trick:
+            return None
+        legal = state.legal_play_mask(seat)
+        held = state.hands[seat]
+        return next(((seat, c) for c in range(state.deck.size) if held >> c & 1 and not legal >> c & 1),
+                    None)
+    table.play_until(lambda: chance() is not None)
+    seat, card = chance()
+    state, length = table.host.state.state_hash(), len(table.host.log)
+    out = table.host.receive(table.fp(seat), table.raw_act(seat, {"play": table.host.game.deck.name(card)}))
+    [reason] = refusals(out)
+    assert reason == table.host.state.play_reason(seat, card)
+    assert not out.entries and len(table.host.log) == length and table.host.state.state_hash() == state
+    assert table.host.state.to_act() == (seat,)
+    assert_played_out_as_usual(table, before)
+
+
+# -- a host restarted after a forfeit -------------------------------------------------------------
+@pytest.mark.parametrize("cheat", ["redeal-claim", "false-alarm"])
+def test_a_host_restored_after_a_forfeit_replays_it_to_the_same_scores_and_deals_on(cheat):
+    """The stored ``hand_end`` of a forfeited hand is ended again as the forfeit ends it
+    (the verdict, where the hand stood, the engine's scores) and must make the same body;
+    the restored host banks it and deals the next hand as usual."""
+    from tests.net.trust.test_mental_restore import restart
+    table = dealt("private")
+    client = table.replicas[CHEATER].deal.party.client
+    if cheat == "false-alarm":
+        play_into_the_hand(table, 1)
+        send_deal_messages(table, CHEATER, client.audit("nothing to explain"))
+    else:
+        send_deal_messages(table, CHEATER, client.claim_redeal(CHEATER))
+    end = assert_forfeited(table, CHEATER, (cheat,), [0, 0])
+    old = restart(table)
+    assert table.host.match.scores == old.match.scores == end["scores"]
+    assert table.host.match.last_hand.result() == old.match.last_hand.result()
+    assert not table.alerts and table.heads_agree()
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
+# -- a dishonest host: every honest replica checks the forfeit itself -------------------------------
+def forfeit_by_a_redeal_claim(table) -> None:
+    send_deal_messages(table, CHEATER, table.replicas[CHEATER].deal.party.client.claim_redeal(CHEATER))
+
+
+def assert_host_named(table, rule: str, honest=(1, 3)) -> None:
+    for seat in honest:
+        alert = table.replicas[seat].halted
+        assert alert is not None and (alert.party, alert.seat, alert.rule) == ("host", 0, rule), alert
+
+
+@pytest.mark.parametrize("lie", ["scores", "seat"])
+def test_a_host_whose_forfeit_is_not_the_one_proven_is_named_by_every_honest_replica(lie):
+    """A host that forfeits the hand with other scores than the engine's forfeit, or names
+    a seat other than the one every party proves cheated, is named by every honest
+    replica."""
+    table = dealt("private")
+
+    def rewrite(kind, body, state_hash):
+        if kind == "hand_end" and body.get("forfeit"):
+            body = dict(body, result=dict(body["result"]))
+            if lie == "scores":
+                body["result"]["score"] = [body["result"]["score"][1], body["result"]["score"][0]]
+                body["scores"] = list(body["result"]["score"])
+            else:
+                body["forfeit"] = dict(body["forfeit"], seat=3, party=3)
+                body["result"]["forfeit"] = dict(body["result"]["forfeit"], seat=3, side=1)
+        return body, state_hash
+    forge_entries(table.host.chain, rewrite)
+    forfeit_by_a_redeal_claim(table)
+    assert_host_named(table, "score" if lie == "scores" else "deal")
+
+
+def test_a_host_that_deals_a_cheats_hand_again_instead_is_named_by_every_honest_replica(monkeypatch):
+    """The mulligan back: a host (its partner the cheater, say) that voids the hand and
+    deals it again for the cheat, as before protocol 8, instead of forfeiting it."""
+    from net.trust.deals.mental.host import MentalHost
+    from net.trust.entries import MentalRestartBody
+
+    def void_instead(self, log, verdict):
+        record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
+        log(MentalRestartBody(record, list(self.setup.parties[verdict.party].seats), verdict.body()))
+    monkeypatch.setattr(MentalHost, "_forfeit", void_instead)
+    table = dealt("private")
+    forfeit_by_a_redeal_claim(table)
+    assert_host_named(table, "deal")
+    assert "forfeits the hand" in table.replicas[1].halted.detail
