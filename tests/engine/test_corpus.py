@@ -24,6 +24,7 @@ def test_the_corpus_covers_every_variant():
     assert set(RECORDED["variants"]) == {label_of(v) for v in corpus_variants()}
 
 
+@pytest.mark.slow  # 40 hands traced in full: about a second of CPU per variant
 @pytest.mark.parametrize("variant", corpus_variants(), ids=label_of)
 def test_every_hand_plays_as_recorded(variant):
     recorded = RECORDED["variants"][label_of(variant)]
