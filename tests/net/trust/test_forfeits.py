@@ -236,3 +236,111 @@ def test_a_host_that_deals_a_cheats_hand_again_instead_is_named_by_every_honest_
     forfeit_by_a_redeal_claim(table)
     assert_host_named(table, "deal")
     assert "forfeits the hand" in table.replicas[1].halted.detail
+
+
+# -- where a forfeit ends the hand: the log's point, whatever each client held back ----------------
+def copying_shuffle(table, shuffler: int, holders: tuple[int, int]) -> None:
+    """``shuffler``'s client copies the ciphertext dealt first to ``holders[0]`` into the
+    first position dealt to ``holders[1]``: both are dealt the same card."""
+    from net.trust.deals.mental import deck as decks
+    from net.trust.deals.mental import messages as mm
+    from net.trust.deals.mental.group import Scalar, base_mul
+    setup = lambda: table.replicas[shuffler].deal.setup  # noqa: E731
+
+    def copy(body):
+        if body["type"] != mm.SHUFFLE:
+            return body
+        a, b = setup().dealt(holders[0])[0], setup().dealt(holders[1])[0]
+        joint = table.replicas[shuffler].deal.party.client.machine.joint
+        deck = decks.decode_deck(body["deck"], setup().deck_size, validate=True)
+        r = Scalar.from_hash(b"test", b"cheat")
+        deck[b] = decks.Ciphertext(deck[a].c1 + base_mul(r), deck[a].c2 + r * joint)
+        return dict(body, deck=decks.encode_deck(deck))
+    table.cheat(shuffler, copy)
+
+
+def move_json(game, action) -> dict:
+    """A move as a client sends it (no seat: the signer's)."""
+    data = game.action_to_json(action)
+    data.pop("seat")
+    return data
+
+
+def holding_back(replica) -> list:
+    """``replica``'s messages to the host are kept back (its link slow) until the test
+    sends them: the list they gather in."""
+    kept: list = []
+    receive = replica.receive
+
+    def slow(msg):
+        out = receive(msg)
+        kept.extend(out.sends)
+        out.sends = []
+        return out
+    replica.receive = slow
+    return kept
+
+
+def test_a_forfeit_ends_the_hand_at_the_logs_point_whatever_a_slow_client_held_back():
+    """Seat 3's shuffle deals seats 1 and 2 the same card. One of them plays it after the
+    other has played to the trick; the other holder sees the card twice, holds back the
+    move (it is no proof against its player) and asks for an audit — but its link is slow,
+    and the host logs the rest of the trick first. The forfeit the audit proves ends the
+    hand where the log has reached: every honest client scores it there, the copy's other
+    holder too, and nobody names the host (it used to score it on its own replay, the
+    moves it held back left out, and name the host's 'score'). Deterministic: the slow
+    link is the test's."""
+    table = MentalTrustTable(("horseshoes", "horseshoes", "four"))
+    copying_shuffle(table, 3, (1, 2))
+    table.start()
+    copy = table.replicas[1].deal.party.hands[1][0]
+    assert table.replicas[2].deal.party.hands[2][0] == copy and not table.alerts
+    scores = list(table.host.match.scores)
+    game = table.host.game
+
+    def copy_due() -> tuple[int, int] | None:
+        """(player, other holder) once a holder of the copy is to act with it legal and the
+        other has played to the trick already (it holds the copy, and sees it played)."""
+        state = table.host.state
+        if state.phase != "play" or not state.trick:
+            return None
+        player = state.to_act()[0]
+        other = {1: 2, 2: 1}.get(player)
+        own = table.replicas[player].deal.party.state if other else None
+        if other is None or other not in [seat for seat, _ in state.trick] \
+                or copy not in {a.value for a in own.legal_actions(player)}:
+            return None
+        return player, other
+
+    for _ in range(200):
+        if copy_due():
+            break
+        seat = table.host.state.to_act()[0]
+        choice = table.choose(seat)
+        if seat in (1, 2) and choice.get("play") == game.deck.name(copy):  # keep the copy back
+            own = table.replicas[seat].deal.party.state
+            others = [a for a in own.legal_actions(seat) if a.value != copy]
+            choice = move_json(game, others[0]) if others else choice
+        table.step(seat, choice)
+    else:
+        pytest.fail("the copy never came to be played with its other holder in the trick")
+    player, other = copy_due()
+    tricks = len(table.host.state.tricks)
+    kept = holding_back(table.replicas[other])
+    legal = table.replicas[player].deal.party.state.legal_actions(player)
+    table.step(player, move_json(game, next(a for a in legal if a.value == copy)))
+    while len(table.host.state.tricks) == tricks:  # the trick is finished before the audit arrives
+        table.step()
+    assert kept and not forfeited(table)
+    table.honest(other)
+    for message in kept:  # the slow link delivers: the audit
+        table.deliver(table.host.receive(table.fp(other), message))
+    assert forfeited(table), [e.kind for e in table.host.log][-6:]
+    assert not table.alerts, table.alerts
+    end = assert_forfeited(table, 3, ("shuffle",), scores)
+    assert len(table.host.match.last_hand.tricks) == tricks + 1  # the trick the slow client held back
+    for seat in (1, 2):  # each checked the same forfeited hand, the slow one too
+        [checked] = table.verified[seat]
+        assert checked["result"] == end["result"], (seat, checked, end)
+    table.honest(3)  # (its shuffles honest from now on)
+    assert_the_next_hand_is_dealt_as_usual(table, 3)

@@ -138,7 +138,7 @@ class MentalHost(HostDeal):
             if final is None or final.state_hash() != state_hash:
                 raise RestoreError(f"entry {seq} does not replay to its state hash")
             return final
-        final = forfeits.forfeited_hand(self.table.game, self.party, Verdict.of_body(body.forfeit))
+        final = forfeits.forfeited_hand(self.party, Verdict.of_body(body.forfeit))
         if hand_end_body(self.table.game, self.match, final, body.forfeit) != body:
             raise RestoreError(f"entry {seq}: the forfeited hand does not replay to its scores")
         return final
@@ -265,7 +265,7 @@ class MentalHost(HostDeal):
     def _forfeit(self, log, verdict: Verdict) -> None:
         """The hand ends here, forfeited by the cheat's side and scored so (``forfeits``):
         its ``hand_end`` names the verdict and signs no state hash; then its ``reveal``."""
-        final = forfeits.forfeited_hand(self.table.game, self.party, verdict)
+        final = forfeits.forfeited_hand(self.party, verdict)
         self.match.state = final
         self.unlogged = []
         log(hand_end_body(self.table.game, self.match, forfeit=verdict.body()))

@@ -290,7 +290,7 @@ class MentalPeer(PeerDeal):
         t.need(hand.playing and not hand.over, entry,
                "an action while no hand is being played")
         body = logged_move(entry, logged.signed, t.seats(), t.host_seat(), self.binding(entry))
-        action, _ = self._logged(body, entry)
+        action, hidden = self._logged(body, entry)
         owner = self.setup.owner(action.seat)
         if body.hidden is not None and not party.onlooker:
             t.need(party.sealed(action), entry, f"a secret move ({action.kind}) logged without its "
@@ -303,12 +303,12 @@ class MentalPeer(PeerDeal):
         except MoveRefused as exc:
             return self._unless_audited(Violation(PLAYER, exc.seat, "illegal-action",
                                                   f"entry {entry.seq}: {exc} (the host accepted it)"),
-                                        entry, body, owner)
+                                        entry, body, owner, (action, hidden))
         except (IllegalAction, Contradiction) as exc:
             return self._unless_audited(Violation(
                 PLAYER, exc.seat, "illegal-action",
                 f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"),
-                entry, body, owner)
+                entry, body, owner, (action, hidden))
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
         if ml.signs_state(party):
@@ -330,12 +330,14 @@ class MentalPeer(PeerDeal):
         return lambda seat: Binding(self.t.table, self.round.hand, hand.deal_seq,
                                     hand.last_action(seat), entry.seq, log.hash_at)
 
-    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int):
+    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int, step):
         """A move this replay refuses while the deal is being audited (a card seen twice:
         a duplicated card makes its honest player's move look wrong here) is held back,
         not blamed on its player: the audit's verdict names the cheat. Only if every
         party's secrets then check out is the move's player named (``_on_mental``). The
-        proof the move carries is taken first: it may be what shows the card twice."""
+        proof the move carries is taken first: it may be what shows the card twice. The
+        move is the log's all the same (``step``: the action as logged, and whether its
+        cards are hidden here): where a forfeit ends the hand counts it."""
         sends: list[dict] = []
         if body.mental is not None and not ml.auditing(self.party):
             sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
@@ -347,6 +349,7 @@ class MentalPeer(PeerDeal):
         def hold():
             self._held = self._held or violation
             self._sends.extend(sends)
+            self.party.held(*step)
         return hold
 
     def _logged(self, body: ActionBody, entry):
@@ -479,7 +482,11 @@ class MentalPeer(PeerDeal):
         if not verdict.same(body.forfeit):
             raise self._violation("deal", entry, f"the host forfeited the hand naming {body.forfeit!r}, "
                                   f"but the log shows {verdict.body()!r}")
-        final = forfeits.forfeited_hand(t.game(), party, verdict)
+        try:
+            final = forfeits.forfeited_hand(party, verdict)
+        except (IllegalAction, Contradiction) as exc:  # (the host took every one of them)
+            raise self._violation("score", entry, f"the host forfeited a hand whose logged moves "
+                                  f"cannot be replayed (seat {exc.seat}: {exc.reason})") from None
         result, game = final.result(), t.game()
         scores = [s + d for s, d in zip(t.scores(), result.score)]
         if body.result != result_dict(result) or body.scores != scores \
