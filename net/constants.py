@@ -35,7 +35,11 @@ from __future__ import annotations
 #: before it follows and the departed host before it believes its table was carried on.
 #: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
 #: and a player whose client stops at an alert sends the others its signed "report".
-PROTOCOL_VERSION = 10
+#: 11: the table entry says the protocol that opened the table ("version"), so that a
+#: player catching up reads an old ruling (a "mental-restart" for "cheat") only in a log
+#: that may be that old; a forfeit ends the hand where the log has reached, every logged
+#: move counted on public knowledge.
+PROTOCOL_VERSION = 11
 
 # -- identity -------------------------------------------------------------------------
 

@@ -238,6 +238,43 @@ def test_a_host_that_deals_a_cheats_hand_again_instead_is_named_by_every_honest_
     assert "forfeits the hand" in table.replicas[1].halted.detail
 
 
+@pytest.mark.parametrize("opened", ["today", "before protocol 11"])
+def test_a_cheat_restart_a_guest_who_was_away_catches_up_reads_only_in_a_log_that_may_be_that_old(
+        monkeypatch, opened):
+    """The same restart for a cheat, sent to seat 3 only in the sync that catches it up
+    after it was away — where a log written before protocol 8 may hold one, and still
+    reads. A table opened today says its protocol (the table entry's ``version``): seat
+    3 names the host as it would live. A table opened before protocol 11 does not say it,
+    and may be that old: seat 3 reads the restart as it was read then, and names the
+    cheater itself (it proves the claim false)."""
+    from net.trust.deals.mental.host import MentalHost
+    from net.trust.entries import MentalRestartBody
+    from net.trust.host import authority
+
+    def void_instead(self, log, verdict):
+        record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
+        log(MentalRestartBody(record, list(self.setup.parties[verdict.party].seats), verdict.body()))
+    monkeypatch.setattr(MentalHost, "_forfeit", void_instead)
+    if opened != "today":  # the host opens its table as before protocol 11: no version said
+        monkeypatch.setattr(authority, "PROTOCOL_VERSION", None)
+    table = dealt("private")
+    assert table.host.log[0].body.get("version") == (None if opened != "today" else 11)
+    away = table.replicas[3]
+    table.tamper = lambda fp, msg: None if fp == table.fp(3) and msg.get("type") == "entry" else msg
+    forfeit_by_a_redeal_claim(table)
+    assert [e.body["record"]["reason"] for e in table.host.log if e.kind == "mental-restart"] == ["cheat"]
+    assert_host_named(table, "deal", honest=(1,))  # (live: named as ever)
+    table.tamper = None
+    table.deliver(table.host.rejoin(table.fp(3), 3, away.seq))
+    assert away.seq == table.host.chain.seq or away.halted is not None
+    if opened == "today":
+        assert_host_named(table, "deal", honest=(3,))
+        assert "forfeits the hand" in away.halted.detail
+    else:
+        assert away.halted is None, away.halted
+        assert [(a.party, a.seat, a.rule) for s, a in table.named if s == 3] == [("player", CHEATER, "redeal-claim")]
+
+
 # -- where a forfeit ends the hand: the log's point, whatever each client held back ----------------
 def copying_shuffle(table, shuffler: int, holders: tuple[int, int]) -> None:
     """``shuffler``'s client copies the ciphertext dealt first to ``holders[0]`` into the
