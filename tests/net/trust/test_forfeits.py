@@ -128,6 +128,62 @@ def test_a_false_audit_forfeits_the_hand_under_the_private_deal(variant):
     assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
 
 
+# -- a player's message that does not fit the deal: refused, never logged -------------------------
+def misfits(table, seat: int) -> dict:
+    """Deal messages from ``seat``'s client, well formed and signed, that do not fit the
+    deal: a hand shown with other positions than its seat's, shares for the sender
+    itself or for a party that does not exist."""
+    setup = table.replicas[seat].deal.setup
+    hand, attempt = setup.context.hand, setup.context.attempt
+    dealt = list(setup.dealt(seat))
+
+    def signed(body):
+        return seal(table.ids[seat], MENTAL_DOMAIN, {"hand": hand, "attempt": attempt, **body})
+    show = {"type": "mental-show", "seat": seat, "shares": bytes(32 * 3), "proof": bytes(64)}
+    return {
+        "a hand shown too soon or with the wrong cards": signed(dict(show, positions=dealt[:3])),
+        "shares for itself": signed({"type": "mental-shares", "batches": [
+            {"to": 2, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+        "shares for no party": signed({"type": "mental-shares", "batches": [
+            {"to": 9, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+    }
+
+
+@pytest.mark.parametrize("when", ["the deck not final", "the cards dealt"])
+@pytest.mark.parametrize("misfit", ["a hand shown too soon or with the wrong cards", "shares for itself",
+                                    "shares for no party"])
+def test_a_deal_message_that_does_not_fit_is_refused_and_the_table_goes_on(when, misfit):
+    """A player's client sends a signed deal message the deal cannot take. The host used
+    to log it; every deal client then refused it as malformed — naming nobody —, so
+    every guest named the host, which had logged it, and the host's deal stopped, the
+    table waiting for ever. Now the host refuses it, saying why, before it is logged:
+    nothing is logged, nobody is named, and the hand is dealt and played out as usual."""
+    table = MentalTrustTable()
+    cheater = table.replicas[CHEATER]
+    receive, sent = cheater.receive, []
+
+    def sending_it_then(msg):  # right after its key share, or once the cards are dealt
+        out = receive(msg)
+        types = {s["signed"]["body"]["type"] for s in out.sends if s.get("type") == "mental"}
+        if not sent and when == "the deck not final" and "mental-key" in types:
+            sent.append(misfits(table, CHEATER)[misfit])
+            out.sends.append({"type": "mental", "signed": sent[0]})
+        return out
+    cheater.receive = sending_it_then
+    table.start()
+    if when == "the cards dealt":
+        assert table.host.state is not None and table.host.state.phase != "deal"
+        sent.append(misfits(table, CHEATER)[misfit])
+        send_deal_messages(table, CHEATER, sent)  # (the host's refusal: the table's errors)
+    refused, table.errors = table.errors, []
+    assert len(sent) == len(refused) == 1 and "the deal message was not logged" in refused[0], refused
+    assert not [e for e in table.host.log if e.kind == "mental" and e.body.get("signed") == sent[0]]
+    table.play_hand()
+    assert not table.alerts and not table.named and not table.errors, (table.alerts, table.named, table.errors)
+    [end] = [e for e in table.host.log if e.kind == "hand_end"]
+    assert "forfeit" not in end.body and table.host.match.scores == end.body["scores"]
+
+
 def test_an_audit_under_the_seeded_deal_is_refused_and_gains_nothing():
     table = dealt("seeded")
     play_into_the_hand(table)
