@@ -184,6 +184,26 @@ def test_a_deal_message_that_does_not_fit_is_refused_and_the_table_goes_on(when,
     assert "forfeit" not in end.body and table.host.match.scores == end.body["scores"]
 
 
+def test_a_bad_share_logged_once_the_cards_are_dealt_forfeits_and_nobody_names_the_host():
+    """Once the cards are dealt (the host has checked every batch so far), seat 2's
+    client publishes shares of the widow for seat 1 that do not check out. Every guest
+    proves it as it is logged; the host used to check it only at the first card it
+    served, and logged the next move first — and every guest named the honest host
+    ('a move logged on a deal proven broken'). Now the host checks each batch as it is
+    logged once the cards are dealt: seat 2's team forfeits the hand, nobody names the
+    host, and the next hand is dealt as usual."""
+    table = dealt("private")
+    assert table.host.deal.checked == table.host.deal.party.attempt  # (checked ahead already)
+    spare = list(table.replicas[CHEATER].deal.setup.spare())
+    bad = fake_deal_message(table, CHEATER, {"type": "mental-shares", "batches": [
+        {"to": 1, "positions": spare[:1], "shares": bytes(32), "proof": bytes(64)}]})
+    send_deal_messages(table, CHEATER, [bad])
+    table.play_until(lambda: forfeited(table) or bool(table.alerts), limit=40)
+    assert not table.alerts, table.alerts
+    assert_forfeited(table, CHEATER, ("share", "malformed"), [0, 0])
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
 def test_an_audit_under_the_seeded_deal_is_refused_and_gains_nothing():
     table = dealt("seeded")
     play_into_the_hand(table)

@@ -237,6 +237,8 @@ class MentalHost(HostDeal):
     def _moved_on(self, log) -> None:
         if self.hand_ended():
             return
+        if self.checked == self.party.attempt:  # (each batch logged since: checked now)
+            self._check_ahead()
         if self.cheat is not None:
             verdict = Verdict.of(self.cheat)
             if verdict is not None and verdict.party != 0:
@@ -378,10 +380,12 @@ class MentalHost(HostDeal):
 
     def _check_ahead(self) -> None:
         """The others' share batches checked once an attempt's cards are dealt, at the
-        first move (while the table bids, so that no card waits for them; one logged
-        later is checked at the first card it serves). A bad one stops this deal
-        (``cheat``): every guest named its party as it was logged."""
-        if not self.dealt or self.checked == self.party.attempt or self.cheat is not None:
+        first move or in idle time (while the table bids, so that no card waits for
+        them); from then on each one as it is logged (a spare's shares mid-hand: cheap),
+        before anything else is: every guest checks each batch as it is logged, and
+        would name a host that logged a move on a deal it proved broken. A bad one stops
+        this deal (``cheat``): every guest named its party as it was logged."""
+        if not self.dealt or self.cheat is not None:
             return
         self.checked = self.party.attempt
         try:
