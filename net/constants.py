@@ -38,7 +38,8 @@ from __future__ import annotations
 #: 11: the table entry says the protocol that opened the table ("version"), so that a
 #: player catching up reads an old ruling (a "mental-restart" for "cheat") only in a log
 #: that may be that old; a forfeit ends the hand where the log has reached, every logged
-#: move counted on public knowledge.
+#: move counted on public knowledge; the host refuses a deal message that does not fit
+#: the deal, and checks each share batch as it is logged once the cards are dealt.
 PROTOCOL_VERSION = 11
 
 # -- identity -------------------------------------------------------------------------
