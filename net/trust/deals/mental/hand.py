@@ -83,7 +83,7 @@ class PartyHand:
         self._steps: list[tuple[Action, bool]] = []  # the moves this replay took
         # Every move the log holds this attempt, in order, those this replay held back
         # during an audit included (``held``): the hand as the log has it (``as_logged``).
-        self.logged_moves: list[tuple[Action, bool]] = []
+        self.logged_moves: list[Action] = []
         if self.onlooker:  # no party of this attempt: the public replay from the start
             self.partial = PartialHand(self.game, None, self.setup.dealer)
 
@@ -206,14 +206,14 @@ class PartyHand:
                 raise self._not_opened(action)
         self.partial = stepped
         self._steps.append((action, hidden))
-        self.logged_moves.append((action, hidden))
+        self.logged_moves.append(action)
         return sends + self._steps_for(flows.after(self.game, self.state, self.partial.events, self.opened))
 
-    def held(self, action: Action, hidden: bool) -> None:
+    def held(self, action: Action) -> None:
         """A logged move this replay could not take while the deal is being audited (a
         copied card makes an honest player's move look wrong here): the log holds it all
         the same, so it counts where a forfeit ends the hand (``as_logged``)."""
-        self.logged_moves.append((action, hidden))
+        self.logged_moves.append(action)
 
     def _not_opened(self, action: Action) -> MoveRefused:
         return MoveRefused(action.seat, f"played {self.game.deck.name(action.value)}, "
@@ -236,7 +236,7 @@ class PartyHand:
         (the contract, who took which trick): where a forfeit for a cheat proven in the
         deal's messages ends the hand (``forfeits.forfeited_hand``)."""
         steps = tuple((action._replace(value=None), True) if action.kind in SECRET else (action, False)
-                      for action, _ in self.logged_moves)
+                      for action in self.logged_moves)
         spare = self.spare if self.opened else ()
         return PartialHand(self.game, None, self.setup.dealer, known_spare=spare, steps=steps)
 

@@ -299,7 +299,7 @@ class MentalPeer(PeerDeal):
         t.need(hand.playing and not hand.over, entry,
                "an action while no hand is being played")
         body = logged_move(entry, logged.signed, t.seats(), t.host_seat(), self.binding(entry))
-        action, hidden = self._logged(body, entry)
+        action, _ = self._logged(body, entry)
         owner = self.setup.owner(action.seat)
         if body.hidden is not None and not party.onlooker:
             t.need(party.sealed(action), entry, f"a secret move ({action.kind}) logged without its "
@@ -312,12 +312,12 @@ class MentalPeer(PeerDeal):
         except MoveRefused as exc:
             return self._unless_audited(Violation(PLAYER, exc.seat, "illegal-action",
                                                   f"entry {entry.seq}: {exc} (the host accepted it)"),
-                                        entry, body, owner, (action, hidden))
+                                        entry, body, owner, action)
         except (IllegalAction, Contradiction) as exc:
             return self._unless_audited(Violation(
                 PLAYER, exc.seat, "illegal-action",
                 f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"),
-                entry, body, owner, (action, hidden))
+                entry, body, owner, action)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
         if ml.signs_state(party):
@@ -339,14 +339,14 @@ class MentalPeer(PeerDeal):
         return lambda seat: Binding(self.t.table, self.round.hand, hand.deal_seq,
                                     hand.last_action(seat), entry.seq, log.hash_at)
 
-    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int, step):
+    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int, action):
         """A move this replay refuses while the deal is being audited (a card seen twice:
         a duplicated card makes its honest player's move look wrong here) is held back,
         not blamed on its player: the audit's verdict names the cheat. Only if every
         party's secrets then check out is the move's player named (``_on_mental``). The
         proof the move carries is taken first: it may be what shows the card twice. The
-        move is the log's all the same (``step``: the action as logged, and whether its
-        cards are hidden here): where a forfeit ends the hand counts it."""
+        move (``action``, as logged) is the log's all the same: where a forfeit ends the
+        hand counts it."""
         sends: list[dict] = []
         if body.mental is not None and not ml.auditing(self.party):
             sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
@@ -358,7 +358,7 @@ class MentalPeer(PeerDeal):
         def hold():
             self._held = self._held or violation
             self._sends.extend(sends)
-            self.party.held(*step)
+            self.party.held(action)
         return hold
 
     def _logged(self, body: ActionBody, entry):
