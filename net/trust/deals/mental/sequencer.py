@@ -12,8 +12,9 @@ logging it.
 
 * ``submit(key, envelope, now)`` logs a party's message, or raises ``NotLogged`` with a
   reason for the sender (not a party of this deal, a bad signature, a malformed message,
-  another deal's, one out of turn or that does not fit the deal: ``misplaced``). An exact copy of a logged message (a client that restarted and sent
-  its deterministic messages again) is not logged twice.
+  another deal's, one out of turn or that does not fit the deal: ``misplaced``). An
+  exact copy of a logged message (a client that restarted and sent its deterministic
+  messages again) is not logged twice.
 * ``awaited()`` says whose message the deal is waiting for: a key share not yet
   published, the party whose turn it is to shuffle, the decryption shares of a party
   that has not published them. ``overdue(now)`` gives those that have held the deal up
