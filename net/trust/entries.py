@@ -110,7 +110,7 @@ def parse(kind_name: str, body: Mapping) -> EntryBody:
 class TableBody(EntryBody):
     """Seq 0: the protocol, the host's key, the rules in force (``Game.key()``), the name;
     ``version``: the Parlour protocol (``PROTOCOL_VERSION``) of the host that opened the
-    table — absent from a table opened before protocol 11, which a reader cannot date
+    table — absent from a table opened before protocol 12, which a reader cannot date
     (``opened_before``)."""
 
     protocol: str
@@ -121,7 +121,7 @@ class TableBody(EntryBody):
 
     #: The first protocol whose table entry says its version: a table entry that says
     #: an older one is a lie (its host could read its log by rulings long gone).
-    FIRST_VERSIONED: ClassVar[int] = 11
+    FIRST_VERSIONED: ClassVar[int] = 12
 
     def problem(self) -> str | None:
         if self.version is not None and self.version < self.FIRST_VERSIONED:

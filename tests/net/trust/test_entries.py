@@ -58,13 +58,13 @@ def test_a_body_that_does_not_fit_its_kind_says_what(kind, body, says):
         entries.parse(kind, body)
 
 
-def test_a_table_entry_says_the_protocol_that_opened_it_from_protocol_11():
-    """A table opened today says its protocol; one from before 11 said none, and may be
+def test_a_table_entry_says_the_protocol_that_opened_it_from_protocol_12():
+    """A table opened today says its protocol; one from before 12 said none, and may be
     as old as any (``opened_before``: what an old ruling in its log is read by)."""
     from net.constants import PROTOCOL_VERSION
     t = Table(("rook", None, None))
     opened = entries.parse("table", t.host.log[0].body)
-    assert opened.version == PROTOCOL_VERSION >= 11 and not opened.opened_before(8)
+    assert opened.version == PROTOCOL_VERSION >= 12 and not opened.opened_before(8)
     old = entries.parse("table", {"protocol": "parlour-trust/2", "host_key": bytes(32), "game": {}})
     assert old.version is None and old.opened_before(8) and "version" not in old.wire()
 

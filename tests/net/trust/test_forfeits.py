@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pytest
 
+from net.constants import PROTOCOL_VERSION
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
 from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
@@ -314,13 +315,13 @@ def test_a_host_that_deals_a_cheats_hand_again_instead_is_named_by_every_honest_
     assert "forfeits the hand" in table.replicas[1].halted.detail
 
 
-@pytest.mark.parametrize("opened", ["today", "before protocol 11"])
+@pytest.mark.parametrize("opened", ["today", "before protocol 12"])
 def test_a_cheat_restart_a_guest_who_was_away_catches_up_reads_only_in_a_log_that_may_be_that_old(
         monkeypatch, opened):
     """The same restart for a cheat, sent to seat 3 only in the sync that catches it up
     after it was away — where a log written before protocol 8 may hold one, and still
     reads. A table opened today says its protocol (the table entry's ``version``): seat
-    3 names the host as it would live. A table opened before protocol 11 does not say it,
+    3 names the host as it would live. A table opened before protocol 12 does not say it,
     and may be that old: seat 3 reads the restart as it was read then, and names the
     cheater itself (it proves the claim false)."""
     from net.trust.deals.mental.host import MentalHost
@@ -331,10 +332,10 @@ def test_a_cheat_restart_a_guest_who_was_away_catches_up_reads_only_in_a_log_tha
         record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
         log(MentalRestartBody(record, list(self.setup.parties[verdict.party].seats), verdict.body()))
     monkeypatch.setattr(MentalHost, "_forfeit", void_instead)
-    if opened != "today":  # the host opens its table as before protocol 11: no version said
+    if opened != "today":  # the host opens its table as before protocol 12: no version said
         monkeypatch.setattr(authority, "PROTOCOL_VERSION", None)
     table = dealt("private")
-    assert table.host.log[0].body.get("version") == (None if opened != "today" else 11)
+    assert table.host.log[0].body.get("version") == (None if opened != "today" else PROTOCOL_VERSION)
     away = table.replicas[3]
     table.tamper = lambda fp, msg: None if fp == table.fp(3) and msg.get("type") == "entry" else msg
     forfeit_by_a_redeal_claim(table)
