@@ -37,11 +37,16 @@ from __future__ import annotations
 #: and a player whose client stops at an alert sends the others its signed "report".
 #: 11: table talk: "talk" (a person's signed message, reaction or the host's mute, relayed
 #: by the host beside the log, never in it) and "talk_refused" (net.trust.talk).
-#: 12: under the mental-poker deal every "mental-shuffle" carries its proof ("proof",
+#: 12: the table entry says the protocol that opened the table ("version"), so that a
+#: player catching up reads an old ruling (a "mental-restart" for "cheat") only in a log
+#: that may be that old; a forfeit ends the hand where the log has reached, every logged
+#: move counted on public knowledge; the host refuses a deal message that does not fit
+#: the deal, and checks each share batch as it is logged once the cards are dealt.
+#: 13: under the mental-poker deal every "mental-shuffle" carries its proof ("proof",
 #: checked before any decryption share is published) and a "mental-deal" says so
 #: ("proven"); a log written before still reads, and no share of its unproven deals is
 #: ever published.
-PROTOCOL_VERSION = 12
+PROTOCOL_VERSION = 13
 
 # -- identity -------------------------------------------------------------------------
 
