@@ -49,15 +49,16 @@ class Table:
             self.add_guest(ident(f"Guest{i}"))
 
     def add_guest(self, identity: Identity, **kw) -> GuestCore:
-        """A guest of its own (``state_dir``: another's, as its app restarted uses it)."""
+        """A guest of its own (``state_dir``: another's, as its app restarted uses it;
+        ``timings``: its own, rather than the table's)."""
         i = len(self.guests)
         events = self.guest_events.setdefault(i, [])
         kw.setdefault("bot_level", "random")
         kw.setdefault("stop_on_alert", True)
         kw.setdefault("state_dir", self.tmp / f"guest{i}")
+        kw.setdefault("timings", self.timings)
         guest = GuestCore(identity, address="127.0.0.1", port=self.host.port,
-                          fingerprint=self.host.identity.fingerprint, timings=self.timings,
-                          emit=events.append, **kw)
+                          fingerprint=self.host.identity.fingerprint, emit=events.append, **kw)
         self.guests.append(guest)
         self.tasks.append(asyncio.ensure_future(guest.run()))
         return guest
