@@ -11,6 +11,7 @@ from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
 from net.sessions.host_session import HostCore
+from net.trust.deals.mental.waits import Waits
 from net.wire.identity import Identity
 from tests.waits import until
 
@@ -23,6 +24,25 @@ QUICK = Timings.quick(timeout=5.0)
 # past it keep every guest in the deal however loaded the machine (under the mental deal
 # a guest late past the deadline is restarted out of it).
 PATIENT = Timings.quick(timeout=5.0, contribution=30.0)
+# How long a private deal waits for a party connected but silent in a test that times only
+# the gone (``only_the_gone_timed_tightly``): longer than any test.
+HEALTHY_WAIT = 600.0
+
+
+def only_the_gone_timed_tightly(monkeypatch) -> None:
+    """In this test, a host's private deal waits ``HEALTHY_WAIT`` for a party that is
+    connected but owes a message (the contribution deadline, ``waits.Waits``), and the
+    table's short deadline only for a party gone (its drop wait, never less than the
+    deadline). For a test about a player gone past the deadline: the table shares one
+    loop, and on a loaded machine a healthy guest's deal work can take longer than the
+    short deadline, which would restart it out too (seen at load 15 and beside
+    ``stress-ng --cpu 2``: "your client did not answer the deal in time"). The peers'
+    checks of the restart are untouched: they time the gone party's drop."""
+    due = Waits._due
+
+    def patient_with_the_silent(waits, party, held):
+        return due(waits, party, held) if held.gone else held.since + HEALTHY_WAIT
+    monkeypatch.setattr(Waits, "_due", patient_with_the_silent)
 
 
 
