@@ -136,11 +136,11 @@ def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host
                                          host_id.fingerprint, schemas=WIRE)
             link = Link(conn, T, lambda msg: None, position=lambda: 0)
             link.send({"type": "hb", "seq": 1})  # the link's writer is not even running
-            await until(lambda: got == [1], 5, what=lambda: f"the server read {got}")
+            await until(lambda: got == [1], what=lambda: f"the server read {got}")
             link.send_raw(framing.encode({"type": "hb", "seq": 2}))  # queued for the writer
             link.send({"type": "hb", "seq": 3})  # so this waits behind it
             task = asyncio.ensure_future(link.run())
-            await until(lambda: len(got) == 3, 5, what=lambda: f"the server read {got}")
+            await until(lambda: len(got) == 3, what=lambda: f"the server read {got}")
             link.close("done")
             await task
         finally:
@@ -180,12 +180,12 @@ def test_a_link_times_frames_read_late_from_before_they_were_sent(arun, host_id,
                         on_hb=lambda seq, head: read.append((seq, link.arrived, time.monotonic())))
             made = link.quiet
             task = asyncio.ensure_future(link.run())
-            await until(lambda: link.quiet > made, 5, what="the link to look once")
+            await until(lambda: link.quiet > made, what="the link to look once")
             go.set()
-            await until(lambda: len(read) == 2, 5, what=lambda: f"two frames, read {read}")
-            await until(lambda: link.quiet > read[1][2], 5, what="the link to look again")
+            await until(lambda: len(read) == 2, what=lambda: f"two frames, read {read}")
+            await until(lambda: link.quiet > read[1][2], what="the link to look again")
             again.set()
-            await until(lambda: len(read) == 3, 5, what=lambda: f"three frames, read {read}")
+            await until(lambda: len(read) == 3, what=lambda: f"three frames, read {read}")
             link.close("done")
             await task
         finally:
@@ -220,7 +220,7 @@ def test_a_quiet_connection_has_nothing_buffered_and_one_with_a_frame_waiting_ha
             await wrote.wait()
             seen.append(conn.nothing_buffered())  # the frame waits, in the kernel or asyncio
             await conn.recv()
-            await until(conn.nothing_buffered, 5, what="nothing left to read")
+            await until(conn.nothing_buffered, what="nothing left to read")
             seen.append(conn.nothing_buffered())
             await conn.close()
             seen.append(conn.nothing_buffered())  # closed: it cannot tell
