@@ -29,20 +29,23 @@ PATIENT = Timings.quick(timeout=5.0, contribution=30.0)
 HEALTHY_WAIT = 600.0
 
 
-def only_the_gone_timed_tightly(monkeypatch) -> None:
+def only_the_gone_timed_tightly(monkeypatch, silent: tuple[bytes, ...] = ()) -> None:
     """In this test, a host's private deal waits ``HEALTHY_WAIT`` for a party that is
     connected but owes a message (the contribution deadline, ``waits.Waits``), and the
     table's short deadline only for a party gone (its drop wait, never less than the
-    deadline). For a test about a player gone past the deadline: the table shares one
-    loop, and on a loaded machine a healthy guest's deal work can take longer than the
-    short deadline, which would restart it out too (seen at load 15 and beside
-    ``stress-ng --cpu 2``: "your client did not answer the deal in time"). The peers'
-    checks of the restart are untouched: they time the gone party's drop."""
+    deadline) and for the clients a test means to be silent (``silent``: their keys).
+    For a test about a player late past the deadline: the table shares one loop, and on
+    a loaded machine a healthy guest's deal work can take longer than the short deadline,
+    which would restart it out too (seen at load 15 and beside ``stress-ng --cpu 2``:
+    "your client did not answer the deal in time"). The peers' checks of the restart are
+    untouched: they time the gone party's drop, or the deal's standstill."""
     due = Waits._due
 
-    def patient_with_the_silent(waits, party, held):
-        return due(waits, party, held) if held.gone else held.since + HEALTHY_WAIT
-    monkeypatch.setattr(Waits, "_due", patient_with_the_silent)
+    def patient_with_the_healthy(waits, party, held):
+        if held.gone or party.key in silent:
+            return due(waits, party, held)
+        return held.since + HEALTHY_WAIT
+    monkeypatch.setattr(Waits, "_due", patient_with_the_healthy)
 
 
 
@@ -127,8 +130,8 @@ def mute_client(guest, muted) -> None:
             return real(msg)
         receive = replica.receive
 
-        def quiet(message):
-            out = receive(message)
+        def quiet(message, **how):  # (how: the guest's ``arrived``)
+            out = receive(message, **how)
             out.sends = [s for s in out.sends if not muted(s)]
             return out
         replica.receive = quiet

@@ -122,8 +122,10 @@ def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_p
     assert dropped_at < restart_at
 
 
-def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path):
+def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path, monkeypatch):
     """Still connected but silent: treated as gone (its link closed, a drop logged)."""
+    only_the_gone_timed_tightly(monkeypatch, silent=(fixed_identity(GONE).public_key,))
+
     async def vanish(table, guest):
         mute_deal(guest)
         await until(lambda: restarts(table))

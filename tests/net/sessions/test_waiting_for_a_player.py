@@ -9,9 +9,10 @@ countdown from the drop as it received it); the host person may "Deal again with
 them" once they have been away for the deadline (sooner, it is told when), or "Keep
 waiting" (the countdown starts again). A client there but silent (its reveal never comes)
 is gone on without at the contribution deadline. When the hand is voided every seat is
-told why. Only the test about the silent client times the silent tightly; the others wait
-long for a healthy client's deal work (``only_the_gone_timed_tightly``), so that a loaded
-machine does not restart a healthy guest out with the one gone.
+told why. Only the party a test means to be late is timed tightly (the player gone, or
+the client muted): the deal waits long for a healthy client's deal work
+(``only_the_gone_timed_tightly``), so that a loaded machine does not restart a healthy
+guest out with it.
 A player back within the wait finds the same hand, with the same cards, and plays on
 (under both deals: the seeded deal never voids a hand for a player gone)."""
 
@@ -209,11 +210,14 @@ def mute_reveals(guest) -> None:
                 and out["signed"]["body"]["type"] == mm.REVEAL)
 
 
-def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path):
+def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path,
+                                                                                  monkeypatch):
     """Every card played, seat 2's client, still connected, never sends its reveal: the
     hand cannot be scored. The host says whose computer it waits for, and at the
     contribution deadline (not the drop wait: it is there, and silent) closes its link,
     voids the hand and deals it again; every seat is told its computer did not answer."""
+    only_the_gone_timed_tightly(monkeypatch, silent=(fixed_identity(GONE).public_key,))
+
     async def main():
         table = make_table(tmp_path)
         await table.host.start()
