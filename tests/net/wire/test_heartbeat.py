@@ -2,6 +2,7 @@
 a real Link over loopback noticing a silent peer."""
 
 import asyncio
+import contextlib
 import time
 
 from net.wire import framing
@@ -10,6 +11,21 @@ from net.wire.transport import open_connection, start_server
 from tests.waits import until
 
 T = Timings(interval=1.0, timeout=4.0, backoff_min=0.05, backoff_max=2.0)
+
+
+@contextlib.asynccontextmanager
+async def connected(host_id, guest_id, server_side, done: asyncio.Event | None = None):
+    """The guest's connection to a server on loopback whose handler is ``server_side``;
+    at the end ``done`` is set (the handler may wait on it) and the server closed."""
+    server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
+    try:
+        yield await open_connection("127.0.0.1", server.port, guest_id, host_id.fingerprint,
+                                    schemas=WIRE)
+    finally:
+        if done is not None:
+            done.set()
+        server.close()
+        await server.wait_closed()
 
 
 def test_defaults_detect_a_drop_within_five_seconds():
@@ -130,10 +146,7 @@ def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host
         await done.wait()
 
     async def main():
-        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
-        try:
-            conn = await open_connection("127.0.0.1", server.port, guest_id,
-                                         host_id.fingerprint, schemas=WIRE)
+        async with connected(host_id, guest_id, server_side, done) as conn:
             link = Link(conn, T, lambda msg: None, position=lambda: 0)
             link.send({"type": "hb", "seq": 1})  # the link's writer is not even running
             await until(lambda: got == [1], what=lambda: f"the server read {got}")
@@ -143,10 +156,6 @@ def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host
             await until(lambda: len(got) == 3, what=lambda: f"the server read {got}")
             link.close("done")
             await task
-        finally:
-            done.set()
-            server.close()
-            await server.wait_closed()
 
     arun(main())
     assert got == [1, 2, 3]
@@ -172,10 +181,7 @@ def test_a_link_times_frames_read_late_from_before_they_were_sent(arun, host_id,
         await done.wait()
 
     async def main():
-        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
-        try:
-            conn = await open_connection("127.0.0.1", server.port, guest_id,
-                                         host_id.fingerprint, schemas=WIRE)
+        async with connected(host_id, guest_id, server_side, done) as conn:
             link = Link(conn, T, lambda msg: None, position=lambda: 0,
                         on_hb=lambda seq, head: read.append((seq, link.arrived, time.monotonic())))
             made = link.quiet
@@ -188,10 +194,6 @@ def test_a_link_times_frames_read_late_from_before_they_were_sent(arun, host_id,
             await until(lambda: len(read) == 3, what=lambda: f"three frames, read {read}")
             link.close("done")
             await task
-        finally:
-            done.set()
-            server.close()
-            await server.wait_closed()
 
     arun(main())
     (_, came1, read1), (_, came2, read2), (_, came3, _) = read
@@ -213,10 +215,7 @@ def test_a_quiet_connection_has_nothing_buffered_and_one_with_a_frame_waiting_ha
         await asyncio.sleep(5)
 
     async def main():
-        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
-        try:
-            conn = await open_connection("127.0.0.1", server.port, guest_id,
-                                         host_id.fingerprint, schemas=WIRE)
+        async with connected(host_id, guest_id, server_side) as conn:
             await wrote.wait()
             seen.append(conn.nothing_buffered())  # the frame waits, in the kernel or asyncio
             await conn.recv()
@@ -224,9 +223,6 @@ def test_a_quiet_connection_has_nothing_buffered_and_one_with_a_frame_waiting_ha
             seen.append(conn.nothing_buffered())
             await conn.close()
             seen.append(conn.nothing_buffered())  # closed: it cannot tell
-        finally:
-            server.close()
-            await server.wait_closed()
 
     arun(main())
     assert seen == [False, True, False]
