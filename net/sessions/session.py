@@ -220,6 +220,15 @@ class HostedSession(_NetworkSession):
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
         self._do(self.core.view.hint)
 
+    def say(self, text: str) -> None:
+        self._do(self.core.talk.say, str(text))
+
+    def react(self, reaction: str) -> None:
+        self._do(self.core.talk.react, str(reaction))
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        self._do(self.core.talk.mute, str(fingerprint), bool(on))
+
     def crash(self) -> None:
         """Stop without a word, as a crash would (tests: a host restarted from its log)."""
         self.on_event = lambda event: None
@@ -381,6 +390,18 @@ class GuestSession(_NetworkSession):
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""
         self._do(lambda: self._seat().hint())
+
+    def say(self, text: str) -> None:
+        text = str(text)
+        self._do(lambda: self._seat().talk.say(text))
+
+    def react(self, reaction: str) -> None:
+        reaction = str(reaction)
+        self._do(lambda: self._seat().talk.react(reaction))
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        fingerprint, on = str(fingerprint), bool(on)
+        self._as_host(lambda host: host.talk.mute(fingerprint, on))
 
     def close(self) -> None:
         self.on_event = lambda event: None
