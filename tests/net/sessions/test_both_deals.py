@@ -296,7 +296,12 @@ async def restart_case(tmp_path, private: bool, title: str, phase: str, back: st
         # cannot finish without the victim, whatever a stand-in plays for it
         deciding_then = VICTIM in (its_view(victim).get("to_act") or ())
         killed_hand = sorted(its_view(victim).get("hand") or []) if deciding_then else None
-        await until(lambda: not auth.seats[VICTIM].connected)
+        def still_there() -> str:
+            link = "closed" if victim.link is None or victim.link.closed else "open"
+            held = table.host.outbox.holds(victim.identity.fingerprint)
+            return (f"the host seeing seat {VICTIM} gone (its own link {link}, the host's "
+                    f"outbox holding it: {held}): {table.where()}")
+        await until(lambda: not auth.seats[VICTIM].connected, what=still_there)
         if back == "late" and private and phase not in ("seated", "between"):  # restarted out
             await until(lambda: restarts(table, after=killed_seq))
         elif back == "late":
