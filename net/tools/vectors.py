@@ -15,6 +15,8 @@ into docs/vectors/, the private deal's worked example in docs/protocol.md):
 * ``public-view.json``: a Rook hand from that seed after a few actions (in their JSON
   forms), the public view, its canonical encoding and its ``state_hash``, and one seat's
   private view;
+* ``shown-hand.json``: a player's hand sealed for one watcher ("Show my cards to…"):
+  the keys in both forms, the shared key, the plaintext, nonce and sealed bytes;
 * ``mental-*.json``: the private (mental-poker) deal's (``net.tools.mental_vectors``).
 
 In the JSON files bytes are written ``{"hex": "…"}``; everything else is as on the wire.
@@ -184,12 +186,41 @@ def public_view_vectors() -> dict:
             "state_hash": state.state_hash(), "private_view": {"seat": 1, "view": state.view(1)}}
 
 
+def shown_hand_vectors() -> dict:
+    """A player shows its hand to a watcher ("Show my cards to…", ``net.trust.shown``):
+    both keys, their X25519 forms, the shared key, the plaintext, the nonce and the sealed
+    bytes — and the host's key, which cannot open them."""
+    from nacl.bindings import crypto_box_beforenm
+
+    from net.trust import shown
+    from net.wire.identity import curve_public, curve_secret
+    player, watcher = identity("grandma"), identity("leo")
+    hand = shown.ShownHand(TABLE, 2, watcher.public_key, 41, 3,
+                           {"seat": 2, "hand": ["B5", "B14", "R10", "G1", "Y7", "ROOK"]})
+    stop = shown.ShownHand(TABLE, 2, watcher.public_key, 57, 3, None)
+    sealed = []
+    for label, note, item in (("shows", "its hand after entry 41 of hand 3", hand),
+                              ("stops", "it stops showing (the view is nil)", stop)):
+        nonce = secret(f"shown nonce {label}", shown.NONCE_BYTES)
+        sealed.append({"note": note, "body": item.body(),
+                       "plaintext": item.plaintext(), "nonce": nonce,
+                       "sealed": shown.seal(player, watcher.public_key, item, nonce)})
+    return {"format": FORMAT, "what": "a shown hand, sealed by the player for one watcher",
+            "domain": shown.SHOWN_DOMAIN, "player": _party("grandma"), "watcher": _party("leo"),
+            "host": _party("host"),
+            "player_x25519_secret": curve_secret(player),
+            "watcher_x25519_public": curve_public(watcher.public_key),
+            "shared_key": crypto_box_beforenm(curve_public(watcher.public_key), curve_secret(player)),
+            "cases": sealed}
+
+
 def build() -> dict[str, dict]:
     """Every vector file's contents (plain values, bytes as bytes)."""
     from net.tools import mental_vectors  # it builds on this module's keys and secrets
     return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
             "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
-            "public-view.json": public_view_vectors(), **mental_vectors.build()}
+            "public-view.json": public_view_vectors(), "shown-hand.json": shown_hand_vectors(),
+            **mental_vectors.build()}
 
 
 def dumps(vectors: dict) -> str:
