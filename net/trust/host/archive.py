@@ -6,7 +6,7 @@ its engine events, the public view after it and that seat's private part (its vi
 its own secret move). The private parts go only to the key that held the seat when the
 entry was made: a key given the seat later never sees its predecessor's cards, nor the
 reverse. ``Archive`` keeps all of it, by sequence number, and makes the ``sync``
-messages. It also answers the one question about the log's history the host's
+messages — a watcher's too, which carry no private part at all (``public_sync``). It also answers the one question about the log's history the host's
 sessions ask: whether a key's seat was given away (``taken_from``).
 
 No I/O: the host records every entry it applies, live or replaying its stored log.
@@ -56,8 +56,17 @@ class Archive:
             if holder == key:
                 private = self.privates.get(seq, {}).get(seat, private)
             messages.append(m.entry_message(signed.wire, events, self.publics.get(seq), **private))
-        chunks = [messages[i:i + m.SYNC_CHUNK] for i in range(0, len(messages), m.SYNC_CHUNK)] or [[]]
-        return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
+        return chunked(messages)
+
+    def public_message(self, seq: int) -> dict:
+        """Entry ``seq`` as anyone at the table may see it — a watcher: the entry, its
+        events and the public view after it, nothing private."""
+        return m.entry_message(self.log[seq].wire, self.events[seq], self.publics.get(seq))
+
+    def public_sync(self, last_seq: int) -> list[dict]:
+        """The log after ``last_seq`` as a watcher is sent it (``public_message``), in
+        chunks that each fit a frame."""
+        return chunked([self.public_message(seq) for seq in range(max(last_seq + 1, 0), len(self.log))])
 
     def taken_from(self, key: bytes) -> tuple[int, int] | None:
         """(seat, seq) if the host re-admitted a seat whose player had ``key`` to another
@@ -77,3 +86,9 @@ class Archive:
             elif body.kind == "empty":
                 last_player.pop(body.seat, None)
         return taken
+
+
+def chunked(messages: list[dict]) -> list[dict]:
+    """``sync`` messages carrying ``messages`` in order, at most ``SYNC_CHUNK`` each."""
+    chunks = [messages[i:i + m.SYNC_CHUNK] for i in range(0, len(messages), m.SYNC_CHUNK)] or [[]]
+    return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
