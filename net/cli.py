@@ -238,7 +238,7 @@ async def run_join(args) -> int:
                      timings=_timings(args),
                      bot_level=None if args.watch else args.bot, watch=args.watch,
                      state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
-                     stop_on_alert=True, discover_timeout=args.discover_timeout,
+                     discover_timeout=args.discover_timeout,
                      takeover=_carry_on(args), code=args.code,
                      remember=LastTable(state_dir) if args.remember or args.rejoin else None)
     made.append(core)

@@ -33,11 +33,13 @@ from __future__ import annotations
 #: goes back past the end of a hand its successor holds; a standby's "hosting" and
 #: "follow" carry the takeover entry ("took", in place of "seq"), which a player checks
 #: before it follows and the departed host before it believes its table was carried on.
-#: 10: watchers — a "join" may ask to watch ("watch"), answered "joined" with no seat and
+#: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
+#: and a player whose client stops at an alert sends the others its signed "report".
+#: 11: watchers — a "join" may ask to watch ("watch"), answered "joined" with no seat and
 #: the log's public part only; the host tells every link who watches ("watchers"); a
 #: player may show its own hand to a watcher end to end ("show" to the host, relayed as
 #: "shown": sealed with crypto_box from its key to the watcher's).
-PROTOCOL_VERSION = 10
+PROTOCOL_VERSION = 11
 
 # -- identity -------------------------------------------------------------------------
 

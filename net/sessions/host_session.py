@@ -29,8 +29,8 @@ it, each with its own tests:
   ``showing.ShowingHand``: the host person's own hand, shown to the watchers it chose.
 
 Messages from a seated player that are the sessions' own, not the trust layer's (a
-shown hand: "show"), go to ``peer_messages`` by type; a watcher's, to
-``Watchers.handlers``.
+shown hand: "show"; a player's report of an alert), go to ``peer_messages`` by type; a
+watcher's, to ``Watchers.handlers``.
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
@@ -80,10 +80,10 @@ from net.sessions.watchers import WatchPolicy, Watchers
 from net.sessions.takeback import Takeback
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
-from net.trust import takeover
+from net.trust import reports, takeover
 from net.trust.entries import HandEndBody
 from net.trust.host.authority import HostAuthority, Out
-from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
+from net.trust.alerts import HOST, PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.trust.values import SignedEntry
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -249,7 +249,8 @@ class HostCore:
                                  tamper=tamper, changed=self._watchers_changed)
         self.showing = ShowingHand(identity, os.urandom)  # (nonces: never the table's seeded rng)
         # A seated player's messages that are the sessions' own (not the trust layer's).
-        self.peer_messages: dict[str, Callable[[str, dict], None]] = {"show": self._relay_shown}
+        self.peer_messages: dict[str, Callable[[str, dict], None]] = {
+            "show": self._relay_shown, reports.REPORT: lambda fp, msg: self.view.reported(msg)}
         self.deal_watch = DealWatch(lambda: self.authority, self.timers, self.outbox, self.stand_ins,
                                     self.takeback, emit=self.emit, apply=self.apply,
                                     is_open=lambda: self.is_open)
@@ -544,7 +545,7 @@ class HostCore:
         if not self.is_open:  # ended: nothing is signed after the "end" the peers were sent
             return
         handler = self.peer_messages.get(msg["type"])
-        if handler is not None:  # the sessions' own (a shown hand), not the trust layer's
+        if handler is not None:  # the sessions' own (a report, a shown hand), not the trust layer's
             handler(fp, msg)
             return
         if self.takeback.active:
@@ -932,6 +933,25 @@ class HostView:
                                "not dealt again", table_of(auth), signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
         self.emit(named_event(alert_event(alert, self.evidence), forfeits=True))
+
+    def reported(self, message: dict) -> None:
+        """A player's report of the alert its client stopped at (``trust.reports``): told
+        to the host's person as that player's word, the evidence saved. This computer
+        does not judge a claim about itself; that player has left the table, and the
+        table goes on without it where the rules let it."""
+        auth = self._authority()
+        report = reports.read(message["signed"], auth.seats, table_of(auth))
+        if isinstance(report, str):
+            log.warning("ignored a report: %s", report)
+            return
+        name = auth.seats[report.seat].name or f"seat {report.seat + 1}"
+        who = "this computer" if report.party == HOST else f"the player in seat {report.accused}"
+        alert = IntegrityAlert(report.accused, report.party, report.rule,
+                               f"{name}'s client reports that {who} broke rule {report.rule!r}: "
+                               f'"{report.detail}"', table_of(auth), report.seq,
+                               report.entries + [report.signed], report.sent, report.seat,
+                               checked=False)
+        self.emit(alert_event(alert, self.evidence))
 
     def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)

@@ -6,7 +6,10 @@ its engine events, the public view after it and that seat's private part (its vi
 its own secret move). The private parts go only to the key that held the seat when the
 entry was made: a key given the seat later never sees its predecessor's cards, nor the
 reverse. ``Archive`` keeps all of it, by sequence number, and makes the ``sync``
-messages — a watcher's too, which carry no private part at all (``public_sync``). It also answers the one question about the log's history the host's
+messages, each entry message signed for the seat it goes to as sent in a catch-up
+(``sent``: the live one said it came live) — and a watcher's, which carry no private
+part at all, signed once for every watcher (``public_message``, ``public_sync``). It also
+answers the one question about the log's history the host's
 sessions ask: whether a key's seat was given away (``taken_from``).
 
 No I/O: the host records every entry it applies, live or replaying its stored log.
@@ -14,6 +17,7 @@ No I/O: the host records every entry it applies, live or replaying its stored lo
 
 from __future__ import annotations
 
+from net.trust import sent
 from net.trust.entries import SeatBody
 from net.trust.values import HUMAN, SignedEntry
 from net.wire import messages as m
@@ -22,10 +26,14 @@ NO_PRIVATE = {"view": None, "action": None}
 
 
 class Archive:
-    def __init__(self):
+    """``signer``: the host's identity, which signs what each sync sends a seat."""
+
+    def __init__(self, signer):
+        self.signer = signer
         self.log: list[SignedEntry] = []  # every signed entry, by seq
         self.events: list[list] = []  # the engine's events of each entry, by seq
         self.publics: dict[int, dict | None] = {}  # seq -> public view after the entry
+        self.digests: dict[int, str | None] = {}  # seq -> that view's state hash
         self.privates: dict[int, dict[int, dict]] = {}  # seq -> seat -> private part
 
     def record(self, signed: SignedEntry, events: list) -> None:
@@ -33,17 +41,26 @@ class Archive:
         self.log.append(signed)
         self.events.append(events)
 
-    def published(self, seq: int, public: dict | None, privates: dict[int, dict]) -> None:
-        """What the seated peers were sent with entry ``seq``."""
+    def published(self, seq: int, public: dict | None, privates: dict[int, dict],
+                  digest: str | None = None) -> None:
+        """What the seated peers were sent with entry ``seq`` (``digest``: the public
+        view's state hash, when it was made; else it is made when a sync needs it)."""
         self.publics[seq] = public
+        if digest is not None or public is None:
+            self.digests[seq] = digest
         self.privates.setdefault(seq, {}).update(privates)
+
+    def _digest(self, seq: int) -> str | None:
+        if seq not in self.digests:
+            self.digests[seq] = sent.public_digest(self.publics.get(seq))
+        return self.digests[seq]
 
     def hash_at(self, seq: int) -> bytes | None:
         return self.log[seq].hash if 0 <= seq < len(self.log) else None
 
     def sync(self, seat: int, last_seq: int, key: bytes | None) -> list[dict]:
         """The log after ``last_seq`` as ``seat``'s player with ``key`` should have
-        received it, in chunks that each fit a frame."""
+        received it, in chunks that each fit a frame, each entry message signed for it."""
         holder = None
         messages = []
         for signed, events in zip(self.log, self.events):
@@ -55,18 +72,24 @@ class Archive:
             private = NO_PRIVATE
             if holder == key:
                 private = self.privates.get(seq, {}).get(seat, private)
-            messages.append(m.entry_message(signed.wire, events, self.publics.get(seq), **private))
+            message = m.entry_message(signed.wire, events, self.publics.get(seq), **private)
+            messages.append(sent.signed(self.signer, message, signed.hash, seat, key, False,
+                                        self._digest(seq)))
         return chunked(messages)
 
-    def public_message(self, seq: int) -> dict:
+    def public_message(self, seq: int, live: bool = True) -> dict:
         """Entry ``seq`` as anyone at the table may see it — a watcher: the entry, its
-        events and the public view after it, nothing private."""
-        return m.entry_message(self.log[seq].wire, self.events[seq], self.publics.get(seq))
+        events and the public view after it, nothing private; signed once for every
+        watcher (``sent``, for no seat and no key)."""
+        signed = self.log[seq]
+        message = m.entry_message(signed.wire, self.events[seq], self.publics.get(seq))
+        return sent.signed(self.signer, message, signed.hash, None, None, live, self._digest(seq))
 
     def public_sync(self, last_seq: int) -> list[dict]:
-        """The log after ``last_seq`` as a watcher is sent it (``public_message``), in
-        chunks that each fit a frame."""
-        return chunked([self.public_message(seq) for seq in range(max(last_seq + 1, 0), len(self.log))])
+        """The log after ``last_seq`` as a watcher is sent it (``public_message``, as in
+        a catch-up), in chunks that each fit a frame."""
+        return chunked([self.public_message(seq, live=False)
+                        for seq in range(max(last_seq + 1, 0), len(self.log))])
 
     def taken_from(self, key: bytes) -> tuple[int, int] | None:
         """(seat, seq) if the host re-admitted a seat whose player had ``key`` to another
