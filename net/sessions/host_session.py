@@ -57,7 +57,7 @@ from engine import Game
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import HANDOVER_GRACE, MAX_WATCHERS, PRIVATE_DEAL, RESTART_GRACE
+from net.constants import END_GRACE, FAREWELL_GRACE, HANDOVER_GRACE, MAX_WATCHERS, PRIVATE_DEAL, RESTART_GRACE
 from net.sessions.admission import Admission, raise_file_limit
 from net.houses.tables import HostHouses
 from net.sessions.advert import Advert
@@ -366,6 +366,7 @@ class HostCore:
             self.phase = Phase.ENDED
             self.watchers.end({"type": "end", "reason": farewell, "head": chain_of(self.authority).seq})
             await self.ending.tell(farewell, hang_up=True)
+            await wait_until(self.watchers.all_told, FAREWELL_GRACE)
             self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
@@ -452,6 +453,7 @@ class HostCore:
         self.bots.driver.stop()
         self.watchers.end({"type": "end", "reason": reason, "head": chain_of(self.authority).seq})
         await self.ending.tell(reason, expected)
+        await wait_until(self.watchers.all_told, END_GRACE)  # (before a headless host exits)
         self._record(done=True)
         self.result = self.summary(reason)
         self.emit({"type": "finished", **self.result})

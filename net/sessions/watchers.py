@@ -49,6 +49,7 @@ from net.sessions.outbox import Outbox
 from net.trust.entries import TableBody
 from net.trust.host.authority import HostAuthority
 from net.trust.shown import MAX_SEALED
+from net.wire import messages as m
 from net.wire.identity import clean_name
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,9 @@ class WatchPolicy:
 class WatcherLink(Protocol):
     """A watcher's link, as this part uses it (``heartbeat.Link``)."""
     max_backlog: int | None
+
+    @property
+    def closed(self) -> bool: ...
 
     def send(self, msg: dict) -> None: ...
     def reject(self, reason: str) -> None: ...
@@ -101,6 +105,13 @@ NO_PLAY = "You are watching this table: watchers {what}, so your {kind!r} was re
 WHAT = {"action": "do not play", "contribution": "take no part in the deal",
         "mental": "take no part in the deal", "standing": "do not carry the table on",
         "show": "have no hand to show", "tail": "hold no log for the host"}
+
+
+def _send_away(link: WatcherLink, reason: str) -> None:
+    """A watcher sent away: "refused" (not an "error", which a client takes for a dropped
+    link it may come back on), then the link ends."""
+    link.send(m.refused_message(reason))
+    link.finish()
 
 
 class Watchers:
@@ -197,7 +208,7 @@ class Watchers:
         if watcher is None:
             return False
         self.outbox.detach(fp, watcher.link)
-        watcher.link.reject(reason)
+        _send_away(watcher.link, reason)
         self.tell_everyone()
         return True
 
@@ -217,10 +228,16 @@ class Watchers:
             watcher.link.close(reason)
 
     def end(self, message: dict) -> None:
-        """The table ended ("end"): each watcher is told, and its link closes once told."""
+        """The table ended ("end"): each watcher is told. It hangs up once it holds the
+        last entry; the host waits for that, bounded (``all_told``), as it waits for its
+        players' acknowledgements — closing first could reset the connection before the
+        watcher had read the end."""
         for watcher in list(self.here.values()):
             watcher.link.send(message)
-            watcher.link.finish()
+
+    def all_told(self) -> bool:
+        """Whether every watcher told the table ended has hung up."""
+        return all(w.link.closed for w in self.here.values())
 
     # -- what they are sent ---------------------------------------------------------------------
     def publish(self, entries) -> None:
@@ -284,7 +301,7 @@ class Watchers:
                                     f"sent {kind!r}: watchers {what} — refused and sent away"))
         self.here.pop(watcher.fp, None)
         self.outbox.detach(watcher.fp, watcher.link)
-        watcher.link.reject(NO_PLAY.format(what=what, kind=kind))
+        _send_away(watcher.link, NO_PLAY.format(what=what, kind=kind))
         self.tell_everyone()
 
     # -- shown hands ----------------------------------------------------------------------------
