@@ -14,8 +14,10 @@ import asyncio
 import pytest
 
 from net.sessions.guest_session import GuestCore
+from net.sessions.watching import Following
 from net.trust import takeover
 from net.trust.shown import ShownError, unseal
+from net.trust.signing import ACTION_DOMAIN, seal
 from net.trust.values import card_names
 from net.wire import messages as m
 from tests.net.session_kit import PATIENT, Table
@@ -206,3 +208,115 @@ def test_a_watcher_may_not_play(tmp_path):
     events = asyncio.run(main())
     errors = [e["message"] for e in events if e["type"] == "error"]
     assert errors == ["You are watching this table: only its players play."]
+
+
+# -- admission, the host's settings, abuse --------------------------------------------------------
+
+def fatal(events: list[dict]) -> list[str]:
+    return [e["message"] for e in events if e["type"] == "error" and e.get("fatal")]
+
+
+def test_past_the_cap_a_watcher_is_refused_and_the_host_may_remove_one_or_stop_watching(tmp_path, deal):
+    """The cap (1 here) refuses the next with its reason; the host's person removes a
+    watcher (it is told why, the list shrinks); watching turned off sends everyone away
+    and refuses the next. The players' game goes on throughout."""
+    async def main():
+        table = Table(tmp_path, hands=1, guests=1, bots=2, timings=PATIENT,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.05, "max_watchers": 1})
+        await table.host.start()
+        player = table.add_guest(ident("Guest0"), bot_delay=0.05)
+        leo, _, leo_events = watcher(table, "Leo")
+        await until(lambda: [w["name"] for w in player.watch_list["watchers"]] == ["Leo"])
+        maya, _, maya_events = watcher(table, "Maya")
+        await until(lambda: fatal(maya_events), what="Maya refused")
+        table.host.remove_watcher(leo.identity.fingerprint)
+        await until(lambda: fatal(leo_events), what="Leo told he was removed")
+        await until(lambda: player.watch_list["watchers"] == [])
+        ann, _, _ = watcher(table, "Ann")
+        await until(lambda: [w["name"] for w in player.watch_list["watchers"]] == ["Ann"])
+        table.host.set_watching(False)
+        await until(lambda: player.watch_list["watchers"] == [] and not player.watch_list["open"])
+        ben, _, ben_events = watcher(table, "Ben")
+        await until(lambda: fatal(ben_events), what="Ben refused")
+        ann_events = table.guest_events[table.guests.index(ann)]
+        try:
+            summaries = await table.finish(timeout=120)
+        finally:
+            await table.close()
+        return summaries[0], maya_events, leo_events, ann_events, ben_events
+
+    summary, maya_events, leo_events, ann_events, ben_events = asyncio.run(main())
+    assert summary["alerts"] == [] and summary["hands_verified"] == 1, summary
+    assert "already has 1 watchers" in fatal(maya_events)[0]
+    assert "asked you to stop watching" in fatal(leo_events)[0]
+    assert "turned watching off" in fatal(ann_events)[0]
+    assert "turned watching off" in fatal(ben_events)[0]
+
+
+def test_a_watcher_that_sends_a_move_is_refused_named_and_sent_away(tmp_path, deal):
+    """A tampered watcher's client sends a signed move: the host refuses it, names the
+    watcher to its person and sends it away; the players' game goes on."""
+    async def main():
+        table = Table(tmp_path, hands=1, guests=1, bots=2, timings=PATIENT,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.05})
+        await table.host.start()
+        player = table.add_guest(ident("Guest0"), bot_delay=0.05)
+        leo, _, leo_events = watcher(table, "Leo")
+        await until(lambda: [w["name"] for w in player.watch_list["watchers"]] == ["Leo"]
+                    and leo.replica is not None and leo.replica.seq >= 1)
+        r = leo.replica
+        body = m.action_body(r.table, 0, r.seq, r.log[-1].hash, {"bid": 100})
+        leo.link.send(m.action_message(seal(leo.identity, ACTION_DOMAIN, body)))
+        await until(lambda: fatal(leo_events), what="Leo sent away")
+        await until(lambda: player.watch_list["watchers"] == [])
+        try:
+            summaries = await table.finish(timeout=120)
+        finally:
+            await table.close()
+        return summaries[0], leo_events, table.host_events
+
+    summary, leo_events, host_events = asyncio.run(main())
+    assert summary["alerts"] == [] and summary["hands_verified"] == 1, summary
+    assert "your 'action' was refused" in fatal(leo_events)[0]
+    named = [e["detail"] for e in host_events if e["type"] == "connection" and e.get("state") == "refused"]
+    assert any("Leo" in d and "a watcher" in d and "'action'" in d for d in named), named
+
+
+def test_a_watcher_follows_the_table_carried_on_and_sees_only_the_public_view_there(tmp_path, deal):
+    """The host goes for good mid-hand; a player carries the table on. The watcher (who
+    does not count towards the takeover and never hosts) finds the new host through the
+    players' standbys, checks its takeover entry, rejoins as a watcher and sees the public
+    view at every entry from either host, to the end."""
+    async def main():
+        table = Table(tmp_path, game="rook", hands=2, guests=0, timings=PATIENT,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        await table.start()
+        guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.01)
+                  for i in range(3)]
+        leo, seen, events = watcher(table, "Leo")
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 5)
+        await until(lambda: all(len(g.succession.roster) == 3 for g in guests)
+                    and len(leo.succession.roster) == 3, what="every standby known")
+        departed = table.host.authority
+        await table.host.stop()  # no farewell, never back
+        heir = min(guests, key=lambda g: g.replica.seat)
+        summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 180)
+        return departed, heir, leo, seen, events, summaries
+
+    departed, heir, leo, seen, events, summaries = asyncio.run(main())
+    new_host = heir.succession.host
+    assert new_host is not None and isinstance(leo.succession, Following)  # it never hosts
+    summary = summaries[-1]
+    assert summary["alerts"] == [] and summary["seat"] is None, summary
+    assert summary["ended"] is not None and summary["head"] == new_host.authority.chain.seq, summary
+    assert [s.hash for s in leo.replica.log] == [s.hash for s in new_host.authority.log]
+    assert any(e["type"] == "takeover" and e["stage"] == "following" for e in events)
+    archives = [departed.archive, new_host.authority.archive]
+    entries = seen.entries()
+    assert entries and any(msg["entry"]["entry"]["seq"] > len(departed.log) for msg in entries)
+    for message in entries:
+        seq = message["entry"]["entry"]["seq"]
+        [archive] = [a for a in archives if seq < len(a.log) and a.log[seq].wire == message["entry"]][:1]
+        assert message["public"] == archive.publics.get(seq)
+        assert message["private"] == {"view": None, "action": None}
+    assert takeover.KIND in [s.kind for s in leo.replica.log]
