@@ -598,7 +598,7 @@ class GuestCore:
             if msg["type"] == m.ERROR:
                 # Turned away before taking a seat (the table is full, or closing).
                 self.errors.append(msg["reason"])
-                self._turned_away(f"The host turned you away: {msg['reason']}.")
+                self._turned_away(f"The host turned you away: {msg['reason'].rstrip('.')}.")
                 return
             self._linked.reject("entries before 'joined'")
             return

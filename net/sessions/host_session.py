@@ -493,7 +493,7 @@ class HostCore:
         link = Link(conn, self.timings, lambda msg: self.receive(fp, holder[0], msg),
                     position=lambda: self._announced(fp, holder[0]),
                     head=lambda: self._announced_head(fp, holder[0]),
-                    on_hb=lambda seq, head: self.outbox.on_ack(fp, holder[0], seq))
+                    on_hb=lambda seq, head: self._outbox_of(fp, holder[0]).on_ack(fp, holder[0], seq))
         holder.append(link)
         if first["type"] == "join" and first.get("watch") and self.is_open:
             self.watchers.join(fp, conn.peer_key, conn.peer_name, link, first)
@@ -525,7 +525,11 @@ class HostCore:
         (-1: none yet). Never more: a peer told of an entry it was not sent takes the host
         for one withholding it — and a link may be held before its log is sent (while a
         restarted host, or a player that carried the table on, waits for the others)."""
-        return self.outbox.sent_on(fp, link)
+        return self._outbox_of(fp, link).sent_on(fp, link)
+
+    def _outbox_of(self, fp: str, link) -> Outbox:
+        """The outbox ``link`` is sent by: the watchers' own for a watcher's, else the players'."""
+        return self.watchers.outbox if self.watchers.holds(fp, link) else self.outbox
 
     def _announced_head(self, fp: str, link) -> bytes | None:
         seq = self._announced(fp, link)

@@ -113,9 +113,17 @@ def test_everyone_is_told_who_watches_and_a_watcher_that_leaves_is_gone_from_the
         await table.host.start()
         table.add_guest(ident("Guest0"), bot_delay=0.05)
         leo, _, _ = watcher(table, "Leo")
+        heads: list[int] = []  # what the host's heartbeats told Leo it sent him
+        told = leo._on_host_head
+        leo._on_host_head = lambda link, seq, head: (heads.append(seq), told(link, seq, head))  # type: ignore[method-assign]
         maya, _, _ = watcher(table, "Maya")
         player = table.guests[0]
         await until(lambda: [w["name"] for w in player.watch_list["watchers"]] == ["Leo", "Maya"])
+        # a watcher's heartbeats acknowledge what it verified, and the host's tell it its head
+        watchers = table.host.watchers
+        await until(lambda: watchers.outbox.acked(leo.identity.fingerprint) >= 1
+                    and heads and max(heads) >= 1,
+                    what=lambda: f"Leo's acknowledgement ({watchers.outbox.acked(leo.identity.fingerprint)})")
         await maya.stop()
         await until(lambda: [w["name"] for w in player.watch_list["watchers"]] == ["Leo"])
         lists = [e for e in table.host_events if e["type"] == "watchers"]
