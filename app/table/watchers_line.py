@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton
 
 
 def watching_text(event: dict, shown: dict[int, str]) -> str:
@@ -42,10 +42,10 @@ class WatchersLine(QFrame):
         self.label = QLabel()
         self.label.setObjectName("watchingLabel")
         row.addWidget(self.label, 1)
-        self.button = QToolButton()
+        self.button = QPushButton("Watchers")  # (a push button: the theme's secondary look)
         self.button.setObjectName("watchersMenu")
-        self.button.setText("Watchers")
-        self.button.setPopupMode(QToolButton.InstantPopup)
+        self.button.setProperty("role", "secondary")
+        self.button.setProperty("compact", True)
         self.button.setToolTip("Show your cards to someone watching")
         self.button.setFocusPolicy(Qt.TabFocus)
         self.menu = QMenu(self.button)
@@ -87,7 +87,9 @@ class WatchersLine(QFrame):
         self.label.setText(text)
         self._fill_menu()
         self.button.setVisible(not self.menu.isEmpty())
-        self.setVisible(bool(text) or not self.menu.isEmpty())
+        # Only while someone watches: the table's room is the cards' (the host's settings
+        # then too; before, watching is on with its cap, and a code comes from the CLI).
+        self.setVisible(bool(text))
 
     def _fill_menu(self) -> None:
         self.menu.clear()
@@ -109,7 +111,7 @@ class WatchersLine(QFrame):
                 remove.setObjectName(f"remove-{fp}")
                 remove.triggered.connect(lambda _=False, fp=fp: session.remove_watcher(fp))
                 self.menu.addAction(remove)
-        if self.is_host:
+        if self.is_host and callable(getattr(session, "set_watching", None)):
             self.menu.addSeparator()
             if callable(getattr(session, "invite_watcher", None)):
                 invite = QAction("Invite a watcher from another house…", self.menu)

@@ -166,7 +166,8 @@ class GuestView:
         part says (between hands, the last hand's; before the first, the seeded deal)."""
         deal = self.replica.deal
         if deal is not NO_DEAL:
-            self._deal = deal_kind(deal.PRIVATE, deal.held_by_host)
+            # (a watcher is no party of the deal either, and has no cards the host holds)
+            self._deal = deal_kind(deal.PRIVATE, deal.held_by_host and not self._watching())
         return self._deal
 
     def hint(self) -> None:

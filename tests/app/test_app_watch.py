@@ -51,6 +51,11 @@ def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, wi
     qt_until(qtbot, lambda: table.watchers_line.isVisible()
              and "You are watching" in table.watchers_line.label.text())
     assert table.data.watching and table.hand.cards == [] and not table.decision.isVisible()
+    # the lock: the deal's own kind, as the host's seat sees it — never "held by the host"
+    # (a watcher has no cards at all). (With no other person seated, the host deals seeded.)
+    def hosts_deal():
+        return [e["deal"] for e in host.on_event.events if e.get("type") == "state"][-1]
+    qt_until(qtbot, lambda: table.data.deal == hosts_deal() and table.hand.cards == [])
     assert not table.watchers_line.button.isVisible()  # nothing for a watcher to do there
     qt_until(qtbot, lambda: any(e.get("type") == "watchers" and [w["name"] for w in e["watchers"]]
                                 for e in host.on_event.events))
@@ -80,6 +85,8 @@ def test_grandma_shows_her_cards_to_a_watcher_who_sees_them_and_cannot_play(qtbo
     qt_until(qtbot, lambda: table.hand.cards and "Grandma is showing you" in table.watchers_line.label.text(),
              timeout=30000)
     assert table.data.watching and not table.decision.isVisible()
+    assert table.data.deal == ("private" if deal else "seeded")  # (a person seated: her deal's kind)
+    assert not table.status.text().startswith("Your turn")  # her turn, not the watcher's
     table._act({"play": table.hand.cards[0]})  # a coach's click: refused here, nothing sent
     assert "You are watching" in table.status.text()
     grandma.show_hand(me, False)
