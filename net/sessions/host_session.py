@@ -20,6 +20,7 @@ it, each with its own tests:
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
+* ``talk.HostTalk``: table talk, checked and relayed beside the log (never in it);
 * ``deal_watch.DealWatch``: a deal waiting for a player's client (a shuffle, a deal
   message, a player gone whose cards only its client can open) goes on without it at
   the deadline (a shuffle skipped; under the mental deal, the deal restarted without it,
@@ -78,6 +79,7 @@ from net.sessions.roster import Roster
 from net.sessions.showing import ShowingHand
 from net.sessions.watchers import WatchPolicy, Watchers
 from net.sessions.takeback import Takeback
+from net.sessions.talk import TALK_MESSAGES, HostTalk, speakers
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import reports, takeover
@@ -255,6 +257,13 @@ class HostCore:
                                     self.takeback, emit=self.emit, apply=self.apply,
                                     is_open=lambda: self.is_open)
         self.ending = Ending(lambda: self.authority, self.outbox, self.arrivals.joined_message)
+        self.talk = HostTalk(self.identity, self._talking_table,
+                             speakers(lambda: self.authority.seats, lambda: self.key,
+                                      lambda: self.identity.name),
+                             people=lambda: [info.key for info in self.authority.seats.values()
+                                             if info.kind == "human"],
+                             links=lambda: self.outbox.links.values(), emit=self.emit,
+                             timeout=self.timings.timeout)
         # invitations from other houses, their ways back
         self.houses = HostHouses(self.identity, self.files.dir, listen=self.listen,
                                  authority=lambda: self.authority,
@@ -419,6 +428,10 @@ class HostCore:
         await self.stop()
         return True
 
+    def _talking_table(self) -> str | None:
+        """The table talk is bound to (None before it has opened, or once it has ended)."""
+        return self._authority.table if self._authority is not None and self.is_open else None
+
     def _taken_back(self, grace: float) -> None:
         """The entries the disk lost are back (``takeback``): the peers still away get what
         is left of the restart ``grace``, and the table goes on."""
@@ -508,6 +521,8 @@ class HostCore:
                 self.watchers.tell(link)  # (who watches: a player may show them its hand)
             if self.roster.joined(self.authority.seat_of(fp), link, first):
                 self.settled()  # (a player who may be handed the table)
+            if self.outbox.holds(fp, link):
+                self.talk.welcome(link)  # the host's mutes in force
         reason = await link.run()
         if not self.watchers.ended(fp, link):
             self.arrivals.ended(fp, link, reason)
@@ -553,6 +568,9 @@ class HostCore:
         handler = self.peer_messages.get(msg["type"])
         if handler is not None:  # the sessions' own (a report, a shown hand), not the trust layer's
             handler(fp, msg)
+            return
+        if msg["type"] in TALK_MESSAGES:  # table talk: beside the log, never in it
+            self.talk.heard(link.conn.peer_key, link, msg)
             return
         if self.takeback.active:
             self.takeback.message(fp, link, msg)

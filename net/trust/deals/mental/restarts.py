@@ -9,8 +9,9 @@ checked here, on what this peer knows (``EndedHand``):
   way every dropped seat away (its ``drop`` logged), and each dropped party having held
   the deal up for the contribution deadline on this peer's own clock (``RestartWatch``:
   gone that long, or owing a message while the deal did not move for that long);
-* "cheat" (a log written before protocol 8, read in a catch-up sync: a player's proven
-  cheat now forfeits the hand, ``forfeits``): only the party this peer itself proves
+* "cheat" (a log written before protocol 8, read in a catch-up sync, its table entry
+  saying no later protocol — ``MentalPeer`` names the host for any other: a player's
+  proven cheat now forfeits the hand, ``forfeits``): only the party this peer itself proves
   broke a rule (``forfeits.proven``). A peer that is no party of the deal takes the
   host's word, as it takes its score.
 
