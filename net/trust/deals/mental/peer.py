@@ -118,7 +118,7 @@ class MentalPeer(PeerDeal):
         self.hand = CheckedHand(entry.seq)
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
         self.restarts = RestartWatch(t.deadline, t.slack)
-        self.restarts.deal_moved(t.clock(), t.live())
+        self.restarts.deal_moved(t.arrived(), t.live())
         self._final = None  # the hand on the verified deal (or forfeited), from hand_end to the reveal
         self._forfeit: bool | None = None  # a forfeit checked: whether on the true deal
         self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
@@ -157,7 +157,7 @@ class MentalPeer(PeerDeal):
 
         def commit():
             self.progress.follow(party, signed["body"])
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
             self._sends.extend(sends)
             self.cheat = found
         return commit
@@ -178,7 +178,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self._sends.extend(sends)
             self.cheat = found
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def _on_mental_restart(self, body: MentalRestartBody, entry, message):
@@ -210,7 +210,7 @@ class MentalPeer(PeerDeal):
             if silent:
                 self.restarts.silenced.add(entry.seq)
             self.progress = Progress(len(record["parties"]))
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
             self.round.dealt = False
             self.hand = CheckedHand(entry.seq)
             self._sends.extend(sends)
@@ -256,7 +256,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.round.dealt = True
             self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
@@ -358,7 +358,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def binding(self, entry):
@@ -600,7 +600,7 @@ class MentalPeer(PeerDeal):
 
     # -- the deal's deadlines ---------------------------------------------------------------------
     def on_dropped(self, seat: int) -> None:
-        self.restarts.dropped(seat, self.t.clock(), self.t.live())
+        self.restarts.dropped(seat, self.t.arrived(), self.t.live())
 
     def rejoined(self, seat: int) -> None:
         self.restarts.rejoined(seat)
