@@ -315,7 +315,7 @@ class DealBody(HandBody):
 class MentalDealBody(HandBody):
     """A deal begins: who shuffles and holds which seats' cards (``parties``: each
     ``{"key", "seats"}``); ``attempt`` only after a restart of the same hand; ``proven``:
-    every shuffle carries its proof (always, since protocol 13; absent in an older log)."""
+    every shuffle carries its proof (always, since protocol 14; absent in an older log)."""
 
     parties: list[dict]
     attempt: int = omitted(0)

@@ -398,7 +398,7 @@ def holding_back(replica) -> list:
 
 def test_a_forfeit_ends_the_hand_at_the_logs_point_whatever_a_slow_client_held_back(monkeypatch):
     """Seat 3's shuffle deals seats 1 and 2 the same card (its proof taken unchecked, as if
-    it had passed wrongly: since protocol 13 a copying shuffle is refused before any card is
+    it had passed wrongly: since protocol 14 a copying shuffle is refused before any card is
     dealt, and an audit is what is left for such a flaw). One of them plays it after the
     other has played to the trick; the other holder sees the card twice, holds back the
     move (it is no proof against its player) and asks for an audit — but its link is slow,

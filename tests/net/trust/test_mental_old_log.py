@@ -1,7 +1,7 @@
 """A log written before protocol 4 still reads: a whole Rook hand under the mental-poker
 deal as protocol 3 logged it — each played card's proof a ``mental`` entry of its own
 (an envelope signed with its party's key) just before the move, and its shuffles with no
-proof (before protocol 13) — restored by today's host and checked by today's replicas,
+proof (before protocol 14) — restored by today's host and checked by today's replicas,
 which publish no decryption share of a deal whose shuffles are not proven.
 
 ``data/protocol3-mental-rook-hand.msgpack`` is the host's persisted records

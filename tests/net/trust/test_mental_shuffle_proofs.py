@@ -135,7 +135,7 @@ def test_a_client_reading_the_log_again_checks_every_shuffle():
 
 def test_a_deal_without_proofs_after_proven_ones_names_the_host():
     """A host that logs a deal without ``proven`` (its shuffles then unproven, as in a log
-    from before protocol 13) after the table's deals have had them: every replica names it."""
+    from before protocol 14) after the table's deals have had them: every replica names it."""
     table = MentalTrustTable()
     table.start()
     table.play_hand()

@@ -22,7 +22,7 @@ process and reads the log again, or a player that carries the table on and check
 log as the host, meets the same proofs again (an app runs one client; a test runs the
 host and its guests in one process). A proof that fails is never remembered.
 
-A deal logged before shuffles were proven (protocol 12 and earlier: ``proven`` false) has
+A deal logged before shuffles were proven (protocol 13 and earlier: ``proven`` false) has
 no proofs to check; its shuffles are checked only at the hand's end, when every party's
 seed is revealed (``record``), and a party publishes no decryption share of it.
 """

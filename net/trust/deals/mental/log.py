@@ -152,7 +152,7 @@ def dealt_privately(log) -> bool | None:
 
 def dealt_proven(log) -> bool:
     """Whether any deal in ``log`` had its shuffles proven: every later one must too (a
-    deal without proofs is one logged before protocol 13, whose shares no client
+    deal without proofs is one logged before protocol 14, whose shares no client
     publishes: ``chain``)."""
     return any(isinstance(signed.content, MentalDealBody) and signed.content.proven
                for signed in log if signed.kind == DEAL)

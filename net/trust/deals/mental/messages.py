@@ -9,7 +9,7 @@ Sizes (msgpack, measured for Rook: tests/net/trust/mental/test_machine.py):
 | type | fields | bytes |
 |---|---|---|
 | ``mental-key`` | ``key`` (32), ``proof`` (64) | 142 |
-| ``mental-shuffle`` | ``deck`` (64 per card), ``proof`` (96 per card + 352; none in a log from before protocol 13) | 160·N + 405 |
+| ``mental-shuffle`` | ``deck`` (64 per card), ``proof`` (96 per card + 352; none in a log from before protocol 14) | 160·N + 405 |
 | ``mental-shares`` | ``batches``: [{``to`` (party or nil = everyone), ``positions``, ``shares`` (32 each), ``proof`` (64)}] | 33·n + 98 a batch of n, + 44 |
 | ``mental-play`` | ``seat``, ``position``, ``share`` (32) and ``proof`` (64), or nil for a face-up card (in the sessions: inside the move that plays it) | 161 (63) |
 | ``mental-show`` | ``seat``, ``positions``, ``shares`` (32 each), ``proof`` (64) | 561 for a 13-card hand |
@@ -59,7 +59,7 @@ def make(kind: str, hand: int, attempt: int, **fields) -> dict:
 
 def check(message: object, sender: int, deck_size: int, proven: bool = True) -> dict:
     """The message if it is well formed; BadMessage (naming ``sender``) if not. A shuffle
-    of a ``proven`` deal carries its proof; one logged before protocol 13 none."""
+    of a ``proven`` deal carries its proof; one logged before protocol 14 none."""
     def bad(why: str) -> NoReturn:
         raise BadMessage(why, sender)
 

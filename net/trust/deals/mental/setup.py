@@ -38,7 +38,7 @@ class DealSetup:
     # Rook: a hand that must be redealt (no point card); None where there is no such rule.
     needs_redeal: Callable[[list[int]], bool] | None = field(default=None, compare=False)
     # Every shuffle comes with its proof (``shuffle_proof``), checked before any share is
-    # published; False only for a deal a log from before protocol 13 holds (``chain``).
+    # published; False only for a deal a log from before protocol 14 holds (``chain``).
     proven: bool = True
 
     def __post_init__(self):
