@@ -74,7 +74,7 @@ def hand_value(hand: int) -> int:
 # -- bidding, raise, ack -------------------------------------------------------------------
 def decide_bid(ctx: Context) -> Decision:
     view, seat = ctx.view, ctx.seat
-    value = hand_value(ctx.know.hand) if ctx.level != "hard" else simulated_value(ctx)
+    value = simulated_value(ctx) if ctx.searches else hand_value(ctx.know.hand)
     if ctx.level == "easy":
         value -= 15  # cautious
     limit = min(MAX_BID, value - value % BID_STEP)
@@ -93,7 +93,7 @@ def decide_bid(ctx: Context) -> Decision:
 
 def decide_raise(ctx: Context) -> Decision:
     contract = ctx.view["contract"]["amount"]
-    if ctx.level == "hard":
+    if ctx.searches:
         value = simulated_value(ctx)
         target = value - value % BID_STEP  # already a cautious figure
     else:
@@ -159,7 +159,7 @@ def plan_bury(hand: int, level: str, colour: int | None = None) -> tuple[tuple, 
 
 
 def decide_bury(ctx: Context) -> Decision:
-    if ctx.level == "hard":
+    if ctx.searches:
         return hard_bury(ctx)
     cards, colour = plan_bury(ctx.know.hand, ctx.level)
     action = ctx.game.action_from_json({"seat": ctx.seat, "bury": [ctx.name(c) for c in cards],
@@ -325,7 +325,7 @@ def decide_play(ctx: Context) -> Decision:
     bidder = ctx.view["contract"]["bidder"]
     if ctx.level == "easy":
         card, why = easy_card(ctx.state, ctx.seat)
-    elif ctx.level == "hard":
+    elif ctx.searches:
         return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
         card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), bidder)

@@ -96,7 +96,7 @@ def hand_value(hand: int, kitty: bool) -> float:
 # -- bidding --------------------------------------------------------------------------------
 def decide_bid(ctx: Context) -> Decision:
     view, seat = ctx.view, ctx.seat
-    if ctx.level == "hard":
+    if ctx.searches:
         value = simulated_value(ctx)
     else:
         value = hand_value(ctx.know.hand, view.get("spare_rule") == "kitty")
@@ -153,7 +153,7 @@ def decide_discard(ctx: Context) -> Decision:
 
 def decide_trump(ctx: Context) -> Decision:
     hand = ctx.know.hand
-    if ctx.level == "hard":
+    if ctx.searches:
         return hard_trump(ctx)
     if ctx.level == "easy":
         suit = max((s for s in SUITS if s), key=lambda s: ((hand & SUIT_MASK[s]).bit_count(), s))
@@ -301,7 +301,7 @@ def easy_card(state, seat: int):
 def decide_play(ctx: Context) -> Decision:
     if ctx.level == "easy":
         card, why = easy_card(ctx.state, ctx.seat)
-    elif ctx.level == "hard":
+    elif ctx.searches:
         return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
         card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), ctx.view["bidder"])
