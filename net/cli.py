@@ -133,13 +133,20 @@ def start_up_done() -> None:
     gc.freeze()
 
 
+def host_levels(args) -> tuple[dict[int, str], str]:
+    """The host's bot seats with their level (``--bot``, else easy), and the level its
+    own seat and a stand-in for a dropped player play at (``--bot``, else normal)."""
+    bots = {seat: args.bot_level or "easy" for seat in range(1, 1 + args.bots)}
+    return bots, args.bot_level or "normal"
+
+
 async def run_host(args) -> int:
     from net.sessions.host_session import HostCore, HostOptions
     from net.wire.identity import load_identity
     state_dir = state_dir_for(args.state_dir, "host")
     identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
     interfaces, bind = _host_network(args)
-    bots = {seat: args.bot_level or "easy" for seat in range(1, 1 + args.bots)}
+    bots, stand_in_level = host_levels(args)
     printer = _printer(args.verbose)
 
     def out(event: Event) -> None:
@@ -154,7 +161,7 @@ async def run_host(args) -> int:
                                         timings=_timings(args), bots=bots, you=0, autoplay=True,
                                         auto_start=True, hands=args.hands,
                                         stand_in_after=args.stand_in,
-                                        stand_in_level=args.bot_level or "normal",
+                                        stand_in_level=stand_in_level,
                                         readmit_names=args.readmit_names, bot_delay=args.delay,
                                         restart_grace=args.restart_grace, resume=args.resume,
                                         mental_deal=args.mental_deal))

@@ -8,8 +8,9 @@ deals and the best average kept. The expert differs in three ways:
 * it samples more of them (the title's ``EXPERT_PLAY_BUDGET``);
 * it plays as a partner should (``Manners``): it does not overtrump a partner who is
   taking the trick, and it leads the suit its partner bid (the trump the partner
-  named), unless the search finds the other card better by more than the title's
-  ``reason`` — a margin in the title's own points, so a real gain still wins.
+  named, while the opponents may still hold trumps), unless the search finds another
+  card better by more than the title's reason — a margin in the title's own points, so
+  a real gain still wins.
 
 Every choice is a pure function of the view and the seed, as at every level.
 """
@@ -28,11 +29,14 @@ MAX_SAMPLES = 240
 
 
 class Manners(NamedTuple):
-    """What a partner's manners need of a title, for one decision."""
+    """What a partner's manners need of a title, for one decision. The reasons are how
+    much better (in the title's points, on average) another card must score to be
+    played instead."""
 
     overtrumps: Callable[[int], bool]  # card -> it would overtrump a partner taking the trick
     partner_suit: Callable[[int], bool]  # card -> a lead of the suit the partner bid
-    reason: float  # how much better (in the title's points) another card must score
+    reason: float  # to overtrump all the same
+    lead_reason: float  # to lead another suit all the same
 
 
 class Scored(NamedTuple):
@@ -73,7 +77,7 @@ def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
         suit = [s for s in scored if manners.partner_suit(s.action.value)]
         if suit:
             lead = max(suit, key=lambda s: s.mean)
-            if best.mean - lead.mean <= manners.reason:
+            if best.mean - lead.mean <= manners.lead_reason:
                 return lead, "lead the trump partner named"
     return best, ""
 

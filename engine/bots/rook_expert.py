@@ -15,7 +15,8 @@ and a partner's manners.
 * **Card play**: ``expert.play`` with ``EXPERT_PLAY_BUDGET`` and Rook's manners: no
   trump over a partner whose card takes the trick (unless it gains more than
   ``REASON`` points), and the partner's trump colour led when the partner is the
-  bidder — Rook's "bid suit" is the trump colour the bidder names.
+  bidder and the opponents may still hold trump (unless another lead gains more than
+  ``LEAD_REASON``) — Rook's "bid suit" is the trump colour the bidder names.
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ from .search import partnership_margin
 EXPERT_PLAY_BUDGET = 30000  # simulated plays per card decision (see search)
 BID_SAMPLES = 48  # likely deals per bid or raise, each played out twice
 BURY_SAMPLES = 32  # likely deals per colour at the bury
-REASON = 8  # points: what a card must gain to overrule a partner's manners
+# Points (on average) a card must gain to overrule a partner's manners: to overtrump a
+# partner taking the trick, to lead another suit than the trump the partner named
+REASON = 8
+LEAD_REASON = 20
 TOTAL = sum(POINTS)  # 180 points in every hand
 
 # Inference: how sharply the other seats' choices are read (see likelihood)
@@ -207,8 +211,10 @@ def manners(ctx: Context) -> expert.Manners:
     partner = (seat + 2) % 4
     best = trick.best
     taking = best is not None and trick.winner == partner and (
-        not trick.later or trick.safe(best, ctx.know.holdings()))
-    partner_bid = state.bidder == partner and trick.best is None
+        not trick.later or trick.safe(best, holdings))
+    holdings = ctx.know.holdings()
+    opponents_trumps = any(holdings[s] & trump for s in ((seat + 1) % 4, (seat + 3) % 4))
+    partner_bid = state.bidder == partner and trick.best is None and opponents_trumps
 
     def overtrumps(card: int) -> bool:
         return taking and bool(trump >> card & 1) and trick.wins(card)
@@ -216,7 +222,7 @@ def manners(ctx: Context) -> expert.Manners:
     def partner_suit(card: int) -> bool:
         return partner_bid and bool(trump >> card & 1)
 
-    return expert.Manners(overtrumps, partner_suit, REASON)
+    return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
 
 
 def decide_play(ctx: Context) -> Decision:

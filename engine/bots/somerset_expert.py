@@ -12,7 +12,9 @@ score, the kitty and trump chosen together, and a partner's manners.
   would make for that trump, played out on likely deals; the best pair is discarded,
   and the trump is then chosen the same way with the hand as it is.
 * **Card play**: ``expert.play`` with Somerset's manners: no trump over a partner who
-  is taking the trick, and the partner's trump led when the partner is the bidder —
+  is taking the trick, and the partner's trump led when the partner is the bidder and
+  the opponents may still hold trumps (each unless the search finds another card
+  better by more than ``REASON`` or ``LEAD_REASON`` points) —
   Somerset's "bid suit" is the trump the bidder names (under No Trump there is none;
   under 0 it is the 0/0 with the S/S).
 """
@@ -34,7 +36,10 @@ EXPERT_PLAY_BUDGET = 16000  # simulated plays per card decision (see search)
 BID_SAMPLES = 40  # likely deals per bid, each played out twice
 TRUMP_SAMPLES = 24  # likely deals per trump (and per discard)
 TRUMP_CHOICES = 4  # the most promising trumps by estimate are played out
-REASON = 1.0  # points: what a card must gain to overrule a partner's manners
+# Points (on average) a card must gain to overrule a partner's manners: to overtrump a
+# partner taking the trick, to lead another suit than the trump the partner named
+REASON = 1.0
+LEAD_REASON = 4.0
 
 BID_SCALE = 1.5  # points of hand_value that make a bid one e-fold likelier
 TRUMP_SHARPNESS = 1.2  # per estimated trick short of the best trump
@@ -206,10 +211,12 @@ def manners(ctx: Context) -> expert.Manners:
     state, seat = ctx.state, ctx.seat
     partner = (seat + 2) % 4
     trumps = state.table.trumps
-    play = Play(state, seat, ctx.know.holdings(), False)
+    holdings = ctx.know.holdings()
+    play = Play(state, seat, holdings, False)
     taking = bool(state.trick) and state.winning_seat == partner and (
         not play.later or _partner_safe(play))
-    partner_bid = not state.trick and state.bidder == partner
+    opponents_trumps = any(holdings[s] & trumps for s in ((seat + 1) % 4, (seat + 3) % 4))
+    partner_bid = not state.trick and state.bidder == partner and opponents_trumps
 
     def overtrumps(card: int) -> bool:
         return taking and bool(trumps >> card & 1) and state.winner_if(((seat, card),)) == seat
@@ -217,7 +224,7 @@ def manners(ctx: Context) -> expert.Manners:
     def partner_suit(card: int) -> bool:
         return partner_bid and bool(trumps >> card & 1)
 
-    return expert.Manners(overtrumps, partner_suit, REASON)
+    return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
 
 
 def decide_play(ctx: Context) -> Decision:
