@@ -209,12 +209,12 @@ def manners(ctx: Context) -> expert.Manners:
     trick = Trick(state, seat)
     trump = trick.trump
     partner = (seat + 2) % 4
+    holdings = ctx.know.holdings()
     best = trick.best
     taking = best is not None and trick.winner == partner and (
         not trick.later or trick.safe(best, holdings))
-    holdings = ctx.know.holdings()
     opponents_trumps = any(holdings[s] & trump for s in ((seat + 1) % 4, (seat + 3) % 4))
-    partner_bid = state.bidder == partner and trick.best is None and opponents_trumps
+    partner_bid = state.bidder == partner and best is None and opponents_trumps
 
     def overtrumps(card: int) -> bool:
         return taking and bool(trump >> card & 1) and trick.wins(card)
