@@ -291,15 +291,15 @@ def follow(trick: Trick, cards: list[int], possible: list[int], seat: int):
             return card, f"play {DECK.names[card]}: partner is taking the trick, so add points"
         card = min(cards, key=lambda c: (cost(c, trump), c))
         return card, f"play {DECK.names[card]}: partner is taking the trick"
-    winners = [c for c in cards if trick.wins(c)]
-    sure = [c for c in winners if last or trick.safe(c, possible)]
-    if sure:
-        card = min(sure, key=lambda c: (cost(c, trump), c))
+    winners = sorted((c for c in cards if trick.wins(c)), key=lambda c: (cost(c, trump), c))
+    # The cheapest winner nobody left can beat (asked in order of cost: the first will do).
+    sure = next((c for c in winners if last or trick.safe(c, possible)), None)
+    if sure is not None:
         # Over a partner who might yet be beaten, only when the trick is worth it.
-        if not partner_winning or trick.points >= 10 or cost(card, trump) < 30:
-            return card, f"play {DECK.names[card]}: it takes the trick and nobody left can beat it"
+        if not partner_winning or trick.points >= 10 or cost(sure, trump) < 30:
+            return sure, f"play {DECK.names[sure]}: it takes the trick and nobody left can beat it"
     if winners and not partner_winning and trick.points >= 10:
-        card = min(winners, key=lambda c: (cost(c, trump), c))
+        card = winners[0]
         return card, f"play {DECK.names[card]}: worth a try for {trick.points} points"
     card = min(cards, key=lambda c: (cost(c, trump), c))
     return card, f"play {DECK.names[card]}: the cheapest card, the trick is not ours"

@@ -240,9 +240,10 @@ def lead(play: Play, cards: list[int], bidder: int):
         held = mine & SUIT_MASK[suit] & ~trumps
         if held:
             tops.append(held.bit_length() - 1)
-    winners = [c for c in tops if c != ROVER and play.safe(c)]
-    if winners:
-        card = max(winners, key=lambda c: (POINTS[c], RANK[c], -c))
+    # The best top card nobody can beat (asked best first: the first will do)
+    tops.sort(key=lambda c: (POINTS[c], RANK[c], -c), reverse=True)
+    card = next((c for c in tops if c != ROVER and play.safe(c)), None)
+    if card is not None:
         return card, f"lead {DECK.names[card]}: nobody can beat it"
     partner = (seat + 2) % 4
     for suit in SUITS:
@@ -266,14 +267,15 @@ def follow(play: Play, cards: list[int]):
             return card, f"play {DECK.names[card]}: partner is taking the trick, so add count"
         card = min(cards, key=lambda c: (cost(c, table), c))
         return card, f"play {DECK.names[card]}: partner is taking the trick"
-    winners = [c for c in cards if state.winner_if(((seat, c),)) == seat]
-    sure = [c for c in winners if last or play.safe(c)]
-    if sure:
-        card = min(sure, key=lambda c: (cost(c, table), c))
-        if not partner_winning or points >= 3 or cost(card, table) < 8:
-            return card, f"play {DECK.names[card]}: it takes the trick and nobody left can beat it"
+    winners = sorted((c for c in cards if state.winner_if(((seat, c),)) == seat),
+                     key=lambda c: (cost(c, table), c))
+    # The cheapest winner nobody left can beat (asked in order of cost: the first will do).
+    sure = next((c for c in winners if last or play.safe(c)), None)
+    if sure is not None:
+        if not partner_winning or points >= 3 or cost(sure, table) < 8:
+            return sure, f"play {DECK.names[sure]}: it takes the trick and nobody left can beat it"
     if winners and not partner_winning and points >= 3:
-        card = min(winners, key=lambda c: (cost(c, table), c))
+        card = winners[0]
         return card, f"play {DECK.names[card]}: worth a try for {points} points"
     card = min(cards, key=lambda c: (cost(c, table), c))
     return card, f"play {DECK.names[card]}: the cheapest card, the trick is not ours"
