@@ -261,7 +261,7 @@ def follow(play: Play, cards: list[int]):
     partner_winning = (winner - seat) % 2 == 0
     points = trick_points(state)
     last = not play.later
-    if partner_winning and (last or _partner_safe(play)):
+    if partner_winning and (last or partner_safe(play)):
         card = max(cards, key=lambda c: (3 * POINTS[c] - (cost(c, table) - 4 * POINTS[c]) / 2, -c))
         if POINTS[card]:
             return card, f"play {DECK.names[card]}: partner is taking the trick, so add count"
@@ -281,7 +281,7 @@ def follow(play: Play, cards: list[int]):
     return card, f"play {DECK.names[card]}: the cheapest card, the trick is not ours"
 
 
-def _partner_safe(play: Play) -> bool:
+def partner_safe(play: Play) -> bool:
     """The card now winning (partner's) cannot be beaten by an opponent still to play."""
     return not any(play.can_take(other) for other in play.opponents_later)
 

@@ -29,7 +29,7 @@ from .context import Context, Decision
 from .inference import Posterior, log_sigmoid
 from .search import partnership_margin, play_out
 from .somerset import DECIDERS as HARD_DECIDERS
-from .somerset import (MAX_BID, Play, _partner_safe, estimate_tricks, hand_value, keep_value,
+from .somerset import (MAX_BID, Play, partner_safe, estimate_tricks, hand_value, keep_value,
                        rollout_action, trump_words)
 
 EXPERT_PLAY_BUDGET = 16000  # simulated plays per card decision (see search)
@@ -214,7 +214,7 @@ def manners(ctx: Context) -> expert.Manners:
     holdings = ctx.know.holdings()
     play = Play(state, seat, holdings, False)
     taking = bool(state.trick) and state.winning_seat == partner and (
-        not play.later or _partner_safe(play))
+        not play.later or partner_safe(play))
     opponents_trumps = any(holdings[s] & trumps for s in ((seat + 1) % 4, (seat + 3) % 4))
     partner_bid = not state.trick and state.bidder == partner and opponents_trumps
 
