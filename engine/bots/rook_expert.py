@@ -10,8 +10,8 @@ and a partner's manners.
   would. It bids on while taking the contract at the next bid (and raising to the best
   contract after) scores more, on average, than passing. The **raise** goes to the contract whose expected
   score (+contract made, −contract set) is best over the same play-outs.
-* **Bury and trump**: every colour, buried for as the normal level would, played out
-  on likely deals.
+* **Bury and trump**: every colour, buried for as the normal level would or keeping
+  the point cards, played out on likely deals.
 * **Card play**: ``expert.play`` with ``EXPERT_PLAY_BUDGET`` and Rook's manners: no
   trump over a partner whose card takes the trick (unless it gains more than
   ``REASON`` points), and the partner's trump colour led when the partner is the
@@ -29,8 +29,8 @@ from .context import Context, Decision
 from .inference import Posterior, log_sigmoid
 from .rook import DECIDERS as HARD_DECIDERS
 from .rook import (RANK, Trick, colour_strength, finish_as_bidder, hand_value, plan_bury,
-                   rollout_action)
-from .search import partnership_margin
+                   play_card, rollout_action)
+from .search import partnership_margin, play_out
 
 EXPERT_PLAY_BUDGET = 30000  # simulated plays per card decision (see search)
 BID_SAMPLES = 48  # likely deals per bid or raise, each played out twice
@@ -184,23 +184,42 @@ def decide_raise(ctx: Context) -> Decision:
 
 
 # -- bury and trump ------------------------------------------------------------------------------
+def bury_options(hand: int) -> list[tuple[tuple, int]]:
+    """(cards, colour) worth trying: for every colour, the normal level's bury, and one
+    that keeps the point cards (burying the lowest of the rest) — whoever takes the
+    last trick takes the buried points, so keeping them is sometimes the better risk."""
+    options: list[tuple[tuple, int]] = []
+    for colour in range(4):
+        cards, _ = plan_bury(hand, "normal", colour)
+        options.append((cards, colour))
+        trumps = COLOUR_MASKS[colour] | ROOK_BIT
+        side = sorted((c for c in cards_of(hand & ~trumps)), key=lambda c: (POINTS[c] > 0, RANK[c], c))
+        if len(side) >= 5:
+            keeping = tuple(sorted(side[:5]))
+            if keeping != cards:
+                options.append((keeping, colour))
+    return options
+
+
 def decide_bury(ctx: Context) -> Decision:
-    """Every colour, with the normal level's bury for it, on the same likely deals."""
-    seat = ctx.seat
-    totals = [0.0] * 4
-    worlds = Posterior(ctx, likelihood_for(ctx)).worlds(BURY_SAMPLES)
-    for world, times in worlds:
-        for colour in range(4):
-            state = finish_as_bidder(world.clone(), seat, colour)
-            totals[colour] += times * partnership_margin(state, seat)
-    colour = max(range(4), key=lambda c: (totals[c], -c))
-    cards, trump = plan_bury(ctx.know.hand, "normal", colour)
-    action = ctx.game.action_from_json({"seat": seat, "bury": [ctx.name(c) for c in cards],
-                                        "trump": trump})
+    """The bury options (``bury_options``) played out on the same likely deals."""
+    seat, game = ctx.seat, ctx.game
+    options = bury_options(ctx.know.hand)
+    actions = [game.action_from_json({"seat": seat, "bury": [DECK.names[c] for c in cards],
+                                      "trump": COLOURS[colour]}) for cards, colour in options]
+    totals = [0.0] * len(options)
+    for world, times in Posterior(ctx, likelihood_for(ctx)).worlds(BURY_SAMPLES):
+        for i, action in enumerate(actions):
+            state = world.clone()
+            state.apply(action)
+            play_out(state, rollout_action)
+            totals[i] += times * partnership_margin(state, seat)
+    best = max(range(len(options)), key=lambda i: (totals[i], -i))
+    cards, colour = options[best]
     names = ", ".join(ctx.name(c) for c in cards)
-    return Decision(action, f"bury {names} and name {COLOUR_NAMES[trump]}: it played best "
-                            f"({totals[colour] / BURY_SAMPLES:+.0f} on average over "
-                            f"{BURY_SAMPLES} likely deals)")
+    return Decision(actions[best], f"bury {names} and name {COLOUR_NAMES[COLOURS[colour]]}: it "
+                                   f"played best ({totals[best] / BURY_SAMPLES:+.0f} on average "
+                                   f"over {BURY_SAMPLES} likely deals)")
 
 
 # -- card play --------------------------------------------------------------------------------------
@@ -225,9 +244,24 @@ def manners(ctx: Context) -> expert.Manners:
     return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
 
 
+BLIND = False  # (experiment) play-outs where each seat sees only its own hand
+
+
+def blind_rollout_action(state):
+    """The normal heuristic as a seat plays it seeing only its own hand: every other
+    seat may hold any card it cannot see."""
+    seat = state.turn
+    hands = state.hands
+    unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+    possible = [unseen] * 4
+    possible[seat] = hands[seat]
+    card, _ = play_card(state, seat, possible, state.bidder)
+    return state.play_action(seat, card)
+
+
 def decide_play(ctx: Context) -> Decision:
-    return expert.play(ctx, EXPERT_PLAY_BUDGET, rollout_action, partnership_margin,
-                       likelihood_for(ctx), manners(ctx))
+    return expert.play(ctx, EXPERT_PLAY_BUDGET, blind_rollout_action if BLIND else rollout_action,
+                       partnership_margin, likelihood_for(ctx), manners(ctx))
 
 
 DECIDERS = {**HARD_DECIDERS, "bidding": decide_bid, "raise": decide_raise, "bury": decide_bury,
