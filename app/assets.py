@@ -6,10 +6,15 @@ a game's faces come from, and what each card says, is the title's own descriptio
 (``GameInfo.deck``): a ``Deck`` here. A missing SVG never breaks the table: ``CardArt``
 draws a plain face with the card's short label in its ink instead, so a half-generated
 art folder (or a new title with no art yet) still gives a playable game.
+
+``reading_width`` says how much of a face, from its left edge, holds every word and
+number on it (the elements the art names ``read-…``): what a fanned hand must leave in
+view of each card.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -21,6 +26,8 @@ from PySide6.QtSvg import QSvgRenderer
 from engine.info import CardInfo, GameInfo
 
 ACCESSIBLE = "accessible"  # the art variant drawn for colour-blind players, where a deck has one
+READ_ID = re.compile(r'\bid="(read-[^"]*)"')  # what a person reads on a face (assets/make_cards.py)
+DRAWN_READING = 0.75  # a drawn stand-in face: its label is centred, about half the width
 
 
 def asset_root() -> Path:
@@ -74,6 +81,26 @@ def deck_for(info: GameInfo, accessible: bool = False) -> Deck:
 def _renderer(path: str) -> QSvgRenderer | None:
     renderer = QSvgRenderer(path)
     return renderer if renderer.isValid() else None
+
+
+@lru_cache(maxsize=16)
+def reading_width(deck: Deck) -> float:
+    """The fraction of a card's width, from its left edge, that holds every word and
+    number on any face of ``deck`` — the elements its art names ``read-…`` (their
+    turned copies at the bottom right have no id, and are not counted). A card missing
+    its art is drawn (``_drawn_face``): ``DRAWN_READING``."""
+    widest = 0.0
+    for card in deck.cards:
+        path = card_file(deck.art, card.name)
+        renderer = _renderer(str(path)) if path.exists() else None
+        if renderer is None:
+            widest = max(widest, DRAWN_READING)
+            continue
+        width = renderer.viewBoxF().width()
+        for name in READ_ID.findall(path.read_text()):
+            bounds = renderer.transformForElement(name).mapRect(renderer.boundsOnElement(name))
+            widest = max(widest, bounds.right() / width)
+    return min(widest, 1.0) if widest else DRAWN_READING
 
 
 class CardArt:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
                                QLineEdit, QVBoxLayout, QWidget)
 
-from app.fields import TABLE_NAME_LIMIT, field_note, guard_length
+from app.fields import TABLE_NAME_LIMIT, field_note, guard_length, show_note
 from engine import TITLES, rulesets, title_info
 from engine.info import OptionInfo
 from net.api import PRIVATE_DEAL
@@ -43,7 +43,11 @@ class HostDialog(QDialog):
         layout = QVBoxLayout(self)
         self.form = QFormLayout()
         layout.addLayout(self.form)
-        self.name_edit = QLineEdit(f"{default_name}'s table" if default_name else "Parlour table")
+        # An empty name is not quietly some other name: the field shows, and the note says,
+        # the one the table then has.
+        self.default_table_name = f"{default_name}'s table" if default_name else "Parlour table"
+        self.name_edit = QLineEdit(self.default_table_name)
+        self.name_edit.setPlaceholderText(self.default_table_name)
         self.name_edit.setAccessibleName("Table name")
         self.name_note = field_note()
         if not local:
@@ -93,6 +97,8 @@ class HostDialog(QDialog):
         ok = buttons.button(QDialogButtonBox.Ok)
         self.name_ok = (guard_length(self.name_edit, self.name_note, TABLE_NAME_LIMIT, "table name",
                                      ok.setEnabled, required=False) if not local else lambda: True)
+        if not local:
+            self.name_edit.textChanged.connect(self._say_empty_name)
         self.game_box.currentIndexChanged.connect(self._game_changed)
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
         self.ruleset_box.currentIndexChanged.connect(self._ruleset_changed)
@@ -227,6 +233,11 @@ class HostDialog(QDialog):
             out[option_id] = widget.isChecked() if isinstance(widget, QCheckBox) else widget.currentData()
         return out
 
+    def _say_empty_name(self, text: str) -> None:
+        if not text.strip():
+            show_note(self.name_note, f"Left empty, the table is called “{self.default_table_name}” "
+                                      "in everyone's list.", False)
+
     def accept(self) -> None:
         if self.name_ok():  # Enter with a table name that does not fit: stay
             super().accept()
@@ -237,7 +248,7 @@ class HostDialog(QDialog):
         ruleset = self.ruleset()
         out = {"game": self.game_box.currentData(), "ruleset": ruleset.id,
                "mode": self.mode_box.currentData() if ruleset.modes else None,
-               "options": self.options(), "name": self.name_edit.text().strip() or "Parlour table"}
+               "options": self.options(), "name": self.name_edit.text().strip() or self.default_table_name}
         if self.local:
             out.update(level=self.level_box.currentData(), speed=self.speed_box.currentData())
         else:

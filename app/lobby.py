@@ -32,7 +32,7 @@ from html import escape
 
 from app.titles import mode_name, title_name
 from app.setup_view import ruleset_name
-from app.table.viewmodel import short_name
+from app.table.viewmodel import points, short_name
 
 EventCallback = "Callable[[dict], None]"
 HOST_NAME_CHARS = 20  # a longer host name is cut short in a table's row (the tooltip has it whole)
@@ -125,11 +125,6 @@ def progress_text(record: dict) -> str:
     return f"hand {record.get('hand', 1)}, {score_line(record)}"
 
 
-def points(score: int) -> str:
-    """A score as it is read: a real minus sign, which does not look like a dash."""
-    return f"\u2212{-score}" if score < 0 else str(score)
-
-
 def score_line(record: dict) -> str:
     """Your side's score first, said as whose it is: "you 120, them 85", or "you 5,
     others 3, 7" when everyone plays alone."""
@@ -168,14 +163,11 @@ class TableRow(QWidget):
         row.addLayout(left, 1)
         right = QVBoxLayout()
         right.setSpacing(1)
-        fingerprint = table.get("fingerprint") or ""
-        # The fingerprint in the line's own font: a monospace one sits taller and the
-        # line would no longer fit its row.
-        host = QLabel(f"Host <b>{escape(short_name(str(table.get('host', '?')), HOST_NAME_CHARS))}</b>"
-                      + (f" <span style='color:#b9d3c1'>[{escape(fingerprint)}]</span>" if fingerprint else ""))
+        # (the host's key fingerprint is under the list for the table picked: where it is
+        # checked, before joining — not on every line)
+        host = QLabel(f"Host <b>{escape(short_name(str(table.get('host', '?')), HOST_NAME_CHARS))}</b>")
         host.setObjectName("lobbyHost")
-        host.setToolTip(f"Hosted by {table.get('host', '?')}"
-                        + (". The host's key fingerprint: check it with them before joining" if fingerprint else ""))
+        host.setToolTip(f"Hosted by {table.get('host', '?')}")
         host.setAlignment(Qt.AlignRight)
         seats = QLabel(f"{YOUR_SEAT} · {status_text(table)}" if yours
                        else f"{seats_text(table)} · {status_text(table)}")
@@ -411,9 +403,15 @@ class LobbyPage(QWidget):
         self.join_button = QPushButton("Join table")
         self.join_button.setObjectName("joinTable")
         self.join_button.setEnabled(False)
+        # the picked table's host key, checked with the host before joining (not on every line)
+        self.host_key = QLabel()
+        self.host_key.setObjectName("hostKey")
+        self.host_key.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        self.host_key.hide()
         row.addWidget(self.address_button)
         row.addWidget(self.code_button)
         row.addStretch(1)
+        row.addWidget(self.host_key)
         row.addWidget(self.join_button)
         layout.addLayout(row)
         self.list.currentRowChanged.connect(self._selection_changed)
@@ -460,6 +458,14 @@ class LobbyPage(QWidget):
         yours = self._yours(table)
         self.join_button.setText("Rejoin table" if yours else "Join table")
         self.join_button.setEnabled(bool(table and (table.get("open_seats") or yours)))
+        fingerprint = (table or {}).get("fingerprint")
+        if fingerprint:
+            host = str(table.get("host") or "the host")
+            self.host_key.setText(f"Host's key <b>{escape(fingerprint)}</b>")
+            self.host_key.setToolTip(f"{host}'s key: {fingerprint}. The same letters on {host}'s "
+                                     "screen (under the seats, when they host) mean this is their table.")
+            self.host_key.setAccessibleName(f"{host}'s key {fingerprint}")
+        self.host_key.setVisible(bool(fingerprint))
 
     def _join(self) -> None:
         table = self.selected_table()

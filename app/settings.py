@@ -202,6 +202,11 @@ class SettingsDialog(QDialog):
         form.addRow("Animations", self.animation_box)
         self.size_box = self._combo(CARD_SIZES, settings.card_size, "Card size")
         form.addRow("Card size", self.size_box)
+        size_note = field_note()
+        size_note.setText("Every number on a card stays in full view, so a wider window "
+                          "gives larger cards in your hand.")
+        size_note.show()
+        form.addRow("", size_note)
         self.colour_blind = QCheckBox("Use colour-blind friendly Rook cards (shapes on each colour)")
         self.colour_blind.setChecked(settings.colour_blind_rook)
         form.addRow(self.colour_blind)

@@ -68,6 +68,21 @@ def ruleset_name(settings: dict) -> str:
     return ruleset.name if ruleset is not None and len(known) > 1 else ""
 
 
+def host_key_sentence(event: dict) -> str:
+    """The host's key fingerprint in a sentence: to read out (the host's own screen), or
+    to check (a guest's); "" at a table against the computer (no one to check it)."""
+    seats = {s["seat"]: s for s in event.get("seats") or []}
+    host = seats.get(event.get("host_seat"))
+    fingerprint = (host or {}).get("fingerprint")
+    if not fingerprint or not (event.get("address") or not event.get("is_host")):
+        return ""
+    if event.get("is_host"):
+        return (f"Your key: {fingerprint}. A player who wants to be sure they have found your "
+                "table checks it with you: their list of tables shows the same letters.")
+    return (f"{host.get('name') or 'The host'}'s key: {fingerprint} — the same letters as on their "
+            "screen mean this is their table.")
+
+
 class SetupView(QWidget):
     leave_requested = Signal()
 
@@ -115,6 +130,13 @@ class SetupView(QWidget):
         self.teams_note.setObjectName("note")
         self.teams_note.setWordWrap(True)
         outer.addWidget(self.teams_note)
+        # The host's key fingerprint, said once: what a player checks with the host (the
+        # lobby shows it before joining), not a code on every seat.
+        self.key_note = QLabel()
+        self.key_note.setObjectName("note")
+        self.key_note.setWordWrap(True)
+        self.key_note.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        outer.addWidget(self.key_note)
         self.problem = QLabel()  # why the last change was refused ("Bo is sitting there…")
         self.problem.setObjectName("setupProblem")
         self.problem.setWordWrap(True)
@@ -245,6 +267,8 @@ class SetupView(QWidget):
         self.start_button.setEnabled(bool(event.get("is_host")) and not event.get("started"))
         self.start_button.setVisible(bool(event.get("is_host")))
         self.teams_note.setText(teams_sentence(self.teams, event.get("you"), bool(event.get("is_host"))))
+        self.key_note.setText(host_key_sentence(event))
+        self.key_note.setVisible(bool(self.key_note.text()))
         has_open = any(s.get("kind") == "empty" for s in event.get("seats") or [])
         self.fill_label.setVisible(bool(event.get("is_host")) and has_open)
         self.fill_box.setVisible(bool(event.get("is_host")) and has_open)
@@ -275,9 +299,9 @@ class SetupView(QWidget):
             name = QLabel(self._occupant(seat, bool(event.get("is_host"))))
             name.setTextFormat(Qt.RichText)
             name.setObjectName(f"seatName-{seat['seat']}")
-            name.setWordWrap(True)  # a long name and its fingerprint take two lines, not the controls' room
+            name.setWordWrap(True)  # a long name takes two lines, not the controls' room
             if seat.get("fingerprint"):
-                name.setToolTip("Key fingerprint")
+                name.setToolTip(f"Key fingerprint {seat['fingerprint']}")
             self.grid.addWidget(name, row, 1)
             team = self.teams[seat["seat"]] if seat["seat"] < len(self.teams) else None
             self.grid.addWidget(QLabel(team or ""), row, 2)
@@ -285,9 +309,9 @@ class SetupView(QWidget):
 
     @staticmethod
     def _occupant(seat: dict, is_host: bool) -> str:
-        """Who sits there, as rich text: a name (and key fingerprint), a computer player
-        with its level (the host's seat choice says it already), "away" for a player
-        whose connection is down, or "open"."""
+        """Who sits there, as rich text: a name, a computer player with its level (the
+        host's seat choice says it already), "away" for a player whose connection is
+        down, or "open"."""
         kind = seat.get("kind")
         if kind == "empty":
             return "<i>open</i>"
@@ -296,9 +320,6 @@ class SetupView(QWidget):
             return text if is_host else f"{text} — computer, {escape(level_name(seat.get('level')))}"
         if not seat.get("connected", True):
             text += " (away)"
-        if seat.get("fingerprint"):
-            text += (f"  <span style='color:#b9d3c1;font-family:monospace'>"
-                     f"[{escape(seat['fingerprint'])}]</span>")
         return text
 
     def _seat_control(self, seat: dict, you: int | None, is_host: bool) -> QWidget:
@@ -306,6 +327,8 @@ class SetupView(QWidget):
         (moving them from their seat), or nobody yet. Everyone else just sees it."""
         if seat["seat"] == you:
             return QLabel("That's you")
+        if seat["seat"] == self.table.get("host_seat"):
+            return QLabel("Host")  # whose computer runs the table (they choose who sits where)
         label = {"bot": "Computer player", "empty": "Waiting for a player",
                  "human": "Player"}.get(seat.get("kind"), "")
         if not is_host:

@@ -19,9 +19,10 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QStackedWidget, 
 from app.assets import Deck
 from app.table.card_widget import ART, card_size, paint_tag
 from app.table.trick_area import ACE_COLOURS
-from app.table.viewmodel import signed
+from app.table.viewmodel import points, signed
 
 SIDE_COLOURS = ("#f4c430", "#4fc3f7", "#ef9a9a", "#a5d6a7")
+HIDDEN_CARD_WIDTH = 64  # the cards kept hidden until now: their numbers read (a fraction's ~22 px)
 
 
 class ScoreChart(QWidget):
@@ -38,7 +39,7 @@ class ScoreChart(QWidget):
     def set_history(self, history: list[list[int]], names: list[str], target: int | None) -> None:
         self.history, self.names, self.target = [list(h) for h in history], list(names), target
         last = history[-1] if history else []
-        self.setAccessibleDescription(", ".join(f"{n}: {s}" for n, s in zip(names, last)))
+        self.setAccessibleDescription(", ".join(f"{n}: {points(s)}" for n, s in zip(names, last)))
         self.update()
 
     def sizeHint(self) -> QSize:
@@ -79,15 +80,13 @@ class ScoreChart(QWidget):
         painter.drawLine(plot.bottomLeft(), plot.topLeft())
         zero = at(0, 0).y()
         painter.drawLine(QPointF(plot.left(), zero), QPointF(plot.right(), zero))
-        font = QFont(self.font())
-        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
-        painter.setFont(font)
+        painter.setFont(self.font())  # the table's own size: these numbers are read too
         painter.setPen(QColor("#fdf6e3"))
         drawn: list[float] = []
         for value in sorted({low, high, 0}, key=lambda v: (v != 0, v)):  # 0 first: it has the axis line
             y = at(0, value).y()
             if all(abs(y - other) >= 14 for other in drawn):  # close values would print over each other
-                painter.drawText(QRectF(0, y - 8, 40, 16), Qt.AlignRight | Qt.AlignVCenter, str(value))
+                painter.drawText(QRectF(0, y - 8, 40, 16), Qt.AlignRight | Qt.AlignVCenter, points(value))
                 drawn.append(y)
         painter.drawText(QRectF(plot.left(), plot.bottom() + 4, plot.width(), 18), Qt.AlignCenter,
                          f"after {count - 1} hand{'s' if count != 2 else ''}")
@@ -101,11 +100,11 @@ class CardStrip(QWidget):
     """A row of small face-up cards, each with a line under it (who played it, or
     nothing) and an optional tag on the card ("HIGH" for a declared ace)."""
 
-    CARD_WIDTH = 46
     GAP = 8
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, card_width: int = 46, parent: QWidget | None = None):
         super().__init__(parent)
+        self.card_width = card_width
         self.deck: Deck | None = None
         self.cards: list[tuple[str, str, str | None]] = []  # (card, caption, tag)
         self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
@@ -123,10 +122,10 @@ class CardStrip(QWidget):
 
     def _slot(self) -> int:
         """Room per card: wider when each has a name under it."""
-        return self.CARD_WIDTH + (self.GAP * 4 if self._captioned() else self.GAP)
+        return self.card_width + (self.GAP * 4 if self._captioned() else self.GAP)
 
     def sizeHint(self) -> QSize:
-        height = round(self.CARD_WIDTH * 1.4) + (self.fontMetrics().height() + 2 if self._captioned() else 0)
+        height = round(self.card_width * 1.4) + (self.fontMetrics().height() + 2 if self._captioned() else 0)
         return QSize(max(len(self.cards), 1) * self._slot(), height)
 
     def minimumSizeHint(self) -> QSize:
@@ -137,7 +136,7 @@ class CardStrip(QWidget):
             return  # nothing shown yet
         painter = QPainter(self)
         painter.setRenderHint(QPainter.Antialiasing)
-        face = card_size(self.CARD_WIDTH)
+        face = card_size(self.card_width)
         slot = self._slot()
         metrics = self.fontMetrics()
         x = (self.width() - slot * len(self.cards)) / 2
@@ -182,7 +181,7 @@ class HandSummary(QWidget):
         self.hidden_text = wrapped(name="summaryHidden")
         self.hidden_text.setTextFormat(Qt.RichText)
         layout.addWidget(self.hidden_text)
-        self.hidden_cards = CardStrip()
+        self.hidden_cards = CardStrip(HIDDEN_CARD_WIDTH)
         self.hidden_cards.setObjectName("hiddenCards")
         self.hidden_cards.setAccessibleName("Cards hidden until now")
         layout.addWidget(self.hidden_cards)
@@ -222,7 +221,7 @@ class HandSummary(QWidget):
             self._cell(str(taken[row - 1]) if row - 1 < len(taken) else "", row, 1)
             delta = score[row - 1] if row - 1 < len(score) else 0
             self._cell(signed(delta), row, 2)
-            self._cell(str(totals[row - 1]) if row - 1 < len(totals) else "", row, 3, bold=True)
+            self._cell(points(totals[row - 1]) if row - 1 < len(totals) else "", row, 3, bold=True)
         words, deck, cards = hidden or ("", None, [])
         self.hidden_text.setText(words)
         self.hidden_text.setVisible(bool(words))

@@ -8,20 +8,21 @@ QLabel#pageTitle { font-size: 22pt; font-weight: bold; color: #fdf6e3; }
 QLabel#inviteCode { font-size: 24pt; font-weight: bold; color: #f4c430; padding: 6px; }
 QLabel#pageSubtitle { color: #d7e8dc; }
 QFrame#infoBar { background: rgba(0,0,0,0.35); border-radius: 8px; }
-QToolButton#dealLock { background: transparent; border: none; padding: 2px; }
+QToolButton#dealLock { background: transparent; border: none; padding: 0; color: #fdf6e3;
+    font-weight: bold; }
 QToolButton#dealLock:hover, QToolButton#dealLock:focus { background: rgba(253,246,227,0.18);
     border-radius: 6px; }
 QLabel#tableTitle { font-weight: bold; }
 QLabel#contractLabel, QLabel#trumpLabel { color: #f4c430; font-weight: bold; font-size: 12pt; }
-QLabel#scoreLabel { color: #d7e8dc; font-size: 10pt; }
+QLabel#scoreLabel { color: #d7e8dc; font-size: 11pt; }
 QFrame#seatPanel { background: rgba(0,0,0,0.35); border: 2px solid rgba(255,255,255,0.15);
     border-radius: 10px; min-width: 130px; }
 QFrame#seatPanel[turn="true"] { border: 2px solid #f4c430; background: rgba(244,196,48,0.18); }
 QLabel#seatName { font-weight: bold; }
-QLabel#seatDetail { color: #d7e8dc; font-size: 10pt; }
-QLabel#seatBid { color: #f4c430; font-size: 10pt; }
+QLabel#seatDetail { color: #d7e8dc; font-size: 11pt; }
+QLabel#seatBid { color: #f4c430; font-size: 11pt; }
 QLabel#dealerChip { background: #fdf6e3; color: #174a30; border-radius: 9px; padding: 0 5px;
-    font-weight: bold; font-size: 9pt; }
+    font-weight: bold; font-size: 10pt; }
 QLabel#connDot { color: #81c784; }
 QLabel#connDot[connected="false"] { color: #e57373; }
 QLabel#turnStatus { font-size: 12pt; padding: 2px; }
@@ -30,7 +31,7 @@ QLabel#turnStatus[problem="true"] { color: #ffcdd2; font-weight: bold; }
 QFrame#decisionPanel { background: rgba(0,0,0,0.4); border: 1px solid rgba(244,196,48,0.6);
     border-radius: 10px; }
 QLabel#decisionTitle { font-weight: bold; font-size: 12pt; }
-QLabel#note, QLabel#typedHint { color: #d7e8dc; font-size: 10pt; }
+QLabel#note, QLabel#typedHint, QLabel#hostKey, QLabel#inviteDetails { color: #d7e8dc; font-size: 11pt; }
 QPushButton { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; border-radius: 8px;
     padding: 6px 14px; font-weight: bold; }
 QPushButton:hover { background: #fff8dc; border-color: #f4c430; }
@@ -55,7 +56,8 @@ QListWidget { background: rgba(0,0,0,0.25); border: none; }
 QListWidget::item { padding: 6px; }
 QListWidget::item:selected { background: rgba(244,196,48,0.35); color: #fff; }
 QListWidget#tableList::item { color: transparent; padding: 0; }  /* the row widget has its own margins */
-QListWidget#tableList::item:selected { color: transparent; }
+QListWidget#tableList::item:selected { color: transparent; background: rgba(0,0,0,0.55);
+    border: 2px solid #f4c430; border-radius: 8px; }  /* dark under the row's light words, gold round it */
 QScrollBar:vertical { background: rgba(0,0,0,0.2); width: 10px; border: none; }
 QScrollBar::handle:vertical { background: rgba(253,246,227,0.45); border-radius: 5px; min-height: 24px; }
 QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
@@ -74,5 +76,6 @@ QTabWidget::pane { border: 1px solid rgba(255,255,255,0.2); }
 QTabBar::tab { background: rgba(0,0,0,0.3); padding: 6px 12px; }
 QTabBar::tab:selected { background: rgba(244,196,48,0.35); }
 QTextBrowser { background: #fdf6e3; color: #1b3a2a; }
+QMessageBox QTextEdit { background: #fdf6e3; color: #1b3a2a; }
 QToolTip { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; }
 """

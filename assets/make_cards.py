@@ -5,6 +5,11 @@ Stdlib only and deterministic: every run writes the same bytes, so the committed
 under assets/ can be checked against a fresh run (tests/assets/test_cards.py does).
 Nothing here is third-party art: every shape is drawn from coordinates in this file.
 
+Every word and number a person reads on a face (its index, its big numeral, "15 POINTS")
+has an id starting ``read-`` (``READ``); the copies turned upside down at the bottom
+right do not. The app measures those elements to know how much of a card must stay in
+view where the next card in a fanned hand lies over it (``app.assets.reading_width``).
+
     python assets/make_cards.py                # rewrite assets/cards/** and the icon SVG
     python assets/make_cards.py --icon-png     # also render assets/icons/parlour.png (PySide6)
     python assets/make_cards.py --out DIR      # write into DIR instead of assets/
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import pathlib
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 WIDTH, HEIGHT = 250, 350
@@ -26,6 +32,7 @@ BORDER = "#8a8f99"
 PAPER = "#ffffff"
 
 ASSETS_DIR = pathlib.Path(__file__).resolve().parent
+READ = "read-"  # the id prefix of text a person reads (the turned copies have no id)
 
 
 # ---------------------------------------------------------------- SVG primitives
@@ -68,8 +75,10 @@ def polygon(points: list[tuple[float, float]], **attrs) -> str:
 
 
 def turned(parts: list[str]) -> str:
-    """The same drawing turned half round the card centre (the bottom-right index)."""
-    return group(parts, transform=f"rotate(180 {num(CENTRE_X)} {num(CENTRE_Y)})")
+    """The same drawing turned half round the card centre (the bottom-right index),
+    without its ids: ids are unique, and the copy upside down is not what is read."""
+    unnamed = [re.sub(r' id="[^"]*"', "", part) for part in parts]
+    return group(unnamed, transform=f"rotate(180 {num(CENTRE_X)} {num(CENTRE_Y)})")
 
 
 def placed(parts: list[str], x: float, y: float, scale: float = 1.0, rotate: float = 0) -> str:
@@ -161,16 +170,17 @@ def fraction_bars(cx: float, y: float, width: float, thickness: float, doubled: 
 
 def somerset_index(rank: str, suit: str, colour: str, doubled: bool) -> list[str]:
     cx = BAND / 2 + 0.5
-    return [text(cx, 40, rank, 26, colour),
+    return [text(cx, 40, rank, 26, colour, id=READ + "index-rank"),
             *fraction_bars(cx, 49, 32, 4, doubled, colour),
-            text(cx, 78, suit, 26, colour)]
+            text(cx, 78, suit, 26, colour, id=READ + "index-suit")]
 
 
 def points_badge(points: int) -> list[str]:
-    """The count value in a red ring, top right and (turned) bottom left."""
-    badge = [element("circle", cx=WIDTH - BAND / 2 - 0.5, cy=34, r=17, fill=PAPER, stroke=RED,
-                     stroke_width=3),
-             text(WIDTH - BAND / 2 - 0.5, 42, str(points), 21, RED)]
+    """The count value in a red ring, in the left band under the index (and, turned, in
+    the right band): where a fanned hand leaves it in view."""
+    cx = BAND / 2 + 0.5
+    badge = [element("circle", cx=cx, cy=112, r=17, fill=PAPER, stroke=RED, stroke_width=3),
+             text(cx, 120, str(points), 21, RED, id=READ + "points")]
     return [*badge, turned(badge)]
 
 
@@ -195,14 +205,14 @@ def somerset_face(rank: str, suit: str) -> str:
         parts += compass_rose(CENTRE_X, 178, 96)
     index = somerset_index(rank, suit, colour, doubled)
     parts += [*index, turned(index)]
-    parts += [text(CENTRE_X, 158, rank, 88, colour),
+    parts += [text(CENTRE_X, 158, rank, 88, colour, id=READ + "rank"),
               *fraction_bars(CENTRE_X, 182, 128, 10, doubled, colour),
-              text(CENTRE_X, 270, suit, 88, colour)]
+              text(CENTRE_X, 270, suit, 88, colour, id=READ + "suit")]
     if points:
         parts += points_badge(points)
     caption = "ROVER" if rank == suit == "0" else "DOUBLE" if doubled else None
     if caption:
-        parts.append(text(CENTRE_X, 322, caption, 14, colour))
+        parts.append(text(CENTRE_X, 322, caption, 14, colour, id=READ + "caption"))
     return card(somerset_title(rank, suit), parts)
 
 
@@ -256,7 +266,7 @@ def rook_index(name: str, colour: str, accessible: bool) -> list[str]:
     letter, number = name[0], name[1:]
     style = rook_numeral_style(letter, colour)
     size = 30 if len(number) == 2 else 34
-    parts = [text(36, 50, number, size, colour, **style)]
+    parts = [text(36, 50, number, size, colour, id=READ + "index", **style)]
     if accessible:
         parts += symbol(ROOK_SYMBOLS[letter], 36, 70, 16, colour)
     else:
@@ -276,12 +286,12 @@ def rook_face(name: str, accessible: bool) -> str:
              *index, turned(index),
              element("circle", cx=CENTRE_X, cy=CENTRE_Y, r=82, fill=tint(colour, 0.85)),
              text(CENTRE_X, 216, str(number), 112 if number < 10 else 100, colour,
-                  **rook_numeral_style(letter, colour))]
+                  id=READ + "numeral", **rook_numeral_style(letter, colour))]
     if accessible:
         parts += symbol(ROOK_SYMBOLS[letter], CENTRE_X, 80, 26, colour)
     points = ROOK_POINTS.get(number)
     if points:
-        parts.append(text(CENTRE_X, 290, f"{points} POINTS", 15, INK))
+        parts.append(text(CENTRE_X, 290, f"{points} POINTS", 15, INK, id=READ + "points"))
     return card(rook_title(name), parts)
 
 
@@ -305,14 +315,15 @@ def rook_bird(ink: str = "#17171a") -> list[str]:
 
 
 def rook_bird_face() -> str:
-    corner = [text(40, 40, "ROOK", 14, INK), text(40, 58, "20", 14, RED)]
+    corner = [text(40, 40, "ROOK", 14, INK, id=READ + "index-name"),
+              text(40, 58, "20", 14, RED, id=READ + "index-points")]
     parts = [element("rect", x=12, y=12, width=WIDTH - 24, height=HEIGHT - 24, rx=9,
                      fill="none", stroke=INK, stroke_width=3),
              *corner, turned(corner),
              element("circle", cx=CENTRE_X, cy=160, r=90, fill="#e7ecf2"),
              placed(rook_bird(), 28, 78),
-             text(CENTRE_X, 288, "ROOK", 34, INK),
-             text(CENTRE_X, 312, f"{ROOK_BIRD_POINTS} POINTS", 15, RED)]
+             text(CENTRE_X, 288, "ROOK", 34, INK, id=READ + "name"),
+             text(CENTRE_X, 312, f"{ROOK_BIRD_POINTS} POINTS", 15, RED, id=READ + "points")]
     return card(rook_title("ROOK"), parts)
 
 
@@ -388,7 +399,7 @@ PIP_LAYOUTS = {
 def standard_index(rank: str, suit: str) -> list[str]:
     label = "10" if rank == "T" else rank
     size = 26 if label == "10" else 32
-    return [text(25, 44, label, size, suit_colour(suit)), pip(suit, 25, 66, 0.2)]
+    return [text(25, 44, label, size, suit_colour(suit), id=READ + "index"), pip(suit, 25, 66, 0.2)]
 
 
 def pip_body(rank: str, suit: str) -> list[str]:
@@ -432,7 +443,7 @@ def court_body(rank: str, suit: str) -> list[str]:
             element("rect", x=58, y=58, width=134, height=234, rx=7, fill="none",
                     stroke=colour, stroke_width=1),
             placed(headgear(rank), CENTRE_X, 106),
-            text(CENTRE_X, 218, rank, 92, colour),
+            text(CENTRE_X, 218, rank, 92, colour, id=READ + "rank"),
             pip(suit, CENTRE_X, 258, 0.36)]
 
 

@@ -28,7 +28,12 @@ from __future__ import annotations
 #: cheat under the private deal forfeits the hand: a "hand_end" carrying the verdict
 #: ("forfeit") and no state hash, its result a "forfeit" too, instead of a "mental-restart"
 #: for "cheat" (a peer names the host for one received live; one in a catch-up still reads).
-PROTOCOL_VERSION = 8
+#: 9: a standing is held to its player's own signed moves: the takeover entry carries the
+#: proof of what a player whose standing says less held (its optional "held"), and never
+#: goes back past the end of a hand its successor holds; a standby's "hosting" and
+#: "follow" carry the takeover entry ("took", in place of "seq"), which a player checks
+#: before it follows and the departed host before it believes its table was carried on.
+PROTOCOL_VERSION = 9
 
 # -- identity -------------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ class DecisionPanel(QFrame):
         self.outer.setContentsMargins(12, 8, 12, 8)
         self.body: QWidget | None = None
         self.buttons: dict[str, QPushButton] = {}
+        self.actions: dict[str, dict] = {}  # a button's key -> the move it makes
         self.default: QPushButton | None = None
         self.typed = ""
         self.typed_label: QLabel | None = None
@@ -72,7 +73,7 @@ class DecisionPanel(QFrame):
         heading.setObjectName("decisionTitle")
         heading.setWordWrap(True)
         layout.addWidget(heading)
-        self.buttons, self.default, self.typed, self.kind = {}, None, "", kind
+        self.buttons, self.actions, self.default, self.typed, self.kind = {}, {}, None, "", kind
         self.typed_label = None
         self.setAccessibleName(title)
         self.show()
@@ -96,6 +97,7 @@ class DecisionPanel(QFrame):
              pos: tuple | None = None) -> QPushButton:
         self.buttons[key] = button
         if action is not None:
+            self.actions[key] = dict(action)
             button.clicked.connect(lambda _=False, a=action: self._send(a))
         if pos is not None:
             row.addWidget(button, *pos)
@@ -106,12 +108,27 @@ class DecisionPanel(QFrame):
     def _send(self, action: dict) -> None:
         self.act.emit(dict(action))
 
+    def point_at(self, action: dict) -> bool:
+        """Put the keyboard focus on the button that makes ``action`` (a hint's move): it
+        shows its focus ring, and Enter takes it. With a trump to choose first (the
+        opening bid of Horseshoes, the trump named with a bury), that trump's button.
+        False: no such button here."""
+        key = next((k for k, made in self.actions.items() if made == action), None)
+        if key is None and "trump" in action:
+            key = next((k for k in (f"trump-{action['trump']}", f"colour-{action['trump']}")
+                        if k in self.buttons), None)
+        button = self.buttons.get(key) if key is not None else None
+        if button is None or not button.isEnabled():
+            return False
+        button.setFocus()
+        return True
+
     def clear(self) -> None:
         if self.body is not None:
             self.body.hide()
             self.body.deleteLater()
             self.body = None
-        self.kind, self.buttons, self.default, self.pending_ace = "", {}, None, None
+        self.kind, self.buttons, self.actions, self.default, self.pending_ace = "", {}, {}, None, None
         self.hide()
 
     @property

@@ -7,8 +7,10 @@ cards you may play, when you are to play), Enter or Space plays (or toggles) the
 under it. The cursor never rests on a card that can't be played: a click on one says
 why and leaves the cursor where it was.
 
-Cards overlap as little as the room allows (``READABLE_STEP``: each shows its corner
-and most of its middle), and a lifted card never shows a sliver of the card beneath it.
+Cards overlap as little as the room allows (up to ``READABLE_STEP`` of each in view),
+and never so much that a card's words or numbers are covered (``reading_step``: its art
+says where they are); a lifted card never shows a sliver of the card beneath it. The
+table picks a card width that leaves that much room (``table_view.fit_card_width``).
 """
 
 from __future__ import annotations
@@ -16,11 +18,20 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.assets import Deck
+from app.assets import Deck, reading_width
 
-from .card_widget import CardWidget, card_size
+from .card_widget import CardWidget, card_size, lift_for
 
-READABLE_STEP = 0.75  # overlapped cards show this much of their width: the corner and the middle
+READABLE_STEP = 0.75  # with room to spare, overlapped cards show this much of their width
+TEXT_MARGIN = 0.02  # of a card's width, kept clear beyond its text: the next card's edge
+
+
+def reading_step(deck: Deck | None) -> float:
+    """The least of a card's width a fanned hand leaves in view: every word and number
+    on any face of ``deck`` (``assets.reading_width``), and a margin."""
+    if deck is None:
+        return READABLE_STEP
+    return min(1.0, reading_width(deck) + TEXT_MARGIN)
 
 
 class HandWidget(QWidget):
@@ -42,6 +53,7 @@ class HandWidget(QWidget):
         self.selected: list[str] = []
         self.cursor = -1
         self.new_cards: set[str] = set()  # just taken from the kitty or widow
+        self.hinted: set[str] = set()  # what the Hint would play, bury or discard
         self.setFocusPolicy(Qt.StrongFocus)
         self.setAccessibleName("Your hand")
         self.setMinimumHeight(self.sizeHint().height())
@@ -80,6 +92,17 @@ class HandWidget(QWidget):
         new = set(cards) & set(self.cards)
         if new != self.new_cards:
             self.new_cards = new
+            self._refresh()
+
+    def point_at(self, cards) -> None:
+        """Mark ``cards`` as the Hint's (until the next position; () clears); the
+        cursor goes to the first of them, so Enter plays the hinted card."""
+        hinted = set(cards) & set(self.cards)
+        if hinted != self.hinted:
+            self.hinted = hinted
+            first = next((i for i, c in enumerate(self.cards) if c in hinted), None)
+            if first is not None and (self.mode != "play" or self.cards[first] in self.legal):
+                self.cursor = first
             self._refresh()
 
     def set_idle(self) -> None:
@@ -188,6 +211,7 @@ class HandWidget(QWidget):
             else:
                 widget.set_state(False, False)
             widget.set_new(card in self.new_cards)
+            widget.set_hinted(card in self.hinted)
             widget.set_cursor_on(i == self.cursor and self.hasFocus())
 
     def focusInEvent(self, event) -> None:
@@ -204,7 +228,7 @@ class HandWidget(QWidget):
 
     def sizeHint(self) -> QSize:
         face = card_size(self.card_width)
-        return QSize(face.width() * 4, face.height() + max(8, self.card_width // 6) + 4)
+        return QSize(face.width() * 4, face.height() + lift_for(self.card_width) + 4)
 
     def _layout(self) -> None:
         if not self.widgets:
@@ -212,7 +236,8 @@ class HandWidget(QWidget):
         width = self.widgets[0].width()
         count = len(self.widgets)
         room = max(self.width() - width - 8, 0)
-        step = min(width * READABLE_STEP, room / (count - 1)) if count > 1 else 0
+        spread = max(READABLE_STEP, reading_step(self.deck))
+        step = min(width * spread, room / (count - 1)) if count > 1 else 0
         total = width + step * (count - 1)
         left = (self.width() - total) / 2
         for i, widget in enumerate(self.widgets):

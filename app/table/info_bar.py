@@ -30,28 +30,24 @@ def mode_words(info: GameInfo) -> str:
 # ``deal``; nothing against the computer), shut for the private deal, and in one line
 # what that means (README "Nobody sees your cards"; docs/design.md "What the host still
 # learns").
+# (shut?, the word beside the lock, the sentence on hover or click)
 DEALS = {
-    "private": (True, "Private deal: nobody, not even the host, sees your cards. The host's "
-                      "computer holds only its own, its computer players' and an away player's."),
-    "private, held by the host": (False, "Private deal, but this hand your cards are with the "
-                                         "host's computer: you were away for the shuffle."),
-    "seeded": (False, "Seeded deal: the host's computer deals, and knows every hand."),
+    "private": (True, "Private", "Private deal: nobody, not even the host, sees your cards. The "
+                                 "host's computer holds only its own, its computer players' and "
+                                 "an away player's."),
+    "private, held by the host": (False, "Not private", "Private deal, but this hand your cards are "
+                                                        "with the host's computer: you were away "
+                                                        "for the shuffle."),
+    "seeded": (False, "Not private", "Seeded deal: the host's computer deals, and knows every hand."),
 }
 
 ADDRESS_WORDS_FROM = 1200  # a bar at least this wide says "Join at" before the address
-FULL_CONTRACT_NAMES = (None, 16, 12, 9)  # "Contract 100 — Grandma…": names cut no shorter
-
-
 def contract_variants(look, view: dict, names: list[str]) -> list[str]:
-    """The contract line, fullest first: "Contract 100 (stuck) — Grandma Josephine" with
-    the name cut to 9 letters at most, then "Grandma Josephine stuck at 100" cut further
-    — fewer words before the bidder's name is cut to a letter — and last the amount
-    alone."""
-    def named(limits, **form):
-        return vm.name_variants(lambda limit: look.contract_text(
-            view, [vm.short_name(n, limit) for n in names], **form), limits)
-    return named(FULL_CONTRACT_NAMES) + named(vm.NAME_LIMITS, brief=True) \
-        + [look.contract_text(view, names, short=True)]
+    """The contract line, fullest first: "Grandma Josephine stuck at 100", the name cut
+    shorter and shorter, and last "Stuck at 100" — the same words on every screen,
+    whatever its width (the host's bar, with its address, is narrower)."""
+    return vm.name_variants(lambda limit: look.contract_text(
+        view, [vm.short_name(n, limit) for n in names])) + [look.contract_text(view, names, short=True)]
 
 
 class InfoBar(QFrame):
@@ -63,7 +59,8 @@ class InfoBar(QFrame):
         self.deal_button = QToolButton()
         self.deal_button.setObjectName("dealLock")
         self.deal_button.setAutoRaise(True)
-        self.deal_button.setIconSize(QSize(20, 20))
+        self.deal_button.setIconSize(QSize(18, 18))
+        self.deal_button.setToolButtonStyle(Qt.ToolButtonTextUnderIcon)  # the lock, and a word under it
         self.deal_button.clicked.connect(self._explain_deal)  # a click says it too
         self.deal_button.hide()
         row.addWidget(self.deal_button)
@@ -71,13 +68,15 @@ class InfoBar(QFrame):
         self.score_label = self._label("scoreLabel")
         self.contract_label = self._label("contractLabel")
         self.trump_label = self._label("trumpLabel")
-        # Two columns of two lines, so the bar fits a small window.
-        for top, bottom in ((self.title_label, self.score_label), (self.contract_label, self.trump_label)):
+        # Two columns of two lines, so the bar fits a small window; where it is short of
+        # room, the contract's (the bidder's name) gets more of it than the title's.
+        for top, bottom, stretch in ((self.title_label, self.score_label, 2),
+                                     (self.contract_label, self.trump_label, 3)):
             column = QVBoxLayout()
             column.setSpacing(0)
             column.addWidget(top)
             column.addWidget(bottom)
-            row.addLayout(column, 1)
+            row.addLayout(column, stretch)
             row.addSpacing(12)
         self.last_button = QPushButton("Last trick")
         self.last_button.setObjectName("lastTrick")
@@ -157,9 +156,10 @@ class InfoBar(QFrame):
 
     def show_deal(self, deal: str | None) -> None:
         """The lock for how the hand was dealt, or none (a game against the computer)."""
-        locked, words = DEALS.get(deal, (False, ""))
+        locked, word, words = DEALS.get(deal, (False, "", ""))
         if words:
             self.deal_button.setIcon(lock_icon(locked))
+            self.deal_button.setText(word)
             self.deal_button.setToolTip(words)
             self.deal_button.setAccessibleName(words.split(":")[0].split(",")[0])
             self.deal_button.setAccessibleDescription(words)
@@ -179,14 +179,14 @@ class InfoBar(QFrame):
                                        hand.capitalize()], settings.get("name") or "")
         names = data.names()
         self.contract_label.set_variants(contract_variants(look, view, names))
-        self.trump_label.set_plain(vm.trump_text(info, view))
+        self.trump_label.set_variants(vm.trump_text(info, view))
         sides = vm.side_names(info, names)
         short = [n.split(" (")[0] for n in sides]
+        scores = [vm.points(s) for s in data.scores]
         variants = vm.name_variants(lambda limit: "Score " + " · ".join(
-            f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, data.scores)))
-        letters = "Score " + " · ".join(f"{n.replace('Team ', '')} {s}"
-                                        for n, s in zip(short, data.scores))
+            f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, scores)))
+        letters = "Score " + " · ".join(f"{n.replace('Team ', '')} {s}" for n, s in zip(short, scores))
         if letters != variants[0]:  # teams: short of room, each its letter, as on the seats
             variants = [variants[0], letters]  # (cut, "Team A" and "Team B" both read "Te…")
-        self.score_label.set_variants(
-            variants, " · ".join(f"{n}: {s}" for n, s in zip(sides, data.scores)))
+            variants.append(letters.removeprefix("Score "))  # "A −100 · B 125": the bidder's name needs the room
+        self.score_label.set_variants(variants, " · ".join(f"{n}: {s}" for n, s in zip(sides, scores)))

@@ -4,8 +4,8 @@
 Someone else's dropped connection is a bar above the table, not a curtain over it: the
 host (and everyone else) can go on playing their own turns meanwhile. Only your own
 reconnection covers the table, since nothing can be played until it is back. Under the
-private deal the bar says so when the hand itself waits for the player ("their cards are
-locked with their key"), with a countdown to the hand dealt again without them."""
+private deal the bar says so when the hand itself waits for the player ("only their
+computer knows their cards"), with a countdown to the hand dealt again without them."""
 
 from __future__ import annotations
 
@@ -197,7 +197,7 @@ class WaitingBar(QFrame):
         self.seat, self.locked, self._name, self._host_choice = seat, True, name, host_choice
         self._until = None if within is None else now + within
         self._choice_at = None if choice_in is None else now + choice_in
-        title = f"Waiting for {name} to come back — their cards are locked with their key"
+        title = f"Waiting for {name} to come back — only their computer knows their cards"
         self.title.setText(title)
         self.setAccessibleName(title)
         self.wait_button.setVisible(host_choice)
@@ -257,7 +257,7 @@ class Curtain(QWidget):
         self.panel.setObjectName("overlayPanel")
         self.panel.setMaximumWidth(640)
         self.content = QVBoxLayout(self.panel)
-        self.content.setContentsMargins(20, 16, 20, 16)
+        self.content.setContentsMargins(20, 12, 20, 12)
         row.addWidget(self.panel, 3)
         row.addStretch(1)
         outer.addLayout(row)

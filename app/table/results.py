@@ -38,7 +38,10 @@ class Results(QObject):
         """Bank the scores, then show the summary once the last trick has been seen."""
         data = self.data
         data.scores = list(event.get("scores") or [])
-        data.history.append(list(data.scores))
+        # every hand of the game, from the table's log (this screen may have seen fewer:
+        # back after a restart, a game continued); an older session's event: those seen
+        history = event.get("history")
+        data.history = [list(h) for h in history] if history else data.history + [list(data.scores)]
         result = event.get("result") or {}
         breakdown = event.get("breakdown")
         names = data.names()
@@ -75,7 +78,7 @@ class Results(QObject):
         short = who.split(" (")[0]
         verb = "win" if data.info and vm.partnerships(data.info) else "wins"
         members = who[len(short):].strip(" ()")
-        line = ", ".join(f"{n.split(' (')[0]} {s}" for n, s in zip(names, scores))
+        line = ", ".join(f"{n.split(' (')[0]} {vm.points(s)}" for n, s in zip(names, scores))
         headline = f"{members + ' take' if members else short + ' takes'} the game. Final score: {line}."
         title = f"Game over — {short} {verb}!"
 

@@ -29,6 +29,15 @@ class ScorePanel(QFrame):
     def fit_width(self, table_width: int) -> None:
         """A quarter of the table's width, within reason."""
         self.setFixedWidth(max(SIDE_MIN, min(SIDE_MAX, int(table_width * 0.26))))
+        self._keep_live_text()
+
+    def _keep_live_text(self) -> None:
+        """The live scores' lines, wrapped to the panel's width, are its least height: a
+        short table squeezes the game log (it scrolls), never the scores (they do not)."""
+        margins = self.layout().contentsMargins()
+        width = self.width() - margins.left() - margins.right()
+        self.live_label.setMinimumHeight(0)  # (a label's height for a width is never less than its minimum)
+        self.live_label.setMinimumHeight(self.live_label.heightForWidth(width) if self.live_label.text() else 0)
 
     def refresh(self, data: TableData) -> None:
         options = data.table.get("table_options") or {}
@@ -40,6 +49,7 @@ class ScorePanel(QFrame):
             short = [vm.short_name(n) for n in data.names()]
             won = vm.tricks_by_seat(data.view, data.players)
             self.live_label.setText(data.look.live_text(data.view, short, vm.side_names(data.info, short), won))
+            self._keep_live_text()
         if log:
             # what the table said of this hand (it was voided) first, then its plays
             self.log_list.set_lines(data.notes_for(data.hand_number)

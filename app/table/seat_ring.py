@@ -1,5 +1,5 @@
 """The felt: the other players' seats around the trick in the middle, and your own seat's
-plate (placed beside your hand by the table).
+plate at its bottom left, just above your hand (which has the table's whole width).
 
 Each seat shows its name, team, cards left, tricks taken, its bid, the dealer's mark and
 whose turn it is; the middle shows the trick being played (or the last one, faded, or
@@ -31,7 +31,8 @@ class SeatRing:
         # Side seats lean towards the middle: a table, not two far-off islands.
         self.grid.addWidget(self.panels["left"], 1, 0, Qt.AlignVCenter | Qt.AlignRight)
         self.grid.addWidget(self.panels["right"], 1, 2, Qt.AlignVCenter | Qt.AlignLeft)
-        self.grid.addWidget(self.trick, 1, 1)
+        self.grid.addWidget(self.my_panel, 2, 0, Qt.AlignBottom | Qt.AlignLeft)
+        self.grid.addWidget(self.trick, 1, 1, 2, 1)  # down beside your plate
         self.grid.setColumnStretch(0, 1)
         self.grid.setColumnStretch(1, 3)
         self.grid.setColumnStretch(2, 1)
@@ -80,7 +81,7 @@ class SeatRing:
             else:
                 caption = f"Taken by {names[last['winner']]}"
             self.trick.show_trick([tuple(x) for x in last["cards"]], caption,
-                                  faded=not (show_last or holding), aces=aces)
+                                  faded=not (show_last or holding), aces=aces, winner=last["winner"])
         else:
             self.trick.show_trick([])
         shown = data.look.open_cards(view)

@@ -29,7 +29,7 @@ class TableData:
         self.reasons: dict[str, str] | None = None
         self.deal: str | None = None  # how the hand was dealt (the "state" event's ``deal``)
         self.scores: list[int] = []
-        self.history: list[list[int]] = []  # the totals after each hand this screen saw
+        self.history: list[list[int]] = []  # the totals after each hand of the game (the log's)
         self.hand_number = 0
         self.notes: list[tuple[int, str]] = []  # (hand number, line): the game log's own lines (a hand voided)
         self.info: GameInfo | None = None  # the game being played, as it describes itself

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
@@ -24,7 +24,7 @@ from app.settings import Settings
 
 from . import viewmodel as vm
 from .decisions import DecisionPanel
-from .hand_widget import READABLE_STEP, HandWidget
+from .hand_widget import READABLE_STEP, HandWidget, reading_step
 from .info_bar import InfoBar
 from .absences import Absences
 from .overlays import AlertBanner, ConnectionCurtain, NoticeBanner, SummaryCurtain, WaitingBar
@@ -41,24 +41,23 @@ log = logging.getLogger(__name__)
 HAND_KEYS = (Qt.Key_Left, Qt.Key_Right, Qt.Key_Return, Qt.Key_Enter, Qt.Key_Space)  # the hand's, wherever the focus
 
 REFERENCE_WIDTH = 84  # Settings.card_width for "medium"; other sizes scale from it
-MIN_CARD_WIDTH = 44
-SMALLEST_READABLE = 60  # cards are made no smaller than this to overlap less (READABLE_STEP)
-MIN_STEP = 0.36  # overlapped cards keep at least this much of their face (the corner index) in view
+MIN_CARD_WIDTH = 60  # the smallest card in your hand: its big numeral is still about 24 px
+MAX_CARD_WIDTH = 220
 
 
-def fit_card_width(size_setting: int, area_width: int, area_height: int, cards: int) -> int:
-    """Card width for the hand: grows with the window, scaled by the card-size setting;
-    smaller where ``cards`` would otherwise overlap so much that only a sliver of each
-    shows (at the medium size ``READABLE_STEP`` of each stays in view; never smaller
-    than ``SMALLEST_READABLE`` for it), and never so wide that overlapped cards hide
-    their corner indices."""
+def fit_card_width(size_setting: int, area_width: int, area_height: int, cards: int,
+                   reading: float = READABLE_STEP) -> int:
+    """Card width for the hand: grows with the window, scaled by the card-size setting,
+    and never so wide that ``cards`` side by side in ``area_width`` must hide any of the
+    words and numbers on them (``reading``: the part of each card's width they take,
+    ``hand_widget.reading_step``). Where the room is short a larger setting gives no
+    larger cards: a bigger card whose number is half covered reads worse than one whose
+    number shows whole."""
     scale = size_setting / REFERENCE_WIDTH
     width = min(area_height * 0.16, area_width * 0.1) * scale
     if cards > 1:
-        readable = area_width / (1 + READABLE_STEP * (cards - 1)) * scale  # large: bigger, overlapping more
-        crowded = area_width / (1 + MIN_STEP * (cards - 1))
-        width = min(width, max(readable, SMALLEST_READABLE), crowded)
-    return int(max(MIN_CARD_WIDTH, min(width, 220)))
+        width = min(width, area_width / (1 + reading * (cards - 1)))
+    return int(max(MIN_CARD_WIDTH, min(width, MAX_CARD_WIDTH)))
 
 
 class _FromData:
@@ -117,10 +116,7 @@ class TableView(QWidget):
         root.addWidget(self.decision)
         self.hand = HandWidget(None, self.settings.card_width)
         self.card_width = self.settings.card_width
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.ring.my_panel, 0, Qt.AlignBottom)
-        bottom.addWidget(self.hand, 1)
-        root.addLayout(bottom)
+        root.addWidget(self.hand)  # the whole width: your plate is on the felt, above it
         self.connection = ConnectionCurtain(self)
         self.absences = Absences(self, self._flash)
         self.summary = SummaryCurtain(self)
@@ -272,6 +268,7 @@ class TableView(QWidget):
             return
         if self.view.get("trick"):
             self.last_button.setChecked(False)
+        self.hand.point_at(())  # a hint was for the position before this one
         self.refresh()
 
     def on_hand_over(self, event: dict) -> None:
@@ -322,10 +319,20 @@ class TableView(QWidget):
             self.session.hint()  # the bot thinks on the session's thread, never here
 
     def on_hint(self, event: dict) -> None:
+        """The hint said in the status line, and pointed at: its card (or the cards it
+        would bury or discard) marked HINT in your hand, else its button given the
+        keyboard focus — Enter takes it either way."""
         text = event.get("text") or ""
         if self.data.info is not None:
             text = cardnames.spoken_in_text(self.data.info, text)
         self.status.show_hint(text)
+        action = event.get("action") or {}
+        cards = [action["play"]] if "play" in action else list(action.get("bury") or action.get("discard") or [])
+        self.hand.point_at(cards)
+        if cards:
+            self.hand.setFocus()
+        if not cards or "trump" in action:
+            self.decision.point_at(action)
 
     def on_waiting(self, event: dict) -> None:
         """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
@@ -412,28 +419,38 @@ class TableView(QWidget):
     def _card_width(self, cards: int | None = None) -> int:
         cards = len(self.hand.cards) if cards is None else cards
         room = max(self._hand_room(), 300)
-        width = fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10))
+        width = fit_card_width(self.settings.card_width, room, max(self.height(), 400), max(cards, 10),
+                               reading_step(self.deck()))
         # No taller than the height the rest of the table leaves (a big decision panel
         # in a small window): the window must not need to grow.
         layout = self.layout()
         layout.invalidate()  # a panel shown just now must count, not the size cached before it
-        others = layout.minimumSize().height() - self.hand.minimumHeight()
-        tallest = (self.height() - others - 4) / (1.4 + 1 / 6)  # a card's face and its lift
+        # (wrapped lines need the height they take at this width, more than their minimum)
+        least = layout.minimumHeightForWidth(self.width()) if layout.hasHeightForWidth() \
+            else layout.minimumSize().height()
+        others = least - self.hand.minimumHeight()
+        tallest = (self.height() - others - 4) / (1.4 + 1 / 5)  # a card's face and its lift (lift_for)
         return int(max(MIN_CARD_WIDTH, min(width, tallest)))
+
+    def _felt_card_width(self) -> int:
+        """Card width for the trick and the open cards: as the hand's, but not made
+        smaller by a long hand (nothing overlaps on the felt, which fits them itself)."""
+        return fit_card_width(self.settings.card_width, max(self._hand_room(), 300),
+                              max(self.height(), 400), 1)
 
     def _hand_room(self) -> int:
         """The width the hand's cards spread over: the hand's own once it is laid out
-        (less the margin ``HandWidget`` keeps), else what the window leaves beside your
-        seat's plate."""
+        (less the margin ``HandWidget`` keeps), else the window's, less the table's
+        margins."""
         if self.hand.isVisible():
             return self.hand.width() - 8
-        return self.width() - self.my_panel.sizeHint().width() - 40
+        return self.width() - 28
 
     def _queue_fit(self) -> None:
         """Once the panels shown or resized just now are laid out, fit the cards again."""
         if not self._fit_pending:
             self._fit_pending = True
-            QTimer.singleShot(0, self._fit_hand_height)
+            QTimer.singleShot(0, self, self._fit_hand_height)  # (not once the table is gone)
 
     def _fit_hand_height(self) -> None:
         """Cards re-fitted to the room the other panels leave them (the height, and the
@@ -451,7 +468,7 @@ class TableView(QWidget):
         if deck is None:
             return  # no hand dealt yet
         self.hand.set_cards(self.hand.cards, deck, self.card_width)
-        self.trick.configure(deck, self.card_width, self.players, self.you)
+        self.trick.configure(deck, self._felt_card_width(), self.players, self.you)
         self.trick.animation_ms = self.settings.animation_ms
 
     def resizeEvent(self, event) -> None:
@@ -459,6 +476,13 @@ class TableView(QWidget):
         self.side.fit_width(self.width())
         self.apply_card_size()
         self._queue_fit()
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.LayoutRequest:
+            # A bar or a panel shown, hidden or grown (a banner dismissed): the cards take
+            # the room left, now smaller and later larger again.
+            self._queue_fit()
+        return super().event(event)
 
     # -- drawing -------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -468,7 +492,7 @@ class TableView(QWidget):
             return
         self.bar.refresh(self.data)
         self.ring.refresh_seats(self.data)
-        self.trick.configure(self.deck(), self.card_width, self.players, self.you)
+        self.trick.configure(self.deck(), self._felt_card_width(), self.players, self.you)
         self.trick.animation_ms = self.settings.animation_ms
         self.ring.refresh_trick(self.data, self.show_last, self.holding)
         self.last_button.setEnabled(bool(self.view.get("tricks")))

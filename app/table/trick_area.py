@@ -1,15 +1,16 @@
 """The middle of the table: the trick being played, each card in front of its player.
 
 While a new trick has not started, the last completed one stays in view, a little
-faded, captioned with who took it — the moment a person looks for "who won that?".
+faded but for the card that took it (in a gold ring), captioned with who took it — the
+moment a person looks for "who won that?".
 Open cards (Rook's widow, Somerset's open widow, Horseshoes' face-up left-over) are
 shown along the top with a caption.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtCore import QPointF, QRectF, QSize, QSizeF, Qt, QVariantAnimation
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app.assets import Deck
@@ -17,6 +18,7 @@ from app.assets import Deck
 from .card_widget import ART, card_size, paint_tag
 
 ACE_COLOURS = {"high": "#1565c0", "low": "#6d4c41"}  # the badge on a declared ace
+WINNER_RING = "#f4c430"  # round the card that took the trick
 
 
 def relative_position(seat: int, you: int, players: int) -> str:
@@ -38,6 +40,7 @@ class TrickArea(QWidget):
         self.faded = False
         self.caption = ""
         self.aces: dict[str, str] = {}  # declared aces on the trick shown
+        self.winner: int | None = None  # the seat whose card took the trick shown (a finished one)
         self.open_cards: list[str] = []
         self.hidden_spare = 0  # face-down spare cards to show as backs
         self.open_caption = ""
@@ -53,10 +56,11 @@ class TrickArea(QWidget):
         self.update()
 
     def show_trick(self, cards: list[tuple[int, str]], caption: str = "", faded: bool = False,
-                   aces: dict[str, str] | None = None) -> None:
-        """``aces``: {card: "high" | "low"} for declared aces, shown on the card."""
+                   aces: dict[str, str] | None = None, winner: int | None = None) -> None:
+        """``aces``: {card: "high" | "low"} for declared aces, shown on the card;
+        ``winner``: the seat that took the trick, when it is finished."""
         grew = not faded and len(cards) == len(self.cards) + 1 and cards[:-1] == self.cards
-        self.cards, self.caption, self.faded = list(cards), caption, faded
+        self.cards, self.caption, self.faded, self.winner = list(cards), caption, faded, winner
         self.aces = {card: call for card, call in (aces or {}).items() if any(c == card for _, c in cards)}
         if grew and self.animation_ms > 0:
             self._animation.stop()
@@ -67,7 +71,8 @@ class TrickArea(QWidget):
         else:
             self._glide = 1.0
         spoken = ", ".join(self._spoken(c) + (f" ({self.aces[c]})" if c in self.aces else "")
-                           for _, c in self.cards) or "no cards"
+                           + (" (took the trick)" if s == winner else "")
+                           for s, c in self.cards) or "no cards"
         self.setAccessibleDescription(f"{caption} {spoken}".strip())
         self.update()
 
@@ -83,7 +88,7 @@ class TrickArea(QWidget):
         self.update()
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(240, 200)
+        return QSize(240, 120)  # a short felt draws its cards smaller: your hand keeps its size
 
     def face_size(self) -> QSize:
         """Trick cards: a little smaller than the hand's, and always fitting the felt
@@ -114,8 +119,9 @@ class TrickArea(QWidget):
         face = self.face_size()
         ratio = self.devicePixelRatioF()
         self._paint_open(painter, ratio)
-        painter.setOpacity(0.6 if self.faded else 1.0)
         for index, (seat, card) in enumerate(self.cards):
+            took = seat == self.winner
+            painter.setOpacity(0.6 if self.faded and not took else 1.0)
             position = relative_position(seat, self.you, self.players)
             spot = self._spot(position, face)
             if index == len(self.cards) - 1 and self._glide < 1.0:
@@ -124,10 +130,22 @@ class TrickArea(QWidget):
             if card in self.aces:
                 paint_tag(painter, self.aces[card].upper(), spot.x(), spot.y(), face.width(),
                           ACE_COLOURS[self.aces[card]])
+            if took:
+                self._ring(painter, QRectF(spot, QSizeF(face)))
         painter.setOpacity(1.0)
         if self.caption:
             self._paint_caption(painter, self.caption, QRectF(0, self.height() - 26, self.width(), 24))
         painter.end()
+
+    @staticmethod
+    def _ring(painter: QPainter, rect: QRectF) -> None:
+        """A gold ring round the card that took the trick, just outside its edge."""
+        painter.save()
+        painter.setPen(QPen(QColor(WINNER_RING), 4))
+        painter.setBrush(Qt.NoBrush)
+        radius = rect.width() * 0.08
+        painter.drawRoundedRect(rect.adjusted(-3, -3, 3, 3), radius + 3, radius + 3)
+        painter.restore()
 
     def _paint_open(self, painter: QPainter, ratio: float) -> None:
         """Open cards: large in the middle while no trick is on the table (the widow

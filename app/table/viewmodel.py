@@ -72,8 +72,13 @@ def tricks_by_seat(view: dict, players: int) -> list[int]:
     return won
 
 
-def trump_text(info: GameInfo, view: dict) -> str:
-    return "Trump: " + cardnames.trump_name(info, view.get("trump"))
+def trump_text(info: GameInfo, view: dict) -> list[str]:
+    """"Trump: Green", fullest first: "Trump: not named yet", then "Trump: not yet" where
+    the bar is short of room."""
+    named = cardnames.trump_name(info, view.get("trump"))
+    if named == cardnames.NOT_NAMED:
+        return ["Trump: " + named, "Trump: not yet"]
+    return ["Trump: " + named]
 
 
 def kinds(legal: list[dict]) -> set[str]:
@@ -191,6 +196,12 @@ def log_lines(info: GameInfo, view: dict, names: list[str]) -> list[str]:
 def signed(points: int) -> str:
     """"+28", "−8" (a real minus sign), "0"."""
     return f"{points:+d}".replace("-", "\u2212") if points else "0"
+
+
+def points(score: int) -> str:
+    """A score as it is read: "120", "−120" — a real minus sign, which does not look like
+    a dash, the same on every line of the table, the summary and the lobby."""
+    return f"\u2212{-score}" if score < 0 else str(score)
 
 
 def score_explanation(info: GameInfo, names: list[str], breakdown: dict | None) -> list[str]:

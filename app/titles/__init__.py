@@ -74,26 +74,23 @@ class Presentation:
         """What a seat said in the auction, for its name plate: "14", "Pass" or ""."""
         return ""
 
-    def contract_text(self, view: dict, names: list[str], short: bool = False,
-                      brief: bool = False) -> str:
-        """The info bar's headline: "Contract 14 — Ann" ("Contract 14" when ``short``;
-        "Ann bid 14", or "Ann stuck at 100", when ``brief``: the bidder's name in fewer
-        words), or the auction so far; "" for a title without contracts."""
+    def contract_text(self, view: dict, names: list[str], short: bool = False) -> str:
+        """The info bar's headline: "Ann bid 14", "Ann stuck at 100" ("Bid 14", "Stuck at
+        100" when ``short``: no room for a name), or the auction so far; "" for a title
+        without contracts. The same words on every screen, whatever its width."""
         if not self.info.contract:
             return ""
         who, amount = self.bidder(view), self.contract_amount(view)
         if who is None or amount is None:
             high = view.get("high_bid")
-            if short or brief:
+            if short:
                 return f"Standing bid {high}" if high is not None else "No bid yet"
             return f"Bidding — standing bid {high}" if high is not None else "Bidding — no bid yet"
         stuck = bool((view.get("contract") or {}).get("stuck"))
         name = names[who] if who < len(names) else str(who)
-        if brief:
-            return f"{name} stuck at {amount}" if stuck else f"{name} bid {amount}"
         if short:
-            return f"Contract {amount}{' (stuck)' if stuck else ''}"
-        return f"Contract {amount}{' (stuck)' if stuck else ''} — {name}"
+            return f"Stuck at {amount}" if stuck else f"Bid {amount}"
+        return f"{name} stuck at {amount}" if stuck else f"{name} bid {amount}"
 
     # -- the table -----------------------------------------------------------------------
     def open_cards(self, view: dict) -> OpenCards:

@@ -31,14 +31,16 @@ class HorseshoesPresentation(Presentation):
         bids = view.get("bids") or []
         return "" if seat >= len(bids) or bids[seat] is None else str(bids[seat])
 
-    def contract_text(self, view: dict, names: list[str], short: bool = False,
-                      brief: bool = False) -> str:
-        """"Bids 3 + 4 + 2 = 9 of 13" ("Bids 9 of 13" when ``short`` or ``brief``)."""
+    def contract_text(self, view: dict, names: list[str], short: bool = False) -> str:
+        """"Bids 3 + 4 + 2 = 9 of 13 tricks" ("Bids 9 of 13 tricks" when ``short``, and
+        while one player has bid: a sum of one is no sum)."""
         bids = [b for b in view.get("bids") or [] if b is not None]
         if not bids:
             return "No bids yet"
         total, tricks = sum(bids), self.info.hand_size
-        return f"Bids {total} of {tricks}" if short or brief else f"Bids {' + '.join(map(str, bids))} = {total} of {tricks}"
+        if short or len(bids) == 1:
+            return f"Bids {total} of {tricks} tricks"
+        return f"Bids {' + '.join(map(str, bids))} = {total} of {tricks} tricks"
 
     def open_cards(self, view: dict) -> OpenCards:
         left = view.get("leftover")

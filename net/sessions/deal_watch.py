@@ -17,7 +17,7 @@ and the deal names someone ``overdue``:
 
 A player gone from the private deal (``deal.away()``) is waited for longer (the drop
 wait): the host's seat is told, and told again when the wait changes ("waiting" events
-for "return": "Waiting for Dad to come back — their cards are locked with their key",
+for "return": "Waiting for Dad to come back — only their computer knows their cards",
 with the countdown and when the host person may deal again without them). The host
 person may ``keep_waiting`` (the countdown starts again) or ``deal_again_without`` the
 player once the rules allow it (``Away.choice_from``), which goes on as the deadline

@@ -36,6 +36,7 @@ from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOver
                                  TableInfo, TablesEvent, TakeoverEvent, TakeoverStage,
                                  WaitingEvent, WhyRestarted)
 from net.trust.deals.mental import log as ml
+from net.trust.entries import HandEndBody, StartBody
 from net.trust.values import NOBODY, Seat
 from net.wire.identity import fingerprint
 
@@ -164,11 +165,13 @@ def seat_info(seat: int, info: Seat | None, connected: bool) -> SeatInfo:
 
 
 def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host: bool,
-                options: dict, started: bool, waiting: list[dict] | None = None) -> TableEvent:
-    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options."""
+                options: dict, started: bool, waiting: list[dict] | None = None,
+                host_seat: int | None = None) -> TableEvent:
+    """The "table" event: ``seats`` are SeatInfos, ``options`` the table's options,
+    ``host_seat`` the seat of the player whose computer hosts the table."""
     key = game.key()  # {"game", "ruleset", "mode", "options"}
     event: TableEvent = {
-             "type": "table", "seats": seats, "you": you, "is_host": is_host,
+             "type": "table", "seats": seats, "you": you, "is_host": is_host, "host_seat": host_seat,
              "settings": {"game": key["game"], "ruleset": key["ruleset"], "mode": key["mode"],
                           "options": key["options"], "name": name},
              "table_options": {"live_scores": bool(options.get("live_scores")),
@@ -180,14 +183,34 @@ def table_event(game, name: str, seats: list[SeatInfo], you: int | None, is_host
 
 
 # -- the end of a hand ----------------------------------------------------------------------
+def score_history(entries, hand: int) -> list[list[int]]:
+    """The running totals after each hand of the game, through hand ``hand``, from the
+    table's log (``entries``: its signed entries, in order): every ``hand_end`` since the
+    game's ``start``. The log holds them all, so a player back after a restart, or a
+    game continued, charts every hand, not only those its screen saw."""
+    history: list[list[int]] = []
+    for entry in entries:
+        body = entry.content
+        if isinstance(body, StartBody):
+            history = []
+        elif isinstance(body, HandEndBody):
+            history.append(list(body.scores))
+            if body.hand == hand:
+                break
+    return history
+
+
 def hand_over_events(result: dict, scores: list[int], hand: int, winner: int | None,
                      hand_breakdown: dict | None, record_path: str | None = None,
+                     history: list[list[int]] | None = None,
                      ) -> list[HandOverEvent | GameOverEvent]:
-    """The "hand_over" event, and "game_over" after it when the hand won the game. A
-    hand a player's proven cheat forfeited says so (``forfeit``: seat, side, rule and
-    what the computer ``did``, in words)."""
+    """The "hand_over" event, and "game_over" after it when the hand won the game;
+    ``history``: the totals after each hand of the game (``score_history``), this one's
+    last. A hand a player's proven cheat forfeited says so (``forfeit``: seat, side, rule
+    and what the computer ``did``, in words)."""
     over: HandOverEvent = {"type": "hand_over", "result": result, "scores": list(scores),
-                           "record_path": record_path, "hand": hand, "breakdown": hand_breakdown}
+                           "record_path": record_path, "hand": hand, "breakdown": hand_breakdown,
+                           "history": history if history is not None else [list(scores)]}
     forfeit = result.get("forfeit")
     if isinstance(forfeit, dict):
         over["forfeit"] = {**forfeit, "did": cheat_words(str(forfeit.get("rule")))}
@@ -235,18 +258,19 @@ NOTHING_TO_DECIDE = "Nothing to decide just now."
 
 
 def hint_event(game, state_or_view, seat: int | None, seed: str) -> HintEvent:
-    """The "hint" event: one sentence from a "normal" bot's ``explain`` for ``seat`` (a
-    State, or the seat's own view dict), or why there is nothing to suggest."""
-    return {"type": "hint", "text": hint_text(game, state_or_view, seat, seed)}
-
-
-def hint_text(game, state_or_view, seat: int | None, seed: str) -> str:
+    """The "hint" event: what a "normal" bot would do in ``seat`` (a State, or the seat's
+    own view dict) — one sentence from its reasoning, and the move itself (hand-record
+    form, no seat: the table points at its card or button) — or why there is nothing
+    to suggest (no move)."""
     if state_or_view is None or seat is None:
-        return NOTHING_TO_DECIDE
+        return {"type": "hint", "text": NOTHING_TO_DECIDE, "action": None}
     view = state_or_view if isinstance(state_or_view, dict) else state_or_view.view(seat)
     if seat not in (view.get("to_act") or []) or view.get("phase") == "done":
-        return NOTHING_TO_DECIDE
-    return make_bot("normal", hashlib.sha256(seed.encode()).digest()).explain(game, view)
+        return {"type": "hint", "text": NOTHING_TO_DECIDE, "action": None}
+    decision = make_bot("normal", hashlib.sha256(seed.encode()).digest()).decide(game, view)
+    action = game.action_to_json(decision.action)
+    action.pop("seat", None)
+    return {"type": "hint", "text": decision.reason, "action": action}
 
 
 # -- connections and the deal ------------------------------------------------------------
@@ -358,7 +382,7 @@ def away_event(names: list[str], seats: list[int], within: float | None,
     person may deal again without them (0: now)."""
     who = " and ".join(names)
     event: WaitingEvent = {"type": "waiting", "for": "return", "names": list(names), "seats": list(seats),
-             "detail": f"Waiting for {who} to come back — their cards are locked with their key",
+             "detail": f"Waiting for {who} to come back — only their computer knows their cards",
              "within": within}
     if choice_in is not None:
         event["choice_in"] = choice_in
@@ -384,8 +408,13 @@ def notice_event(message: str) -> NoticeEvent:
     return {"type": "notice", "message": message}
 
 
-def error_event(message: str, fatal: bool = False) -> ErrorEvent:
+def error_event(message: str, fatal: bool = False, details: str = "",
+                waited: float | None = None) -> ErrorEvent:
     event: ErrorEvent = {"type": "error", "message": message}
     if fatal:
         event["fatal"] = True
+    if details:
+        event["details"] = details
+    if waited is not None:
+        event["waited"] = round(waited, 2)
     return event

@@ -82,6 +82,7 @@ class TableEvent(TypedDict):
     seats: list[SeatInfo]
     you: int | None
     is_host: bool
+    host_seat: int | None  # the seat of the player whose computer hosts the table
     settings: TableSettings
     table_options: dict  # {"live_scores": bool, "game_log": bool}
     started: bool
@@ -109,13 +110,16 @@ class StateEvent(TypedDict):
 
 class HandOverEvent(TypedDict):
     """A hand is over: ``breakdown`` says how it was scored and shows the cards it kept
-    hidden (``engine.scoring.breakdown``; None for a hand thrown in)."""
+    hidden (``engine.scoring.breakdown``; None for a hand thrown in); ``history`` the
+    totals after each hand of the game so far, this one's last (from the log: every
+    hand, whatever this screen saw)."""
     type: Literal["hand_over"]
     result: dict  # {"taken", "made", "score", "thrown_in"} (and "forfeit" for a forfeited hand)
     scores: list[int]
     record_path: str | None
     hand: int
     breakdown: dict | None
+    history: list[list[int]]
     # A hand a player's proven cheat ended: {"seat", "side", "rule", "did"} ("did": what
     # that player's computer did, in words: "played a card it was not allowed to (a revoke)").
     forfeit: NotRequired[dict]
@@ -169,16 +173,22 @@ class AlertEvent(TypedDict):
 class ErrorEvent(TypedDict):
     """A person-readable problem about this player's own action (others' refusals are
     logged, not sent); ``fatal``: the session has ended (wrong key, wrong version,
-    refused, table full, host gone or closed) — go back to the lobby."""
+    refused, table full, host gone or closed) — go back to the lobby. ``details``: what a
+    helper would want besides (a server's address: never in ``message``); ``waited``:
+    seconds a protocol's own timer ran before it gave up (across houses)."""
     type: Literal["error"]
     message: str
     fatal: NotRequired[bool]
+    details: NotRequired[str]
+    waited: NotRequired[float]
 
 
 class HintEvent(TypedDict):
-    """The answer to ``hint()``: one sentence from a bot's ``explain``."""
+    """The answer to ``hint()``: one sentence from a bot's reasoning, and the move it
+    would make (hand-record form without the seat; None: nothing to decide)."""
     type: Literal["hint"]
     text: str
+    action: dict | None
 
 
 # The deal has waited a while for these players' contributions ("Waiting for Dad's
@@ -231,13 +241,19 @@ class TakeoverEvent(TypedDict):
 
 class InviteEvent(TypedDict):
     """A host's code for a player in another house (``net.houses``): "waiting" (read it
-    out), "used", "burnt" (someone typed it wrong: each code allows one try) or "failed"
-    (``message`` says why, e.g. the invitation service cannot be reached)."""
+    out), "joining" (it matched another Parlour: connecting), "used" (they are in),
+    "burnt" (someone typed it wrong: each code allows one try), "spent" (it was used, but
+    nobody came through it — something that is not Parlour, or no connection: make a new
+    one at once) or "failed" (no code, or it stopped working). ``message`` says what
+    happened in words; ``details`` what a helper would want besides (a server's address);
+    ``waited``: seconds the protocol's own timer ran, when one gave up."""
     type: Literal["invite"]
     seat: int
-    state: Literal["waiting", "used", "burnt", "failed"]
+    state: Literal["waiting", "joining", "used", "burnt", "spent", "failed"]
     code: str
     message: str
+    details: NotRequired[str]
+    waited: NotRequired[float]
 
 
 # Every event the app is sent, by type (the app's bridge has one signal per type).

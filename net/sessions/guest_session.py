@@ -72,7 +72,12 @@ Emit = EventCallback
 
 
 class Fatal(Exception):
-    """The session cannot go on (wrong key, wrong version, refused): message for people."""
+    """The session cannot go on (wrong key, wrong version, refused): message for people;
+    ``details`` and ``waited`` as an error event has them."""
+
+    def __init__(self, message: str, details: str = "", waited: float | None = None):
+        super().__init__(message)
+        self.details, self.waited = details, waited
 
 
 class GuestState(enum.Enum):
@@ -178,7 +183,13 @@ class GuestCore:
                           emit=lambda event: self.emit(event), rolled_back=self._rolled_back,
                           follow=self._follow, hosting=lambda: self.wake(ended_by="takeover"),
                           forget=lambda: self.remember.forget(self.table), rng=self.rng,
-                          state_dir=self.state_dir, interfaces=self.interfaces, **takeover)
+                          named=self._name, state_dir=self.state_dir,
+                          interfaces=self.interfaces, **takeover)
+
+    def _name(self, alerts: list) -> None:
+        """Players a takeover caught lying (``succession``): each named to the person, the
+        evidence saved; the table goes on."""
+        self.named += self.view.alerts(alerts, goes_on=True)
 
     def _rolled_back(self, replica: PeerReplica, seq: int) -> None:
         """A takeover rolled our log back to entry ``seq``: ``replica`` is ours now, and
@@ -248,7 +259,8 @@ class GuestCore:
         except (Fatal, NotFound) as exc:
             self.fatal = str(exc)
             self._end("fatal")
-            self.emit(error_event(self.fatal, fatal=True))
+            details, waited = (exc.details, exc.waited) if isinstance(exc, Fatal) else ("", None)
+            self.emit(error_event(self.fatal, fatal=True, details=details, waited=waited))
         finally:
             await self.finder.stop()
             self.disk_log.close()
@@ -399,7 +411,9 @@ class GuestCore:
         try:
             found = await self.houses.use_code(self.finder.within)
         except HouseError as exc:
-            raise Fatal(f"Couldn't join by code: {exc}.") from None
+            log.warning("couldn't join by code: %s (%s)", exc, exc.details or "no details")
+            raise Fatal(f"Couldn't join by code: {str(exc).rstrip('.')}.", exc.details,
+                        exc.waited) from None
         self.address, self.port = found["address"], found["port"]
         self.fingerprint = fingerprint(found["key"])
         self.table_name = found.get("name") or self.table_name

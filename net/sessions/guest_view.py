@@ -20,9 +20,9 @@ from pathlib import Path
 from net.constants import SHUFFLE_NOTICE
 from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
                                  connection_event, deal_kind, deal_restart_event, hand_over_events,
-                                 hint_event, named_event, readmitted_event, record_breakdown, seat_info,
-                                 shows_hand, shuffle_event, stand_in_event, state_event,
-                                 table_event, takeover_event)
+                                 hint_event, named_event, readmitted_event, record_breakdown,
+                                 score_history, seat_info, shows_hand, shuffle_event, stand_in_event,
+                                 state_event, table_event, takeover_event)
 from net.sessions.facade import (ConnectionEvent, DealKind, EventCallback, StateEvent,
                                  TableEvent, WhyRestarted)
 from net.trust.alerts import alert_event
@@ -105,14 +105,14 @@ class GuestView:
         r = self.replica
         game = r.game
         if game is None:  # (no table entry yet: no game to name; the app waits for one)
-            return {"type": "table", "seats": [], "you": r.seat, "is_host": False,
+            return {"type": "table", "seats": [], "you": r.seat, "is_host": False, "host_seat": None,
                     "settings": {"game": "", "ruleset": None, "mode": None, "options": {},
                                  "name": self.table_name()},
                     "table_options": {}, "started": False}
         seats = [seat_info(seat, r.seats.get(seat), r.seats.get(seat, NOBODY).connected)
                  for seat in range(game.num_players)]
         return table_event(game, self.table_name(), seats, r.seat, False, r.options,
-                           r.scores is not None)
+                           r.scores is not None, host_seat=r.host_seat)
 
     def table_name(self) -> str:
         """The name found in the lobby, else the one in the table entry (seq 0)."""
@@ -184,7 +184,8 @@ class GuestView:
         breakdown = hand.get("breakdown") or record_breakdown(hand.get("record"))
         for event in hand_over_events(hand["result"], hand["scores"], hand["hand"], hand["winner"],
                                       breakdown,
-                                      str(path) if path else None):
+                                      str(path) if path else None,
+                                      history=score_history(self.replica.log, hand["hand"])):
             self.emit(event)
 
     def _dealt_since(self, hand: int) -> bool:
@@ -212,7 +213,8 @@ class GuestView:
             end = next((e.content for e in reversed(log[:a.entry.seq]) if e.kind == "hand_end"), None)
             if isinstance(end, HandEndBody) and end.hand == reveal.hand \
                     and not self._dealt_since(end.hand):
-                for event in hand_over_events(end.result, end.scores, end.hand, end.winner, None):
+                for event in hand_over_events(end.result, end.scores, end.hand, end.winner, None,
+                                              history=score_history(log, end.hand)):
                     self.emit(event)
 
     # -- the others -----------------------------------------------------------------------------

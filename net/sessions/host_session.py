@@ -60,8 +60,8 @@ from net.sessions.clock import Timers, wait_until
 from net.sessions.deal_watch import DealWatch
 from net.sessions.ending import Ending
 from net.sessions.events import (deal_kind, error_event, hand_breakdown, hand_over_events,
-                                 hint_event, named_event, seat_info, shows_hand, state_event,
-                                 table_event)
+                                 hint_event, named_event, score_history, seat_info, shows_hand,
+                                 state_event, table_event)
 from net.sessions.facade import DealKind, EventCallback, SeatInfo, TableEvent
 from net.sessions.opened import chain_of, game_of, table_of
 from net.sessions.outbox import Outbox
@@ -245,7 +245,8 @@ class HostCore:
                                  emit=self.emit, spawn=self.spawn)
         self.whereabouts = Whereabouts(self.identity, self.timings, self.roster,
                                        watched=self._watched, connected=self.connected,
-                                       carried_on=self.close_carried_on)
+                                       carried_on=self.close_carried_on,
+                                       evidence=self.files.dir / "evidence")
         self.finished = asyncio.Event()
         self.result: dict | None = None
         self.games_started = 0
@@ -773,7 +774,7 @@ class HostView:
     def table_event(self) -> TableEvent:
         auth = self._authority()
         event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
-                            auth.match is not None, self._waiting())
+                            auth.match is not None, self._waiting(), host_seat=self._you())
         event["heir"] = self._heir()  # whom the host person may hand the table to on leaving
         return event
 
@@ -839,9 +840,11 @@ class HostView:
 
     def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)
-        match = self._authority().match
+        auth = self._authority()
+        match = auth.match
         for event in hand_over_events(body.result, body.scores, body.hand, body.winner,
-                                      hand_breakdown(match.last_hand if match else None)):
+                                      hand_breakdown(match.last_hand if match else None),
+                                      history=score_history(auth.log, body.hand)):
             self.emit(event)
 
     def hint(self) -> None:

@@ -3,7 +3,10 @@ servers, where they find each other when their host is gone.
 
 A player offers its signed standing and is answered where the table is carried on, or
 why it is not; the departed host, if it is still running and finds most of its players
-gone (``whereabouts``), asks where its table went.
+gone (``whereabouts``), asks where its table went. An answer that the table is carried
+on carries its proof, ``took``: the takeover entry (signed by the player who carries it
+on, with the standings of the majority behind it), which whoever reads it checks
+against its own log before it follows — or, the departed host, before it believes it.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ STANDBY = SCHEMAS.copy()
 STANDBY.message("standing", {"handover": dict}, signed=dict)
 #: the departed host, still running, asks where its table ``table`` is now
 STANDBY.message("where", table=str)
-#: we carry the table on: rejoin us at ``port`` (our address), from entry ``seq``
-STANDBY.message("hosting", port=int, seq=int)
-#: the player in ``seat`` carries the table on, at ``address``:``port``, from entry ``seq``
-STANDBY.message("follow", seat=int, address=str, port=int, seq=int)
+#: we carry the table on: rejoin us at ``port`` (our address); ``took``: our takeover
+#: entry (it extends the entry to roll back to)
+STANDBY.message("hosting", port=int, took=dict)
+#: the player in ``seat`` carries the table on, at ``address``:``port``; ``took``: its
+#: takeover entry
+STANDBY.message("follow", seat=int, address=str, port=int, took=dict)
 #: not carried on (``reason``: "connected", we still have the host; "majority", too few
 #: players reach each other — ``have`` of the ``need`` it takes; "nobody", no one answered)
 STANDBY.message("declined", {"have": int, "need": int}, reason=str)

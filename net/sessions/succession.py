@@ -36,17 +36,25 @@ authority). This module is the sessions' side:
   majority of the table's persons behind it (``takeover.majority``): else it answers
   "declined" (with how many it had and needed) and everyone keeps trying the host, and
   the takeover again every ``Timings.takeover_retry``, each window saying what
-  happened. With a majority it rolls its replica back to the last entry they all hold,
-  builds the authority (``successor.succeed``) and hosts the table with a ``HostCore``
-  of its own (the same table id, its own key, the departed host's seat held and, if
-  asked, a computer player standing in for it); it answers each standing with
-  "hosting" (its port, and the entry the takeover extends), a late one too, and is
+  happened. It reads the standings against its whole log first (``takeover.gather``):
+  one that says less than its player's own signed moves show is corrected, with the
+  proof, and its player named to the person. With a majority it rolls its replica back
+  to the entry the takeover extends (the last entry they all hold, or the end of a hand
+  past it), builds the authority (``successor.succeed``) and hosts the table with a
+  ``HostCore`` of its own (the same table id, its own key, the departed host's seat
+  held and, if asked, a computer player standing in for it); it answers each standing
+  with "hosting" (its port, and its takeover entry), a late one too, and is
   re-advertised by mDNS when the guest had interfaces to advertise on.
-* **The others** roll back to that entry too (their replica and their copy on disk), pin
-  the new host's key, point their reconnection at its address and rejoin as guests: the
-  takeover entry comes first in their sync, and their replica checks it. One that cannot
-  reach the successor keeps trying, its window saying so ("Dad is carrying the table
-  on; you are not connected to him").
+* **The others** read that takeover entry against their whole log first
+  (``takeover.audit``): a player it shows lying is named; one that would roll the table
+  back — its successor understating, or a scored hand thrown away — is refused, its
+  successor never asked again this time, and the player goes on to the next seat (the
+  next successor counts the liar's standing, corrected). Otherwise they roll back to
+  the entry it extends (their replica and their copy on disk), pin the new host's key,
+  point their reconnection at its address and rejoin as guests: the takeover entry
+  comes first in their sync, and their replica checks it again. One that cannot reach
+  the successor keeps trying, its window saying so ("Dad is carrying the table on; you
+  are not connected to him").
 * **A handover.** A host leaving on purpose may hand the table to a player at once
   (``HostCore.hand_over``): after its last entry it sends every guest a "handover" — its
   signed handover naming the heir, and the heir's standby address. Every guest then
@@ -79,11 +87,13 @@ from net.sessions.facade import EventCallback
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.standby import STANDBY
 from net.trust import takeover
-from net.trust.entries import TableBody, TakeoverBody
+from net.trust.alerts import IntegrityAlert
+from net.trust.entries import EntryError, TableBody, TakeoverBody
 from net.trust.host import successor
 from net.trust.host.authority import HostAuthority
 from net.trust.peer.replica import PeerReplica
-from net.trust.values import EntryMessage
+from net.trust.values import EntryMessage, SignedEntry
+from net.wire import messages as m
 from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.address import local_address_towards
 from net.wire.heartbeat import Link, Timings
@@ -149,7 +159,8 @@ class Succession:
     (``autoplay``); and the calls ``emit`` (tell the person), ``rolled_back`` (the guest
     takes this replica, rolled back to that entry, and its copy on disk too), ``follow``
     (pin this host key and reconnect to that address and port), ``hosting`` (we carry the
-    table on: the guest's own session ends) and ``forget`` (nothing to rejoin)."""
+    table on: the guest's own session ends), ``forget`` (nothing to rejoin) and ``named``
+    (players a takeover caught lying: tell the person, the evidence saved)."""
 
     def __init__(self, identity, timings: Timings, *, replica: Callable[[], PeerReplica | None],
                  link: Callable[[], Link | None], host_at: Callable[[], tuple[str | None, int | None]],
@@ -157,6 +168,7 @@ class Succession:
                  emit: EventCallback, rolled_back: Callable[[PeerReplica, int], None],
                  follow: Callable[[bytes, str, int], None], hosting: Callable[[], None],
                  forget: Callable[[], None], rng: Callable[[int], bytes],
+                 named: Callable[[list[IntegrityAlert]], None] = lambda alerts: None,
                  state_dir: Path | None = None, interfaces=None,
                  bind: str | None = None, host_kw: dict | None = None):
         self.identity, self.timings, self.rng = identity, timings, rng
@@ -164,7 +176,7 @@ class Succession:
         self._replica, self._link, self._host_at = replica, link, host_at
         self._joined, self._ended, self._autoplay = joined, ended, autoplay
         self._emit, self._rolled_back, self._follow_to = emit, rolled_back, follow
-        self._hosting, self._forget = hosting, forget
+        self._hosting, self._forget, self._named = hosting, forget, named
         # ``bind``: where our standby listens, should we carry the table on (an address, or
         # TOWARDS_HOST); None: we only follow: no listener.
         self.bind = bind
@@ -173,8 +185,12 @@ class Succession:
         self.roster: dict[int, tuple[str, int]] = {}
         self.server: Server | None = None
         self.host: HostCore | None = None  # once we carry the table on
-        self.hosted_at: int | None = None  # the entry our takeover extends, once we host
-        self.following: tuple[int, str, int, int] | None = None  # (seat, address, port, seq)
+        self.hosted: SignedEntry | None = None  # our takeover entry, once we host
+        # (seat, address, port, its takeover entry): the player we follow
+        self.following: tuple[int, str, int, SignedEntry] | None = None
+        # seat -> the takeover entry of a successor we refused (it would roll the table
+        # back): never followed, and its standing counts at the next one's, corrected
+        self.refused: dict[int, SignedEntry] = {}
         self.handover: dict | None = None  # the departing host's signed handover
         self._timer: asyncio.TimerHandle | None = None
         self._running: asyncio.Task | None = None
@@ -289,6 +305,7 @@ class Succession:
         self._cancel_timer()
         self.following = None
         self.handover = None
+        self.refused.clear()
         self._told_unreachable = False
 
     def on_handover(self, message: dict) -> None:
@@ -376,17 +393,17 @@ class Succession:
         if self.handover is None:
             self._emit(takeover_event("searching", departed, "", None, None))
         for seat in candidates:
+            if seat in self.refused:
+                continue  # it would roll the table back: never followed
             if seat == me:
                 return "hosting" if await self._host(standing, answer) else None
             reply = await self._offer(seat, standing)
             if reply is None or reply["type"] == "declined" and reply["reason"] != "majority":
                 continue  # gone, or it still has the host: the next one
-            if reply["type"] == "hosting":
-                self._follow(seat, self.roster[seat][0], reply["port"], reply["seq"], answer)
-                return "following"
-            if reply["type"] == "follow":
-                self._follow(reply["seat"], reply["address"], reply["port"], reply["seq"], answer)
-                return "following"
+            if reply["type"] in ("hosting", "follow"):
+                if self._follow(*self._where(seat, reply), answer):
+                    return "following"
+                continue  # a takeover refused (its successor named): the next one
             answer.set_result(reply)
             self._short(reply.get("have", 1), reply.get("need", takeover.majority(replica.seats)),
                         reached=[seat])
@@ -480,29 +497,30 @@ class Succession:
 
     async def _tell_where(self, ask: dict, conn: Connection) -> None:
         """The departed host, still running, asks where its table went (``whereabouts``):
-        if the table was carried on after it left, where it is now."""
+        if the table was carried on after it left, where it is now — with the takeover
+        entry that names it departed, its proof (it believes nothing less)."""
         replica = self._replica()
         host_address, host_port = self._host_at()  # the host we connect to (the one we followed)
         # The log we hold: the table's we carry on (once its HostCore has started), else our replica's.
         authority = self.host.authority if self.host is not None else None
         log = authority.log if authority is not None else \
             (replica.log if replica is not None else [])
-
-        def left(key: bytes) -> bool:  # a takeover after the host with ``key`` left
-            return any(isinstance(b := e.content, TakeoverBody) and b.departed == key for e in log)
+        # the takeover after the host that asks left (in our log, or the one we follow)
+        took = next((e for e in log if isinstance(b := e.content, TakeoverBody)
+                     and b.departed == conn.peer_key), None)
         reply: dict[str, object] = {"type": "declined", "reason": "nobody"}
         if replica is None or ask["table"] != replica.table:
             pass
-        elif self.hosted_at is not None and self.host is not None and left(conn.peer_key):
+        elif self.hosted is not None and self.host is not None and took is not None:
             reply = {"type": "follow", "seat": replica.seat, "address": self.bind,
-                     "port": self.host.port, "seq": self.hosted_at}
+                     "port": self.host.port, "took": took.wire}
         elif self.following is not None and conn.peer_key == replica.host_key:
-            seat, address, port, seq = self.following
-            reply = {"type": "follow", "seat": seat, "address": address, "port": port, "seq": seq}
-        elif self.host is None and left(conn.peer_key) and host_port is not None:
-            took = next(e for e in reversed(log) if e.kind == takeover.KIND)
+            seat, address, port, on_its_way = self.following
+            reply = {"type": "follow", "seat": seat, "address": address, "port": port,
+                     "took": on_its_way.wire}
+        elif self.host is None and took is not None and host_port is not None:
             reply = {"type": "follow", "seat": replica.host_seat, "address": host_address,
-                     "port": host_port, "seq": took.seq - 1}
+                     "port": host_port, "took": took.wire}
         try:
             await conn.send(reply)
         except (ConnectionClosed, OSError, ProtocolError):
@@ -513,11 +531,12 @@ class Succession:
     async def _answer_to(self, standing: dict, conn: Connection) -> dict:
         """What we answer a standing: where the table is carried on, that we still have
         the host, or — joining the takeover — what it comes to."""
-        if self.hosted_at is not None and self.host is not None:  # (a late standing: it follows all the same)
-            return {"type": "hosting", "port": self.host.port, "seq": self.hosted_at}
+        if self.hosted is not None and self.host is not None:  # (a late standing: it follows all the same)
+            return {"type": "hosting", "port": self.host.port, "took": self.hosted.wire}
         if self.following is not None:
-            seat, address, port, seq = self.following
-            return {"type": "follow", "seat": seat, "address": address, "port": port, "seq": seq}
+            seat, address, port, took = self.following
+            return {"type": "follow", "seat": seat, "address": address, "port": port,
+                    "took": took.wire}
         if self._joined() and self.handover is None:
             return {"type": "declined", "reason": "connected"}  # it is the one cut off
         self._offers[standing["body"]["seat"]] = (standing, conn)
@@ -530,42 +549,66 @@ class Succession:
 
     async def _host(self, standing: dict, answer: asyncio.Future) -> bool:
         """We are the lowest seat that answers (or the heir): gather the standings, then
-        host — if a majority of the table's players are behind us. Whether we host."""
+        host — if a majority of the table's players are behind us. Whether we host.
+
+        The standings are read against our whole log (``takeover.gather``): one that says
+        less than its player's own signed moves show is corrected, the proof in our entry
+        and its player named; and we never go back past the end of a hand we hold. A
+        successor we refused for understating (``refused``) is not waited for, and its
+        own standing, corrected, counts here: it said its host was gone."""
         replica = self._ours
         expected = {s for s, info in replica.seats.items() if info.is_player and info.connected
-                    and info.key not in (replica.host_key, replica.key)}
+                    and info.key not in (replica.host_key, replica.key)} - set(self.refused)
         loop = asyncio.get_running_loop()
         until = loop.time() + self.timings.takeover_gather
         while not expected <= set(self._offers) and loop.time() < until:
             await asyncio.sleep(0.01)
-        standings = [standing] + [s for s, _conn in self._offers.values()]
+        offered = [standing] + [s for s, _conn in self._offers.values()]
+        gathered = takeover.gather(replica, offered, self.handover, liars=self._liars(offered))
+        for why in gathered.left_out:
+            log.warning("a standing left out of the takeover: %s", why)
+        named = [a for a in gathered.named if a.seat not in self.refused]  # (named as refused)
+        if named:
+            self._named(named)
+        standings = gathered.standings
         need = takeover.majority(replica.seats)
         have = takeover.backing(standings, self.handover)
         if have < need:
             answer.set_result({"type": "declined", "reason": "majority", "have": have, "need": need})
             self._short(have, need, reached=self._offers)
             return False
-        base = takeover.common_seq(standings)
-        replica = self._roll_back(base)
+        replica = self._roll_back(gathered.base)
         authority, _out = successor.succeed(self.identity, replica, standings, self.accepted,
                                             rng=self.rng, deadline=self.timings.contribution,
                                             drop_wait=self.timings.drop_wait,
                                             mental_deal=self.host_kw.get("mental_deal", PRIVATE_DEAL),
-                                            handover=self.handover)
+                                            handover=self.handover, held=gathered.held,
+                                            base=gathered.base)
         self._leave_old_host()
         host = self.host = self._host_core(authority)
         await host.start()  # the departed host's seat: held, a stand-in armed
-        self.hosted_at = base
+        self.hosted = next(e for e in reversed(authority.log) if e.kind == takeover.KIND)
         names = {s: i.name for s, i in authority.seats.items()}
-        took = next(b for e in reversed(authority.log) if isinstance(b := e.content, TakeoverBody))
+        took = self.hosted.entry.body_as(TakeoverBody)
         self._emit(takeover_event("hosting", names.get(took.departed_seat, ""),
                                   names.get(took.seat, ""), took.abandoned,
                                   took.reason, you=True,
                                   departed_seat=took.departed_seat,
                                   handed=self.handover is not None))
-        answer.set_result({"type": "hosting", "port": host.port, "seq": base})
+        answer.set_result({"type": "hosting", "port": host.port, "took": self.hosted.wire})
         self._hosting()
         return True
+
+    def _liars(self, offered: list[dict]) -> list[dict]:
+        """The standings of the successors we refused, from their own takeover entries
+        (those not offered to us again)."""
+        seats = {s["body"]["seat"] for s in offered}
+        found = []
+        for seat, took in self.refused.items():  # (each parsed as a takeover by ``_follow``)
+            body = took.entry.body_as(TakeoverBody)
+            found += [s for s in body.standings if takeover.is_standing(s)
+                      and s["body"]["seat"] == seat and seat not in seats]
+        return found
 
     def _host_core(self, authority: HostAuthority) -> HostCore:
         state_dir = Path(self.state_dir or Path(os.environ.get("TMPDIR", "/tmp"))) / CARRIED_ON_DIR
@@ -580,22 +623,54 @@ class Succession:
         host.deal_once = not host.auto_start
         return host
 
-    def _follow(self, seat: int, address: str, port: int, seq: int, answer: asyncio.Future) -> None:
-        """Another player hosts now: roll back to the entry its takeover extends, pin its
-        key and reconnect to it."""
+    def _where(self, seat: int, reply: dict) -> tuple[int, str, int, SignedEntry | None]:
+        """Who carries the table on, by a "hosting" (``seat`` itself) or "follow" answer:
+        (seat, address, port, its takeover entry — None if the answer carries none)."""
+        took = SignedEntry.from_wire(reply["took"]) if m.is_signed_entry(reply["took"]) else None
+        if reply["type"] == "hosting":
+            return seat, self.roster[seat][0], reply["port"], took
+        return reply["seat"], reply["address"], reply["port"], took
+
+    def _follow(self, seat: int, address: str, port: int, took: SignedEntry | None,
+                answer: asyncio.Future) -> bool:
+        """Another player hosts now: read its takeover entry against our whole log
+        (``takeover.audit``: players it shows lying are named); if it is one to follow,
+        roll back to the entry it extends, pin its key and reconnect to it. Whether we
+        follow it (not: it would roll the table back, or is no takeover by that seat)."""
+        replica = self._ours
+        if took is None or seat in self.refused:
+            log.warning("not following seat %s: %s", seat, "it was refused" if took is not None
+                        else "its answer carries no takeover entry")
+            return False
+        audit = takeover.audit(takeover.Holder.of(replica), replica.log, took)
+        if audit.named:
+            self._named(audit.named)
+        try:
+            by = took.entry.body_as(TakeoverBody).seat
+        except (EntryError, TypeError):
+            by = None
+        if audit.refusal is not None or by != seat:
+            log.warning("not following seat %s's takeover: %s", seat,
+                        audit.refusal or f"it is seat {by}'s")
+            info = replica.seats.get(seat)
+            if audit.refusal is not None and by == seat and info is not None \
+                    and took.signed_by(info.key):  # (its own entry: nobody else's word about it)
+                self.refused[seat] = took
+            return False
         self._leave_old_host()
-        replica = self._roll_back(seq)
+        replica = self._roll_back(took.seq - 1)
         key = replica.seats[seat].key
-        self.following = (seat, address, port, seq)
+        self.following = (seat, address, port, took)
         if not answer.done():
             answer.set_result({"type": "follow", "seat": seat, "address": address, "port": port,
-                               "seq": seq})
+                               "took": took.wire})
         names = {s: i.name for s, i in replica.seats.items()}
         departed = names.get(replica.host_seat, "")
         self._emit(takeover_event("following", departed, names.get(seat, ""),
                                   takeover.hand_in_progress(replica), None,
                                   handed=self.handover is not None))
         self._follow_to(key, address, port)
+        return True
 
     def _leave_old_host(self) -> None:
         """Our link to the host that left (still up after a handover) ends now: nothing it

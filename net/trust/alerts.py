@@ -40,6 +40,9 @@ RULES = {
     "score": "a hand result or running score that the replay does not give",
     "privacy": "cards sent to this seat alone (a view, a secret move, events) that are not its own",
     "readmit": "this seat given to a new key while its player still holds theirs",
+    "takeover": "a takeover entry that is not the majority's honest carrying on of the table",
+    "standing": "a standing that says its player holds less of the log than its own signed "
+                "moves show it held (to carry the table on from an earlier point)",
 }
 
 

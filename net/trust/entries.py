@@ -164,7 +164,10 @@ class RejoinBody(EntryBody):
 @dataclass(frozen=True)
 class TakeoverBody(EntryBody):
     """A new host's first entry, signed with its own key (``takeover``): whom it took
-    over from, the standings that back it, the hand it abandons and why, in words."""
+    over from, the standings that back it, the hand it abandons and why, in words;
+    ``handover``: the departed host's, if it left the table to this player; ``held``:
+    for each player whose standing says less than its own signed messages show, the
+    logged entries that show what it held (``held.Held.wire``)."""
 
     departed: bytes
     departed_seat: int | None
@@ -174,6 +177,7 @@ class TakeoverBody(EntryBody):
     abandoned: int | None
     reason: str
     handover: dict | None = omitted()
+    held: list[dict] | None = omitted()
 
     def problem(self) -> str | None:
         return None if self.standings else "it carries no standings"

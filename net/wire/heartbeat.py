@@ -194,8 +194,12 @@ class Backoff:
         self.timings = timings
         self.attempts = 0
 
+    #: Doublings counted at most: far past any cap, and 2 ** 1024 would be no float.
+    MAX_DOUBLINGS = 64
+
     def next(self) -> float:
-        delay = min(self.timings.backoff_min * (2 ** self.attempts), self.timings.backoff_max)
+        doublings = min(self.attempts, self.MAX_DOUBLINGS)
+        delay = min(self.timings.backoff_min * (2 ** doublings), self.timings.backoff_max)
         self.attempts += 1
         return delay
 

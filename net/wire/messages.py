@@ -226,11 +226,13 @@ is_action_envelope = envelope_of(ACTION_BODY, ACTION_BODY_OPTIONAL)
 is_contribution_envelope = envelope_of(CONTRIBUTION_BODY)
 
 
-def _signed_entry(v) -> bool:
+def is_signed_entry(v) -> bool:
+    """A well-formed signed log entry (its signature not yet checked)."""
     # An entry envelope is {"entry", "sig"}, not {"body", "sig"}: the log is read by
     # people too, and "entry" says what it is.
     return (_dict(v) and set(v) == {"entry", "sig"} and _bytes(SIG_BYTES)(v["sig"])
             and _fits(v["entry"], ENTRY_BODY) is None)
+
 
 
 def _private(v) -> bool:
@@ -256,7 +258,7 @@ def _entry_messages(v) -> bool:
 #: The trust protocol's messages, each declared once: field -> type, or Field(type, the
 #: deeper check that ``check`` makes).
 TRUST = Schemas()
-TRUST.message(ENTRY, entry=Field(dict, _signed_entry), events=Field(list, _plain),
+TRUST.message(ENTRY, entry=Field(dict, is_signed_entry), events=Field(list, _plain),
               public=Field((dict, None), _plain), private=Field(dict, _private))
 TRUST.message(SYNC, entries=Field(list, _entry_messages), last=bool)
 TRUST.message(ERROR, {"refuses": Field(bytes, _bytes(SIG_BYTES))}, reason=Field(str, _str))
@@ -268,7 +270,7 @@ TRUST.message(ACTION, {"mental": Field(list, lambda v: all(_deal_envelope(e) for
 TRUST.message(MENTAL, signed=Field(dict, lambda v: _deal_envelope(v)))
 TRUST.message(REJOIN, seat=Field(int, _nat), last_seq=Field(int, lambda v: -1 <= v < 1 << 62))
 TRUST.message(TAIL_REQUEST, after=Field(int, lambda v: -1 <= v < 1 << 62))
-TRUST.message(TAIL, entries=Field(list, lambda v: all(_signed_entry(e) for e in v)), last=bool)
+TRUST.message(TAIL, entries=Field(list, lambda v: all(is_signed_entry(e) for e in v)), last=bool)
 
 
 def _fits(value: Any, schema: dict, optional: dict | None = None) -> str | None:

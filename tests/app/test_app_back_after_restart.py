@@ -54,9 +54,9 @@ def peers():
 
 
 
-def start_table(peers, tmp_path, game: str, deal: str):
+def start_table(peers, tmp_path, game: str, deal: str, hands: int = 1):
     host = peers.start(["host", "--game", game, *GAMES[game], *DEALS[deal], "--bots", "1",
-                        "--hands", "1", "--name", "Grandma", "--table", TABLE,
+                        "--hands", str(hands), "--name", "Grandma", "--table", TABLE,
                         "--state-dir", tmp_path / "host", "--no-advertise", *STEADY_ARGS],
                        name="host")
     listening = host.wait_event("listening")
@@ -77,6 +77,11 @@ def dad_leaves_when_asked(network, address: str, host, deal: str) -> None:
         assert events.of("table")[-1]["you"] == DAD
     finally:
         first.close()
+    dad_gone(host, deal)
+
+
+def dad_gone(host, deal: str) -> None:
+    """The host has dealt the hand again without Dad (private deal) or holds his seat."""
     if deal == "private":  # (a Rook redeal claimed meanwhile: the deal restarted without him)
         host.wait_event("waiting", where=lambda e: e.get("for") in ("void", "restart")
                         and e["seats"] == [DAD])

@@ -188,7 +188,7 @@ def test_the_scores_keep_which_team_is_which_at_1024(qtbot, window):
     bridge.deliver(state_event(game, state, 0, [], [-100, 125], 2, deal="private"))
     settle()
     shown = window.table.bar.score_label.text()
-    assert "A -100" in shown and "B 125" in shown, shown
+    assert "A \u2212100" in shown and "B 125" in shown, shown  # (a real minus sign: issue 28)
     assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
 
 

@@ -126,7 +126,7 @@ def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, mo
             # The private deal: the hand itself waits, the victim's cards locked with its
             # key. The host keeps waiting, then deals again without it once it may.
             assert table.waiting.title.text() == \
-                f"Waiting for {victim_name} to come back — their cards are locked with their key"
+                f"Waiting for {victim_name} to come back — only their computer knows their cards"
             assert not table.connection.isVisible() and table.waiting.deal_button.isVisible()
             qtbot.mouseClick(table.waiting.wait_button, Qt.LeftButton)
             qt_until(qtbot, lambda: table.waiting.deal_button.isEnabled() or not table.waiting.locked)

@@ -71,7 +71,7 @@ def test_a_hand_by_mouse_matches_the_engine(qtbot, window, settings_):
     qtbot.waitUntil(summary.isVisible)
     assert summary.next_button.isVisible() or summary.game_over  # partners can end in one hand
     totals = [summary.summary.table.itemAtPosition(row + 1, 3).widget().text() for row in range(len(event["scores"]))]
-    assert totals == [f"<b>{s}</b>" for s in event["scores"]]
+    assert totals == [f"<b>{s}</b>".replace("-", "\u2212") for s in event["scores"]]  # (a real minus sign)
 
 
 @pytest.mark.parametrize("settings_", [GAMES[0], GAMES[2], GAMES[3]])

@@ -207,8 +207,8 @@ def on_top(table, widget) -> bool:
 
 def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_path, monkeypatch):
     """The guest drops while it is the host's turn: the bar says why in plain words — under
-    the private deal, that the hand waits for them, their cards locked with their key, and
-    until when — and the host's own card still goes down."""
+    the private deal, that the hand waits for them, only their computer knowing their
+    cards, and until when — and the host's own card still goes down."""
     from app_driver import Clicker
     from net.sessions.session import GuestSession
     from net_kit import QUICK, LoopbackNetwork, Recorder, ident
@@ -230,7 +230,7 @@ def test_waiting_for_a_guest_does_not_stop_the_host_playing(qtbot, window, tmp_p
         qt_until(qtbot, table.waiting.isVisible)
         qt_until(qtbot, lambda: table.waiting.locked)
         assert table.waiting.title.text() == \
-            "Waiting for Dad to come back — their cards are locked with their key"
+            "Waiting for Dad to come back — only their computer knows their cards"
         assert table.waiting.detail.text() in (
             "Dealt again without them in 1:00 unless they come back.",
             "Dealt again without them in 0:59 unless they come back.")

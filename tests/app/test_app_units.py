@@ -47,9 +47,13 @@ def test_view_model_reads_each_titles_bids():
     rook = {"game": "rook", "bids": [[1, 100], [2, 105]], "passed": [3],
             "contract": {"bidder": 2, "amount": 110, "stuck": False}}
     assert presentation(ROOK).seat_bid(rook, 2) == "105" and presentation(ROOK).seat_bid(rook, 3) == "Pass"
-    assert presentation(ROOK).contract_text(rook, ["A", "B", "C", "D"]) == "Contract 110 — C"
+    assert presentation(ROOK).contract_text(rook, ["A", "B", "C", "D"]) == "C bid 110"
+    assert presentation(ROOK).contract_text(rook, ["A", "B", "C", "D"], short=True) == "Bid 110"
     horseshoes = {"game": "horseshoes", "mode": "three", "bids": [3, None, 4]}
-    assert presentation(HORSESHOES_3).contract_text(horseshoes, ["A", "B", "C"]) == "Bids 3 + 4 = 7 of 13"
+    assert presentation(HORSESHOES_3).contract_text(horseshoes, ["A", "B", "C"]) == "Bids 3 + 4 = 7 of 13 tricks"
+    # one bid is no sum (issue 28: "Bids 5 = 5 of 13")
+    first = {"game": "horseshoes", "mode": "three", "bids": [None, 5, None]}
+    assert presentation(HORSESHOES_3).contract_text(first, ["A", "B", "C"]) == "Bids 5 of 13 tricks"
     assert not vm.partnerships(HORSESHOES_3)
     assert vm.partnerships(ROOK)
     assert vm.side_names(ROOK, ["Ann", "Bo", "Cy", "Di"]) == ["Team A (Ann & Cy)", "Team B (Bo & Di)"]

@@ -149,8 +149,12 @@ def test_count_cards_show_their_value_in_a_red_circle(name, points):
     root = parse(CARDS / "somerset" / f"{name}.svg")
     rings = [c for c in root.iter(f"{SVG}circle") if c.get("stroke") == COUNT_RED]
     assert rings, name
-    ring_x = {ring.get("cx") for ring in rings}
-    values = [t.text for t in texts(root) if t.get("x") in ring_x and t.get("fill") == COUNT_RED]
+
+    def in_a_ring(t: ET.Element) -> bool:  # (the index above it is red too, in the same column)
+        return any(t.get("x") == ring.get("cx")
+                   and abs(float(t.get("y")) - float(ring.get("cy"))) < float(ring.get("r"))
+                   for ring in rings)
+    values = [t.text for t in texts(root) if in_a_ring(t) and t.get("fill") == COUNT_RED]
     assert values and set(values) == {str(points)}
 
 

@@ -14,11 +14,15 @@ from net.sessions.host_session import HostCore
 from net.wire.identity import Identity
 from tests.waits import until
 
-QUICK = Timings.quick()
+# Quick timings, but a link silent for 5 s before it counts as dropped, not 1 s: the whole
+# table shares one event loop here, and on a loaded machine one party's deal work can keep
+# the others from hearing a healthy peer for over a second (a test about a silent link
+# sets its own).
+QUICK = Timings.quick(timeout=5.0)
 # A contribution deadline no test waits for: the tests that are not about a player gone
 # past it keep every guest in the deal however loaded the machine (under the mental deal
 # a guest late past the deadline is restarted out of it).
-PATIENT = Timings.quick(contribution=30.0)
+PATIENT = Timings.quick(timeout=5.0, contribution=30.0)
 
 
 

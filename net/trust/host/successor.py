@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import os
 import time
+from collections.abc import Iterable
 
 from engine import Match
 
@@ -42,6 +43,7 @@ from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
 from net.trust import takeover
 from net.trust.deals.mental import log as mental_log
 from net.trust.entries import StartBody, TableBody, TakeoverBody
+from net.trust.held import Held
 from net.trust.host.authority import HostAuthority, Out
 from net.trust.deals.host import NoHand
 from net.trust.log import Chain
@@ -58,25 +60,36 @@ SEEN = "seen"
 def succeed(identity, replica, standings, messages=(), rng=os.urandom, persist=None,
             mental_deal: bool = False, deadline: float = CONTRIBUTION_DEADLINE,
             clock=time.monotonic, drop_wait: float = DROP_WAIT,
-            handover: dict | None = None) -> tuple[HostAuthority, Out]:
+            handover: dict | None = None, held: Iterable[Held] = (),
+            base: int | None = None) -> tuple[HostAuthority, Out]:
     """The authority this player (``identity``, seated per ``replica``) hosts the table
     with, and the ``Out`` of its takeover entry (to send to the others). ``replica`` must
-    hold exactly the last entry every standing holds (``takeover.rolled_back``);
-    ``messages`` are the EntryMessages it accepted (their events and public views go in
-    the archive, for the players who rejoin). ``mental_deal``: this client's own choice,
-    if the log has dealt no hand yet; ``deadline``, ``drop_wait``, ``clock``: the mental deal's."""
-    if replica.seq != takeover.common_seq(standings):
-        raise ValueError(f"the successor holds entry {replica.seq}, not the last entry every "
-                         f"player holds ({takeover.common_seq(standings)})")
-    if takeover.successor_seat(standings, handover) != replica.seat:
+    hold exactly the entry the takeover extends, ``base`` (``takeover.gather``: the last
+    entry every standing holds, or the end of a hand past it; by default the former),
+    rolled back to it (``takeover.rolled_back``); ``held``: the proofs of what players
+    whose standings say too little held; ``messages`` are the EntryMessages it accepted
+    (their events and public views go in the archive, for the players who rejoin).
+    ``mental_deal``: this client's own choice, if the log has dealt no hand yet;
+    ``deadline``, ``drop_wait``, ``clock``: the mental deal's."""
+    held = list(held)
+    lowest = takeover.common_seq(standings, held)
+    base = lowest if base is None else base
+    if replica.seq != base:
+        raise ValueError(f"the successor holds entry {replica.seq}, not the one its takeover "
+                         f"extends ({base}; the last entry every player holds is {lowest})")
+    caught = {h.seat for h in held}
+    if takeover.successor_seat(standings, handover, caught) != replica.seat:
         raise ValueError("this player is not the lowest seat among the standings, nor "
                          "the one the host handed the table to")
+    if not lowest <= base <= takeover.effective(standings, held)[replica.seat]:
+        raise ValueError(f"the takeover cannot extend entry {base}: the last entry every player "
+                         f"holds is {lowest}")
     if takeover.backing(standings, handover) < takeover.majority(replica.seats):
         raise ValueError("the standings are not a majority of the table's players")
     host = _from_replica(HostAuthority, identity, replica, messages, rng, persist,
                          mental_deal=mental_deal, clock=clock, deadline=deadline,
                          drop_wait=drop_wait)
-    body = takeover.takeover_body(replica, standings, identity.public_key, handover)
+    body = takeover.takeover_body(replica, standings, identity.public_key, handover, held)
     out = host.take_over(body)
     return host, out
 

@@ -363,7 +363,9 @@ class PeerReplica:
         return commit
 
     def _on_takeover(self, body: TakeoverBody, entry: Entry):
-        return takeover.checked(self, body, entry)  # a new host from the players (``takeover``)
+        # a new host from the players (``takeover``); a player it shows understated its
+        # standing is named, and the table goes on
+        return takeover.checked(self, body, entry, name=self._named.append)
 
     #: The table's own entries, by their body's class: each one's check.
     _TABLE_CHECKS: dict[type[EntryBody], Callable] = {

@@ -85,9 +85,10 @@ def assert_went_on(table, summaries, hands, reason):
     stayed = [s for i, s in enumerate(summaries[:-1]) if i != GONE - 1]
     assert_all_verified(stayed, hands=hands, head=table.head())
     assert gone["alerts"] == [] and gone["hands_verified"] == 0
-    # back as an onlooker of the restarted deal, then a party again: the hands after it
+    # back as an onlooker of the restarted deal (checked from the parties' reveals at its
+    # end), then a party again
     assert back["alerts"] == [] and back["fatal"] is None and back["head"] == table.head()
-    assert back["hands_verified"] == hands - 1
+    assert back["hands_verified"] == hands
     [restart] = restarts(table)
     assert (restart["reason"], restart["seats"], restart["dropped"]) == (reason, [GONE], [GONE])
     assert GONE in restart["parties"][0]["seats"]  # the host's party holds the seat's cards
@@ -97,9 +98,12 @@ def assert_went_on(table, summaries, hands, reason):
     assert [GONE] in [p["seats"] for p in mental_deals[-1]["parties"]]  # its seat back, next hand
     for events in (table.host_events, table.guest_events[0], table.guest_events[2]):
         assert [e["seats"] for e in told(events, reason if reason == "void" else "restart")] == [[GONE]]
-    # the player back sees every hand end, the one it could not check too (the host's word)
-    ends = [(e["hand"], e["scores"]) for e in table.guest_events[3] if e["type"] == "hand_over"]
-    assert ends == [(e["hand"], e["scores"]) for e in table.host_events if e["type"] == "hand_over"]
+    # the player back sees every hand end as the host does: how it was scored and the cards
+    # kept hidden until then, the hand whose cards were the host's too (issue 28, item 4)
+    def ends(events):
+        return [(e["hand"], e["scores"], e["breakdown"], e["history"]) for e in events
+                if e["type"] == "hand_over"]
+    assert ends(table.guest_events[3]) == ends(table.host_events)
     # The player back is told its cards are the host's this hand, and its own after it.
     deals = [e.get("deal") for e in table.guest_events[len(table.guests) - 1]
              if e["type"] == "state" and e["view"].get("hand")]

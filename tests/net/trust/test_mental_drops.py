@@ -30,8 +30,8 @@ class Clock:
         return self.now
 
 
-def table_with_clock():
-    table = MentalTrustTable()
+def table_with_clock(variant=("rook", None, None)):
+    table = MentalTrustTable(variant)
     clock = Clock()
     table.host.clock = clock
     for replica in table.replicas.values():
@@ -71,6 +71,15 @@ def play_out_with_the_gone_player_back(table) -> None:
     table.play_hand()
 
 
+def assert_witnessed(table) -> None:
+    """The hand verified by every replica: the gone player's, no party of the deal it was
+    finished on, followed it as a witness and checked it from the parties' reveals — its
+    record (every card open: the summary's buried cards and scoring) is the parties'."""
+    assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 1, 1]
+    records = [table.verified[s][0]["record"] for s in (1, GONE, 3)]
+    assert records[1] is not None and records[1] == records[0] == records[2]
+
+
 def overdue(table) -> list[int]:
     """The parties the host's deal has waited the deadline for."""
     return [late.who for late in table.host.deal.overdue()]
@@ -103,7 +112,26 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     assert table.replicas[GONE].deal.party.onlooker
     play_out_with_the_gone_player_back(table)
     assert table.alerts == []
-    assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]  # it held no part
+    assert_witnessed(table)  # it held no part, and checked the hand from the reveals
+
+
+@pytest.mark.parametrize("variant", [("somerset", None, None), ("somerset", "widow-keep", None),
+                                     ("horseshoes", "horseshoes", "four")], ids=lambda v: "-".join(filter(None, v)))
+def test_a_player_restarted_out_of_the_deal_checks_the_hand_from_the_reveals(variant):
+    """Issue 28, item 4: the hand's record for a player whose cards were the host's this
+    hand (its summary's buried cards and scoring), for each title's hidden cards: the
+    kitty the bidder alone sees and discards into, the widow (the test above: Rook's)."""
+    table, clock = table_with_clock(variant)
+    silence(table, GONE)
+    table.start()
+    clock.now += CONTRIBUTION_DEADLINE
+    gone(table)
+    table.deliver(table.host.restart_without([GONE]))
+    back(table)
+    assert table.replicas[GONE].deal.party.onlooker
+    play_out_with_the_gone_player_back(table)
+    assert table.alerts == []
+    assert_witnessed(table)
 
 
 def test_a_restart_sooner_than_the_deadline_names_the_host():
@@ -177,7 +205,7 @@ def back(table) -> None:
 
 def voided(table, scores) -> None:
     """The hand was voided without seat GONE (no alert), and is played out with its seat
-    the host's party's: every replica but GONE's verifies it."""
+    the host's party's: every replica verifies it (GONE's as a witness)."""
     assert table.alerts == []
     back(table)
     restart = dropping_restart(table)
@@ -185,7 +213,7 @@ def voided(table, scores) -> None:
     assert table.host.match.scores == scores and "hand_end" not in [s.kind for s in table.host.log]
     play_out_with_the_gone_player_back(table)
     assert table.alerts == []
-    assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]
+    assert_witnessed(table)
 
 
 def test_a_party_gone_after_the_deal_is_waited_for_then_the_hand_is_void(dealt):
@@ -403,7 +431,7 @@ def test_a_connected_party_that_never_reveals_is_restarted_out_at_the_deadline()
     assert restart.body["record"]["reason"] == "void" and restart.body["seats"] == [GONE]
     play_out_with_the_gone_player_back(table)
     assert table.alerts == []
-    assert [len(table.verified[s]) for s in (1, GONE, 3)] == [1, 0, 1]
+    assert_witnessed(table)
 
 
 def test_a_connected_party_that_never_opens_the_widow_is_restarted_out_at_the_deadline():

@@ -14,6 +14,7 @@ context and a party's secrets from its identity key), ``setup`` (parties, seats 
 deck positions), ``messages`` (the wire dicts), ``outputs`` (what a party's machine
 hands back), ``record`` (what a party holds of the deal, and the end-of-hand
 verification), ``machine`` (one party's sans-I/O state machine, ``MentalDeal``),
+``witness`` (the same for a client that is no party of an attempt, checking it at the end),
 ``flows`` (the engine's hidden-information moments as the deal's steps), ``sequencer``
 (the host's log of the deal), ``client`` (a party reading that log, ``DealClient``),
 ``hand`` (a client's hand on what it knows, checked move by move, ``PartyHand``); then

@@ -26,18 +26,29 @@ keeps (``sequencer.DealSequencer``):
 A client that restarts builds a new ``DealClient`` and reads the whole log again: its
 messages come out byte-identical (deterministic secrets, deterministic Ed25519
 signatures), and the sequencer does not log a copy twice.
+
+A client whose key is no party of an attempt (its player away at the deal, or restarted
+out of it) follows the attempt as a ``witness.Witness``: once every party has revealed,
+it learns the whole deal (``Verified``) as the parties do, and nothing before. A message
+its witness cannot take, or a cheat it finds, only ends the witnessing (the parties
+name a cheat).
 """
 
 from __future__ import annotations
+
+import logging
 
 from net.trust.signing import opens, seal
 
 from . import flows
 from .errors import MentalError, Refused
 from .keys import PartySecrets
-from .machine import Dealt, MentalDeal, Send
+from .machine import Dealt, MentalDeal, Send, Verified
 from .sequencer import MENTAL_DOMAIN, restart_problem, without
 from .setup import DealSetup
+from .witness import Witness
+
+log = logging.getLogger(__name__)
 
 
 class Forged(MentalError):
@@ -56,6 +67,13 @@ class DealClient:
         self.me = keys.index(self.identity.public_key) if self.identity.public_key in keys else None
         self.machine = None if self.me is None else MentalDeal(
             setup, self.me, PartySecrets.derive(self.identity, setup.context))
+        self.witness = Witness(setup) if self.me is None else None
+
+    @property
+    def reveals(self) -> dict[int, dict]:
+        """Each party's reveal of its secret and commitments, as logged (by party)."""
+        record = self.machine or self.witness
+        return record.reveals if record is not None else {}
 
     @property
     def as_party(self) -> MentalDeal:
@@ -79,7 +97,7 @@ class DealClient:
         if not opens(key, MENTAL_DOMAIN, envelope):
             raise Forged(f"the host logged a deal message for party {party} that it did not sign")
         if self.machine is None:
-            return []
+            return self._witnessed(lambda witness: witness.receive(party, envelope["body"]))
         return self._take(self.machine.receive(party, envelope["body"]))
 
     def party_of(self, key: bytes) -> int | None:
@@ -101,13 +119,28 @@ class DealClient:
         """A play proof as a logged move carries it (the move signed by ``party``'s key);
         the envelopes to send, as ``logged``."""
         if self.machine is None:
-            return []
+            return self._witnessed(lambda witness: witness.receive(party, message))
         return self._take(self.machine.receive(party, message))
 
     def step(self, step) -> list[dict]:
         if self.machine is None:
-            return []
+            return self._witnessed(lambda witness: flows.take(witness, step, list(self.setup.spare())))
         return self._take(flows.take(self.machine, step, list(self.setup.spare())))
+
+    def _witnessed(self, run) -> list[dict]:
+        """A step of this onlooker's witness (``run(witness)``): the whole deal learned
+        once every party revealed; nothing to send. What the witness cannot take ends it."""
+        if self.witness is None:
+            return []
+        try:
+            self.learned += [out for out in run(self.witness) if isinstance(out, Verified)]
+        except MentalError as exc:
+            log.info("no longer following the deal as an onlooker: %s", exc)
+            self.witness = None
+        except Exception:  # noqa: BLE001 — following is extra: never the log's fault, never a halt
+            log.warning("no longer following the deal as an onlooker", exc_info=True)
+            self.witness = None
+        return []
 
     def catch_up(self) -> None:
         """Check the share batches for others in idle time (``MentalDeal.catch_up``); a

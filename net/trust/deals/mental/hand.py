@@ -233,7 +233,7 @@ class PartyHand:
             by_position.update(zip(self.setup.dealt(seat), hands[seat]))
         by_position.update(zip(self.setup.spare(), spare))
         opened = {}
-        for reveal in self.client.machine.reveals.values():
+        for reveal in self.client.reveals.values():
             for opening in reveal["openings"]:
                 opened[(opening["seat"], opening["label"])] = \
                     tuple(sorted(by_position[p] for p in opening["positions"]))

@@ -204,8 +204,12 @@ class MentalDeal(DealRecord):
         if len(self.keys) < self.parties:
             return []
         self.joint = decks.joint_key(self.keys[i] for i in range(self.parties))
-        self._pads = decks.pads(self.size, self.joint, self.secrets.shuffle_seed)
+        self._pads = self._own_pads(self.joint)
         return self._shuffle_if_my_turn()
+
+    def _own_pads(self, joint: Point) -> list[decks.Ciphertext] | None:
+        """This party's re-encryption pads for its shuffle, made once the joint key is known."""
+        return decks.pads(self.size, joint, self.secrets.shuffle_seed)
 
     def _on_shuffle(self, sender: int, message: dict) -> list:
         if len(self.keys) < self.parties or sender != len(self.decks):
@@ -376,11 +380,12 @@ class MentalDeal(DealRecord):
         return ShareBatch(sender, to, positions, shares, raw["proof"])
 
     def _progress(self) -> list:
-        """What this party can decrypt now: its hands once, opened spare cards."""
+        """What this party can decrypt now: its hands once, opened spare cards. (A
+        ``witness.Witness``, no party, has no hands: it learns what is opened to all.)"""
         out: list[Dealt | Opened] = []
         mine = [p for i, party in enumerate(self.setup.parties) if i == self.me
                 for seat in party.seats for p in self.setup.dealt(seat)]
-        if not self._hand_told and self.final is not None and \
+        if self.me is not None and not self._hand_told and self.final is not None and \
                 all(len(self.shares[p]) == self.parties - 1 for p in mine):
             self._hand_told = True
             for p in mine:
@@ -399,7 +404,7 @@ class MentalDeal(DealRecord):
             if audience is None and len(self.shares[p]) == self.parties:
                 card = self._card(decks.decrypt(self._deck[p], self.shares[p].values()))
                 public = True
-            elif audience == self.me and len(self.shares[p]) == self.parties - 1:
+            elif audience is not None and audience == self.me and len(self.shares[p]) == self.parties - 1:
                 card, public = self._decrypt_for_me(p), False
             else:
                 continue

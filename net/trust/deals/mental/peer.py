@@ -24,8 +24,12 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   (``restarts``); a move this replay refuses
   while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
-  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's,
-  and the hand is not reported verified;
+  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's.
+  It follows the deal as a witness (``client.DealClient``): once every party has
+  revealed, the hand replayed on the whole deal that gives the host's result and scores
+  is reported verified, with its record (for the summary's buried cards and scoring);
+  one that does not, or cannot be replayed, is not — and not this client's to name (the
+  parties do);
 * ``hand_end``: only once every party revealed (``Verified``: the shuffles and every
   share checked), the hand replayed on the verified deal with every bury and discard
   opened must give the host's result, scores and state hash;
@@ -380,12 +384,13 @@ class MentalPeer(PeerDeal):
         if body.forfeit is not None:
             return self._on_forfeit(body, entry)
         t, hand = self.t, self.hand
-        if self.party.onlooker:  # a hand this client held no part of: it cannot check the score
+        if self.party.onlooker:  # a hand this client held no part of: what it witnessed
             t.need(hand.playing and body.hand == self.round.hand, entry,
                    "a hand end while no hand is being played")
+            witnessed = self._witnessed(body)
 
             def take():
-                self.hand, self._final = hand.ended(body), None
+                self.hand, self._final = hand.ended(body), witnessed
             return take
         t.need(hand.playing and hand.over and body.hand == self.round.hand
                and self.party.verified is not None and self.cheat is None, entry,
@@ -408,6 +413,21 @@ class MentalPeer(PeerDeal):
         def commit():
             self.hand, self._final = hand.ended(body), final
         return commit
+
+    def _witnessed(self, body: HandEndBody):
+        """An onlooker's hand on the whole deal, once its witness learned it, if it gives
+        the host's result and scores (else None: nothing reported of it)."""
+        if self.party.verified is None or self.cheat is not None:
+            return None
+        try:
+            final = self.party.final_state()
+        except (IllegalAction, Contradiction, KeyError, ValueError):
+            return None  # (a move the whole deal refuses: the parties name it)
+        result = final.result()
+        scores = [s + d for s, d in zip(self.t.scores(), result.score)]
+        if body.result != result_dict(result) or body.scores != scores:
+            return None
+        return final
 
     def _on_forfeit(self, body: HandEndBody, entry):
         """The host ended the hand for a player's proven cheat (``forfeits``): this client
