@@ -223,7 +223,7 @@ async def run_join(args) -> int:
                      table_name=args.table, interfaces=_interfaces(args.interface),
                      emit=_printer(args.verbose), timings=_timings(args), bot_level=args.bot,
                      state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
-                     stop_on_alert=True, discover_timeout=args.discover_timeout,
+                     discover_timeout=args.discover_timeout,
                      takeover=_carry_on(args), code=args.code,
                      remember=LastTable(state_dir) if args.remember or args.rejoin else None)
     start_up_done()

@@ -53,7 +53,6 @@ class Table:
         i = len(self.guests)
         events = self.guest_events.setdefault(i, [])
         kw.setdefault("bot_level", "random")
-        kw.setdefault("stop_on_alert", True)
         kw.setdefault("state_dir", self.tmp / f"guest{i}")
         guest = GuestCore(identity, address="127.0.0.1", port=self.host.port,
                           fingerprint=self.host.identity.fingerprint, timings=self.timings,
@@ -92,6 +91,31 @@ class Table:
                 f"{state.to_act() if state else None}, parties "
                 f"{setup.parties if setup else None}, awaited "
                 f"{deal.sequencer.awaited() if setup else None}, guests {guests}")
+
+
+def mute_client(guest, muted) -> None:
+    """``guest``'s client makes none of the messages ``muted(message)`` picks (it hangs
+    there): its replica's answers to the host go without them. Muted in the client, not
+    on the link — a client that sent one on a link that stayed up and saw it withheld
+    would say so (``trust.peer.deliveries``)."""
+    real = guest._from_host
+
+    def quiet_from_host(msg):
+        replica = guest.replica
+        if replica is None:
+            return real(msg)
+        receive = replica.receive
+
+        def quiet(message):
+            out = receive(message)
+            out.sends = [s for s in out.sends if not muted(s)]
+            return out
+        replica.receive = quiet
+        try:
+            real(msg)
+        finally:
+            del replica.receive
+    guest._from_host = quiet_from_host
 
 
 async def play_as_a_person(guest: GuestCore, events: list[dict], host, done) -> list[tuple]:

@@ -541,8 +541,7 @@ def test_the_host_gone_at_a_phase_the_table_is_carried_on_and_its_player_comes_b
                        timeout=10)
         back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
                          fingerprint=heir.identity.fingerprint, timings=table.timings,
-                         emit=[].append, state_dir=tmp_path / "host", bot_level="random",
-                         stop_on_alert=True)
+                         emit=[].append, state_dir=tmp_path / "host", bot_level="random")
         table.tasks.append(asyncio.ensure_future(back.run()))
         await until(lambda: back.replica is not None and back.replica.seat == 0
                        and heir.succession.host.authority.seats[0].key == back.identity.public_key)

@@ -313,7 +313,7 @@ def test_a_table_handed_over_goes_on_when_its_heir_is_then_killed(tmp_path, deal
         back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
                          fingerprint=heir.identity.fingerprint, timings=table.timings,
                          emit=[].append, state_dir=tmp_path / "host", bot_level="random",
-                         stop_on_alert=True, takeover=CARRY_ON)
+                         takeover=CARRY_ON)
         table.guests.append(back)
         table.tasks.append(asyncio.ensure_future(back.run()))
         rest = [g for g in table.guests if g is not heir]
@@ -379,7 +379,7 @@ def test_a_guest_restarted_after_a_takeover_does_not_hold_the_seat_of_a_host_who
         heir = carrying_on(table)
         where = {"address": "127.0.0.1", "port": heir.succession.host.port,
                  "fingerprint": heir.identity.fingerprint, "timings": table.timings,
-                 "bot_level": "random", "bot_delay": 0.01, "stop_on_alert": True}
+                 "bot_level": "random", "bot_delay": 0.01}
         back = GuestCore(table.host.identity, emit=[].append, state_dir=tmp_path / "host", **where)
         tasks = [asyncio.ensure_future(back.run())] if host_back else []
         await until(lambda: victim.replica.seats[0].connected == host_back

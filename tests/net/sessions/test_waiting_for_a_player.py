@@ -22,7 +22,7 @@ from net.sessions.events import WHY_CHOSEN, WHY_GONE, WHY_SILENT
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified
+from tests.net.session_kit import Table, assert_all_verified, mute_client
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -198,18 +198,8 @@ def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, private)
 
 def mute_reveals(guest) -> None:
     """The guest's client stays connected but never sends its reveal at the hand's end."""
-    real = guest._from_host
-
-    def muted(msg):
-        link = guest.link
-        send = link.send
-        link.send = lambda out: None if out.get("type") == "mental" \
-            and out["signed"]["body"]["type"] == mm.REVEAL else send(out)
-        try:
-            real(msg)
-        finally:
-            del link.send
-    guest._from_host = muted
+    mute_client(guest, lambda out: out.get("type") == "mental"
+                and out["signed"]["body"]["type"] == mm.REVEAL)
 
 
 def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path):
