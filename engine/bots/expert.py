@@ -17,6 +17,7 @@ Every choice is a pure function of the view and the seed, as at every level.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -26,6 +27,9 @@ from .inference import Posterior
 from .search import play_out, sample_count
 
 MAX_SAMPLES = 240
+RACE_AFTER = 16  # deals every legal card meets before any is dropped
+RACE_EVERY = 8
+RACE_SIGMAS = 3.0
 
 
 class Manners(NamedTuple):
@@ -44,21 +48,77 @@ class Scored(NamedTuple):
     mean: float
 
 
-def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood) -> tuple[list[Scored], int]:
-    """Every legal action's average play-out value over the same weighted deals; and how
-    many deals that was."""
+def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
+           keep_within: float = 0.0) -> tuple[list[Scored], int]:
+    """Every legal action's average play-out value over the same weighted deals, and
+    how many deals were drawn. A race: after ``RACE_AFTER`` deals, and every
+    ``RACE_EVERY`` after, an action that has scored exactly as an earlier one on every
+    deal so far is taken for its twin (Rook's B3 and B4, say), and one trailing the
+    leader by more than ``keep_within`` plus ``RACE_SIGMAS`` standard errors of the
+    difference (paired: the same deals) is dropped; neither meets more deals, so the
+    clear cases cost a fraction of the budget. A dropped action is never the choice."""
     legal = ctx.legal
     plays_left = sum(ctx.view["cards_left"])
     samples = max(1, min(MAX_SAMPLES, sample_count(budget, len(legal), plays_left)))
-    totals = [0.0] * len(legal)
     seat = ctx.seat
-    for world, times in Posterior(ctx, likelihood).worlds(samples):
-        for i, action in enumerate(legal):
+    race = Race(len(legal), keep_within)
+    for number, (world, times) in enumerate(Posterior(ctx, likelihood).worlds(samples), 1):
+        race.weights.append(times)
+        for i in race.alive:
             state = world.clone()
-            state.apply(action)
+            state.apply(legal[i])
             play_out(state, rollout_action)
-            totals[i] += times * evaluate(state, seat)
-    return [Scored(a, t / samples) for a, t in zip(legal, totals)], samples
+            race.values[i].append(evaluate(state, seat))
+        if len(race.alive) > 1 and number >= RACE_AFTER and number % RACE_EVERY == 0:
+            race.narrow()
+    return [Scored(a, m) for a, m in zip(legal, race.means())], samples
+
+
+class Race:
+    """The values each action has scored so far, and which are still in the race."""
+
+    def __init__(self, actions: int, keep_within: float):
+        self.values: list[list[float]] = [[] for _ in range(actions)]  # per deal played
+        self.weights: list[int] = []  # how many drawn deals each played deal stands for
+        self.alive = list(range(actions))
+        self.twin: dict[int, int] = {}  # an action -> the earlier one it scored exactly as
+        self.keep_within = keep_within
+
+    def mean(self, i: int) -> float:
+        seen = self.values[i]
+        return sum(v * w for v, w in zip(seen, self.weights)) / sum(self.weights[:len(seen)])
+
+    def narrow(self) -> None:
+        first: dict[tuple, int] = {}
+        for i in list(self.alive):
+            twin = first.setdefault(tuple(self.values[i]), i)
+            if twin != i:
+                self.twin[i] = twin
+                self.alive.remove(i)
+        leader = max(self.alive, key=self.mean)
+        self.alive = [i for i in self.alive if i == leader or not self._behind(i, leader)]
+
+    def _behind(self, i: int, leader: int) -> bool:
+        weights, count = self.weights, sum(self.weights)
+        diffs = [a - b for a, b in zip(self.values[leader], self.values[i])]
+        gap = sum(d * w for d, w in zip(diffs, weights)) / count
+        spread = sum(w * (d - gap) ** 2 for d, w in zip(diffs, weights)) / max(1, count - 1)
+        return gap > self.keep_within + RACE_SIGMAS * math.sqrt(spread / count)
+
+    def means(self) -> list[float]:
+        """Each action's mean: a twin's is its twin's; a dropped action's is kept below
+        the best by more than ``keep_within``, so that it is never chosen."""
+        own = [self.mean(i) if i not in self.twin else 0.0 for i in range(len(self.values))]
+        best = max(own[i] for i in self.alive)
+        for i in range(len(own)):
+            if i not in self.alive and i not in self.twin:
+                own[i] = min(own[i], best - self.keep_within - 1e-9)
+        return [own[self._root(i)] for i in range(len(own))]  # a twin scores as its root
+
+    def _root(self, i: int) -> int:
+        while i in self.twin:
+            i = self.twin[i]
+        return i
 
 
 def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
@@ -88,7 +148,8 @@ def play(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
     legal = ctx.legal
     if len(legal) == 1:
         return Decision(legal[0], f"play {_card(ctx, legal[0])}: the only legal card")
-    scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood)
+    keep_within = max(manners.reason, manners.lead_reason) if manners else 0.0
+    scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood, keep_within)
     chosen, why = choose(scored, manners)
     reason = f"play {_card(ctx, chosen.action)}: "
     if why:
