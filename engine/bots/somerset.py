@@ -9,6 +9,8 @@ re-implemented here. As in the Rook bots, the play heuristic works on ``possible
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..cards import cards_of
 from ..somerset.rules import DECK, DOUBLES, POINTS, ROVER, ROVER_BIT, SS, SS_BIT, SUITS, TRUMP_TABLES
 from .context import Context, Decision
@@ -24,11 +26,20 @@ def trump_words(trump: str) -> str:
     return "No Trump" if trump == "NT" else f"/{trump}"
 
 
-def held_ranks(hand: int, suit: int) -> list[int]:
-    return sorted((RANK[c] for c in cards_of(hand & SUIT_MASK[suit])), reverse=True)
+def held_ranks(hand: int, suit: int) -> tuple[int, ...]:
+    """The ranks ``hand`` holds in ``suit``, highest first."""
+    return _ranks(hand & SUIT_MASK[suit])
 
 
-def top_run(ranks: list[int], suit: int) -> int:
+@lru_cache(maxsize=1 << 14)
+def _ranks(cards: int) -> tuple[int, ...]:
+    # (remembered, as is top_run: the expert weighs thousands of sampled hands a
+    # decision by estimate_tricks, and one suit's holding recurs far more than a hand)
+    return tuple(sorted((RANK[c] for c in cards_of(cards)), reverse=True))
+
+
+@lru_cache(maxsize=1 << 14)
+def top_run(ranks: tuple[int, ...], suit: int) -> int:
     """How many of the suit's top cards, from its double down, the hand holds."""
     run = 0
     for expected, rank in zip(range(suit, -1, -1), ranks):
