@@ -32,7 +32,7 @@ from .rook import (RANK, Trick, colour_strength, finish_as_bidder, hand_value, p
                    play_card, rollout_action)
 from .search import partnership_margin, play_out
 
-EXPERT_PLAY_BUDGET = 30000  # simulated plays per card decision (see search)
+EXPERT_PLAY_BUDGET = 26000  # simulated plays per card decision (see search): p95 ≤ 500 ms CPU
 BID_SAMPLES = 48  # likely deals per bid or raise, each played out twice
 BURY_SAMPLES = 32  # likely deals per colour at the bury
 # Points (on average) a card must gain to overrule a partner's manners: to overtrump a
