@@ -5,7 +5,8 @@ deals and the best average kept. The expert differs in three ways:
 
 * its deals are weighted by what the other seats did (``inference.Posterior``): a
   bidder long in trump, a seat that passed at once weak;
-* it samples more of them (the title's ``EXPERT_PLAY_BUDGET``);
+* it samples more of them (the title's ``EXPERT_PLAY_BUDGET``), and spends them where
+  they decide something: a card clearly behind stops meeting deals (``Race``);
 * it plays as a partner should (``Manners``): it does not overtrump a partner who is
   taking the trick, and it leads the suit its partner bid (the trump the partner
   named, while the opponents may still hold trumps), unless the search finds another
