@@ -261,7 +261,7 @@ class GuestCore:
                 self._to(GuestState.DROPPED)
                 self.reconnects += 1
                 self.succession.host_silent(silent)
-                self.houses.host_gone(getattr(self.succession, "roster", {}))
+                self.houses.host_gone(self.succession.roster)
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(backoff.next())
