@@ -29,7 +29,7 @@ from .context import Context, Decision
 from .inference import Posterior, log_sigmoid
 from .rook import DECIDERS as HARD_DECIDERS
 from .rook import (RANK, Trick, colour_strength, finish_as_bidder, hand_value, plan_bury,
-                   play_card, rollout_action)
+                   rollout_action)
 from .search import partnership_margin, play_out
 
 EXPERT_PLAY_BUDGET = 26000  # simulated plays per card decision (see search): p95 ≤ 500 ms CPU
@@ -244,24 +244,9 @@ def manners(ctx: Context) -> expert.Manners:
     return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
 
 
-BLIND = False  # (experiment) play-outs where each seat sees only its own hand
-
-
-def blind_rollout_action(state):
-    """The normal heuristic as a seat plays it seeing only its own hand: every other
-    seat may hold any card it cannot see."""
-    seat = state.turn
-    hands = state.hands
-    unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
-    possible = [unseen] * 4
-    possible[seat] = hands[seat]
-    card, _ = play_card(state, seat, possible, state.bidder)
-    return state.play_action(seat, card)
-
-
 def decide_play(ctx: Context) -> Decision:
-    return expert.play(ctx, EXPERT_PLAY_BUDGET, blind_rollout_action if BLIND else rollout_action,
-                       partnership_margin, likelihood_for(ctx), manners(ctx))
+    return expert.play(ctx, EXPERT_PLAY_BUDGET, rollout_action, partnership_margin,
+                       likelihood_for(ctx), manners(ctx))
 
 
 DECIDERS = {**HARD_DECIDERS, "bidding": decide_bid, "raise": decide_raise, "bury": decide_bury,

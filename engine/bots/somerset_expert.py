@@ -30,7 +30,7 @@ from .inference import Posterior, log_sigmoid
 from .search import partnership_margin, play_out
 from .somerset import DECIDERS as HARD_DECIDERS
 from .somerset import (MAX_BID, Play, estimate_tricks, hand_value, keep_value, partner_safe,
-                       play_card, rollout_action, trump_words)
+                       rollout_action, trump_words)
 
 EXPERT_PLAY_BUDGET = 7000  # simulated plays per card decision (see search): p95 ≤ 500 ms CPU
 BID_SAMPLES = 40  # likely deals per bid, each played out twice
@@ -227,24 +227,9 @@ def manners(ctx: Context) -> expert.Manners:
     return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
 
 
-BLIND = False  # (experiment) play-outs where each seat sees only its own hand
-
-
-def blind_rollout_action(state):
-    """The normal heuristic as a seat plays it seeing only its own hand: every other
-    seat may hold any card it cannot see."""
-    seat = state.turn
-    hands = state.hands
-    unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
-    possible = [unseen] * 4
-    possible[seat] = hands[seat]
-    card, _ = play_card(state, seat, possible, state.bidder)
-    return state.play_action(seat, card)
-
-
 def decide_play(ctx: Context) -> Decision:
-    return expert.play(ctx, EXPERT_PLAY_BUDGET, blind_rollout_action if BLIND else rollout_action,
-                       partnership_margin, likelihood_for(ctx), manners(ctx))
+    return expert.play(ctx, EXPERT_PLAY_BUDGET, rollout_action, partnership_margin,
+                       likelihood_for(ctx), manners(ctx))
 
 
 DECIDERS = {**HARD_DECIDERS, "bidding": decide_bid, "kitty": decide_discard,
