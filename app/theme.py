@@ -41,6 +41,11 @@ QPushButton[compact="true"]:focus { padding: 3px 8px; }
 QPushButton:checked { background: #f4c430; }
 QPushButton:disabled { background: #8a9a8f; color: #3a4a40; border-color: #6f7f74; }
 QPushButton[role="secondary"] { background: transparent; color: #fdf6e3; border: 1px solid #d7e8dc; }
+QPushButton[role="secondary"]:disabled { color: #7f9a88; border-color: #4f6a58; }
+QMenu { background: #173d27; border: 1px solid #d7e8dc; padding: 4px; }
+QMenu::item { padding: 5px 18px 5px 24px; }
+QMenu::item:selected { background: #2e6b47; }
+QMenu::separator { height: 1px; background: #4f6a58; margin: 4px 8px; }
 QFrame#alertBanner { background: #b71c1c; border-radius: 8px; }
 QFrame#waitingBar, QFrame#noticeBanner { background: rgba(0,0,0,0.45); border: 1px solid #f4c430;
     border-radius: 8px; }
@@ -61,7 +66,12 @@ QListWidget#tableList::item:selected { color: transparent; background: rgba(0,0,
 QScrollBar:vertical { background: rgba(0,0,0,0.2); width: 10px; border: none; }
 QScrollBar::handle:vertical { background: rgba(253,246,227,0.45); border-radius: 5px; min-height: 24px; }
 QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
-QScrollArea#logList, QWidget#logPage { background: rgba(0,0,0,0.25); border: none; }
+QScrollArea#logList, QScrollArea#talkList, QWidget#logPage { background: rgba(0,0,0,0.25); border: none; }
+QFrame#talkBubble { background: #fdf6e3; border: 2px solid #f4c430; border-radius: 10px; }
+QLabel#talkBubbleText { color: #1b3a2a; font-weight: bold; }
+QFrame#talkBox { background: rgba(0,0,0,0.4); border: 1px solid rgba(253,246,227,0.4); border-radius: 10px; }
+QToolButton#talkMute { background: transparent; color: #fdf6e3; border: 1px solid #d7e8dc;
+    border-radius: 8px; padding: 4px 9px; }
 QLabel#logLine { padding: 2px 0; }
 QLabel#lobbyTableName { font-weight: bold; font-size: 12pt; }
 QLabel#lobbyGame, QLabel#lobbyHost { color: #d7e8dc; }

@@ -35,7 +35,18 @@ from __future__ import annotations
 #: before it follows and the departed host before it believes its table was carried on.
 #: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
 #: and a player whose client stops at an alert sends the others its signed "report".
-PROTOCOL_VERSION = 10
+#: 11: table talk: "talk" (a person's signed message, reaction or the host's mute, relayed
+#: by the host beside the log, never in it) and "talk_refused" (net.trust.talk).
+#: 12: the table entry says the protocol that opened the table ("version"), so that a
+#: player catching up reads an old ruling (a "mental-restart" for "cheat") only in a log
+#: that may be that old; a forfeit ends the hand where the log has reached, every logged
+#: move counted on public knowledge; the host refuses a deal message that does not fit
+#: the deal, and checks each share batch as it is logged once the cards are dealt.
+#: 13: watchers — a "join" may ask to watch ("watch"), answered "joined" with no seat and
+#: the log's public part only; the host tells every link who watches ("watchers"); a
+#: player may show its own hand to a watcher end to end ("show" to the host, relayed as
+#: "shown": sealed with crypto_box from its key to the watcher's).
+PROTOCOL_VERSION = 13
 
 # -- identity -------------------------------------------------------------------------
 
@@ -100,6 +111,7 @@ TXT_RULESET = "ruleset"
 TXT_MODE = "mode"
 TXT_TABLE = "table"
 TXT_TABLE_ID = "tid"  # the table's id: a table carried on by a new host keeps it
+TXT_WATCH = "watch"  # "1": people may watch the table (room for one more), "0": not
 TXT_HOST = "host"
 TXT_FINGERPRINT = "fp"
 TXT_SEATS = "seats"
@@ -230,3 +242,26 @@ TAKEOVER_PROBE = 0.25
 #: Seconds a host handing the table over (``HostCore.hand_over``) waits for its guests to
 #: go to the heir before it closes (they do within a fraction of a second).
 HANDOVER_GRACE = 5.0
+
+# -- watchers (net/sessions/watchers.py) -------------------------------------------------------
+
+#: How many watchers a table takes by default (the host may change it, or turn watching
+#: off): past it a watcher is refused, saying why.
+MAX_WATCHERS = 8
+#: The most a host lets one watcher's link hold unsent (messages queued because its
+#: connection takes no more: it stopped reading). Past it the watcher is dropped — its
+#: heartbeat may still come, but a link that is not read only grows. A whole log's sync
+#: is a few dozen messages; a watcher reading along never holds more than a few.
+WATCHER_BACKLOG = 256
+
+# -- table talk (net.trust.talk) ------------------------------------------------------------
+
+#: *wire* The longest message a person may say, in characters (Unicode code points).
+TALK_MAX_CHARS = 200
+#: *wire* At most this many messages (sayings and reactions) from one person ...
+TALK_BURST = 5
+#: *wire* ... within this many seconds, on each client's own clock as it receives them.
+TALK_WINDOW = 10.0
+#: *wire* The quick reactions, by the id that travels, and the words shown for each.
+TALK_REACTIONS = {"well-played": "Well played", "oops": "Oops", "thinking": "Thinking\u2026",
+                  "thumbs-up": "\U0001F44D"}

@@ -17,7 +17,7 @@ import logging
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app import cardnames
 from app.settings import Settings
@@ -33,6 +33,8 @@ from .score_panel import ScorePanel
 from .seat_ring import SeatRing
 from .status_line import StatusLine, for_onlooker
 from .table_data import TableData, UnknownGame
+from .watchers_line import WatchersLine
+from .talk import TALK_KEY, TableTalk, TalkBox
 
 __all__ = ["LAST_TRICK_HOLD_MS", "TableView", "fit_card_width"]
 
@@ -98,6 +100,8 @@ class TableView(QWidget):
         root.setSpacing(6)
         self.bar = InfoBar()
         root.addWidget(self.bar)
+        self.watchers_line = WatchersLine()  # "Watching: Leo, Maya", and Show my cards to…
+        root.addWidget(self.watchers_line)
         self.banner = AlertBanner(self)
         root.addWidget(self.banner)
         self.notice = NoticeBanner(self)
@@ -111,9 +115,21 @@ class TableView(QWidget):
         middle.addWidget(self.side)
         root.addLayout(middle, 1)
         self.status = StatusLine()
-        root.addWidget(self.status)
+        status_row = QHBoxLayout()  # the turn in words, and beside it the way to talk
+        status_row.addWidget(self.status, 1)
+        self.talk_button = QPushButton("Talk")
+        self.talk_button.setObjectName("talk")
+        self.talk_button.setProperty("role", "secondary")
+        self.talk_button.setProperty("compact", True)
+        self.talk_button.setFocusPolicy(Qt.TabFocus)  # a click leaves the keys with your hand
+        self.talk_button.setToolTip("Say something to the table (/)")
+        self.talk_button.setAccessibleName("Talk: say something to the table")
+        status_row.addWidget(self.talk_button)
+        root.addLayout(status_row)
         self.decision = DecisionPanel(self)
         root.addWidget(self.decision)
+        self.talk_box = TalkBox(self)  # opened by "/" or the bar's Talk button
+        root.addWidget(self.talk_box)
         self.hand = HandWidget(None, self.settings.card_width)
         self.card_width = self.settings.card_width
         root.addWidget(self.hand)  # the whole width: your plate is on the felt, above it
@@ -128,6 +144,8 @@ class TableView(QWidget):
             bar.title_label, bar.last_button, bar.live_box, bar.log_box)
         self.hint_button, self.leave_button, self.address_button = (
             bar.hint_button, bar.leave_button, bar.address_button)
+        self.talk_list = self.side.talk_list
+        self.talk = TableTalk(self, self.talk_box, self.talk_list, self.refresh)
 
     def _wire(self) -> None:
         self.hand.play_requested.connect(self._play)
@@ -148,6 +166,7 @@ class TableView(QWidget):
         self.waiting.stand_in.connect(lambda seat: self._stand_in(seat, True))
         self.waiting.deal_again.connect(self.absences.deal_again)
         self.address_button.clicked.connect(self._copy_address)
+        self.talk_button.clicked.connect(self.talk.open_box)
 
     # -- what the session said, as the parts read it ----------------------------------------
     table = _FromData()
@@ -194,6 +213,7 @@ class TableView(QWidget):
         self.notice.hide()
         self.address_button.hide()
         self.log_list.clear()
+        self.talk.reset()
         bridge.table.connect(self.on_table)
         bridge.state.connect(self.on_state)
         bridge.hand_over.connect(self.on_hand_over)
@@ -204,9 +224,19 @@ class TableView(QWidget):
         bridge.hint.connect(self.on_hint)
         bridge.waiting.connect(self.on_waiting)
         bridge.takeover.connect(self.on_takeover)
+        bridge.talk.connect(self.talk.on_talk)
+        # talk is for people at other computers: not in a game against the computer
+        # (nor for a watcher yet: the host takes no talk from a watcher)
+        self.talk_button.setVisible(callable(getattr(session, "say", None))
+                                    and getattr(session, "local", False) is not True
+                                    and getattr(session, "watching", False) is not True)
+        self.watchers_line.attach(session, bridge)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:
+        if self.data.watching:  # a coach sees the hand it is shown, and never plays it
+            self._flash("You are watching: only the players play their cards.")
+            return
         if self.session is not None:
             self.decision.clear()
             self.session.act(action)
@@ -250,6 +280,7 @@ class TableView(QWidget):
     def on_table(self, event: dict) -> None:
         self.data.table = event
         self.bar.show_table(event)
+        self.watchers_line.set_host(bool(event.get("is_host")))
         self.refresh()
 
     def on_state(self, event: dict) -> None:
@@ -413,6 +444,9 @@ class TableView(QWidget):
         if event.text() == "?" and self.hint_button.isVisible():
             self.ask_hint()
             return
+        if event.text() == TALK_KEY and self.talk_button.isVisible():
+            self.talk.open_box()
+            return
         if event.key() in HAND_KEYS and self.hand.mode != "idle":
             # The keys reached the table, not the hand (another part had the focus):
             # they are the hand's all the same.
@@ -524,7 +558,10 @@ class TableView(QWidget):
                 self.hand.setFocus()
         elif self.hand.mode != "select" or not any(k in e for e in self.legal for k in ("bury", "discard")):
             self.hand.set_idle()
-        self.decision.show_for(self.data.look, self.view, self.legal, self.hand.cards)
+        if self.data.watching:
+            self.decision.clear()  # (a coach: the legal cards lifted to see, no buttons to press)
+        else:
+            self.decision.show_for(self.data.look, self.view, self.legal, self.hand.cards)
 
     def _mark_taken(self, cards: list[str]) -> None:
         """The kitty's or widow's cards stay marked "new" in your hand while you decide

@@ -106,6 +106,11 @@ class StateEvent(TypedDict):
     # held by the host" (that deal, but your cards went to the host's computer this hand:
     # you were away for the shuffle) or "seeded" (the host's computer knows every hand).
     deal: NotRequired[DealKind]
+    # You watch (no seat): ``view`` is the public one — or, with ``coach``, the hand its
+    # player shows you (``view["seat"]``), with its ``legal`` moves: yours to see, never
+    # to play.
+    watching: NotRequired[bool]
+    coach: NotRequired[bool]
 
 
 class HandOverEvent(TypedDict):
@@ -249,6 +254,35 @@ class TakeoverEvent(TypedDict):
     text: str
 
 
+class WatcherInfo(TypedDict):
+    name: str
+    fingerprint: str
+    shown: list[int]  # the seats whose players show this watcher their hand
+
+
+class WatchersEvent(TypedDict):
+    """Who watches the table ("watching: Leo, Maya"), on every change: ``open`` and ``cap``
+    the host's settings; ``you_watch``: you are a watcher here (nothing is yours to play);
+    ``showing``: the fingerprints of the watchers you show your own hand to."""
+    type: Literal["watchers"]
+    watchers: list[WatcherInfo]
+    open: bool
+    cap: int
+    you_watch: bool
+    showing: list[str]
+
+
+class ShownEvent(TypedDict):
+    """(a watcher) The player in ``seat`` shows you their hand from now on (``showing``),
+    or stops: ``text`` says it ("Grandma is showing you her cards"). The hand comes in
+    the "state" events (``coach``)."""
+    type: Literal["shown"]
+    seat: int
+    name: str
+    showing: bool
+    text: str
+
+
 class InviteEvent(TypedDict):
     """A host's code for a player in another house (``net.houses``): "waiting" (read it
     out), "joining" (it matched another Parlour: connecting), "used" (they are in),
@@ -258,12 +292,39 @@ class InviteEvent(TypedDict):
     happened in words; ``details`` what a helper would want besides (a server's address);
     ``waited``: seconds the protocol's own timer ran, when one gave up."""
     type: Literal["invite"]
-    seat: int
+    seat: int | None  # None: a code for a watcher (``watch``)
     state: Literal["waiting", "joining", "used", "burnt", "spent", "failed"]
     code: str
     message: str
     details: NotRequired[str]
     waited: NotRequired[float]
+    watch: NotRequired[bool]  # a code that lets its holder watch, not sit
+
+
+class TalkEvent(TypedDict):
+    """Table talk (``net.sessions.talk``), never part of the game's log. ``kind``: "say" (a
+    message: ``text`` its words, plain text to be shown as such), "react" (a quick
+    reaction: ``reaction`` its id, ``text`` its words), "mute" (the host muted, ``on``, or
+    unmuted ``target`` — a fingerprint, ``target_name`` — for the table; ``text`` says so)
+    or "refused" (a message not shown: ``reason``, and ``text`` saying who refused it;
+    ``blame``: "sender" — the speaker broke a rule, "host" — only a host that failed its
+    own checks could have relayed it, "nobody"). ``seat``, ``name``, ``fingerprint``,
+    ``role`` ("player", "host", or another a table lets talk): who spoke (for a refusal,
+    who the message claims); ``mine``: it was this person's own."""
+    type: Literal["talk"]
+    kind: Literal["say", "react", "mute", "refused"]
+    seat: int | None
+    name: str
+    fingerprint: str
+    role: str
+    mine: bool
+    text: str
+    reaction: NotRequired[str]
+    target: NotRequired[str]
+    target_name: NotRequired[str]
+    on: NotRequired[bool]
+    reason: NotRequired[str]
+    blame: NotRequired[Literal["sender", "host", "nobody"]]
 
 
 # Every event the app is sent, by type (the app's bridge has one signal per type).
@@ -272,7 +333,7 @@ EVENTS: dict[str, type] = {
     "hand_over": HandOverEvent, "game_over": GameOverEvent, "connection": ConnectionEvent,
     "alert": AlertEvent, "error": ErrorEvent, "hint": HintEvent, "waiting": WaitingEvent,
     "readmit": ReadmitEvent, "notice": NoticeEvent, "takeover": TakeoverEvent,
-    "invite": InviteEvent,
+    "invite": InviteEvent, "watchers": WatchersEvent, "shown": ShownEvent, "talk": TalkEvent,
 }
 
 
@@ -339,6 +400,16 @@ class Session(ABC):
     @abstractmethod
     def close(self) -> None:
         """Leave the table and stop the session's thread."""
+
+    # -- table talk (a "talk" event answers each) ----------------------------------------
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table (plain text, at most ``TALK_MAX_CHARS`` characters)."""
+
+    def react(self, reaction: str) -> None:
+        """A quick reaction, by its id (``net.constants.TALK_REACTIONS``)."""
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        """Host only: mute (``on``) or unmute the person with ``fingerprint`` for the table."""
 
     def hand_over(self, seat: int) -> bool:
         """Host only: leave, handing the table to the player in ``seat`` (the "table"

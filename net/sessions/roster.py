@@ -4,7 +4,8 @@ players find each other should the host leave for good.
 A guest that may carry the table on names its standby port in its "join"; the host
 pairs it with the address the guest's connection comes from and sends every seated
 guest the whole list, ``{"type": "roster", "peers": [[seat, address, port], …]}``,
-whenever it changes, and to each guest that joins (a guest that only follows included).
+whenever it changes, and to each guest that joins (a guest that only follows included,
+and every watcher: it follows the table too).
 """
 
 from __future__ import annotations
@@ -35,7 +36,16 @@ class Roster:
             links, changed = list(self._links()), True
         if not self.standby:
             return changed
-        message = {"type": "roster", "peers": [[s, a, p] for s, (a, p) in sorted(self.standby.items())]}
+        message = self.message()
         for each in links:
             each.send(message)
         return changed
+
+    def message(self) -> dict:
+        return {"type": "roster", "peers": [[s, a, p] for s, (a, p) in sorted(self.standby.items())]}
+
+    def tell(self, link) -> None:
+        """One link (a watcher's, just joined) is sent the list as it stands, if any: a
+        watcher follows the players should the host leave for good."""
+        if self.standby:
+            link.send(self.message())

@@ -220,6 +220,15 @@ class HostedSession(_NetworkSession):
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
         self._do(self.core.view.hint)
 
+    def say(self, text: str) -> None:
+        self._do(self.core.talk.say, str(text))
+
+    def react(self, reaction: str) -> None:
+        self._do(self.core.talk.react, str(reaction))
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        self._do(self.core.talk.mute, str(fingerprint), bool(on))
+
     def crash(self) -> None:
         """Stop without a word, as a crash would (tests: a host restarted from its log)."""
         self.on_event = lambda event: None
@@ -282,6 +291,22 @@ class HostSession(HostedSession):
     def invite(self, seat: int) -> None:
         """A code for ``seat``, for a player in another house: "invite" events."""
         self._do(self.core.houses.invite, seat)
+
+    def invite_watcher(self) -> None:
+        """A code for someone in another house to watch the table: "invite" events
+        (``watch``)."""
+        self._do(self.core.houses.invite_watcher)
+
+    def set_watching(self, open_: bool, cap: int | None = None) -> None:
+        """Whether anyone may watch the table, and how many at once ("watchers" events)."""
+        self._do(self.core.set_watching, bool(open_), cap)
+
+    def remove_watcher(self, fingerprint: str) -> None:
+        self._do(self.core.remove_watcher, fingerprint)
+
+    def show_hand(self, fingerprint: str, on: bool) -> None:
+        """Show your own hand to the watcher ``fingerprint`` from now on, or stop."""
+        self._do(self.core.show_hand, fingerprint, bool(on))
 
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
@@ -378,9 +403,36 @@ class GuestSession(_NetworkSession):
         """The host's no to a "readmit" request (once we carry the table on)."""
         self._as_host(lambda host: host.arrivals.turn_away(fingerprint))
 
+    def show_hand(self, fingerprint: str, on: bool) -> None:
+        """Show your own hand to the watcher ``fingerprint`` from now on, or stop."""
+        self._do(lambda: self._seat().show_hand(fingerprint, bool(on)))
+
+    def set_watching(self, open_: bool, cap: int | None = None) -> None:
+        self._as_host(lambda host: host.set_watching(bool(open_), cap))
+
+    def remove_watcher(self, fingerprint: str) -> None:
+        self._as_host(lambda host: host.remove_watcher(fingerprint))
+
+    @property
+    def watching(self) -> bool:
+        """Whether this session only watches (``watch=True``): nothing is yours to play."""
+        return self.core.watching
+
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""
         self._do(lambda: self._seat().hint())
+
+    def say(self, text: str) -> None:
+        text = str(text)
+        self._do(lambda: self._seat().talk.say(text))
+
+    def react(self, reaction: str) -> None:
+        reaction = str(reaction)
+        self._do(lambda: self._seat().talk.react(reaction))
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        fingerprint, on = str(fingerprint), bool(on)
+        self._as_host(lambda host: host.talk.mute(fingerprint, on))
 
     def close(self) -> None:
         self.on_event = lambda event: None

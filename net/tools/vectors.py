@@ -18,6 +18,10 @@ into docs/vectors/, the private deal's worked example in docs/protocol.md):
 * ``sent-and-report.json``: an entry message the host sent a seat, with its signature
   over what it sent (``sent``): the body, the bytes signed; and that player's signed
   report of it (a false drop of its own seat);
+* ``shown-hand.json``: a player's hand sealed for one watcher ("Show my cards to…"):
+  the keys in both forms, the shared key, the plaintext, nonce and sealed bytes;
+* ``talk.json``: table talk: a message, a reaction and the host's mute, each signed by
+  its speaker (``net.trust.talk``), with the bytes signed;
 * ``mental-*.json``: the private (mental-poker) deal's (``net.tools.mental_vectors``).
 
 In the JSON files bytes are written ``{"hex": "…"}``; everything else is as on the wire.
@@ -37,11 +41,13 @@ from engine import canonical, make_game
 
 from net.trust import reports, sent
 from net.trust.deals.seeded import fairdeal
+from net.trust import talk
 from net.trust.entries import DropBody, SeatBody, TableBody
 from net.wire import messages as m
 from net.trust.alerts import HOST, IntegrityAlert, from_json_value, to_json_value
 from net.trust.log import Chain
 from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret  # noqa: F401 (re-exported)
+from net.wire.identity import Identity
 from net.trust.signing import (ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, REPORT_DOMAIN, SENT_DOMAIN,
                                read_action, sign_action, signed_bytes)
 
@@ -214,13 +220,61 @@ def public_view_vectors() -> dict:
             "state_hash": state.state_hash(), "private_view": {"seat": 1, "view": state.view(1)}}
 
 
+def shown_hand_vectors() -> dict:
+    """A player shows its hand to a watcher ("Show my cards to…", ``net.trust.shown``):
+    both keys, their X25519 forms, the shared key, the plaintext, the nonce and the sealed
+    bytes — and the host's key, which cannot open them."""
+    from nacl.bindings import crypto_box_beforenm
+
+    from net.trust import shown
+    from net.wire.identity import curve_public, curve_secret
+    player, watcher = identity("grandma"), identity("leo")
+    hand = shown.ShownHand(TABLE, 2, watcher.public_key, 41, 3,
+                           {"seat": 2, "hand": ["B5", "B14", "R10", "G1", "Y7", "ROOK"]})
+    stop = shown.ShownHand(TABLE, 2, watcher.public_key, 57, 3, None)
+    sealed = []
+    for label, note, item in (("shows", "its hand after entry 41 of hand 3", hand),
+                              ("stops", "it stops showing (the view is nil)", stop)):
+        nonce = secret(f"shown nonce {label}", shown.NONCE_BYTES)
+        sealed.append({"note": note, "body": item.body(),
+                       "plaintext": item.plaintext(), "nonce": nonce,
+                       "sealed": shown.seal(player, watcher.public_key, item, nonce)})
+    return {"format": FORMAT, "what": "a shown hand, sealed by the player for one watcher",
+            "domain": shown.SHOWN_DOMAIN, "player": _party("grandma"), "watcher": _party("leo"),
+            "host": _party("host"),
+            "player_x25519_secret": curve_secret(player),
+            "watcher_x25519_public": curve_public(watcher.public_key),
+            "shared_key": crypto_box_beforenm(curve_public(watcher.public_key), curve_secret(player)),
+            "cases": sealed}
+
+
+def talk_vectors() -> dict:
+    """A player's message (with markup, shown as typed), its reaction, and the host's mute."""
+    host, player = identity("host"), identity("player 1")
+    said: list[tuple[Identity, int, dict]] = [
+        (player, 1_700_000_000_000, {"say": "Well played, <b>Gran</b>! \U0001F44D"}),
+        (player, 1_700_000_000_001, {"react": "well-played"}),
+        (host, 1_700_000_000_500, {"mute": (player.public_key, True)})]
+    messages = []
+    for who, n, what in said:
+        envelope = talk.sign_talk(who, TABLE, n, **what)
+        messages.append({"speaker": who.name, "body": envelope["body"],
+                         "signed_bytes": signed_bytes(talk.TALK_DOMAIN, envelope["body"]),
+                         "sig": envelope["sig"], "message": talk.talk_message(envelope)})
+    return {"format": FORMAT, "what": "table talk: signed messages beside the log",
+            "host": _party("host"), "player": _party("player 1"), "domain": talk.TALK_DOMAIN,
+            "table": TABLE, "messages": messages}
+
+
 def build() -> dict[str, dict]:
     """Every vector file's contents (plain values, bytes as bytes)."""
     from net.tools import mental_vectors  # it builds on this module's keys and secrets
     return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
             "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
             "public-view.json": public_view_vectors(),
-            "sent-and-report.json": sent_and_report_vectors(), **mental_vectors.build()}
+            "sent-and-report.json": sent_and_report_vectors(), "shown-hand.json": shown_hand_vectors(),
+            "talk.json": talk_vectors(),
+            **mental_vectors.build()}
 
 
 def dumps(vectors: dict) -> str:

@@ -14,7 +14,11 @@ so tests drive them with made-up times), and one asyncio wrapper that uses them:
 * ``Link``: an authenticated ``transport.Connection`` with an outgoing queue (so the
   protocol code never awaits a slow socket), a reader, and a ticker that sends "hb"
   frames and closes the link when the other side has gone quiet. ``run`` returns why
-  the link ended.
+  the link ended. ``arrived``: the earliest moment the message being handled could have
+  come in — the last time the link looked and found nothing waiting to be read before
+  it — by which a peer times the host's deadlines (``trust.deals``): a peer starved of
+  CPU reads a backlog in one go, and the time it read an entry says nothing of when
+  the host sent it.
 
 The "hb" frame is ``{"type": "hb", "seq": n}``: from a peer, the last entry it has
 verified (its acknowledgement); from the host, the last entry of its log it has sent
@@ -66,19 +70,29 @@ WIRE = SCHEMAS.copy()
 WIRE.include(messages.TRUST, exclude=(messages.REJOIN,))
 #: peer -> host, first frame: sit me down (``seat`` None: any free seat) or, if I hold a
 #: seat, give me the log after ``last_seq`` (of ``table``: the log I hold is that table's —
-#: another table's, and I am a newcomer here).
-WIRE.message("join", {"seat": (int, None), "standby": (int, None), "table": str}, name=str,
-             last_seq=int)
+#: another table's, and I am a newcomer here); ``watch``: I only watch (no seat).
+WIRE.message("join", {"seat": (int, None), "standby": (int, None), "table": str, "watch": bool},
+             name=str, last_seq=int)
 #: host -> peer: every seated guest's standby address, [[seat, address, port], …]: where
 #: the players find each other should the host leave for good (sessions.succession).
 WIRE.message("roster", peers=list)
 #: host -> peer, answer to "join": the table's id and your seat; the log follows.
-#: ``origin``: the key that opened the table, when another player carries it on now.
-WIRE.message("joined", {"origin": bytes}, table=str, seat=(int, None), head=int)
+#: ``origin``: the key that opened the table, when another player carries it on now;
+#: ``watch``: you watch (no seat; the log's public part follows).
+WIRE.message("joined", {"origin": bytes, "watch": bool}, table=str, seat=(int, None), head=int)
 #: either way: heartbeat and acknowledgement; the host's carries its head's hash too.
 WIRE.message(HB, {"head": bytes}, seq=int)
 #: host -> peer: the table is closing after entry ``head`` (all of it already sent).
 WIRE.message("end", reason=str, head=int)
+#: host -> every player and watcher: who watches the table (``watchers``: [{"key", "name",
+#: "shown": [seats whose players show it their hand]}]), whether watching is ``open`` and
+#: its ``cap`` (net/sessions/watchers.py), on every change.
+WIRE.message("watchers", watchers=list, open=bool, cap=int)
+#: player -> host: my hand, ``sealed`` for the watcher with key ``to`` (``on``: I show it my
+#: hand; false: I stop); host -> that watcher alone: ``shown``, the seat it comes from
+#: (net/trust/shown.py).
+WIRE.message("show", to=bytes, sealed=bytes, on=bool)
+WIRE.message("shown", seat=int, sealed=bytes)
 #: host -> peer, after its last entry: the host is leaving and hands the table to a
 #: player (``signed``: its handover, ``takeover.hand_over``), whose standby is at
 #: ``address``:``port`` (sessions.succession).
@@ -86,6 +100,11 @@ WIRE.message("handover", signed=dict, address=str, port=int)
 #: peer -> host: this player stopped at an alert and says why, with its signed evidence
 #: (``trust.reports``; the host's person is told; no answer).
 WIRE.message("report", signed=dict)
+#: either way: table talk — a person's signed message, reaction, or the host's mute
+#: (``net.trust.talk`` checks the envelope all the way down); the host relays what it takes.
+WIRE.message("talk", signed=dict)
+#: host -> peer: your talk message was not relayed, and why (``refuses``: its signature).
+WIRE.message("talk_refused", {"refuses": bytes}, reason=str)
 
 
 @dataclass(frozen=True)
@@ -220,13 +239,17 @@ class Link:
     ``position()`` gives the seq we put in our own heartbeats, and ``head()``, if given,
     the hash that goes with it (the host's; None: none this time). ``silent`` says, once
     it has ended, whether the other side went quiet (rather than closing it).
+    ``max_backlog``: the most messages it holds unsent (its connection takes no more: the
+    other side stopped reading) before it ends the link; None: no bound.
     """
 
     def __init__(self, conn: Connection, timings: Timings, on_message: Callable[[dict], None],
                  position: Callable[[], int],
                  on_hb: Callable[[int, bytes | None], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 head: Callable[[], bytes | None] | None = None):
+                 head: Callable[[], bytes | None] | None = None,
+                 max_backlog: int | None = None):
+        self.max_backlog = max_backlog
         self.conn = conn
         self.timings = timings
         self.on_message = on_message
@@ -235,6 +258,15 @@ class Link:
         self.on_hb = on_hb or (lambda seq, head: None)
         self.clock = clock
         self.heartbeat = Heartbeat(timings, clock())
+        # When this side last looked and found nothing from the other waiting to be read
+        # (``Connection.nothing_buffered``); at first, when the link was made: nothing on
+        # it came before.
+        self.quiet = self.heartbeat.last_heard
+        #: The earliest moment (on ``clock``) the message being handled could have come
+        #: in: ``quiet`` as it was when the message was read. Never later than the truth,
+        #: however long this side took to read it (a loop starved of CPU reads a backlog
+        #: in one go); earlier only by the time this side could not look.
+        self.arrived = self.quiet
         self._queue: asyncio.Queue = asyncio.Queue()
         self._done = asyncio.Event()
         self._writing = False  # the writer holds a message it has not finished sending
@@ -266,6 +298,9 @@ class Link:
             if sent:
                 self.heartbeat.sent(self.clock())
                 return True
+        if self.max_backlog is not None and self._queue.qsize() >= self.max_backlog:
+            self.close(f"it stopped reading: {self._queue.qsize()} messages unsent")
+            return False
         self._queue.put_nowait(msg)
         return False
 
@@ -304,7 +339,9 @@ class Link:
     async def _reader(self) -> None:
         try:
             while not self.closed:
+                self._look()
                 msg = await self.conn.recv()
+                self.arrived = self.quiet
                 self.heartbeat.heard(self.clock())
                 if msg["type"] == HB:
                     self.on_hb(msg["seq"], msg.get("head"))
@@ -343,6 +380,7 @@ class Link:
     async def _ticker(self) -> None:
         while not self.closed:
             await asyncio.sleep(self.timings.tick)
+            self._look()
             now = self.clock()
             if self.heartbeat.dead(now):
                 self.silent = not self.closed
@@ -355,6 +393,14 @@ class Link:
                     beat["head"] = head
                 self.send(beat)
                 self.heartbeat.sent(now)  # queued: don't queue another before it goes
+
+
+    def _look(self) -> None:
+        """Note the moment if nothing from the other side waits to be read (the clock read
+        first: whatever is read later came in after it)."""
+        now = self.clock()
+        if self.conn.nothing_buffered():
+            self.quiet = now
 
 
 _CLOSE = object()

@@ -25,7 +25,10 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   (``restarts``); a move this replay refuses
   while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
-  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's.
+  it; a watcher's every hand): the public moves, and the spare when the rules turn it up
+  for everyone, learned by its witness (``PartyHand.onlooker``) — so every public view
+  and state hash is checked as a party checks it; its seat's view (if it has a seat) is
+  the host's.
   It follows the deal as a witness (``client.DealClient``): once every party has
   revealed, the hand replayed on the whole deal that gives the host's result and scores
   is reported verified, with its record (for the summary's buried cards and scoring);
@@ -42,7 +45,8 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   result and scores the engine's forfeit (``forfeits``), which this client then names
   to its person (``PeerTable.name``: an alert that does not halt); the next hand is
   dealt as usual. (Before protocol 8 such a cheat restarted the deal, "cheat": a log
-  caught up in a sync may hold one, read as it was; one received live names the host.)
+  caught up in a sync may hold one, read as it was, if its table entry does not say a
+  later protocol; one received live, or in a later log, names the host.)
 
 This seat's hand comes from its deal client, never from the host: the host sends no
 private view under the mental deal (``check_private``), and its view is this part's own
@@ -68,14 +72,16 @@ from net.trust.deals.mental.sequencer import Progress, parties_for, restart_prob
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
 from net.trust.entries import (ActionEntryBody, EntryBody, HandEndBody, MentalBody, MentalDealBody,
-                               MentalDealtBody, MentalRestartBody, RevealBody)
+                               MentalDealtBody, MentalRestartBody, RevealBody, TableBody)
 from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Binding, logged_move
+from net.trust.replay.live import CORE
 from net.trust.replay.shadow import CheckedHand, Shadow, Step
 from net.wire import messages as m
 
 HAND_END, REVEAL = "hand_end", "reveal"
 HOSTS_PARTY = 0  # the deal's first party is always the host's client (``parties_for``)
+FORFEIT_PROTOCOL = 8  # a player's proven cheat forfeits the hand (before: a "cheat" restart)
 
 
 class MentalPeer(PeerDeal):
@@ -112,7 +118,7 @@ class MentalPeer(PeerDeal):
         self.hand = CheckedHand(entry.seq)
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
         self.restarts = RestartWatch(t.deadline, t.slack)
-        self.restarts.deal_moved(t.clock(), t.live())
+        self.restarts.deal_moved(t.arrived(), t.live())
         self._final = None  # the hand on the verified deal (or forfeited), from hand_end to the reveal
         self._forfeit: bool | None = None  # a forfeit checked: whether on the true deal
         self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
@@ -151,7 +157,7 @@ class MentalPeer(PeerDeal):
 
         def commit():
             self.progress.follow(party, signed["body"])
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
             self._sends.extend(sends)
             self.cheat = found
         return commit
@@ -172,7 +178,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self._sends.extend(sends)
             self.cheat = found
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def _on_mental_restart(self, body: MentalRestartBody, entry, message):
@@ -184,7 +190,7 @@ class MentalPeer(PeerDeal):
         awaited = self.party.owed() if self.hand.dealt else self.progress.awaited()
         facts = EndedHand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
                      self.restarts, self.t.clock())
-        if record["reason"] == "cheat" and self.t.live():
+        if record["reason"] == "cheat" and (self.t.live() or not self._may_hold_old_rulings()):
             raise self._violation("deal", entry, "the host dealt the hand again for a player's "
                                   "proven cheat, which forfeits the hand (protocol 8)")
         try:
@@ -204,11 +210,18 @@ class MentalPeer(PeerDeal):
             if silent:
                 self.restarts.silenced.add(entry.seq)
             self.progress = Progress(len(record["parties"]))
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
             self.round.dealt = False
             self.hand = CheckedHand(entry.seq)
             self._sends.extend(sends)
         return commit
+
+    def _may_hold_old_rulings(self) -> bool:
+        """Whether this table's log may be older than the forfeit ruling (protocol 8): its
+        table entry does not say a later protocol (``TableBody.version``). Only such a
+        log, caught up in a sync, may hold a restart for a player's cheat."""
+        log = self.t.log()
+        return not log or log[0].entry.body_as(TableBody).opened_before(FORFEIT_PROTOCOL)
 
     def _not_withheld(self, record: dict, entry) -> None:
         """A restart that drops this client's own party, as if it had not answered: a
@@ -243,7 +256,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.round.dealt = True
             self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
@@ -277,9 +290,32 @@ class MentalPeer(PeerDeal):
         return Shadow(self.t.game(), me, party.setup.dealer, mine, frozenset(party.spare),
                       hand=party.partial)
 
+    def _witnessing(self) -> bool:
+        """Whether this client's replay of the public view is exact: a party's always; an
+        onlooker's (a watcher, a player whose cards are the host's this hand) while its
+        witness follows the deal, which opens the spare the rules turn up for everyone.
+        (A witness that met a message it could not take stopped: the parties judge it,
+        and this client checks no more of the hand's public state than its signatures.)"""
+        return not self.party.onlooker or self.party.client.witness is not None
+
+    def _same_public(self, entry, public: dict | None) -> None:
+        """The public view the host sent with a move is this client's replay's: all of it
+        while the move signs the state, the fields that follow from the public moves alone
+        (``live.CORE``) at the hand's last card (its score waits for the verified deal).
+        A party shows its own replay, but a watcher shows this view: it is checked here."""
+        party = self.party
+        if public is None or not self._witnessing() or ml.spare_pending(party):
+            return
+        mine = party.state.public_view()
+        fields = CORE if party.state.is_over else tuple(set(mine) | set(public))
+        wrong = sorted(k for k in fields if mine.get(k) != public.get(k))
+        if wrong:
+            raise self._violation("state-hash", entry, "the public state sent is not the hand's "
+                                  f"(it differs in {', '.join(wrong)})")
+
     def _same_hash(self, entry, state) -> None:
-        if self.party.onlooker:
-            return  # no party of this attempt: the spare and the score are not this seat's to see
+        if not self._witnessing():
+            return
         if entry.state_hash != state.state_hash():
             raise self._violation("state-hash", entry, "the signed state hash is not the hand's public state")
 
@@ -303,25 +339,26 @@ class MentalPeer(PeerDeal):
         except MoveRefused as exc:
             return self._unless_audited(Violation(PLAYER, exc.seat, "illegal-action",
                                                   f"entry {entry.seq}: {exc} (the host accepted it)"),
-                                        entry, body, owner)
+                                        entry, body, owner, action)
         except (IllegalAction, Contradiction) as exc:
             return self._unless_audited(Violation(
                 PLAYER, exc.seat, "illegal-action",
                 f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"),
-                entry, body, owner)
+                entry, body, owner, action)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
         if ml.signs_state(party):
             self._same_hash(entry, party.state)
         elif not party.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
             t.need(entry.state_hash is None, entry, "a state hash nobody can know yet")
+        self._same_public(entry, message.public)
         shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
         self.check_private(t.game(), entry, message, shadow, t.seat(), t.host_seat())
 
         def commit():
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def binding(self, entry):
@@ -330,12 +367,14 @@ class MentalPeer(PeerDeal):
         return lambda seat: Binding(self.t.table, self.round.hand, hand.deal_seq,
                                     hand.last_action(seat), entry.seq, log.hash_at)
 
-    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int):
+    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int, action):
         """A move this replay refuses while the deal is being audited (a card seen twice:
         a duplicated card makes its honest player's move look wrong here) is held back,
         not blamed on its player: the audit's verdict names the cheat. Only if every
         party's secrets then check out is the move's player named (``_on_mental``). The
-        proof the move carries is taken first: it may be what shows the card twice."""
+        proof the move carries is taken first: it may be what shows the card twice. The
+        move (``action``, as logged) is the log's all the same: where a forfeit ends the
+        hand counts it."""
         sends: list[dict] = []
         if body.mental is not None and not ml.auditing(self.party):
             sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
@@ -347,6 +386,7 @@ class MentalPeer(PeerDeal):
         def hold():
             self._held = self._held or violation
             self._sends.extend(sends)
+            self.party.held(action)
         return hold
 
     def _logged(self, body: ActionBody, entry):
@@ -479,7 +519,11 @@ class MentalPeer(PeerDeal):
         if not verdict.same(body.forfeit):
             raise self._violation("deal", entry, f"the host forfeited the hand naming {body.forfeit!r}, "
                                   f"but the log shows {verdict.body()!r}")
-        final = forfeits.forfeited_hand(t.game(), party, verdict)
+        try:
+            final = forfeits.forfeited_hand(party, verdict)
+        except (IllegalAction, Contradiction) as exc:  # (the host took every one of them)
+            raise self._violation("score", entry, f"the host forfeited a hand whose logged moves "
+                                  f"cannot be replayed (seat {exc.seat}: {exc.reason})") from None
         result, game = final.result(), t.game()
         scores = [s + d for s, d in zip(t.scores(), result.score)]
         if body.result != result_dict(result) or body.scores != scores \
@@ -525,8 +569,9 @@ class MentalPeer(PeerDeal):
         return super().live_shadow() if self.party.onlooker else None
 
     def check_private(self, game, entry, message, shadow, me, host_seat) -> None:
-        if self.party.onlooker:
+        if self.party.onlooker and me is not None:
             return  # this seat's cards are the host's this hand: the host may show them
+        # (a client with no seat — a watcher — may be shown nothing private at all)
         if message.own is not None:
             raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent "
                             "me a private view, which it cannot have under the mental deal")
@@ -534,9 +579,9 @@ class MentalPeer(PeerDeal):
 
     def check_public(self, entry, message, public, host_seat) -> None:
         party = self.party
-        if party.onlooker and entry.kind in (ml.MESSAGE, ml.DEALT):
+        if not self._witnessing() and entry.kind in (ml.MESSAGE, ml.DEALT):
             return
-        if entry.kind == ml.MESSAGE and party.partial is not None:
+        if entry.kind == ml.MESSAGE and party.partial is not None and (self.hand.dealt or not party.onlooker):
             if ml.spare_pending(party) and message.public is not None:
                 raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent a "
                                 "public view while the spare is being turned up (nobody knows it yet)")
@@ -555,7 +600,7 @@ class MentalPeer(PeerDeal):
 
     # -- the deal's deadlines ---------------------------------------------------------------------
     def on_dropped(self, seat: int) -> None:
-        self.restarts.dropped(seat, self.t.clock(), self.t.live())
+        self.restarts.dropped(seat, self.t.arrived(), self.t.live())
 
     def rejoined(self, seat: int) -> None:
         self.restarts.rejoined(seat)
