@@ -355,8 +355,10 @@ class Session(ABC):
         in ``seat``."""
 
     @abstractmethod
-    def start_game(self) -> None:
-        """Host only: deal the first hand (empty seats are filled with bots)."""
+    def start_game(self, level: str | None = None) -> None:
+        """Host only: deal the first hand (empty seats are filled with bots). ``level``:
+        the computer level the host chose for the table, which a bot standing in for a
+        dropped player plays at (None: as before, else the table's strongest bot's)."""
 
     # -- in game -------------------------------------------------------------------
     @abstractmethod

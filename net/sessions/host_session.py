@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engine import Game
-from engine.bots import make_bot
+from engine.bots import ALL_LEVELS, make_bot
 from engine.deal import derive_seed
 
 from net.constants import END_GRACE, FAREWELL_GRACE, HANDOVER_GRACE, MAX_WATCHERS, PRIVATE_DEAL, RESTART_GRACE
@@ -161,7 +161,9 @@ class HostOptions:
     auto_start: bool = False  # deal as soon as every seat is taken
     hands: int | None = None  # headless: finish after this many hands (None: the game)
     stand_in_after: float | None = None  # a bot for a dropped seat after this (None: never)
-    stand_in_level: str = "normal"
+    # a stand-in's level (None: the level chosen as the game starts, else the strongest
+    # of the table's computer players: ``StandIns.level_now``)
+    stand_in_level: str | None = None
     readmit_names: bool = False  # headless only: a new key gets an away seat by its name
     bot_delay: float = 0.0
     restart_grace: float = RESTART_GRACE
@@ -238,7 +240,7 @@ class HostCore:
                              you=lambda: self.you, autoplay=options.autoplay,
                              is_open=lambda: self.is_open, play=self.play,
                              level_of=lambda seat: self.seating.bot_levels.get(seat)
-                             or self.stand_ins.level, delay=options.bot_delay)
+                             or self.stand_ins.level or "normal", delay=options.bot_delay)
         self.view = HostView(lambda: self.authority, self.emit, listen=self.listen,
                              evidence=self.files.dir / "evidence", you=lambda: self.you,
                              connected=self.connected, waiting=self.arrivals.waiting_list,
@@ -683,10 +685,14 @@ class HostCore:
         self.play(self.you, action)
 
     @signing
-    def start_game(self) -> None:
+    def start_game(self, level: str | None = None) -> None:
+        """Deal the first hand of a game; ``level``: the computer level the host chose
+        for the table, which a stand-in for a dropped player plays at."""
         auth = self.authority
         if auth.match is not None and not auth.match.is_over:
             return
+        if level in ALL_LEVELS:
+            self.stand_ins.level = level
         self.seating.fill()
         dealer = None
         if self.options.table_seed is not None:

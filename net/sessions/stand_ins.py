@@ -1,8 +1,8 @@
 """Stand-ins: a bot that plays a dropped player's seat until they come back.
 
 A player whose link drops keeps their seat; the table waits. After ``after`` seconds (a
-host option; None: never by itself) or when the host person says so, a bot of ``level``
-takes the seat (the wait starts at the drop in game, or as the game starts for a player
+host option; None: never by itself) or when the host person says so, a bot takes the
+seat at the level the host chose (``level_now``) (the wait starts at the drop in game, or as the game starts for a player
 already away) — logged as a seat entry, so every replica sees it — and the seat is
 handed back, logged again, the moment the player's key returns. Meanwhile the seat is
 still *theirs*: a stranger asking to be re-admitted is offered it under their name.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.bots import ALL_LEVELS
 from net.sessions.clock import Timers
 from net.sessions.events import stand_in_event
 from net.sessions.facade import EventCallback
@@ -32,11 +33,11 @@ from net.trust.host.authority import HostAuthority, Out
 class StandIns:
     def __init__(self, authority: Callable[[], HostAuthority], key: bytes, timers: Timers, *,
                  emit: EventCallback, apply: Callable[[Out], None],
-                 forget_bot: Callable[[int], None], after: float | None, level: str = "normal"):
+                 forget_bot: Callable[[int], None], after: float | None, level: str | None = None):
         self._authority, self.key, self.timers = authority, key, timers
         self._emit, self._apply, self._forget_bot = emit, apply, forget_bot
         self.after = after
-        self.level = level
+        self.level = level  # the level the host chose for stand-ins (None: not said)
         self.held: dict[int, tuple[bytes, str]] = {}  # seat -> (player's key, name)
         self.deferred: set[int] = set()  # seats whose cards are their player's client's now
 
@@ -45,6 +46,17 @@ class StandIns:
 
     def __iter__(self):
         return iter(sorted(self.held))
+
+    def level_now(self) -> str:
+        """The level a stand-in plays at: the one the host chose (``level``: the host
+        option, or the computer level picked as the game started); else the strongest
+        of the computer players seated at this table, as its log says — so a table
+        restored or carried on by another player keeps to it; else "normal"."""
+        if self.level in ALL_LEVELS:
+            return self.level
+        seated = [info.level for info in self._authority().seats.values()
+                  if info.kind == "bot" and info.level in ALL_LEVELS]
+        return max(seated, key=ALL_LEVELS.index, default="normal")
 
     def arm(self, seat: int) -> None:
         """A player dropped in game: a bot takes over after the wait, unless they return."""
@@ -75,7 +87,7 @@ class StandIns:
             self.deferred.add(seat)  # under the mental deal: its cards are not the host's yet
             return
         self.held[seat] = (info.key, info.name)
-        out = self._authority().seat(seat, "bot", name=f"{info.name} (bot)", level=self.level)
+        out = self._authority().seat(seat, "bot", name=f"{info.name} (bot)", level=self.level_now())
         self._emit(stand_in_event(seat, info.name))
         self._apply(out)
 

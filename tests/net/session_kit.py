@@ -62,7 +62,7 @@ class Table:
         self.host = HostCore(host_identity or ident("Host"), {"game": game, **settings},
                              state_dir=tmp_path / "host", emit=self.host_events.append,
                              timings=timings, bots={s: "random" for s in range(1, 1 + bots)},
-                             autoplay=True, auto_start=True, hands=hands, **(host_kw or {}))
+                             hands=hands, **{"autoplay": True, "auto_start": True, **(host_kw or {})})
         self.n_guests = guests
         self.guests: list[GuestCore] = []
         self.tasks: list[asyncio.Task] = []
