@@ -22,7 +22,8 @@ from tests.waits import until
 QUICK = Timings.quick(timeout=5.0)
 # A contribution deadline no test waits for: the tests that are not about a player gone
 # past it keep every guest in the deal however loaded the machine (under the mental deal
-# a guest late past the deadline is restarted out of it).
+# a guest late past the deadline is restarted out of it). (Under the private deal each
+# party also checks every other's shuffle proof on that one loop.)
 PATIENT = Timings.quick(timeout=5.0, contribution=30.0)
 # How long a private deal waits for a party connected but silent in a test that times only
 # the gone (``only_the_gone_timed_tightly``): longer than any test.
