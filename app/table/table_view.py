@@ -189,6 +189,7 @@ class TableView(QWidget):
         self.results.drop_hold()
         self._hide_summary()
         self.absences.reset()
+        self.status.reset()
         self.waiting.clear()
         self.banner.hide()
         self.notice.hide()

@@ -4,10 +4,12 @@ the window that carries the table on keeps playing, as its host."""
 
 from __future__ import annotations
 
+from fit_scenes import LONG_NAMES, settle, sit_at, table_event
 from PySide6.QtWidgets import QPushButton
 from test_app_play import sit_down
 
-from net.sessions.events import takeover_event
+from app.screenshots import StubSession
+from net.sessions.events import error_event, state_event, takeover_event
 from tests.waits import blocking_until, qt_until
 
 
@@ -233,3 +235,26 @@ def test_a_table_carried_on_and_remembered_is_offered_once(qtbot, window):
     qtbot.waitUntil(lobby.rejoin_button.isVisible)
     assert not lobby.unfinished_card.isVisibleTo(window)
     assert lobby.rejoin_button.text().startswith("Rejoin Ann's table")
+
+
+def test_the_host_given_up_on_is_not_said_again_after_the_rejoin(qtbot, window):
+    """Issue 28, item 7: the guest gave up on a crashed host ("The host stopped
+    answering…") and the person rejoined from the lobby at the same position; the status
+    line said the host stopped answering until the next move. A new session's table says
+    whose turn it is."""
+
+    rook = {"game": "rook"}
+    waiting = lambda s: s.phase == "bidding" and 0 not in s.to_act()  # noqa: E731
+    bridge, game, state = sit_at(window, rook, waiting, is_host=False)
+    table = window.table
+    bridge.deliver(error_event("The host stopped answering (nothing answered at that port; "
+                               "tried 30 times). The table may have closed.", fatal=True))
+    settle()
+    assert table.status.text().startswith("The host stopped answering")  # said as it happened
+    bridge = window.new_bridge()  # the lobby's Rejoin: a new session, the same position
+    table.attach(StubSession(), bridge)
+    bridge.deliver(table_event(game, rook, is_host=False))
+    bridge.deliver(state_event(game, state, 0, [], [0] * game.num_sides, 3))
+    settle()
+    who = " and ".join(LONG_NAMES[s] for s in state.to_act())
+    assert table.status.text().startswith(f"Waiting for {who}"), table.status.text()
