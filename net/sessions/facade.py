@@ -88,7 +88,9 @@ class TableEvent(TypedDict):
     started: bool
     waiting: NotRequired[list[dict]]  # host: strangers asking in, [{"fingerprint", "name"}]
     address: NotRequired[str]  # a network host's: what others type in Join by address
-    heir: NotRequired[int | None]  # a network host's: whom it may hand the table to on leaving
+    # A network host's: the players it may hand the table to on leaving (their computers can
+    # carry it on: each named a standby), lowest seat first.
+    heirs: NotRequired[list[int]]
 
 
 class StateEvent(TypedDict):
@@ -319,8 +321,8 @@ class Session(ABC):
         """Leave the table and stop the session's thread."""
 
     def hand_over(self, seat: int) -> bool:
-        """Host only: leave, handing the table to the player in ``seat`` (the "table"
-        event's ``heir``), who carries it on at once; the others follow. Whether it was
+        """Host only: leave, handing the table to the player in ``seat`` (one of the
+        "table" event's ``heirs``), who carries it on at once; the others follow. Whether it was
         handed over (if not, the table is closed for everyone, as ``close`` does). Stops
         the session's thread, as ``close`` does."""
         self.close()

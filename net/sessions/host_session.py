@@ -229,9 +229,10 @@ class HostCore:
         self.view = HostView(lambda: self.authority, self.emit, listen=self.listen,
                              evidence=self.files.dir / "evidence", you=lambda: self.you,
                              connected=self.connected, waiting=self.arrivals.waiting_list,
-                             heir=lambda: next(iter(self.heirs()), None))
+                             heirs=self.heirs)
         self.advert = Advert(options.interfaces)
-        self.roster = Roster(lambda: self.outbox.links.values())
+        self.roster = Roster(lambda: self.outbox.links.values(),
+                             seat_of=lambda fp: self.authority.seat_of(fp))
         self.deal_watch = DealWatch(lambda: self.authority, self.timers, self.outbox, self.stand_ins,
                                     self.takeback, emit=self.emit, apply=self.apply,
                                     is_open=lambda: self.is_open)
@@ -477,7 +478,7 @@ class HostCore:
                         else "the table is closing")
         else:
             self.arrivals.join(fp, conn.peer_key, conn.peer_name, link, first)
-            if self.roster.joined(self.authority.seat_of(fp), link, first):
+            if self.roster.joined(fp, link, first):
                 self.settled()  # (a player who may be handed the table)
         reason = await link.run()
         self.arrivals.ended(fp, link, reason)
@@ -670,7 +671,9 @@ class HostCore:
         self.stand_ins.stand_in(seat, bot)
 
     def settled(self) -> None:
-        """Tell the host's seat who sits where (the "table" event)."""
+        """Tell the host's seat who sits where (the "table" event), and the guests where
+        each other's standby is now (a standby is its player's: it moves with them)."""
+        self.roster.reseated()
         self.emit(self.view.table_event())
 
     def _update_advert(self) -> None:
@@ -748,15 +751,15 @@ class HostView:
     the table's ``authority`` (a getter: a restore may replace it), ``emit``, whether the
     table is on the network (``listen``), where alerts keep their ``evidence``, and the calls
     ``you`` (the host person's seat now), ``connected`` (is this key's player here),
-    ``waiting`` (the strangers asking for a seat) and ``heir`` (whom the host person may hand
+    ``waiting`` (the strangers asking for a seat) and ``heirs`` (whom the host person may hand
     the table to)."""
 
     def __init__(self, authority: Callable[[], HostAuthority], emit: Emit, *, listen: bool,
                  evidence: Path, you: Callable[[], int | None],
                  connected: Callable[[bytes | None], bool], waiting: Callable[[], list[dict]],
-                 heir: Callable[[], int | None]):
+                 heirs: Callable[[], list[int]]):
         self._authority, self.emit, self.listen, self.evidence = authority, emit, listen, evidence
-        self._you, self._connected, self._waiting, self._heir = you, connected, waiting, heir
+        self._you, self._connected, self._waiting, self._heirs = you, connected, waiting, heirs
 
     def seats(self) -> list[SeatInfo]:
         auth = self._authority()
@@ -769,7 +772,7 @@ class HostView:
         auth = self._authority()
         event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
                             auth.match is not None, self._waiting(), host_seat=self._you())
-        event["heir"] = self._heir()  # whom the host person may hand the table to on leaving
+        event["heirs"] = self._heirs()  # whom the host person may hand the table to on leaving
         return event
 
     def playing(self) -> bool:
