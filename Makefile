@@ -1,4 +1,5 @@
 # The two commands a newcomer runs: `make run` and `make test`. Both create .venv first.
+# `make check` is the quick one a developer runs after every change.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -13,11 +14,24 @@ UV      := $(UV_VENV)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
+# pytest's worker processes (pytest-xdist). More than this machine's two cores: most of
+# the suite waits (on sockets, timers, other processes), and a waiting worker leaves its
+# core to another. --dist load: each worker takes the next tests in the suite's order as
+# it goes, and tests/conftest.py puts the slow tier first, so the run ends on short tests
+# rather than waiting on one worker's long ones. (worksteal split the order into one
+# contiguous quarter per worker: the slow tier all in the first worker's, run last.)
+WORKERS ?= 4
+PYTEST  := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) --dist load
+# Byte-code caches on (__pycache__/ is ignored by git): with PYTHONDONTWRITEBYTECODE=1 in
+# the shell, every test worker and every `parlour` process the suite starts would compile
+# the project's sources again (collecting the suite: 12 s of CPU instead of 4).
+unexport PYTHONDONTWRITEBYTECODE
+
 # What .venv holds: Parlour (editable), its dependencies and the test and package extras,
 # exactly as uv.lock has them (anything else in .venv is removed).
 EXTRAS := --extra test --extra package
 
-.PHONY: run test bench demo screenshots package check-package deb check-deb clean lock
+.PHONY: run test check bench demo screenshots package check-package deb check-deb clean lock
 
 $(UV): requirements-uv.txt
 	test -x $(UV_VENV)/bin/python || $(PYTHON) -m venv $(UV_VENV)
@@ -50,9 +64,16 @@ test: $(STAMP)
 	-$(PY) packaging/xdesktop.py --install
 	-$(PY) packaging/apt_install.py "the tests across houses (NAT routers)" iptables conntrack
 	$(PY) -m mypy
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	$(PYTEST)
 	$(MAKE) check-package
 	$(MAKE) check-deb
+
+# The type check and the fast tier: every test not in the slow tier (tests/conftest.py,
+# "The tiers": whole tables played through sessions, processes, namespaces or the
+# window), in about a minute. `make test` runs both tiers.
+check: $(STAMP)
+	$(PY) -m mypy
+	$(PYTEST) -m "not slow" -q
 
 # The bench extra (OpenSpiel, for the ratio to its spades) comes from uv.lock too.
 bench: $(STAMP)

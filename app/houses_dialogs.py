@@ -2,12 +2,16 @@
 guest's "Join by code" (``net.houses``).
 
 * ``InviteDialog``: the host asks its session for a code for a seat and shows it in
-  large type, with Copy and New code, and what became of it ("Grandma is in", "someone
-  typed it wrong: make a new one", "can't reach the invitation service …").
+  large type, with Copy and New code, and what became of it ("They're in", "someone
+  typed it wrong: make a new one", "can't reach the invitation service …"). A code used
+  with nobody come through it (something that is not Parlour, a relay out of reach) is
+  replaced at once, with a sentence saying why. A server's address, when it matters, is
+  on a details line under the sentence, never in it.
 * ``JoinCodeDialog``: the code as the host reads it out ("seven guitarist revenge" or
-  ``7-guitarist-revenge``), checked as it is typed (``net.houses.parse_code``), with the
-  words of the code list offered as you type (loaded in the background: the word list
-  comes with the wormhole library, imported only now).
+  ``7-guitarist-revenge``), checked as it is typed (``net.houses.parse_code``) — each
+  word against the code words, in its place, once they are loaded — with the words
+  offered as you type (loaded in the background: the word list comes with the wormhole
+  library, imported only now).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from PySide6.QtWidgets import (QCompleter, QDialog, QHBoxLayout, QLabel, QPushBu
                                QWidget)
 
 from app.join_dialog import TypedJoinDialog
-from net.api import CodeError, parse_code
+from net.api import CodeError, CodeWords, code_words, parse_code
 
 EXAMPLE = "7-guitarist-revenge"
 
@@ -33,6 +37,7 @@ class InviteDialog(QDialog):
         super().__init__(parent)
         self.session, self.seat = session, seat
         self.code = ""
+        self.note = ""  # why this code replaced the last one (said until they type it)
         self.setWindowTitle("Invite from another house")
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
@@ -52,6 +57,12 @@ class InviteDialog(QDialog):
         self.status.setObjectName("inviteStatus")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
+        self.details = QLabel()
+        self.details.setObjectName("inviteDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.details.hide()
+        layout.addWidget(self.details)
         row = QHBoxLayout()
         self.copy_button = QPushButton("Copy")
         self.copy_button.setObjectName("copyCode")
@@ -76,7 +87,8 @@ class InviteDialog(QDialog):
     def new_code(self) -> None:
         self.code = ""
         self.code_label.setText("Making a code…")
-        self.status.setText("")
+        self.status.setText(self.note)
+        self._show_details("")
         self.copy_button.setEnabled(False)
         self.new_button.setEnabled(False)
         self.session.invite(self.seat)
@@ -88,22 +100,42 @@ class InviteDialog(QDialog):
         if state == "waiting":
             self.code = event.get("code", "")
             self.code_label.setText(self.code)
-            self.status.setText("Waiting for them to type it…")
+            self.status.setText(f"{self.note} Here is a new code to read out." if self.note
+                                else "Waiting for them to type it…")
+            self.note = ""
             self.copy_button.setEnabled(True)
             self.copy_button.setText("Copy")
         elif event.get("code") and event.get("code") != self.code:
             return  # an older code's news
+        elif state == "joining":
+            self.status.setText("They typed the code. Connecting…")
+            self._show_details("")  # (the last code's problem is not this one's)
         elif state == "used":
             self.status.setText("They're in. You can close this.")
-        elif state == "burnt":
+            self._show_details("")
+        elif state == "spent":
+            # The right code was typed, so this is no guess at it: a new one at once.
+            self.note = event.get("message") or "That code was used, but nobody has joined."
+            self.new_code()
+            self._show_details(event.get("details", ""))
+            return
+        elif state in ("burnt", "failed"):
             self.code_label.setText("—")
-            self.status.setText(event.get("message") or "That code no longer works: make a new one.")
-            self.copy_button.setEnabled(False)
-        elif state == "failed":
-            self.code_label.setText("—")
-            self.status.setText(event.get("message") or "No code could be made.")
+            self.status.setText(event.get("message") or ("That code no longer works: make a new one."
+                                                         if state == "burnt" else "No code could be made."))
+            self._show_details(event.get("details", ""))
             self.copy_button.setEnabled(False)
         self.new_button.setEnabled(True)
+        self._fit()
+
+    def _show_details(self, details: str) -> None:
+        self.details.setText(details)
+        self.details.setVisible(bool(details))
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow to what is said now (a longer sentence would otherwise be cut off)."""
+        self.adjustSize()
 
     def _copy(self) -> None:
         if self.code:
@@ -112,22 +144,18 @@ class InviteDialog(QDialog):
 
 
 class _Words(QObject):
-    loaded = Signal(list)
-
-
-def code_words() -> list[str]:
-    """The words codes are made of (the PGP word list magic-wormhole uses)."""
-    from wormhole._wordlist import byte_to_even_word, byte_to_odd_word
-    return sorted({w.lower() for w in list(byte_to_even_word.values()) + list(byte_to_odd_word.values())})
+    loaded = Signal(object)  # CodeWords, or None when they could not be loaded
 
 
 class JoinCodeDialog(TypedJoinDialog):
     def __init__(self, parent: QWidget | None = None, text: str = "", load_words: bool = True):
+        self.code_words: CodeWords | None = None  # until loaded: the words are checked by shape
         super().__init__(parent, title="Join by code",
                          intro="Type the code the host reads out to you — a number and words, "
                                f"for example {EXAMPLE}. Spaces between the words are fine.",
                          example=EXAMPLE, name="joinCode", accessible="The host's code",
-                         parse=parse_code, error=CodeError, text=text)
+                         parse=lambda typed: parse_code(typed, self.code_words), error=CodeError,
+                         text=text)
         self.words = QStringListModel([])
         self.completer = QCompleter(self.words, self)
         self.completer.setCaseSensitivity(Qt.CaseInsensitive)
@@ -144,13 +172,18 @@ class JoinCodeDialog(TypedJoinDialog):
         def load():
             try:
                 words = code_words()
-            except Exception:  # noqa: BLE001 - no completion, the code is typed all the same
-                words = []
+            except Exception:  # noqa: BLE001 - no completion; the session checks the words
+                words = None
             self._loader.loaded.emit(words)
         threading.Thread(target=load, name="parlour-code-words", daemon=True).start()
 
-    def set_words(self, words: list[str]) -> None:
-        self.words.setStringList(words)
+    def set_words(self, words: CodeWords | None) -> None:
+        """The code words are here: offered as you type, and each word typed checked."""
+        if words is None:
+            return
+        self.code_words = words
+        self.words.setStringList(words.everything())
+        self._check(self.field.text())
 
     def _last_word(self) -> str:
         text = self.field.text()

@@ -31,7 +31,7 @@ QLabel#turnStatus[problem="true"] { color: #ffcdd2; font-weight: bold; }
 QFrame#decisionPanel { background: rgba(0,0,0,0.4); border: 1px solid rgba(244,196,48,0.6);
     border-radius: 10px; }
 QLabel#decisionTitle { font-weight: bold; font-size: 12pt; }
-QLabel#note, QLabel#typedHint, QLabel#hostKey { color: #d7e8dc; font-size: 11pt; }
+QLabel#note, QLabel#typedHint, QLabel#hostKey, QLabel#inviteDetails { color: #d7e8dc; font-size: 11pt; }
 QPushButton { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; border-radius: 8px;
     padding: 6px 14px; font-weight: bold; }
 QPushButton:hover { background: #fff8dc; border-color: #f4c430; }
@@ -76,5 +76,6 @@ QTabWidget::pane { border: 1px solid rgba(255,255,255,0.2); }
 QTabBar::tab { background: rgba(0,0,0,0.3); padding: 6px 12px; }
 QTabBar::tab:selected { background: rgba(244,196,48,0.35); }
 QTextBrowser { background: #fdf6e3; color: #1b3a2a; }
+QMessageBox QTextEdit { background: #fdf6e3; color: #1b3a2a; }
 QToolTip { background: #fdf6e3; color: #1b3a2a; border: 1px solid #c9b98f; }
 """

@@ -340,16 +340,20 @@ class MainWindow(QMainWindow):
         joined = self.stack.currentWidget() is self.table or bool(self.setup.table)
         self.leave_table()
         self.show_problem("You left the table" if joined else "Couldn't join the table",
-                          event.get("message") or "The connection to the table ended.")
+                          event.get("message") or "The connection to the table ended.",
+                          event.get("details", ""))
 
-    def show_problem(self, title: str, message: str) -> None:
-        """A dialog a person understands, not blocking the event loop."""
+    def show_problem(self, title: str, message: str, details: str = "") -> None:
+        """A dialog a person understands, not blocking the event loop (``details``, such
+        as a server's address, behind its Show Details button)."""
         if self.problem_box is not None:
             self.problem_box.close()
         box = QMessageBox(QMessageBox.Warning, title, _sentence(message), QMessageBox.Ok, self)
         box.setObjectName("sessionProblem")
         box.setInformativeText("Your name, settings and saved hands are kept. "
                                "Pick a table to play again.")
+        if details:
+            box.setDetailedText(details)
         self.problem_box = box
         box.open()
 

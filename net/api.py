@@ -41,6 +41,8 @@ _WHERE = {
     "PRIVATE_DEAL": "net.constants",
     # play across houses: a code a person reads out, the invitation service and relay
     "CodeError": "net.houses",
+    "CodeWords": "net.houses",
+    "code_words": "net.houses",
     "parse_code": "net.houses",
     "is_house": "net.houses",
     "configure_houses": "net.houses:configure",

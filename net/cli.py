@@ -7,8 +7,9 @@
                  [--interface IP] [--state-dir DIR]
 
 Across houses (``net.houses``): ``host --invite SEAT`` (repeatable) prints a code for
-each of those seats (``{"event": "invite", "seat": …, "code": …, "state": "waiting"}``)
-and ``join --code CODE`` takes one; ``--mailbox URL`` and ``--relay tcp:HOST:PORT``
+each of those seats (``{"event": "invite", "seat": …, "code": …, "state": "waiting"}``),
+and the next one at once when a code is burnt by a wrong try or spent with nobody come
+through it (``"state": "burnt"`` / ``"spent"``); ``join --code CODE`` takes one; ``--mailbox URL`` and ``--relay tcp:HOST:PORT``
 choose the servers (default: the public ones).
 
 ``host`` opens a table: its own seat and ``N`` more are played by local bots, the other
@@ -142,8 +143,8 @@ async def run_host(args) -> int:
 
     def out(event: Event) -> None:
         printer(event)
-        if event.get("type") == "invite" and event["state"] == "burnt":
-            core.houses.invite(event["seat"])  # a wrong try burnt it: the next code, at once
+        if event.get("type") == "invite" and event["state"] in ("burnt", "spent"):
+            core.houses.invite(event["seat"])  # nobody came with it: the next code, at once
     core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
                                "name": args.table or f"{identity.name}'s table"},
                     state_dir=state_dir, emit=out,
@@ -188,9 +189,9 @@ async def run_join(args) -> int:
         identity = identity.with_name(args.name)
     address = port = None
     if args.code:
-        from net.houses import CodeError, parse_code
+        from net.houses import CodeError, code_words, parse_code
         try:
-            args.code = parse_code(args.code)
+            args.code = parse_code(args.code, code_words())
         except CodeError as exc:
             emit({"type": "error", "message": str(exc)})
             return EXIT_FAILED
@@ -212,7 +213,7 @@ async def run_join(args) -> int:
                      table_name=args.table, interfaces=_interfaces(args.interface),
                      emit=_printer(args.verbose), timings=_timings(args), bot_level=args.bot,
                      state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
-                     stop_on_alert=True, discover_timeout=args.discover_timeout,
+                     discover_timeout=args.discover_timeout,
                      takeover=_carry_on(args), code=args.code,
                      remember=LastTable(state_dir) if args.remember or args.rejoin else None)
     start_up_done()

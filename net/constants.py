@@ -33,7 +33,9 @@ from __future__ import annotations
 #: goes back past the end of a hand its successor holds; a standby's "hosting" and
 #: "follow" carry the takeover entry ("took", in place of "seq"), which a player checks
 #: before it follows and the departed host before it believes its table was carried on.
-PROTOCOL_VERSION = 9
+#: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
+#: and a player whose client stops at an alert sends the others its signed "report".
+PROTOCOL_VERSION = 10
 
 # -- identity -------------------------------------------------------------------------
 

@@ -13,11 +13,16 @@
 * A test that takes an ``any_variant`` argument runs once per (title, ruleset, mode)
   the engine knows, and for the test-only title Tiny Tricks (tests/engine/tiny_title),
   which this file registers with the engine.
+* Two tiers: the slow one (``SLOW``, and any test marked ``slow``) plays whole tables
+  through sessions, processes, namespaces or the window; ``make check`` runs the rest
+  (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
+  processes (pytest-xdist) end together rather than waiting on one long test started last.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 # Forced, not defaulted: a desktop session often exports QT_QPA_PLATFORM=wayland or xcb.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -50,6 +55,54 @@ def pytest_configure(config):
     from tests.engine.tiny_title import TITLE
 
     registry.register(TITLE)
+
+
+# -- the tiers --------------------------------------------------------------------------
+
+#: The slow tier, by path under tests/: folders and files whose tests play a table
+#: through sessions, real processes, namespaces or the window (a second or more each,
+#: most of it waiting), or many private deals' hands, except the files in ``FAST`` inside
+#: them (sans-I/O parts). A new file in a slow folder is slow until listed in ``FAST``;
+#: elsewhere, mark a test that takes a second or more ``@pytest.mark.slow`` (``pytest -m
+#: "not slow" -n 4 --durations=10`` shows the fast tier's slowest).
+SLOW = (
+    "net/sessions/", "net/houses/", "net/tools/", "net/test_cli.py",
+    "app/test_app_back_after_restart.py", "app/test_app_continue.py", "app/test_app_fit.py",
+    "app/test_app_flow.py", "app/test_app_lobby_netns.py", "app/test_app_mistakes.py",
+    "app/test_app_network.py", "app/test_app_new_title.py", "app/test_app_play.py",
+    "app/test_app_public.py", "app/test_app_refusals.py", "app/test_app_rejoin.py",
+    "app/test_app_round_two.py", "app/test_app_single.py", "app/test_app_soak.py",
+    "app/test_app_takeover.py", "app/test_app_waiting.py",
+    # whole hands under the private deal, in one process (mental poker's CPU, not waits)
+    "net/trust/test_mental_cheating.py", "net/trust/test_mental_drops.py",
+    "net/trust/test_mental_restore.py", "net/trust/test_mental_takeover.py",
+    "net/trust/mental/test_machine.py", "net/trust/mental/test_privacy.py",
+    "net/trust/peer/test_replica.py",
+)
+FAST = (
+    "net/sessions/test_arrivals.py", "net/sessions/test_bots.py", "net/sessions/test_clock.py",
+    "net/sessions/test_guest_states.py", "net/sessions/test_outbox.py",
+    "net/sessions/test_seating.py", "net/sessions/test_stand_ins.py",
+    "net/sessions/test_table_files.py", "net/tools/test_mdns_guard.py",
+)
+TESTS = Path(__file__).resolve().parent
+
+
+def in_slow_tier(path: Path) -> bool:
+    try:
+        where = path.resolve().relative_to(TESTS).as_posix()
+    except ValueError:  # not under tests/
+        return False
+    return where.startswith(SLOW) and where not in FAST
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow tier, and put it first (a stable sort: the order within each tier
+    is the collection's, the same in every worker)."""
+    for item in items:
+        if in_slow_tier(item.path):
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def engine_variant_params() -> list:

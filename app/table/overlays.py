@@ -49,22 +49,32 @@ class AlertBanner(QFrame):
         self.hide()
 
     def show_alert(self, who: str, rule: str, detail: str, evidence: str | None,
-                   goes_on: bool = False, forfeit: str = "") -> None:
+                   goes_on: bool = False, forfeit: str = "", reporter: str | None = None,
+                   checked: bool = True) -> None:
         """``goes_on``: a player's proven cheat the table went on after, said as such, not
         as a table that stopped; ``forfeit``: what it cost, in words ("Dad's computer played
         a card it was not allowed to (a revoke): Dad's team forfeits the hand."), or, with
-        none, a log from before forfeits (the hand dealt again)."""
-        if forfeit:
+        none, a log from before forfeits (the hand dealt again). ``reporter``: the player
+        whose client found it and sent its evidence; ``checked`` False: this computer could
+        not check it (what that player alone was sent), so it is that player's word, and
+        the game goes on here."""
+        if reporter is not None and not checked:
+            title = (f"\u26a0 {reporter}'s computer reports that {who} broke a rule ({rule}) — "
+                     "not something this computer can check")
+        elif forfeit:
             title = f"\u26a0 {forfeit} The game goes on."
         elif goes_on:
             title = f"\u26a0 {who}'s computer broke a rule ({rule}) — the hand is dealt again " \
                     "and the game goes on"
         else:
             title = f"\u26a0 Integrity alert — {who}: {rule}"
+            if reporter is not None:
+                title += f" (found by {reporter}'s computer, checked by this one)"
         self.text.setText(title)
         extra = f"\nEvidence saved to: {evidence}" if evidence else ""
         self.details.setText(f"{detail}{extra}")
-        self.setAccessibleName(title.removeprefix("\u26a0 ") if goes_on else f"Integrity alert: {who}: {rule}")
+        self.setAccessibleName(title.removeprefix("\u26a0 ") if goes_on or reporter is not None
+                               else f"Integrity alert: {who}: {rule}")
         self.setAccessibleDescription(detail)
         self.show()
 

@@ -295,17 +295,23 @@ class TableView(QWidget):
         self.absences.on_takeover(event)
 
     def on_alert(self, event: dict) -> None:
-        seat = event.get("seat")
         names = self.names()
-        who = names[seat] if seat is not None and seat < len(names) else "the table"
+        seat = event.get("seat")
+
+        def name(who, otherwise: str) -> str:
+            return names[who] if isinstance(who, int) and who < len(names) else otherwise
         forfeit = ""
         if event.get("forfeits"):  # a player's proven cheat: that side forfeits the hand
             forfeit = vm.forfeit_sentence(self.data.info, names, seat, event.get("did", ""))
             number = self.hand_number
             self.data.notes.append((number, f"Hand {number} forfeited: {forfeit}" if number
                                     else f"Hand forfeited: {forfeit}"))
-        self.banner.show_alert(who, event.get("rule", "a check failed"), event.get("detail", ""),
-                               event.get("evidence_path"), bool(event.get("goes_on")), forfeit)
+        reporter = event.get("reported_by")
+        self.banner.show_alert(name(seat, "the table"), event.get("rule", "a check failed"),
+                               event.get("detail", ""), event.get("evidence_path"),
+                               bool(event.get("goes_on")), forfeit,
+                               None if reporter is None else name(reporter, "another player"),
+                               event.get("checked", True))
         if forfeit:
             self.refresh()
 

@@ -29,13 +29,17 @@ about 0.4 s — is in ``reactor``, ``links`` and ``service``.
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from net.wire.address import HOUSE_BIND, HOUSE_PREFIX, house_address, is_house, parse_house
 
-__all__ = ["APPID", "CodeError", "DEFAULT_MAILBOX", "DEFAULT_RELAY", "HOUSE_BIND",
+__all__ = ["APPID", "CodeError", "CodeWords", "DEFAULT_MAILBOX", "DEFAULT_RELAY", "HOUSE_BIND",
            "HOUSE_PREFIX", "SETTINGS", "Settings", "check_mailbox", "check_relay",
-           "configure", "house_address", "is_house", "parse_code", "parse_house"]
+           "code_words", "configure", "house_address", "is_house", "parse_code", "parse_house"]
 
 #: The public servers the magic-wormhole tools use; a family or a club can run their own
 #: (README: "Run your own relay") and put them in Settings.
@@ -46,26 +50,86 @@ DEFAULT_RELAY = "tcp:transit.magic-wormhole.io:4001"
 APPID = "parlour/across-houses/v1"
 
 _CODE = re.compile(r"^(\d+)-([a-z]+(?:-[a-z]+)+)$")
+#: The words after the number in a code Parlour makes (``allocate_code(2)``), and how a
+#: person hears their places.
+CODE_WORDS = 2
+_PLACES = ("straight after the number", "last")
 
 
 class CodeError(ValueError):
     """Not a code Parlour can use; the message says what to type."""
 
 
-def parse_code(text: str) -> str:
+def parse_code(text: str, words: CodeWords | None = None) -> str:
     """A code as the library wants it, from what a person typed: spaces or several
-    hyphens between the words, any case. CodeError (a sentence) otherwise."""
-    words = [w for w in re.split(r"[\s\-_.,]+", (text or "").strip().lower()) if w]
-    if not words:
+    hyphens between the words, any case. With ``words`` (``code_words()``), each word is
+    also checked against the code words, in its place: a word that is not one would spend
+    the code's one try for nothing. CodeError (a sentence) otherwise."""
+    words_typed = [w for w in re.split(r"[\s\-_.,]+", (text or "").strip().lower()) if w]
+    if not words_typed:
         raise CodeError("Type the code the host reads to you, e.g. 7-guitarist-revenge")
-    if not words[0].isdigit():
+    if not words_typed[0].isdigit():
         raise CodeError("A code starts with the host's number, e.g. the 7 in 7-guitarist-revenge")
-    if len(words) < 3:
+    if len(words_typed) != 1 + CODE_WORDS:
         raise CodeError("A code has a number and two words, e.g. 7-guitarist-revenge")
-    code = "-".join(words)
+    code = "-".join(words_typed)
     if not _CODE.match(code):
         raise CodeError("After the number a code has only words, e.g. 7-guitarist-revenge")
+    if words is not None:
+        problem = words.problem(words_typed[1:])
+        if problem:
+            raise CodeError(problem)
     return code
+
+
+@dataclass(frozen=True)
+class CodeWords:
+    """The words codes are made of: magic-wormhole's PGP word list. A code takes its
+    words from the list's two halves in turn — the first word after the number from the
+    "odd" half (words of three syllables: guitarist), the next from the "even" half (two:
+    revenge) — so a word can be wrong for its place as well as not a code word at all."""
+
+    first: frozenset[str]  # the words that come straight after the number
+    second: frozenset[str]  # the words that come next
+
+    @classmethod
+    def load(cls) -> CodeWords:
+        """The library's own list (importing it imports the wormhole library: slow)."""
+        from wormhole._wordlist import even_words_lowercase, odd_words_lowercase
+        return cls(frozenset(odd_words_lowercase), frozenset(even_words_lowercase))
+
+    def everything(self) -> list[str]:
+        """Every code word, in order (what the join dialog offers as you type)."""
+        return sorted(self.first | self.second)
+
+    def problem(self, words: Sequence[str]) -> str | None:
+        """None when every word is a code word in its place, else a sentence about the
+        first that is not."""
+        for place, word in enumerate(words):
+            here, there = (self.first, self.second) if place % 2 == 0 else (self.second, self.first)
+            if word in here:
+                continue
+            if word in there:
+                return (f"“{word}” comes {_PLACES[1 - place % 2]} in a code, not "
+                        f"{_PLACES[place % 2]}: check the order of the words with the host.")
+            return self._not_a_word(word, here, last=place == len(words) - 1)
+        return None
+
+    @staticmethod
+    def _not_a_word(word: str, here: frozenset[str], last: bool) -> str:
+        started = sorted(w for w in here if w.startswith(word))
+        if last and len(started) > 1:  # still being typed
+            return f"“{word}” is not a whole code word yet: keep typing, or pick one from the list."
+        close = started or difflib.get_close_matches(word, sorted(here), n=1, cutoff=0.75)
+        if close:
+            return f"“{word}” is not one of the code words. Did you mean “{close[0]}”?"
+        return f"“{word}” is not one of the code words. Check the code with the host."
+
+
+@functools.cache
+def code_words() -> CodeWords:
+    """The code words (loaded once; the first call imports the wormhole library)."""
+    return CodeWords.load()
 
 
 class Settings:
@@ -90,7 +154,7 @@ def check_mailbox(text: str) -> str | None:
     if not text:
         return None
     if not re.match(r"^wss?://[^/\s:]+(:\d{1,5})?(/\S*)?$", text):
-        return "A mailbox address looks like ws://relay.example.org:4000/v1"
+        return "An invitation service address looks like ws://relay.example.org:4000/v1"
     return None
 
 

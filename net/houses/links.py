@@ -39,15 +39,19 @@ from urllib.parse import urlsplit
 
 from twisted.internet import defer, protocol
 from twisted.internet.base import DelayedCall
+from twisted.internet.endpoints import HostnameEndpoint
 
 import wormhole
 from wormhole import errors as wormhole_errors
 from wormhole._dilation import connection as _dilation_connection
 from wormhole._dilation import connector as _dilation_connector
 from wormhole._dilation import manager as _dilation_manager
+from wormhole._hints import parse_hint_argv
 from wormhole._status import ConnectedPeer, ReconnectingPeer
 
-from net.houses import APPID, DEFAULT_MAILBOX, SETTINGS, house_address
+from net.constants import PROTOCOL_VERSION
+from net.houses import (APPID, DEFAULT_MAILBOX, SETTINGS, CodeError, code_words, house_address,
+                         parse_code)
 from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
 from net.houses.reactor import before_stop, reactor
 from net.wire.transport import SERVERS
@@ -67,6 +71,15 @@ PING_INTERVAL = 5.0
 #: Seconds a coming side gives its link to (re)connect before it looks for the other side
 #: with a new code (the other side may have restarted: then the old link never comes back).
 LINK_PATIENCE = 2.0
+#: Seconds from a code's match to Dilation's connection before both sides say what is
+#: wrong (a direct connection takes milliseconds, one through the relay about a second).
+CONNECT_WITHIN = 8.0
+#: Seconds the relay has to take a plain TCP connection from us (the probe that tells
+#: "this computer cannot reach the relay" from "the other one cannot").
+RELAY_PROBE_WITHIN = 5.0
+#: Seconds from that connection to the guest's Parlour proving its key through it before
+#: the host stops holding the invitation's link for them.
+ARRIVE_WITHIN = 30.0
 #: The same for the staying side: shorter, so that its codes are claimed by the time the
 #: coming side claims one. (While its link works, neither side claims anything: an app
 #: killed then leaves no claim behind to get in its own way.)
@@ -74,16 +87,68 @@ STAYER_PATIENCE = 0.5
 
 
 class HouseError(Exception):
-    """Something a person should be told (the message is for them)."""
+    """Something a person should be told (the message is for them). ``details``: what a
+    helper would want as well (a server's address), shown apart from the message;
+    ``waited``: seconds the protocol's own timer ran before it gave up, if one did."""
+
+    def __init__(self, message: str, details: str = "", waited: float | None = None):
+        super().__init__(message)
+        self.details, self.waited = details, waited
 
 
-def unreachable_message() -> str:
+def mailbox_details() -> str:
+    return f"Invitation service: {SETTINGS.mailbox}"
+
+
+def relay_details() -> str:
+    return f"Relay: {SETTINGS.relay}"
+
+
+#: What a guest is told when its code matched but no connection came (``NotConnected``),
+#: by whether this computer is the one that cannot reach the relay.
+_NOT_CONNECTED = {
+    True: "this computer can't reach the relay that links it to the host's house. Check this "
+          "computer's internet connection, or the relay in Settings",
+    False: "the host's computer did not connect to this one (perhaps it can't reach the "
+           "relay). Ask the host to check their internet connection, then to make a new code",
+}
+
+
+def mailbox_unreachable() -> HouseError:
     """In words, without the service's web address (a ``ws://…/v1`` means nothing to a
-    person); a service of the family's own choosing is named by its computer's name."""
+    person: it is on the details line); a service of the family's own choosing is named
+    by its computer's name."""
     host = urlsplit(SETTINGS.mailbox).hostname if SETTINGS.mailbox != DEFAULT_MAILBOX else None
     where = f" ({host})" if host else ""
-    return (f"can't reach the invitation service{where}: check this computer's internet "
-            "connection, or the invitation service in Settings")
+    return HouseError(f"can't reach the invitation service{where}. Check this computer's "
+                      "internet connection, or the invitation service in Settings", mailbox_details())
+
+
+# -- who is on the other side of a code ------------------------------------------------------
+
+def hello(fields: dict) -> dict:
+    """What this side says inside a code's wormhole (its "versions"): that it is Parlour,
+    of which protocol, and ``fields`` (a host's offer, a guest's key)."""
+    return {"parlour": {**fields, "protocol": PROTOCOL_VERSION}}
+
+
+def parlour_said(versions: dict | None) -> dict | None:
+    """What the other side of a code said, if it is Parlour (its key among it), else None:
+    the official ``wormhole`` tool, say, given Parlour's application id."""
+    said = (versions or {}).get("parlour")
+    if not isinstance(said, dict):
+        return None
+    try:
+        key = bytes.fromhex(said["key"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return said if len(key) == 32 else None
+
+
+def other_version(said: dict) -> bool:
+    """Whether a Parlour on the other side speaks another version of the protocol (a
+    Parlour that names none is older than this check: the TLS handshake judges it)."""
+    return "protocol" in said and said["protocol"] != PROTOCOL_VERSION
 
 
 # -- TCP_NODELAY on Dilation's connections ------------------------------------------------
@@ -399,6 +464,88 @@ class _Quiet:
         pass
 
 
+# -- after a code matched ---------------------------------------------------------------
+
+class NotConnected(Exception):
+    """Dilation did not connect within ``CONNECT_WITHIN`` of a code's match.
+    ``relay_here``: this computer cannot reach the relay (else, as far as it can tell, the
+    other one cannot); ``waited``: seconds by the reactor's clock."""
+
+    def __init__(self, relay_here: bool, waited: float):
+        super().__init__("relay unreachable here" if relay_here else "no connection from the other side")
+        self.relay_here, self.waited = relay_here, waited
+
+
+class _HangUp(_Splice):
+    """A connection that hangs up as soon as it is made (the relay's probe)."""
+
+    def connectionMade(self) -> None:  # noqa: N802 - Twisted's name
+        self.stream.loseConnection()
+
+
+def probe_relay(within: float) -> defer.Deferred:
+    """Whether this computer reaches the relay: a TCP connection to it, closed at once
+    (the relay drops a connection that asks for nothing), within ``within`` seconds."""
+    hint = parse_hint_argv(SETTINGS.relay, stderr=_Quiet())
+    if hint is None:
+        return defer.succeed(False)
+    endpoint = HostnameEndpoint(reactor, hint.hostname, hint.port, timeout=within)
+    # (``_Once`` provides Twisted's IProtocolFactory, which mypy sees only with the
+    # mypy-zope plugin: see ``reactor.reactor``.)
+    d = endpoint.connect(_Once(_HangUp()))  # type: ignore[arg-type]
+    deadline = reactor.callLater(within + 1.0, d.cancel)  # (the endpoint's timeout is per address)
+
+    def answered(reached: bool) -> bool:
+        if deadline.active():
+            deadline.cancel()
+        return reached
+    d.addCallbacks(lambda _proto: True, lambda _failure: False)
+    d.addCallback(answered)
+    return d
+
+
+class Connecting:
+    """A code just matched: ``done`` fires once Dilation connects, or fails with
+    ``NotConnected`` after ``CONNECT_WITHIN`` seconds — saying, from a probe of the relay
+    begun at the match, whose computer cannot reach it. Both sides of a code watch: each
+    tells its own person within seconds, instead of waiting on a connection that will
+    never come (Dilation itself keeps trying for ever)."""
+
+    def __init__(self, claim: Claim):
+        self.claim = claim
+        self.started = reactor.seconds()
+        self.done: defer.Deferred[None] = defer.Deferred()
+        self._relay = probe_relay(RELAY_PROBE_WITHIN)
+        self._timer = reactor.callLater(CONNECT_WITHIN, self._late)
+        claim.status_listeners.append(self._status)
+        self._status(claim)
+
+    def _status(self, claim: Claim) -> None:
+        if claim.peer_connected and not self.done.called:
+            self.stop()
+            self.done.callback(None)
+
+    def stop(self) -> None:
+        """Watch no more (``done`` does not fire if it has not)."""
+        if self._timer.active():
+            self._timer.cancel()
+        if self._status in self.claim.status_listeners:
+            self.claim.status_listeners.remove(self._status)
+
+    def _late(self) -> None:
+        if not self.done.called:
+            self._relay.addCallback(self._give_up)
+
+    def _give_up(self, relay_reachable: bool) -> None:
+        if self.done.called or self.claim.peer_connected:
+            return
+        self.stop()
+        waited = reactor.seconds() - self.started
+        log.info("no connection %.1f s after code %s matched (the relay %s from here)",
+                 waited, self.claim.code, "answers" if relay_reachable else "does not answer")
+        self.done.errback(NotConnected(not relay_reachable, waited))
+
+
 # -- a live link -------------------------------------------------------------------------
 
 class Link:
@@ -611,7 +758,7 @@ class Pair:
         if why in ("ghost", "crowded", "wrong"):
             self.dead.add(k)
         if why == "unreachable":
-            self.tell(self.me, {"problem": unreachable_message()})
+            self.tell(self.me, {"problem": str(mailbox_unreachable())})
         log.info("%r: code %d %s", self, k, why)
         reactor.callLater(1.0 if why in ("unreachable", "closed") else 0, self.tend)
 
@@ -646,25 +793,77 @@ class Pair:
 # -- a host's code for a seat ------------------------------------------------------------
 
 class Invitation:
-    """A code a host reads out; it works once. ``events`` gets what happens to it."""
+    """A code a host reads out; it works once. ``events`` gets what becomes of it:
+    "joining" (it matched, and Parlour is on the other side: connecting), "used" (their
+    Parlour connected through it and proved its key), "burnt" (a wrong try), "spent" —
+    used, but nobody came through it: ``why`` "stranger" (something that is not Parlour,
+    such as the ``wormhole`` tool given Parlour's application id), "version" (another
+    version of Parlour), "relay-here" / "relay-there" (no connection: this computer, or
+    the other, cannot reach the relay; ``waited``), "no-show" (connected, but no Parlour
+    came through) — or "failed" (``why``). The link a code makes is the invitation's until
+    the guest arrives on it (it is their pair's from then on), and is closed with it
+    otherwise: nothing of a spent or abandoned code stays open."""
 
     def __init__(self, me, table: str, offer: dict, book: Book, events):
         self.me, self.table, self.book, self.events = me, table, book, events
         self.code_ready: defer.Deferred[str] = defer.Deferred()
         self.link: Link | None = None
-        self.claim = Claim(None, {"parlour": offer}, self._live, self._dead, self._code)
+        self.connecting: Connecting | None = None
+        self._no_show: DelayedCall | None = None
+        self.claim = Claim(None, hello(offer), self._live, self._dead, self._code)
 
     def _code(self, _claim, code):
         if not self.code_ready.called:
             self.code_ready.callback(code)
 
     def _live(self, claim: Claim) -> None:
+        said = parlour_said(claim.their_versions)
+        if said is None or other_version(said):
+            why = "stranger" if said is None else "version"
+            log.info("invitation %s: used by %s", claim.code,
+                     "something that is not Parlour" if said is None else "another version of Parlour")
+            claim.close()
+            self.events({"state": "spent", "code": claim.code, "why": why})
+            return
         self.link = Link(claim, self.me, self.table)
-        self.events({"state": "used", "code": claim.code})
+        self.events({"state": "joining", "code": claim.code})
+        self.connecting = Connecting(claim)
+        self.connecting.done.addCallbacks(self._connected, self._not_connected)
+
+    def _connected(self, _none) -> None:
+        self._no_show = reactor.callLater(ARRIVE_WITHIN, self._spend, "no-show", None)
+
+    def _not_connected(self, failure) -> None:
+        gone = failure.value
+        self._spend("relay-here" if gone.relay_here else "relay-there", gone.waited)
+
+    def _spend(self, why: str, waited: float | None) -> None:
+        link = self.link
+        if link is None or link.them is not None:  # closed, or the guest is in after all
+            return
+        self.link = None
+        link.close()
+        event: dict[str, object] = {"state": "spent", "code": link.claim.code, "why": why}
+        if waited is not None:
+            event["waited"] = round(waited, 2)
+        self.events(event)
+
+    def arrived(self, link: Link) -> None:
+        """A connection through ``link`` proved its key: if the link is this code's, the
+        guest is in."""
+        if link is self.link:
+            self._stop_watching()
+            self.events({"state": "used", "code": link.claim.code})
+
+    def _stop_watching(self) -> None:
+        if self.connecting is not None:
+            self.connecting.stop()
+        if self._no_show is not None and self._no_show.active():
+            self._no_show.cancel()
 
     def _dead(self, claim: Claim, why: str) -> None:
         if why == "unreachable" and not self.code_ready.called:
-            self.code_ready.errback(HouseError(unreachable_message()))
+            self.code_ready.errback(mailbox_unreachable())
             return
         if why == "wrong":
             self.events({"state": "burnt", "code": claim.code})
@@ -672,8 +871,13 @@ class Invitation:
             self.events({"state": "failed", "code": claim.code, "why": why})
 
     def close(self) -> defer.Deferred:
-        if self.link is None:
+        self._stop_watching()
+        link = self.link
+        if link is None:
             return self.claim.close()
+        if link.them is None:  # nobody arrived on it: ours to close
+            self.link = None
+            return link.close()
         return defer.succeed(None)  # the link is the guest's pair's now
 
 
@@ -722,6 +926,8 @@ class Hub:
             pair.book.set_stay(link.table, them, True)
             pair.adopt(link)
             pair.want()
+            for invitation in list(self.invitations.values()):
+                invitation.arrived(link)
 
     def stay(self, me, them: bytes, table: str, directory) -> None:
         """Keep a way back for ``them`` (a host restarted: its far guests)."""
@@ -740,49 +946,73 @@ class Hub:
 
     # -- the guest -----------------------------------------------------------------------
     def use_code(self, me, code: str, directory, timeout: float) -> defer.Deferred:
-        """The link a host's code leads to, and what the host said of its table."""
+        """The host a person's code leads to, once Dilation connects the two: what the
+        host said of its table. HouseError (for the person) otherwise — a word that is not
+        a code word is refused before anything is dialled (the code allows one try)."""
+        try:
+            code = parse_code(code, code_words())
+        except CodeError as exc:
+            return defer.fail(HouseError(str(exc)))
         result: defer.Deferred[dict] = defer.Deferred()
 
         def live(claim: Claim):
-            offer = (claim.their_versions or {}).get("parlour") or {}
+            if timer.active():
+                timer.cancel()
+            said = parlour_said(claim.their_versions)
             try:
-                them, table, port = bytes.fromhex(offer["key"]), str(offer["table"]), int(offer["port"])
-            except (KeyError, ValueError, TypeError):
+                assert said is not None
+                them, table, port = bytes.fromhex(said["key"]), str(said["table"]), int(said["port"])
+            except (AssertionError, KeyError, ValueError, TypeError):
                 claim.close()
                 result.errback(HouseError("that code belongs to something other than a Parlour table"))
                 return
-            self.book(me, table, directory)
-            pair = self.pair(me, them, table)
-            pair.adopt(Link(claim, me, table, them))
-            pair.want()
-            timer.cancel()
-            result.callback({"key": them, "table": table, "port": port,
-                             "seat": offer.get("seat"), "name": offer.get("name", ""),
-                             "host": offer.get("host", ""), "address": house_address(them, table)})
+            if other_version(said):
+                claim.close()
+                result.errback(HouseError("the host's Parlour is a different version from yours. "
+                                          "Both of you need the same version of Parlour"))
+                return
+            link = Link(claim, me, table, them)
+
+            def connected(_none):
+                self.book(me, table, directory)
+                pair = self.pair(me, them, table)
+                pair.adopt(link)
+                pair.want()
+                result.callback({"key": them, "table": table, "port": port,
+                                 "seat": said.get("seat"), "name": said.get("name", ""),
+                                 "host": said.get("host", ""), "address": house_address(them, table)})
+
+            def not_connected(failure):
+                gone = failure.value
+                link.close()
+                result.errback(HouseError(_NOT_CONNECTED[gone.relay_here], relay_details(), gone.waited))
+            Connecting(claim).done.addCallbacks(connected, not_connected)
 
         def dead(claim: Claim, why: str):
             if timer.active():
                 timer.cancel()
             if result.called:
                 return
+            if why == "unreachable":
+                result.errback(mailbox_unreachable())
+                return
             messages = {
                 "wrong": "that code did not match the host's. Check it with the host; they "
                          "will need to make a new one (each code allows one try)",
-                "unreachable": unreachable_message(),
                 "crowded": "that code is already in use. Ask the host for a new one",
                 "ghost": "the host's invitation stopped answering. Ask the host for a new code",
             }
             result.errback(HouseError(messages.get(why, "the invitation ended before you joined")))
 
-        claim = Claim(code, {"parlour": {"key": me.public_key.hex()}}, live, dead)
+        claim = Claim(code, hello({"key": me.public_key.hex()}), live, dead)
 
         def too_late():
             if not result.called:
                 claim.close()
                 result.errback(HouseError(
                     "nobody is waiting with that code: check it with the host (their "
-                    "invitation may have been closed, or a new code made since)"
-                    if claim.welcomed else unreachable_message()))
+                    "invitation may have been closed, or a new code made since)")
+                    if claim.welcomed else mailbox_unreachable())
         timer = reactor.callLater(timeout, too_late)
         return result
 

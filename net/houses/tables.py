@@ -3,11 +3,12 @@ ways back a table keeps for its far players. Light to import: the Twisted side
 (``service``) is imported only when a code or a house address is used.
 
 * ``HostHouses`` (``HostCore.houses``): ``invite(seat)`` makes a code for a seat and
-  reports it as an "invite" event (``{"seat", "code", "state"}``, the state "waiting",
-  then "used", or "burnt" when someone typed it wrong — each code allows one try —
-  or "failed" with a ``message``); a host restarted from its log claims again the ways
-  back for the far guests it had (its ``houses.json``); at the end the table's links
-  close.
+  reports it as an "invite" event (``{"seat", "code", "state", "message"}``, the state
+  "waiting", then "joining" and "used"; or "burnt" when someone typed it wrong — each
+  code allows one try — or "spent" when it was used but nobody came through it, or
+  "failed"; ``message`` says what happened in words, ``details`` a server's address);
+  a host restarted from its log claims again the ways back for the far guests it had
+  (its ``houses.json``); at the end the table's links close.
 * ``GuestHouses`` (``GuestCore.houses``): the code a person typed becomes the host's
   house address, its key pinned from what the host said inside the wormhole; a guest
   across houses sees every other player of the roster at their house address (it
@@ -36,8 +37,14 @@ log = logging.getLogger(__name__)
 Emit = Callable[[dict], None]
 
 
-def invite_event(seat: int, state: str, code: str = "", message: str = "") -> dict:
-    return {"type": "invite", "seat": seat, "state": state, "code": code, "message": message}
+def invite_event(seat: int, state: str, code: str = "", message: str = "", details: str = "",
+                 waited: float | None = None) -> dict:
+    event = {"type": "invite", "seat": seat, "state": state, "code": code, "message": message}
+    if details:
+        event["details"] = details
+    if waited is not None:
+        event["waited"] = waited
+    return event
 
 
 class HostHouses:
@@ -92,26 +99,51 @@ class HostHouses:
                  "seat": seat, "name": name, "host": identity.name}
 
         def happened(event: dict) -> None:  # on the reactor's thread
+            message, details = _what_happened(event)
             loop.call_soon_threadsafe(emit, invite_event(seat, event["state"], event.get("code", ""),
-                                                         _what_happened(event)))
+                                                         message, details, event.get("waited")))
         try:
             from net.houses import service
             code = await service.invite(identity, table, seat, offer, self.state_dir, happened)
         except Exception as exc:  # noqa: BLE001 - HouseError, or a bug: told, the table goes on
-            log.warning("no invitation: %s", exc, exc_info=not _for_people(exc))
-            emit(invite_event(seat, "failed", message=_message(exc)))
+            log.warning("no invitation: %s (%s)", exc, getattr(exc, "details", ""),
+                        exc_info=not _for_people(exc))
+            emit(invite_event(seat, "failed", message=_message(exc), details=getattr(exc, "details", "")))
             return
         emit(invite_event(seat, "waiting", code))
 
 
-def _what_happened(event: dict) -> str:
-    state = event["state"]
+#: What the host is told when a code was used but nobody came through it ("spent"), by
+#: ``why`` (``net.houses.links.Invitation``).
+SPENT = {
+    "stranger": "Something that is not Parlour used that code, so nobody has joined, and "
+                "the code no longer works.",
+    "version": "They typed the code, but their Parlour is a different version from yours. "
+               "Both of you need the same version of Parlour.",
+    "relay-there": "They typed the code, but their computer did not connect to this one "
+                   "(perhaps it can't reach the relay). Ask them to check their internet "
+                   "connection.",
+    "relay-here": "They typed the code, but this computer can't reach the relay that links "
+                  "it to their house. Check this computer's internet connection, or the "
+                  "relay in Settings.",
+    "no-show": "They typed the code and their computer connected, but their Parlour never "
+               "came to the table.",
+}
+
+
+def _what_happened(event: dict) -> tuple[str, str]:
+    """What to tell the host of an invitation's news, and the details line (if any)."""
+    state, why = event["state"], event.get("why", "")
     if state == "burnt":
         return ("Someone typed a wrong code, so that code no longer works (each code "
-                "allows one try). Make a new one.")
+                "allows one try). Make a new one.", "")
+    if state == "spent":
+        from net.houses.links import relay_details
+        return (SPENT.get(why, "That code was used, but nobody has joined."),
+                relay_details() if why.startswith("relay") else "")
     if state == "failed":
-        return "The invitation stopped working. Make a new code."
-    return ""
+        return "The invitation stopped working. Make a new code.", ""
+    return "", ""
 
 
 def _for_people(exc: BaseException) -> bool:

@@ -40,9 +40,11 @@ from net.sessions.events import (WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event, c
                                  deal_restart_event, error_event, shuffle_event)
 from net.sessions.facade import EventCallback, WhyRestarted
 from net.trust.host.authority import HostAuthority, Out
+from net.wire import messages as m
 from net.wire.identity import fingerprint
 
 DEADLINE = ("deal-deadline",)
+DECIDE = ("deal-deadline-decide",)
 NOTICE = ("deal-notice",)
 IDLE = ("deal-idle",)
 
@@ -152,6 +154,14 @@ class DealWatch:
 
     # -- the deadline --------------------------------------------------------------------------
     def _deadline(self) -> None:
+        """The deadline has come. An answer that reached this computer in time — read from
+        its link in this same turn of the loop, but not yet taken (the link's reader runs
+        on the next turn) — is taken first: the decision waits that one turn. The client
+        would rightly name a host that cut it for silence while its answer was in
+        (``trust.peer.deliveries``)."""
+        self.timers.later(DECIDE, 0, self._decide)
+
+    def _decide(self) -> None:
         if not self._is_open() or self.takeback.active:  # a restarted host signs nothing yet
             return
         late = self._authority().deal.overdue()
@@ -164,7 +174,7 @@ class DealWatch:
     def _go_on_without(self, late: list, why: WhyRestarted) -> None:
         for gone in late:
             if gone.key is not None and self.outbox.holds(fingerprint(gone.key)):
-                self.outbox.drop(fingerprint(gone.key), "your client did not answer the deal in time")
+                self.outbox.drop(fingerprint(gone.key), m.NO_ANSWER)
                 for seat in gone.seats:
                     self._emit(connection_event(seat, "dropped", "did not answer the deal in time"))
                     self.stand_ins.arm(seat)

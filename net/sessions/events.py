@@ -408,8 +408,13 @@ def notice_event(message: str) -> NoticeEvent:
     return {"type": "notice", "message": message}
 
 
-def error_event(message: str, fatal: bool = False) -> ErrorEvent:
+def error_event(message: str, fatal: bool = False, details: str = "",
+                waited: float | None = None) -> ErrorEvent:
     event: ErrorEvent = {"type": "error", "message": message}
     if fatal:
         event["fatal"] = True
+    if details:
+        event["details"] = details
+    if waited is not None:
+        event["waited"] = round(waited, 2)
     return event

@@ -161,7 +161,11 @@ class AlertEvent(TypedDict):
     """An integrity alert. ``goes_on``: a player's proven cheat under the private deal,
     named while the table goes on — ``forfeits``: that player's side forfeits the hand
     (a log written before protocol 8 dealt it again), ``did``: what its computer did, in
-    words; absent: the client stopped checking at it."""
+    words; absent: the client stopped checking at it. ``reported_by``: the seat whose
+    client found it and sent its signed evidence (a report); ``checked``: with it, whether
+    this client checked the claim itself (True: the same finding here, and it stopped) or
+    tells it as that player's word (False: about what that player alone was sent; this
+    client goes on)."""
     type: Literal["alert"]
     seat: int | None
     rule: str
@@ -170,15 +174,25 @@ class AlertEvent(TypedDict):
     goes_on: NotRequired[bool]
     forfeits: NotRequired[bool]
     did: NotRequired[str]
+    reported_by: NotRequired[int]
+    checked: NotRequired[bool]
 
 
 class ErrorEvent(TypedDict):
     """A person-readable problem about this player's own action (others' refusals are
     logged, not sent); ``fatal``: the session has ended (wrong key, wrong version,
-    refused, table full, host gone or closed) — go back to the lobby."""
+    refused, table full, host gone or closed, or a check on this computer failed) — go
+    back to the lobby. ``details``: what a helper would want besides (a server's address:
+    never in ``message``); ``waited``: seconds a protocol's own timer ran before it gave up
+    (across houses). ``bug_report``: the report saved for a check that failed here (a bug
+    in this copy of Parlour, nobody's cheat), for the person to send (None: it could not
+    be saved)."""
     type: Literal["error"]
     message: str
     fatal: NotRequired[bool]
+    details: NotRequired[str]
+    waited: NotRequired[float]
+    bug_report: NotRequired[str | None]
 
 
 class HintEvent(TypedDict):
@@ -239,13 +253,19 @@ class TakeoverEvent(TypedDict):
 
 class InviteEvent(TypedDict):
     """A host's code for a player in another house (``net.houses``): "waiting" (read it
-    out), "used", "burnt" (someone typed it wrong: each code allows one try) or "failed"
-    (``message`` says why, e.g. the invitation service cannot be reached)."""
+    out), "joining" (it matched another Parlour: connecting), "used" (they are in),
+    "burnt" (someone typed it wrong: each code allows one try), "spent" (it was used, but
+    nobody came through it — something that is not Parlour, or no connection: make a new
+    one at once) or "failed" (no code, or it stopped working). ``message`` says what
+    happened in words; ``details`` what a helper would want besides (a server's address);
+    ``waited``: seconds the protocol's own timer ran, when one gave up."""
     type: Literal["invite"]
     seat: int
-    state: Literal["waiting", "used", "burnt", "failed"]
+    state: Literal["waiting", "joining", "used", "burnt", "spent", "failed"]
     code: str
     message: str
+    details: NotRequired[str]
+    waited: NotRequired[float]
 
 
 # Every event the app is sent, by type (the app's bridge has one signal per type).

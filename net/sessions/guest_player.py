@@ -145,7 +145,7 @@ class GuestPlayer:
 
     def my_turn(self) -> bool:
         r = self._replica()
-        if r is None or r.halted is not None or r.seat is None or r.view is None:
+        if r is None or r.stopped is not None or r.seat is None or r.view is None:
             return False
         return r.decision_state() is not None and r.seat in (r.view.get("to_act") or [])
 

@@ -10,7 +10,13 @@ builders), and the seat's decisions are made by ``guest_player.GuestPlayer``. Wh
 guest does with the results:
 
 * integrity alerts: saved as evidence and reported as the facade's "alert" event; the
-  replica halts and this seat stops acting (a headless guest exits non-zero);
+  replica halts, and the guest tells the other players and the host (its signed
+  report: ``reporting``) and leaves the table, so that it does not wait for ever at a
+  seat that no longer moves (a headless guest exits non-zero). Another player's report
+  is weighed by the replica: checked here, it stops this guest as its own finding would;
+  not, it is told as that player's word, and the guest goes on;
+* an exception in its own checks: a bug here, told as such (``failures``: a bug
+  report saved), and the guest leaves the table, accusing nobody;
 * verified hands: a "hand_over" event (with the hand record saved, when there is a
   state directory);
 * every accepted batch is acknowledged at once with an "hb" carrying the last verified
@@ -55,7 +61,9 @@ from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
+from net.sessions.reporting import Reporter
 from net.sessions.succession import NoSuccession, Succession
+from net.trust import failures, reports
 from net.trust.entries import TableBody
 from net.trust.peer.replica import PeerReplica, ReplicaOut
 from net.wire import messages as m
@@ -72,7 +80,12 @@ Emit = EventCallback
 
 
 class Fatal(Exception):
-    """The session cannot go on (wrong key, wrong version, refused): message for people."""
+    """The session cannot go on (wrong key, wrong version, refused): message for people;
+    ``details`` and ``waited`` as an error event has them."""
+
+    def __init__(self, message: str, details: str = "", waited: float | None = None):
+        super().__init__(message)
+        self.details, self.waited = details, waited
 
 
 class GuestState(enum.Enum):
@@ -98,7 +111,7 @@ class GuestCore:
                  fingerprint: str | None = None, table_name: str | None = None,
                  interfaces=None, emit: Emit | None = None, timings: Timings | None = None,
                  bot_level: str | None = None, state_dir: str | os.PathLike | None = None,
-                 seat: int | None = None, bot_delay: float = 0.0, stop_on_alert: bool = False,
+                 seat: int | None = None, bot_delay: float = 0.0,
                  discover_timeout: float = 30.0, claim: tuple[int, int] | None = None,
                  give_up: int | None = None, remember: LastTable | None = None,
                  call_later: Callable | None = None, rng: Callable[[int], bytes] = os.urandom,
@@ -116,7 +129,6 @@ class GuestCore:
         self.timings = timings or Timings()
         self.state_dir = Path(state_dir) if state_dir else None
         self.wanted_seat = seat
-        self.stop_on_alert = stop_on_alert
         self.claim = claim  # tests: ask for (seat, last_seq) this key does not hold
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
@@ -148,6 +160,8 @@ class GuestCore:
         self._wake_event: asyncio.Event | None = None
         self.replica: PeerReplica | None = None
         self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
+        self.reporter = Reporter(identity, self.timings, replica=lambda: self.replica,
+                                 link=lambda: self.link)
         self.succession: Succession | NoSuccession = \
             self._succession(takeover) if takeover is not None else NoSuccession()
         # a code typed; a host across houses
@@ -156,9 +170,11 @@ class GuestCore:
         self.host_key: bytes | None = None
         self.table: str | None = None
         self.link: Link | None = None
+        self.links_made = 0  # links to a host so far (the last one's number)
         self.finder = TableFinder(interfaces, table_name, discover_timeout, self.emit)
         self.alerts: list[dict] = []
         self.named: list[dict] = []  # players' cheats named; the table went on
+        self.reported: list[dict] = []  # other players' reports we could not check; we went on
         self.verified: list[dict] = []
         self.errors: list[str] = []
         self.reconnects = 0
@@ -174,6 +190,7 @@ class GuestCore:
     def _succession(self, takeover: dict) -> Succession:
         """Our part in a takeover (``takeover``: its options), wired to what it uses."""
         return Succession(self.identity, self.timings, replica=lambda: self.replica,
+                          reported=self._on_report,
                           link=lambda: self.link, host_at=lambda: (self.address, self.port),
                           joined=lambda: self.state is GuestState.JOINED,
                           ended=lambda: self.ended,
@@ -258,10 +275,12 @@ class GuestCore:
         except (Fatal, NotFound) as exc:
             self.fatal = str(exc)
             self._end("fatal")
-            self.emit(error_event(self.fatal, fatal=True))
+            details, waited = (exc.details, exc.waited) if isinstance(exc, Fatal) else ("", None)
+            self.emit(error_event(self.fatal, fatal=True, details=details, waited=waited))
         finally:
             await self.finder.stop()
             self.disk_log.close()
+            await self.reporter.flush()  # (our report out before our standby closes)
             await self.succession.stop()
             await self.houses.stop()
             self.done.set()
@@ -360,7 +379,7 @@ class GuestCore:
         """The host ended the table before the game was over (it left): say so."""
         r = self.replica
         if self.end is not None and self.ended_by != "stopped" and r is not None \
-                and r.winner is None and r.halted is None and self.fatal is None:
+                and r.winner is None and r.stopped is None and self.fatal is None:
             self.emit(error_event(f"The host closed the table ({self.end['reason']}).", fatal=True))
 
     def _table_over(self) -> bool:
@@ -407,6 +426,7 @@ class GuestCore:
                     position=lambda: self.replica.seq if self.replica else -1,
                     on_hb=lambda seq, head: self._on_host_head(link, seq, head))
         self.link = link
+        self.links_made += 1  # (this link's number: ``deliveries`` tells links apart by it)
         link.send(join)
         try:
             return await link.run(), link.silent
@@ -420,7 +440,9 @@ class GuestCore:
         try:
             found = await self.houses.use_code(self.finder.within)
         except HouseError as exc:
-            raise Fatal(f"Couldn't join by code: {exc}.") from None
+            log.warning("couldn't join by code: %s (%s)", exc, exc.details or "no details")
+            raise Fatal(f"Couldn't join by code: {str(exc).rstrip('.')}.", exc.details,
+                        exc.waited) from None
         self.address, self.port = found["address"], found["port"]
         self.fingerprint = fingerprint(found["key"])
         self.table_name = found.get("name") or self.table_name
@@ -456,7 +478,9 @@ class GuestCore:
             for reply in self.replica.tail(msg["after"]):  # a restarted host lost them
                 self._linked.send(reply)
         elif kind == "roster":
-            self.succession.on_roster(self.houses.roster(msg))
+            roster = self.houses.roster(msg)
+            self.succession.on_roster(roster)
+            self.reporter.on_roster(roster)
         elif kind == "handover":
             self.succession.on_handover(self.houses.heir(msg))
         else:
@@ -525,9 +549,9 @@ class GuestCore:
             return
         replica = self._new_replica(messages[0].entry.body_as(TableBody).host_key, record["table"])
         out = replica.replay(messages)
-        if replica.halted is not None or replica.seat != self.wanted_seat:
+        if replica.stopped is not None or replica.seat != self.wanted_seat:
             log.warning("our copy of the table's log does not check (%s): fetching it whole",
-                        replica.halted.detail if replica.halted else "another seat")
+                        replica.stopped or "another seat")
             return
         self.replica, self.host_key, self.table = replica, replica.host_key, record["table"]
         self.disk_log.open(record["table"], keep=True)
@@ -548,11 +572,15 @@ class GuestCore:
         was_names = {s: i.name for s, i in self.replica.seats.items()}
         was_behind = not self.caught_up
         out = self.replica.receive(msg)
+        written = []
         for reply in out.sends:
-            self._linked.send(reply)
+            if self._linked.send(reply):
+                written.append(reply)
+        self._deliveries(msg, written)
         for reason in out.errors:
             self.player.refused(reason, out.refuses)
         self._raise_alerts(out)
+        self._own_errors(out)
         self.received += len(out.accepted)
         if out.accepted:  # acknowledged at once, kept
             self._linked.send({"type": "hb", "seq": self.replica.seq})
@@ -579,6 +607,19 @@ class GuestCore:
         self._check_end()
         self.player.poke()
 
+    def _deliveries(self, msg: dict, written: list[dict]) -> None:
+        """What our replica keeps of our deal messages' way to the host (``deliveries``):
+        each one written to this link at once (one queued behind others is not counted:
+        when it left is not known here), and the host closing the link for our not
+        answering."""
+        replica = self.replica
+        assert replica is not None  # (a message from the host reaches a replica)
+        for reply in written:
+            if reply["type"] == m.MENTAL:
+                replica.deliveries.sending(reply["signed"], self.links_made, replica.clock())
+        if msg["type"] == m.ERROR and msg["reason"] == m.NO_ANSWER:
+            replica.deliveries.cut(self.links_made, replica.clock())
+
     def _on_host_head(self, link, seq: int, head: bytes | None) -> None:
         """The host's heartbeat: the head of what it sent us, checked against our log."""
         if self.replica is None or head is None or link is not self.link:
@@ -586,12 +627,50 @@ class GuestCore:
         self._raise_alerts(self.replica.check_head(seq, head))
 
     def _raise_alerts(self, out) -> None:
+        """Tell the person of every alert. One that stops our replica ends our part at
+        this table: our own finding is reported to the others first (``reporting``;
+        one found on another player's report is theirs to send), then we leave — the
+        host sees us go, and the table goes on without us where the rules let it."""
         self.named += self.view.alerts(out.named, goes_on=True)  # a player's cheat: the table goes on
-        self.alerts += self.view.alerts(out.alerts)
-        if self.alerts and self.stop_on_alert:
-            self._end("alert")
+        self.reported += self.view.alerts(out.reported)  # another player's word: we go on
+        stopping = self.view.alerts(out.alerts)
+        self.alerts += stopping
+        if not stopping or self.ended:
+            return
+        for alert in out.alerts:
+            if alert.reported_by is None:
+                self.reporter.report(alert)
+        self._end("alert")
+        if self.link is not None:
+            self.link.finish()  # (the report to the host, queued, goes first)
+
+    def _on_report(self, message: dict) -> None:
+        """Another player's report, at our standby: weighed by our replica."""
+        replica = self.replica
+        if replica is None or self.ended:
+            return
+        report = reports.read(message["signed"], replica.seats, replica.table)
+        if isinstance(report, str):
+            log.warning("ignored a report: %s", report)
+            return
+        out = replica.weigh(report)
+        if not out.alerts and not out.reported:
+            log.warning("ignored seat %s's report: its entries are not the host's log as we hold it",
+                        report.seat)
+        self._raise_alerts(out)
+
+    def _own_errors(self, out: ReplicaOut) -> None:
+        """An exception in our own checks: a bug on this computer, which accuses nobody.
+        The person is told so, a bug report is saved for them to send, and we leave the
+        table (the host sees us drop, and the table goes on as after any drop)."""
+        for failure in out.failed:
+            log.error("our own check failed at entry %s:\n%s", failure.seq, failure.trace)
+            event = failures.error_event(failure, self.subdir("bug-reports"))
+            self.fatal = event["message"]
+            self._end("fatal")
+            self.emit(event)
             if self.link is not None:
-                self.link.close("stopped at an integrity alert")
+                self.link.close("this client's own check failed")
 
     def _check_end(self) -> None:
         if self._table_over():
@@ -624,7 +703,8 @@ class GuestCore:
         r = self.replica
         return {"table": self.table, "seat": r.seat if r else None,
                 "hands_verified": len(self.verified), "verified": self.verified,
-                "alerts": self.alerts, "named": self.named, "head": r.seq if r else -1,
+                "alerts": self.alerts, "named": self.named, "reported": self.reported,
+                "head": r.seq if r else -1,
                 "scores": list(r.scores) if r and r.scores else None,
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],

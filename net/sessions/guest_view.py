@@ -151,7 +151,7 @@ class GuestView:
         or the host's when the replay lacks its cards: ``PeerReplica.decision_state``): a
         "hint" event."""
         r = self._replica()
-        if r is None or r.view is None or r.halted is not None:
+        if r is None or r.view is None or r.stopped is not None:
             self.emit(hint_event(None, None, None, ""))  # nothing to decide
             return
         self.emit(hint_event(r.game, r.view, r.seat, f"{r.table}|hint|{r.seq}"))
@@ -159,14 +159,16 @@ class GuestView:
     def alerts(self, alerts: list, goes_on: bool = False) -> list[dict]:
         """Tell the person of each integrity alert, its evidence saved first; the events.
         ``goes_on``: a player's proven cheat named while the table goes on (at the
-        ``hand_end`` that forfeits the hand; at a restart in a log before protocol 8)."""
+        ``hand_end`` that forfeits the hand; at a restart in a log before protocol 8). An
+        alert another player's client found says whose (``reported_by``), and whether it
+        was checked here (``checked``) or is that player's word."""
         events: list[dict] = []
         for alert in alerts:
-            event = alert_event(alert, self._subdir("evidence"))
+            event: dict = dict(alert_event(alert, self._subdir("evidence")))
             if goes_on:
                 failing = (alert.evidence[-1] or {}).get("entry") or {}
                 event = named_event(event, failing.get("kind") == "hand_end")
-            events.append(dict(event))
+            events.append(event)
             self.emit(event)
         return events
 
@@ -311,7 +313,7 @@ class GuestView:
 
     def _shuffle_notice(self, commitment: bytes) -> None:
         r = self._replica()
-        if r is None or r.halted is not None:
+        if r is None or r.stopped is not None:
             return
         rnd = r.round
         if rnd is None or rnd.commitment != commitment or rnd.dealt:

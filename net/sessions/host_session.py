@@ -71,10 +71,10 @@ from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
-from net.trust import takeover
+from net.trust import reports, takeover
 from net.trust.entries import HandEndBody
 from net.trust.host.authority import HostAuthority, Out
-from net.trust.alerts import PLAYER, IntegrityAlert, alert_event
+from net.trust.alerts import HOST, PLAYER, IntegrityAlert, alert_event
 from net.trust.store import StoreError
 from net.trust.values import SignedEntry
 from net.wire.framing import ConnectionClosed, ProtocolError
@@ -514,6 +514,9 @@ class HostCore:
             return
         if not self.is_open:  # ended: nothing is signed after the "end" the peers were sent
             return
+        if msg["type"] == reports.REPORT:
+            self.view.reported(msg)
+            return
         if self.takeback.active:
             self.takeback.message(fp, link, msg)
             return
@@ -834,6 +837,25 @@ class HostView:
                                "not dealt again", table_of(auth), signed.seq,
                                [s.wire for s in log[start:signed.seq + 1]])
         self.emit(named_event(alert_event(alert, self.evidence), forfeits=True))
+
+    def reported(self, message: dict) -> None:
+        """A player's report of the alert its client stopped at (``trust.reports``): told
+        to the host's person as that player's word, the evidence saved. This computer
+        does not judge a claim about itself; that player has left the table, and the
+        table goes on without it where the rules let it."""
+        auth = self._authority()
+        report = reports.read(message["signed"], auth.seats, table_of(auth))
+        if isinstance(report, str):
+            log.warning("ignored a report: %s", report)
+            return
+        name = auth.seats[report.seat].name or f"seat {report.seat + 1}"
+        who = "this computer" if report.party == HOST else f"the player in seat {report.accused}"
+        alert = IntegrityAlert(report.accused, report.party, report.rule,
+                               f"{name}'s client reports that {who} broke rule {report.rule!r}: "
+                               f'"{report.detail}"', table_of(auth), report.seq,
+                               report.entries + [report.signed], report.sent, report.seat,
+                               checked=False)
+        self.emit(alert_event(alert, self.evidence))
 
     def hand_over(self, signed: SignedEntry) -> None:
         body = signed.entry.body_as(HandEndBody)

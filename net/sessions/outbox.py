@@ -51,11 +51,12 @@ class Outbox:
         return True
 
     def drop(self, fp: str, reason: str) -> None:
-        """Close ``fp``'s link now (its seat went to a new key)."""
+        """Close ``fp``'s link now, telling it why (its seat went to a new key; its client
+        did not answer the deal in time): an "error" with the ``reason``, then the end."""
         link = self.links.pop(fp, None)
         if link is not None:
             self.acks.forget(fp)
-            link.close(reason)
+            link.reject(reason)
 
     def all_hung_up(self) -> bool:
         """Whether every peer's link is closed (each hangs up once it has read "end")."""

@@ -7,12 +7,17 @@ gone (``whereabouts``), asks where its table went. An answer that the table is c
 on carries its proof, ``took``: the takeover entry (signed by the player who carries it
 on, with the standings of the majority behind it), which whoever reads it checks
 against its own log before it follows — or, the departed host, before it believes it.
+A player that stopped at an alert sends the others its signed report (``reporting``).
 """
 
 from __future__ import annotations
 
+from net.wire import transport
 from net.wire.framing import SCHEMAS
 
+# A standby link is a transport connection: it begins with the handshake, whose messages
+# ``transport`` declares in SCHEMAS as it is imported — before this copy is made.
+assert "hello" in SCHEMAS, transport
 STANDBY = SCHEMAS.copy()
 #: a player's standing (and the host's handover, if it left one: the heir may read this
 #: before its own copy from the host)
@@ -28,3 +33,6 @@ STANDBY.message("follow", seat=int, address=str, port=int, took=dict)
 #: not carried on (``reason``: "connected", we still have the host; "majority", too few
 #: players reach each other — ``have`` of the ``need`` it takes; "nobody", no one answered)
 STANDBY.message("declined", {"have": int, "need": int}, reason=str)
+#: a player that stopped at an alert tells the others why, with its signed evidence
+#: (``trust.reports``; no answer)
+STANDBY.message("report", signed=dict)

@@ -163,6 +163,7 @@ class Succession:
     (players a takeover caught lying: tell the person, the evidence saved)."""
 
     def __init__(self, identity, timings: Timings, *, replica: Callable[[], PeerReplica | None],
+                 reported: Callable[[dict], None],
                  link: Callable[[], Link | None], host_at: Callable[[], tuple[str | None, int | None]],
                  joined: Callable[[], bool], ended: Callable[[], bool], autoplay: Callable[[], bool],
                  emit: EventCallback, rolled_back: Callable[[PeerReplica, int], None],
@@ -174,6 +175,7 @@ class Succession:
         self.identity, self.timings, self.rng = identity, timings, rng
         self.state_dir, self.interfaces = state_dir, interfaces
         self._replica, self._link, self._host_at = replica, link, host_at
+        self._reported = reported  # another player's report, at our standby (``reporting``)
         self._joined, self._ended, self._autoplay = joined, ended, autoplay
         self._emit, self._rolled_back, self._follow_to = emit, rolled_back, follow
         self._hosting, self._forget, self._named = hosting, forget, named
@@ -341,7 +343,7 @@ class Succession:
     # -- the takeover -------------------------------------------------------------------------------
     def _eligible(self) -> bool:
         r = self._replica()
-        return r is not None and r.seat is not None and r.halted is None and r.game is not None \
+        return r is not None and r.seat is not None and r.stopped is None and r.game is not None \
             and not self._ended()
 
     def _arm(self, delay: float) -> None:
@@ -477,6 +479,10 @@ class Succession:
             return
         if first.get("type") == "where":
             await self._tell_where(first, conn)
+            return
+        if first.get("type") == "report":
+            await conn.close()
+            self._reported(first)
             return
         replica = self._replica()
         if replica is None or first.get("type") != "standing" \

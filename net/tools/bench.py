@@ -219,7 +219,7 @@ async def detection_time(how: str, tmp: Path) -> tuple[str, float]:
                     tamper=withhold_or_fork(how, victim.fingerprint, host_id, when), mental_deal=False)
     await host.start()
     guests = [GuestCore(who, address="127.0.0.1", port=host.port, bot_level="random",
-                        fingerprint=host.identity.fingerprint, bot_delay=3.0, stop_on_alert=True,
+                        fingerprint=host.identity.fingerprint, bot_delay=3.0,
                         emit=on_event)
               for who in (victim, Identity.generate("Other"))]
     tasks = [asyncio.ensure_future(g.run()) for g in guests]

@@ -137,7 +137,7 @@ async def far_player(args) -> None:
         if event.get("type") == "connection" and event.get("state") == "connected":
             marks.setdefault("seated", time.perf_counter())
     core = GuestCore(Identity.generate("Far player"), emit=out, timings=TIMINGS,
-                     bot_level="random", stop_on_alert=True, code=args.code)
+                     bot_level="random", code=args.code)
     rounds, sent = [], {}
     player, send, settle = core.player, core.player.send, core.player.settle
 

@@ -146,8 +146,7 @@ def guest_process(port: int, fingerprint: str, name: str) -> None:
     """One guest in its own process (``--processes``)."""
     async def run():
         core = GuestCore(Identity.generate(name), address="127.0.0.1", port=port,
-                         fingerprint=fingerprint, timings=TIMINGS, bot_level="random",
-                         stop_on_alert=True)
+                         fingerprint=fingerprint, timings=TIMINGS, bot_level="random")
         summary = await core.run()
         if summary["alerts"]:
             raise SystemExit(f"an alert stopped the bench: {summary['alerts'][0]}")
@@ -168,7 +167,7 @@ async def table(game: str, hands: int, mental: bool, guests: int = 3,
             return await in_processes(host, clock, guests, hands)
         cores = [GuestCore(Identity.generate(f"Guest{i}"), address="127.0.0.1", port=host.port,
                            fingerprint=host.identity.fingerprint, timings=TIMINGS,
-                           bot_level="random", stop_on_alert=True) for i in range(guests)]
+                           bot_level="random") for i in range(guests)]
         tasks = [asyncio.ensure_future(core.run()) for core in cores]
         try:
             with clock.parts():

@@ -15,6 +15,9 @@ into docs/vectors/, the private deal's worked example in docs/protocol.md):
 * ``public-view.json``: a Rook hand from that seed after a few actions (in their JSON
   forms), the public view, its canonical encoding and its ``state_hash``, and one seat's
   private view;
+* ``sent-and-report.json``: an entry message the host sent a seat, with its signature
+  over what it sent (``sent``): the body, the bytes signed; and that player's signed
+  report of it (a false drop of its own seat);
 * ``mental-*.json``: the private (mental-poker) deal's (``net.tools.mental_vectors``).
 
 In the JSON files bytes are written ``{"hex": "…"}``; everything else is as on the wire.
@@ -32,13 +35,15 @@ from pathlib import Path
 
 from engine import canonical, make_game
 
+from net.trust import reports, sent
 from net.trust.deals.seeded import fairdeal
-from net.trust.entries import SeatBody, TableBody
+from net.trust.entries import DropBody, SeatBody, TableBody
 from net.wire import messages as m
-from net.trust.alerts import from_json_value, to_json_value
+from net.trust.alerts import HOST, IntegrityAlert, from_json_value, to_json_value
 from net.trust.log import Chain
 from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret  # noqa: F401 (re-exported)
-from net.trust.signing import ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, read_action, sign_action, signed_bytes
+from net.trust.signing import (ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, REPORT_DOMAIN, SENT_DOMAIN,
+                               read_action, sign_action, signed_bytes)
 
 DIR = Path(__file__).resolve().parents[2] / "docs" / "vectors"
 
@@ -108,6 +113,31 @@ def signed_entry_vectors() -> dict:
                        "hidden": body["hidden"], "body": body,
                        "signed_bytes": signed_bytes(ACTION_DOMAIN, body),
                        "sig": move.signed["sig"]}}
+
+
+def sent_and_report_vectors() -> dict:
+    """The host logs seat 1 as dropped and sends the entry to seat 1 itself, live: the
+    message with the host's signature over what it sent, and the player's report of it."""
+    host, player = identity("host"), identity("player 1")
+    chain = Chain(TABLE)
+    for entry in [TableBody(m.PROTOCOL, host.public_key, _rook_key(), "Friday night"),
+                  SeatBody(1, "human", player.public_key, "Ann", None, False), DropBody(1)]:
+        signed = chain.make(host, entry)
+        chain.advance(signed)
+    message = m.entry_message(signed.wire)
+    body = sent.body(message, signed.hash, 1, player.public_key, True, None)
+    message = sent.signed(host, message, signed.hash, 1, player.public_key, True, None)
+    alert = IntegrityAlert(0, HOST, "drop", "entry 2: the host logged my seat 1 as dropped while my "
+                           "link to it is up", TABLE, 2, [signed.wire],
+                           {"seat": 1, "key": player.public_key, "live": True, "message": message})
+    report = reports.make(player, alert, 1)["signed"]
+    return {"format": FORMAT, "what": "what the host sent a seat, signed; and that player's report",
+            "host": _party("host"), "player": _party("player 1"),
+            "sent": {"domain": SENT_DOMAIN, "message": message, "body": body,
+                     "signed_bytes": signed_bytes(SENT_DOMAIN, body), "sig": message["sent"]},
+            "report": {"domain": REPORT_DOMAIN, "body": report["body"],
+                       "signed_bytes": signed_bytes(REPORT_DOMAIN, report["body"]),
+                       "sig": report["sig"]}}
 
 
 def _deal_inputs() -> dict:
@@ -189,7 +219,8 @@ def build() -> dict[str, dict]:
     from net.tools import mental_vectors  # it builds on this module's keys and secrets
     return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
             "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
-            "public-view.json": public_view_vectors(), **mental_vectors.build()}
+            "public-view.json": public_view_vectors(),
+            "sent-and-report.json": sent_and_report_vectors(), **mental_vectors.build()}
 
 
 def dumps(vectors: dict) -> str:

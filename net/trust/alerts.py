@@ -43,23 +43,20 @@ RULES = {
     "takeover": "a takeover entry that is not the majority's honest carrying on of the table",
     "standing": "a standing that says its player holds less of the log than its own signed "
                 "moves show it held (to carry the table on from an earlier point)",
+    "drop": "this seat logged as dropped while its link to the host was up",
 }
 
 
 class Violation(Exception):
     """A failed check inside the trust code: the replica turns it into an IntegrityAlert
-    naming the same party, seat and rule."""
+    naming the same party, seat and rule. ``signed``: what else proves it, signed by
+    whoever signed it (the alert's evidence, after the entries)."""
 
-    def __init__(self, party: str, seat: int | None, rule: str, detail: str):
+    def __init__(self, party: str, seat: int | None, rule: str, detail: str,
+                 signed: list | None = None):
         super().__init__(detail)
         self.party, self.seat, self.rule, self.detail = party, seat, rule, detail
-
-    @classmethod
-    def malformed(cls, host_seat: int | None, entry, exc: Exception) -> "Violation":
-        """The host's entry broke the code that read it: a malformed body the message
-        schema could not see."""
-        return cls(HOST, host_seat, "kind", f"entry {entry.seq} ({entry.kind}) is malformed: "
-                                            f"{type(exc).__name__}: {exc}")
+        self.signed = signed or []
 
 
 @dataclass
@@ -71,8 +68,18 @@ class IntegrityAlert:
     table: str = ""
     seq: int | None = None  # the entry that failed
     evidence: list = field(default_factory=list)  # signed entries (and messages) involved
+    # What the host sent this seat with the failing entry, as it came — {"seat", "key",
+    # "live", "message"}, the message with the host's signature over it (``sent``) —
+    # when the alert is about an entry message (None: a heartbeat, a player's cheat).
+    sent: dict | None = None
+    reported_by: int | None = None  # the seat whose client found it (a player's report)
+    # False: that player's word, not checked here (what it alone was sent); its detail is
+    # the whole sentence, saying who says what
+    checked: bool = True
 
     def __str__(self) -> str:
+        if not self.checked:
+            return self.detail
         who = "the host" if self.party == HOST else f"the player in seat {self.seat}"
         return f"{who} broke rule {self.rule!r}: {self.detail}"
 
@@ -111,14 +118,15 @@ def evidence_document(alert: IntegrityAlert) -> dict:
     return {"format": "parlour-evidence/1", "table": alert.table, "seq": alert.seq,
             "seat": alert.seat, "party": alert.party, "rule": alert.rule,
             "rule_text": RULES.get(alert.rule, ""), "detail": alert.detail,
-            "evidence": to_json_value(alert.evidence)}
+            "evidence": to_json_value(alert.evidence), "sent": to_json_value(alert.sent),
+            "reported_by": alert.reported_by, "checked": alert.checked}
 
 
-def _safe(text: str) -> str:
+def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:60] or "table"
 
 
-def _write(path: Path, data: bytes) -> None:
+def write_synced(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         f.write(data)
@@ -127,26 +135,34 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=_write) -> Path:
-    """Write the alert and its signed entries as JSON; the path, or EvidenceError."""
+def save_new(document: dict, directory: str | os.PathLike, stem: str, what: str,
+             write=write_synced) -> Path:
+    """Write ``document`` as JSON in ``directory``, named ``stem`` (a number after it
+    rather than overwrite an earlier file); the path, or EvidenceError saying where and
+    why ``what`` was not saved."""
     directory = Path(directory)
-    stem = f"alert-{_safe(alert.table)}-seq{alert.seq if alert.seq is not None else 'none'}-{_safe(alert.rule)}"
-    data = json.dumps(evidence_document(alert), indent=2, sort_keys=True).encode("utf-8")
+    data = json.dumps(document, indent=2, sort_keys=True).encode("utf-8")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{stem}.json"
         n = 1
-        while path.exists():  # never overwrite earlier evidence
+        while path.exists():  # never overwrite an earlier one
             n += 1
             path = directory / f"{stem}-{n}.json"
         write(path, data)
     except OSError as exc:
-        raise EvidenceError(f"could not save the evidence in {directory}: "
+        raise EvidenceError(f"could not save the {what} in {directory}: "
                             f"{exc.strerror or exc}") from None
     return path
 
 
-def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, write=_write) -> dict:
+def save_evidence(alert: IntegrityAlert, directory: str | os.PathLike, write=write_synced) -> Path:
+    """Write the alert and its signed entries as JSON; the path, or EvidenceError."""
+    stem = f"alert-{safe_name(alert.table)}-seq{alert.seq if alert.seq is not None else 'none'}-{safe_name(alert.rule)}"
+    return save_new(evidence_document(alert), directory, stem, "evidence", write)
+
+
+def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, write=write_synced) -> dict:
     """The facade's "alert" event; the evidence is saved first when a directory is given,
     and a failure to save is added to the detail instead of hiding the alert."""
     path, detail = None, str(alert)
@@ -155,5 +171,8 @@ def alert_event(alert: IntegrityAlert, directory: str | os.PathLike | None, writ
             path = str(save_evidence(alert, directory, write))
         except EvidenceError as exc:
             detail += f" (evidence not saved: {exc})"
-    return {"type": "alert", "seat": alert.seat, "rule": alert.rule, "detail": detail,
-            "evidence_path": path}
+    event = {"type": "alert", "seat": alert.seat, "rule": alert.rule, "detail": detail,
+             "evidence_path": path}
+    if alert.reported_by is not None:
+        event["reported_by"], event["checked"] = alert.reported_by, alert.checked
+    return event

@@ -27,6 +27,8 @@ from net.wire.identity import verify
 ENTRY_DOMAIN = "parlour-entry/1"
 ACTION_DOMAIN = "parlour-action/1"
 CONTRIBUTION_DOMAIN = "parlour-contribution/1"
+SENT_DOMAIN = "parlour-sent/1"  # what the host sent one seat with an entry (``net.trust.sent``)
+REPORT_DOMAIN = "parlour-report/1"  # a player's report of a broken rule (``net.trust.reports``)
 HIDDEN_DOMAIN = b"parlour-hidden/1"
 
 

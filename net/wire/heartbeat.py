@@ -83,6 +83,9 @@ WIRE.message("end", reason=str, head=int)
 #: player (``signed``: its handover, ``takeover.hand_over``), whose standby is at
 #: ``address``:``port`` (sessions.succession).
 WIRE.message("handover", signed=dict, address=str, port=int)
+#: peer -> host: this player stopped at an alert and says why, with its signed evidence
+#: (``trust.reports``; the host's person is told; no answer).
+WIRE.message("report", signed=dict)
 
 
 @dataclass(frozen=True)
@@ -194,8 +197,12 @@ class Backoff:
         self.timings = timings
         self.attempts = 0
 
+    #: Doublings counted at most: far past any cap, and 2 ** 1024 would be no float.
+    MAX_DOUBLINGS = 64
+
     def next(self) -> float:
-        delay = min(self.timings.backoff_min * (2 ** self.attempts), self.timings.backoff_max)
+        doublings = min(self.attempts, self.MAX_DOUBLINGS)
+        delay = min(self.timings.backoff_min * (2 ** doublings), self.timings.backoff_max)
         self.attempts += 1
         return delay
 
@@ -243,23 +250,24 @@ class Link:
         (every frame counts; a live peer sends one at least every ``interval``)."""
         return not self.closed and self.clock() - self.heartbeat.last_heard <= seconds
 
-    def send(self, msg: dict) -> None:
+    def send(self, msg: dict) -> bool:
         """Send ``msg``: written at once when nothing is queued or being written before
         it — an acknowledgement leaves before the handler that made it goes on to other
         work — else queued for the writer. Never blocks; dropped silently once the link
-        has ended."""
+        has ended. Whether it was written at once (handed to the connection now)."""
         if self.closed:
-            return
+            return False
         if self._queue.empty() and not self._writing:
             try:
                 sent = self.conn.send_now(msg)
             except (ConnectionClosed, ProtocolError, OSError) as exc:
                 self.close(f"send failed ({exc})")
-                return
+                return False
             if sent:
                 self.heartbeat.sent(self.clock())
-                return
+                return True
         self._queue.put_nowait(msg)
+        return False
 
     def send_raw(self, data: bytes) -> None:
         """Queue bytes written as they are (fault-injection tests only)."""

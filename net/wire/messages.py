@@ -9,7 +9,10 @@ Host → peer::
   {"type": "entry", "entry": SignedEntry, "events": [engine events],
    "public": State.public_view() | None,             hashes to the entry's state_hash
    "private": {"view": State.private_view(you) | None,   what your view adds to the public
-               "action": your secret action | None}}
+               "action": your secret action | None},
+   "sent": 64 bytes}                    the host's signature over what it sent you with
+                                        the entry (``net.trust.sent``); a copy kept on
+                                        disk may lack it
   {"type": "sync", "entries": [entry message, …], "last": bool}
   {"type": "error", "reason": str,                 your message was refused; game goes on
    "refuses": 64 bytes (optional)}                 the ``sig`` of the signed message it
@@ -89,6 +92,11 @@ def error_message(reason: str, refuses: bytes | None = None) -> dict:
 def refused_message(reason: str) -> dict:
     return {"type": REFUSED, "reason": reason}
 
+
+#: The reason a host gives, in an "error", as it closes the link of a client that did not
+#: answer the deal in time (``deal_watch``): that client, if it did answer on that link,
+#: can tell the host had its message (``trust.peer.deliveries``).
+NO_ANSWER = "your client did not answer the deal in time"
 
 #: The reason a host gives a second live connection for one seat (one identity, two copies
 #: of the app). The seat is still the key's: the refused client keeps its way back.
@@ -258,7 +266,8 @@ def _entry_messages(v) -> bool:
 #: The trust protocol's messages, each declared once: field -> type, or Field(type, the
 #: deeper check that ``check`` makes).
 TRUST = Schemas()
-TRUST.message(ENTRY, entry=Field(dict, is_signed_entry), events=Field(list, _plain),
+TRUST.message(ENTRY, {"sent": Field(bytes, _bytes(SIG_BYTES))},
+              entry=Field(dict, is_signed_entry), events=Field(list, _plain),
               public=Field((dict, None), _plain), private=Field(dict, _private))
 TRUST.message(SYNC, entries=Field(list, _entry_messages), last=bool)
 TRUST.message(ERROR, {"refuses": Field(bytes, _bytes(SIG_BYTES))}, reason=Field(str, _str))

@@ -3,6 +3,7 @@ whose local tables have instant bots."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -24,6 +25,30 @@ def private_data_dir(tmp_path, monkeypatch):
     """Identity and games against the computer in the test's own directory, never in
     the user's data directory."""
     monkeypatch.setenv("PARLOUR_HOME", str(tmp_path / "parlour-home"))
+
+
+#: The least a qtbot wait (``waitUntil``, ``waitSignal``…) waits before it fails, whatever
+#: timeout it names: pytest-qt's default 5 s, or a test's 20 s for a whole hand, are
+#: generous on a quiet machine, not beside a CPU hog. (No test here waits to see that
+#: something does *not* happen: a wait that succeeds returns as soon as it does.)
+PATIENCE_MS = 60_000
+QTBOT_WAITS = ("waitUntil", "waitSignal", "waitSignals", "waitCallback", "waitExposed",
+               "waitActive")
+
+
+@pytest.fixture
+def qtbot(qtbot):
+    """pytest-qt's ``qtbot``, its waits' timeouts at least ``PATIENCE_MS``."""
+    for name in QTBOT_WAITS:
+        setattr(qtbot, name, _patient(getattr(qtbot, name)))
+    return qtbot
+
+
+def _patient(wait):
+    @functools.wraps(wait)
+    def patient(*args, timeout: int = PATIENCE_MS, **kw):
+        return wait(*args, timeout=max(timeout, PATIENCE_MS), **kw)
+    return patient
 
 
 @pytest.fixture

@@ -16,7 +16,9 @@ from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
 from net.sessions.session import GuestSession, HostSession
 
-QUICK = Timings.quick()
+# Quick timings, but a link silent for 5 s before it counts as dropped (tests/net/session_kit.py
+# says why).
+QUICK = Timings.quick(timeout=5.0)
 
 
 class LoopbackNetwork:

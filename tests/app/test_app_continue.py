@@ -149,7 +149,7 @@ def test_a_game_against_the_computer_shows_no_key_fingerprints(qtbot, window):
     window.bridge.table.connect(tables.append)
     qtbot.waitUntil(window.setup.start_button.isEnabled)
     session.sit(2)
-    qtbot.waitUntil(lambda: bool(tables) and tables[-1]["you"] == 2, timeout=5000)
+    qtbot.waitUntil(lambda: bool(tables) and tables[-1]["you"] == 2)
     assert [seat["fingerprint"] for seat in tables[-1]["seats"]] == [""] * 4
     labels = " ".join(label.text() for label in window.setup.findChildren(QLabel))
     assert "Ann" in labels and "[" not in labels

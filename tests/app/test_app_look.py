@@ -200,7 +200,10 @@ def test_cards_keep_their_size_under_a_banner_and_get_it_back_after(make_window,
 def test_messages_say_what_is_wrong_in_words_not_addresses_or_keys():
     """"Locked with their key" and a raw ws://…/v1 address meant nothing to a person."""
     from net import houses
-    from net.houses.links import unreachable_message
+    from net.houses.links import mailbox_unreachable
+
+    def unreachable_message() -> str:
+        return str(mailbox_unreachable())
     from net.sessions.events import away_event
     try:
         houses.configure()  # the default invitation service

@@ -207,7 +207,7 @@ def test_enter_deals_the_next_hand_from_the_summary(qtbot, window):
     summary = window.table.summary
     qtbot.waitUntil(summary.isVisible)
     assert window.focusWidget() is summary.next_button
-    with qtbot.waitSignal(summary.next_hand, timeout=1000):
+    with qtbot.waitSignal(summary.next_hand):
         QTest.keyClick(window.focusWidget(), Qt.Key_Return)
 
 

@@ -27,7 +27,7 @@ def test_a_second_start_with_one_identity_brings_the_first_forward(qtbot):
     first = SingleInstance(key)
     assert first.claim()
     try:
-        with qtbot.waitSignal(first.come_forward, timeout=5000):
+        with qtbot.waitSignal(first.come_forward):
             assert not SingleInstance(key).claim()  # the second stops…
         assert SingleInstance(fresh_key()).claim()  # …another identity does not
     finally:

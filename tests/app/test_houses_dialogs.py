@@ -6,11 +6,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from app.bridge import EventBridge
-from app.houses_dialogs import InviteDialog, JoinCodeDialog, code_words
+from app.houses_dialogs import InviteDialog, JoinCodeDialog
 from app.lobby import LobbyPage
 from app.settings import SettingsDialog
 from app.theme import STYLE
 import net.houses as houses
+from net.houses import code_words
+from net.houses.tables import SPENT
 
 
 class FakeHost:
@@ -57,10 +59,47 @@ def test_an_invitation_that_cannot_be_made_says_why(qtbot):
     host, bridge = FakeHost(), EventBridge()
     dialog = InviteDialog(host, bridge, 1, "to your left")
     qtbot.addWidget(dialog)
-    bridge.deliver(invite_event("failed", code="", seat=1,
-                                message="Can't reach the invitation service (x): check this computer's internet connection."))
+    dialog.show()
+    bridge.deliver({**invite_event("failed", code="", seat=1,
+                                   message="Can't reach the invitation service (x). Check this "
+                                           "computer's internet connection."),
+                    "details": "Invitation service: ws://x:4000/v1"})
     qtbot.waitUntil(lambda: "Can't reach the invitation service" in dialog.status.text())
     assert dialog.new_button.isEnabled()
+    # the address is on a line of its own, under the sentence
+    assert dialog.details.isVisible() and dialog.details.text() == "Invitation service: ws://x:4000/v1"
+
+
+def test_a_code_spent_with_nobody_in_is_replaced_at_once_saying_why(qtbot):
+    """Something that is not Parlour used the code, or no connection came: the code was
+    right, so this is no guess at it — a new code at once, and why, until it is typed."""
+    host, bridge = FakeHost(), EventBridge()
+    dialog = InviteDialog(host, bridge, 3, "across")
+    qtbot.addWidget(dialog)
+    dialog.setStyleSheet(STYLE)  # as under the app's window
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    bridge.deliver(invite_event("waiting"))
+    qtbot.waitUntil(lambda: dialog.code_label.text() == "7-guitarist-revenge")
+    bridge.deliver(invite_event("joining"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
+    why = SPENT["relay-there"]
+    bridge.deliver({**invite_event("spent", message=why), "details": "Relay: tcp:relay.example:4001"})
+    qtbot.waitUntil(lambda: host.asked == [3, 3])  # the next code, asked for at once
+    assert dialog.status.text() == why and "They're in" not in dialog.status.text()
+    assert not dialog.copy_button.isEnabled()  # the spent code is not offered
+    assert dialog.details.text() == "Relay: tcp:relay.example:4001" and "tcp:" not in why
+    bridge.deliver(invite_event("waiting", code="12-banjo-miracle"))
+    qtbot.waitUntil(lambda: dialog.code_label.text() == "12-banjo-miracle")
+    assert dialog.status.text() == f"{why} Here is a new code to read out."
+    assert dialog.copy_button.isEnabled()
+    # the dialog grew to the longer sentence: none of it is cut off
+    qtbot.waitUntil(lambda: dialog.status.height() >= dialog.status.heightForWidth(dialog.status.width()))
+    bridge.deliver(invite_event("joining", code="12-banjo-miracle"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They typed the code. Connecting…")
+    assert not dialog.details.isVisible()  # the last code's relay is not this one's news
+    bridge.deliver(invite_event("used", code="12-banjo-miracle"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "They're in. You can close this.")
 
 
 def test_join_by_code_checks_what_is_typed_and_tidies_it(qtbot):
@@ -78,9 +117,24 @@ def test_join_by_code_checks_what_is_typed_and_tidies_it(qtbot):
     assert dialog.code() == "7-guitarist-revenge"
 
 
+def test_join_by_code_refuses_words_that_are_not_code_words(qtbot):
+    """Each code allows one try: a word that is not a code word must not spend it."""
+    dialog = JoinCodeDialog()  # the words load in the background, from the library's list
+    qtbot.addWidget(dialog)
+    dialog.field.setText("42 zzz qqq")
+    qtbot.waitUntil(lambda: dialog.words.rowCount() == 512, timeout=60000)  # (importing the library)
+    assert not dialog.join_button.isEnabled()
+    assert dialog.problem.text() == "“zzz” is not one of the code words. Check the code with the host."
+    dialog.field.setText("7 revenge guitarist")
+    assert not dialog.join_button.isEnabled() and "order" in dialog.problem.text()
+    dialog.field.setText("7 guitarist revenge")
+    assert dialog.join_button.isEnabled() and dialog.problem.text() == ""
+
+
 def test_join_by_code_offers_the_words_of_the_code_list(qtbot):
     words = code_words()  # from the wormhole library's own list
-    assert "guitarist" in words and "revenge" in words and len(words) == 512
+    everything = words.everything()
+    assert "guitarist" in everything and "revenge" in everything and len(everything) == 512
     dialog = JoinCodeDialog(load_words=False)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -119,3 +173,25 @@ def test_the_servers_for_other_houses_are_settings(qtbot, settings):
     finally:
         houses.configure()
     assert houses.SETTINGS.mailbox == houses.DEFAULT_MAILBOX
+
+
+def test_a_join_that_failed_keeps_the_servers_address_behind_show_details(qtbot, window):
+    """The sentence says "the relay"; the address is under Show Details, and readable
+    there (it was cream on white under the window's style)."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QTextEdit
+
+    from tests.app.test_app_mistakes import _contrast
+    window.show_problem("Couldn't join the table",
+                        "Couldn't join by code: this computer can't reach the relay that links "
+                        "it to the host's house.", "Relay: tcp:relay.example:4001")
+    qtbot.waitUntil(lambda: window.problem_box is not None and window.problem_box.isVisible())
+    box = window.problem_box
+    assert "tcp:" not in box.text() and box.detailedText() == "Relay: tcp:relay.example:4001"
+    details = box.findChild(QTextEdit)
+    assert details is not None
+    details.show()
+    details.ensurePolished()
+    palette = details.palette()
+    text, ground = palette.color(QPalette.Text), palette.color(QPalette.Base)
+    assert _contrast(text, ground) >= 4.5, (text.name(), ground.name())

@@ -204,6 +204,11 @@ class HostDeal:
         state = self.state
         return state.public_view() if state is not None and self.exact() else None
 
+    def public_digest(self) -> str | None:
+        """``public_view``'s state hash (the state's own, from its cached encoding)."""
+        state = self.state
+        return state.state_hash() if state is not None and self.exact() else None
+
     def private_view(self, seat: int) -> dict | None:
         return None
 

@@ -16,13 +16,14 @@ raises a ``Violation`` or returns what to do once every check has passed (a comm
   signature (a played card's proof, a bury's commitment), or ``IllegalAction``.
 * ``check_public``, ``check_private``, ``live_shadow``: what the host sent with an entry
   that is not the deal's to check itself (``SELF_CHECKED``), against what this seat may see.
-* ``dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines;
+* ``on_dropped``, ``rejoined``, ``resynced``: the timing of the deal's deadlines;
   ``waits_for`` and ``restarted_silent``: whom the deal waits for, and why it went on
   without them, for this seat's person.
 
-``PeerTable`` is what a part reads of its replica, when asked; its writes are
-``close_hand``, when the hand's last entry (``reveal``) is accepted, and ``name``, a
-player's cheat the table goes on after.
+``PeerTable`` is what a part reads of its replica, when asked — ``deliveries`` among it:
+which of this client's deal messages the host had, as its session saw them go — and its
+writes are ``close_hand``, when the hand's last entry (``reveal``) is accepted, and
+``name``, a player's cheat the table goes on after.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class PeerTable:
     live: Callable  # () -> whether the message being read came live (not in a sync)
     close_hand: Callable  # (scores, winner) -> None: the hand's last entry was accepted
     name: Callable  # (Violation) -> None: a player's proven cheat, named; the table goes on
+    deliveries: Callable  # () -> Deliveries: which of this client's deal messages the host had
 
     @property
     def key(self) -> bytes:
@@ -140,14 +142,16 @@ class PeerDeal:
         """Take the shadow an entry's view taught (``live.shown_hand``)."""
 
     # -- the deal's deadlines ---------------------------------------------------------------------
-    def dropped(self, entry, seat: int) -> None:
-        """Check a drop of ``seat`` (Violation), before it is applied."""
-
     def on_dropped(self, seat: int) -> None:
         """A drop of ``seat`` was applied."""
 
     def rejoined(self, seat: int) -> None:
         pass
+
+    def dealt_to_own_client(self, seat: int) -> bool:
+        """Whether ``seat``'s cards this hand are its own client's alone (a party of the
+        private deal): the host holds none of them, and may send that seat no view."""
+        return False
 
     def waits_for(self, seat: int) -> bool:
         """Whether the hand waits for ``seat``'s player, gone, to come back: their cards

@@ -6,7 +6,8 @@ its engine events, the public view after it and that seat's private part (its vi
 its own secret move). The private parts go only to the key that held the seat when the
 entry was made: a key given the seat later never sees its predecessor's cards, nor the
 reverse. ``Archive`` keeps all of it, by sequence number, and makes the ``sync``
-messages. It also answers the one question about the log's history the host's
+messages, each entry message signed for the seat it goes to as sent in a catch-up
+(``sent``: the live one said it came live). It also answers the one question about the log's history the host's
 sessions ask: whether a key's seat was given away (``taken_from``).
 
 No I/O: the host records every entry it applies, live or replaying its stored log.
@@ -14,6 +15,7 @@ No I/O: the host records every entry it applies, live or replaying its stored lo
 
 from __future__ import annotations
 
+from net.trust import sent
 from net.trust.entries import SeatBody
 from net.trust.values import HUMAN, SignedEntry
 from net.wire import messages as m
@@ -22,10 +24,14 @@ NO_PRIVATE = {"view": None, "action": None}
 
 
 class Archive:
-    def __init__(self):
+    """``signer``: the host's identity, which signs what each sync sends a seat."""
+
+    def __init__(self, signer):
+        self.signer = signer
         self.log: list[SignedEntry] = []  # every signed entry, by seq
         self.events: list[list] = []  # the engine's events of each entry, by seq
         self.publics: dict[int, dict | None] = {}  # seq -> public view after the entry
+        self.digests: dict[int, str | None] = {}  # seq -> that view's state hash
         self.privates: dict[int, dict[int, dict]] = {}  # seq -> seat -> private part
 
     def record(self, signed: SignedEntry, events: list) -> None:
@@ -33,17 +39,26 @@ class Archive:
         self.log.append(signed)
         self.events.append(events)
 
-    def published(self, seq: int, public: dict | None, privates: dict[int, dict]) -> None:
-        """What the seated peers were sent with entry ``seq``."""
+    def published(self, seq: int, public: dict | None, privates: dict[int, dict],
+                  digest: str | None = None) -> None:
+        """What the seated peers were sent with entry ``seq`` (``digest``: the public
+        view's state hash, when it was made; else it is made when a sync needs it)."""
         self.publics[seq] = public
+        if digest is not None or public is None:
+            self.digests[seq] = digest
         self.privates.setdefault(seq, {}).update(privates)
+
+    def _digest(self, seq: int) -> str | None:
+        if seq not in self.digests:
+            self.digests[seq] = sent.public_digest(self.publics.get(seq))
+        return self.digests[seq]
 
     def hash_at(self, seq: int) -> bytes | None:
         return self.log[seq].hash if 0 <= seq < len(self.log) else None
 
     def sync(self, seat: int, last_seq: int, key: bytes | None) -> list[dict]:
         """The log after ``last_seq`` as ``seat``'s player with ``key`` should have
-        received it, in chunks that each fit a frame."""
+        received it, in chunks that each fit a frame, each entry message signed for it."""
         holder = None
         messages = []
         for signed, events in zip(self.log, self.events):
@@ -55,7 +70,9 @@ class Archive:
             private = NO_PRIVATE
             if holder == key:
                 private = self.privates.get(seq, {}).get(seat, private)
-            messages.append(m.entry_message(signed.wire, events, self.publics.get(seq), **private))
+            message = m.entry_message(signed.wire, events, self.publics.get(seq), **private)
+            messages.append(sent.signed(self.signer, message, signed.hash, seat, key, False,
+                                        self._digest(seq)))
         chunks = [messages[i:i + m.SYNC_CHUNK] for i in range(0, len(messages), m.SYNC_CHUNK)] or [[]]
         return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
 

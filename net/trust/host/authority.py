@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from engine import Game, Match, RecordError, make_game
 
 from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
+from net.trust import sent
 from net.trust.entries import (DropBody, EntryBody, OptionBody, RejoinBody, SeatBody, StartBody, TableBody, TakeoverBody)
 from net.trust.host.archive import Archive
 from net.trust.deals.mental.host import MentalHost
@@ -114,7 +115,7 @@ class HostAuthority:
         self.match: Match | None = None
         self.game_number = 0
         self.deal: HostDeal = NoHand()  # the hand's deal part (the last hand's, between hands)
-        self.archive = Archive()
+        self.archive = Archive(identity)
         self.dropped_at: dict[int, float] = {}  # seat -> when its drop was logged (this clock)
         self.seen: dict[int, dict] = {}  # a successor's: what it was sent for entries it took
         self._restoring = False
@@ -322,7 +323,7 @@ class HostAuthority:
             events = self._apply(signed, private)
         finally:
             self._restoring = False
-        self._publish(Out(), signed, events)  # what each seat was sent, for rejoins
+        self._publish(None, signed, events)  # what each seat was sent, for rejoins
 
     # -- the one path every change takes ---------------------------------------------------
     def _run(self, fn) -> Out:
@@ -439,9 +440,16 @@ class HostAuthority:
         StartBody: _apply_start, DropBody: _apply_drop, RejoinBody: _apply_rejoin,
         TakeoverBody: _apply_takeover}
 
-    def _publish(self, out: Out, signed: SignedEntry, events: list) -> None:
-        """One message per seated peer: the entry, the events, and its private part."""
+    def _publish(self, out: Out | None, signed: SignedEntry, events: list) -> None:
+        """One message per seated peer: the entry, the events, and its private part,
+        signed for that seat as sent live (``sent``). ``out`` None: an entry replayed,
+        what each seat was sent only recorded (for its rejoin)."""
         public = self.deal.public_view()
+        entry = signed.entry
+        if entry.kind == "action" and entry.state_hash is not None and public is not None:
+            digest: str | None = entry.state_hash  # a move's public view is the one it signs
+        else:
+            digest = self.deal.public_digest()
         secret = self.deal.secret_of(signed.seq) if signed.kind == "action" else None
         privates = {}
         for seat, fp in self.peers().items():
@@ -449,8 +457,11 @@ class HostAuthority:
             if secret is not None and secret["seat"] == seat:
                 private["action"] = secret
             privates[seat] = private
-            out.sends.append((fp, m.entry_message(signed.wire, events, public, **private)))
-        self.archive.published(signed.seq, public, privates)
+            if out is not None:
+                message = m.entry_message(signed.wire, events, public, **private)
+                out.sends.append((fp, sent.signed(self.identity, message, signed.hash, seat,
+                                                  self.seats[seat].key, True, digest)))
+        self.archive.published(signed.seq, public, privates, digest)
 
     # -- the deal ----------------------------------------------------------------------------
     def _commit(self, out: Out) -> None:

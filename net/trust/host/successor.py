@@ -146,8 +146,8 @@ def restore(cls, identity, records, rng=os.urandom, persist=None, mental_deal: b
     replica = PeerReplica.restore(identity, first.entry.body_as(TableBody).host_key, first.entry.table,
                                   messages, rng,
                                   **{k: v for k, v in options.items() if k == "deadline"})
-    if replica.halted is not None:
-        raise RestoreError(f"the log before the takeover does not check: {replica.halted.detail}")
+    if replica.stopped is not None:
+        raise RestoreError(f"the log before the takeover does not check: {replica.stopped}")
     if replica.seq != at - 1:
         raise RestoreError(f"the log before the takeover stops at entry {replica.seq}")
     host = _from_replica(cls, identity, replica, messages, rng, persist, mental_deal, **options)

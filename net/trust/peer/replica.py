@@ -42,13 +42,17 @@ from engine.bots.knowledge import Knowledge
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK
 from net.trust import takeover
 from net.trust.alerts import HOST, IntegrityAlert, Violation
+from net.trust.failures import OwnError
 from net.trust.deals.mental.peer import MentalPeer
 from net.trust.deals.rounds import Round
 from net.trust.deals.peer import NO_DEAL, PeerDeal, PeerTable
 from net.trust.deals.seeded.peer import SeededPeer
-from net.trust.entries import (DropBody, EntryBody, HandBody, OptionBody, RejoinBody, SeatBody,
+from net.trust.entries import (DropBody, EntryBody, EntryError, HandBody, OptionBody, RejoinBody, SeatBody,
                                StartBody, TableBody, TakeoverBody)
+from net.trust.peer import testimony
+from net.trust.peer.deliveries import Deliveries
 from net.trust.peer.live import shown_hand
+from net.trust.reports import Report
 from net.trust.log import Chain, HeldLog
 from net.trust.signing import read_action, sign_action
 from net.trust.values import BOT, Entry, EntryMessage, Seat, Seats
@@ -68,16 +72,19 @@ class ReplicaOut:
     named: list = field(default_factory=list)  # IntegrityAlerts naming a player; the table goes on
     errors: list = field(default_factory=list)  # the host's error replies, rejected junk
     refuses: bytes | None = None  # the signature of our message the host's error refuses
+    failed: list = field(default_factory=list)  # this client's own error (at most one: then stopped)
+    reported: list = field(default_factory=list)  # another player's report, not checked here
 
     def then(self, later: "ReplicaOut") -> "ReplicaOut":
         """This and ``later``, as one (what was accepted, verified, named, raised)."""
         return ReplicaOut(self.sends + later.sends, self.accepted + later.accepted,
                           self.verified + later.verified, self.alerts + later.alerts,
-                          self.named + later.named, self.errors + later.errors)
+                          self.named + later.named, self.errors + later.errors,
+                          failed=self.failed + later.failed, reported=self.reported + later.reported)
 
 
 class ReplicaHalted(Exception):
-    """The replica stopped at an integrity alert and takes no more actions."""
+    """The replica stopped (an integrity alert, or its own error) and takes no more actions."""
 
 
 __all__ = ["PeerReplica", "ReplicaHalted", "ReplicaOut"]
@@ -95,6 +102,7 @@ class PeerReplica:
         self.chain = Chain(table)
         self.log = HeldLog()  # every entry accepted
         self.halted: IntegrityAlert | None = None
+        self.failed: OwnError | None = None  # an exception in this client's own checks
         self.game: Game | None = None
         self.seats = Seats()
         self.options: dict = {}
@@ -113,13 +121,15 @@ class PeerReplica:
         self.clock = clock  # the deal's deadlines are timed on this peer's own clock
         self.deadline, self.slack = deadline, slack
         self.standing: dict | None = None  # this player's signed standing in a takeover
+        self.deliveries = Deliveries()  # which of our deal messages the host had (the session's)
         self._live = False  # the message being read is a live entry, not a catch-up sync
         self._named: list[Violation] = []  # players' cheats named by the entry being applied
         self._table = PeerTable(identity, table, lambda n: self.rng(n), lambda: self.clock(),
                                 deadline, slack, lambda: self.game,
                                 lambda: self.seats, lambda: self.seat, lambda: self.host_key,
                                 lambda: self.host_seat, lambda: self.log, lambda: self.scores,
-                                lambda: self._live, self._close_hand, self._named.append)
+                                lambda: self._live, self._close_hand, self._named.append,
+                                lambda: self.deliveries)
         self._rebuilt: tuple | None = None  # (view, the position rebuilt from it): ``decision_state``
 
     # -- who am I ------------------------------------------------------------------------
@@ -127,6 +137,12 @@ class PeerReplica:
     def seat(self) -> int | None:
         # A departed host back as a guest was sent nothing private for its own entries.
         return None if self.key == self.host_key else self.seats.held_by(self.key)
+
+    @property
+    def stopped(self) -> IntegrityAlert | OwnError | None:
+        """Why this replica takes nothing more: an integrity alert naming whoever broke a
+        rule, or an exception in its own checks (a bug here); None while it goes on."""
+        return self.halted or self.failed
 
     @property
     def host_seat(self) -> int | None:
@@ -174,7 +190,7 @@ class PeerReplica:
                     break
         else:
             self._entry(out, message)
-        if self.halted is None and (kind != m.SYNC or message["last"]):
+        if self.stopped is None and (kind != m.SYNC or message["last"]):
             out.sends += self.deal.sends()  # caught up: the deal may be waiting for us
         view = self.deal.own_view(self.seat)
         if view is not None:
@@ -182,9 +198,9 @@ class PeerReplica:
         return out
 
     def _entry(self, out: ReplicaOut, wire: dict) -> bool:
-        """Check and apply one entry message; False once halted."""
-        if self.halted is not None:
-            out.errors.append("this replica stopped at an integrity alert")
+        """Check and apply one entry message; False once stopped."""
+        if self.stopped is not None:
+            out.errors.append(f"this replica stopped: {self.stopped}")
             return False
         message = EntryMessage.from_wire(wire)
         signed, entry = message.signed, message.entry
@@ -206,16 +222,19 @@ class PeerReplica:
                 if shadow is not live:
                     commit = then(commit, lambda: deal.teach(shadow))
         except Violation as v:
-            self._halt(out, v, signed.wire, entry.seq)
+            self._halt(out, v, signed.wire, entry.seq, self._as_sent(message, entry))
             return False
-        except Exception as exc:  # a malformed body the schema could not see: the host's
-            self._halt(out, Violation.malformed(self.host_seat, entry, exc), signed.wire, entry.seq)
+        except Exception as exc:  # noqa: BLE001 - no rule says this: our own check broke
+            self._fail(out, exc, "checking", message)
             return False
         start = self._evidence_start()  # the hand as it was checked, for a cheat it names
-        if commit is not None:
-            done = commit()
-            if done:
-                out.verified.append(done)
+        try:
+            done = commit() if commit is not None else None
+        except Exception as exc:  # noqa: BLE001 - half applied: this replica cannot go on
+            self._fail(out, exc, "applying", message)
+            return False
+        if done:
+            out.verified.append(done)
         for named in self._named:
             out.named.append(self._alert(named, signed.wire, entry.seq, start))
         self._named.clear()
@@ -241,18 +260,39 @@ class PeerReplica:
         elif message.public is not None:
             self.view = None
 
-    def _halt(self, out: ReplicaOut, v: Violation, failing: dict, seq: int) -> None:
-        """Stop at ``v``."""
+    def _halt(self, out: ReplicaOut, v: Violation, failing: dict, seq: int,
+              sent: dict | None = None) -> None:
+        """Stop at ``v`` (``sent``: what the host sent this seat with the failing entry)."""
         alert = self._alert(v, failing, seq)
+        alert.sent = sent
         self.halted = alert
         out.alerts.append(alert)
+
+    def _fail(self, out: ReplicaOut, exc: Exception, doing: str, message: EntryMessage) -> None:
+        """Stop at an exception in this client's own checks: a bug here, which accuses
+        nobody (``failures``)."""
+        entry = message.entry
+        failure = OwnError.caught(exc, self.table, entry.seq, f"{doing} entry {entry.seq} ({entry.kind})",
+                                  [s.wire for s in self.log[self._evidence_start():]] + [message.wire])
+        self.failed = failure
+        out.failed.append(failure)
+
+    def _as_sent(self, message: EntryMessage, entry: Entry) -> dict:
+        """``message`` as this seat was sent it: the seat the host sent it to (this key's
+        once the entry is applied), the key, and whether it came live — what the host's
+        signature over it (``sent``) covers."""
+        try:
+            seat = self._seat_after(entry)
+        except EntryError:  # a body that fits no kind (the alert says so): the seat as it was
+            seat = self.seat
+        return {"seat": seat, "key": self.key, "live": self._live, "message": message.wire}
 
     def _alert(self, v: Violation, failing: dict, seq: int, start: int | None = None) -> IntegrityAlert:
         """The alert for ``v``, with the failing entry (or claim) and the log it was
         checked against (this hand's entries, or the last few between hands)."""
         start = self._evidence_start() if start is None else start
         return IntegrityAlert(v.seat, v.party, v.rule, v.detail, self.table, seq,
-                              [s.wire for s in self.log[start:]] + [failing])
+                              [s.wire for s in self.log[start:]] + [failing] + v.signed)
 
     def _evidence_start(self) -> int:
         return self.hand.commit_seq if self.hand is not None else max(0, len(self.log) - 8)
@@ -288,11 +328,25 @@ class PeerReplica:
         """A hand abandoned (a takeover): its deal and what was shown of it are forgotten."""
         self.deal, self.public, self.view, self.view_behind = NO_DEAL, None, None, False
 
+    def weigh(self, report: Report) -> ReplicaOut:
+        """Another player's report (``testimony``): a claim checked here stops this replica as
+        its own finding would (``alerts``); one it cannot check is told as that player's
+        word (``reported``), and this replica goes on. A report that proves nothing, or
+        comes once this replica has stopped, changes nothing."""
+        out = ReplicaOut()
+        finding = testimony.weigh(self, report) if self.stopped is None else None
+        if finding is not None and finding.confirmed:
+            self.halted = finding.alert
+            out.alerts.append(finding.alert)
+        elif finding is not None:
+            out.reported.append(finding.alert)
+        return out
+
     def check_head(self, seq: int, head: bytes) -> ReplicaOut:
         """The host's heartbeat says its log ends at entry ``seq``, whose hash is ``head``
         (``HeldLog.head_problem``)."""
         out = ReplicaOut()
-        problem = None if self.halted is not None or self.chain.seq < 0 else self.log.head_problem(seq, head)
+        problem = None if self.stopped is not None or self.chain.seq < 0 else self.log.head_problem(seq, head)
         if problem is not None:
             claim = {"type": "hb", "seq": seq, "head": head}  # what the host said (unsigned)
             self._halt(out, Violation(HOST, self.host_seat, *problem), claim, seq)
@@ -344,8 +398,14 @@ class PeerReplica:
     def _on_drop(self, body: DropBody, entry: Entry):
         seat = body.seat
         self._need(seat in self.seats, entry, "a drop names no seat")
+        if self._live and self.seats[seat].held_by(self.key):
+            # The host closes a link before it logs its drop, and sends the entry to the
+            # seat only once it is back, in its catch-up: my own drop on a link still up
+            # is a false one (it would give my seat to a stand-in, and under the private
+            # deal my cards to the host's client).
+            raise Violation(HOST, self.host_seat, "drop", f"entry {entry.seq}: the host logged "
+                            f"my seat {seat} as dropped while my link to it is up")
         deal = self.deal
-        deal.dropped(entry, seat)
 
         def commit():
             self.seats.reconnected(seat, False)
@@ -396,8 +456,8 @@ class PeerReplica:
         IllegalAction if the rules forbid it (checked on ``decision_state``: this seat's
         replay, or the host's view of the seat where the replay lacks its cards),
         ReplicaHalted after an alert."""
-        if self.halted is not None:
-            raise ReplicaHalted(str(self.halted))
+        if self.stopped is not None:
+            raise ReplicaHalted(str(self.stopped))
         me = self.seat
         if me is None:
             raise IllegalAction("you have no hand to play")
@@ -474,7 +534,7 @@ class PeerReplica:
         for message in messages:  # (never the "last" of a sync: what the deal has to say
             # once caught up is said when the host's sync ends, as after any catch-up)
             out = out.then(self.receive(m.sync_message([message.wire], last=False)))
-            if self.halted is not None:
+            if self.stopped is not None:
                 break
         return out
 

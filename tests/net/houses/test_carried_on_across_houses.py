@@ -50,8 +50,8 @@ def test_the_host_killed_a_player_across_houses_carries_the_table_on(world, tmp_
         guests = [*far, home]
         for g in guests:
             g.wait_event("connection", timeout=60, where=lambda e: e.get("state") == "connected")
-        home.wait_event("state", timeout=60, where=mid_hand)
-        time.sleep(0.3)  # the roster reaches everyone with the first deal at the latest
+        for g in guests:  # the roster reaches everyone with the first deal at the latest
+            g.wait_event("state", timeout=60, where=mid_hand)
         host.kill()  # SIGKILL, never restarted
         killed_at = time.monotonic()
         heir = far[0]

@@ -57,11 +57,8 @@ def on_disk(copy: DiskCopy) -> list[int]:
 
 async def written(copy: DiskCopy, count: int) -> None:
     """Until ``count`` entries are on the disk (the copy's delay is short in the tests)."""
-    for _ in range(400):
-        if len(on_disk(copy)) >= count:
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"{on_disk(copy)} on the disk, waiting for {count}")
+    await until(lambda: len(on_disk(copy)) >= count, timeout=30,
+                what=lambda: f"{count} entries on the disk: {on_disk(copy)} there")
 
 
 def test_a_running_guest_writes_its_copy_a_moment_after_the_entries_in_one_go(tmp_path):
@@ -159,7 +156,9 @@ def test_a_restarted_guest_resumes_from_its_copy_and_fetches_only_what_it_lacks(
                        and auth.state is not None and len(auth.state.history) >= 4, timeout=30)
         kill(victim)  # in the second hand
         killed_at = victim.replica.seq
-        await asyncio.sleep(0.3)  # (its copy on disk is a moment behind; the table goes on)
+        # the table goes on without it (a stand-in plays its seat): entries it must fetch
+        await until(lambda: auth.chain.seq > killed_at + 2, timeout=30,
+                    what=lambda: f"the table going on past entry {killed_at}: {table.where()}")
         record = LastTable(home).load()
         back = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
                                remember=LastTable(home), seat=record["seat"])
@@ -254,7 +253,9 @@ def test_a_restarted_guest_is_not_told_a_bot_stands_in_for_the_computer_player(t
         auth = table.host.authority
         await until(lambda: auth.state is not None and len(auth.state.history) >= 4, timeout=30)
         kill(victim)
-        await asyncio.sleep(0.3)
+        seat = victim.replica.seat
+        await until(lambda: not auth.seats[seat].connected, timeout=30,
+                    what=lambda: f"the host seeing seat {seat} gone: {table.where()}")
         back = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
                                remember=LastTable(home), seat=LastTable(home).load()["seat"])
         events = table.guest_events[table.guests.index(back)]

@@ -18,7 +18,7 @@ import pytest
 from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.trust.deals.mental import log as ml
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified
+from tests.net.session_kit import Table, assert_all_verified, mute_client
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -31,17 +31,7 @@ STEADY = Timings.quick(timeout=5.0)
 
 def mute_deal(guest) -> None:
     """The guest's client stops sending deal messages (it hangs in the shuffle)."""
-    real = guest._from_host
-
-    def muted(msg):
-        link = guest.link
-        send = link.send
-        link.send = lambda out: None if out.get("type") == "mental" else send(out)
-        try:
-            real(msg)
-        finally:
-            del link.send
-    guest._from_host = muted
+    mute_client(guest, lambda out: out.get("type") == "mental")
 
 
 def restarts(table) -> list[dict]:

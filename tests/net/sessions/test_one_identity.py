@@ -17,9 +17,10 @@ from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
 ME = 1  # fixed_identity(ME): the one key both clients hold
-# A link silent for 5 s is dropped by the host's heartbeat; a client silent for longer than
-# Timings.live (2.7 s here) is no longer "there", and one back with its key takes the seat.
-DEAD_LINK = Timings.quick(timeout=5.0, contribution=30.0)
+# A link silent for 10 s is dropped by the host's heartbeat; a client silent for longer than
+# Timings.live (5.2 s here) is no longer "there", and one back with its key takes the seat:
+# the 4.8 s between them leave a loaded machine room to seat it before the heartbeat would.
+DEAD_LINK = Timings.quick(timeout=10.0, contribution=30.0)
 
 
 def refusals(table) -> list[dict]:

@@ -98,7 +98,7 @@ def test_hints_come_from_your_own_view(arun, tmp_path):
             await host.stop()
 
     before, hint, _ = arun(main())
-    assert before == {"type": "hint", "text": "Nothing to decide just now."}
+    assert before == {"type": "hint", "text": "Nothing to decide just now.", "action": None}
     assert hint["type"] == "hint" and hint["text"] and hint["text"] != before["text"]
 
 

@@ -46,8 +46,7 @@ def test_the_host_gone_mid_hand_a_guest_carries_the_table_on(tmp_path, private):
         events = []
         back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
                          fingerprint=heir.identity.fingerprint, timings=table.timings,
-                         emit=events.append, state_dir=tmp_path / "host", bot_level="random",
-                         stop_on_alert=True)
+                         emit=events.append, state_dir=tmp_path / "host", bot_level="random")
         table.tasks.append(asyncio.ensure_future(back.run()))
         await until(lambda: back.replica is not None and back.replica.seat == 0, timeout=10)
         summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 60)
@@ -146,7 +145,7 @@ def test_the_old_host_back_as_a_guest_is_offered_what_the_new_host_allows(tmp_pa
         events = []
         grandma = GuestCore(table.host.identity, address="127.0.0.1", port=carried.port,
                             fingerprint=heir.identity.fingerprint, timings=table.timings,
-                            emit=events.append, state_dir=tmp_path / "grandma", stop_on_alert=True)
+                            emit=events.append, state_dir=tmp_path / "grandma")
         table.tasks.append(asyncio.ensure_future(grandma.run()))
         offered = await play_as_a_person(grandma, events, carried, carried.finished.is_set)
         summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 60)

@@ -22,7 +22,7 @@ from net.sessions.events import WHY_CHOSEN, WHY_GONE, WHY_SILENT
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified
+from tests.net.session_kit import Table, assert_all_verified, mute_client
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -57,9 +57,16 @@ async def killed_mid_play(table):
                               bot_delay=VICTIM_PAUSE if seat == GONE else 0.0)
               for seat in (1, 2, 3)]
     auth = table.host.authority
-    await until(lambda: auth.state is not None and len(auth.state.tricks) >= 1
-                   and auth.state.to_act() == (GONE,), timeout=60)
     victim = guests[GONE - 1]
+
+    def its_turn_seen_by_it() -> bool:  # (its replica can lag the host's on a loaded machine)
+        r = victim.replica
+        return r is not None and r.hand is not None and bool(r.hand.shadow.my_hand) \
+            and GONE in ((r.view or {}).get("to_act") or ())
+    await until(lambda: auth.state is not None and len(auth.state.tricks) >= 1
+                   and auth.state.to_act() == (GONE,) and its_turn_seen_by_it(), timeout=60,
+                what=lambda: f"seat {GONE}'s turn after a trick, on the host and on its client: "
+                             f"{table.where()}")
     await victim.stop()
     await until(lambda: drop_logged(table))
     return time.monotonic(), victim.replica.hand.shadow.my_hand  # the cards it was dealt
@@ -119,7 +126,8 @@ def test_the_host_deals_again_without_a_player_once_the_rules_allow(tmp_path):
             dropped, _ = await killed_mid_play(table)
             await until(lambda: told(table.host_events, "return"))
             table.host.deal_watch.deal_again_without(GONE)  # too soon: the person is told when
-            await asyncio.sleep(0.2)
+            await until(lambda: [e for e in table.host_events if e["type"] == "error"],
+                        timeout=30, what="the person told it is too soon")
             too_soon = [e["message"] for e in table.host_events if e["type"] == "error"]
             assert not restarts(table)
             await until(lambda: time.monotonic() - dropped >= DEADLINE)
@@ -132,8 +140,10 @@ def test_the_host_deals_again_without_a_player_once_the_rules_allow(tmp_path):
 
     table, too_soon, waited, summaries = asyncio.run(main())
     assert len(too_soon) == 1 and "You can deal again without" in too_soon[0], too_soon
-    assert waited < WAIT - 1, f"dealt again {waited:.1f} s after the drop"
-    assert_voided(table, WHY_CHOSEN, WHY_CHOSEN)
+    # the call too soon dealt nothing, then or later: the one in time was taken
+    assert [e["message"] for e in table.host_events if e["type"] == "error"] == too_soon
+    print(f"\ndealt again {waited:.1f} s after the drop")
+    assert_voided(table, WHY_CHOSEN, WHY_CHOSEN)  # by the person's choice, not the drop wait
     assert_all_verified([summaries[0], summaries[2]], hands=1, head=table.head())
 
 
@@ -188,18 +198,8 @@ def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, private)
 
 def mute_reveals(guest) -> None:
     """The guest's client stays connected but never sends its reveal at the hand's end."""
-    real = guest._from_host
-
-    def muted(msg):
-        link = guest.link
-        send = link.send
-        link.send = lambda out: None if out.get("type") == "mental" \
-            and out["signed"]["body"]["type"] == mm.REVEAL else send(out)
-        try:
-            real(msg)
-        finally:
-            del link.send
-    guest._from_host = muted
+    mute_client(guest, lambda out: out.get("type") == "mental"
+                and out["signed"]["body"]["type"] == mm.REVEAL)
 
 
 def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path):
@@ -226,7 +226,8 @@ def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadlin
         return table, waited, summaries
 
     table, waited, summaries = asyncio.run(main())
-    assert DEADLINE - 0.2 <= waited < WAIT, f"voided {waited:.1f} s after the last card"
+    # at the deadline, not sooner (the drop wait, later, would say why otherwise: below)
+    assert DEADLINE - 0.2 <= waited, f"voided {waited:.1f} s after the last card"
     notices = [e["detail"] for e in told(table.host_events, "shuffle")]
     assert f"Waiting for {table.host.authority.seats[GONE].name}'s computer to open the cards…" in notices
     assert [e for e in table.host_events if e["type"] == "connection" and e["seat"] == GONE

@@ -6,6 +6,7 @@ process, no sockets. A cheating guest is its replica with its outgoing deal mess
 
 from __future__ import annotations
 
+from net.trust.deals.mental.machine import MentalDeal
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.host.authority import HostAuthority
 from net.trust.peer.replica import PeerReplica
@@ -75,3 +76,17 @@ class MentalTrustTable(Table):
             if seat in self.replicas and self.replicas[seat].halted is not None:
                 return
             self.step(seat)
+
+
+def wrong_share_to(monkeypatch, maker: int, victim: int) -> None:
+    """Party ``maker``'s client makes a wrong decryption share for the first card dealt
+    to seat ``victim`` (another position's share: a point of the group, the wrong one) —
+    a bug or a cheat, in the batch it publishes and remembers as its own."""
+    real = MentalDeal._my_share
+
+    def wrong(self, position):
+        dealt = self.setup.dealt(victim)
+        if self.me == maker and position == dealt[0]:
+            return real(self, dealt[1])
+        return real(self, position)
+    monkeypatch.setattr(MentalDeal, "_my_share", wrong)

@@ -3,8 +3,10 @@
 import errno
 import json
 
-from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, Violation, alert_event,
-                              from_json_value, save_evidence)
+from net.trust.alerts import (HOST, EvidenceError, IntegrityAlert, alert_event, from_json_value,
+                              save_evidence)
+from net.trust.failures import OwnError, save_bug_report
+from net.trust.failures import error_event as own_error_event
 from net.trust.entries import OptionBody
 from net.trust.log import Chain
 from net.trust.signing import entry_signed_by
@@ -55,8 +57,32 @@ def test_the_event_names_seat_rule_and_file(tmp_path):
     assert "the host broke rule 'chain'" in event["detail"]
 
 
-def test_an_entry_that_breaks_the_code_reading_it_is_the_hosts_violation():
-    entry = Chain("t").make(HOST_ID, OptionBody("live_scores", True)).entry
-    v = Violation.malformed(2, entry, KeyError("value"))
-    assert (v.party, v.seat, v.rule) == (HOST, 2, "kind")
-    assert v.detail == "entry 0 (option) is malformed: KeyError: 'value'"
+def an_own_error():
+    entry = Chain("t").make(HOST_ID, OptionBody("live_scores", True))
+    try:
+        raise KeyError("value")
+    except KeyError as exc:
+        return OwnError.caught(exc, "t", 0, "checking entry 0 (option)", [entry.wire])
+
+
+def test_an_exception_in_our_own_check_is_a_bug_report_not_an_alert(tmp_path):
+    """Nobody is named: the report says what broke here (the traceback), on what
+    (the entries), and what this computer runs; the event sends the person to it."""
+    error = an_own_error()
+    event = own_error_event(error, tmp_path)
+    assert event["type"] == "error" and event["fatal"] and "rule" not in event
+    assert "not anyone's cheat" in event["message"] and event["bug_report"] in event["message"]
+    doc = json.loads(open(event["bug_report"]).read())
+    assert doc["format"] == "parlour-bug/1" and doc["error"] == "KeyError: 'value'"
+    assert 'raise KeyError("value")' in doc["traceback"] and doc["versions"]["python"]
+    [entry] = from_json_value(doc["evidence"])
+    assert entry_signed_by(HOST_ID.public_key, entry)
+    again = save_bug_report(error, tmp_path)  # never overwritten
+    assert again.exists() and str(again) != event["bug_report"]
+
+
+def test_a_full_disk_still_tells_of_our_own_error(tmp_path):
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    event = own_error_event(an_own_error(), tmp_path, write=full)
+    assert event["fatal"] and event["bug_report"] is None and "No space left" in event["message"]

@@ -21,7 +21,7 @@ from net.trust.signing import read_action, seal
 from net.trust.alerts import HOST, PLAYER
 from net.trust.deals.mental import messages as mm
 from tests.net.trust.forfeit_kit import assert_forfeited, assert_the_next_hand_is_dealt_as_usual, forfeited
-from tests.net.trust.mental_trust_table import MentalTrustTable
+from tests.net.trust.mental_trust_table import MentalTrustTable, wrong_share_to
 from tests.net.trust_table import forge_entries
 
 
@@ -431,3 +431,41 @@ def test_a_secret_move_without_its_commitment_is_refused_and_never_logged():
     table.host.deal.party.sealed = lambda action: True
     table.deliver(table.host.receive(table.fp(seat), message))
     assert_named(table, HOST, 0, "kind", honest=list(table.replicas))
+
+
+# -- a share that does not check out, and whose it is ------------------------------------------
+
+def test_a_wrong_share_from_the_hosts_party_is_the_hosts_cheat_named_by_every_peer(monkeypatch):
+    """The host's own client makes a wrong share for seat 2's hand: seat 2's client, whose
+    hand cannot open, and the others, checking every batch, each name the host for the
+    share's rule (not ``kind``: none of them breaks reading its own unopened hand), and
+    stop — no restart can drop the host's party, and none waits for one."""
+    wrong_share_to(monkeypatch, 0, 2)
+    table = dealt_table()
+    table.play_until(lambda: all(r.halted for r in table.replicas.values()))
+    assert_named(table, HOST, 0, "share", honest=list(table.replicas))
+    assert all("the host's client broke the deal's rule 'share'" in r.halted.detail
+               for r in table.replicas.values())
+    assert not any(r.failed for r in table.replicas.values())
+
+
+def test_a_wrong_share_from_a_player_to_another_is_named_and_the_table_goes_on():
+    """Seat 3's client publishes a wrong share for seat 2's hand: seat 2 cannot open its
+    hand, and takes the hand's dealt entry unread (it does not read the hand it holds no
+    cards of: that broke, and named the host's "kind"); every honest client names seat 3's
+    player, whose side forfeits the hand, and the next is dealt as usual."""
+    table = MentalTrustTable()
+
+    def wrong(body):
+        if body["type"] != mm.SHARES:
+            return body
+        batches = [dict(b) for b in body["batches"]]
+        for batch in batches:
+            if batch["to"] == 2:  # seat 2's client (party 2: the host's is 0, then seat by seat)
+                batch["shares"] = batch["shares"][32:64] + batch["shares"][32:]
+        return dict(body, batches=batches)
+    table.cheat(3, wrong)
+    table.start()
+    table.play_until(lambda: forfeited(table))
+    assert not any(r.failed for r in table.replicas.values())
+    assert_named_and_the_table_goes_on(table, 3, ("share",))

@@ -303,18 +303,6 @@ def test_a_hand_voided_sooner_than_the_deadline_names_the_host(dealt):
     assert_host_named(table, "voided the hand")
 
 
-def test_a_drop_of_its_own_seat_sent_to_a_player_still_connected_names_the_host():
-    table, _ = table_with_clock()
-    table.start()
-    for _ in range(4):
-        table.step()
-    table.deliver(table.host.drop(GONE))  # sent to seat GONE itself: its link is up
-    alert = table.replicas[GONE].halted
-    assert alert is not None and (alert.party, alert.rule) == (HOST, "deal") \
-        and "while my link to it is up" in alert.detail
-    assert table.replicas[1].halted is None and table.replicas[3].halted is None
-
-
 def test_a_hand_voided_for_a_player_still_here_names_the_host():
     """Logged without its drop: the seat is connected as far as every replica knows."""
     table, clock = table_with_clock()

@@ -16,7 +16,7 @@ from net.trust.signing import hidden_digest
 from net.trust.values import SignedEntry
 
 FILES = ["canonical.json", "signed-entry.json", "commitment.json", "seed-and-deal.json",
-         "public-view.json"]
+         "public-view.json", "sent-and-report.json"]
 
 
 def load(name):
@@ -100,3 +100,21 @@ def test_a_public_view_and_its_state_hash():
     assert hashlib.sha256(v["encoding"]).hexdigest() == v["state_hash"] == state.state_hash()
     seat = v["private_view"]["seat"]
     assert state.view(seat) == v["private_view"]["view"]
+
+
+def test_what_the_host_sent_a_seat_and_the_players_report_of_it():
+    v = load("sent-and-report.json")
+    host, player = _party(v["host"]), _party(v["player"])
+    sent = v["sent"]
+    message, body = sent["message"], sent["body"]
+    entry = message["entry"]
+    assert body == {"table": entry["entry"]["table"], "seq": entry["entry"]["seq"],
+                    "entry": hashlib.sha256(canonical.encode(entry)).digest(), "seat": 1,
+                    "key": player.public_key, "live": True, "public": None,
+                    "events": message["events"], "private": message["private"]}
+    assert canonical.encode([sent["domain"], body]) == sent["signed_bytes"]
+    assert verify(host.public_key, sent["sig"], sent["signed_bytes"]) and message["sent"] == sent["sig"]
+    report = v["report"]
+    assert canonical.encode([report["domain"], report["body"]]) == report["signed_bytes"]
+    assert verify(player.public_key, report["sig"], report["signed_bytes"])
+    assert report["body"]["sent"]["message"] == message and report["body"]["seat"] == 1

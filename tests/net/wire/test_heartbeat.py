@@ -35,6 +35,15 @@ def test_backoff_doubles_to_its_cap_and_resets():
     assert b.next() == 0.05
 
 
+def test_backoff_stays_at_its_cap_however_many_attempts_fail():
+    """A guest probing a host that refuses at once (a takeover pending: every
+    ``takeover_probe``) counts thousands of attempts; the 1,025th used to raise
+    OverflowError (0.05 * 2 ** 1024 is no float) and end the guest's process."""
+    b = Backoff(T)
+    delays = [b.next() for _ in range(5000)]
+    assert delays[-1] == 2.0 and max(delays) == 2.0
+
+
 def test_ack_book_tracks_what_each_peer_was_sent_and_has():
     book = AckBook()
     book.start("a", -1)

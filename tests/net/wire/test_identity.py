@@ -128,6 +128,15 @@ def test_sign_and_verify_exact_bytes():
     assert not ident.verify(b"\xff" * 32, b"\x00" * 64, b"x")  # malformed, no exception
 
 
+def test_signing_with_libsodium_makes_openssls_bytes():
+    """Ed25519 is deterministic: ``sign`` (libsodium's, for speed) gives exactly the
+    signature OpenSSL makes with the same key, for any data, from a copy too."""
+    me = Identity.generate()
+    for data in (b"", b"play 8/8", bytes(range(256)) * 9):
+        assert me.sign(data) == me.private_key.sign(data)
+        assert me.with_name("Someone else").sign(data) == me.sign(data)
+
+
 def _openssl_verifies(key: bytes, sig: bytes, data: bytes) -> bool:
     """The check ``verify`` made before it used libsodium: OpenSSL's, via cryptography."""
     try:

@@ -9,8 +9,9 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   deal — and the attempt a fresh one, else a ``deal`` Violation names the host;
 * ``mental``: each message goes to the deal client, which checks its party's signature
   (else the host forged it) and its proofs (else a ``Cheat`` names the party: a
-  duplicated card in a shuffle, a wrong decryption share, …); what the client sends in
-  answer goes to the host as ``{"type": "mental"}`` messages (``sends``);
+  duplicated card in a shuffle, a wrong decryption share, …; the host's own party's is
+  the host's cheat, which stops this replica at once, by the rule it broke); what the
+  client sends in answer goes to the host as ``{"type": "mental"}`` messages (``sends``);
 * ``mental-dealt`` and each ``action``: the hand replayed on what this seat knows must
   make the signed state hash; a played card's proof, signed inside its move, is checked
   (a card from another seat's position is named at once) and the card must be the one
@@ -74,6 +75,7 @@ from net.trust.peer.shadow import CheckedHand, Shadow, Step
 from net.wire import messages as m
 
 HAND_END, REVEAL = "hand_end", "reveal"
+HOSTS_PARTY = 0  # the deal's first party is always the host's client (``parties_for``)
 
 
 class MentalPeer(PeerDeal):
@@ -189,6 +191,7 @@ class MentalPeer(PeerDeal):
             verdict = allowed(body, record, setup, facts)
         except RestartRefused as exc:
             raise self._violation("deal", entry, str(exc)) from None
+        self._not_withheld(record, entry)
         sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
         silent = self.restarts.silent(record, setup, self.t.clock())
 
@@ -207,6 +210,28 @@ class MentalPeer(PeerDeal):
             self._sends.extend(sends)
         return commit
 
+    def _not_withheld(self, record: dict, entry) -> None:
+        """A restart that drops this client's own party, as if it had not answered: a
+        Violation naming the host if the host had a deal message of ours for this attempt
+        — sent on a link it cut for silence well after (``Deliveries``) — and never
+        logged it. Our own signed messages go with the alert: no one else can time them,
+        but anyone can see they were made."""
+        me = self.party.client.me
+        if self.party.onlooker or me not in record["dropped"] or record["reason"] not in ("dropped", "void"):
+            return
+        context = self.setup.context
+        logged = {body.signed["sig"] for e in self.t.log()[self.hand.commit_seq:]
+                  if isinstance(body := e.content, MentalBody) and body.party == me and body.signed}
+        withheld = [(envelope, ahead) for envelope, ahead in self.t.deliveries().had(self.t.slack)
+                    if envelope["sig"] not in logged and envelope["body"].get("hand") == context.hand
+                    and envelope["body"].get("attempt") == context.attempt]
+        if withheld:
+            envelope, ahead = withheld[0]
+            raise Violation(HOST, self.t.host_seat(), "deal", f"entry {entry.seq}: the host restarted "
+                            "the deal without my seat, as if my client had not answered, yet it had "
+                            f"my {envelope['body'].get('type')} from {ahead:.1f} s before it closed my "
+                            "link, and never logged it", [e for e, _ in withheld])
+
     def _on_mental_dealt(self, body: MentalDealtBody, entry, message):
         if self.cheat is not None:
             return None  # a void attempt (the host has not checked what this client did yet)
@@ -222,12 +247,18 @@ class MentalPeer(PeerDeal):
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
-        """A step of this seat's deal client: what it sends, and the verdict on a party it
-        proves broke a rule (the table goes on); anything else it refuses — a forged or
-        malformed message the host logged — as a Violation naming the host."""
+        """A step of this seat's deal client: what it sends, and the verdict on a player's
+        party it proves broke a rule (the table goes on); anything else it refuses — a
+        forged or malformed message the host logged — as a Violation naming the host. A
+        rule broken by the host's own party (the first: its client's) is the host's
+        cheat, named at once by the rule it broke: the host would have to forfeit the hand
+        against itself, and waiting for that would leave this client waiting for ever."""
         try:
             return step(), None
         except Cheat as exc:
+            if exc.party == HOSTS_PARTY:
+                raise Violation(HOST, self.t.host_seat(), exc.rule, f"entry {entry.seq}: the host's "
+                                f"client broke the deal's rule '{exc.rule}': {exc.detail}") from None
             return [], Verdict.of(exc)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
@@ -516,24 +547,22 @@ class MentalPeer(PeerDeal):
             return
         if entry.kind != ml.DEALT:
             return super().check_public(entry, message, public, host_seat)
+        if self.cheat is not None:
+            return  # a void attempt (its dealt entry taken unread): this seat may hold no hand
         if message.public is not None and message.public != party.state.public_view():
             raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the public "
                             "state sent is not the dealt hand's")
 
     # -- the deal's deadlines ---------------------------------------------------------------------
-    def dropped(self, entry, seat: int) -> None:
-        if seat == self.t.seat() and self.t.live() and not self.round.revealed:
-            # the host closes a link before it logs its drop: my own drop reaching me on a
-            # link still up is a false one (under the mental deal it would hand the host
-            # my seat's cards at the deadline)
-            raise self._violation("deal", entry, "the host logged my seat as dropped while my "
-                                  "link to it is up")
-
     def on_dropped(self, seat: int) -> None:
         self.restarts.dropped(seat, self.t.clock(), self.t.live())
 
     def rejoined(self, seat: int) -> None:
         self.restarts.rejoined(seat)
+
+    def dealt_to_own_client(self, seat: int) -> bool:
+        return self.hand.end is None and any(
+            seat in party.seats for party in self.setup.parties[HOSTS_PARTY + 1:])
 
     def waits_for(self, seat: int) -> bool:
         return self.hand.end is None and not self.round.revealed and self.cheat is None \

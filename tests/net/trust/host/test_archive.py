@@ -16,7 +16,7 @@ def seat_body(key, readmit=False):
 
 def archive_of(entries):
     """(kind, body, private for seat 1) in order, recorded as the host does."""
-    archive, chain = Archive(), Chain("t")
+    archive, chain = Archive(HOST), Chain("t")
     for kind, body, private in entries:
         signed = chain.make(HOST, parse_body(kind, body))
         chain.advance(signed)
