@@ -78,7 +78,8 @@ class Absences:
         self.dealt_again(event.get("seats") or [])
         who = " and ".join(event.get("names") or []) or "a player"
         reason = event.get("reason") or f"{who} left and did not come back in time"
-        their = "your" if event.get("seats") == [view.you] else "their"
+        seats = event.get("seats") or []  # (net's events.whose_cards, said to this window)
+        their = ("your" if len(seats) == 1 else "your and their") if view.you in seats else "their"
         if event.get("for") == "void":
             view.hand_voided(reason, "it is dealt again, the scores unchanged; the host's "
                                      f"computer holds {their} cards this hand")

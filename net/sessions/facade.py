@@ -41,7 +41,7 @@ DealKind = Literal["private", "private, held by the host", "seeded"]
 LinkState = Literal["connected", "reconnecting", "dropped", "stand_in", "readmitted",
                     "waiting", "refused"]
 WaitingFor = Literal["shuffle", "return", "restart", "void"]
-WhyRestarted = Literal["gone", "chosen", "silent", "cheat"]
+WhyRestarted = Literal["gone", "chosen", "silent", "cheat", "away"]
 TakeoverStage = Literal["searching", "following", "hosting", "done"]
 
 
@@ -213,8 +213,12 @@ class HintEvent(TypedDict):
 # is void, the scores unchanged), with ``why`` ("gone": they left and were waited for in
 # vain; "chosen": they left and the host dealt again without them; "silent": their
 # computer did not answer the deal in time; "cheat": it broke a rule, named in an
-# "alert") and ``reason`` in words ("Dad left and did not come back in time"). Their
-# ``seats`` go with them. (Written this way because one field is called "for".)
+# "alert"; "away": told from a catch-up, where a guest cannot time why) and ``reason``
+# in words, to this player ("Dad left and did not come back in time"; "you were away
+# from the table"). Their ``seats`` go with them: the host's computer holds their cards
+# this hand. A player back, or an app restarted, is told only the restart still in force
+# (the last of the deal on the table), never one of the table's past.
+# (Written this way because one field is called "for".)
 WaitingEvent = TypedDict("WaitingEvent", {"type": Literal["waiting"],
                                           "for": WaitingFor,
                                           "names": list[str], "detail": str,

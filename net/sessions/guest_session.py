@@ -586,11 +586,11 @@ class GuestCore:
             self._linked.send({"type": "hb", "seq": self.replica.seq})
             self.disk_log.keep(out.accepted)
             self.succession.kept(out.accepted)
+        live = msg["type"] == m.ENTRY
         if self._restored is not None:  # (the first batch since we rebuilt the replica from
-            out = self._restored.then(out)  # disk: shown with it, as one catch-up sync)
-            self._restored, was_seat = None, None
-        self._show(out, was_seat, was_names, caught_up=was_behind and self.caught_up,
-                   live=msg["type"] == m.ENTRY)
+            out = self._restored.then(out)  # disk: shown with it, as one catch-up sync — our
+            self._restored, was_seat, live = None, None, False  # copy is no news, live or not)
+        self._show(out, was_seat, was_names, caught_up=was_behind and self.caught_up, live=live)
 
     def _show(self, out, was_seat, was_names: dict, caught_up: bool, live: bool) -> None:
         """What the replica accepted (``out``), told to the person and acted on: ``live``

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
+from net.sessions.events import (WHY_AWAY, WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
                                  connection_event, deal_kind, deal_restart_event, hand_over_events,
                                  hint_event, named_event, readmitted_event, record_breakdown,
                                  score_history, seat_info, shows_hand, shuffle_event, stand_in_event,
@@ -88,13 +88,13 @@ class GuestView:
         self._away(accepted, live)
         for entry in (a.entry for a in accepted):
             body = entry.content
-            if isinstance(body, MentalRestartBody) and body.seats:
+            if isinstance(body, MentalRestartBody) and body.seats and (live or self._in_force(entry.seq)):
                 # a deal restarted, or a hand voided, without players gone
                 names = [was_names.get(s) or self.replica.seats[s].name for s in body.seats]
-                why = self._why(entry.seq, body)
+                why = self._why(entry.seq, body) if live or body.reason == "cheat" else WHY_AWAY
                 self.emit(deal_restart_event(names, body.seats,
                                              ml.voided_at(self.replica.log, entry.seq), why,
-                                             yours=body.seats == [self.replica.seat]))
+                                             you=self.replica.seat))
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.emit(self.table_event())
         playing = self.replica.hand is not None and self.replica.hand.playing
@@ -267,6 +267,17 @@ class GuestView:
         if body.kind == "bot":
             return stand_in_event(seat, name)
         return None
+
+    def _in_force(self, seq: int) -> bool:
+        """Whether the restart entry ``seq`` still says whose cards the host holds: it is
+        the last of the deal on the table — no restart since, no hand's end, no takeover
+        (which deals the hand again). A catch-up tells only that one: the others are the
+        table's past — a player back after a takeover was once told "Hand 1 is void: Sam
+        left…", of a hand long gone, and, with the hand number of the hand being played,
+        "Hand 2 is void: Sam left … the host's computer holds their cards" when it was
+        her own cards the host held."""
+        return not any(e.kind in (HandEndBody.KIND, ml.RESTART, TakeoverBody.KIND)
+                       for e in self.replica.log[seq + 1:])
 
     def _why(self, seq: int, restart: MentalRestartBody) -> WhyRestarted:
         """Why the deal went on without ``seats`` (``events.WHY_*``), as this guest can

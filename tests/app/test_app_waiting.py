@@ -20,7 +20,7 @@ from fit_scenes import LONG_NAMES, settle, sit_at
 from PySide6.QtCore import Qt
 
 from app.screenshots import StubSession
-from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_SILENT, away_event, connection_event,
+from net.sessions.events import (WHY_AWAY, WHY_CHEAT, WHY_CHOSEN, WHY_SILENT, away_event, connection_event,
                                  deal_restart_event)
 
 HORSESHOES = {"game": "horseshoes", "mode": "four"}
@@ -153,7 +153,21 @@ def test_a_cheat_the_table_goes_on_after_is_said_so(qtbot, window):
 def test_the_player_back_is_told_in_the_second_person(qtbot, window):
     """Back after the hand was voided without them, the player reads "you", not their own name."""
     bridge, table, _ = a_table(window, is_host=False)
-    bridge.deliver(deal_restart_event([LONG_NAMES[0]], [0], voided=True, yours=True))
+    bridge.deliver(deal_restart_event([LONG_NAMES[0]], [0], voided=True, you=0))
     settle()
     assert table.notice.title.text() == "Hand 3 is void: you left and did not come back in time."
     assert table.notice.detail.text().endswith("the host's computer holds your cards this hand.")
+
+
+def test_the_player_back_among_others_is_told_whose_cards_the_host_holds(qtbot, window):
+    """Issue 28, item 2: the lock's one promise is to say whose cards are exposed. Back
+    after the deal went on without her and two others (told from a catch-up: the why is
+    not the guest's to time), the player reads "you" among their names, and that the host
+    holds her cards and theirs."""
+    bridge, table, _ = a_table(window, is_host=False)
+    names = [LONG_NAMES[0], LONG_NAMES[2], LONG_NAMES[3]]
+    bridge.deliver(deal_restart_event(names, [0, 2, 3], voided=True, why=WHY_AWAY, you=0))
+    settle()
+    assert table.notice.title.text() == (f"Hand 3 is void: you, {LONG_NAMES[2]} and {LONG_NAMES[3]} "
+                                         "were away from the table.")
+    assert table.notice.detail.text().endswith("the host's computer holds your and their cards this hand.")
