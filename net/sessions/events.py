@@ -410,6 +410,16 @@ def away_event(names: list[str], seats: list[int], within: float | None,
     return event
 
 
+def held_event(name: str, seat: int, within: float | None) -> WaitingEvent:
+    """The "waiting" event for a player gone whose cards the host's computer holds this
+    hand (after a void or a takeover, or away at the deal, under the private deal): a
+    computer plays for them in ``within`` seconds unless they come back (None: unknown —
+    this client could not time their drop)."""
+    return {"type": "waiting", "for": "held", "names": [name], "seats": [seat],
+            "detail": f"Waiting for {name} to come back — the computer plays for them if not",
+            "within": within}
+
+
 def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: str,
                   new_name: str) -> ReadmitEvent:
     """(host) A new key asks for an away player's seat: the host person decides."""

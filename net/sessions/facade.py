@@ -40,7 +40,7 @@ SeatKind = Literal["human", "bot", "empty"]
 DealKind = Literal["private", "private, held by the host", "seeded"]
 LinkState = Literal["connected", "reconnecting", "dropped", "stand_in", "readmitted",
                     "waiting", "refused"]
-WaitingFor = Literal["shuffle", "return", "restart", "void"]
+WaitingFor = Literal["shuffle", "return", "held", "restart", "void"]
 WhyRestarted = Literal["gone", "chosen", "silent", "cheat", "away"]
 TakeoverStage = Literal["searching", "following", "hosting", "done"]
 
@@ -209,7 +209,9 @@ class HintEvent(TypedDict):
 # hand goes on without them in ``within`` seconds unless they come back (None: unknown:
 # the drop came in a catch-up, or the host keeps waiting), and, the host's own only, the
 # host person may "Deal again without Dad" in ``choice_in`` seconds (0: now) or keep
-# waiting; "restart" (the deal starts again without players) or "void" (the hand so far
+# waiting; "held" — a player gone whose cards the host's computer holds this hand (after
+# a void or a takeover, or away at the deal): a computer plays for them in ``within``
+# seconds unless they come back (None: unknown); "restart" (the deal starts again without players) or "void" (the hand so far
 # is void, the scores unchanged), with ``why`` ("gone": they left and were waited for in
 # vain; "chosen": they left and the host dealt again without them; "silent": their
 # computer did not answer the deal in time; "cheat": it broke a rule, named in an

@@ -206,7 +206,8 @@ class HostCore:
                                reseated=self.reseated, bot_levels=options.bots)
         self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
                                   apply=self.apply, forget_bot=lambda seat: self.bots.forget(seat),
-                                  after=options.stand_in_after, level=options.stand_in_level)
+                                  after=options.stand_in_after, level=options.stand_in_level,
+                                  held_wait=self.timings.drop_wait)
         self.takeback = Takeback(lambda: self.authority, self.timers, self.outbox,
                                  evidence=self.files.dir / "evidence", emit=self.emit,
                                  sync=self.files.flush, log_only=self.log_only,
@@ -578,6 +579,7 @@ class HostCore:
         if not self.is_open or self.takeback.active:
             return
         self.deal_watch.watch()
+        self.stand_ins.time_held()
         auth = self.authority
         match = auth.match
         if match is None:

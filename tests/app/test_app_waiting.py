@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 
 from app.screenshots import StubSession
 from net.sessions.events import (WHY_AWAY, WHY_CHEAT, WHY_CHOSEN, WHY_SILENT, away_event, connection_event,
-                                 deal_restart_event)
+                                 deal_restart_event, held_event)
 
 HORSESHOES = {"game": "horseshoes", "mode": "four"}
 GONE = 2
@@ -92,6 +92,38 @@ def test_a_guest_sees_the_countdown_without_the_hosts_buttons(qtbot, window):
     # A drop it could not time (it came in a catch-up) has no countdown.
     gone(bridge, within=None)
     assert bar.detail.text().startswith("The hand goes on as soon as they are back")
+
+
+def test_a_player_away_whose_cards_the_host_holds_is_counted_down(qtbot, window):
+    """Issue 28, item 6: after a void the host's computer holds the away player's cards;
+    the bar counts down to a computer playing for them. The host may keep waiting (its
+    session starts the countdown again) or let the computer play now; a guest sees the
+    countdown without the buttons."""
+    bridge, table, commands = a_table(window)
+    bridge.deliver(connection_event(GONE, "dropped", f"{NAME} lost the connection."))
+    bridge.deliver(deal_restart_event([NAME], [GONE], voided=True))
+    bridge.deliver(held_event(NAME, GONE, 60.0))
+    settle()
+    bar = table.waiting
+    assert bar.isVisible() and bar.title.text() == f"Waiting for {NAME} to come back"
+    assert bar.detail.text() == "A computer plays for them in 1:00 unless they come back."
+    assert bar.wait_button.isVisible() and bar.bot_button.isVisible() and not bar.deal_button.isVisible()
+    qtbot.waitUntil(lambda: bool(re.fullmatch(
+        r"A computer plays for them in 0:5\d unless they come back\.", bar.detail.text())))
+    qtbot.mouseClick(bar.wait_button, Qt.LeftButton)
+    assert commands.calls == [("stand_in", GONE, False)]
+    qtbot.mouseClick(bar.bot_button, Qt.LeftButton)
+    assert commands.calls[-1] == ("stand_in", GONE, True)
+
+    bridge, table, _ = a_table(window, is_host=False)
+    bridge.deliver(connection_event(GONE, "dropped", f"{NAME} lost the connection."))
+    bridge.deliver(held_event(NAME, GONE, 1.2))
+    settle()
+    bar = table.waiting
+    assert bar.detail.text() == "A computer plays for them in 0:02 unless they come back."
+    assert not (bar.wait_button.isVisible() or bar.bot_button.isVisible() or bar.deal_button.isVisible())
+    qtbot.waitUntil(lambda: bar.detail.text() == "A computer plays for them unless the host waits longer.",
+                    timeout=4000)
 
 
 def test_the_player_back_clears_the_bar(qtbot, window):
