@@ -61,7 +61,12 @@ QListWidget#tableList::item:selected { color: transparent; background: rgba(0,0,
 QScrollBar:vertical { background: rgba(0,0,0,0.2); width: 10px; border: none; }
 QScrollBar::handle:vertical { background: rgba(253,246,227,0.45); border-radius: 5px; min-height: 24px; }
 QScrollBar::add-line, QScrollBar::sub-line { height: 0; width: 0; }
-QScrollArea#logList, QWidget#logPage { background: rgba(0,0,0,0.25); border: none; }
+QScrollArea#logList, QScrollArea#talkList, QWidget#logPage { background: rgba(0,0,0,0.25); border: none; }
+QFrame#talkBubble { background: #fdf6e3; border: 2px solid #f4c430; border-radius: 10px; }
+QLabel#talkBubbleText { color: #1b3a2a; font-weight: bold; }
+QFrame#talkBox { background: rgba(0,0,0,0.4); border: 1px solid rgba(253,246,227,0.4); border-radius: 10px; }
+QToolButton#talkMute { background: transparent; color: #fdf6e3; border: 1px solid #d7e8dc;
+    border-radius: 8px; padding: 4px 9px; }
 QLabel#logLine { padding: 2px 0; }
 QLabel#lobbyTableName { font-weight: bold; font-size: 12pt; }
 QLabel#lobbyGame, QLabel#lobbyHost { color: #d7e8dc; }

@@ -39,6 +39,9 @@ _WHERE = {
     "load_identity": "net.wire.identity",
     # settings the app shows
     "PRIVATE_DEAL": "net.constants",
+    # table talk: the longest message, the quick reactions
+    "TALK_MAX_CHARS": "net.constants",
+    "TALK_REACTIONS": "net.constants",
     # play across houses: a code a person reads out, the invitation service and relay
     "CodeError": "net.houses",
     "CodeWords": "net.houses",

@@ -23,7 +23,10 @@ ones asked for, or with ``--resume``; otherwise the host says what it found, kee
 aside and opens the new table.
 
 ``join`` finds a table (by name over mDNS, or at an address), takes a seat, plays it
-with a bot, checks every entry and every hand, and prints a JSON summary. Exit status:
+with a bot, checks every entry and every hand, and prints a JSON summary. It prints the
+table talk it hears, checked as the app checks it (``{"event": "talk", "kind": "say" |
+"react" | "mute" | "refused", "name": …, "text": …}``), and says nothing itself: a bot
+has nothing to say, and a person at a terminal has the app. Exit status:
 0 all verified, 1 an integrity alert was raised, 2 could not play (no table, wrong
 version, refused).
 

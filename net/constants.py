@@ -35,7 +35,9 @@ from __future__ import annotations
 #: before it follows and the departed host before it believes its table was carried on.
 #: 10: the host signs what it sends each seat with an entry (the entry message's "sent"),
 #: and a player whose client stops at an alert sends the others its signed "report".
-PROTOCOL_VERSION = 10
+#: 11: table talk: "talk" (a person's signed message, reaction or the host's mute, relayed
+#: by the host beside the log, never in it) and "talk_refused" (net.trust.talk).
+PROTOCOL_VERSION = 11
 
 # -- identity -------------------------------------------------------------------------
 
@@ -230,3 +232,15 @@ TAKEOVER_PROBE = 0.25
 #: Seconds a host handing the table over (``HostCore.hand_over``) waits for its guests to
 #: go to the heir before it closes (they do within a fraction of a second).
 HANDOVER_GRACE = 5.0
+
+# -- table talk (net.trust.talk) ------------------------------------------------------------
+
+#: *wire* The longest message a person may say, in characters (Unicode code points).
+TALK_MAX_CHARS = 200
+#: *wire* At most this many messages (sayings and reactions) from one person ...
+TALK_BURST = 5
+#: *wire* ... within this many seconds, on each client's own clock as it receives them.
+TALK_WINDOW = 10.0
+#: *wire* The quick reactions, by the id that travels, and the words shown for each.
+TALK_REACTIONS = {"well-played": "Well played", "oops": "Oops", "thinking": "Thinking\u2026",
+                  "thumbs-up": "\U0001F44D"}

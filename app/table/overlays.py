@@ -79,40 +79,51 @@ class AlertBanner(QFrame):
         self.show()
 
 
-class NoticeBanner(QFrame):
-    """Something the table did that every player should know, in words (a hand voided,
-    and why): a bar above the table until dismissed or the hand is over."""
+class _Bar(QFrame):
+    """A bar above the table: a title over a line of detail on the left, its buttons on
+    the right (``row``). The notice and the waiting bar are both one."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None, name: str, title_name: str):
         super().__init__(parent)
-        self.setObjectName("noticeBanner")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 6, 12, 6)
+        self.setObjectName(name)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(12, 6, 12, 6)
         text = QVBoxLayout()
         text.setSpacing(0)
         self.title = QLabel()
-        self.title.setObjectName("noticeTitle")
+        self.title.setObjectName(title_name)
         self.title.setWordWrap(True)
         self.detail = QLabel()
         self.detail.setObjectName("note")
         self.detail.setWordWrap(True)
         text.addWidget(self.title)
         text.addWidget(self.detail)
-        row.addLayout(text, 1)
+        self.row.addLayout(text, 1)
+
+    def _say(self, title: str, detail: str) -> None:
+        self.title.setText(title)
+        self.detail.setText(detail)
+        self.setAccessibleName(title)
+        self.setAccessibleDescription(detail)
+
+
+class NoticeBanner(_Bar):
+    """Something the table did that every player should know, in words (a hand voided,
+    and why): a bar above the table until dismissed or the hand is over."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, "noticeBanner", "noticeTitle")
         self.dismiss = QPushButton("Dismiss")
         self.dismiss.setObjectName("noticeDismiss")
         self.dismiss.setProperty("role", "secondary")
         self.dismiss.setFocusPolicy(Qt.TabFocus)  # a click leaves the keys with your hand
-        row.addWidget(self.dismiss)
+        self.row.addWidget(self.dismiss)
         self.dismiss.clicked.connect(self.hide)
         self.hide()
 
     def show_notice(self, title: str, detail: str = "") -> None:
-        self.title.setText(title)
-        self.detail.setText(detail)
+        self._say(title, detail)
         self.detail.setVisible(bool(detail))
-        self.setAccessibleName(title)
-        self.setAccessibleDescription(detail)
         self.show()
 
 
@@ -133,7 +144,7 @@ def drop_reason(name: str, detail: str) -> str:
     return f"{why}. Their seat is kept for them."
 
 
-class WaitingBar(QFrame):
+class WaitingBar(_Bar):
     """"Waiting for Dad to come back" above the table, with the host's choice: keep
     waiting, or let a computer player take the seat for now. Never blocks the table.
 
@@ -149,21 +160,7 @@ class WaitingBar(QFrame):
     deal_again = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("waitingBar")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 6, 12, 6)
-        text = QVBoxLayout()
-        text.setSpacing(0)
-        self.title = QLabel()
-        self.title.setObjectName("waitingTitle")
-        self.title.setWordWrap(True)
-        self.detail = QLabel()
-        self.detail.setObjectName("note")
-        self.detail.setWordWrap(True)
-        text.addWidget(self.title)
-        text.addWidget(self.detail)
-        row.addLayout(text, 1)
+        super().__init__(parent, "waitingBar", "waitingTitle")
         self.wait_button = QPushButton("Keep waiting")
         self.wait_button.setObjectName("keepWaiting")
         self.wait_button.setProperty("role", "secondary")
@@ -171,9 +168,8 @@ class WaitingBar(QFrame):
         self.bot_button.setObjectName("standIn")
         self.deal_button = QPushButton("Deal again")
         self.deal_button.setObjectName("dealAgain")
-        row.addWidget(self.wait_button)
-        row.addWidget(self.bot_button)
-        row.addWidget(self.deal_button)
+        for button in (self.wait_button, self.bot_button, self.deal_button):
+            self.row.addWidget(button)
         self.seat: int | None = None
         self.locked = False  # the hand waits for the player: their cards are locked with their key
         self._name = ""
@@ -192,10 +188,7 @@ class WaitingBar(QFrame):
     def waiting(self, seat: int, title: str, detail: str, host_choice: bool) -> None:
         self._unlock()
         self.seat = seat
-        self.title.setText(title)
-        self.detail.setText(detail)
-        self.setAccessibleName(title)
-        self.setAccessibleDescription(detail)
+        self._say(title, detail)
         self.wait_button.setVisible(host_choice)
         self.bot_button.setVisible(host_choice)
         self.deal_button.hide()

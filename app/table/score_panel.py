@@ -1,9 +1,10 @@
 """The panel beside the felt: live scores for this hand and the game log, each shown
-when the host turns it on for the table."""
+when the host turns it on for the table, and the talk tab beside the log (what was said
+at the table), shown once anyone has said something."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QVBoxLayout
 
 from . import viewmodel as vm
 from .game_log import GameLog
@@ -23,7 +24,15 @@ class ScorePanel(QFrame):
         self.live_label.setWordWrap(True)
         layout.addWidget(self.live_label)
         self.log_list = GameLog()
-        layout.addWidget(self.log_list, 1)
+        self.talk_list = GameLog()  # the talk tab: plain-text lines, the latest in view
+        self.talk_list.setObjectName("talkList")
+        self.talk_list.setAccessibleName("Table talk")
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("logTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.log_list, "Game log")
+        self.tabs.addTab(self.talk_list, "Talk")
+        layout.addWidget(self.tabs, 1)
         self.hide()
 
     def fit_width(self, table_width: int) -> None:
@@ -42,9 +51,12 @@ class ScorePanel(QFrame):
     def refresh(self, data: TableData) -> None:
         options = data.table.get("table_options") or {}
         live, log = bool(options.get("live_scores")), bool(options.get("game_log"))
-        self.setVisible(live or log)
+        talk = bool(self.talk_list.labels)
+        self.setVisible(live or log or talk)
         self.live_label.setVisible(live)
-        self.log_list.setVisible(log)
+        self.tabs.setVisible(log or talk)
+        self.tabs.setTabVisible(0, log)
+        self.tabs.setTabVisible(1, talk)
         if live:
             short = [vm.short_name(n) for n in data.names()]
             won = vm.tricks_by_seat(data.view, data.players)

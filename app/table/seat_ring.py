@@ -65,6 +65,13 @@ class SeatRing:
                             info.get("fingerprint") or "")
             panel.show()
 
+    def panel_of(self, seat: int, data: TableData) -> SeatPanel | None:
+        """The plate of ``seat`` as this screen places it (None: no such seat)."""
+        if not 0 <= seat < data.players:
+            return None
+        position = relative_position(seat, data.you, data.players)
+        return self.my_panel if position == "bottom" else self.panels[position]
+
     def refresh_trick(self, data: TableData, show_last: bool, holding: bool) -> None:
         """The trick on the table; or the last one: asked for (``show_last``), the hand's
         last before its summary (``holding``), or faded until the next lead."""

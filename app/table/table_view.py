@@ -17,7 +17,7 @@ import logging
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app import cardnames
 from app.settings import Settings
@@ -33,6 +33,7 @@ from .score_panel import ScorePanel
 from .seat_ring import SeatRing
 from .status_line import StatusLine, for_onlooker
 from .table_data import TableData, UnknownGame
+from .talk import TALK_KEY, TableTalk, TalkBox
 
 __all__ = ["LAST_TRICK_HOLD_MS", "TableView", "fit_card_width"]
 
@@ -111,9 +112,21 @@ class TableView(QWidget):
         middle.addWidget(self.side)
         root.addLayout(middle, 1)
         self.status = StatusLine()
-        root.addWidget(self.status)
+        status_row = QHBoxLayout()  # the turn in words, and beside it the way to talk
+        status_row.addWidget(self.status, 1)
+        self.talk_button = QPushButton("Talk")
+        self.talk_button.setObjectName("talk")
+        self.talk_button.setProperty("role", "secondary")
+        self.talk_button.setProperty("compact", True)
+        self.talk_button.setFocusPolicy(Qt.TabFocus)  # a click leaves the keys with your hand
+        self.talk_button.setToolTip("Say something to the table (/)")
+        self.talk_button.setAccessibleName("Talk: say something to the table")
+        status_row.addWidget(self.talk_button)
+        root.addLayout(status_row)
         self.decision = DecisionPanel(self)
         root.addWidget(self.decision)
+        self.talk_box = TalkBox(self)  # opened by "/" or the bar's Talk button
+        root.addWidget(self.talk_box)
         self.hand = HandWidget(None, self.settings.card_width)
         self.card_width = self.settings.card_width
         root.addWidget(self.hand)  # the whole width: your plate is on the felt, above it
@@ -128,6 +141,8 @@ class TableView(QWidget):
             bar.title_label, bar.last_button, bar.live_box, bar.log_box)
         self.hint_button, self.leave_button, self.address_button = (
             bar.hint_button, bar.leave_button, bar.address_button)
+        self.talk_list = self.side.talk_list
+        self.talk = TableTalk(self, self.talk_box, self.talk_list, self.refresh)
 
     def _wire(self) -> None:
         self.hand.play_requested.connect(self._play)
@@ -148,6 +163,7 @@ class TableView(QWidget):
         self.waiting.stand_in.connect(lambda seat: self._stand_in(seat, True))
         self.waiting.deal_again.connect(self.absences.deal_again)
         self.address_button.clicked.connect(self._copy_address)
+        self.talk_button.clicked.connect(self.talk.open_box)
 
     # -- what the session said, as the parts read it ----------------------------------------
     table = _FromData()
@@ -195,6 +211,7 @@ class TableView(QWidget):
         self.notice.hide()
         self.address_button.hide()
         self.log_list.clear()
+        self.talk.reset()
         bridge.table.connect(self.on_table)
         bridge.state.connect(self.on_state)
         bridge.hand_over.connect(self.on_hand_over)
@@ -205,6 +222,10 @@ class TableView(QWidget):
         bridge.hint.connect(self.on_hint)
         bridge.waiting.connect(self.on_waiting)
         bridge.takeover.connect(self.on_takeover)
+        bridge.talk.connect(self.talk.on_talk)
+        # talk is for people at other computers: not in a game against the computer
+        self.talk_button.setVisible(callable(getattr(session, "say", None))
+                                    and getattr(session, "local", False) is not True)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:
@@ -413,6 +434,9 @@ class TableView(QWidget):
             return
         if event.text() == "?" and self.hint_button.isVisible():
             self.ask_hint()
+            return
+        if event.text() == TALK_KEY and self.talk_button.isVisible():
+            self.talk.open_box()
             return
         if event.key() in HAND_KEYS and self.hand.mode != "idle":
             # The keys reached the table, not the hand (another part had the focus):

@@ -274,13 +274,39 @@ class InviteEvent(TypedDict):
     waited: NotRequired[float]
 
 
+class TalkEvent(TypedDict):
+    """Table talk (``net.sessions.talk``), never part of the game's log. ``kind``: "say" (a
+    message: ``text`` its words, plain text to be shown as such), "react" (a quick
+    reaction: ``reaction`` its id, ``text`` its words), "mute" (the host muted, ``on``, or
+    unmuted ``target`` — a fingerprint, ``target_name`` — for the table; ``text`` says so)
+    or "refused" (a message not shown: ``reason``, and ``text`` saying who refused it;
+    ``blame``: "sender" — the speaker broke a rule, "host" — only a host that failed its
+    own checks could have relayed it, "nobody"). ``seat``, ``name``, ``fingerprint``,
+    ``role`` ("player", "host", or another a table lets talk): who spoke (for a refusal,
+    who the message claims); ``mine``: it was this person's own."""
+    type: Literal["talk"]
+    kind: Literal["say", "react", "mute", "refused"]
+    seat: int | None
+    name: str
+    fingerprint: str
+    role: str
+    mine: bool
+    text: str
+    reaction: NotRequired[str]
+    target: NotRequired[str]
+    target_name: NotRequired[str]
+    on: NotRequired[bool]
+    reason: NotRequired[str]
+    blame: NotRequired[Literal["sender", "host", "nobody"]]
+
+
 # Every event the app is sent, by type (the app's bridge has one signal per type).
 EVENTS: dict[str, type] = {
     "tables": TablesEvent, "rejoin": RejoinEvent, "table": TableEvent, "state": StateEvent,
     "hand_over": HandOverEvent, "game_over": GameOverEvent, "connection": ConnectionEvent,
     "alert": AlertEvent, "error": ErrorEvent, "hint": HintEvent, "waiting": WaitingEvent,
     "readmit": ReadmitEvent, "notice": NoticeEvent, "takeover": TakeoverEvent,
-    "invite": InviteEvent,
+    "invite": InviteEvent, "talk": TalkEvent,
 }
 
 
@@ -345,6 +371,16 @@ class Session(ABC):
     @abstractmethod
     def close(self) -> None:
         """Leave the table and stop the session's thread."""
+
+    # -- table talk (a "talk" event answers each) ----------------------------------------
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table (plain text, at most ``TALK_MAX_CHARS`` characters)."""
+
+    def react(self, reaction: str) -> None:
+        """A quick reaction, by its id (``net.constants.TALK_REACTIONS``)."""
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        """Host only: mute (``on``) or unmute the person with ``fingerprint`` for the table."""
 
     def hand_over(self, seat: int) -> bool:
         """Host only: leave, handing the table to the player in ``seat`` (one of the

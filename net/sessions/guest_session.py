@@ -27,6 +27,8 @@ guest does with the results:
   and one at a time: nothing more is decided or offered until the host logs or refuses
   the move in flight, and only a refusal of that move reaches the person (the host's
   error names the move it refuses; others are logged);
+* table talk (``talk.GuestTalk``): what the person says, signed and sent; what the host
+  relays, checked before it is shown;
 * the app's seat is remembered on disk (``last_table.LastTable``) for a rejoin after
   the app or the computer restarts, and forgotten when the table ends or turns us away.
 
@@ -63,9 +65,11 @@ from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.reporting import Reporter
 from net.sessions.succession import NoSuccession, Succession
+from net.sessions.talk import TALK_MESSAGES, GuestTalk, speakers
 from net.trust import failures, reports
 from net.trust.entries import TableBody
 from net.trust.peer.replica import PeerReplica, ReplicaOut
+from net.trust.values import Seats
 from net.wire import messages as m
 from net.wire.address import format_address
 from net.wire.framing import ProtocolError
@@ -152,6 +156,13 @@ class GuestCore:
                                   offer=lambda: self.view.state_event([]),
                                   bot_level=bot_level, bot_delay=bot_delay)
         self._host_name = ""
+        # table talk: ours signed and sent, the host's relays checked (never in the log)
+        self.talk = GuestTalk(identity, lambda: self.replica.table if self.replica else None,
+                              lambda: self.host_key,
+                              speakers(lambda: self.replica.seats if self.replica else Seats(),
+                                       lambda: self.host_key, lambda: self._host_name),
+                              link=lambda: self.link if self.state is GuestState.JOINED else None,
+                              emit=lambda event: self.emit(event))
         self._deadline: float | None = None  # the app's first join gives up by then
         # A failed attempt counts (towards ``give_up``) only from then on, at the backoff's
         # pace: the attempts a pending takeover makes in between (``_back_off``) do not.
@@ -265,7 +276,7 @@ class GuestCore:
                 self._to(GuestState.DROPPED)
                 self.reconnects += 1
                 self.succession.host_silent(silent)
-                self.houses.host_gone(getattr(self.succession, "roster", {}))
+                self.houses.host_gone(self.succession.roster)
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
                 await self._back_off(self._paced(backoff.next()))
@@ -483,6 +494,8 @@ class GuestCore:
             self.reporter.on_roster(roster)
         elif kind == "handover":
             self.succession.on_handover(self.houses.heir(msg))
+        elif kind in TALK_MESSAGES:
+            self.talk.heard(msg)
         else:
             self._linked.reject(f"unexpected message {kind!r}")
 
@@ -521,6 +534,7 @@ class GuestCore:
             self._restored = None  # (another host, or table, than the copy on disk)
         self._host_name = conn.peer_name
         self.announced = msg["head"]
+        self.talk.joined()  # the host's mutes in force come next
         self.succession.host_back()
         self._to(GuestState.JOINED)
         self.player.reconnected()

@@ -20,6 +20,7 @@ it, each with its own tests:
 * ``HostBots`` (below): the bots it plays, driven by the one ``bots.BotDriver``;
 * ``HostView`` (below): the facade's events for the host's own seat;
 * ``advert.Advert``: the mDNS advert (open seats, in game);
+* ``talk.HostTalk``: table talk, checked and relayed beside the log (never in it);
 * ``deal_watch.DealWatch``: a deal waiting for a player's client (a shuffle, a deal
   message, a player gone whose cards only its client can open) goes on without it at
   the deadline (a shuffle skipped; under the mental deal, the deal restarted without it,
@@ -69,6 +70,7 @@ from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
 from net.sessions.roster import Roster
 from net.sessions.takeback import Takeback
+from net.sessions.talk import TALK_MESSAGES, HostTalk, speakers
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import reports, takeover
@@ -238,6 +240,13 @@ class HostCore:
                                     self.takeback, emit=self.emit, apply=self.apply,
                                     is_open=lambda: self.is_open)
         self.ending = Ending(lambda: self.authority, self.outbox, self.arrivals.joined_message)
+        self.talk = HostTalk(self.identity, self._talking_table,
+                             speakers(lambda: self.authority.seats, lambda: self.key,
+                                      lambda: self.identity.name),
+                             people=lambda: [info.key for info in self.authority.seats.values()
+                                             if info.kind == "human"],
+                             links=lambda: self.outbox.links.values(), emit=self.emit,
+                             timeout=self.timings.timeout)
         # invitations from other houses, their ways back
         self.houses = HostHouses(self.identity, self.files.dir, listen=self.listen,
                                  authority=lambda: self.authority,
@@ -398,6 +407,10 @@ class HostCore:
         await self.stop()
         return True
 
+    def _talking_table(self) -> str | None:
+        """The table talk is bound to (None before it has opened, or once it has ended)."""
+        return self._authority.table if self._authority is not None and self.is_open else None
+
     def _taken_back(self, grace: float) -> None:
         """The entries the disk lost are back (``takeback``): the peers still away get what
         is left of the restart ``grace``, and the table goes on."""
@@ -481,6 +494,8 @@ class HostCore:
             self.arrivals.join(fp, conn.peer_key, conn.peer_name, link, first)
             if self.roster.joined(fp, link, first):
                 self.settled()  # (a player who may be handed the table)
+            if self.outbox.holds(fp, link):
+                self.talk.welcome(link)  # the host's mutes in force
         reason = await link.run()
         self.arrivals.ended(fp, link, reason)
 
@@ -517,6 +532,9 @@ class HostCore:
             return
         if msg["type"] == reports.REPORT:
             self.view.reported(msg)
+            return
+        if msg["type"] in TALK_MESSAGES:  # table talk: beside the log, never in it
+            self.talk.heard(link.conn.peer_key, link, msg)
             return
         if self.takeback.active:
             self.takeback.message(fp, link, msg)

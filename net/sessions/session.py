@@ -220,6 +220,15 @@ class HostedSession(_NetworkSession):
         """What a bot would do in your seat: a "hint" event (computed on this thread)."""
         self._do(self.core.view.hint)
 
+    def say(self, text: str) -> None:
+        self._do(self.core.talk.say, str(text))
+
+    def react(self, reaction: str) -> None:
+        self._do(self.core.talk.react, str(reaction))
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        self._do(self.core.talk.mute, str(fingerprint), bool(on))
+
     def crash(self) -> None:
         """Stop without a word, as a crash would (tests: a host restarted from its log)."""
         self.on_event = lambda event: None
@@ -331,16 +340,13 @@ class GuestSession(_NetworkSession):
         (read on the session's loop, where a takeover happens)."""
         return self.core.succession.host or self.core
 
-    def _as_host(self, command: str, *args, quiet: bool = False) -> None:
-        """A host's command (``command``: a HostCore method, or one of a part of it,
-        "part.method"): to the table we carried on; else "only the host" (``quiet``:
-        nothing, the host does it)."""
-        part, _, method = command.rpartition(".")
-
+    def _as_host(self, command: Callable[[HostCore], object], *, quiet: bool = False) -> None:
+        """A host's command, run on the table we carried on; else "only the host"
+        (``quiet``: nothing, the host does it)."""
         def run():
             host = self.core.succession.host
             if host is not None:
-                getattr(getattr(host, part) if part else host, method)(*args)
+                command(host)
             elif not quiet:
                 self._emit(error_event("only the host can do that"))
         self._do(run)
@@ -349,41 +355,53 @@ class GuestSession(_NetworkSession):
         """Seats are given by the host in this version."""
 
     def set_seat(self, seat, kind, level=None, player=None) -> None:
-        self._as_host("set_seat", seat, kind, level, player)
+        self._as_host(lambda host: host.set_seat(seat, kind, level, player))
 
     def start_game(self) -> None:
-        self._as_host("start_game")
+        self._as_host(lambda host: host.start_game())
 
     def act(self, action: dict) -> None:
         action = dict(action)
         self._do(lambda: self._seat().act(action))
 
     def set_table_option(self, name: str, value: bool) -> None:
-        self._as_host("set_option", name, bool(value))
+        self._as_host(lambda host: host.set_option(name, bool(value)))
 
     def next_hand(self) -> None:
         """The host deals the next hand (we do, once we carry the table on)."""
-        self._as_host("next_hand", quiet=True)
+        self._as_host(lambda host: host.next_hand(), quiet=True)
 
     def rematch(self) -> None:
-        self._as_host("start_game")
+        self._as_host(lambda host: host.start_game())
 
     def stand_in(self, seat: int, bot: bool) -> None:
-        self._as_host("stand_in", seat, bool(bot))
+        self._as_host(lambda host: host.stand_in(seat, bool(bot)))
 
     def keep_waiting(self, seat: int) -> None:
-        self._as_host("deal_watch.keep_waiting", seat)
+        self._as_host(lambda host: host.deal_watch.keep_waiting(seat))
 
     def deal_again_without(self, seat: int) -> None:
-        self._as_host("deal_watch.deal_again_without", seat)
+        self._as_host(lambda host: host.deal_watch.deal_again_without(seat))
 
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""
-        self._as_host("arrivals.turn_away", fingerprint)
+        self._as_host(lambda host: host.arrivals.turn_away(fingerprint))
 
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""
         self._do(lambda: self._seat().hint())
+
+    def say(self, text: str) -> None:
+        text = str(text)
+        self._do(lambda: self._seat().talk.say(text))
+
+    def react(self, reaction: str) -> None:
+        reaction = str(reaction)
+        self._do(lambda: self._seat().talk.react(reaction))
+
+    def mute(self, fingerprint: str, on: bool = True) -> None:
+        fingerprint, on = str(fingerprint), bool(on)
+        self._as_host(lambda host: host.talk.mute(fingerprint, on))
 
     def close(self) -> None:
         self.on_event = lambda event: None

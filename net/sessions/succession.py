@@ -110,9 +110,10 @@ class NoSuccession:
     """A guest made without ``takeover``: it neither carries a table on nor follows."""
 
     port = None
-    host = None
+    host: HostCore | None = None
     following = None
     pending = False
+    roster: dict[int, tuple[str, int]] = {}  # (never written: no standby hears a roster)
 
     async def start(self) -> None:
         pass

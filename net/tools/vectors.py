@@ -18,6 +18,8 @@ into docs/vectors/, the private deal's worked example in docs/protocol.md):
 * ``sent-and-report.json``: an entry message the host sent a seat, with its signature
   over what it sent (``sent``): the body, the bytes signed; and that player's signed
   report of it (a false drop of its own seat);
+* ``talk.json``: table talk: a message, a reaction and the host's mute, each signed by
+  its speaker (``net.trust.talk``), with the bytes signed;
 * ``mental-*.json``: the private (mental-poker) deal's (``net.tools.mental_vectors``).
 
 In the JSON files bytes are written ``{"hex": "…"}``; everything else is as on the wire.
@@ -37,11 +39,13 @@ from engine import canonical, make_game
 
 from net.trust import reports, sent
 from net.trust.deals.seeded import fairdeal
+from net.trust import talk
 from net.trust.entries import DropBody, SeatBody, TableBody
 from net.wire import messages as m
 from net.trust.alerts import HOST, IntegrityAlert, from_json_value, to_json_value
 from net.trust.log import Chain
 from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret  # noqa: F401 (re-exported)
+from net.wire.identity import Identity
 from net.trust.signing import (ACTION_DOMAIN, ENTRY_DOMAIN, HIDDEN_DOMAIN, REPORT_DOMAIN, SENT_DOMAIN,
                                read_action, sign_action, signed_bytes)
 
@@ -214,13 +218,32 @@ def public_view_vectors() -> dict:
             "state_hash": state.state_hash(), "private_view": {"seat": 1, "view": state.view(1)}}
 
 
+def talk_vectors() -> dict:
+    """A player's message (with markup, shown as typed), its reaction, and the host's mute."""
+    host, player = identity("host"), identity("player 1")
+    said: list[tuple[Identity, int, dict]] = [
+        (player, 1_700_000_000_000, {"say": "Well played, <b>Gran</b>! \U0001F44D"}),
+        (player, 1_700_000_000_001, {"react": "well-played"}),
+        (host, 1_700_000_000_500, {"mute": (player.public_key, True)})]
+    messages = []
+    for who, n, what in said:
+        envelope = talk.sign_talk(who, TABLE, n, **what)
+        messages.append({"speaker": who.name, "body": envelope["body"],
+                         "signed_bytes": signed_bytes(talk.TALK_DOMAIN, envelope["body"]),
+                         "sig": envelope["sig"], "message": talk.talk_message(envelope)})
+    return {"format": FORMAT, "what": "table talk: signed messages beside the log",
+            "host": _party("host"), "player": _party("player 1"), "domain": talk.TALK_DOMAIN,
+            "table": TABLE, "messages": messages}
+
+
 def build() -> dict[str, dict]:
     """Every vector file's contents (plain values, bytes as bytes)."""
     from net.tools import mental_vectors  # it builds on this module's keys and secrets
     return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
             "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
             "public-view.json": public_view_vectors(),
-            "sent-and-report.json": sent_and_report_vectors(), **mental_vectors.build()}
+            "sent-and-report.json": sent_and_report_vectors(), "talk.json": talk_vectors(),
+            **mental_vectors.build()}
 
 
 def dumps(vectors: dict) -> str:

@@ -86,6 +86,11 @@ WIRE.message("handover", signed=dict, address=str, port=int)
 #: peer -> host: this player stopped at an alert and says why, with its signed evidence
 #: (``trust.reports``; the host's person is told; no answer).
 WIRE.message("report", signed=dict)
+#: either way: table talk — a person's signed message, reaction, or the host's mute
+#: (``net.trust.talk`` checks the envelope all the way down); the host relays what it takes.
+WIRE.message("talk", signed=dict)
+#: host -> peer: your talk message was not relayed, and why (``refuses``: its signature).
+WIRE.message("talk_refused", {"refuses": bytes}, reason=str)
 
 
 @dataclass(frozen=True)

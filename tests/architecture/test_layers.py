@@ -217,7 +217,17 @@ def test_a_deals_host_side_never_imports_a_peers_room():
     """``deals/host.py`` and each deal's ``host.py`` are the host's side of a hand's deal."""
     host_side = sorted((ROOT / "net" / "trust" / "deals").rglob("host.py"))
     assert len(host_side) >= 3
-    assert imports_of(host_side, ("net.trust.peer",)) == []
+    assert imports_of(host_side, ("net.trust.peer", "net.trust.replay")) == []
+
+
+def test_the_replay_sits_below_the_replica_and_the_deals():
+    """A hand's replay (``replay/``) is what the replica (``peer/``) and each deal's peer
+    half check with: it imports neither, and the deals never import the replica — the two
+    once imported each other."""
+    assert sources("net/trust/replay")
+    assert imports_of(sources("net/trust/replay"),
+                      ("net.trust.peer", "net.trust.deals", "net.trust.host")) == []
+    assert imports_of(sources("net/trust/deals"), ("net.trust.peer",)) == []
 
 
 # -- net/'s own floors -------------------------------------------------------------------

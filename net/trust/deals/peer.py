@@ -36,10 +36,10 @@ from engine import IllegalAction
 
 from net.trust.alerts import HOST, Violation
 from net.trust.deals.rounds import Round
-from net.trust.peer.privacy import check_private
+from net.trust.replay.privacy import check_private
 
 if TYPE_CHECKING:
-    from net.trust.peer.shadow import CheckedHand
+    from net.trust.replay.shadow import CheckedHand
     from net.wire.identity import Identity
 
 

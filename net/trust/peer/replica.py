@@ -51,7 +51,7 @@ from net.trust.entries import (DropBody, EntryBody, EntryError, HandBody, Option
                                StartBody, TableBody, TakeoverBody)
 from net.trust.peer import testimony
 from net.trust.peer.deliveries import Deliveries
-from net.trust.peer.live import shown_hand
+from net.trust.replay.live import shown_hand
 from net.trust.reports import Report
 from net.trust.log import Chain, HeldLog
 from net.trust.signing import read_action, sign_action

@@ -29,7 +29,7 @@ from engine import canonical
 from net.trust import sent as sent_
 from net.trust.alerts import HOST, IntegrityAlert
 from net.trust.entries import DropBody, EntryError
-from net.trust.peer.privacy import SECRET_KEYS, is_my_secret, own_cards
+from net.trust.replay.privacy import SECRET_KEYS, is_my_secret, own_cards
 from net.trust.reports import Report
 from net.trust.takeover import signer_of
 from net.trust.values import Entry, SignedEntry, card_names

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from net.tools import walk_card
 
+#: How far one card travels today (Rook, private deal: 56 files, 143 distinct arrows on
+#: 2026-12-06), with a little room. A change that makes a card cross more files raises these
+#: on purpose, in its own commit that says why — the walk must not grow unnoticed.
+MAX_FILES, MAX_ARROWS = 60, 150
+
 
 def test_a_guests_card_is_traced_through_the_host_and_every_peers_check():
     result = walk_card.walk("rook")
@@ -29,6 +34,14 @@ def test_a_guests_card_is_traced_through_the_host_and_every_peers_check():
     assert result.calls() == sum(arrows.values())
     assert all(a in result.files() and b in result.files() and a != b for a, b in arrows)
     assert all(not f.startswith("net/tools/") for f in result.files())
+
+
+def test_the_walk_stays_within_its_ceiling():
+    result = walk_card.walk("rook")
+    files, arrows = len(result.files()), len(result.arrows())
+    assert files <= MAX_FILES and arrows <= MAX_ARROWS, (
+        f"a card now crosses {files} files by {arrows} arrows (ceiling {MAX_FILES}/{MAX_ARROWS}): "
+        "simplify, or raise the ceiling on purpose and say why")
 
 
 def test_the_report_groups_the_files_by_room():

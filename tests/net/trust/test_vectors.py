@@ -16,7 +16,7 @@ from net.trust.signing import hidden_digest
 from net.trust.values import SignedEntry
 
 FILES = ["canonical.json", "signed-entry.json", "commitment.json", "seed-and-deal.json",
-         "public-view.json", "sent-and-report.json"]
+         "public-view.json", "sent-and-report.json", "talk.json"]
 
 
 def load(name):
@@ -118,3 +118,25 @@ def test_what_the_host_sent_a_seat_and_the_players_report_of_it():
     assert canonical.encode([report["domain"], report["body"]]) == report["signed_bytes"]
     assert verify(player.public_key, report["sig"], report["signed_bytes"])
     assert report["body"]["sent"]["message"] == message and report["body"]["seat"] == 1
+
+
+def test_table_talk_signed_by_its_speakers():
+    """Each talk message's signed bytes are ``canonical([domain, body])``, signed by its
+    speaker's key; a client's checks take all three, in order (the mute only from the host)."""
+    from net.trust import talk
+    v = load("talk.json")
+    host, player = _party(v["host"]), _party(v["player"])
+    keys = {"host": host, "player 1": player}
+    for item in v["messages"]:
+        speaker = keys[item["speaker"]]
+        assert item["body"]["key"] == speaker.public_key and item["body"]["table"] == v["table"]
+        assert canonical.encode([v["domain"], item["body"]]) == item["signed_bytes"]
+        assert verify(speaker.public_key, item["sig"], item["signed_bytes"])
+        assert speaker.sign(item["signed_bytes"]) == item["sig"]
+        assert item["message"] == {"type": "talk", "signed": {"body": item["body"], "sig": item["sig"]}}
+    seated = {player.public_key: talk.Speaker(player.public_key, "Ann", 1),
+              host.public_key: talk.Speaker(host.public_key, "Host", 0)}
+    desk = talk.TalkDesk(lambda: v["table"], lambda: host.public_key, seated.get, relays=False)
+    checked = [desk.check(item["message"]["signed"], now=float(i)) for i, item in enumerate(v["messages"])]
+    assert [c.kind for c in checked] == ["say", "react", "mute"], checked
+    assert desk.muted(player.public_key)

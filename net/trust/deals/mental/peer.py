@@ -71,7 +71,7 @@ from net.trust.entries import (ActionEntryBody, EntryBody, HandEndBody, MentalBo
                                MentalDealtBody, MentalRestartBody, RevealBody)
 from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Binding, logged_move
-from net.trust.peer.shadow import CheckedHand, Shadow, Step
+from net.trust.replay.shadow import CheckedHand, Shadow, Step
 from net.wire import messages as m
 
 HAND_END, REVEAL = "hand_end", "reveal"

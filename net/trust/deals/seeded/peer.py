@@ -20,9 +20,9 @@ from net.trust.deals.seeded.deadline import ShuffleWatch
 from net.trust.deals.seeded.reveal import verified, verify_hand
 from net.trust.entries import (ActionEntryBody, CommitBody, ContributionBody, DealBody, EntryBody,
                                HandEndBody, RevealBody, SkipBody)
-from net.trust.peer.live import compare, hand_sent, logged_action
+from net.trust.replay.live import compare, hand_sent, logged_action
 from net.trust.moves import Binding, logged_move
-from net.trust.peer.shadow import CheckedHand, Shadow, Step
+from net.trust.replay.shadow import CheckedHand, Shadow, Step
 from net.trust.signing import CONTRIBUTION_DOMAIN, opens, seal
 from net.wire import messages as m
 

@@ -21,7 +21,7 @@ from net.trust.deals.seeded import fairdeal
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.entries import RevealBody
 from net.trust.log import result_dict
-from net.trust.peer.shadow import CheckedHand, Step
+from net.trust.replay.shadow import CheckedHand, Step
 from net.trust.signing import hidden_digest
 
 

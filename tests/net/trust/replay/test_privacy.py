@@ -5,7 +5,7 @@ import pytest
 from net.trust.alerts import HOST, Violation
 from net.trust.entries import OptionBody
 from net.trust.log import Chain
-from net.trust.peer.privacy import check_private, only_own, own_cards
+from net.trust.replay.privacy import check_private, only_own, own_cards
 from net.trust.values import card_names
 from net.trust.values import EntryMessage
 from net.wire import messages as m

@@ -18,7 +18,7 @@ from engine import RecordError
 from net.trust.alerts import HOST, Violation
 from net.trust.entries import ActionEntryBody
 from net.trust.values import card_names
-from net.trust.peer.shadow import Shadow
+from net.trust.replay.shadow import Shadow
 from net.trust.values import Entry, EntryMessage
 
 SECRET_KEYS = ("bury", "discard")

@@ -6,10 +6,10 @@ import pytest
 from engine import canonical, make_game
 from engine.cards import cards_of
 from net.trust.alerts import HOST, PLAYER, Violation
-from net.trust.peer.live import CORE, check_hand, compare, hand_sent, logged_action
+from net.trust.replay.live import CORE, check_hand, compare, hand_sent, logged_action
 from net.trust.values import Entry, SignedEntry
 from net.trust.moves import ActionBody
-from net.trust.peer.shadow import Shadow
+from net.trust.replay.shadow import Shadow
 from net.trust.values import EntryMessage
 from net.wire import messages as m
 from tests.net.trust_table import Table, identity

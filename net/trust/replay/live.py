@@ -22,7 +22,7 @@ from engine.partial import seen_in
 
 from net.trust.alerts import HOST, PLAYER, Violation
 from net.trust.moves import ActionBody
-from net.trust.peer.shadow import Shadow
+from net.trust.replay.shadow import Shadow
 from net.trust.values import Entry, EntryMessage
 
 # Public-view fields that follow from the public actions alone: any difference there is
