@@ -276,9 +276,9 @@ class GuestView:
         seq, log = self._caught_restart, self.replica.log
         if seq is not None and (caught_up or live or self._caught_up()):
             self._caught_restart = None
-            body = log[seq].content if seq < len(log) and log[seq].seq == seq else None
-            if isinstance(body, MentalRestartBody) and self._in_force(seq):
-                self._tell_restart(seq, body, was_names, live=False)
+            restart = log[seq].content if seq < len(log) and log[seq].seq == seq else None
+            if isinstance(restart, MentalRestartBody) and self._in_force(seq):
+                self._tell_restart(seq, restart, was_names, live=False)
 
     def _tell_restart(self, seq: int, body: MentalRestartBody, was_names: dict[int, str],
                       live: bool) -> None:

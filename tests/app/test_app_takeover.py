@@ -133,27 +133,36 @@ import pytest  # noqa: E402
 
 
 @pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
-def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_path, monkeypatch,
-                                                          closing, mental):
-    """Issue 20, item 2: closing the window while hosting a hand in progress offers to hand
-    the table to a player whose computer can carry it on. Chosen: the window closes, that
-    player's client hosts the table at once, the other follows, and the game goes on."""
-    from net_kit import QUICK, LoopbackNetwork, Recorder
-    from PySide6.QtCore import Qt
+def hosting_rook(qtbot, window, tmp_path, monkeypatch, mental: bool):
+    """The window hosts Rook on a loopback network: its session, and the ``takeover``
+    options of a guest that can carry the table on."""
+    from net_kit import LoopbackNetwork
 
-    from net.sessions.session import GuestSession
-    from net.trust import takeover
-    from tests.app.test_app_mistakes import button, confirm_box
     from tests.app.test_app_network import ROOK
-    from tests.net.trust_table import identity
 
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: {**ROOK, "private_deal": mental})
     window.host_table()
     host = window.session
     qt_until(qtbot, lambda: host.core.server is not None)
-    carry_on = {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
-                                                 "stand_in_after": 0.05, "bot_delay": 0.01}}
+    return host, {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
+                                                   "stand_in_after": 0.05, "bot_delay": 0.01}}
+
+
+def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_path, monkeypatch,
+                                                          closing, mental):
+    """Issue 20, item 2: closing the window while hosting a hand in progress offers to hand
+    the table to a player whose computer can carry it on. Chosen: the window closes, that
+    player's client hosts the table at once, the other follows, and the game goes on."""
+    from net_kit import QUICK, Recorder
+    from PySide6.QtCore import Qt
+
+    from net.sessions.session import GuestSession
+    from net.trust import takeover
+    from tests.app.test_app_mistakes import button, confirm_box
+    from tests.net.trust_table import identity
+
+    host, carry_on = hosting_rook(qtbot, window, tmp_path, monkeypatch, mental)
     guests = {}
     for name in ("Dad", "Maya"):
         guests[name] = Recorder()
@@ -205,24 +214,17 @@ def test_the_host_is_offered_only_players_who_can_carry_the_table_on(qtbot, wind
     everyone is at Sam's table, the hand being dealt again there."""
     import time
 
-    from net_kit import QUICK, LoopbackNetwork, Recorder
+    from net_kit import QUICK, Recorder
     from PySide6.QtCore import Qt
 
     from net.sessions.session import GuestSession
     from net.trust import takeover
     from net.trust.deals.mental import log as ml
     from tests.app.test_app_mistakes import button, confirm_box
-    from tests.app.test_app_network import ROOK
     from tests.net.sessions.test_outlives import HANDED_WITHIN
     from tests.net.trust_table import identity
 
-    window.network = LoopbackNetwork(tmp_path)
-    monkeypatch.setattr(window, "ask_game", lambda local: {**ROOK, "private_deal": mental})
-    window.host_table()
-    host = window.session
-    qt_until(qtbot, lambda: host.core.server is not None)
-    carry_on = {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
-                                                 "stand_in_after": 0.05, "bot_delay": 0.01}}
+    host, carry_on = hosting_rook(qtbot, window, tmp_path, monkeypatch, mental)
     guests, sessions = {}, {}
     for name, takes in (("Maya", carry_on), ("Dad", {}), ("Sam", carry_on)):
         guests[name] = Recorder()
