@@ -132,7 +132,6 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
 import pytest  # noqa: E402
 
 
-@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
 def hosting_rook(qtbot, window, tmp_path, monkeypatch, mental: bool):
     """The window hosts Rook on a loopback network: its session, and the ``takeover``
     options of a guest that can carry the table on."""
@@ -149,6 +148,7 @@ def hosting_rook(qtbot, window, tmp_path, monkeypatch, mental: bool):
                                                    "stand_in_after": 0.05, "bot_delay": 0.01}}
 
 
+@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
 def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_path, monkeypatch,
                                                           closing, mental):
     """Issue 20, item 2: closing the window while hosting a hand in progress offers to hand
