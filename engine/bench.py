@@ -23,11 +23,14 @@ what to compare between machines, not the hands per second.
 
     python -m engine.bench [--seconds S] [--json] [--all] [--chance outcomes|legal]
     python -m engine.bench --profile TITLE [--seconds S]
+    python -m engine.bench --clones [--seconds S] [--json] [--all]
 
 ``--seconds`` is per contender; ``--json`` prints {"rook": {"hands_per_s": …,
 "vs_spades": …}, …, "openspiel-spades": {…}}; ``--all`` measures every ruleset and mode;
-``--profile`` prints cProfile's hot spots for one title. This is a command-line tool, so
-unlike the rest of the engine it reads the clock.
+``--profile`` prints cProfile's hot spots for one title; ``--clones`` measures
+``State.clone()`` instead (what a bot's search pays for each world it imagines), in
+clones per second over every position of a few random hands. This is a command-line
+tool, so unlike the rest of the engine it reads the clock.
 """
 
 from __future__ import annotations
@@ -174,6 +177,70 @@ def profile(title: str, seconds: float, top: int = 15) -> str:
     return out.getvalue()
 
 
+CLONE_HANDS = 8  # random hands whose every position is cloned by --clones
+
+
+def positions(game: Game, hands: int = CLONE_HANDS) -> list[State]:
+    """Every position of ``hands`` random hands (from the bench's seeds), each a
+    clone kept as it was when that position was reached."""
+    rng = random.Random(f"parlour-bench:positions:{game.id}".encode())
+    kept: list[State] = []
+    for n in range(hands):
+        state = game.deal(derive_seed(BENCH_SEED, "positions", n), n % game.num_players)
+        while state.to_act():
+            kept.append(state.clone())
+            seat = state.to_act()[0]
+            if state.phase in state.SAMPLED_PHASES:
+                action = state.sample_action(seat, rng)
+                assert action is not None  # a sampled phase, asked of the seat to act
+            else:
+                action = rng.choice(state.legal_actions(seat))
+            state.apply(action)
+    return kept
+
+
+def clone_contender(label: str, kept: list) -> tuple[Contender, int]:
+    """One "hand" is one clone of each of the ``kept`` positions, in turn; and their count."""
+    def clone_all():
+        for state in kept:
+            state.clone()
+    return Contender(label, clone_all), len(kept)
+
+
+def spades_positions(hands: int = CLONE_HANDS) -> list | None:
+    """Every position of a few random games of OpenSpiel's spades (None without it)."""
+    try:
+        pyspiel = importlib.import_module("pyspiel")  # by name: see spades_contender
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    choice = random.Random(b"parlour-bench:spades-positions").choice
+    kept = []
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            kept.append(state.clone())
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(choice(state.legal_actions()))
+    return kept
+
+
+def clone_rates(chosen, seconds: float) -> dict[str, dict]:
+    """Clones per second of each chosen variant's State, and of OpenSpiel's spades
+    state where it is installed (interleaved like ``measure``)."""
+    made = [clone_contender(label, positions(make_game(title, ruleset, mode)))
+            for label, title, ruleset, mode in chosen]
+    spades = spades_positions()
+    if spades is not None:
+        made.append(clone_contender(SPADES, spades))
+    rounds = measure([contender for contender, _ in made], seconds)
+    return {contender.label: {"clones_per_s": round(rounds[contender.label]["hands_per_s"] * each),
+                              "clones": rounds[contender.label]["hands"] * each}
+            for contender, each in made}
+
+
 def report(results: dict[str, dict]) -> str:
     lines = []
     for label, figures in results.items():
@@ -189,6 +256,14 @@ def main(argv: list[str] | None = None) -> int:
         print(profile(args.profile, args.seconds))
         return 0
     chosen = every_variant() if args.all else headline_variants()
+    if args.clones:
+        clones = clone_rates(chosen, args.seconds)
+        if args.json:
+            print(json.dumps({label: {"clones_per_s": f["clones_per_s"]} for label, f in clones.items()}))
+        else:
+            print("\n".join(f"{label:32} {f['clones_per_s']:>10} clones/s ({f['clones']} clones)"
+                            for label, f in clones.items()))
+        return 0
     contenders = [engine_contender(label, make_game(title, ruleset, mode))
                   for label, title, ruleset, mode in chosen]
     spades = spades_contender(args.chance)
@@ -214,6 +289,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--chance", choices=("outcomes", "legal"), default="outcomes",
                         help="how OpenSpiel's chance nodes are sampled (default: chance_outcomes)")
     parser.add_argument("--profile", choices=registry.TITLES, help="profile one title's hands")
+    parser.add_argument("--clones", action="store_true",
+                        help="measure State.clone() (a bot search's cost per world) instead")
     return parser
 
 

@@ -110,6 +110,9 @@ def _timings(args) -> Timings:
         changes["interval"] = args.heartbeat
     if args.timeout is not None:
         changes["timeout"] = args.timeout
+    if args.deadline is not None:
+        changes["contribution"] = args.deadline
+        changes["drop_wait"] = max(args.deadline, base.drop_wait)
     if getattr(args, "takeover_grace", None) is not None:
         changes["takeover_reset"] = changes["takeover_silent"] = args.takeover_grace
     return Timings(**{**base.__dict__, **changes})
@@ -258,6 +261,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="short heartbeat timings (tests)")
     p.add_argument("--heartbeat", type=float, help="heartbeat interval, seconds")
     p.add_argument("--timeout", type=float, help="silence before a link counts as dropped")
+    p.add_argument("--deadline", type=float,
+                   help="seconds the deal waits for a client's part of it (and at least as "
+                        "long for a player gone); tests, beside --quick")
     p.add_argument("--verbose", action="store_true", help="print every state event too")
     p.add_argument("--mailbox", help="across houses: the mailbox server (ws://HOST:PORT/v1)")
     p.add_argument("--relay", help="across houses: the transit relay (tcp:HOST:PORT)")

@@ -37,7 +37,12 @@ from __future__ import annotations
 #: and a player whose client stops at an alert sends the others its signed "report".
 #: 11: table talk: "talk" (a person's signed message, reaction or the host's mute, relayed
 #: by the host beside the log, never in it) and "talk_refused" (net.trust.talk).
-PROTOCOL_VERSION = 11
+#: 12: the table entry says the protocol that opened the table ("version"), so that a
+#: player catching up reads an old ruling (a "mental-restart" for "cheat") only in a log
+#: that may be that old; a forfeit ends the hand where the log has reached, every logged
+#: move counted on public knowledge; the host refuses a deal message that does not fit
+#: the deal, and checks each share batch as it is logged once the cards are dealt.
+PROTOCOL_VERSION = 12
 
 # -- identity -------------------------------------------------------------------------
 

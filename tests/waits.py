@@ -5,7 +5,9 @@
 * ``qt_until`` — in a pytest-qt test: Qt's event loop runs meanwhile (``qtbot.waitUntil``).
 
 Each fails the test with an ``AssertionError`` saying what it waited for; none sleeps a
-fixed time to let something happen.
+fixed time to let something happen. The ceilings are generous (a minute): they cost
+nothing when the condition comes, and on a machine loaded by other work (load 15, or CI
+beside a CPU hog) a table's deal can take many times its quiet seconds.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
+CEILING = 60.0  # seconds: how long a wait lasts at most unless its caller says otherwise
 
 
 def _message(what: str | Callable[[], str] | None, predicate) -> str:
@@ -23,7 +26,7 @@ def _message(what: str | Callable[[], str] | None, predicate) -> str:
     return f"timed out waiting for {said or predicate}"
 
 
-async def until(predicate: Callable[[], T], timeout: float = 20.0,
+async def until(predicate: Callable[[], T], timeout: float = CEILING,
                 what: str | Callable[[], str] | None = None, interval: float = 0.01) -> T:
     """``predicate()``'s first true value, polled every ``interval`` seconds; an
     AssertionError after ``timeout`` seconds (``what``: what was awaited, for the message;
@@ -36,7 +39,7 @@ async def until(predicate: Callable[[], T], timeout: float = 20.0,
     return value
 
 
-def blocking_until(predicate: Callable[[], T], timeout: float = 30.0,
+def blocking_until(predicate: Callable[[], T], timeout: float = CEILING,
                    what: str | Callable[[], str] | None = None, interval: float = 0.02) -> T:
     """``until`` for code with no event loop of its own (it sleeps between polls)."""
     deadline = time.monotonic() + timeout

@@ -585,7 +585,7 @@ class GuestCore:
         was_seat = self.replica.seat
         was_names = {s: i.name for s, i in self.replica.seats.items()}
         was_behind = not self.caught_up
-        out = self.replica.receive(msg)
+        out = self.replica.receive(msg, arrived=self._linked.arrived)
         written = []
         for reply in out.sends:
             if self._linked.send(reply):

@@ -108,12 +108,31 @@ def parse(kind_name: str, body: Mapping) -> EntryBody:
 @kind("table")
 @dataclass(frozen=True)
 class TableBody(EntryBody):
-    """Seq 0: the protocol, the host's key, the rules in force (``Game.key()``), the name."""
+    """Seq 0: the protocol, the host's key, the rules in force (``Game.key()``), the name;
+    ``version``: the Parlour protocol (``PROTOCOL_VERSION``) of the host that opened the
+    table — absent from a table opened before protocol 12, which a reader cannot date
+    (``opened_before``)."""
 
     protocol: str
     host_key: bytes
     game: dict
     name: str = ""
+    version: int | None = omitted()
+
+    #: The first protocol whose table entry says its version: a table entry that says
+    #: an older one is a lie (its host could read its log by rulings long gone).
+    FIRST_VERSIONED: ClassVar[int] = 12
+
+    def problem(self) -> str | None:
+        if self.version is not None and self.version < self.FIRST_VERSIONED:
+            return f"a table entry says protocol {self.version}, older than any that says one"
+        return None
+
+    def opened_before(self, version: int) -> bool:
+        """Whether the table may have been opened by a host older than protocol
+        ``version``: what an old ruling written in its log is read by (a table that does
+        not say its protocol may be that old)."""
+        return self.version is None or self.version < version
 
 
 @kind("seat")

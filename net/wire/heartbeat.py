@@ -14,7 +14,11 @@ so tests drive them with made-up times), and one asyncio wrapper that uses them:
 * ``Link``: an authenticated ``transport.Connection`` with an outgoing queue (so the
   protocol code never awaits a slow socket), a reader, and a ticker that sends "hb"
   frames and closes the link when the other side has gone quiet. ``run`` returns why
-  the link ended.
+  the link ended. ``arrived``: the earliest moment the message being handled could have
+  come in — the last time the link looked and found nothing waiting to be read before
+  it — by which a peer times the host's deadlines (``trust.deals``): a peer starved of
+  CPU reads a backlog in one go, and the time it read an entry says nothing of when
+  the host sent it.
 
 The "hb" frame is ``{"type": "hb", "seq": n}``: from a peer, the last entry it has
 verified (its acknowledgement); from the host, the last entry of its log it has sent
@@ -240,6 +244,15 @@ class Link:
         self.on_hb = on_hb or (lambda seq, head: None)
         self.clock = clock
         self.heartbeat = Heartbeat(timings, clock())
+        # When this side last looked and found nothing from the other waiting to be read
+        # (``Connection.nothing_buffered``); at first, when the link was made: nothing on
+        # it came before.
+        self.quiet = self.heartbeat.last_heard
+        #: The earliest moment (on ``clock``) the message being handled could have come
+        #: in: ``quiet`` as it was when the message was read. Never later than the truth,
+        #: however long this side took to read it (a loop starved of CPU reads a backlog
+        #: in one go); earlier only by the time this side could not look.
+        self.arrived = self.quiet
         self._queue: asyncio.Queue = asyncio.Queue()
         self._done = asyncio.Event()
         self._writing = False  # the writer holds a message it has not finished sending
@@ -309,7 +322,9 @@ class Link:
     async def _reader(self) -> None:
         try:
             while not self.closed:
+                self._look()
                 msg = await self.conn.recv()
+                self.arrived = self.quiet
                 self.heartbeat.heard(self.clock())
                 if msg["type"] == HB:
                     self.on_hb(msg["seq"], msg.get("head"))
@@ -348,6 +363,7 @@ class Link:
     async def _ticker(self) -> None:
         while not self.closed:
             await asyncio.sleep(self.timings.tick)
+            self._look()
             now = self.clock()
             if self.heartbeat.dead(now):
                 self.silent = not self.closed
@@ -360,6 +376,14 @@ class Link:
                     beat["head"] = head
                 self.send(beat)
                 self.heartbeat.sent(now)  # queued: don't queue another before it goes
+
+
+    def _look(self) -> None:
+        """Note the moment if nothing from the other side waits to be read (the clock read
+        first: whatever is read later came in after it)."""
+        now = self.clock()
+        if self.conn.nothing_buffered():
+            self.quiet = now
 
 
 _CLOSE = object()

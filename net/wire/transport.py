@@ -50,10 +50,17 @@ import logging
 import os
 import socket
 import ssl
+import struct
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+try:  # the kernel's socket queue (``Connection.nothing_buffered``): Unix only
+    import fcntl
+    import termios
+except ImportError:  # pragma: no cover - Windows
+    fcntl = termios = None  # type: ignore[assignment]
 
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
@@ -167,6 +174,33 @@ class Connection:
             except (ConnectionError, ssl.SSLError) as exc:
                 raise ConnectionClosed(f"connection lost: {exc}") from None
 
+    def nothing_buffered(self) -> bool:
+        """Whether nothing the peer sent is waiting on this machine to be read: not in
+        the stream's buffer, nor the TLS layer's (held back or undecrypted), nor the
+        kernel's queue for the socket. Read the clock *before* asking: a True then means
+        that any frame read later came in after that reading (``heartbeat.Link.arrived``).
+
+        False whenever it cannot tell: a connection across houses (its socket is one end
+        of a local pair, and what waits in the wormhole before the pair is not seen
+        here), a closed one, a platform without ``FIONREAD``."""
+        # asyncio keeps the stream's buffer private (a test holds this to be True on a
+        # quiet connection, so a Python that renames it is caught there)
+        if getattr(self._reader, "_buffer", True):
+            return False
+        transport = cast(asyncio.Transport, self._writer.transport)
+        if transport is None or transport.is_closing() or not transport.is_reading():
+            return False  # (a paused TLS layer holds records back)
+        tls = transport.get_extra_info("ssl_object")
+        if tls is not None and tls.pending():
+            return False
+        undecrypted = getattr(transport, "get_read_buffer_size", None)
+        if undecrypted is not None and undecrypted():
+            return False
+        sock = transport.get_extra_info("socket")
+        if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+            return False
+        return _kernel_queue(sock.fileno()) == 0
+
     async def recv(self) -> dict:
         """The next message. ConnectionClosed at the end; ProtocolError for garbage (the
         caller usually answers that with ``reject``)."""
@@ -194,6 +228,21 @@ class Connection:
 
     async def close(self) -> None:
         await _close_writer(self._writer)
+
+
+def _kernel_queue(fd: int) -> int | None:
+    """How many bytes the kernel holds for socket ``fd``, not yet read (None: unknown)."""
+    if _FIONREAD is None:
+        return None
+    try:
+        answer = fcntl.ioctl(fd, _FIONREAD, b"\0" * _QUEUED.size)
+    except OSError:  # closed meanwhile
+        return None
+    return _QUEUED.unpack(answer)[0]
+
+
+_QUEUED = struct.Struct("i")
+_FIONREAD: int | None = getattr(termios, "FIONREAD", None) if termios is not None else None
 
 
 def this_task() -> asyncio.Task:

@@ -241,11 +241,13 @@ def test_icon_png_is_256_square():
 
 # ---------------------------------------------------------------- drawn by QtSvg
 
-@pytest.fixture(scope="module")
-def qt_app():
+@pytest.fixture
+def qt_app(qapp):
+    """pytest-qt's QApplication: a bare QGuiApplication made here was the process's
+    application for every later test, and the first QWidget a later test in the same
+    xdist worker made aborted the worker (test_selftest, in ``make check``)."""
     pytest.importorskip("PySide6.QtSvg")
-    from PySide6.QtGui import QGuiApplication
-    return QGuiApplication.instance() or QGuiApplication([])
+    return qapp
 
 
 @pytest.mark.parametrize("path", [

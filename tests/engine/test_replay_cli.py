@@ -165,3 +165,25 @@ def test_bench_compares_each_title_with_spades_in_one_interleaved_run(capsys, mo
     assert figures["a"]["hands"] == log.count("a") and figures["b"]["hands"] == log.count("b")
     switches = sum(1 for x, y in zip(log, log[1:]) if x != y)
     assert switches >= 7  # four rounds of two slices each: interleaved, not one after the other
+
+
+def test_bench_clones_measures_state_clone_for_each_title(capsys, monkeypatch):
+    from engine import bench
+
+    monkeypatch.setattr(bench, "spades_positions", lambda: None)  # OpenSpiel is optional
+    assert bench.main(["--clones", "--seconds", "0.03", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures) == {"somerset", "rook", "horseshoes"}
+    assert all(f["clones_per_s"] > 0 for f in figures.values())
+
+
+def test_bench_positions_are_every_position_of_the_hands_each_kept_apart():
+    from engine import bench
+    from engine.registry import make_game
+
+    kept = bench.positions(make_game("rook"), hands=2)
+    assert kept[0].history == [] and kept[0].phase == "bidding"
+    # each position is one action further on than the one before, within a hand
+    steps = [len(s.history) for s in kept]
+    assert steps[:3] == [0, 1, 2] and steps.count(0) == 2
+    assert all(s.to_act() for s in kept)  # every kept position is one where someone acts

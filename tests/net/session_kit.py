@@ -11,6 +11,7 @@ from net.sessions.guest_session import GuestCore
 from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
 from net.sessions.host_session import HostCore
+from net.trust.deals.mental.waits import Waits
 from net.wire.identity import Identity
 from tests.waits import until
 
@@ -23,6 +24,28 @@ QUICK = Timings.quick(timeout=5.0)
 # past it keep every guest in the deal however loaded the machine (under the mental deal
 # a guest late past the deadline is restarted out of it).
 PATIENT = Timings.quick(timeout=5.0, contribution=30.0)
+# How long a private deal waits for a party connected but silent in a test that times only
+# the gone (``only_the_gone_timed_tightly``): longer than any test.
+HEALTHY_WAIT = 600.0
+
+
+def only_the_gone_timed_tightly(monkeypatch, silent: tuple[bytes, ...] = ()) -> None:
+    """In this test, a host's private deal waits ``HEALTHY_WAIT`` for a party that is
+    connected but owes a message (the contribution deadline, ``waits.Waits``), and the
+    table's short deadline only for a party gone (its drop wait, never less than the
+    deadline) and for the clients a test means to be silent (``silent``: their keys).
+    For a test about a player late past the deadline: the table shares one loop, and on
+    a loaded machine a healthy guest's deal work can take longer than the short deadline,
+    which would restart it out too (seen at load 15 and beside ``stress-ng --cpu 2``:
+    "your client did not answer the deal in time"). The peers' checks of the restart are
+    untouched: they time the gone party's drop, or the deal's standstill."""
+    due = Waits._due
+
+    def patient_with_the_healthy(waits, party, held):
+        if held.gone or party.key in silent:
+            return due(waits, party, held)
+        return held.since + HEALTHY_WAIT
+    monkeypatch.setattr(Waits, "_due", patient_with_the_healthy)
 
 
 
@@ -49,14 +72,15 @@ class Table:
             self.add_guest(ident(f"Guest{i}"))
 
     def add_guest(self, identity: Identity, **kw) -> GuestCore:
-        """A guest of its own (``state_dir``: another's, as its app restarted uses it)."""
+        """A guest of its own (``state_dir``: another's, as its app restarted uses it;
+        ``timings``: its own, rather than the table's)."""
         i = len(self.guests)
         events = self.guest_events.setdefault(i, [])
         kw.setdefault("bot_level", "random")
         kw.setdefault("state_dir", self.tmp / f"guest{i}")
+        kw.setdefault("timings", self.timings)
         guest = GuestCore(identity, address="127.0.0.1", port=self.host.port,
-                          fingerprint=self.host.identity.fingerprint, timings=self.timings,
-                          emit=events.append, **kw)
+                          fingerprint=self.host.identity.fingerprint, emit=events.append, **kw)
         self.guests.append(guest)
         self.tasks.append(asyncio.ensure_future(guest.run()))
         return guest
@@ -106,8 +130,8 @@ def mute_client(guest, muted) -> None:
             return real(msg)
         receive = replica.receive
 
-        def quiet(message):
-            out = receive(message)
+        def quiet(message, **how):  # (how: the guest's ``arrived``)
+            out = receive(message, **how)
             out.sends = [s for s in out.sends if not muted(s)]
             return out
         replica.receive = quiet

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from net.tools import bench_discovery as lobby
-from net.cli import _host_network, parser, start_up_done
+from net.cli import _host_network, _timings, parser, start_up_done
 from tests.net.proc_kit import Peers, check_summaries
 
 
@@ -18,6 +18,17 @@ def test_the_command_line_takes_the_documented_options():
     assert (args.game, args.bots, args.hands, args.interface) == ("somerset", 1, 2, ["10.231.0.1"])
     args = parser().parse_args(["join", "--address", "127.0.0.1:4000", "--bot", "easy"])
     assert args.address == "127.0.0.1:4000" and args.bot == "easy"
+
+
+def test_the_quick_timings_take_a_patient_deadline_and_timeout():
+    """``--deadline`` (tests beside ``--quick``): the deal waits that long for a client's
+    part, and for a player gone at least as long (never less than the deadline)."""
+    quick = _timings(parser().parse_args(["host", "--game", "rook", "--quick"]))
+    patient = _timings(parser().parse_args(["host", "--game", "rook", "--quick", "--timeout", "5",
+                                                  "--deadline", "60"]))
+    assert (patient.timeout, patient.contribution, patient.drop_wait) == (5.0, 60.0, 60.0)
+    assert (patient.interval, patient.contribution_slack) == (quick.interval, quick.contribution_slack)
+    assert quick.contribution == 2.0 and quick.drop_wait == 2.0
 
 
 def test_host_and_joiners_play_a_hand_and_print_json(tmp_path):

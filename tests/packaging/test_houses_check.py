@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+# Two Twisted servers in a network namespace, then the program: 20 s beside a CPU hog,
+# 70 s at load 15, nearly all of it waiting for processes (the slow tier's kind of test).
+pytestmark = pytest.mark.slow
+
 
 def test_a_bundle_that_cannot_play_across_houses_fails_the_check(houses_check, tmp_path,
                                                                   capsys):

@@ -61,6 +61,9 @@ class PeerTable:
     log: Callable  # () -> HeldLog, every entry accepted
     scores: Callable  # () -> the running scores before this hand
     live: Callable  # () -> whether the message being read came live (not in a sync)
+    # () -> the earliest moment (``clock``) the message being read could have come in: a
+    # deadline is timed from an entry's ``arrived`` to the ``clock`` its end is read at
+    arrived: Callable
     close_hand: Callable  # (scores, winner) -> None: the hand's last entry was accepted
     name: Callable  # (Violation) -> None: a player's proven cheat, named; the table goes on
     deliveries: Callable  # () -> Deliveries: which of this client's deal messages the host had

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from engine import Game, Match, RecordError, make_game
 
-from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT
+from net.constants import CONTRIBUTION_DEADLINE, DROP_WAIT, PROTOCOL_VERSION
 from net.trust import sent
 from net.trust.entries import (DropBody, EntryBody, OptionBody, RejoinBody, SeatBody, StartBody, TableBody, TakeoverBody)
 from net.trust.host.archive import Archive
@@ -152,11 +152,12 @@ class HostAuthority:
 
     # -- the table ---------------------------------------------------------------------
     def open_table(self, table: str, settings: dict, name: str = "") -> Out:
-        """The table entry (seq 0): protocol, host key, rules in force."""
+        """The table entry (seq 0): protocol, host key, rules in force, and the Parlour
+        protocol that opened it (what its log is read by: ``TableBody.version``)."""
         game = make_game(settings["game"], settings.get("ruleset"), settings.get("mode"),
                          settings.get("options"))
         self.chain = Chain(table)
-        body = TableBody(m.PROTOCOL, self.key, game.key(), name)
+        body = TableBody(m.PROTOCOL, self.key, game.key(), name, PROTOCOL_VERSION)
         return self._run(lambda out: self._append(out, body))
 
     def seat(self, seat: int, kind: str, key: bytes | None = None, name: str = "",

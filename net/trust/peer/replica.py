@@ -123,13 +123,14 @@ class PeerReplica:
         self.standing: dict | None = None  # this player's signed standing in a takeover
         self.deliveries = Deliveries()  # which of our deal messages the host had (the session's)
         self._live = False  # the message being read is a live entry, not a catch-up sync
+        self._arrived = 0.0  # the earliest moment (``clock``) the message being read came in
         self._named: list[Violation] = []  # players' cheats named by the entry being applied
         self._table = PeerTable(identity, table, lambda n: self.rng(n), lambda: self.clock(),
                                 deadline, slack, lambda: self.game,
                                 lambda: self.seats, lambda: self.seat, lambda: self.host_key,
                                 lambda: self.host_seat, lambda: self.log, lambda: self.scores,
-                                lambda: self._live, self._close_hand, self._named.append,
-                                lambda: self.deliveries)
+                                lambda: self._live, lambda: self._arrived, self._close_hand,
+                                self._named.append, lambda: self.deliveries)
         self._rebuilt: tuple | None = None  # (view, the position rebuilt from it): ``decision_state``
 
     # -- who am I ------------------------------------------------------------------------
@@ -170,7 +171,10 @@ class PeerReplica:
         return self.deal.hand
 
     # -- input ---------------------------------------------------------------------------
-    def receive(self, message) -> ReplicaOut:
+    def receive(self, message, arrived: float | None = None) -> ReplicaOut:
+        """Check and apply one message from the host. ``arrived``: the earliest moment,
+        on ``clock``, it could have come in (``heartbeat.Link.arrived``), from which
+        the deal's deadlines time it; None: when it is read here."""
         out = ReplicaOut()
         try:
             message = m.check(message, m.HOST_TO_PEER)
@@ -183,6 +187,7 @@ class PeerReplica:
             out.refuses = message.get("refuses")
             return out
         self._live = kind == m.ENTRY
+        self._arrived = self.clock() if arrived is None else arrived
         if kind == m.SYNC:
             self.deal.resynced()
             for entry_message in message["entries"]:

@@ -63,7 +63,7 @@ from net.trust import takeover
 from net.trust.deals.mental import messages as mm
 from net.trust.signing import ACTION_DOMAIN, opens
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table
+from tests.net.session_kit import Table, only_the_gone_timed_tightly
 from tests.net.sessions.test_succession import CARRY_ON
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
@@ -296,7 +296,12 @@ async def restart_case(tmp_path, private: bool, title: str, phase: str, back: st
         # cannot finish without the victim, whatever a stand-in plays for it
         deciding_then = VICTIM in (its_view(victim).get("to_act") or ())
         killed_hand = sorted(its_view(victim).get("hand") or []) if deciding_then else None
-        await until(lambda: not auth.seats[VICTIM].connected)
+        def still_there() -> str:
+            link = "closed" if victim.link is None or victim.link.closed else "open"
+            held = table.host.outbox.holds(victim.identity.fingerprint)
+            return (f"the host seeing seat {VICTIM} gone (its own link {link}, the host's "
+                    f"outbox holding it: {held}): {table.where()}")
+        await until(lambda: not auth.seats[VICTIM].connected, what=still_there)
         if back == "late" and private and phase not in ("seated", "between"):  # restarted out
             await until(lambda: restarts(table, after=killed_seq))
         elif back == "late":
@@ -416,8 +421,9 @@ def params():
 
 
 @pytest.mark.parametrize("private, title, phase, back, stand_in", params())
-def test_a_guest_app_restarted_at_a_phase_plays_on(tmp_path, private, title, phase, back,
-                                                    stand_in):
+def test_a_guest_app_restarted_at_a_phase_plays_on(tmp_path, monkeypatch, private, title, phase,
+                                                    back, stand_in):
+    only_the_gone_timed_tightly(monkeypatch)
     table, summaries, guest, first, killed_seq, back_at = asyncio.run(
         restart_case(tmp_path, private, title, phase, back, stand_in))
     assert_the_table_went_on(table, summaries, guest, first, private=private, phase=phase,
@@ -465,7 +471,8 @@ def slow_catch_up(guest, its_turn) -> None:
     guest._from_host, guest._on_host_head = receive, head
 
 
-def test_a_restarted_app_decides_nothing_on_a_past_the_table_has_left(tmp_path, deal):
+def test_a_restarted_app_decides_nothing_on_a_past_the_table_has_left(tmp_path, monkeypatch, deal):
+    only_the_gone_timed_tightly(monkeypatch)
     """Killed mid-trick, restarted at once; the log it is sent at its join arrives slowly
     (its own earlier turns in it). It must wait for the whole log before deciding: no
     move of the past sent, nothing refused, nothing said to its person."""
@@ -518,10 +525,12 @@ TAKEOVERS = [("rook", "shuffle"), ("rook", "widow"), ("somerset", "kitty")]
 
 @pytest.mark.parametrize("title, phase", TAKEOVERS, ids=[f"{t}-{p}" for t, p in TAKEOVERS])
 def test_the_host_gone_at_a_phase_the_table_is_carried_on_and_its_player_comes_back(
-        tmp_path, deal, title, phase):
+        tmp_path, monkeypatch, deal, title, phase):
     """Seats 1 and 2 may carry the table on (seat 1 does: the lowest); the host is gone
     when seat 3 reaches the phase; its player's app comes back as a guest of seat 1 and
     plays its seat again. The game is played to its end, every hand verified."""
+    only_the_gone_timed_tightly(monkeypatch)
+
     async def main():
         table = Table(tmp_path, guests=0, hands=HANDS, timings=TIMINGS,
                       host_identity=fixed_identity(0), **TITLES[title],
@@ -538,7 +547,7 @@ def test_the_host_gone_at_a_phase_the_table_is_carried_on_and_its_player_comes_b
         thinking = pause(last)  # the table waits for seat 3 until the old host is back
         heir = guests[0]
         await until(lambda: heir.succession.host is not None and heir.succession.host.is_open,
-                       timeout=10)
+                       timeout=60)
         back = GuestCore(table.host.identity, address="127.0.0.1", port=heir.succession.host.port,
                          fingerprint=heir.identity.fingerprint, timings=table.timings,
                          emit=[].append, state_dir=tmp_path / "host", bot_level="random")

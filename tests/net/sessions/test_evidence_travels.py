@@ -191,7 +191,7 @@ def test_a_restart_for_a_deal_message_the_player_sent_in_time_is_named_by_that_p
         try:
             await until(lambda: victim.alerts, timeout=30, what=lambda: f"the victim's alert ({table.where()})")
             others = [g for g in guests if g is not victim]
-            await until(lambda: all(g.reported for g in others), timeout=10, what="the others told")
+            await until(lambda: all(g.reported for g in others), timeout=60, what="the others told")
             return table, victim, others, swallowed
         finally:
             await table.close()

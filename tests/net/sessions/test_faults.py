@@ -17,7 +17,7 @@ from net.wire.heartbeat import WIRE
 from net.wire.identity import Identity
 from net.trust.store import LogStore
 from net.wire.transport import open_connection
-from tests.net.proc_kit import Peers, check_summaries
+from tests.net.proc_kit import PATIENT, Peers, check_summaries
 from tests.net.session_kit import Table, assert_all_verified
 from tests.waits import until
 
@@ -54,16 +54,21 @@ def assert_log_clean(state_dir) -> None:
 # -- a peer killed mid-trick -------------------------------------------------------------
 
 def test_a_peer_killed_mid_trick_rejoins_and_finishes(tmp_path):
+    """The killed peer comes back at once, and the hand waits for it: no deadline is part
+    of this test (``PATIENT``: on a loaded machine a guest here verified 1 hand of 2 — under
+    the private deal the quick 2 s deadline or 1 s of silence can cut a healthy guest out
+    of the next deal)."""
     with Peers() as peers:
-        host = peers.start(host_args(tmp_path), name="host")
+        host = peers.start(host_args(tmp_path, *PATIENT), name="host")
         address = f"127.0.0.1:{host.wait_event('listening')['port']}"
-        victim = peers.start(join_args(tmp_path, 0, address, "--verbose"), name="victim")
-        others = [peers.start(join_args(tmp_path, i, address), name=f"join{i}") for i in (1, 2)]
+        victim = peers.start(join_args(tmp_path, 0, address, "--verbose", *PATIENT), name="victim")
+        others = [peers.start(join_args(tmp_path, i, address, *PATIENT), name=f"join{i}")
+                  for i in (1, 2)]
         seat = victim.wait_event("connection", where=lambda e: e["state"] == "connected")["seat"]
         victim.wait_event("state", where=mid_trick)
         victim.kill()
         host.wait_event("connection", where=lambda e: e["state"] == "dropped")
-        back = peers.start(join_args(tmp_path, 0, address), name="back")
+        back = peers.start(join_args(tmp_path, 0, address, *PATIENT), name="back")
         assert host.wait(90) == 0
         result = host.wait_event("result", timeout=1)
         summaries = check_summaries([back, *others], hands=2, head=result["head"])

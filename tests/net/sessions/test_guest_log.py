@@ -259,7 +259,9 @@ def test_a_restarted_guest_is_not_told_a_bot_stands_in_for_the_computer_player(t
         back = table.add_guest(ident("Victim"), bot_delay=0.01, state_dir=home,
                                remember=LastTable(home), seat=LastTable(home).load()["seat"])
         events = table.guest_events[table.guests.index(back)]
-        await until(lambda: back.from_disk is not None and back.caught_up, timeout=10)
+        await until(lambda: back.from_disk is not None and back.caught_up, timeout=60,
+                    what=lambda: f"the restarted guest rebuilt from its disk and caught up: "
+                                 f"{table.where()}")
         await table.close()
         return back, events
 

@@ -24,6 +24,7 @@ class HeldLink:
     def __init__(self, host_key: bytes):
         self.conn = SimpleNamespace(peer_key=host_key, peer_name="Host")
         self.sent: list[dict] = []
+        self.arrived: float | None = None  # (no link: each message timed as it is read)
 
     def send(self, msg: dict) -> None:
         self.sent.append(msg)

@@ -18,7 +18,8 @@ import pytest
 from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.trust.deals.mental import log as ml
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified, mute_client
+from tests.net.session_kit import (Table, assert_all_verified, mute_client,
+                                   only_the_gone_timed_tightly)
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -101,7 +102,10 @@ def assert_went_on(table, summaries, hands, reason):
 
 
 @pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
-def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_path, settings):
+def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_path, monkeypatch,
+                                                                          settings):
+    only_the_gone_timed_tightly(monkeypatch)
+
     async def vanish(table, guest):
         mute_deal(guest)
         auth = table.host.authority
@@ -118,8 +122,10 @@ def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_p
     assert dropped_at < restart_at
 
 
-def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path):
+def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path, monkeypatch):
     """Still connected but silent: treated as gone (its link closed, a drop logged)."""
+    only_the_gone_timed_tightly(monkeypatch, silent=(fixed_identity(GONE).public_key,))
+
     async def vanish(table, guest):
         mute_deal(guest)
         await until(lambda: restarts(table))
@@ -130,7 +136,10 @@ def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path):
 
 
 @pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
-def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, settings):
+def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, monkeypatch,
+                                                                     settings):
+    only_the_gone_timed_tightly(monkeypatch)
+
     async def vanish(table, guest):
         auth = table.host.authority
         await until(lambda: auth.state is not None and len(auth.state.tricks) >= 2)
@@ -148,9 +157,12 @@ def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, s
     assert any(s.kind == "action" and dealt < s.seq < restart_at for s in log)  # moves voided
 
 
-def test_without_a_stand_in_the_table_waits_and_the_player_back_plays_its_seat(tmp_path):
+def test_without_a_stand_in_the_table_waits_and_the_player_back_plays_its_seat(tmp_path,
+                                                                               monkeypatch):
     """No stand-in: after the void the table waits for the seat; its player, back, plays
     it from the view the host sends (its cards are the host's party's this hand)."""
+    only_the_gone_timed_tightly(monkeypatch)
+
     async def vanish(table, guest):
         auth = table.host.authority
         await until(lambda: auth.state is not None and len(auth.state.tricks) >= 1)

@@ -311,7 +311,7 @@ def test_a_withheld_or_forked_entry_is_caught_within_two_seconds(arun, tmp_path,
             guest = table.add_guest(victim, bot_delay=3.0)
             guest.emit = lambda event: seen.append((time.monotonic(), event))
             table.add_guest(ident("Guest1"), bot_delay=3.0)
-            await until(lambda: any(e["type"] == "alert" for _, e in seen), timeout=15)
+            await until(lambda: any(e["type"] == "alert" for _, e in seen), timeout=60)
         finally:
             await table.close()
 
@@ -345,7 +345,7 @@ def test_a_withheld_contribution_is_skipped_at_the_deadline_and_the_table_goes_o
                                          state_dir=tmp_path / "stubborn")
             table.guests.append(stubborn)
             table.tasks.append(asyncio.ensure_future(stubborn.run()))
-            await until(lambda: table.host.authority.state is not None, timeout=10)
+            await until(lambda: table.host.authority.state is not None, timeout=60)
             return await table.finish(), table.host.authority.log, table.host_events, table.guest_events
         finally:
             await table.close()

@@ -91,7 +91,7 @@ def test_hints_come_from_your_own_view(arun, tmp_path):
             host.start_game()
             state = host.authority.state
             await until(lambda: host.authority.state is not None
-                           and 0 in host.authority.state.to_act(), timeout=20)
+                           and 0 in host.authority.state.to_act(), timeout=60)
             host.view.hint()
             return before, events[-1], state is not None
         finally:

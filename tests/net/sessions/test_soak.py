@@ -13,7 +13,7 @@ import pytest
 
 from engine import make_game
 from engine.registry import TITLES, rulesets
-from tests.net.proc_kit import Peers
+from tests.net.proc_kit import PATIENT, Peers
 
 pytestmark = pytest.mark.slow
 
@@ -34,10 +34,12 @@ def test_a_whole_game_has_no_alert_and_refuses_no_honest_player(tmp_path, game, 
     extra = ["--ruleset", ruleset] + (["--mode", mode] if mode else [])
     with Peers() as peers:
         host = peers.start(["host", "--game", game, *extra, "--state-dir", tmp_path / "host",
-                            "--quick", "--bot-level", "easy", "--no-advertise"], name="host")
+                            "--quick", *PATIENT, "--bot-level", "easy", "--no-advertise"],
+                           name="host")
         port = host.wait_event("listening")["port"]
         joiners = [peers.start(["join", "--address", f"127.0.0.1:{port}", "--bot", "easy",
-                                "--state-dir", tmp_path / f"guest{i}", "--quick"], name=f"join{i}")
+                                "--state-dir", tmp_path / f"guest{i}", "--quick", *PATIENT],
+                               name=f"join{i}")
                    for i in range(players - 1)]
         assert host.wait(240) == 0, "".join(host.stderr)[-2000:]
         result = host.wait_event("result", timeout=1)

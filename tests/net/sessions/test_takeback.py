@@ -125,12 +125,12 @@ def test_a_peer_offering_a_forged_tail_is_refused_with_an_alert(tmp_path, arun):
         events = []
         t.host = restarted_host(t, tmp_path, port, events)
         await t.host.start()
-        await until(lambda: any(e["type"] == "alert" for e in events), timeout=20)
+        await until(lambda: any(e["type"] == "alert" for e in events), timeout=60)
         alert = next(e for e in events if e["type"] == "alert")
         assert alert["rule"] == "host-signature" and [alert["seat"]] == liars
         assert alert["evidence_path"] and "seat" in alert["detail"]
         # the honest peers still give the tail back, and the table goes on
-        await until(lambda: t.host.authority.chain.seq > head, timeout=20)
+        await until(lambda: t.host.authority.chain.seq > head, timeout=60)
         assert any(e["type"] == "notice" and "Got back" in e["message"] for e in events)
         await t.host.stop()
         for g in t.guests:
@@ -151,11 +151,11 @@ def test_a_lost_deal_secret_ends_the_table_with_a_reason_and_nothing_signed(tmp_
         events = []
         t.host = restarted_host(t, tmp_path, port, events)
         await t.host.start()
-        await until(lambda: t.host.finished.is_set(), timeout=20)
+        await until(lambda: t.host.finished.is_set(), timeout=60)
         fatal = next(e for e in events if e["type"] == "error" and e.get("fatal"))
         assert f"entry {commit} (commit)" in fatal["message"] and "stops here" in fatal["message"]
         assert t.host.authority.chain.seq == commit - 1  # nothing new signed: no fork
-        await until(lambda: all(g.ended for g in t.guests), timeout=20)
+        await until(lambda: all(g.ended for g in t.guests), timeout=60)
         assert not any(g.alerts for g in t.guests)
         await t.host.stop()
         await asyncio.gather(*t.tasks, return_exceptions=True)
@@ -200,14 +200,14 @@ def test_nothing_is_signed_until_the_peers_have_given_the_tail_back_and_commands
         t.host.set_option("live_scores", True)  # a second click on the same
         assert [e["message"] for e in events if e["type"] == "error"] == [WAIT] * 3
         assert t.host.authority.chain.seq == kept
-        await until(lambda: not t.host.takeback.active, timeout=20)
+        await until(lambda: not t.host.takeback.active, timeout=60)
         # The person's commands were held, not lost: run once the table went on, and
         # the one given twice once (the game had begun: its start is refused then).
-        await until(lambda: t.host.authority.options.get("live_scores") is True, timeout=20)
+        await until(lambda: t.host.authority.options.get("live_scores") is True, timeout=60)
         assert [e.body["name"] for e in t.host.authority.log[head + 1:]
                 if e.kind == "option"] == ["live_scores"]
         assert t.host.authority.log[kept + 1:head + 1] == t.guests[0].replica.log[kept + 1:head + 1]
-        await until(lambda: t.host.authority.chain.seq > head + 2, timeout=20)  # goes on
+        await until(lambda: t.host.authority.chain.seq > head + 2, timeout=60)  # goes on
         assert not any(g.alerts for g in t.guests)
         await t.host.stop()
         for g in t.guests:

@@ -248,7 +248,7 @@ def test_a_forged_follow_does_not_close_the_host_table(tmp_path, deal, persons):
         host = table.host
         try:  # the host has read two such answers (or believed one and closed)
             await until(lambda: len(getattr(host.whereabouts, "disbelieved", ())) >= 2
-                        or host.phase is not Phase.OPEN, timeout=20,
+                        or host.phase is not Phase.OPEN, timeout=60,
                         what=lambda: f"the host reading the answers: the cheater told {len(told)}; "
                         f"its last events {[(e['type'], e.get('message')) for e in table.host_events[-4:]]}")
             return table, told, host.phase, cheater.replica.seat

@@ -9,7 +9,10 @@ countdown from the drop as it received it); the host person may "Deal again with
 them" once they have been away for the deadline (sooner, it is told when), or "Keep
 waiting" (the countdown starts again). A client there but silent (its reveal never comes)
 is gone on without at the contribution deadline. When the hand is voided every seat is
-told why.
+told why. Only the party a test means to be late is timed tightly (the player gone, or
+the client muted): the deal waits long for a healthy client's deal work
+(``only_the_gone_timed_tightly``), so that a loaded machine does not restart a healthy
+guest out with it.
 A player back within the wait finds the same hand, with the same cards, and plays on
 (under both deals: the seeded deal never voids a hand for a player gone)."""
 
@@ -22,7 +25,8 @@ from net.sessions.events import WHY_CHOSEN, WHY_GONE, WHY_SILENT
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
 from net.wire.heartbeat import Timings
-from tests.net.session_kit import Table, assert_all_verified, mute_client
+from tests.net.session_kit import (Table, assert_all_verified, mute_client,
+                                   only_the_gone_timed_tightly)
 from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
@@ -96,7 +100,8 @@ def assert_voided(table, why_host: str, why_guests: str) -> None:
         assert void["reason"].startswith(void["names"][0])
 
 
-def test_the_hand_waits_for_a_player_gone_and_every_seat_sees_the_countdown(tmp_path):
+def test_the_hand_waits_for_a_player_gone_and_every_seat_sees_the_countdown(tmp_path, monkeypatch):
+    only_the_gone_timed_tightly(monkeypatch)
     async def main():
         table = make_table(tmp_path)
         try:
@@ -119,7 +124,8 @@ def test_the_hand_waits_for_a_player_gone_and_every_seat_sees_the_countdown(tmp_
     assert_all_verified([summaries[0], summaries[2]], hands=1, head=table.head())
 
 
-def test_the_host_deals_again_without_a_player_once_the_rules_allow(tmp_path):
+def test_the_host_deals_again_without_a_player_once_the_rules_allow(tmp_path, monkeypatch):
+    only_the_gone_timed_tightly(monkeypatch)
     async def main():
         table = make_table(tmp_path)
         try:
@@ -147,7 +153,8 @@ def test_the_host_deals_again_without_a_player_once_the_rules_allow(tmp_path):
     assert_all_verified([summaries[0], summaries[2]], hands=1, head=table.head())
 
 
-def test_keep_waiting_starts_the_countdown_again(tmp_path):
+def test_keep_waiting_starts_the_countdown_again(tmp_path, monkeypatch):
+    only_the_gone_timed_tightly(monkeypatch)
     async def main():
         table = make_table(tmp_path)
         try:
@@ -169,7 +176,8 @@ def test_keep_waiting_starts_the_countdown_again(tmp_path):
 
 
 @pytest.mark.parametrize("private", [True, False], ids=["private", "seeded"])
-def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, private):
+def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, monkeypatch, private):
+    only_the_gone_timed_tightly(monkeypatch)
     """Killed mid-play and back after the contribution deadline but within the drop
     wait: nothing was voided or dealt again; the app back holds the cards it held, plays
     its seat, and verifies the hand with everyone else."""
@@ -202,11 +210,14 @@ def mute_reveals(guest) -> None:
                 and out["signed"]["body"]["type"] == mm.REVEAL)
 
 
-def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path):
+def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadline(tmp_path,
+                                                                                  monkeypatch):
     """Every card played, seat 2's client, still connected, never sends its reveal: the
     hand cannot be scored. The host says whose computer it waits for, and at the
     contribution deadline (not the drop wait: it is there, and silent) closes its link,
     voids the hand and deals it again; every seat is told its computer did not answer."""
+    only_the_gone_timed_tightly(monkeypatch, silent=(fixed_identity(GONE).public_key,))
+
     async def main():
         table = make_table(tmp_path)
         await table.host.start()

@@ -4,7 +4,7 @@ verify every hand. A hand of each title, and one whole game."""
 
 import pytest
 
-from tests.net.proc_kit import Peers, check_summaries
+from tests.net.proc_kit import PATIENT, Peers, check_summaries
 
 pytestmark = pytest.mark.netns
 
@@ -13,13 +13,13 @@ def play(four_ns, tmp_path, game, table, hands=None, extra=()):
     host_ns, *guest_ns = four_ns
     with Peers() as peers:
         args = ["host", "--game", game, "--table", table, "--interface", host_ns.address,
-                "--state-dir", tmp_path / "host", "--quick", "--bot-level", "easy", *extra]
+                "--state-dir", tmp_path / "host", "--quick", *PATIENT, "--bot-level", "easy", *extra]
         if hands is not None:
             args += ["--hands", hands]
         host = peers.start(args, ns=host_ns, name="host")
         host.wait_event("listening")
         joiners = [peers.start(["join", "--table", table, "--interface", ns.address, "--bot",
-                                "easy", "--state-dir", tmp_path / f"guest{i}", "--quick"],
+                                "easy", "--state-dir", tmp_path / f"guest{i}", "--quick", *PATIENT],
                                ns=ns, name=f"join{i}")
                    for i, ns in enumerate(guest_ns)]
         assert host.wait(120) == 0, "".join(host.stderr)[-2000:]

@@ -50,10 +50,23 @@ def test_an_optional_field_is_written_only_when_set():
                   "standings": [], "abandoned": None, "reason": ""}, "no standings"),
     ("nonsense", {}, "no entry kind 'nonsense'"),
     ("option", ["name", "x"], "not a map"),
+    ("table", {"protocol": "parlour-trust/2", "host_key": bytes(32), "game": {}, "version": 7},
+     "says protocol 7, older than any that says one"),  # (a host dating its table back)
 ])
 def test_a_body_that_does_not_fit_its_kind_says_what(kind, body, says):
     with pytest.raises(EntryError, match=says):
         entries.parse(kind, body)
+
+
+def test_a_table_entry_says_the_protocol_that_opened_it_from_protocol_12():
+    """A table opened today says its protocol; one from before 12 said none, and may be
+    as old as any (``opened_before``: what an old ruling in its log is read by)."""
+    from net.constants import PROTOCOL_VERSION
+    t = Table(("rook", None, None))
+    opened = entries.parse("table", t.host.log[0].body)
+    assert opened.version == PROTOCOL_VERSION >= 12 and not opened.opened_before(8)
+    old = entries.parse("table", {"protocol": "parlour-trust/2", "host_key": bytes(32), "game": {}})
+    assert old.version is None and old.opened_before(8) and "version" not in old.wire()
 
 
 def test_a_field_the_kind_does_not_list_is_not_read():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pytest
 
+from net.constants import PROTOCOL_VERSION
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
 from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
@@ -125,6 +126,82 @@ def test_a_false_audit_forfeits_the_hand_under_the_private_deal(variant):
     assert forfeited(table)
     assert_forfeited(table, CHEATER, ("false-alarm",), scores)
     assert len(table.host.match.last_hand.history) == played  # ended where it was proven
+    assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
+
+
+# -- a player's message that does not fit the deal: refused, never logged -------------------------
+def misfits(table, seat: int) -> dict:
+    """Deal messages from ``seat``'s client, well formed and signed, that do not fit the
+    deal: a hand shown with other positions than its seat's, shares for the sender
+    itself or for a party that does not exist."""
+    setup = table.replicas[seat].deal.setup
+    hand, attempt = setup.context.hand, setup.context.attempt
+    dealt = list(setup.dealt(seat))
+
+    def signed(body):
+        return seal(table.ids[seat], MENTAL_DOMAIN, {"hand": hand, "attempt": attempt, **body})
+    show = {"type": "mental-show", "seat": seat, "shares": bytes(32 * 3), "proof": bytes(64)}
+    return {
+        "a hand shown too soon or with the wrong cards": signed(dict(show, positions=dealt[:3])),
+        "shares for itself": signed({"type": "mental-shares", "batches": [
+            {"to": 2, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+        "shares for no party": signed({"type": "mental-shares", "batches": [
+            {"to": 9, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+    }
+
+
+@pytest.mark.parametrize("when", ["the deck not final", "the cards dealt"])
+@pytest.mark.parametrize("misfit", ["a hand shown too soon or with the wrong cards", "shares for itself",
+                                    "shares for no party"])
+def test_a_deal_message_that_does_not_fit_is_refused_and_the_table_goes_on(when, misfit):
+    """A player's client sends a signed deal message the deal cannot take. The host used
+    to log it; every deal client then refused it as malformed — naming nobody —, so
+    every guest named the host, which had logged it, and the host's deal stopped, the
+    table waiting for ever. Now the host refuses it, saying why, before it is logged:
+    nothing is logged, nobody is named, and the hand is dealt and played out as usual."""
+    table = MentalTrustTable()
+    cheater = table.replicas[CHEATER]
+    receive, sent = cheater.receive, []
+
+    def sending_it_then(msg):  # right after its key share, or once the cards are dealt
+        out = receive(msg)
+        types = {s["signed"]["body"]["type"] for s in out.sends if s.get("type") == "mental"}
+        if not sent and when == "the deck not final" and "mental-key" in types:
+            sent.append(misfits(table, CHEATER)[misfit])
+            out.sends.append({"type": "mental", "signed": sent[0]})
+        return out
+    cheater.receive = sending_it_then
+    table.start()
+    if when == "the cards dealt":
+        assert table.host.state is not None and table.host.state.phase != "deal"
+        sent.append(misfits(table, CHEATER)[misfit])
+        send_deal_messages(table, CHEATER, sent)  # (the host's refusal: the table's errors)
+    refused, table.errors = table.errors, []
+    assert len(sent) == len(refused) == 1 and "the deal message was not logged" in refused[0], refused
+    assert not [e for e in table.host.log if e.kind == "mental" and e.body.get("signed") == sent[0]]
+    table.play_hand()
+    assert not table.alerts and not table.named and not table.errors, (table.alerts, table.named, table.errors)
+    [end] = [e for e in table.host.log if e.kind == "hand_end"]
+    assert "forfeit" not in end.body and table.host.match.scores == end.body["scores"]
+
+
+def test_a_bad_share_logged_once_the_cards_are_dealt_forfeits_and_nobody_names_the_host():
+    """Once the cards are dealt (the host has checked every batch so far), seat 2's
+    client publishes shares of the widow for seat 1 that do not check out. Every guest
+    proves it as it is logged; the host used to check it only at the first card it
+    served, and logged the next move first — and every guest named the honest host
+    ('a move logged on a deal proven broken'). Now the host checks each batch as it is
+    logged once the cards are dealt: seat 2's team forfeits the hand, nobody names the
+    host, and the next hand is dealt as usual."""
+    table = dealt("private")
+    assert table.host.deal.checked == table.host.deal.party.attempt  # (checked ahead already)
+    spare = list(table.replicas[CHEATER].deal.setup.spare())
+    bad = fake_deal_message(table, CHEATER, {"type": "mental-shares", "batches": [
+        {"to": 1, "positions": spare[:1], "shares": bytes(32), "proof": bytes(64)}]})
+    send_deal_messages(table, CHEATER, [bad])
+    table.play_until(lambda: forfeited(table) or bool(table.alerts), limit=40)
+    assert not table.alerts, table.alerts
+    assert_forfeited(table, CHEATER, ("share", "malformed"), [0, 0])
     assert_the_next_hand_is_dealt_as_usual(table, CHEATER)
 
 
@@ -236,3 +313,148 @@ def test_a_host_that_deals_a_cheats_hand_again_instead_is_named_by_every_honest_
     forfeit_by_a_redeal_claim(table)
     assert_host_named(table, "deal")
     assert "forfeits the hand" in table.replicas[1].halted.detail
+
+
+@pytest.mark.parametrize("opened", ["today", "before protocol 12"])
+def test_a_cheat_restart_a_guest_who_was_away_catches_up_reads_only_in_a_log_that_may_be_that_old(
+        monkeypatch, opened):
+    """The same restart for a cheat, sent to seat 3 only in the sync that catches it up
+    after it was away — where a log written before protocol 8 may hold one, and still
+    reads. A table opened today says its protocol (the table entry's ``version``): seat
+    3 names the host as it would live. A table opened before protocol 12 does not say it,
+    and may be that old: seat 3 reads the restart as it was read then, and names the
+    cheater itself (it proves the claim false)."""
+    from net.trust.deals.mental.host import MentalHost
+    from net.trust.entries import MentalRestartBody
+    from net.trust.host import authority
+
+    def void_instead(self, log, verdict):
+        record = self.sequencer.restart("cheat", self.table.now(), [verdict.party])
+        log(MentalRestartBody(record, list(self.setup.parties[verdict.party].seats), verdict.body()))
+    monkeypatch.setattr(MentalHost, "_forfeit", void_instead)
+    if opened != "today":  # the host opens its table as before protocol 12: no version said
+        monkeypatch.setattr(authority, "PROTOCOL_VERSION", None)
+    table = dealt("private")
+    assert table.host.log[0].body.get("version") == (None if opened != "today" else PROTOCOL_VERSION)
+    away = table.replicas[3]
+    table.tamper = lambda fp, msg: None if fp == table.fp(3) and msg.get("type") == "entry" else msg
+    forfeit_by_a_redeal_claim(table)
+    assert [e.body["record"]["reason"] for e in table.host.log if e.kind == "mental-restart"] == ["cheat"]
+    assert_host_named(table, "deal", honest=(1,))  # (live: named as ever)
+    table.tamper = None
+    table.deliver(table.host.rejoin(table.fp(3), 3, away.seq))
+    assert away.seq == table.host.chain.seq or away.halted is not None
+    if opened == "today":
+        assert_host_named(table, "deal", honest=(3,))
+        assert "forfeits the hand" in away.halted.detail
+    else:
+        assert away.halted is None, away.halted
+        assert [(a.party, a.seat, a.rule) for s, a in table.named if s == 3] == [("player", CHEATER, "redeal-claim")]
+
+
+# -- where a forfeit ends the hand: the log's point, whatever each client held back ----------------
+def copying_shuffle(table, shuffler: int, holders: tuple[int, int]) -> None:
+    """``shuffler``'s client copies the ciphertext dealt first to ``holders[0]`` into the
+    first position dealt to ``holders[1]``: both are dealt the same card."""
+    from net.trust.deals.mental import deck as decks
+    from net.trust.deals.mental import messages as mm
+    from net.trust.deals.mental.group import Scalar, base_mul
+    setup = lambda: table.replicas[shuffler].deal.setup  # noqa: E731
+
+    def copy(body):
+        if body["type"] != mm.SHUFFLE:
+            return body
+        a, b = setup().dealt(holders[0])[0], setup().dealt(holders[1])[0]
+        joint = table.replicas[shuffler].deal.party.client.machine.joint
+        deck = decks.decode_deck(body["deck"], setup().deck_size, validate=True)
+        r = Scalar.from_hash(b"test", b"cheat")
+        deck[b] = decks.Ciphertext(deck[a].c1 + base_mul(r), deck[a].c2 + r * joint)
+        return dict(body, deck=decks.encode_deck(deck))
+    table.cheat(shuffler, copy)
+
+
+def move_json(game, action) -> dict:
+    """A move as a client sends it (no seat: the signer's)."""
+    data = game.action_to_json(action)
+    data.pop("seat")
+    return data
+
+
+def holding_back(replica) -> list:
+    """``replica``'s messages to the host are kept back (its link slow) until the test
+    sends them: the list they gather in."""
+    kept: list = []
+    receive = replica.receive
+
+    def slow(msg):
+        out = receive(msg)
+        kept.extend(out.sends)
+        out.sends = []
+        return out
+    replica.receive = slow
+    return kept
+
+
+def test_a_forfeit_ends_the_hand_at_the_logs_point_whatever_a_slow_client_held_back():
+    """Seat 3's shuffle deals seats 1 and 2 the same card. One of them plays it after the
+    other has played to the trick; the other holder sees the card twice, holds back the
+    move (it is no proof against its player) and asks for an audit — but its link is slow,
+    and the host logs the rest of the trick first. The forfeit the audit proves ends the
+    hand where the log has reached: every honest client scores it there, the copy's other
+    holder too, and nobody names the host (it used to score it on its own replay, the
+    moves it held back left out, and name the host's 'score'). Deterministic: the slow
+    link is the test's."""
+    table = MentalTrustTable(("horseshoes", "horseshoes", "four"))
+    copying_shuffle(table, 3, (1, 2))
+    table.start()
+    copy = table.replicas[1].deal.party.hands[1][0]
+    assert table.replicas[2].deal.party.hands[2][0] == copy and not table.alerts
+    scores = list(table.host.match.scores)
+    game = table.host.game
+
+    def copy_due() -> tuple[int, int] | None:
+        """(player, other holder) once a holder of the copy is to act with it legal and the
+        other has played to the trick already (it holds the copy, and sees it played)."""
+        state = table.host.state
+        if state.phase != "play" or not state.trick:
+            return None
+        player = state.to_act()[0]
+        other = {1: 2, 2: 1}.get(player)
+        own = table.replicas[player].deal.party.state if other else None
+        if other is None or other not in [seat for seat, _ in state.trick] \
+                or copy not in {a.value for a in own.legal_actions(player)}:
+            return None
+        return player, other
+
+    for _ in range(200):
+        if copy_due():
+            break
+        seat = table.host.state.to_act()[0]
+        choice = table.choose(seat)
+        if seat in (1, 2) and choice.get("play") == game.deck.name(copy):  # keep the copy back
+            own = table.replicas[seat].deal.party.state
+            others = [a for a in own.legal_actions(seat) if a.value != copy]
+            choice = move_json(game, others[0]) if others else choice
+        table.step(seat, choice)
+    else:
+        pytest.fail("the copy never came to be played with its other holder in the trick")
+    player, other = copy_due()
+    tricks = len(table.host.state.tricks)
+    kept = holding_back(table.replicas[other])
+    legal = table.replicas[player].deal.party.state.legal_actions(player)
+    table.step(player, move_json(game, next(a for a in legal if a.value == copy)))
+    while len(table.host.state.tricks) == tricks:  # the trick is finished before the audit arrives
+        table.step()
+    assert kept and not forfeited(table)
+    table.honest(other)
+    for message in kept:  # the slow link delivers: the audit
+        table.deliver(table.host.receive(table.fp(other), message))
+    assert forfeited(table), [e.kind for e in table.host.log][-6:]
+    assert not table.alerts, table.alerts
+    end = assert_forfeited(table, 3, ("shuffle",), scores)
+    assert len(table.host.match.last_hand.tricks) == tricks + 1  # the trick the slow client held back
+    for seat in (1, 2):  # each checked the same forfeited hand, the slow one too
+        [checked] = table.verified[seat]
+        assert checked["result"] == end["result"], (seat, checked, end)
+    table.honest(3)  # (its shuffles honest from now on)
+    assert_the_next_hand_is_dealt_as_usual(table, 3)

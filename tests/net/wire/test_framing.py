@@ -181,8 +181,11 @@ def must_be_protocol_error_or_ok(body: bytes):
 
 
 def fuzz(n):
-    return settings(max_examples=n, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+    """Hypothesis' search, ``n`` examples: seconds of CPU each, so in the slow tier
+    (``make test``; ``make check`` keeps the cheap volume test below)."""
+    search = settings(max_examples=n, deadline=None,
+                      suppress_health_check=[HealthCheck.too_slow])
+    return lambda test: pytest.mark.slow(search(test))
 
 
 def test_many_random_byte_strings():

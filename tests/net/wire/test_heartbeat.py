@@ -2,6 +2,8 @@
 a real Link over loopback noticing a silent peer."""
 
 import asyncio
+import contextlib
+import time
 
 from net.wire import framing
 from net.wire.heartbeat import WIRE, AckBook, Backoff, Heartbeat, Link, Timings
@@ -9,6 +11,21 @@ from net.wire.transport import open_connection, start_server
 from tests.waits import until
 
 T = Timings(interval=1.0, timeout=4.0, backoff_min=0.05, backoff_max=2.0)
+
+
+@contextlib.asynccontextmanager
+async def connected(host_id, guest_id, server_side, done: asyncio.Event | None = None):
+    """The guest's connection to a server on loopback whose handler is ``server_side``;
+    at the end ``done`` is set (the handler may wait on it) and the server closed."""
+    server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
+    try:
+        yield await open_connection("127.0.0.1", server.port, guest_id, host_id.fingerprint,
+                                    schemas=WIRE)
+    finally:
+        if done is not None:
+            done.set()
+        server.close()
+        await server.wait_closed()
 
 
 def test_defaults_detect_a_drop_within_five_seconds():
@@ -129,23 +146,83 @@ def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host
         await done.wait()
 
     async def main():
-        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
-        try:
-            conn = await open_connection("127.0.0.1", server.port, guest_id,
-                                         host_id.fingerprint, schemas=WIRE)
+        async with connected(host_id, guest_id, server_side, done) as conn:
             link = Link(conn, T, lambda msg: None, position=lambda: 0)
             link.send({"type": "hb", "seq": 1})  # the link's writer is not even running
-            await until(lambda: got == [1], 5, what=lambda: f"the server read {got}")
+            await until(lambda: got == [1], what=lambda: f"the server read {got}")
             link.send_raw(framing.encode({"type": "hb", "seq": 2}))  # queued for the writer
             link.send({"type": "hb", "seq": 3})  # so this waits behind it
             task = asyncio.ensure_future(link.run())
-            await until(lambda: len(got) == 3, 5, what=lambda: f"the server read {got}")
+            await until(lambda: len(got) == 3, what=lambda: f"the server read {got}")
             link.close("done")
             await task
-        finally:
-            done.set()
-            server.close()
-            await server.wait_closed()
 
     arun(main())
     assert got == [1, 2, 3]
+
+
+def test_a_link_times_frames_read_late_from_before_they_were_sent(arun, host_id, guest_id):
+    """The loop is blocked between two frames (a computer starved of CPU): the link reads
+    both in one go, moments apart, and times each from the last moment it found nothing
+    waiting to be read (``Link.arrived``) — before the first was sent; a frame that comes
+    while it is idle is timed from a look after the last one was read."""
+    read: list[tuple[int, float, float]] = []  # (seq, arrived, read at)
+    sent: list[float] = []
+    go, again, done = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def server_side(conn):
+        await go.wait()
+        sent.append(time.monotonic())
+        assert conn.send_now({"type": "hb", "seq": 1})
+        time.sleep(0.3)  # the whole loop blocked: nothing is read meanwhile
+        assert conn.send_now({"type": "hb", "seq": 2})
+        await again.wait()
+        assert conn.send_now({"type": "hb", "seq": 3})
+        await done.wait()
+
+    async def main():
+        async with connected(host_id, guest_id, server_side, done) as conn:
+            link = Link(conn, T, lambda msg: None, position=lambda: 0,
+                        on_hb=lambda seq, head: read.append((seq, link.arrived, time.monotonic())))
+            made = link.quiet
+            task = asyncio.ensure_future(link.run())
+            await until(lambda: link.quiet > made, what="the link to look once")
+            go.set()
+            await until(lambda: len(read) == 2, what=lambda: f"two frames, read {read}")
+            await until(lambda: link.quiet > read[1][2], what="the link to look again")
+            again.set()
+            await until(lambda: len(read) == 3, what=lambda: f"three frames, read {read}")
+            link.close("done")
+            await task
+
+    arun(main())
+    (_, came1, read1), (_, came2, read2), (_, came3, _) = read
+    assert came1 == came2 <= sent[0] < read1 <= read2, read
+    assert read2 - came2 >= 0.3, read  # the whole block, though read moments apart
+    assert came3 > read2, read
+
+
+def test_a_quiet_connection_has_nothing_buffered_and_one_with_a_frame_waiting_has(
+        arun, host_id, guest_id):
+    """``Connection.nothing_buffered`` (which reads a field asyncio keeps private: a Python
+    that renames it fails here)."""
+    seen: list[bool] = []
+    wrote = asyncio.Event()
+
+    async def server_side(conn):
+        assert conn.send_now({"type": "hb", "seq": 1})
+        wrote.set()
+        await asyncio.sleep(5)
+
+    async def main():
+        async with connected(host_id, guest_id, server_side) as conn:
+            await wrote.wait()
+            seen.append(conn.nothing_buffered())  # the frame waits, in the kernel or asyncio
+            await conn.recv()
+            await until(conn.nothing_buffered, what="nothing left to read")
+            seen.append(conn.nothing_buffered())
+            await conn.close()
+            seen.append(conn.nothing_buffered())  # closed: it cannot tell
+
+    arun(main())
+    assert seen == [False, True, False]

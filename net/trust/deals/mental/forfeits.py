@@ -13,10 +13,15 @@ party revealed (a revoke nobody could see live). Where the hand ends (``forfeite
 * a move the rules forbid, seen at the reveal: on the verified deal, just before that
   move (every party revealed, so each replays the same true hand);
 * any other cheat (a deal message a client refuses — a wrong share, a false redeal
-  claim, a false alarm, a copied card —): the hand as logged so far, as this party
-  replays it, which is exact in every public fact the forfeit is scored on (who bid
-  what; the others' cards made up, and not shown: a forfeited hand reveals nothing
-  hidden); before the cards are dealt, the hand as it opens.
+  claim, a false alarm, a copied card —): the hand as the log has it when the host ends
+  it — every move logged this attempt, replayed on public knowledge alone
+  (``PartyHand.as_logged``) —, exact in every public fact the forfeit is scored on (who
+  bid what, who took which trick; nobody's cards, and none shown: a forfeited hand
+  reveals nothing hidden); before the cards are dealt, the hand as it opens. Not this
+  party's own replay: that one may lack a move — during an audit a copied card makes
+  an honest player's move look wrong to the copy's other holder, which holds it back,
+  and the moves logged after it until its audit reaches the host — and would score
+  the hand at a point that depends on when each client's messages arrived.
 
 The host logs the hand's ``hand_end`` with the verdict (``forfeit``: ``Verdict.body``)
 and no state hash, then its ``reveal``; every party checks that the verdict is the one
@@ -28,7 +33,6 @@ record only when the hand was replayed on the true deal.
 from __future__ import annotations
 
 from engine import IllegalAction
-from engine.partial import PartialHand
 from engine.records import record_from_state
 from engine.scoring import breakdown
 
@@ -74,15 +78,14 @@ def on_true_deal(party, verdict: Verdict) -> bool:
     return verdict.rule == ILLEGAL_ACTION and party.verified is not None
 
 
-def forfeited_hand(game, party, verdict: Verdict):
+def forfeited_hand(party, verdict: Verdict):
     """The hand ended where ``verdict``'s cheat was proven, scored as its side's forfeit
-    (a new state: the party's own replay is left as it was)."""
+    (a new state: the party's own replay is left as it was). Raises the engine's
+    ``IllegalAction``/``Contradiction`` if the logged moves cannot be replayed at all."""
     if on_true_deal(party, verdict):
         state = party.until_broken()
-    elif party.partial is not None:
-        state = party.state.clone()
-    else:  # proven before this party held its cards: nothing was played
-        state = PartialHand(game, None, party.setup.dealer).state
+    else:  # every logged move, on public knowledge (before the cards are dealt: none)
+        state = party.as_logged().state
     if verdict.seat is None:
         raise ValueError(f"a verdict names no seat: {verdict}")
     state.forfeit(verdict.seat, verdict.rule)

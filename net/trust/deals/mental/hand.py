@@ -36,6 +36,9 @@ host's included, checks every move as far as it can see:
   of what nobody could see (a revoke: ``IllegalAction`` naming the seat) and the
   result to score; ``until_broken()``: the same up to the move the rules forbid, where
   the forfeit for it ends the hand.
+* ``as_logged()``: the hand as the log has it, every logged move replayed on public
+  knowledge alone (``held`` records a move this replay held back during an audit): where
+  a forfeit for any other cheat ends the hand, the same at every client.
 
 Until the last card the replay's public view is the true one (what was taken included:
 tests/engine/test_partial.py), so a host running this signs the same state hashes as
@@ -77,7 +80,10 @@ class PartyHand:
         self.played: dict[int, list[int]] = {}  # seat -> the cards its proofs opened
         self.opened = False  # the spare is face up for everyone
         self.verified: Verified | None = None
-        self._steps: list[tuple[Action, bool]] = []
+        self._steps: list[tuple[Action, bool]] = []  # the moves this replay took
+        # Every move the log holds this attempt, in order, those this replay held back
+        # during an audit included (``held``): the hand as the log has it (``as_logged``).
+        self.logged_moves: list[Action] = []
         if self.onlooker:  # no party of this attempt: the public replay from the start
             self.partial = PartialHand(self.game, None, self.setup.dealer)
 
@@ -200,7 +206,14 @@ class PartyHand:
                 raise self._not_opened(action)
         self.partial = stepped
         self._steps.append((action, hidden))
+        self.logged_moves.append(action)
         return sends + self._steps_for(flows.after(self.game, self.state, self.partial.events, self.opened))
+
+    def held(self, action: Action) -> None:
+        """A logged move this replay could not take while the deal is being audited (a
+        copied card makes an honest player's move look wrong here): the log holds it all
+        the same, so it counts where a forfeit ends the hand (``as_logged``)."""
+        self.logged_moves.append(action)
 
     def _not_opened(self, action: Action) -> MoveRefused:
         return MoveRefused(action.seat, f"played {self.game.deck.name(action.value)}, "
@@ -214,6 +227,19 @@ class PartyHand:
         return sends
 
     # -- the end of the hand ----------------------------------------------------------------
+    def as_logged(self) -> PartialHand:
+        """The hand as the log has it, on public knowledge alone: every move logged this
+        attempt (``logged_moves``: those this replay held back included), replayed with no
+        seat's cards known — every secret move's cards hidden — and the spare only if it is
+        face up for everyone. It is the same at every client, whatever that client could
+        see and whenever its own messages reached the host, and exact in every public fact
+        (the contract, who took which trick): where a forfeit for a cheat proven in the
+        deal's messages ends the hand (``forfeits.forfeited_hand``)."""
+        steps = tuple((action._replace(value=None), True) if action.kind in SECRET else (action, False)
+                      for action in self.logged_moves)
+        spare = self.spare if self.opened else ()
+        return PartialHand(self.game, None, self.setup.dealer, known_spare=spare, steps=steps)
+
     def final_state(self):
         """The hand on the verified deal, every secret move opened; None before then."""
         return self._on_verified_deal(stop_at_broken=False)

@@ -138,7 +138,7 @@ class MentalHost(HostDeal):
             if final is None or final.state_hash() != state_hash:
                 raise RestoreError(f"entry {seq} does not replay to its state hash")
             return final
-        final = forfeits.forfeited_hand(self.table.game, self.party, Verdict.of_body(body.forfeit))
+        final = forfeits.forfeited_hand(self.party, Verdict.of_body(body.forfeit))
         if hand_end_body(self.table.game, self.match, final, body.forfeit) != body:
             raise RestoreError(f"entry {seq}: the forfeited hand does not replay to its scores")
         return final
@@ -237,6 +237,8 @@ class MentalHost(HostDeal):
     def _moved_on(self, log) -> None:
         if self.hand_ended():
             return
+        if self.checked == self.party.attempt:  # (each batch logged since: checked now)
+            self._check_ahead()
         if self.cheat is not None:
             verdict = Verdict.of(self.cheat)
             if verdict is not None and verdict.party != 0:
@@ -265,7 +267,7 @@ class MentalHost(HostDeal):
     def _forfeit(self, log, verdict: Verdict) -> None:
         """The hand ends here, forfeited by the cheat's side and scored so (``forfeits``):
         its ``hand_end`` names the verdict and signs no state hash; then its ``reveal``."""
-        final = forfeits.forfeited_hand(self.table.game, self.party, verdict)
+        final = forfeits.forfeited_hand(self.party, verdict)
         self.match.state = final
         self.unlogged = []
         log(hand_end_body(self.table.game, self.match, forfeit=verdict.body()))
@@ -378,10 +380,12 @@ class MentalHost(HostDeal):
 
     def _check_ahead(self) -> None:
         """The others' share batches checked once an attempt's cards are dealt, at the
-        first move (while the table bids, so that no card waits for them; one logged
-        later is checked at the first card it serves). A bad one stops this deal
-        (``cheat``): every guest named its party as it was logged."""
-        if not self.dealt or self.checked == self.party.attempt or self.cheat is not None:
+        first move or in idle time (while the table bids, so that no card waits for
+        them); from then on each one as it is logged (a spare's shares mid-hand: cheap),
+        before anything else is: every guest checks each batch as it is logged, and
+        would name a host that logged a move on a deal it proved broken. A bad one stops
+        this deal (``cheat``): every guest named its party as it was logged."""
+        if not self.dealt or self.cheat is not None:
             return
         self.checked = self.party.attempt
         try:

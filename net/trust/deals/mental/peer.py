@@ -42,7 +42,8 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   result and scores the engine's forfeit (``forfeits``), which this client then names
   to its person (``PeerTable.name``: an alert that does not halt); the next hand is
   dealt as usual. (Before protocol 8 such a cheat restarted the deal, "cheat": a log
-  caught up in a sync may hold one, read as it was; one received live names the host.)
+  caught up in a sync may hold one, read as it was, if its table entry does not say a
+  later protocol; one received live, or in a later log, names the host.)
 
 This seat's hand comes from its deal client, never from the host: the host sends no
 private view under the mental deal (``check_private``), and its view is this part's own
@@ -68,7 +69,7 @@ from net.trust.deals.mental.sequencer import Progress, parties_for, restart_prob
 from net.trust.deals.peer import PeerDeal, PeerTable
 from net.trust.deals.seeded.reveal import verified
 from net.trust.entries import (ActionEntryBody, EntryBody, HandEndBody, MentalBody, MentalDealBody,
-                               MentalDealtBody, MentalRestartBody, RevealBody)
+                               MentalDealtBody, MentalRestartBody, RevealBody, TableBody)
 from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Binding, logged_move
 from net.trust.replay.shadow import CheckedHand, Shadow, Step
@@ -76,6 +77,7 @@ from net.wire import messages as m
 
 HAND_END, REVEAL = "hand_end", "reveal"
 HOSTS_PARTY = 0  # the deal's first party is always the host's client (``parties_for``)
+FORFEIT_PROTOCOL = 8  # a player's proven cheat forfeits the hand (before: a "cheat" restart)
 
 
 class MentalPeer(PeerDeal):
@@ -112,7 +114,7 @@ class MentalPeer(PeerDeal):
         self.hand = CheckedHand(entry.seq)
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
         self.restarts = RestartWatch(t.deadline, t.slack)
-        self.restarts.deal_moved(t.clock(), t.live())
+        self.restarts.deal_moved(t.arrived(), t.live())
         self._final = None  # the hand on the verified deal (or forfeited), from hand_end to the reveal
         self._forfeit: bool | None = None  # a forfeit checked: whether on the true deal
         self._held: Violation | None = None  # a move refused during an audit (``_unless_audited``)
@@ -151,7 +153,7 @@ class MentalPeer(PeerDeal):
 
         def commit():
             self.progress.follow(party, signed["body"])
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
             self._sends.extend(sends)
             self.cheat = found
         return commit
@@ -172,7 +174,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self._sends.extend(sends)
             self.cheat = found
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def _on_mental_restart(self, body: MentalRestartBody, entry, message):
@@ -184,7 +186,7 @@ class MentalPeer(PeerDeal):
         awaited = self.party.owed() if self.hand.dealt else self.progress.awaited()
         facts = EndedHand(self.party, self.hand.dealt, awaited, self.cheat, self.t.seats(),
                      self.restarts, self.t.clock())
-        if record["reason"] == "cheat" and self.t.live():
+        if record["reason"] == "cheat" and (self.t.live() or not self._may_hold_old_rulings()):
             raise self._violation("deal", entry, "the host dealt the hand again for a player's "
                                   "proven cheat, which forfeits the hand (protocol 8)")
         try:
@@ -204,11 +206,18 @@ class MentalPeer(PeerDeal):
             if silent:
                 self.restarts.silenced.add(entry.seq)
             self.progress = Progress(len(record["parties"]))
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
             self.round.dealt = False
             self.hand = CheckedHand(entry.seq)
             self._sends.extend(sends)
         return commit
+
+    def _may_hold_old_rulings(self) -> bool:
+        """Whether this table's log may be older than the forfeit ruling (protocol 8): its
+        table entry does not say a later protocol (``TableBody.version``). Only such a
+        log, caught up in a sync, may hold a restart for a player's cheat."""
+        log = self.t.log()
+        return not log or log[0].entry.body_as(TableBody).opened_before(FORFEIT_PROTOCOL)
 
     def _not_withheld(self, record: dict, entry) -> None:
         """A restart that drops this client's own party, as if it had not answered: a
@@ -243,7 +252,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.round.dealt = True
             self.hand = self.hand.with_deal(entry.seq, entry.state_hash, shadow, [])
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def _deal_step(self, step, entry) -> tuple[list[dict], Verdict | None]:
@@ -303,12 +312,12 @@ class MentalPeer(PeerDeal):
         except MoveRefused as exc:
             return self._unless_audited(Violation(PLAYER, exc.seat, "illegal-action",
                                                   f"entry {entry.seq}: {exc} (the host accepted it)"),
-                                        entry, body, owner)
+                                        entry, body, owner, action)
         except (IllegalAction, Contradiction) as exc:
             return self._unless_audited(Violation(
                 PLAYER, exc.seat, "illegal-action",
                 f"entry {entry.seq}: seat {exc.seat}: {exc.reason} (the host accepted it)"),
-                entry, body, owner)
+                entry, body, owner, action)
         except MentalError as exc:
             raise self._deal_violation(exc, entry) from None
         if ml.signs_state(party):
@@ -321,7 +330,7 @@ class MentalPeer(PeerDeal):
         def commit():
             self.hand = hand.with_step(step, shadow, [])
             self._sends.extend(sends)
-            self.restarts.deal_moved(self.t.clock(), self.t.live())
+            self.restarts.deal_moved(self.t.arrived(), self.t.live())
         return commit
 
     def binding(self, entry):
@@ -330,12 +339,14 @@ class MentalPeer(PeerDeal):
         return lambda seat: Binding(self.t.table, self.round.hand, hand.deal_seq,
                                     hand.last_action(seat), entry.seq, log.hash_at)
 
-    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int):
+    def _unless_audited(self, violation: Violation, entry, body: ActionBody, party: int, action):
         """A move this replay refuses while the deal is being audited (a card seen twice:
         a duplicated card makes its honest player's move look wrong here) is held back,
         not blamed on its player: the audit's verdict names the cheat. Only if every
         party's secrets then check out is the move's player named (``_on_mental``). The
-        proof the move carries is taken first: it may be what shows the card twice."""
+        proof the move carries is taken first: it may be what shows the card twice. The
+        move (``action``, as logged) is the log's all the same: where a forfeit ends the
+        hand counts it."""
         sends: list[dict] = []
         if body.mental is not None and not ml.auditing(self.party):
             sends, found = self._deal_step(lambda: self.party.logged_play(party, body.mental), entry)
@@ -347,6 +358,7 @@ class MentalPeer(PeerDeal):
         def hold():
             self._held = self._held or violation
             self._sends.extend(sends)
+            self.party.held(action)
         return hold
 
     def _logged(self, body: ActionBody, entry):
@@ -479,7 +491,11 @@ class MentalPeer(PeerDeal):
         if not verdict.same(body.forfeit):
             raise self._violation("deal", entry, f"the host forfeited the hand naming {body.forfeit!r}, "
                                   f"but the log shows {verdict.body()!r}")
-        final = forfeits.forfeited_hand(t.game(), party, verdict)
+        try:
+            final = forfeits.forfeited_hand(party, verdict)
+        except (IllegalAction, Contradiction) as exc:  # (the host took every one of them)
+            raise self._violation("score", entry, f"the host forfeited a hand whose logged moves "
+                                  f"cannot be replayed (seat {exc.seat}: {exc.reason})") from None
         result, game = final.result(), t.game()
         scores = [s + d for s, d in zip(t.scores(), result.score)]
         if body.result != result_dict(result) or body.scores != scores \
@@ -555,7 +571,7 @@ class MentalPeer(PeerDeal):
 
     # -- the deal's deadlines ---------------------------------------------------------------------
     def on_dropped(self, seat: int) -> None:
-        self.restarts.dropped(seat, self.t.clock(), self.t.live())
+        self.restarts.dropped(seat, self.t.arrived(), self.t.live())
 
     def rejoined(self, seat: int) -> None:
         self.restarts.rejoined(seat)

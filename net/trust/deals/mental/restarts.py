@@ -9,8 +9,9 @@ checked here, on what this peer knows (``EndedHand``):
   way every dropped seat away (its ``drop`` logged), and each dropped party having held
   the deal up for the contribution deadline on this peer's own clock (``RestartWatch``:
   gone that long, or owing a message while the deal did not move for that long);
-* "cheat" (a log written before protocol 8, read in a catch-up sync: a player's proven
-  cheat now forfeits the hand, ``forfeits``): only the party this peer itself proves
+* "cheat" (a log written before protocol 8, read in a catch-up sync, its table entry
+  saying no later protocol — ``MentalPeer`` names the host for any other: a player's
+  proven cheat now forfeits the hand, ``forfeits``): only the party this peer itself proves
   broke a rule (``forfeits.proven``). A peer that is no party of the deal takes the
   host's word, as it takes its score.
 
@@ -38,8 +39,12 @@ class RestartRefused(Exception):
 class RestartWatch:
     """When a peer may accept a restart that drops parties, on its own clock (as
     ``deadline.ShuffleWatch`` times a skip): the host logs each entry before it sends it,
-    so the time from receiving an entry live to receiving the restart is at least the
-    host's wait less a delivery.
+    so the time from the earliest moment an entry could have come in live (its
+    ``arrived``: the last time this peer's link found nothing waiting to be read before
+    it, ``heartbeat.Link``) to the moment the restart is read is at least the host's
+    wait less the entry's delivery. Timed so, a peer starved of CPU, which reads the
+    drop and the restart in one go, never finds the host's wait shorter than it was;
+    only its own starvation gives a host that cuts it short any leeway.
 
     The floor, the same before the cards are dealt ("dropped") and after ("void"): each
     dropped party has held the deal up for the contribution deadline (less the slack) —
@@ -58,23 +63,23 @@ class RestartWatch:
 
     def __init__(self, deadline: float, slack: float):
         self.deadline, self.slack = deadline, slack
-        self.moved: float | None = None  # when the last entry of the hand came live
-        self.drops: dict[int, float | None] = {}  # seat -> when its drop came live
+        self.moved: float | None = None  # when the last entry of the hand came live (its ``arrived``)
+        self.drops: dict[int, float | None] = {}  # seat -> when its drop came live (its ``arrived``)
         self.silenced: set[int] = set()  # restarts (their seq) that dropped a client there but silent
 
-    def deal_moved(self, now: float, live: bool) -> None:
-        self.moved = now if live else None
+    def deal_moved(self, arrived: float, live: bool) -> None:
+        self.moved = arrived if live else None
 
-    def dropped(self, seat: int, now: float, live: bool) -> None:
-        self.drops[seat] = now if live else None
+    def dropped(self, seat: int, arrived: float, live: bool) -> None:
+        self.drops[seat] = arrived if live else None
 
     def rejoined(self, seat: int) -> None:
         self.drops.pop(seat, None)
 
     def problem(self, reason: str, parties: dict, awaited, now: float) -> str | None:
-        """Why a restart for ``reason`` without ``parties`` (party -> its seats) comes
-        sooner than the floor allows, or None. ``awaited``: the parties this peer sees
-        the deal wait for (None: it cannot tell, being no party of the deal)."""
+        """Why a restart for ``reason`` without ``parties`` (party -> its seats), read at
+        ``now``, comes sooner than the floor allows, or None. ``awaited``: the parties
+        this peer sees the deal wait for (None: it cannot tell, being no party of the deal)."""
         least = self.deadline - self.slack
         for party, seats in sorted(parties.items()):
             away = self._away_for(seats, now)

@@ -12,8 +12,9 @@ logging it.
 
 * ``submit(key, envelope, now)`` logs a party's message, or raises ``NotLogged`` with a
   reason for the sender (not a party of this deal, a bad signature, a malformed message,
-  another deal's). An exact copy of a logged message (a client that restarted and sent
-  its deterministic messages again) is not logged twice.
+  another deal's, one out of turn or that does not fit the deal: ``misplaced``). An
+  exact copy of a logged message (a client that restarted and sent its deterministic
+  messages again) is not logged twice.
 * ``awaited()`` says whose message the deal is waiting for: a key share not yet
   published, the party whose turn it is to shuffle, the decryption shares of a party
   that has not published them. ``overdue(now)`` gives those that have held the deal up
@@ -161,6 +162,26 @@ class Progress:
         return [i for i in parties if i not in self.shared and self.parties > 1]
 
 
+def misplaced(setup, progress: Progress, party: int, body: dict) -> str | None:
+    """Why ``party``'s well-formed message does not fit this deal (one its sender is told,
+    before it is logged): a hand shown before the deck is final, or not the positions
+    dealt to its seat; shares for a party that is not another of this deal. Every party's
+    deal client refuses it as malformed (``BadMessage``), which names nobody: logged, it
+    would be the host's doing, and its own party's deal would stop there, the table
+    waiting for ever."""
+    kind = body["type"]
+    if kind == mm.SHOW and progress.shuffles < progress.parties:
+        return "the deck is not final yet: no hand can be shown"
+    if kind == mm.SHOW and body["positions"] != list(setup.dealt(body["seat"])):
+        return "a shown hand is every position dealt to its seat"
+    if kind == mm.SHARES:
+        for batch in body["batches"]:
+            to = batch["to"]
+            if to is not None and not (0 <= to < progress.parties and to != party):
+                return f"shares for party {to}, which is not another party of this deal"
+    return None
+
+
 class DealSequencer:
     def __init__(self, setup: DealSetup, deadline: float, now: float):
         self.deadline = deadline
@@ -193,7 +214,7 @@ class DealSequencer:
             raise NotLogged(f"the deal now is hand {context.hand}, attempt {context.attempt}")
         if envelope["sig"] in self._seen:
             return None
-        problem = self.progress.problem(party, body)
+        problem = self.progress.problem(party, body) or misplaced(self.setup, self.progress, party, body)
         if problem:
             raise NotLogged(problem)
         self._seen.add(envelope["sig"])

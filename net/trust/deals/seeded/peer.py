@@ -56,7 +56,7 @@ class SeededPeer(PeerDeal):
             self.round.waive(seat)
         self.hand = CheckedHand(entry.seq)
         self.shuffles = ShuffleWatch(t.deadline, t.slack)
-        self.shuffles.committed(body.hand, t.live(), t.clock())
+        self.shuffles.committed(body.hand, t.live(), t.arrived())
         self._contributed = False  # this seat's contribution sent (since the last sync)
 
     def check(self, entry, message):
