@@ -38,6 +38,8 @@ class EventBridge(QObject):
     notice = Signal(object)  # something to know that is not a problem
     takeover = Signal(object)  # the host left for good: who carries the table on
     invite = Signal(object)  # host: a code for a player in another house, and what became of it
+    watchers = Signal(object)  # who watches the table ("Watching: Leo, Maya"), on every change
+    shown = Signal(object)  # (a watcher) a player shows you their cards, or stops
     talk = Signal(object)  # table talk: a message, a reaction, a mute or a refusal
 
     def __init__(self, parent: QObject | None = None):

@@ -31,19 +31,22 @@ EXAMPLE = "7-guitarist-revenge"
 
 
 class InviteDialog(QDialog):
-    """A code for ``seat`` (``session.invite``), and what happens to it."""
+    """A code for ``seat`` (``session.invite``) — or, ``seat`` None, for a watcher
+    (``session.invite_watcher``) — and what happens to it."""
 
-    def __init__(self, session, bridge, seat: int, where: str, parent: QWidget | None = None):
+    def __init__(self, session, bridge, seat: int | None, where: str, parent: QWidget | None = None):
         super().__init__(parent)
         self.session, self.seat = session, seat
         self.code = ""
         self.note = ""  # why this code replaced the last one (said until they type it)
-        self.setWindowTitle("Invite from another house")
+        self.setWindowTitle("Invite from another house" if seat is not None else "Invite a watcher")
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
-        intro = QLabel(f"Read this code to the player in another house (on the phone, say): "
-                       f"they choose <b>Join by code</b> in Parlour's lobby and type it. "
-                       f"They sit {escape(where)}. The code works once.")
+        who = (f"They sit {escape(where)}." if seat is not None else
+               "They watch the table: they see what everyone sees, and cannot play.")
+        intro = QLabel(f"Read this code to the {'player' if seat is not None else 'person'} in "
+                       f"another house (on the phone, say): they choose <b>Join by code</b> in "
+                       f"Parlour's lobby and type it. {who} The code works once.")
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.code_label = QLabel("Making a code…")
@@ -91,10 +94,13 @@ class InviteDialog(QDialog):
         self._show_details("")
         self.copy_button.setEnabled(False)
         self.new_button.setEnabled(False)
-        self.session.invite(self.seat)
+        if self.seat is None:
+            self.session.invite_watcher()
+        else:
+            self.session.invite(self.seat)
 
     def on_invite(self, event: dict) -> None:
-        if event.get("seat") != self.seat:
+        if event.get("seat") != self.seat or bool(event.get("watch")) != (self.seat is None):
             return
         state = event.get("state")
         if state == "waiting":

@@ -209,6 +209,7 @@ class LobbyPage(QWidget):
     discard_game = Signal(dict)  # an unfinished game to give up
     host_table = Signal()
     join_table = Signal(dict)
+    watch_table = Signal(dict)  # watch it: no seat, the table as anyone sees it
     join_address = Signal(str)
     open_settings = Signal()
     open_about = Signal()
@@ -403,6 +404,11 @@ class LobbyPage(QWidget):
         self.join_button = QPushButton("Join table")
         self.join_button.setObjectName("joinTable")
         self.join_button.setEnabled(False)
+        self.watch_button = QPushButton("Watch")
+        self.watch_button.setObjectName("watchTable")
+        self.watch_button.setProperty("role", "secondary")
+        self.watch_button.setToolTip("Watch the game without a seat: you see what everyone at the table sees")
+        self.watch_button.setEnabled(False)
         # the picked table's host key, checked with the host before joining (not on every line)
         self.host_key = QLabel()
         self.host_key.setObjectName("hostKey")
@@ -412,11 +418,13 @@ class LobbyPage(QWidget):
         row.addWidget(self.code_button)
         row.addStretch(1)
         row.addWidget(self.host_key)
+        row.addWidget(self.watch_button)
         row.addWidget(self.join_button)
         layout.addLayout(row)
         self.list.currentRowChanged.connect(self._selection_changed)
         self.list.itemDoubleClicked.connect(lambda _item: self._join())
         self.join_button.clicked.connect(self._join)
+        self.watch_button.clicked.connect(self._watch)
         self.address_button.clicked.connect(self._ask_address)
         self.code_button.clicked.connect(self._ask_code)
         return card
@@ -458,6 +466,7 @@ class LobbyPage(QWidget):
         yours = self._yours(table)
         self.join_button.setText("Rejoin table" if yours else "Join table")
         self.join_button.setEnabled(bool(table and (table.get("open_seats") or yours)))
+        self.watch_button.setEnabled(bool(table and table.get("watchable") and not yours))
         fingerprint = (table or {}).get("fingerprint")
         if fingerprint:
             host = str(table.get("host") or "the host")
@@ -475,6 +484,11 @@ class LobbyPage(QWidget):
             self.join_table.emit({**self.rejoin, "address": table["address"], "port": table["port"]})
         elif table and table.get("open_seats"):
             self.join_table.emit(table)
+
+    def _watch(self) -> None:
+        table = self.selected_table()
+        if table and table.get("watchable") and not self._yours(table):
+            self.watch_table.emit(table)
 
     def _ask_code(self) -> None:
         """A table in another house: its host's code (``app.houses_dialogs``)."""

@@ -41,6 +41,11 @@ QPushButton[compact="true"]:focus { padding: 3px 8px; }
 QPushButton:checked { background: #f4c430; }
 QPushButton:disabled { background: #8a9a8f; color: #3a4a40; border-color: #6f7f74; }
 QPushButton[role="secondary"] { background: transparent; color: #fdf6e3; border: 1px solid #d7e8dc; }
+QPushButton[role="secondary"]:disabled { color: #7f9a88; border-color: #4f6a58; }
+QMenu { background: #173d27; border: 1px solid #d7e8dc; padding: 4px; }
+QMenu::item { padding: 5px 18px 5px 24px; }
+QMenu::item:selected { background: #2e6b47; }
+QMenu::separator { height: 1px; background: #4f6a58; margin: 4px 8px; }
 QFrame#alertBanner { background: #b71c1c; border-radius: 8px; }
 QFrame#waitingBar, QFrame#noticeBanner { background: rgba(0,0,0,0.45); border: 1px solid #f4c430;
     border-radius: 8px; }

@@ -64,7 +64,7 @@ class NetworkSessions(Protocol):
 
     def host(self, settings: dict, name: str, on_event) -> "object": ...
 
-    def join(self, table: dict | str, name: str, on_event) -> "object": ...
+    def join(self, table: dict | str, name: str, on_event, watch: bool = False) -> "object": ...
 
     def directory(self) -> TableDirectory: ...
 
@@ -147,6 +147,7 @@ class MainWindow(QMainWindow):
         self.lobby.discard_game.connect(self.discard_game)
         self.lobby.host_table.connect(self.host_table)
         self.lobby.join_table.connect(self.join)
+        self.lobby.watch_table.connect(lambda table: self.join(table, watch=True))
         self.lobby.join_address.connect(self.join)
         self.lobby.open_settings.connect(self.open_settings)
         self.lobby.open_about.connect(lambda: AboutDialog(self).exec())
@@ -285,8 +286,9 @@ class MainWindow(QMainWindow):
             bridge = self.new_bridge()
             self._sit_down(self.network.host(settings, self.settings.display_name, bridge.deliver), bridge)
 
-    def join(self, table) -> None:
-        """Sit at ``table``: a TableInfo, a remembered table (Rejoin) or "host:port"."""
+    def join(self, table, watch: bool = False) -> None:
+        """Sit at ``table``: a TableInfo, a remembered table (Rejoin) or "host:port";
+        ``watch``: watch it instead, with no seat."""
         self.load_network()
         if self.network is None:
             self._network_missing()
@@ -294,7 +296,8 @@ class MainWindow(QMainWindow):
         self._forget_carried_on(table)
         bridge = self.new_bridge()
         try:
-            session = self.network.join(table, self.settings.display_name, bridge.deliver)
+            session = (self.network.join(table, self.settings.display_name, bridge.deliver, watch=True)
+                       if watch else self.network.join(table, self.settings.display_name, bridge.deliver))
         except ValueError as exc:  # an address that is not one (net.wire.address.AddressError)
             self.leave_table()
             self.show_problem("Couldn't join the table", str(exc))

@@ -5,6 +5,7 @@
                  [--resume] [--state-dir DIR]
     parlour join [--table NAME | --address HOST:PORT | --code CODE] --bot LEVEL
                  [--interface IP] [--state-dir DIR]
+    parlour join --watch [--table NAME | --address HOST:PORT | --code CODE] …
 
 Across houses (``net.houses``): ``host --invite SEAT`` (repeatable) prints a code for
 each of those seats (``{"event": "invite", "seat": …, "code": …, "state": "waiting"}``),
@@ -30,6 +31,13 @@ has nothing to say, and a person at a terminal has the app. Exit status:
 0 all verified, 1 an integrity alert was raised, 2 could not play (no table, wrong
 version, refused).
 
+``join --watch`` watches instead (no seat, no bot): it checks every entry and every hand
+as a seated peer does, and prints what anyone at the table sees happen, one JSON line per
+engine event (``{"event": "public", "hand": …, "what": "play", "seat": …, "card": …}``),
+besides the usual events; a code made for a watcher (``host --invite-watcher``) watches
+by itself. ``host --no-watching`` turns watching off, ``--max-watchers N`` caps it
+(default 8).
+
 ``host`` advertises its table over mDNS on every interface and listens on all addresses,
 as the app does; ``--interface IP`` (repeatable) pins both to named interfaces, and
 ``--no-advertise`` keeps the table off mDNS (listening on 127.0.0.1 unless ``--bind``
@@ -48,7 +56,7 @@ import sys
 import time
 
 import engine
-from net.constants import PRIVATE_DEAL
+from net.constants import MAX_WATCHERS, PRIVATE_DEAL
 from net.sessions.facade import Event
 from net.wire.heartbeat import Timings
 
@@ -66,8 +74,14 @@ def _plain(value):
     return value.hex() if isinstance(value, bytes) else str(value)
 
 
-def _printer(verbose: bool):
+def _printer(verbose: bool, watching=lambda: False):
+    """What a headless peer prints of its events (``watching()``: it watches — each
+    state's engine events too, one "public" line each: what the table shows)."""
     def out(event: Event) -> None:
+        if event.get("type") == "state" and watching():
+            for happened in event.get("events") or ():
+                emit({"type": "public", "hand": event.get("hand_number"), **{
+                    k: v for k, v in happened.items() if k != "type"}, "what": happened.get("type")})
         if event.get("type") == "state" and not verbose:
             return
         if event.get("type") == "table" and not verbose:
@@ -151,6 +165,8 @@ async def run_host(args) -> int:
         printer(event)
         if event.get("type") == "invite" and event["state"] in ("burnt", "spent"):
             core.houses.invite(event["seat"])  # nobody came with it: the next code, at once
+        elif event.get("type") == "invite" and event.get("watch") and event["state"] == "used":
+            core.houses.invite_watcher()  # a watcher is in: the next watcher's code
     core = HostCore(identity, {"game": args.game, "ruleset": args.ruleset, "mode": args.mode,
                                "name": args.table or f"{identity.name}'s table"},
                     state_dir=state_dir, emit=out,
@@ -161,7 +177,8 @@ async def run_host(args) -> int:
                                         stand_in_after=args.stand_in,
                                         readmit_names=args.readmit_names, bot_delay=args.delay,
                                         restart_grace=args.restart_grace, resume=args.resume,
-                                        mental_deal=args.mental_deal))
+                                        mental_deal=args.mental_deal, watching=args.watching,
+                                        max_watchers=args.max_watchers))
     start_up_done()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -170,6 +187,8 @@ async def run_host(args) -> int:
     await core.start()
     for seat in args.invite or ():
         core.houses.invite(seat)
+    if args.invite_watcher:
+        core.houses.invite_watcher()
     try:
         waiter = asyncio.ensure_future(stop.wait())
         finished = asyncio.ensure_future(core.finished.wait())
@@ -215,13 +234,20 @@ async def run_join(args) -> int:
         emit({"type": "error", "message": "finding a table by name needs --interface "
               "(or use --address HOST:PORT, or --code CODE)"})
         return EXIT_FAILED
+    if not args.watch and not args.bot:
+        emit({"type": "error", "message": "join needs --bot LEVEL to play a seat (or --watch)"})
+        return EXIT_FAILED
+    made: list[GuestCore] = []  # (the printer asks the core whether it watches: a code may say so)
     core = GuestCore(identity, address=address, port=port, fingerprint=args.fingerprint,
                      table_name=args.table, interfaces=_interfaces(args.interface),
-                     emit=_printer(args.verbose), timings=_timings(args), bot_level=args.bot,
+                     emit=_printer(args.verbose, watching=lambda: bool(made) and made[0].watching),
+                     timings=_timings(args),
+                     bot_level=None if args.watch else args.bot, watch=args.watch,
                      state_dir=state_dir, seat=args.seat, bot_delay=args.delay,
                      discover_timeout=args.discover_timeout,
                      takeover=_carry_on(args), code=args.code,
                      remember=LastTable(state_dir) if args.remember or args.rejoin else None)
+    made.append(core)
     start_up_done()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -300,6 +326,13 @@ def parser() -> argparse.ArgumentParser:
                       help="do not advertise over mDNS (join by address only)")
     host.add_argument("--invite", type=int, action="append", metavar="SEAT",
                       help="print a code for SEAT, for a player in another house (repeatable)")
+    host.add_argument("--invite-watcher", action="store_true",
+                      help="print a code for someone in another house to watch (the next one "
+                           "once it is used)")
+    host.add_argument("--watching", default=True, action=argparse.BooleanOptionalAction,
+                      help="let people watch the table (--no-watching: nobody may)")
+    host.add_argument("--max-watchers", type=int, default=MAX_WATCHERS,
+                      help=f"how many may watch at once (default {MAX_WATCHERS})")
     _common(host)
     join = sub.add_parser("join", help="join a table and play it with a bot")
     where = join.add_mutually_exclusive_group()
@@ -311,7 +344,9 @@ def parser() -> argparse.ArgumentParser:
     join.add_argument("--remember", action="store_true",
                       help="keep where this seat is in the state directory, as the app does")
     join.add_argument("--fingerprint", help="the host key's fingerprint to pin")
-    join.add_argument("--bot", required=True, help="bot level: random, easy, normal, hard")
+    join.add_argument("--bot", help="bot level: random, easy, normal, hard (needed to play)")
+    join.add_argument("--watch", action="store_true",
+                      help="watch the table instead of playing: check it, print what happens")
     join.add_argument("--seat", type=int, help="preferred seat")
     join.add_argument("--discover-timeout", type=float, default=30.0)
     join.add_argument("--carry-on", action="store_true",

@@ -42,7 +42,11 @@ from __future__ import annotations
 #: that may be that old; a forfeit ends the hand where the log has reached, every logged
 #: move counted on public knowledge; the host refuses a deal message that does not fit
 #: the deal, and checks each share batch as it is logged once the cards are dealt.
-PROTOCOL_VERSION = 12
+#: 13: watchers — a "join" may ask to watch ("watch"), answered "joined" with no seat and
+#: the log's public part only; the host tells every link who watches ("watchers"); a
+#: player may show its own hand to a watcher end to end ("show" to the host, relayed as
+#: "shown": sealed with crypto_box from its key to the watcher's).
+PROTOCOL_VERSION = 13
 
 # -- identity -------------------------------------------------------------------------
 
@@ -107,6 +111,7 @@ TXT_RULESET = "ruleset"
 TXT_MODE = "mode"
 TXT_TABLE = "table"
 TXT_TABLE_ID = "tid"  # the table's id: a table carried on by a new host keeps it
+TXT_WATCH = "watch"  # "1": people may watch the table (room for one more), "0": not
 TXT_HOST = "host"
 TXT_FINGERPRINT = "fp"
 TXT_SEATS = "seats"
@@ -237,6 +242,17 @@ TAKEOVER_PROBE = 0.25
 #: Seconds a host handing the table over (``HostCore.hand_over``) waits for its guests to
 #: go to the heir before it closes (they do within a fraction of a second).
 HANDOVER_GRACE = 5.0
+
+# -- watchers (net/sessions/watchers.py) -------------------------------------------------------
+
+#: How many watchers a table takes by default (the host may change it, or turn watching
+#: off): past it a watcher is refused, saying why.
+MAX_WATCHERS = 8
+#: The most a host lets one watcher's link hold unsent (messages queued because its
+#: connection takes no more: it stopped reading). Past it the watcher is dropped — its
+#: heartbeat may still come, but a link that is not read only grows. A whole log's sync
+#: is a few dozen messages; a watcher reading along never holds more than a few.
+WATCHER_BACKLOG = 256
 
 # -- table talk (net.trust.talk) ------------------------------------------------------------
 

@@ -60,6 +60,7 @@ from net.constants import (
     TXT_STATE,
     TXT_TABLE,
     TXT_TABLE_ID,
+    TXT_WATCH,
 )
 from net.wire.identity import normalize_fingerprint
 
@@ -91,6 +92,7 @@ class TableInfo(TypedDict):
     port: int
     protocol: int
     table: str  # the table's id ("" from an older advert): the same after a takeover
+    watchable: bool  # people may watch it now (watching on, room for one more)
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class TableAdvert:
     in_game: bool = False
     protocol: int = PROTOCOL_VERSION
     table_id: str = ""  # the log's table id (a takeover's new host advertises the same)
+    watchable: bool = False  # people may watch it now (its host allows it, and there is room)
 
     def txt(self) -> dict[str, str]:
         return {
@@ -121,6 +124,7 @@ class TableAdvert:
             TXT_SEATS: str(self.open_seats),
             TXT_STATE: STATE_IN_GAME if self.in_game else STATE_LOBBY,
             **({TXT_TABLE_ID: self.table_id} if self.table_id else {}),
+            TXT_WATCH: "1" if self.watchable else "0",
         }
 
     def instance_name(self) -> str:
@@ -159,6 +163,7 @@ def table_info(name: str, properties: dict, addresses: list[str], port: int) -> 
         "fingerprint": fp, "open_seats": seats, "in_game": state == STATE_IN_GAME,
         "address": addresses[0], "port": port, "protocol": protocol,
         "table": table_id if _TABLE_ID.fullmatch(table_id := txt.get(TXT_TABLE_ID) or "") else "",
+        "watchable": txt.get(TXT_WATCH) == "1",
     }
 
 

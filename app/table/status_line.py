@@ -49,7 +49,7 @@ class StatusLine(QLabel):
             text, mine = "Hand over — the summary follows (click to see it now)", False
         elif view.get("phase") == "done":
             text, mine = "Hand over", False
-        elif data.you in to_act:
+        elif data.you in to_act and not data.watching:  # (a coach: the shown hand's player's turn)
             text, mine = f"Your turn — {prompt}", True
         elif to_act:
             who = " and ".join(names[s] for s in to_act if s < len(names))

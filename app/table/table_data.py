@@ -28,6 +28,7 @@ class TableData:
         self.legal: list[dict] = []
         self.reasons: dict[str, str] | None = None
         self.deal: str | None = None  # how the hand was dealt (the "state" event's ``deal``)
+        self.watching = False  # you watch: nothing here is yours to play (a coach sees a hand)
         self.scores: list[int] = []
         self.history: list[list[int]] = []  # the totals after each hand of the game (the log's)
         self.hand_number = 0
@@ -43,6 +44,7 @@ class TableData:
         self.legal = list(event.get("legal") or [])
         self.reasons = event.get("reasons")
         self.deal = event.get("deal")
+        self.watching = bool(event.get("watching"))
         self.scores = list(event.get("scores") or self.scores)
         self.hand_number = event.get("hand_number", 0)
 

@@ -33,6 +33,7 @@ from .score_panel import ScorePanel
 from .seat_ring import SeatRing
 from .status_line import StatusLine, for_onlooker
 from .table_data import TableData, UnknownGame
+from .watchers_line import WatchersLine
 from .talk import TALK_KEY, TableTalk, TalkBox
 
 __all__ = ["LAST_TRICK_HOLD_MS", "TableView", "fit_card_width"]
@@ -99,6 +100,8 @@ class TableView(QWidget):
         root.setSpacing(6)
         self.bar = InfoBar()
         root.addWidget(self.bar)
+        self.watchers_line = WatchersLine()  # "Watching: Leo, Maya", and Show my cards to…
+        root.addWidget(self.watchers_line)
         self.banner = AlertBanner(self)
         root.addWidget(self.banner)
         self.notice = NoticeBanner(self)
@@ -224,11 +227,17 @@ class TableView(QWidget):
         bridge.takeover.connect(self.on_takeover)
         bridge.talk.connect(self.talk.on_talk)
         # talk is for people at other computers: not in a game against the computer
+        # (nor for a watcher yet: the host takes no talk from a watcher)
         self.talk_button.setVisible(callable(getattr(session, "say", None))
-                                    and getattr(session, "local", False) is not True)
+                                    and getattr(session, "local", False) is not True
+                                    and getattr(session, "watching", False) is not True)
+        self.watchers_line.attach(session, bridge)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 
     def _act(self, action: dict) -> None:
+        if self.data.watching:  # a coach sees the hand it is shown, and never plays it
+            self._flash("You are watching: only the players play their cards.")
+            return
         if self.session is not None:
             self.decision.clear()
             self.session.act(action)
@@ -272,6 +281,7 @@ class TableView(QWidget):
     def on_table(self, event: dict) -> None:
         self.data.table = event
         self.bar.show_table(event)
+        self.watchers_line.set_host(bool(event.get("is_host")))
         self.refresh()
 
     def on_state(self, event: dict) -> None:
@@ -549,7 +559,10 @@ class TableView(QWidget):
                 self.hand.setFocus()
         elif self.hand.mode != "select" or not any(k in e for e in self.legal for k in ("bury", "discard")):
             self.hand.set_idle()
-        self.decision.show_for(self.data.look, self.view, self.legal, self.hand.cards)
+        if self.data.watching:
+            self.decision.clear()  # (a coach: the legal cards lifted to see, no buttons to press)
+        else:
+            self.decision.show_for(self.data.look, self.view, self.legal, self.hand.cards)
 
     def _mark_taken(self, cards: list[str]) -> None:
         """The kitty's or widow's cards stay marked "new" in your hand while you decide

@@ -889,7 +889,7 @@ class Hub:
     def __init__(self):
         self.pairs: dict[tuple[bytes, bytes, str], Pair] = {}
         self.books: dict[tuple[bytes, str], Book] = {}
-        self.invitations: dict[tuple[bytes, str, int], Invitation] = {}
+        self.invitations: dict[tuple[bytes, str, int | None], Invitation] = {}
         self.listeners: dict[bytes, list] = {}
 
     def book(self, me, table: str, directory=None) -> Book:
@@ -909,8 +909,9 @@ class Hub:
             listener(event)
 
     # -- the host ------------------------------------------------------------------------
-    def invite(self, me, table: str, seat: int, offer: dict, directory, events) -> defer.Deferred:
-        """A fresh code for ``seat`` (the one before it, unused, stops working)."""
+    def invite(self, me, table: str, seat: int | None, offer: dict, directory, events) -> defer.Deferred:
+        """A fresh code for ``seat`` (None: a watcher's; the one before it, unused, stops
+        working)."""
         book = self.book(me, table, directory)
         old = self.invitations.pop((me.public_key, table, seat), None)
         if old is not None:
@@ -980,7 +981,8 @@ class Hub:
                 pair.want()
                 result.callback({"key": them, "table": table, "port": port,
                                  "seat": said.get("seat"), "name": said.get("name", ""),
-                                 "host": said.get("host", ""), "address": house_address(them, table)})
+                                 "host": said.get("host", ""), "address": house_address(them, table),
+                                 "watch": said.get("watch") is True})
 
             def not_connected(failure):
                 gone = failure.value

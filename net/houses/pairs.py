@@ -39,7 +39,8 @@ import os
 from pathlib import Path
 
 import nacl.bindings
-from cryptography.hazmat.primitives import serialization
+
+from net.wire.identity import curve_public, curve_secret
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +53,7 @@ _CONTEXT = b"parlour/houses/pair/v1"
 
 def pair_secret(identity, their_key: bytes, table: str) -> bytes:
     """32 bytes only ``identity`` and the holder of ``their_key`` can compute, for ``table``."""
-    seed = identity.private_key.private_bytes(serialization.Encoding.Raw,
-                                              serialization.PrivateFormat.Raw,
-                                              serialization.NoEncryption())
-    _pk, sk = nacl.bindings.crypto_sign_seed_keypair(seed)
-    mine = nacl.bindings.crypto_sign_ed25519_sk_to_curve25519(sk)
-    theirs = nacl.bindings.crypto_sign_ed25519_pk_to_curve25519(bytes(their_key))
-    shared = nacl.bindings.crypto_scalarmult(mine, theirs)
+    shared = nacl.bindings.crypto_scalarmult(curve_secret(identity), curve_public(their_key))
     keys = b"".join(sorted([identity.public_key, bytes(their_key)]))
     return hmac.new(shared, _CONTEXT + keys + table.encode(), hashlib.sha256).digest()
 

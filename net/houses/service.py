@@ -22,8 +22,8 @@ from net.houses.links import HUB, HouseError
 __all__ = ["HouseError", "dial", "forget", "invite", "restore", "use_code", "want", "listen"]
 
 
-async def invite(identity, table: str, seat: int, offer: dict, directory, on_event) -> str:
-    """A fresh code for ``seat`` at ``table``. ``offer``: what the guest's app is told
+async def invite(identity, table: str, seat: int | None, offer: dict, directory, on_event) -> str:
+    """A fresh code for ``seat`` at ``table`` (None: a watcher's). ``offer``: what the guest's app is told
     once the code matches (the host's key, the table, its port, the seat, names);
     ``on_event(dict)`` is called (on the reactor's thread) when the code is used or burnt."""
     return await reactor.run(HUB.invite, identity, table, seat, offer, directory, on_event)

@@ -2,7 +2,8 @@
 ways back a table keeps for its far players. Light to import: the Twisted side
 (``service``) is imported only when a code or a house address is used.
 
-* ``HostHouses`` (``HostCore.houses``): ``invite(seat)`` makes a code for a seat and
+* ``HostHouses`` (``HostCore.houses``): ``invite(seat)`` makes a code for a seat (and
+  ``invite_watcher()`` one for a watcher: the guest's app then joins to watch) and
   reports it as an "invite" event (``{"seat", "code", "state", "message"}``, the state
   "waiting", then "joining" and "used"; or "burnt" when someone typed it wrong — each
   code allows one try — or "spent" when it was used but nobody came through it, or
@@ -37,9 +38,12 @@ log = logging.getLogger(__name__)
 Emit = Callable[[dict], None]
 
 
-def invite_event(seat: int, state: str, code: str = "", message: str = "", details: str = "",
+def invite_event(seat: int | None, state: str, code: str = "", message: str = "", details: str = "",
                  waited: float | None = None) -> dict:
-    event = {"type": "invite", "seat": seat, "state": state, "code": code, "message": message}
+    """An "invite" event; ``seat`` None: a code for a watcher (``watch``)."""
+    event: dict[str, object] = {"type": "invite", "seat": seat, "state": state, "code": code, "message": message}
+    if seat is None:
+        event["watch"] = True
     if details:
         event["details"] = details
     if waited is not None:
@@ -83,20 +87,27 @@ class HostHouses:
             from net.houses import service
             await service.forget(self.identity, self._table()[0])
 
-    def invite(self, seat: int) -> None:
-        """A code for ``seat`` (an "invite" event when it is ready; another for what
-        becomes of it)."""
+    def invite_watcher(self) -> None:
+        """A code for someone to watch the table (one at a time, as a seat's: a new code
+        makes the last unused one stop working); "invite" events with ``watch``."""
+        self.invite(None)
+
+    def invite(self, seat: int | None) -> None:
+        """A code for ``seat`` (None: a watcher's) — an "invite" event when it is ready;
+        another for what becomes of it."""
         if not self.listen or self._serving() is None:
             self._emit(invite_event(seat, "failed", message="this table is not on the network"))
             return
         self.used = True
         self._spawn(self._invite(seat))
 
-    async def _invite(self, seat: int) -> None:
+    async def _invite(self, seat: int | None) -> None:
         loop = asyncio.get_running_loop()
         (table, name), identity, emit = self._table(), self.identity, self._emit
         offer = {"key": identity.public_key.hex(), "table": table, "port": self._serving(),
                  "seat": seat, "name": name, "host": identity.name}
+        if seat is None:
+            offer["watch"] = True  # its holder watches: the guest's app joins as a watcher
 
         def happened(event: dict) -> None:  # on the reactor's thread
             message, details = _what_happened(event)

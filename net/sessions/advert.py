@@ -1,4 +1,5 @@
-"""The table's mDNS advert, kept current: open seats, and whether the game has begun.
+"""The table's mDNS advert, kept current: open seats, whether the game has begun, and
+whether people may watch it.
 
 A host on the network announces its table (``discovery.TableAdvertiser``) so lobbies
 list it; a table against the computer has no advert. ``Advert`` builds the announcement
@@ -29,31 +30,40 @@ class Advertiser(Protocol):
 
 
 class Advert:
-    def __init__(self, interfaces, make_advertiser: Callable[..., Advertiser] | None = None):
+    """``watchable``: whether people may watch the table now (a getter: the host's
+    settings for watchers, and room for one more)."""
+
+    def __init__(self, interfaces, make_advertiser: Callable[..., Advertiser] | None = None,
+                 watchable: Callable[[], bool] = lambda: False):
         self.interfaces = interfaces
         self.make_advertiser = make_advertiser or _zeroconf_advertiser
+        self.watchable = watchable
         self.advertiser: Advertiser | None = None
-        self.shown: tuple[int, bool] | None = None  # (open seats, in game) last announced
+        # (open seats, in game, watchable) last announced
+        self.shown: tuple[int, bool, bool] | None = None
+
+    def _now(self, authority) -> tuple[int, bool, bool]:
+        return open_seats(authority), authority.match is not None, self.watchable()
 
     async def start(self, identity, authority, port: int) -> None:
         from net.discovery import TableAdvert
         game = authority.game
-        self.shown = (open_seats(authority), authority.match is not None)
+        self.shown = self._now(authority)
         advert = TableAdvert(name=authority.name, game=game.id, ruleset=game.ruleset.id,
                              mode=game.mode or "", host=identity.name,
                              fingerprint=identity.fingerprint, port=port,
                              open_seats=self.shown[0], in_game=self.shown[1],
-                             table_id=authority.table or "")
+                             table_id=authority.table or "", watchable=self.shown[2])
         self.advertiser = self.make_advertiser(advert, self.interfaces)
         await self.advertiser.start()
 
     def changes(self, authority) -> dict | None:
         """What to re-announce now (None: nothing changed, or no advert)."""
-        now = (open_seats(authority), authority.match is not None)
+        now = self._now(authority)
         if self.advertiser is None or now == self.shown:
             return None
         self.shown = now
-        return {"open_seats": now[0], "in_game": now[1]}
+        return {"open_seats": now[0], "in_game": now[1], "watchable": now[2]}
 
     async def update(self, changes: dict) -> None:
         if self.advertiser is not None:  # (withdrawn meanwhile: the table is closing)

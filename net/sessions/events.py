@@ -32,9 +32,9 @@ from engine.records import play_record
 from engine.scoring import breakdown
 from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOverEvent,
                                  HandOverEvent, HintEvent, LinkState, NoticeEvent, ReadmitEvent,
-                                 RejoinEvent, SeatInfo, SeatKind, StateEvent, TableEvent,
-                                 TableInfo, TablesEvent, TakeoverEvent, TakeoverStage,
-                                 WaitingEvent, WhyRestarted)
+                                 RejoinEvent, SeatInfo, SeatKind, ShownEvent, StateEvent,
+                                 TableEvent, TableInfo, TablesEvent, TakeoverEvent, TakeoverStage,
+                                 WaitingEvent, WatchersEvent, WhyRestarted)
 from net.trust.deals.mental import log as ml
 from net.trust.entries import HandEndBody, StartBody
 from net.trust.values import NOBODY, Seat
@@ -283,6 +283,24 @@ def connection_event(seat: int | None, state: LinkState, detail: str = "",
         event["attempt"] = attempt
         event["attempts"] = attempts
     return event
+
+
+def watchers_event(message: dict, you_watch: bool, showing=()) -> WatchersEvent:
+    """The "watchers" event from a "watchers" message (``you_watch``: this client is one
+    of them; ``showing``: the keys of those this seat's player shows its hand to)."""
+    showing = set(showing)
+    return {"type": "watchers", "open": bool(message["open"]), "cap": int(message["cap"]),
+            "you_watch": you_watch,
+            "watchers": [{"name": w["name"], "fingerprint": fingerprint(w["key"]),
+                          "shown": list(w["shown"])} for w in message["watchers"]],
+            "showing": [fingerprint(w["key"]) for w in message["watchers"] if w["key"] in showing]}
+
+
+def shown_event(seat: int, name: str, showing: bool) -> ShownEvent:
+    """(a watcher) ``name`` in ``seat`` shows you their hand now, or no longer."""
+    who = name or f"The player in seat {seat + 1}"
+    text = f"{who} is showing you their cards" if showing else f"{who} stopped showing you their cards"
+    return {"type": "shown", "seat": seat, "name": name, "showing": showing, "text": text}
 
 
 def takeover_event(stage: TakeoverStage, departed: str, successor: str, abandoned: int | None,

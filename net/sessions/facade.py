@@ -108,6 +108,11 @@ class StateEvent(TypedDict):
     # held by the host" (that deal, but your cards went to the host's computer this hand:
     # you were away for the shuffle) or "seeded" (the host's computer knows every hand).
     deal: NotRequired[DealKind]
+    # You watch (no seat): ``view`` is the public one — or, with ``coach``, the hand its
+    # player shows you (``view["seat"]``), with its ``legal`` moves: yours to see, never
+    # to play.
+    watching: NotRequired[bool]
+    coach: NotRequired[bool]
 
 
 class HandOverEvent(TypedDict):
@@ -257,6 +262,35 @@ class TakeoverEvent(TypedDict):
     text: str
 
 
+class WatcherInfo(TypedDict):
+    name: str
+    fingerprint: str
+    shown: list[int]  # the seats whose players show this watcher their hand
+
+
+class WatchersEvent(TypedDict):
+    """Who watches the table ("watching: Leo, Maya"), on every change: ``open`` and ``cap``
+    the host's settings; ``you_watch``: you are a watcher here (nothing is yours to play);
+    ``showing``: the fingerprints of the watchers you show your own hand to."""
+    type: Literal["watchers"]
+    watchers: list[WatcherInfo]
+    open: bool
+    cap: int
+    you_watch: bool
+    showing: list[str]
+
+
+class ShownEvent(TypedDict):
+    """(a watcher) The player in ``seat`` shows you their hand from now on (``showing``),
+    or stops: ``text`` says it ("Grandma is showing you her cards"). The hand comes in
+    the "state" events (``coach``)."""
+    type: Literal["shown"]
+    seat: int
+    name: str
+    showing: bool
+    text: str
+
+
 class InviteEvent(TypedDict):
     """A host's code for a player in another house (``net.houses``): "waiting" (read it
     out), "joining" (it matched another Parlour: connecting), "used" (they are in),
@@ -266,12 +300,13 @@ class InviteEvent(TypedDict):
     happened in words; ``details`` what a helper would want besides (a server's address);
     ``waited``: seconds the protocol's own timer ran, when one gave up."""
     type: Literal["invite"]
-    seat: int
+    seat: int | None  # None: a code for a watcher (``watch``)
     state: Literal["waiting", "joining", "used", "burnt", "spent", "failed"]
     code: str
     message: str
     details: NotRequired[str]
     waited: NotRequired[float]
+    watch: NotRequired[bool]  # a code that lets its holder watch, not sit
 
 
 class TalkEvent(TypedDict):
@@ -306,7 +341,7 @@ EVENTS: dict[str, type] = {
     "hand_over": HandOverEvent, "game_over": GameOverEvent, "connection": ConnectionEvent,
     "alert": AlertEvent, "error": ErrorEvent, "hint": HintEvent, "waiting": WaitingEvent,
     "readmit": ReadmitEvent, "notice": NoticeEvent, "takeover": TakeoverEvent,
-    "invite": InviteEvent, "talk": TalkEvent,
+    "invite": InviteEvent, "watchers": WatchersEvent, "shown": ShownEvent, "talk": TalkEvent,
 }
 
 

@@ -30,7 +30,20 @@ guest does with the results:
 * table talk (``talk.GuestTalk``): what the person says, signed and sent; what the host
   relays, checked before it is shown;
 * the app's seat is remembered on disk (``last_table.LastTable``) for a rejoin after
-  the app or the computer restarts, and forgotten when the table ends or turns us away.
+  the app or the computer restarts, and forgotten when the table ends or turns us away;
+* who watches the table (the host's "watchers"), and — a player's — its own hand shown
+  to the watchers its person chose (``showing.ShowingHand``: "show" messages, sealed for
+  each watcher alone).
+
+A guest made with ``watch=True`` is a **watcher**: its "join" asks to watch, it holds no
+seat and decides nothing (``act`` says so), its replica checks every entry all the same,
+and it is shown the public view — with a hand a player shows it (``watching.ShownHands``:
+the legal moves and the Hint too, never to play). It follows the table when a player
+carries it on after the host is gone (``watching.Following``), never counting towards the
+takeover, and remembers no seat to rejoin.
+
+Messages from the host that are the sessions' own besides the trust protocol's ("watchers",
+"shown") go to ``host_messages`` by type.
 
 The connection is a state machine (``GuestState``, its transitions in
 ``TRANSITIONS``): ``connecting → joined → dropped → backing off → connecting … → ended``
@@ -54,9 +67,9 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from net.constants import FIRST_JOIN_WITHIN
+from net.constants import FIRST_JOIN_WITHIN, MAX_WATCHERS
 from net.houses.tables import GuestHouses
-from net.sessions.events import connection_event, error_event
+from net.sessions.events import connection_event, error_event, watchers_event
 from net.sessions.facade import ConnectionEvent, EventCallback, TableInfo
 from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
@@ -64,11 +77,14 @@ from net.sessions.guest_player import GuestPlayer
 from net.sessions.guest_view import GuestView
 from net.sessions.last_table import LastTable, NoLastTable
 from net.sessions.reporting import Reporter
+from net.sessions.showing import ShowingHand
+from net.sessions.watching import Following, ShownHands
 from net.sessions.succession import NoSuccession, Succession
 from net.sessions.talk import TALK_MESSAGES, GuestTalk, speakers
 from net.trust import failures, reports
 from net.trust.entries import TableBody
 from net.trust.peer.replica import PeerReplica, ReplicaOut
+from net.trust.shown import private_part
 from net.trust.values import Seats
 from net.wire import messages as m
 from net.wire.address import format_address
@@ -119,7 +135,7 @@ class GuestCore:
                  discover_timeout: float = 30.0, claim: tuple[int, int] | None = None,
                  give_up: int | None = None, remember: LastTable | None = None,
                  call_later: Callable | None = None, rng: Callable[[int], bytes] = os.urandom,
-                 takeover: dict | None = None, code: str | None = None):
+                 takeover: dict | None = None, code: str | None = None, watch: bool = False):
         self.identity = identity
         # Timers (a bot's thinking pause, the shuffle notice) go through this, so the
         # core can be driven message by message without an event loop in tests.
@@ -137,8 +153,16 @@ class GuestCore:
         # The app: stop after this many failed connection attempts in a row (a few
         # before the first join) and say the host is gone; None: keep trying (headless).
         self.give_up = give_up
-        # The app: where this seat is, for a rejoin after a restart.
-        self.remember = remember if remember is not None else NoLastTable()
+        # The app: where this seat is, for a rejoin after a restart (a watcher holds none).
+        self.remember = remember if remember is not None and not watch else NoLastTable()
+        self.watching = watch  # a watcher: no seat, nothing to decide
+        # who watches, as the host last said (with its settings for watchers)
+        self.watch_list: dict = {"type": "watchers", "watchers": [], "open": True, "cap": MAX_WATCHERS}
+        self.shown = ShownHands(identity)  # (a watcher's) the hands players show it
+        self.showing = ShowingHand(identity, os.urandom)  # (a player's) whom it shows its hand
+        # The host's messages that are the sessions' own (not the trust protocol's).
+        self.host_messages: dict[str, Callable[[dict], None]] = {
+            "watchers": self._on_watchers, "shown": self._on_shown}
         self.state = GuestState.CONNECTING
         # Why it ended: "stopped" (we left), "refused", "fatal", "table" (it ended), "alert".
         self.ended_by: str | None = None
@@ -148,7 +172,10 @@ class GuestCore:
                               table_name=lambda: self.table_name, subdir=self.subdir,
                               caught_up=lambda: self.caught_up,
                               moving=lambda: self.player.in_flight is not None,
-                              from_disk=lambda: self.from_disk)
+                              from_disk=lambda: self.from_disk,
+                              coach=lambda: self.shown.coach_view(self.replica)
+                              if self.watching and self.replica is not None else None,
+                              watching=lambda: self.watching)
         self.player = GuestPlayer(identity.public_key, lambda: self.replica, lambda: self.link,
                                   emit=lambda event: self.emit(event), call_later=self.call_later,
                                   caught_up=lambda: self.caught_up,
@@ -173,7 +200,8 @@ class GuestCore:
         self.disk_log = DiskCopy(self.state_dir, self.emit)  # our copy of the verified log
         self.reporter = Reporter(identity, self.timings, replica=lambda: self.replica,
                                  link=lambda: self.link)
-        self.succession: Succession | NoSuccession = \
+        self.succession: Succession | NoSuccession | Following = \
+            self._following() if watch else \
             self._succession(takeover) if takeover is not None else NoSuccession()
         # a code typed; a host across houses
         self.houses = GuestHouses(identity, self.state_dir, address=lambda: self.address,
@@ -210,7 +238,15 @@ class GuestCore:
                           follow=self._follow, hosting=lambda: self.wake(ended_by="takeover"),
                           forget=lambda: self.remember.forget(self.table), rng=self.rng,
                           named=self._name, state_dir=self.state_dir,
-                          interfaces=self.interfaces, **takeover)
+                          interfaces=self.interfaces, watchers=self._watcher_keys,
+                          watch_settings=self._watch_settings, **takeover)
+
+    def _following(self) -> Following:
+        """A watcher's way to the table should its host leave for good."""
+        return Following(self.identity, self.timings, replica=lambda: self.replica,
+                         joined=lambda: self.state is GuestState.JOINED,
+                         emit=lambda event: self.emit(event), rolled_back=self._rolled_back,
+                         follow=self._follow, rng=self.rng)
 
     def _name(self, alerts: list) -> None:
         """Players a takeover caught lying (``succession``): each named to the person, the
@@ -429,8 +465,11 @@ class GuestCore:
         last = replica.seq if replica is not None else -1
         if self.claim is not None:
             seat, last = self.claim
-        join = {"type": "join", "name": self.identity.name, "last_seq": last,
-                "seat": seat if seat is not None else self.wanted_seat, "standby": self.succession.port}
+        join: dict = {"type": "join", "name": self.identity.name, "last_seq": last,
+                      "seat": seat if seat is not None else self.wanted_seat,
+                      "standby": self.succession.port}
+        if self.watching:
+            join = {"type": "join", "name": self.identity.name, "last_seq": last, "watch": True}
         if replica is not None:  # (the log we hold is this table's: a new one's host starts us over)
             join["table"] = replica.table
         link = Link(conn, self.timings, self.receive,
@@ -457,8 +496,16 @@ class GuestCore:
         self.address, self.port = found["address"], found["port"]
         self.fingerprint = fingerprint(found["key"])
         self.table_name = found.get("name") or self.table_name
+        if found.get("watch") and not self.watching:
+            self._become_watcher()  # the host made the code for a watcher
         if self.wanted_seat is None and isinstance(found.get("seat"), int):
             self.wanted_seat = found["seat"]
+
+    def _become_watcher(self) -> None:
+        """A code made for a watcher: this guest watches (before it has joined anything)."""
+        self.watching = True
+        self.remember = NoLastTable()
+        self.succession = self._following()
 
     def _moved_to(self, table: TableInfo | None) -> None:
         """Where the host (by key, once known) advertises its table now (mDNS)."""
@@ -494,6 +541,8 @@ class GuestCore:
             self.reporter.on_roster(roster)
         elif kind == "handover":
             self.succession.on_handover(self.houses.heir(msg))
+        elif kind in self.host_messages:
+            self.host_messages[kind](msg)
         elif kind in TALK_MESSAGES:
             self.talk.heard(msg)
         else:
@@ -578,7 +627,7 @@ class GuestCore:
             if msg["type"] == m.ERROR:
                 # Turned away before taking a seat (the table is full, or closing).
                 self.errors.append(msg["reason"])
-                self._turned_away(f"The host turned you away: {msg['reason']}.")
+                self._turned_away(f"The host turned you away: {msg['reason'].rstrip('.')}.")
                 return
             self._linked.reject("entries before 'joined'")
             return
@@ -620,6 +669,7 @@ class GuestCore:
         self.view.hands_not_verified(out.accepted, out.verified)
         self._check_end()
         self.player.poke()
+        self._show_own()
 
     def _deliveries(self, msg: dict, written: list[dict]) -> None:
         """What our replica keeps of our deal messages' way to the host (``deliveries``):
@@ -707,7 +757,67 @@ class GuestCore:
     # -- the person's commands ----------------------------------------------------------------------
     def act(self, data: dict) -> None:
         """The person's decision (hand-record form, no seat)."""
+        if self.watching:
+            self.emit(error_event(WATCHING))
+            return
         self.player.act(data)
+
+    # -- watchers --------------------------------------------------------------------------------
+    def _on_watchers(self, message: dict) -> None:
+        """Who watches now (the host's list, checked for shape: a bad one is only logged)."""
+        if not watchers_well_formed(message):
+            log.warning("the host's list of watchers is malformed: ignored")
+            return
+        self.watch_list = message
+        self.showing.present(self._watcher_keys())
+        self._show_own()  # (a watcher back: it is shown the hand again)
+        self.emit(watchers_event(message, you_watch=self.watching, showing=self.showing.to))
+
+    def _watcher_keys(self) -> set[bytes]:
+        return {w["key"] for w in self.watch_list["watchers"]}
+
+    def _watch_settings(self) -> dict:
+        """The host's settings for watchers, for a table we carry on (``HostOptions``)."""
+        return {"watching": bool(self.watch_list["open"]), "max_watchers": int(self.watch_list["cap"])}
+
+    def _on_shown(self, message: dict) -> None:
+        """(a watcher) A hand a player shows us, relayed by the host."""
+        if not self.watching:
+            return
+        event = self.shown.receive(self.replica, message)
+        if event is not None:
+            self.emit(event)
+        if self.replica is not None and self.replica.game is not None and self.caught_up:
+            self.emit(self.view.state_event([]))
+
+    def show_hand(self, fp: str, on: bool) -> None:
+        """Our person shows our hand to the watcher ``fp`` from now on (``on``), or stops."""
+        key = next((k for k in self._watcher_keys() | set(self.showing.to) if fingerprint(k) == fp), None)
+        if key is None or self.watching:
+            self.emit(error_event("that watcher is not here now" if key is None
+                                  else "a watcher has no hand to show"))
+            return
+        if on:
+            self.showing.start(key)
+            self._show_own()
+        else:
+            r = self.replica
+            box = self.showing.stop(key, r.table if r else None, r.seat if r else None,
+                                    r.seq if r else -1, r.hand_number if r else 0)
+            if box is not None and self.link is not None:
+                self.link.send(box.message())
+        self.emit(watchers_event(self.watch_list, you_watch=False, showing=self.showing.to))
+
+    def _show_own(self) -> None:
+        """Our hand, sealed again for each watcher we show it to, when it changed."""
+        r = self.replica
+        if not self.showing.to or r is None or self.link is None or self.watching:
+            return
+        view = private_part(r.view, r.public) if r.view is not None and not r.view_behind \
+            and r.seat is not None and r.view.get("seat") == r.seat else None
+        for box in self.showing.boxes(r.table, r.seat, r.seq, r.hand_number, view,
+                                      self._watcher_keys()):
+            self.link.send(box.message())
 
     def hint(self) -> None:
         self.view.hint()
@@ -723,6 +833,19 @@ class GuestCore:
                 "winner": r.winner if r else None, "reconnects": self.reconnects,
                 "ended": self.end, "fatal": self.fatal, "errors": self.errors[-5:],
                 "error_count": len(self.errors), "state": self.state.value}
+
+
+#: What a watcher is told when it tries to play.
+WATCHING = "You are watching this table: only its players play."
+
+
+def watchers_well_formed(message: dict) -> bool:
+    """Whether a "watchers" message's list is what it should be: each watcher a map with
+    a 32-byte ``key``, a ``name`` and the seats it is ``shown``."""
+    return all(isinstance(w, dict) and isinstance(w.get("key"), bytes) and len(w["key"]) == 32
+               and isinstance(w.get("name"), str) and isinstance(w.get("shown"), list)
+               and all(isinstance(s, int) and not isinstance(s, bool) for s in w["shown"])
+               for w in message["watchers"])
 
 
 def plain_problem(exc: BaseException) -> str:

@@ -46,11 +46,16 @@ class GuestView:
     def __init__(self, replica: Callable[[], PeerReplica | None], emit: EventCallback,
                  call_later: Callable, timings, *, table_name: Callable[[], str | None],
                  subdir: Callable[[str], Path | None], caught_up: Callable[[], bool],
-                 moving: Callable[[], bool], from_disk: Callable[[], int | None]):
+                 moving: Callable[[], bool], from_disk: Callable[[], int | None],
+                 coach: Callable[[], tuple | None] = lambda: None,
+                 watching: Callable[[], bool] = lambda: False):
         self._replica, self.emit, self.call_later, self.timings = replica, emit, call_later, timings
         self._table_name, self._subdir, self._caught_up, self._moving = \
             table_name, subdir, caught_up, moving
         self._from_disk = from_disk  # the entries our replica was rebuilt with from disk
+        # A watcher's: it watches (no seat), and the hand a player shows it, over the public
+        # view, with the position rebuilt from it (``watching.ShownHands.coach_view``).
+        self._watching, self._coach = watching, coach
         self._deal = deal_kind(False)  # how the last hand seen was dealt
         self._until: dict[int, float] = {}  # a player gone -> when its countdown ends here
         self._caught_restart: int | None = None  # the last restart of a catch-up, not told yet
@@ -117,6 +122,8 @@ class GuestView:
         return first.name if isinstance(first, TableBody) else ""
 
     def state_event(self, events: list) -> StateEvent:
+        if self._watching():
+            return self._watcher_state(events)
         r = self.replica
         state = r.decision_state()  # (the host's view of this seat when the replay lacks its cards)
         if self._moving():
@@ -131,12 +138,29 @@ class GuestView:
         return state_event(r.game, state, r.seat, events, r.scores or [], r.hand_number + 1,
                            view=view, deal=self.deal())
 
+    def _watcher_state(self, events: list) -> StateEvent:
+        """A watcher's "state": the public view — or, a hand shown to it (``coach``), that
+        hand over the public view with its legal moves, to see and never to play."""
+        r = self.replica
+        coach = self._coach() if self._caught_up() else None
+        if coach is not None:
+            view, state = coach
+            event = state_event(r.game, state, view["seat"], events, r.scores or [], r.hand_number + 1,
+                                view=view, deal=self.deal())
+            event["coach"] = True
+        else:
+            event = state_event(r.game, None, None, events, r.scores or [], r.hand_number + 1,
+                                view=r.public or {}, deal=self.deal())
+        event["watching"] = True
+        return event
+
     def deal(self) -> DealKind:
         """How the hand on the table was dealt (``events.deal_kind``): the hand's deal
         part says (between hands, the last hand's; before the first, the seeded deal)."""
         deal = self.replica.deal
         if deal is not NO_DEAL:
-            self._deal = deal_kind(deal.PRIVATE, deal.held_by_host)
+            # (a watcher is no party of the deal either, and has no cards the host holds)
+            self._deal = deal_kind(deal.PRIVATE, deal.held_by_host and not self._watching())
         return self._deal
 
     def hint(self) -> None:
@@ -144,6 +168,11 @@ class GuestView:
         or the host's when the replay lacks its cards: ``PeerReplica.decision_state``): a
         "hint" event."""
         r = self._replica()
+        coach = self._coach() if self._watching() and r is not None else None
+        if coach is not None and r is not None:  # a watcher shown a hand: what its player might do
+            view = coach[0]
+            self.emit(hint_event(r.game, view, view["seat"], f"{r.table}|hint|{r.seq}"))
+            return
         if r is None or r.view is None or r.stopped is not None:
             self.emit(hint_event(None, None, None, ""))  # nothing to decide
             return

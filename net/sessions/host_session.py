@@ -24,7 +24,14 @@ it, each with its own tests:
 * ``deal_watch.DealWatch``: a deal waiting for a player's client (a shuffle, a deal
   message, a player gone whose cards only its client can open) goes on without it at
   the deadline (a shuffle skipped; under the mental deal, the deal restarted without it,
-  the hand voided if it was dealt).
+  the hand voided if it was dealt);
+* ``watchers.Watchers``: the people who watch the table (admitted, sent the log's public
+  part and every entry, told of each other, a shown hand relayed to them);
+  ``showing.ShowingHand``: the host person's own hand, shown to the watchers it chose.
+
+Messages from a seated player that are the sessions' own, not the trust layer's (a
+shown hand: "show"; a player's report of an alert), go to ``peer_messages`` by type; a
+watcher's, to ``Watchers.handlers``.
 
 The core itself keeps the table's ``Phase`` (opening → open → ended → closed), runs the
 commands of the facade and the CLI, and after every change tells the host's seat and
@@ -51,7 +58,7 @@ from engine import Game
 from engine.bots import make_bot
 from engine.deal import derive_seed
 
-from net.constants import HANDOVER_GRACE, PRIVATE_DEAL, RESTART_GRACE
+from net.constants import END_GRACE, FAREWELL_GRACE, HANDOVER_GRACE, MAX_WATCHERS, PRIVATE_DEAL, RESTART_GRACE
 from net.sessions.admission import Admission, raise_file_limit
 from net.houses.tables import HostHouses
 from net.sessions.advert import Advert
@@ -69,6 +76,8 @@ from net.sessions.outbox import Outbox
 from net.sessions.seating import Seating
 from net.sessions.stand_ins import StandIns
 from net.sessions.roster import Roster
+from net.sessions.showing import ShowingHand
+from net.sessions.watchers import WatchPolicy, Watchers
 from net.sessions.takeback import Takeback
 from net.sessions.talk import TALK_MESSAGES, HostTalk, speakers
 from net.sessions.whereabouts import Whereabouts
@@ -163,6 +172,8 @@ class HostOptions:
     headless: bool | None = None
     mental_deal: bool = PRIVATE_DEAL  # the private deal (the settings' "private_deal" wins)
     table_seed: bytes | None = None  # tests: the deals and first dealers follow from it
+    watching: bool = True  # people may watch the table (``watchers``)
+    max_watchers: int = MAX_WATCHERS  # how many at once
 
 
 class HostCore:
@@ -233,9 +244,17 @@ class HostCore:
                              evidence=self.files.dir / "evidence", you=lambda: self.you,
                              connected=self.connected, waiting=self.arrivals.waiting_list,
                              heirs=self.heirs)
-        self.advert = Advert(options.interfaces)
-        self.roster = Roster(lambda: self.outbox.links.values(),
+        self.advert = Advert(options.interfaces, watchable=lambda: self.watchers.room())
+        self.roster = Roster(lambda: [*self.outbox.links.values(), *self.watchers.links()],
                              seat_of=lambda fp: self.authority.seat_of(fp))
+        self.watchers = Watchers(lambda: self.authority, self.key, self.admission,
+                                 players=lambda: self.outbox.links.values(), roster=self.roster,
+                                 emit=self.emit, policy=WatchPolicy(options.watching, options.max_watchers),
+                                 tamper=tamper, changed=self._watchers_changed)
+        self.showing = ShowingHand(identity, os.urandom)  # (nonces: never the table's seeded rng)
+        # A seated player's messages that are the sessions' own (not the trust layer's).
+        self.peer_messages: dict[str, Callable[[str, dict], None]] = {
+            "show": self._relay_shown, reports.REPORT: lambda fp, msg: self.view.reported(msg)}
         self.deal_watch = DealWatch(lambda: self.authority, self.timers, self.outbox, self.stand_ins,
                                     self.takeback, emit=self.emit, apply=self.apply,
                                     is_open=lambda: self.is_open)
@@ -356,7 +375,9 @@ class HostCore:
         a game against the computer) the table can be resumed from its log."""
         if farewell is not None and self.phase is Phase.OPEN:
             self.phase = Phase.ENDED
+            self.watchers.end({"type": "end", "reason": farewell, "head": chain_of(self.authority).seq})
             await self.ending.tell(farewell, hang_up=True)
+            await wait_until(self.watchers.all_told, FAREWELL_GRACE)
             self._record(done=True)
         self.phase = Phase.CLOSED
         self.timers.cancel_all()
@@ -364,6 +385,7 @@ class HostCore:
         self.bots.driver.stop()
         for link in list(self.links.values()):
             link.close("the host closed the table")
+        self.watchers.close_all("the host closed the table")
         self.arrivals.close_all("the host closed the table")
         if self.server is not None:
             self.server.close()
@@ -400,8 +422,9 @@ class HostCore:
         address, port = self.roster.standby[seat]
         chain = chain_of(auth)
         signed = takeover.hand_over(self.identity, table_of(auth), seat, chain.seq, chain.head)
-        self.outbox.broadcast({"type": "handover", "signed": signed, "address": address,
-                               "port": port})
+        handover = {"type": "handover", "signed": signed, "address": address, "port": port}
+        self.outbox.broadcast(handover)
+        self.watchers.broadcast(handover)  # (they follow the heir)
         self._record(done=True, handed=True)  # not resumed here: rejoined at the heir's
         await wait_until(self.outbox.all_hung_up, HANDOVER_GRACE)
         await self.stop()
@@ -443,7 +466,9 @@ class HostCore:
             return
         self.phase = Phase.ENDED
         self.bots.driver.stop()
+        self.watchers.end({"type": "end", "reason": reason, "head": chain_of(self.authority).seq})
         await self.ending.tell(reason, expected)
+        await wait_until(self.watchers.all_told, END_GRACE)  # (before a headless host exits)
         self._record(done=True)
         self.result = self.summary(reason)
         self.emit({"type": "finished", **self.result})
@@ -483,21 +508,26 @@ class HostCore:
         link = Link(conn, self.timings, lambda msg: self.receive(fp, holder[0], msg),
                     position=lambda: self._announced(fp, holder[0]),
                     head=lambda: self._announced_head(fp, holder[0]),
-                    on_hb=lambda seq, head: self.outbox.on_ack(fp, holder[0], seq))
+                    on_hb=lambda seq, head: self._outbox_of(fp, holder[0]).on_ack(fp, holder[0], seq))
         holder.append(link)
-        if first["type"] == "join" and self.phase is Phase.ENDED:
+        if first["type"] == "join" and first.get("watch") and self.is_open:
+            self.watchers.join(fp, conn.peer_key, conn.peer_name, link, first)
+        elif first["type"] == "join" and self.phase is Phase.ENDED:
             self.ending.arrived(fp, link, first)
         elif first["type"] != "join" or not self.is_open:
             link.reject("the first message must be 'join'" if self.is_open
                         else "the table is closing")
         else:
             self.arrivals.join(fp, conn.peer_key, conn.peer_name, link, first)
+            if self.outbox.holds(fp, link):
+                self.watchers.tell(link)  # (who watches: a player may show them its hand)
             if self.roster.joined(fp, link, first):
                 self.settled()  # (a player who may be handed the table)
             if self.outbox.holds(fp, link):
                 self.talk.welcome(link)  # the host's mutes in force
         reason = await link.run()
-        self.arrivals.ended(fp, link, reason)
+        if not self.watchers.ended(fp, link):
+            self.arrivals.ended(fp, link, reason)
 
     def _sync_for(self, fp: str, after: int) -> list[dict]:
         """The sync messages that fill ``fp``'s log after ``after`` (the outbox holds the
@@ -512,7 +542,11 @@ class HostCore:
         (-1: none yet). Never more: a peer told of an entry it was not sent takes the host
         for one withholding it — and a link may be held before its log is sent (while a
         restarted host, or a player that carried the table on, waits for the others)."""
-        return self.outbox.sent_on(fp, link)
+        return self._outbox_of(fp, link).sent_on(fp, link)
+
+    def _outbox_of(self, fp: str, link) -> Outbox:
+        """The outbox ``link`` is sent by: the watchers' own for a watcher's, else the players'."""
+        return self.watchers.outbox if self.watchers.holds(fp, link) else self.outbox
 
     def _announced_head(self, fp: str, link) -> bytes | None:
         seq = self._announced(fp, link)
@@ -520,7 +554,10 @@ class HostCore:
         return auth.archive.hash_at(seq) if 0 <= seq <= chain_of(auth).seq else None
 
     def receive(self, fp: str, link, msg: dict) -> None:
-        """A message from a peer after its "join"."""
+        """A message from a peer after its "join" (a watcher's: ``Watchers.receive``)."""
+        if self.watchers.holds(fp, link):
+            self.watchers.receive(fp, link, msg)
+            return
         if not self.outbox.holds(fp, link):
             if msg["type"] != "join":
                 link.reject("you have no seat at this table")
@@ -530,8 +567,9 @@ class HostCore:
             return
         if not self.is_open:  # ended: nothing is signed after the "end" the peers were sent
             return
-        if msg["type"] == reports.REPORT:
-            self.view.reported(msg)
+        handler = self.peer_messages.get(msg["type"])
+        if handler is not None:  # the sessions' own (a report, a shown hand), not the trust layer's
+            handler(fp, msg)
             return
         if msg["type"] in TALK_MESSAGES:  # table talk: beside the log, never in it
             self.talk.heard(link.conn.peer_key, link, msg)
@@ -551,6 +589,7 @@ class HostCore:
         if out.error:
             self.emit(error_event(f"the table stopped: {out.error}"))
         self.outbox.deliver(out.sends, out.disconnect)
+        self.watchers.publish(out.entries)
 
     def apply(self, out: Out) -> None:
         """Send what the trust layer answered, tell the host's seat, and go on."""
@@ -576,6 +615,7 @@ class HostCore:
             self.view.hand_over(next(e for e in out.entries if e.kind == "hand_end"))
         for signed in out.entries:
             self.view.cheat_named(signed)
+        self._show_own()
         self.advance()
 
     def refresh(self) -> None:
@@ -692,6 +732,71 @@ class HostCore:
     @signing
     def stand_in(self, seat: int, bot: bool) -> None:
         self.stand_ins.stand_in(seat, bot)
+
+    # -- watchers -----------------------------------------------------------------------------
+    def set_watching(self, open_: bool, cap: int | None = None) -> None:
+        """The host person's settings: whether anyone may watch, and how many at once."""
+        cap = self.watchers.policy.cap if cap is None else int(cap)
+        self.watchers.set_policy(WatchPolicy(bool(open_), cap))
+
+    def remove_watcher(self, fp: str) -> None:
+        """The host person sends a watcher away."""
+        self.watchers.remove(fp)
+
+    def show_hand(self, fp: str, on: bool) -> None:
+        """The host person shows its own hand to the watcher ``fp`` from now on (``on``),
+        or stops: sealed here for that watcher alone (``showing``)."""
+        watcher = self.watchers.here.get(fp)
+        if on:
+            if watcher is None or self.you is None:
+                self.emit(error_event("that watcher is not here now" if watcher is None
+                                      else "you have no seat: no hand to show"))
+                return
+            self.showing.start(watcher.key)
+        else:
+            key = next((k for k in self.showing.to if fingerprint(k) == fp), None)
+            box = self.showing.stop(key, *self._shown_at()[:4]) if key is not None else None
+            if box is not None:
+                self.watchers.send_shown(self._shown_at()[1], box.to, box.sealed, box.on)
+        self._watchers_changed()
+
+    def _shown_at(self) -> tuple:
+        """(table, the host person's seat, the log's last entry, the hand's number, its
+        private view or None) for a box of the host person's own hand."""
+        auth = self.authority
+        state, match = auth.state, auth.match
+        view = None
+        if self.you is not None and state is not None and not state.is_over and auth.deal.exact():
+            view = state.private_view(self.you)
+        return (auth.table, self.you, chain_of(auth).seq,
+                match.hand_number if match is not None else 0, view)
+
+    def _show_own(self) -> None:
+        """The host person's hand, sealed again for each watcher it shows it to, when it
+        changed (or the watcher is back)."""
+        if not self.showing.to or self._authority is None or not self.listen:
+            return
+        table, seat, seq, hand, view = self._shown_at()
+        self.showing.present(self.watchers.keys())
+        for box in self.showing.boxes(table, seat, seq, hand, view, self.watchers.keys()):
+            self.watchers.send_shown(seat, box.to, box.sealed, box.on)
+
+    def _watchers_changed(self) -> None:
+        """Who watches changed: the host person's hand to a watcher back, the event, and
+        the advert (room to watch, or none)."""
+        self._show_own()
+        self.emit(self.watchers.event(self.showing.to))
+        if self._authority is not None:
+            self._update_advert()
+
+    def _relay_shown(self, fp: str, message: dict) -> None:
+        """A seated player's "show": its hand sealed for one watcher, relayed to it alone."""
+        seat = self.authority.seat_of(fp)
+        if seat is None:
+            return
+        problem = self.watchers.relay(seat, message)
+        if problem is not None:
+            log.info("a shown hand from seat %s was not relayed: %s", seat, problem)
 
     def settled(self) -> None:
         """Tell the host's seat who sits where (the "table" event), and the guests where

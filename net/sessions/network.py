@@ -79,15 +79,17 @@ class Network:
     def discard_unfinished(self, where: str = HOST_DIR) -> None:
         discard(self._home() / where)
 
-    def join(self, table, name: str, on_event) -> GuestSession:
+    def join(self, table, name: str, on_event, watch: bool = False) -> GuestSession:
         """``table``: a TableInfo or remembered table (a dict), or ``"host:port"``
-        (AddressError, with a sentence for the person, when it is not one)."""
+        (AddressError, with a sentence for the person, when it is not one); ``watch``: to
+        watch it, not to play (as a code made for a watcher does by itself)."""
         identity = self._identity(name)
         # interfaces: where a table we carry on is advertised (the table is found here by
         # its address either way)
         common = {"state_dir": self._home(), "give_up": RECONNECT_ATTEMPTS,
                   "remember": LastTable(self._home()), "takeover": CARRY_ON,
-                  "interfaces": self._interfaces() or None, "timings": self.timings}
+                  "interfaces": self._interfaces() or None, "timings": self.timings,
+                  "watch": watch or (isinstance(table, dict) and bool(table.get("watch")))}
         if isinstance(table, str):
             address, port = parse_address(table)
             return GuestSession(on_event, identity, address=address, port=port, **common)

@@ -4,7 +4,8 @@ players find each other should the host leave for good.
 A guest that may carry the table on names its standby port in its "join"; the host
 pairs it with the address the guest's connection comes from and sends every seated
 guest the whole list, ``{"type": "roster", "peers": [[seat, address, port], …]}``,
-whenever it changes, and to each guest that joins (a guest that only follows included).
+whenever it changes, and to each guest that joins (a guest that only follows included,
+and every watcher: it follows the table too).
 
 A standby is its *player's*, not its seat's: it is kept by the key whose "join" named it
 (forgotten when that key joins again naming none: a client that can no longer carry the
@@ -50,7 +51,7 @@ class Roster:
         if self.reseated():
             return True
         if self._seat_of(fp) is not None and self._sent:
-            link.send(self._message())
+            link.send(self.message())
         return False
 
     def reseated(self) -> bool:
@@ -60,7 +61,7 @@ class Roster:
         if peers == self._sent:
             return False
         self._sent = peers
-        message = self._message()
+        message = self.message()
         for each in list(self._links()):
             each.send(message)
         return True
@@ -68,5 +69,11 @@ class Roster:
     def _peers(self) -> Peers:
         return [[seat, address, port] for seat, (address, port) in self.standby.items()]
 
-    def _message(self) -> dict:
-        return {"type": "roster", "peers": self._sent}
+    def message(self) -> dict:
+        return {"type": "roster", "peers": self._peers()}
+
+    def tell(self, link) -> None:
+        """One link (a watcher's, just joined) is sent the list as it stands, if any: a
+        watcher follows the players should the host leave for good."""
+        if self.standby:
+            link.send(self.message())

@@ -292,6 +292,22 @@ class HostSession(HostedSession):
         """A code for ``seat``, for a player in another house: "invite" events."""
         self._do(self.core.houses.invite, seat)
 
+    def invite_watcher(self) -> None:
+        """A code for someone in another house to watch the table: "invite" events
+        (``watch``)."""
+        self._do(self.core.houses.invite_watcher)
+
+    def set_watching(self, open_: bool, cap: int | None = None) -> None:
+        """Whether anyone may watch the table, and how many at once ("watchers" events)."""
+        self._do(self.core.set_watching, bool(open_), cap)
+
+    def remove_watcher(self, fingerprint: str) -> None:
+        self._do(self.core.remove_watcher, fingerprint)
+
+    def show_hand(self, fingerprint: str, on: bool) -> None:
+        """Show your own hand to the watcher ``fingerprint`` from now on, or stop."""
+        self._do(self.core.show_hand, fingerprint, bool(on))
+
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
         self.on_event = lambda event: None
@@ -386,6 +402,21 @@ class GuestSession(_NetworkSession):
     def turn_away(self, fingerprint: str) -> None:
         """The host's no to a "readmit" request (once we carry the table on)."""
         self._as_host(lambda host: host.arrivals.turn_away(fingerprint))
+
+    def show_hand(self, fingerprint: str, on: bool) -> None:
+        """Show your own hand to the watcher ``fingerprint`` from now on, or stop."""
+        self._do(lambda: self._seat().show_hand(fingerprint, bool(on)))
+
+    def set_watching(self, open_: bool, cap: int | None = None) -> None:
+        self._as_host(lambda host: host.set_watching(bool(open_), cap))
+
+    def remove_watcher(self, fingerprint: str) -> None:
+        self._as_host(lambda host: host.remove_watcher(fingerprint))
+
+    @property
+    def watching(self) -> bool:
+        """Whether this session only watches (``watch=True``): nothing is yours to play."""
+        return self.core.watching
 
     def hint(self) -> None:
         """What a bot would do in your seat, from your own view: a "hint" event."""

@@ -172,7 +172,9 @@ class Succession:
                  forget: Callable[[], None], rng: Callable[[int], bytes],
                  named: Callable[[list[IntegrityAlert]], None] = lambda alerts: None,
                  state_dir: Path | None = None, interfaces=None,
-                 bind: str | None = None, host_kw: dict | None = None):
+                 bind: str | None = None, host_kw: dict | None = None,
+                 watchers: Callable[[], set[bytes]] = set,
+                 watch_settings: Callable[[], dict] = dict):
         self.identity, self.timings, self.rng = identity, timings, rng
         self.state_dir, self.interfaces = state_dir, interfaces
         self._replica, self._link, self._host_at = replica, link, host_at
@@ -180,6 +182,10 @@ class Succession:
         self._joined, self._ended, self._autoplay = joined, ended, autoplay
         self._emit, self._rolled_back, self._follow_to = emit, rolled_back, follow
         self._hosting, self._forget, self._named = hosting, forget, named
+        self._watchers = watchers  # the keys the host last said watch the table
+        # the host's settings for watchers, as it last said them: a table carried on keeps
+        # them (HostOptions' ``watching`` and ``max_watchers``)
+        self._watch_settings = watch_settings
         # ``bind``: where our standby listens, should we carry the table on (an address, or
         # TOWARDS_HOST); None: we only follow: no listener.
         self.bind = bind
@@ -505,7 +511,9 @@ class Succession:
     async def _tell_where(self, ask: dict, conn: Connection) -> None:
         """The departed host, still running, asks where its table went (``whereabouts``):
         if the table was carried on after it left, where it is now — with the takeover
-        entry that names it departed, its proof (it believes nothing less)."""
+        entry that names it departed, its proof (it believes nothing less). A watcher of
+        the table (one the host's "watchers" list named) asks the same to follow it, and
+        is told of the last takeover."""
         replica = self._replica()
         host_address, host_port = self._host_at()  # the host we connect to (the one we followed)
         # The log we hold: the table's we carry on (once its HostCore has started), else our replica's.
@@ -515,13 +523,16 @@ class Succession:
         # the takeover after the host that asks left (in our log, or the one we follow)
         took = next((e for e in log if isinstance(b := e.content, TakeoverBody)
                      and b.departed == conn.peer_key), None)
+        watcher = conn.peer_key in self._watchers()  # a watcher follows the table too
+        if took is None and watcher:
+            took = next((e for e in reversed(log) if isinstance(e.content, TakeoverBody)), None)
         reply: dict[str, object] = {"type": "declined", "reason": "nobody"}
         if replica is None or ask["table"] != replica.table:
             pass
         elif self.hosted is not None and self.host is not None and took is not None:
             reply = {"type": "follow", "seat": replica.seat, "address": self.bind,
                      "port": self.host.port, "took": took.wire}
-        elif self.following is not None and conn.peer_key == replica.host_key:
+        elif self.following is not None and (conn.peer_key == replica.host_key or watcher):
             seat, address, port, on_its_way = self.following
             reply = {"type": "follow", "seat": seat, "address": address, "port": port,
                      "took": on_its_way.wire}
@@ -622,7 +633,7 @@ class Succession:
         kw = {"bind": self.bind, "timings": self.timings,
               "you": authority.seats.held_by(self.identity.public_key),
               "autoplay": self._autoplay(), "interfaces": self.interfaces,
-              "emit": self._emit, "rng": self.rng, **self.host_kw}
+              "emit": self._emit, "rng": self.rng, **self._watch_settings(), **self.host_kw}
         host = HostCore(self.identity, None, state_dir=state_dir, authority=authority, **kw)
         # A person's table (nobody deals on by itself): the hand abandoned at the takeover
         # is dealt again at once — or, between hands, the next one: the person's "Next

@@ -109,6 +109,7 @@ class TimedHost(HostCore):
         super().__init__(*args, **kwargs)
         self.timer = _Timer()
         self.outbox.ack_listeners.append(self._acked)
+        self.watchers.outbox.ack_listeners.append(self._acked)  # "all": the watchers' too
 
     def play(self, seat: int, action: dict) -> None:
         with self.timer.taking():
@@ -124,10 +125,24 @@ class TimedHost(HostCore):
 
     def _acked(self, fp: str, seq: int) -> None:
         peers = list(hosts.authority(self).peers().values())
-        self.timer.acked(seq, lambda s: self.outbox.acks.all_acked(s, peers))
+        watchers = list(self.watchers.here)
+        self.timer.acked(seq, lambda s: self.outbox.acks.all_acked(s, peers)
+                         and self.watchers.outbox.acks.all_acked(s, watchers))
 
 
-async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
+def _joiner(host: HostCore, state_dir: Path, *role: str) -> subprocess.Popen:
+    """A ``parlour join`` process at ``host`` (``role``: ``--bot LEVEL`` or ``--watch``)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.Popen(
+        [sys.executable, "-m", "net.cli", "join", "--address", f"127.0.0.1:{host.port}",
+         "--fingerprint", host.identity.fingerprint, *role, "--state-dir", str(state_dir),
+         "--delay", "0.005"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+
+
+async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int = 0) -> _Timer:
+    """Rook ``hands`` at a host with three ``parlour join`` players (and ``watchers``
+    ``parlour join --watch`` processes, seated before the game starts): each action's
+    time until every player and every watcher has verified it."""
     host = TimedHost(Identity.generate("Bench host"), {"game": "rook"}, state_dir=tmp / "host",
                      timings=Timings(), autoplay=True, auto_start=True, hands=hands,
                      bot_delay=0.005, bots={}, mental_deal=False)
@@ -136,13 +151,11 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP) -> _Timer:
     host.files.sync = sync
     start_up_done()  # as ``parlour host`` does, which this host stands for
     await host.start()
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    procs = [subprocess.Popen(
-        [sys.executable, "-m", "net.cli", "join", "--address", f"127.0.0.1:{host.port}",
-         "--fingerprint", host.identity.fingerprint, "--bot", "random", "--state-dir",
-         str(tmp / f"guest{i}"), "--delay", "0.005"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env) for i in range(3)]
+    procs = [_joiner(host, tmp / f"watcher{i}", "--watch") for i in range(watchers)]
     try:
+        while len(host.watchers.here) < watchers:  # every watcher in before the deal
+            await asyncio.sleep(0.05)
+        procs += [_joiner(host, tmp / f"guest{i}", "--bot", "random") for i in range(3)]
         await asyncio.wait_for(host.finished.wait(), 600)
     finally:
         await host.stop()
@@ -245,7 +258,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="latency runs of each --sync mode, alternated")
     ap.add_argument("--detections", type=int, default=0,
                     help="runs of the withheld-entry and fork detection measurement")
+    ap.add_argument("--watchers", type=int, default=0,
+                    help="compare the latency run (log group) without watchers and with this "
+                         "many, alternated --rounds times (only that)")
     args = ap.parse_args(argv)
+    if args.watchers:
+        return compare_watchers(args.hands, args.rounds, args.watchers)
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         modes = (FULL, GROUP) if args.sync == "both" else (args.sync,)
         lat: dict[str, dict[str, list]] = {mode: {"all": [], "sent": [], "undurable": []}
@@ -280,6 +298,24 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{how} caught ({', '.join(rules)}) after: n={len(ms)} median "
                   f"{statistics.median(ms):.0f} ms, max {max(ms):.0f} ms  (target < 2000 ms)")
     print("table visible in another lobby: see python -m net.tools.bench_discovery (target 1.5 s)")
+    return 0
+
+
+def compare_watchers(hands: int, rounds: int, watchers: int) -> int:
+    """The latency run with no watchers and with ``watchers``, alternated: an action's
+    time until every player (and watcher) has verified it, for each."""
+    found: dict[int, list[float]] = {0: [], watchers: []}
+    with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
+        for i in range(rounds):
+            for n in found:
+                timer = asyncio.run(bench_latency(hands, Path(tmp) / f"w{n}-{i}", GROUP, n))
+                found[n] += timer.latencies
+    for n, latencies in found.items():
+        ms = [x * 1000 for x in latencies]
+        print(f"action -> all 3 peers and {n} watchers verified (loopback, log {GROUP}): "
+              f"n={len(ms)} median {statistics.median(ms):.2f} ms, p99 {_pct(ms, 0.99):.2f} ms")
+    difference = statistics.median(found[watchers]) - statistics.median(found[0])
+    print(f"median with {watchers} watchers - without: {difference * 1000:+.2f} ms (target within 1 ms)")
     return 0
 
 

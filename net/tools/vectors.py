@@ -18,6 +18,8 @@ into docs/vectors/, the private deal's worked example in docs/protocol.md):
 * ``sent-and-report.json``: an entry message the host sent a seat, with its signature
   over what it sent (``sent``): the body, the bytes signed; and that player's signed
   report of it (a false drop of its own seat);
+* ``shown-hand.json``: a player's hand sealed for one watcher ("Show my cards to…"):
+  the keys in both forms, the shared key, the plaintext, nonce and sealed bytes;
 * ``talk.json``: table talk: a message, a reaction and the host's mute, each signed by
   its speaker (``net.trust.talk``), with the bytes signed;
 * ``mental-*.json``: the private (mental-poker) deal's (``net.tools.mental_vectors``).
@@ -218,6 +220,34 @@ def public_view_vectors() -> dict:
             "state_hash": state.state_hash(), "private_view": {"seat": 1, "view": state.view(1)}}
 
 
+def shown_hand_vectors() -> dict:
+    """A player shows its hand to a watcher ("Show my cards to…", ``net.trust.shown``):
+    both keys, their X25519 forms, the shared key, the plaintext, the nonce and the sealed
+    bytes — and the host's key, which cannot open them."""
+    from nacl.bindings import crypto_box_beforenm
+
+    from net.trust import shown
+    from net.wire.identity import curve_public, curve_secret
+    player, watcher = identity("grandma"), identity("leo")
+    hand = shown.ShownHand(TABLE, 2, watcher.public_key, 41, 3,
+                           {"seat": 2, "hand": ["B5", "B14", "R10", "G1", "Y7", "ROOK"]})
+    stop = shown.ShownHand(TABLE, 2, watcher.public_key, 57, 3, None)
+    sealed = []
+    for label, note, item in (("shows", "its hand after entry 41 of hand 3", hand),
+                              ("stops", "it stops showing (the view is nil)", stop)):
+        nonce = secret(f"shown nonce {label}", shown.NONCE_BYTES)
+        sealed.append({"note": note, "body": item.body(),
+                       "plaintext": item.plaintext(), "nonce": nonce,
+                       "sealed": shown.seal(player, watcher.public_key, item, nonce)})
+    return {"format": FORMAT, "what": "a shown hand, sealed by the player for one watcher",
+            "domain": shown.SHOWN_DOMAIN, "player": _party("grandma"), "watcher": _party("leo"),
+            "host": _party("host"),
+            "player_x25519_secret": curve_secret(player),
+            "watcher_x25519_public": curve_public(watcher.public_key),
+            "shared_key": crypto_box_beforenm(curve_public(watcher.public_key), curve_secret(player)),
+            "cases": sealed}
+
+
 def talk_vectors() -> dict:
     """A player's message (with markup, shown as typed), its reaction, and the host's mute."""
     host, player = identity("host"), identity("player 1")
@@ -242,7 +272,8 @@ def build() -> dict[str, dict]:
     return {"canonical.json": canonical_vectors(), "signed-entry.json": signed_entry_vectors(),
             "commitment.json": commitment_vectors(), "seed-and-deal.json": seed_and_deal_vectors(),
             "public-view.json": public_view_vectors(),
-            "sent-and-report.json": sent_and_report_vectors(), "talk.json": talk_vectors(),
+            "sent-and-report.json": sent_and_report_vectors(), "shown-hand.json": shown_hand_vectors(),
+            "talk.json": talk_vectors(),
             **mental_vectors.build()}
 
 

@@ -34,11 +34,12 @@ from net.trust.values import entry_hash
 from net.wire.identity import verify
 
 
-def body(message: dict, head: bytes, seat: int, key: bytes | None, live: bool,
+def body(message: dict, head: bytes, seat: int | None, key: bytes | None, live: bool,
          public: str | None) -> dict:
     """What the host signs of the entry ``message`` it sends ``seat`` (whose player has
     ``key``): ``head`` is the signed entry's hash, ``public`` the public view's state
-    hash (None when none was sent)."""
+    hash (None when none was sent). ``seat`` and ``key`` None: what every watcher is sent
+    (one message for them all, nothing private in it)."""
     entry = message["entry"]["entry"]
     return {"table": entry["table"], "seq": entry["seq"], "entry": head, "seat": seat,
             "key": key, "live": live, "public": public, "events": message["events"],
@@ -50,7 +51,7 @@ def public_digest(public: dict | None) -> str | None:
     return None if public is None else canonical.digest(public)
 
 
-def signed(signer, message: dict, head: bytes, seat: int, key: bytes | None, live: bool,
+def signed(signer, message: dict, head: bytes, seat: int | None, key: bytes | None, live: bool,
            public: str | None) -> dict:
     """``message`` with the host's signature over what it carries for ``seat``
     (``public``: its public view's state hash, which the host has made already)."""

@@ -70,19 +70,29 @@ WIRE = SCHEMAS.copy()
 WIRE.include(messages.TRUST, exclude=(messages.REJOIN,))
 #: peer -> host, first frame: sit me down (``seat`` None: any free seat) or, if I hold a
 #: seat, give me the log after ``last_seq`` (of ``table``: the log I hold is that table's —
-#: another table's, and I am a newcomer here).
-WIRE.message("join", {"seat": (int, None), "standby": (int, None), "table": str}, name=str,
-             last_seq=int)
+#: another table's, and I am a newcomer here); ``watch``: I only watch (no seat).
+WIRE.message("join", {"seat": (int, None), "standby": (int, None), "table": str, "watch": bool},
+             name=str, last_seq=int)
 #: host -> peer: every seated guest's standby address, [[seat, address, port], …]: where
 #: the players find each other should the host leave for good (sessions.succession).
 WIRE.message("roster", peers=list)
 #: host -> peer, answer to "join": the table's id and your seat; the log follows.
-#: ``origin``: the key that opened the table, when another player carries it on now.
-WIRE.message("joined", {"origin": bytes}, table=str, seat=(int, None), head=int)
+#: ``origin``: the key that opened the table, when another player carries it on now;
+#: ``watch``: you watch (no seat; the log's public part follows).
+WIRE.message("joined", {"origin": bytes, "watch": bool}, table=str, seat=(int, None), head=int)
 #: either way: heartbeat and acknowledgement; the host's carries its head's hash too.
 WIRE.message(HB, {"head": bytes}, seq=int)
 #: host -> peer: the table is closing after entry ``head`` (all of it already sent).
 WIRE.message("end", reason=str, head=int)
+#: host -> every player and watcher: who watches the table (``watchers``: [{"key", "name",
+#: "shown": [seats whose players show it their hand]}]), whether watching is ``open`` and
+#: its ``cap`` (net/sessions/watchers.py), on every change.
+WIRE.message("watchers", watchers=list, open=bool, cap=int)
+#: player -> host: my hand, ``sealed`` for the watcher with key ``to`` (``on``: I show it my
+#: hand; false: I stop); host -> that watcher alone: ``shown``, the seat it comes from
+#: (net/trust/shown.py).
+WIRE.message("show", to=bytes, sealed=bytes, on=bool)
+WIRE.message("shown", seat=int, sealed=bytes)
 #: host -> peer, after its last entry: the host is leaving and hands the table to a
 #: player (``signed``: its handover, ``takeover.hand_over``), whose standby is at
 #: ``address``:``port`` (sessions.succession).
@@ -229,13 +239,17 @@ class Link:
     ``position()`` gives the seq we put in our own heartbeats, and ``head()``, if given,
     the hash that goes with it (the host's; None: none this time). ``silent`` says, once
     it has ended, whether the other side went quiet (rather than closing it).
+    ``max_backlog``: the most messages it holds unsent (its connection takes no more: the
+    other side stopped reading) before it ends the link; None: no bound.
     """
 
     def __init__(self, conn: Connection, timings: Timings, on_message: Callable[[dict], None],
                  position: Callable[[], int],
                  on_hb: Callable[[int, bytes | None], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 head: Callable[[], bytes | None] | None = None):
+                 head: Callable[[], bytes | None] | None = None,
+                 max_backlog: int | None = None):
+        self.max_backlog = max_backlog
         self.conn = conn
         self.timings = timings
         self.on_message = on_message
@@ -284,6 +298,9 @@ class Link:
             if sent:
                 self.heartbeat.sent(self.clock())
                 return True
+        if self.max_backlog is not None and self._queue.qsize() >= self.max_backlog:
+            self.close(f"it stopped reading: {self._queue.qsize()} messages unsent")
+            return False
         self._queue.put_nowait(msg)
         return False
 

@@ -56,6 +56,27 @@ class IdentityError(Exception):
     """The identity on disk cannot be used; the message says what to do."""
 
 
+# -- the same keys for encryption (X25519) ----------------------------------------------
+
+def curve_secret(identity: "Identity") -> bytes:
+    """``identity``'s Ed25519 key as an X25519 secret (libsodium's conversion, as age and
+    others make it): the other half of a key agreement with a player's public key."""
+    seed = identity.private_key.private_bytes(serialization.Encoding.Raw,
+                                              serialization.PrivateFormat.Raw,
+                                              serialization.NoEncryption())
+    _pk, sk = nacl.bindings.crypto_sign_seed_keypair(seed)
+    return nacl.bindings.crypto_sign_ed25519_sk_to_curve25519(sk)
+
+
+def curve_public(public_key: bytes) -> bytes:
+    """A player's Ed25519 public key as its X25519 public key (libsodium's conversion);
+    IdentityError if it is no key."""
+    try:
+        return nacl.bindings.crypto_sign_ed25519_pk_to_curve25519(bytes(public_key))
+    except (nacl.exceptions.CryptoError, TypeError, ValueError) as exc:
+        raise IdentityError(f"not a public key: {exc}") from None
+
+
 # -- fingerprints & signatures --------------------------------------------------------
 
 def fingerprint(public_key: bytes) -> str:

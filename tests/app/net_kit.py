@@ -36,12 +36,12 @@ class LoopbackNetwork:
         self.sessions.append(session)
         return session
 
-    def join(self, table, name: str, on_event) -> GuestSession:
+    def join(self, table, name: str, on_event, watch: bool = False) -> GuestSession:
         if isinstance(table, str):
             address, _, port = table.rpartition(":")
             table = {"address": address, "port": int(port), "fingerprint": None}
         assert table["address"] == "127.0.0.1"  # never anything but loopback here
-        kw = {"give_up": 40, **self.guest_kw}
+        kw = {"give_up": 40, **self.guest_kw, **({"watch": True, "bot_level": None} if watch else {})}
         session = GuestSession(on_event, ident(name or "Guest"), address="127.0.0.1",
                                port=table["port"], fingerprint=table.get("fingerprint"),
                                table_name=table.get("name"), state_dir=self.tmp / "gui-guest",

@@ -132,3 +132,31 @@ def test_start_up_objects_are_kept_out_of_the_collectors_full_passes():
         assert gc.get_freeze_count() > before
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize("mental", [False, True], ids=["seeded deal", "private deal"])
+def test_join_watch_prints_the_public_events_and_verifies_the_hand(tmp_path, mental):
+    """``parlour join --watch``: no seat, no bot; one JSON line for each thing the table
+    shows (a "public" event), every hand checked as a seated peer checks it."""
+    with Peers() as peers:
+        host = peers.start(["host", "--game", "rook", "--bots", "2", "--hands", "1",
+                            "--state-dir", tmp_path / "h", "--quick", "--no-advertise",
+                            *(["--mental-deal"] if mental else [])], name="host")
+        listening = host.wait_event("listening")
+        address = f"127.0.0.1:{listening['port']}"
+        watcher = peers.start(["join", "--watch", "--address", address, "--fingerprint",
+                               listening["fingerprint"], "--state-dir", tmp_path / "w",
+                               "--quick"], name="watcher")
+        watcher.wait_event("watchers", timeout=60, where=lambda e: e["you_watch"])
+        joiner = peers.start(["join", "--address", address, "--fingerprint",
+                              listening["fingerprint"], "--bot", "random", "--state-dir",
+                              tmp_path / "j", "--quick"], name="join")
+        assert host.wait(180) == 0, "".join(host.stderr)[-2000:]
+        result = host.wait_event("result", timeout=1)
+        check_summaries([joiner], hands=1, head=result["head"])
+        [summary] = check_summaries([watcher], hands=1, head=result["head"])
+    assert summary["seat"] is None
+    public = watcher.events("public")
+    plays = [e for e in public if e["what"] == "play"]
+    assert plays and all(e["seat"] in range(4) and e["card"] for e in plays), public[-5:]
+    assert [e["what"] for e in public].count("trick") * 4 == len(plays), public[-5:]

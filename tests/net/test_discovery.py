@@ -32,7 +32,14 @@ def test_txt_round_trip_gives_table_info():
                     "game": "somerset", "ruleset": "kitty-doubled", "mode": "four",
                     "host": "Ada", "fingerprint": FP, "open_seats": 2, "in_game": True,
                     "address": "10.231.0.1", "port": 4567, "protocol": PROTOCOL_VERSION,
-                    "table": ""}
+                    "table": "", "watchable": False}
+
+
+def test_a_table_people_may_watch_says_so_and_an_older_advert_is_not_watchable():
+    wire = as_wire(advert(in_game=True, watchable=True).txt())
+    assert wire[b"watch"] == b"1" and table_info("x", wire, ["10.0.0.1"], 1)["watchable"]
+    del wire[b"watch"]  # an advert that says nothing of watching: not offered to watch
+    assert table_info("x", wire, ["10.0.0.1"], 1)["watchable"] is False
 
 
 def test_the_table_id_is_advertised_so_a_table_carried_on_by_a_new_host_is_known():

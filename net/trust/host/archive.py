@@ -7,7 +7,9 @@ its own secret move). The private parts go only to the key that held the seat wh
 entry was made: a key given the seat later never sees its predecessor's cards, nor the
 reverse. ``Archive`` keeps all of it, by sequence number, and makes the ``sync``
 messages, each entry message signed for the seat it goes to as sent in a catch-up
-(``sent``: the live one said it came live). It also answers the one question about the log's history the host's
+(``sent``: the live one said it came live) — and a watcher's, which carry no private
+part at all, signed once for every watcher (``public_message``, ``public_sync``). It also
+answers the one question about the log's history the host's
 sessions ask: whether a key's seat was given away (``taken_from``).
 
 No I/O: the host records every entry it applies, live or replaying its stored log.
@@ -73,8 +75,21 @@ class Archive:
             message = m.entry_message(signed.wire, events, self.publics.get(seq), **private)
             messages.append(sent.signed(self.signer, message, signed.hash, seat, key, False,
                                         self._digest(seq)))
-        chunks = [messages[i:i + m.SYNC_CHUNK] for i in range(0, len(messages), m.SYNC_CHUNK)] or [[]]
-        return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]
+        return chunked(messages)
+
+    def public_message(self, seq: int, live: bool = True) -> dict:
+        """Entry ``seq`` as anyone at the table may see it — a watcher: the entry, its
+        events and the public view after it, nothing private; signed once for every
+        watcher (``sent``, for no seat and no key)."""
+        signed = self.log[seq]
+        message = m.entry_message(signed.wire, self.events[seq], self.publics.get(seq))
+        return sent.signed(self.signer, message, signed.hash, None, None, live, self._digest(seq))
+
+    def public_sync(self, last_seq: int) -> list[dict]:
+        """The log after ``last_seq`` as a watcher is sent it (``public_message``, as in
+        a catch-up), in chunks that each fit a frame."""
+        return chunked([self.public_message(seq, live=False)
+                        for seq in range(max(last_seq + 1, 0), len(self.log))])
 
     def taken_from(self, key: bytes) -> tuple[int, int] | None:
         """(seat, seq) if the host re-admitted a seat whose player had ``key`` to another
@@ -94,3 +109,9 @@ class Archive:
             elif body.kind == "empty":
                 last_player.pop(body.seat, None)
         return taken
+
+
+def chunked(messages: list[dict]) -> list[dict]:
+    """``sync`` messages carrying ``messages`` in order, at most ``SYNC_CHUNK`` each."""
+    chunks = [messages[i:i + m.SYNC_CHUNK] for i in range(0, len(messages), m.SYNC_CHUNK)] or [[]]
+    return [m.sync_message(c, last=i == len(chunks) - 1) for i, c in enumerate(chunks)]

@@ -90,6 +90,20 @@ def test_the_advert_is_announced_again_only_when_what_a_lobby_shows_changes(arun
     assert (sent.port, sent.open_seats, sent.in_game, sent.name) == (4711, 3, False, "Test table")
     assert advert.changes(t.authority) is None
     t.authority.seat(1, "bot", name="Bot 2", level="easy")
-    assert advert.changes(t.authority) == {"open_seats": 2, "in_game": False} == \
-        {"open_seats": open_seats(t.authority), "in_game": False}
+    assert advert.changes(t.authority) == {"open_seats": 2, "in_game": False, "watchable": False} == \
+        {"open_seats": open_seats(t.authority), "in_game": False, "watchable": False}
+    assert advert.changes(t.authority) is None
+
+
+def test_the_advert_says_when_people_may_watch_and_when_the_watchers_are_full(arun):
+    t = RecordingTable()
+    room = [True]
+    advert = Advert([], make_advertiser=FakeAdvertiser, watchable=lambda: room[0])
+
+    async def main():
+        await advert.start(t.authority.identity, t.authority, 4711)
+    arun(main(), timeout=5)
+    assert advert.advertiser.advert.watchable and advert.advertiser.advert.txt()["watch"] == "1"
+    room[0] = False  # the watchers full, or the host turned watching off
+    assert advert.changes(t.authority) == {"open_seats": 3, "in_game": False, "watchable": False}
     assert advert.changes(t.authority) is None

@@ -120,6 +120,36 @@ def test_what_the_host_sent_a_seat_and_the_players_report_of_it():
     assert report["body"]["sent"]["message"] == message and report["body"]["seat"] == 1
 
 
+def test_a_shown_hand_opens_with_libsodium_alone_and_not_with_the_hosts_key():
+    """"Show my cards to…": from the two parties' seeds, libsodium's key conversion and
+    crypto_box give the shared key and open every case to its plaintext; the host's key
+    opens none."""
+    import nacl.bindings as sodium
+    import nacl.exceptions
+
+    v = load("shown-hand.json")
+    assert (vectors.DIR / "shown-hand.json").read_text(encoding="utf-8") == \
+        vectors.dumps(vectors.shown_hand_vectors())
+
+    def curve(party):
+        public, secret = sodium.crypto_sign_seed_keypair(party["private_key_seed"])
+        assert public == party["public_key"]
+        return sodium.crypto_sign_ed25519_sk_to_curve25519(secret), sodium.crypto_sign_ed25519_pk_to_curve25519(public)
+
+    (player_secret, player_public), (watcher_secret, watcher_public) = curve(v["player"]), curve(v["watcher"])
+    host_secret, _ = curve(v["host"])
+    assert player_secret == v["player_x25519_secret"] and watcher_public == v["watcher_x25519_public"]
+    assert sodium.crypto_box_beforenm(watcher_public, player_secret) == v["shared_key"]
+    assert sodium.crypto_box_beforenm(player_public, watcher_secret) == v["shared_key"]
+    for case in v["cases"]:
+        assert canonical.encode([v["domain"], case["body"]]) == case["plaintext"], case["note"]
+        nonce, sealed = case["sealed"][:24], case["sealed"][24:]
+        assert nonce == case["nonce"]
+        assert sodium.crypto_box_open(sealed, nonce, player_public, watcher_secret) == case["plaintext"]
+        with pytest.raises(nacl.exceptions.CryptoError):
+            sodium.crypto_box_open(sealed, nonce, player_public, host_secret)
+
+
 def test_table_talk_signed_by_its_speakers():
     """Each talk message's signed bytes are ``canonical([domain, body])``, signed by its
     speaker's key; a client's checks take all three, in order (the mute only from the host)."""

@@ -161,6 +161,37 @@ def test_a_link_writes_at_once_when_nothing_waits_and_keeps_the_order(arun, host
     assert got == [1, 2, 3]
 
 
+def test_a_link_whose_other_side_stops_reading_ends_past_its_backlog(arun, host_id, guest_id):
+    """A watcher's link holds at most ``max_backlog`` messages unsent: once the other side
+    stops reading, the connection takes no more, and the link ends, saying why (its
+    heartbeats may still come: only what it was sent piles up)."""
+    reasons = []
+
+    async def server_side(conn):
+        link = Link(conn, T, lambda msg: None, position=lambda: 0, max_backlog=4)
+        task = asyncio.ensure_future(link.run())
+        for _ in range(400):  # ~80 MB if it were all read: far past any socket's buffers
+            link.send({"type": "error", "reason": "x" * 200_000})
+            await asyncio.sleep(0)
+            if link.closed:
+                break
+        reasons.append(await task)
+
+    async def main():
+        server = await start_server("127.0.0.1", 0, host_id, server_side, schemas=WIRE)
+        try:
+            conn = await open_connection("127.0.0.1", server.port, guest_id, host_id.fingerprint,
+                                         schemas=WIRE)  # connected, and never reads a frame
+            await until(lambda: reasons, what=lambda: "the link kept everything queued")
+            await conn.close()
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    arun(main(), timeout=30)
+    assert reasons[0].startswith("it stopped reading: 4 messages unsent")
+
+
 def test_a_link_times_frames_read_late_from_before_they_were_sent(arun, host_id, guest_id):
     """The loop is blocked between two frames (a computer starved of CPU): the link reads
     both in one go, moments apart, and times each from the last moment it found nothing

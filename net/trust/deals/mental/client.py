@@ -28,8 +28,9 @@ messages come out byte-identical (deterministic secrets, deterministic Ed25519
 signatures), and the sequencer does not log a copy twice.
 
 A client whose key is no party of an attempt (its player away at the deal, or restarted
-out of it) follows the attempt as a ``witness.Witness``: once every party has revealed,
-it learns the whole deal (``Verified``) as the parties do, and nothing before. A message
+out of it; a watcher, always) follows the attempt as a ``witness.Witness``: it learns
+what the rules open to everyone as the parties do (``Opened``, public: a widow turned
+up), and, once every party has revealed, the whole deal (``Verified``) — nothing else. A message
 its witness cannot take, or a cheat it finds, only ends the witnessing (the parties
 name a cheat).
 """
@@ -43,7 +44,7 @@ from net.trust.signing import opens, seal
 from . import flows
 from .errors import MentalError, Refused
 from .keys import PartySecrets
-from .machine import Dealt, MentalDeal, Send, Verified
+from .machine import Dealt, MentalDeal, Opened, Send, Verified
 from .sequencer import MENTAL_DOMAIN, restart_problem, without
 from .setup import DealSetup
 from .witness import Witness
@@ -128,12 +129,14 @@ class DealClient:
         return self._take(flows.take(self.machine, step, list(self.setup.spare())))
 
     def _witnessed(self, run) -> list[dict]:
-        """A step of this onlooker's witness (``run(witness)``): the whole deal learned
-        once every party revealed; nothing to send. What the witness cannot take ends it."""
+        """A step of this onlooker's witness (``run(witness)``): what is opened to everyone
+        (the spare turned up: ``Opened``, public), and the whole deal once every party
+        revealed; nothing to send. What the witness cannot take ends it."""
         if self.witness is None:
             return []
         try:
-            self.learned += [out for out in run(self.witness) if isinstance(out, Verified)]
+            self.learned += [out for out in run(self.witness) if isinstance(out, Verified)
+                             or (isinstance(out, Opened) and out.public)]
         except MentalError as exc:
             log.info("no longer following the deal as an onlooker: %s", exc)
             self.witness = None

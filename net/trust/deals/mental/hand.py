@@ -13,7 +13,10 @@ host's included, checks every move as far as it can see:
   session calls it, or at the first card played from it); a spare opened to everyone,
   or to this party, is learned. A restart (a drop during the shuffle, a hand voided for
   a player gone, a redeal) starts it again, with the seats the restart gives this
-  party. A client that is no party (``onlooker``) replays the public moves only.
+  party. A client that is no party (``onlooker``: a watcher, or a player whose cards
+  are the host's this hand) replays the public moves, and learns the spare when the rules
+  turn it up for everyone (its witness opens it from the parties' logged shares), so its
+  public view is exact until the last card, as a party's is.
 * ``own_play(action)``: the proof of this party's own played card, which the move
   carries and signs; ``own_move(action)``: the deal's step for its other own moves — a
   bury's or discard's commitment — sent before the move is logged.
@@ -85,7 +88,7 @@ class PartyHand:
         # during an audit included (``held``): the hand as the log has it (``as_logged``).
         self.logged_moves: list[Action] = []
         if self.onlooker:  # no party of this attempt: the public replay from the start
-            self.partial = PartialHand(self.game, None, self.setup.dealer)
+            self._replay()
 
     @property
     def onlooker(self) -> bool:
@@ -160,6 +163,10 @@ class PartyHand:
         return sends
 
     def _replay(self) -> None:
+        if self.onlooker:  # the public moves, and the spare once it is turned up for everyone
+            self.partial = PartialHand(self.game, None, self.setup.dealer, (), self.spare,
+                                       tuple(self._steps))
+            return
         if set(self.hands) != set(self.client.seats):
             return
         me, *others = sorted(self.hands)

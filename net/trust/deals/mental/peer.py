@@ -25,7 +25,10 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   (``restarts``); a move this replay refuses
   while the deal is audited waits for the audit's verdict, which names the cheat;
 * a hand this client is no party of (its player away at the deal, or restarted out of
-  it): the public moves only (``PartyHand.onlooker``); its seat's view is the host's.
+  it; a watcher's every hand): the public moves, and the spare when the rules turn it up
+  for everyone, learned by its witness (``PartyHand.onlooker``) — so every public view
+  and state hash is checked as a party checks it; its seat's view (if it has a seat) is
+  the host's.
   It follows the deal as a witness (``client.DealClient``): once every party has
   revealed, the hand replayed on the whole deal that gives the host's result and scores
   is reported verified, with its record (for the summary's buried cards and scoring);
@@ -72,6 +75,7 @@ from net.trust.entries import (ActionEntryBody, EntryBody, HandEndBody, MentalBo
                                MentalDealtBody, MentalRestartBody, RevealBody, TableBody)
 from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Binding, logged_move
+from net.trust.replay.live import CORE
 from net.trust.replay.shadow import CheckedHand, Shadow, Step
 from net.wire import messages as m
 
@@ -286,9 +290,32 @@ class MentalPeer(PeerDeal):
         return Shadow(self.t.game(), me, party.setup.dealer, mine, frozenset(party.spare),
                       hand=party.partial)
 
+    def _witnessing(self) -> bool:
+        """Whether this client's replay of the public view is exact: a party's always; an
+        onlooker's (a watcher, a player whose cards are the host's this hand) while its
+        witness follows the deal, which opens the spare the rules turn up for everyone.
+        (A witness that met a message it could not take stopped: the parties judge it,
+        and this client checks no more of the hand's public state than its signatures.)"""
+        return not self.party.onlooker or self.party.client.witness is not None
+
+    def _same_public(self, entry, public: dict | None) -> None:
+        """The public view the host sent with a move is this client's replay's: all of it
+        while the move signs the state, the fields that follow from the public moves alone
+        (``live.CORE``) at the hand's last card (its score waits for the verified deal).
+        A party shows its own replay, but a watcher shows this view: it is checked here."""
+        party = self.party
+        if public is None or not self._witnessing() or ml.spare_pending(party):
+            return
+        mine = party.state.public_view()
+        fields = CORE if party.state.is_over else tuple(set(mine) | set(public))
+        wrong = sorted(k for k in fields if mine.get(k) != public.get(k))
+        if wrong:
+            raise self._violation("state-hash", entry, "the public state sent is not the hand's "
+                                  f"(it differs in {', '.join(wrong)})")
+
     def _same_hash(self, entry, state) -> None:
-        if self.party.onlooker:
-            return  # no party of this attempt: the spare and the score are not this seat's to see
+        if not self._witnessing():
+            return
         if entry.state_hash != state.state_hash():
             raise self._violation("state-hash", entry, "the signed state hash is not the hand's public state")
 
@@ -324,6 +351,7 @@ class MentalPeer(PeerDeal):
             self._same_hash(entry, party.state)
         elif not party.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
             t.need(entry.state_hash is None, entry, "a state hash nobody can know yet")
+        self._same_public(entry, message.public)
         shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
         self.check_private(t.game(), entry, message, shadow, t.seat(), t.host_seat())
 
@@ -541,8 +569,9 @@ class MentalPeer(PeerDeal):
         return super().live_shadow() if self.party.onlooker else None
 
     def check_private(self, game, entry, message, shadow, me, host_seat) -> None:
-        if self.party.onlooker:
+        if self.party.onlooker and me is not None:
             return  # this seat's cards are the host's this hand: the host may show them
+        # (a client with no seat — a watcher — may be shown nothing private at all)
         if message.own is not None:
             raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent "
                             "me a private view, which it cannot have under the mental deal")
@@ -550,9 +579,9 @@ class MentalPeer(PeerDeal):
 
     def check_public(self, entry, message, public, host_seat) -> None:
         party = self.party
-        if party.onlooker and entry.kind in (ml.MESSAGE, ml.DEALT):
+        if not self._witnessing() and entry.kind in (ml.MESSAGE, ml.DEALT):
             return
-        if entry.kind == ml.MESSAGE and party.partial is not None:
+        if entry.kind == ml.MESSAGE and party.partial is not None and (self.hand.dealt or not party.onlooker):
             if ml.spare_pending(party) and message.public is not None:
                 raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent a "
                                 "public view while the spare is being turned up (nobody knows it yet)")

@@ -1,0 +1,330 @@
+"""Watchers: people at the table who do not play — the host's side.
+
+A watcher connects as a player does (TLS with the host's key pinned, its own key proven in
+the handshake) and asks in its "join" to watch (``watch: true``). This part decides and
+then keeps it:
+
+* **Admission** (``join``): refused, with the reason in words, when the host has turned
+  watching off, when the table has as many watchers as the host allows (``WatchPolicy``:
+  8 by default), or when the key holds a seat here (it plays: it rejoins its seat). A
+  watcher back on a new connection takes its place again (no second place).
+* **What it is sent**: "joined" with no seat and ``watch: true``, then the whole log as
+  anyone may see it — every entry with its events and the public view after it, nothing
+  private (``Archive.public_sync``) — and from then on every entry so (``publish``), on an
+  ``Outbox`` of its own: once and in order, a gap filled by a sync, acknowledgements
+  kept. Its client checks every entry as a seated player's does; it is one more auditor.
+* **Who watches** (``watchers`` message) goes to every player and every watcher whenever
+  it changes, with the host's settings (a player who carries the table on keeps them)
+  and whose hands each watcher is shown; the players' standby addresses (``roster``) go
+  to each watcher too, so that it can follow the table if its host leaves for good.
+* **A shown hand** (``relay``): a seated player's "show" — its hand sealed for one
+  watcher (``net.trust.shown``), which this host cannot open — goes to that watcher
+  alone, as "shown".
+* **What a watcher may send**: only what ``handlers`` takes (none of the game's own:
+  table talk may add one). A move, a deal message, a standing or anything else is
+  refused, the watcher named to the host's person and sent away (``_refuse``).
+* **Bounds**: a watcher's link holds at most ``WATCHER_BACKLOG`` messages unsent — one
+  that stops reading is dropped, as a silent one is by its heartbeat — and watchers do
+  not count among the connections without a seat (``admission``): the cap bounds them.
+
+Sans-I/O but for the links it is handed (anything with ``send``, ``reject``, ``finish``,
+``close`` and a ``conn`` with ``peer_name`` and ``ticket``), as ``arrivals`` is. Wired to
+the table's ``authority`` (a getter), the host's ``key``, the ``admission`` caps, the
+players' links (``players``: the main outbox's), the ``roster``, ``emit``, and ``changed``
+(who watches changed: the host's person is told, and its own hand shown again).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from net.constants import MAX_WATCHERS, WATCHER_BACKLOG
+from net.sessions.events import connection_event, watchers_event
+from net.sessions.facade import EventCallback, WatchersEvent
+from net.sessions.opened import chain_of
+from net.sessions.outbox import Outbox
+from net.trust.entries import TableBody
+from net.trust.host.authority import HostAuthority
+from net.trust.shown import MAX_SEALED
+from net.wire import messages as m
+from net.wire.identity import clean_name
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WatchPolicy:
+    """The host's settings for watchers: whether anyone may watch, and how many at once."""
+
+    open: bool = True
+    cap: int = MAX_WATCHERS
+
+    def wire(self) -> dict:
+        return {"open": self.open, "cap": self.cap}
+
+    @classmethod
+    def from_wire(cls, message: dict) -> "WatchPolicy":
+        """The settings a "watchers" message carries (a player keeps them for a takeover)."""
+        return cls(bool(message.get("open", True)), max(0, int(message.get("cap", MAX_WATCHERS))))
+
+
+class WatcherLink(Protocol):
+    """A watcher's link, as this part uses it (``heartbeat.Link``)."""
+    max_backlog: int | None
+
+    @property
+    def closed(self) -> bool: ...
+
+    def send(self, msg: dict) -> None: ...
+    def reject(self, reason: str) -> None: ...
+    def finish(self) -> None: ...
+    def close(self, reason: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Watcher:
+    """One watcher here: its key's fingerprint, its key, its name, its link."""
+
+    fp: str
+    key: bytes
+    name: str
+    link: WatcherLink
+
+
+#: What a watcher is told when it is refused, removed, or the host stops watching.
+CLOSED = "The host has turned watching off at this table."
+FULL = "This table already has {cap} watchers, as many as its host allows."
+SEATED = "You have a seat at this table: rejoin it to play (a player cannot watch too)."
+REMOVED = "The host asked you to stop watching."
+NO_PLAY = "You are watching this table: watchers {what}, so your {kind!r} was refused."
+
+#: What a refused message was, in words (the rest: "send that").
+WHAT = {"action": "do not play", "contribution": "take no part in the deal",
+        "mental": "take no part in the deal", "standing": "do not carry the table on",
+        "show": "have no hand to show", "tail": "hold no log for the host"}
+
+
+def _send_away(link: WatcherLink, reason: str) -> None:
+    """A watcher sent away: "refused" (not an "error", which a client takes for a dropped
+    link it may come back on), then the link ends."""
+    link.send(m.refused_message(reason))
+    link.finish()
+
+
+class Watchers:
+    def __init__(self, authority: Callable[[], HostAuthority], key: bytes, admission, *,
+                 players: Callable[[], Iterable], roster, emit: EventCallback,
+                 policy: WatchPolicy | None = None, tamper=None,
+                 changed: Callable[[], None] = lambda: None):
+        self._authority, self.key, self.admission = authority, key, admission
+        self._players, self.roster, self._emit = players, roster, emit
+        self._changed = changed  # who watches changed: the host's person is told, and shown to
+        self.policy = policy or WatchPolicy()
+        self.outbox = Outbox(self._sync_for, tamper)  # the watchers' own: entries once, in order
+        self.here: dict[str, Watcher] = {}  # fingerprint -> watcher, in order of arrival
+        self.shown: dict[int, set[bytes]] = {}  # seat -> the watchers its player shows its hand to
+        # What a watcher may send besides heartbeats, by type (table talk may add one):
+        # fn(watcher, message).
+        self.handlers: dict[str, Callable[[Watcher, dict], None]] = {}
+
+    # -- who is here ---------------------------------------------------------------------------
+    def holds(self, fp: str, link=None) -> bool:
+        """Whether ``fp`` watches here (on ``link``, when given)."""
+        watcher = self.here.get(fp)
+        return watcher is not None and (link is None or watcher.link is link)
+
+    def links(self) -> list:
+        return [w.link for w in self.here.values()]
+
+    def keys(self) -> set[bytes]:
+        return {w.key for w in self.here.values()}
+
+    def room(self) -> bool:
+        """Whether one more may watch now (the lobby's *Watch*)."""
+        return self.policy.open and len(self.here) < self.policy.cap
+
+    # -- arriving -------------------------------------------------------------------------------
+    def join(self, fp: str, key: bytes, name: str, link, join: dict) -> bool:
+        """A connection's "join" that asks to watch: admitted (True) or refused, saying why."""
+        refusal = self._refusal(fp, key)
+        if refusal is not None:
+            link.reject(refusal)
+            self._emit(connection_event(None, "refused", f"{clean_name(name)} ({fp}) asked to "
+                                        f"watch: {refusal}"))
+            return False
+        old = self.here.pop(fp, None)
+        if old is not None and old.link is not link:
+            old.link.close("replaced by a new connection from the same key")
+        if link.conn.ticket is not None:
+            self.admission.seat(link.conn.ticket)  # bounded by the cap now, not the waiting room's
+        link.max_backlog = WATCHER_BACKLOG
+        self.here[fp] = Watcher(fp, key, clean_name(name), link)
+        auth = self._authority()
+        held = join.get("table") == auth.table and join.get("last_seq", -1) >= 0
+        has = min(join["last_seq"], chain_of(auth).seq) if held else -1
+        self.outbox.attach(fp, link, has)
+        link.send(self.joined_message())
+        for sync in auth.archive.public_sync(has):
+            self.outbox.send(fp, sync)
+        self.roster.tell(link)
+        self.tell_everyone()
+        return True
+
+    def _refusal(self, fp: str, key: bytes) -> str | None:
+        if not self.policy.open:
+            return CLOSED
+        auth = self._authority()
+        if key == self.key or auth.seats.held_by(key) is not None:
+            return SEATED
+        if fp not in self.here and len(self.here) >= self.policy.cap:
+            return FULL.format(cap=self.policy.cap)
+        return None
+
+    def joined_message(self) -> dict:
+        auth = self._authority()
+        joined: dict = {"type": "joined", "table": auth.table, "seat": None,
+                        "head": chain_of(auth).seq, "watch": True}
+        origin = auth.log[0].entry.body_as(TableBody).host_key
+        if origin != self.key:  # a table carried on: who opened it
+            joined["origin"] = origin
+        return joined
+
+    # -- leaving ---------------------------------------------------------------------------------
+    def ended(self, fp: str, link) -> bool:
+        """``link`` ended: True if it was a watcher's (the others are told it left)."""
+        if not self.holds(fp, link):
+            return False
+        del self.here[fp]
+        self.outbox.detach(fp, link)
+        self.tell_everyone()
+        return True
+
+    def remove(self, fp: str, reason: str = REMOVED) -> bool:
+        """The host person sends a watcher away (or the host's settings do)."""
+        watcher = self.here.pop(fp, None)
+        if watcher is None:
+            return False
+        self.outbox.detach(fp, watcher.link)
+        _send_away(watcher.link, reason)
+        self.tell_everyone()
+        return True
+
+    def set_policy(self, policy: WatchPolicy) -> None:
+        """The host person's settings: watching off sends every watcher away; a lower cap,
+        the latest to come."""
+        self.policy = replace(policy, cap=max(0, policy.cap))
+        if not self.policy.open:
+            for fp in list(self.here):
+                self.remove(fp, CLOSED)
+        while len(self.here) > self.policy.cap:
+            self.remove(list(self.here)[-1], FULL.format(cap=self.policy.cap))
+        self.tell_everyone()
+
+    def close_all(self, reason: str) -> None:
+        for watcher in list(self.here.values()):
+            watcher.link.close(reason)
+
+    def end(self, message: dict) -> None:
+        """The table ended ("end"): each watcher is told. It hangs up once it holds the
+        last entry; the host waits for that, bounded (``all_told``), as it waits for its
+        players' acknowledgements — closing first could reset the connection before the
+        watcher had read the end."""
+        for watcher in list(self.here.values()):
+            watcher.link.send(message)
+
+    def all_told(self) -> bool:
+        """Whether every watcher told the table ended has hung up."""
+        return all(w.link.closed for w in self.here.values())
+
+    # -- what they are sent ---------------------------------------------------------------------
+    def publish(self, entries) -> None:
+        """Entries just logged, to every watcher as anyone may see them."""
+        if not self.here:
+            return
+        archive = self._authority().archive
+        for signed in entries:
+            message = archive.public_message(signed.seq)  # made once for all of them
+            for fp in list(self.here):
+                self.outbox.send(fp, message)
+
+    def broadcast(self, message: dict) -> None:
+        """A message for every watcher (a host's handover)."""
+        for watcher in self.here.values():
+            watcher.link.send(message)
+
+    def _sync_for(self, fp: str, after: int) -> list[dict]:
+        return self._authority().archive.public_sync(after)
+
+    def message(self) -> dict:
+        """Who watches, whose hands each is shown, and the host's settings."""
+        shown = {w.key: sorted(s for s, keys in self.shown.items() if w.key in keys)
+                 for w in self.here.values()}
+        return {"type": "watchers", **self.policy.wire(),
+                "watchers": [{"key": w.key, "name": w.name, "shown": shown[w.key]}
+                             for w in self.here.values()]}
+
+    def tell_everyone(self) -> None:
+        """Every player and every watcher hears who watches now; then the host (``changed``)."""
+        message = self.message()
+        for link in [*self._players(), *self.links()]:
+            link.send(message)
+        self._changed()
+
+    def tell(self, link) -> None:
+        """One player's link (a player who has just joined) hears who watches."""
+        link.send(self.message())
+
+    def event(self, showing: Iterable[bytes] = ()) -> WatchersEvent:
+        """The host's person's "watchers" event (``showing``: whom its own hand is shown)."""
+        return watchers_event(self.message(), you_watch=False, showing=showing)
+
+    # -- what they send -------------------------------------------------------------------------
+    def receive(self, fp: str, link, message: dict) -> None:
+        """A message from a watcher (its heartbeats never come here): what ``handlers``
+        take, or it is refused and the watcher named and sent away."""
+        watcher = self.here.get(fp)
+        if watcher is None or watcher.link is not link:
+            return
+        handler = self.handlers.get(message["type"])
+        if handler is not None:
+            handler(watcher, message)
+            return
+        self._refuse(watcher, message["type"])
+
+    def _refuse(self, watcher: Watcher, kind: str) -> None:
+        what = WHAT.get(kind, "send no such message")
+        log.warning("watcher %s (%s) sent %r: refused and sent away", watcher.name, watcher.fp, kind)
+        self._emit(connection_event(None, "refused", f"{watcher.name} ({watcher.fp}), a watcher, "
+                                    f"sent {kind!r}: watchers {what} — refused and sent away"))
+        self.here.pop(watcher.fp, None)
+        self.outbox.detach(watcher.fp, watcher.link)
+        _send_away(watcher.link, NO_PLAY.format(what=what, kind=kind))
+        self.tell_everyone()
+
+    # -- shown hands ----------------------------------------------------------------------------
+    def relay(self, seat: int, message: dict) -> str | None:
+        """A seated player's "show" (its hand sealed for one watcher): to that watcher
+        alone; why not (None: relayed)."""
+        to, sealed = message["to"], message["sealed"]
+        watcher = next((w for w in self.here.values() if w.key == to), None)
+        if watcher is None:
+            self._showing(seat, to, False)
+            return "that watcher is not here now"
+        if len(sealed) > MAX_SEALED:
+            return f"a shown hand is at most {MAX_SEALED} bytes"
+        watcher.link.send({"type": "shown", "seat": seat, "sealed": sealed})
+        self._showing(seat, to, bool(message["on"]))
+        return None
+
+    def send_shown(self, seat: int, to: bytes, sealed: bytes, on: bool) -> None:
+        """The host's own seat shows its hand (made here: ``showing.ShowingHand``)."""
+        self.relay(seat, {"to": to, "sealed": sealed, "on": on})
+
+    def _showing(self, seat: int, to: bytes, on: bool) -> None:
+        keys = self.shown.setdefault(seat, set())
+        if (to in keys) != on:
+            (keys.add if on else keys.discard)(to)
+            self.tell_everyone()

@@ -1,0 +1,152 @@
+"""Watching a table from the window (real sessions on 127.0.0.1, both deals).
+
+* The lobby's *Watch* on a table in progress: the window watches — the table as everyone
+  sees it, no hand, nothing to press — and the line under the bar says so; the host's
+  people see "Watching: …".
+* A player shows the watcher her cards: the watcher's window shows her hand (nothing to
+  play with it) and says who shows it; the player stops, and the hand goes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
+
+from net.sessions.session import GuestSession, HostSession
+from tests.waits import blocking_until, qt_until
+
+
+def headless_host(tmp_path, deal: bool, bots: dict) -> HostSession:
+    host = HostSession(Recorder(), {"game": "rook"}, ident("Grandpa"), state_dir=tmp_path / "grandpa",
+                       timings=QUICK, autoplay=True, auto_start=True, bot_delay=0.05,
+                       bots=bots, mental_deal=deal)
+    blocking_until(lambda: host.core.server is not None)
+    return host
+
+
+def watch_from_the_lobby(qtbot, window, directory, host) -> None:
+    directory.publish([{**table_info(host), "in_game": True, "open_seats": 0, "watchable": True}])
+    qt_until(qtbot, lambda: window.lobby.list.count() == 1)
+    window.lobby.list.setCurrentRow(0)
+    assert window.lobby.watch_button.isEnabled() and not window.lobby.join_button.isEnabled()
+    window.lobby.watch_button.click()
+    seen = []
+    window.bridge.event.connect(lambda e: seen.append(e if e.get("type") == "error" else e.get("type")))
+    window._seen = seen  # (what the window was told, for a failure's message)
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, window, directory,
+                                                                        tmp_path, closing, deal):
+    window.network = LoopbackNetwork(tmp_path)
+    host = headless_host(tmp_path, deal, {1: "random", 2: "random", 3: "random"})
+    closing.append(host)
+    watch_from_the_lobby(qtbot, window, directory, host)
+    table = window.table
+    try:
+        qt_until(qtbot, lambda: window.stack.currentWidget() is table and table.view.get("phase"),
+                 timeout=30000)
+    except Exception:
+        raise AssertionError(f"the table never showed: {window.stack.currentWidget()}, events {window._seen[-30:]}")
+    qt_until(qtbot, lambda: table.watchers_line.isVisible()
+             and "You are watching" in table.watchers_line.label.text())
+    assert table.data.watching and table.hand.cards == [] and not table.decision.isVisible()
+    # the lock: the deal's own kind, as the host's seat sees it — never "held by the host"
+    # (a watcher has no cards at all). (With no other person seated, the host deals seeded.)
+    def hosts_deal():
+        return [e["deal"] for e in host.on_event.events if e.get("type") == "state"][-1]
+    qt_until(qtbot, lambda: table.data.deal == hosts_deal() and table.hand.cards == [])
+    assert not table.watchers_line.button.isVisible()  # nothing for a watcher to do there
+    qt_until(qtbot, lambda: any(e.get("type") == "watchers" and [w["name"] for w in e["watchers"]]
+                                for e in host.on_event.events))
+    named = [e for e in host.on_event.events if e.get("type") == "watchers"][-1]
+    assert [w["name"] for w in named["watchers"]] == [window.settings.display_name]
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_grandma_shows_her_cards_to_a_watcher_who_sees_them_and_cannot_play(qtbot, window, directory,
+                                                                             tmp_path, closing, deal):
+    window.network = LoopbackNetwork(tmp_path)
+    host = headless_host(tmp_path, deal, {2: "random", 3: "random"})
+    closing.append(host)
+    grandma_events = Recorder()
+    grandma = GuestSession(grandma_events, ident("Grandma"), address="127.0.0.1", port=host.core.port,
+                           fingerprint=host.core.identity.fingerprint, timings=QUICK,
+                           bot_level="random", bot_delay=0.3, state_dir=tmp_path / "grandma")
+    closing.append(grandma)
+    blocking_until(lambda: grandma.core.replica is not None and grandma.core.replica.hand is not None,
+                   timeout=30)
+    watch_from_the_lobby(qtbot, window, directory, host)
+    table = window.table
+    me = ident(window.settings.display_name).fingerprint
+    blocking_until(lambda: any(e.get("type") == "watchers" and any(w["fingerprint"] == me for w in e["watchers"])
+                               for e in grandma_events.events), timeout=30)
+    grandma.show_hand(me, True)
+    qt_until(qtbot, lambda: table.hand.cards and "Grandma is showing you" in table.watchers_line.label.text(),
+             timeout=30000)
+    assert table.data.watching and not table.decision.isVisible()
+    assert table.data.deal == ("private" if deal else "seeded")  # (a person seated: her deal's kind)
+    assert not table.status.text().startswith("Your turn")  # her turn, not the watcher's
+    table._act({"play": table.hand.cards[0]})  # a coach's click: refused here, nothing sent
+    assert "You are watching" in table.status.text()
+    grandma.show_hand(me, False)
+    qt_until(qtbot, lambda: not table.hand.cards and "Grandma" not in table.watchers_line.label.text(),
+             timeout=30000)
+
+
+class FakeSession:
+    """A session's watcher commands, recorded."""
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+
+    def show_hand(self, fingerprint, on):
+        self.calls.append(("show_hand", fingerprint, on))
+
+    def remove_watcher(self, fingerprint):
+        self.calls.append(("remove_watcher", fingerprint))
+
+    def set_watching(self, open_, cap=None):
+        self.calls.append(("set_watching", open_))
+
+    def invite_watcher(self):
+        self.calls.append(("invite_watcher",))
+
+
+LEO = {"name": "Leo", "fingerprint": "aaaa-bbbb", "shown": []}
+
+
+def test_the_watchers_line_says_who_watches_and_offers_each_its_commands(qtbot):
+    from PySide6.QtGui import QAction
+
+    from app.bridge import EventBridge
+    from app.table.watchers_line import WatchersLine
+    line = WatchersLine()
+    qtbot.addWidget(line)
+    session, bridge = FakeSession(), EventBridge()
+    line.attach(session, bridge)
+    line.show()
+    event = {"type": "watchers", "watchers": [LEO, {**LEO, "name": "Maya", "fingerprint": "cccc"}],
+             "open": True, "cap": 8, "you_watch": False, "showing": ["cccc"]}
+    line.on_watchers(event)
+    assert line.label.text() == "Watching: Leo, Maya"
+    actions = {a.objectName(): a for a in line.menu.findChildren(QAction) if a.objectName()}
+    assert {"show-aaaa-bbbb", "show-cccc"} <= set(actions) and "remove-aaaa-bbbb" not in actions
+    assert actions["show-cccc"].isChecked() and not actions["show-aaaa-bbbb"].isChecked()
+    actions["show-aaaa-bbbb"].toggle()  # a player: Show my cards to Leo
+    assert session.calls == [("show_hand", "aaaa-bbbb", True)]
+    line.set_host(True)  # the host: remove, invite, let people watch
+    actions = {a.objectName(): a for a in line.menu.findChildren(QAction) if a.objectName()}
+    actions["remove-aaaa-bbbb"].trigger()
+    actions["allowWatching"].toggle()
+    assert session.calls[1:] == [("remove_watcher", "aaaa-bbbb"), ("set_watching", False)]
+    assert "inviteWatcher" in actions
+    # a watcher: what it watches and whose cards it is shown, no commands
+    line.set_host(False)
+    line.on_watchers({**event, "you_watch": True, "showing": []})
+    line.on_shown({"type": "shown", "seat": 1, "name": "Grandma", "showing": True,
+                   "text": "Grandma is showing you her cards"})
+    assert line.label.text() == "You are watching this table · Grandma is showing you her cards (with 1 other)"
+    assert line.menu.isEmpty() and line.button.isHidden()
+    line.on_shown({"type": "shown", "seat": 1, "name": "Grandma", "showing": False, "text": ""})
+    assert "Grandma" not in line.label.text()
