@@ -64,6 +64,35 @@ def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, wi
 
 
 @pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_watcher_talks_from_its_window_and_the_host_hears_a_watcher(qtbot, window, directory,
+                                                                      tmp_path, closing, deal):
+    from PySide6.QtCore import Qt
+
+    from app.table.talk import TALK_KEY
+    window.network = LoopbackNetwork(tmp_path)
+    host = headless_host(tmp_path, deal, {1: "random", 2: "random", 3: "random"})
+    closing.append(host)
+    watch_from_the_lobby(qtbot, window, directory, host)
+    table = window.table
+    qt_until(qtbot, lambda: window.stack.currentWidget() is table
+             and "You are watching" in table.watchers_line.label.text(), timeout=30000)
+    assert table.talk_button.isVisible()
+    table.hand.setFocus()
+    qtbot.keyClicks(table.hand, TALK_KEY)
+    qt_until(qtbot, lambda: table.talk_box.isVisible() and table.talk_box.line.hasFocus())
+    qtbot.keyClicks(table.talk_box.line, "Go Grandpa!")
+    qtbot.keyClick(table.talk_box.line, Qt.Key_Return)
+
+    def heard() -> list[dict]:
+        return [e for e in host.on_event.events if e.get("type") == "talk" and e["kind"] == "say"]
+    qt_until(qtbot, lambda: heard(), timeout=30000)
+    [said] = heard()
+    assert (said["text"], said["role"], said["seat"]) == ("Go Grandpa!", "watcher", None)
+    assert said["name"] == window.settings.display_name
+    qt_until(qtbot, lambda: table.talk_list.lines() == ["You: Go Grandpa!"], timeout=30000)
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
 def test_grandma_shows_her_cards_to_a_watcher_who_sees_them_and_cannot_play(qtbot, window, directory,
                                                                              tmp_path, closing, deal):
     window.network = LoopbackNetwork(tmp_path)
@@ -150,3 +179,45 @@ def test_the_watchers_line_says_who_watches_and_offers_each_its_commands(qtbot):
     assert line.menu.isEmpty() and line.button.isHidden()
     line.on_shown({"type": "shown", "seat": 1, "name": "Grandma", "showing": False, "text": ""})
     assert "Grandma" not in line.label.text()
+
+
+class HostsCommands(FakeSession):
+    def set_watching(self, open_, cap=None):
+        self.calls.append(("set_watching", open_, cap))
+
+
+def test_the_hosts_watchers_menu_is_there_before_anyone_watches(qtbot, window):
+    """Before the first watcher comes, the host can invite one from another house, turn
+    watching off, or change the cap, from the Watchers button beside Talk — which takes
+    no line of its own; the watchers' line shows only once someone watches."""
+    from PySide6.QtGui import QAction
+    from fit_scenes import settle, sit_at
+
+    from app.table.watchers_line import WatchersLine
+    bridge, _, _ = sit_at(window, {"game": "rook"}, lambda s: s.phase == "play")  # (the host's)
+    table = window.table
+    qt_until(qtbot, lambda: table.watchers_line.button.isVisible())
+    assert not table.watchers_line.isVisible()  # nobody watches: no line
+    session = HostsCommands()
+    table.watchers_line.session = session  # (what the menu's entries ask of the session)
+    table.watchers_line.redraw()
+    assert table.watchers_line.button.parentWidget() is not table.watchers_line  # (the status row)
+    menu = table.watchers_line.menu
+    actions = {a.objectName(): a for a in menu.findChildren(QAction) if a.objectName()}
+    assert {"inviteWatcher", "allowWatching", "cap-8"} <= set(actions)
+    assert actions["allowWatching"].isChecked() and actions["cap-8"].isChecked()
+    actions["cap-4"].trigger()
+    actions["allowWatching"].toggle()
+    assert session.calls == [("set_watching", True, 4), ("set_watching", False, None)]
+    bridge.deliver({"type": "watchers", "watchers": [], "open": False, "cap": 4, "you_watch": False,
+                    "showing": [], "you": "host"})
+    settle()
+    actions = {a.objectName(): a for a in menu.findChildren(QAction) if a.objectName()}
+    assert actions["cap-4"].isChecked() and not actions["allowWatching"].isChecked()
+    # a player (not the host) with nobody watching: nothing to offer, no button
+    guest = WatchersLine()
+    qtbot.addWidget(guest)
+    guest.attach(FakeSession(), bridge)
+    guest.on_watchers({"type": "watchers", "watchers": [], "open": True, "cap": 8,
+                       "you_watch": False, "showing": [], "you": "me"})
+    assert guest.menu.isEmpty() and guest.button.isHidden()
