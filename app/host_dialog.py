@@ -22,7 +22,7 @@ from net.api import MAX_WATCHERS, PRIVATE_DEAL
 # (the mode already shows it is a three-player option).
 OPTION_LABELS = {"leftover": "Left-over card"}
 # Computer players' levels; the session maps each to a bot (engine.bots.make_bot).
-BOT_LEVELS = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
+BOT_LEVELS = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"), ("expert", "Expert"))
 DEFAULT_LEVEL = "normal"
 # How long a computer player takes over a move at a table against the computer: a
 # factor on the window's pause per card.

@@ -403,4 +403,4 @@ class SetupView(QWidget):
             for seat in self.table.get("seats") or []:  # open seats get a computer of the chosen level
                 if seat.get("kind") == "empty":
                     self.session.set_seat(seat["seat"], "bot", level)
-            self.session.start_game()
+            self.session.start_game(level)  # (also the level a stand-in plays at)

@@ -410,34 +410,32 @@ class MainWindow(QMainWindow):
             # player's computer can carry the table on — hand it to them at once.
             end = LeaveChoice("End the game for everyone" if closing else "Leave",
                               self._leave_then(closing))
-            heir = self._heir()
-            if heir is None:
+            heirs = self._heirs()
+            if not heirs:
                 return ("Close the table for everyone?",
                         f"You are hosting: if you {'close Parlour' if closing else 'leave'}, the "
                         "game ends for everyone at the table and they go back to their lobbies.",
                         [end])
-            seat, name = heir
+            names = " or ".join(name for _seat, name in heirs)
             return ("Hand the table on, or close it for everyone?",
-                    f"You are hosting. Hand the table to {name}: their computer carries the "
+                    f"You are hosting. Hand the table to {names}: their computer carries the "
                     "game on at once, and everyone else plays on with them (a hand being "
                     "played is dealt again; the scores stay). Or end the game for everyone: "
                     "they go back to their lobbies.",
-                    [end, LeaveChoice(f"Hand the table to {name}", self._hand_over_then(seat, closing),
-                                      "confirmLeaveHandOver")])
+                    [end] + [LeaveChoice(f"Hand the table to {name}", self._hand_over_then(seat, closing),
+                                         f"confirmLeaveHandOver{seat}") for seat, name in heirs])
         return ("Leave the table?",
                 "Your seat is kept for you. The others wait — or the host lets a computer "
                 "player take your turns — until you come back with Rejoin at the top of "
                 "your lobby.",
                 [LeaveChoice("Close Parlour" if closing else "Leave", self._leave_then(closing))])
 
-    def _heir(self) -> tuple[int, str] | None:
-        """The player we may hand the table to (the host's "table" event says), and
-        their name."""
-        seat = self.table.table.get("heir")
+    def _heirs(self) -> list[tuple[int, str]]:
+        """The players we may hand the table to — those whose computer can carry it on,
+        as the host's "table" event says — and their names."""
         seats = self.table.table.get("seats") or []
-        if seat is None or not 0 <= seat < len(seats):
-            return None
-        return seat, seats[seat].get("name") or f"seat {seat + 1}"
+        return [(seat, seats[seat].get("name") or f"seat {seat + 1}")
+                for seat in self.table.table.get("heirs") or [] if 0 <= seat < len(seats)]
 
     def _hand_over_then(self, seat: int, closing: bool) -> Callable[[], None]:
         """Hand the table to the player in ``seat`` (the game goes on at theirs), then

@@ -12,7 +12,9 @@ every seat over the same table seed.
 Reported: A's win rate with a 95% Wilson interval; the average score margin (A minus B,
 at the end of a game, or per hand with ``--hands``; in Horseshoes the average penalty
 per hand, A minus B, so lower is better for A); decision times (median and 95th
-percentile, in ms) of each line-up; and for Rook and Somerset the bidding sanity: the
+percentile, in ms) of each line-up, on the clock and in the CPU the deciding thread used
+(on a machine others share, the clock counts their work too: the CPU figure is what the
+same decision takes on a quiet machine); and for Rook and Somerset the bidding sanity: the
 share of hands each line-up won the bid, and how often it then made it.
 
 ``--hands N`` plays N single hands instead of whole games; a hand is "won" by the
@@ -69,6 +71,7 @@ class Tally:
         self.margins: list[float] = []
         self.hands = 0
         self.times: dict[str, list[float]] = {"a": [], "b": []}  # ms per decision
+        self.cpu: dict[str, list[float]] = {"a": [], "b": []}  # ms of this thread's CPU
         self.bids = {"a": 0, "b": 0}
         self.made = {"a": 0, "b": 0}
         self.penalty = {"a": 0.0, "b": 0.0}
@@ -103,16 +106,17 @@ class Arena:
 
     # -- playing -------------------------------------------------------------------------
     def play_hand(self, state, bots: list, lineup: list[str]) -> None:
-        game, times = self.game, self.tally.times
+        game, times, cpu = self.game, self.tally.times, self.tally.cpu
         for _ in range(MAX_ACTIONS):
             seats = state.to_act()
             if not seats:
                 return
             seat = seats[0]
             view = state.view(seat)
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             action = bots[seat].choose(game, view)
             times[lineup[seat]].append((time.perf_counter() - started) * 1000)
+            cpu[lineup[seat]].append((time.thread_time() - started_cpu) * 1000)
             state.apply(action)
         raise RuntimeError("a hand did not end")
 
@@ -193,6 +197,8 @@ class Arena:
             "margin": round(sum(t.margins) / len(t.margins), 2) if t.margins else None,
             "decision_ms": _times(t.times["a"]),
             "decision_ms_b": _times(t.times["b"]),
+            "decision_cpu_ms": _times(t.cpu["a"]),
+            "decision_cpu_ms_b": _times(t.cpu["b"]),
             "made_rate_a": None, "made_rate_b": None,
         }
         if self.game.info.contract:
@@ -240,8 +246,10 @@ def format_report(r: dict) -> str:
         lines.append(f"penalty per hand: A {r['penalty_a']}, B {r['penalty_b']} (lower is better)")
     for who in ("a", "b"):
         ms = r["decision_ms" if who == "a" else "decision_ms_b"]
+        cpu = r["decision_cpu_ms" if who == "a" else "decision_cpu_ms_b"]
         lines.append(f"decision time {who.upper()}: median {ms['median']} ms, p95 {ms['p95']} ms "
-                     f"({ms['count']} decisions)")
+                     f"({ms['count']} decisions); its CPU: median {cpu['median']} ms, "
+                     f"p95 {cpu['p95']} ms")
     if r.get("made_rate_a") is not None or r.get("made_rate_b") is not None:
         for who in ("a", "b"):
             lines.append(f"{who.upper()} won the bid in {r[f'bid_share_{who}']:.1%} of hands, "

@@ -31,6 +31,8 @@ class Title:
     rulesets: dict[str, Ruleset]  # by id, the default first
     make: Callable[..., Game]  # make(ruleset id, mode, options); ValueError naming the choices
     bots: str | None = None  # the module whose DECIDERS play it ("engine.bots.rook")
+    # The expert level's own DECIDERS ("engine.bots.rook_expert"); None: it plays as hard
+    expert_bots: str | None = None
 
     @property
     def id(self) -> str:

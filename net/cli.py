@@ -1,7 +1,7 @@
 """Headless peers: ``parlour host`` and ``parlour join`` (no window, bots play).
 
-    parlour host --game G [--ruleset R] [--mode M] [--table NAME] [--bots N] [--hands K]
-                 [--seed HEX] [--port P] [--bind IP] [--interface IP | --no-advertise]
+    parlour host --game G [--ruleset R] [--mode M] [--table NAME] [--bots N] [--bot LEVEL]
+                 [--hands K] [--seed HEX] [--port P] [--bind IP] [--interface IP | --no-advertise]
                  [--resume] [--state-dir DIR]
     parlour join [--table NAME | --address HOST:PORT | --code CODE] --bot LEVEL
                  [--interface IP] [--state-dir DIR]
@@ -13,15 +13,16 @@ and the next one at once when a code is burnt by a wrong try or spent with nobod
 through it (``"state": "burnt"`` / ``"spent"``); ``join --code CODE`` takes one; ``--mailbox URL`` and ``--relay tcp:HOST:PORT``
 choose the servers (default: the public ones).
 
-``host`` opens a table: its own seat and ``N`` more are played by local bots, the other
-seats wait for peers; the game is dealt once every seat is taken and runs for ``K``
-hands (or to the end of the game). It prints one JSON object per line — each event
-(``{"event": "listening", "port": …}``, ``"connection"``, ``"hand_over"``, …) and
-finally ``{"event": "result", …}``. Run again with the same ``--state-dir`` after a
-crash and it resumes the table from its log, on the same port, and its peers come back
-by themselves. An unfinished table is resumed only when its game and table name are the
-ones asked for, or with ``--resume``; otherwise the host says what it found, keeps it
-aside and opens the new table.
+``host`` opens a table: its own seat and ``N`` more are played by local bots (``--bot``,
+or ``--bot-level``, says at which level: random, easy, normal, hard or expert; a stand-in
+for a dropped player plays at it too), the other seats wait for peers; the game is
+dealt once every seat is taken and runs for ``K`` hands (or to the end of the game). It
+prints one JSON object per line — each event (``{"event": "listening", "port": …}``,
+``"connection"``, ``"hand_over"``, …) and finally ``{"event": "result", …}``. Run again
+with the same ``--state-dir`` after a crash and it resumes the table from its log, on
+the same port, and its peers come back by themselves. An unfinished table is resumed
+only when its game and table name are the ones asked for, or with ``--resume``;
+otherwise the host says what it found, keeps it aside and opens the new table.
 
 ``join`` finds a table (by name over mDNS, or at an address), takes a seat, plays it
 with a bot, checks every entry and every hand, and prints a JSON summary. It prints the
@@ -56,6 +57,7 @@ import sys
 import time
 
 import engine
+from engine.bots import ALL_LEVELS
 from net.constants import MAX_WATCHERS, PRIVATE_DEAL
 from net.sessions.facade import Event
 from net.wire.heartbeat import Timings
@@ -152,13 +154,20 @@ def start_up_done() -> None:
     gc.freeze()
 
 
+def host_levels(args) -> tuple[dict[int, str], str]:
+    """The host's bot seats with their level (``--bot``, else easy), and the level its
+    own seat and a stand-in for a dropped player play at (``--bot``, else normal)."""
+    bots = {seat: args.bot_level or "easy" for seat in range(1, 1 + args.bots)}
+    return bots, args.bot_level or "normal"
+
+
 async def run_host(args) -> int:
     from net.sessions.host_session import HostCore, HostOptions
     from net.wire.identity import load_identity
     state_dir = state_dir_for(args.state_dir, "host")
     identity = load_identity(state_dir, default_name=args.name or "Host").with_name(args.name or "Host")
     interfaces, bind = _host_network(args)
-    bots = {seat: args.bot_level for seat in range(1, 1 + args.bots)}
+    bots, stand_in_level = host_levels(args)
     printer = _printer(args.verbose)
 
     def out(event: Event) -> None:
@@ -175,6 +184,7 @@ async def run_host(args) -> int:
                                         timings=_timings(args), bots=bots, you=0, autoplay=True,
                                         auto_start=True, hands=args.hands,
                                         stand_in_after=args.stand_in,
+                                        stand_in_level=stand_in_level,
                                         readmit_names=args.readmit_names, bot_delay=args.delay,
                                         restart_grace=args.restart_grace, resume=args.resume,
                                         mental_deal=args.mental_deal, watching=args.watching,
@@ -272,7 +282,8 @@ def _carry_on(args) -> dict:
     if not args.carry_on:
         return {}
     return {"bind": args.standby_bind or "0.0.0.0",
-            "host_kw": {"hands": args.hands, "stand_in_after": args.stand_in, "auto_start": True,
+            "host_kw": {"hands": args.hands, "stand_in_after": args.stand_in,
+                        "stand_in_level": args.bot, "auto_start": True,
                         "headless": True, "bot_delay": args.delay}}
 
 
@@ -304,7 +315,9 @@ def parser() -> argparse.ArgumentParser:
     host.add_argument("--mode")
     host.add_argument("--table", help="table name shown in lobbies")
     host.add_argument("--bots", type=int, default=0, help="bot seats besides the host's own")
-    host.add_argument("--bot-level", default="easy", help="level of the host's bots")
+    host.add_argument("--bot-level", "--bot", dest="bot_level", choices=ALL_LEVELS,
+                      help="level of the host's bots (default easy), of its own seat's and of a "
+                           "stand-in for a dropped player (default normal)")
     host.add_argument("--hands", type=int, help="stop after this many hands")
     host.add_argument("--seed", help="hex seed for the host's secrets (reproducible runs)")
     host.add_argument("--port", type=int, default=0)
@@ -344,7 +357,9 @@ def parser() -> argparse.ArgumentParser:
     join.add_argument("--remember", action="store_true",
                       help="keep where this seat is in the state directory, as the app does")
     join.add_argument("--fingerprint", help="the host key's fingerprint to pin")
-    join.add_argument("--bot", help="bot level: random, easy, normal, hard (needed to play)")
+    join.add_argument("--bot", choices=ALL_LEVELS,
+                      help="the level of the bot that plays this seat (needed to play), and, "
+                           "carrying the table on, of a stand-in for a dropped player")
     join.add_argument("--watch", action="store_true",
                       help="watch the table instead of playing: check it, print what happens")
     join.add_argument("--seat", type=int, help="preferred seat")

@@ -46,9 +46,13 @@ from __future__ import annotations
 #: the log's public part only; the host tells every link who watches ("watchers"); a
 #: player may show its own hand to a watcher end to end ("show" to the host, relayed as
 #: "shown": sealed with crypto_box from its key to the watcher's).
-#: 14: watchers talk — a watcher's "talk" is checked and relayed as anyone's, and a client
-#: takes a speaker the host's last "watchers" named (a 13 client refuses it, naming the host).
-PROTOCOL_VERSION = 14
+#: 14: under the mental-poker deal every "mental-shuffle" carries its proof ("proof",
+#: checked before any decryption share is published) and a "mental-deal" says so
+#: ("proven"); a log written before still reads, and no share of its unproven deals is
+#: ever published.
+#: 15: watchers talk — a watcher's "talk" is checked and relayed as anyone's, and a client
+#: takes a speaker the host's last "watchers" named (a 14 client refuses it, naming the host).
+PROTOCOL_VERSION = 15
 
 # -- identity -------------------------------------------------------------------------
 

@@ -9,7 +9,9 @@ the table waits for, and a line in the status. Under the private deal a player g
 holds the hand itself up — their cards are locked with their key — and a "waiting" event
 for "return" says so: the bar counts down to the hand dealt again without them, and
 offers the host "Keep waiting" or "Deal again without Dad" (``on_away``); once it is
-dealt again without them the bar is an ordinary one again (``dealt_again``).
+dealt again without them the bar is an ordinary one again (``dealt_again``), and while
+the host's computer holds their cards (after a void or a takeover) a "waiting" event for
+"held" counts it down to a computer playing for them (``on_held``).
 """
 
 from __future__ import annotations
@@ -72,13 +74,17 @@ class Absences:
         if event.get("for") == "return":
             self.on_away(event)
             return
+        if event.get("for") == "held":
+            self.on_held(event)
+            return
         view = self.view
         if event.get("detail"):
             view.status.show_waiting(event["detail"])
         self.dealt_again(event.get("seats") or [])
         who = " and ".join(event.get("names") or []) or "a player"
         reason = event.get("reason") or f"{who} left and did not come back in time"
-        their = "your" if event.get("seats") == [view.you] else "their"
+        seats = event.get("seats") or []  # (net's events.whose_cards, said to this window)
+        their = ("your" if len(seats) == 1 else "your and their") if view.you in seats else "their"
         if event.get("for") == "void":
             view.hand_voided(reason, "it is dealt again, the scores unchanged; the host's "
                                      f"computer holds {their} cards this hand")
@@ -115,14 +121,23 @@ class Absences:
 
     def on_away(self, event: dict) -> None:
         """The private deal waits for a player gone (a "waiting" event for "return")."""
-        view = self.view
-        names = view.names()
-        for seat in event.get("seats") or []:
-            if seat != view.you:
-                who = names[seat] if seat < len(names) else "a player"
-                view.waiting.locked_for(seat, who, event.get("within"), event.get("choice_in"),
-                                        bool(view.table.get("is_host")))
-                return
+        if (gone := self._other(event)) is not None:
+            self.view.waiting.locked_for(*gone, event.get("within"), event.get("choice_in"),
+                                         bool(self.view.table.get("is_host")))
+
+    def on_held(self, event: dict) -> None:
+        """A player gone whose cards the host's computer holds: a countdown to a computer
+        playing for them (a "waiting" event for "held")."""
+        if (gone := self._other(event)) is not None:
+            self.view.waiting.held_for(*gone, event.get("within"), bool(self.view.table.get("is_host")))
+
+    def _other(self, event: dict) -> tuple[int, str] | None:
+        """The first of ``event``'s seats that is not ours, and its player's name."""
+        view, names = self.view, self.view.names()
+        seat = next((s for s in event.get("seats") or [] if s != view.you), None)
+        if seat is None:
+            return None
+        return seat, names[seat] if seat < len(names) else "a player"
 
     def dealt_again(self, seats) -> None:
         """The hand was dealt again without ``seats``' players, still away: their cards are

@@ -165,6 +165,12 @@ class InfoBar(QFrame):
             self.deal_button.setAccessibleDescription(words)
         self.deal_button.setVisible(bool(words))
 
+    @staticmethod
+    def _told_apart(names: list[str]) -> tuple:
+        """The name limits (``vm.NAME_LIMITS``) at which ``names``, cut, still differ."""
+        return tuple(limit for limit in vm.NAME_LIMITS
+                     if len({vm.short_name(n, limit) for n in names}) == len(set(names)))
+
     def _explain_deal(self) -> None:
         button = self.deal_button
         QToolTip.showText(button.mapToGlobal(QPoint(0, button.height())), button.toolTip(), button)
@@ -184,9 +190,15 @@ class InfoBar(QFrame):
         short = [n.split(" (")[0] for n in sides]
         scores = [vm.points(s) for s in data.scores]
         variants = vm.name_variants(lambda limit: "Score " + " · ".join(
-            f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, scores)))
+            f"{vm.short_name(n, limit)} {s}" for n, s in zip(short, scores)), self._told_apart(short))
         letters = "Score " + " · ".join(f"{n.replace('Team ', '')} {s}" for n, s in zip(short, scores))
+        tightest: list[str] = []
         if letters != variants[0]:  # teams: short of room, each its letter, as on the seats
             variants = [variants[0], letters]  # (cut, "Team A" and "Team B" both read "Te…")
-            variants.append(letters.removeprefix("Score "))  # "A −100 · B 125": the bidder's name needs the room
+        else:  # players: cut no further than they stay apart, then as short as that allows
+            apart = [f"{n} {s}" for n, s in zip(vm.told_apart(short), scores)]
+            letters = "Score " + " · ".join(apart)
+            variants.append(letters)  # "U 0 · B2 0 · B3 0 · B4 0", never "U… 0 · B… 0 · B… 0"
+            tightest = [", ".join(apart)]  # (four players at 1024 px: the dots' room)
+        variants += [letters.removeprefix("Score "), *tightest]  # the bidder's name needs the room
         self.score_label.set_variants(variants, " · ".join(f"{n}: {s}" for n, s in zip(sides, scores)))

@@ -151,7 +151,9 @@ class WaitingBar(_Bar):
     Under the private deal, while the hand itself waits for the player (``locked``: their
     cards are locked with their key), it counts down to the hand dealt again without
     them, and the host's choice is to keep waiting (the countdown starts again) or to
-    "Deal again without Dad" — offered once the rules allow it."""
+    "Deal again without Dad" — offered once the rules allow it. While the host's computer
+    holds an away player's cards (``held_for``: after a void or a takeover), it counts
+    down to a computer playing for them, and the host may keep waiting or let it play now."""
 
     keep_waiting = Signal(int)
     stand_in = Signal(int)
@@ -174,6 +176,7 @@ class WaitingBar(_Bar):
         self._until: float | None = None  # (time.monotonic) the hand is dealt again without them
         self._choice_at: float | None = None  # (time.monotonic) the host may deal again without them
         self._host_choice = False
+        self._held = False  # the countdown is to a computer playing for them, not a deal
         self._tick = QTimer(self)
         self._tick.setInterval(250)  # a second's digit changes on time, give or take a quarter
         self._tick.timeout.connect(self._count)
@@ -211,12 +214,24 @@ class WaitingBar(_Bar):
         self._tick.start()
         self.show()
 
+    def held_for(self, seat: int, name: str, within: float | None, host_choice: bool) -> None:
+        """The table waits for ``name`` (``seat``), gone while the host's computer holds
+        their cards: a computer plays for them in ``within`` seconds (None: not known here)."""
+        self.waiting(seat, f"Waiting for {name} to come back", "", host_choice)
+        self._held, self._host_choice = True, host_choice
+        self._until = None if within is None else time.monotonic() + within
+        self._count()
+        self._tick.start()
+
     def left(self) -> float | None:
         """Seconds until the hand is dealt again without the player (None: not known)."""
         return None if self._until is None else max(0.0, self._until - time.monotonic())
 
     def _count(self) -> None:
         now, left = time.monotonic(), self.left()
+        if self._held:
+            self._count_held(left)
+            return
         if left is None:
             detail = "The hand goes on as soon as they are back, or once the host deals again without them."
         elif left > 0:
@@ -234,9 +249,21 @@ class WaitingBar(_Bar):
                                     f"Possible in {self._choice_at - now:.0f} s: the rules give "
                                     f"{self._name} that long to come back")
 
+    def _count_held(self, left: float | None) -> None:
+        if left is None:
+            detail = "The host's computer holds their cards; a computer plays for them if they do not come back."
+        elif left > 0:
+            seconds = int(left + 0.999)
+            detail = f"A computer plays for them in {seconds // 60}:{seconds % 60:02d} unless they come back."
+        else:
+            detail = "A computer plays for them now…" if self._host_choice else \
+                "A computer plays for them unless the host waits longer."
+        self.detail.setText(detail)
+        self.setAccessibleDescription(detail)
+
     def _unlock(self) -> None:
         self._tick.stop()
-        self.locked, self._until, self._choice_at = False, None, None
+        self.locked, self._held, self._until, self._choice_at = False, False, None, None
 
     def clear(self, seat: int | None = None) -> None:
         """Hide the bar (only if it is about ``seat``, when given)."""

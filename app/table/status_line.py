@@ -63,6 +63,12 @@ class StatusLine(QLabel):
         self.problem_at = turn_key(data)
         self._say(text, problem=True)
 
+    def reset(self) -> None:
+        """Another session's table (a rejoin after the last one ended): nothing said of
+        the last one stays — its problem ("The host stopped answering…") least of all."""
+        self.problem_at = None
+        self._say("", problem=False, mine=False)
+
     def show_hint(self, text: str) -> None:
         self._say(f"Hint: {text[:1].upper()}{text[1:]}", problem=False, mine=True)
 

@@ -209,6 +209,7 @@ class TableView(QWidget):
         self.results.drop_hold()
         self._hide_summary()
         self.absences.reset()
+        self.status.reset()
         self.waiting.clear()
         self.banner.hide()
         self.notice.hide()
@@ -374,7 +375,7 @@ class TableView(QWidget):
         """The deal waits for a player's shuffle: "Waiting for Dad's shuffle…" until the
         cards come (the next state event rewrites the status line). A player gone from the
         private deal, and a deal gone on without them, are ``absences``'."""
-        if event.get("for") in ("return", "void", "restart"):
+        if event.get("for") in ("return", "held", "void", "restart"):
             self.absences.on_waiting(event)
         elif event.get("detail"):
             self.status.show_waiting(event["detail"])

@@ -118,6 +118,30 @@ def name_variants(render, limits=NAME_LIMITS) -> list[str]:
     return out
 
 
+def told_apart(names: list[str]) -> list[str]:
+    """Each name as short as it can be and still told apart from the others, for a line
+    with no room for names: its first letter ("Uncle Bob" beside "Bot 2": "U"), else its
+    initials ("B2": a number is kept whole), else its start up to the letter that sets it
+    apart if that is short ("Bea" beside "Ben"), else its first letter and that letter
+    ("Gm" for "Grandma" beside "Grandpa"). Names no rule tells apart stay whole."""
+    def initials(name: str) -> str:
+        return "".join(word if word.isdigit() else word[0] for word in name.split()) or name
+
+    def apart(i: int, name: str) -> str:
+        others = names[:i] + names[i + 1:]
+        if all(not other.startswith(name[:1]) for other in others):
+            return name[:1]
+        if initials(name) not in {initials(other) for other in others}:
+            return initials(name)
+        rivals = [other for other in others if other[:1] == name[:1]]
+        k = next((k for k in range(1, len(name)) if all(other[k:k + 1] != name[k] for other in rivals)), None)
+        if k is None:
+            return name
+        return name[:k + 1] if k < 3 else name[0] + name[k]
+    labels = [apart(i, name) for i, name in enumerate(names)]
+    return labels if len(set(labels)) == len(labels) else list(names)
+
+
 def ace_calls(view: dict) -> dict[str, str]:
     """{card: "high" | "low"} for every ace declared this hand (each card is played once)."""
     return {e["play"]: e["ace"] for e in view.get("actions") or [] if "play" in e and e.get("ace")}

@@ -1,7 +1,7 @@
 """Computer players: pure functions of a seat's view plus a seed.
 
     from engine.bots import make_bot
-    bot = make_bot("normal", seed)            # "random", "easy", "normal" or "hard"
+    bot = make_bot("normal", seed)            # "random", "easy", "normal", "hard", "expert"
     action = bot.choose(game, view)           # an engine Action for view["seat"]
     record = bot.choose_json(game, view)      # the same in hand-record form
     hint = bot.explain(game, view)            # one sentence for a hint button
@@ -35,6 +35,14 @@ Levels:
   normal one and its neighbours, that missed least (Horseshoes). Rook's bury and trump
   and Somerset's trump: the candidates are played out too. Budgets are counts of
   sampled deals and simulated plays, never time, sized for ≤ 300 ms a decision (p95).
+* ``expert`` (Rook and Somerset; elsewhere it plays as ``hard``): the hard level's
+  search over deals weighted by what the other seats did — bids, passes, the trump
+  named, Rook's bury (``inference``) — with a race that stops spending deals on cards
+  clearly behind (``expert``); bids, Rook's raise and bury and Somerset's discard and
+  trump by expected score over play-outs; and a partner's manners: no overtrumping a
+  partner who is taking the trick, the trump its partner named led (each unless the
+  search finds a clear gain). Sized for ≤ 500 ms a decision (p95, CPU). Its results
+  against hard are in docs/benchmarks.md.
 * ``random``: ``RandomBot``, a uniformly random legal action (the floor; tests).
 """
 
@@ -49,7 +57,8 @@ __all__ = ["ALL_LEVELS", "LEVELS", "Bot", "Decision", "RandomBot", "make_bot"]
 
 
 def make_bot(level: str | None, seed: int | bytes | str = 0):
-    """A bot of ``level`` ("random", "easy", "normal", "hard"; None means "normal")."""
+    """A bot of ``level`` ("random", "easy", "normal", "hard", "expert"; None means
+    "normal")."""
     if level == "random":
         return RandomBot(seed)
     return Bot(level or "normal", seed)

@@ -14,7 +14,7 @@ from ..errors import IllegalAction
 from . import policies
 from .context import Context, Decision
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 
 def _seed_bytes(seed) -> bytes:

@@ -28,6 +28,9 @@ class Context:
         self.game = game
         self.view = view
         self.level = level
+        # Hard and expert search over sampled deals; a decision the expert has no
+        # policy of its own for is made as the hard level makes it.
+        self.searches = level in ("hard", "expert")
         self.seat = view["seat"]
         self.rng = random.Random(_decision_seed(seed, level, view))
 

@@ -124,7 +124,7 @@ def decide_bid(ctx: Context) -> Decision:
     else:
         bid, trump, tricks = normal_bid(game, hand, view.get("trump"), view["bids"])
         why = f"the hand should take about {tricks:.1f} tricks"
-        if ctx.level == "hard":
+        if ctx.searches:
             bid, why = hard_bid(ctx, bid, trump if first else None)
     data = {"seat": seat, "bid": bid}
     if first:
@@ -316,7 +316,7 @@ def decide_play(ctx: Context) -> Decision:
     want = tricks_wanted(state, seat, ctx.view["tricks_won"], ctx.view["bids"])
     if ctx.level == "easy":
         action, why = easy_play(state, seat, want)
-    elif ctx.level == "hard":
+    elif ctx.searches:
         return search_play(ctx, PLAY_BUDGET, rollout_action, evaluate)
     else:
         action, why = play_card(state, seat, ctx.know.holdings(), want)

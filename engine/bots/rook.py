@@ -74,7 +74,7 @@ def hand_value(hand: int) -> int:
 # -- bidding, raise, ack -------------------------------------------------------------------
 def decide_bid(ctx: Context) -> Decision:
     view, seat = ctx.view, ctx.seat
-    value = hand_value(ctx.know.hand) if ctx.level != "hard" else simulated_value(ctx)
+    value = simulated_value(ctx) if ctx.searches else hand_value(ctx.know.hand)
     if ctx.level == "easy":
         value -= 15  # cautious
     limit = min(MAX_BID, value - value % BID_STEP)
@@ -93,7 +93,7 @@ def decide_bid(ctx: Context) -> Decision:
 
 def decide_raise(ctx: Context) -> Decision:
     contract = ctx.view["contract"]["amount"]
-    if ctx.level == "hard":
+    if ctx.searches:
         value = simulated_value(ctx)
         target = value - value % BID_STEP  # already a cautious figure
     else:
@@ -159,7 +159,7 @@ def plan_bury(hand: int, level: str, colour: int | None = None) -> tuple[tuple, 
 
 
 def decide_bury(ctx: Context) -> Decision:
-    if ctx.level == "hard":
+    if ctx.searches:
         return hard_bury(ctx)
     cards, colour = plan_bury(ctx.know.hand, ctx.level)
     action = ctx.game.action_from_json({"seat": ctx.seat, "bury": [ctx.name(c) for c in cards],
@@ -291,15 +291,15 @@ def follow(trick: Trick, cards: list[int], possible: list[int], seat: int):
             return card, f"play {DECK.names[card]}: partner is taking the trick, so add points"
         card = min(cards, key=lambda c: (cost(c, trump), c))
         return card, f"play {DECK.names[card]}: partner is taking the trick"
-    winners = [c for c in cards if trick.wins(c)]
-    sure = [c for c in winners if last or trick.safe(c, possible)]
-    if sure:
-        card = min(sure, key=lambda c: (cost(c, trump), c))
+    winners = sorted((c for c in cards if trick.wins(c)), key=lambda c: (cost(c, trump), c))
+    # The cheapest winner nobody left can beat (asked in order of cost: the first will do).
+    sure = next((c for c in winners if last or trick.safe(c, possible)), None)
+    if sure is not None:
         # Over a partner who might yet be beaten, only when the trick is worth it.
-        if not partner_winning or trick.points >= 10 or cost(card, trump) < 30:
-            return card, f"play {DECK.names[card]}: it takes the trick and nobody left can beat it"
+        if not partner_winning or trick.points >= 10 or cost(sure, trump) < 30:
+            return sure, f"play {DECK.names[sure]}: it takes the trick and nobody left can beat it"
     if winners and not partner_winning and trick.points >= 10:
-        card = min(winners, key=lambda c: (cost(c, trump), c))
+        card = winners[0]
         return card, f"play {DECK.names[card]}: worth a try for {trick.points} points"
     card = min(cards, key=lambda c: (cost(c, trump), c))
     return card, f"play {DECK.names[card]}: the cheapest card, the trick is not ours"
@@ -325,7 +325,7 @@ def decide_play(ctx: Context) -> Decision:
     bidder = ctx.view["contract"]["bidder"]
     if ctx.level == "easy":
         card, why = easy_card(ctx.state, ctx.seat)
-    elif ctx.level == "hard":
+    elif ctx.searches:
         return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
         card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), bidder)

@@ -9,6 +9,8 @@ re-implemented here. As in the Rook bots, the play heuristic works on ``possible
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..cards import cards_of
 from ..somerset.rules import DECK, DOUBLES, POINTS, ROVER, ROVER_BIT, SS, SS_BIT, SUITS, TRUMP_TABLES
 from .context import Context, Decision
@@ -24,11 +26,20 @@ def trump_words(trump: str) -> str:
     return "No Trump" if trump == "NT" else f"/{trump}"
 
 
-def held_ranks(hand: int, suit: int) -> list[int]:
-    return sorted((RANK[c] for c in cards_of(hand & SUIT_MASK[suit])), reverse=True)
+def held_ranks(hand: int, suit: int) -> tuple[int, ...]:
+    """The ranks ``hand`` holds in ``suit``, highest first."""
+    return _ranks(hand & SUIT_MASK[suit])
 
 
-def top_run(ranks: list[int], suit: int) -> int:
+@lru_cache(maxsize=1 << 14)
+def _ranks(cards: int) -> tuple[int, ...]:
+    # (remembered, as is top_run: the expert weighs thousands of sampled hands a
+    # decision by estimate_tricks, and one suit's holding recurs far more than a hand)
+    return tuple(sorted((RANK[c] for c in cards_of(cards)), reverse=True))
+
+
+@lru_cache(maxsize=1 << 14)
+def top_run(ranks: tuple[int, ...], suit: int) -> int:
     """How many of the suit's top cards, from its double down, the hand holds."""
     run = 0
     for expected, rank in zip(range(suit, -1, -1), ranks):
@@ -96,7 +107,7 @@ def hand_value(hand: int, kitty: bool) -> float:
 # -- bidding --------------------------------------------------------------------------------
 def decide_bid(ctx: Context) -> Decision:
     view, seat = ctx.view, ctx.seat
-    if ctx.level == "hard":
+    if ctx.searches:
         value = simulated_value(ctx)
     else:
         value = hand_value(ctx.know.hand, view.get("spare_rule") == "kitty")
@@ -153,7 +164,7 @@ def decide_discard(ctx: Context) -> Decision:
 
 def decide_trump(ctx: Context) -> Decision:
     hand = ctx.know.hand
-    if ctx.level == "hard":
+    if ctx.searches:
         return hard_trump(ctx)
     if ctx.level == "easy":
         suit = max((s for s in SUITS if s), key=lambda s: ((hand & SUIT_MASK[s]).bit_count(), s))
@@ -240,9 +251,10 @@ def lead(play: Play, cards: list[int], bidder: int):
         held = mine & SUIT_MASK[suit] & ~trumps
         if held:
             tops.append(held.bit_length() - 1)
-    winners = [c for c in tops if c != ROVER and play.safe(c)]
-    if winners:
-        card = max(winners, key=lambda c: (POINTS[c], RANK[c], -c))
+    # The best top card nobody can beat (asked best first: the first will do)
+    tops.sort(key=lambda c: (POINTS[c], RANK[c], -c), reverse=True)
+    card = next((c for c in tops if c != ROVER and play.safe(c)), None)
+    if card is not None:
         return card, f"lead {DECK.names[card]}: nobody can beat it"
     partner = (seat + 2) % 4
     for suit in SUITS:
@@ -260,26 +272,27 @@ def follow(play: Play, cards: list[int]):
     partner_winning = (winner - seat) % 2 == 0
     points = trick_points(state)
     last = not play.later
-    if partner_winning and (last or _partner_safe(play)):
+    if partner_winning and (last or partner_safe(play)):
         card = max(cards, key=lambda c: (3 * POINTS[c] - (cost(c, table) - 4 * POINTS[c]) / 2, -c))
         if POINTS[card]:
             return card, f"play {DECK.names[card]}: partner is taking the trick, so add count"
         card = min(cards, key=lambda c: (cost(c, table), c))
         return card, f"play {DECK.names[card]}: partner is taking the trick"
-    winners = [c for c in cards if state.winner_if(((seat, c),)) == seat]
-    sure = [c for c in winners if last or play.safe(c)]
-    if sure:
-        card = min(sure, key=lambda c: (cost(c, table), c))
-        if not partner_winning or points >= 3 or cost(card, table) < 8:
-            return card, f"play {DECK.names[card]}: it takes the trick and nobody left can beat it"
+    winners = sorted((c for c in cards if state.winner_if(((seat, c),)) == seat),
+                     key=lambda c: (cost(c, table), c))
+    # The cheapest winner nobody left can beat (asked in order of cost: the first will do).
+    sure = next((c for c in winners if last or play.safe(c)), None)
+    if sure is not None:
+        if not partner_winning or points >= 3 or cost(sure, table) < 8:
+            return sure, f"play {DECK.names[sure]}: it takes the trick and nobody left can beat it"
     if winners and not partner_winning and points >= 3:
-        card = min(winners, key=lambda c: (cost(c, table), c))
+        card = winners[0]
         return card, f"play {DECK.names[card]}: worth a try for {points} points"
     card = min(cards, key=lambda c: (cost(c, table), c))
     return card, f"play {DECK.names[card]}: the cheapest card, the trick is not ours"
 
 
-def _partner_safe(play: Play) -> bool:
+def partner_safe(play: Play) -> bool:
     """The card now winning (partner's) cannot be beaten by an opponent still to play."""
     return not any(play.can_take(other) for other in play.opponents_later)
 
@@ -301,7 +314,7 @@ def easy_card(state, seat: int):
 def decide_play(ctx: Context) -> Decision:
     if ctx.level == "easy":
         card, why = easy_card(ctx.state, ctx.seat)
-    elif ctx.level == "hard":
+    elif ctx.searches:
         return search_play(ctx, PLAY_BUDGET, rollout_action, partnership_margin)
     else:
         card, why = play_card(ctx.state, ctx.seat, ctx.know.holdings(), ctx.view["bidder"])

@@ -25,4 +25,5 @@ def make(ruleset_id: str | None = None, mode: str | None = None,
 
 TITLE = Title(
     info=TitleInfo("rook", NAME, order=2, rulesets=tuple(ruleset_info(rs) for rs in RULESETS.values())),
-    rulesets=RULESETS, make=make, bots="engine.bots.rook")
+    rulesets=RULESETS, make=make, bots="engine.bots.rook",
+    expert_bots="engine.bots.rook_expert")

@@ -36,4 +36,5 @@ def make(ruleset: str | None = None, mode: str | None = None,
 TITLE = Title(
     info=TitleInfo("somerset", NAME, order=1,
                    rulesets=tuple(ruleset_info(rs) for rs in RULESETS.values())),
-    rulesets=RULESETS, make=make, bots="engine.bots.somerset")
+    rulesets=RULESETS, make=make, bots="engine.bots.somerset",
+    expert_bots="engine.bots.somerset_expert")

@@ -364,27 +364,48 @@ def shuffle_event(names: list[str], skipped: bool = False, dealt: bool = False) 
 #: Why a private deal went on without players (``deal_restart_event``): they left and
 #: were waited for in vain ("gone"), they left and the host person dealt again without
 #: them ("chosen"), their computer stayed but did not answer the deal in time ("silent"),
-#: or it broke a rule of the deal ("cheat", named in an "alert" event).
+#: it broke a rule of the deal ("cheat", named in an "alert" event) — or, told from a
+#: catch-up (a player back, or an app restarted), only that they were away from the deal
+#: ("away": a guest times why only as it happens).
 WHY_GONE: Final = "gone"
 WHY_CHOSEN: Final = "chosen"
 WHY_SILENT: Final = "silent"
 WHY_CHEAT: Final = "cheat"
+WHY_AWAY: Final = "away"
+
+
+def listed(words: list[str]) -> str:
+    """"Dad", "Dad and Uncle", "you, Dad and Uncle"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def whose_cards(seats: list[int], you: int | None) -> str:
+    """Whose cards the host's computer holds, said to the player in ``you``: "your",
+    "their", or "your and their" (their seats and others')."""
+    if you in seats:
+        return "your" if len(seats) == 1 else "your and their"
+    return "their"
 
 
 def deal_restart_event(names: list[str], seats: list[int], voided: bool,
-                       why: WhyRestarted = WHY_GONE, yours: bool = False) -> WaitingEvent:
+                       why: WhyRestarted = WHY_GONE, you: int | None = None) -> WaitingEvent:
     """The "waiting" event of a mental-poker deal restarted without players (``why``:
     ``WHY_*``); ``voided``: the hand had been dealt — it is void, the scores unchanged.
     Their seats' cards are the host's until the next hand. ``reason`` says why in words,
-    for "Hand 3 is void: …"; ``yours``: to the player it went on without, back (a single
-    seat: "you left and did not come back in time")."""
-    who, whose, them, their = (" and ".join(names), f"{' and '.join(names)}'s", "them", "their")
-    if yours:
-        who, whose, them, their = "you", "your", "you", "your"
+    for "Hand 3 is void: …", to the player in seat ``you`` (among them, they are "you":
+    "you left and did not come back in time", "you and Dad were away")."""
+    people = ["you" if seat == you else name for seat, name in zip(seats, names)]
+    mine = you in seats
+    who, them = listed(people), ("you" if mine else "them")
+    possessives = ["your" if person == "you" else f"{person}'s" for person in people]
+    computers = f"{listed(possessives)} computer{'s' if len(people) > 1 else ''}"
+    were = "were" if mine or len(people) > 1 else "was"
     reason = {WHY_CHOSEN: f"{who} left, and the host dealt again without {them}",
-              WHY_SILENT: f"{whose} computer did not answer the deal in time",
-              WHY_CHEAT: f"{whose} computer broke a rule — see the alert"}.get(
+              WHY_SILENT: f"{computers} did not answer the deal in time",
+              WHY_CHEAT: f"{computers} broke a rule — see the alert",
+              WHY_AWAY: f"{who} {were} away from the table"}.get(
                   why, f"{who} left and did not come back in time")
+    their = whose_cards(seats, you)
     detail = (f"The hand is void: {reason}. Dealing again; the host's computer holds {their} "
               "cards this hand." if voided else
               f"The deal starts again: {reason}. The host's computer holds {their} cards this hand.")
@@ -406,6 +427,16 @@ def away_event(names: list[str], seats: list[int], within: float | None,
     if choice_in is not None:
         event["choice_in"] = choice_in
     return event
+
+
+def held_event(name: str, seat: int, within: float | None) -> WaitingEvent:
+    """The "waiting" event for a player gone whose cards the host's computer holds this
+    hand (after a void or a takeover, or away at the deal, under the private deal): a
+    computer plays for them in ``within`` seconds unless they come back (None: unknown —
+    this client could not time their drop)."""
+    return {"type": "waiting", "for": "held", "names": [name], "seats": [seat],
+            "detail": f"Waiting for {name} to come back — the computer plays for them if not",
+            "within": within}
 
 
 def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: str,

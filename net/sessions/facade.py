@@ -40,8 +40,8 @@ SeatKind = Literal["human", "bot", "empty"]
 DealKind = Literal["private", "private, held by the host", "seeded"]
 LinkState = Literal["connected", "reconnecting", "dropped", "stand_in", "readmitted",
                     "waiting", "refused"]
-WaitingFor = Literal["shuffle", "return", "restart", "void"]
-WhyRestarted = Literal["gone", "chosen", "silent", "cheat"]
+WaitingFor = Literal["shuffle", "return", "held", "restart", "void"]
+WhyRestarted = Literal["gone", "chosen", "silent", "cheat", "away"]
 TakeoverStage = Literal["searching", "following", "hosting", "done"]
 
 
@@ -88,7 +88,9 @@ class TableEvent(TypedDict):
     started: bool
     waiting: NotRequired[list[dict]]  # host: strangers asking in, [{"fingerprint", "name"}]
     address: NotRequired[str]  # a network host's: what others type in Join by address
-    heir: NotRequired[int | None]  # a network host's: whom it may hand the table to on leaving
+    # A network host's: the players it may hand the table to on leaving (their computers can
+    # carry it on: each named a standby), lowest seat first.
+    heirs: NotRequired[list[int]]
 
 
 class StateEvent(TypedDict):
@@ -212,12 +214,18 @@ class HintEvent(TypedDict):
 # hand goes on without them in ``within`` seconds unless they come back (None: unknown:
 # the drop came in a catch-up, or the host keeps waiting), and, the host's own only, the
 # host person may "Deal again without Dad" in ``choice_in`` seconds (0: now) or keep
-# waiting; "restart" (the deal starts again without players) or "void" (the hand so far
+# waiting; "held" — a player gone whose cards the host's computer holds this hand (after
+# a void or a takeover, or away at the deal): a computer plays for them in ``within``
+# seconds unless they come back (None: unknown); "restart" (the deal starts again without players) or "void" (the hand so far
 # is void, the scores unchanged), with ``why`` ("gone": they left and were waited for in
 # vain; "chosen": they left and the host dealt again without them; "silent": their
 # computer did not answer the deal in time; "cheat": it broke a rule, named in an
-# "alert") and ``reason`` in words ("Dad left and did not come back in time"). Their
-# ``seats`` go with them. (Written this way because one field is called "for".)
+# "alert"; "away": told from a catch-up, where a guest cannot time why) and ``reason``
+# in words, to this player ("Dad left and did not come back in time"; "you were away
+# from the table"). Their ``seats`` go with them: the host's computer holds their cards
+# this hand. A player back, or an app restarted, is told only the restart still in force
+# (the last of the deal on the table), never one of the table's past.
+# (Written this way because one field is called "for".)
 WaitingEvent = TypedDict("WaitingEvent", {"type": Literal["waiting"],
                                           "for": WaitingFor,
                                           "names": list[str], "detail": str,
@@ -357,8 +365,10 @@ class Session(ABC):
         in ``seat``."""
 
     @abstractmethod
-    def start_game(self) -> None:
-        """Host only: deal the first hand (empty seats are filled with bots)."""
+    def start_game(self, level: str | None = None) -> None:
+        """Host only: deal the first hand (empty seats are filled with bots). ``level``:
+        the computer level the host chose for the table, which a bot standing in for a
+        dropped player plays at (None: as before, else the table's strongest bot's)."""
 
     # -- in game -------------------------------------------------------------------
     @abstractmethod
@@ -412,8 +422,8 @@ class Session(ABC):
         """Host only: mute (``on``) or unmute the person with ``fingerprint`` for the table."""
 
     def hand_over(self, seat: int) -> bool:
-        """Host only: leave, handing the table to the player in ``seat`` (the "table"
-        event's ``heir``), who carries it on at once; the others follow. Whether it was
+        """Host only: leave, handing the table to the player in ``seat`` (one of the
+        "table" event's ``heirs``), who carries it on at once; the others follow. Whether it was
         handed over (if not, the table is closed for everyone, as ``close`` does). Stops
         the session's thread, as ``close`` does."""
         self.close()

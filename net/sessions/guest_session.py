@@ -193,6 +193,9 @@ class GuestCore:
                               link=lambda: self.link if self.state is GuestState.JOINED else None,
                               emit=lambda event: self.emit(event))
         self._deadline: float | None = None  # the app's first join gives up by then
+        # A failed attempt counts (towards ``give_up``) only from then on, at the backoff's
+        # pace: the attempts a pending takeover makes in between (``_back_off``) do not.
+        self._counts_from = 0.0
         self._attempt: asyncio.Future | None = None
         self._wake_event: asyncio.Event | None = None
         self.replica: PeerReplica | None = None
@@ -303,6 +306,7 @@ class GuestCore:
                 if conn is None:
                     continue
                 backoff.reset()
+                self._counts_from = 0.0
                 self.fingerprint = self.fingerprint or conn.peer_fingerprint
                 reason, silent = await self._session(conn)
                 if self.ended:
@@ -313,7 +317,7 @@ class GuestCore:
                 self.houses.host_gone(self.succession.roster)
                 log.info("the link to the host ended: %s", reason)
                 self.emit(self._reconnecting("The connection to the table dropped. Trying again…", 0))
-                await self._back_off(backoff.next())
+                await self._back_off(self._paced(backoff.next()))
                 self._moved_to(self.finder.where(self.fingerprint))
             self._closed_by_host()
             await self.succession.carried_on()  # when we host the table now: until it ends
@@ -342,9 +346,20 @@ class GuestCore:
         except (PinMismatch, VersionMismatch) as exc:
             raise Fatal(str(exc)) from None
         except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
+            now = asyncio.get_running_loop().time()
+            if now < self._counts_from:  # a takeover's probe, between two counted attempts
+                await self._back_off(self._counts_from - now)
+                return None
             self._failed_attempt(backoff, plain_problem(exc))
-            await self._back_off(self._before_deadline(backoff.next()))
+            await self._back_off(self._paced(self._before_deadline(backoff.next())))
             return None
+
+    def _paced(self, delay: float) -> float:
+        """``delay``, the backoff's next: the next attempt counts only once it is over,
+        however often a pending takeover probes the host meanwhile (``_back_off``) — so
+        that ``give_up`` attempts take the backoff's time, not the probes'."""
+        self._counts_from = asyncio.get_running_loop().time() + delay
+        return delay
 
     async def _back_off(self, delay: float) -> None:
         if self.ended:
@@ -636,11 +651,11 @@ class GuestCore:
             self._linked.send({"type": "hb", "seq": self.replica.seq})
             self.disk_log.keep(out.accepted)
             self.succession.kept(out.accepted)
+        live = msg["type"] == m.ENTRY
         if self._restored is not None:  # (the first batch since we rebuilt the replica from
-            out = self._restored.then(out)  # disk: shown with it, as one catch-up sync)
-            self._restored, was_seat = None, None
-        self._show(out, was_seat, was_names, caught_up=was_behind and self.caught_up,
-                   live=msg["type"] == m.ENTRY)
+            out = self._restored.then(out)  # disk: shown with it, as one catch-up sync — our
+            self._restored, was_seat, live = None, None, False  # copy is no news, live or not)
+        self._show(out, was_seat, was_names, caught_up=was_behind and self.caught_up, live=live)
 
     def _show(self, out, was_seat, was_names: dict, caught_up: bool, live: bool) -> None:
         """What the replica accepted (``out``), told to the person and acted on: ``live``

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from net.constants import SHUFFLE_NOTICE
-from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
-                                 connection_event, deal_kind, deal_restart_event, hand_over_events,
+from net.sessions.events import (WHY_AWAY, WHY_CHEAT, WHY_CHOSEN, WHY_GONE, WHY_SILENT, away_event,
+                                 connection_event, deal_kind, deal_restart_event, hand_over_events, held_event,
                                  hint_event, named_event, readmitted_event, record_breakdown,
                                  score_history, seat_info, shows_hand, shuffle_event, stand_in_event,
                                  state_event, table_event, takeover_event)
@@ -58,6 +58,7 @@ class GuestView:
         self._watching, self._coach = watching, coach
         self._deal = deal_kind(False)  # how the last hand seen was dealt
         self._until: dict[int, float] = {}  # a player gone -> when its countdown ends here
+        self._caught_restart: int | None = None  # the last restart of a catch-up, not told yet
 
     @property
     def replica(self) -> PeerReplica:
@@ -91,15 +92,7 @@ class GuestView:
                 self._others_connection([a], was_names)
         self._watch_shuffles(accepted)
         self._away(accepted, live)
-        for entry in (a.entry for a in accepted):
-            body = entry.content
-            if isinstance(body, MentalRestartBody) and body.seats:
-                # a deal restarted, or a hand voided, without players gone
-                names = [was_names.get(s) or self.replica.seats[s].name for s in body.seats]
-                why = self._why(entry.seq, body)
-                self.emit(deal_restart_event(names, body.seats,
-                                             ml.voided_at(self.replica.log, entry.seq), why,
-                                             yours=body.seats == [self.replica.seat]))
+        self._restarts(accepted, was_names, caught_up, live)
         if kinds & TABLE_KINDS or was_seat != self.replica.seat:
             self.emit(self.table_event())
         playing = self.replica.hand is not None and self.replica.hand.playing
@@ -297,6 +290,46 @@ class GuestView:
             return stand_in_event(seat, name)
         return None
 
+    def _restarts(self, accepted: list[EntryMessage], was_names: dict[int, str], caught_up: bool,
+                  live: bool) -> None:
+        """A deal restarted, or a hand voided, without players gone: told live as it
+        happens; from a catch-up (which may come in several batches), only the last one,
+        once caught up, if it is still in force."""
+        for entry in (a.entry for a in accepted):
+            body = entry.content
+            if isinstance(body, MentalRestartBody) and body.seats:
+                if live:
+                    self._tell_restart(entry.seq, body, was_names, live=True)
+                else:
+                    self._caught_restart = entry.seq
+        seq, log = self._caught_restart, self.replica.log
+        if seq is not None and (caught_up or live or self._caught_up()):
+            self._caught_restart = None
+            restart = log[seq].content if seq < len(log) and log[seq].seq == seq else None
+            if isinstance(restart, MentalRestartBody) and self._in_force(seq):
+                self._tell_restart(seq, restart, was_names, live=False)
+
+    def _tell_restart(self, seq: int, body: MentalRestartBody, was_names: dict[int, str],
+                      live: bool) -> None:
+        r = self.replica
+        names = [was_names.get(s) or r.seats[s].name for s in body.seats]
+        why = self._why(seq, body) if live or body.reason == "cheat" else WHY_AWAY
+        self.emit(deal_restart_event(names, body.seats, ml.voided_at(r.log, seq), why, you=r.seat))
+        for seat in body.seats if live else ():  # still away: timed from now
+            if seat != r.seat and self._held(seat):
+                self.emit(held_event(r.seats[seat].name, seat, self.timings.drop_wait))
+
+    def _in_force(self, seq: int) -> bool:
+        """Whether the restart entry ``seq`` still says whose cards the host holds: it is
+        the last of the deal on the table — no restart since, no hand's end, no takeover
+        (which deals the hand again). A catch-up tells only that one: the others are the
+        table's past — a player back after a takeover was once told "Hand 1 is void: Sam
+        left…", of a hand long gone, and, with the hand number of the hand being played,
+        "Hand 2 is void: Sam left … the host's computer holds their cards" when it was
+        her own cards the host held."""
+        return not any(e.kind in (HandEndBody.KIND, ml.RESTART, TakeoverBody.KIND)
+                       for e in self.replica.log[seq + 1:])
+
     def _why(self, seq: int, restart: MentalRestartBody) -> WhyRestarted:
         """Why the deal went on without ``seats`` (``events.WHY_*``), as this guest can
         tell: a cheat named in the log; a client there but silent (``restarted_silent``);
@@ -326,11 +359,24 @@ class GuestView:
             if isinstance(body, RejoinBody):
                 self._until.pop(seat, None)
                 continue
-            if seat != r.seat and r.deal.waits_for(seat):
-                wait = self.timings.drop_wait if live else None
+            if seat == r.seat:
+                continue
+            wait = self.timings.drop_wait if live else None
+            if r.deal.waits_for(seat):
                 if wait is not None:
                     self._until[seat] = r.clock() + wait
                 self.emit(away_event([r.seats[seat].name], [seat], wait))
+            elif self._held(seat):
+                self.emit(held_event(r.seats[seat].name, seat, wait))
+
+    def _held(self, seat: int) -> bool:
+        """Whether ``seat``'s player is away and the host's computer holds their cards
+        this hand, under the private deal (after a void or a takeover, or away at the
+        deal): the host waits for them its drop wait, then a computer plays for them."""
+        r = self.replica
+        info = r.seats.get(seat)
+        return r.deal.PRIVATE and r.hand is not None and info is not None and info.kind == "human" \
+            and not info.connected and not r.deal.dealt_to_own_client(seat)
 
     def _watch_shuffles(self, accepted: list[EntryMessage]) -> None:
         """Once the deal has waited a while for other players' shuffles, say whose."""

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engine import Game
-from engine.bots import make_bot
+from engine.bots import ALL_LEVELS, make_bot
 from engine.deal import derive_seed
 
 from net.constants import END_GRACE, FAREWELL_GRACE, HANDOVER_GRACE, MAX_WATCHERS, PRIVATE_DEAL, RESTART_GRACE
@@ -162,7 +162,9 @@ class HostOptions:
     auto_start: bool = False  # deal as soon as every seat is taken
     hands: int | None = None  # headless: finish after this many hands (None: the game)
     stand_in_after: float | None = None  # a bot for a dropped seat after this (None: never)
-    stand_in_level: str = "normal"
+    # a stand-in's level (None: the level chosen as the game starts, else the strongest
+    # of the table's computer players: ``StandIns.level_now``)
+    stand_in_level: str | None = None
     readmit_names: bool = False  # headless only: a new key gets an away seat by its name
     bot_delay: float = 0.0
     restart_grace: float = RESTART_GRACE
@@ -223,7 +225,8 @@ class HostCore:
                                reseated=self.reseated, bot_levels=options.bots)
         self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
                                   apply=self.apply, forget_bot=lambda seat: self.bots.forget(seat),
-                                  after=options.stand_in_after, level=options.stand_in_level)
+                                  after=options.stand_in_after, level=options.stand_in_level,
+                                  held_wait=self.timings.drop_wait)
         self.takeback = Takeback(lambda: self.authority, self.timers, self.outbox,
                                  evidence=self.files.dir / "evidence", emit=self.emit,
                                  sync=self.files.flush, log_only=self.log_only,
@@ -242,13 +245,14 @@ class HostCore:
                              you=lambda: self.you, autoplay=options.autoplay,
                              is_open=lambda: self.is_open, play=self.play,
                              level_of=lambda seat: self.seating.bot_levels.get(seat)
-                             or self.stand_ins.level, delay=options.bot_delay)
+                             or self.stand_ins.level or "normal", delay=options.bot_delay)
         self.view = HostView(lambda: self.authority, self.emit, listen=self.listen,
                              evidence=self.files.dir / "evidence", you=lambda: self.you,
                              connected=self.connected, waiting=self.arrivals.waiting_list,
-                             heir=lambda: next(iter(self.heirs()), None))
+                             heirs=self.heirs)
         self.advert = Advert(options.interfaces, watchable=lambda: self.watchers.room())
-        self.roster = Roster(lambda: [*self.outbox.links.values(), *self.watchers.links()])
+        self.roster = Roster(lambda: [*self.outbox.links.values(), *self.watchers.links()],
+                             seat_of=lambda fp: self.authority.seat_of(fp))
         self.watchers = Watchers(lambda: self.authority, self.key, self.admission,
                                  players=lambda: self.outbox.links.values(), roster=self.roster,
                                  emit=self.emit, policy=watch_policy,
@@ -527,7 +531,7 @@ class HostCore:
             self.arrivals.join(fp, conn.peer_key, conn.peer_name, link, first)
             if self.outbox.holds(fp, link):
                 self.watchers.tell(link)  # (who watches: a player may show them its hand)
-            if self.roster.joined(self.authority.seat_of(fp), link, first):
+            if self.roster.joined(fp, link, first):
                 self.settled()  # (a player who may be handed the table)
             if self.outbox.holds(fp, link):
                 self.talk.welcome(link)  # the host's mutes in force
@@ -643,6 +647,7 @@ class HostCore:
         if not self.is_open or self.takeback.active:
             return
         self.deal_watch.watch()
+        self.stand_ins.time_held()
         auth = self.authority
         match = auth.match
         if match is None:
@@ -691,10 +696,14 @@ class HostCore:
         self.play(self.you, action)
 
     @signing
-    def start_game(self) -> None:
+    def start_game(self, level: str | None = None) -> None:
+        """Deal the first hand of a game; ``level``: the computer level the host chose
+        for the table, which a stand-in for a dropped player plays at."""
         auth = self.authority
         if auth.match is not None and not auth.match.is_over:
             return
+        if level in ALL_LEVELS:
+            self.stand_ins.level = level
         self.seating.fill()
         dealer = None
         if self.options.table_seed is not None:
@@ -804,7 +813,9 @@ class HostCore:
             log.info("a shown hand from seat %s was not relayed: %s", seat, problem)
 
     def settled(self) -> None:
-        """Tell the host's seat who sits where (the "table" event)."""
+        """Tell the host's seat who sits where (the "table" event), and the guests where
+        each other's standby is now (a standby is its player's: it moves with them)."""
+        self.roster.reseated()
         self.emit(self.view.table_event())
 
     def _update_advert(self) -> None:
@@ -882,15 +893,15 @@ class HostView:
     the table's ``authority`` (a getter: a restore may replace it), ``emit``, whether the
     table is on the network (``listen``), where alerts keep their ``evidence``, and the calls
     ``you`` (the host person's seat now), ``connected`` (is this key's player here),
-    ``waiting`` (the strangers asking for a seat) and ``heir`` (whom the host person may hand
+    ``waiting`` (the strangers asking for a seat) and ``heirs`` (whom the host person may hand
     the table to)."""
 
     def __init__(self, authority: Callable[[], HostAuthority], emit: Emit, *, listen: bool,
                  evidence: Path, you: Callable[[], int | None],
                  connected: Callable[[bytes | None], bool], waiting: Callable[[], list[dict]],
-                 heir: Callable[[], int | None]):
+                 heirs: Callable[[], list[int]]):
         self._authority, self.emit, self.listen, self.evidence = authority, emit, listen, evidence
-        self._you, self._connected, self._waiting, self._heir = you, connected, waiting, heir
+        self._you, self._connected, self._waiting, self._heirs = you, connected, waiting, heirs
 
     def seats(self) -> list[SeatInfo]:
         auth = self._authority()
@@ -903,7 +914,7 @@ class HostView:
         auth = self._authority()
         event = table_event(auth.game, auth.name, self.seats(), self._you(), True, auth.options,
                             auth.match is not None, self._waiting(), host_seat=self._you())
-        event["heir"] = self._heir()  # whom the host person may hand the table to on leaving
+        event["heirs"] = self._heirs()  # whom the host person may hand the table to on leaving
         return event
 
     def playing(self) -> bool:

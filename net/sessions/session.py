@@ -192,8 +192,8 @@ class HostedSession(_NetworkSession):
     def set_seat(self, seat, kind, level=None, player=None) -> None:
         self._do(self.core.set_seat, seat, kind, level, player)
 
-    def start_game(self) -> None:
-        self._do(self.core.start_game)
+    def start_game(self, level: str | None = None) -> None:
+        self._do(self.core.start_game, level)
 
     def act(self, action: dict) -> None:
         self._do(self.core.act, dict(action))
@@ -373,8 +373,8 @@ class GuestSession(_NetworkSession):
     def set_seat(self, seat, kind, level=None, player=None) -> None:
         self._as_host(lambda host: host.set_seat(seat, kind, level, player))
 
-    def start_game(self) -> None:
-        self._as_host(lambda host: host.start_game())
+    def start_game(self, level: str | None = None) -> None:
+        self._as_host(lambda host: host.start_game(level))
 
     def act(self, action: dict) -> None:
         action = dict(action)

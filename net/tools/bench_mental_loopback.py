@@ -18,7 +18,13 @@ every reader). Printed:
    message signed by the player and checked by the host and each reader, as today's
    moves are); medians over ``--plays`` cards, and their difference. Then the play's CPU
    at each step, and its sum along the critical path.
-3. The messages' sizes on the wire (msgpack frames, signature envelopes included).
+3. What each party spends, in CPU, on its deal: proving its shuffle (the part made with
+   its re-encryption pads while it waits for its turn, and the rest on its turn),
+   checking the other parties' shuffles, and the whole deal (every step, signatures and
+   TLS included); the host's and the guests' medians for each title, and their sum over
+   the four parties (all of it CPU this machine's cores give the deal when every party
+   runs here).
+4. The messages' sizes on the wire (msgpack frames, signature envelopes included).
 
 Not the whole session: the moves' own log entries, the engine and the UI are not in these
 rounds (they are today's, measured by ``net.tools.bench``); these are what the deal adds.
@@ -39,7 +45,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.bench import headline_variants
 from engine.registry import make_game
-from net.trust.deals.mental import flows
+from net.trust.deals.mental import flows, shuffle_proof
+from net.trust.deals.mental.chain import PROVEN, ShuffleChain
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.machine import Dealt, Played
@@ -62,7 +69,41 @@ WIRE.message("bench-play", n=int, mental=bool)  # host -> a guest: play a card n
 WIRE.message("bench-plain", n=int, key=bytes, signed=dict)
 WIRE.message("bench-seen", n=int)  # guest -> host: I saw (and checked) it
 WIRE.message("bench-report")  # host -> guests: send your CPU figures
-WIRE.message("bench-costs", play=list, check=list)  # guest -> host: µs, each card
+WIRE.message("bench-costs", play=list, check=list, deals=list)  # guest -> host: µs, each card; each deal's
+
+
+PROOF_STEPS = ("prepare", "prove", "check")
+
+
+class ProofClock:
+    """This process's CPU on the shuffles' proofs, deal by deal — ``shuffle_proof.prepare``
+    and ``prove`` (its own shuffle's), ``ShuffleChain.check`` (the others') — and over the
+    whole deal. ``deals``: ``[hand, prepare, prove, check, whole deal]`` in µs each deal."""
+
+    def __init__(self):
+        self.spent = dict.fromkeys(PROOF_STEPS, 0.0)
+        self.deals: list[list[int]] = []
+        self._began = 0.0
+        for owner, name, step in ((shuffle_proof, "prepare", "prepare"), (shuffle_proof, "prove", "prove"),
+                                  (ShuffleChain, "check", "check")):
+            setattr(owner, name, self._timed(getattr(owner, name), step))
+
+    def _timed(self, real, step: str):
+        def timed(*args):
+            began = time.process_time()
+            try:
+                return real(*args)
+            finally:
+                self.spent[step] += time.process_time() - began
+        return timed
+
+    def begin(self) -> None:
+        self.spent = dict.fromkeys(PROOF_STEPS, 0.0)
+        self._began = time.process_time()
+
+    def end(self, hand: int) -> None:
+        whole = time.process_time() - self._began
+        self.deals.append([hand, *(round(self.spent[s] * 1e6) for s in PROOF_STEPS), round(whole * 1e6)])
 
 
 def setup_for(game, host_key: bytes, guest_keys: list[bytes], hand: int) -> DealSetup:
@@ -76,8 +117,8 @@ def the_games() -> dict:
 
 
 class Host:
-    def __init__(self, identity: Identity, guests: list[bytes], games: dict):
-        self.identity, self.games = identity, games
+    def __init__(self, identity: Identity, guests: list[bytes], games: dict, clock: ProofClock):
+        self.identity, self.games, self.clock = identity, games, clock
         self.guests = guests  # their identity keys
         self.conns: dict[bytes, Connection] = {}
         self.sequencer: DealSequencer | None = None  # the current deal's, from ``deal``
@@ -158,10 +199,12 @@ class Host:
         self.sequencer = DealSequencer(setup, DEADLINE, time.monotonic())
         self.client = client = DealClient(self.identity, setup)
         done = self.expect("bench-done", len(self.guests))
+        self.clock.begin()
         start = time.perf_counter()
         await self.broadcast({"type": "bench-deal", "hand": hand, "game": game_id})
         await self.submit(self.identity.public_key, client.start())
         elapsed = (await done) - start
+        self.clock.end(hand)
         # the host reads each message as it relays it: it has its hand by now
         assert any(isinstance(x, Dealt) for x in client.learned)
         return elapsed
@@ -172,18 +215,22 @@ class Host:
         await self.conns[guest].send({"type": "bench-play", "n": n, "mental": mental})
         return (await seen) - start
 
-    async def guest_costs(self) -> dict[str, list[float]]:
+    async def guest_costs(self) -> dict[str, list]:
         self.reports.clear()
         reported = self.expect("bench-costs", len(self.guests))
         await self.broadcast({"type": "bench-report"})
         await reported
-        return {kind: [us / 1e6 for report in self.reports for us in report[kind]]
-                for kind in ("play", "check")}
+        costs: dict[str, list] = {kind: [us / 1e6 for report in self.reports for us in report[kind]]
+                                  for kind in ("play", "check")}
+        costs["deals"] = [deal for report in self.reports for deal in report["deals"]]
+        return costs
 
 
 class Guest:
-    def __init__(self, identity: Identity, host_key: bytes, guest_keys: list[bytes]):
+    def __init__(self, identity: Identity, host_key: bytes, guest_keys: list[bytes],
+                 clock: ProofClock | None):
         self.identity, self.host_key, self.guest_keys = identity, host_key, guest_keys
+        self.clock = clock  # None: in the host's process, whose clock times every party
         self.games = the_games()
         self._client: DealClient | None = None  # the current deal's, from "bench-deal"
         self.hand: list[int] = []
@@ -219,6 +266,8 @@ class Guest:
     async def on_bench_deal(self, msg: dict) -> None:
         setup = setup_for(self.games[msg["game"]], self.host_key, self.guest_keys, msg["hand"])
         self._client = DealClient(self.identity, setup)
+        if self.clock is not None:
+            self.clock.begin()
         await self.send(self.client.start())
 
     async def on_mental_log(self, msg: dict) -> None:
@@ -231,7 +280,10 @@ class Guest:
         for out in self.client.learned[learned:]:
             if isinstance(out, Dealt):
                 self.hand = list(out.cards)
-                await self.conn.send({"type": "bench-done", "hand": self.client.setup.context.hand})
+                hand = self.client.setup.context.hand
+                if self.clock is not None:
+                    self.clock.end(hand)
+                await self.conn.send({"type": "bench-done", "hand": hand})
                 self.client.catch_up()  # idle time: before the first card
             elif isinstance(out, Played) and out.seat not in self.client.seats:
                 await self.conn.send({"type": "bench-seen", "n": out.position})
@@ -254,22 +306,24 @@ class Guest:
 
     async def on_bench_report(self, msg: dict) -> None:
         micro = {kind: [round(t * 1e6) for t in times] for kind, times in self.costs.items()}
-        await self.conn.send({"type": "bench-costs", **micro})
+        deals = self.clock.deals if self.clock is not None else []
+        await self.conn.send({"type": "bench-costs", **micro, "deals": deals})
 
 
 def run_guest(private: bytes, host_key: bytes, guest_keys: list[bytes], port: int) -> None:
     """A guest in its own process (``multiprocessing``), until the host hangs up."""
     identity = Identity(Ed25519PrivateKey.from_private_bytes(private), "Guest")
-    asyncio.run(Guest(identity, host_key, guest_keys).run(port))
+    asyncio.run(Guest(identity, host_key, guest_keys, ProofClock()).run(port))
 
 
 async def measure(runs: int, plays: int, processes: bool) -> dict:
+    PROVEN.forget()  # every party checks every proof, as on its own machine
     host_identity = Identity.generate("Host")
     privates = [os.urandom(32) for _ in range(3)]
     guest_identities = [Identity(Ed25519PrivateKey.from_private_bytes(p), "Guest") for p in privates]
     guest_keys = [g.public_key for g in guest_identities]
     games = the_games()
-    host = Host(host_identity, guest_keys, games)
+    host = Host(host_identity, guest_keys, games, ProofClock())
     server = await start_server("127.0.0.1", 0, host_identity, host.serve, schemas=WIRE)
     if processes:
         spawn = multiprocessing.get_context("spawn")
@@ -278,16 +332,19 @@ async def measure(runs: int, plays: int, processes: bool) -> dict:
         for worker in workers:
             worker.start()
     else:
-        guests = [Guest(g, host_identity.public_key, guest_keys) for g in guest_identities]
+        guests = [Guest(g, host_identity.public_key, guest_keys, None) for g in guest_identities]
         tasks = [asyncio.create_task(g.run(server.port)) for g in guests]
     await host.connected.wait()
     results: dict[str, dict] = {"deal": {}, "play": {}, "sizes": {}}
     hand = 0
+    timed: dict[int, str] = {}  # hand -> its game, the warm-ups left out
     for game_id in sorted(games):
         times = []
-        for _ in range(runs + 1):  # the first is a warm-up
+        for run in range(runs + 1):  # the first is a warm-up
             hand += 1
             times.append(await host.deal(game_id, hand))
+            if run:
+                timed[hand] = game_id
         results["deal"][game_id] = times[1:]
     sizes = {kind: sorted(set(s)) for kind, s in host.sizes.items()}
     host.sizes.clear()
@@ -303,6 +360,8 @@ async def measure(runs: int, plays: int, processes: bool) -> dict:
                        "log": host.costs["log"], "host check": host.costs["check"],
                        "guest check": costs["check"]}
     results["sizes"] = sizes
+    results["proofs"] = {"host": _by_game(host.clock.deals, timed),
+                         "guests": _by_game(costs["deals"], timed)}
     server.close()
     await server.wait_closed()
     if processes:
@@ -311,6 +370,35 @@ async def measure(runs: int, plays: int, processes: bool) -> dict:
     else:
         await asyncio.gather(*tasks, return_exceptions=True)
     return results
+
+
+def _by_game(deals: list[list[int]], timed: dict[int, str]) -> dict[str, list[list[int]]]:
+    """Each timed deal's figures (µs), by game."""
+    out: dict[str, list[list[int]]] = {}
+    for hand, *figures in deals:
+        if hand in timed:
+            out.setdefault(timed[hand], []).append(figures)
+    return out
+
+
+def _proof_lines(results: dict, one_process: bool) -> list[str]:
+    """The proofs' CPU per deal, each party's median (all parties summed in one process)."""
+    lines = []
+    who = [("all four parties", "host")] if one_process else [("the host", "host"), ("a guest", "guests")]
+    for game_id in sorted(results["deal"]):
+        wholes = []
+        for label, key in who:
+            deals = results["proofs"][key].get(game_id, [])
+            if not deals:
+                continue
+            prepare, prove, check, whole = (statistics.median(d[i] for d in deals) / 1000 for i in range(4))
+            wholes.append(whole)
+            lines.append(f"  {game_id:<11} {label:<16} proving {prepare + prove:5.1f} ms "
+                         f"({prepare:.1f} with the pads, {prove:.1f} on its turn), checking "
+                         f"{check:5.1f} ms, the whole deal {whole:6.1f} ms")
+        if len(wholes) == 2:  # what the four processes ask of this machine's cores, together
+            lines.append(f"  {game_id:<11} all four (the host's + 3 × a guest's) {wholes[0] + 3 * wholes[1]:6.1f} ms")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -342,6 +430,9 @@ def main(argv: list[str] | None = None) -> int:
           ", guest " + ms(parts["guest check"]).strip())
     path = parts["play"] + parts["log"] + parts["guest check"]
     print(f"  on the critical path with each client on its own machine (play + log + one check): {ms(path).strip()}")
+    print("Each party's CPU in a deal (median), on the shuffles' proofs and in all:")
+    for line in _proof_lines(results, args.one_process):
+        print(line)
     print("Frames on the wire (bytes, as the host relays them):")
     for kind, sizes in sorted(results["sizes"].items()):
         print(f"  {kind:<15} {', '.join(map(str, sizes))}")

@@ -43,6 +43,7 @@ from net.sessions.bots import BotDriver
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore
 from net.tools import hosts
+from net.trust.deals.mental.chain import PROVEN
 from net.trust.entries import ActionEntryBody
 from net.trust.host.authority import HostAuthority
 from net.trust.values import SignedEntry
@@ -231,6 +232,7 @@ async def run(game: str, hands: int, processes: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    PROVEN.forget()  # every party checks every shuffle's proof, as on its own machine
     parser = argparse.ArgumentParser(prog="python -m net.tools.bench_mental_sessions",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=5, help="hands per table (default 5)")

@@ -15,7 +15,11 @@ is made by the code the deal runs on (``net.trust.deals.mental``), from fixed id
   proof, a batch of decryption shares with its weights, a played card's share, a shown
   hand): transcripts, nonces, challenges, responses;
 * ``mental-moves.json``: what the deal adds to the moves and the log: a played card's
-  move carrying its proof, a bury's move with its commitment, the log entries.
+  move carrying its proof, a bury's move with its commitment, the log entries;
+* ``mental-shuffle-proof.json``: the second party's shuffle in that deal and its proof,
+  worked step by step: generators, the permutation commitment, the challenges, the
+  chain, the weights, nonces, commitments, the challenge and the responses, and each
+  verification equation's two sides.
 
 The deal is no title's (a real deck's messages are the same, only longer); its card
 numbers are named as Rook's where a move names one. tests/net/trust/test_mental_vectors.py
@@ -28,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import textwrap
+import unicodedata
 from pathlib import Path
 from typing import TypedDict
 
@@ -35,6 +40,7 @@ from engine import canonical, make_game
 from engine.deal import shuffled
 from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import messages as mm
+from net.trust.deals.mental import shuffle_proof as sp
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.deck import Ciphertext
 from net.trust.deals.mental.flows import Commit, Finish, Give, OpenToAll
@@ -243,7 +249,7 @@ def _party(deal: _Deal, party: int) -> dict:
 
 def _shuffles(deal: _Deal) -> list[dict]:
     out = []
-    for party, raw in enumerate(deal.machine(0).decks):
+    for party, raw in enumerate(deal.machine(0).chain.decks):
         seed = _secrets(deal, party).shuffle_seed
         permutation_seed = hashlib.sha256(b"parlour-mental-permutation/1" + seed).digest()
         out.append({"party": party, "permutation_seed": permutation_seed,
@@ -458,12 +464,66 @@ def moves_vectors(deal: _Deal, run: dict) -> dict:
     }
 
 
+# -- the shuffle's proof, step by step ----------------------------------------------------------
+
+def _hex_list(values) -> list:
+    return [v.raw if isinstance(v, (Point, Scalar)) else sp.encode_scalar(v) for v in values]
+
+
+def shuffle_proof_vectors(deal: _Deal) -> dict:
+    """Party 1's shuffle (of party 0's deck) and its proof, every intermediate value."""
+    shuffler, size, key = 1, deal.setup.deck_size, deal.joint
+    secrets = _secrets(deal, shuffler)
+    decks_raw = deal.machine(0).chain.decks
+    source = decks.decode_deck(decks_raw[shuffler - 1], size, validate=True)
+    result = decks.decode_deck(decks_raw[shuffler], size, validate=True)
+    [proof] = [e["body"]["proof"] for p, e in deal.log if p == shuffler and e["body"]["type"] == mm.SHUFFLE]
+    transcript = _transcript("shuffle", party=shuffler)
+    context = transcript["bytes"]
+    prepared = sp.prepare(size, secrets.shuffle_seed, secrets.nonce_key, context)
+    assert sp.prove(prepared, key, source, result, context) == proof
+    generators = sp.generators(size)
+    order = prepared.order
+    seed = sp.statement_digest(context, key, source, result, prepared.commitments)
+    u = sp.challenges(seed, size)
+    u_prime = [u[order[i]] for i in range(size)]
+    statement = sp.read(key, source, result, proof, context)
+    chain = statement.chain
+    weights = sp.chain_weights(seed, chain)
+    weight_digest = hashlib.sha512(framed(b"parlour-mental-shuffle-weight/1",
+                                          [seed, b"".join(c.raw for c in chain)])).digest()
+    ts = dict(zip(("T1", "T2", "T3", "T4.c1", "T4.c2", "T_hat"), statement.ts))
+    e = sp.challenge(seed, chain, statement.ts)
+    width = 32 * (2 * size + 6)
+    responses = [proof[i:i + 32] for i in range(width, len(proof), 32)]
+    assert sp.verify(key, source, result, proof, context)
+    return {
+        "format": FORMAT, "what": "party 1's shuffle in mental-deal.json and its proof, step by step",
+        "party": shuffler, "deck_size": size, "joint_key": key.raw, "transcript": transcript,
+        "generators": [{"k": k, "uniform": hashlib.sha512(b"parlour-mental-generator/1"
+                                                          + k.to_bytes(2, "big")).digest()[:32],
+                        "point": point.raw} for k, point in enumerate(generators)],
+        "input": _deck(decks_raw[shuffler - 1]), "output": _deck(decks_raw[shuffler]),
+        "permutation": order, "reencryption": _hex_list(prepared.reencryption),
+        "commit_randomness": _hex_list(prepared.commit_r), "commitments": _hex_list(prepared.commitments),
+        "statement_digest": seed, "u": _hex_list(u), "u_prime": _hex_list(u_prime),
+        "chain_randomness": _hex_list(prepared.chain_r), "chain": _hex_list(chain),
+        "weight_digest": weight_digest, "weights": _hex_list(weights),
+        "nonces": _hex_list(prepared.nonces), "commitments_t": {k: v.raw for k, v in ts.items()},
+        "challenge": sp.encode_scalar(e),
+        "responses": {"s1": responses[0], "s2": responses[1], "s3": responses[2], "s4": responses[3],
+                      "s_hat": responses[4], "s_prime": responses[5:]},
+        "proof": proof,
+    }
+
+
 def build() -> dict[str, dict]:
     """Every mental-deal vector file's contents (plain values, bytes as bytes)."""
     deal, run = _run()
     return {"mental-secrets.json": secrets_vectors(), "mental-cards.json": cards_vectors(),
             "mental-deal.json": deal_vectors(deal, run), "mental-proofs.json": proofs_vectors(deal, run),
-            "mental-moves.json": moves_vectors(deal, run)}
+            "mental-moves.json": moves_vectors(deal, run),
+            "mental-shuffle-proof.json": shuffle_proof_vectors(deal)}
 
 
 # -- the worked example printed in docs/protocol.md --------------------------------------------
@@ -497,8 +557,13 @@ def _prose(text: str) -> list[str]:
 
 
 def _lines(pairs) -> list[str]:
-    width = max(len(name) for name, _ in pairs)
-    return ["```"] + [f"{name.ljust(width)}  {value}" for name, value in pairs] + ["```"]
+    width = max(_width(name) for name, _ in pairs)
+    return ["```"] + [f"{name}{' ' * (width - _width(name))}  {value}" for name, value in pairs] + ["```"]
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes (a combining accent, as in r̂, takes none)."""
+    return sum(not unicodedata.combining(ch) for ch in text)
 
 
 def _framed(domain: str, parts: list[bytes]) -> str:
@@ -612,6 +677,30 @@ def _proofs_text(v: dict) -> list[str]:
         *_lines([("ctx", _value(play["transcript"]["value"])), *_proof_pairs(play)]), ""]
 
 
+def _shuffle_proof_text(v: dict) -> list[str]:
+    r = v["responses"]
+    return [
+        *_prose("**A shuffle's proof** (`mental-shuffle-proof.json`: every value of party 1's "
+                "proof in that deal, N = 8; \"The shuffle's proof\", below). Its transcript, the "
+                "first generators, the permutation π (`bᵢ = a_π(i) + ρᵢ·(G, K)`), and the first "
+                "of each list:"),
+        *_lines([("ctx", _value(v["transcript"]["value"])),
+                 ("H = P0", _hex(v["generators"][0]["point"])),
+                 ("H0 = P1", _hex(v["generators"][1]["point"])),
+                 ("π", str(v["permutation"])),
+                 ("r0", _hex(v["commit_randomness"][0])),
+                 ("c0", _hex(v["commitments"][0])),
+                 ("s (digest)", _hex(v["statement_digest"])),
+                 ("u0", _hex(v["u"][0])),
+                 ("r̂0", _hex(v["chain_randomness"][0])),
+                 ("Ĉ0", _hex(v["chain"][0])),
+                 ("λ0", _hex(v["weights"][0])),
+                 ("w1", _hex(v["nonces"][0])),
+                 *[(name.replace("T_hat", "T̂"), _hex(point)) for name, point in v["commitments_t"].items()],
+                 ("e", _hex(v["challenge"])),
+                 ("s1", _hex(r["s1"])), ("ŝ", _hex(r["s_hat"])), ("s'0", _hex(r["s_prime"][0]))]), ""]
+
+
 def _moves_text(v: dict) -> list[str]:
     commitment, bury, play = v["commitment"], v["bury"], v["plays"][0]
     return [
@@ -640,8 +729,9 @@ def markdown(built: dict[str, dict]) -> str:
                      "stands for bytes (msgpack `bin`)."),
              *_secrets_text(built["mental-secrets.json"]),
              *_cards_text(built["mental-cards.json"]), *_deal_text(built["mental-deal.json"]),
-             *_proofs_text(built["mental-proofs.json"]), *_moves_text(built["mental-moves.json"]),
-             END]
+             *_proofs_text(built["mental-proofs.json"]),
+             *_shuffle_proof_text(built["mental-shuffle-proof.json"]),
+             *_moves_text(built["mental-moves.json"]), END]
     return "\n".join(lines) + "\n"
 
 

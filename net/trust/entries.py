@@ -314,10 +314,12 @@ class DealBody(HandBody):
 @dataclass(frozen=True)
 class MentalDealBody(HandBody):
     """A deal begins: who shuffles and holds which seats' cards (``parties``: each
-    ``{"key", "seats"}``); ``attempt`` only after a restart of the same hand."""
+    ``{"key", "seats"}``); ``attempt`` only after a restart of the same hand; ``proven``:
+    every shuffle carries its proof (always, since protocol 14; absent in an older log)."""
 
     parties: list[dict]
     attempt: int = omitted(0)
+    proven: bool = omitted(False)
 
 
 @kind("mental")

@@ -11,6 +11,7 @@ while the scenes change under it.
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -190,6 +191,37 @@ def test_the_scores_keep_which_team_is_which_at_1024(qtbot, window):
     shown = window.table.bar.score_label.text()
     assert "A \u2212100" in shown and "B 125" in shown, shown  # (a real minus sign: issue 28)
     assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
+
+
+@pytest.mark.parametrize("names, fits", [(["Uncle Bartholomew Jr.", "Bot 2", "Bot 3", "Bot 4"], True),
+                                         (["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"], False)])
+def test_every_players_score_is_told_apart_at_1024(qtbot, window, names, fits):
+    """Seen in real windows: hosting four-player Horseshoes at 1024 px the score line read
+    "U… 0 · B… 0 · B… 0 · B… 0" — three players cut to the same "B…". Short of room each
+    name is cut no further than it stays apart from the others ("U", "B2"; "Gm", "Bea").
+    (Names that need two letters or more each do not all fit beside a host's address
+    yet — ``fits`` — though they are told apart.)"""
+    from app.table import viewmodel as vm
+    from net.sessions.events import state_event
+
+    window.resize(1024, 640)
+    game = make_game("horseshoes", None, "four")
+    state = game.deal(bytes(32), 1)
+    bridge = window.new_bridge()
+    window.table.attach(StubSession(), bridge)
+    window.stack.setCurrentWidget(window.table)
+    bridge.deliver({**table_event(game, {"game": "horseshoes", "mode": "four"}, names=names), "address": "192.168.1.20:47311"})
+    bridge.deliver(state_event(game, state, 0, [], [12, -3, 0, 7], 2, deal="private"))
+    settle()
+    shown = window.table.bar.score_label.text()
+    parts = re.split(" · |, ", shown.removeprefix("Score "))
+    assert len(parts) == 4, shown
+    labels = [part.rsplit(" ", 1)[0] for part in parts]
+    assert len(set(labels)) == 4, shown  # every player told apart
+    for label, name in zip(labels, names):  # and each one's own: its start or its initials
+        assert name.startswith(label.rstrip("…")) or label in vm.told_apart(names), (label, name)
+    assert [part.rsplit(" ", 1)[1] for part in parts] == ["12", "−3", "0", "7"], shown
+    assert fit_problems(window.table.bar) == [] or not fits, fit_problems(window.table.bar)
 
 
 def test_the_ace_declaration_fits_and_fits_the_mode(qtbot, window):

@@ -85,7 +85,8 @@ def test_setup_offers_bot_levels_and_the_session_uses_them(qtbot, window):
     setup = window.setup
     qtbot.waitUntil(lambda: setup.start_button.isEnabled())
     box = setup.findChild(QComboBox, "occupant-2")
-    assert [box.itemText(i) for i in range(box.count())] == ["Computer: Easy", "Computer: Normal", "Computer: Hard"]
+    assert [box.itemText(i) for i in range(box.count())] == ["Computer: Easy", "Computer: Normal",
+                                                             "Computer: Hard", "Computer: Expert"]
     assert box.currentData() == "bot:normal"  # the default level
     box.setCurrentIndex(box.findData("bot:hard"))
     box.activated.emit(box.currentIndex())

@@ -46,6 +46,28 @@ def setup_texts(window) -> str:
     return " ".join(w.text() for w in window.setup.findChildren(QLabel) if w.isVisible())
 
 
+def test_the_level_chosen_for_open_seats_is_a_stand_ins_level_too(qtbot, window, tmp_path,
+                                                                  monkeypatch):
+    """Expert is offered for the open seats; dealing with it chosen seats expert bots
+    there and makes it the level a stand-in for a dropped player plays at."""
+    from engine.bots import rook_expert
+    for name, small in (("EXPERT_PLAY_BUDGET", 300), ("BID_SAMPLES", 3), ("BURY_SAMPLES", 3)):
+        monkeypatch.setattr(rook_expert, name, small)  # (the bots start playing at once)
+    window.network = LoopbackNetwork(tmp_path)
+    monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))
+    window.host_table()
+    host = window.session
+    qt_until(qtbot, lambda: host.core.server is not None and window.setup.table.get("seats"))
+    fill = window.setup.fill_box
+    assert fill.itemText(fill.count() - 1) == "Computer: Expert"
+    fill.setCurrentIndex(fill.findData("expert"))
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    qt_until(qtbot, lambda: host.core.stand_ins.level == "expert")
+    assert [s["level"] for s in host.seats if s["kind"] == "bot"] == ["expert"] * 3
+    assert host.core.stand_ins.level_now() == "expert"
+
+
 def test_a_hand_hosted_in_the_window_with_guest_bots(qtbot, window, tmp_path, monkeypatch, closing):
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: dict(ROOK))

@@ -4,10 +4,12 @@ the window that carries the table on keeps playing, as its host."""
 
 from __future__ import annotations
 
+from fit_scenes import LONG_NAMES, settle, sit_at, table_event
 from PySide6.QtWidgets import QPushButton
 from test_app_play import sit_down
 
-from net.sessions.events import takeover_event
+from app.screenshots import StubSession
+from net.sessions.events import error_event, state_event, takeover_event
 from tests.waits import blocking_until, qt_until
 
 
@@ -130,28 +132,37 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
 import pytest  # noqa: E402
 
 
-@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
-def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_path, monkeypatch,
-                                                          closing, mental):
-    """Issue 20, item 2: closing the window while hosting a hand in progress offers to hand
-    the table to a player whose computer can carry it on. Chosen: the window closes, that
-    player's client hosts the table at once, the other follows, and the game goes on."""
-    from net_kit import QUICK, LoopbackNetwork, Recorder
-    from PySide6.QtCore import Qt
+def hosting_rook(qtbot, window, tmp_path, monkeypatch, mental: bool):
+    """The window hosts Rook on a loopback network: its session, and the ``takeover``
+    options of a guest that can carry the table on."""
+    from net_kit import LoopbackNetwork
 
-    from net.sessions.session import GuestSession
-    from net.trust import takeover
-    from tests.app.test_app_mistakes import button, confirm_box
     from tests.app.test_app_network import ROOK
-    from tests.net.trust_table import identity
 
     window.network = LoopbackNetwork(tmp_path)
     monkeypatch.setattr(window, "ask_game", lambda local: {**ROOK, "private_deal": mental})
     window.host_table()
     host = window.session
     qt_until(qtbot, lambda: host.core.server is not None)
-    carry_on = {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
-                                                 "stand_in_after": 0.05, "bot_delay": 0.01}}
+    return host, {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
+                                                   "stand_in_after": 0.05, "bot_delay": 0.01}}
+
+
+@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
+def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_path, monkeypatch,
+                                                          closing, mental):
+    """Issue 20, item 2: closing the window while hosting a hand in progress offers to hand
+    the table to a player whose computer can carry it on. Chosen: the window closes, that
+    player's client hosts the table at once, the other follows, and the game goes on."""
+    from net_kit import QUICK, Recorder
+    from PySide6.QtCore import Qt
+
+    from net.sessions.session import GuestSession
+    from net.trust import takeover
+    from tests.app.test_app_mistakes import button, confirm_box
+    from tests.net.trust_table import identity
+
+    host, carry_on = hosting_rook(qtbot, window, tmp_path, monkeypatch, mental)
     guests = {}
     for name in ("Dad", "Maya"):
         guests[name] = Recorder()
@@ -161,18 +172,18 @@ def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_pat
                                     state_dir=tmp_path / name, takeover=carry_on))
         blocking_until(lambda: closing[-1].core.replica is not None)  # Dad in seat 1, Maya in seat 2
     dad, maya = closing[-2:]
-    qt_until(qtbot, lambda: window.setup.start_button.isEnabled() and window.setup.table.get("heir") == 1)
+    qt_until(qtbot, lambda: window.setup.start_button.isEnabled() and window.setup.table.get("heirs") == [1, 2])
     qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
     qt_until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
           timeout=20000)
     window.close()
     box = confirm_box(qtbot, window)
     assert box.text() == "Hand the table on, or close it for everyone?"
-    assert "Hand the table to Dad: their computer carries the game on" in box.informativeText()
-    assert {b.text() for b in box.buttons()} == {"Hand the table to Dad", "End the game for everyone",
-                                                 "Cancel"}
+    assert "Hand the table to Dad or Maya: their computer carries the game on" in box.informativeText()
+    assert {b.text() for b in box.buttons()} == {"Hand the table to Dad", "Hand the table to Maya",
+                                                 "End the game for everyone", "Cancel"}
     assert box.defaultButton() is button(box, "confirmLeaveNo")  # Enter keeps the game
-    qtbot.mouseClick(button(box, "confirmLeaveHandOver"), Qt.LeftButton)
+    qtbot.mouseClick(button(box, "confirmLeaveHandOver1"), Qt.LeftButton)
     qt_until(qtbot, lambda: not window.isVisible(), timeout=15000)
     assert window.session is None and host.core.phase.value == "closed"
     # Dad's client carries the table on at once; Maya follows; the hand is played out there
@@ -191,6 +202,68 @@ def test_closing_the_hosts_window_can_hand_the_table_over(qtbot, window, tmp_pat
     from net.sessions.table_files import unfinished
     left = unfinished(tmp_path / "gui-host")
     assert left is not None and left["handed"] and left["table"] == carried.table
+
+
+@pytest.mark.parametrize("mental", [False, True], ids=["seeded", "private"])
+def test_the_host_is_offered_only_players_who_can_carry_the_table_on(qtbot, window, tmp_path,
+                                                                      monkeypatch, closing, mental):
+    """Issue 28, item 3, in the window: Maya and Sam play from computers that can carry
+    the table on; Dad's (headless, no ``--carry-on``) cannot, and the host moved him into
+    Maya's seat before the deal. Closing the window offers the table to Maya or Sam, never
+    to Dad; the host picks Sam (not the first offered), and within a second of the click
+    everyone is at Sam's table, the hand being dealt again there."""
+    import time
+
+    from net_kit import QUICK, Recorder
+    from PySide6.QtCore import Qt
+
+    from net.sessions.session import GuestSession
+    from net.trust import takeover
+    from net.trust.deals.mental import log as ml
+    from tests.app.test_app_mistakes import button, confirm_box
+    from tests.net.sessions.test_outlives import HANDED_WITHIN
+    from tests.net.trust_table import identity
+
+    host, carry_on = hosting_rook(qtbot, window, tmp_path, monkeypatch, mental)
+    guests, sessions = {}, {}
+    for name, takes in (("Maya", carry_on), ("Dad", {}), ("Sam", carry_on)):
+        guests[name] = Recorder()
+        sessions[name] = GuestSession(guests[name], identity(name), address="127.0.0.1",
+                                      port=host.core.port, fingerprint=host.core.identity.fingerprint,
+                                      timings=QUICK, bot_level="easy", bot_delay=0.01,
+                                      state_dir=tmp_path / name, takeover=takes)
+        closing.append(sessions[name])
+        blocking_until(lambda: sessions[name].core.replica is not None
+                       and sessions[name].core.replica.seat is not None)
+    maya, dad, sam = sessions.values()
+    host.set_seat(1, "human", player=dad.core.identity.fingerprint)  # the setup screen's move
+    qt_until(qtbot, lambda: window.setup.start_button.isEnabled()
+             and window.setup.table.get("heirs") == [2, 3])  # Maya (now seat 2) and Sam
+    qtbot.mouseClick(window.setup.start_button, Qt.LeftButton)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table and window.table.view.get("hand"),
+             timeout=20000)
+    window.close()
+    box = confirm_box(qtbot, window)
+    assert "Hand the table to Maya or Sam: their computer carries the game on" in box.informativeText()
+    assert {b.text() for b in box.buttons()} == {"Hand the table to Maya", "Hand the table to Sam",
+                                                 "End the game for everyone", "Cancel"}
+    clicked = time.monotonic()  # (the sessions' loops keep this clock)
+    qtbot.mouseClick(button(box, "confirmLeaveHandOver3"), Qt.LeftButton)
+
+    def dealing_again() -> bool:
+        carried = sam.core.succession.host
+        if carried is None or any(s.core.replica.host_key != sam.core.identity.public_key
+                                  or s.core.state.value != "joined" for s in (maya, dad)):
+            return False
+        log = carried.authority.log
+        took = next((e.seq for e in log if e.kind == takeover.KIND), len(log))
+        return any(e.kind in (ml.DEAL, "commit") for e in log[took:])
+    blocking_until(dealing_again, timeout=20, interval=0.005)
+    going_on = time.monotonic() - clicked
+    assert going_on < HANDED_WITHIN, going_on
+    qt_until(qtbot, lambda: not window.isVisible(), timeout=15000)
+    assert not any(guests[name].of("alert") for name in guests)
+    assert any("handed the table to Sam" in e["text"] for e in guests["Dad"].of("takeover"))
 
 
 def test_a_table_handed_over_is_offered_to_rejoin_where_it_goes_on_never_to_resume(qtbot, window):
@@ -233,3 +306,26 @@ def test_a_table_carried_on_and_remembered_is_offered_once(qtbot, window):
     qtbot.waitUntil(lobby.rejoin_button.isVisible)
     assert not lobby.unfinished_card.isVisibleTo(window)
     assert lobby.rejoin_button.text().startswith("Rejoin Ann's table")
+
+
+def test_the_host_given_up_on_is_not_said_again_after_the_rejoin(qtbot, window):
+    """Issue 28, item 7: the guest gave up on a crashed host ("The host stopped
+    answering…") and the person rejoined from the lobby at the same position; the status
+    line said the host stopped answering until the next move. A new session's table says
+    whose turn it is."""
+
+    rook = {"game": "rook"}
+    waiting = lambda s: s.phase == "bidding" and 0 not in s.to_act()  # noqa: E731
+    bridge, game, state = sit_at(window, rook, waiting, is_host=False)
+    table = window.table
+    bridge.deliver(error_event("The host stopped answering (nothing answered at that port; "
+                               "tried 30 times). The table may have closed.", fatal=True))
+    settle()
+    assert table.status.text().startswith("The host stopped answering")  # said as it happened
+    bridge = window.new_bridge()  # the lobby's Rejoin: a new session, the same position
+    table.attach(StubSession(), bridge)
+    bridge.deliver(table_event(game, rook, is_host=False))
+    bridge.deliver(state_event(game, state, 0, [], [0] * game.num_sides, 3))
+    settle()
+    who = " and ".join(LONG_NAMES[s] for s in state.to_act())
+    assert table.status.text().startswith(f"Waiting for {who}"), table.status.text()

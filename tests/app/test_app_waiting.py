@@ -20,8 +20,8 @@ from fit_scenes import LONG_NAMES, settle, sit_at
 from PySide6.QtCore import Qt
 
 from app.screenshots import StubSession
-from net.sessions.events import (WHY_CHEAT, WHY_CHOSEN, WHY_SILENT, away_event, connection_event,
-                                 deal_restart_event)
+from net.sessions.events import (WHY_AWAY, WHY_CHEAT, WHY_CHOSEN, WHY_SILENT, away_event, connection_event,
+                                 deal_restart_event, held_event)
 
 HORSESHOES = {"game": "horseshoes", "mode": "four"}
 GONE = 2
@@ -94,6 +94,38 @@ def test_a_guest_sees_the_countdown_without_the_hosts_buttons(qtbot, window):
     assert bar.detail.text().startswith("The hand goes on as soon as they are back")
 
 
+def test_a_player_away_whose_cards_the_host_holds_is_counted_down(qtbot, window):
+    """Issue 28, item 6: after a void the host's computer holds the away player's cards;
+    the bar counts down to a computer playing for them. The host may keep waiting (its
+    session starts the countdown again) or let the computer play now; a guest sees the
+    countdown without the buttons."""
+    bridge, table, commands = a_table(window)
+    bridge.deliver(connection_event(GONE, "dropped", f"{NAME} lost the connection."))
+    bridge.deliver(deal_restart_event([NAME], [GONE], voided=True))
+    bridge.deliver(held_event(NAME, GONE, 60.0))
+    settle()
+    bar = table.waiting
+    assert bar.isVisible() and bar.title.text() == f"Waiting for {NAME} to come back"
+    assert bar.detail.text() == "A computer plays for them in 1:00 unless they come back."
+    assert bar.wait_button.isVisible() and bar.bot_button.isVisible() and not bar.deal_button.isVisible()
+    qtbot.waitUntil(lambda: bool(re.fullmatch(
+        r"A computer plays for them in 0:5\d unless they come back\.", bar.detail.text())))
+    qtbot.mouseClick(bar.wait_button, Qt.LeftButton)
+    assert commands.calls == [("stand_in", GONE, False)]
+    qtbot.mouseClick(bar.bot_button, Qt.LeftButton)
+    assert commands.calls[-1] == ("stand_in", GONE, True)
+
+    bridge, table, _ = a_table(window, is_host=False)
+    bridge.deliver(connection_event(GONE, "dropped", f"{NAME} lost the connection."))
+    bridge.deliver(held_event(NAME, GONE, 1.2))
+    settle()
+    bar = table.waiting
+    assert bar.detail.text() == "A computer plays for them in 0:02 unless they come back."
+    assert not (bar.wait_button.isVisible() or bar.bot_button.isVisible() or bar.deal_button.isVisible())
+    qtbot.waitUntil(lambda: bar.detail.text() == "A computer plays for them unless the host waits longer.",
+                    timeout=4000)
+
+
 def test_the_player_back_clears_the_bar(qtbot, window):
     bridge, table, _ = a_table(window)
     gone(bridge, within=60.0, choice_in=10.0)
@@ -153,7 +185,21 @@ def test_a_cheat_the_table_goes_on_after_is_said_so(qtbot, window):
 def test_the_player_back_is_told_in_the_second_person(qtbot, window):
     """Back after the hand was voided without them, the player reads "you", not their own name."""
     bridge, table, _ = a_table(window, is_host=False)
-    bridge.deliver(deal_restart_event([LONG_NAMES[0]], [0], voided=True, yours=True))
+    bridge.deliver(deal_restart_event([LONG_NAMES[0]], [0], voided=True, you=0))
     settle()
     assert table.notice.title.text() == "Hand 3 is void: you left and did not come back in time."
     assert table.notice.detail.text().endswith("the host's computer holds your cards this hand.")
+
+
+def test_the_player_back_among_others_is_told_whose_cards_the_host_holds(qtbot, window):
+    """Issue 28, item 2: the lock's one promise is to say whose cards are exposed. Back
+    after the deal went on without her and two others (told from a catch-up: the why is
+    not the guest's to time), the player reads "you" among their names, and that the host
+    holds her cards and theirs."""
+    bridge, table, _ = a_table(window, is_host=False)
+    names = [LONG_NAMES[0], LONG_NAMES[2], LONG_NAMES[3]]
+    bridge.deliver(deal_restart_event(names, [0, 2, 3], voided=True, why=WHY_AWAY, you=0))
+    settle()
+    assert table.notice.title.text() == (f"Hand 3 is void: you, {LONG_NAMES[2]} and {LONG_NAMES[3]} "
+                                         "were away from the table.")
+    assert table.notice.detail.text().endswith("the host's computer holds your and their cards this hand.")

@@ -22,7 +22,8 @@ from tests.waits import until
 QUICK = Timings.quick(timeout=5.0)
 # A contribution deadline no test waits for: the tests that are not about a player gone
 # past it keep every guest in the deal however loaded the machine (under the mental deal
-# a guest late past the deadline is restarted out of it).
+# a guest late past the deadline is restarted out of it). (Under the private deal each
+# party also checks every other's shuffle proof on that one loop.)
 PATIENT = Timings.quick(timeout=5.0, contribution=30.0)
 # How long a private deal waits for a party connected but silent in a test that times only
 # the gone (``only_the_gone_timed_tightly``): longer than any test.
@@ -61,7 +62,7 @@ class Table:
         self.host = HostCore(host_identity or ident("Host"), {"game": game, **settings},
                              state_dir=tmp_path / "host", emit=self.host_events.append,
                              timings=timings, bots={s: "random" for s in range(1, 1 + bots)},
-                             autoplay=True, auto_start=True, hands=hands, **(host_kw or {}))
+                             hands=hands, **{"autoplay": True, "auto_start": True, **(host_kw or {})})
         self.n_guests = guests
         self.guests: list[GuestCore] = []
         self.tasks: list[asyncio.Task] = []

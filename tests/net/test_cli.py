@@ -6,7 +6,7 @@ import json
 import pytest
 
 from net.tools import bench_discovery as lobby
-from net.cli import _host_network, _timings, parser, start_up_done
+from net.cli import _carry_on, _host_network, _timings, host_levels, parser, start_up_done
 from tests.net.proc_kit import Peers, check_summaries
 
 
@@ -18,6 +18,26 @@ def test_the_command_line_takes_the_documented_options():
     assert (args.game, args.bots, args.hands, args.interface) == ("somerset", 1, 2, ["10.231.0.1"])
     args = parser().parse_args(["join", "--address", "127.0.0.1:4000", "--bot", "easy"])
     assert args.address == "127.0.0.1:4000" and args.bot == "easy"
+
+
+def test_every_bot_level_is_offered_and_a_stand_in_plays_at_the_chosen_one(capsys):
+    """``--bot expert`` (or ``--bot-level``) for the host's bots, its own seat and its
+    stand-ins; ``join --bot expert`` for the joiner's seat and, should it carry the table
+    on, its stand-ins. A level that is not one is refused with the choices."""
+    for flag in ("--bot", "--bot-level"):
+        args = parser().parse_args(["host", "--game", "rook", "--bots", "2", flag, "expert"])
+        assert host_levels(args) == ({1: "expert", 2: "expert"}, "expert")
+    default = parser().parse_args(["host", "--game", "rook", "--bots", "1"])
+    assert host_levels(default) == ({1: "easy"}, "normal")
+    join = parser().parse_args(["join", "--address", "127.0.0.1:4000", "--bot", "expert",
+                                "--carry-on"])
+    assert join.bot == "expert" and _carry_on(join)["host_kw"]["stand_in_level"] == "expert"
+    for argv in (["host", "--game", "rook", "--bot", "grandmaster"],
+                 ["join", "--address", "127.0.0.1:4000", "--bot", "grandmaster"]):
+        with pytest.raises(SystemExit) as exit_:
+            parser().parse_args(argv)
+        assert exit_.value.code == 2
+        assert "expert" in capsys.readouterr().err  # the choices are named
 
 
 def test_the_quick_timings_take_a_patient_deadline_and_timeout():

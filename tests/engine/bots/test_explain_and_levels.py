@@ -20,7 +20,7 @@ def test_explain_is_one_sentence_for_every_decision(any_variant):
     def stop(state):
         seat = state.to_act()[0]
         view = state.view(seat)
-        for level in ("easy", "normal", "hard"):
+        for level in ("easy", "normal", "hard", "expert"):
             hint = make_bot(level, 1).explain(game, view)
             assert isinstance(hint, str) and hint.strip(), (state.phase, level)
             assert "\n" not in hint
@@ -52,13 +52,13 @@ def test_a_hint_names_the_card_it_suggests():
 
 
 def test_make_bot_levels():
-    assert ALL_LEVELS == ("random", "easy", "normal", "hard")
+    assert ALL_LEVELS == ("random", "easy", "normal", "hard", "expert")
     assert isinstance(make_bot("random", b"x"), RandomBot)
-    for level in ("easy", "normal", "hard"):
+    for level in ("easy", "normal", "hard", "expert"):
         assert make_bot(level, 1).level == level
     assert make_bot(None, 1).level == "normal"
     with pytest.raises(ValueError):
-        make_bot("expert", 1)
+        make_bot("grandmaster", 1)
 
 
 def test_random_bot_still_plays_from_a_state_or_a_view():

@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from .helpers import play_hand
 
-LINEUPS = (("easy",), ("normal",), ("hard", "easy", "normal", "normal"), ("normal", "hard"))
+LINEUPS = (("easy",), ("normal",), ("hard", "easy", "normal", "normal"), ("normal", "hard"),
+           ("expert", "hard"), ("expert", "normal", "easy", "expert"))
 
 
 @settings(max_examples=6)
@@ -19,5 +20,5 @@ def test_bots_only_play_legal_actions(any_variant, seed, lineup):
 
 
 def test_every_level_finishes_a_hand_of_every_variant(any_variant):
-    for number, lineup in enumerate((("easy",), ("normal",), ("hard",))):
+    for number, lineup in enumerate((("easy",), ("normal",), ("hard",), ("expert",))):
         assert play_hand(any_variant, 100 + number, lineup).is_over

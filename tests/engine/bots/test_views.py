@@ -22,7 +22,7 @@ from engine.deal import derive_seed
 
 from .helpers import play_hand
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 
 def _decision_points(variant, seeds=range(3), lineup=("normal",)):

@@ -75,7 +75,7 @@ class RecordingTable:
     """What a part of the host sees of its table: a real authority (Rook, the host in
     seat 0, the other seats empty) and a record of every call the part makes."""
 
-    def __init__(self, stand_in_after: float | None = None):
+    def __init__(self, stand_in_after: float | None = None, stand_in_level: str | None = None):
         self.clock = FakeClock()
         self.timers = Timers(self.clock.call_later)
         host = identity("host")
@@ -88,7 +88,7 @@ class RecordingTable:
         self.outbox = Outbox(lambda fp, after: self.authority.sync(self.authority.seat_of(fp), after))
         self.stand_ins = StandIns(lambda: self.authority, self.key, self.timers, emit=self.emit,
                                   apply=self.apply, forget_bot=self.forget_bot,
-                                  after=stand_in_after)
+                                  after=stand_in_after, level=stand_in_level)
         self.takeback = Takeback(  # idle: this table was not restarted
             lambda: self.authority, self.timers, self.outbox, evidence=Path("evidence"),
             emit=self.emit, sync=lambda: None, log_only=self.log_only, receive=self.receive,

@@ -184,11 +184,12 @@ def duplicating(guest) -> None:
 
 
 def test_a_card_duplicated_in_a_shuffle_names_its_shuffler_to_every_honest_guest(tmp_path):
-    """Seats 1 and 2 are dealt the same card by seat 3's shuffle. The first time the copy
-    shows, its other holder asks for an audit, every party reveals, and both honest
-    guests and the host name seat 3 — not the honest player who played the card it was
-    dealt — in an alert that does not stop them: seat 3 forfeits the hand (13 penalty
-    points, the others none), which is not dealt again, and every seat's summary says so."""
+    """Seat 3's shuffle gives seats 1 and 2 the same card (its proof, of its honest
+    shuffle, does not fit the deck it publishes): the host and both honest guests refuse it
+    before any of them publishes a share, and name seat 3 in an alert that does not stop
+    them: seat 3 forfeits the hand (13 penalty points, the others none), which is not dealt
+    again, and every seat's summary says so. (Under the seeded deal there is no shuffle to
+    bend.)"""
     async def main():
         table = Table(tmp_path, guests=0, hands=1, game="horseshoes", mode="four",
                       host_kw={"mental_deal": True}, timings=PATIENT)

@@ -27,7 +27,7 @@ def test_host_and_guest_tell_a_hand_with_the_same_events(arun, tmp_path):
     for kind in ("table", "state", "hand_over"):
         assert set(last(guest, kind)) <= set(last(host, kind)), kind
         # (the host person's own: whom it may wait for, why, and to whom it may hand the table)
-        assert set(last(host, kind)) - set(last(guest, kind)) <= {"waiting", "reasons", "heir"}, kind
+        assert set(last(host, kind)) - set(last(guest, kind)) <= {"waiting", "reasons", "heirs"}, kind
     host_seats, guest_seats = last(host, "table")["seats"], last(guest, "table")["seats"]
     assert [(s["name"], s["kind"], s["level"], s["fingerprint"]) for s in guest_seats] == \
         [(s["name"], s["kind"], s["level"], s["fingerprint"]) for s in host_seats]

@@ -35,6 +35,7 @@ from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import HostCore, Phase
 from net.sessions.table_files import read_meta
 from net.trust import takeover
+from net.trust.deals.mental import log as ml
 from net.wire.heartbeat import Timings
 from tests.net.session_kit import Reach, Table, silence
 from tests.net.trust_table import identity as ident
@@ -298,6 +299,70 @@ def test_a_host_leaving_hands_the_table_over_at_once(tmp_path, deal):
     texts = [e["text"] for e in table.guest_events[0] if e["type"] == "takeover"]
     assert texts and all("handed the table to Guest1" in t for t in texts), texts
 
+
+
+#: Issue 28, item 3: the handover is at once. "At once" is held by what the players did —
+#: nobody failed a single attempt to reach the departed host (the broken path counted
+#: "attempt 5 of 30" for about 8 s first) — and by a ceiling far above the time it takes
+#: (about 0.3 s on a quiet machine; the figure is printed) but below that path's 8 s, so a
+#: busy machine does not fail it.
+HANDED_WITHIN = 5.0
+
+
+def test_the_host_hands_the_table_only_to_a_player_who_can_carry_it_on(tmp_path, deal):
+    """Issue 28, item 3. Maya's and Sam's computers can carry the table on; Dad's (headless,
+    no ``--carry-on``) cannot. Before the deal the host moves Dad to Maya's seat (the setup
+    screen's swap): a standby is its player's, so the host may hand the table to Maya or
+    Sam — never to Dad, whose seat Maya's standby used to be under. Handed to Sam, Sam
+    carries it on at once: within ``HANDED_WITHIN`` of the click everyone is at Sam's
+    table and the hand is being dealt again, and it is played out there. (Seen in real
+    windows: "Hand the table to Dad", then "The host left the game … (attempt 5 of 30)"
+    for about 8 s.) The first move's time is printed: under the private deal it adds the
+    deal's cryptography, which takes what the machine gives it (docs/benchmarks.md)."""
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, timings=REAL,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        table.host.auto_start = False  # (the host person starts it, after moving Dad)
+        await table.start()
+        players = {}
+        for name, carry_on in (("Maya", CARRY_ON), ("Dad", {}), ("Sam", CARRY_ON)):
+            players[name] = table.add_guest(ident(name), takeover=carry_on, bot_delay=0.01)
+            await until(lambda: players[name].replica is not None
+                        and players[name].replica.seat is not None)
+        maya, dad, sam = players.values()
+        assert (maya.replica.seat, dad.replica.seat, sam.replica.seat) == (1, 2, 3)
+        table.host.set_seat(1, "human", player=dad.identity.fingerprint)  # Dad to Maya's seat
+        await until(lambda: (dad.replica.seat, maya.replica.seat) == (1, 2))
+        heirs = table.host.heirs()
+        offered = [e for e in table.host_events if e["type"] == "table"][-1]["heirs"]
+        table.host.start_game()
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        loop = asyncio.get_running_loop()
+        clicked = loop.time()
+        handed = await table.host.hand_over(3)
+        carried = await until(lambda: sam.succession.host, timeout=10)
+
+        def dealing_again() -> bool:
+            log = carried.authority.log
+            took = next((e.seq for e in log if e.kind == takeover.KIND), len(log))
+            return carrying_on(table) is sam and any(e.kind in (ml.DEAL, "commit") for e in log[took:])
+        await until(lambda: dealing_again() or alerts(table), timeout=10)
+        going_on = loop.time() - clicked
+        await until(lambda: carried.authority.state is not None and carried.authority.state.history
+                    or alerts(table), timeout=20)
+        print(f"handed over: everyone at the heir's, dealing again, {going_on:.3f} s after the "
+              f"click; its first move {loop.time() - clicked:.3f} s after")
+        failed = [e for events in table.guest_events.values() for e in events
+                  if e["type"] == "connection" and e.get("state") == "reconnecting"
+                  and (e.get("attempt") or 0) >= 1]
+        return table, heirs, offered, handed, going_on, failed, await played_out(table, sam)
+
+    table, heirs, offered, handed, going_on, failed, summaries = asyncio.run(run())
+    assert heirs == offered == [2, 3]  # Maya (moved to seat 2) and Sam; not Dad
+    assert handed
+    assert not failed, f"a player tried the departed host before following the handover: {failed}"
+    assert going_on < HANDED_WITHIN, going_on
+    one_log(table.guests[2], table.guests, summaries)
 
 
 def test_a_table_handed_over_goes_on_when_its_heir_is_then_killed(tmp_path, deal):

@@ -146,6 +146,47 @@ def test_a_stand_in_bot_plays_a_dropped_seat_and_hands_it_back(arun, tmp_path):
     assert_all_verified(summaries, hands=2)
 
 
+def test_a_stand_in_plays_at_the_computer_level_the_host_chose(arun, tmp_path, deal, monkeypatch):
+    """The host deals with Expert chosen for its table's computer players (the app's
+    setup sends the level with ``start_game``); a player away as the game starts gets a
+    stand-in at that level — its seat entry says so, every replica reads it, and the
+    host's bot for the seat is one — under both deals. (The expert searches a little
+    here: its level is what is tested, and a long search would hold up the host's loop
+    past the quick timings on a loaded machine.)"""
+    from engine.bots import somerset_expert
+    for name, small in (("EXPERT_PLAY_BUDGET", 300), ("BID_SAMPLES", 3), ("TRUMP_SAMPLES", 3)):
+        monkeypatch.setattr(somerset_expert, name, small)
+
+    async def main():
+        table = Table(tmp_path, game="somerset", hands=1, guests=0,
+                      host_kw={"auto_start": False, "stand_in_after": 0.05, "bot_delay": 0.005,
+                               "mental_deal": deal})
+        await table.start()
+        auth = table.host.authority
+        try:
+            guests = [table.add_guest(ident(f"Guest{i}")) for i in range(3)]
+            await until(lambda: all(auth.seats[s].kind == "human" and auth.seats[s].connected
+                                    for s in (1, 2, 3)))
+            leaver = next(g for g in guests if g.identity.public_key == auth.seats[1].key)
+            await leaver.stop()
+            await until(lambda: not auth.seats[1].connected)
+            table.host.start_game("expert")
+            await until(lambda: 1 in table.host.stand_ins, timeout=30)
+            await until(lambda: auth.state is not None
+                        and any(a.seat == 1 for a in auth.state.history), timeout=60)
+            others = [g for g in guests if g is not leaver]
+            await until(lambda: all(g.replica.seq == auth.chain.seq for g in others))
+            return (auth.seats[1], table.host.bots.players[1],
+                    [g.replica.seats[1] for g in others])
+        finally:
+            await table.close()
+
+    seat, bot, seen = arun(main(), timeout=120)
+    assert seat.kind == "bot" and seat.level == "expert" and seat.name.endswith(" (bot)")
+    assert bot.level == "expert"
+    assert all(s.kind == "bot" and s.level == "expert" for s in seen)
+
+
 def test_a_player_who_lost_their_key_is_readmitted_by_name(arun, tmp_path):
     async def main():
         # seeded: a seat re-admitted to a new key mid-hand under the private deal is not

@@ -83,3 +83,28 @@ def test_under_the_mental_deal_a_stand_in_waits_until_the_seats_cards_are_the_ho
     assert t.authority.seats[2].kind == "bot" and 2 in t.stand_ins
     t.stand_ins.resume()  # nothing left to do
     assert len(t.events) == 1
+
+
+def test_a_stand_in_plays_at_the_level_the_host_chose():
+    """The level the host chose (the host option, or the one picked as the game started)
+    is the stand-in's, in the seat entry every replica reads."""
+    t = RecordingTable(stand_in_after=30, stand_in_level="expert")
+    dropped_player(t)
+    t.stand_ins.stand_in(2, True)
+    assert t.authority.seats[2].kind == "bot" and t.authority.seats[2].level == "expert"
+
+
+def test_without_a_chosen_level_a_stand_in_plays_as_the_strongest_computer_at_the_table():
+    """A table restored from its log, or carried on by another player, has no chosen
+    level in memory: the table's own computer players say it (else "normal")."""
+    t = RecordingTable(stand_in_after=30)
+    t.authority.seat(1, "bot", name="Bot 2", level="easy")
+    t.authority.seat(3, "bot", name="Bot 4", level="hard")
+    dropped_player(t)
+    assert t.stand_ins.level_now() == "hard"
+    t.stand_ins.stand_in(2, True)
+    assert t.authority.seats[2].level == "hard"
+    alone = RecordingTable(stand_in_after=30)
+    assert alone.stand_ins.level_now() == "normal"
+    alone.stand_ins.level = "no such level"
+    assert alone.stand_ins.level_now() == "normal"

@@ -3,6 +3,7 @@ carries the table on from its copy of the log, the others follow it, and the gam
 played to its end with every hand verified."""
 
 import asyncio
+import dataclasses
 import socket
 
 import pytest
@@ -12,7 +13,9 @@ from net.sessions.host_session import HostCore
 from net.sessions.network import Network
 from net.trust.deals.mental import log as ml
 from net.trust import takeover
-from tests.net.session_kit import Table, play_as_a_person, same_choices
+from net.wire.heartbeat import Backoff, Timings
+from tests.net.session_kit import QUICK, Table, play_as_a_person, same_choices
+from tests.net.sessions.test_outlives import host_killed
 from tests.net.trust_table import identity as ident
 from tests.waits import until
 
@@ -126,7 +129,10 @@ def test_the_old_host_back_as_a_guest_is_offered_what_the_new_host_allows(tmp_pa
     waits = {"bind": "127.0.0.1", "host_kw": {"hands": 1, "auto_start": True, "headless": True,
                                               "bot_delay": 0.01}}  # no stand-in: it waits
     async def run():
-        table = Table(tmp_path, game="rook", hands=1, guests=0, host_kw={"mental_deal": private})
+        # (her seat, whose cards the new host holds, is waited for the drop wait and then
+        # played for — issue 28, item 6 —: longer here than she may take to come back)
+        table = Table(tmp_path, game="rook", hands=1, guests=0, host_kw={"mental_deal": private},
+                      timings=dataclasses.replace(QUICK, drop_wait=120.0))
         await table.start()
         guests = [table.add_guest(ident(f"Guest{i}"), takeover=waits if i == 0 else {},
                                   bot_delay=0.01) for i in range(3)]
@@ -256,3 +262,52 @@ def test_a_successor_that_stops_too_is_restarted_from_its_disk(tmp_path, deal):
     for guest, summary in zip(guests[1:], summaries):
         assert summary["alerts"] == [] and summary["head"] == auth.chain.seq, summary
         assert [s.hash for s in guest.replica.log] == [s.hash for s in auth.log]
+
+
+def test_a_guest_alone_with_a_crashed_host_counts_its_attempts_at_the_backoffs_pace(tmp_path, deal):
+    """A table of two persons (the host and one guest, two computer players): the host's
+    app is killed mid-hand. The guest cannot carry the table on alone, so a takeover stays
+    pending and it probes the host every ``takeover_probe`` — yet it counts its attempts
+    towards giving up (``give_up``, the app's 30) only at the backoff's pace: the n-th
+    counted attempt comes no sooner than the backoff's first n-1 delays after the kill,
+    and so does giving up. (Seen in real windows: it gave up after about 8 s of 0.25 s
+    probes, not about a minute.)"""
+    timings = Timings.quick(backoff_max=1.0)
+    give_up = 10
+
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, bots=2, timings=timings,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        await table.start()
+        guest = table.add_guest(ident("Guest0"), takeover=CARRY_ON, bot_delay=0.01, give_up=give_up)
+        events = table.guest_events[0]
+        loop = asyncio.get_running_loop()
+        stamped: list[tuple[float, dict]] = []
+        guest.emit = lambda event: (events.append(event), stamped.append((loop.time(), event)))
+        tries = []
+        connect = guest._connect
+
+        async def counted_connect():
+            tries.append(loop.time())
+            return await connect()
+        guest._connect = counted_connect
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        killed_at = loop.time()
+        host_killed(table)
+        summary = await asyncio.wait_for(table.tasks[0], 60)
+        return summary, stamped, killed_at, tries
+
+    summary, stamped, killed_at, tries = asyncio.run(run())
+    assert summary["fatal"] and summary["fatal"].startswith("The host stopped answering"), summary
+    delays, backoff = [], Backoff(timings)
+    for _ in range(give_up):
+        delays.append(backoff.next())
+    counted = [(at, e["attempt"]) for at, e in stamped
+               if e["type"] == "connection" and e["state"] == "reconnecting" and e.get("attempt")]
+    assert counted, stamped
+    for at, attempt in counted:  # attempt n: after the drop's delay and n - 2 failures' delays
+        assert at - killed_at >= sum(delays[:attempt - 1]), (attempt, at - killed_at, counted)
+    [(gave_up_at, _)] = [(at, e) for at, e in stamped if e["type"] == "error" and e.get("fatal")]
+    assert gave_up_at - killed_at >= sum(delays[:give_up - 1]), gave_up_at - killed_at
+    probes = [at for at in tries if at > killed_at]
+    assert len(probes) > len(counted) + 1, (len(probes), counted)  # the host was tried more often

@@ -246,3 +246,177 @@ def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadlin
     assert_voided(table, WHY_SILENT, WHY_SILENT)
     assert not told(table.host_events, "return")  # it was never away: no countdown
     assert_all_verified([summaries[0], summaries[2]], hands=1, head=table.head())
+
+
+# -- whose cards the host holds, told to a player back after a takeover (issue 28, item 2) ---
+
+def where(host, guests=()) -> str:
+    """How a table carried on stands, for a stall's message (and its ``guests``')."""
+    auth = host.authority
+    return (f"last entries {[(e.seq, e.kind) for e in auth.log[-12:]]}, seats "
+            f"{ {s: (i.kind, i.connected) for s, i in auth.seats.items()} }, to act "
+            f"{auth.state.to_act() if auth.state else None}, guests "
+            f"{[(g.identity.name, g.state.value, g.reconnects, g.errors[-2:]) for g in guests]}")
+
+
+def voids(events) -> list[dict]:
+    return [e for e in events if e["type"] == "waiting" and e.get("for") in ("void", "restart")]
+
+
+def in_force(log) -> list[int] | None:
+    """The seats of the restart still in force in ``log`` (the last of the deal on the
+    table: no restart, hand's end or takeover since), or None."""
+    for entry in reversed(log):
+        if entry.kind == ml.RESTART and entry.body["seats"]:
+            return list(entry.body["seats"])
+        if entry.kind in (ml.RESTART, "hand_end", "takeover"):
+            return None
+    return None
+
+
+def test_a_player_back_after_a_takeover_is_told_only_the_void_in_force(tmp_path, deal):
+    """Seen in real windows: Grandma hosted Rook under the private deal, handed the table to
+    Sam and came back as his guest: "Hand 1 is void: Sam left and did not come back in
+    time" (a void from before the takeover, told as news); killed mid-bidding and back:
+    "Hand 2 is void: Sam left … the host's computer holds their cards this hand" — the old
+    void again, from her own copy of the log, under the hand now played, while it was her
+    cards the host held. Here Dad's app is killed in hand 1 (voided without him under the
+    private deal) and comes back; Grandma hands the table to Sam and comes back; she is
+    killed in a later hand and back at once, then killed and away until the hand goes on
+    without her. Each time she is back she is told the restart still in force at Sam's
+    table, if any — naming her "you" when she is among its players — and nothing of the
+    table's past."""
+    from net.sessions.guest_session import GuestCore
+    from net.sessions.last_table import LastTable
+    from net.trust import takeover
+    from tests.net.sessions.test_both_deals import kill
+    from tests.net.trust_table import identity
+
+    carry_on = {"bind": "127.0.0.1", "host_kw": {"hands": 9, "auto_start": True, "headless": True,
+                                                 "bot_delay": 0.01}}
+
+    async def main():
+        table = Table(tmp_path, game="rook", hands=3, guests=0, timings=TIMINGS,
+                      host_identity=identity("Grandma"), host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        await table.start()
+        homes = {name: tmp_path / name for name in ("Sam", "Dad", "Uncle", "Grandma")}
+
+        def app(name, **kw):
+            return table.add_guest(identity(name), state_dir=homes[name],
+                                   remember=LastTable(homes[name]), bot_delay=0.01, **kw)
+        for name, takes in (("Sam", carry_on), ("Dad", {}), ("Uncle", carry_on)):
+            guest = app(name, takeover=takes)
+            await until(lambda: guest.replica is not None and guest.replica.seat is not None)
+        sam, dad, _uncle = table.guests
+        auth = table.host.authority
+        await until(lambda: auth.state is not None and len(auth.state.history) >= 3, timeout=30)
+        kill(dad)  # hand 1: Dad's app gone (under the private deal, voided without him)
+        await until(lambda: any(e.kind == "drop" for e in auth.log), timeout=30)
+        if deal:
+            await until(lambda: any(e.kind == ml.RESTART and e.body["seats"] == [2] for e in auth.log),
+                        timeout=30, what=table.where)
+        app("Dad", takeover={}, seat=2)
+        await until(lambda: 1 in table.host.heirs() and table.host.connected(dad.identity.public_key),
+                    timeout=30, what=table.where)
+        assert await table.host.hand_over(1)
+        carried = await until(lambda: sam.succession.host, timeout=10)
+        await until(lambda: carried.is_open)
+        carried_auth = carried.authority
+        events: list[dict] = []
+        told = []  # (what she was told, the restart in force when she had caught up)
+
+        async def grandma_back(seat=None) -> GuestCore:
+            events.clear()
+            core = GuestCore(table.host.identity, address="127.0.0.1", port=carried.port,
+                             fingerprint=sam.identity.fingerprint, timings=TIMINGS, emit=events.append,
+                             state_dir=homes["Grandma"], remember=LastTable(homes["Grandma"]),
+                             bot_level="random", bot_delay=0.3, seat=seat, takeover=carry_on)
+            table.guests.append(core)
+            table.tasks.append(asyncio.ensure_future(core.run()))
+            await until(lambda: core.caught_up and carried_auth.seats[0].connected, timeout=30,
+                        what=lambda: where(carried, table.guests))
+            told.append((voids(events), in_force(carried_auth.log)))
+            return core
+        back = await grandma_back()  # from the lobby: Sam's table, her seat kept there
+        took = next(e.seq for e in carried_auth.log if e.kind == takeover.KIND)
+
+        def her_turn(own_cards: bool = False) -> bool:
+            """Hers to bid or play, in a hand dealt since the takeover (``own_cards``: under
+            the private deal, dealt to her own client — else the host holds her cards
+            already, and nothing is voided for her)."""
+            state = carried_auth.state
+            return state is not None and 0 in state.to_act() and carried_auth.seats[0].connected \
+                and any(e.kind == "hand_end" for e in carried_auth.log[took:]) \
+                and not (own_cards and deal and carried_auth.deal.host_dealt(0))
+        await until(her_turn, timeout=60, what=lambda: where(carried, table.guests))
+        kill(back)  # mid-hand, and back at once: from her own copy of the log
+        await until(lambda: not carried_auth.seats[0].connected, timeout=10)
+        back = await grandma_back(seat=0)
+        await until(lambda: her_turn(own_cards=True), timeout=60, what=lambda: where(carried, table.guests))
+        restarts_before = sum(e.kind == ml.RESTART for e in carried_auth.log)
+        kill(back)  # and away until the hand goes on without her
+        if deal:
+            await until(lambda: sum(e.kind == ml.RESTART for e in carried_auth.log) > restarts_before,
+                        timeout=30, what=lambda: where(carried, table.guests))
+        else:
+            await until(lambda: not carried_auth.seats[0].connected, timeout=10)
+        await grandma_back(seat=0)
+        alerts = [a for g in table.guests for a in g.alerts]
+        await table.close()
+        await carried.stop()
+        return told, alerts
+
+    told, alerts = asyncio.run(main())
+    for voids_told, seats in told:  # each time she was back: the restart in force, or nothing
+        assert [v["seats"] for v in voids_told] == ([seats] if seats else []), (voids_told, seats)
+        for void in voids_told:  # (a restart in force may be another's: slow to follow Sam, say)
+            mine = 0 in seats
+            whose = ("your" if seats == [0] else "your and their") if mine else "their"
+            assert void["why"] == "away" and void["reason"].startswith("you") == mine, void
+            assert f"holds {whose} cards" in void["detail"], void
+    assert alerts == []
+    if deal:  # and back after the hand went on without her, told so
+        last, seats = told[-1]
+        assert seats is not None and 0 in seats and len(last) == 1, told
+    else:
+        assert all(voids_told == [] for voids_told, _ in told)  # no void under the seeded deal
+
+
+# -- the wait while the host holds an away player's cards (issue 28, item 6) ---------------
+
+@pytest.mark.parametrize("private", [True, False], ids=["private", "seeded"])
+def test_a_player_away_whose_cards_the_host_holds_is_counted_down_then_played_for(tmp_path, private):
+    """Seen in real windows: after a void the host's computer holds the away player's
+    cards, and the table waited at their turn for ever, no countdown, until someone
+    clicked "Let the computer play for them". Under the private deal the wait for them is
+    now the drop wait again, counted down on every seat ("held"), and a computer plays for
+    them after it. (Under the seeded deal the host has always held every hand: a player
+    gone is waited for as the host's options say — here, until the person chooses.)"""
+    async def main():
+        table = make_table(tmp_path, private)
+        try:
+            await killed_mid_play(table)
+            auth = table.host.authority
+            if not private:  # (an absence: a bounded look, past the private deal's wait)
+                await asyncio.sleep(WAIT + 1)
+                return table, auth.seats[GONE].kind, None
+            await until(lambda: restarts(table), timeout=30, what=table.where)
+            restarted = time.monotonic()
+            await until(lambda: auth.seats[GONE].kind == "bot", timeout=WAIT + 30,
+                        what=lambda: f"a computer playing for seat {GONE}: {table.where()}")
+            return table, time.monotonic() - restarted, await table.finish(timeout=90)
+        finally:
+            await table.close()
+
+    table, waited, summaries = asyncio.run(main())
+    if not private:
+        assert waited == "human" and not told(table.host_events, "held"), "the seeded deal's wait is the host's options'"
+        return
+    assert waited >= WAIT - 0.5, f"a computer played for them {waited:.1f} s after the hand was dealt again"
+    [held] = told(table.host_events, "held")
+    assert held["seats"] == [GONE] and held["within"] == WAIT, held
+    for i in (0, 2):  # the guests at seats 1 and 3, told it live from the restart
+        [held] = told(table.guest_events[i], "held")
+        assert (held["seats"], held["within"]) == ([GONE], WAIT), held
+    assert [e for e in table.host_events if e["type"] == "connection" and e.get("state") == "stand_in"]
+    assert_all_verified([summaries[0], summaries[2]], hands=1, head=table.head())

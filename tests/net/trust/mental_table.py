@@ -13,11 +13,20 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.registry import title
 from net.trust.deals.mental import flows
+from net.trust.deals.mental.chain import ShuffleChain
 from net.trust.deals.mental.errors import Cheat
 from net.trust.deals.mental.inprocess import InProcessDeal
 from net.trust.deals.mental.keys import DealContext, PartySecrets
 from net.trust.deals.mental.machine import MentalDeal
 from net.wire.identity import Identity
+
+
+def accept_every_shuffle(monkeypatch) -> None:
+    """Every shuffle taken without its proof checked, as if the proof had a flaw: what the
+    end-of-hand check (every shuffle redone from its revealed seed) and the audits still
+    catch, and what a shuffle could do were its proof not checked."""
+    monkeypatch.setattr(ShuffleChain, "check", lambda chain: None)
+    monkeypatch.setattr(ShuffleChain, "check_each", lambda chain: None)
 
 
 def fixed_identity(n: int) -> Identity:

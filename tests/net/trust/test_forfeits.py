@@ -23,6 +23,7 @@ from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
 from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
                                          forfeited)
+from tests.net.trust.mental_table import accept_every_shuffle
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust_table import Table, forge_entries
 
@@ -395,8 +396,10 @@ def holding_back(replica) -> list:
     return kept
 
 
-def test_a_forfeit_ends_the_hand_at_the_logs_point_whatever_a_slow_client_held_back():
-    """Seat 3's shuffle deals seats 1 and 2 the same card. One of them plays it after the
+def test_a_forfeit_ends_the_hand_at_the_logs_point_whatever_a_slow_client_held_back(monkeypatch):
+    """Seat 3's shuffle deals seats 1 and 2 the same card (its proof taken unchecked, as if
+    it had passed wrongly: since protocol 14 a copying shuffle is refused before any card is
+    dealt, and an audit is what is left for such a flaw). One of them plays it after the
     other has played to the trick; the other holder sees the card twice, holds back the
     move (it is no proof against its player) and asks for an audit — but its link is slow,
     and the host logs the rest of the trick first. The forfeit the audit proves ends the
@@ -404,6 +407,7 @@ def test_a_forfeit_ends_the_hand_at_the_logs_point_whatever_a_slow_client_held_b
     holder too, and nobody names the host (it used to score it on its own replay, the
     moves it held back left out, and name the host's 'score'). Deterministic: the slow
     link is the test's."""
+    accept_every_shuffle(monkeypatch)
     table = MentalTrustTable(("horseshoes", "horseshoes", "four"))
     copying_shuffle(table, 3, (1, 2))
     table.start()

@@ -1,7 +1,8 @@
 """A log written before protocol 4 still reads: a whole Rook hand under the mental-poker
 deal as protocol 3 logged it — each played card's proof a ``mental`` entry of its own
-(an envelope signed with its party's key) just before the move — restored by today's
-host and checked by today's replicas.
+(an envelope signed with its party's key) just before the move, and its shuffles with no
+proof (before protocol 14) — restored by today's host and checked by today's replicas,
+which publish no decryption share of a deal whose shuffles are not proven.
 
 ``data/protocol3-mental-rook-hand.msgpack`` is the host's persisted records
 ``[[signed entry, private], …]`` of ``MentalTrustTable()`` after ``start()`` and
@@ -49,13 +50,17 @@ def test_a_host_restores_a_protocol_3_log_to_its_last_card():
 
 def test_replicas_check_a_protocol_3_log_to_the_end():
     """Each guest's replica reads the whole hand as the host logged it (its entries alone,
-    no public state sent with them) and verifies it, every play's proof checked."""
+    no public state sent with them) and verifies it, every play's proof checked; its deal
+    client sends no decryption share of that deal (its shuffles are not proven: the shares
+    in the log are the old client's)."""
     for seat in (1, 2, 3):
         replica = PeerReplica(fixed_identity(seat), fixed_identity(0).public_key, TABLE,
                                 lambda n: bytes(n))
-        verified = []
+        verified, sent = [], []
         for signed, _ in old_records():
             out = replica.receive(m.entry_message(signed.wire))
             assert not out.alerts and not out.errors, (out.alerts, out.errors)
             verified += out.verified
+            sent += [s["signed"]["body"]["type"] for s in out.sends if s.get("type") == m.MENTAL]
         assert replica.halted is None and len(verified) == 1
+        assert not replica.deal.setup.proven and mm.SHARES not in sent

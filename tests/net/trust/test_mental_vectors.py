@@ -23,7 +23,7 @@ from net.wire import messages as m
 from net.wire.identity import Identity, verify
 
 FILES = ["mental-secrets.json", "mental-cards.json", "mental-deal.json", "mental-proofs.json",
-         "mental-moves.json"]
+         "mental-moves.json", "mental-shuffle-proof.json"]
 L = 2**252 + 27742317777372353535851937790883648493
 G = bytes.fromhex("58" + "66" * 31)
 MESSAGE_DOMAIN = "parlour-mental-message/1"
@@ -128,6 +128,53 @@ def points(raw: bytes) -> list[bytes]:
     return [raw[i:i + 32] for i in range(0, len(raw), 32)]
 
 
+def concat(deck) -> bytes:
+    """A deck's or a list's encodings, concatenated (a ciphertext: c₁ ‖ c₂)."""
+    return b"".join(c["c1"] + c["c2"] if isinstance(c, dict) else c for c in deck)
+
+
+def generator(k: int) -> bytes:
+    return sodium.crypto_core_ed25519_from_uniform(
+        hashlib.sha512(b"parlour-mental-generator/1" + k.to_bytes(2, "big")).digest()[:32])
+
+
+def total(terms) -> bytes:
+    """Σ coefficient·point over ``(coefficient, point)`` pairs, G's with the base table."""
+    return add(*(base(c) if p == G else mul(c, p) for c, p in terms))
+
+
+def shuffle_proof_holds(key: bytes, a: list, b: list, proof: bytes, context: bytes) -> bool:
+    """The shuffle's proof checked equation by equation, as docs/protocol.md writes it."""
+    n = len(a)
+    assert len(proof) == 96 * n + 352
+    c, chain = points(proof[:32 * n]), points(proof[32 * n:64 * n])
+    t1, t2, t3, t4c1, t4c2, t_hat = points(proof[64 * n:64 * n + 192])
+    scalars = [int.from_bytes(x, "little") for x in points(proof[64 * n + 192:])]
+    assert all(x < L for x in scalars)  # each canonical
+    s1, s2, s3, s4, s_hat, *s_prime = scalars
+    h = [generator(k) for k in range(n + 1)]
+    s = hashlib.sha512(framed(b"parlour-mental-shuffle-u/1", [context, key, concat(a), concat(b), concat(c)])).digest()
+    u = [hashed(b"parlour-mental-shuffle-u/1", s, j.to_bytes(4, "big")) for j in range(n)]
+    d = hashlib.sha512(framed(b"parlour-mental-shuffle-weight/1", [s, concat(chain)])).digest()
+    lam = [hashed(b"parlour-mental-shuffle-weight/1", d, i.to_bytes(4, "big")) for i in range(n)]
+    e = hashed(b"parlour-mental-shuffle/1", s, concat(chain), t1, t2, t3, t4c1, t4c2, t_hat)
+    product = 1
+    for uj in u:
+        product = product * uj % L
+    links = [h[0]] + chain  # Ĉ₋₁ = H, Ĉ₀ … Ĉ_{N−1}
+    return all([
+        total([(s1, G), (-e, add(*c)), (e, add(*h[1:]))]) == t1,
+        total([(s2, G), (-e, sub(chain[-1], mul(product, h[0])))]) == t2,
+        total([(s3, G)] + [(s_prime[i], h[i + 1]) for i in range(n)]
+              + [(-e * u[j], c[j]) for j in range(n)]) == t3,
+        total([(s_prime[i], b[i]["c1"]) for i in range(n)] + [(-e * u[j], a[j]["c1"]) for j in range(n)]
+              + [(-s4, G)]) == t4c1,
+        total([(s_prime[i], b[i]["c2"]) for i in range(n)] + [(-e * u[j], a[j]["c2"]) for j in range(n)]
+              + [(-s4, key)]) == t4c2,
+        total([(s_hat, G)] + [(lam[i] * s_prime[i], links[i]) for i in range(n)]
+              + [(-e * lam[i], chain[i]) for i in range(n)]) == t_hat])
+
+
 def party_identity(seed: bytes) -> Identity:
     return Identity(Ed25519PrivateKey.from_private_bytes(seed))
 
@@ -227,6 +274,84 @@ def test_the_starting_deck_and_every_shuffle():
                 for i in range(deal.size)]
         assert s["deck"] == deck
         assert shuffles[t]["deck"] == b"".join(c["c1"] + c["c2"] for c in deck)
+
+
+def test_every_shuffle_carries_its_proof():
+    deal = Deal()
+    key = deal.v["joint_key"]
+    deck = [{"c1": G, "c2": add(card_point(c), key)} for c in range(deal.size)]
+    for t, (s, body) in enumerate(zip(deal.v["shuffles"], deal.bodies("mental-shuffle"))):
+        context = transcript(deal.context, "shuffle", party=t)
+        assert shuffle_proof_holds(key, deck, s["deck"], body["proof"], context)
+        assert not shuffle_proof_holds(key, deck, s["deck"], body["proof"],
+                                       transcript(deal.context, "shuffle", party=1 - t))
+        deck = s["deck"]
+
+
+def test_a_shuffles_proof_step_by_step():
+    v, deal = load("mental-shuffle-proof.json"), Deal()
+    n, key, t = v["deck_size"], v["joint_key"], v["party"]
+    assert (n, key) == (deal.size, deal.v["joint_key"])
+    seed, nonce_key = deal.parties[t]["shuffle_seed"], deal.parties[t]["nonce_key"]
+    context = transcript(deal.context, "shuffle", party=t)
+    assert v["transcript"]["bytes"] == context == canonical.encode(v["transcript"]["value"])
+    for g in v["generators"]:
+        uniform = hashlib.sha512(b"parlour-mental-generator/1" + g["k"].to_bytes(2, "big")).digest()[:32]
+        assert (g["uniform"], g["point"]) == (uniform, generator(g["k"]))
+    h = [generator(k) for k in range(n + 1)]
+    a, b = deal.v["shuffles"][t - 1]["deck"], deal.v["shuffles"][t]["deck"]
+    order = deal.v["shuffles"][t]["permutation"]
+    rho = [int.from_bytes(r, "little") for r in deal.v["shuffles"][t]["randomness"]]
+    assert (v["input"], v["output"], v["permutation"]) == (a, b, order)
+    assert v["reencryption"] == [enc(x) for x in rho]
+    # the prover, from its witness
+    r = [hashed(b"parlour-mental-shuffle-commit/1", seed, j.to_bytes(2, "big")) for j in range(n)]
+    c = [b""] * n
+    for i, j in enumerate(order):
+        c[j] = add(base(r[j]), h[i + 1])
+    assert (v["commit_randomness"], v["commitments"]) == ([enc(x) for x in r], c)
+    s = hashlib.sha512(framed(b"parlour-mental-shuffle-u/1", [context, key, concat(a), concat(b), concat(c)])).digest()
+    u = [hashed(b"parlour-mental-shuffle-u/1", s, j.to_bytes(4, "big")) for j in range(n)]
+    u_prime = [u[order[i]] for i in range(n)]
+    assert (v["statement_digest"], v["u"], v["u_prime"]) == (s, [enc(x) for x in u], [enc(x) for x in u_prime])
+    r_hat = [hashed(b"parlour-mental-shuffle-chain/1", seed, i.to_bytes(2, "big")) for i in range(n)]
+    chain, previous = [], h[0]
+    for i in range(n):
+        previous = add(base(r_hat[i]), mul(u_prime[i], previous))
+        chain.append(previous)
+    assert (v["chain_randomness"], v["chain"]) == ([enc(x) for x in r_hat], chain)
+    d = hashlib.sha512(framed(b"parlour-mental-shuffle-weight/1", [s, concat(chain)])).digest()
+    lam = [hashed(b"parlour-mental-shuffle-weight/1", d, i.to_bytes(4, "big")) for i in range(n)]
+    assert (v["weight_digest"], v["weights"]) == (d, [enc(x) for x in lam])
+    w = [hashed(b"parlour-mental-nonce/1", nonce_key, b"parlour-mental-shuffle/1", context, k.to_bytes(2, "big"))
+         for k in range(n + 5)]
+    assert v["nonces"] == [enc(x) for x in w]
+    w1, w2, w3, w4, w_hat, *w_prime = w
+    links = [h[0]] + chain[:-1]  # Ĉ₋₁ … Ĉ_{N−2}
+    ts = {"T1": base(w1), "T2": base(w2),
+          "T3": total([(w3, G)] + [(w_prime[i], h[i + 1]) for i in range(n)]),
+          "T4.c1": total([(w_prime[i], b[i]["c1"]) for i in range(n)] + [(-w4, G)]),
+          "T4.c2": total([(w_prime[i], b[i]["c2"]) for i in range(n)] + [(-w4, key)]),
+          "T_hat": total([(w_hat, G)] + [(lam[i] * w_prime[i], links[i]) for i in range(n)])}
+    assert v["commitments_t"] == ts
+    e = hashed(b"parlour-mental-shuffle/1", s, concat(chain), *ts.values())
+    assert v["challenge"] == enc(e)
+    vs = [1] * n  # vᵢ = Π_{k>i} u'ₖ
+    for i in range(n - 2, -1, -1):
+        vs[i] = vs[i + 1] * u_prime[i + 1] % L
+    responses = {"s1": w1 + e * sum(r), "s2": w2 + e * sum(x * y for x, y in zip(r_hat, vs)),
+                 "s3": w3 + e * sum(x * y for x, y in zip(r, u)),
+                 "s4": w4 + e * sum(x * y for x, y in zip(rho, u_prime)),
+                 "s_hat": w_hat + e * sum(x * y for x, y in zip(lam, r_hat))}
+    s_prime = [w_prime[i] + e * u_prime[i] for i in range(n)]
+    assert v["responses"] == {**{k: enc(x) for k, x in responses.items()}, "s_prime": [enc(x) for x in s_prime]}
+    assert v["proof"] == b"".join([*c, *chain, *ts.values(), *(enc(x) for x in responses.values()),
+                                   *(enc(x) for x in s_prime)])
+    # the verifier, from the proof alone
+    assert shuffle_proof_holds(key, a, b, v["proof"], context)
+    copied = [dict(x) for x in b]
+    copied[0] = dict(copied[1])
+    assert not shuffle_proof_holds(key, a, copied, v["proof"], context)
 
 
 def test_every_message_is_signed_by_its_party_and_well_formed():

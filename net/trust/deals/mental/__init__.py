@@ -4,15 +4,18 @@ Each human player's client alone learns its own cards; the host's client learns 
 seat's and its computer players' hands and nothing else. Barnett & Smart's
 construction ("Mental Poker Revisited", 2003) over libsodium's edwards25519 group:
 ElGamal under a joint key, a re-encrypt-and-permute shuffle by every party in turn,
-decryption shares proven with Chaum–Pedersen proofs, and every shuffle re-checked at
-the end of the hand from the seed each party then reveals. docs/protocol.md, "The
-mental-poker deal", is the specification.
+each proven as it is made (Terelius–Wikström) and checked by every other party before it
+publishes a share, decryption shares proven with Chaum–Pedersen proofs, and every
+shuffle redone at the end of the hand from the seed each party then reveals.
+docs/protocol.md, "The mental-poker deal", is the specification.
 
 Modules, bottom up: ``group`` (points and scalars over PyNaCl), ``proofs`` (Schnorr,
-Chaum–Pedersen), ``deck`` (card points, ciphertexts, one shuffle), ``keys`` (the deal's
+Chaum–Pedersen), ``deck`` (card points, ciphertexts, one shuffle), ``shuffle_proof``
+(the proof of a shuffle, and a batched check of several), ``keys`` (the deal's
 context and a party's secrets from its identity key), ``setup`` (parties, seats and
 deck positions), ``messages`` (the wire dicts), ``outputs`` (what a party's machine
-hands back), ``record`` (what a party holds of the deal, and the end-of-hand
+hands back), ``chain`` (the key shares, decks and shuffle proofs every reader checks,
+party or not), ``record`` (what a party holds of the deal, and the end-of-hand
 verification), ``machine`` (one party's sans-I/O state machine, ``MentalDeal``),
 ``witness`` (the same for a client that is no party of an attempt, checking it at the end),
 ``flows`` (the engine's hidden-information moments as the deal's steps), ``sequencer``

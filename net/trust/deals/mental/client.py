@@ -28,11 +28,12 @@ messages come out byte-identical (deterministic secrets, deterministic Ed25519
 signatures), and the sequencer does not log a copy twice.
 
 A client whose key is no party of an attempt (its player away at the deal, or restarted
-out of it; a watcher, always) follows the attempt as a ``witness.Witness``: it learns
-what the rules open to everyone as the parties do (``Opened``, public: a widow turned
-up), and, once every party has revealed, the whole deal (``Verified``) — nothing else. A message
-its witness cannot take, or a cheat it finds, only ends the witnessing (the parties
-name a cheat).
+out of it; a watcher, always) follows the attempt as a ``witness.Witness``: it checks
+every key share's and every shuffle's proof as they are logged, as a party does; it
+learns what the rules open to everyone as the parties do (``Opened``, public: a widow
+turned up), and, once every party has revealed, the whole deal (``Verified``) — nothing
+else. A message its witness cannot take, or a cheat it finds, only ends the witnessing
+(the parties name a cheat).
 """
 
 from __future__ import annotations

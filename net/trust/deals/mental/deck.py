@@ -9,8 +9,9 @@
   per-hand shuffle seed (``keys.PartySecrets``): π is the engine's own Fisher–Yates
   (``engine.deal.shuffled``) from ``SHA-256("parlour-mental-permutation/1" ‖ seed)``,
   ``rᵢ`` is ``Scalar.from_hash("parlour-mental-reencrypt/1", seed, i as 2 bytes)``: the
-  SHA-512 of those parts framed with their lengths (``group.framed``), reduced. When the
-  seed is revealed at the end of the hand, every peer redoes the shuffle and compares.
+  SHA-512 of those parts framed with their lengths (``group.framed``), reduced. The
+  shuffle comes with its proof (``shuffle_proof``); when the seed is revealed at the end
+  of the hand, every peer also redoes the shuffle and compares.
 * A ciphertext is decrypted by subtracting every party's decryption share ``xⱼ·c₁``
   from ``c₂``; the result is looked up among the card points.
 
@@ -110,8 +111,8 @@ def encode_deck(deck: list[Ciphertext]) -> bytes:
 
 def decode_deck(raw: object, size: int, validate: bool) -> list[Ciphertext]:
     """A deck from the wire; ``validate`` checks every point is in the prime-order group.
-    The deal does not check decks as they come (see ``machine``): libsodium checks every
-    point it multiplies, and a point outside the group never decrypts to a card."""
+    The deal does not check decks as they come: a shuffle's proof multiplies every point
+    of its decks, and libsodium checks every point it multiplies."""
     if not isinstance(raw, bytes) or len(raw) != size * CIPHERTEXT_BYTES:
         raise GroupError(f"a deck of {size} cards is {size * CIPHERTEXT_BYTES} bytes")
     make = Point.from_wire if validate else Point

@@ -27,6 +27,11 @@ from .errors import GroupError
 POINT_BYTES = sodium.crypto_core_ed25519_BYTES  # 32
 SCALAR_BYTES = sodium.crypto_core_ed25519_SCALARBYTES  # 32
 UNIFORM_BYTES = 32  # crypto_core_ed25519_from_uniform's input
+#: L, the prime order of the group: a proof with many scalars (``shuffle_proof``) does its
+#: scalar arithmetic on Python integers modulo L (a libsodium call costs more than the
+#: arithmetic); every point operation is still libsodium's.
+ORDER = 2**252 + 27742317777372353535851937790883648493
+IDENTITY = bytes([1]) + bytes(31)  # the neutral point's encoding (never a valid point)
 
 
 class _Encoded:
@@ -64,7 +69,10 @@ class Scalar(_Encoded):
 
     @classmethod
     def from_int(cls, value: int) -> "Scalar":
-        return cls(sodium.crypto_core_ed25519_scalar_reduce(value.to_bytes(64, "little")))
+        return cls((value % ORDER).to_bytes(SCALAR_BYTES, "little"))
+
+    def __int__(self) -> int:
+        return int.from_bytes(self.raw, "little")
 
     @classmethod
     def from_wire(cls, raw: object) -> "Scalar":
@@ -162,3 +170,5 @@ def framed(domain: bytes, parts: Iterable[bytes]) -> bytes:
 
 ONE = Scalar.from_int(1)
 G = base_mul(ONE)  # the Ed25519 base point
+if not Scalar(sodium.crypto_core_ed25519_scalar_reduce(ORDER.to_bytes(64, "little"))).is_zero():
+    raise GroupError("ORDER is not libsodium's group order")  # never: a typo guard

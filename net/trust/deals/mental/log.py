@@ -119,8 +119,9 @@ def parties_body(parties) -> list[dict]:
 
 def deal_body(hand: int, dealer: int, parties, attempt: int) -> MentalDealBody:
     """A ``mental-deal`` entry's body (``attempt`` is written only when it is not the
-    first, so a table's first deal of each hand number reads as it always did)."""
-    return MentalDealBody(hand, dealer, parties_body(parties), attempt)
+    first, so a table's first deal of each hand number reads as it always did), its
+    shuffles proven."""
+    return MentalDealBody(hand, dealer, parties_body(parties), attempt, proven=True)
 
 
 def fresh_attempt(log, hand: int) -> int:
@@ -149,11 +150,19 @@ def dealt_privately(log) -> bool | None:
     return False if "commit" in kinds else None
 
 
+def dealt_proven(log) -> bool:
+    """Whether any deal in ``log`` had its shuffles proven: every later one must too (a
+    deal without proofs is one logged before protocol 14, whose shares no client
+    publishes: ``chain``)."""
+    return any(isinstance(signed.content, MentalDealBody) and signed.content.proven
+               for signed in log if signed.kind == DEAL)
+
+
 def setup_for(game, table: str, body: MentalDealBody) -> DealSetup:
     """The deal a ``mental-deal`` entry's body starts."""
     parties = tuple(Party(p["key"], tuple(p["seats"])) for p in body.parties)
     return DealSetup.for_game(game, DealContext(table, body.hand, body.attempt), parties,
-                              body.dealer, flows.redeal_rule(game))
+                              body.dealer, flows.redeal_rule(game), body.proven)
 
 
 def ready_to_play(game, party_hand, awaited) -> bool:

@@ -14,18 +14,23 @@ The steps (docs/protocol.md, "The mental-poker deal"):
 
 1. ``start``: every party publishes its key share with a Schnorr proof.
 2. Parties shuffle in order: each re-encrypts and permutes the previous deck (the
-   public starting deck for the first). Re-encryption pads are made as soon as the
-   joint key is known, so a party's turn costs additions only.
-3. On the final deck, every party publishes its decryption shares for every position
-   dealt to another party's seats, one batch (one proof) per recipient. A recipient
+   public starting deck for the first) and proves it (``shuffle_proof``). Re-encryption
+   pads, and the part of the proof that needs no deck, are made as soon as the joint
+   key is known, so a party's turn costs additions and the rest of its proof. Every
+   other party's proof is checked as it comes (``chain.ShuffleChain``), just after this
+   party's own shuffle when its turn is next, and the verdict is in at the final deck.
+3. On the final deck — every shuffle proven — every party publishes its decryption
+   shares for every position dealt to another party's seats, one batch (one proof) per
+   recipient. A recipient
    checks its batches at once and decrypts its hands (``Dealt``); batches for others
    are checked before any card from them counts (``catch_up`` does it in idle time).
 4. During the hand: spare positions opened to all or to one party, moved to a seat,
    committed (buried, discarded), and cards played, each play proven from a position
    the seat holds.
-5. ``finish``: every party reveals its secret; each peer redoes every shuffle, checks
-   every share, commitment and play, and the Rook redeal rule, and outputs the whole
-   deal (``Verified``) for the end-of-hand replay.
+5. ``finish``: every party reveals its secret; each peer redoes every shuffle (belt and
+   braces, and a deal from before the proofs), checks every share, commitment and play,
+   and the Rook redeal rule, and outputs the whole deal (``Verified``) for the
+   end-of-hand replay.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ from itertools import combinations
 
 from . import deck as decks
 from . import messages as mm
+from . import shuffle_proof
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
 from .group import Point
 from .outputs import Audit, Dealt, Opened, Played, Redeal, Send, ShareBatch, Verified
-from .proofs import prove_dleq, prove_key, verify_dleq, verify_key
+from .proofs import prove_dleq, prove_key, verify_dleq
 from .record import DealRecord
 
 __all__ = ["MentalDeal", "Send", "Dealt", "Opened", "Played", "Redeal", "Audit", "Verified"]
@@ -57,7 +63,7 @@ class MentalDeal(DealRecord):
         """Turn spare ``positions`` face up (Rook's widow, Somerset's open widow,
         Horseshoes' left-over card turned up): every party publishes its shares."""
         positions = self._spare_positions(positions, None)
-        if all(self.me in self.shares[p] for p in positions):
+        if not self.setup.proven or all(self.me in self.shares[p] for p in positions):
             return []
         return [Send(self._message(mm.SHARES, batches=[self._batch(positions, None)]))]
 
@@ -67,7 +73,8 @@ class MentalDeal(DealRecord):
         owner = self.setup.owner(seat)
         positions = self._spare_positions(positions, owner)
         self.holdings[seat].update(positions)
-        if owner == self.me or all(self.me in self.shares[p] for p in positions):
+        if owner == self.me or not self.setup.proven \
+                or all(self.me in self.shares[p] for p in positions):
             return []
         return [Send(self._message(mm.SHARES, batches=[self._batch(positions, owner)]))]
 
@@ -135,7 +142,9 @@ class MentalDeal(DealRecord):
 
     def catch_up(self) -> None:
         """Check every share batch not checked yet (run in idle time, e.g. while bidding,
-        so that the first card each seat plays costs no more than the others)."""
+        so that the first card each seat plays costs no more than the others), and every
+        shuffle's proof not checked yet."""
+        self.chain.check()
         self._check_batches(None)
         for seat, positions in self.holdings.items():
             owner = self.setup.owner(seat)
@@ -145,11 +154,12 @@ class MentalDeal(DealRecord):
                         self._partial_for(p, owner)
 
     def recheck(self) -> None:
-        """Every check that needs no secret, now: every published deck's points and every
-        share batch. A client runs it when another party reports a cheat, to reach the
+        """Every check that needs no secret, now: every published deck's points, every
+        shuffle's proof (each on its own, final deck or not) and every share batch. A client runs it when another party reports a cheat, to reach the
         same verdict from the log alone (raises ``Cheat`` naming the same party)."""
         self._usable()
         self._blame_deck()
+        self.chain.check_each()
         self.catch_up()
 
     # -- messages -------------------------------------------------------------------------
@@ -176,7 +186,7 @@ class MentalDeal(DealRecord):
         self._usable()
         if not isinstance(sender, int) or not 0 <= sender < self.parties:
             raise MentalError(f"no party {sender!r} in this deal")
-        message = mm.check(message, sender, self.size)
+        message = mm.check(message, sender, self.size, self.setup.proven)
         if (message["hand"], message["attempt"]) != (self.context.hand, self.context.attempt):
             raise BadMessage("a message for another deal", sender)
         return message
@@ -193,18 +203,17 @@ class MentalDeal(DealRecord):
             self._cheat(sender, "malformed", "its message holds bytes that are not a group element")
 
     def _on_key(self, sender: int, message: dict) -> list:
-        if sender in self.keys:
-            if self.keys[sender].raw != message["key"]:
-                self._cheat(sender, "key", "it published two different key shares")
+        if not self.chain.key(sender, message):
             return []
-        key = self._point(sender, message["key"], "key", "its key share is not a group element")
-        if not verify_key(key, message["proof"], self.context.transcript("key", party=sender)):
-            self._cheat(sender, "key", "its key share came without a valid proof of its secret")
-        self.keys[sender] = key
-        if len(self.keys) < self.parties:
-            return []
-        self.joint = decks.joint_key(self.keys[i] for i in range(self.parties))
-        self._pads = self._own_pads(self.joint)
+        # The joint key: every multiplication of this party's shuffle, and the part of its
+        # proof that needs no deck, can be made now, before its turn comes.
+        joint = self.chain.joint
+        assert joint is not None  # (the key shares are all in)
+        self._pads = self._own_pads(joint)
+        if self._pads is not None and self.setup.proven:
+            self._prepared = shuffle_proof.prepare(self.size, self.secrets.shuffle_seed,
+                                                   self.secrets.nonce_key,
+                                                   self.chain.proof_context(self.me))
         return self._shuffle_if_my_turn()
 
     def _own_pads(self, joint: Point) -> list[decks.Ciphertext] | None:
@@ -212,14 +221,16 @@ class MentalDeal(DealRecord):
         return decks.pads(self.size, joint, self.secrets.shuffle_seed)
 
     def _on_shuffle(self, sender: int, message: dict) -> list:
-        if len(self.keys) < self.parties or sender != len(self.decks):
-            if sender < len(self.decks) and self.decks[sender] == message["deck"]:
-                return []  # the same shuffle again (a restarted sender)
-            self._cheat(sender, "order", "it shuffled out of turn")
-        self.decks.append(message["deck"])
-        if len(self.decks) < self.parties:
-            return self._shuffle_if_my_turn()
-        self.final = self._decode(len(self.decks) - 1)
+        made_here = sender == self.me and message == self._made_shuffle
+        if not self.chain.shuffle(sender, message, made_here):
+            return []  # the same shuffle again (a restarted sender)
+        if not self.chain.complete:
+            out = self._shuffle_if_my_turn()
+            if not out:  # (a party about to shuffle checks the last proof just after)
+                self.chain.check()
+            return out
+        self.chain.check()  # every shuffle proven before any share is published
+        self.final = self.chain.deck(len(self.chain.decks) - 1)
         out = self._deal_shares()
         return out + self._progress()
 
@@ -323,18 +334,22 @@ class MentalDeal(DealRecord):
 
     # -- the deal's steps -----------------------------------------------------------------
     def _shuffle_if_my_turn(self) -> list:
-        if len(self.decks) != self.me or self._sent_shuffle or self._pads is None \
+        if len(self.chain.decks) != self.me or self._sent_shuffle or self._pads is None \
                 or self.joint is None:  # (the pads come with the joint key)
             return []
-        source = decks.initial_deck(self.size, self.joint) if self.me == 0 \
-            else self._decode(self.me - 1)
+        source = self.chain.source(self.me)
         self._sent_shuffle = True
         shuffled = decks.shuffle(source, self._pads, self.secrets.shuffle_seed)
-        return [Send(self._message(mm.SHUFFLE, deck=decks.encode_deck(shuffled)))]
+        fields = {"deck": decks.encode_deck(shuffled)}
+        if self._prepared is not None:
+            fields["proof"] = shuffle_proof.prove(self._prepared, self.joint, source, shuffled,
+                                                  self.chain.proof_context(self.me))
+        self._made_shuffle = self._message(mm.SHUFFLE, **fields)
+        return [Send(self._made_shuffle)]
 
     def _deal_shares(self) -> list:
         """A batch of this party's shares for every other party's dealt positions."""
-        if self._sent_shares:
+        if self._sent_shares or not self.setup.proven:
             return []
         self._sent_shares = True
         batches = []

@@ -9,7 +9,7 @@ Sizes (msgpack, measured for Rook: tests/net/trust/mental/test_machine.py):
 | type | fields | bytes |
 |---|---|---|
 | ``mental-key`` | ``key`` (32), ``proof`` (64) | 142 |
-| ``mental-shuffle`` | ``deck`` (64 per card) | 64·N + 44 |
+| ``mental-shuffle`` | ``deck`` (64 per card), ``proof`` (96 per card + 352; none in a log from before protocol 14) | 160·N + 405 |
 | ``mental-shares`` | ``batches``: [{``to`` (party or nil = everyone), ``positions``, ``shares`` (32 each), ``proof`` (64)}] | 33·n + 98 a batch of n, + 44 |
 | ``mental-play`` | ``seat``, ``position``, ``share`` (32) and ``proof`` (64), or nil for a face-up card (in the sessions: inside the move that plays it) | 161 (63) |
 | ``mental-show`` | ``seat``, ``positions``, ``shares`` (32 each), ``proof`` (64) | 561 for a 13-card hand |
@@ -28,6 +28,7 @@ from typing import NoReturn
 from .errors import BadMessage
 from .group import POINT_BYTES
 from .proofs import PROOF_BYTES
+from .shuffle_proof import proof_bytes
 
 Bad = Callable[[str], NoReturn]  # raises BadMessage naming the sender
 
@@ -56,8 +57,9 @@ def make(kind: str, hand: int, attempt: int, **fields) -> dict:
     return {"type": kind, "hand": hand, "attempt": attempt, **fields}
 
 
-def check(message: object, sender: int, deck_size: int) -> dict:
-    """The message if it is well formed; BadMessage (naming ``sender``) if not."""
+def check(message: object, sender: int, deck_size: int, proven: bool = True) -> dict:
+    """The message if it is well formed; BadMessage (naming ``sender``) if not. A shuffle
+    of a ``proven`` deal carries its proof; one logged before protocol 14 none."""
     def bad(why: str) -> NoReturn:
         raise BadMessage(why, sender)
 
@@ -65,6 +67,8 @@ def check(message: object, sender: int, deck_size: int) -> dict:
         bad("not a deal message")
     kind = message["type"]
     expected = _FIELDS[kind] | {"type", "hand", "attempt"}
+    if kind == SHUFFLE and proven:
+        expected = expected | {"proof"}
     if set(message) != expected:
         bad(f"'{kind}' must have exactly the fields {sorted(expected)}")
     _int(message["hand"], "hand", bad)
@@ -74,6 +78,8 @@ def check(message: object, sender: int, deck_size: int) -> dict:
         _bytes(message["proof"], PROOF_BYTES, "proof", bad)
     elif kind == SHUFFLE:
         _bytes(message["deck"], 2 * POINT_BYTES * deck_size, "deck", bad)
+        if proven:
+            _bytes(message["proof"], proof_bytes(deck_size), "proof", bad)
     elif kind == SHARES:
         if not isinstance(message["batches"], list) or not message["batches"]:
             bad("'batches' must be a non-empty list")

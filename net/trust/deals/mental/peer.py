@@ -103,6 +103,9 @@ class MentalPeer(PeerDeal):
         if body.attempt != ml.fresh_attempt(t.log(), body.hand):
             raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} reuses the "
                             "secrets of an earlier deal at this table (its attempt is not a fresh one)")
+        if not body.proven and ml.dealt_proven(t.log()):
+            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} comes without "
+                            "shuffle proofs, which this table's deals have had")
         return cls(t, entry)
 
     def __init__(self, t: PeerTable, entry):

@@ -12,12 +12,15 @@ redeal rule. The machine adds the session's calls and the message handlers.
 from __future__ import annotations
 
 import hashlib
+import os
 from typing import NoReturn
 
 from engine import canonical
 
 from . import deck as decks
 from . import messages as mm
+from . import shuffle_proof
+from .chain import ShuffleChain
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
 from .group import ONE, Point, base_mul
 from .keys import PartySecrets
@@ -36,10 +39,13 @@ class DealRecord:
         self.context = setup.context
         self.size = setup.deck_size
         self.parties = len(setup.parties)
-        self.keys: dict[int, Point] = {}
-        self.joint: Point | None = None
+        # the key shares, the joint key and the decks, each shuffle's proof checked
+        # (a witness, no party, has no secrets: its batch's weights are drawn at random)
+        weights_key = secrets.nonce_key if secrets is not None else os.urandom(32)
+        self.chain = ShuffleChain(setup, self._cheat, weights_key, me)
         self._pads: list[decks.Ciphertext] | None = None  # made once the joint key is known
-        self.decks: list[bytes] = []  # the published decks, in shuffle order
+        self._prepared: shuffle_proof.Prepared | None = None  # (with the pads)
+        self._made_shuffle: dict | None = None  # this party's shuffle as it made it
         self.final: list[decks.Ciphertext] | None = None
         self.shares: list[dict[int, Point]] = [{} for _ in range(self.size)]
         self.audience: dict[int, int | None] = {}  # spare position -> party, or None: all
@@ -65,6 +71,14 @@ class DealRecord:
         self.done: Verified | None = None
         self._sent_key = self._sent_shuffle = self._sent_shares = self._revealed = False
 
+
+    @property
+    def keys(self) -> dict[int, Point]:
+        return self.chain.keys
+
+    @property
+    def joint(self) -> Point | None:
+        return self.chain.joint
 
     # -- who owes a message ------------------------------------------------------------
     def owed(self) -> list[int]:
@@ -147,20 +161,10 @@ class DealRecord:
     def _seen(self, card: int, position: int) -> bool:
         return any(c == card and p != position for p, c in self.known.items())
 
-    def _point(self, sender: int, raw: bytes, rule: str, detail: str) -> Point:
-        try:
-            return Point.from_wire(raw)
-        except GroupError:
-            self._cheat(sender, rule, detail)
-
-    def _decode(self, index: int) -> list[decks.Ciphertext]:
-        """A published deck, its points not checked here (see the module's docstring)."""
-        return decks.decode_deck(self.decks[index], self.size, validate=False)
-
     def _blame_deck(self) -> None:
         """Name the first shuffler whose published deck holds a point outside the group
         (re-encrypting such a point keeps it outside); return if every deck is good."""
-        for t, raw in enumerate(self.decks):
+        for t, raw in enumerate(self.chain.decks):
             try:
                 decks.decode_deck(raw, self.size, validate=True)
             except GroupError:
@@ -304,7 +308,7 @@ class DealRecord:
         source = decks.initial_deck(self.size, self.joint)
         order = list(range(self.size))
         accumulated = [ONE] * self.size
-        for t, published in enumerate(self.decks):
+        for t, published in enumerate(self.chain.decks):
             seed = secrets[t].shuffle_seed
             expected = decks.shuffle(source, decks.pads(self.size, self.joint, seed, joint_secret), seed)
             if decks.encode_deck(expected) != published:
@@ -316,7 +320,7 @@ class DealRecord:
             accumulated = [accumulated[permutation[i]] + randomness[i] for i in range(self.size)]
             source = expected
         self._accumulated = accumulated
-        return order if len(self.decks) == self.parties else None
+        return order if len(self.chain.decks) == self.parties else None
 
     def _check_shares_directly(self, secrets: list[PartySecrets]) -> None:
         """Shares never checked by proof, recomputed from the revealed keys: ``xⱼ·c₁`` is

@@ -206,7 +206,7 @@ class DealSequencer:
                 or not opens(key, MENTAL_DOMAIN, envelope):
             raise NotLogged("a deal message must be signed by your key")
         try:
-            body = mm.check(envelope["body"], party, self.setup.deck_size)
+            body = mm.check(envelope["body"], party, self.setup.deck_size, self.setup.proven)
         except BadMessage as exc:
             raise NotLogged(str(exc)) from None
         context = self.setup.context

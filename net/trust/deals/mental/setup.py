@@ -37,6 +37,9 @@ class DealSetup:
     dealer: int
     # Rook: a hand that must be redealt (no point card); None where there is no such rule.
     needs_redeal: Callable[[list[int]], bool] | None = field(default=None, compare=False)
+    # Every shuffle comes with its proof (``shuffle_proof``), checked before any share is
+    # published; False only for a deal a log from before protocol 14 holds (``chain``).
+    proven: bool = True
 
     def __post_init__(self):
         seats = sorted(s for party in self.parties for s in party.seats)
@@ -51,10 +54,10 @@ class DealSetup:
 
     @classmethod
     def for_game(cls, game, context: DealContext, parties, dealer: int,
-                 needs_redeal=None) -> "DealSetup":
+                 needs_redeal=None, proven: bool = True) -> "DealSetup":
         """From an ``engine.state.Game``'s public sizes."""
         return cls(context, tuple(parties), game.num_players, game.hand_size,
-                   game.spare_size, dealer, needs_redeal)
+                   game.spare_size, dealer, needs_redeal, proven)
 
     @property
     def deck_size(self) -> int:

@@ -7,10 +7,11 @@ from engine.rook.rules import POINT_CARDS
 from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import flows
 from net.trust.deals.mental import messages as m
+from net.trust.deals.mental import shuffle_proof
 from net.trust.deals.mental.group import G, Point, Scalar, base_mul
 from net.trust.deals.mental.machine import Audit, Dealt, Played, Redeal, Verified
 from net.trust.deals.mental.proofs import prove_key
-from tests.net.trust.mental_table import MentalTable, god_view, make_game
+from tests.net.trust.mental_table import MentalTable, accept_every_shuffle, god_view, make_game
 
 FOUR = [[0], [1], [2], [3]]
 
@@ -51,7 +52,101 @@ def card_positions(table):
 
 # -- the shuffle ------------------------------------------------------------------------
 
-def test_a_duplicated_card_is_caught_when_it_is_played_and_the_shuffler_named():
+def honest_shares(table, cheater):
+    """The decryption shares any party but ``cheater`` published (its own it may publish)."""
+    return [(party, message) for party, message in table.log
+            if message["type"] == m.SHARES and party != cheater]
+
+
+def test_a_duplicated_card_is_refused_before_any_share_and_the_shuffler_named():
+    """The last shuffler copies a ciphertext dealt to seat 1 into a position dealt to
+    seat 2 — indistinguishable from an honest ciphertext — and publishes its honest proof:
+    every other party checks that proof as the deck comes, refuses it, and names it; no
+    honest party publishes a share, and nobody learns a card."""
+    table = rook_table()
+    a, b = table.setup.dealt(1)[0], table.setup.dealt(2)[0]
+
+    def duplicate(deck, key):
+        deck = list(deck)
+        deck[b] = reencrypt(deck[a], key)
+        return deck
+    tamper_shuffle(table, 3, duplicate)  # the last shuffler; party 3 plays seat 3
+    table.deal()
+    honest_named(table, 3, "shuffle")
+    assert honest_shares(table, 3) == []
+    assert not any(table.events(p, Dealt) for p in (0, 1, 2))
+
+
+def test_a_replaced_ciphertext_is_refused_before_any_share():
+    """The second shuffler replaces a ciphertext with an encryption of a card of its
+    choice: the parties after it shuffle on (a shuffle reveals nothing), and every other
+    party's check of the proofs, batched, names it once the deck is final."""
+    table = rook_table()
+    chosen = decks.card_point(0)
+
+    def replace(deck, key):
+        r = Scalar.from_hash(b"test", b"r")
+        return [decks.Ciphertext(base_mul(r), chosen + r * key) if i == 7 else c
+                for i, c in enumerate(deck)]
+    tamper_shuffle(table, 1, replace)
+    table.deal()
+    honest_named(table, 1, "shuffle")
+    assert honest_shares(table, 1) == []
+
+
+def test_a_shuffle_proven_against_another_input_is_refused():
+    """Party 2 shuffles the starting deck instead of party 1's, with a true proof of that:
+    the proof is checked against the deck logged before it, and fails."""
+    table = rook_table()
+    machine = table.machines[2]
+
+    def from_the_start(sender, message):
+        if sender == 2 and message["type"] == m.SHUFFLE:
+            source = decks.initial_deck(table.setup.deck_size, machine.joint)
+            out = decks.shuffle(source, machine._pads, machine.secrets.shuffle_seed)
+            proof = shuffle_proof.prove(machine._prepared, machine.joint, source, out,
+                                        machine.chain.proof_context(2))
+            message = dict(message, deck=decks.encode_deck(out), proof=proof)
+        return message
+    table.tamper = from_the_start
+    table.deal()
+    honest_named(table, 2, "shuffle")
+    assert honest_shares(table, 2) == []
+
+
+def test_a_proof_replayed_from_another_hand_is_refused():
+    """Party 3 logs its shuffle of hand 3 again in hand 4 (the deck it shuffled is not this
+    hand's, so it sends the same deck and proof bytes): the proof is bound to its deal."""
+    first = rook_table()
+    first.deal()
+    [(_, old)] = [(p, msg) for p, msg in first.log if p == 3 and msg["type"] == m.SHUFFLE]
+    table = rook_table(hand=4)
+    table.tamper = lambda sender, message: dict(message, deck=old["deck"], proof=old["proof"]) \
+        if sender == 3 and message["type"] == m.SHUFFLE else message
+    table.deal()
+    honest_named(table, 3, "shuffle")
+    assert honest_shares(table, 3) == []
+
+
+def test_a_shuffle_without_its_proof_is_malformed():
+    from net.trust.deals.mental.errors import BadMessage
+    table = rook_table()
+    table.deal()
+    shuffle = next(msg for p, msg in table.log if p == 1 and msg["type"] == m.SHUFFLE)
+    bare = {k: v for k, v in shuffle.items() if k != "proof"}
+    with pytest.raises(BadMessage) as caught:
+        rook_table().machines[0].receive(1, bare)
+    assert caught.value.party == 1
+
+
+# -- belt and braces: the end-of-hand check, were a shuffle's proof to pass wrongly ------
+
+@pytest.fixture
+def unsound(monkeypatch):
+    accept_every_shuffle(monkeypatch)
+
+
+def test_a_duplicated_card_is_caught_when_it_is_played_and_the_shuffler_named(unsound):
     table = rook_table()
     seat_a, seat_b = 1, 2  # parties 1 and 2 each get one copy of the same card
     a, b = table.setup.dealt(seat_a)[0], table.setup.dealt(seat_b)[0]
@@ -71,7 +166,7 @@ def test_a_duplicated_card_is_caught_when_it_is_played_and_the_shuffler_named():
     honest_named(table, 3, "shuffle")
 
 
-def test_a_duplicated_card_never_played_is_caught_at_the_reveal():
+def test_a_duplicated_card_never_played_is_caught_at_the_reveal(unsound):
     table = rook_table()
     a, b = table.setup.dealt(1)[0], list(table.setup.spare())[-1]  # a copy in the widow
     tamper_shuffle(table, 3, lambda deck, key: [reencrypt(deck[a], key) if i == b else c
@@ -83,7 +178,7 @@ def test_a_duplicated_card_never_played_is_caught_at_the_reveal():
     assert not any(table.events(p, Verified) for p in table.parties)
 
 
-def test_a_substituted_card_is_caught_at_the_deal():
+def test_a_substituted_card_is_caught_at_the_deal(unsound):
     table = rook_table()
     target = table.setup.dealt(2)[5]
     stranger = Point.from_uniform(b"\x07" * 32)  # a point that is no card
@@ -105,9 +200,10 @@ def test_a_point_outside_the_group_names_the_shuffler_that_published_it():
     tamper_shuffle(table, 1, lambda deck, key: [decks.Ciphertext(c.c1 + torsion, c.c2) if i == 0 else c
                                                 for i, c in enumerate(deck)])
     table.deal()
-    # the parties that must multiply that position's c1 for their shares find it at once
-    # (libsodium refuses the point), and name the first deck holding it
-    assert len(table.caught) >= 3
+    # the next shuffler, whose proof multiplies every point it shuffles, finds it at once
+    # (libsodium refuses the point) and names the first deck holding it; the deck is never
+    # final, so the others' batched check has no verdict yet
+    assert set(table.caught) == {2}
     table.everyone(lambda machine: machine.recheck())  # the others, told of the alert
     honest_named(table, 1, "shuffle")
 

@@ -143,7 +143,7 @@ def test_message_sizes():
     for _, message in table.log:
         sizes.setdefault(message["type"], set()).add(len(msgpack.packb(message, use_bin_type=True)))
     assert sizes[m.KEY] == {142}
-    assert sizes[m.SHUFFLE] == {64 * 57 + 44}
+    assert sizes[m.SHUFFLE] == {160 * 57 + 405}  # the deck, and its proof (96·N + 352)
     # a batch of n positions: 33·n + 98 bytes (97 with n ≤ 7); 44 for the rest
     assert sizes[m.SHARES] == {3 * (33 * 13 + 98) + 44, 33 * 5 + 97 + 44}
     assert sizes[m.PLAY] == {63, 161}  # a face-up widow card; a card with share and proof

@@ -1,0 +1,164 @@
+"""The expert level's card play: weighted search, then a partner's manners.
+
+Like the hard level (``search``), every legal card is played out on the same sampled
+deals and the best average kept. The expert differs in three ways:
+
+* its deals are weighted by what the other seats did (``inference.Posterior``): a
+  bidder long in trump, a seat that passed at once weak;
+* it samples more of them (the title's ``EXPERT_PLAY_BUDGET``), and spends them where
+  they decide something: a card clearly behind stops meeting deals (``Race``);
+* it plays as a partner should (``Manners``): it does not overtrump a partner who is
+  taking the trick, and it leads the suit its partner bid (the trump the partner
+  named, while the opponents may still hold trumps), unless the search finds another
+  card better by more than the title's reason — a margin in the title's own points, so
+  a real gain still wins.
+
+Every choice is a pure function of the view and the seed, as at every level.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..actions import Action
+from .context import Context, Decision
+from .inference import Posterior
+from .search import play_out, sample_count
+
+MAX_SAMPLES = 240
+RACE_AFTER = 16  # deals every legal card meets before any is dropped
+RACE_EVERY = 8
+RACE_SIGMAS = 3.0
+
+
+class Manners(NamedTuple):
+    """What a partner's manners need of a title, for one decision. The reasons are how
+    much better (in the title's points, on average) another card must score to be
+    played instead."""
+
+    overtrumps: Callable[[int], bool]  # card -> it would overtrump a partner taking the trick
+    partner_suit: Callable[[int], bool]  # card -> a lead of the suit the partner bid
+    reason: float  # to overtrump all the same
+    lead_reason: float  # to lead another suit all the same
+
+
+class Scored(NamedTuple):
+    action: Action
+    mean: float
+
+
+def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
+           keep_within: float = 0.0) -> tuple[list[Scored], int]:
+    """Every legal action's average play-out value over the same weighted deals, and
+    how many deals were drawn. A race: after ``RACE_AFTER`` deals, and every
+    ``RACE_EVERY`` after, an action that has scored exactly as an earlier one on every
+    deal so far is taken for its twin (Rook's B3 and B4, say), and one trailing the
+    leader by more than ``keep_within`` plus ``RACE_SIGMAS`` standard errors of the
+    difference (paired: the same deals) is dropped; neither meets more deals, so the
+    clear cases cost a fraction of the budget. A dropped action is never the choice."""
+    legal = ctx.legal
+    plays_left = sum(ctx.view["cards_left"])
+    samples = max(1, min(MAX_SAMPLES, sample_count(budget, len(legal), plays_left)))
+    seat = ctx.seat
+    race = Race(len(legal), keep_within)
+    for number, (world, times) in enumerate(Posterior(ctx, likelihood).worlds(samples), 1):
+        race.weights.append(times)
+        for i in race.alive:
+            state = world.clone()
+            state.apply(legal[i])
+            play_out(state, rollout_action)
+            race.values[i].append(evaluate(state, seat))
+        if len(race.alive) > 1 and number >= RACE_AFTER and number % RACE_EVERY == 0:
+            race.narrow()
+    return [Scored(a, m) for a, m in zip(legal, race.means())], samples
+
+
+class Race:
+    """The values each action has scored so far, and which are still in the race."""
+
+    def __init__(self, actions: int, keep_within: float):
+        self.values: list[list[float]] = [[] for _ in range(actions)]  # per deal played
+        self.weights: list[int] = []  # how many drawn deals each played deal stands for
+        self.alive = list(range(actions))
+        self.twin: dict[int, int] = {}  # an action -> the earlier one it scored exactly as
+        self.keep_within = keep_within
+
+    def mean(self, i: int) -> float:
+        seen = self.values[i]
+        return sum(v * w for v, w in zip(seen, self.weights)) / sum(self.weights[:len(seen)])
+
+    def narrow(self) -> None:
+        first: dict[tuple, int] = {}
+        for i in list(self.alive):
+            twin = first.setdefault(tuple(self.values[i]), i)
+            if twin != i:
+                self.twin[i] = twin
+                self.alive.remove(i)
+        leader = max(self.alive, key=self.mean)
+        self.alive = [i for i in self.alive if i == leader or not self._behind(i, leader)]
+
+    def _behind(self, i: int, leader: int) -> bool:
+        weights, count = self.weights, sum(self.weights)
+        diffs = [a - b for a, b in zip(self.values[leader], self.values[i])]
+        gap = sum(d * w for d, w in zip(diffs, weights)) / count
+        spread = sum(w * (d - gap) ** 2 for d, w in zip(diffs, weights)) / max(1, count - 1)
+        return gap > self.keep_within + RACE_SIGMAS * math.sqrt(spread / count)
+
+    def means(self) -> list[float]:
+        """Each action's mean: a twin's is its twin's; a dropped action's is kept below
+        the best by more than ``keep_within``, so that it is never chosen."""
+        own = [self.mean(i) if i not in self.twin else 0.0 for i in range(len(self.values))]
+        best = max(own[i] for i in self.alive)
+        for i in range(len(own)):
+            if i not in self.alive and i not in self.twin:
+                own[i] = min(own[i], best - self.keep_within - 1e-9)
+        return [own[self._root(i)] for i in range(len(own))]  # a twin scores as its root
+
+    def _root(self, i: int) -> int:
+        while i in self.twin:
+            i = self.twin[i]
+        return i
+
+
+def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
+    """The best-scoring card, unless manners prefer another that scores within
+    ``reason`` of it; and what the manners said (empty when they did not matter)."""
+    best = max(scored, key=lambda s: s.mean)  # (the first of equals: legal order)
+    if manners is None:
+        return best, ""
+    if manners.overtrumps(best.action.value):
+        polite = [s for s in scored if not manners.overtrumps(s.action.value)]
+        if polite:
+            kept = max(polite, key=lambda s: s.mean)
+            if best.mean - kept.mean <= manners.reason:
+                return kept, "partner is taking the trick: no need to overtrump"
+    elif not manners.partner_suit(best.action.value):
+        suit = [s for s in scored if manners.partner_suit(s.action.value)]
+        if suit:
+            lead = max(suit, key=lambda s: s.mean)
+            if best.mean - lead.mean <= manners.lead_reason:
+                return lead, "lead the trump partner named"
+    return best, ""
+
+
+def play(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
+         manners: Manners | None) -> Decision:
+    """The expert's card: search, then manners."""
+    legal = ctx.legal
+    if len(legal) == 1:
+        return Decision(legal[0], f"play {_card(ctx, legal[0])}: the only legal card")
+    keep_within = max(manners.reason, manners.lead_reason) if manners else 0.0
+    scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood, keep_within)
+    chosen, why = choose(scored, manners)
+    reason = f"play {_card(ctx, chosen.action)}: "
+    if why:
+        return Decision(chosen.action, reason + why)
+    return Decision(chosen.action, reason + f"over {samples} likely deals it scores best "
+                                            f"({chosen.mean:+.1f} on average)")
+
+
+def _card(ctx: Context, action) -> str:
+    name = ctx.name(action.value)
+    return f"{name} {action.extra}" if action.extra else name

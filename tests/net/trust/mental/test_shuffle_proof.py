@@ -1,0 +1,172 @@
+"""The shuffle's proof (``shuffle_proof``): an honest shuffle always verifies, and nothing
+else does — a ciphertext copied, replaced or combined, outputs swapped, a proof made for
+another input deck, key or deal, any byte changed, a point outside the group."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from net.trust.deals.mental import deck as decks
+from net.trust.deals.mental import shuffle_proof as sp
+from net.trust.deals.mental.group import G, Point, Scalar, base_mul
+
+SECRET = Scalar.from_hash(b"test", b"joint secret")
+KEY = base_mul(SECRET)
+CONTEXT = b"a shuffle's transcript"
+NONCE_KEY = b"n" * 64
+TORSION = Point(bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"))
+
+
+def shuffle(source, seed: bytes, key=KEY, context=CONTEXT):
+    """(the output deck, its proof, the prover's preparation) for an honest shuffle."""
+    size = len(source)
+    prepared = sp.prepare(size, seed, NONCE_KEY, context)
+    result = decks.shuffle(source, decks.pads(size, key, seed), seed)
+    return result, sp.prove(prepared, key, source, result, context), prepared
+
+
+def reencrypt(ciphertext, label: bytes = b"r", key=KEY):
+    r = Scalar.from_hash(b"test", label)
+    return decks.Ciphertext(ciphertext.c1 + base_mul(r), ciphertext.c2 + r * key)
+
+
+def started(size: int):
+    return decks.initial_deck(size, KEY)
+
+
+def shuffled_once(size: int):
+    """A deck one shuffle away from the start: its c₁ are no longer all G."""
+    return shuffle(started(size), b"first" * 8)[0]
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 57])
+@pytest.mark.parametrize("source", [started, shuffled_once], ids=["starting deck", "a shuffled deck"])
+def test_an_honest_shuffle_verifies(size, source):
+    deck = source(size)
+    result, proof, _ = shuffle(deck, b"s" * 32)
+    assert len(proof) == sp.proof_bytes(size) == 96 * size + 352
+    assert sp.verify(KEY, deck, result, proof, CONTEXT)
+
+
+def test_a_restarted_prover_makes_the_same_proof():
+    deck = shuffled_once(9)
+    assert shuffle(deck, b"s" * 32)[1] == shuffle(deck, b"s" * 32)[1]
+
+
+def test_a_copied_ciphertext_fails():
+    deck = shuffled_once(13)
+    result, proof, _ = shuffle(deck, b"s" * 32)
+    copied = list(result)
+    copied[4] = reencrypt(result[9])  # indistinguishable from an honest ciphertext
+    assert not sp.verify(KEY, deck, copied, proof, CONTEXT)
+
+
+def test_a_copying_shuffler_cannot_prove_its_shuffle():
+    """A shuffler that copies ciphertext 3 over ciphertext 5 — an "order" that is no
+    permutation — and proves with that witness exactly as an honest one would."""
+    deck = shuffled_once(13)
+    prepared = sp.prepare(13, b"s" * 32, NONCE_KEY, CONTEXT)
+    order = list(prepared.order)
+    order[order.index(5)] = 3
+    pads = decks.pads(13, KEY, b"s" * 32)
+    copied = [deck[order[i]].plus(pads[i]) for i in range(13)]
+    proof = sp.prove(prepared._replace(order=order), KEY, deck, copied, CONTEXT)
+    assert not sp.verify(KEY, deck, copied, proof, CONTEXT)
+
+
+def test_a_replaced_or_combined_ciphertext_fails():
+    deck = shuffled_once(13)
+    result, proof, _ = shuffle(deck, b"s" * 32)
+    r = Scalar.from_hash(b"test", b"r")
+    chosen = decks.Ciphertext(base_mul(r), decks.card_point(0) + r * KEY)  # a card of my choice
+    combined = result[1].plus(result[2])  # the sum of two cards: decrypted, it names both
+    for forged in (chosen, combined):
+        assert not sp.verify(KEY, deck, [forged] + list(result[1:]), proof, CONTEXT)
+
+
+def test_two_outputs_swapped_fail():
+    """The output order is the committed permutation's: another order, even of the same
+    ciphertexts, is not what was proven."""
+    deck = shuffled_once(13)
+    result, proof, _ = shuffle(deck, b"s" * 32)
+    swapped = list(result)
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    assert not sp.verify(KEY, deck, swapped, proof, CONTEXT)
+
+
+def test_a_proof_holds_only_for_its_input_key_and_deal():
+    deck = shuffled_once(13)
+    result, proof, _ = shuffle(deck, b"s" * 32)
+    other_key = base_mul(Scalar.from_hash(b"test", b"other"))
+    assert not sp.verify(KEY, started(13), result, proof, CONTEXT)  # another input deck
+    assert not sp.verify(other_key, deck, result, proof, CONTEXT)
+    assert not sp.verify(KEY, deck, result, proof, b"another hand's transcript")
+    assert sp.verify(KEY, deck, result, proof, CONTEXT)
+
+
+def test_points_outside_the_group_fail():
+    deck = shuffled_once(5)
+    result, proof, _ = shuffle(deck, b"s" * 32)
+    bad_deck = list(result)
+    bad_deck[2] = decks.Ciphertext(result[2].c1 + TORSION, result[2].c2)
+    assert not sp.verify(KEY, deck, bad_deck, proof, CONTEXT)
+    commitment = Point(proof[:32]) + TORSION  # the first permutation commitment
+    assert not sp.verify(KEY, deck, result, commitment.raw + proof[32:], CONTEXT)
+
+
+@pytest.mark.parametrize("proof", [None, "text", b"", b"\x00" * sp.proof_bytes(5)])
+def test_malformed_proofs_fail(proof):
+    deck = shuffled_once(5)
+    result, _, _ = shuffle(deck, b"s" * 32)
+    assert not sp.verify(KEY, deck, result, proof, CONTEXT)
+
+
+def test_a_scalar_not_reduced_fails():
+    """Each response is read as the canonical scalar it must be: s₁ + L is refused."""
+    deck = shuffled_once(5)
+    result, proof, _ = shuffle(deck, b"s" * 32)
+    at = 32 * (2 * 5 + 6)  # the first response, s₁
+    s1 = int.from_bytes(proof[at:at + 32], "little")
+    unreduced = (s1 + 2**252 + 27742317777372353535851937790883648493).to_bytes(32, "little")
+    assert not sp.verify(KEY, deck, result, proof[:at] + unreduced + proof[at + 32:], CONTEXT)
+
+
+def test_the_generators_are_the_documented_hashes():
+    import hashlib
+    h = sp.generators(57)
+    assert len(h) == 58 and len(set(h) | {G}) == 59
+    for k, point in enumerate(h):
+        uniform = hashlib.sha512(b"parlour-mental-generator/1" + k.to_bytes(2, "big")).digest()[:32]
+        assert point == Point.from_uniform(uniform)
+    assert sp.generators(8) == h[:9]  # a smaller deck's are the first ones
+
+
+# -- properties ------------------------------------------------------------------------
+
+PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPERTY
+@given(size=st.integers(1, 8), seed=st.binary(min_size=32, max_size=32), start=st.booleans())
+def test_any_honest_shuffle_verifies(size, seed, start):
+    deck = started(size) if start else shuffle(started(size), seed[::-1])[0]
+    result, proof, _ = shuffle(deck, seed)
+    assert sp.verify(KEY, deck, result, proof, CONTEXT)
+
+
+@PROPERTY
+@given(size=st.integers(2, 8), seed=st.binary(min_size=32, max_size=32),
+       where=st.sampled_from(["deck", "proof"]), at=st.integers(0, 10**6), bit=st.integers(0, 7))
+def test_no_tampered_shuffle_verifies(size, seed, where, at, bit):
+    """One bit flipped anywhere in the output deck or the proof: never accepted."""
+    deck = started(size)
+    result, proof, _ = shuffle(deck, seed)
+    if where == "deck":
+        raw = bytearray(decks.encode_deck(result))
+        raw[at % len(raw)] ^= 1 << bit
+        tampered = decks.decode_deck(bytes(raw), size, validate=False)
+        assert not sp.verify(KEY, deck, tampered, proof, CONTEXT)
+    else:
+        raw = bytearray(proof)
+        raw[at % len(raw)] ^= 1 << bit
+        assert not sp.verify(KEY, deck, result, bytes(raw), CONTEXT)
