@@ -221,3 +221,23 @@ def test_the_hosts_watchers_menu_is_there_before_anyone_watches(qtbot, window):
     guest.on_watchers({"type": "watchers", "watchers": [], "open": True, "cap": 8,
                        "you_watch": False, "showing": [], "you": "me"})
     assert guest.menu.isEmpty() and guest.button.isHidden()
+
+
+def test_the_host_dialog_sets_watching_and_its_cap_and_the_table_keeps_them(qtbot, tmp_path):
+    from app.host_dialog import HostDialog
+    from net.sessions.host_session import HostCore
+    from net.sessions.watchers import WatchPolicy
+    dialog = HostDialog("Grandma")
+    qtbot.addWidget(dialog)
+    assert dialog.watch_box.isChecked() and dialog.cap_box.value() == 8  # (the default)
+    dialog.cap_box.setValue(3)
+    assert dialog.settings()["max_watchers"] == 3 and dialog.settings()["watching"] is True
+    dialog.watch_box.setChecked(False)
+    assert not dialog.cap_box.isEnabled()
+    chosen = dialog.settings()
+    again = HostDialog("Grandma", remembered=chosen)  # (opened on last time's choices)
+    qtbot.addWidget(again)
+    assert not again.watch_box.isChecked() and again.cap_box.value() == 3
+    host = HostCore(ident("Grandma"), chosen, state_dir=tmp_path / "host", timings=QUICK)
+    assert host.watchers.policy == WatchPolicy(False, 3)
+    assert "watching" not in host.settings and "max_watchers" not in host.settings  # (not the game's)
