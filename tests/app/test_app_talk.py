@@ -111,16 +111,21 @@ def test_refusals_shown_are_yours_or_name_someone():
     assert len(log.shown()) == 3
 
 
-def test_slash_opens_the_talk_box_enter_says_esc_gives_the_keys_back(window, qtbot):
-    session = Talking()
-    at_the_table(window, session)
-    table = window.table
+def say_by_keys(qtbot, table, text: str) -> None:
+    """"/" from the hand opens the talk box; ``text`` typed; Enter sends it."""
     assert table.talk_button.isVisible()
     table.hand.setFocus()
     qtbot.keyClicks(table.hand, TALK_KEY)
     qt_until(qtbot, lambda: table.talk_box.isVisible() and table.talk_box.line.hasFocus())
-    qtbot.keyClicks(table.talk_box.line, "<b>hi</b> all")
+    qtbot.keyClicks(table.talk_box.line, text)
     qtbot.keyClick(table.talk_box.line, Qt.Key_Return)
+
+
+def test_slash_opens_the_talk_box_enter_says_esc_gives_the_keys_back(window, qtbot):
+    session = Talking()
+    at_the_table(window, session)
+    table = window.table
+    say_by_keys(qtbot, table, "<b>hi</b> all")
     assert session.calls == [("say", "<b>hi</b> all")]
     assert not table.talk_box.isVisible()
     table.talk_button.click()

@@ -35,13 +35,20 @@ def watch_from_the_lobby(qtbot, window, directory, host) -> None:
     window._seen = seen  # (what the window was told, for a failure's message)
 
 
-@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
-def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, window, directory,
-                                                                        tmp_path, closing, deal):
+def watch_the_bots(qtbot, window, directory, tmp_path, closing, deal: bool):
+    """The window watches, from the lobby, a headless host's table with three computer
+    players; the host's session."""
     window.network = LoopbackNetwork(tmp_path)
     host = headless_host(tmp_path, deal, {1: "random", 2: "random", 3: "random"})
     closing.append(host)
     watch_from_the_lobby(qtbot, window, directory, host)
+    return host
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, window, directory,
+                                                                        tmp_path, closing, deal):
+    host = watch_the_bots(qtbot, window, directory, tmp_path, closing, deal)
     table = window.table
     try:
         qt_until(qtbot, lambda: window.stack.currentWidget() is table and table.view.get("phase"),
@@ -66,22 +73,12 @@ def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, wi
 @pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
 def test_a_watcher_talks_from_its_window_and_the_host_hears_a_watcher(qtbot, window, directory,
                                                                       tmp_path, closing, deal):
-    from PySide6.QtCore import Qt
-
-    from app.table.talk import TALK_KEY
-    window.network = LoopbackNetwork(tmp_path)
-    host = headless_host(tmp_path, deal, {1: "random", 2: "random", 3: "random"})
-    closing.append(host)
-    watch_from_the_lobby(qtbot, window, directory, host)
+    from test_app_talk import say_by_keys
+    host = watch_the_bots(qtbot, window, directory, tmp_path, closing, deal)
     table = window.table
     qt_until(qtbot, lambda: window.stack.currentWidget() is table
              and "You are watching" in table.watchers_line.label.text(), timeout=30000)
-    assert table.talk_button.isVisible()
-    table.hand.setFocus()
-    qtbot.keyClicks(table.hand, TALK_KEY)
-    qt_until(qtbot, lambda: table.talk_box.isVisible() and table.talk_box.line.hasFocus())
-    qtbot.keyClicks(table.talk_box.line, "Go Grandpa!")
-    qtbot.keyClick(table.talk_box.line, Qt.Key_Return)
+    say_by_keys(qtbot, table, "Go Grandpa!")  # (the Talk button is there for a watcher too)
 
     def heard() -> list[dict]:
         return [e for e in host.on_event.events if e.get("type") == "talk" and e["kind"] == "say"]
