@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QLabel
 from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
 
 from net.sessions.session import GuestSession, HostSession
@@ -238,3 +239,17 @@ def test_the_host_dialog_sets_watching_and_its_cap_and_the_table_keeps_them(qtbo
     host = HostCore(ident("Grandma"), chosen, state_dir=tmp_path / "host", timings=QUICK)
     assert host.watchers.policy == WatchPolicy(False, 3)
     assert "watching" not in host.settings and "max_watchers" not in host.settings  # (not the game's)
+
+
+def test_the_lobby_row_says_a_table_may_be_watched(qtbot, window, directory):
+    from app.lobby import describe_table
+    kitchen = {"name": "Kitchen", "game": "rook", "host": "Grandpa", "open_seats": 0, "in_game": True}
+    assert describe_table({**kitchen, "watchable": True}).endswith("full  ·  game in progress · you may watch")
+    assert describe_table({**kitchen, "watchable": False}).endswith("full  ·  game in progress")
+    assert "watch" not in describe_table({**kitchen, "watchable": True}, yours=True)  # (you play it)
+    directory.publish([{**kitchen, "id": "k", "address": "127.0.0.1", "port": 1, "protocol": 1,
+                        "fingerprint": "abcd", "watchable": True}])
+    qt_until(qtbot, lambda: window.lobby.list.count() == 1)
+    shown = [label.text() for label in window.lobby.list.itemWidget(window.lobby.list.item(0))
+             .findChildren(QLabel)]
+    assert any(text.endswith("game in progress · you may watch") for text in shown), shown
