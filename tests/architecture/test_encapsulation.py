@@ -15,8 +15,11 @@
   children's parent: that is Qt's ownership of the widget tree, not a part's reach.)
 * **No mode switch by override**: no method of a subclass goes back to its base's own
   method when a field of its object says so (``if self.deal is None: return
-  super().receive(…)``): two modes in one class, switched per call — use a part chosen
-  per case instead.
+  super().receive(…)``), in any form (an ``else`` branch, a conditional expression,
+  ``and``/``or``, nested ifs, a ``match``, a guard that returns early): two modes in one
+  class, switched per call — use a part chosen per case instead. Qt's event handlers
+  that pass on what they do not take, and the few listed in ``MODE_EXCEPTIONS``, are
+  not modes.
 
 (A class's length is no rule: a limit rewarded squeezing a class to fit a number rather
 than splitting it by job; ``farm-studio look`` shows the biggest rooms.)
@@ -41,6 +44,13 @@ OWNED = ["engine", "net"]  # the packages whose parts may not hold their owner (
 # file:Owner -> Part -> why it still holds its owner (each one a decision, removed when
 # rewired). None today: every part of HostCore and GuestCore is given what it uses (issue 21).
 OWNERS: dict[tuple[str, str, str], str] = {}
+# file:Class.method -> why it may go back to its base on a condition (``mode_switches``).
+MODE_EXCEPTIONS = {
+    "engine/rook/rules.py:RookState._not_your_turn":
+        "the widow phase's own message for a seat that already said Got it: a state of the "
+        "game the rules name, not a mode of the object (every other case is the base's)",
+}
+QT_SLOTS = ("accept", "reject", "done")  # a dialog's buttons, overridden to validate first
 # (file, what the scanner reports) -> why there is no other way.
 EXCEPTIONS = {
     ("net/houses/reactor.py", "getattr(…, '_register_atexit')"):
@@ -193,32 +203,110 @@ def _called_name(node: ast.AST) -> str | None:
 
 
 def mode_switches(package: str) -> list[str]:
-    """Every method that returns its base's own method when a field of ``self`` says so:
-    ``if self.x ...: return super().same(...)``."""
+    """Every method that goes back to its base's own method only when its object says so:
+    a ``super().same(...)`` call under a condition that reads ``self`` (or a name taken
+    from it), in any form — an ``if``/``elif``/``else`` branch at any depth, a conditional
+    expression, an ``and``/``or`` operand after one, a ``match`` on it, or after an early
+    ``return`` such a condition guards. (A guard that raises is a refusal, not a mode.)"""
     found = []
     for path in package_modules(package).values():
         for cls in nodes(path):
             if not isinstance(cls, ast.ClassDef):
                 continue
             for method in (f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
-                for branch in (n for n in ast.walk(method) if isinstance(n, ast.If)):
-                    if _reads_self(branch.test) and any(_returns_super(n, method.name)
-                                                        for n in ast.walk(branch)):
-                        found.append(f"{path.relative_to(ROOT).as_posix()}:{cls.name}.{method.name}")
-                        break
-    return found
+                if _SuperUnderCondition(method).found():
+                    found.append(f"{path.relative_to(ROOT).as_posix()}:{cls.name}.{method.name}")
+    return [f for f in found if f not in MODE_EXCEPTIONS and not _qt_handoff(f)]
 
 
-def _reads_self(test: ast.AST) -> bool:
-    return any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
-               for n in ast.walk(test))
+def _qt_handoff(found: str) -> bool:
+    """A Qt widget's event handler or dialog button (``keyPressEvent``, ``accept``) that
+    passes on what it does not take: Qt's own protocol (an event goes on to the base),
+    not a mode of the widget."""
+    where, _, method = found.rpartition(".")
+    return where.startswith("app/") and (method.endswith("Event") or method in QT_SLOTS)
 
 
-def _returns_super(node: ast.AST, name: str) -> bool:
-    call = node.value if isinstance(node, ast.Return) else None
-    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-        and call.func.attr == name and isinstance(call.func.value, ast.Call) \
-        and isinstance(call.func.value.func, ast.Name) and call.func.value.func.id == "super"
+class _SuperUnderCondition:
+    """Whether ``method`` calls its base's same method on a condition its object decides."""
+
+    def __init__(self, method: ast.FunctionDef | ast.AsyncFunctionDef):
+        self.name = method.name
+        self.body = method.body
+        self.from_self = _names_taken_from_self(method)
+
+    def found(self) -> bool:
+        return self._in_block(self.body, False)
+
+    def _reads_self(self, test: ast.AST) -> bool:
+        return any(isinstance(n, ast.Name) and n.id in self.from_self for n in ast.walk(test))
+
+    def _in_block(self, block: list[ast.stmt], conditional: bool) -> bool:
+        for statement in block:
+            if self._in_statement(statement, conditional):
+                return True
+            if isinstance(statement, ast.If) and self._reads_self(statement.test) \
+                    and any(branch and isinstance(branch[-1], ast.Return)
+                            for branch in (statement.body, statement.orelse)):
+                conditional = True  # the rest runs only when the guard lets it
+        return False
+
+    def _in_statement(self, statement: ast.stmt, conditional: bool) -> bool:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return False  # (a zero-argument super() is the method's own, not a closure's)
+        if isinstance(statement, (ast.If, ast.While)):
+            inner = conditional or self._reads_self(statement.test)
+            return self._in_expression(statement.test, conditional) \
+                or self._in_block(statement.body, inner) or self._in_block(statement.orelse, inner)
+        if isinstance(statement, ast.Match):
+            inner = conditional or self._reads_self(statement.subject)
+            return self._in_expression(statement.subject, conditional) or any(
+                self._in_block(case.body, inner) for case in statement.cases)
+        blocks = [value for _, value in ast.iter_fields(statement)
+                  if isinstance(value, list) and value and isinstance(value[0], ast.stmt)]
+        handlers = getattr(statement, "handlers", [])
+        return any(self._in_block(b, conditional) for b in blocks) \
+            or any(self._in_block(h.body, conditional) for h in handlers) \
+            or any(self._in_expression(child, conditional) for child in ast.iter_child_nodes(statement)
+                   if isinstance(child, ast.expr))
+
+    def _in_expression(self, node: ast.expr, conditional: bool) -> bool:
+        if isinstance(node, ast.Lambda):
+            return False
+        if _calls_super(node, self.name):
+            return conditional or any(self._in_expression(a, conditional) for a in node.args)  # type: ignore[attr-defined]
+        if isinstance(node, ast.IfExp):
+            inner = conditional or self._reads_self(node.test)
+            return self._in_expression(node.test, conditional) \
+                or self._in_expression(node.body, inner) or self._in_expression(node.orelse, inner)
+        if isinstance(node, ast.BoolOp):
+            for i, value in enumerate(node.values):
+                if self._in_expression(value, conditional or any(self._reads_self(v) for v in node.values[:i])):
+                    return True
+            return False
+        return any(self._in_expression(child, conditional) for child in ast.iter_child_nodes(node)
+                   if isinstance(child, ast.expr))
+
+
+def _names_taken_from_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """``self`` and every local name assigned from an expression that reads it
+    (``party = self.party``; ``t, hand = self.t, self.hand``)."""
+    names = {"self"}
+    assignments = [n for n in ast.walk(method) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr))]
+    while True:
+        more = {target.id for a in assignments if a.value is not None
+                and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(a.value))
+                for t in (a.targets if isinstance(a, ast.Assign) else [a.target])
+                for target in ast.walk(t) if isinstance(target, ast.Name)}
+        if more <= names:
+            return names
+        names |= more
+
+
+def _calls_super(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr == name and isinstance(node.func.value, ast.Call) \
+        and isinstance(node.func.value.func, ast.Name) and node.func.value.func.id == "super"
 
 
 # -- import circles ------------------------------------------------------------------------
@@ -358,6 +446,75 @@ def test_every_part_listed_as_holding_its_owner_still_does():
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_class_switches_mode_by_going_back_to_its_base(package):
     assert mode_switches(package) == []
+
+
+def test_every_listed_mode_exception_is_still_needed():
+    found = {f for package in PACKAGES for f in _all_mode_switches(package)}
+    assert set(MODE_EXCEPTIONS) <= found, "a mode exception no longer needed: take it off the list"
+
+
+def _all_mode_switches(package: str) -> list[str]:
+    """``mode_switches`` before its exceptions are taken off."""
+    exceptions = dict(MODE_EXCEPTIONS)
+    MODE_EXCEPTIONS.clear()
+    try:
+        return mode_switches(package)
+    finally:
+        MODE_EXCEPTIONS.update(exceptions)
+
+
+#: Methods each going back to ``super()`` on a condition its object decides, in one form.
+_MODE_SWITCHES = {
+    "if_branch": "if self.deal is None:\n        return super().m(x)\n    return 1",
+    "else_branch": "if self.deal:\n        return 1\n    else:\n        return super().m(x)",
+    "elif_branch": "if x:\n        return 1\n    elif self.deal:\n        super().m(x)",
+    "nested_if": "if x:\n        if self.deal:\n            super().m(x)",
+    "statement": "if self.deal:\n        super().m(x)\n    return 2",
+    "conditional_expression": "return super().m(x) if self.deal else None",
+    "conditional_expression_else": "return None if self.deal else super().m(x)",
+    "and": "return self.deal and super().m(x)",
+    "or": "return not self.deal or super().m(x)",
+    "guard_return": "if self.deal:\n        return 1\n    return super().m(x)",
+    "guard_return_bare": "if not self.deal:\n        return\n    super().m(x)",
+    "local_from_self": "deal = self.deal\n    if deal is None:\n        return super().m(x)",
+    "match": "match self.deal:\n        case None:\n            return super().m(x)",
+    "while": "while self.deal:\n        super().m(x)",
+    "in_a_loop": "for y in x:\n        if self.deal:\n            super().m(y)",
+}
+#: Methods that are no mode switch: a hook on its argument, a refusal, an extension.
+_NO_MODE_SWITCHES = {
+    "on_argument": "if not x:\n        return super().m(x)",
+    "always": "y = self.deal\n    return super().m(x)",
+    "guard_raises": "if self.deal:\n        raise ValueError(x)\n    return super().m(x)",
+    "branch_without_return": "if self.deal:\n        x = 2\n    return super().m(x)",
+    "other_method": "if self.deal:\n        return super().other(x)",
+    "argument_or": "return x or super().m(x)",
+    "closure": "def later():\n        if self.deal:\n            return super().m(x)\n    return later",
+}
+
+
+@pytest.mark.parametrize("form", sorted(_MODE_SWITCHES))
+def test_the_mode_switch_scanner_finds_a_conditional_super_in_any_form(form, tmp_path, monkeypatch):
+    source = f"class Mode(Base):\n    def m(self, x):\n    {_indent(_MODE_SWITCHES[form])}\n"
+    assert _scan_source(tmp_path, monkeypatch, source) == ["pkg/mod.py:Mode.m"], source
+
+
+@pytest.mark.parametrize("form", sorted(_NO_MODE_SWITCHES))
+def test_the_mode_switch_scanner_leaves_what_is_no_mode(form, tmp_path, monkeypatch):
+    source = f"class Mode(Base):\n    def m(self, x):\n    {_indent(_NO_MODE_SWITCHES[form])}\n"
+    assert _scan_source(tmp_path, monkeypatch, source) == [], source
+
+
+def _indent(body: str) -> str:
+    return "    " + body.replace("\n", "\n    ")
+
+
+def _scan_source(tmp_path, monkeypatch, source: str) -> list[str]:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "mod.py").write_text(source)
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    return mode_switches("pkg")
 
 
 def test_the_structure_scanners_see_what_they_look_for(tmp_path, monkeypatch):

@@ -78,6 +78,15 @@ class PeerTable:
             raise Violation(HOST, self.host_seat(), "kind", f"entry {entry.seq}: {detail}")
 
 
+def check_unchanged(entry, message, public: dict | None, host_seat: int | None) -> None:
+    """An entry that changes no state comes with the public view ``public`` (verified), or
+    none: else a Violation names the host."""
+    if message.public is not None and message.public != public:
+        raise Violation(HOST, host_seat, "state-hash",
+                        f"entry {entry.seq} ({entry.kind}) changes nothing, yet comes "
+                        "with a different public state")
+
+
 class PeerDeal:
     """One hand's deal as a peer checks it (``NO_DEAL``: none under way)."""
 
@@ -127,10 +136,7 @@ class PeerDeal:
     # -- what the host sends with entries the deal does not check itself -----------------------
     def check_public(self, entry, message, public: dict | None, host_seat: int | None) -> None:
         """An entry that changes no state comes with the public view already verified."""
-        if message.public is not None and message.public != public:
-            raise Violation(HOST, host_seat, "state-hash",
-                            f"entry {entry.seq} ({entry.kind}) changes nothing, yet comes "
-                            "with a different public state")
+        check_unchanged(entry, message, public, host_seat)
 
     def check_private(self, game, entry, message, shadow, me: int | None, host_seat: int | None) -> None:
         playing = self.hand is not None and self.hand.playing

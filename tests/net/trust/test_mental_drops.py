@@ -14,6 +14,7 @@ import pytest
 from net.constants import CONTRIBUTION_DEADLINE, CONTRIBUTION_SLACK, DROP_WAIT
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
+from net.trust.deals.mental.roles import Onlooker, Seated
 from net.trust.alerts import HOST
 from net.trust.peer.replica import PeerReplica
 from tests.net.trust.mental_trust_table import MentalTrustTable
@@ -100,6 +101,7 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     clock.now += CONTRIBUTION_DEADLINE
     assert overdue(table) == [GONE]
     gone(table)  # the host closes the silent client's link, then logs its drop
+    assert isinstance(table.replicas[GONE].deal.role, Seated) and not table.replicas[GONE].deal.held_by_host
     table.deliver(table.host.restart_without([GONE]))
     assert table.alerts == []
     back(table)
@@ -110,6 +112,8 @@ def test_a_party_silent_in_the_shuffle_is_restarted_out_at_the_deadline():
     assert GONE in table.host.deal.setup.parties[0].seats
     assert all(r.deal.setup.context.attempt == 1 for r in table.replicas.values())
     assert table.replicas[GONE].deal.party.onlooker
+    # its role is chosen again at the restart: from here its seat's cards are the host's
+    assert isinstance(table.replicas[GONE].deal.role, Onlooker) and table.replicas[GONE].deal.held_by_host
     play_out_with_the_gone_player_back(table)
     assert table.alerts == []
     assert_witnessed(table)  # it held no part, and checked the hand from the reveals

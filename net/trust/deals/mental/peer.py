@@ -28,7 +28,9 @@ the log again and goes on; ``hand.PartyHand`` replays the hand on what it knows)
   it; a watcher's every hand): the public moves, and the spare when the rules turn it up
   for everyone, learned by its witness (``PartyHand.onlooker``) — so every public view
   and state hash is checked as a party checks it; its seat's view (if it has a seat) is
-  the host's.
+  the host's. What a party and an onlooker do differently is their role
+  (``roles.Seated``, ``roles.Onlooker``), chosen when the deal opens and again at each
+  restart (one may drop this client's party).
   It follows the deal as a witness (``client.DealClient``): once every party has
   revealed, the hand replayed on the whole deal that gives the host's result and scores
   is reported verified, with its record (for the summary's buried cards and scoring);
@@ -68,12 +70,12 @@ from net.trust.deals.mental.errors import Cheat, MentalError
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.restarts import EndedHand, RestartRefused, RestartWatch, allowed, locked_away
+from net.trust.deals.mental.roles import Onlooker, Seated, host_violation, role_for
 from net.trust.deals.mental.sequencer import Progress, parties_for, restart_problem
-from net.trust.deals.peer import PeerDeal, PeerTable
+from net.trust.deals.peer import PeerDeal, PeerTable, check_unchanged
 from net.trust.deals.seeded.reveal import verified
 from net.trust.entries import (ActionEntryBody, EntryBody, HandEndBody, MentalBody, MentalDealBody,
                                MentalDealtBody, MentalRestartBody, RevealBody, TableBody)
-from net.trust.log import result_dict
 from net.trust.moves import ActionBody, Binding, logged_move
 from net.trust.replay.live import CORE
 from net.trust.replay.shadow import CheckedHand, Shadow, Step
@@ -117,6 +119,7 @@ class MentalPeer(PeerDeal):
         # cards are in its host log, not here.
         me = _NO_PARTY if setup.parties[0].key == t.key else t.identity
         self.party = PartyHand(t.game(), DealClient(me, setup))
+        self.role: Seated | Onlooker = role_for(t, self.party)  # chosen again at each restart
         self.round = ml.MentalRound(body.hand, body.dealer)
         self.hand = CheckedHand(entry.seq)
         self.progress = Progress(len(setup.parties))  # who has sent what in this attempt
@@ -135,14 +138,14 @@ class MentalPeer(PeerDeal):
     @property
     def held_by_host(self) -> bool:
         """This client is no party of the deal: its seat's cards are the host's this hand."""
-        return self.party.onlooker
+        return isinstance(self.role, Onlooker)
 
     def check(self, entry, message):
         body = entry.content
         return self._CHECKS[type(body)](self, body, entry, message)
 
     def _violation(self, rule: str, entry, detail: str) -> Violation:
-        return Violation(HOST, self.t.host_seat(), rule, f"entry {entry.seq}: {detail}")
+        return host_violation(self.t, rule, entry, detail)
 
     # -- the deal ----------------------------------------------------------------------------
     def _on_mental(self, body: MentalBody, entry, message):
@@ -200,7 +203,7 @@ class MentalPeer(PeerDeal):
             verdict = allowed(body, record, setup, facts)
         except RestartRefused as exc:
             raise self._violation("deal", entry, str(exc)) from None
-        self._not_withheld(record, entry)
+        self.role.check_withheld(record, entry, self.hand.commit_seq)
         sends, _ = self._deal_step(lambda: self.party.logged(None, record), entry)
         silent = self.restarts.silent(record, setup, self.t.clock())
 
@@ -216,6 +219,7 @@ class MentalPeer(PeerDeal):
             self.restarts.deal_moved(self.t.arrived(), self.t.live())
             self.round.dealt = False
             self.hand = CheckedHand(entry.seq)
+            self.role = role_for(self.t, self.party)  # a restart may have dropped this party
             self._sends.extend(sends)
         return commit
 
@@ -225,28 +229,6 @@ class MentalPeer(PeerDeal):
         log, caught up in a sync, may hold a restart for a player's cheat."""
         log = self.t.log()
         return not log or log[0].entry.body_as(TableBody).opened_before(FORFEIT_PROTOCOL)
-
-    def _not_withheld(self, record: dict, entry) -> None:
-        """A restart that drops this client's own party, as if it had not answered: a
-        Violation naming the host if the host had a deal message of ours for this attempt
-        — sent on a link it cut for silence well after (``Deliveries``) — and never
-        logged it. Our own signed messages go with the alert: no one else can time them,
-        but anyone can see they were made."""
-        me = self.party.client.me
-        if self.party.onlooker or me not in record["dropped"] or record["reason"] not in ("dropped", "void"):
-            return
-        context = self.setup.context
-        logged = {body.signed["sig"] for e in self.t.log()[self.hand.commit_seq:]
-                  if isinstance(body := e.content, MentalBody) and body.party == me and body.signed}
-        withheld = [(envelope, ahead) for envelope, ahead in self.t.deliveries().had(self.t.slack)
-                    if envelope["sig"] not in logged and envelope["body"].get("hand") == context.hand
-                    and envelope["body"].get("attempt") == context.attempt]
-        if withheld:
-            envelope, ahead = withheld[0]
-            raise Violation(HOST, self.t.host_seat(), "deal", f"entry {entry.seq}: the host restarted "
-                            "the deal without my seat, as if my client had not answered, yet it had "
-                            f"my {envelope['body'].get('type')} from {ahead:.1f} s before it closed my "
-                            "link, and never logged it", [e for e, _ in withheld])
 
     def _on_mental_dealt(self, body: MentalDealtBody, entry, message):
         if self.cheat is not None:
@@ -288,7 +270,7 @@ class MentalPeer(PeerDeal):
         return self._violation("deal", entry, str(exc))
 
     def _shadow(self) -> Shadow:
-        party, me = self.party, None if self.party.onlooker else self.t.seat()
+        party, me = self.party, self.role.seat
         mine = frozenset(party.hands.get(me, ())) if me is not None else frozenset()
         return Shadow(self.t.game(), me, party.setup.dealer, mine, frozenset(party.spare),
                       hand=party.partial)
@@ -299,7 +281,7 @@ class MentalPeer(PeerDeal):
         witness follows the deal, which opens the spare the rules turn up for everyone.
         (A witness that met a message it could not take stopped: the parties judge it,
         and this client checks no more of the hand's public state than its signatures.)"""
-        return not self.party.onlooker or self.party.client.witness is not None
+        return self.role.witnessing()
 
     def _same_public(self, entry, public: dict | None) -> None:
         """The public view the host sent with a move is this client's replay's: all of it
@@ -331,9 +313,7 @@ class MentalPeer(PeerDeal):
         body = logged_move(entry, logged.signed, t.seats(), t.host_seat(), self.binding(entry))
         action, _ = self._logged(body, entry)
         owner = self.setup.owner(action.seat)
-        if body.hidden is not None and not party.onlooker:
-            t.need(party.sealed(action), entry, f"a secret move ({action.kind}) logged without its "
-                   "commitment in the deal")
+        self.role.check_sealed(body, action, entry)
         if body.mental is not None:
             t.need(action.kind == "play" and self.setup.parties[owner].key == t.seats()[action.seat].key,
                    entry, "a deal proof with a move that is no card played by the client holding it")
@@ -352,8 +332,8 @@ class MentalPeer(PeerDeal):
             raise self._deal_violation(exc, entry) from None
         if ml.signs_state(party):
             self._same_hash(entry, party.state)
-        elif not party.onlooker:  # the spare being turned up, or the end (scored on the verified deal)
-            t.need(entry.state_hash is None, entry, "a state hash nobody can know yet")
+        else:
+            self.role.check_unsigned(entry)
         self._same_public(entry, message.public)
         shadow, step = self._shadow(), Step(entry.seq, body, entry.state_hash)
         self.check_private(t.game(), entry, message, shadow, t.seat(), t.host_seat())
@@ -409,23 +389,13 @@ class MentalPeer(PeerDeal):
 
     # -- this seat's moves ----------------------------------------------------------------------
     def may_decide(self, seat: int | None) -> None:
-        if not self.party.onlooker and (ml.spare_pending(self.party) or (
-                seat is not None and ml.spare_coming(self.party, seat))):
-            raise IllegalAction("the spare is on its way: wait a moment", seat)
+        self.role.may_decide(seat)
         super().may_decide(seat)
 
     def act(self, parsed, message: dict) -> dict:
         """A move of this seat carries its deal step (a bury's commitment) and no private
         part (its cards stay with this client); a played card's proof is inside the move."""
-        if self.party.onlooker:
-            return message  # an onlooker's cards are the host's party's: it proves them
-        envelopes = []
-        if parsed.kind != "play":
-            try:
-                envelopes = self.party.own_move(parsed)
-            except MentalError as exc:
-                raise IllegalAction(str(exc), parsed.seat) from None
-        return {**message, "private": None, "mental": envelopes}
+        return self.role.act(parsed, message)
 
     def play_proof(self, action) -> dict | None:
         """The proof of this seat's played card, signed with its move: only by the client
@@ -444,7 +414,7 @@ class MentalPeer(PeerDeal):
     def own_view(self, seat: int | None) -> dict | None:
         """This seat's view from its own replay (the host sends none under the mental deal)."""
         hand = self.hand
-        if self.party.onlooker or seat is None or not hand.playing:
+        if self.held_by_host or seat is None or not hand.playing:
             return None  # an onlooker's cards are the host's this hand: its view is the host's
         if hand.dealt_shadow.hand is not self.party.partial:  # the spare learned since the move
             self.hand = hand.with_shadow(self._shadow())
@@ -457,89 +427,30 @@ class MentalPeer(PeerDeal):
     def _on_hand_end(self, body: HandEndBody, entry, message):
         if body.forfeit is not None:
             return self._on_forfeit(body, entry)
-        t, hand = self.t, self.hand
-        if self.party.onlooker:  # a hand this client held no part of: what it witnessed
-            t.need(hand.playing and body.hand == self.round.hand, entry,
-                   "a hand end while no hand is being played")
-            witnessed = self._witnessed(body)
-
-            def take():
-                self.hand, self._final = hand.ended(body), witnessed
-            return take
-        t.need(hand.playing and hand.over and body.hand == self.round.hand
-               and self.party.verified is not None and self.cheat is None, entry,
-               "a hand end before the hand was over and the deal verified")
-        try:
-            final = self.party.final_state()
-        except IllegalAction as exc:
-            raise self._violation("score", entry, f"the host scored a hand whose replay on the "
-                                  f"revealed deal breaks a rule (seat {exc.seat}: {exc.reason})") from None
-        self._same_hash(entry, final)
-        result = final.result()
-        game = t.game()
-        scores = [s + d for s, d in zip(t.scores(), result.score)]
-        if body.result != result_dict(result) or body.scores != scores \
-                or body.winner != game.match_winner(scores, result):
-            raise Violation(HOST, t.host_seat(), "score",
-                            f"hand {body.hand}: the host's result and scores are not the "
-                            "verified deal's")
+        hand = self.hand
+        final = self.role.hand_end(body, entry, hand, self.round.hand, self.cheat)
 
         def commit():
             self.hand, self._final = hand.ended(body), final
         return commit
 
-    def _witnessed(self, body: HandEndBody):
-        """An onlooker's hand on the whole deal, once its witness learned it, if it gives
-        the host's result and scores (else None: nothing reported of it)."""
-        if self.party.verified is None or self.cheat is not None:
-            return None
-        try:
-            final = self.party.final_state()
-        except (IllegalAction, Contradiction, KeyError, ValueError):
-            return None  # (a move the whole deal refuses: the parties name it)
-        result = final.result()
-        scores = [s + d for s, d in zip(self.t.scores(), result.score)]
-        if body.result != result_dict(result) or body.scores != scores:
-            return None
-        return final
-
     def _on_forfeit(self, body: HandEndBody, entry):
-        """The host ended the hand for a player's proven cheat (``forfeits``): this client
-        proves the same verdict itself, and the result, scores and winner are the engine's
-        forfeit of the hand where the cheat was proven — else the host is named. A client
-        no party of the deal takes the host's word, as it takes any hand's score."""
-        t, hand, party = self.t, self.hand, self.party
+        """The host ended the hand for a player's proven cheat (``forfeits``): a party
+        proves the same verdict itself (``roles.Seated.forfeit``); a client no party of
+        the deal takes the host's word, as it takes any hand's score."""
+        t, hand = self.t, self.hand
         t.need(hand.end is None and body.hand == self.round.hand, entry,
                "a forfeit while no hand is under way")
         t.need(entry.state_hash is None, entry, "a forfeited hand's end signs no state hash")
         assert body.forfeit is not None  # (the caller's test)
-        if party.onlooker:
-            return lambda: setattr(self, "hand", hand.ended(body))
-        verdict = forfeits.proven(party, self.cheat, hand.dealt)
-        if verdict is None:
-            raise self._violation("deal", entry, "the host forfeited the hand for a cheat the log "
-                                  "does not show")
-        if not verdict.same(body.forfeit):
-            raise self._violation("deal", entry, f"the host forfeited the hand naming {body.forfeit!r}, "
-                                  f"but the log shows {verdict.body()!r}")
-        try:
-            final = forfeits.forfeited_hand(party, verdict)
-        except (IllegalAction, Contradiction) as exc:  # (the host took every one of them)
-            raise self._violation("score", entry, f"the host forfeited a hand whose logged moves "
-                                  f"cannot be replayed (seat {exc.seat}: {exc.reason})") from None
-        result, game = final.result(), t.game()
-        scores = [s + d for s, d in zip(t.scores(), result.score)]
-        if body.result != result_dict(result) or body.scores != scores \
-                or body.winner != game.match_winner(scores, result):
-            raise Violation(HOST, t.host_seat(), "score", f"hand {body.hand}: the host's result "
-                            f"{body.result} and scores {body.scores} are not the forfeit's")
-        true_deal = forfeits.on_true_deal(party, verdict)
+        forfeit = self.role.forfeit(body, entry, self.cheat, hand.dealt)
 
         def commit():  # named to this client's person; the table goes on to the next hand
-            t.name(Violation(PLAYER, verdict.seat, verdict.rule,
-                             f"entry {entry.seq}: {verdict.detail} — that player's side forfeits "
-                             "the hand; it is not dealt again"))
-            self.hand, self._final, self._forfeit = hand.ended(body), final, true_deal
+            if forfeit.verdict is not None:
+                t.name(Violation(PLAYER, forfeit.verdict.seat, forfeit.verdict.rule,
+                                 f"entry {entry.seq}: {forfeit.verdict.detail} — that player's side "
+                                 "forfeits the hand; it is not dealt again"))
+            self.hand, self._final, self._forfeit = hand.ended(body), forfeit.final, forfeit.true_deal
         return commit
 
     def _on_reveal(self, body: RevealBody, entry, message):
@@ -569,35 +480,39 @@ class MentalPeer(PeerDeal):
         """None while this client is a party of the deal: its hand is its own deal client's,
         so there is no hand from the host to learn the spare from (``live.shown_hand``), and
         a view the host sends at all is a ``privacy`` alert (``check_private``)."""
-        return super().live_shadow() if self.party.onlooker else None
+        return self.role.shown(super().live_shadow())
 
     def check_private(self, game, entry, message, shadow, me, host_seat) -> None:
-        if self.party.onlooker and me is not None:
-            return  # this seat's cards are the host's this hand: the host may show them
-        # (a client with no seat — a watcher — may be shown nothing private at all)
-        if message.own is not None:
-            raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent "
-                            "me a private view, which it cannot have under the mental deal")
-        super().check_private(game, entry, message, shadow, me, host_seat)
+        """None under the mental deal, but to an onlooker with a seat (``roles``)."""
+        self.role.check_private(game, entry, message, shadow, me, self.hand.playing, host_seat)
 
     def check_public(self, entry, message, public, host_seat) -> None:
-        party = self.party
-        if not self._witnessing() and entry.kind in (ml.MESSAGE, ml.DEALT):
-            return
-        if entry.kind == ml.MESSAGE and party.partial is not None and (self.hand.dealt or not party.onlooker):
-            if ml.spare_pending(party) and message.public is not None:
-                raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent a "
-                                "public view while the spare is being turned up (nobody knows it yet)")
-            if not ml.spare_pending(party) and not ml.auditing(party) and message.public is not None \
-                    and message.public != party.state.public_view():
-                raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the "
-                                "public state sent is not the hand's")
-            return
-        if entry.kind != ml.DEALT:
+        if entry.kind not in (ml.MESSAGE, ml.DEALT):
             return super().check_public(entry, message, public, host_seat)
+        if not self._witnessing():
+            return None
+        if entry.kind == ml.DEALT:
+            return self._check_dealt_public(entry, message, host_seat)
+        if self.party.partial is not None and (self.hand.dealt or self.role.checks_public_before_play):
+            return self._check_message_public(entry, message, host_seat)
+        return check_unchanged(entry, message, public, host_seat)  # (no replay of it yet)
+
+    def _check_message_public(self, entry, message, host_seat) -> None:
+        """A deal message changes no public state but the spare's: none may be sent while
+        the spare is being turned up, and one sent must be this replay's."""
+        party = self.party
+        if ml.spare_pending(party) and message.public is not None:
+            raise Violation(HOST, host_seat, "privacy", f"entry {entry.seq}: the host sent a "
+                            "public view while the spare is being turned up (nobody knows it yet)")
+        if not ml.spare_pending(party) and not ml.auditing(party) and message.public is not None \
+                and message.public != party.state.public_view():
+            raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the "
+                            "public state sent is not the hand's")
+
+    def _check_dealt_public(self, entry, message, host_seat) -> None:
         if self.cheat is not None:
-            return  # a void attempt (its dealt entry taken unread): this seat may hold no hand
-        if message.public is not None and message.public != party.state.public_view():
+            return  # (a void attempt, its dealt entry taken unread: this seat may hold no hand)
+        if message.public is not None and message.public != self.party.state.public_view():
             raise Violation(HOST, host_seat, "state-hash", f"entry {entry.seq}: the public "
                             "state sent is not the dealt hand's")
 
