@@ -26,7 +26,7 @@ def mid_hand(event) -> bool:
 def carry_on(ns, state_dir, *where):
     return ["join", *where, "--bot", "easy", "--state-dir", state_dir, "--quick", "--delay", "0.02",
             "--carry-on", "--standby-bind", ns.address, "--hands", HANDS, "--stand-in", "0.3",
-            "--verbose"]
+            "--verbose", "--deadline", "60"]  # (healthy parties never timed tightly: proc_kit.PATIENT)
 
 
 @pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
@@ -34,7 +34,7 @@ def test_the_host_killed_a_player_across_houses_carries_the_table_on(world, tmp_
     (host_ns, home_ns), far_ns = world.houses.homes
     with Peers() as peers:
         host = peers.start(["host", "--game", "rook", "--table", "Carried", "--no-advertise",
-                            "--bind", "0.0.0.0", "--state-dir", tmp_path / "host", "--quick",
+                            "--bind", "0.0.0.0", "--state-dir", tmp_path / "host", "--quick", "--deadline", "60",
                             "--bot-level", "easy", "--delay", "0.02", "--hands", HANDS,
                             "--invite", "1", "--invite", "2",
                             "--private-deal" if private else "--no-private-deal", *world.args()],
@@ -55,7 +55,7 @@ def test_the_host_killed_a_player_across_houses_carries_the_table_on(world, tmp_
         host.kill()  # SIGKILL, never restarted
         killed_at = time.monotonic()
         heir = far[0]
-        blocking_until(lambda: any(e["stage"] == "hosting" for e in heir.events("takeover")), 30,
+        blocking_until(lambda: any(e["stage"] == "hosting" for e in heir.events("takeover")), 60,
               "the player across houses hosting the table")
         took = time.monotonic() - killed_at
         codes_out = {g.name: g.wait(180) for g in guests}
