@@ -35,7 +35,7 @@ import dataclasses
 import ipaddress
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -74,11 +74,15 @@ _TOKEN = re.compile(r"[a-z0-9][a-z0-9_\-]{0,31}")  # game / ruleset / mode ident
 _TABLE_ID = re.compile(r"[0-9a-f][0-9a-f\-]{0,63}")  # a table id as the host makes it
 MAX_SEATS = 8
 
+#: A TXT record's strings: as ``TableAdvert.txt()`` writes them, or as zeroconf reads them.
+TxtProperties = Mapping[str, str | None] | Mapping[bytes, bytes | None]
+
 
 class TableInfo(TypedDict):
-    """A table found on the network: what its advert says (``TableAdvert``), where it was
-    found (``address``, ``port``) and the browser's name for it (``id``). The lobby's
-    ``tables`` event carries a list of these (``net.sessions.facade``)."""
+    """A table found on the network, as the lobby's ``tables`` event carries it
+    (``net.sessions.facade``): the advert's fields (``TableAdvert``, one key each, made by
+    ``TableAdvert.found``) plus where it was found (``id``: the browser's name for the
+    service; ``address``). ``tests/net/test_discovery.py`` holds the two to one another."""
     id: str
     name: str
     game: str
@@ -97,7 +101,8 @@ class TableInfo(TypedDict):
 
 @dataclass(frozen=True)
 class TableAdvert:
-    """What a host says about its table."""
+    """What a host says about its table: written as a TXT record by ``txt()`` and read
+    back by ``from_txt`` (the port travels in the SRV record beside it)."""
 
     name: str
     game: str
@@ -127,6 +132,46 @@ class TableAdvert:
             TXT_WATCH: "1" if self.watchable else "0",
         }
 
+    @classmethod
+    def from_txt(cls, properties: TxtProperties, port: int) -> TableAdvert:
+        """The advert a TXT record says (the inverse of ``txt()``; keys and values as str,
+        or as the bytes zeroconf gives), with ``port`` from its SRV record. ValueError,
+        saying what is wrong, for an advert that is not a Parlour table's.
+
+        Lenient where an older or odder host may differ and the table is still usable:
+        no ``mode`` is "", an unreadable table id is "" (the table shown, not known across
+        a takeover), no ``watch`` is not watchable; name and host are cut to length."""
+        txt = {_decoded(k): _text(v) for k, v in properties.items() if k is not None}
+        try:
+            protocol, seats = int(_field(txt, TXT_PROTOCOL)), int(_field(txt, TXT_SEATS))
+            fingerprint = normalize_fingerprint(_field(txt, TXT_FINGERPRINT))
+            game, ruleset = _field(txt, TXT_GAME), _field(txt, TXT_RULESET)
+            mode = _field(txt, TXT_MODE) if TXT_MODE in txt else ""
+            state = _field(txt, TXT_STATE)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(repr(exc)) from None
+        if not (0 <= seats <= MAX_SEATS and protocol > 0 and state in (STATE_LOBBY, STATE_IN_GAME)
+                and all(_TOKEN.fullmatch(t) for t in (game, ruleset))
+                and (mode == "" or _TOKEN.fullmatch(mode))):
+            raise ValueError(f"out of bounds: protocol={protocol} seats={seats} "
+                             f"state={state!r} game={game!r} ruleset={ruleset!r} mode={mode!r}")
+        table_id = txt.get(TXT_TABLE_ID) or ""
+        return cls(name=_cut(txt.get(TXT_TABLE) or "", MAX_TXT_VALUE_BYTES),
+                   game=game, ruleset=ruleset, mode=mode,
+                   host=_cut(txt.get(TXT_HOST) or "", MAX_TXT_VALUE_BYTES),
+                   fingerprint=fingerprint, port=port, open_seats=seats,
+                   in_game=state == STATE_IN_GAME, protocol=protocol,
+                   table_id=table_id if _TABLE_ID.fullmatch(table_id) else "",
+                   watchable=txt.get(TXT_WATCH) == "1")
+
+    def found(self, service: str, address: str) -> TableInfo:
+        """This advert as the lobby lists it: found as ``service`` at ``address``."""
+        return {"id": service, "name": self.name, "game": self.game, "ruleset": self.ruleset,
+                "mode": self.mode, "host": self.host, "fingerprint": self.fingerprint,
+                "open_seats": self.open_seats, "in_game": self.in_game, "address": address,
+                "port": self.port, "protocol": self.protocol, "table": self.table_id,
+                "watchable": self.watchable}
+
     def instance_name(self) -> str:
         """``Friday night [3f9a07c2b1d4e608-4567]``: readable in any mDNS browser, and
         unique per host key and port (which is what lets us skip probing)."""
@@ -140,31 +185,16 @@ def _cut(text: str, max_bytes: int) -> str:
     return text.encode()[:max_bytes].decode("utf-8", "ignore")
 
 
-def table_info(name: str, properties: dict, addresses: list[str], port: int) -> TableInfo:
-    """The TableInfo for an advert; ValueError if the advert is malformed."""
-    txt = {_decoded(k): _text(v) for k, v in properties.items() if k is not None}
+def table_info(name: str, properties: TxtProperties, addresses: list[str], port: int) -> TableInfo:
+    """The TableInfo for the service ``name`` resolved to this TXT record, addresses and
+    port; ValueError if the advert is malformed or gives no address."""
+    if not addresses:
+        raise ValueError(f"malformed Parlour advert {name!r}: no address")
     try:
-        protocol, seats = int(_field(txt, TXT_PROTOCOL)), int(_field(txt, TXT_SEATS))
-        fp = normalize_fingerprint(_field(txt, TXT_FINGERPRINT))
-        game, ruleset = _field(txt, TXT_GAME), _field(txt, TXT_RULESET)
-        mode = _field(txt, TXT_MODE) if TXT_MODE in txt else ""
-        state = _field(txt, TXT_STATE)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"malformed Parlour advert {name!r}: {exc!r}") from None
-    if not (0 <= seats <= MAX_SEATS and protocol > 0 and state in (STATE_LOBBY, STATE_IN_GAME)
-            and all(_TOKEN.fullmatch(t) for t in (game, ruleset))
-            and (mode == "" or _TOKEN.fullmatch(mode)) and addresses):
-        raise ValueError(f"malformed Parlour advert {name!r}")
-    return {
-        "id": name,
-        "name": _cut(txt.get(TXT_TABLE) or "", MAX_TXT_VALUE_BYTES),
-        "game": game, "ruleset": ruleset, "mode": mode,
-        "host": _cut(txt.get(TXT_HOST) or "", MAX_TXT_VALUE_BYTES),
-        "fingerprint": fp, "open_seats": seats, "in_game": state == STATE_IN_GAME,
-        "address": addresses[0], "port": port, "protocol": protocol,
-        "table": table_id if _TABLE_ID.fullmatch(table_id := txt.get(TXT_TABLE_ID) or "") else "",
-        "watchable": txt.get(TXT_WATCH) == "1",
-    }
+        advert = TableAdvert.from_txt(properties, port)
+    except ValueError as exc:
+        raise ValueError(f"malformed Parlour advert {name!r}: {exc}") from None
+    return advert.found(name, addresses[0])
 
 
 def _field(txt: dict[str, str | None], key: str) -> str:

@@ -1,14 +1,17 @@
 """Discovery: advert encoding (no network), then real mDNS between private namespaces."""
 
+import dataclasses
 import json
 import subprocess
 import textwrap
+import typing
 
 import pytest
+from hypothesis import given, strategies as st
 
 from net.tools import bench_discovery as peers
 from net.constants import PROTOCOL_VERSION
-from net.discovery import TableAdvert, table_info
+from net.discovery import TableAdvert, TableInfo, table_info
 from net.wire.identity import Identity
 
 FP = Identity.generate().fingerprint
@@ -33,6 +36,49 @@ def test_txt_round_trip_gives_table_info():
                     "host": "Ada", "fingerprint": FP, "open_seats": 2, "in_game": True,
                     "address": "10.231.0.1", "port": 4567, "protocol": PROTOCOL_VERSION,
                     "table": "", "watchable": False}
+
+
+# Adverts a Parlour host may make. A name or host of at most 30 characters fits the TXT
+# value's 120 bytes whatever the characters, so it travels whole.
+TOKEN = st.from_regex(r"[a-z0-9][a-z0-9_\-]{0,31}", fullmatch=True)
+FINGERPRINT = st.from_regex(r"[0-9a-f]{16}", fullmatch=True).map(
+    lambda hex16: "-".join(hex16[i:i + 4] for i in range(0, 16, 4)))
+ADVERTS = st.builds(
+    TableAdvert, name=st.text(max_size=30), game=TOKEN, ruleset=TOKEN,
+    mode=st.just("") | TOKEN, host=st.text(max_size=30), fingerprint=FINGERPRINT,
+    port=st.integers(0, 65535), open_seats=st.integers(0, 8), in_game=st.booleans(),
+    protocol=st.integers(1, 2**31), watchable=st.booleans(),
+    table_id=st.just("") | st.from_regex(r"[0-9a-f][0-9a-f\-]{0,63}", fullmatch=True))
+
+
+@given(ADVERTS)
+def test_an_advert_read_back_from_its_txt_record_is_the_advert(sent):
+    assert TableAdvert.from_txt(sent.txt(), sent.port) == sent
+    assert TableAdvert.from_txt(as_wire(sent.txt()), sent.port) == sent  # as zeroconf reads it
+
+
+def test_an_advert_too_long_for_txt_comes_back_cut_and_says_the_same_again():
+    sent = advert(name="ü" * 200, host="名" * 100, fingerprint=FP.upper().replace("-", ":"))
+    back = TableAdvert.from_txt(as_wire(sent.txt()), sent.port)
+    assert back.txt() == sent.txt() and back.fingerprint == FP
+    assert sent.name.startswith(back.name) and 0 < len(back.name) < len(sent.name)
+
+
+# What the advert says is keyed in TableInfo under its field's name, but for the table id
+# (the lobby's "table", older than the advert's field).
+LOBBY_KEY = {"table_id": "table"}
+WHERE_FOUND = {"id", "address"}
+
+
+def test_the_lobby_row_is_the_advert_plus_where_it_was_found():
+    sent = advert(in_game=True, watchable=True, table_id="6fc5-e6ff")
+    row = sent.found("x._parlour._tcp.local.", "10.0.0.1")
+    advert_fields = {LOBBY_KEY.get(f.name, f.name) for f in dataclasses.fields(TableAdvert)}
+    assert set(typing.get_type_hints(TableInfo)) == advert_fields | WHERE_FOUND
+    assert set(row) == advert_fields | WHERE_FOUND
+    said = dataclasses.asdict(sent)
+    assert {field: row[LOBBY_KEY.get(field, field)] for field in said} == said
+    assert (row["id"], row["address"]) == ("x._parlour._tcp.local.", "10.0.0.1")
 
 
 def test_a_table_people_may_watch_says_so_and_an_older_advert_is_not_watchable():

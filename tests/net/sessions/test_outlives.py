@@ -301,10 +301,12 @@ def test_a_host_leaving_hands_the_table_over_at_once(tmp_path, deal):
 
 
 
-#: Issue 28, item 3: the handover is at once — within this long of the host person's click
-#: (on the session's clock) every player is at the heir's table and the hand is being
-#: dealt again there.
-HANDED_WITHIN = 1.0
+#: Issue 28, item 3: the handover is at once. "At once" is held by what the players did —
+#: nobody failed a single attempt to reach the departed host (the broken path counted
+#: "attempt 5 of 30" for about 8 s first) — and by a ceiling far above the time it takes
+#: (about 0.3 s on a quiet machine; the figure is printed) but below that path's 8 s, so a
+#: busy machine does not fail it.
+HANDED_WITHIN = 5.0
 
 
 def test_the_host_hands_the_table_only_to_a_player_who_can_carry_it_on(tmp_path, deal):
@@ -350,11 +352,15 @@ def test_the_host_hands_the_table_only_to_a_player_who_can_carry_it_on(tmp_path,
                     or alerts(table), timeout=20)
         print(f"handed over: everyone at the heir's, dealing again, {going_on:.3f} s after the "
               f"click; its first move {loop.time() - clicked:.3f} s after")
-        return table, heirs, offered, handed, going_on, await played_out(table, sam)
+        failed = [e for events in table.guest_events.values() for e in events
+                  if e["type"] == "connection" and e.get("state") == "reconnecting"
+                  and (e.get("attempt") or 0) >= 1]
+        return table, heirs, offered, handed, going_on, failed, await played_out(table, sam)
 
-    table, heirs, offered, handed, going_on, summaries = asyncio.run(run())
+    table, heirs, offered, handed, going_on, failed, summaries = asyncio.run(run())
     assert heirs == offered == [2, 3]  # Maya (moved to seat 2) and Sam; not Dad
     assert handed
+    assert not failed, f"a player tried the departed host before following the handover: {failed}"
     assert going_on < HANDED_WITHIN, going_on
     one_log(table.guests[2], table.guests, summaries)
 
