@@ -10,13 +10,13 @@ players' level and speed). The window remembers the last choices of each
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
-                               QLineEdit, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
+                               QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from app.fields import TABLE_NAME_LIMIT, field_note, guard_length, show_note
 from engine import TITLES, rulesets, title_info
 from engine.info import OptionInfo
-from net.api import PRIVATE_DEAL
+from net.api import MAX_WATCHERS, PRIVATE_DEAL
 
 # How an option is labelled in the dialog where its ruleset name says more than fits
 # (the mode already shows it is a three-player option).
@@ -28,6 +28,7 @@ DEFAULT_LEVEL = "normal"
 # factor on the window's pause per card.
 SPEEDS = (("relaxed", "Relaxed", 1.7), ("normal", "Normal", 1.0), ("quick", "Quick", 0.4))
 SPEED_FACTORS = {key: factor for key, _name, factor in SPEEDS}
+MOST_WATCHERS = 16  # the highest cap the dialog offers (each watcher is one more link to feed)
 
 
 class HostDialog(QDialog):
@@ -87,6 +88,7 @@ class HostDialog(QDialog):
             self.form.addRow("Computer players", self.level_box)
             self.form.addRow("How fast they play", self.speed_box)
         if not local:
+            self.form.addRow("Watchers", self._watching())
             layout.addWidget(self._private_deal())
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.button(QDialogButtonBox.Ok).setText("Choose seats" if local else "Open the table")
@@ -125,6 +127,27 @@ class HostDialog(QDialog):
         rows.addWidget(note)
         return box
 
+    def _watching(self) -> QWidget:
+        """*Let people watch*, and how many at once (the host changes both at the table too)."""
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        self.watch_box = QCheckBox("Let people watch, at most")
+        self.watch_box.setObjectName("letWatch")
+        self.watch_box.setChecked(True)
+        self.watch_box.setToolTip("People who do not play may watch the table as everyone sees it")
+        self.cap_box = QSpinBox()
+        self.cap_box.setObjectName("watcherCap")
+        self.cap_box.setAccessibleName("How many may watch at once")
+        self.cap_box.setRange(1, MOST_WATCHERS)
+        self.cap_box.setValue(MAX_WATCHERS)
+        self.watch_box.toggled.connect(self.cap_box.setEnabled)
+        line.addWidget(self.watch_box)
+        line.addWidget(self.cap_box)
+        line.addWidget(QLabel("at once"))
+        line.addStretch(1)
+        return row
+
     def restore(self, choices: dict) -> None:
         """Select the remembered game, ruleset, mode, options, level and speed."""
         def pick(box: QComboBox, value) -> None:
@@ -145,6 +168,10 @@ class HostDialog(QDialog):
                     widget.setCurrentIndex(index)
         if not self.local and isinstance(choices.get("private_deal"), bool):
             self.private_box.setChecked(choices["private_deal"])
+        if not self.local and isinstance(choices.get("watching"), bool):
+            self.watch_box.setChecked(choices["watching"])
+        if not self.local and isinstance(choices.get("max_watchers"), int):
+            self.cap_box.setValue(choices["max_watchers"])
         pick(self.level_box, choices.get("level"))
         pick(self.speed_box, choices.get("speed"))
 
@@ -244,7 +271,8 @@ class HostDialog(QDialog):
 
     def settings(self) -> dict:
         """``{"game", "ruleset", "mode", "options", "name"}`` as the session wants it,
-        with ``level`` and ``speed`` for the computer players of a local table."""
+        with ``level`` and ``speed`` for the computer players of a local table, and
+        ``private_deal``, ``watching`` and ``max_watchers`` for a network one."""
         ruleset = self.ruleset()
         out = {"game": self.game_box.currentData(), "ruleset": ruleset.id,
                "mode": self.mode_box.currentData() if ruleset.modes else None,
@@ -252,5 +280,6 @@ class HostDialog(QDialog):
         if self.local:
             out.update(level=self.level_box.currentData(), speed=self.speed_box.currentData())
         else:
-            out["private_deal"] = self.private_box.isChecked()
+            out.update(private_deal=self.private_box.isChecked(),
+                       watching=self.watch_box.isChecked(), max_watchers=self.cap_box.value())
         return out

@@ -84,8 +84,11 @@ def seats_text(table: dict) -> str:
     return f"{seats} open seat{'s' if seats != 1 else ''}" if seats else "full"
 
 
-def status_text(table: dict) -> str:
-    return "game in progress" if table.get("in_game") else "waiting to start"
+def status_text(table: dict, yours: bool = False) -> str:
+    """Where the table is, and — when its host lets one more watch, and the seat there is
+    not yours — that you may watch it."""
+    status = "game in progress" if table.get("in_game") else "waiting to start"
+    return status + (" · you may watch" if table.get("watchable") and not yours else "")
 
 
 def host_text(table: dict) -> str:
@@ -97,7 +100,7 @@ def describe_table(table: dict, yours: bool = False) -> str:
     """The whole entry as plain text (the list item's text and accessible name)."""
     seats = YOUR_SEAT if yours else seats_text(table)
     return (f"{table.get('name', 'Table')}  —  {game_line(table)}\n"
-            f"{host_text(table)}  ·  {seats}  ·  {status_text(table)}")
+            f"{host_text(table)}  ·  {seats}  ·  {status_text(table, yours)}")
 
 
 def rejoin_text(record: dict) -> str:
@@ -169,7 +172,7 @@ class TableRow(QWidget):
         host.setObjectName("lobbyHost")
         host.setToolTip(f"Hosted by {table.get('host', '?')}")
         host.setAlignment(Qt.AlignRight)
-        seats = QLabel(f"{YOUR_SEAT} · {status_text(table)}" if yours
+        seats = QLabel(f"{YOUR_SEAT} · {status_text(table, yours)}" if yours
                        else f"{seats_text(table)} · {status_text(table)}")
         seats.setObjectName("lobbySeats" if table.get("open_seats") or yours else "lobbyFull")
         seats.setAlignment(Qt.AlignRight)

@@ -39,6 +39,7 @@ _WHERE = {
     "load_identity": "net.wire.identity",
     # settings the app shows
     "PRIVATE_DEAL": "net.constants",
+    "MAX_WATCHERS": "net.constants",  # how many may watch at once, unless the host says
     # table talk: the longest message, the quick reactions
     "TALK_MAX_CHARS": "net.constants",
     "TALK_REACTIONS": "net.constants",

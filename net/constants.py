@@ -50,7 +50,9 @@ from __future__ import annotations
 #: checked before any decryption share is published) and a "mental-deal" says so
 #: ("proven"); a log written before still reads, and no share of its unproven deals is
 #: ever published.
-PROTOCOL_VERSION = 14
+#: 15: watchers talk — a watcher's "talk" is checked and relayed as anyone's, and a client
+#: takes a speaker the host's last "watchers" named (a 14 client refuses it, naming the host).
+PROTOCOL_VERSION = 15
 
 # -- identity -------------------------------------------------------------------------
 

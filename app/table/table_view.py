@@ -125,6 +125,7 @@ class TableView(QWidget):
         self.talk_button.setToolTip("Say something to the table (/)")
         self.talk_button.setAccessibleName("Talk: say something to the table")
         status_row.addWidget(self.talk_button)
+        status_row.addWidget(self.watchers_line.button)  # (beside Talk: no line of its own)
         root.addLayout(status_row)
         self.decision = DecisionPanel(self)
         root.addWidget(self.decision)
@@ -226,11 +227,9 @@ class TableView(QWidget):
         bridge.waiting.connect(self.on_waiting)
         bridge.takeover.connect(self.on_takeover)
         bridge.talk.connect(self.talk.on_talk)
-        # talk is for people at other computers: not in a game against the computer
-        # (nor for a watcher yet: the host takes no talk from a watcher)
+        # talk is for people at other computers (watchers too): not against the computer
         self.talk_button.setVisible(callable(getattr(session, "say", None))
-                                    and getattr(session, "local", False) is not True
-                                    and getattr(session, "watching", False) is not True)
+                                    and getattr(session, "local", False) is not True)
         self.watchers_line.attach(session, bridge)
         self.hint_button.setVisible(callable(getattr(session, "hint", None)))
 

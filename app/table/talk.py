@@ -38,11 +38,17 @@ class TalkLine:
     words: str
     kind: str  # "say", "react", "mute", "refused"
     mine: bool
+    role: str = "player"  # or "host", or "watcher" (no seat: named as one)
+
+    @property
+    def who(self) -> str:
+        """The speaker as the talk tab names them: a watcher as one."""
+        return f"{self.name} (watching)" if self.role == "watcher" else self.name
 
     @property
     def line(self) -> str:
         if self.kind in ("say", "react"):
-            return f"{'You' if self.mine else self.name}: {self.words}"
+            return f"{'You' if self.mine else self.who}: {self.words}"
         return self.words  # a mute or a refusal says itself
 
 
@@ -64,7 +70,8 @@ class TalkLog:
         if kind == "refused" and not event.get("mine") and event.get("blame") == "nobody":
             return None
         line = TalkLine(event.get("fingerprint", ""), event.get("seat"), event.get("name", ""),
-                        event.get("text", ""), kind, bool(event.get("mine")))
+                        event.get("text", ""), kind, bool(event.get("mine")),
+                        event.get("role", "player"))
         self.lines.append(line)
         return line
 
@@ -99,10 +106,12 @@ class TalkBubble(QFrame):
         self.setAttribute(Qt.WA_TransparentForMouseEvents)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
-        self.label = plain_label(line.words, "talkBubbleText")
+        # by a seat, the words; with no seat to stand by (a watcher's), who said them too
+        self.label = plain_label(line.words if line.seat is not None else line.line,
+                                 "talkBubbleText")
         self.label.setMaximumWidth(BUBBLE_WIDTH)
         row.addWidget(self.label)
-        self.setAccessibleName(f"{line.name} says: {line.words}")
+        self.setAccessibleName(f"{line.who} says: {line.words}")
         self.adjustSize()
         QTimer.singleShot(BUBBLE_MS, self, self.deleteLater)
 
@@ -216,6 +225,9 @@ class TableTalk:
         seats = data.table.get("seats") or []
         others = [(s["name"], s["fingerprint"]) for s in seats
                   if s.get("kind") == "human" and s.get("fingerprint") and s["seat"] != data.you]
+        watching = self.table.watchers_line.event  # (the watchers talk too)
+        others += [(f"{w['name']} (watching)", w["fingerprint"])
+                   for w in watching.get("watchers") or [] if w["fingerprint"] != watching.get("you")]
         self.box.people(others, self.log.muted, bool(data.table.get("is_host")), self.host_mutes)
         self.box.open()
 
@@ -230,7 +242,7 @@ class TableTalk:
             return
         self.tab.set_lines(self.log.shown())
         self._shown()
-        if line.kind in ("say", "react") and line.seat is not None:
+        if line.kind in ("say", "react"):
             self._bubble(line)
 
     def _session(self, command: str, *args) -> None:
@@ -239,14 +251,22 @@ class TableTalk:
             getattr(session, command)(*args)
 
     def _bubble(self, line: TalkLine) -> None:
-        """A bubble by the speaker's seat plate, above its top edge."""
-        panel = self.table.ring.panel_of(line.seat, self.table.data)
-        if panel is None or not panel.isVisible():
+        """A bubble by the speaker's seat plate, above its top edge; a watcher's (no seat)
+        just below the line that names who watches."""
+        if line.seat is not None:
+            anchor = self.table.ring.panel_of(line.seat, self.table.data)
+        else:
+            anchor = self.table.watchers_line if line.role == "watcher" else None
+        if anchor is None or not anchor.isVisible():
             return
         bubble = TalkBubble(self.table, line)
-        corner = panel.mapTo(self.table, QPoint(panel.width() // 2, 0))
+        if line.seat is None:  # (the watchers' line: the bubble hangs below its start)
+            corner = anchor.mapTo(self.table, QPoint(bubble.width() // 2 + 10, anchor.height()))
+            y = corner.y() + 2
+        else:
+            corner = anchor.mapTo(self.table, QPoint(anchor.width() // 2, 0))
+            y = max(4, corner.y() - bubble.height() - 2)
         x = max(4, min(corner.x() - bubble.width() // 2, self.table.width() - bubble.width() - 4))
-        y = max(4, corner.y() - bubble.height() - 2)
         bubble.move(x, y)
         bubble.show()
         bubble.raise_()

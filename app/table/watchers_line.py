@@ -1,11 +1,15 @@
-"""The line under the table's bar that says who watches ("Watching: Leo, Maya").
+"""The line under the table's bar that says who watches ("Watching: Leo, Maya"), and the
+*Watchers* menu button beside the Talk button.
 
-Drawn from the session's "watchers" events (and, for a watcher, its "shown" events), it
-holds one menu button, *Watchers*, whose entries depend on who you are:
+Drawn from the session's "watchers" events (and, for a watcher, its "shown" events). The
+line shows only while someone watches (the table's room is the cards'); the button —
+which the table puts in its status row, so it costs no height — shows whenever its menu
+holds something, and the menu's entries depend on who you are:
 
 * a seated player: *Show my cards to Leo* for each watcher (checked while you show them);
-* the host, besides: *Ask Leo to stop watching*, *Invite a watcher from another
-  house…* (a code, as for a seat), and *Let people watch* on or off;
+* the host, besides, from the moment the table opens (before anyone watches too): *Ask
+  Leo to stop watching*, *Invite a watcher from another house…* (a code, as for a seat),
+  *Let people watch* on or off, and *How many may watch* (the cap);
 * a watcher: no menu — the line says you watch, and whose cards you are shown.
 
 The commands go to the session (``show_hand``, ``remove_watcher``, ``set_watching``);
@@ -17,6 +21,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton
+
+from net.api import MAX_WATCHERS
+
+CAPS = (1, 2, 4, 8, 12, 16)  # the host's choices of how many may watch at once
 
 
 def watching_text(event: dict, shown: dict[int, str]) -> str:
@@ -42,15 +50,16 @@ class WatchersLine(QFrame):
         self.label = QLabel()
         self.label.setObjectName("watchingLabel")
         row.addWidget(self.label, 1)
-        self.button = QPushButton("Watchers")  # (a push button: the theme's secondary look)
+        # (a push button: the theme's secondary look; laid out by the table, in its status row)
+        self.button = QPushButton("Watchers")
         self.button.setObjectName("watchersMenu")
         self.button.setProperty("role", "secondary")
         self.button.setProperty("compact", True)
-        self.button.setToolTip("Show your cards to someone watching")
+        self.button.setToolTip("Who may watch, and your cards shown to someone watching")
         self.button.setFocusPolicy(Qt.TabFocus)
+        self.button.hide()
         self.menu = QMenu(self.button)
         self.button.setMenu(self.menu)
-        row.addWidget(self.button)
         self.session = None
         self.bridge = None
         self.invite_dialog = None
@@ -67,6 +76,7 @@ class WatchersLine(QFrame):
     def attach(self, session, bridge) -> None:
         self.session, self.bridge, self.event, self.shown, self.is_host = session, bridge, {}, {}, False
         self.hide()
+        self.button.hide()
         if hasattr(bridge, "watchers"):
             bridge.watchers.connect(self.on_watchers)
             bridge.shown.connect(self.on_shown)
@@ -87,9 +97,7 @@ class WatchersLine(QFrame):
         self.label.setText(text)
         self._fill_menu()
         self.button.setVisible(not self.menu.isEmpty())
-        # Only while someone watches: the table's room is the cards' (the host's settings
-        # then too; before, watching is on with its cap, and a code comes from the CLI).
-        self.setVisible(bool(text))
+        self.setVisible(bool(text))  # only while someone watches: the table's room is the cards'
 
     def _fill_menu(self) -> None:
         self.menu.clear()
@@ -124,6 +132,19 @@ class WatchersLine(QFrame):
             allow.setChecked(bool(event.get("open", True)))
             allow.toggled.connect(lambda on: session.set_watching(on))
             self.menu.addAction(allow)
+            self._cap_menu(session, bool(event.get("open", True)), int(event.get("cap", MAX_WATCHERS)))
+
+    def _cap_menu(self, session, open_: bool, cap: int) -> None:
+        """*How many may watch*: the host's cap, one of ``CAPS`` (or the one it has)."""
+        caps = self.menu.addMenu("How many may watch")
+        caps.setObjectName("watcherCap")
+        caps.setEnabled(open_)
+        for choice in sorted({*CAPS, cap}):
+            action = caps.addAction(f"At most {choice}")
+            action.setObjectName(f"cap-{choice}")
+            action.setCheckable(True)
+            action.setChecked(choice == cap)
+            action.triggered.connect(lambda _=False, n=choice: session.set_watching(True, n))
 
     def _invite(self) -> None:
         """A code for someone in another house to watch (``houses_dialogs.InviteDialog``)."""

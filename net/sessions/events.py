@@ -285,12 +285,13 @@ def connection_event(seat: int | None, state: LinkState, detail: str = "",
     return event
 
 
-def watchers_event(message: dict, you_watch: bool, showing=()) -> WatchersEvent:
+def watchers_event(message: dict, you_watch: bool, showing=(), you: str = "") -> WatchersEvent:
     """The "watchers" event from a "watchers" message (``you_watch``: this client is one
-    of them; ``showing``: the keys of those this seat's player shows its hand to)."""
+    of them; ``showing``: the keys of those this seat's player shows its hand to; ``you``:
+    this client's fingerprint)."""
     showing = set(showing)
     return {"type": "watchers", "open": bool(message["open"]), "cap": int(message["cap"]),
-            "you_watch": you_watch,
+            "you_watch": you_watch, "you": you,
             "watchers": [{"name": w["name"], "fingerprint": fingerprint(w["key"]),
                           "shown": list(w["shown"])} for w in message["watchers"]],
             "showing": [fingerprint(w["key"]) for w in message["watchers"] if w["key"] in showing]}

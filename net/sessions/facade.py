@@ -271,13 +271,15 @@ class WatcherInfo(TypedDict):
 class WatchersEvent(TypedDict):
     """Who watches the table ("watching: Leo, Maya"), on every change: ``open`` and ``cap``
     the host's settings; ``you_watch``: you are a watcher here (nothing is yours to play);
-    ``showing``: the fingerprints of the watchers you show your own hand to."""
+    ``showing``: the fingerprints of the watchers you show your own hand to; ``you``: your
+    own fingerprint (a watcher finds itself in the list by it)."""
     type: Literal["watchers"]
     watchers: list[WatcherInfo]
     open: bool
     cap: int
     you_watch: bool
     showing: list[str]
+    you: str
 
 
 class ShownEvent(TypedDict):
@@ -317,7 +319,7 @@ class TalkEvent(TypedDict):
     or "refused" (a message not shown: ``reason``, and ``text`` saying who refused it;
     ``blame``: "sender" — the speaker broke a rule, "host" — only a host that failed its
     own checks could have relayed it, "nobody"). ``seat``, ``name``, ``fingerprint``,
-    ``role`` ("player", "host", or another a table lets talk): who spoke (for a refusal,
+    ``role`` ("player", "host" or "watcher"): who spoke (for a refusal,
     who the message claims); ``mine``: it was this person's own."""
     type: Literal["talk"]
     kind: Literal["say", "react", "mute", "refused"]

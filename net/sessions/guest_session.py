@@ -187,7 +187,9 @@ class GuestCore:
         self.talk = GuestTalk(identity, lambda: self.replica.table if self.replica else None,
                               lambda: self.host_key,
                               speakers(lambda: self.replica.seats if self.replica else Seats(),
-                                       lambda: self.host_key, lambda: self._host_name),
+                                       lambda: self.host_key, lambda: self._host_name,
+                                       lambda: [(w["key"], w["name"])
+                                                for w in self.watch_list["watchers"]]),
                               link=lambda: self.link if self.state is GuestState.JOINED else None,
                               emit=lambda event: self.emit(event))
         self._deadline: float | None = None  # the app's first join gives up by then
@@ -771,7 +773,8 @@ class GuestCore:
         self.watch_list = message
         self.showing.present(self._watcher_keys())
         self._show_own()  # (a watcher back: it is shown the hand again)
-        self.emit(watchers_event(message, you_watch=self.watching, showing=self.showing.to))
+        self.emit(watchers_event(message, you_watch=self.watching, showing=self.showing.to,
+                                 you=self.identity.fingerprint))
 
     def _watcher_keys(self) -> set[bytes]:
         return {w["key"] for w in self.watch_list["watchers"]}
@@ -806,7 +809,8 @@ class GuestCore:
                                     r.seq if r else -1, r.hand_number if r else 0)
             if box is not None and self.link is not None:
                 self.link.send(box.message())
-        self.emit(watchers_event(self.watch_list, you_watch=False, showing=self.showing.to))
+        self.emit(watchers_event(self.watch_list, you_watch=False, showing=self.showing.to,
+                                 you=self.identity.fingerprint))
 
     def _show_own(self) -> None:
         """Our hand, sealed again for each watcher we show it to, when it changed."""

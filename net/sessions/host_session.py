@@ -80,6 +80,7 @@ from net.sessions.showing import ShowingHand
 from net.sessions.watchers import WatchPolicy, Watchers
 from net.sessions.takeback import Takeback
 from net.sessions.talk import TALK_MESSAGES, HostTalk, speakers
+from net.trust.talk import TALK
 from net.sessions.whereabouts import Whereabouts
 from net.sessions.table_files import TableFiles
 from net.trust import reports, takeover
@@ -211,6 +212,9 @@ class HostCore:
         self.files = TableFiles(state_dir, self.emit, keep_old=self.listen)
         # the mental-poker deal (issue 13; on by default); the app's box: "private_deal"
         self.mental_deal = bool(self.settings.pop("private_deal", options.mental_deal))
+        # who may watch; the app's "Let people watch" and its cap: "watching", "max_watchers"
+        watch_policy = WatchPolicy(bool(self.settings.pop("watching", options.watching)),
+                                   max(0, int(self.settings.pop("max_watchers", options.max_watchers))))
         self.server: Server | None = None
         self.admission = admission if admission is not None else Admission()
         self.timers = Timers()
@@ -251,7 +255,7 @@ class HostCore:
                              seat_of=lambda fp: self.authority.seat_of(fp))
         self.watchers = Watchers(lambda: self.authority, self.key, self.admission,
                                  players=lambda: self.outbox.links.values(), roster=self.roster,
-                                 emit=self.emit, policy=WatchPolicy(options.watching, options.max_watchers),
+                                 emit=self.emit, policy=watch_policy,
                                  tamper=tamper, changed=self._watchers_changed)
         self.showing = ShowingHand(identity, os.urandom)  # (nonces: never the table's seeded rng)
         # A seated player's messages that are the sessions' own (not the trust layer's).
@@ -263,11 +267,14 @@ class HostCore:
         self.ending = Ending(lambda: self.authority, self.outbox, self.arrivals.joined_message)
         self.talk = HostTalk(self.identity, self._talking_table,
                              speakers(lambda: self.authority.seats, lambda: self.key,
-                                      lambda: self.identity.name),
-                             people=lambda: [info.key for info in self.authority.seats.values()
-                                             if info.kind == "human"],
-                             links=lambda: self.outbox.links.values(), emit=self.emit,
-                             timeout=self.timings.timeout)
+                                      lambda: self.identity.name, self.watchers.names),
+                             people=lambda: [*(info.key for info in self.authority.seats.values()
+                                               if info.kind == "human"), *self.watchers.keys()],
+                             links=lambda: [*self.outbox.links.values(), *self.watchers.links()],
+                             emit=self.emit, timeout=self.timings.timeout)
+        # a watcher talks too: on its own link, checked and relayed as anyone's
+        self.watchers.handlers[TALK] = lambda watcher, msg: self.talk.heard(watcher.key,
+                                                                            watcher.link, msg)
         # invitations from other houses, their ways back
         self.houses = HostHouses(self.identity, self.files.dir, listen=self.listen,
                                  authority=lambda: self.authority,
@@ -513,7 +520,8 @@ class HostCore:
                     on_hb=lambda seq, head: self._outbox_of(fp, holder[0]).on_ack(fp, holder[0], seq))
         holder.append(link)
         if first["type"] == "join" and first.get("watch") and self.is_open:
-            self.watchers.join(fp, conn.peer_key, conn.peer_name, link, first)
+            if self.watchers.join(fp, conn.peer_key, conn.peer_name, link, first):
+                self.talk.welcome(link)  # the host's mutes in force
         elif first["type"] == "join" and self.phase is Phase.ENDED:
             self.ending.arrived(fp, link, first)
         elif first["type"] != "join" or not self.is_open:

@@ -15,9 +15,11 @@ and the person:
   not (a refusal naming the host when only a host that failed its checks could have
   relayed it).
 
-Who may talk is a ``Speaker``: a key, a name, a seat or none. The host's person, and
-everyone seated as a person, may; ``speakers`` gives them from the table's seats, and
-a table that lets others in (watchers) adds its own. Talk is never written to the log,
+Who may talk is a ``Speaker``: a key, a name, a seat or none. The host's person,
+everyone seated as a person, and everyone watching may; ``speakers`` gives them from the
+table's seats and the host's list of who watches (a watcher is named as one, role
+"watcher"). The host hears a watcher's talk on the watcher's own link
+(``Watchers.handlers``), checks it as anyone's, and relays it to players and watchers alike. Talk is never written to the log,
 to disk or to a hand's record: nothing of the game changes with it, and a client that
 was away misses what was said meanwhile.
 """
@@ -40,13 +42,16 @@ from net.wire.identity import fingerprint
 log = logging.getLogger(__name__)
 
 TALK_MESSAGES = (TALK, TALK_REFUSED)  # what a session hands its talk part
+WATCHER = "watcher"  # a speaker's role: at the table without a seat
 Clock = Callable[[], float]
 
 
 def speakers(seats: Callable[[], Seats], host_key: Callable[[], bytes | None],
-             host_name: Callable[[], str]) -> SpeakerOf:
+             host_name: Callable[[], str],
+             watchers: Callable[[], Iterable[tuple[bytes, str]]] = tuple) -> SpeakerOf:
     """Who a key is at a table whose seats are ``seats()``: a person seated there (its
-    seat's name, from the log — never a name a message gives itself), else the host."""
+    seat's name, from the log — never a name a message gives itself), else the host, else
+    one of the ``watchers`` (key, name: the host's list of who watches), a "watcher"."""
     def speaker_of(key: bytes) -> Speaker | None:
         table_seats = seats()
         seat = table_seats.held_by(key)
@@ -54,7 +59,8 @@ def speakers(seats: Callable[[], Seats], host_key: Callable[[], bytes | None],
             return Speaker(key, table_seats[seat].name, seat)
         if key == host_key():
             return Speaker(key, host_name() or "the host", None, role="host")
-        return None
+        name = next((name for watcher, name in watchers() if watcher == key), None)
+        return None if name is None else Speaker(key, name, None, role=WATCHER)
     return speaker_of
 
 

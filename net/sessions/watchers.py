@@ -20,8 +20,8 @@ then keeps it:
 * **A shown hand** (``relay``): a seated player's "show" — its hand sealed for one
   watcher (``net.trust.shown``), which this host cannot open — goes to that watcher
   alone, as "shown".
-* **What a watcher may send**: only what ``handlers`` takes (none of the game's own:
-  table talk may add one). A move, a deal message, a standing or anything else is
+* **What a watcher may send**: only what ``handlers`` takes — table talk ("talk", which
+  the host checks and relays as anyone's), none of the game's own. A move, a deal message, a standing or anything else is
   refused, the watcher named to the host's person and sent away (``_refuse``).
 * **Bounds**: a watcher's link holds at most ``WATCHER_BACKLOG`` messages unsent — one
   that stops reading is dropped, as a silent one is by its heartbeat — and watchers do
@@ -50,7 +50,7 @@ from net.trust.entries import TableBody
 from net.trust.host.authority import HostAuthority
 from net.trust.shown import MAX_SEALED
 from net.wire import messages as m
-from net.wire.identity import clean_name
+from net.wire.identity import clean_name, fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ class Watchers:
         self.outbox = Outbox(self._sync_for, tamper)  # the watchers' own: entries once, in order
         self.here: dict[str, Watcher] = {}  # fingerprint -> watcher, in order of arrival
         self.shown: dict[int, set[bytes]] = {}  # seat -> the watchers its player shows its hand to
-        # What a watcher may send besides heartbeats, by type (table talk may add one):
+        # What a watcher may send besides heartbeats, by type (the host adds table talk's):
         # fn(watcher, message).
         self.handlers: dict[str, Callable[[Watcher, dict], None]] = {}
 
@@ -141,6 +141,10 @@ class Watchers:
 
     def keys(self) -> set[bytes]:
         return {w.key for w in self.here.values()}
+
+    def names(self) -> list[tuple[bytes, str]]:
+        """Each watcher's key and name (who may talk: ``talk.speakers``)."""
+        return [(w.key, w.name) for w in self.here.values()]
 
     def room(self) -> bool:
         """Whether one more may watch now (the lobby's *Watch*)."""
@@ -279,7 +283,8 @@ class Watchers:
 
     def event(self, showing: Iterable[bytes] = ()) -> WatchersEvent:
         """The host's person's "watchers" event (``showing``: whom its own hand is shown)."""
-        return watchers_event(self.message(), you_watch=False, showing=showing)
+        return watchers_event(self.message(), you_watch=False, showing=showing,
+                              you=fingerprint(self.key))
 
     # -- what they send -------------------------------------------------------------------------
     def receive(self, fp: str, link, message: dict) -> None:

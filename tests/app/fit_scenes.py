@@ -24,7 +24,7 @@ TABLES = [
      "open_seats": 2, "in_game": False, "address": "192.168.1.20", "port": 4871, "protocol": 1},
     {"id": "2", "name": "Sunday Somerset", "game": "somerset", "ruleset": "widow-keep", "mode": None,
      "host": LONG_NAMES[1], "fingerprint": "b27c", "open_seats": 0, "in_game": True,
-     "address": "192.168.1.31", "port": 4871, "protocol": 1},
+     "address": "192.168.1.31", "port": 4871, "protocol": 1, "watchable": True},
 ]
 
 

@@ -111,16 +111,21 @@ def test_refusals_shown_are_yours_or_name_someone():
     assert len(log.shown()) == 3
 
 
-def test_slash_opens_the_talk_box_enter_says_esc_gives_the_keys_back(window, qtbot):
-    session = Talking()
-    at_the_table(window, session)
-    table = window.table
+def say_by_keys(qtbot, table, text: str) -> None:
+    """"/" from the hand opens the talk box; ``text`` typed; Enter sends it."""
     assert table.talk_button.isVisible()
     table.hand.setFocus()
     qtbot.keyClicks(table.hand, TALK_KEY)
     qt_until(qtbot, lambda: table.talk_box.isVisible() and table.talk_box.line.hasFocus())
-    qtbot.keyClicks(table.talk_box.line, "<b>hi</b> all")
+    qtbot.keyClicks(table.talk_box.line, text)
     qtbot.keyClick(table.talk_box.line, Qt.Key_Return)
+
+
+def test_slash_opens_the_talk_box_enter_says_esc_gives_the_keys_back(window, qtbot):
+    session = Talking()
+    at_the_table(window, session)
+    table = window.table
+    say_by_keys(qtbot, table, "<b>hi</b> all")
     assert session.calls == [("say", "<b>hi</b> all")]
     assert not table.talk_box.isVisible()
     table.talk_button.click()
@@ -162,3 +167,51 @@ def test_no_talk_in_a_game_against_the_computer(window, qtbot):
     qtbot.keyClicks(window.table.hand, TALK_KEY)
     settle()
     assert not window.table.talk_box.isVisible()
+
+
+# -- the watchers talk too ------------------------------------------------------------------------
+
+def watchers(*names: str, you: str = "") -> dict:
+    return {"type": "watchers", "open": True, "cap": 8, "you_watch": bool(you), "showing": [],
+            "you": you, "watchers": [{"name": n, "fingerprint": f"w-{n}", "shown": []} for n in names]}
+
+
+def watcher_talk(name: str, text: str, mine: bool = False) -> dict:
+    return {"type": "talk", "kind": "say", "seat": None, "name": name, "fingerprint": f"w-{name}",
+            "role": "watcher", "mine": mine, "text": text}
+
+
+def test_a_watchers_words_are_named_as_a_watchers_below_the_watchers_line(window):
+    bridge = at_the_table(window)
+    bridge.deliver(watchers("Leo"))
+    bridge.deliver(watcher_talk("Leo", "<b>Go</b> Grandma!"))
+    settle()
+    assert window.table.talk_list.lines() == ["Leo (watching): <b>Go</b> Grandma!"]
+    [bubble] = bubbles(window)
+    assert bubble.label.text() == "Leo (watching): <b>Go</b> Grandma!"  # (plain text, who said it)
+    assert bubble.label.textFormat() == Qt.PlainText
+    line = window.table.watchers_line
+    assert line.isVisible()
+    below = line.mapTo(window.table, line.rect().bottomLeft()).y()
+    assert below <= bubble.geometry().top() <= below + 10  # just below the watchers' line
+
+
+def test_the_mute_menu_holds_the_watchers_and_a_watcher_not_itself(window):
+    session = Talking()
+    bridge = at_the_table(window, session)  # the host's screen
+    bridge.deliver(watchers("Leo", "Maya"))
+    settle()
+    table = window.table
+    table.talk.open_box()
+    texts = [a.text() for a in table.talk_box.mute_button.menu().actions()]
+    assert "Mute Leo (watching) on my screen" in texts and "Mute Maya (watching) for the table" in texts
+    {a.text(): a for a in table.talk_box.mute_button.menu().actions()}[
+        "Mute Leo (watching) for the table"].trigger()
+    assert session.calls == [("mute", "w-Leo", True)]
+    bridge = at_the_table(window, Talking(), is_host=False)  # Leo's own screen, watching
+    bridge.deliver(watchers("Leo", "Maya", you="w-Leo"))
+    settle()
+    table.talk.open_box()
+    texts = [a.text() for a in table.talk_box.mute_button.menu().actions()]
+    assert "Mute Maya (watching) on my screen" in texts
+    assert not any("Leo" in t for t in texts)  # not yourself

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QLabel
 from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
 
 from net.sessions.session import GuestSession, HostSession
@@ -35,13 +36,20 @@ def watch_from_the_lobby(qtbot, window, directory, host) -> None:
     window._seen = seen  # (what the window was told, for a failure's message)
 
 
-@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
-def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, window, directory,
-                                                                        tmp_path, closing, deal):
+def watch_the_bots(qtbot, window, directory, tmp_path, closing, deal: bool):
+    """The window watches, from the lobby, a headless host's table with three computer
+    players; the host's session."""
     window.network = LoopbackNetwork(tmp_path)
     host = headless_host(tmp_path, deal, {1: "random", 2: "random", 3: "random"})
     closing.append(host)
     watch_from_the_lobby(qtbot, window, directory, host)
+    return host
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, window, directory,
+                                                                        tmp_path, closing, deal):
+    host = watch_the_bots(qtbot, window, directory, tmp_path, closing, deal)
     table = window.table
     try:
         qt_until(qtbot, lambda: window.stack.currentWidget() is table and table.view.get("phase"),
@@ -61,6 +69,25 @@ def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, wi
                                 for e in host.on_event.events))
     named = [e for e in host.on_event.events if e.get("type") == "watchers"][-1]
     assert [w["name"] for w in named["watchers"]] == [window.settings.display_name]
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_watcher_talks_from_its_window_and_the_host_hears_a_watcher(qtbot, window, directory,
+                                                                      tmp_path, closing, deal):
+    from test_app_talk import say_by_keys
+    host = watch_the_bots(qtbot, window, directory, tmp_path, closing, deal)
+    table = window.table
+    qt_until(qtbot, lambda: window.stack.currentWidget() is table
+             and "You are watching" in table.watchers_line.label.text(), timeout=30000)
+    say_by_keys(qtbot, table, "Go Grandpa!")  # (the Talk button is there for a watcher too)
+
+    def heard() -> list[dict]:
+        return [e for e in host.on_event.events if e.get("type") == "talk" and e["kind"] == "say"]
+    qt_until(qtbot, lambda: heard(), timeout=30000)
+    [said] = heard()
+    assert (said["text"], said["role"], said["seat"]) == ("Go Grandpa!", "watcher", None)
+    assert said["name"] == window.settings.display_name
+    qt_until(qtbot, lambda: table.talk_list.lines() == ["You: Go Grandpa!"], timeout=30000)
 
 
 @pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
@@ -150,3 +177,79 @@ def test_the_watchers_line_says_who_watches_and_offers_each_its_commands(qtbot):
     assert line.menu.isEmpty() and line.button.isHidden()
     line.on_shown({"type": "shown", "seat": 1, "name": "Grandma", "showing": False, "text": ""})
     assert "Grandma" not in line.label.text()
+
+
+class HostsCommands(FakeSession):
+    def set_watching(self, open_, cap=None):
+        self.calls.append(("set_watching", open_, cap))
+
+
+def test_the_hosts_watchers_menu_is_there_before_anyone_watches(qtbot, window):
+    """Before the first watcher comes, the host can invite one from another house, turn
+    watching off, or change the cap, from the Watchers button beside Talk — which takes
+    no line of its own; the watchers' line shows only once someone watches."""
+    from PySide6.QtGui import QAction
+    from fit_scenes import settle, sit_at
+
+    from app.table.watchers_line import WatchersLine
+    bridge, _, _ = sit_at(window, {"game": "rook"}, lambda s: s.phase == "play")  # (the host's)
+    table = window.table
+    qt_until(qtbot, lambda: table.watchers_line.button.isVisible())
+    assert not table.watchers_line.isVisible()  # nobody watches: no line
+    session = HostsCommands()
+    table.watchers_line.session = session  # (what the menu's entries ask of the session)
+    table.watchers_line.redraw()
+    assert table.watchers_line.button.parentWidget() is not table.watchers_line  # (the status row)
+    menu = table.watchers_line.menu
+    actions = {a.objectName(): a for a in menu.findChildren(QAction) if a.objectName()}
+    assert {"inviteWatcher", "allowWatching", "cap-8"} <= set(actions)
+    assert actions["allowWatching"].isChecked() and actions["cap-8"].isChecked()
+    actions["cap-4"].trigger()
+    actions["allowWatching"].toggle()
+    assert session.calls == [("set_watching", True, 4), ("set_watching", False, None)]
+    bridge.deliver({"type": "watchers", "watchers": [], "open": False, "cap": 4, "you_watch": False,
+                    "showing": [], "you": "host"})
+    settle()
+    actions = {a.objectName(): a for a in menu.findChildren(QAction) if a.objectName()}
+    assert actions["cap-4"].isChecked() and not actions["allowWatching"].isChecked()
+    # a player (not the host) with nobody watching: nothing to offer, no button
+    guest = WatchersLine()
+    qtbot.addWidget(guest)
+    guest.attach(FakeSession(), bridge)
+    guest.on_watchers({"type": "watchers", "watchers": [], "open": True, "cap": 8,
+                       "you_watch": False, "showing": [], "you": "me"})
+    assert guest.menu.isEmpty() and guest.button.isHidden()
+
+
+def test_the_host_dialog_sets_watching_and_its_cap_and_the_table_keeps_them(qtbot, tmp_path):
+    from app.host_dialog import HostDialog
+    from net.sessions.host_session import HostCore
+    from net.sessions.watchers import WatchPolicy
+    dialog = HostDialog("Grandma")
+    qtbot.addWidget(dialog)
+    assert dialog.watch_box.isChecked() and dialog.cap_box.value() == 8  # (the default)
+    dialog.cap_box.setValue(3)
+    assert dialog.settings()["max_watchers"] == 3 and dialog.settings()["watching"] is True
+    dialog.watch_box.setChecked(False)
+    assert not dialog.cap_box.isEnabled()
+    chosen = dialog.settings()
+    again = HostDialog("Grandma", remembered=chosen)  # (opened on last time's choices)
+    qtbot.addWidget(again)
+    assert not again.watch_box.isChecked() and again.cap_box.value() == 3
+    host = HostCore(ident("Grandma"), chosen, state_dir=tmp_path / "host", timings=QUICK)
+    assert host.watchers.policy == WatchPolicy(False, 3)
+    assert "watching" not in host.settings and "max_watchers" not in host.settings  # (not the game's)
+
+
+def test_the_lobby_row_says_a_table_may_be_watched(qtbot, window, directory):
+    from app.lobby import describe_table
+    kitchen = {"name": "Kitchen", "game": "rook", "host": "Grandpa", "open_seats": 0, "in_game": True}
+    assert describe_table({**kitchen, "watchable": True}).endswith("full  ·  game in progress · you may watch")
+    assert describe_table({**kitchen, "watchable": False}).endswith("full  ·  game in progress")
+    assert "watch" not in describe_table({**kitchen, "watchable": True}, yours=True)  # (you play it)
+    directory.publish([{**kitchen, "id": "k", "address": "127.0.0.1", "port": 1, "protocol": 1,
+                        "fingerprint": "abcd", "watchable": True}])
+    qt_until(qtbot, lambda: window.lobby.list.count() == 1)
+    shown = [label.text() for label in window.lobby.list.itemWidget(window.lobby.list.item(0))
+             .findChildren(QLabel)]
+    assert any(text.endswith("game in progress · you may watch") for text in shown), shown

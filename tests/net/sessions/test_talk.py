@@ -340,3 +340,107 @@ def test_a_client_that_rejoins_keeps_the_hosts_mute_and_names_nobody(arun, tmp_p
     heard, still_muted = arun(main(), timeout=90)
     assert still_muted
     assert [e["kind"] for e in heard] == ["mute", "say"], heard  # no refusal, no second mute
+
+
+# -- watchers talk too ------------------------------------------------------------------------------
+
+def watching(table: Table, name: str):
+    """A watcher of ``table`` (no seat, no bot) and its events."""
+    guest = table.add_guest(ident(name), watch=True, bot_level=None)
+    return guest, table.guest_events[len(table.guests) - 1]
+
+
+def listed(guest, name: str) -> bool:
+    return name in [w["name"] for w in guest.watch_list["watchers"]]
+
+
+def test_a_watcher_talks_checked_by_everyone_and_named_as_a_watcher(arun, tmp_path, deal):
+    """A watcher's talk is signed by it, checked by the host and relayed to every player
+    and watcher, each of whom checks it again: named as a watcher (no seat), held to the
+    same rate, and muted by the host for the table like anyone."""
+    async def main():
+        table = await talking_table(tmp_path, deal)
+        try:
+            leo, leo_events = watching(table, "Leo")
+            await until(lambda: all(listed(g, "Leo") for g in table.guests), 30,
+                        lambda: f"Leo in every list: {[g.watch_list for g in table.guests]}")
+            await until(table.hand_started, 30)
+            heard_by = everyone(table)  # the host, the players and Leo
+            leo.talk.say("Go Grandma!")
+            await until(lambda: all("Go Grandma!" in words(ev) for ev in heard_by), 10,
+                        lambda: f"Leo's words everywhere: {[words(ev) for ev in heard_by]}")
+            table.guests[0].talk.react("well-played")
+            await until(lambda: "Well played" in words(leo_events), 10)
+            for _ in range(7):  # past the rate (with "Go Grandma!" or without, if it is
+                leo.talk.react("thinking")  # 10 s old by now): refused by the host, as anyone's
+
+            def thinking() -> list[int]:
+                return [words(ev).count("Thinking\u2026") for ev in heard_by]
+            await until(lambda: len(set(thinking())) == 1
+                        and thinking()[0] + len(said(leo_events, "refused")) == 7, 10,
+                        lambda: f"each one's count alike, the rest refused: {thinking()}, "
+                                f"{said(leo_events, 'refused')}")
+            shown = thinking()[0]
+            table.host.talk.mute(leo.identity.fingerprint)
+            await until(lambda: all(said(ev, "mute") for ev in heard_by), 10)
+            leo.talk.say("still here")
+            await until(lambda: len(said(leo_events, "refused")) == 8 - shown, 10,
+                        lambda: said(leo_events))
+            return await table.finish(timeout=120), [said(ev) for ev in heard_by], shown
+        finally:
+            await table.close()
+
+    summaries, heard, shown = arun(main(), timeout=180)
+    assert shown in (4, 5)  # at most 5 of Leo's within 10 s, on every screen
+    assert_all_verified(summaries, hands=1)  # the players' hand went on, Leo checked it too
+    for events in heard:
+        [leo_said] = [e for e in events if e["text"] == "Go Grandma!"]
+        assert (leo_said["name"], leo_said["role"], leo_said["seat"]) == ("Leo", "watcher", None)
+        assert "still here" not in words(events)
+        [mute] = [e for e in events if e["kind"] == "mute"]
+        assert mute["target_name"] == "Leo" and mute["on"]
+    leo_heard = heard[-1]
+    assert [e["mine"] for e in leo_heard if e["text"] == "Go Grandma!"] == [True]
+    *rate, muted = [e for e in leo_heard if e["kind"] == "refused"]
+    assert rate and all(e["mine"] and "more than 5" in e["reason"] for e in rate)
+    assert "muted by the host" in muted["reason"]
+
+
+def test_a_watchers_forged_talk_is_refused_and_named(arun, tmp_path, deal):
+    """A watcher that sends a message in a player's name is refused (and told why), named
+    to the host's person as the watcher it is, and stays; a dishonest host that relays a
+    message said to be the watcher's but not signed by it is named by every client."""
+    async def main():
+        table = await talking_table(tmp_path, deal)
+        try:
+            leo, leo_events = watching(table, "Leo")
+            await until(lambda: all(listed(g, "Leo") for g in table.guests), 30)
+            victim = table.guests[1]
+            body = t.talk_body(leo.table, victim.identity.public_key, 1, say="I give up")
+            leo.link.send(t.talk_message(seal(leo.identity, t.TALK_DOMAIN, body)))
+            await until(lambda: said(leo_events, "refused"), 10, lambda: said(leo_events))
+            await until(lambda: said(table.host_events, "refused"), 10,
+                        lambda: f"the host's person told: {said(table.host_events)}")
+            body = t.talk_body(leo.table, leo.identity.public_key, 1, say="I am Leo")
+            forged = t.talk_message(seal(victim.identity, t.TALK_DOMAIN, body))
+            for link in [*table.host.outbox.links.values(), *table.host.watchers.links()]:
+                link.send(forged)  # (a dishonest host relays it unchecked)
+            players = [table.guest_events[i] for i in range(3)]
+            await until(lambda: all(said(ev, "refused") for ev in players)
+                        and len(said(leo_events, "refused")) == 2, 10,
+                        lambda: f"each refused it: {[said(ev) for ev in [*players, leo_events]]}")
+            assert table.host.watchers.holds(leo.identity.fingerprint)  # (still watching)
+            return [said(ev) for ev in everyone(table)]
+        finally:
+            await table.close()
+
+    host, *players, leo = arun(main(), timeout=90)
+    [told] = host
+    assert "Leo wrote a message in Talker1's name" in told["text"]
+    refused_back, named = leo
+    assert refused_back["mine"] and "Talker1's name" in refused_back["reason"]
+    for events in [*players, [named]]:
+        [refused] = events  # not shown: refused, naming the host that relayed it
+        assert refused["blame"] == "host" and "forged" in refused["reason"]
+        assert (refused["name"], refused["role"]) == ("Leo", "watcher")
+    assert not any(e["kind"] in ("say", "react") for events in (host, *players, leo) for e in events)

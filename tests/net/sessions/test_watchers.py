@@ -10,9 +10,12 @@ and the host's copy of that traffic opens none of it.
 from __future__ import annotations
 
 import asyncio
+import socket
+from dataclasses import replace
 
 import pytest
 
+from net.sessions import watchers as watchers_module
 from net.sessions.guest_session import GuestCore
 from net.sessions.watching import Following
 from net.trust import takeover
@@ -330,3 +333,66 @@ def test_a_watcher_follows_the_table_carried_on_and_sees_only_the_public_view_th
         assert message["public"] == archive.publics.get(seq)
         assert message["private"] == {"view": None, "action": None}
     assert takeover.KIND in [s.kind for s in leo.replica.log]
+
+
+def transports(conn) -> tuple:
+    """``conn``'s TLS transport and the TCP transport under it (asyncio's own fields)."""
+    tls = conn._writer.transport  # noqa: SLF001
+    return tls, tls._ssl_protocol._transport  # noqa: SLF001
+
+
+def small_buffers(conn, option: int) -> None:
+    """``conn``'s kernel buffer (``option``) and asyncio's write buffers made small — so
+    that what a host sends a peer that stops reading piles up at the host within a game,
+    rather than in a megabyte of buffers first."""
+    conn._writer.transport.get_extra_info("socket").setsockopt(  # noqa: SLF001
+        socket.SOL_SOCKET, option, 4096)
+    for transport in transports(conn):
+        transport.set_write_buffer_limits(high=4096)
+
+
+def stop_reading(guest: GuestCore) -> None:
+    """``guest`` stops reading what its host sends (a stuck computer): nothing reads its
+    socket any more (its heartbeats still go out: only reading stops)."""
+    small_buffers(guest.link.conn, socket.SO_RCVBUF)
+    transports(guest.link.conn)[1].pause_reading()
+
+
+def test_a_watcher_that_stops_reading_is_dropped_and_the_players_go_on(tmp_path, deal, monkeypatch):
+    """A watcher's computer stops reading mid-hand (its heartbeats still come, so it is
+    not silent): what the host sends it piles up, and past the watcher's backlog the host
+    drops its link, saying why, and tells everyone it has gone. The players' hands go on,
+    every entry checked, nothing waiting on the stuck watcher."""
+    monkeypatch.setattr(watchers_module, "WATCHER_BACKLOG", 8)  # (256 takes many hands to fill)
+
+    async def main():
+        table = Table(tmp_path, hands=3, guests=0, bots=2, timings=PATIENT,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.05})
+        await table.host.start()
+        player = table.add_guest(ident("Guest0"), bot_delay=0.05)
+        # the stuck watcher never drops the link itself (it would, hearing nothing for 5 s)
+        leo, _, _ = watcher(table, "Leo", timings=replace(PATIENT, timeout=600.0))
+        fp = leo.identity.fingerprint
+        await until(lambda: [w["name"] for w in player.watch_list["watchers"]] == ["Leo"]
+                    and leo.replica is not None and leo.replica.seq >= 1, 30)
+        held = table.host.watchers.here[fp].link
+        small_buffers(held.conn, socket.SO_SNDBUF)
+        stop_reading(leo)
+        await until(lambda: held.closed, 120,
+                    lambda: f"the host dropped Leo's link: {held._queue.qsize()} queued, "  # noqa: SLF001
+                            f"log at {table.host.authority.chain.seq}, buffered "
+                            f"{[t.get_write_buffer_size() for t in transports(held.conn)]}")
+        await until(lambda: player.watch_list["watchers"] == [], 30,
+                    lambda: f"the players told Leo has gone: {player.watch_list}")
+        try:
+            await asyncio.wait_for(table.host.finished.wait(), 120)
+            summary = await asyncio.wait_for(table.tasks[0], 60)
+        finally:
+            await table.close()
+        return held.reason, summary, table.host_events
+
+    reason, summary, host_events = asyncio.run(main())
+    assert reason.startswith("it stopped reading: 8 messages unsent"), reason
+    assert summary["alerts"] == [] and summary["hands_verified"] == 3, summary
+    lists = [e for e in host_events if e["type"] == "watchers"]
+    assert [w["name"] for w in lists[-1]["watchers"]] == []  # the host's person told too
