@@ -186,10 +186,10 @@ def test_each_played_cards_proof_is_checked_once_by_every_party_but_its_maker(mo
     """The host checks a peer's proof before it logs the move and does not check it again
     when the move is applied; the player's own client, and the host for its own seat,
     check nothing they made: a face-down card costs one check at each other party."""
-    from net.trust.deals.mental import record
+    from net.trust.deals.mental import machine as mental_machine
     checks = []
-    real = record.verify_dleq
-    monkeypatch.setattr(record, "verify_dleq",  # a single share's: a play's (not a batch's)
+    real = mental_machine.verify_dleq
+    monkeypatch.setattr(mental_machine, "verify_dleq",  # a single share's: a play's (not a batch's)
                         lambda *a: (len(a[1]) == 1 and checks.append(1)) or real(*a))
     table = dealt_table()
     parties = len(table.host.deal.setup.parties)

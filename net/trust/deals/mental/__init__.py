@@ -15,8 +15,8 @@ Chaum–Pedersen), ``deck`` (card points, ciphertexts, one shuffle), ``shuffle_p
 context and a party's secrets from its identity key), ``setup`` (parties, seats and
 deck positions), ``messages`` (the wire dicts), ``outputs`` (what a party's machine
 hands back), ``chain`` (the key shares, decks and shuffle proofs every reader checks,
-party or not), ``record`` (what a party holds of the deal, and the end-of-hand
-verification), ``machine`` (one party's sans-I/O state machine, ``MentalDeal``),
+party or not), ``machine`` (one party's sans-I/O state machine, ``MentalDeal``: what it
+holds of the deal, its steps, and the end-of-hand verification),
 ``witness`` (the same for a client that is no party of an attempt, checking it at the end),
 ``flows`` (the engine's hidden-information moments as the deal's steps), ``sequencer``
 (the host's log of the deal), ``client`` (a party reading that log, ``DealClient``),

@@ -1,7 +1,7 @@
 """The public part of a deal, which every reader checks alike: keys, decks, shuffle proofs.
 
 ``ShuffleChain`` follows a deal's ``mental-key`` and ``mental-shuffle`` messages in log
-order — for a party's machine (``record.DealRecord`` holds one) and for a client that is
+order — for a party's machine (``machine.MentalDeal`` holds one) and for a client that is
 no party of the deal (an onlooker: ``client.DealClient``) alike — and needs no secret:
 
 * ``key``: a party's key share, its Schnorr proof checked; the joint key once all are in;
@@ -24,7 +24,7 @@ host and its guests in one process). A proof that fails is never remembered.
 
 A deal logged before shuffles were proven (protocol 13 and earlier: ``proven`` false) has
 no proofs to check; its shuffles are checked only at the hand's end, when every party's
-seed is revealed (``record``), and a party publishes no decryption share of it.
+seed is revealed (``MentalDeal``'s end-of-hand verification), and a party publishes no decryption share of it.
 """
 
 from __future__ import annotations

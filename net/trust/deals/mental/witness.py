@@ -6,7 +6,7 @@ party's messages are in the log, signed by their party (``client.DealClient`` ch
 signatures), and at the hand's end every party reveals its secret there. ``Witness``
 keeps what a party's record keeps of those messages (key shares, decks, shares, plays,
 commitments, reveals) without taking part, and once every party has revealed, redoes the
-whole verification a party does (``DealRecord._verify_everything``): every shuffle from
+whole verification a party does (``MentalDeal._verify_everything``): every shuffle from
 its revealed seed, every share, play and commitment. Its ``Verified`` is the deal as it
 was dealt, so the onlooker too can replay the hand with every card open — its summary
 then shows the buried cards and the scoring, as everyone else's does.
