@@ -338,7 +338,23 @@ class HostCore:
             self.games_started = self.authority.game_number
         self.settled()
         self.view.state([])
+        if self.restored and not self.headless:
+            self._the_last_hand_again()
         self.advance()
+
+    def _the_last_hand_again(self) -> None:
+        """A table restored between hands (a game against the computer continued from the
+        lobby after its summary, a host's app started again) shows its person the last
+        hand's summary again, with its Next hand — not the last trick of a table that
+        waits for a click nobody can make (seen in a real window: Somerset, Continue)."""
+        auth = self.authority
+        match = auth.match
+        if match is None or match.state is not None or match.is_over \
+                or not auth.deal.between_hands():
+            return
+        ended = next((e for e in reversed(auth.log) if e.kind == "hand_end"), None)
+        if ended is not None:
+            self.view.hand_over(ended)
 
     async def _listen(self) -> None:
         port = self.port or (self.files.meta().get("port", 0) if self.restored else 0)

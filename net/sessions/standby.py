@@ -13,7 +13,9 @@ A player that stopped at an alert sends the others its signed report (``reportin
 from __future__ import annotations
 
 from net.wire import transport
-from net.wire.framing import SCHEMAS
+from net.wire.framing import SCHEMAS, ConnectionClosed, ProtocolError
+from net.wire.identity import Identity, fingerprint
+from net.wire.transport import HandshakeError, open_connection, within
 
 # A standby link is a transport connection: it begins with the handshake, whose messages
 # ``transport`` declares in SCHEMAS as it is imported — before this copy is made.
@@ -36,3 +38,22 @@ STANDBY.message("declined", {"have": int, "need": int}, reason=str)
 #: a player that stopped at an alert tells the others why, with its signed evidence
 #: (``trust.reports``; no answer)
 STANDBY.message("report", signed=dict)
+
+
+async def ask_where(identity: Identity, table: str, key: bytes, address: str, port: int,
+                    timeout: float) -> dict | None:
+    """Where the player with ``key``, at its standby ``address``:``port``, says ``table`` is
+    carried on (its "follow", to be checked by the asker), or None: no answer, or another."""
+    try:
+        conn = await open_connection(address, port, identity, fingerprint(key),
+                                     schemas=STANDBY, timeout=timeout)
+    except (HandshakeError, OSError, TimeoutError, ProtocolError):
+        return None
+    try:
+        await conn.send({"type": "where", "table": table})
+        reply = await within(timeout, conn.recv())
+    except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
+        return None
+    finally:
+        await conn.close()
+    return reply if reply.get("type") == "follow" else None

@@ -34,17 +34,14 @@ from collections.abc import Callable
 from engine.bots.knowledge import Knowledge
 from net.sessions.events import shown_event
 from net.sessions.facade import EventCallback, ShownEvent
-from net.sessions.standby import STANDBY
+from net.sessions.standby import ask_where
 from net.trust import takeover
 from net.trust.entries import EntryError, TableBody, TakeoverBody
 from net.trust.peer.replica import PeerReplica
 from net.trust.shown import ShownError, ShownHand, unseal
 from net.trust.values import EntryMessage, SignedEntry, card_names
 from net.wire import messages as m
-from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import Timings
-from net.wire.identity import fingerprint
-from net.wire.transport import HandshakeError, open_connection, within
 
 log = logging.getLogger(__name__)
 
@@ -221,19 +218,8 @@ class Following:
         return False
 
     async def _ask(self, table: str, key: bytes, address: str, port: int) -> dict | None:
-        try:
-            conn = await open_connection(address, port, self.identity, fingerprint(key),
-                                         schemas=STANDBY, timeout=self.timings.connect)
-        except (HandshakeError, OSError, TimeoutError, ProtocolError):
-            return None
-        try:
-            await conn.send({"type": "where", "table": table})
-            reply = await within(self.timings.connect, conn.recv())
-        except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
-            return None
-        finally:
-            await conn.close()
-        return reply if reply.get("type") == "follow" else None
+        """Where this player says the table is carried on (a "follow"), or None."""
+        return await ask_where(self.identity, table, key, address, port, self.timings.connect)
 
     def _go(self, replica: PeerReplica, answer: dict) -> bool:
         """Follow where ``answer`` says the table is carried on, once its takeover entry

@@ -30,17 +30,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from net.sessions.roster import Roster
-from net.sessions.standby import STANDBY
+from net.sessions.standby import ask_where
 from net.trust import takeover
 from net.trust.alerts import PLAYER, EvidenceError, IntegrityAlert, save_evidence
 from net.trust.entries import TakeoverBody
 from net.trust.host.authority import HostAuthority
 from net.trust.values import SignedEntry
 from net.wire import messages as m
-from net.wire.framing import ConnectionClosed, ProtocolError
 from net.wire.heartbeat import Timings
-from net.wire.identity import fingerprint
-from net.wire.transport import HandshakeError, open_connection, within
 
 log = logging.getLogger(__name__)
 
@@ -112,19 +109,7 @@ class Whereabouts:
 
     async def _ask(self, table: str, key: bytes, address: str, port: int) -> dict | None:
         """Where this player says the table is carried on (a "follow"), or None."""
-        try:
-            conn = await open_connection(address, port, self.identity, fingerprint(key),
-                                         schemas=STANDBY, timeout=self.timings.connect)
-        except (HandshakeError, OSError, TimeoutError, ProtocolError):
-            return None
-        try:
-            await conn.send({"type": "where", "table": table})
-            reply = await within(self.timings.connect, conn.recv())
-        except (ConnectionClosed, ProtocolError, OSError, TimeoutError):
-            return None
-        finally:
-            await conn.close()
-        return reply if reply.get("type") == "follow" else None
+        return await ask_where(self.identity, table, key, address, port, self.timings.connect)
 
     def _believed(self, auth: HostAuthority, seat: int, answer: dict) -> bool:
         """Whether ``answer`` (the player in ``seat``'s "follow") proves that this table was

@@ -214,3 +214,35 @@ def test_nothing_is_signed_until_the_peers_have_given_the_tail_back_and_commands
             await g.stop()
         await asyncio.gather(*t.tasks, return_exceptions=True)
     arun(go())
+
+
+def test_a_game_continued_between_hands_shows_the_last_hands_summary_again(tmp_path, arun):
+    """Left on a hand's summary and continued from the lobby, a game against the computer
+    showed the last trick of a table that waited for a Next hand nobody could click (seen
+    in a real window, Somerset). Restored between hands, the person is told the last
+    hand's end again — its summary, with Next hand — and Next hand deals on."""
+    def local(events, resume=False):
+        return HostCore(ident("Host"), {"game": "somerset"}, state_dir=tmp_path / "local",
+                        emit=events.append, listen=False, autoplay=True, headless=False,
+                        bot_delay=0.0, bots={1: "random", 2: "random", 3: "random"},
+                        table_seed=b"between-hands-32-byte-table-seed", resume=resume, fresh=not resume)
+
+    async def go():
+        first_events: list[dict] = []
+        first = local(first_events)
+        await first.start()
+        first.start_game()
+        await until(lambda: any(e["type"] == "hand_over" for e in first_events), timeout=60,
+                    what=lambda: [e["type"] for e in first_events][-10:])
+        [told] = [e for e in first_events if e["type"] == "hand_over"]
+        await first.stop()  # Leave on the summary
+        events: list[dict] = []
+        again = local(events, resume=True)
+        await again.start()
+        assert again.restored and again.authority.state is None
+        shown = [e for e in events if e["type"] == "hand_over"]
+        assert shown == [told], [e["type"] for e in events]
+        again.next_hand()  # the summary's Next hand
+        await until(lambda: again.authority.state is not None, timeout=30)
+        await again.stop()
+    arun(go())
