@@ -108,7 +108,8 @@ def test_host_dialog_offers_each_games_options(qtbot):
     dialog.select_game("rook")
     assert dialog.ruleset_box.isHidden() and dialog.mode_box.isHidden()
     assert dialog.settings() == {"game": "rook", "ruleset": "rook", "mode": None, "options": {},
-                                 "name": "Ann's table", "private_deal": True}  # the default
+                                 "name": "Ann's table", "private_deal": True,
+                                 "watching": True, "max_watchers": 8}  # the defaults
     dialog.select_game("horseshoes")
     assert not dialog.mode_box.isHidden()
     assert dialog.mode_box.currentData() == "four"
