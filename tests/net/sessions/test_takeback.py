@@ -216,7 +216,7 @@ def test_nothing_is_signed_until_the_peers_have_given_the_tail_back_and_commands
     arun(go())
 
 
-def test_a_game_continued_between_hands_shows_the_last_hands_summary_again(tmp_path, arun):
+def test_a_game_continued_between_hands_shows_the_last_hands_summary_again(tmp_path, arun, deal):
     """Left on a hand's summary and continued from the lobby, a game against the computer
     showed the last trick of a table that waited for a Next hand nobody could click (seen
     in a real window, Somerset). Restored between hands, the person is told the last
@@ -225,7 +225,8 @@ def test_a_game_continued_between_hands_shows_the_last_hands_summary_again(tmp_p
         return HostCore(ident("Host"), {"game": "somerset"}, state_dir=tmp_path / "local",
                         emit=events.append, listen=False, autoplay=True, headless=False,
                         bot_delay=0.0, bots={1: "random", 2: "random", 3: "random"},
-                        table_seed=b"between-hands-32-byte-table-seed", resume=resume, fresh=not resume)
+                        table_seed=b"between-hands-32-byte-table-seed", resume=resume, fresh=not resume,
+                        mental_deal=deal)
 
     async def go():
         first_events: list[dict] = []
