@@ -17,11 +17,19 @@
   through sessions, processes, namespaces or the window; ``make check`` runs the rest
   (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
   processes (pytest-xdist) end together rather than waiting on one long test started last.
+* ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test's CPU seconds, its setup and teardown
+  included, appended to FILE as a line ``<cpu>\t<nodeid>`` — the worker's own
+  (``time.process_time``) plus that of the processes it started and waited for
+  (``RUSAGE_CHILDREN``). ``tests/cpu_table.py FILE`` sums them by file and by test. Under
+  a CPU-bound suite, wall durations (``--durations``) mislead: a test waits on the CPU its
+  neighbours use.
 """
 
 from __future__ import annotations
 
 import os
+import resource
+import time
 from pathlib import Path
 
 # Forced, not defaulted: a desktop session often exports QT_QPA_PLATFORM=wayland or xcb.
@@ -39,6 +47,28 @@ def private_data_dir(tmp_path_factory):
     from net.constants import HOME_ENV
 
     os.environ[HOME_ENV] = str(tmp_path_factory.mktemp("parlour-home"))
+
+
+def _cpu_seconds() -> float:
+    """This process's CPU so far, and its waited-for children's (user + system)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With ``PARLOUR_TEST_CPU`` set, append the test's CPU seconds to that file (one
+    short line, written whole with O_APPEND: the workers of one run share the file)."""
+    record_to = os.environ.get("PARLOUR_TEST_CPU")
+    before = _cpu_seconds() if record_to else 0.0
+    yield
+    if record_to:
+        line = f"{_cpu_seconds() - before:.3f}\t{item.nodeid}\n".encode()
+        fd = os.open(record_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
 
 
 settings.register_profile("ci", max_examples=15, deadline=None,
