@@ -4,7 +4,9 @@
   flash), so the offscreen platform is forced before anything imports Qt.
 * Hypothesis: the "ci" profile (default) keeps property tests small enough for a shared
   two-core machine and never times examples (timings are not behaviour). Set
-  ``HYPOTHESIS_PROFILE=thorough`` for a longer local run.
+  ``HYPOTHESIS_PROFILE=thorough`` for a longer local run; ``make check`` runs "quick"
+  (5 examples a property, a third of "ci": it is the tier run after every change,
+  ``make test`` runs every property at "ci").
 * No test may advertise or browse over mDNS on the machine's real interfaces
   (tests/mdns_guard.py, an autouse fixture).
 * No test may read or write the person's own Parlour data (their identity, their
@@ -73,6 +75,9 @@ def pytest_runtest_protocol(item, nextitem):
 
 settings.register_profile("ci", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
+# make check's: the fast tier's property tests on fewer examples (make test runs "ci").
+settings.register_profile("quick", max_examples=5, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=300, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
@@ -108,7 +113,9 @@ SLOW = (
     "net/trust/test_mental_restore.py", "net/trust/test_mental_takeover.py",
     "net/trust/mental/test_machine.py", "net/trust/mental/test_privacy.py",
     "net/trust/peer/test_replica.py", "net/trust/test_forfeits.py",
-    "net/trust/test_takeover_standings.py",
+    "net/trust/test_takeover_standings.py", "net/trust/test_watching.py",
+    "net/trust/mental/test_hand.py", "net/trust/mental/test_loopback.py",
+    "net/trust/test_mental_shuffle_proofs.py",
     # hands played through sessions behind the window; the bundle's import scans
     "app/test_app_summary_back.py", "packaging/test_spec_excludes.py",
 )
