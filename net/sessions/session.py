@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from net.wire.address import format_address, local_address_towards
 from net.constants import HANDOVER_GRACE, REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
+from net.sessions.ending import HOST_LEFT
 from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import Event, EventCallback, SeatInfo, Session, TableInfo
 from net.wire.heartbeat import Timings
@@ -311,7 +312,7 @@ class HostSession(HostedSession):
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
         self.on_event = lambda event: None
-        self._thread.stop(self.core.stop(farewell="the host left the table"))
+        self._thread.stop(self.core.stop(farewell=HOST_LEFT))
 
     def hand_over(self, seat: int) -> bool:
         """Leave, handing the table to the player in ``seat`` (``HostCore.hand_over``);
@@ -321,7 +322,7 @@ class HostSession(HostedSession):
         async def hand_over() -> bool:
             handed = await self.core.hand_over(seat)
             if not handed:
-                await self.core.stop(farewell="the host left the table")
+                await self.core.stop(farewell=HOST_LEFT)
             return handed
         return bool(self._thread.stop(hand_over(), timeout=HANDOVER_WAIT))
 
@@ -451,7 +452,7 @@ class GuestSession(_NetworkSession):
 
     async def _shutdown(self) -> None:
         # a table we carried on closes for everyone, as any host person's does
-        await self.core.succession.leave(farewell="the host left the table")
+        await self.core.succession.leave(farewell=HOST_LEFT)
         await self.core.stop()
         try:
             await within(3, self.core.done.wait())
