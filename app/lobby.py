@@ -98,8 +98,6 @@ def seats_text(table: dict) -> str:
 def status_text(table: dict, yours: bool = False) -> str:
     """Where the table is, and — when its host lets one more watch, and the seat there is
     not yours — that you may watch it."""
-    if not answers(table):
-        return NOT_ANSWERING
     status = "game in progress" if table.get("in_game") else "waiting to start"
     return status + (" · you may watch" if table.get("watchable") and not yours else "")
 
@@ -109,11 +107,19 @@ def host_text(table: dict) -> str:
     return f"host {table.get('host', '?')}" + (f" [{fingerprint}]" if fingerprint else "")
 
 
+def places(table: dict, yours: bool = False) -> list[str]:
+    """The seats and where the table is ("2 open seats", "waiting to start"; "your seat
+    is kept for you", "game in progress"), or only "not answering": its seats and state
+    are what its host last said, and it says nothing now."""
+    if not answers(table):
+        return [NOT_ANSWERING]
+    return [YOUR_SEAT if yours else seats_text(table), status_text(table, yours)]
+
+
 def describe_table(table: dict, yours: bool = False) -> str:
     """The whole entry as plain text (the list item's text and accessible name)."""
-    seats = YOUR_SEAT if yours else seats_text(table)
     return (f"{table.get('name', 'Table')}  —  {game_line(table)}\n"
-            f"{host_text(table)}  ·  {seats}  ·  {status_text(table, yours)}")
+            + "  ·  ".join([host_text(table), *places(table, yours)]))
 
 
 def rejoin_text(record: dict) -> str:
@@ -185,8 +191,7 @@ class TableRow(QWidget):
         host.setObjectName("lobbyHost")
         host.setToolTip(f"Hosted by {table.get('host', '?')}")
         host.setAlignment(Qt.AlignRight)
-        seats = QLabel(f"{YOUR_SEAT} · {status_text(table, yours)}" if yours
-                       else f"{seats_text(table)} · {status_text(table)}")
+        seats = QLabel(" · ".join(places(table, yours)))
         joinable = answers(table) and (table.get("open_seats") or yours)
         seats.setObjectName("lobbySeats" if joinable else "lobbyFull")
         seats.setAlignment(Qt.AlignRight)
