@@ -193,14 +193,14 @@ def test_the_scores_keep_which_team_is_which_at_1024(qtbot, window):
     assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
 
 
-@pytest.mark.parametrize("names, fits", [(["Uncle Bartholomew Jr.", "Bot 2", "Bot 3", "Bot 4"], True),
-                                         (["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"], False)])
-def test_every_players_score_is_told_apart_at_1024(qtbot, window, names, fits):
+@pytest.mark.parametrize("names", [["Uncle Bartholomew Jr.", "Bot 2", "Bot 3", "Bot 4"],
+                                   ["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"]])
+def test_every_players_score_is_told_apart_at_1024(qtbot, window, names):
     """Seen in real windows: hosting four-player Horseshoes at 1024 px the score line read
     "U… 0 · B… 0 · B… 0 · B… 0" — three players cut to the same "B…". Short of room each
     name is cut no further than it stays apart from the others ("U", "B2"; "Gm", "Bea").
-    (Names that need two letters or more each do not all fit beside a host's address
-    yet — ``fits`` — though they are told apart.)"""
+    Names that need two letters or more each ("Gm 12, Gp −3, Bea 0, Ben 7") did not fit
+    beside a host's address: the address then takes two lines, and the line fits whole."""
     from app.table import viewmodel as vm
     from net.sessions.events import state_event
 
@@ -221,7 +221,46 @@ def test_every_players_score_is_told_apart_at_1024(qtbot, window, names, fits):
     for label, name in zip(labels, names):  # and each one's own: its start or its initials
         assert name.startswith(label.rstrip("…")) or label in vm.told_apart(names), (label, name)
     assert [part.rsplit(" ", 1)[1] for part in parts] == ["12", "−3", "0", "7"], shown
-    assert fit_problems(window.table.bar) == [] or not fits, fit_problems(window.table.bar)
+    assert fit_problems(window.table.bar) == [], fit_problems(window.table.bar)
+    address = window.table.address_button.text()
+    assert address.replace("\n", "") == "192.168.1.20:47311", address  # whole, as typed
+
+
+@pytest.mark.parametrize("deal, scores", [("private", [12, -3, 0, 7]), ("seeded", [12, -13, 10, 11])])
+def test_a_hosts_bar_folds_its_buttons_before_a_score_is_cut_at_1024(qtbot, window, deal, scores):
+    """The widest bar a host has at 1024 px: four players whose names need two or three
+    letters each, scores of two digits, the "Not private" lock, the Hint button coming
+    and going. The address, then "Last trick", take two lines where the bar is short
+    of room (every word kept), and one again where it has room."""
+    from app.table import viewmodel as vm
+    from net.sessions.events import state_event
+
+    window.resize(1024, 640)
+    game = make_game("horseshoes", None, "four")
+    state = game.deal(bytes(32), 1)
+    bridge = window.new_bridge()
+    window.table.attach(StubSession(), bridge)
+    window.stack.setCurrentWidget(window.table)
+    bridge.deliver({**table_event(game, {"game": "horseshoes", "mode": "four"},
+                                  names=["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"]),
+                    "address": "192.168.1.20:47311"})
+    bridge.deliver(state_event(game, state, 0, [], scores, 5, deal=deal))
+    settle()
+    bar = window.table.bar
+    for hint in (True, False, True):
+        bar.hint_button.setVisible(hint)
+        settle()
+        assert fit_problems(bar) == [], (hint, fit_problems(bar))
+        shown = bar.score_label.text()
+        said = [f"{name} {vm.points(score)}" for name, score in zip(["Gm", "Gp", "Bea", "Ben"], scores)]
+        assert all(score in shown for score in said), (said, shown)
+        assert bar.address_button.text().replace("\n", "") == "192.168.1.20:47311"
+        assert bar.last_button.text().replace("\n", " ") == "Last trick"
+    assert "\n" in bar.address_button.text()  # (short of room: folded)
+    window.resize(1400, 800)
+    settle()
+    assert bar.address_button.text() == "Join at 192.168.1.20:47311" and bar.last_button.text() == "Last trick"
+    assert fit_problems(bar) == []
 
 
 def test_the_ace_declaration_fits_and_fits_the_mode(qtbot, window):
