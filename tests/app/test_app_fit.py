@@ -193,6 +193,24 @@ def test_the_scores_keep_which_team_is_which_at_1024(qtbot, window):
     assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
 
 
+def four_players_hosted_at_1024(window, names: list[str], scores: list[int], deal: str = "private"):
+    """The table's bar in a 1024×640 window hosting four-player Horseshoes (its address
+    shown) with these names and scores."""
+    from net.sessions.events import state_event
+
+    window.resize(1024, 640)
+    game = make_game("horseshoes", None, "four")
+    state = game.deal(bytes(32), 1)
+    bridge = window.new_bridge()
+    window.table.attach(StubSession(), bridge)
+    window.stack.setCurrentWidget(window.table)
+    bridge.deliver({**table_event(game, {"game": "horseshoes", "mode": "four"}, names=names),
+                    "address": "192.168.1.20:47311"})
+    bridge.deliver(state_event(game, state, 0, [], scores, 2, deal=deal))
+    settle()
+    return window.table.bar
+
+
 @pytest.mark.parametrize("names", [["Uncle Bartholomew Jr.", "Bot 2", "Bot 3", "Bot 4"],
                                    ["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"]])
 def test_every_players_score_is_told_apart_at_1024(qtbot, window, names):
@@ -202,17 +220,8 @@ def test_every_players_score_is_told_apart_at_1024(qtbot, window, names):
     Names that need two letters or more each ("Gm 12, Gp −3, Bea 0, Ben 7") did not fit
     beside a host's address: the address then takes two lines, and the line fits whole."""
     from app.table import viewmodel as vm
-    from net.sessions.events import state_event
 
-    window.resize(1024, 640)
-    game = make_game("horseshoes", None, "four")
-    state = game.deal(bytes(32), 1)
-    bridge = window.new_bridge()
-    window.table.attach(StubSession(), bridge)
-    window.stack.setCurrentWidget(window.table)
-    bridge.deliver({**table_event(game, {"game": "horseshoes", "mode": "four"}, names=names), "address": "192.168.1.20:47311"})
-    bridge.deliver(state_event(game, state, 0, [], [12, -3, 0, 7], 2, deal="private"))
-    settle()
+    four_players_hosted_at_1024(window, names, [12, -3, 0, 7])
     shown = window.table.bar.score_label.text()
     parts = re.split(" · |, ", shown.removeprefix("Score "))
     assert len(parts) == 4, shown
@@ -233,20 +242,9 @@ def test_a_hosts_bar_folds_its_buttons_before_a_score_is_cut_at_1024(qtbot, wind
     and going. The address, then "Last trick", take two lines where the bar is short
     of room (every word kept), and one again where it has room."""
     from app.table import viewmodel as vm
-    from net.sessions.events import state_event
 
-    window.resize(1024, 640)
-    game = make_game("horseshoes", None, "four")
-    state = game.deal(bytes(32), 1)
-    bridge = window.new_bridge()
-    window.table.attach(StubSession(), bridge)
-    window.stack.setCurrentWidget(window.table)
-    bridge.deliver({**table_event(game, {"game": "horseshoes", "mode": "four"},
-                                  names=["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"]),
-                    "address": "192.168.1.20:47311"})
-    bridge.deliver(state_event(game, state, 0, [], scores, 5, deal=deal))
-    settle()
-    bar = window.table.bar
+    bar = four_players_hosted_at_1024(window, ["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"],
+                                      scores, deal)
     for hint in (True, False, True):
         bar.hint_button.setVisible(hint)
         settle()
