@@ -27,9 +27,9 @@ over real TLS connections, through the host's sequencer and each party's DealCli
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import statistics
-import sys
 import time
 from collections import Counter, defaultdict
 from types import FrameType
@@ -177,7 +177,7 @@ PURPOSES = {("chain.py", "ShuffleChain.check"): "checking the others' shuffles",
 def purpose_here() -> str:
     """The purpose (``PURPOSES``) of the group operation being called, from the call stack."""
     found = "other"
-    frame: FrameType | None = sys._getframe(2)
+    frame: FrameType | None = inspect.currentframe()
     while frame is not None:
         code = frame.f_code
         label = PURPOSES.get((os.path.basename(code.co_filename), code.co_qualname))
