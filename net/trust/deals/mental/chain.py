@@ -9,7 +9,8 @@ no party of the deal (an onlooker: ``client.DealClient``) alike — and needs no
   proof is kept for ``check``;
 * ``check``: every logged shuffle's proof not checked yet is added to one batched check
   (``shuffle_proof.BatchCheck``: each deck's ciphertexts and the generators multiplied
-  once for all the proofs that name them), as the shuffles come — a party runs it at once
+  once for all the proofs that name them, and this reader's own deck, logged as it made
+  it, not at all: folded onto the deck it shuffled), as the shuffles come — a party runs it at once
   when it is not about to shuffle, else just after (its own shuffle reveals nothing, and
   the deal waits for it). Once the deck is final and every other party's proof is in,
   the batch's verdict: if it fails, each proof is checked on its own, in shuffle order,

@@ -29,7 +29,8 @@ s'``, ``96·N + 352`` bytes); ``e`` is hashed from them. Each of its six equatio
 of ``coefficient·point`` terms that must equal a ``T`` (``_equations``), so a verifier may
 check them one by one (``verify``) or several proofs' at once, each equation weighted by a
 secret random factor (``BatchCheck``): a point common to several — a generator, a
-ciphertext of a deck one proof makes and the next shuffles — is then multiplied once.
+ciphertext of a deck one proof makes and the next shuffles — is then multiplied once, and
+a deck the verifier made itself not at all (``BatchCheck.fold``).
 docs/protocol.md ("The shuffle's proof") gives every equation, encoding and hash.
 
 Every point operation is one libsodium call (``group``); scalars, of which a proof has
