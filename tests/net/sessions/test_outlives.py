@@ -102,6 +102,18 @@ def looked_twice(table, guests) -> bool:
         or all(len(looks(g)) >= 4 and "(3 of 4)" in looks(g)[-1]["text"] for g in guests)
 
 
+def the_looks(table, guests):
+    """What each of ``guests`` was told of its search so far (for a wait's message)."""
+    def said() -> str:
+        return "; ".join(
+            f"{g.identity.name}: " + " | ".join(
+                e["text"] for e in table.guest_events[table.guests.index(g)]
+                if e["type"] == "takeover" and e["stage"] == "searching")
+            for g in guests)
+    return lambda: (f"each of {len(guests)} guests to look twice (4 searches, the last "
+                    f"'(3 of 4)'); seen: {said()}")
+
+
 async def play_goes_on(table, gone_at: float) -> tuple:
     """Wait for the table to be carried on: the heir, and how long after ``gone_at``."""
     await until(lambda: carrying_on(table) is not None or alerts(table), timeout=OLD_GRACE + 5)
@@ -195,7 +207,8 @@ def test_the_host_silent_and_a_player_cut_off_no_alert_and_no_second_table(tmp_p
         host, (a, b, c) = table.host, table.guests
         gone = await silence(host)  # (silent to everyone: its links time out)
         reach.cut([a, b], [c])
-        await until(lambda: looked_twice(table, [a, b, c]), timeout=60)
+        await until(lambda: looked_twice(table, [a, b, c]), timeout=60,
+                    what=the_looks(table, [a, b, c]))
         assert alerts(table) == []
         assert all(g.succession.host is None for g in table.guests)  # no second table
         await gone.restore()  # the host's network is back: the two rejoin it...
@@ -243,7 +256,8 @@ def test_a_split_table_is_carried_on_by_a_majority_side_only(tmp_path, monkeypat
         if majority:
             await until(lambda: carrying_on(table) is not None or alerts(table), timeout=60)
         else:  # every guest away from the host has looked, and found too few
-            await until(lambda: looked_twice(table, lonely), timeout=60)
+            await until(lambda: looked_twice(table, lonely), timeout=60,
+                        what=the_looks(table, lonely))
         assert alerts(table) == []
         carried = [g for g in table.guests if g.succession.host is not None]
         assert len(carried) == bool(majority), carried  # a second table only with a majority
