@@ -153,9 +153,13 @@ async def play_as_a_person(guest: GuestCore, events: list[dict], host, done) -> 
 
     def asked() -> bool:
         r = guest.replica
+        # (and its screen shows it: the last "state" offers moves on the replica's view —
+        # a busy machine once had the person decide on the one before: "nothing to decide")
+        states = [e for e in events if e["type"] == "state"]
         return r is not None and r.seat is not None and auth.state is not None \
             and r.seat in auth.state.to_act() and r.seq == auth.chain.seq \
-            and guest.player.in_flight is None
+            and guest.player.in_flight is None \
+            and bool(states) and bool(states[-1]["legal"]) and states[-1]["view"] == r.view
 
     def refusals() -> list[str]:
         return [e["message"] for e in events if e["type"] == "error" and not e.get("fatal")]
