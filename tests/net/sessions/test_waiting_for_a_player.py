@@ -385,13 +385,16 @@ def test_a_player_back_after_a_takeover_is_told_only_the_void_in_force(tmp_path,
 # -- the wait while the host holds an away player's cards (issue 28, item 6) ---------------
 
 @pytest.mark.parametrize("private", [True, False], ids=["private", "seeded"])
-def test_a_player_away_whose_cards_the_host_holds_is_counted_down_then_played_for(tmp_path, private):
+def test_a_player_away_whose_cards_the_host_holds_is_counted_down_then_played_for(tmp_path, monkeypatch,
+                                                                                 private):
     """Seen in real windows: after a void the host's computer holds the away player's
     cards, and the table waited at their turn for ever, no countdown, until someone
     clicked "Let the computer play for them". Under the private deal the wait for them is
     now the drop wait again, counted down on every seat ("held"), and a computer plays for
     them after it. (Under the seeded deal the host has always held every hand: a player
     gone is waited for as the host's options say — here, until the person chooses.)"""
+    only_the_gone_timed_tightly(monkeypatch)  # (a second "held" at load 15-21: a healthy guest restarted out)
+
     async def main():
         table = make_table(tmp_path, private)
         try:
