@@ -152,12 +152,16 @@ def proof_problem(auth: HostAuthority, answer: dict) -> tuple[str | None, list[I
     "follow" ``answer`` — that its table was carried on without it — or None; and the
     players its proof shows lying. At a table of two persons nothing is believed: it is
     carried on only by a handover, and this host handed nothing over."""
-    if takeover.persons(auth.seats) <= 2:
-        return "a table of two is never carried on without its host's handover", []
     took = answer.get("took")
     if not isinstance(took, dict) or not m.is_signed_entry(took):
         return "the answer carries no takeover entry", []
-    holder = takeover.Holder(auth.table or "", auth.seats, auth.key, auth.seats.held_by(auth.key),
+    signed = SignedEntry.from_wire(took)
+    # The seats of the entry the takeover extends: this host may have logged on alone since
+    # (its hold on a silent player ran out, a computer took the seat), heard by nobody.
+    seats = takeover.seats_at(auth.log, signed.entry.seq - 1)
+    if takeover.persons(seats) <= 2:
+        return "a table of two is never carried on without its host's handover", []
+    holder = takeover.Holder(auth.table or "", seats, auth.key, seats.held_by(auth.key),
                              auth.chain.seq if auth.chain is not None else -1, auth.archive.hash_at)
-    audit = takeover.audit(holder, auth.log, SignedEntry.from_wire(took), behind=False)
+    audit = takeover.audit(holder, auth.log, signed, behind=False)
     return audit.refusal, audit.named

@@ -10,7 +10,8 @@ what four clients would each do on their own machine. Printed:
    shares, the four shuffles, every decryption share, every hand decrypted), then the
    same split into the deal's sequential path (the longest any one party works at each
    step, the shuffles one after another), the operations it takes, and where the time
-   goes.
+   goes; then each party's multiplications and additions by what they are for
+   (``PURPOSES``: checking the others' shuffles, proving its own, its shares…).
 3. A played card's extra cost: the player's share and proof, and its check and
    decryption at the three other players, median over ``--plays`` cards (after
    ``catch_up``), and the first card of a seat without it.
@@ -26,10 +27,12 @@ over real TLS connections, through the host's sequencer and each party's DealCli
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import statistics
 import time
 from collections import Counter, defaultdict
+from types import FrameType
 
 import msgpack
 import nacl.bindings
@@ -155,6 +158,91 @@ def count_operations(call) -> Counter:
     return counts
 
 
+#: What a group operation is for, by the outermost of these functions (file, qualified name)
+#: it runs under (the outermost: a share made to decrypt one's own card is decrypting).
+PURPOSES = {("chain.py", "ShuffleChain.check"): "checking the others' shuffles",
+            ("chain.py", "ShuffleChain.check_each"): "checking the others' shuffles",
+            ("shuffle_proof.py", "prepare"): "proving its shuffle",
+            ("shuffle_proof.py", "prove"): "proving its shuffle",
+            ("deck.py", "pads"): "its shuffle's pads",
+            ("deck.py", "shuffle"): "its shuffle",
+            ("deck.py", "initial_deck"): "the starting deck",
+            ("machine.py", "MentalDeal._batch"): "its shares and their proofs",
+            ("machine.py", "MentalDeal._check_batch"): "checking the shares it receives",
+            ("machine.py", "MentalDeal._decrypt_for_me"): "decrypting its cards",
+            ("chain.py", "ShuffleChain.key"): "key shares and their proofs",
+            ("proofs.py", "prove_key"): "key shares and their proofs"}
+
+
+def purpose_here() -> str:
+    """The purpose (``PURPOSES``) of the group operation being called, from the call stack."""
+    found = "other"
+    frame: FrameType | None = inspect.currentframe()
+    while frame is not None:
+        code = frame.f_code
+        label = PURPOSES.get((os.path.basename(code.co_filename), code.co_qualname))
+        if label is not None:
+            found = label
+        frame = frame.f_back
+    return found
+
+
+def count_by_purpose(game) -> dict[tuple[int, str], Counter]:
+    """(party, purpose) -> its group operations (``COUNTED``'s labels) in one deal (every
+    party checks every proof, as on its own machine, once ``main`` has made ``PROVEN``
+    forget)."""
+    counts: dict[tuple[int, str], Counter] = defaultdict(Counter)
+    receiving: list[int] = []  # the party whose machine runs now
+
+    class Attributed(TimedDeal):
+        def deliver(self, party, sender, message):
+            receiving.append(party)
+            try:
+                return super().deliver(party, sender, message)
+            finally:
+                receiving.pop()
+
+        def deal(self) -> None:
+            for party, machine in enumerate(self.machines):
+                receiving.append(party)
+                try:
+                    outputs = machine.start()
+                finally:
+                    receiving.pop()
+                self.take(party, outputs)
+            self.flush()
+
+    originals = {name: getattr(nacl.bindings, name) for name in COUNTED}
+    for name, label in COUNTED.items():
+        def counted(*args, _original=originals[name], _label=label):
+            if receiving:
+                counts[(receiving[-1], purpose_here())][_label] += 1
+            return _original(*args)
+        setattr(nacl.bindings, name, counted)
+    try:
+        deal = Attributed(game, identities(4), [[s] for s in range(4)], dealer=0,
+                          context=DealContext("bench-purpose", 98))
+        deal.deal()
+    finally:
+        for name, original in originals.items():
+            setattr(nacl.bindings, name, original)
+    return counts
+
+
+def print_purposes(counts: dict[tuple[int, str], Counter]) -> None:
+    parties = sorted({party for party, _ in counts})
+    purposes = sorted({purpose for _, purpose in counts},
+                      key=lambda p: -sum(counts[(q, p)]["variable-base mult"] for q in parties))
+    print("      variable-base mults / additions at each party (0 shuffles first), by what for:")
+    for purpose in purposes + ["the party's whole deal"]:
+        cells = []
+        for party in parties:
+            c = counts[(party, purpose)] if purpose in purposes else \
+                sum((counts[(party, p)] for p in purposes), Counter())
+            cells.append(f"{c['variable-base mult']:5d} / {c['addition']:5d}")
+        print(f"        {purpose:32s} " + "   ".join(cells))
+
+
 def play_costs(game, plays: int, catch_up: bool) -> list[float]:
     """Produce + check at every other party, per card, in ms."""
     deal = deal_once(game, 4, DealContext("bench-play", 1 if catch_up else 2))
@@ -265,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"        {label:28s} {n:6d}  ≈ {n * micro_costs[label] / 1e3:6.1f} ms")
             print(f"        {'sum of the above':28s} {'':6s}  ≈ {estimated:6.1f} ms "
                   f"(the rest: hashing, Python)")
+            print_purposes(count_by_purpose(game))
     steps = 4 + 2  # keys, four shuffles, shares: each a logged step
     logged = steps * LOG_STEP_MS
     largest_sequential, largest_total = projected_from[GAMES[0].id]

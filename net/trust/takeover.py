@@ -75,10 +75,10 @@ from typing import NamedTuple
 
 from net.trust import held as shown_by
 from net.trust.alerts import HOST, PLAYER, IntegrityAlert, Violation
-from net.trust.entries import EntryError, TakeoverBody
+from net.trust.entries import EntryError, SeatBody, TakeoverBody
 from net.trust.held import Held
 from net.trust.signing import opens, seal
-from net.trust.values import Seats, SignedEntry
+from net.trust.values import Seat, Seats, SignedEntry
 from net.wire import messages as m
 from net.wire.identity import fingerprint
 
@@ -615,6 +615,24 @@ def audit(holder: Holder, log, signed: SignedEntry, behind: bool = True) -> Audi
                 named.append(IntegrityAlert(body.seat, PLAYER, "takeover", refusal, holder.table,
                                             entry.seq, evidence + [e.wire for e in furthest.entries]))
     return Audit(named, refusal)
+
+
+def seats_at(log, seq: int) -> Seats:
+    """The seats as ``log`` (signed entries from the table's first) had placed them after
+    entry ``seq``: what a takeover extending that entry is judged by. A departed host's
+    own seats may have moved on since, alone (a computer given a silent player's seat)."""
+    seats = Seats()
+    for signed in log:
+        entry = signed.entry
+        if entry.seq > seq:
+            break
+        if entry.kind == SeatBody.KIND:
+            body = entry.body_as(SeatBody)
+            seats[body.seat] = Seat.from_body(body)
+        elif entry.kind == TakeoverBody.KIND:
+            taken = entry.body_as(TakeoverBody)
+            seats = seats.after_takeover(taken.departed, taken.host_key)
+    return seats
 
 
 def persons(seats) -> int:

@@ -162,6 +162,9 @@ def test_a_shown_hand_reaches_only_its_watcher_and_the_host_opens_none_of_it(tmp
         record = HostRecord(table.host)
         await table.host.start()
         grandma = table.add_guest(ident("Grandma"), bot_delay=0.05)
+        # Grandma thinks until Leo's hint is in: asked once her move is played, a hint has
+        # nothing to suggest (seen on a loaded machine), so her computer waits for it.
+        grandmas_bot, grandma.player.bot = grandma.player.bot, None
         leo, leo_seen, leo_events = watcher(table, "Leo")
         maya, maya_seen, maya_events = watcher(table, "Maya")
         await until(lambda: len(grandma.watch_list["watchers"]) == 2 and grandma.replica is not None
@@ -171,6 +174,8 @@ def test_a_shown_hand_reaches_only_its_watcher_and_the_host_opens_none_of_it(tmp
                                 for e in leo_events), timeout=60)
         leo.hint()
         await until(lambda: any(e["type"] == "hint" for e in leo_events))
+        grandma.player.bot = grandmas_bot
+        grandma.player.poke()
         grandma.show_hand(leo.identity.fingerprint, False)
         await until(lambda: any(e["type"] == "shown" and not e["showing"] for e in leo_events))
         try:

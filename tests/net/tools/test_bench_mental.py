@@ -8,5 +8,6 @@ def test_the_benchmark_prints_every_section(capsys):
     out = capsys.readouterr().out
     for heading in ("1. Group operations", "2. A deal among 4 human players", "Rook (57 cards)",
                     "Somerset (50 cards)", "Horseshoes (52 cards)", "variable-base mult",
+                    "checking the others' shuffles", "the party's whole deal",
                     "3. A played card", "4. At one party", "5. Message sizes", "mental-shuffle"):
         assert heading in out

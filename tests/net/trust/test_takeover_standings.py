@@ -297,3 +297,23 @@ def test_the_departed_host_believes_an_honest_takeover_and_no_lying_one(kit):
     assert "not a majority" in problem and (named.seat, named.rule) == (1, "takeover")
     problem, named = proof_problem(departed, {**told(took), "took": {"entry": {}, "sig": b""}})
     assert problem == "the answer carries no takeover entry" and named == []
+
+
+def test_the_departed_host_judges_a_takeover_by_the_seats_it_extends(kit):
+    """The host that went logged on alone after it lost the others (its hold on a silent
+    player ran out, and a computer took that seat — seen on a loaded machine, a network
+    split): the takeover is still judged by the seats of the entry it extends, not by
+    the host's own later ones, and believed."""
+    from net.sessions.whereabouts import proof_problem
+
+    t = into_the_second_hand(kit)
+    departed = t.host
+    honest = [standing(t, s) for s in (1, 2, 3)]
+    gathered = takeover.gather(t.replicas[1], honest)
+    _, took = host_with(t, 1, gathered.standings, held=gathered.held, base=gathered.base)
+    departed.drop(2)
+    departed.seat(2, "bot", name="Stand-in", level="random")  # heard by nobody
+    assert not departed.seats[2].is_player
+    told = {"type": "follow", "seat": 1, "address": "127.0.0.1", "port": 9, "took": took.wire}
+    assert proof_problem(departed, told) == (None, [])
+

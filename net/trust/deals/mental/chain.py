@@ -9,7 +9,8 @@ no party of the deal (an onlooker: ``client.DealClient``) alike — and needs no
   proof is kept for ``check``;
 * ``check``: every logged shuffle's proof not checked yet is added to one batched check
   (``shuffle_proof.BatchCheck``: each deck's ciphertexts and the generators multiplied
-  once for all the proofs that name them), as the shuffles come — a party runs it at once
+  once for all the proofs that name them, and this reader's own deck, logged as it made
+  it, not at all: folded onto the deck it shuffled), as the shuffles come — a party runs it at once
   when it is not about to shuffle, else just after (its own shuffle reveals nothing, and
   the deal waits for it). Once the deck is final and every other party's proof is in,
   the batch's verdict: if it fails, each proof is checked on its own, in shuffle order,
@@ -74,16 +75,18 @@ PROVEN = Proven()
 
 
 class ShuffleChain:
-    def __init__(self, setup: DealSetup, cheat: Blame, secret: bytes, own: int | None = None):
+    def __init__(self, setup: DealSetup, cheat: Blame, secret: bytes, own: int | None = None,
+                 own_seed: bytes | None = None):
         """``secret``: this reader's own, for its batch's weights (nobody else may know them
         before the proofs are in); ``own``: the shuffler this reader is (None: an onlooker),
-        whose shuffle it does not check if it was logged as it was made."""
+        whose shuffle it does not check if it was logged as it was made; ``own_seed``: that
+        shuffle's seed, whose permutation and re-encryption fold its deck into the batch."""
         self.setup = setup
         self.context = setup.context
         self.size = setup.deck_size
         self.parties = len(setup.parties)
         self._cheat = cheat
-        self._secret, self._own = secret, own
+        self._secret, self._own, self._own_seed = secret, own, own_seed
         self.keys: dict[int, Point] = {}
         self.joint: Point | None = None
         self.decks: list[bytes] = []  # the published decks, in shuffle order
@@ -166,14 +169,31 @@ class ShuffleChain:
     def _flush(self, batch: shuffle_proof.BatchCheck) -> None:
         """Multiply each deck no proof still to come names: both the proof that made it
         and the one that shuffled it are in the batch (or are this reader's own, logged as
-        it made it, or none)."""
+        it made it, or none). This reader's own deck, logged as it made it, is folded onto
+        the deck it shuffled instead (``BatchCheck.fold``): never multiplied."""
         def done(shuffler: int) -> bool:
-            return shuffler in self._added or (shuffler == self._own and self._made_here) \
+            return shuffler in self._added or self._is_own_made(shuffler) \
                 or not 0 <= shuffler < self.parties
-        for index in range(START, len(self.decks)):
-            if index not in self._flushed and done(index) and done(index + 1):
+        # the last deck first: this reader's own is folded before the one it shuffled is flushed
+        for index in range(len(self.decks) - 1, START - 1, -1):
+            if index in self._flushed or not (done(index) and done(index + 1)):
+                continue
+            seed = self._own_seed
+            if self._folds(index) and seed is not None:
+                self._flushed.add(index)
+                batch.fold(index, index - 1, decks.permutation(self.size, seed),
+                           [int(r) for r in decks.randomness(self.size, seed)])
+            elif not self._folds(index + 1) or index + 1 in self._flushed:
                 self._flushed.add(index)
                 batch.flush(index, self.source(0) if index == START else self.deck(index))
+
+    def _is_own_made(self, shuffler: int) -> bool:
+        return shuffler == self._own and self._made_here
+
+    def _folds(self, index: int) -> bool:
+        """Whether deck ``index`` is this reader's own shuffle, logged as it made it, and
+        is folded into the batch rather than multiplied."""
+        return self._is_own_made(index) and self._own_seed is not None
 
     def _name_the_first(self) -> NoReturn:
         """The batch failed: each proof on its own, in shuffle order, names the first."""

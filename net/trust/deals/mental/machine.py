@@ -78,7 +78,8 @@ class MentalDeal:
         # the key shares, the joint key and the decks, each shuffle's proof checked
         # (a witness, no party, has no secrets: its batch's weights are drawn at random)
         weights_key = secrets.nonce_key if secrets is not None else os.urandom(32)
-        self.chain = ShuffleChain(setup, self._cheat, weights_key, me)
+        self.chain = ShuffleChain(setup, self._cheat, weights_key, me,
+                                  secrets.shuffle_seed if secrets is not None else None)
         self._pads: list[decks.Ciphertext] | None = None  # made once the joint key is known
         self._prepared: shuffle_proof.Prepared | None = None  # (with the pads)
         self._made_shuffle: dict | None = None  # this party's shuffle as it made it

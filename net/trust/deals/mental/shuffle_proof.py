@@ -29,7 +29,8 @@ s'``, ``96·N + 352`` bytes); ``e`` is hashed from them. Each of its six equatio
 of ``coefficient·point`` terms that must equal a ``T`` (``_equations``), so a verifier may
 check them one by one (``verify``) or several proofs' at once, each equation weighted by a
 secret random factor (``BatchCheck``): a point common to several — a generator, a
-ciphertext of a deck one proof makes and the next shuffles — is then multiplied once.
+ciphertext of a deck one proof makes and the next shuffles — is then multiplied once, and
+a deck the verifier made itself not at all (``BatchCheck.fold``).
 docs/protocol.md ("The shuffle's proof") gives every equation, encoding and hash.
 
 Every point operation is one libsodium call (``group``); scalars, of which a proof has
@@ -347,6 +348,22 @@ class BatchCheck:
                     terms[point] = (terms.get(point, 0) + coefficient) % ORDER
         if terms:
             self._add(_evaluate(terms))
+
+    def fold(self, deck_ref, source_ref, order: Sequence[int], reencryption: Sequence[int]) -> None:
+        """The verifier's own shuffle: ``deck_ref`` is ``source_ref`` permuted by ``order`` and
+        re-encrypted with ``reencryption`` (``outᵢ = in_π(i) + ρᵢ·(G, K)``), which this verifier
+        made itself, so each coefficient gathered on ``outᵢ`` moves to ``in_π(i)`` and, times
+        ``ρᵢ``, to ``G`` and ``K``: the sum is the same point, and this deck is never multiplied.
+        Call it once every proof that names ``deck_ref`` is added, before ``source_ref`` is
+        flushed."""
+        pending = self.pending
+        for i, (j, rho) in enumerate(zip(order, reencryption)):
+            for component, base in ((1, ("G",)), (2, ("K",))):
+                coefficient = pending.pop((deck_ref, i, component), None)
+                if coefficient:
+                    moved = (source_ref, j, component)
+                    pending[moved] = (pending.get(moved, 0) + coefficient) % ORDER
+                    pending[base] = (pending.get(base, 0) + coefficient * rho) % ORDER
 
     def holds(self) -> bool:
         """Whether everything added sums to zero (the decks flushed first)."""

@@ -8,7 +8,7 @@ from engine.registry import title
 from net.trust.deals.mental import messages as m
 from net.trust.deals.mental.errors import Refused
 from net.trust.deals.mental.machine import Dealt, Opened, Played, Send, Verified
-from tests.net.trust.mental_table import MentalTable, god_view, play_hand
+from tests.net.trust.mental_table import MentalTable, god_view, make_game, play_hand
 
 # (title, ruleset, mode, options, seats by party): four humans, and the host's client
 # playing its own seat and a computer player's (party 0 holds seats 0 and 2).
@@ -149,3 +149,44 @@ def test_message_sizes():
     assert sizes[m.PLAY] == {63, 161}  # a face-up widow card; a card with share and proof
     assert sizes[m.COMMIT] == {100}
     assert sizes[m.REVEAL] <= {129, 163}
+
+
+def test_a_party_checks_the_others_shuffles_without_multiplying_its_own_deck(monkeypatch):
+    """Each party's batched check of the other shuffles folds its own deck (logged as it
+    made it) onto the deck it shuffled: no point of it goes through a multiplication —
+    while the decks of the others do — and every honest party still gets its hand."""
+    import nacl.bindings as sodium
+
+    from net.trust.deals.mental import chain as chains
+
+    monkeypatch.setattr(chains, "PROVEN", chains.Proven(size=0))  # every party checks it all
+    checking: list[int] = []  # the party whose check runs now
+    multiplied: dict[int, set[bytes]] = {p: set() for p in range(4)}
+    multiply = sodium.crypto_scalarmult_ed25519_noclamp
+
+    def recorded(scalar, point):
+        if checking:
+            multiplied[checking[-1]].add(point)
+        return multiply(scalar, point)
+    monkeypatch.setattr(sodium, "crypto_scalarmult_ed25519_noclamp", recorded)
+    check = chains.ShuffleChain.check
+
+    def checked(chain):
+        checking.append(chain._own)
+        try:
+            check(chain)
+        finally:
+            checking.pop()
+    monkeypatch.setattr(chains.ShuffleChain, "check", checked)
+    table = MentalTable(make_game("rook"), [[0], [1], [2], [3]], dealer=3)
+    table.deal()
+
+    def points(party: int) -> set[bytes]:
+        raw = table.machines[0].chain.decks[party]
+        return {raw[i:i + 32] for i in range(0, len(raw), 32)}
+    assert all(table.events(p, Dealt) for p in table.parties)
+    for party in table.parties:
+        others = set().union(*(points(q) for q in table.parties if q != party))
+        assert not multiplied[party] & points(party), f"party {party} multiplied its own deck"
+        missed = others - multiplied[party]
+        assert not missed, f"party {party} never multiplied {len(missed)} points of the others' decks"

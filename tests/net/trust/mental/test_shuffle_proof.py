@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import shuffle_proof as sp
+from net.trust.deals.mental.errors import GroupError
 from net.trust.deals.mental.group import G, Point, Scalar, base_mul
 
 SECRET = Scalar.from_hash(b"test", b"joint secret")
@@ -170,3 +171,79 @@ def test_no_tampered_shuffle_verifies(size, seed, where, at, bit):
         raw = bytearray(proof)
         raw[at % len(raw)] ^= 1 << bit
         assert not sp.verify(KEY, deck, result, bytes(raw), CONTEXT)
+
+
+# -- a deal's proofs checked as one batch (BatchCheck), the verifier's own shuffle folded --
+
+BATCH_SIZE = 13
+SEEDS = [bytes([65 + t]) * 32 for t in range(4)]  # four shufflers, one after another
+
+
+def proofs_context(t: int) -> bytes:
+    return CONTEXT + bytes([t])
+
+
+def deal_of_shuffles(size: int = BATCH_SIZE):
+    """(the decks, START's first, then each shuffler's output; each shuffler's proof)"""
+    chain, proofs = [started(size)], []
+    for t, seed in enumerate(SEEDS):
+        result, proof, _ = shuffle(chain[-1], seed, context=proofs_context(t))
+        chain.append(result)
+        proofs.append(proof)
+    return chain, proofs
+
+
+def batch_at(verifier: int, chain, proofs) -> bool:
+    """What ``verifier`` (one of the shufflers) concludes of everyone else's proofs: each
+    added to one batch, its own deck folded onto the deck it shuffled, the others multiplied."""
+    batch = sp.BatchCheck(BATCH_SIZE, KEY, b"the verifier's own secret")
+    for t, proof in enumerate(proofs):
+        if t != verifier:
+            batch.add(sp.read(KEY, chain[t], chain[t + 1], proof, proofs_context(t)), t - 1, t)
+    batch.fold(verifier, verifier - 1, decks.permutation(BATCH_SIZE, SEEDS[verifier]),
+               [int(r) for r in decks.randomness(BATCH_SIZE, SEEDS[verifier])])
+    for t in range(-1, len(proofs)):
+        if t != verifier:
+            batch.flush(t, chain[t + 1])
+    return batch.holds()
+
+
+@pytest.mark.parametrize("verifier", range(4))
+def test_a_deals_honest_proofs_hold_as_one_batch_with_the_verifiers_deck_folded(verifier):
+    chain, proofs = deal_of_shuffles()
+    assert batch_at(verifier, chain, proofs)
+
+
+@pytest.mark.parametrize("verifier", range(3))
+def test_a_folded_deck_still_binds_the_next_shuffle_to_it(verifier):
+    """The shuffler after the verifier shuffles the verifier's deck with one ciphertext
+    replaced by a copy of another (the copy attack), with a true proof of *that*: the
+    verifier never multiplies its own deck, yet its batch refuses the proof."""
+    chain, proofs = deal_of_shuffles()
+    after = verifier + 1
+    copied = list(chain[after])
+    copied[5] = reencrypt(copied[9])
+    result, proof, _ = shuffle(copied, SEEDS[after], context=proofs_context(after))
+    assert sp.verify(KEY, copied, result, proof, proofs_context(after))  # true of the copy
+    chain[after + 1:] = [result]
+    for t in range(after + 1, len(SEEDS)):  # the shufflers after it, honest
+        result, proofs[t], _ = shuffle(chain[-1], SEEDS[t], context=proofs_context(t))
+        chain.append(result)
+    proofs[after] = proof
+    assert not batch_at(verifier, chain, proofs)
+
+
+@pytest.mark.parametrize("liar", [0, 2, 3])
+@pytest.mark.parametrize("byte", [0, 32 * BATCH_SIZE, 32 * (2 * BATCH_SIZE + 6) + 40])
+def test_one_tampered_proof_among_a_deals_fails_the_batch(liar, byte):
+    """One byte changed in one proof (a commitment, a chain link, a response) among the
+    three a verifier batches: the batch does not hold."""
+    chain, proofs = deal_of_shuffles()
+    raw = bytearray(proofs[liar])
+    raw[byte] ^= 1
+    proofs[liar] = bytes(raw)
+    try:
+        holds = batch_at(1, chain, proofs)
+    except GroupError:  # the changed bytes are not a group element: refused as well
+        holds = False
+    assert not holds
