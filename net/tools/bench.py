@@ -20,6 +20,14 @@ each its own process:
   3 s; from that moment to the guest's alert, which only the host's heartbeat head can
   raise. Target < 2 s. (The flood of idle connections: ``python -m net.tools.bench_flood``.)
 
+* **watchers** (``--watchers N``, only that): the latency run without watchers and with N
+  ``parlour join --watch`` processes, under each deal: what a player waits for (an
+  action's time until every *player* has verified it), what the watchers add (until
+  everyone has), and the private deal's time (``mental-deal`` logged until every player
+  verified ``mental-dealt``). The watchers run on CPU nobody else here wants
+  (``SCHED_IDLE``: a machine of their own, as near as one machine can stand for one);
+  ``--watchers-compete``: as the players' equals. ``--think``: each bot's pause.
+
 Discovery time (a table visible in another lobby; target 1.5 s) needs two network
 namespaces and is measured by ``python -m net.tools.bench_discovery``.
 
@@ -56,6 +64,8 @@ from net.trust.signing import sign_entry
 from net.trust.store import FULL, GROUP, LogStore
 
 REPO = Path(__file__).resolve().parents[2]
+#: How long each bot pauses before its move, by default (a person takes seconds).
+THINK = 0.005
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -164,14 +174,16 @@ class TimedHost(HostCore):
                          and self.watchers.outbox.acks.all_acked(s, watchers))
 
 
-def _joiner(host: HostCore, state_dir: Path, *role: str, idle: bool = False) -> subprocess.Popen:
-    """A ``parlour join`` process at ``host`` (``role``: ``--bot LEVEL`` or ``--watch``);
-    ``idle``: scheduled only when no other process wants the CPU (``SCHED_IDLE``)."""
+def _joiner(host: HostCore, state_dir: Path, *role: str, idle: bool = False,
+            think: float = THINK) -> subprocess.Popen:
+    """A ``parlour join`` process at ``host`` (``role``: ``--bot LEVEL`` or ``--watch``;
+    ``think``: its bot's pause before each move); ``idle``: scheduled only when no other
+    process wants the CPU (``SCHED_IDLE``)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.Popen(
         [sys.executable, "-m", "net.cli", "join", "--address", f"127.0.0.1:{host.port}",
          "--fingerprint", host.identity.fingerprint, *role, "--state-dir", str(state_dir),
-         "--delay", "0.005"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+         "--delay", str(think)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
         preexec_fn=_idle if idle else None)
 
 
@@ -182,15 +194,17 @@ def _idle() -> None:
 
 
 async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int = 0,
-                        mental: bool = False, idle_watchers: bool = True) -> _Timer:
+                        mental: bool = False, idle_watchers: bool = True,
+                        think: float = THINK) -> _Timer:
     """Rook ``hands`` at a host with three ``parlour join`` players (and ``watchers``
     ``parlour join --watch`` processes, admitted before the game starts; ``idle_watchers``:
     each given only the CPU nobody else here wants, as if on a machine of its own), by
-    the seeded deal or (``mental``) the private one: each action's time until every
-    player has verified it, and until everyone has."""
+    the seeded deal or (``mental``) the private one, each bot pausing ``think`` seconds
+    before a move: each action's time until every player has verified it, and until
+    everyone has."""
     host = TimedHost(Identity.generate("Bench host"), {"game": "rook"}, state_dir=tmp / "host",
                      timings=Timings(), autoplay=True, auto_start=True, hands=hands,
-                     bot_delay=0.005, bots={}, mental_deal=mental)
+                     bot_delay=think, bots={}, mental_deal=mental)
     # GROUP (the store's default) sends each entry once it is written, and fsyncs in a
     # thread off the loop; FULL (the old behaviour) fsyncs every entry before sending it.
     host.files.sync = sync
@@ -201,7 +215,8 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int 
     try:
         while len(host.watchers.here) < watchers:  # every watcher in before the deal
             await asyncio.sleep(0.05)
-        procs += [_joiner(host, tmp / f"guest{i}", "--bot", "random") for i in range(3)]
+        procs += [_joiner(host, tmp / f"guest{i}", "--bot", "random", think=think)
+                  for i in range(3)]
         await asyncio.wait_for(host.finished.wait(), 600)
     finally:
         await host.stop()
@@ -311,10 +326,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="the watchers' processes share this machine's CPU with the players' "
                          "as equals (by default each runs only on CPU nobody else here wants, "
                          "standing for a machine of its own)")
+    ap.add_argument("--think", type=float, default=THINK,
+                    help=f"each bot's pause before its move, in seconds (default {THINK}): "
+                         "the time the players take to think, when the host does what waits")
     args = ap.parse_args(argv)
     if args.watchers:
         return compare_watchers(args.hands, args.rounds, args.watchers,
-                                idle=not args.watchers_compete)
+                                idle=not args.watchers_compete, think=args.think)
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         modes = (FULL, GROUP) if args.sync == "both" else (args.sync,)
         lat: dict[str, dict[str, list]] = {mode: {"all": [], "sent": [], "undurable": []}
@@ -352,14 +370,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def compare_watchers(hands: int, rounds: int, watchers: int, idle: bool = True) -> int:
+def compare_watchers(hands: int, rounds: int, watchers: int, idle: bool = True,
+                     think: float = THINK) -> int:
     """The latency run with no watchers and with ``watchers``, alternated, under each
     deal: what a player waits for (an action's time until every player has verified it),
     what the watchers add after that (until everyone has), and the private deal's time.
     ``idle``: the watchers' processes run on CPU nobody else wants (``SCHED_IDLE``)."""
     print(f"{watchers} watchers, each "
           + ("on CPU nobody else here wants (SCHED_IDLE: a machine of its own)" if idle
-             else "sharing the CPU with the players as an equal"))
+             else "sharing the CPU with the players as an equal")
+          + f"; each bot thinks {think * 1000:g} ms before a move")
     runs = [(mental, n) for mental in (False, True) for n in (0, watchers)]
     found: dict[tuple[bool, int], _Timer] = {run: _Timer() for run in runs}
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
@@ -367,7 +387,7 @@ def compare_watchers(hands: int, rounds: int, watchers: int, idle: bool = True) 
             for mental, n in runs:
                 deal = "private" if mental else "seeded"
                 timer = asyncio.run(bench_latency(hands, Path(tmp) / f"{deal}-w{n}-{i}", GROUP,
-                                                  n, mental, idle))
+                                                  n, mental, idle, think))
                 total = found[mental, n]
                 total.latencies += timer.latencies
                 total.everyone += timer.everyone
