@@ -70,10 +70,11 @@ test: $(STAMP)
 
 # The type check and the fast tier: every test not in the slow tier (tests/conftest.py,
 # "The tiers": whole tables played through sessions, processes, namespaces or the
-# window), in about a minute. `make test` runs both tiers.
+# window, or many private deals' hands), in about a minute; its property tests on fewer
+# examples (hypothesis's "quick" profile). `make test` runs both tiers at "ci".
 check: $(STAMP)
 	$(PY) -m mypy
-	$(PYTEST) -m "not slow" -q
+	HYPOTHESIS_PROFILE=quick $(PYTEST) -m "not slow" -q
 
 # The bench extra (OpenSpiel, for the ratio to its spades) comes from uv.lock too.
 bench: $(STAMP)

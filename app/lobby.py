@@ -2,7 +2,10 @@
 
 Tables come from a ``TableDirectory`` — whatever finds tables on the network (mDNS
 browsing in net/) feeds ``{"type": "tables", "tables": [TableInfo, …]}`` events into the
-callback it is started with, the whole list each time. The lobby only shows them.
+callback it is started with, the whole list each time. The lobby only shows them. A
+table whose host no longer answers (``"answering": False``: its computer was closed or
+its program killed, net/sessions/answering.py) stays a moment, greyed and saying "not
+answering", and cannot be joined or watched; then the directory leaves it out.
 
 A directory may also send ``{"type": "rejoin", "table": record | None}``: the last table
 this installation held a seat at, reachable now (net/sessions/last_table.py). The lobby then
@@ -69,6 +72,14 @@ class StaticDirectory:
 
 
 YOUR_SEAT = "your seat is kept for you"
+NOT_ANSWERING = "not answering"
+NOT_ANSWERING_TIP = ("Its host's computer does not answer: it may have been closed, or Parlour "
+                     "stopped there. The table comes back here if it answers again.")
+
+
+def answers(table: dict | None) -> bool:
+    """Whether the table's host answers (a table no check has said otherwise of does)."""
+    return bool(table) and table.get("answering", True) is not False
 
 
 def game_line(table: dict) -> str:
@@ -96,11 +107,19 @@ def host_text(table: dict) -> str:
     return f"host {table.get('host', '?')}" + (f" [{fingerprint}]" if fingerprint else "")
 
 
+def places(table: dict, yours: bool = False) -> list[str]:
+    """The seats and where the table is ("2 open seats", "waiting to start"; "your seat
+    is kept for you", "game in progress"), or only "not answering": its seats and state
+    are what its host last said, and it says nothing now."""
+    if not answers(table):
+        return [NOT_ANSWERING]
+    return [YOUR_SEAT if yours else seats_text(table), status_text(table, yours)]
+
+
 def describe_table(table: dict, yours: bool = False) -> str:
     """The whole entry as plain text (the list item's text and accessible name)."""
-    seats = YOUR_SEAT if yours else seats_text(table)
     return (f"{table.get('name', 'Table')}  —  {game_line(table)}\n"
-            f"{host_text(table)}  ·  {seats}  ·  {status_text(table, yours)}")
+            + "  ·  ".join([host_text(table), *places(table, yours)]))
 
 
 def rejoin_text(record: dict) -> str:
@@ -172,9 +191,9 @@ class TableRow(QWidget):
         host.setObjectName("lobbyHost")
         host.setToolTip(f"Hosted by {table.get('host', '?')}")
         host.setAlignment(Qt.AlignRight)
-        seats = QLabel(f"{YOUR_SEAT} · {status_text(table, yours)}" if yours
-                       else f"{seats_text(table)} · {status_text(table)}")
-        seats.setObjectName("lobbySeats" if table.get("open_seats") or yours else "lobbyFull")
+        seats = QLabel(" · ".join(places(table, yours)))
+        joinable = answers(table) and (table.get("open_seats") or yours)
+        seats.setObjectName("lobbySeats" if joinable else "lobbyFull")
         seats.setAlignment(Qt.AlignRight)
         right.addWidget(host)
         right.addWidget(seats)
@@ -447,10 +466,11 @@ class LobbyPage(QWidget):
             item = QListWidgetItem(describe_table(table, yours))
             item.setData(Qt.UserRole, table.get("id"))
             full = not table.get("open_seats") and not yours
-            item.setToolTip("No open seats" if full else
+            item.setToolTip(NOT_ANSWERING_TIP if not answers(table) else "No open seats" if full else
                             "Your seat is kept: double-click to rejoin" if yours else "Double-click to join")
             self.list.addItem(item)
             row = TableRow(table, yours=yours)
+            row.setEnabled(answers(table))  # greyed: its host does not answer
             item.setSizeHint(QSize(0, max(row.sizeHint().height(), 58)))
             self.list.setItemWidget(item, row)
         self.empty_hint.setVisible(not self.tables)
@@ -468,8 +488,8 @@ class LobbyPage(QWidget):
         table = self.selected_table()
         yours = self._yours(table)
         self.join_button.setText("Rejoin table" if yours else "Join table")
-        self.join_button.setEnabled(bool(table and (table.get("open_seats") or yours)))
-        self.watch_button.setEnabled(bool(table and table.get("watchable") and not yours))
+        self.join_button.setEnabled(answers(table) and bool(table.get("open_seats") or yours))
+        self.watch_button.setEnabled(answers(table) and bool(table.get("watchable")) and not yours)
         fingerprint = (table or {}).get("fingerprint")
         if fingerprint:
             host = str(table.get("host") or "the host")
@@ -481,6 +501,8 @@ class LobbyPage(QWidget):
 
     def _join(self) -> None:
         table = self.selected_table()
+        if not answers(table):
+            return  # (its row says so)
         if self._is_carried(table):
             self.join_table.emit(table)
         elif self._yours(table):
@@ -490,7 +512,7 @@ class LobbyPage(QWidget):
 
     def _watch(self) -> None:
         table = self.selected_table()
-        if table and table.get("watchable") and not self._yours(table):
+        if answers(table) and table.get("watchable") and not self._yours(table):
             self.watch_table.emit(table)
 
     def _ask_code(self) -> None:

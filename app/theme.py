@@ -77,6 +77,8 @@ QLabel#lobbyTableName { font-weight: bold; font-size: 12pt; }
 QLabel#lobbyGame, QLabel#lobbyHost { color: #d7e8dc; }
 QLabel#lobbySeats { color: #a5d6a7; font-weight: bold; }
 QLabel#lobbyFull { color: #bfae8a; }
+QLabel#lobbyTableName:disabled, QLabel#lobbyGame:disabled, QLabel#lobbyHost:disabled,
+QLabel#lobbyFull:disabled { color: #8fa596; }
 QFrame#card { background: rgba(0,0,0,0.30); border-radius: 12px; }
 QDialog { background: #1d3b2b; }
 QLineEdit, QComboBox, QSpinBox { background: #fdf6e3; color: #1b3a2a; border-radius: 6px; padding: 4px 8px; }

@@ -106,9 +106,11 @@ DEFAULT_PORT = 0
 
 #: *wire* DNS-SD service type.
 SERVICE_TYPE = "_parlour._tcp.local."
-#: *wire* Record TTL in seconds. zeroconf's default for PTR/TXT is 75 minutes, which
-#: would keep a crashed host's table in every lobby for that long; two minutes is the
-#: RFC 6762 host-record figure and costs a home network nothing.
+#: *wire* Record TTL in seconds. zeroconf's default for PTR/TXT is 75 minutes; two
+#: minutes is the RFC 6762 host-record figure and costs a home network nothing. It does
+#: not decide how long a crashed host's table stays in a lobby: python-zeroconf's browser
+#: keeps a PTR record at least 1125 s (its ``_DNS_PTR_MIN_TTL``) whatever it says, so the
+#: lobby asks the host itself (``ANSWER_CHECK_*`` below).
 RECORD_TTL = 120
 #: *wire* TXT keys.
 TXT_PROTOCOL = "protocol"
@@ -132,6 +134,18 @@ RESOLVE_TIMEOUT_MS = 1500
 #: Target: a new table appears in other lobbies within this many seconds (asserted in
 #: tests/net/test_discovery.py, measured by ``python -m net.tools.bench_discovery``).
 APPEAR_WITHIN = 1.5
+
+#: The lobby checks that each table it lists answers (a TCP connection to its port,
+#: closed at once: net/sessions/answering.py) every ``ANSWER_CHECK_EVERY`` seconds, and
+#: ``ANSWER_CHECK_AGAIN`` seconds after a miss (refused, or no answer within
+#: ``ANSWER_CHECK_TIMEOUT``); ``ANSWER_MISSES`` misses in a row and the row says "not
+#: answering" (it cannot be joined), ``ANSWER_FORGET_AFTER`` seconds so and it leaves the
+#: list. A killed host's table is greyed within about 4 s, a vanished computer's within 7.
+ANSWER_CHECK_EVERY = 3.0
+ANSWER_CHECK_AGAIN = 0.5
+ANSWER_CHECK_TIMEOUT = 1.5
+ANSWER_MISSES = 2
+ANSWER_FORGET_AFTER = 30.0
 
 # -- private test networks (net/tools/netns.py) ---------------------------------------------
 

@@ -20,8 +20,10 @@ RFC 6762 probing alone (a random 150–250 ms wait and three probes 500 ms apart
 eat most of that, so the advertiser skips it (zeroconf's ``cooperating_responders``).
 That is safe because our instance names are unique by construction: they embed the
 host's key fingerprint and port, so two different tables cannot claim the same name.
-Records carry a two-minute TTL, so a host that vanishes without saying goodbye leaves
-lobbies within minutes, not zeroconf's default 75.
+Records carry a two-minute TTL (not zeroconf's default 75 minutes). That does not
+bound how long a host that vanished without a goodbye stays listed: zeroconf's browser
+keeps a PTR record at least 1125 s whatever its TTL. The lobby asks the host instead
+(net/sessions/answering.py).
 
 The TXT record is unauthenticated, like everything on mDNS: it says which fingerprint
 to *expect*, and transport pins the host's key to it when joining; people can compare

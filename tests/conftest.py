@@ -4,7 +4,9 @@
   flash), so the offscreen platform is forced before anything imports Qt.
 * Hypothesis: the "ci" profile (default) keeps property tests small enough for a shared
   two-core machine and never times examples (timings are not behaviour). Set
-  ``HYPOTHESIS_PROFILE=thorough`` for a longer local run.
+  ``HYPOTHESIS_PROFILE=thorough`` for a longer local run; ``make check`` runs "quick"
+  (5 examples a property, a third of "ci": it is the tier run after every change,
+  ``make test`` runs every property at "ci").
 * No test may advertise or browse over mDNS on the machine's real interfaces
   (tests/mdns_guard.py, an autouse fixture).
 * No test may read or write the person's own Parlour data (their identity, their
@@ -17,11 +19,19 @@
   through sessions, processes, namespaces or the window; ``make check`` runs the rest
   (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
   processes (pytest-xdist) end together rather than waiting on one long test started last.
+* ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test's CPU seconds, its setup and teardown
+  included, appended to FILE as a line ``<cpu>\t<nodeid>`` — the worker's own
+  (``time.process_time``) plus that of the processes it started and waited for
+  (``RUSAGE_CHILDREN``). ``tests/cpu_table.py FILE`` sums them by file and by test. Under
+  a CPU-bound suite, wall durations (``--durations``) mislead: a test waits on the CPU its
+  neighbours use.
 """
 
 from __future__ import annotations
 
 import os
+import resource
+import time
 from pathlib import Path
 
 # Forced, not defaulted: a desktop session often exports QT_QPA_PLATFORM=wayland or xcb.
@@ -41,7 +51,32 @@ def private_data_dir(tmp_path_factory):
     os.environ[HOME_ENV] = str(tmp_path_factory.mktemp("parlour-home"))
 
 
+def _cpu_seconds() -> float:
+    """This process's CPU so far, and its waited-for children's (user + system)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With ``PARLOUR_TEST_CPU`` set, append the test's CPU seconds to that file (one
+    short line, written whole with O_APPEND: the workers of one run share the file)."""
+    record_to = os.environ.get("PARLOUR_TEST_CPU")
+    before = _cpu_seconds() if record_to else 0.0
+    yield
+    if record_to:
+        line = f"{_cpu_seconds() - before:.3f}\t{item.nodeid}\n".encode()
+        fd = os.open(record_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+
+
 settings.register_profile("ci", max_examples=15, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+# make check's: the fast tier's property tests on fewer examples (make test runs "ci").
+settings.register_profile("quick", max_examples=5, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=300, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -78,7 +113,9 @@ SLOW = (
     "net/trust/test_mental_restore.py", "net/trust/test_mental_takeover.py",
     "net/trust/mental/test_machine.py", "net/trust/mental/test_privacy.py",
     "net/trust/peer/test_replica.py", "net/trust/test_forfeits.py",
-    "net/trust/test_takeover_standings.py",
+    "net/trust/test_takeover_standings.py", "net/trust/test_watching.py",
+    "net/trust/mental/test_hand.py", "net/trust/mental/test_loopback.py",
+    "net/trust/test_mental_shuffle_proofs.py",
     # hands played through sessions behind the window; the bundle's import scans
     "app/test_app_summary_back.py", "packaging/test_spec_excludes.py",
 )

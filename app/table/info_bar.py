@@ -7,9 +7,9 @@ Each label shortens names to fit the window, never the numbers (``app.fitted``).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QSize, Qt
-from PySide6.QtWidgets import (QCheckBox, QFrame, QHBoxLayout, QPushButton, QToolButton, QToolTip,
-                               QVBoxLayout)
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt
+from PySide6.QtWidgets import (QCheckBox, QFrame, QHBoxLayout, QLayout, QPushButton, QToolButton,
+                               QToolTip, QVBoxLayout)
 
 from app.assets import lock_icon
 from app.fitted import FittedLabel
@@ -42,6 +42,22 @@ DEALS = {
 }
 
 ADDRESS_WORDS_FROM = 1200  # a bar at least this wide says "Join at" before the address
+
+
+LAST_TRICK = "Last trick"
+
+
+def _widest(button: QPushButton, text: str) -> int:
+    """How wide ``text``'s longest line is in ``button``'s font."""
+    metrics = button.fontMetrics()
+    return max(metrics.horizontalAdvance(line) for line in text.split("\n"))
+
+
+def address_lines(address: str) -> str:
+    """The address in two lines, the port under the host ("192.168.1.20" over ":47311"),
+    each as it is typed: for a bar short of room, where the line is what is long."""
+    host, colon, port = address.rpartition(":")
+    return f"{host}\n{colon}{port}" if host else address
 def contract_variants(look, view: dict, names: list[str]) -> list[str]:
     """The contract line, fullest first: "Grandma Josephine stuck at 100", the name cut
     shorter and shorter, and last "Stuck at 100" — the same words on every screen,
@@ -78,8 +94,9 @@ class InfoBar(QFrame):
             column.addWidget(bottom)
             row.addLayout(column, stretch)
             row.addSpacing(12)
-        self.last_button = QPushButton("Last trick")
+        self.last_button = QPushButton(LAST_TRICK)
         self.last_button.setObjectName("lastTrick")
+        self.last_button.setAccessibleName(LAST_TRICK)  # (in two lines where the bar is short)
         self.last_button.setCheckable(True)
         self.last_button.setToolTip("Show the last completed trick")
         self.live_box = QCheckBox("Live scores")
@@ -116,16 +133,41 @@ class InfoBar(QFrame):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._address_words()
+        self._fit_buttons()
 
-    def _address_words(self) -> None:
+    def event(self, event) -> bool:
+        if event.type() == QEvent.LayoutRequest:  # a button shown or hidden (Hint), a new score
+            self._fit_buttons()
+        return super().event(event)
+
+    def _fit_buttons(self) -> None:
         """"Join at 192.168.1.20:47311" where the bar has room, the address alone where
-        it is narrow: the names in the contract line need the room more."""
-        address = self.address
-        if address:
-            address = f"Join at {address}" if self.width() >= ADDRESS_WORDS_FROM else address
-        if self.address_button.text() != (address or ""):
-            self.address_button.setText(address or "")
+        it is narrow: the names in the contract line need the room more. Where even that
+        leaves the bar short of room (four players' scores at 1024 px, "Gm 12, Gp −13,
+        Bea 10, Ben 11"), the address, then "Last trick", each say theirs in two lines:
+        every word still there, and never a score cut."""
+        address = self.address or ""
+        if address and self.width() >= ADDRESS_WORDS_FROM:
+            address = f"Join at {address}"
+        folds = [(self.address_button, address, address_lines(address)),
+                 (self.last_button, LAST_TRICK, LAST_TRICK.replace(" ", "\n"))]
+        # What the bar needs with every one of them on one line (whatever they show now,
+        # so that they never flip back and forth), less what each fold saves, in turn.
+        needed = self._minimum_width() + sum(_widest(b, one) - _widest(b, b.text())
+                                             for b, one, _ in folds if b.isVisibleTo(self))
+        for button, one, two in folds:
+            text = one
+            if needed > self.width() and button.isVisibleTo(self) and one:
+                needed -= _widest(button, one) - _widest(button, two)
+                text = two
+            if button.text() != text:
+                button.setText(text)
+
+    def _minimum_width(self) -> int:
+        layout = self.layout()
+        for stale in (layout, *layout.findChildren(QLayout)):  # (a label just given new text)
+            stale.invalidate()
+        return layout.minimumSize().width()
 
     @staticmethod
     def _label(name: str) -> FittedLabel:
@@ -150,9 +192,9 @@ class InfoBar(QFrame):
             box.setToolTip("The host turns this on or off for everyone" if not is_host else "Shown to everyone")
         address = event.get("address") if is_host else None
         self.address = address
-        self._address_words()
         self.address_button.setAccessibleName(f"Address for Join by address: {address}" if address else "")
         self.address_button.setVisible(bool(address))
+        self._fit_buttons()
 
     def show_deal(self, deal: str | None) -> None:
         """The lock for how the hand was dealt, or none (a game against the computer)."""
@@ -202,3 +244,4 @@ class InfoBar(QFrame):
             tightest = [", ".join(apart)]  # (four players at 1024 px: the dots' room)
         variants += [letters.removeprefix("Score "), *tightest]  # the bidder's name needs the room
         self.score_label.set_variants(variants, " · ".join(f"{n}: {s}" for n, s in zip(sides, scores)))
+        self._fit_buttons()  # (longer scores may leave no room for the address on one line)

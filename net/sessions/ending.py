@@ -12,6 +12,11 @@ last entry (``head``), once:
   (``FAREWELL_GRACE``) until each peer has hung up, because closing first could reset a
   connection with "end" unread.
 
+What a guest is told when the table ended before the game was over is
+``closed_by_host(reason)``: "The host closed the table." — the host's own farewell
+(``HOST_LEFT``) is not said a second time after it, any other reason is ("… (3 hand(s)
+played).").
+
 A seated peer that comes back after the end (``arrived``) is given what it lacks of the
 log and told "end" too, as the others were. Turned away with "the table is closing", a
 player holding the log would take it for a passing refusal and keep trying a table that
@@ -27,6 +32,18 @@ from net.constants import END_GRACE, FAREWELL_GRACE
 from net.sessions.clock import wait_until
 from net.sessions.opened import chain_of
 from net.trust.host.authority import HostAuthority
+
+
+#: The reason a host leaving on purpose (the app's Leave, a carried-on table's new host
+#: leaving) gives in its "end": what older guests show in brackets, so it stays as it was.
+HOST_LEFT = "the host left the table"
+
+
+def closed_by_host(reason: str) -> str:
+    """What a guest is told when its host ended the table before the game was over: once
+    that the host closed it, then the reason only when it says something more."""
+    said = "The host closed the table"
+    return f"{said}." if reason.strip().lower() in ("", HOST_LEFT) else f"{said} ({reason})."
 
 
 class Sends(Protocol):

@@ -30,10 +30,11 @@ from engine.errors import RecordError
 from engine.info import DecisionInfo, to_plain
 from engine.records import play_record
 from engine.scoring import breakdown
+from net.sessions.answering import ListedTable
 from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOverEvent,
                                  HandOverEvent, HintEvent, LinkState, NoticeEvent, ReadmitEvent,
                                  RejoinEvent, SeatInfo, SeatKind, ShownEvent, StateEvent,
-                                 TableEvent, TableInfo, TablesEvent, TakeoverEvent, TakeoverStage,
+                                 TableEvent, TablesEvent, TakeoverEvent, TakeoverStage,
                                  WaitingEvent, WatchersEvent, WhyRestarted)
 from net.trust.deals.mental import log as ml
 from net.trust.entries import HandEndBody, StartBody
@@ -446,7 +447,7 @@ def readmit_event(seat: int, name: str, old_fingerprint: str, new_fingerprint: s
             "new_fingerprint": new_fingerprint, "new_name": new_name}
 
 
-def tables_event(tables: list[TableInfo]) -> TablesEvent:
+def tables_event(tables: list[ListedTable]) -> TablesEvent:
     return {"type": "tables", "tables": list(tables)}
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 from net.discovery import TableInfo  # the lobby's tables: discovery finds them
+from net.sessions.answering import ListedTable  # … and the lobby checks they answer
 
 #: An event as it is handed on: a JSON-able mapping, ``type`` first. Each kind's fields
 #: are its TypedDict below (what the builders in ``net.sessions.events`` return); a
@@ -47,9 +48,10 @@ TakeoverStage = Literal["searching", "following", "hosting", "done"]
 
 # -- the events --------------------------------------------------------------------------
 class TablesEvent(TypedDict):
-    """The lobby's list of tables, the whole list each time."""
+    """The lobby's list of tables, the whole list each time; each says whether its host
+    answers now (``answering``: a table that does not cannot be joined)."""
     type: Literal["tables"]
-    tables: list[TableInfo]
+    tables: list[ListedTable]
 
 
 class RejoinEvent(TypedDict):

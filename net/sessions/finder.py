@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from net.sessions.answering import listed
 from net.sessions.events import tables_event
 from net.sessions.facade import EventCallback, TableInfo
 from net.wire.identity import same_fingerprint
@@ -50,7 +51,7 @@ class TableFinder:
 
     def _on_tables(self, tables: list[TableInfo]) -> None:
         self.tables = tables
-        self.emit(tables_event(tables))
+        self.emit(tables_event([listed(t) for t in tables]))  # (unchecked: a guest looking)
 
     async def stop(self) -> None:
         if self.browser is not None:

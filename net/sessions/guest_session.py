@@ -71,6 +71,7 @@ from net.constants import FIRST_JOIN_WITHIN, MAX_WATCHERS
 from net.houses.tables import GuestHouses
 from net.sessions.events import connection_event, error_event, watchers_event
 from net.sessions.facade import ConnectionEvent, EventCallback, TableInfo
+from net.sessions.ending import closed_by_host
 from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
 from net.sessions.guest_player import GuestPlayer
@@ -429,7 +430,7 @@ class GuestCore:
         r = self.replica
         if self.end is not None and self.ended_by != "stopped" and r is not None \
                 and r.winner is None and r.stopped is None and self.fatal is None:
-            self.emit(error_event(f"The host closed the table ({self.end['reason']}).", fatal=True))
+            self.emit(error_event(closed_by_host(self.end["reason"]), fatal=True))
 
     def _table_over(self) -> bool:
         return self.end is not None and self.replica is not None \

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 from net.wire.address import format_address, local_address_towards
 from net.constants import HANDOVER_GRACE, REJOIN_PROBE_EVERY, REJOIN_PROBE_TIMEOUT
+from net.sessions.answering import CheckTimings, ListedTable, TableChecks
+from net.sessions.ending import HOST_LEFT
 from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import Event, EventCallback, SeatInfo, Session, TableInfo
 from net.wire.heartbeat import Timings
@@ -311,7 +313,7 @@ class HostSession(HostedSession):
     def close(self) -> None:
         """Leave: the guests are told the table has closed (it is not resumed)."""
         self.on_event = lambda event: None
-        self._thread.stop(self.core.stop(farewell="the host left the table"))
+        self._thread.stop(self.core.stop(farewell=HOST_LEFT))
 
     def hand_over(self, seat: int) -> bool:
         """Leave, handing the table to the player in ``seat`` (``HostCore.hand_over``);
@@ -321,7 +323,7 @@ class HostSession(HostedSession):
         async def hand_over() -> bool:
             handed = await self.core.hand_over(seat)
             if not handed:
-                await self.core.stop(farewell="the host left the table")
+                await self.core.stop(farewell=HOST_LEFT)
             return handed
         return bool(self._thread.stop(hand_over(), timeout=HANDOVER_WAIT))
 
@@ -451,7 +453,7 @@ class GuestSession(_NetworkSession):
 
     async def _shutdown(self) -> None:
         # a table we carried on closes for everyone, as any host person's does
-        await self.core.succession.leave(farewell="the host left the table")
+        await self.core.succession.leave(farewell=HOST_LEFT)
         await self.core.stop()
         try:
             await within(3, self.core.done.wait())
@@ -469,17 +471,25 @@ class Lobby:
     found, or answers at its remembered address (checked every ``REJOIN_PROBE_EVERY``
     seconds with a Parlour handshake, the key pinned), the lobby sends
     ``{"type": "rejoin", "table": record + {"address", "port", "where"}}``, and
-    ``{"type": "rejoin", "table": None}`` when it no longer can."""
+    ``{"type": "rejoin", "table": None}`` when it no longer can.
+
+    Each table listed is checked to answer at its address (``answering.TableChecks``,
+    timed by ``checks``) while the lobby is shown: its rows carry ``"answering"``, a
+    table that stopped answering is marked so, then left out; the rejoin offer is made
+    only for a table that answers."""
 
     def __init__(self, interfaces, memory=None, identity: Callable[[], Identity] | None = None,
-                 probe_every: float = REJOIN_PROBE_EVERY):
+                 probe_every: float = REJOIN_PROBE_EVERY, checks: CheckTimings = CheckTimings()):
         self.interfaces = interfaces
         self.memory = memory
         self.identity = identity
         self.probe_every = probe_every
+        self.checks = checks
         self._thread: _LoopThread | None = None
         self._browser: TableBrowser | None = None
-        self._tables: list[TableInfo] = []
+        self._checks: TableChecks | None = None
+        self._checking: asyncio.Task | None = None
+        self._tables: list[ListedTable] = []
         self._offer: dict | None = None
         self._wake: asyncio.Event | None = None
         self._watch: asyncio.Task | None = None
@@ -488,32 +498,41 @@ class Lobby:
     def start(self, on_event) -> None:
         self._thread = _LoopThread("parlour-lobby")
 
-        def tables(found: list[TableInfo]) -> None:
-            self._tables = list(found)
-            on_event(tables_event(found))
-            self.refresh()
+        def shown(tables: list[ListedTable]) -> None:
+            self._tables = list(tables)
+            on_event(tables_event(tables))
+            if self._wake is not None:
+                self._wake.set()  # the remembered table may have been found, or gone
 
         async def begin():
             wake = self._wake = asyncio.Event()
+            checks = self._checks = TableChecks(shown, self.checks)
+            if self._paused:
+                checks.pause()
+            self._checking = asyncio.ensure_future(checks.run())
             if self.memory is not None:
                 self._watch = asyncio.ensure_future(self._watch_rejoin(on_event, wake))
             if self.interfaces:
                 from net.discovery import TableBrowser
-                self._browser = TableBrowser(interfaces=self.interfaces, on_change=tables)
+                self._browser = TableBrowser(interfaces=self.interfaces, on_change=checks.listed)
                 await self._browser.start()
-            on_event(tables_event([]))
         self._thread.submit(begin())
 
     def refresh(self) -> None:
-        """Look at the remembered table again now, and keep looking (the app is back
-        in the lobby)."""
+        """Look at the remembered table again now, and keep looking; check every table
+        listed again now, and keep checking (the app is back in the lobby)."""
         self._paused = False
         if self._thread is not None and self._wake is not None:
             self._thread.post(self._wake.set)
+        if self._thread is not None and self._checks is not None:
+            self._thread.post(self._checks.resume)
 
     def pause(self) -> None:
-        """Stop checking the remembered table's address (the app sat down somewhere)."""
+        """Stop checking the remembered table's address, and whether the tables listed
+        answer (the app sat down somewhere)."""
         self._paused = True
+        if self._thread is not None and self._checks is not None:
+            self._thread.post(self._checks.pause)
 
     async def _watch_rejoin(self, on_event, wake: asyncio.Event) -> None:
         while True:
@@ -538,7 +557,7 @@ class Lobby:
         if record is None:
             return None
         for table in self._tables:
-            if same_fingerprint(table["fingerprint"], record["fingerprint"]):
+            if table["answering"] and same_fingerprint(table["fingerprint"], record["fingerprint"]):
                 if not _could_be(record, table):
                     return None  # that host has another table now: ours is over
                 return {**record, "address": table["address"], "port": table["port"],
@@ -580,9 +599,10 @@ class Lobby:
             return
 
         async def end():
-            if self._watch is not None:
-                self._watch.cancel()  # perhaps mid-check: its connection is closed
-                await asyncio.gather(self._watch, return_exceptions=True)
+            for task in (self._watch, self._checking):
+                if task is not None:
+                    task.cancel()  # perhaps mid-check: its connection is closed
+                    await asyncio.gather(task, return_exceptions=True)
             if self._browser is not None:
                 await self._browser.stop()
         self._thread.stop(end())

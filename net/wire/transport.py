@@ -492,6 +492,8 @@ async def _start_tls(writer: asyncio.StreamWriter, context: ssl.SSLContext,
     except AttributeError:
         if writer.transport is not None:
             raise
+    except ConnectionResetError as exc:
+        raise LookedIn("hung up before the TLS handshake was done") from exc
     if writer.transport is None:
         # The peer hung up (or was dropped for room) just as the handshake finished:
         # asyncio then has no transport to hand back, and trips over that. Keep the
@@ -499,6 +501,12 @@ async def _start_tls(writer: asyncio.StreamWriter, context: ssl.SSLContext,
         raw.abort()
         writer._transport = raw  # noqa: SLF001 - asyncio's own field, restored
         raise ConnectionClosed("the connection ended during the TLS handshake")
+
+
+class LookedIn(ConnectionError):
+    """The peer hung up before the TLS handshake was done: most likely a lobby checking
+    that the table answers (net/sessions/answering.py connects and closes at once), so
+    not a refusal to log or count."""
 
 
 class _UntilTls(asyncio.StreamReaderProtocol):
@@ -513,7 +521,8 @@ class _UntilTls(asyncio.StreamReaderProtocol):
 class Server:
     """A listening host. Each authenticated guest is handed to ``on_connection``; the
     connection is closed when that coroutine returns. Failed handshakes are logged and
-    dropped without disturbing anyone else. With an ``admission``, every accepted
+    dropped without disturbing anyone else (one hung up before TLS — a lobby's check
+    that the table answers — is a look: debug log only, not in ``refusals``). With an ``admission``, every accepted
     connection gets a ticket from it at once (``Connection.ticket``), given back when
     the connection ends; the host marks it seated or waiting."""
 
@@ -604,6 +613,10 @@ class Server:
                      writer: asyncio.StreamWriter, ticket, house: dict | None = None) -> None:
         try:
             conn = await within(self._timeout, self._handshake(reader, writer))
+        except LookedIn as exc:
+            log.debug("%s %s", writer.get_extra_info("peername"), exc)
+            await _close_writer(writer)
+            return
         except (HandshakeError, ProtocolError, ConnectionClosed, OSError, ssl.SSLError,
                 TimeoutError) as exc:
             self._refuse(writer, exc)

@@ -143,11 +143,13 @@ def _button(button: QAbstractButton, element) -> str | None:
     button.initStyleOption(option)
     rect = button.style().subElementRect(element, option, button)
     metrics = QFontMetrics(button.font())
-    width = metrics.horizontalAdvance(text)
+    lines = text.split("\n")  # (a button may say its text in two lines)
+    width = max(metrics.horizontalAdvance(line) for line in lines)
+    height = metrics.height() + (len(lines) - 1) * metrics.lineSpacing()
     if width > rect.width() + SLACK:
         return f"text {_quote(text)} needs {width}px wide, has {rect.width()}"
-    if metrics.height() > rect.height() + SLACK + 4:
-        return f"text {_quote(text)} needs {metrics.height()}px high, has {rect.height()}"
+    if height > rect.height() + SLACK + 4:
+        return f"text {_quote(text)} needs {height}px high, has {rect.height()}"
     return None
 
 

@@ -4,8 +4,10 @@ namespace by test_app_lobby_netns.py, never on its own (it refuses to run elsewh
 In the namespace there is only ``lo`` (multicast on), so the headless host advertises
 and the window's lobby browses on 127.0.0.1 and nothing can reach a real interface.
 Steps: the table appears in the lobby; joining it from the list seats us (the row then
-shows one open seat fewer); the host stops and the row goes away. Prints one JSON line
-with what it saw; exit status 0 when every step happened.
+shows one open seat fewer); the host stops and the row goes away. Then a second host is
+killed (SIGKILL: no mDNS goodbye, its records stay in zeroconf's cache): its row says
+"not answering" and cannot be joined, then leaves the list. Prints one JSON line with
+what it saw; exit status 0 when every step happened.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ sys.path[:0] = [str(REPO), str(HERE)]
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 TABLE = "Namespace table"
+KILLED = "Killed table"
+#: The lobby's checks of the tables it lists, quick (the app's are net.constants.ANSWER_*).
+CHECKS = dict(every=0.5, again=0.2, timeout=1.0, misses=2, forget_after=2.0)
 
 
 def links() -> list[str]:
@@ -58,12 +63,18 @@ def main(tmp: Path) -> int:
                 raise AssertionError(f"timed out waiting for {what}; saw {seen}")
             QTest.qWait(20)
 
-    host = subprocess.Popen(
-        [sys.executable, "-m", "net.cli", "host", "--game", "rook", "--table", TABLE,
-         "--interface", "127.0.0.1", "--state-dir", str(tmp / "host"), "--quick", "--name", "Hostess"],
-        cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)})
-    window = MainWindow(settings, network=LoopbackNetwork(tmp, directory=Lobby(["127.0.0.1"])),
+    from net.sessions.answering import CheckTimings
+
+    def hosting(table: str, state: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "net.cli", "host", "--game", "rook", "--table", table,
+             "--interface", "127.0.0.1", "--state-dir", str(tmp / state), "--quick", "--name", "Hostess"],
+            cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)})
+    host = hosting(TABLE, "host")
+    killed = None
+    lobby_directory = Lobby(["127.0.0.1"], checks=CheckTimings(**CHECKS))
+    window = MainWindow(settings, network=LoopbackNetwork(tmp, directory=lobby_directory),
                         bot_delay=0)
     try:
         window.show()
@@ -88,6 +99,26 @@ def main(tmp: Path) -> int:
         host.send_signal(signal.SIGTERM)  # the host closes: its advert is withdrawn
         until("the table to leave the lobby", lambda: row() is None)
         seen["gone"] = True
+
+        killed = hosting(KILLED, "killed")
+
+        def killed_row():
+            return next((t for t in lobby.tables if t.get("name") == KILLED), None)
+        until("the second table, answering", lambda: (killed_row() or {}).get("answering"))
+        lobby.list.setCurrentRow(lobby.tables.index(killed_row()))
+        seen["joinable_before"] = lobby.join_button.isEnabled()
+        killed.kill()  # SIGKILL: no goodbye
+        killed.wait(10)
+        at = time.monotonic()
+        until("the killed host's row to say it does not answer",
+              lambda: killed_row() is not None and killed_row()["answering"] is False)
+        seen["marked_after_ms"] = round((time.monotonic() - at) * 1000)
+        index = lobby.tables.index(killed_row())
+        lobby.list.setCurrentRow(index)
+        seen["marked"] = lobby.list.item(index).text()
+        seen["joinable_after"] = lobby.join_button.isEnabled()
+        until("the killed host's row to leave the list", lambda: killed_row() is None)
+        seen["killed_gone_after_ms"] = round((time.monotonic() - at) * 1000)
         seen["ok"] = True
         print(json.dumps(seen), flush=True)
         return 0
@@ -96,9 +127,11 @@ def main(tmp: Path) -> int:
         return 1
     finally:
         window.close()
-        if host.poll() is None:
-            host.kill()
-        host.wait(10)
+        for process in (host, killed):
+            if process is not None and process.poll() is None:
+                process.kill()
+            if process is not None:
+                process.wait(10)
         qapp.processEvents()
 
 

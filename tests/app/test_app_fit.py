@@ -193,15 +193,9 @@ def test_the_scores_keep_which_team_is_which_at_1024(qtbot, window):
     assert not fit_problems(window.table.bar), fit_problems(window.table.bar)
 
 
-@pytest.mark.parametrize("names, fits", [(["Uncle Bartholomew Jr.", "Bot 2", "Bot 3", "Bot 4"], True),
-                                         (["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"], False)])
-def test_every_players_score_is_told_apart_at_1024(qtbot, window, names, fits):
-    """Seen in real windows: hosting four-player Horseshoes at 1024 px the score line read
-    "U… 0 · B… 0 · B… 0 · B… 0" — three players cut to the same "B…". Short of room each
-    name is cut no further than it stays apart from the others ("U", "B2"; "Gm", "Bea").
-    (Names that need two letters or more each do not all fit beside a host's address
-    yet — ``fits`` — though they are told apart.)"""
-    from app.table import viewmodel as vm
+def four_players_hosted_at_1024(window, names: list[str], scores: list[int], deal: str = "private"):
+    """The table's bar in a 1024×640 window hosting four-player Horseshoes (its address
+    shown) with these names and scores."""
     from net.sessions.events import state_event
 
     window.resize(1024, 640)
@@ -210,9 +204,24 @@ def test_every_players_score_is_told_apart_at_1024(qtbot, window, names, fits):
     bridge = window.new_bridge()
     window.table.attach(StubSession(), bridge)
     window.stack.setCurrentWidget(window.table)
-    bridge.deliver({**table_event(game, {"game": "horseshoes", "mode": "four"}, names=names), "address": "192.168.1.20:47311"})
-    bridge.deliver(state_event(game, state, 0, [], [12, -3, 0, 7], 2, deal="private"))
+    bridge.deliver({**table_event(game, {"game": "horseshoes", "mode": "four"}, names=names),
+                    "address": "192.168.1.20:47311"})
+    bridge.deliver(state_event(game, state, 0, [], scores, 2, deal=deal))
     settle()
+    return window.table.bar
+
+
+@pytest.mark.parametrize("names", [["Uncle Bartholomew Jr.", "Bot 2", "Bot 3", "Bot 4"],
+                                   ["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"]])
+def test_every_players_score_is_told_apart_at_1024(qtbot, window, names):
+    """Seen in real windows: hosting four-player Horseshoes at 1024 px the score line read
+    "U… 0 · B… 0 · B… 0 · B… 0" — three players cut to the same "B…". Short of room each
+    name is cut no further than it stays apart from the others ("U", "B2"; "Gm", "Bea").
+    Names that need two letters or more each ("Gm 12, Gp −3, Bea 0, Ben 7") did not fit
+    beside a host's address: the address then takes two lines, and the line fits whole."""
+    from app.table import viewmodel as vm
+
+    four_players_hosted_at_1024(window, names, [12, -3, 0, 7])
     shown = window.table.bar.score_label.text()
     parts = re.split(" · |, ", shown.removeprefix("Score "))
     assert len(parts) == 4, shown
@@ -221,7 +230,35 @@ def test_every_players_score_is_told_apart_at_1024(qtbot, window, names, fits):
     for label, name in zip(labels, names):  # and each one's own: its start or its initials
         assert name.startswith(label.rstrip("…")) or label in vm.told_apart(names), (label, name)
     assert [part.rsplit(" ", 1)[1] for part in parts] == ["12", "−3", "0", "7"], shown
-    assert fit_problems(window.table.bar) == [] or not fits, fit_problems(window.table.bar)
+    assert fit_problems(window.table.bar) == [], fit_problems(window.table.bar)
+    address = window.table.address_button.text()
+    assert address.replace("\n", "") == "192.168.1.20:47311", address  # whole, as typed
+
+
+@pytest.mark.parametrize("deal, scores", [("private", [12, -3, 0, 7]), ("seeded", [12, -13, 10, 11])])
+def test_a_hosts_bar_folds_its_buttons_before_a_score_is_cut_at_1024(qtbot, window, deal, scores):
+    """The widest bar a host has at 1024 px: four players whose names need two or three
+    letters each, scores of two digits, the "Not private" lock, the Hint button coming
+    and going. The address, then "Last trick", take two lines where the bar is short
+    of room (every word kept), and one again where it has room."""
+    from app.table import viewmodel as vm
+
+    bar = four_players_hosted_at_1024(window, ["Grandma Josephine", "Grandpa Joe", "Bea", "Ben"],
+                                      scores, deal)
+    for hint in (True, False, True):
+        bar.hint_button.setVisible(hint)
+        settle()
+        assert fit_problems(bar) == [], (hint, fit_problems(bar))
+        shown = bar.score_label.text()
+        said = [f"{name} {vm.points(score)}" for name, score in zip(["Gm", "Gp", "Bea", "Ben"], scores)]
+        assert all(score in shown for score in said), (said, shown)
+        assert bar.address_button.text().replace("\n", "") == "192.168.1.20:47311"
+        assert bar.last_button.text().replace("\n", " ") == "Last trick"
+    assert "\n" in bar.address_button.text()  # (short of room: folded)
+    window.resize(1400, 800)
+    settle()
+    assert bar.address_button.text() == "Join at 192.168.1.20:47311" and bar.last_button.text() == "Last trick"
+    assert fit_problems(bar) == []
 
 
 def test_the_ace_declaration_fits_and_fits_the_mode(qtbot, window):

@@ -326,7 +326,8 @@ def test_a_host_who_leaves_sends_the_guest_back_to_the_lobby(qtbot, window, tmp_
     host.close()
     qt_until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible(),
                     timeout=15000)
-    assert "The host closed the table (the host left the table)" in window.problem_box.text()
+    assert "The host closed the table." in window.problem_box.text()
+    assert "left the table" not in window.problem_box.text()  # (the same thing, not said twice)
     assert window.problem_box.windowTitle() == "You left the table"
     assert window.stack.currentWidget() is window.lobby
     window.problem_box.close()

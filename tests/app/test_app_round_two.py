@@ -94,7 +94,9 @@ def test_the_last_trick_is_played_out_before_the_summary_against_the_computer(qt
 def test_a_guest_sees_the_last_trick_played_out_before_the_summary(qtbot, window, tmp_path, closing, mental):
     host = HostSession(Recorder(), {"game": "rook", "options": {}}, ident("Grandma"),
                        state_dir=tmp_path / "grandma", timings=QUICK, autoplay=True, auto_start=True,
-                       bots={2: "random", 3: "random"}, mental_deal=mental)
+                       bots={2: "random", 3: "random"}, mental_deal=mental,
+                       hands=1)  # (else the bots play the game on, and the window's teardown
+    # handles every state of it: 36 s, 12 s of CPU, under the seeded deal)
     closing.append(host)
     blocking_until(lambda: host.core.server is not None)
     host.set_table_option("game_log", True)

@@ -70,6 +70,34 @@ def test_lobby_lists_tables_and_follows_updates(qtbot, window, directory):
     assert not lobby.join_button.isEnabled()
 
 
+def test_a_table_whose_host_does_not_answer_is_greyed_and_cannot_be_joined_or_watched(
+        qtbot, window, directory):
+    """A host killed, or its laptop closed, says no goodbye: the directory marks its row
+    ``"answering": False`` (net/sessions/answering.py) until it leaves the list."""
+    from PySide6.QtWidgets import QLabel
+    lobby = window.lobby
+    silent = {**TABLES[0], "answering": False, "watchable": True}
+    directory.publish([silent, {**TABLES[1], "answering": True}])
+    qtbot.waitUntil(lambda: lobby.list.count() == 2)
+    text = lobby.list.item(0).text()
+    assert text.endswith("host Dad [ab12]  ·  not answering"), text  # (its seats meant nothing)
+    row = lobby.list.itemWidget(lobby.list.item(0))
+    assert not row.isEnabled()  # greyed
+    assert "not answering" in [label.text() for label in row.findChildren(QLabel)]
+    assert "does not answer" in lobby.list.item(0).toolTip()
+    lobby.list.setCurrentRow(0)
+    assert not lobby.join_button.isEnabled() and not lobby.watch_button.isEnabled()
+    joined = []
+    lobby.join_table.connect(joined.append)
+    lobby.watch_table.connect(joined.append)
+    lobby._join()  # (a double-click, or Enter)
+    lobby._watch()
+    assert joined == []
+    directory.publish([{**silent, "answering": True}])  # it answers again
+    qtbot.waitUntil(lambda: "not answering" not in lobby.list.item(0).text())
+    assert lobby.join_button.isEnabled() and lobby.list.itemWidget(lobby.list.item(0)).isEnabled()
+
+
 def test_lobby_names_horseshoes_by_its_mode():
     from app.lobby import describe_table
     attic = {"id": "t3", "name": "Attic", "game": "horseshoes", "ruleset": "horseshoes", "mode": "partners",

@@ -68,3 +68,13 @@ def test_a_stranger_after_the_end_is_turned_away(tmp_path, arun):
         assert "the table is closing" in stranger.fatal
         await close(t)
     arun(go())
+
+
+def test_a_guest_is_told_once_that_the_host_closed_the_table():
+    """Seen in a real window: "The host closed the table (the host left the table)" — the
+    host's own farewell said again in brackets. Said once; another reason still follows."""
+    from net.sessions.ending import HOST_LEFT, closed_by_host
+    assert closed_by_host(HOST_LEFT) == "The host closed the table."
+    assert closed_by_host("The host left the table") == "The host closed the table."
+    assert closed_by_host("") == "The host closed the table."
+    assert closed_by_host("3 hand(s) played") == "The host closed the table (3 hand(s) played)."

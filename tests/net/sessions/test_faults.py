@@ -19,7 +19,7 @@ from net.trust.store import LogStore
 from net.wire.transport import open_connection
 from tests.net.proc_kit import PATIENT, Peers, check_summaries
 from tests.net.session_kit import Table, assert_all_verified
-from tests.waits import until
+from tests.waits import CEILING, until
 
 
 def host_args(tmp_path, *extra, hands=2):
@@ -37,8 +37,9 @@ def mid_trick(event) -> bool:
     return view.get("phase") == "play" and bool(view.get("trick"))
 
 
-def assert_log_clean(state_dir) -> None:
-    """Every signed action appears once in the host's durable log, in a gapless chain."""
+def assert_log_clean(state_dir, private: bool | None = None) -> None:
+    """Every signed action appears once in the host's durable log, in a gapless chain
+    (and, with ``private`` given, its hands were dealt by that deal)."""
     store = LogStore(state_dir / "table.db")
     try:
         loaded = store.load()
@@ -49,6 +50,9 @@ def assert_log_clean(state_dir) -> None:
             if signed.kind == "action"]
     assert sigs and len(sigs) == len(set(sigs))
     assert [s.seq for s, _ in loaded.records] == list(range(len(loaded.records)))
+    if private is not None:
+        kinds = {signed.kind for signed, _ in loaded.records}
+        assert ("mental-deal" in kinds, "deal" in kinds) == (private, not private), kinds
 
 
 # -- a peer killed mid-trick -------------------------------------------------------------
@@ -127,13 +131,17 @@ def test_the_host_killed_and_restarted_resumes_the_table(tmp_path, private, hand
     """Killed mid-trick (in the second hand: its log holds a hand's end and reveal, scored
     on the verified deal under the private deal, which the restore replays)."""
     with Peers() as peers:
-        args = host_args(tmp_path, "--restart-grace", "20", *(["--mental-deal"] if private else []))
+        deal = "--private-deal" if private else "--no-private-deal"  # (the private one is the default)
+        args = host_args(tmp_path, "--restart-grace", "20", deal)
         host = peers.start(args, name="host")
         listening = host.wait_event("listening")
         address = f"127.0.0.1:{listening['port']}"
         joiners = [peers.start(join_args(tmp_path, i, address, *(["--verbose"] if i == 0 else [])),
                                name=f"join{i}") for i in range(3)]
-        joiners[0].wait_event("state", where=lambda e: mid_trick(e) and e["hand_number"] == hand)  # counted from 1
+        # (counted from 1) a generous ceiling: the second hand under the private deal is two
+        # deals of four processes away, over 30 s on a loaded machine (seen at load 15)
+        joiners[0].wait_event("state", timeout=CEILING,
+                              where=lambda e: mid_trick(e) and e["hand_number"] == hand)
         host.kill()
         again = peers.start(args, name="host again")
         resumed = again.wait_event("listening")
@@ -143,7 +151,7 @@ def test_the_host_killed_and_restarted_resumes_the_table(tmp_path, private, hand
         result = again.wait_event("result", timeout=1)
         summaries = check_summaries(joiners, hands=2, head=result["head"])
     assert all(s["reconnects"] >= 1 for s in summaries)
-    assert_log_clean(tmp_path / "host")
+    assert_log_clean(tmp_path / "host", private)
 
 
 # -- malformed frames ------------------------------------------------------------------------

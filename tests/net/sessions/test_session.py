@@ -508,10 +508,15 @@ def test_the_lobby_offers_nothing_for_another_key_or_no_memory(tmp_path):
         # Found on the network by the host's key: offered where it is advertised now.
         _remembered(store, host, port=1)
         advert = {"fingerprint": host.core.identity.fingerprint, "address": "127.0.0.1",
-                  "port": host.core.port, "name": "Kitchen table", "in_game": True}
+                  "port": host.core.port, "name": "Kitchen table", "in_game": True,
+                  "answering": True}
         lobby._tables = [advert]
         found = asyncio.run(offer())
         assert found["where"] == "network" and found["port"] == host.core.port
+        # Still advertised, but its host no longer answers (killed: no mDNS goodbye): not
+        # offered (nor at the remembered address, where nothing answers either).
+        lobby._tables = [{**advert, "answering": False}]
+        assert asyncio.run(offer()) is None
         # The same host with another table (waiting to start, or another name): not ours,
         # and not offered at the address either.
         _remembered(store, host)

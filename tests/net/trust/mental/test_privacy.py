@@ -35,13 +35,22 @@ PARTIES = [[0, 2], [1], [3]]  # the host with a computer player, and two humans
 HUMAN_SEATS = (1, 3)
 
 
-def every_way_to_decrypt(record, secrets, size) -> dict[int, int]:
+def every_way_to_decrypt(record, secrets, size, tried: dict | None = None) -> dict[int, int]:
     """position -> card for every position this record opens, trying: every subset of
     the shares received for that position, with and without the holder's own share; the
     same with each share a player published for a card it played (the only shares made
     with its key share, but for another position's base); and the starting deck's
-    ciphertexts, compared as they are."""
+    ciphertexts, compared as they are. ``tried``: what earlier attacks on the same deal
+    opened ((ciphertext, shares) -> card or None), kept by the caller to try each
+    combination once as the record grows (decryption is a pure function of the two)."""
     lookup = decks.card_lookup(size)
+    tried = {} if tried is None else tried
+
+    def opened(ciphertext, shares) -> int | None:
+        key = (ciphertext.raw, tuple(shares))
+        if key not in tried:
+            tried[key] = lookup.get(decks.decrypt(ciphertext, shares))
+        return tried[key]
     final = decks.decode_deck([msg for _, msg in record if msg["type"] == m.SHUFFLE][-1]["deck"],
                               size, validate=True)
     shares: dict[int, list[Point]] = {p: [] for p in range(size)}
@@ -64,12 +73,12 @@ def every_way_to_decrypt(record, secrets, size) -> dict[int, int]:
         candidates = shares[p] + [mine]
         for n in range(len(candidates) + 1):
             for subset in combinations(candidates, n):
-                card = lookup.get(decks.decrypt(ciphertext, subset))
+                card = opened(ciphertext, subset)
                 if card is not None:
                     found[p] = card
         if p not in found:
             for wrong in stray:
-                card = lookup.get(decks.decrypt(ciphertext, shares[p] + [mine, wrong]))
+                card = opened(ciphertext, shares[p] + [mine, wrong])
                 if card is not None:
                     found[p] = card
     return found
@@ -92,12 +101,13 @@ def play_watched_by(table, curious: int, watched: list[int]) -> int:
     own seats' whole hands. How many cards it was tried before."""
     truth = god_view(table)
     checks = []
+    tried: dict = {}  # every combination tried before this card, for the next attacks
 
     def attack(state, action):
         if action.kind != "play" or action.seat not in watched:
             return
         record = table.received[curious]
-        found = every_way_to_decrypt(record, table.secrets[curious], table.setup.deck_size)
+        found = every_way_to_decrypt(record, table.secrets[curious], table.setup.deck_size, tried)
         assert all(truth[p] == card for p, card in found.items())
         played = {msg["position"] for _, msg in record if msg["type"] == m.PLAY}
         for seat in watched:
