@@ -273,6 +273,10 @@ MAX_WATCHERS = 8
 #: heartbeat may still come, but a link that is not read only grows. A whole log's sync
 #: is a few dozen messages; a watcher reading along never holds more than a few.
 WATCHER_BACKLOG = 256
+#: The longest a new entry waits at the host for every player to hold it before it goes to
+#: the watchers (players first: ``watchers.Watchers.publish``). A player slow to verify
+#: (a shuffle's proofs on a busy computer) or stuck never holds the watchers back longer.
+PLAYERS_FIRST = 0.5
 
 # -- table talk (net.trust.talk) ------------------------------------------------------------
 

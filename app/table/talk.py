@@ -10,7 +10,10 @@ mute someone for the whole table (``session.mute``, which every client checks ca
 from the host).
 
 The box opens with ``/`` (a key no decision, card or hint uses) or the bar's Talk
-button; Enter sends, Esc closes it and gives the keys back to your hand.
+button; Enter sends, Esc closes it and gives the keys back to your hand. A reaction
+whose emoji no font here can draw (👍 where no emoji font is installed) is shown in
+words instead (``readable``), on its button, its bubble and its line, never as an
+empty box. A bubble is as wide as its words, up to ``BUBBLE_WIDTH``, then wraps.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QTextLayout
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QMenu, QPushButton,
                                QToolButton, QWidget)
 
@@ -26,6 +30,25 @@ from net.api import TALK_MAX_CHARS, TALK_REACTIONS
 TALK_KEY = "/"  # opens the talk box (no decision, card or hint key is a slash)
 BUBBLE_MS = 4500  # how long a bubble stays by its speaker's seat
 BUBBLE_WIDTH = 220
+#: A reaction's emoji, in words: what is shown where no font here can draw it.
+SPOKEN = {"\U0001F44D": "Thumbs up"}
+
+
+def drawable(text: str, font: QFont) -> bool:
+    """Whether every character of ``text`` has a glyph in ``font`` or in a font Qt falls
+    back to (a character none has is drawn as glyph 0: an empty box)."""
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    return all(0 not in run.glyphIndexes() for run in layout.glyphRuns())
+
+
+def readable(words: str, font: QFont) -> str:
+    """A reaction's ``words`` as this screen can show them: an emoji no font here draws,
+    in words (``SPOKEN``); anything else as it is."""
+    spoken = SPOKEN.get(words)
+    return spoken if spoken is not None and not drawable(words, font) else words
 
 
 @dataclass(frozen=True)
@@ -107,10 +130,14 @@ class TalkBubble(QFrame):
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
         # by a seat, the words; with no seat to stand by (a watcher's), who said them too
-        self.label = plain_label(line.words if line.seat is not None else line.line,
-                                 "talkBubbleText")
-        self.label.setMaximumWidth(BUBBLE_WIDTH)
+        text = line.words if line.seat is not None else line.line
+        self.label = plain_label(text, "talkBubbleText")
         row.addWidget(self.label)
+        # as wide as the words on one line, up to BUBBLE_WIDTH (a word-wrapped label left
+        # to itself picks a narrow column: "Nice / lead, / Grandma!")
+        self.label.ensurePolished()  # (in the window now: its style sheet's font, to measure)
+        one_line = self.label.fontMetrics().horizontalAdvance(text) + 2
+        self.label.setFixedWidth(min(BUBBLE_WIDTH, one_line))
         self.setAccessibleName(f"{line.who} says: {line.words}")
         self.adjustSize()
         QTimer.singleShot(BUBBLE_MS, self, self.deleteLater)
@@ -133,8 +160,9 @@ class TalkBox(QFrame):
         row.setContentsMargins(6, 4, 6, 4)
         self.reactions: dict[str, QPushButton] = {}
         for reaction, words in TALK_REACTIONS.items():
-            button = QPushButton(words)
+            button = QPushButton()
             button.setObjectName(f"react-{reaction}")
+            button.setText(readable(words, button.font()))
             button.setProperty("compact", True)
             button.clicked.connect(lambda _=False, r=reaction: self._react(r))
             row.addWidget(button)
@@ -237,6 +265,8 @@ class TableTalk:
     def on_talk(self, event: dict) -> None:
         if event.get("kind") == "mute" and event.get("target"):
             (self.host_mutes.add if event.get("on") else self.host_mutes.discard)(event["target"])
+        if event.get("kind") == "react":  # (an emoji this screen cannot draw, in words)
+            event = {**event, "text": readable(event.get("text", ""), self.table.font())}
         line = self.log.heard(event)
         if line is None:
             return

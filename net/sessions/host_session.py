@@ -255,8 +255,11 @@ class HostCore:
                              seat_of=lambda fp: self.authority.seat_of(fp))
         self.watchers = Watchers(lambda: self.authority, self.key, self.admission,
                                  players=lambda: self.outbox.links.values(), roster=self.roster,
-                                 emit=self.emit, policy=watch_policy,
+                                 players_hold=lambda seq: self.outbox.all_acked(seq),
+                                 timers=self.timers, emit=self.emit, policy=watch_policy,
                                  tamper=tamper, changed=self._watchers_changed)
+        # players first: what every player holds now goes on to the watchers
+        self.outbox.ack_listeners.append(lambda fp, seq: self.watchers.players_verified())
         self.showing = ShowingHand(identity, os.urandom)  # (nonces: never the table's seeded rng)
         # A seated player's messages that are the sessions' own (not the trust layer's).
         self.peer_messages: dict[str, Callable[[str, dict], None]] = {

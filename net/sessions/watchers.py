@@ -13,6 +13,13 @@ then keeps it:
   private (``Archive.public_sync``) — and from then on every entry so (``publish``), on an
   ``Outbox`` of its own: once and in order, a gap filled by a sync, acknowledgements
   kept. Its client checks every entry as a seated player's does; it is one more auditor.
+* **Players first**: a new entry goes to the watchers once every player here holds it
+  (has acknowledged it: ``players_hold``), or ``PLAYERS_FIRST`` seconds after it was
+  logged, whichever comes first — never before the last "end" or a handover. The host's
+  work for its watchers (a message made, written to every watcher's link, their
+  acknowledgements read) is then done while the players wait for the next move, not
+  while the host waits for their acknowledgements: a player's move takes no longer
+  however many watch.
 * **Who watches** (``watchers`` message) goes to every player and every watcher whenever
   it changes, with the host's settings (a player who carries the table on keeps them)
   and whose hands each watcher is shown; the players' standby addresses (``roster``) go
@@ -41,7 +48,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from net.constants import MAX_WATCHERS, WATCHER_BACKLOG
+from net.constants import MAX_WATCHERS, PLAYERS_FIRST, WATCHER_BACKLOG
+from net.sessions.clock import Timers
 from net.sessions.events import connection_event, watchers_event
 from net.sessions.facade import EventCallback, WatchersEvent
 from net.sessions.opened import chain_of
@@ -114,13 +122,21 @@ def _send_away(link: WatcherLink, reason: str) -> None:
     link.finish()
 
 
+#: The timer under which entries held for the players first wait (``Timers`` key).
+HELD = ("watchers", "players first")
+
+
 class Watchers:
     def __init__(self, authority: Callable[[], HostAuthority], key: bytes, admission, *,
                  players: Callable[[], Iterable], roster, emit: EventCallback,
-                 policy: WatchPolicy | None = None, tamper=None,
+                 players_hold: Callable[[int], bool] = lambda seq: True,
+                 timers: Timers | None = None, policy: WatchPolicy | None = None, tamper=None,
                  changed: Callable[[], None] = lambda: None):
         self._authority, self.key, self.admission = authority, key, admission
         self._players, self.roster, self._emit = players, roster, emit
+        self._players_hold = players_hold  # seq -> whether every player here has acknowledged it
+        self._timers = timers or Timers()
+        self._held: list[int] = []  # entries logged, not yet sent to the watchers (players first)
         self._changed = changed  # who watches changed: the host's person is told, and shown to
         self.policy = policy or WatchPolicy()
         self.outbox = Outbox(self._sync_for, tamper)  # the watchers' own: entries once, in order
@@ -236,6 +252,7 @@ class Watchers:
         last entry; the host waits for that, bounded (``all_told``), as it waits for its
         players' acknowledgements — closing first could reset the connection before the
         watcher had read the end."""
+        self.release()
         for watcher in list(self.here.values()):
             watcher.link.send(message)
 
@@ -245,17 +262,43 @@ class Watchers:
 
     # -- what they are sent ---------------------------------------------------------------------
     def publish(self, entries) -> None:
-        """Entries just logged, to every watcher as anyone may see them."""
+        """Entries just logged: each goes to every watcher, as anyone may see it, once every
+        player holds it (``players_verified``) or ``PLAYERS_FIRST`` seconds from now."""
         if not self.here:
             return
+        self._held += [signed.seq for signed in entries]
+        self.players_verified()
+        if self._held and HELD not in self._timers:
+            self._timers.later(HELD, PLAYERS_FIRST, self.release)
+
+    def players_verified(self) -> None:
+        """A player acknowledged entries: those every player now holds go to the watchers."""
+        ready = 0
+        while ready < len(self._held) and self._players_hold(self._held[ready]):
+            ready += 1
+        if ready:
+            self._send_entries(self._held[:ready])
+            del self._held[:ready]
+        if not self._held:
+            self._timers.cancel(HELD)
+
+    def release(self) -> None:
+        """Every entry held for the players first goes to the watchers now (its time is up,
+        or the table ends or is handed over: nothing may come after those)."""
+        self._timers.cancel(HELD)
+        held, self._held = self._held, []
+        self._send_entries(held)
+
+    def _send_entries(self, seqs: list[int]) -> None:
         archive = self._authority().archive
-        for signed in entries:
-            message = archive.public_message(signed.seq)  # made once for all of them
+        for seq in seqs:
+            message = archive.public_message(seq)  # made once for all of them
             for fp in list(self.here):
                 self.outbox.send(fp, message)
 
     def broadcast(self, message: dict) -> None:
-        """A message for every watcher (a host's handover)."""
+        """A message for every watcher (a host's handover), after every entry."""
+        self.release()
         for watcher in self.here.values():
             watcher.link.send(message)
 

@@ -20,6 +20,14 @@ each its own process:
   3 s; from that moment to the guest's alert, which only the host's heartbeat head can
   raise. Target < 2 s. (The flood of idle connections: ``python -m net.tools.bench_flood``.)
 
+* **watchers** (``--watchers N``, only that): the latency run without watchers and with N
+  ``parlour join --watch`` processes, under each deal: what a player waits for (an
+  action's time until every *player* has verified it), what the watchers add (until
+  everyone has), and the private deal's time (``mental-deal`` logged until every player
+  verified ``mental-dealt``). The watchers run on CPU nobody else here wants
+  (``SCHED_IDLE``: a machine of their own, as near as one machine can stand for one);
+  ``--watchers-compete``: as the players' equals. ``--think``: each bot's pause.
+
 Discovery time (a table visible in another lobby; target 1.5 s) needs two network
 namespaces and is measured by ``python -m net.tools.bench_discovery``.
 
@@ -39,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -55,6 +64,8 @@ from net.trust.signing import sign_entry
 from net.trust.store import FULL, GROUP, LogStore
 
 REPO = Path(__file__).resolve().parents[2]
+#: How long each bot pauses before its move, by default (a person takes seconds).
+THINK = 0.005
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -65,14 +76,21 @@ def _pct(values: list[float], q: float) -> float:
 class _Timer:
     """Stamps each action entry with when the host started taking it, and records
     when it had been sent to every peer (``sent``), how many entries of the log were
-    not yet on the disk then (``undurable``), and when the last peer acknowledged it
-    (``latencies``)."""
+    not yet on the disk then (``undurable``), when the last player acknowledged it
+    (``latencies``: what a player waits for) and when the last of everyone — players and
+    watchers — had (``everyone``); and, under the private deal, each deal's time from the
+    host logging "mental-deal" until every player has verified "mental-dealt" (``deals``)."""
 
     def __init__(self):
         self.started: dict[int, float] = {}
         self.latencies: list[float] = []
+        self.everyone: list[float] = []
         self.sent: list[float] = []
         self.undurable: list[int] = []
+        self.deals: list[float] = []
+        self._for_players: deque[int] = deque()  # stamped actions not every player holds yet
+        self._deal_started: float | None = None
+        self._dealt: int | None = None  # the "mental-dealt" entry no player has verified yet
         self._t0: float | None = None
 
     @contextlib.contextmanager
@@ -87,17 +105,38 @@ class _Timer:
     def logged(self, entries: list[SignedEntry], store: LogStore | None) -> None:
         """The entries a change logged; the trust layer's messages are sent by now."""
         for signed in entries:
+            if signed.kind == "mental-deal":
+                self._deal_started = time.perf_counter()
+            elif signed.kind == "mental-dealt" and self._deal_started is not None:
+                self._dealt = signed.seq
             if signed.kind == "action" and self._t0 is not None:
                 self.started[signed.seq] = self._t0
+                self._for_players.append(signed.seq)
                 self.sent.append(time.perf_counter() - self._t0)
                 assert store is not None, "a host logs its entries to its open store"
                 self.undurable.append(store.written_seq - store.durable_seq)
 
-    def acked(self, seq: int, all_acked: Callable[[int], bool]) -> None:
-        """Entries up to ``seq`` acknowledged by a peer: those every peer now holds."""
-        for s in [s for s in self.started if s <= seq]:
-            if all_acked(s):
-                self.latencies.append(time.perf_counter() - self.started.pop(s))
+    def acked(self, seq: int, players_acked: Callable[[int], bool],
+              everyone_acked: Callable[[int], bool]) -> None:
+        """Entries up to ``seq`` acknowledged by a peer (a player or a watcher): those
+        every player now holds, and those everyone holds. Each looked at in the log's
+        order, up to the first not yet held (an acknowledgement covers every entry before
+        it), so that the bench's own work on the host's loop stays small however far the
+        watchers lag."""
+        now = time.perf_counter()
+        if self._dealt is not None and self._dealt <= seq and players_acked(self._dealt):
+            assert self._deal_started is not None
+            self.deals.append(now - self._deal_started)
+            self._deal_started = self._dealt = None
+        while self._for_players and self._for_players[0] <= seq \
+                and players_acked(self._for_players[0]):
+            self.latencies.append(now - self.started[self._for_players.popleft()])
+        while self.started:
+            first = next(iter(self.started))  # (stamped in the log's order)
+            if first > seq or (self._for_players and first >= self._for_players[0]) \
+                    or not everyone_acked(first):
+                break
+            self.everyone.append(now - self.started.pop(first))
 
 
 class TimedHost(HostCore):
@@ -108,8 +147,10 @@ class TimedHost(HostCore):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.timer = _Timer()
-        self.outbox.ack_listeners.append(self._acked)
-        self.watchers.outbox.ack_listeners.append(self._acked)  # "all": the watchers' too
+        # first: a player's acknowledgement is timed before the host goes on to anything
+        # it brings about (the entries it releases to the watchers)
+        self.outbox.ack_listeners.insert(0, self._acked)
+        self.watchers.outbox.ack_listeners.append(self._acked)  # (for ``everyone``)
 
     def play(self, seat: int, action: dict) -> None:
         with self.timer.taking():
@@ -126,36 +167,56 @@ class TimedHost(HostCore):
     def _acked(self, fp: str, seq: int) -> None:
         peers = list(hosts.authority(self).peers().values())
         watchers = list(self.watchers.here)
-        self.timer.acked(seq, lambda s: self.outbox.acks.all_acked(s, peers)
+
+        def players_acked(s: int) -> bool:
+            return self.outbox.acks.all_acked(s, peers)
+        self.timer.acked(seq, players_acked, lambda s: players_acked(s)
                          and self.watchers.outbox.acks.all_acked(s, watchers))
 
 
-def _joiner(host: HostCore, state_dir: Path, *role: str) -> subprocess.Popen:
-    """A ``parlour join`` process at ``host`` (``role``: ``--bot LEVEL`` or ``--watch``)."""
+def _joiner(host: HostCore, state_dir: Path, *role: str, idle: bool = False,
+            think: float = THINK) -> subprocess.Popen:
+    """A ``parlour join`` process at ``host`` (``role``: ``--bot LEVEL`` or ``--watch``;
+    ``think``: its bot's pause before each move); ``idle``: scheduled only when no other
+    process wants the CPU (``SCHED_IDLE``)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.Popen(
         [sys.executable, "-m", "net.cli", "join", "--address", f"127.0.0.1:{host.port}",
          "--fingerprint", host.identity.fingerprint, *role, "--state-dir", str(state_dir),
-         "--delay", "0.005"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+         "--delay", str(think)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+        preexec_fn=_idle if idle else None)
 
 
-async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int = 0) -> _Timer:
+def _idle() -> None:
+    """This process runs only on CPU nobody else here wants (a machine of its own, as
+    near as one machine can stand for another)."""
+    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int = 0,
+                        mental: bool = False, idle_watchers: bool = True,
+                        think: float = THINK) -> _Timer:
     """Rook ``hands`` at a host with three ``parlour join`` players (and ``watchers``
-    ``parlour join --watch`` processes, seated before the game starts): each action's
-    time until every player and every watcher has verified it."""
+    ``parlour join --watch`` processes, admitted before the game starts; ``idle_watchers``:
+    each given only the CPU nobody else here wants, as if on a machine of its own), by
+    the seeded deal or (``mental``) the private one, each bot pausing ``think`` seconds
+    before a move: each action's time until every player has verified it, and until
+    everyone has."""
     host = TimedHost(Identity.generate("Bench host"), {"game": "rook"}, state_dir=tmp / "host",
                      timings=Timings(), autoplay=True, auto_start=True, hands=hands,
-                     bot_delay=0.005, bots={}, mental_deal=False)
+                     bot_delay=think, bots={}, mental_deal=mental)
     # GROUP (the store's default) sends each entry once it is written, and fsyncs in a
     # thread off the loop; FULL (the old behaviour) fsyncs every entry before sending it.
     host.files.sync = sync
     start_up_done()  # as ``parlour host`` does, which this host stands for
     await host.start()
-    procs = [_joiner(host, tmp / f"watcher{i}", "--watch") for i in range(watchers)]
+    procs = [_joiner(host, tmp / f"watcher{i}", "--watch", idle=idle_watchers)
+             for i in range(watchers)]
     try:
         while len(host.watchers.here) < watchers:  # every watcher in before the deal
             await asyncio.sleep(0.05)
-        procs += [_joiner(host, tmp / f"guest{i}", "--bot", "random") for i in range(3)]
+        procs += [_joiner(host, tmp / f"guest{i}", "--bot", "random", think=think)
+                  for i in range(3)]
         await asyncio.wait_for(host.finished.wait(), 600)
     finally:
         await host.stop()
@@ -260,10 +321,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="runs of the withheld-entry and fork detection measurement")
     ap.add_argument("--watchers", type=int, default=0,
                     help="compare the latency run (log group) without watchers and with this "
-                         "many, alternated --rounds times (only that)")
+                         "many, alternated --rounds times, under each deal (only that)")
+    ap.add_argument("--watchers-compete", action="store_true",
+                    help="the watchers' processes share this machine's CPU with the players' "
+                         "as equals (by default each runs only on CPU nobody else here wants, "
+                         "standing for a machine of its own)")
+    ap.add_argument("--think", type=float, default=THINK,
+                    help=f"each bot's pause before its move, in seconds (default {THINK}): "
+                         "the time the players take to think, when the host does what waits")
     args = ap.parse_args(argv)
     if args.watchers:
-        return compare_watchers(args.hands, args.rounds, args.watchers)
+        return compare_watchers(args.hands, args.rounds, args.watchers,
+                                idle=not args.watchers_compete, think=args.think)
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         modes = (FULL, GROUP) if args.sync == "both" else (args.sync,)
         lat: dict[str, dict[str, list]] = {mode: {"all": [], "sent": [], "undurable": []}
@@ -301,22 +370,58 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def compare_watchers(hands: int, rounds: int, watchers: int) -> int:
-    """The latency run with no watchers and with ``watchers``, alternated: an action's
-    time until every player (and watcher) has verified it, for each."""
-    found: dict[int, list[float]] = {0: [], watchers: []}
+def compare_watchers(hands: int, rounds: int, watchers: int, idle: bool = True,
+                     think: float = THINK) -> int:
+    """The latency run with no watchers and with ``watchers``, alternated, under each
+    deal: what a player waits for (an action's time until every player has verified it),
+    what the watchers add after that (until everyone has), and the private deal's time.
+    ``idle``: the watchers' processes run on CPU nobody else wants (``SCHED_IDLE``)."""
+    print(f"{watchers} watchers, each "
+          + ("on CPU nobody else here wants (SCHED_IDLE: a machine of its own)" if idle
+             else "sharing the CPU with the players as an equal")
+          + f"; each bot thinks {think * 1000:g} ms before a move")
+    runs = [(mental, n) for mental in (False, True) for n in (0, watchers)]
+    found: dict[tuple[bool, int], _Timer] = {run: _Timer() for run in runs}
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         for i in range(rounds):
-            for n in found:
-                timer = asyncio.run(bench_latency(hands, Path(tmp) / f"w{n}-{i}", GROUP, n))
-                found[n] += timer.latencies
-    for n, latencies in found.items():
-        ms = [x * 1000 for x in latencies]
-        print(f"action -> all 3 peers and {n} watchers verified (loopback, log {GROUP}): "
-              f"n={len(ms)} median {statistics.median(ms):.2f} ms, p99 {_pct(ms, 0.99):.2f} ms")
-    difference = statistics.median(found[watchers]) - statistics.median(found[0])
-    print(f"median with {watchers} watchers - without: {difference * 1000:+.2f} ms (target within 1 ms)")
+            for mental, n in runs:
+                deal = "private" if mental else "seeded"
+                timer = asyncio.run(bench_latency(hands, Path(tmp) / f"{deal}-w{n}-{i}", GROUP,
+                                                  n, mental, idle, think))
+                total = found[mental, n]
+                total.latencies += timer.latencies
+                total.everyone += timer.everyone
+                total.deals += timer.deals
+    for mental in (False, True):
+        deal = "private" if mental else "seeded"
+        for n in (0, watchers):
+            timer = found[mental, n]
+            print(f"{deal} deal, {n} watchers (loopback, log {GROUP}): action -> all 3 players "
+                  f"verified: {_figures(timer.latencies)}")
+            if n:
+                print(f"  ... and all {n} watchers too: {_figures(timer.everyone)}")
+            if mental:
+                print(f"  the deal (mental-deal logged -> every player verified mental-dealt): "
+                      f"{_figures(timer.deals, 'best')}")
+        without, with_ = found[mental, 0], found[mental, watchers]
+        difference = statistics.median(with_.latencies) - statistics.median(without.latencies)
+        print(f"{deal} deal: players' median with {watchers} watchers - without: "
+              f"{difference * 1000:+.2f} ms (target within 1 ms)")
+        if mental:
+            difference = statistics.median(with_.deals) - statistics.median(without.deals)
+            print(f"private deal: the deal's median with {watchers} watchers - without: "
+                  f"{difference * 1000:+.1f} ms (target: unchanged)")
     return 0
+
+
+def _figures(seconds: list[float], low: str = "p95") -> str:
+    """n, median, p95 (or the best) and p99 of ``seconds``, in ms."""
+    if not seconds:
+        return "n=0"
+    ms = [x * 1000 for x in seconds]
+    second = f"p95 {_pct(ms, 0.95):.2f}" if low == "p95" else f"best {min(ms):.2f}"
+    return (f"n={len(ms)} median {statistics.median(ms):.2f} ms, {second} ms, "
+            f"p99 {_pct(ms, 0.99):.2f} ms")
 
 
 if __name__ == "__main__":

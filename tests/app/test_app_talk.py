@@ -9,7 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from app.screenshots import StubSession
-from app.table.talk import TALK_KEY, TalkBubble, TalkLog
+from app.table import talk as talk_module
+from app.table.talk import BUBBLE_WIDTH, TALK_KEY, TalkBubble, TalkLog, drawable, readable
 from fit_scenes import FINGERPRINTS, LONG_NAMES, settle, sit_at
 from tests.waits import qt_until
 
@@ -215,3 +216,43 @@ def test_the_mute_menu_holds_the_watchers_and_a_watcher_not_itself(window):
     texts = [a.text() for a in table.talk_box.mute_button.menu().actions()]
     assert "Mute Maya (watching) on my screen" in texts
     assert not any("Leo" in t for t in texts)  # not yourself
+
+
+def one_line(label: QLabel) -> bool:
+    return label.height() < 2 * label.fontMetrics().lineSpacing()
+
+
+def test_a_bubble_is_as_wide_as_its_words_then_wraps_at_its_width(window):
+    """Seen in a real window: "Leo / (watching): / Nice lead, / Grandma!", "Thank you, /
+    Leo! Watch / which two I / throw away." — a word-wrapped label left to itself picked
+    a column far narrower than the bubble may be."""
+    bridge = at_the_table(window)
+    bridge.deliver(watchers("Leo"))
+    bridge.deliver(talk(1, "Nice lead, Grandma!"))
+    bridge.deliver(watcher_talk("Leo", "Nice lead, Grandma!"))
+    bridge.deliver(talk(2, "Thank you, Leo! Watch which two I throw away, and why."))
+    settle()
+    by_text = {b.label.text(): b.label for b in bubbles(window)}
+    short = by_text["Nice lead, Grandma!"]
+    assert one_line(short), f"{short.width()} x {short.height()} px"
+    for text in ("Leo (watching): Nice lead, Grandma!",
+                 "Thank you, Leo! Watch which two I throw away, and why."):
+        label = by_text[text]  # as wide as a bubble may be, then wrapped
+        assert label.width() == BUBBLE_WIDTH, f"{text!r}: {label.width()} x {label.height()} px"
+
+
+def test_a_reaction_no_font_here_can_draw_is_shown_in_words(window, monkeypatch):
+    """👍 where no emoji font is installed was an empty box: a reaction's emoji that no
+    font here draws is shown in words — on its button, its bubble and its line."""
+    nowhere = "\U0010FFFD"  # (a private-use character: no font draws it)
+    font = window.font()
+    assert drawable("Well played", font) and not drawable(nowhere, font)
+    monkeypatch.setitem(talk_module.SPOKEN, nowhere, "Thumbs up")
+    assert readable(nowhere, font) == "Thumbs up" and readable("Oops", font) == "Oops"
+    bridge = at_the_table(window)
+    bridge.deliver(talk(1, nowhere, "react", reaction="thumbs-up"))
+    settle()
+    assert [b.label.text() for b in bubbles(window)] == ["Thumbs up"]
+    assert window.table.talk_list.lines() == [f"{LONG_NAMES[1]}: Thumbs up"]
+    thumbs = window.table.talk_box.reactions["thumbs-up"]  # 👍 itself where a font has it
+    assert thumbs.text() in ("\U0001F44D", "Thumbs up") and drawable(thumbs.text(), thumbs.font())

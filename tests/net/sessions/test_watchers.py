@@ -401,3 +401,50 @@ def test_a_watcher_that_stops_reading_is_dropped_and_the_players_go_on(tmp_path,
     assert summary["alerts"] == [] and summary["hands_verified"] == 3, summary
     lists = [e for e in host_events if e["type"] == "watchers"]
     assert [w["name"] for w in lists[-1]["watchers"]] == []  # the host's person told too
+
+
+def test_players_first_a_watcher_is_sent_each_entry_once_every_player_has_verified_it(
+        tmp_path, deal, monkeypatch):
+    """The host sends a watcher each new entry only once every player has acknowledged it
+    (its replica verified it): the host's work for its watchers never comes between a
+    move and the players. (``PLAYERS_FIRST``, the bound on how long a slow player may
+    hold the watchers back, made long here so that only the players' acknowledgements
+    can release an entry, however slow the machine; the last entries go with the table's
+    "end", which follows them, as the players have no move left to wait for.)"""
+    monkeypatch.setattr(watchers_module, "PLAYERS_FIRST", 600.0)
+
+    async def main():
+        table = Table(tmp_path, hands=1, guests=2, bots=1, timings=PATIENT,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        host = table.host
+        await host.start()
+        watcher(table, "Leo")
+        players = [table.add_guest(ident(f"Guest{i}"), bot_delay=0.01) for i in range(2)]
+        verified: dict[str, int] = {}  # each player's highest acknowledgement, as it came
+        host.outbox.ack_listeners.insert(  # (before the host acts on it)
+            0, lambda fp, seq: verified.__setitem__(fp, max(seq, verified.get(fp, -1))))
+        # (entry, what each player connected then had acknowledged), until the table ends
+        sent_live: list[tuple[int, dict[str, int]]] = []
+        send, end = host.watchers.outbox.send, host.watchers.end
+        ended: list[dict] = []
+
+        def spy(fp: str, message: dict) -> None:
+            if message["type"] == m.ENTRY and not ended:
+                sent_live.append((message["entry"]["entry"]["seq"],
+                                  {p: verified.get(p, -1) for p in host.outbox.links}))
+            send(fp, message)
+        host.watchers.outbox.send = spy  # type: ignore[method-assign]
+        host.watchers.end = lambda message: (ended.append(message), end(message))  # type: ignore[method-assign]
+        try:
+            summaries = await table.finish(timeout=180)
+        finally:
+            await table.close()
+        return summaries, sent_live, [p.identity.fingerprint for p in players]
+
+    summaries, sent_live, players = asyncio.run(main())
+    assert all(s["alerts"] == [] for s in summaries), summaries
+    assert summaries[0]["seat"] is None and summaries[0]["hands_verified"] == 1, summaries[0]
+    assert len(sent_live) > 20, f"the watcher was sent only {len(sent_live)} entries live"
+    assert any(set(held) == set(players) for _, held in sent_live)  # (both were there)
+    early = [(seq, held) for seq, held in sent_live if any(a < seq for a in held.values())]
+    assert early == [], f"sent to the watcher before every player held it: {early[:5]}"
