@@ -165,13 +165,12 @@ class TimedHost(HostCore):
         super().changed(out)
 
     def _acked(self, fp: str, seq: int) -> None:
-        peers = list(hosts.authority(self).peers().values())
-        watchers = list(self.watchers.here)
-
+        # (the players' and the watchers' fingerprints: looked up only when asked for, so
+        # that the bench's work for each watcher's acknowledgement stays small)
         def players_acked(s: int) -> bool:
-            return self.outbox.acks.all_acked(s, peers)
+            return self.outbox.acks.all_acked(s, hosts.authority(self).peers().values())
         self.timer.acked(seq, players_acked, lambda s: players_acked(s)
-                         and self.watchers.outbox.acks.all_acked(s, watchers))
+                         and self.watchers.outbox.acks.all_acked(s, self.watchers.here))
 
 
 def _joiner(host: HostCore, state_dir: Path, *role: str, idle: bool = False,
