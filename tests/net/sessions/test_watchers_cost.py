@@ -4,8 +4,9 @@ the same bytes (issue 29: a card's action takes the players no longer with six w
 
 The first test runs the host's watchers part (``Watchers``) over real links and
 connections (``heartbeat.Link``, ``transport.Connection``) whose socket is a recording
-writer, with a real host (``trust_table``) that has played a hand; the second counts the
-same in a whole session on loopback, under both deals.
+writer, with a real host (``trust_table``) that has played a hand; the session test
+counts the same in a whole hand on loopback, under both deals; the last, that a
+watcher's catch-up (the whole log, for one arriving late) is signed once for them all.
 """
 
 from __future__ import annotations
@@ -145,3 +146,20 @@ def test_in_a_session_no_entry_message_is_encoded_twice_for_the_watchers(tmp_pat
     public = {msg["entry"]["entry"]["seq"] for msg in live
               if msg["private"] == {"view": None, "action": None}}
     assert public, "no watcher was sent an entry live"
+
+
+def test_a_watchers_catch_up_is_signed_once_for_every_watcher_that_arrives(monkeypatch):
+    """A watcher arriving late is sent the whole log, each entry signed as a catch-up: the
+    host signs each once, not once more for every watcher that arrives."""
+    archive = played_host().archive
+    signatures = Counted(monkeypatch, sent, "signed")
+    first = archive.public_sync(-1)
+    again = [archive.public_sync(-1) for _ in range(5)]
+    later = archive.public_sync(10)
+    signed = len(signatures.calls)
+    assert signed == len(archive.log), f"{signed} signatures for {len(archive.log)} entries"
+    assert all(sync == first for sync in again)
+    assert [e["entry"]["entry"]["seq"] for msg in later for e in msg["entries"]] \
+        == list(range(11, len(archive.log)))
+    assert all(e["sent"] and e["private"] == {"view": None, "action": None}
+               for msg in first for e in msg["entries"])
