@@ -13,7 +13,8 @@ The box opens with ``/`` (a key no decision, card or hint uses) or the bar's Tal
 button; Enter sends (and goes no further: never on to the hand), Esc closes it and gives
 the keys back to your hand. A reaction whose emoji no font here can draw (👍 where no
 emoji font is installed) is shown in words instead (``readable``), on its button, its
-bubble and its line, never as an empty box. A bubble is as wide as its words, up to ``BUBBLE_WIDTH``, then wraps.
+bubble and its line, never as an empty box. A bubble is as wide as its words, up to
+``BUBBLE_WIDTH``, then wraps.
 """
 
 from __future__ import annotations
