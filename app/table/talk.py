@@ -26,6 +26,7 @@ from PySide6.QtGui import QFont, QTextLayout
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QMenu, QPushButton,
                                QToolButton, QWidget)
 
+from app.menus import keep_inside_window
 from net.api import TALK_MAX_CHARS, TALK_REACTIONS
 
 TALK_KEY = "/"  # opens the talk box (no decision, card or hint key is a slash)
@@ -192,6 +193,7 @@ class TalkBox(QFrame):
         self.mute_button.setText("Mute…")
         self.mute_button.setPopupMode(QToolButton.InstantPopup)
         self.mute_button.setMenu(QMenu(self.mute_button))
+        keep_inside_window(self.mute_button.menu(), self.mute_button)  # (at the box's right end)
         row.addWidget(self.mute_button)
         self.hide()
 
