@@ -140,6 +140,7 @@ class WatchersLine(QFrame):
         """*How many may watch*: the host's cap, one of ``CAPS`` (or the one it has)."""
         caps = self.menu.addMenu("How many may watch")
         caps.setObjectName("watcherCap")
+        keep_inside_window(caps, self.menu, within=self.button)  # (to the menu's left)
         caps.setEnabled(open_)
         for choice in sorted({*CAPS, cap}):
             action = caps.addAction(f"At most {choice}")

@@ -276,6 +276,13 @@ def test_the_watchers_menu_opens_inside_the_window(qtbot, window):
     inside, opened = on_screen(window), menu.geometry()
     assert inside.contains(opened), f"the menu at {opened}, the window at {inside}"
     assert opened.right() == on_screen(button).right()  # (aligned to the button's right edge)
+    caps = next(a.menu() for a in menu.actions() if a.menu() is not None)  # How many may watch
+    menu.setActiveAction(caps.menuAction())
+    qtbot.keyClick(menu, Qt.Key_Right)  # (Qt opens a submenu at its menu's right)
+    qt_until(qtbot, caps.isVisible)
+    assert inside.contains(caps.geometry()), f"the submenu at {caps.geometry()}, the window at {inside}"
+    assert caps.geometry().right() < opened.left()  # (beside the menu, not over it)
+    caps.hide()
     menu.hide()
 
 
@@ -288,3 +295,5 @@ def test_a_menu_kept_inside_its_window_moves_only_when_it_would_leave_it():
     assert inside(QRect(880, 628, 360, 60), button, window) == QPoint(632, 628)  # its right edge
     assert inside(QRect(880, 628, 360, 94), button, window) == QPoint(632, 506)  # and above it
     assert inside(QRect(880, 628, 1200, 60), button, window).x() == 0  # no further than the left
+    menu = QRect(632, 628, 360, 94)  # a submenu beside its menu: to the menu's left, up to fit
+    assert inside(QRect(992, 660, 200, 170), menu, window, beside=True) == QPoint(432, 530)
