@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from net.tools import walk_card
 
-#: How far one card travels today (Rook, private deal: 56 files, 143 distinct arrows on
-#: 2026-12-06), with a little room. A change that makes a card cross more files raises these
-#: on purpose, in its own commit that says why — the walk must not grow unnoticed.
-MAX_FILES, MAX_ARROWS = 60, 150
+#: How far one card travels today (Rook, private deal: 59 files, 146-151 distinct arrows
+#: on 2026-12-06 after "players first" added two — outbox -> host_session, watchers ->
+#: clock), with a little room. The arrows vary by a few between runs of the same code
+#: (what the loop's timers and acks happen to run while the card walks: 146, 148, 151 in
+#: four runs; 151 failed a ceiling of 150 in a clean-clone run), so the room is above the
+#: highest seen. A change that makes a card cross more files raises these on purpose, in
+#: its own commit that says why — the walk must not grow unnoticed.
+MAX_FILES, MAX_ARROWS = 62, 158
 
 
 def test_a_guests_card_is_traced_through_the_host_and_every_peers_check():
