@@ -9,17 +9,20 @@ guest's "Join by code" (``net.houses``).
   on a details line under the sentence, never in it.
 * ``JoinCodeDialog``: the code as the host reads it out ("seven guitarist revenge" or
   ``7-guitarist-revenge``), checked as it is typed (``net.houses.parse_code``) — each
-  word against the code words, in its place, once they are loaded — with the words
-  offered as you type (loaded in the background: the word list comes with the wormhole
-  library, imported only now).
+  word against the code words, in its place, once they are loaded — with the words that
+  may stand where one is being typed offered in a list as you type (loaded in the
+  background: the word list comes with the wormhole library, imported only now). The
+  list opens below the note under the field, and closes once the word is whole, so
+  Return with a whole code joins at once; Esc closes the list, a second Esc the dialog.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from html import escape
 
-from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
+from PySide6.QtCore import QObject, QPoint, QRect, QStringListModel, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QCompleter, QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout,
                                QWidget)
@@ -191,21 +194,40 @@ class JoinCodeDialog(TypedJoinDialog):
         self.words.setStringList(words.everything())
         self._check(self.field.text())
 
-    def _last_word(self) -> str:
+    def _typing(self) -> tuple[str, int]:
+        """The word being typed (the last) and its place after the number (0: first)."""
         text = self.field.text()
         cut = max(text.rfind("-"), text.rfind(" "))
-        return text[cut + 1:]
+        before = [w for w in re.split(r"[\s\-]+", text[:cut + 1]) if w]
+        return text[cut + 1:], max(len(before) - 1, 0)
 
-    def _suggest(self, _text: str) -> None:
-        word = self._last_word()
-        if len(word) < 2 or word.isdigit() or not self.words.rowCount():
+    def _suggest(self, text: str) -> None:
+        """Offer the words that may stand where one is being typed — not once it is whole
+        (the list would offer the word itself, and take the Return that should join)."""
+        self._check(text)  # the note under the field first: the list opens below it
+        word, place = self._typing()
+        if self.code_words is None or len(word) < 2 or word.isdigit():
             self.completer.popup().hide()
             return
+        offered = self.code_words.for_place(place)
+        if self.words.stringList() != offered:
+            self.words.setStringList(offered)
         self.completer.setCompletionPrefix(word)
-        if self.completer.completionCount():
-            self.completer.complete()
+        if self.completer.completionCount() and word.lower() not in offered:
+            self.completer.complete(self._below_the_note())
         else:
             self.completer.popup().hide()
+
+    def _below_the_note(self) -> QRect:
+        """Where the word list opens, in the field's coordinates: under the field and the
+        note under it, so the words that say what to type stay in sight (the list covers
+        Join and Cancel only while a word is half typed, when Join cannot be used)."""
+        bottom = self.field.height()
+        self.layout().activate()  # (the note just shown or hidden: where it is now)
+        if self.problem.isVisible():
+            under = self.problem.mapToGlobal(QPoint(0, self.problem.height()))
+            bottom = self.field.mapFromGlobal(under).y()
+        return QRect(QPoint(0, 0), QPoint(self.field.width() - 1, bottom))  # (the row below)
 
     def _complete(self, word: str) -> None:
         text = self.field.text()

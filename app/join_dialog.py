@@ -26,9 +26,9 @@ class TypedJoinDialog(QDialog):
         self.setWindowTitle(title)
         self.setMinimumWidth(460)
         layout = QVBoxLayout(self)
-        label = QLabel(intro)
-        label.setWordWrap(True)
-        layout.addWidget(label)
+        self.intro = QLabel(intro)  # what to type
+        self.intro.setWordWrap(True)
+        layout.addWidget(self.intro)
         self.field = QLineEdit(text)
         self.field.setObjectName(f"{name}Field")
         self.field.setPlaceholderText(example)
@@ -37,6 +37,9 @@ class TypedJoinDialog(QDialog):
         self.problem = field_note()
         self.problem.setObjectName(f"{name}Problem")
         layout.addWidget(self.problem)
+        # Room the window has beyond what is said goes here: the intro and the field stay
+        # where they are when the note under the field comes and goes.
+        layout.addStretch(1)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.join_button = buttons.button(QDialogButtonBox.Ok)
         self.join_button.setText("Join")

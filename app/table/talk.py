@@ -10,10 +10,11 @@ mute someone for the whole table (``session.mute``, which every client checks ca
 from the host).
 
 The box opens with ``/`` (a key no decision, card or hint uses) or the bar's Talk
-button; Enter sends, Esc closes it and gives the keys back to your hand. A reaction
-whose emoji no font here can draw (👍 where no emoji font is installed) is shown in
-words instead (``readable``), on its button, its bubble and its line, never as an
-empty box. A bubble is as wide as its words, up to ``BUBBLE_WIDTH``, then wraps.
+button; Enter sends (and goes no further: never on to the hand), Esc closes it and gives
+the keys back to your hand. A reaction whose emoji no font here can draw (👍 where no
+emoji font is installed) is shown in words instead (``readable``), on its button, its
+bubble and its line, never as an empty box. A bubble is as wide as its words, up to
+``BUBBLE_WIDTH``, then wraps.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from PySide6.QtGui import QFont, QTextLayout
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QMenu, QPushButton,
                                QToolButton, QWidget)
 
+from app.menus import keep_inside_window
 from net.api import TALK_MAX_CHARS, TALK_REACTIONS
 
 TALK_KEY = "/"  # opens the talk box (no decision, card or hint key is a slash)
@@ -143,6 +145,17 @@ class TalkBubble(QFrame):
         QTimer.singleShot(BUBBLE_MS, self, self.deleteLater)
 
 
+class MessageEdit(QLineEdit):
+    """The line to type in. Its Return ends here: a QLineEdit emits ``returnPressed`` and
+    then lets the key go on to its parents (for a dialog's default button), and the table
+    gives Return to the hand — the Return that sent a message played a card."""
+
+    def keyPressEvent(self, event) -> None:
+        super().keyPressEvent(event)
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
+            event.accept()
+
+
 class TalkBox(QFrame):
     """The talk box: four quick reactions, a line to type (at most ``TALK_MAX_CHARS``),
     and the mute menu. ``say`` / ``react`` / ``mute`` carry what the person chose."""
@@ -167,7 +180,7 @@ class TalkBox(QFrame):
             button.clicked.connect(lambda _=False, r=reaction: self._react(r))
             row.addWidget(button)
             self.reactions[reaction] = button
-        self.line = QLineEdit()
+        self.line = MessageEdit()
         self.line.setObjectName("talkLine")
         self.line.setMaxLength(TALK_MAX_CHARS)
         self.line.setPlaceholderText(f"Say something (at most {TALK_MAX_CHARS} characters) — "
@@ -180,6 +193,7 @@ class TalkBox(QFrame):
         self.mute_button.setText("Mute…")
         self.mute_button.setPopupMode(QToolButton.InstantPopup)
         self.mute_button.setMenu(QMenu(self.mute_button))
+        keep_inside_window(self.mute_button.menu(), self.mute_button)  # (at the box's right end)
         row.addWidget(self.mute_button)
         self.hide()
 

@@ -22,6 +22,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton
 
+from app.menus import keep_inside_window
 from net.api import MAX_WATCHERS
 
 CAPS = (1, 2, 4, 8, 12, 16)  # the host's choices of how many may watch at once
@@ -60,6 +61,7 @@ class WatchersLine(QFrame):
         self.button.hide()
         self.menu = QMenu(self.button)
         self.button.setMenu(self.menu)
+        keep_inside_window(self.menu, self.button)  # (the button sits at the window's right edge)
         self.session = None
         self.bridge = None
         self.invite_dialog = None
@@ -138,6 +140,7 @@ class WatchersLine(QFrame):
         """*How many may watch*: the host's cap, one of ``CAPS`` (or the one it has)."""
         caps = self.menu.addMenu("How many may watch")
         caps.setObjectName("watcherCap")
+        keep_inside_window(caps, self.menu, within=self.button)  # (to the menu's left)
         caps.setEnabled(open_)
         for choice in sorted({*CAPS, cap}):
             action = caps.addAction(f"At most {choice}")

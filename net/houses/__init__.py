@@ -102,6 +102,11 @@ class CodeWords:
         """Every code word, in order (what the join dialog offers as you type)."""
         return sorted(self.first | self.second)
 
+    def for_place(self, place: int) -> list[str]:
+        """The words that may stand ``place`` words after the number (0: straight after
+        it), in order: what the join dialog offers for the word being typed."""
+        return sorted(self.first if place % 2 == 0 else self.second)
+
     def problem(self, words: Sequence[str]) -> str | None:
         """None when every word is a code word in its place, else a sentence about the
         first that is not."""

@@ -34,6 +34,9 @@ class Talking(StubSession):
     def mute(self, fingerprint, on=True):
         self.calls.append(("mute", fingerprint, on))
 
+    def act(self, action):
+        self.calls.append(("act", action))
+
 
 def talk(seat: int, text: str, kind: str = "say", **more) -> dict:
     return {"type": "talk", "kind": kind, "seat": seat, "name": LONG_NAMES[seat],
@@ -41,9 +44,10 @@ def talk(seat: int, text: str, kind: str = "say", **more) -> dict:
             "text": text, **more}
 
 
-def at_the_table(window, session=None, **table_kw):
-    """The table screen mid-hand; ``session``: the one its commands go to."""
-    bridge, _game, _state = sit_at(window, ROOK, lambda s: s.phase == "play", **table_kw)
+def at_the_table(window, session=None, until=lambda s: s.phase == "play", **table_kw):
+    """The table screen mid-hand (at the first moment ``until`` holds); ``session``: the
+    one its commands go to."""
+    bridge, _game, _state = sit_at(window, ROOK, until, **table_kw)
     if session is not None:
         window.table.session = session
     return bridge
@@ -138,6 +142,23 @@ def test_slash_opens_the_talk_box_enter_says_esc_gives_the_keys_back(window, qtb
     qtbot.keyClick(table.talk_box.line, Qt.Key_Escape)
     qt_until(qtbot, lambda: not table.talk_box.isVisible() and table.hand.hasFocus())
     assert table.talk_box.line.maxLength() == 200
+
+
+def test_the_return_that_sends_a_message_plays_no_card(window, qtbot):
+    """Seen in a real window: the Return that sent a message went on to the table, which
+    gives Return to the hand — a player at their turn played the card under the cursor
+    (a watcher was told "only the players play their cards")."""
+    session = Talking()
+    at_the_table(window, session, until=lambda s: s.phase == "play" and 0 in s.to_act())
+    table = window.table
+    qt_until(qtbot, lambda: table.hand.mode == "play" and bool(table.legal))
+    table.hand.setFocus()
+    qtbot.keyClick(table.hand, Qt.Key_Right)  # a card under the cursor: Return would play it
+    assert table.hand.cursor >= 0
+    say_by_keys(qtbot, table, "my turn, one moment")
+    settle()
+    assert session.calls == [("say", "my turn, one moment")]  # the message, and no card
+    assert table.hand.mode == "play" and not table.talk_box.isVisible()
 
 
 def test_the_host_mutes_someone_for_the_table_and_everyone_mutes_on_their_own_screen(window):

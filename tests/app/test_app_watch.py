@@ -253,3 +253,47 @@ def test_the_lobby_row_says_a_table_may_be_watched(qtbot, window, directory):
     shown = [label.text() for label in window.lobby.list.itemWidget(window.lobby.list.item(0))
              .findChildren(QLabel)]
     assert any(text.endswith("game in progress · you may watch") for text in shown), shown
+
+
+def test_the_watchers_menu_opens_inside_the_window(qtbot, window):
+    """Seen in a real window: the Watchers button sits at the window's right edge, and
+    its menu opened from the button's left edge, past the window's right edge (Qt keeps
+    a menu on the screen only). The window is moved so that the screen goes on past it."""
+    from PySide6.QtCore import Qt
+    from fit_scenes import sit_at
+
+    from app.menus import on_screen
+    sit_at(window, {"game": "rook"}, lambda s: s.phase == "play")  # (the host's)
+    table = window.table
+    table.watchers_line.session = HostsCommands()
+    table.watchers_line.redraw()
+    window.move(-400, 0)  # (the test screen is narrower than the window: its right edge on it)
+    qt_until(qtbot, lambda: window.geometry().right() < window.screen().geometry().right() - 100)
+    button, menu = table.watchers_line.button, table.watchers_line.menu
+    qt_until(qtbot, button.isVisible)
+    qtbot.mouseClick(button, Qt.LeftButton)
+    qt_until(qtbot, menu.isVisible)
+    inside, opened = on_screen(window), menu.geometry()
+    assert inside.contains(opened), f"the menu at {opened}, the window at {inside}"
+    assert opened.right() == on_screen(button).right()  # (aligned to the button's right edge)
+    caps = next(a.menu() for a in menu.actions() if a.menu() is not None)  # How many may watch
+    menu.setActiveAction(caps.menuAction())
+    qtbot.keyClick(menu, Qt.Key_Right)  # (Qt opens a submenu at its menu's right)
+    qt_until(qtbot, caps.isVisible)
+    assert inside.contains(caps.geometry()), f"the submenu at {caps.geometry()}, the window at {inside}"
+    assert caps.geometry().right() < opened.left()  # (beside the menu, not over it)
+    caps.hide()
+    menu.hide()
+
+
+def test_a_menu_kept_inside_its_window_moves_only_when_it_would_leave_it():
+    from PySide6.QtCore import QPoint, QRect
+
+    from app.menus import inside
+    window, button = QRect(0, 0, 1000, 700), QRect(880, 600, 112, 28)
+    assert inside(QRect(100, 100, 360, 90), QRect(100, 72, 112, 28), window) == QPoint(100, 100)
+    assert inside(QRect(880, 628, 360, 60), button, window) == QPoint(632, 628)  # its right edge
+    assert inside(QRect(880, 628, 360, 94), button, window) == QPoint(632, 506)  # and above it
+    assert inside(QRect(880, 628, 1200, 60), button, window).x() == 0  # no further than the left
+    menu = QRect(632, 628, 360, 94)  # a submenu beside its menu: to the menu's left, up to fit
+    assert inside(QRect(992, 660, 200, 170), menu, window, beside=True) == QPoint(432, 530)

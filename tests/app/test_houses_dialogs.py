@@ -2,7 +2,7 @@
 in large type, Copy, New code, what became of it) and the guest's "Join by code"
 (checked as typed, the code's words offered), and the servers in Settings."""
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QGuiApplication
 
 from app.bridge import EventBridge
@@ -144,6 +144,65 @@ def test_join_by_code_offers_the_words_of_the_code_list(qtbot):
     assert dialog.completer.currentCompletion() == "guitarist"
     dialog.completer.activated.emit("guitarist")
     assert dialog.field.text() == "7-guitarist"
+
+
+def code_dialog_typing(qtbot, typed: str) -> JoinCodeDialog:
+    """The Join by code dialog on screen, its words loaded, ``typed`` typed in it."""
+    dialog = JoinCodeDialog(load_words=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.set_words(code_words())
+    qtbot.keyClicks(dialog.field, typed)
+    return dialog
+
+
+def press(qtbot, dialog: JoinCodeDialog, key) -> None:
+    """``key`` where a person's key goes: to the word list while it is open (it takes
+    the keys), else to the field."""
+    popup = dialog.completer.popup()
+    qtbot.keyClick(popup if popup.isVisible() else dialog.field, key)
+
+
+def test_return_with_a_whole_code_joins_at_once(qtbot):
+    """Seen in a real window: the list stayed open offering the word just typed
+    ("revenge" under "7 guitarist revenge"), and the first Return only closed it."""
+    dialog = code_dialog_typing(qtbot, "7 guitarist revenge")
+    assert dialog.join_button.isEnabled()
+    assert not dialog.completer.popup().isVisible()  # a whole word: nothing to offer
+    with qtbot.waitSignal(dialog.accepted, timeout=5000):
+        press(qtbot, dialog, Qt.Key_Return)
+    assert dialog.code() == "7-guitarist-revenge"
+
+
+def test_escape_closes_the_word_list_first_then_the_dialog(qtbot):
+    dialog = code_dialog_typing(qtbot, "7 guitarist rev")
+    popup = dialog.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    press(qtbot, dialog, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not popup.isVisible())
+    assert dialog.isVisible() and dialog.field.text() == "7 guitarist rev", "the first Esc closed the dialog"
+    with qtbot.waitSignal(dialog.rejected, timeout=5000):
+        press(qtbot, dialog, Qt.Key_Escape)
+
+
+def test_the_word_list_leaves_the_words_that_explain_what_to_type_in_sight(qtbot):
+    """The list covered the dialog's explanation (the field moved under it, up the
+    dialog, when the note under the field came and went) and the note itself."""
+    dialog = code_dialog_typing(qtbot, "7 guitarist revenge")  # (the note came and went)
+    for _ in "revenge":
+        qtbot.keyClick(dialog.field, Qt.Key_Backspace)
+    qtbot.keyClicks(dialog.field, "rev")
+    popup = dialog.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.waitUntil(lambda: "revenge" in dialog.problem.text() and dialog.problem.isVisible())
+
+    def on_screen(widget):
+        return widget.geometry() if widget.isWindow() else \
+            QRect(widget.mapToGlobal(QPoint(0, 0)), widget.size())
+    shown = on_screen(popup)
+    for words in (dialog.intro, dialog.field, dialog.problem):
+        assert not shown.intersects(on_screen(words)), (words.objectName(), shown, on_screen(words))
 
 
 def test_the_lobby_joins_by_the_code_typed(qtbot, monkeypatch):
