@@ -536,7 +536,8 @@ class HostCore:
         link = Link(conn, self.timings, lambda msg: self.receive(fp, holder[0], msg),
                     position=lambda: self._announced(fp, holder[0]),
                     head=lambda: self._announced_head(fp, holder[0]),
-                    on_hb=lambda seq, head: self._outbox_of(fp, holder[0]).on_ack(fp, holder[0], seq))
+                    on_hb=lambda seq, head: self._outbox_of(fp, holder[0]).on_ack(fp, holder[0], seq),
+                    notes_arrival=False)  # (the host reads no ``arrived``: a guest's replica does)
         holder.append(link)
         if first["type"] == "join" and first.get("watch") and self.is_open:
             if self.watchers.join(fp, conn.peer_key, conn.peer_name, link, first):

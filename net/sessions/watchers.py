@@ -15,7 +15,10 @@ then keeps it:
   kept. Its client checks every entry as a seated player's does; it is one more auditor.
 * **Players first**: a new entry goes to the watchers once every player here holds it
   (has acknowledged it: ``players_hold``), or ``PLAYERS_FIRST`` seconds after it was
-  logged, whichever comes first — never before the last "end" or a handover. The host's
+  logged, whichever comes first — never before the last "end" or a handover. Each entry
+  is made, signed and encoded once for all of them (``framing.Framed``): what a watcher
+  adds per entry is a write of the same bytes and the read of its acknowledgement (a
+  heartbeat's number: no signature to check). The host's
   work for its watchers (a message made, written to every watcher's link, their
   acknowledgements read) is then done while the players wait for the next move, not
   while the host waits for their acknowledgements: a player's move takes no longer
@@ -58,6 +61,7 @@ from net.trust.entries import TableBody
 from net.trust.host.authority import HostAuthority
 from net.trust.shown import MAX_SEALED
 from net.wire import messages as m
+from net.wire.framing import Framed
 from net.wire.identity import clean_name, fingerprint
 
 log = logging.getLogger(__name__)
@@ -253,6 +257,7 @@ class Watchers:
         players' acknowledgements — closing first could reset the connection before the
         watcher had read the end."""
         self.release()
+        message = Framed(message)  # (encoded once for them all)
         for watcher in list(self.here.values()):
             watcher.link.send(message)
 
@@ -290,15 +295,20 @@ class Watchers:
         self._send_entries(held)
 
     def _send_entries(self, seqs: list[int]) -> None:
+        """Each entry made, signed and encoded once for every watcher (``Framed``): per
+        watcher, only the write of the same bytes."""
+        if not self.here:
+            return
         archive = self._authority().archive
         for seq in seqs:
-            message = archive.public_message(seq)  # made once for all of them
+            message = Framed(archive.public_message(seq))
             for fp in list(self.here):
                 self.outbox.send(fp, message)
 
     def broadcast(self, message: dict) -> None:
         """A message for every watcher (a host's handover), after every entry."""
         self.release()
+        message = Framed(message)  # (encoded once for them all)
         for watcher in self.here.values():
             watcher.link.send(message)
 
@@ -315,7 +325,7 @@ class Watchers:
 
     def tell_everyone(self) -> None:
         """Every player and every watcher hears who watches now; then the host (``changed``)."""
-        message = self.message()
+        message = Framed(self.message())  # (encoded once for them all)
         for link in [*self._players(), *self.links()]:
             link.send(message)
         self._changed()

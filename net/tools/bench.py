@@ -26,7 +26,9 @@ each its own process:
   everyone has), and the private deal's time (``mental-deal`` logged until every player
   verified ``mental-dealt``). The watchers run on CPU nobody else here wants
   (``SCHED_IDLE``: a machine of their own, as near as one machine can stand for one);
-  ``--watchers-compete``: as the players' equals. ``--think``: each bot's pause.
+  ``--watchers-compete``: as the players' equals. ``--think``: each bot's pause. And the
+  host process's CPU time from its players' arrival to the table's end, per run (what
+  its watchers cost it: the same table with and without them).
 
 Discovery time (a table visible in another lobby; target 1.5 s) needs two network
 namespaces and is measured by ``python -m net.tools.bench_discovery``.
@@ -42,6 +44,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -88,6 +91,7 @@ class _Timer:
         self.sent: list[float] = []
         self.undurable: list[int] = []
         self.deals: list[float] = []
+        self.host_cpu: list[float] = []  # per run: the host process's CPU seconds in the game
         self._for_players: deque[int] = deque()  # stamped actions not every player holds yet
         self._deal_started: float | None = None
         self._dealt: int | None = None  # the "mental-dealt" entry no player has verified yet
@@ -165,13 +169,12 @@ class TimedHost(HostCore):
         super().changed(out)
 
     def _acked(self, fp: str, seq: int) -> None:
-        peers = list(hosts.authority(self).peers().values())
-        watchers = list(self.watchers.here)
-
+        # (the players' and the watchers' fingerprints: looked up only when asked for, so
+        # that the bench's work for each watcher's acknowledgement stays small)
         def players_acked(s: int) -> bool:
-            return self.outbox.acks.all_acked(s, peers)
+            return self.outbox.acks.all_acked(s, hosts.authority(self).peers().values())
         self.timer.acked(seq, players_acked, lambda s: players_acked(s)
-                         and self.watchers.outbox.acks.all_acked(s, watchers))
+                         and self.watchers.outbox.acks.all_acked(s, self.watchers.here))
 
 
 def _joiner(host: HostCore, state_dir: Path, *role: str, idle: bool = False,
@@ -185,6 +188,12 @@ def _joiner(host: HostCore, state_dir: Path, *role: str, idle: bool = False,
          "--fingerprint", host.identity.fingerprint, *role, "--state-dir", str(state_dir),
          "--delay", str(think)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
         preexec_fn=_idle if idle else None)
+
+
+def _cpu() -> float:
+    """This process's CPU seconds so far (the host's: its bots and the bench's timer too)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _idle() -> None:
@@ -215,9 +224,11 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int 
     try:
         while len(host.watchers.here) < watchers:  # every watcher in before the deal
             await asyncio.sleep(0.05)
+        cpu = _cpu()
         procs += [_joiner(host, tmp / f"guest{i}", "--bot", "random", think=think)
                   for i in range(3)]
         await asyncio.wait_for(host.finished.wait(), 600)
+        host.timer.host_cpu.append(_cpu() - cpu)
     finally:
         await host.stop()
         for p in procs:
@@ -392,6 +403,7 @@ def compare_watchers(hands: int, rounds: int, watchers: int, idle: bool = True,
                 total.latencies += timer.latencies
                 total.everyone += timer.everyone
                 total.deals += timer.deals
+                total.host_cpu += timer.host_cpu
     for mental in (False, True):
         deal = "private" if mental else "seeded"
         for n in (0, watchers):
@@ -400,6 +412,8 @@ def compare_watchers(hands: int, rounds: int, watchers: int, idle: bool = True,
                   f"verified: {_figures(timer.latencies)}")
             if n:
                 print(f"  ... and all {n} watchers too: {_figures(timer.everyone)}")
+            print(f"  the host process's CPU in the game (its players in to the end), per run: "
+                  f"median {statistics.median(timer.host_cpu):.3f} s of {len(timer.host_cpu)}")
             if mental:
                 print(f"  the deal (mental-deal logged -> every player verified mental-dealt): "
                       f"{_figures(timer.deals, 'best')}")

@@ -56,6 +56,37 @@ def encode(msg: Mapping[str, Any]) -> bytes:
     return _LENGTH.pack(len(body)) + body
 
 
+class Framed(dict):
+    """A message to be written to many links alike (an entry to every watcher): its frame
+    is encoded once, at the first link's write, and the same bytes go to every other.
+
+    A read-only dict (a change after the first write would not reach the bytes): copy it
+    (``{**framed, ...}``) to change it, which gives a plain dict, encoded on its own."""
+
+    __slots__ = ("_frame",)
+
+    def __init__(self, msg: Mapping[str, Any]):
+        super().__init__(msg)
+        self._frame: bytes | None = None
+
+    def frame(self) -> bytes:
+        """The whole frame (``encode``), made the first time only."""
+        if self._frame is None:
+            self._frame = encode(self)
+        return self._frame
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a Framed message is read-only: copy it ({**msg}) to change it")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _read_only
+    __ior__ = _read_only
+
+
+def frame_of(msg: Mapping[str, Any]) -> bytes:
+    """The frame for ``msg``: made once for a ``Framed`` message, else encoded now."""
+    return msg.frame() if isinstance(msg, Framed) else encode(msg)
+
+
 def frame_length(header: bytes) -> int:
     """The body length announced by a 4-byte header; ProtocolError if over the limit."""
     (length,) = _LENGTH.unpack(header)

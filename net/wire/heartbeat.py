@@ -241,6 +241,9 @@ class Link:
     it has ended, whether the other side went quiet (rather than closing it).
     ``max_backlog``: the most messages it holds unsent (its connection takes no more: the
     other side stopped reading) before it ends the link; None: no bound.
+    ``notes_arrival``: whether it keeps ``arrived`` (a guest's, whose replica judges the
+    host's timing by it); a host's links read nothing by it, and so spare a look at the
+    socket (a system call) for every frame a player or watcher sends.
     """
 
     def __init__(self, conn: Connection, timings: Timings, on_message: Callable[[dict], None],
@@ -248,8 +251,9 @@ class Link:
                  on_hb: Callable[[int, bytes | None], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  head: Callable[[], bytes | None] | None = None,
-                 max_backlog: int | None = None):
+                 max_backlog: int | None = None, notes_arrival: bool = True):
         self.max_backlog = max_backlog
+        self.notes_arrival = notes_arrival
         self.conn = conn
         self.timings = timings
         self.on_message = on_message
@@ -398,6 +402,8 @@ class Link:
     def _look(self) -> None:
         """Note the moment if nothing from the other side waits to be read (the clock read
         first: whatever is read later came in after it)."""
+        if not self.notes_arrival:
+            return
         now = self.clock()
         if self.conn.nothing_buffered():
             self.quiet = now

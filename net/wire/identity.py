@@ -27,7 +27,7 @@ import re
 import stat
 import time
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import nacl.bindings
@@ -83,6 +83,12 @@ def fingerprint(public_key: bytes) -> str:
     """``3f9a-07c2-b1d4-e608`` for a raw 32-byte Ed25519 public key."""
     if len(public_key) != PUBLIC_KEY_BYTES:
         raise ValueError("an Ed25519 public key is 32 bytes")
+    return _fingerprint(bytes(public_key))
+
+
+@lru_cache(maxsize=1024)
+def _fingerprint(public_key: bytes) -> str:
+    """(Remembered: the host asks for its players' on every entry and acknowledgement.)"""
     digest = hashlib.sha256(public_key).hexdigest()[: 2 * FINGERPRINT_BYTES]
     return "-".join(digest[i:i + 4] for i in range(0, len(digest), 4))
 

@@ -144,7 +144,7 @@ class Connection:
 
     async def send(self, msg: dict) -> None:
         """Send one message. Raises ConnectionClosed if the connection is gone."""
-        await self._write(framing.encode(msg))
+        await self._write(framing.frame_of(msg))
 
     def send_now(self, msg: dict) -> bool:
         """Write ``msg`` at once, without waiting, if nothing is waiting to be written
@@ -153,7 +153,7 @@ class Connection:
         if self._send_lock.locked() or self._writer.is_closing() \
                 or self._writer.transport.get_write_buffer_size():
             return False
-        data = framing.encode(msg)
+        data = framing.frame_of(msg)  # (a Framed message: the bytes made once for all links)
         try:
             self._writer.write(data)
         except (ConnectionError, ssl.SSLError) as exc:

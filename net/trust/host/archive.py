@@ -35,6 +35,9 @@ class Archive:
         self.publics: dict[int, dict | None] = {}  # seq -> public view after the entry
         self.digests: dict[int, str | None] = {}  # seq -> that view's state hash
         self.privates: dict[int, dict[int, dict]] = {}  # seq -> seat -> private part
+        # seq -> the entry as a watcher's catch-up carries it: signed once, for every
+        # watcher that arrives after it (a late one needs the whole log)
+        self.catch_ups: dict[int, dict] = {}
 
     def record(self, signed: SignedEntry, events: list) -> None:
         """The next entry of the log, applied with these events."""
@@ -49,6 +52,7 @@ class Archive:
         if digest is not None or public is None:
             self.digests[seq] = digest
         self.privates.setdefault(seq, {}).update(privates)
+        self.catch_ups.pop(seq, None)  # (made again with this view, if it was made)
 
     def _digest(self, seq: int) -> str | None:
         if seq not in self.digests:
@@ -87,9 +91,14 @@ class Archive:
 
     def public_sync(self, last_seq: int) -> list[dict]:
         """The log after ``last_seq`` as a watcher is sent it (``public_message``, as in
-        a catch-up), in chunks that each fit a frame."""
-        return chunked([self.public_message(seq, live=False)
-                        for seq in range(max(last_seq + 1, 0), len(self.log))])
+        a catch-up: each made and signed once, for every watcher), in chunks that each
+        fit a frame."""
+        return chunked([self._catch_up(seq) for seq in range(max(last_seq + 1, 0), len(self.log))])
+
+    def _catch_up(self, seq: int) -> dict:
+        if seq not in self.catch_ups:
+            self.catch_ups[seq] = self.public_message(seq, live=False)
+        return self.catch_ups[seq]
 
     def taken_from(self, key: bytes) -> tuple[int, int] | None:
         """(seat, seq) if the host re-admitted a seat whose player had ``key`` to another

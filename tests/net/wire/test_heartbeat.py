@@ -6,6 +6,7 @@ import contextlib
 import time
 
 from net.wire import framing
+from net.wire import messages as m
 from net.wire.heartbeat import WIRE, AckBook, Backoff, Heartbeat, Link, Timings
 from net.wire.transport import open_connection, start_server
 from tests.waits import until
@@ -257,3 +258,38 @@ def test_a_quiet_connection_has_nothing_buffered_and_one_with_a_frame_waiting_ha
 
     arun(main())
     assert seen == [False, True, False]
+
+
+def test_a_link_that_notes_no_arrival_reads_every_frame_without_looking_at_the_socket(
+        arun, host_id, guest_id):
+    """A host's link (``notes_arrival=False``: nothing on the host reads ``arrived``)
+    spares the look at its socket for each frame — a system call per acknowledgement of
+    every player and watcher — and reads every frame as another link does."""
+    looks: dict[bool, int] = {}
+    read: dict[bool, list] = {}
+
+    async def server_side(conn):
+        for n in range(5):
+            await conn.send(m.refused_message(str(n)))
+        await asyncio.sleep(30)  # (held open until the test closes the server)
+
+    async def main(notes: bool):
+        async with connected(host_id, guest_id, server_side) as conn:
+            looks[notes], read[notes] = 0, []
+            look = conn.nothing_buffered
+
+            def counted() -> bool:
+                looks[notes] += 1
+                return look()
+            conn.nothing_buffered = counted  # type: ignore[method-assign]
+            link = Link(conn, T, lambda msg: read[notes].append(msg["reason"]), position=lambda: 0,
+                        notes_arrival=notes)
+            task = asyncio.ensure_future(link.run())
+            await until(lambda: len(read[notes]) == 5, what=lambda: f"read {read[notes]}")
+            link.close("done")
+            await task
+
+    for notes in (True, False):
+        arun(main(notes))
+    assert read == {True: list("01234"), False: list("01234")}
+    assert looks[False] == 0 and looks[True] >= 5, looks
