@@ -41,11 +41,11 @@ class LoopbackNetwork:
             address, _, port = table.rpartition(":")
             table = {"address": address, "port": int(port), "fingerprint": None}
         assert table["address"] == "127.0.0.1"  # never anything but loopback here
-        kw = {"give_up": 40, **self.guest_kw, **({"watch": True, "bot_level": None} if watch else {})}
+        kw = {"give_up": 40, "timings": QUICK, **self.guest_kw,
+              **({"watch": True, "bot_level": None} if watch else {})}
         session = GuestSession(on_event, ident(name or "Guest"), address="127.0.0.1",
                                port=table["port"], fingerprint=table.get("fingerprint"),
-                               table_name=table.get("name"), state_dir=self.tmp / "gui-guest",
-                               timings=QUICK, **kw)
+                               table_name=table.get("name"), state_dir=self.tmp / "gui-guest", **kw)
         self.sessions.append(session)
         return session
 

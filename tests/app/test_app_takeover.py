@@ -58,6 +58,8 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
     guest session (as the app makes it: a standby towards the host) carries the table
     on, and the person goes on playing in the same window — now as the host: the held
     seat's bar offers a computer player, and Next hand deals."""
+    from dataclasses import replace
+
     from app_driver import Clicker
     from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
     from PySide6.QtCore import Qt
@@ -69,7 +71,10 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
                        timings=QUICK, autoplay=True, auto_start=True, bots={3: "random"})
     closing.append(host)
     blocking_until(lambda: host.core.server is not None)
-    window.network = LoopbackNetwork(tmp_path, guest_kw={"takeover": CARRY_ON})
+    # The window, once it hosts, holds Grandma's seat until its person chooses (the quick
+    # timings' 2 s hold ran out before a loaded machine showed the bar: failed twice).
+    window.network = LoopbackNetwork(tmp_path, guest_kw={"takeover": CARRY_ON,
+                                                         "timings": replace(QUICK, drop_wait=120.0)})
     window.join(table_info(host))
     qtbot.waitUntil(lambda: window.setup.table.get("you") == 1, timeout=10000)
     follower_rec = Recorder()
