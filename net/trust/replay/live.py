@@ -131,7 +131,7 @@ def check_hand(game, shadow: Shadow, view: dict, seq: int, host_seat: int | None
     me, deck = shadow.me, game.deck
     try:
         theirs = frozenset(deck.parse(c) for c in view.get("hand") or [])
-    except RecordError:
+    except (RecordError, TypeError):  # (a hand that is not a list of cards: the host's lie)
         theirs = None
     ours = frozenset(cards_of(shadow.state.hands[me]))
     if theirs == ours:

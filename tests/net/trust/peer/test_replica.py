@@ -150,10 +150,21 @@ def prepared():
 @given(data=st.data())
 def test_fuzz_mutated_entries_never_raise_and_never_advance_wrongly(data):
     t, kept, due = prepared()
+    path = data.draw(st.sampled_from(list(leaves(due))))
+    mutated_entry_is_refused_or_harmless(t, kept, due, path, data.draw(PLAIN))
+
+
+def test_a_private_view_whose_hand_is_not_a_list_is_the_hosts_lie_not_our_error():
+    """Found by the fuzz above in a clean-clone run: a hand of ``1`` in the private view
+    made the hand check raise a TypeError, reported as this computer's own error."""
+    t, kept, due = prepared()
+    assert ("private", "view", "hand") in list(leaves(due))
+    mutated_entry_is_refused_or_harmless(t, kept, due, ("private", "view", "hand"), 1)
+
+
+def mutated_entry_is_refused_or_harmless(t, kept, due, path, new) -> None:
     replica = PeerReplica.restore(t.ids[1], t.host_id.public_key, TABLE, kept)
     head = (replica.seq, replica.chain.head)
-    path = data.draw(st.sampled_from(list(leaves(due))))
-    new = data.draw(PLAIN)
     mutated = replaced(due, path, new)
     out = replica.receive(mutated)
     # whatever is wrong is named as someone's broken rule: our own checks never break on it
