@@ -481,7 +481,7 @@ class HostCore:
         closes, as after a finish."""
         if self.phase is not Phase.OPEN:
             return
-        self.emit(error_event(message, fatal=True))
+        self.emit(error_event(message, fatal=True, cause="carried-on"))
         self.phase = Phase.ENDED
         self._record(done=True)
         await self.stop()
