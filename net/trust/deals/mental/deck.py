@@ -116,7 +116,7 @@ def decode_deck(raw: object, size: int, validate: bool) -> list[Ciphertext]:
     if not isinstance(raw, bytes) or len(raw) != size * CIPHERTEXT_BYTES:
         raise GroupError(f"a deck of {size} cards is {size * CIPHERTEXT_BYTES} bytes")
     make = Point.from_wire if validate else Point
-    return [Ciphertext(make(raw[i:i + 32]), make(raw[i + 32:i + 64]))
+    return [Ciphertext(make(raw[i:i + POINT_BYTES]), make(raw[i + POINT_BYTES:i + CIPHERTEXT_BYTES]))
             for i in range(0, len(raw), CIPHERTEXT_BYTES)]
 
 

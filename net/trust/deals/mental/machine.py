@@ -54,7 +54,7 @@ from . import messages as mm
 from . import shuffle_proof
 from .chain import ShuffleChain
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
-from .group import ONE, Point, base_mul
+from .group import ONE, POINT_BYTES, Point, base_mul
 from .keys import PartySecrets
 from .outputs import Audit, Dealt, Opened, Played, Redeal, Send, ShareBatch, Verified
 from .proofs import prove_dleq, prove_key, verify_dleq
@@ -381,7 +381,8 @@ class MentalDeal:
         positions = message["positions"]
         if positions != list(self.setup.dealt(seat)) or self.final is None:
             raise BadMessage("a shown hand must be every position dealt to the seat", sender)
-        shares = [Point(message["shares"][i:i + 32]) for i in range(0, len(message["shares"]), 32)]
+        shares = [Point(message["shares"][i:i + POINT_BYTES])
+                  for i in range(0, len(message["shares"]), POINT_BYTES)]
         if not verify_dleq(self.keys[sender], [self._deck[p].c1 for p in positions], shares,
                            message["proof"], self._show_context(seat, positions)):
             self._blame_deck()
@@ -472,7 +473,8 @@ class MentalDeal:
         raw_shares = raw["shares"]
         # not checked here: the proof's check multiplies every share, and libsodium refuses
         # one outside the group then
-        shares = tuple(Point(raw_shares[i:i + 32]) for i in range(0, len(raw_shares), 32))
+        shares = tuple(Point(raw_shares[i:i + POINT_BYTES])
+                       for i in range(0, len(raw_shares), POINT_BYTES))
         return ShareBatch(sender, to, positions, shares, raw["proof"])
 
     def _progress(self) -> list:
