@@ -65,6 +65,9 @@ EXCLUDES = [
     # only user); bz2 and lzma are optional in zipfile, tarfile and autobahn's
     # compression; the profilers only in twisted's command-line runner
     "_decimal", "bz2", "_bz2", "lzma", "_lzma", "cProfile", "profile", "pstats", "_lsprof",
+    # coincurve's private copy of cffi's backend (1 MB): the bundle's own _cffi_backend
+    # stands in for it (packaging/rthook_cffi_backend.py)
+    "coincurve._cffi_backend",
 ]
 
 # Parlour's own developer tools: benchmarks, the bot arena, the network test tools (and,

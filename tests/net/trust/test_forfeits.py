@@ -19,6 +19,7 @@ from __future__ import annotations
 import pytest
 
 from net.constants import PROTOCOL_VERSION
+from net.trust.deals.mental.group import POINT_BYTES
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
 from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
@@ -94,7 +95,7 @@ def test_a_redeal_claim_under_the_seeded_deal_is_refused_and_gains_nothing():
     table = dealt("seeded")
     before, state = deals_of(table), table.host.state.state_hash()
     claim = fake_deal_message(table, CHEATER, {"type": "mental-show", "seat": CHEATER,
-                                               "positions": list(range(13)), "shares": bytes(32 * 13),
+                                               "positions": list(range(13)), "shares": bytes(POINT_BYTES * 13),
                                                "proof": bytes(64)})
     [out] = send_deal_messages(table, CHEATER, [claim])
     assert not out.entries and refusals(out) == [
@@ -141,7 +142,7 @@ def misfits(table, seat: int) -> dict:
 
     def signed(body):
         return seal(table.ids[seat], MENTAL_DOMAIN, {"hand": hand, "attempt": attempt, **body})
-    show = {"type": "mental-show", "seat": seat, "shares": bytes(32 * 3), "proof": bytes(64)}
+    show = {"type": "mental-show", "seat": seat, "shares": bytes(POINT_BYTES * 3), "proof": bytes(64)}
     return {
         "a hand shown too soon or with the wrong cards": signed(dict(show, positions=dealt[:3])),
         "shares for itself": signed({"type": "mental-shares", "batches": [
