@@ -107,3 +107,12 @@ print(two_g.format().hex())
 
 def test_coincurves_private_cffi_backend_is_left_out(lean):
     assert "coincurve._cffi_backend" in lean.EXCLUDES
+
+
+def test_legacy_single_byte_codecs_go_and_unicode_latin1_ascii_and_cp437_stay(lean):
+    excluded = set(lean.EXCLUDES)
+    assert {"encodings.cp1252", "encodings.mac_roman", "encodings.iso8859_15",
+            "encodings.koi8_r"} <= excluded
+    assert not {"encodings.cp437", "encodings.utf_8", "encodings.latin_1", "encodings.ascii",
+                "encodings.idna", "encodings.charmap", "encodings.utf_16"} & excluded
+    assert len(excluded) == len(lean.EXCLUDES)  # each listed once
