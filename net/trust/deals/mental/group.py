@@ -36,6 +36,7 @@ from coincurve import PublicKey
 
 from .errors import GroupError
 
+GROUP_NAME = "secp256k1"  # what a "mental-deal" entry says it deals in (protocol 16)
 POINT_BYTES = 33  # compressed SEC1: a prefix byte (02 or 03), then x
 SCALAR_BYTES = 32
 UNIFORM_BYTES = 32  # from_uniform's input
