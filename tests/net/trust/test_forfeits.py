@@ -146,9 +146,9 @@ def misfits(table, seat: int) -> dict:
     return {
         "a hand shown too soon or with the wrong cards": signed(dict(show, positions=dealt[:3])),
         "shares for itself": signed({"type": "mental-shares", "batches": [
-            {"to": 2, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+            {"to": 2, "positions": dealt[:1], "shares": bytes(POINT_BYTES), "proof": bytes(64)}]}),
         "shares for no party": signed({"type": "mental-shares", "batches": [
-            {"to": 9, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+            {"to": 9, "positions": dealt[:1], "shares": bytes(POINT_BYTES), "proof": bytes(64)}]}),
     }
 
 
@@ -199,7 +199,7 @@ def test_a_bad_share_logged_once_the_cards_are_dealt_forfeits_and_nobody_names_t
     assert table.host.deal.checked == table.host.deal.party.attempt  # (checked ahead already)
     spare = list(table.replicas[CHEATER].deal.setup.spare())
     bad = fake_deal_message(table, CHEATER, {"type": "mental-shares", "batches": [
-        {"to": 1, "positions": spare[:1], "shares": bytes(32), "proof": bytes(64)}]})
+        {"to": 1, "positions": spare[:1], "shares": bytes(POINT_BYTES), "proof": bytes(64)}]})
     send_deal_messages(table, CHEATER, [bad])
     table.play_until(lambda: forfeited(table) or bool(table.alerts), limit=40)
     assert not table.alerts, table.alerts
