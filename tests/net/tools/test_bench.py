@@ -3,7 +3,9 @@ well as its peers' messages (the bots are handed the host's ``play`` when it is 
 
 import asyncio
 
-from net.tools.bench import TimedHost
+import pytest
+
+from net.tools.bench import Placement, TimedHost
 from net.wire.heartbeat import Timings
 from net.wire.identity import Identity
 
@@ -29,3 +31,18 @@ def test_the_host_bots_moves_are_timed(tmp_path):
     # no peer acknowledges, so every stamped action is still waiting for its acks
     assert sorted(host.timer.started) == actions
     assert len(host.timer.sent) == len(actions)
+
+
+def test_pinned_gives_the_players_the_first_half_of_the_cpus_and_the_watchers_the_rest():
+    assert Placement.pinned({1, 0}) == Placement(idle=False, players=frozenset({0}),
+                                                 watchers=frozenset({1}))
+    three = Placement.pinned({4, 2, 7}, ballast=6)
+    assert (three.players, three.watchers, three.ballast) == ({2, 4}, {7}, 6)
+    with pytest.raises(SystemExit, match="at least 2 CPUs"):
+        Placement.pinned({3})
+
+
+def test_a_watcher_is_placed_only_when_asked_to_be():
+    assert Placement(idle=False).for_watcher() is None  # (--watchers-compete: as it comes)
+    assert Placement().for_watcher() is not None  # (SCHED_IDLE)
+    assert Placement.pinned({0, 1}).for_watcher() is not None
