@@ -131,13 +131,24 @@ class _Timer:
                 self.undurable.append(store.written_seq - store.durable_seq)
 
     def acked(self, seq: int, players_acked: Callable[[int], bool],
-              everyone_acked: Callable[[int], bool]) -> None:
-        """Entries up to ``seq`` acknowledged by a peer (a player or a watcher): those
-        every player now holds, and those everyone holds. Each looked at in the log's
-        order, up to the first not yet held (an acknowledgement covers every entry before
-        it), so that the bench's own work on the host's loop stays small however far the
-        watchers lag."""
+              watchers_acked: Callable[[int], bool], by_player: bool = True) -> None:
+        """Entries up to ``seq`` acknowledged by a peer (``by_player``, or a watcher):
+        those every player now holds, and those everyone holds. Each looked at in the
+        log's order, up to the first not yet held (an acknowledgement covers every entry
+        before it); a watcher's acknowledgement asks only about the watchers (an entry
+        before the first some player lacks, every player holds) — so that the bench's own
+        work on the host's loop stays small however many watch and however far they lag."""
         now = time.perf_counter()
+        if by_player:
+            self._players_acked(seq, now, players_acked)
+        while self.started:
+            first = next(iter(self.started))  # (stamped in the log's order)
+            if first > seq or (self._for_players and first >= self._for_players[0]) \
+                    or not watchers_acked(first):
+                break
+            self.everyone.append(now - self.started.pop(first))
+
+    def _players_acked(self, seq: int, now: float, players_acked: Callable[[int], bool]) -> None:
         if self._dealt is not None and self._dealt <= seq and players_acked(self._dealt):
             assert self._deal_started is not None
             self.deals.append(now - self._deal_started)
@@ -146,12 +157,6 @@ class _Timer:
         while self._for_players and self._for_players[0] <= seq \
                 and players_acked(self._for_players[0]):
             self.latencies.append(now - self.started[self._for_players.popleft()])
-        while self.started:
-            first = next(iter(self.started))  # (stamped in the log's order)
-            if first > seq or (self._for_players and first >= self._for_players[0]) \
-                    or not everyone_acked(first):
-                break
-            self.everyone.append(now - self.started.pop(first))
 
 
 class TimedHost(HostCore):
@@ -166,8 +171,9 @@ class TimedHost(HostCore):
         self.sched_at_end = Sched()  # the host's and its players' then
         # first: a player's acknowledgement is timed before the host goes on to anything
         # it brings about (the entries it releases to the watchers)
-        self.outbox.ack_listeners.insert(0, self._acked)
-        self.watchers.outbox.ack_listeners.append(self._acked)  # (for ``everyone``)
+        self.outbox.ack_listeners.insert(0, lambda fp, seq: self._acked(seq, True))
+        self.watchers.outbox.ack_listeners.append(  # (for ``everyone``)
+            lambda fp, seq: self._acked(seq, False))
 
     def play(self, seat: int, action: dict) -> None:
         with self.timer.taking():
@@ -186,13 +192,13 @@ class TimedHost(HostCore):
         self.sched_at_end = self.timer.scheduled()  # (and the players leave)
         await super().finish(reason, expected)
 
-    def _acked(self, fp: str, seq: int) -> None:
-        # (the players' and the watchers' fingerprints: looked up only when asked for, so
-        # that the bench's work for each watcher's acknowledgement stays small)
+    def _acked(self, seq: int, by_player: bool) -> None:
+        # (the players' fingerprints: looked up only when asked for)
         def players_acked(s: int) -> bool:
             return self.outbox.acks.all_acked(s, hosts.authority(self).peers().values())
-        self.timer.acked(seq, players_acked, lambda s: players_acked(s)
-                         and self.watchers.outbox.acks.all_acked(s, self.watchers.here))
+        self.timer.acked(seq, players_acked,
+                         lambda s: self.watchers.outbox.acks.all_acked(s, self.watchers.here),
+                         by_player)
 
 
 @dataclass(frozen=True)
@@ -593,6 +599,11 @@ def _report_watchers(mental: bool, without: list[_Timer], with_: list[_Timer],
           f"(target: within 1 ms)")
     cpu = Comparison.of([(a.host_cpu, b.host_cpu) for a, b in pairs])
     print(f"  the host's CPU per run {_paired(cpu, 1000, 'ms')}")
+    # (the most a player's action can wait for the host's work for its watchers, were
+    # all of it on the action's path: the players do the same work with watchers or not)
+    per_action = Comparison.of([(_per_action(a), _per_action(b)) for a, b in pairs])
+    print(f"  the host's CPU per action {_paired(per_action, 1000, 'ms')} -> "
+          f"{verdict(per_action.interval(), 0.001)} (at most 1 ms more)")
     if mental:
         dealt = Comparison.of([(a.deals, b.deals) for a, b in pairs])
         print(f"  the deal's median {_paired(dealt, 1000, 'ms')} -> "
@@ -622,6 +633,11 @@ def _sched_figures(sched: list[Sched]) -> str:
     return (f"CPU median {statistics.median(c.cpu for c in sched):.3f} s, waiting for a CPU "
             f"{statistics.median(c.waited for c in sched):.3f} s; other processes on their "
             f"CPUs {statistics.median(c.others for c in sched):.3f} s (n={len(sched)})")
+
+
+def _per_action(timer: _Timer) -> list[float]:
+    """The host's CPU in each run over the actions the players verified in it."""
+    return [timer.host_cpu[0] / len(timer.latencies)] if timer.latencies else []
 
 
 def _paired(comparison: Comparison, scale: float, unit: str) -> str:

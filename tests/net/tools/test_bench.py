@@ -2,10 +2,11 @@
 well as its peers' messages (the bots are handed the host's ``play`` when it is made)."""
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
-from net.tools.bench import Placement, TimedHost
+from net.tools.bench import Placement, TimedHost, _Timer
 from net.wire.heartbeat import Timings
 from net.wire.identity import Identity
 
@@ -46,3 +47,28 @@ def test_a_watcher_is_placed_only_when_asked_to_be():
     assert Placement(idle=False).for_watcher() is None  # (--watchers-compete: as it comes)
     assert Placement().for_watcher() is not None  # (SCHED_IDLE)
     assert Placement.pinned({0, 1}).for_watcher() is not None
+
+
+def test_a_player_is_timed_by_the_players_acknowledgements_and_everyone_by_the_watchers_too():
+    timer = _Timer()
+    store = SimpleNamespace(written_seq=5, durable_seq=5)
+    with timer.taking():
+        timer.logged([SimpleNamespace(kind="action", seq=5)], store)  # type: ignore[list-item]
+    players_hold, watchers_hold = set(), set()
+    acked = (lambda seq, by_player: timer.acked(seq, players_hold.__contains__,
+                                                 watchers_hold.__contains__, by_player))
+    watchers_hold.add(5)
+    acked(5, by_player=False)  # every watcher before some player: nobody is done
+    assert (len(timer.latencies), len(timer.everyone)) == (0, 0)
+    players_hold.add(5)
+    acked(5, by_player=True)  # the last player: the players are done, and so is everyone
+    assert (len(timer.latencies), len(timer.everyone)) == (1, 1)
+
+    with timer.taking():
+        timer.logged([SimpleNamespace(kind="action", seq=6)], store)  # type: ignore[list-item]
+    players_hold.add(6)
+    acked(6, by_player=True)  # the players before the watchers
+    assert (len(timer.latencies), len(timer.everyone)) == (2, 1)
+    watchers_hold.add(6)
+    acked(6, by_player=False)
+    assert (len(timer.latencies), len(timer.everyone)) == (2, 2)
