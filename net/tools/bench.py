@@ -105,11 +105,18 @@ class _Timer:
         self._deal_started: float | None = None
         self._dealt: int | None = None  # the "mental-dealt" entry no player has verified yet
         self._t0: float | None = None
+        # The host's loop's CPU (its thread's) in each action's window, from taking it to
+        # every player having verified it (``on_path``): what of the host's work, its
+        # watchers' included, fell where a player waits — in CPU time, which other
+        # processes on the machine do not lengthen as they do the wall clock's.
+        self.on_path: list[float] = []
+        self._cpu_started: dict[int, float] = {}
+        self._c0 = 0.0
 
     @contextlib.contextmanager
     def taking(self) -> Iterator[None]:
         """The host takes an action (its bot's move or a peer's message) meanwhile."""
-        self._t0 = time.perf_counter()
+        self._t0, self._c0 = time.perf_counter(), time.thread_time()
         try:
             yield
         finally:
@@ -125,6 +132,7 @@ class _Timer:
                 self._dealt = signed.seq
             if signed.kind == "action" and self._t0 is not None:
                 self.started[signed.seq] = self._t0
+                self._cpu_started[signed.seq] = self._c0
                 self._for_players.append(signed.seq)
                 self.sent.append(time.perf_counter() - self._t0)
                 assert store is not None, "a host logs its entries to its open store"
@@ -156,7 +164,9 @@ class _Timer:
             self._deal_started = self._dealt = None
         while self._for_players and self._for_players[0] <= seq \
                 and players_acked(self._for_players[0]):
-            self.latencies.append(now - self.started[self._for_players.popleft()])
+            first = self._for_players.popleft()
+            self.latencies.append(now - self.started[first])
+            self.on_path.append(time.thread_time() - self._cpu_started.pop(first))
 
 
 class TimedHost(HostCore):
@@ -597,6 +607,10 @@ def _report_watchers(mental: bool, without: list[_Timer], with_: list[_Timer],
     print(f"{deal} deal, paired by round ({watchers} watchers - none): the players' median "
           f"{_paired(players, 1000, 'ms')} -> {verdict(players.interval(), 0.001)} "
           f"(target: within 1 ms)")
+    on_path = Comparison.of([(_mean(a.on_path), _mean(b.on_path)) for a, b in pairs])
+    print(f"  the host's CPU on an action's path (taken -> every player verified), mean per "
+          f"run {_paired(on_path, 1000, 'ms')} -> {verdict(on_path.interval(), 0.001)} "
+          f"(at most 1 ms more)")
     cpu = Comparison.of([(a.host_cpu, b.host_cpu) for a, b in pairs])
     print(f"  the host's CPU per run {_paired(cpu, 1000, 'ms')}")
     # (the most a player's action can wait for the host's work for its watchers, were
@@ -633,6 +647,11 @@ def _sched_figures(sched: list[Sched]) -> str:
     return (f"CPU median {statistics.median(c.cpu for c in sched):.3f} s, waiting for a CPU "
             f"{statistics.median(c.waited for c in sched):.3f} s; other processes on their "
             f"CPUs {statistics.median(c.others for c in sched):.3f} s (n={len(sched)})")
+
+
+def _mean(values: list[float]) -> list[float]:
+    """``values``' mean, as one sample (none, if there are none)."""
+    return [statistics.fmean(values)] if values else []
 
 
 def _per_action(timer: _Timer) -> list[float]:
