@@ -20,15 +20,21 @@ each its own process:
   3 s; from that moment to the guest's alert, which only the host's heartbeat head can
   raise. Target < 2 s. (The flood of idle connections: ``python -m net.tools.bench_flood``.)
 
-* **watchers** (``--watchers N``, only that): the latency run without watchers and with N
-  ``parlour join --watch`` processes, under each deal: what a player waits for (an
-  action's time until every *player* has verified it), what the watchers add (until
-  everyone has), and the private deal's time (``mental-deal`` logged until every player
-  verified ``mental-dealt``). The watchers run on CPU nobody else here wants
-  (``SCHED_IDLE``: a machine of their own, as near as one machine can stand for one);
-  ``--watchers-compete``: as the players' equals. ``--think``: each bot's pause. And the
-  host process's CPU time from its players' arrival to the table's end, per run (what
-  its watchers cost it: the same table with and without them).
+* **watchers** (``--watchers N``, only that): the latency run without watchers (A) and
+  with N ``parlour join --watch`` processes (B), under each deal, in ``--rounds`` rounds
+  of one run each, alternated A B, B A, ...: what a player waits for (an action's time
+  until every *player* has verified it), what the watchers add (until everyone has),
+  and the private deal's time (``mental-deal`` logged until every player verified
+  ``mental-dealt``) — pooled, and paired round by round with a bootstrap interval and
+  a plain verdict against the target (``bench_stats``). Beside the clock, what the
+  machine's load does not lengthen: the host's CPU per run, per action and on each
+  action's path (its loop's, from taking the action to every player's verification),
+  and the kernel's count, over the deal, of the host's and its players' CPU, their wait
+  for a CPU and other processes' time on their CPUs. Where the watchers run
+  (``Placement``): on CPU nobody else here wants (``SCHED_IDLE``, the default);
+  ``--watchers-compete``: as the players' equals; ``--pin``: on CPUs of their own, the
+  host and its players on the others, with watchers and without (``--ballast``: those
+  CPUs kept full in every run). ``--think``: each bot's pause.
 
 Discovery time (a table visible in another lobby; target 1.5 s) needs two network
 namespaces and is measured by ``python -m net.tools.bench_discovery``.
