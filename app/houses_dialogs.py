@@ -9,7 +9,8 @@ guest's "Join by code" (``net.houses``).
   on a details line under the sentence, never in it.
 * ``JoinCodeDialog``: the code as the host reads it out ("seven guitarist revenge" or
   ``7-guitarist-revenge``), checked as it is typed (``net.houses.parse_code``) — each
-  word against the code words, in its place, once they are loaded — with the words that
+  word against the code words, in its place, once they are loaded and once the word is
+  whole (a word half typed is not called wrong until Join is pressed) — with the words that
   may stand where one is being typed offered in a list as you type (loaded in the
   background: the word list comes with the wormhole library, imported only now). The
   list opens below the note under the field, and closes once the word is whole, so
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (QCompleter, QDialog, QHBoxLayout, QLabel, QPushBu
                                QWidget)
 
 from app.join_dialog import TypedJoinDialog
-from net.api import CodeError, CodeWords, code_words, parse_code
+from net.api import CodeError, CodeWords, WordUnfinished, code_words, parse_code
 
 EXAMPLE = "7-guitarist-revenge"
 
@@ -163,8 +164,8 @@ class JoinCodeDialog(TypedJoinDialog):
                          intro="Type the code the host reads out to you — a number and words, "
                                f"for example {EXAMPLE}. Spaces between the words are fine.",
                          example=EXAMPLE, name="joinCode", accessible="The host's code",
-                         parse=lambda typed: parse_code(typed, self.code_words), error=CodeError,
-                         text=text)
+                         parse=lambda typed: parse_code(typed, self.code_words, typing=True),
+                         error=CodeError, unfinished=(WordUnfinished,), text=text)
         self.words = QStringListModel([])
         self.completer = QCompleter(self.words, self)
         self.completer.setCaseSensitivity(Qt.CaseInsensitive)

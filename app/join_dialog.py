@@ -17,12 +17,14 @@ from net.api import EXAMPLE, AddressError, format_address, parse_address
 class TypedJoinDialog(QDialog):
     """A dialog to join by something the host gives a person to type (an address, a
     code): checked as typed by ``parse`` (``error`` says what is wrong, under the
-    field); Join stays disabled, and Enter does nothing, until it can be used."""
+    field); Join stays disabled, and Enter does nothing, until it can be used. An
+    ``unfinished`` error (a word half typed) is said only once Join is asked for."""
 
     def __init__(self, parent: QWidget | None, *, title: str, intro: str, example: str,
-                 name: str, accessible: str, parse, error: type[Exception], text: str = ""):
+                 name: str, accessible: str, parse, error: type[Exception], text: str = "",
+                 unfinished: tuple[type[Exception], ...] = ()):
         super().__init__(parent)
-        self._parse, self._error = parse, error
+        self._parse, self._error, self._unfinished = parse, error, unfinished
         self.setWindowTitle(title)
         self.setMinimumWidth(460)
         layout = QVBoxLayout(self)
@@ -49,12 +51,16 @@ class TypedJoinDialog(QDialog):
         self.field.textChanged.connect(self._check)
         self._check(text)
 
-    def _check(self, text: str) -> bool:
+    def _check(self, text: str, asked: bool = False) -> bool:
+        """Whether ``text`` can be used, the note under the field saying why not (``asked``:
+        Join or Enter was pressed)."""
         try:
             self._parse(text)
         except self._error as exc:
-            # An empty field is not a mistake yet: just the hint in the placeholder.
-            show_note(self.problem, str(exc) if text.strip() else "", True)
+            # An empty field is not a mistake yet (just the hint in the placeholder), nor
+            # is a word still being typed, until Join is asked for.
+            said = bool(text.strip()) and (asked or not isinstance(exc, self._unfinished))
+            show_note(self.problem, str(exc) if said else "", True)
             self.join_button.setEnabled(False)
             return False
         show_note(self.problem, "", False)
@@ -62,7 +68,7 @@ class TypedJoinDialog(QDialog):
         return True
 
     def accept(self) -> None:
-        if self._check(self.field.text()):  # Enter in the field with a bad entry: stay
+        if self._check(self.field.text(), asked=True):  # Enter in the field with a bad entry: stay
             super().accept()
 
     def parsed(self):

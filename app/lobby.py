@@ -204,7 +204,8 @@ def unfinished_text(offer: dict, carried_on: dict | None = None) -> str:
     """"Continue your Rook game (hand 4, you 120, them 85)" / "Resume your table
     “Friday” (Rook, …)",
     or, for a table another player now hosts (``carried_on``: its TableInfo), "Rejoin
-    your table “Friday” — Dad is hosting it now"."""
+    your table “Friday” — Dad is hosting it now" (or, when Dad's computer does not
+    answer, "Your table “Friday” — Dad is hosting it: not answering": nothing to rejoin)."""
     game = title_name(offer["game"].get("game"))
     progress = progress_text(offer)
     if offer.get("kind") == "local":
@@ -212,6 +213,8 @@ def unfinished_text(offer: dict, carried_on: dict | None = None) -> str:
     name = offer.get("name") or "your table"
     if carried_on is not None:
         host = short_name(str(carried_on.get("host") or "another player"), HOST_NAME_CHARS)
+        if not answers(carried_on):
+            return f"Your table “{name}” — {host} is hosting it: {NOT_ANSWERING} ({game})"
         return f"Rejoin your table “{name}” — {host} is hosting it now ({game})"
     return f"Resume your table “{name}” ({game}, {progress})"
 
@@ -262,7 +265,7 @@ class LobbyPage(QWidget):
             header.addWidget(button, 0, Qt.AlignTop)
         outer.addLayout(header)
         self.unfinished: list[dict] = []
-        self._shown_carried: set = set()  # the carried-on tables the offers were drawn for
+        self._shown_carried: set = set()  # the carried-on tables the offers were drawn for (answering or not)
         self.unfinished_card = QFrame()
         self.unfinished_card.setObjectName("rejoinCard")
         self.unfinished_rows = QVBoxLayout(self.unfinished_card)
@@ -326,7 +329,7 @@ class LobbyPage(QWidget):
                         child.deleteLater()
             elif item.widget() is not None:
                 item.widget().deleteLater()
-        self._shown_carried = self._carried_ids()
+        self._shown_carried = self._carried_now()
         shown = 0
         for offer in self.unfinished:
             table = carried_on(offer, self.tables)
@@ -340,7 +343,10 @@ class LobbyPage(QWidget):
             go.setObjectName(f"continue-{offer['kind']}")
             go.setMinimumHeight(36)
             go.setAccessibleName(go.text())
-            if table is not None:
+            if table is not None and not answers(table):
+                go.setEnabled(False)  # greyed, as its row is: a rejoin that would fail
+                go.setToolTip(NOT_ANSWERING_TIP)
+            elif table is not None:
                 go.setToolTip("Another player's computer carried the table on while yours was "
                               "away: your seat is kept for you there")
                 go.clicked.connect(lambda _=False, t=table: self.join_table.emit(dict(t)))
@@ -362,9 +368,11 @@ class LobbyPage(QWidget):
         if self.rejoin:
             self.join_table.emit(dict(self.rejoin))
 
-    def _carried_ids(self) -> set:
-        """Ids of the tables hosted here that another player now hosts."""
-        return {offer["table"] for offer in self.unfinished if carried_on(offer, self.tables)}
+    def _carried_now(self) -> set[tuple[str, bool]]:
+        """The tables hosted here that another player now hosts: each id, and whether
+        its host answers (a change in either redraws the offers)."""
+        return {(offer["table"], answers(table)) for offer in self.unfinished
+                if (table := carried_on(offer, self.tables)) is not None}
 
     def _is_carried(self, table: dict | None) -> bool:
         """``table`` is one hosted here, now carried on by another player."""
@@ -458,7 +466,7 @@ class LobbyPage(QWidget):
         """Replace the list, keeping the selected table selected if it is still there."""
         selected = self.selected_table()
         self.tables = list(event.get("tables") or [])
-        if self._carried_ids() != self._shown_carried:
+        if self._carried_now() != self._shown_carried:
             self.on_unfinished(self.unfinished)  # a hosted table turned up carried on, or went
         self.list.clear()
         for table in self.tables:

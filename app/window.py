@@ -49,6 +49,27 @@ log = logging.getLogger(__name__)
 MIN_SIZE = (1000, 620)  # the smallest window every page fits (at most 1024×640)
 DEFAULT_SIZE = (1180, 800)
 
+#: A fatal error's title at the table, by what ended the session (its ``cause``,
+#: ``net.sessions.facade.FatalCause``): the person did not leave — the table or the
+#: connection did.
+ENDED_TITLES = {
+    "closed": "The table has closed",
+    "lost": "Lost the connection to the table",
+    "refused": "The host turned you away",
+    "failed": "The table cannot go on",
+    "bug": "Parlour stopped following the table",
+    "carried-on": "The table went on without you",
+    "unopened": "Couldn't open the table",
+}
+
+
+def ended_title(cause: str | None, joined: bool) -> str:
+    """The title of the message a fatal error shows: before the table was joined, that it
+    could not be (unless the table never opened); at it, what happened."""
+    if cause == "unopened" or joined:
+        return ENDED_TITLES.get(cause or "", "The table has ended")
+    return "Couldn't join the table"
+
 
 @dataclass(frozen=True)
 class LeaveChoice:
@@ -342,7 +363,7 @@ class MainWindow(QMainWindow):
             return
         joined = self.stack.currentWidget() is self.table or bool(self.setup.table)
         self.leave_table()
-        self.show_problem("You left the table" if joined else "Couldn't join the table",
+        self.show_problem(ended_title(event.get("cause"), joined),
                           event.get("message") or "The connection to the table ended.",
                           event.get("details", ""))
 

@@ -48,6 +48,7 @@ _WHERE = {
     "CodeWords": "net.houses",
     "code_words": "net.houses",
     "parse_code": "net.houses",
+    "WordUnfinished": "net.houses",
     "is_house": "net.houses",
     "configure_houses": "net.houses:configure",
     "DEFAULT_MAILBOX": "net.houses",

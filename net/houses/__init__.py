@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from net.wire.address import HOUSE_BIND, HOUSE_PREFIX, house_address, is_house, parse_house
 
-__all__ = ["APPID", "CodeError", "CodeWords", "DEFAULT_MAILBOX", "DEFAULT_RELAY", "HOUSE_BIND",
+__all__ = ["APPID", "CodeError", "CodeWords", "WordUnfinished", "DEFAULT_MAILBOX", "DEFAULT_RELAY", "HOUSE_BIND",
            "HOUSE_PREFIX", "SETTINGS", "Settings", "check_mailbox", "check_relay",
            "code_words", "configure", "house_address", "is_house", "parse_code", "parse_house"]
 
@@ -60,12 +60,23 @@ class CodeError(ValueError):
     """Not a code Parlour can use; the message says what to type."""
 
 
-def parse_code(text: str, words: CodeWords | None = None) -> str:
+class WordUnfinished(CodeError):
+    """The last word is still being typed: the start of a code word, with nothing after
+    it yet — not a code yet, and not a mistake (the dialog says nothing until Join)."""
+
+
+#: What may stand between a code's number and words (and a space or hyphen ends a word).
+_SEPARATORS = r"[\s\-_.,]+"
+
+
+def parse_code(text: str, words: CodeWords | None = None, typing: bool = False) -> str:
     """A code as the library wants it, from what a person typed: spaces or several
     hyphens between the words, any case. With ``words`` (``code_words()``), each word is
     also checked against the code words, in its place: a word that is not one would spend
-    the code's one try for nothing. CodeError (a sentence) otherwise."""
-    words_typed = [w for w in re.split(r"[\s\-_.,]+", (text or "").strip().lower()) if w]
+    the code's one try for nothing. CodeError (a sentence) otherwise. ``typing`` (the
+    dialog, at each key): the last word is judged only once it is whole — a space or a
+    hyphen after it, or no code word starts with it; until then WordUnfinished."""
+    words_typed = [w for w in re.split(_SEPARATORS, (text or "").strip().lower()) if w]
     if not words_typed:
         raise CodeError("Type the code the host reads to you, e.g. 7-guitarist-revenge")
     if not words_typed[0].isdigit():
@@ -76,7 +87,15 @@ def parse_code(text: str, words: CodeWords | None = None) -> str:
     if not _CODE.match(code):
         raise CodeError("After the number a code has only words, e.g. 7-guitarist-revenge")
     if words is not None:
-        problem = words.problem(words_typed[1:])
+        typed = words_typed[1:]
+        if typing and not re.search(_SEPARATORS + "$", text) \
+                and words.unfinished(typed[-1], place=len(typed) - 1):
+            problem = words.problem(typed[:-1])  # (the words before it are whole)
+            if problem:
+                raise CodeError(problem)
+            raise WordUnfinished(f"“{typed[-1]}” is not a whole code word yet: keep typing, "
+                                 "or pick one from the list.")
+        problem = words.problem(typed)
         if problem:
             raise CodeError(problem)
     return code
@@ -106,6 +125,14 @@ class CodeWords:
         """The words that may stand ``place`` words after the number (0: straight after
         it), in order: what the join dialog offers for the word being typed."""
         return sorted(self.first if place % 2 == 0 else self.second)
+
+    def unfinished(self, word: str, place: int) -> bool:
+        """Whether ``word``, the last typed, may still be the start of a code word: not a
+        code word in its ``place``, and some longer code word (of either half) starts
+        with it."""
+        here = self.first if place % 2 == 0 else self.second
+        return word not in here and any(w != word and w.startswith(word)
+                                        for w in self.first | self.second)
 
     def problem(self, words: Sequence[str]) -> str | None:
         """None when every word is a code word in its place, else a sentence about the

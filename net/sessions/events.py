@@ -31,7 +31,7 @@ from engine.info import DecisionInfo, to_plain
 from engine.records import play_record
 from engine.scoring import breakdown
 from net.sessions.answering import ListedTable
-from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, GameOverEvent,
+from net.sessions.facade import (ConnectionEvent, DealKind, ErrorEvent, FatalCause, GameOverEvent,
                                  HandOverEvent, HintEvent, LinkState, NoticeEvent, ReadmitEvent,
                                  RejoinEvent, SeatInfo, SeatKind, ShownEvent, StateEvent,
                                  TableEvent, TablesEvent, TakeoverEvent, TakeoverStage,
@@ -460,10 +460,13 @@ def notice_event(message: str) -> NoticeEvent:
 
 
 def error_event(message: str, fatal: bool = False, details: str = "",
-                waited: float | None = None) -> ErrorEvent:
+                waited: float | None = None, cause: FatalCause | None = None) -> ErrorEvent:
+    """An "error" event; ``cause`` only with ``fatal``: what ended the session."""
     event: ErrorEvent = {"type": "error", "message": message}
     if fatal:
         event["fatal"] = True
+        if cause is not None:
+            event["cause"] = cause
     if details:
         event["details"] = details
     if waited is not None:

@@ -44,6 +44,12 @@ LinkState = Literal["connected", "reconnecting", "dropped", "stand_in", "readmit
 WaitingFor = Literal["shuffle", "return", "held", "restart", "void"]
 WhyRestarted = Literal["gone", "chosen", "silent", "cheat", "away"]
 TakeoverStage = Literal["searching", "following", "hosting", "done"]
+#: Why a session ended (a fatal "error" event's ``cause``): the host closed the table; the
+#: host could not be reached (or stopped answering); the host turned this player away (or
+#: its key or version is not the one expected); the table cannot go on (a takeback failed);
+#: a check on this computer failed (a bug here); the players carried the table on without
+#: this host; this host could not open its table.
+FatalCause = Literal["closed", "lost", "refused", "failed", "bug", "carried-on", "unopened"]
 
 
 # -- the events --------------------------------------------------------------------------
@@ -193,10 +199,12 @@ class ErrorEvent(TypedDict):
     never in ``message``); ``waited``: seconds a protocol's own timer ran before it gave up
     (across houses). ``bug_report``: the report saved for a check that failed here (a bug
     in this copy of Parlour, nobody's cheat), for the person to send (None: it could not
-    be saved)."""
+    be saved). ``cause`` (a fatal one's): what ended the session, for the app to title
+    its message by (``FatalCause``; missing: not known)."""
     type: Literal["error"]
     message: str
     fatal: NotRequired[bool]
+    cause: NotRequired[FatalCause]
     details: NotRequired[str]
     waited: NotRequired[float]
     bug_report: NotRequired[str | None]

@@ -70,7 +70,7 @@ from pathlib import Path
 from net.constants import FIRST_JOIN_WITHIN, MAX_WATCHERS
 from net.houses.tables import GuestHouses
 from net.sessions.events import connection_event, error_event, watchers_event
-from net.sessions.facade import ConnectionEvent, EventCallback, TableInfo
+from net.sessions.facade import ConnectionEvent, EventCallback, FatalCause, TableInfo
 from net.sessions.ending import closed_by_host
 from net.sessions.finder import NotFound, TableFinder
 from net.sessions.guest_log import DiskCopy
@@ -101,12 +101,13 @@ Emit = EventCallback
 
 
 class Fatal(Exception):
-    """The session cannot go on (wrong key, wrong version, refused): message for people;
-    ``details`` and ``waited`` as an error event has them."""
+    """The session cannot go on (wrong key, wrong version, refused, the host unreachable):
+    message for people; ``details``, ``waited`` and ``cause`` as an error event has them."""
 
-    def __init__(self, message: str, details: str = "", waited: float | None = None):
+    def __init__(self, message: str, details: str = "", waited: float | None = None,
+                 cause: FatalCause = "lost"):
         super().__init__(message)
-        self.details, self.waited = details, waited
+        self.details, self.waited, self.cause = details, waited, cause
 
 
 class GuestState(enum.Enum):
@@ -325,8 +326,10 @@ class GuestCore:
         except (Fatal, NotFound) as exc:
             self.fatal = str(exc)
             self._end("fatal")
-            details, waited = (exc.details, exc.waited) if isinstance(exc, Fatal) else ("", None)
-            self.emit(error_event(self.fatal, fatal=True, details=details, waited=waited))
+            details, waited, cause = (exc.details, exc.waited, exc.cause) if isinstance(exc, Fatal) \
+                else ("", None, "lost")
+            self.emit(error_event(self.fatal, fatal=True, details=details, waited=waited,
+                                  cause=cause))
         finally:
             await self.finder.stop()
             self.disk_log.close()
@@ -345,7 +348,7 @@ class GuestCore:
                 return None  # Cancel while connecting, or the table moved (``wake``)
             raise
         except (PinMismatch, VersionMismatch) as exc:
-            raise Fatal(str(exc)) from None
+            raise Fatal(str(exc), cause="refused") from None
         except (HandshakeError, OSError, TimeoutError, ProtocolError) as exc:
             now = asyncio.get_running_loop().time()
             if now < self._counts_from:  # a takeover's probe, between two counted attempts
@@ -430,7 +433,7 @@ class GuestCore:
         r = self.replica
         if self.end is not None and self.ended_by != "stopped" and r is not None \
                 and r.winner is None and r.stopped is None and self.fatal is None:
-            self.emit(error_event(closed_by_host(self.end["reason"]), fatal=True))
+            self.emit(error_event(closed_by_host(self.end["reason"]), fatal=True, cause="closed"))
 
     def _table_over(self) -> bool:
         return self.end is not None and self.replica is not None \
@@ -564,7 +567,7 @@ class GuestCore:
             self.remember.forget(self.table)  # nothing to rejoin
         self.fatal = message
         self._end("refused")
-        self.emit(error_event(message, fatal=True))
+        self.emit(error_event(message, fatal=True, cause="refused"))
         if self.link is not None:
             self.link.close(message)
 

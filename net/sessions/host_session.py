@@ -357,6 +357,10 @@ class HostCore:
             return
         ended = next((e for e in reversed(auth.log) if e.kind == "hand_end"), None)
         if ended is not None:
+            # the hand as it stood at its last card first, as after a live hand: the game's
+            # description (its sides, its words) comes with it, which the summary is drawn
+            # by (seen in a real window: a Somerset summary by seats, not by teams)
+            self.view.state([], ended=True)
             self.view.hand_over(ended)
 
     async def _listen(self) -> None:
@@ -481,7 +485,7 @@ class HostCore:
         closes, as after a finish."""
         if self.phase is not Phase.OPEN:
             return
-        self.emit(error_event(message, fatal=True))
+        self.emit(error_event(message, fatal=True, cause="carried-on"))
         self.phase = Phase.ENDED
         self._record(done=True)
         await self.stop()

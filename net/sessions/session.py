@@ -172,7 +172,8 @@ class HostedSession(_NetworkSession):
             await self.core.start()
         except Exception as exc:  # noqa: BLE001 - e.g. the port is taken: tell the person
             log.exception("the table could not open")
-            self._emit(error_event(f"Could not open the table: {_why_not_open(exc)}.", fatal=True))
+            self._emit(error_event(f"Could not open the table: {_why_not_open(exc)}.",
+                                   fatal=True, cause="unopened"))
             return
         early, self._early = self._early, None
         for command, args in early or ():  # (start runs once: the queue is there)

@@ -88,7 +88,7 @@ from net.sessions.host_session import HostCore, Phase
 from net.sessions.standby import STANDBY
 from net.trust import takeover
 from net.trust.alerts import IntegrityAlert
-from net.trust.entries import EntryError, TableBody, TakeoverBody
+from net.trust.entries import EntryError, TakeoverBody
 from net.trust.host import successor
 from net.trust.host.authority import HostAuthority
 from net.trust.peer.replica import PeerReplica
@@ -699,14 +699,7 @@ class Succession:
 
     def _roll_back(self, seq: int) -> PeerReplica:
         replica = self._ours
-        original = replica.log[0].entry.body_as(TableBody).host_key
-
-        def restore(messages: list[EntryMessage]) -> PeerReplica:  # with its own timings
-            return PeerReplica.restore(self.identity, original, replica.table, messages, self.rng,
-                                       deadline=self.timings.contribution,
-                                       slack=self.timings.contribution_slack)
-        rolled = takeover.rolled_back(replica, self.accepted, seq, restore)
+        rolled, self.accepted = replica.rolled_back(self.accepted, seq)
         if rolled is not replica:
-            self.accepted = [a for a in self.accepted if a.entry.seq <= seq]
             self._rolled_back(rolled, seq)
         return rolled

@@ -177,5 +177,5 @@ class Takeback:
         self._held.clear()
         self._commands.clear()
         self.timers.cancel(("takeback",))
-        self._emit(error_event(f"The table cannot go on: {reason}.", fatal=True))
+        self._emit(error_event(f"The table cannot go on: {reason}.", fatal=True, cause="failed"))
         self._failed_with(reason, waited_for)

@@ -36,7 +36,7 @@ from net.sessions.events import shown_event
 from net.sessions.facade import EventCallback, ShownEvent
 from net.sessions.standby import ask_where
 from net.trust import takeover
-from net.trust.entries import EntryError, TableBody, TakeoverBody
+from net.trust.entries import EntryError, TakeoverBody
 from net.trust.peer.replica import PeerReplica
 from net.trust.shown import ShownError, ShownHand, unseal
 from net.trust.values import EntryMessage, SignedEntry, card_names
@@ -249,14 +249,7 @@ class Following:
         return True
 
     def _roll_back(self, replica: PeerReplica, seq: int) -> PeerReplica:
-        original = replica.log[0].entry.body_as(TableBody).host_key
-
-        def restore(messages: list[EntryMessage]) -> PeerReplica:
-            return PeerReplica.restore(self.identity, original, replica.table, messages, self.rng,
-                                       deadline=self.timings.contribution,
-                                       slack=self.timings.contribution_slack)
-        rolled = takeover.rolled_back(replica, self.accepted, seq, restore)
+        rolled, self.accepted = replica.rolled_back(self.accepted, seq)
         if rolled is not replica:
-            self.accepted = [a for a in self.accepted if a.entry.seq <= seq]
             self._rolled_back(rolled, seq)
         return rolled

@@ -2,9 +2,9 @@
 
     python -m net.tools.bench_houses [--rounds 200] [--no-nodelay] [--hands 3] [--no-table]
 
-Builds the world of tests/net/houses (two NAT'd houses, the mailbox and the relay in an
-"internet" namespace: root and iptables needed), then measures, printing one JSON line
-for each:
+Builds the world of the tests across houses (``net.tools.houses_world``: two NAT'd
+houses, the mailbox and the relay in an "internet" namespace: root and iptables
+needed), then measures, printing one JSON line for each:
 
 1. **The link** (``"part": "link"``): in house A, a Parlour TLS server that answers every
    frame at once and makes a code; in house B, a process that joins by that code and
@@ -200,9 +200,8 @@ def table(args, houses, common: list[str]) -> dict:
 
 
 def world(args) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from net.tools import netns
-    from tests.net.houses.world import World, unavailable_reason
+    from net.tools.houses_world import World, unavailable_reason
     reason = unavailable_reason()
     if reason:
         print(json.dumps({"skipped": reason}))

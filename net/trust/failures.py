@@ -87,4 +87,4 @@ def error_event(error: OwnError, directory, write=write_synced) -> dict:
     message = (f"Parlour stopped following this table: a check on this computer failed while "
                f"{error.doing} ({error.error}). That is a bug in this copy of Parlour, not "
                f"anyone's cheat; the others play on without you.{saved}")
-    return {"type": "error", "message": message, "fatal": True, "bug_report": path}
+    return {"type": "error", "message": message, "fatal": True, "cause": "bug", "bug_report": path}

@@ -52,6 +52,7 @@ import socket
 import ssl
 import struct
 import tempfile
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
@@ -518,6 +519,11 @@ class _UntilTls(asyncio.StreamReaderProtocol):
         super().connection_made(transport)
 
 
+#: How many reasons for refused handshakes a server keeps, the most recent: a flood of bad
+#: connections must not grow a host's memory for ever (``Server.refused`` counts them all).
+REFUSALS_KEPT = 64
+
+
 class Server:
     """A listening host. Each authenticated guest is handed to ``on_connection``; the
     connection is closed when that coroutine returns. Failed handshakes are logged and
@@ -540,8 +546,10 @@ class Server:
         self._port = 0
         self._closing = False
         self._tasks: dict[asyncio.Task, asyncio.StreamWriter] = {}
-        #: Reasons for refused handshakes, most recent last (for logs and tests).
-        self.refusals: list[str] = []
+        #: Reasons for the last ``REFUSALS_KEPT`` refused handshakes, most recent last (for
+        #: logs and tests), and how many were refused in all.
+        self.refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
+        self.refused = 0
 
     @property
     def port(self) -> int:
@@ -636,7 +644,8 @@ class Server:
 
     def _refuse(self, writer: asyncio.StreamWriter, exc: BaseException) -> None:
         reason = str(exc) or type(exc).__name__
-        self.refusals.append(reason)
+        self.refusals.append(reason)  # (the oldest kept falls out)
+        self.refused += 1
         log.info("refused %s: %s", writer.get_extra_info("peername"), reason)
 
     async def _handshake(self, reader, writer) -> Connection:

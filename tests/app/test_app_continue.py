@@ -193,6 +193,32 @@ def test_a_hosted_table_carried_on_elsewhere_is_rejoined_not_resumed(qtbot):
     assert lobby.findChild(QPushButton, "continue-host").text().startswith("Resume your table")
 
 
+def test_a_carried_on_table_whose_host_does_not_answer_is_greyed_not_offered(qtbot):
+    """Dad's computer carried the table on, then stopped answering the lobby's check
+    (``net.sessions.answering``): the card says so, greyed as its row is, rather than
+    offer a rejoin that fails; it is offered again once Dad's computer answers."""
+    from app.lobby import NOT_ANSWERING_TIP, LobbyPage
+    lobby = LobbyPage()
+    qtbot.addWidget(lobby)
+    joins = []
+    lobby.join_table.connect(joins.append)
+    lobby.on_unfinished([HOSTED])
+    lobby.on_tables({"tables": [{**CARRIED, "answering": True}]})
+    assert lobby.findChild(QPushButton, "continue-host").isEnabled()
+    lobby.on_tables({"tables": [{**CARRIED, "answering": False}]})
+    go = lobby.findChild(QPushButton, "continue-host")
+    assert go.text() == "Your table “Friday” — Dad is hosting it: not answering (Rook)"
+    assert not go.isEnabled() and go.toolTip() == NOT_ANSWERING_TIP
+    qtbot.mouseClick(go, Qt.LeftButton)
+    assert joins == []  # nothing joined: no rejoin that would fail
+    assert lobby.findChild(QPushButton, "discard-host").isEnabled()  # (it can still be given up)
+    lobby.on_tables({"tables": [{**CARRIED, "answering": True}]})  # Dad's laptop opened again
+    go = lobby.findChild(QPushButton, "continue-host")
+    assert go.isEnabled() and go.text().startswith("Rejoin your table “Friday” — Dad is hosting it now")
+    qtbot.mouseClick(go, Qt.LeftButton)
+    assert [j["table"] for j in joins] == ["t-friday"]
+
+
 def test_joining_the_carried_on_table_stops_offering_the_copy_left_here(qtbot, window):
     class Network:
         discarded = 0

@@ -328,8 +328,37 @@ def test_a_host_who_leaves_sends_the_guest_back_to_the_lobby(qtbot, window, tmp_
                     timeout=15000)
     assert "The host closed the table." in window.problem_box.text()
     assert "left the table" not in window.problem_box.text()  # (the same thing, not said twice)
-    assert window.problem_box.windowTitle() == "You left the table"
+    assert window.problem_box.windowTitle() == "The table has closed"  # (the person did not leave)
     assert window.stack.currentWidget() is window.lobby
+    window.problem_box.close()
+
+
+@pytest.mark.parametrize("cause, at_table, title", [
+    ("closed", True, "The table has closed"),
+    ("lost", True, "Lost the connection to the table"),
+    ("refused", True, "The host turned you away"),
+    ("bug", True, "Parlour stopped following the table"),
+    (None, True, "The table has ended"),  # (a cause this window does not know of)
+    ("lost", False, "Couldn't join the table"),
+    ("unopened", False, "Couldn't open the table"),
+])
+def test_a_session_that_ends_is_titled_by_what_ended_it(qtbot, window, cause, at_table, title):
+    """The person did not leave: the host closed the table, or the connection was lost —
+    the title says which (from the event's ``cause``), never "You left the table"."""
+    from fit_scenes import table_event
+    from app.screenshots import StubSession
+    from engine.registry import make_game
+    from net.sessions.events import error_event
+    bridge = window.new_bridge()
+    window._sit_down(StubSession(), bridge)
+    if at_table:
+        bridge.deliver(table_event(make_game("rook"), {"game": "rook"}, is_host=False))
+        qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
+    bridge.deliver(error_event("What happened, in words.", fatal=True, cause=cause))
+    qt_until(qtbot, lambda: window.problem_box is not None and window.problem_box.isVisible())
+    assert window.problem_box.windowTitle() == title
+    assert "What happened, in words." in window.problem_box.text()
+    assert window.stack.currentWidget() is window.lobby and window.session is None
     window.problem_box.close()
 
 

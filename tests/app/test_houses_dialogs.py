@@ -190,12 +190,11 @@ def test_the_word_list_leaves_the_words_that_explain_what_to_type_in_sight(qtbot
     """The list covered the dialog's explanation (the field moved under it, up the
     dialog, when the note under the field came and went) and the note itself."""
     dialog = code_dialog_typing(qtbot, "7 guitarist revenge")  # (the note came and went)
-    for _ in "revenge":
-        qtbot.keyClick(dialog.field, Qt.Key_Backspace)
-    qtbot.keyClicks(dialog.field, "rev")
+    dialog.field.clear()
+    qtbot.keyClicks(dialog.field, "7 zzz rev")  # a whole word wrong, the next half typed
     popup = dialog.completer.popup()
     qtbot.waitUntil(popup.isVisible)
-    qtbot.waitUntil(lambda: "revenge" in dialog.problem.text() and dialog.problem.isVisible())
+    qtbot.waitUntil(lambda: "“zzz”" in dialog.problem.text() and dialog.problem.isVisible())
 
     def on_screen(widget):
         return widget.geometry() if widget.isWindow() else \
@@ -203,6 +202,28 @@ def test_the_word_list_leaves_the_words_that_explain_what_to_type_in_sight(qtbot
     shown = on_screen(popup)
     for words in (dialog.intro, dialog.field, dialog.problem):
         assert not shown.intersects(on_screen(words)), (words.objectName(), shown, on_screen(words))
+
+
+def test_a_word_half_typed_is_not_called_wrong_until_it_is_whole(qtbot):
+    """Seen: "“rev” is not one of the code words" under the field while “revenge” was
+    still being typed. Nothing is said of a word while it may still become a code word
+    (the list offers it); once a space follows it, or Join is pressed, it is judged."""
+    dialog = code_dialog_typing(qtbot, "7 guitarist rev")
+    qtbot.waitUntil(dialog.completer.popup().isVisible)
+    assert dialog.completer.currentCompletion() == "revenge"  # (offered instead)
+    assert dialog.problem.text() == "" and not dialog.problem.isVisible()
+    assert not dialog.join_button.isEnabled()  # (not a code yet, all the same)
+    qtbot.keyClicks(dialog.field, "enge")
+    assert dialog.join_button.isEnabled() and dialog.problem.text() == ""
+    dialog.field.setText("7 guitarist rev ")  # a space after it: the word is whole
+    assert "“rev” is not one of the code words" in dialog.problem.text()
+    dialog.field.setText("7 guitarist qqq")  # no code word starts with it: said at once
+    assert "“qqq” is not one of the code words" in dialog.problem.text()
+    dialog.field.setText("7 guitarist rev")
+    assert dialog.problem.text() == ""
+    dialog.accept()  # Join asked for with the word half typed: said, and the dialog stays
+    assert dialog.isVisible() and "“rev” is not a whole code word yet" in dialog.problem.text()
+    assert dialog.problem.isVisible()
 
 
 def test_the_lobby_joins_by_the_code_typed(qtbot, monkeypatch):

@@ -2,6 +2,7 @@
 
 * ``engine/`` imports nothing from ``net/``, ``app/`` or Qt; ``net/`` nothing from
   ``app/`` or Qt.
+* Nothing in ``engine/``, ``net/`` or ``app/`` imports ``tests`` (a wheel has none).
 * ``app/`` reaches ``net/`` through its one door, ``net.api`` (the bundle's self-test
   excepted: it checks the layers beneath the door on purpose).
 * The engine is pure: no clock (``time``, ``datetime``), no ``os``, no ambient
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 QT = {"PySide6", "shiboken6", "PyQt5", "PyQt6", "PySide2"}
 ENGINE_FORBIDDEN = {"net", "app"} | QT
 NET_FORBIDDEN = {"app"} | QT
+SHIPPED = ("engine", "net", "app")  # the packages a wheel carries (pyproject.toml)
 IMPURE = {"time", "datetime", "os", "secrets"}
 # Command-line entry points, listed one by one so that a new exception is a decision.
 # The app's modules that may reach past net.api, each a decision.
@@ -136,6 +138,12 @@ def test_engine_imports_nothing_from_net_app_or_qt():
 
 def test_net_imports_nothing_from_app_or_qt():
     assert violations("net", NET_FORBIDDEN) == []
+
+
+def test_the_shipped_packages_import_nothing_from_tests():
+    """A wheel carries engine/, net/ and app/ and no tests/: what a tool or bench needs of
+    the tests' machinery (such as the world across houses) lives in net/tools."""
+    assert [v for package in SHIPPED for v in violations(package, {"tests"})] == []
 
 
 def past_the_door(package: str = "app") -> list[str]:

@@ -532,6 +532,22 @@ class PeerReplica:
         replica.replay(messages)
         return replica
 
+    def rolled_back(self, accepted: list[EntryMessage], seq: int) -> tuple["PeerReplica", list[EntryMessage]]:
+        """This copy of the log rolled back to entry ``seq`` (the one a takeover extends, as
+        a follower or a watcher finds it), and the entry messages it keeps: rebuilt from
+        ``accepted`` (those it accepted) up to there, under the table's first host's key
+        and as this one was made (its key, randomness and deadlines; its standing kept) —
+        or itself and ``accepted`` as they are when it holds nothing past ``seq``."""
+        original = self.log[0].entry.body_as(TableBody).host_key
+
+        def restore(messages: list[EntryMessage]) -> PeerReplica:
+            return PeerReplica.restore(self.identity, original, self.table, messages, self.rng,
+                                       deadline=self.deadline, slack=self.slack)
+        rolled = takeover.rolled_back(self, accepted, seq, restore)
+        if rolled is self:
+            return self, accepted
+        return rolled, [msg for msg in accepted if msg.entry.seq <= seq]
+
     def replay(self, messages) -> ReplicaOut:
         """Accept entry messages kept from before (a disk copy, a roll-back), as the first
         part of a sync; what it came to (the replica stops at the first that fails)."""

@@ -20,7 +20,7 @@ import pytest
 
 from net.houses import APPID
 from net.houses.links import CONNECT_WITHIN
-from tests.net.houses.world import MAILBOX_PORT, RELAY_PORT
+from net.tools.houses_world import MAILBOX_PORT, RELAY_PORT
 from tests.net.proc_kit import Peers
 from tests.waits import blocking_until
 

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 import net.houses as houses
-from net.houses import CodeError, code_words, parse_code
+from net.houses import CodeError, WordUnfinished, code_words, parse_code
 from net.houses import service
 from net.wire.identity import Identity
 from tests.net.proc_kit import REPO, env
@@ -56,6 +56,31 @@ def test_each_word_is_checked_against_the_code_words_in_its_place():
     assert "a number and two words" in refused("7 guitarist revenge revenge")
     # without the words (the dialog before they are loaded) only the shape is checked
     assert parse_code("42 zzz qqq") == "42-zzz-qqq"
+
+
+def test_a_word_still_being_typed_is_judged_only_once_it_is_whole():
+    """“rev” on its way to “revenge” is not called wrong while it is typed: only once a
+    space or a hyphen follows it, or the code is submitted — or at once when no code word
+    starts with it."""
+    words = code_words()
+
+    def typing(text: str) -> CodeError:
+        with pytest.raises(CodeError) as caught:
+            parse_code(text, words, typing=True)
+        return caught.value
+    assert words.unfinished("rev", place=1) and not words.unfinished("revenge", place=1)
+    assert isinstance(typing("7 guitarist rev"), WordUnfinished)
+    assert isinstance(typing("7-guitarist-rev"), WordUnfinished)
+    assert isinstance(typing("7 guita"), CodeError)  # (two words: the shape is said)
+    for whole in ("7 guitarist rev ", "7 guitarist rev-"):  # a word followed by a space is whole
+        said = typing(whole)
+        assert not isinstance(said, WordUnfinished) and "“rev” is not one of the code words" in str(said)
+    assert "“rev” is not one of the code words" in refused("7 guitarist rev")  # submitted
+    said = typing("7 guitarist qqq")  # no code word starts with it: wrong at once
+    assert not isinstance(said, WordUnfinished) and "“qqq” is not one of the code words" in str(said)
+    said = typing("42 zzz rev")  # a whole word before it is judged meanwhile
+    assert not isinstance(said, WordUnfinished) and "“zzz” is not one of the code words" in str(said)
+    assert parse_code("7 guitarist revenge", words, typing=True) == "7-guitarist-revenge"
 
 
 def test_a_guest_refuses_a_word_that_is_not_a_code_word_before_dialling(mailbox):

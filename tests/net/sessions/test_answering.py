@@ -200,7 +200,7 @@ def test_a_listening_host_answers_and_takes_the_check_for_a_look_not_a_refusal(a
             await until(lambda: admission.most >= 1 and len(admission) == 0,
                         what=lambda: f"the host to see the checks come and go: {admission.most}, "
                                      f"{len(admission)} unseated")
-            assert server.refusals == []  # (nothing to log: a lobby looked in)
+            assert server.refused == 0 and not server.refusals  # (nothing to log: a lobby looked in)
         finally:
             server.close()
             await server.wait_closed()
@@ -212,3 +212,54 @@ def test_a_port_nobody_listens_on_does_not_answer(arun):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     assert arun(answers("127.0.0.1", port, 5.0)) is False
+
+
+# -- the command line's finder (net.sessions.finder) gives its tables the same check -----
+
+class FoundAtOnce:
+    """A stand-in for the mDNS browser: ``found`` listed as soon as it starts."""
+    found: list[dict] = []
+
+    def __init__(self, *, interfaces, on_change):
+        self._on_change = on_change
+
+    async def start(self) -> None:
+        self._on_change(list(self.found))
+
+    async def stop(self) -> None:
+        pass
+
+
+def test_the_finder_passes_over_a_table_whose_host_does_not_answer(arun, monkeypatch):
+    """A killed host's advert stays in mDNS for many minutes: ``parlour join --table
+    Friday`` took it (the first listed) and failed to connect, though a live "Friday"
+    was listed too. The finder takes only a table whose host answers; the dead one is
+    listed as not answering, and with no other it is not found at all."""
+    import net.discovery
+    from net.sessions.finder import NotFound, TableFinder
+    monkeypatch.setattr(net.discovery, "TableBrowser", FoundAtOnce)
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        dead_port = closed.getsockname()[1]  # (closed again: nothing listens there)
+    live = socket.create_server(("127.0.0.1", 0))
+    dead = table("a-dead", "127.0.0.1", dead_port)
+    alive = table("b-live", "127.0.0.1", live.getsockname()[1])
+
+    async def find(found: list[dict]):
+        FoundAtOnce.found = found
+        events: list[dict] = []
+        finder = TableFinder(None, "Friday", within=1.0, emit=events.append)
+        try:
+            return await finder.find(None), events
+        except NotFound as exc:
+            return exc, events
+        finally:
+            await finder.stop()
+    try:
+        picked, events = arun(find([dead, alive]))
+        assert picked["id"] == "b-live", picked
+        assert {t["id"]: t["answering"] for t in events[-1]["tables"]} == {"a-dead": False, "b-live": True}
+        alone, _ = arun(find([dead]))
+        assert isinstance(alone, NotFound) and "Friday" in str(alone), alone
+    finally:
+        live.close()

@@ -118,9 +118,9 @@ def test_a_full_table_and_a_vanished_host_end_the_guest_with_a_reason(arun, tmp_
 
     full, events, gone, gone_events = arun(main(), timeout=40)
     assert full["fatal"] == "The host turned you away: the table is full."
-    assert events[-1] == {"type": "error", "message": full["fatal"], "fatal": True}
+    assert events[-1] == {"type": "error", "message": full["fatal"], "fatal": True, "cause": "refused"}
     assert gone["fatal"].startswith("Couldn't reach the table at 127.0.0.1:")
-    assert gone_events[-1]["fatal"] is True
+    assert gone_events[-1]["fatal"] is True and gone_events[-1]["cause"] == "lost"
 
 
 def test_a_host_that_leaves_tells_its_guests_and_starts_afresh_next_time(arun, tmp_path):
@@ -142,6 +142,7 @@ def test_a_host_that_leaves_tells_its_guests_and_starts_afresh_next_time(arun, t
     summary, events, restored = arun(main(), timeout=40)
     fatal = [e for e in events if e.get("fatal")]
     assert fatal and fatal[-1]["message"] == "The host closed the table."  # (said once)
+    assert fatal[-1]["cause"] == "closed"  # (the app titles it so: the person did not leave)
     assert summary["ended"]["reason"] == "the host left the table"
     assert restored is False
     assert json.loads((tmp_path / "host" / "host.json").read_text())["done"] is False

@@ -299,6 +299,7 @@ def test_a_guest_alone_with_a_crashed_host_counts_its_attempts_at_the_backoffs_p
 
     summary, stamped, killed_at, tries = asyncio.run(run())
     assert summary["fatal"] and summary["fatal"].startswith("The host stopped answering"), summary
+    assert [e.get("cause") for _, e in stamped if e.get("fatal")] == ["lost"]
     delays, backoff = [], Backoff(timings)
     for _ in range(give_up):
         delays.append(backoff.next())

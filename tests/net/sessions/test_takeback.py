@@ -243,6 +243,15 @@ def test_a_game_continued_between_hands_shows_the_last_hands_summary_again(tmp_p
         assert again.restored and again.authority.state is None
         shown = [e for e in events if e["type"] == "hand_over"]
         assert shown == [told], [e["type"] for e in events]
+        # the finished hand's state comes first, as after the live hand: the game's own
+        # description with it, which the summary is drawn by (its sides: seen in a real
+        # window, a Somerset summary drawn by seats without it)
+        kinds = [e["type"] for e in events]
+        assert "state" in kinds[:kinds.index("hand_over")], kinds
+        last = [e for e in events[:kinds.index("hand_over")] if e["type"] == "state"][-1]
+        live = [e for e in first_events[:first_events.index(told)] if e["type"] == "state"][-1]
+        assert last["info"] == live["info"] and last["hand_number"] == live["hand_number"] == 1
+        assert last["view"]["tricks"] == live["view"]["tricks"]  # its last trick, as it was
         again.next_hand()  # the summary's Next hand
         await until(lambda: again.authority.state is not None, timeout=30)
         await again.stop()

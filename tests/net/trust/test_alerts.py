@@ -72,6 +72,7 @@ def test_an_exception_in_our_own_check_is_a_bug_report_not_an_alert(tmp_path):
     event = own_error_event(error, tmp_path)
     assert event["type"] == "error" and event["fatal"] and "rule" not in event
     assert "not anyone's cheat" in event["message"] and event["bug_report"] in event["message"]
+    assert event["fatal"] and event["cause"] == "bug"  # (the app titles it so)
     doc = json.loads(open(event["bug_report"]).read())
     assert doc["format"] == "parlour-bug/1" and doc["error"] == "KeyError: 'value'"
     assert 'raise KeyError("value")' in doc["traceback"] and doc["versions"]["python"]

@@ -76,8 +76,7 @@ def hand_over(t, standings=None, stand_in=True, handover=None):
     seat = takeover.successor_seat(standings, handover)
     base = takeover.common_seq(standings)
     for s in list(t.replicas):
-        t.replicas[s] = takeover.rolled_back(t.replicas[s], t.accepted[s], base, t.restore(s))
-        t.accepted[s] = [a for a in t.accepted[s] if a.entry.seq <= base]
+        t.replicas[s], t.accepted[s] = t.replicas[s].rolled_back(t.accepted[s], base)
         t._record(s)
     host, _ = successor.succeed(t.ids[seat], t.replicas[seat], standings, t.accepted[seat],
                                 rng=t._bytes, handover=handover)
@@ -179,6 +178,29 @@ def test_a_player_holding_more_than_the_others_rolls_back_to_what_they_all_hold(
     t.next_hand()
     t.play_hand()
     assert not t.alerts and not t.errors and t.heads_agree()
+
+
+def test_a_replica_rolled_back_is_rebuilt_as_it_was_made_from_what_it_accepted_up_to_there():
+    """``PeerReplica.rolled_back``, which a follower and a watcher both use: the copy of
+    the log up to the entry a takeover extends, made as the replica was (its key,
+    randomness, deadlines, standing), and the entry messages kept; itself when it holds
+    nothing past that entry."""
+    t = Recorded()
+    t.start()
+    t.step()
+    t.step()
+    replica, accepted = t.replicas[1], t.accepted[1]
+    replica.deadline, replica.slack, replica.standing = 7.5, 0.25, {"seat": 1}
+    base = replica.seq - 1
+    rolled, kept = replica.rolled_back(accepted, base)
+    assert rolled is not replica and rolled.seq == base
+    assert rolled.log.hash_at(base) == replica.log.hash_at(base)
+    assert kept == [a for a in accepted if a.entry.seq <= base] and kept[-1].entry.seq == base
+    assert (rolled.identity, rolled.rng, rolled.table) == (replica.identity, replica.rng, replica.table)
+    assert (rolled.deadline, rolled.slack, rolled.standing) == (7.5, 0.25, {"seat": 1})
+    assert rolled.host_key == t.replicas[2].log[0].body["host_key"]  # the first host's
+    same, all_kept = replica.rolled_back(accepted, replica.seq)
+    assert same is replica and all_kept is accepted
 
 
 def test_the_departed_host_seat_is_held_and_bots_are_the_new_hosts():

@@ -175,6 +175,32 @@ def test_version_mismatch_message_for_guest(arun, host_id, guest_id, schemas, qu
     arun(go())
 
 
+def test_a_flood_of_refused_connections_keeps_only_the_latest_reasons(arun, host_id, guest_id,
+                                                                      schemas, quick):
+    """Every refusal is counted, but only the last ``REFUSALS_KEPT`` reasons are kept: a
+    flood of bad connections does not grow the host's memory for ever."""
+    flood = transport.REFUSALS_KEPT + 40
+
+    async def go():
+        host, server = await serve(host_id, schemas, quick, protocol=1)
+        async with server:
+            for i in range(flood):  # each with its own (wrong) protocol: its own reason
+                with pytest.raises(VersionMismatch):
+                    await transport.open_connection(LOCAL, server.port, guest_id,
+                                                    host_id.fingerprint, protocol=100 + i,
+                                                    schemas=schemas)
+            await until(lambda: server.refused == flood,
+                        what=lambda: f"{flood} refusals counted: {server.refused}")
+            assert len(server.refusals) == transport.REFUSALS_KEPT
+            assert server.refusals[-1].endswith(f"protocol {100 + flood - 1}")  # the latest kept
+            assert server.refusals[0].endswith(f"protocol {100 + flood - transport.REFUSALS_KEPT}")
+            assert host.guests == []
+            conn = await transport.open_connection(LOCAL, server.port, guest_id,  # (still serving)
+                                                   host_id.fingerprint, protocol=1, schemas=schemas)
+            await conn.close()
+    arun(go())
+
+
 def test_version_mismatch_newer_guest(arun, host_id, guest_id, schemas, quick):
     async def go():
         _, server = await serve(host_id, schemas, quick, protocol=1)

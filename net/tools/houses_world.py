@@ -4,7 +4,9 @@ transitrelay``) on its own address, nothing routed anywhere else (net/tools/netn
 
 ``World`` starts and stops the two servers (``mailbox_down``/``mailbox_up`` for the test
 of an unreachable mailbox), and gives the ``parlour`` command-line arguments that point
-at them. Skips, saying why, where namespaces, iptables or the servers are missing.
+at them; ``unavailable_reason`` says why it cannot be made here (namespaces, iptables or
+the servers missing). Used by the tests across houses (tests/net/houses, whose fixture
+skips for that reason), by ``net.tools.bench_houses``, and by hand (``main``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-import pytest
 
 from net.tools import netns
 
@@ -108,21 +108,8 @@ class World:
             self._stop(name)
 
 
-def world_fixture(tmp_path_factory, players=(2, 2)):
-    reason = unavailable_reason()
-    if reason:
-        pytest.skip(f"the houses' test world cannot be made here: {reason}")
-    with netns.houses(players) as houses:
-        world = World(houses, tmp_path_factory.mktemp("world"))
-        try:
-            world.start()
-            yield world
-        finally:
-            world.stop()
-
-
 def main() -> int:
-    """``python -m tests.net.houses.world``: the world kept up to try Parlour across houses
+    """``python -m net.tools.houses_world``: the world kept up to try Parlour across houses
     by hand (root needed); prints the namespaces and the servers' addresses, and takes it
     all down again on Ctrl-C (or SIGTERM)."""
     import signal
