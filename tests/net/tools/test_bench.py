@@ -72,3 +72,5 @@ def test_a_player_is_timed_by_the_players_acknowledgements_and_everyone_by_the_w
     watchers_hold.add(6)
     acked(6, by_player=False)
     assert (len(timer.latencies), len(timer.everyone)) == (2, 2)
+    assert len(timer.on_path) == 2  # the host's CPU in each action's window, as it closed
+    assert all(cpu >= 0 for cpu in timer.on_path)

@@ -17,10 +17,11 @@ def test_a_round_s_difference_is_b_s_median_minus_a_s():
 
 
 def test_the_estimate_is_the_mean_of_the_paired_differences_not_of_the_pooled_samples():
-    # the machine was loaded in the second round: both sides slower by 10; pooled, the
-    # medians would mix the rounds; paired, each round says +1
+    # the machine was loaded in the second round: both sides slower by 10, and B took
+    # fewer samples then; pooled, B's median would be 2 and A's 11 (B 9 faster); paired,
+    # each round says B is 1 slower
     comparison = Comparison.of([([1.0, 1.0, 1.0], [2.0, 2.0, 2.0]),
-                                ([11.0, 11.0, 11.0], [12.0, 12.0, 12.0])])
+                                ([11.0] * 5, [12.0])])
     assert comparison.differences() == [1.0, 1.0]
     assert comparison.estimate() == 1.0
     assert comparison.interval() == (1.0, 1.0)
