@@ -27,7 +27,7 @@ each its own process:
   and the private deal's time (``mental-deal`` logged until every player verified
   ``mental-dealt``) — pooled, and paired round by round with a bootstrap interval and
   a plain verdict against the target (``bench_stats``). Beside the clock, what the
-  machine's load does not lengthen: the host's CPU per run, per action and on each
+  machine's load lengthens less: the host's CPU per run, per action and on each
   action's path (its loop's, from taking the action to every player's verification),
   and the kernel's count, over the deal, of the host's and its players' CPU, their wait
   for a CPU and other processes' time on their CPUs. Where the watchers run
