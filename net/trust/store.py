@@ -71,6 +71,17 @@ class RestoreError(Exception):
     """A persisted log that does not replay into the state it claims."""
 
 
+class OlderDealError(RestoreError):
+    """A log an older Parlour wrote, with a hand dealt privately in a group this one no
+    longer has (edwards25519, before protocol 16): no retry can replay it here, but the
+    Parlour that wrote it still can."""
+
+    def __init__(self, hand: int, group: str):
+        super().__init__(f"hand {hand} was dealt privately over {group} by an older Parlour "
+                         "(protocol 15 or before), and this one deals over secp256k1 and cannot "
+                         "check it; that older Parlour can still resume it")
+
+
 @dataclass
 class Loaded:
     records: list = field(default_factory=list)  # (SignedEntry, private) from seq 0
