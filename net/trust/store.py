@@ -77,9 +77,11 @@ class OlderDealError(RestoreError):
     Parlour that wrote it still can."""
 
     def __init__(self, hand: int, group: str):
-        super().__init__(f"hand {hand} was dealt privately over {group} by an older Parlour "
-                         "(protocol 15 or before), and this one deals over secp256k1 and cannot "
-                         "check it; that older Parlour can still resume it")
+        # said to a person, in the notice of a table kept aside: the version first, the
+        # group's name only as the detail a helper at the family's side may ask for
+        super().__init__(f"hand {hand} was dealt privately by an older version of Parlour, "
+                         f"whose private deals this version cannot check ({group}, protocol 15 "
+                         "or before); the older version can still finish it")
 
 
 @dataclass
