@@ -39,7 +39,7 @@ TIMEOUT = 30.0  # seconds for the loopback hand; it takes well under one
 # (magic-wormhole and its stack), by distribution name. The bundle keeps their metadata
 # (packaging/manifest.py), which is where their versions are read from.
 LIBRARIES = ("PySide6-Essentials", "shiboken6", "zeroconf", "msgpack", "cryptography",
-             "PyNaCl", "platformdirs", "magic-wormhole", "Twisted", "autobahn", "txaio",
+             "PyNaCl", "coincurve", "platformdirs", "magic-wormhole", "Twisted", "autobahn", "txaio",
              "spake2", "noiseprotocol")
 
 
@@ -103,6 +103,26 @@ def check_crypto() -> str:
     server_context(identity)
     client_context()
     return identity.fingerprint
+
+
+def check_group() -> str:
+    """The private deal's group (secp256k1, coincurve's libsecp256k1 and its cffi
+    backend): a five-card deck shuffled and its proof checked; swapped cards refused."""
+    from net.trust.deals.mental import deck as decks
+    from net.trust.deals.mental import shuffle_proof
+    from net.trust.deals.mental.group import Scalar, base_mul
+
+    key = base_mul(Scalar.from_hash(b"parlour self-test", b"joint key"))
+    size, seed, context = 5, bytes(32), b"parlour self-test"
+    source = decks.initial_deck(size, key)
+    result = decks.shuffle(source, decks.pads(size, key, seed), seed)
+    proof = shuffle_proof.prove(shuffle_proof.prepare(size, seed, bytes(64), context), key,
+                                source, result, context)
+    if not shuffle_proof.verify(key, source, result, proof, context):
+        raise AssertionError("an honest shuffle's proof did not verify")
+    if shuffle_proof.verify(key, source, [result[1], result[0], *result[2:]], proof, context):
+        raise AssertionError("a shuffle's proof verified for other cards")
+    return f"secp256k1, a {size}-card shuffle proven"
 
 
 def check_framing() -> str:
@@ -261,6 +281,7 @@ def checks(home: Path) -> list[tuple[str, Callable[[], str]]]:
         ("libraries", check_libraries),
         ("engine", check_engine),
         ("crypto", check_crypto),
+        ("group", check_group),
         ("framing", check_framing),
         ("zeroconf", check_zeroconf),
         ("assets", check_assets),

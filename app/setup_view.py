@@ -143,6 +143,13 @@ class SetupView(QWidget):
         self.problem.setStyleSheet("color: #ffb4a8;")
         self.problem.hide()
         outer.addWidget(self.problem)
+        # what the host found on its way here ("Found a table log that cannot be resumed
+        # (…); kept it as …"): it stays until this view is left, as the new table does
+        self.notice = QLabel()
+        self.notice.setObjectName("setupNotice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        outer.addWidget(self.notice)
         row = QHBoxLayout()
         self.back_button = QPushButton("Back")
         self.back_button.setObjectName("setupBack")
@@ -227,10 +234,12 @@ class SetupView(QWidget):
         self.title.setText("Table setup")
         self.subtitle.setText("Connecting to the table…")
         self.problem.hide()
+        self.notice.hide()
         self.start_button.setEnabled(False)  # until the session says who sits where
         self._connecting(True)
         bridge.table.connect(self.on_table)
         bridge.error.connect(self.on_error)
+        bridge.notice.connect(self.on_notice)
 
     def _connecting(self, on: bool) -> None:
         """Until the first "table" event: no seats, no host's controls, and Cancel."""
@@ -246,6 +255,10 @@ class SetupView(QWidget):
         if not event.get("fatal") and not self.table.get("started"):
             self.problem.setText(event.get("message") or "")
             self.problem.show()
+
+    def on_notice(self, event: dict) -> None:
+        self.notice.setText(event.get("message") or "")
+        self.notice.setVisible(bool(event.get("message")))
 
     def on_table(self, event: dict) -> None:
         if event.get("seats") != self.table.get("seats"):

@@ -52,7 +52,11 @@ from __future__ import annotations
 #: ever published.
 #: 15: watchers talk — a watcher's "talk" is checked and relayed as anyone's, and a client
 #: takes a speaker the host's last "watchers" named (a 14 client refuses it, naming the host).
-PROTOCOL_VERSION = 15
+#: 16: the mental-poker deal's group is secp256k1 (libsecp256k1 through coincurve), not
+#: edwards25519: a point is its 33-byte compressed encoding, a scalar 32 bytes big-endian
+#: below n; cards and generators are hashed to the curve by try-and-increment. A saved
+#: table whose unfinished hand was dealt under an older group has that hand dealt again.
+PROTOCOL_VERSION = 16
 
 # -- identity -------------------------------------------------------------------------
 

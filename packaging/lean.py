@@ -27,6 +27,19 @@ import re
 import shutil
 from pathlib import Path
 
+def _legacy_single_byte_codecs() -> list[str]:
+    """``encodings.cp1252``, ``encodings.mac_roman``, ``encodings.iso8859_15`` …: every
+    single-byte code page of the building Python's ``encodings`` but cp437 (cp932, cp949
+    and cp950 are East Asian multi-byte ones, listed with those)."""
+    import encodings
+    import pkgutil
+
+    legacy = re.compile(r"(cp(?!437$|65001$|932$|949$|950$)\d+|mac_\w+|iso8859_\d+|koi8_\w+|hp_roman8|kz1048|"
+                        r"ptcp154|tis_620|palmos)$")
+    return sorted(f"encodings.{module.name}" for module in pkgutil.iter_modules(encodings.__path__)
+                  if legacy.match(module.name))
+
+
 # Python modules nobody in app/, net/ or engine/ (nor the libraries they use at run
 # time) needs in the installed app. Each is a developer's or another GUI's tool.
 EXCLUDES = [
@@ -65,6 +78,17 @@ EXCLUDES = [
     # only user); bz2 and lzma are optional in zipfile, tarfile and autobahn's
     # compression; the profilers only in twisted's command-line runner
     "_decimal", "bz2", "_bz2", "lzma", "_lzma", "cProfile", "profile", "pstats", "_lsprof",
+    # coincurve's private copy of cffi's backend (1 MB): the bundle's own _cffi_backend
+    # stands in for it (packaging/rthook_cffi_backend.py)
+    "coincurve._cffi_backend",
+    # process pools and tar archives: only the standard library's lazy paths reach them
+    # (concurrent.futures' ProcessPoolExecutor, shutil's archive functions), and nothing
+    # Parlour runs takes those paths (0.25 MB)
+    "multiprocessing", "_multiprocessing", "_posixshmem", "concurrent.futures.process", "tarfile",
+    # The single-byte legacy code pages (0.4 MB of byte code), for the East Asian codecs'
+    # reason: in UTF-8 mode no locale asks for one. cp437 stays (zipfile reads a legacy
+    # archive member's name with it), and so does everything UTF-8, Latin-1 and ASCII.
+    *_legacy_single_byte_codecs(),
 ]
 
 # Parlour's own developer tools: benchmarks, the bot arena, the network test tools (and,

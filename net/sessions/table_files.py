@@ -34,7 +34,7 @@ from net.trust.deals.mental.log import dealt_privately
 from net.sessions.events import error_event, notice_event
 from net.sessions.facade import EventCallback
 from net.sessions.opened import game_of
-from net.trust.store import GROUP, LogStore
+from net.trust.store import GROUP, LogStore, OlderDealError
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,9 @@ class TableFiles:
              drop_wait: float = DROP_WAIT) -> HostAuthority | None:
         """The unfinished table to go on with, or None (a new one is to be opened in
         ``self.store``). A table goes on dealing as its log says it dealt
-        (``mental_log.dealt_privately``); ``mental_deal`` holds if it dealt no hand yet."""
+        (``mental_log.dealt_privately``); ``mental_deal`` holds if it dealt no hand yet. A
+        table an older Parlour dealt privately (``OlderDealError``) is kept aside, with a
+        notice, even when asked for: this Parlour can never resume it."""
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.meta()
         self.store = self._new_store(self.sync)
@@ -101,6 +103,8 @@ class TableFiles:
                                           deadline=deadline, drop_wait=drop_wait)
                 private = dealt_privately(found.log)
                 found.mental_deal = mental_deal if private is None else private
+            except OlderDealError as exc:  # not even asked for: no retry can resume it here
+                problem = str(exc)
             except RestoreError as exc:
                 if resume:
                     raise

@@ -20,15 +20,21 @@ each its own process:
   3 s; from that moment to the guest's alert, which only the host's heartbeat head can
   raise. Target < 2 s. (The flood of idle connections: ``python -m net.tools.bench_flood``.)
 
-* **watchers** (``--watchers N``, only that): the latency run without watchers and with N
-  ``parlour join --watch`` processes, under each deal: what a player waits for (an
-  action's time until every *player* has verified it), what the watchers add (until
-  everyone has), and the private deal's time (``mental-deal`` logged until every player
-  verified ``mental-dealt``). The watchers run on CPU nobody else here wants
-  (``SCHED_IDLE``: a machine of their own, as near as one machine can stand for one);
-  ``--watchers-compete``: as the players' equals. ``--think``: each bot's pause. And the
-  host process's CPU time from its players' arrival to the table's end, per run (what
-  its watchers cost it: the same table with and without them).
+* **watchers** (``--watchers N``, only that): the latency run without watchers (A) and
+  with N ``parlour join --watch`` processes (B), under each deal, in ``--rounds`` rounds
+  of one run each, alternated A B, B A, ...: what a player waits for (an action's time
+  until every *player* has verified it), what the watchers add (until everyone has),
+  and the private deal's time (``mental-deal`` logged until every player verified
+  ``mental-dealt``) — pooled, and paired round by round with a bootstrap interval and
+  a plain verdict against the target (``bench_stats``). Beside the clock, what the
+  machine's load lengthens less: the host's CPU per run, per action and on each
+  action's path (its loop's, from taking the action to every player's verification),
+  and the kernel's count, over the deal, of the host's and its players' CPU, their wait
+  for a CPU and other processes' time on their CPUs. Where the watchers run
+  (``Placement``): on CPU nobody else here wants (``SCHED_IDLE``, the default);
+  ``--watchers-compete``: as the players' equals; ``--pin``: on CPUs of their own, the
+  host and its players on the others, with watchers and without (``--ballast``: those
+  CPUs kept full in every run). ``--think``: each bot's pause.
 
 Discovery time (a table visible in another lobby; target 1.5 s) needs two network
 namespaces and is measured by ``python -m net.tools.bench_discovery``.
@@ -51,7 +57,8 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +72,7 @@ from net.cli import start_up_done
 from net.wire.identity import Identity
 from net.trust.signing import sign_entry
 from net.trust.store import FULL, GROUP, LogStore
+from net.tools.bench_stats import Comparison, abba_order, direction, verdict
 
 REPO = Path(__file__).resolve().parents[2]
 #: How long each bot pauses before its move, by default (a person takes seconds).
@@ -92,15 +100,29 @@ class _Timer:
         self.undurable: list[int] = []
         self.deals: list[float] = []
         self.host_cpu: list[float] = []  # per run: the host process's CPU seconds in the game
+        # The kernel's count for the host and its players so far (``scheduled``), and its
+        # change over each deal (``deal_sched``) and over each run's game (``game_sched``).
+        self.scheduled: Callable[[], Sched] = Sched
+        self.deal_sched: list[Sched] = []
+        self.game_sched: list[Sched] = []
+        self._deal_sched = Sched()
+        self.watchers_lost = 0  # watchers gone before the table's end (none, if the host kept up)
         self._for_players: deque[int] = deque()  # stamped actions not every player holds yet
         self._deal_started: float | None = None
         self._dealt: int | None = None  # the "mental-dealt" entry no player has verified yet
         self._t0: float | None = None
+        # The host's loop's CPU (its thread's) in each action's window, from taking it to
+        # every player having verified it (``on_path``): what of the host's work, its
+        # watchers' included, fell where a player waits — in CPU time, which other
+        # processes on the machine do not lengthen as they do the wall clock's.
+        self.on_path: list[float] = []
+        self._cpu_started: dict[int, float] = {}
+        self._c0 = 0.0
 
     @contextlib.contextmanager
     def taking(self) -> Iterator[None]:
         """The host takes an action (its bot's move or a peer's message) meanwhile."""
-        self._t0 = time.perf_counter()
+        self._t0, self._c0 = time.perf_counter(), time.thread_time()
         try:
             yield
         finally:
@@ -111,36 +133,46 @@ class _Timer:
         for signed in entries:
             if signed.kind == "mental-deal":
                 self._deal_started = time.perf_counter()
+                self._deal_sched = self.scheduled()
             elif signed.kind == "mental-dealt" and self._deal_started is not None:
                 self._dealt = signed.seq
             if signed.kind == "action" and self._t0 is not None:
                 self.started[signed.seq] = self._t0
+                self._cpu_started[signed.seq] = self._c0
                 self._for_players.append(signed.seq)
                 self.sent.append(time.perf_counter() - self._t0)
                 assert store is not None, "a host logs its entries to its open store"
                 self.undurable.append(store.written_seq - store.durable_seq)
 
     def acked(self, seq: int, players_acked: Callable[[int], bool],
-              everyone_acked: Callable[[int], bool]) -> None:
-        """Entries up to ``seq`` acknowledged by a peer (a player or a watcher): those
-        every player now holds, and those everyone holds. Each looked at in the log's
-        order, up to the first not yet held (an acknowledgement covers every entry before
-        it), so that the bench's own work on the host's loop stays small however far the
-        watchers lag."""
+              watchers_acked: Callable[[int], bool], by_player: bool = True) -> None:
+        """Entries up to ``seq`` acknowledged by a peer (``by_player``, or a watcher):
+        those every player now holds, and those everyone holds. Each looked at in the
+        log's order, up to the first not yet held (an acknowledgement covers every entry
+        before it); a watcher's acknowledgement asks only about the watchers (an entry
+        before the first some player lacks, every player holds) — so that the bench's own
+        work on the host's loop stays small however many watch and however far they lag."""
         now = time.perf_counter()
-        if self._dealt is not None and self._dealt <= seq and players_acked(self._dealt):
-            assert self._deal_started is not None
-            self.deals.append(now - self._deal_started)
-            self._deal_started = self._dealt = None
-        while self._for_players and self._for_players[0] <= seq \
-                and players_acked(self._for_players[0]):
-            self.latencies.append(now - self.started[self._for_players.popleft()])
+        if by_player:
+            self._players_acked(seq, now, players_acked)
         while self.started:
             first = next(iter(self.started))  # (stamped in the log's order)
             if first > seq or (self._for_players and first >= self._for_players[0]) \
-                    or not everyone_acked(first):
+                    or not watchers_acked(first):
                 break
             self.everyone.append(now - self.started.pop(first))
+
+    def _players_acked(self, seq: int, now: float, players_acked: Callable[[int], bool]) -> None:
+        if self._dealt is not None and self._dealt <= seq and players_acked(self._dealt):
+            assert self._deal_started is not None
+            self.deals.append(now - self._deal_started)
+            self.deal_sched.append(self.scheduled() - self._deal_sched)
+            self._deal_started = self._dealt = None
+        while self._for_players and self._for_players[0] <= seq \
+                and players_acked(self._for_players[0]):
+            first = self._for_players.popleft()
+            self.latencies.append(now - self.started[first])
+            self.on_path.append(time.thread_time() - self._cpu_started.pop(first))
 
 
 class TimedHost(HostCore):
@@ -151,10 +183,13 @@ class TimedHost(HostCore):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.timer = _Timer()
+        self.watchers_at_end = 0  # how many watched when the table ended
+        self.sched_at_end = Sched()  # the host's and its players' then
         # first: a player's acknowledgement is timed before the host goes on to anything
         # it brings about (the entries it releases to the watchers)
-        self.outbox.ack_listeners.insert(0, self._acked)
-        self.watchers.outbox.ack_listeners.append(self._acked)  # (for ``everyone``)
+        self.outbox.ack_listeners.insert(0, lambda fp, seq: self._acked(seq, True))
+        self.watchers.outbox.ack_listeners.append(  # (for ``everyone``)
+            lambda fp, seq: self._acked(seq, False))
 
     def play(self, seat: int, action: dict) -> None:
         with self.timer.taking():
@@ -168,26 +203,146 @@ class TimedHost(HostCore):
         self.timer.logged(out.entries, self.files.store)
         super().changed(out)
 
-    def _acked(self, fp: str, seq: int) -> None:
-        # (the players' and the watchers' fingerprints: looked up only when asked for, so
-        # that the bench's work for each watcher's acknowledgement stays small)
+    async def finish(self, reason: str = "the game is over", expected=()) -> None:
+        self.watchers_at_end = len(self.watchers.here)  # (after this, they are told to go)
+        self.sched_at_end = self.timer.scheduled()  # (and the players leave)
+        await super().finish(reason, expected)
+
+    def _acked(self, seq: int, by_player: bool) -> None:
+        # (the players' fingerprints: looked up only when asked for)
         def players_acked(s: int) -> bool:
             return self.outbox.acks.all_acked(s, hosts.authority(self).peers().values())
-        self.timer.acked(seq, players_acked, lambda s: players_acked(s)
-                         and self.watchers.outbox.acks.all_acked(s, self.watchers.here))
+        self.timer.acked(seq, players_acked,
+                         lambda s: self.watchers.outbox.acks.all_acked(s, self.watchers.here),
+                         by_player)
 
 
-def _joiner(host: HostCore, state_dir: Path, *role: str, idle: bool = False,
-            think: float = THINK) -> subprocess.Popen:
+@dataclass(frozen=True)
+class Placement:
+    """Where the watchers' processes run, beside the host's and its players'.
+
+    By default each watcher runs only on CPU nobody else here wants (``idle``:
+    ``SCHED_IDLE``); without ``idle``, as the players' equal (``--watchers-compete``).
+    ``pinned`` (``--pin``) gives them CPUs of their own instead: the host (this process)
+    and its players run on ``players``, the watchers — as the players' equals — on
+    ``watchers`` alone, in the runs with watchers and without alike, so that both give
+    the players the same CPU and what differs is the host's own work for its watchers.
+    But the machine's other processes go where the CPU is free: to the players' CPUs
+    while the watchers are busy on theirs, and not while no watcher is there. ``ballast``
+    (``--ballast``) keeps the watchers' CPUs full in every run, with watchers and
+    without: that many processes that only spin, placed as the watchers are, from
+    before the players come to the table's end — so that the machine's other processes
+    are pushed to the players' CPUs alike in both."""
+
+    idle: bool = True
+    players: frozenset[int] | None = None  # the CPUs of the host and its players (None: any)
+    watchers: frozenset[int] | None = None  # the watchers' (None: any)
+    ballast: int = 0  # spinning processes on the watchers' CPUs, in every run
+
+    @classmethod
+    def pinned(cls, cpus: Iterable[int], ballast: int = 0) -> "Placement":
+        """``cpus`` (this process's) halved: the first half the players', the rest the
+        watchers'."""
+        ordered = sorted(cpus)
+        if len(ordered) < 2:
+            raise SystemExit(f"--pin needs at least 2 CPUs; this process may use {ordered}")
+        half = (len(ordered) + 1) // 2
+        return cls(idle=False, players=frozenset(ordered[:half]),
+                   watchers=frozenset(ordered[half:]), ballast=ballast)
+
+    def describe(self) -> str:
+        if self.watchers is not None:
+            return (f"on CPUs of their own ({sorted(self.watchers)}; the host and its players "
+                    f"on {sorted(self.players or ())}, with watchers and without"
+                    + (f"; {self.ballast} spinning processes beside the watchers, in every "
+                       "run)" if self.ballast else ")"))
+        return ("on CPU nobody else here wants (SCHED_IDLE: a machine of its own)" if self.idle
+                else "sharing the CPU with the players as an equal")
+
+    @contextlib.contextmanager
+    def for_players(self) -> Iterator[None]:
+        """This process (the host) and the players it starts on the players' CPUs meanwhile."""
+        if self.players is None:
+            yield
+            return
+        before = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, self.players)
+        try:
+            yield
+        finally:
+            os.sched_setaffinity(0, before)
+
+    def for_watcher(self) -> Callable[[], None] | None:
+        """What a watcher's process does before it starts (in the child), if anything."""
+        cpus, idle = self.watchers, self.idle
+
+        def place() -> None:
+            if cpus is not None:
+                os.sched_setaffinity(0, cpus)
+            if idle:
+                _idle()
+        return place if cpus is not None or idle else None
+
+
+def _spinner(place: Callable[[], None] | None) -> subprocess.Popen:
+    """A process that only spins (ballast: ``Placement.ballast``) until it is killed."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=place)
+
+
+def _joiner(host: HostCore, state_dir: Path, *role: str,
+            place: Callable[[], None] | None = None, think: float = THINK) -> subprocess.Popen:
     """A ``parlour join`` process at ``host`` (``role``: ``--bot LEVEL`` or ``--watch``;
-    ``think``: its bot's pause before each move); ``idle``: scheduled only when no other
-    process wants the CPU (``SCHED_IDLE``)."""
+    ``think``: its bot's pause before each move); ``place``: run in the child before it
+    starts (its CPUs, its scheduling: ``Placement.for_watcher``)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.Popen(
         [sys.executable, "-m", "net.cli", "join", "--address", f"127.0.0.1:{host.port}",
          "--fingerprint", host.identity.fingerprint, *role, "--state-dir", str(state_dir),
          "--delay", str(think)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-        preexec_fn=_idle if idle else None)
+        preexec_fn=place)
+
+
+@dataclass(frozen=True)
+class Sched:
+    """The kernel's count so far, for the host and its players: their CPU seconds
+    (``cpu``; the host's alone: ``host``), their seconds ready to run but waiting for a
+    CPU (``waited``), and the seconds the CPUs they may run on were busy with anything
+    (``busy``: theirs and every other process's, in the kernel's ticks of 10 ms). Whether
+    a longer deal is more work, or the same work waiting for a CPU — and for whom."""
+
+    cpu: float = 0.0
+    waited: float = 0.0
+    busy: float = 0.0
+    host: float = 0.0
+
+    def __sub__(self, before: "Sched") -> "Sched":
+        return Sched(self.cpu - before.cpu, self.waited - before.waited,
+                     self.busy - before.busy, self.host - before.host)
+
+    @property
+    def others(self) -> float:
+        """The seconds of their CPUs that other processes took."""
+        return max(0.0, self.busy - self.cpu)
+
+
+def _scheduled(pids: Iterable[int], cpus: Iterable[int]) -> Sched:
+    """The processes' ``Sched`` so far (the first of ``pids``: the host), every thread's
+    (``/proc/PID/task/TID/schedstat``; a process or thread gone counts nothing), on
+    ``cpus`` (``/proc/stat``)."""
+    cpu = waited = host = 0
+    for i, pid in enumerate(pids):
+        for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().split()
+                cpu, waited = cpu + int(fields[0]), waited + int(fields[1])
+                host += int(fields[0]) if i == 0 else 0
+    names = {f"cpu{n}" for n in cpus}
+    ticks = 0
+    for line in Path("/proc/stat").read_text().splitlines():
+        fields = line.split()
+        if fields and fields[0] in names:  # user nice system idle iowait irq softirq steal
+            ticks += sum(int(fields[i]) for i in (1, 2, 3, 6, 7, 8))
+    return Sched(cpu / 1e9, waited / 1e9, ticks / os.sysconf("SC_CLK_TCK"), host / 1e9)
 
 
 def _cpu() -> float:
@@ -203,11 +358,11 @@ def _idle() -> None:
 
 
 async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int = 0,
-                        mental: bool = False, idle_watchers: bool = True,
+                        mental: bool = False, placement: Placement = Placement(),
                         think: float = THINK) -> _Timer:
     """Rook ``hands`` at a host with three ``parlour join`` players (and ``watchers``
-    ``parlour join --watch`` processes, admitted before the game starts; ``idle_watchers``:
-    each given only the CPU nobody else here wants, as if on a machine of its own), by
+    ``parlour join --watch`` processes, admitted before the game starts, each run where
+    ``placement`` says: by default on CPU nobody else here wants), by
     the seeded deal or (``mental``) the private one, each bot pausing ``think`` seconds
     before a move: each action's time until every player has verified it, and until
     everyone has."""
@@ -219,17 +374,27 @@ async def bench_latency(hands: int, tmp: Path, sync: str = GROUP, watchers: int 
     host.files.sync = sync
     start_up_done()  # as ``parlour host`` does, which this host stands for
     await host.start()
-    procs = [_joiner(host, tmp / f"watcher{i}", "--watch", idle=idle_watchers)
+    procs = [_joiner(host, tmp / f"watcher{i}", "--watch", place=placement.for_watcher())
              for i in range(watchers)]
+    ballast = [_spinner(placement.for_watcher()) for _ in range(placement.ballast)]
     try:
         while len(host.watchers.here) < watchers:  # every watcher in before the deal
             await asyncio.sleep(0.05)
         cpu = _cpu()
-        procs += [_joiner(host, tmp / f"guest{i}", "--bot", "random", think=think)
-                  for i in range(3)]
+        players = [_joiner(host, tmp / f"guest{i}", "--bot", "random", think=think)
+                   for i in range(3)]
+        procs += players
+        ours, cpus = [os.getpid(), *(p.pid for p in players)], os.sched_getaffinity(0)
+        host.timer.scheduled = lambda: _scheduled(ours, cpus)
+        sched = host.timer.scheduled()
         await asyncio.wait_for(host.finished.wait(), 600)
+        host.timer.game_sched.append(host.sched_at_end - sched)
         host.timer.host_cpu.append(_cpu() - cpu)
+        host.timer.watchers_lost += watchers - host.watchers_at_end
     finally:
+        for p in ballast:
+            p.kill()
+            p.wait()
         await host.stop()
         for p in procs:
             try:
@@ -333,17 +498,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--watchers", type=int, default=0,
                     help="compare the latency run (log group) without watchers and with this "
                          "many, alternated --rounds times, under each deal (only that)")
-    ap.add_argument("--watchers-compete", action="store_true",
-                    help="the watchers' processes share this machine's CPU with the players' "
-                         "as equals (by default each runs only on CPU nobody else here wants, "
-                         "standing for a machine of its own)")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--watchers-compete", action="store_true",
+                       help="the watchers' processes share this machine's CPU with the "
+                            "players' as equals (by default each runs only on CPU nobody "
+                            "else here wants, standing for a machine of its own)")
+    where.add_argument("--pin", action="store_true",
+                       help="the host and its players on half of this process's CPUs, the "
+                            "watchers (as equals among themselves) on the other half, in "
+                            "the runs with watchers and without alike")
+    ap.add_argument("--ballast", action="store_true",
+                    help="with --pin: as many processes as watchers that only spin on the "
+                         "watchers' CPUs, in every run (so that the machine's other processes "
+                         "are pushed to the players' CPUs alike with watchers and without)")
     ap.add_argument("--think", type=float, default=THINK,
                     help=f"each bot's pause before its move, in seconds (default {THINK}): "
                          "the time the players take to think, when the host does what waits")
     args = ap.parse_args(argv)
     if args.watchers:
-        return compare_watchers(args.hands, args.rounds, args.watchers,
-                                idle=not args.watchers_compete, think=args.think)
+        if args.ballast and not args.pin:
+            ap.error("--ballast goes with --pin")
+        placement = (Placement.pinned(os.sched_getaffinity(0),
+                                      args.watchers if args.ballast else 0) if args.pin
+                     else Placement(idle=not args.watchers_compete))
+        return compare_watchers(args.hands, args.rounds, args.watchers, placement, args.think)
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         modes = (FULL, GROUP) if args.sync == "both" else (args.sync,)
         lat: dict[str, dict[str, list]] = {mode: {"all": [], "sent": [], "undurable": []}
@@ -381,51 +559,120 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def compare_watchers(hands: int, rounds: int, watchers: int, idle: bool = True,
-                     think: float = THINK) -> int:
-    """The latency run with no watchers and with ``watchers``, alternated, under each
-    deal: what a player waits for (an action's time until every player has verified it),
-    what the watchers add after that (until everyone has), and the private deal's time.
-    ``idle``: the watchers' processes run on CPU nobody else wants (``SCHED_IDLE``)."""
-    print(f"{watchers} watchers, each "
-          + ("on CPU nobody else here wants (SCHED_IDLE: a machine of its own)" if idle
-             else "sharing the CPU with the players as an equal")
-          + f"; each bot thinks {think * 1000:g} ms before a move")
-    runs = [(mental, n) for mental in (False, True) for n in (0, watchers)]
-    found: dict[tuple[bool, int], _Timer] = {run: _Timer() for run in runs}
-    with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
-        for i in range(rounds):
-            for mental, n in runs:
+def compare_watchers(hands: int, rounds: int, watchers: int,
+                     placement: Placement = Placement(), think: float = THINK) -> int:
+    """The latency run with no watchers (A) and with ``watchers`` (B), under each deal,
+    in ``rounds`` rounds of one run of each, alternated A B, B A, ...: what a player waits
+    for (an action's time until every player has verified it), what the watchers add
+    after that (until everyone has), the private deal's time and the host's CPU — pooled
+    over the rounds, and paired round by round (``bench_stats``)."""
+    print(f"{watchers} watchers, each {placement.describe()}; each bot thinks "
+          f"{think * 1000:g} ms before a move; {rounds} rounds of {hands} hand(s) a run")
+    deals = (False, True)
+    runs: dict[tuple[bool, int], list[_Timer]] = {(mental, n): [] for mental in deals
+                                                  for n in (0, watchers)}
+    with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp, placement.for_players():
+        for i, order in enumerate(abba_order(rounds)):
+            for mental in deals:
                 deal = "private" if mental else "seeded"
-                timer = asyncio.run(bench_latency(hands, Path(tmp) / f"{deal}-w{n}-{i}", GROUP,
-                                                  n, mental, idle, think))
-                total = found[mental, n]
-                total.latencies += timer.latencies
-                total.everyone += timer.everyone
-                total.deals += timer.deals
-                total.host_cpu += timer.host_cpu
-    for mental in (False, True):
-        deal = "private" if mental else "seeded"
-        for n in (0, watchers):
-            timer = found[mental, n]
-            print(f"{deal} deal, {n} watchers (loopback, log {GROUP}): action -> all 3 players "
-                  f"verified: {_figures(timer.latencies)}")
-            if n:
-                print(f"  ... and all {n} watchers too: {_figures(timer.everyone)}")
-            print(f"  the host process's CPU in the game (its players in to the end), per run: "
-                  f"median {statistics.median(timer.host_cpu):.3f} s of {len(timer.host_cpu)}")
-            if mental:
-                print(f"  the deal (mental-deal logged -> every player verified mental-dealt): "
-                      f"{_figures(timer.deals, 'best')}")
-        without, with_ = found[mental, 0], found[mental, watchers]
-        difference = statistics.median(with_.latencies) - statistics.median(without.latencies)
-        print(f"{deal} deal: players' median with {watchers} watchers - without: "
-              f"{difference * 1000:+.2f} ms (target within 1 ms)")
-        if mental:
-            difference = statistics.median(with_.deals) - statistics.median(without.deals)
-            print(f"private deal: the deal's median with {watchers} watchers - without: "
-                  f"{difference * 1000:+.1f} ms (target: unchanged)")
+                for with_watchers in order:
+                    n = watchers if with_watchers else 0
+                    runs[mental, n].append(asyncio.run(bench_latency(
+                        hands, Path(tmp) / f"{deal}-w{n}-{i}", GROUP, n, mental, placement,
+                        think)))
+    for mental in deals:
+        _report_watchers(mental, runs[mental, 0], runs[mental, watchers], watchers,
+                         pinned=placement.players is not None)
     return 0
+
+
+def _report_watchers(mental: bool, without: list[_Timer], with_: list[_Timer],
+                     watchers: int, pinned: bool) -> None:
+    """One deal's figures: each side pooled, then paired round by round (``pinned``: the
+    host and its players had CPUs of their own, which only other processes shared)."""
+    deal = "private" if mental else "seeded"
+    for n, timers in ((0, without), (watchers, with_)):
+        print(f"{deal} deal, {n} watchers (loopback, log {GROUP}): action -> all 3 players "
+              f"verified: {_figures([x for t in timers for x in t.latencies])}")
+        if n:
+            print(f"  ... and all {n} watchers too: "
+                  f"{_figures([x for t in timers for x in t.everyone])}; watchers gone "
+                  f"before the end: {sum(t.watchers_lost for t in timers)}")
+        print(f"  the host process's CPU in the game (its players in to the end), per run: "
+              f"median {statistics.median([c for t in timers for c in t.host_cpu]):.3f} s "
+              f"of {len(timers)}")
+        print(f"  the host and its players in the game, per run: "
+              f"{_sched_figures([x for t in timers for x in t.game_sched])}")
+        if mental:
+            print(f"  the deal (mental-deal logged -> every player verified mental-dealt): "
+                  f"{_figures([x for t in timers for x in t.deals], 'best')}")
+            print(f"  the host and its players in the deal: "
+                  f"{_sched_figures([x for t in timers for x in t.deal_sched])}")
+    pairs = list(zip(without, with_))
+    players = Comparison.of([(a.latencies, b.latencies) for a, b in pairs])
+    print(f"{deal} deal, paired by round ({watchers} watchers - none): the players' median "
+          f"{_paired(players, 1000, 'ms')} -> {verdict(players.interval(), 0.001)} "
+          f"(target: within 1 ms)")
+    on_path = Comparison.of([(_mean(a.on_path), _mean(b.on_path)) for a, b in pairs])
+    print(f"  the host's CPU on an action's path (taken -> every player verified), mean per "
+          f"run {_paired(on_path, 1000, 'ms')} -> {verdict(on_path.interval(), 0.001)} "
+          f"(at most 1 ms more)")
+    cpu = Comparison.of([(a.host_cpu, b.host_cpu) for a, b in pairs])
+    print(f"  the host's CPU per run {_paired(cpu, 1000, 'ms')}")
+    # (the most a player's action can wait for the host's work for its watchers, were
+    # all of it on the action's path: the players do the same work with watchers or not)
+    per_action = Comparison.of([(_per_action(a), _per_action(b)) for a, b in pairs])
+    print(f"  the host's CPU per action {_paired(per_action, 1000, 'ms')} -> "
+          f"{verdict(per_action.interval(), 0.001)} (at most 1 ms more)")
+    if mental:
+        dealt = Comparison.of([(a.deals, b.deals) for a, b in pairs])
+        print(f"  the deal's median {_paired(dealt, 1000, 'ms')} -> "
+              f"{direction(dealt.interval())} (target: unchanged)")
+        for what, of in (("the host's CPU", lambda c: c.host),
+                         ("the host's and its players' CPU", lambda c: c.cpu),
+                         ("their wait for a CPU", lambda c: c.waited),
+                         ("other processes' time on their CPUs", lambda c: c.others)):
+            during = Comparison.of([([of(c) for c in a.deal_sched], [of(c) for c in b.deal_sched])
+                                    for a, b in pairs])
+            print(f"  {what} in the deal {_paired(during, 1000, 'ms')}")
+        if not pinned:
+            return
+        # (on the players' CPUs, the deal's time is the host's and its players' CPU, other
+        # processes' and the CPUs' idle time: less the others', what is left is this table's)
+        own = Comparison.of([([d - c.others for d, c in zip(a.deals, a.deal_sched)],
+                              [d - c.others for d, c in zip(b.deals, b.deal_sched)])
+                             for a, b in pairs])
+        print(f"  the deal's time less other processes' on the players' CPUs "
+              f"{_paired(own, 1000, 'ms')} -> {direction(own.interval())}")
+
+
+def _sched_figures(sched: list[Sched]) -> str:
+    """The medians of a ``Sched`` over runs or deals."""
+    if not sched:
+        return "n=0"
+    return (f"CPU median {statistics.median(c.cpu for c in sched):.3f} s, waiting for a CPU "
+            f"{statistics.median(c.waited for c in sched):.3f} s; other processes on their "
+            f"CPUs {statistics.median(c.others for c in sched):.3f} s (n={len(sched)})")
+
+
+def _mean(values: list[float]) -> list[float]:
+    """``values``' mean, as one sample (none, if there are none)."""
+    return [statistics.fmean(values)] if values else []
+
+
+def _per_action(timer: _Timer) -> list[float]:
+    """The host's CPU in each run over the actions the players verified in it."""
+    return [timer.host_cpu[0] / len(timer.latencies)] if timer.latencies else []
+
+
+def _paired(comparison: Comparison, scale: float, unit: str) -> str:
+    """A paired comparison in words: its estimate, 95% interval and each round's difference."""
+    if not comparison.rounds:
+        return "(no round measured both sides)"
+    low, high = comparison.interval()
+    each = ", ".join(f"{d * scale:+.2f}" for d in comparison.differences())
+    return (f"{comparison.estimate() * scale:+.2f} {unit}, 95% interval {low * scale:+.2f} .. "
+            f"{high * scale:+.2f} {unit} (round by round: {each})")
 
 
 def _figures(seconds: list[float], low: str = "p95") -> str:

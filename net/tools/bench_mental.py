@@ -4,7 +4,7 @@ All cryptography, in one process, no sockets (``net.trust.deals.mental.inprocess
 party's machine runs in turn on one core, so the "all parties" figures are the sum of
 what four clients would each do on their own machine. Printed:
 
-1. libsodium's group operations through PyNaCl, and the proofs built on them (µs).
+1. The group's operations (libsecp256k1 through coincurve), and the proofs built on them (µs).
 2. A deal among four human players for Rook (57 cards), Somerset (50) and Horseshoes
    (52): median and best over ``--runs`` of the whole deal (every party's secrets, key
    shares, the four shuffles, every decryption share, every hand decrypted), then the
@@ -35,13 +35,13 @@ from collections import Counter, defaultdict
 from types import FrameType
 
 import msgpack
-import nacl.bindings
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.bench import headline_variants
 from engine.registry import make_game
 from net.trust.deals.mental.chain import PROVEN
-from net.trust.deals.mental.group import G, Scalar, base_mul
+from net.trust.deals.mental import group
+from net.trust.deals.mental.group import G, Point, Scalar, base_mul
 from net.trust.deals.mental.inprocess import InProcessDeal
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.machine import Dealt, Played, Send
@@ -55,11 +55,12 @@ GAMES = sorted((make_game(title_id, ruleset, mode) for _, title_id, ruleset, mod
 # What a logged step costs on loopback today (docs/benchmarks.md, "A table on loopback": an action to
 # every peer verified, log fsynced): used only for the projection, which says so.
 LOG_STEP_MS = 5.0
-COUNTED = {"crypto_scalarmult_ed25519_noclamp": "variable-base mult",
-           "crypto_scalarmult_ed25519_base_noclamp": "fixed-base mult (table)",
-           "crypto_core_ed25519_add": "addition", "crypto_core_ed25519_sub": "addition",
-           "crypto_core_ed25519_is_valid_point": "subgroup check",
-           "crypto_core_ed25519_from_uniform": "hash to group"}
+#: group.py's four libsecp256k1 calls, by their names there. A sum of any number of points
+#: is one call (its additions on projective coordinates, one inversion at the end): each
+#: counts once. Parsing a point (33 bytes to libsecp256k1's form, a square root) is all a
+#: point from outside needs checked; a point is parsed once, however often it is used.
+COUNTED = {"_multiply": "variable-base mult", "_base_multiply": "fixed-base mult (table)",
+           "_combine": "addition", "_parse": "parse (on-curve check)"}
 
 
 def identities(n: int) -> list[Identity]:
@@ -143,18 +144,18 @@ def count_operations(call) -> Counter:
     counts: Counter = Counter()
     originals = {}
     for name, label in COUNTED.items():
-        original = getattr(nacl.bindings, name)
+        original = getattr(group, name)
         originals[name] = original
 
         def counted(*args, _original=original, _label=label):
             counts[_label] += 1
             return _original(*args)
-        setattr(nacl.bindings, name, counted)
+        setattr(group, name, counted)
     try:
         call()
     finally:
         for name, original in originals.items():
-            setattr(nacl.bindings, name, original)
+            setattr(group, name, original)
     return counts
 
 
@@ -212,20 +213,20 @@ def count_by_purpose(game) -> dict[tuple[int, str], Counter]:
                 self.take(party, outputs)
             self.flush()
 
-    originals = {name: getattr(nacl.bindings, name) for name in COUNTED}
+    originals = {name: getattr(group, name) for name in COUNTED}
     for name, label in COUNTED.items():
         def counted(*args, _original=originals[name], _label=label):
             if receiving:
                 counts[(receiving[-1], purpose_here())][_label] += 1
             return _original(*args)
-        setattr(nacl.bindings, name, counted)
+        setattr(group, name, counted)
     try:
         deal = Attributed(game, identities(4), [[s] for s in range(4)], dealer=0,
                           context=DealContext("bench-purpose", 98))
         deal.deal()
     finally:
         for name, original in originals.items():
-            setattr(nacl.bindings, name, original)
+            setattr(group, name, original)
     return counts
 
 
@@ -303,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
-    print("\n1. Group operations (PyNaCl → libsodium), µs (best of five runs)")
+    print("\n1. Group operations (coincurve → libsecp256k1), µs (best of five runs)")
     s = Scalar.from_hash(b"bench", b"s")
     p = base_mul(Scalar.from_hash(b"bench", b"p"))
     bases = [base_mul(Scalar.from_hash(b"bench", bytes([i]))) for i in range(13)]
@@ -315,8 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         "variable-base mult": micro(lambda: s * p),
         "fixed-base mult (table)": micro(lambda: base_mul(s)),
         "addition": micro(lambda: p + G, 1000),
-        "subgroup check": micro(lambda: nacl.bindings.crypto_core_ed25519_is_valid_point(p.raw)),
-        "hash to group": micro(lambda: nacl.bindings.crypto_core_ed25519_from_uniform(s.raw)),
+        "parse (on-curve check)": micro(lambda: Point.from_wire(p.raw), 1000),
+        "hash to group": micro(lambda: Point.from_uniform(s.raw), 1000),
     }
     for name, cost in micro_costs.items():
         print(f"   {name:34s} {cost:8.1f}")

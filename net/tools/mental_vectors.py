@@ -23,8 +23,8 @@ is made by the code the deal runs on (``net.trust.deals.mental``), from fixed id
 
 The deal is no title's (a real deck's messages are the same, only longer); its card
 numbers are named as Rook's where a move names one. tests/net/trust/test_mental_vectors.py
-recomputes every value from its inputs with nothing but SHA-2, Ed25519, libsodium's
-edwards25519 operations and the canonical encoding.
+recomputes every value from its inputs with nothing but SHA-2, Ed25519, libsecp256k1's
+secp256k1 operations (through coincurve) and the canonical encoding.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ from net.trust.deals.mental import shuffle_proof as sp
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.deck import Ciphertext
 from net.trust.deals.mental.flows import Commit, Finish, Give, OpenToAll
-from net.trust.deals.mental.group import G, Point, Scalar, base_mul, framed, point_sum
+from net.trust.deals.mental.group import (ORDER, POINT_BYTES, SCALAR_BYTES, G, Point, Scalar, base_mul,
+                                          framed, point_sum)
 from net.trust.deals.mental.keys import CONTEXT_DOMAIN, SECRET_DOMAIN, DealContext, PartySecrets
 from net.trust.deals.mental.machine import MentalDeal
 from net.trust.deals.mental.outputs import Dealt, Opened, Played, Verified
@@ -55,7 +56,7 @@ from net.wire import messages as m
 
 from net.tools.vector_keys import FORMAT, TABLE, identity, key_seed, secret
 
-GROUP_ORDER = 2**252 + 27742317777372353535851937790883648493  # L, edwards25519's prime order
+GROUP_ORDER = ORDER  # n, secp256k1's prime order
 HAND, ATTEMPT = 3, 0
 HOST, GUEST = "host", "player 1"  # the parties' identities (vectors.identity)
 
@@ -232,7 +233,7 @@ def _run() -> tuple[_Deal, dict]:
 
 
 def _deck(raw: bytes) -> list[dict]:
-    return [{"c1": c.c1.raw, "c2": c.c2.raw} for c in decks.decode_deck(raw, len(raw) // 64, False)]
+    return [{"c1": c.c1.raw, "c2": c.c2.raw} for c in decks.decode_deck(raw, len(raw) // decks.CIPHERTEXT_BYTES, False)]
 
 
 def _secrets(deal: _Deal, party: int) -> PartySecrets:
@@ -373,7 +374,7 @@ def _dleq(secrets: PartySecrets, bases: list[Point], shares: list[Point], transc
 
 
 def _points(raw: bytes) -> list[Point]:
-    return [Point(raw[i:i + 32]) for i in range(0, len(raw), 32)]
+    return [Point(raw[i:i + POINT_BYTES]) for i in range(0, len(raw), POINT_BYTES)]
 
 
 def proofs_vectors(deal: _Deal, run: dict) -> dict:
@@ -494,8 +495,8 @@ def shuffle_proof_vectors(deal: _Deal) -> dict:
                                           [seed, b"".join(c.raw for c in chain)])).digest()
     ts = dict(zip(("T1", "T2", "T3", "T4.c1", "T4.c2", "T_hat"), statement.ts))
     e = sp.challenge(seed, chain, statement.ts)
-    width = 32 * (2 * size + 6)
-    responses = [proof[i:i + 32] for i in range(width, len(proof), 32)]
+    width = POINT_BYTES * (2 * size + 6)
+    responses = [proof[i:i + SCALAR_BYTES] for i in range(width, len(proof), SCALAR_BYTES)]
     assert sp.verify(key, source, result, proof, context)
     return {
         "format": FORMAT, "what": "party 1's shuffle in mental-deal.json and its proof, step by step",
@@ -724,8 +725,8 @@ def _moves_text(v: dict) -> list[str]:
 def markdown(built: dict[str, dict]) -> str:
     """The worked example docs/protocol.md prints, between ``BEGIN`` and ``END``."""
     lines = [BEGIN, "",
-             *_prose("Bytes are written in hex: a scalar as its 32-byte little-endian encoding, a "
-                     "point as its 32-byte encoding; in a value written as JSON a hex string "
+             *_prose("Bytes are written in hex: a scalar as its 32-byte big-endian encoding, a "
+                     "point as its 33-byte compressed encoding; in a value written as JSON a hex string "
                      "stands for bytes (msgpack `bin`)."),
              *_secrets_text(built["mental-secrets.json"]),
              *_cards_text(built["mental-cards.json"]), *_deal_text(built["mental-deal.json"]),

@@ -310,16 +310,22 @@ class DealBody(HandBody):
 
 
 # -- the mental-poker deal (net.trust.deals.mental.log) ---------------------------------------
+OLD_DEAL_GROUP = "edwards25519"  # the private deal's group before protocol 16
+
+
 @kind("mental-deal")
 @dataclass(frozen=True)
 class MentalDealBody(HandBody):
     """A deal begins: who shuffles and holds which seats' cards (``parties``: each
     ``{"key", "seats"}``); ``attempt`` only after a restart of the same hand; ``proven``:
-    every shuffle carries its proof (always, since protocol 14; absent in an older log)."""
+    every shuffle carries its proof (always, since protocol 14; absent in an older log);
+    ``group``: the group its cards are encrypted in ("secp256k1" since protocol 16; absent
+    in an older log, whose deals were over edwards25519)."""
 
     parties: list[dict]
     attempt: int = omitted(0)
     proven: bool = omitted(False)
+    group: str = omitted(OLD_DEAL_GROUP)
 
 
 @kind("mental")

@@ -71,6 +71,19 @@ class RestoreError(Exception):
     """A persisted log that does not replay into the state it claims."""
 
 
+class OlderDealError(RestoreError):
+    """A log an older Parlour wrote, with a hand dealt privately in a group this one no
+    longer has (edwards25519, before protocol 16): no retry can replay it here, but the
+    Parlour that wrote it still can."""
+
+    def __init__(self, hand: int, group: str):
+        # said to a person, in the notice of a table kept aside: the version first, the
+        # group's name only as the detail a helper at the family's side may ask for
+        super().__init__(f"hand {hand} was dealt privately by an older version of Parlour, "
+                         f"whose private deals this version cannot check ({group}, protocol 15 "
+                         "or before); the older version can still finish it")
+
+
 @dataclass
 class Loaded:
     records: list = field(default_factory=list)  # (SignedEntry, private) from seq 0

@@ -117,7 +117,7 @@ def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
 
     Never raises for bad input: a malformed key or signature is simply not valid.
 
-    libsodium's check (PyNaCl, already here for the mental deal) rather than OpenSSL's:
+    libsodium's check (PyNaCl, already here for shown hands and codes) rather than OpenSSL's:
     a peer verifies two signatures per move, and libsodium takes half the time. It is
     the stricter of the two — it also refuses a small-order key or ``R`` and a
     non-canonical ``S`` or key, which no honest signer makes — so whatever it accepts,

@@ -78,3 +78,41 @@ def test_python_sources_are_copied_without_the_compiled_modules(lean, tmp_path):
     assert all(name.endswith(".py") for name in copied), copied
     assert copied == {p.relative_to(origin).as_posix() for p in origin.rglob("*.py")
                       if "__pycache__" not in p.parts}
+
+
+def test_coincurve_runs_on_the_bundles_cffi_backend_in_place_of_its_own_copy():
+    """The bundle leaves out coincurve's private ``_cffi_backend`` (lean.EXCLUDES) and its
+    runtime hook hands coincurve the one the bundle carries: in a fresh interpreter that
+    runs the hook first, coincurve loads on it and multiplies on the curve (2·G's known
+    encoding)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    hook = root / "packaging" / "rthook_cffi_backend.py"
+    script = f"""
+import runpy, sys
+runpy.run_path({str(hook)!r})
+import coincurve
+from coincurve._libsecp256k1 import ffi
+assert sys.modules["coincurve._cffi_backend"] is sys.modules["_cffi_backend"]
+assert type(ffi).__module__ == "_cffi_backend"
+two_g = coincurve.PublicKey.from_valid_secret((1).to_bytes(32, "big")).multiply((2).to_bytes(32, "big"))
+print(two_g.format().hex())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5"
+
+
+def test_coincurves_private_cffi_backend_is_left_out(lean):
+    assert "coincurve._cffi_backend" in lean.EXCLUDES
+
+
+def test_legacy_single_byte_codecs_go_and_unicode_latin1_ascii_and_cp437_stay(lean):
+    excluded = set(lean.EXCLUDES)
+    assert {"encodings.cp1252", "encodings.mac_roman", "encodings.iso8859_15",
+            "encodings.koi8_r"} <= excluded
+    assert not {"encodings.cp437", "encodings.utf_8", "encodings.latin_1", "encodings.ascii",
+                "encodings.idna", "encodings.charmap", "encodings.utf_16"} & excluded
+    assert len(excluded) == len(lean.EXCLUDES)  # each listed once

@@ -46,9 +46,9 @@ def test_self_test_passes_from_the_source_tree(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert all(LINE.match(line) for line in lines[:-1]), lines
     names = [LINE.match(line)["ok"] for line in lines[:-1]]
-    assert names == ["libraries", "engine", "crypto", "framing", "zeroconf", "assets",
+    assert names == ["libraries", "engine", "crypto", "group", "framing", "zeroconf", "assets",
                      "locale-text", "window", "loopback"]
-    assert lines[-1] == "self-test: 9 of 9 checks passed"
+    assert lines[-1] == "self-test: 10 of 10 checks passed"
     assert not list(tmp_path.iterdir()), "the self-test wrote into HOME"
 
 
@@ -73,7 +73,7 @@ def test_the_first_line_names_the_release_of_every_library_carried():
     assert LINE.match(line), line
     assert line.split(" — ", 1)[1].split(", ") == [f"{name} {version(name)}"
                                                    for name in LIBRARIES]
-    for name in ("PySide6-Essentials", "zeroconf", "msgpack", "cryptography", "PyNaCl",
+    for name in ("PySide6-Essentials", "zeroconf", "msgpack", "cryptography", "PyNaCl", "coincurve",
                  "platformdirs", "magic-wormhole"):
         assert name in LIBRARIES
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import pytest
 
 from net.constants import PROTOCOL_VERSION
+from net.trust.deals.mental.group import POINT_BYTES
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.signing import seal
 from tests.net.trust.forfeit_kit import (assert_forfeited, assert_the_next_hand_is_dealt_as_usual,
@@ -94,7 +95,7 @@ def test_a_redeal_claim_under_the_seeded_deal_is_refused_and_gains_nothing():
     table = dealt("seeded")
     before, state = deals_of(table), table.host.state.state_hash()
     claim = fake_deal_message(table, CHEATER, {"type": "mental-show", "seat": CHEATER,
-                                               "positions": list(range(13)), "shares": bytes(32 * 13),
+                                               "positions": list(range(13)), "shares": bytes(POINT_BYTES * 13),
                                                "proof": bytes(64)})
     [out] = send_deal_messages(table, CHEATER, [claim])
     assert not out.entries and refusals(out) == [
@@ -141,13 +142,13 @@ def misfits(table, seat: int) -> dict:
 
     def signed(body):
         return seal(table.ids[seat], MENTAL_DOMAIN, {"hand": hand, "attempt": attempt, **body})
-    show = {"type": "mental-show", "seat": seat, "shares": bytes(32 * 3), "proof": bytes(64)}
+    show = {"type": "mental-show", "seat": seat, "shares": bytes(POINT_BYTES * 3), "proof": bytes(64)}
     return {
         "a hand shown too soon or with the wrong cards": signed(dict(show, positions=dealt[:3])),
         "shares for itself": signed({"type": "mental-shares", "batches": [
-            {"to": 2, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+            {"to": 2, "positions": dealt[:1], "shares": bytes(POINT_BYTES), "proof": bytes(64)}]}),
         "shares for no party": signed({"type": "mental-shares", "batches": [
-            {"to": 9, "positions": dealt[:1], "shares": bytes(32), "proof": bytes(64)}]}),
+            {"to": 9, "positions": dealt[:1], "shares": bytes(POINT_BYTES), "proof": bytes(64)}]}),
     }
 
 
@@ -198,7 +199,7 @@ def test_a_bad_share_logged_once_the_cards_are_dealt_forfeits_and_nobody_names_t
     assert table.host.deal.checked == table.host.deal.party.attempt  # (checked ahead already)
     spare = list(table.replicas[CHEATER].deal.setup.spare())
     bad = fake_deal_message(table, CHEATER, {"type": "mental-shares", "batches": [
-        {"to": 1, "positions": spare[:1], "shares": bytes(32), "proof": bytes(64)}]})
+        {"to": 1, "positions": spare[:1], "shares": bytes(POINT_BYTES), "proof": bytes(64)}]})
     send_deal_messages(table, CHEATER, [bad])
     table.play_until(lambda: forfeited(table) or bool(table.alerts), limit=40)
     assert not table.alerts, table.alerts

@@ -16,6 +16,7 @@ from engine import IllegalAction
 from engine.partial import PartialHand
 from net.trust.deals.mental import hand as hand_module
 from net.trust.deals.mental import log as ml
+from net.trust.deals.mental.group import POINT_BYTES
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN
 from net.trust.entries import MentalBody
 from net.trust.signing import read_action, seal
@@ -134,7 +135,7 @@ def test_a_wrong_decryption_share_is_caught_and_its_player_named():
             return body
         batch = dict(body["batches"][0])
         shares = bytearray(batch["shares"])
-        shares[:32] = body["batches"][0]["shares"][32:64]  # the first share: another's
+        shares[:POINT_BYTES] = body["batches"][0]["shares"][POINT_BYTES:2 * POINT_BYTES]  # the first share: another's
         batch["shares"] = bytes(shares)
         return dict(body, batches=[batch] + body["batches"][1:])
     table.cheat(2, wrong)
@@ -434,7 +435,7 @@ def test_a_wrong_share_from_a_player_to_another_is_named_and_the_table_goes_on()
         batches = [dict(b) for b in body["batches"]]
         for batch in batches:
             if batch["to"] == 2:  # seat 2's client (party 2: the host's is 0, then seat by seat)
-                batch["shares"] = batch["shares"][32:64] + batch["shares"][32:]
+                batch["shares"] = batch["shares"][POINT_BYTES:2 * POINT_BYTES] + batch["shares"][POINT_BYTES:]
         return dict(body, batches=batches)
     table.cheat(3, wrong)
     table.start()

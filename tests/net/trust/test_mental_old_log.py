@@ -1,66 +1,82 @@
-"""A log written before protocol 4 still reads: a whole Rook hand under the mental-poker
-deal as protocol 3 logged it — each played card's proof a ``mental`` entry of its own
-(an envelope signed with its party's key) just before the move, and its shuffles with no
-proof (before protocol 14) — restored by today's host and checked by today's replicas,
-which publish no decryption share of a deal whose shuffles are not proven.
+"""A log an older Parlour wrote under the private deal is refused with a clear reason.
 
-``data/protocol3-mental-rook-hand.msgpack`` is the host's persisted records
-``[[signed entry, private], …]`` of ``MentalTrustTable()`` after ``start()`` and
-``play_hand()``, written at commit 580ff88 with the host's key ``fixed_identity(0)`` and
-seat s's ``fixed_identity(s)``."""
+Before protocol 16 the private deal's group was edwards25519 (libsodium); it is secp256k1
+now, and this Parlour has no code left to check a deal in the old group. A host asked to
+restore such a log stops at its first private deal with ``OlderDealError`` (a
+``RestoreError``: the host's table files keep the log aside and open a new table,
+tests/net/sessions/test_older_deal_log.py), and a replica told of such a deal names the
+host rather than misreading it.
+
+* ``data/protocol3-mental-rook-hand.msgpack``: the host's persisted records
+  ``[[signed entry, private], …]`` of ``MentalTrustTable()`` after ``start()`` and
+  ``play_hand()``, written at commit 580ff88 (protocol 3) with the host's key
+  ``fixed_identity(0)`` and seat s's ``fixed_identity(s)``;
+* ``data/protocol15-mental-rook-midhand.msgpack``: the records of
+  ``MentalTrustTable(seed=4)`` after ``start()`` and six cards played, written at commit
+  e234c06 (protocol 15, every shuffle proven) with the host's key ``identity("host")``
+  and seat s's ``identity(f"peer{s}")`` (tests/net/trust_table.py)."""
 
 from pathlib import Path
 
 import msgpack
+import pytest
 
 from net.trust.deals.mental import log as ml
-from net.trust.deals.mental import messages as mm
+from net.trust.entries import OLD_DEAL_GROUP, MentalDealBody, TableBody
 from net.trust.host.authority import HostAuthority
 from net.trust.peer.replica import PeerReplica
+from net.trust.store import OlderDealError, RestoreError
 from net.trust.values import SignedEntry
 from net.wire import messages as m
 from tests.net.trust.mental_table import fixed_identity
-from tests.net.trust_table import TABLE
+from tests.net.trust_table import TABLE, identity
 
-OLD_LOG = Path(__file__).parent / "data" / "protocol3-mental-rook-hand.msgpack"
+DATA = Path(__file__).parent / "data"
+OLD_LOGS = {3: DATA / "protocol3-mental-rook-hand.msgpack",
+            15: DATA / "protocol15-mental-rook-midhand.msgpack"}
+HOST_KEYS = {3: fixed_identity(0), 15: identity("host")}
 
 
-def old_records():
-    raw = msgpack.unpackb(OLD_LOG.read_bytes(), raw=False, strict_map_key=False)
+def old_records(protocol: int):
+    raw = msgpack.unpackb(OLD_LOGS[protocol].read_bytes(), raw=False, strict_map_key=False)
     return [(SignedEntry.from_wire(wire), private) for wire, private in raw]
 
 
-def test_the_old_log_is_the_old_format():
-    records = old_records()
-    plays = [s for s, _ in records if s.kind == ml.MESSAGE
-             and s.body["signed"]["body"]["type"] == mm.PLAY]
-    assert len(plays) == 52
-    assert not any("mental" in s.body["signed"]["body"] for s, _ in records if s.kind == "action")
+@pytest.mark.parametrize("protocol", sorted(OLD_LOGS))
+def test_the_old_logs_deal_over_the_old_group(protocol):
+    records = old_records(protocol)
+    table = records[0][0].entry.body_as(TableBody)
+    assert table.version == (None if protocol == 3 else 15)
+    deals = [s.entry.body_as(MentalDealBody) for s, _ in records if s.kind == ml.DEAL]
+    assert deals and all(d.group == OLD_DEAL_GROUP for d in deals)
+    assert "group" not in records[[s.kind for s, _ in records].index(ml.DEAL)][0].wire["entry"]["body"]
 
 
-def test_a_host_restores_a_protocol_3_log_to_its_last_card():
-    """(Restoring past the hand's end under the mental deal fails the same way at 580ff88:
-    a host restarted then is not built yet, docs/protocol.md.)"""
-    records = old_records()
-    last = max(i for i, (s, _) in enumerate(records) if s.kind == "action")
-    host = HostAuthority.restore(fixed_identity(0), records[:last + 1], rng=lambda n: bytes(n))
-    assert host.state.is_over and host.chain.seq == records[last][0].seq
-    assert sum(len(cards) for cards in host.deal.party.played.values()) == 52
+@pytest.mark.parametrize("protocol", sorted(OLD_LOGS))
+def test_a_host_refuses_to_restore_an_old_groups_deal_and_says_why(protocol):
+    records = old_records(protocol)
+    with pytest.raises(OlderDealError, match="hand 1 was dealt privately by an older "
+                                              "version of Parlour") as refused:
+        HostAuthority.restore(HOST_KEYS[protocol], records, rng=lambda n: bytes(n))
+    assert isinstance(refused.value, RestoreError)  # the table files' path for a log kept aside
 
 
-def test_replicas_check_a_protocol_3_log_to_the_end():
-    """Each guest's replica reads the whole hand as the host logged it (its entries alone,
-    no public state sent with them) and verifies it, every play's proof checked; its deal
-    client sends no decryption share of that deal (its shuffles are not proven: the shares
-    in the log are the old client's)."""
-    for seat in (1, 2, 3):
-        replica = PeerReplica(fixed_identity(seat), fixed_identity(0).public_key, TABLE,
-                                lambda n: bytes(n))
-        verified, sent = [], []
-        for signed, _ in old_records():
-            out = replica.receive(m.entry_message(signed.wire))
-            assert not out.alerts and not out.errors, (out.alerts, out.errors)
-            verified += out.verified
-            sent += [s["signed"]["body"]["type"] for s in out.sends if s.get("type") == m.MENTAL]
-        assert replica.halted is None and len(verified) == 1
-        assert not replica.deal.setup.proven and mm.SHARES not in sent
+def test_a_host_restores_an_old_log_up_to_its_first_private_deal():
+    """Everything before the deal (the table, its seats, the game's start) still reads."""
+    records = old_records(15)
+    first_deal = [s.kind for s, _ in records].index(ml.DEAL)
+    host = HostAuthority.restore(HOST_KEYS[15], records[:first_deal], rng=lambda n: bytes(n))
+    assert host.match is not None and host.match.hand_number == 0
+
+
+def test_a_replica_told_of_a_deal_in_the_old_group_names_the_host():
+    replica = PeerReplica(identity("peer1"), HOST_KEYS[15].public_key, TABLE, lambda n: bytes(n))
+    alerts = []
+    for signed, _ in old_records(15):
+        out = replica.receive(m.entry_message(signed.wire))
+        alerts += out.alerts
+        if signed.kind == ml.DEAL:
+            break
+    assert replica.halted is not None
+    [alert] = alerts
+    assert "over edwards25519, not secp256k1" in str(alert), alert

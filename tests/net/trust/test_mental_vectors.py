@@ -1,8 +1,8 @@
 """docs/vectors/mental-*.json: the private deal's worked examples hold.
 
 Each vector is recomputed from its own inputs the way an implementation written from
-docs/protocol.md would: with SHA-2, Ed25519, libsodium's edwards25519 operations (through
-PyNaCl) and the canonical encoding — none of net/trust/mental's code — and the message
+docs/protocol.md would: with SHA-2, Ed25519, libsecp256k1's secp256k1 operations (through
+coincurve) and the canonical encoding — none of net/trust/mental's code — and the message
 schemas the receivers apply. The first test pins the files to what the code makes, so
 the code and these checks can never disagree unnoticed.
 """
@@ -11,8 +11,8 @@ import hashlib
 import json
 from functools import lru_cache
 
-import nacl.bindings as sodium
 import pytest
+from coincurve import PublicKey
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine import canonical, make_game
@@ -24,8 +24,9 @@ from net.wire.identity import Identity, verify
 
 FILES = ["mental-secrets.json", "mental-cards.json", "mental-deal.json", "mental-proofs.json",
          "mental-moves.json", "mental-shuffle-proof.json"]
-L = 2**252 + 27742317777372353535851937790883648493
-G = bytes.fromhex("58" + "66" * 31)
+L = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141  # n, secp256k1's order
+G = bytes.fromhex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
+POINT = 33  # a point's compressed encoding
 MESSAGE_DOMAIN = "parlour-mental-message/1"
 
 
@@ -58,36 +59,49 @@ def framed(domain: bytes, parts) -> bytes:
 
 
 def hashed(domain: bytes, *parts: bytes) -> int:
-    """A scalar: SHA-512 of the framed parts, read little-endian, reduced mod L."""
-    return int.from_bytes(hashlib.sha512(framed(domain, parts)).digest(), "little") % L
+    """A scalar: SHA-512 of the framed parts, read big-endian, reduced mod n."""
+    return int.from_bytes(hashlib.sha512(framed(domain, parts)).digest(), "big") % L
 
 
 def enc(n: int) -> bytes:
-    return (n % L).to_bytes(32, "little")
+    return (n % L).to_bytes(32, "big")
 
 
 def base(n: int) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_base_noclamp(enc(n))
+    return PublicKey.from_valid_secret(enc(n)).format()
 
 
 def mul(n: int, point: bytes) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_noclamp(enc(n), point)
+    return PublicKey(point).multiply(enc(n)).format()
 
 
 def add(*points: bytes) -> bytes:
-    total = points[0]
-    for point in points[1:]:
-        total = sodium.crypto_core_ed25519_add(total, point)
-    return total
+    return PublicKey.combine_keys([PublicKey(p) for p in points]).format()
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_sub(p, q)
+    return add(p, bytes([q[0] ^ 1]) + q[1:])  # −Q: Q's x, the other y (02 <-> 03)
+
+
+def is_point(raw: bytes) -> bool:
+    try:
+        return len(raw) == POINT and PublicKey(raw).format() == raw
+    except ValueError:
+        return False
+
+
+def hash_to_point(uniform: bytes) -> bytes:
+    """Try-and-increment: the first k (one byte) for which 02 ‖ SHA-256(domain ‖ uniform ‖ k)
+    is a point."""
+    for k in range(256):
+        candidate = b"\x02" + hashlib.sha256(b"parlour-secp256k1-point/1" + uniform + bytes([k])).digest()
+        if is_point(candidate):
+            return candidate
+    raise AssertionError("no point in 256 tries")
 
 
 def card_point(n: int) -> bytes:
-    return sodium.crypto_core_ed25519_from_uniform(
-        hashlib.sha512(b"parlour-card/1" + n.to_bytes(2, "big")).digest()[:32])
+    return hash_to_point(hashlib.sha512(b"parlour-card/1" + n.to_bytes(2, "big")).digest()[:32])
 
 
 def transcript(context: dict, purpose: str, **fields) -> bytes:
@@ -95,7 +109,7 @@ def transcript(context: dict, purpose: str, **fields) -> bytes:
 
 
 def split(proof: bytes) -> tuple[int, int]:
-    e, z = int.from_bytes(proof[:32], "little"), int.from_bytes(proof[32:], "little")
+    e, z = int.from_bytes(proof[:32], "big"), int.from_bytes(proof[32:], "big")
     assert len(proof) == 64 and e < L and z < L  # both scalars canonical
     return e, z
 
@@ -125,7 +139,7 @@ def dleq_holds(key: bytes, bases: list, shares: list, proof: bytes, context: byt
 
 
 def points(raw: bytes) -> list[bytes]:
-    return [raw[i:i + 32] for i in range(0, len(raw), 32)]
+    return [raw[i:i + POINT] for i in range(0, len(raw), POINT)]
 
 
 def concat(deck) -> bytes:
@@ -134,8 +148,7 @@ def concat(deck) -> bytes:
 
 
 def generator(k: int) -> bytes:
-    return sodium.crypto_core_ed25519_from_uniform(
-        hashlib.sha512(b"parlour-mental-generator/1" + k.to_bytes(2, "big")).digest()[:32])
+    return hash_to_point(hashlib.sha512(b"parlour-mental-generator/1" + k.to_bytes(2, "big")).digest()[:32])
 
 
 def total(terms) -> bytes:
@@ -146,10 +159,11 @@ def total(terms) -> bytes:
 def shuffle_proof_holds(key: bytes, a: list, b: list, proof: bytes, context: bytes) -> bool:
     """The shuffle's proof checked equation by equation, as docs/protocol.md writes it."""
     n = len(a)
-    assert len(proof) == 96 * n + 352
-    c, chain = points(proof[:32 * n]), points(proof[32 * n:64 * n])
-    t1, t2, t3, t4c1, t4c2, t_hat = points(proof[64 * n:64 * n + 192])
-    scalars = [int.from_bytes(x, "little") for x in points(proof[64 * n + 192:])]
+    assert len(proof) == 98 * n + 358
+    c, chain = points(proof[:POINT * n]), points(proof[POINT * n:2 * POINT * n])
+    t1, t2, t3, t4c1, t4c2, t_hat = points(proof[2 * POINT * n:2 * POINT * n + 6 * POINT])
+    responses = proof[2 * POINT * n + 6 * POINT:]
+    scalars = [int.from_bytes(responses[i:i + 32], "big") for i in range(0, len(responses), 32)]
     assert all(x < L for x in scalars)  # each canonical
     s1, s2, s3, s4, s_hat, *s_prime = scalars
     h = [generator(k) for k in range(n + 1)]
@@ -217,7 +231,7 @@ def test_card_numbers_as_points_and_names():
     for c in v["cards"]:
         uniform = hashlib.sha512(v["domain"].encode() + c["card"].to_bytes(2, "big")).digest()[:32]
         assert c["uniform"] == uniform and c["point"] == card_point(c["card"])
-        assert sodium.crypto_core_ed25519_is_valid_point(c["point"])
+        assert is_point(c["point"])
     for title, names in v["names"].items():
         game = make_game(title, None, "three" if title == "horseshoes" else None)
         assert names == [game.deck.name(n) for n in range(game.deck.size)]
@@ -301,7 +315,7 @@ def test_a_shuffles_proof_step_by_step():
     h = [generator(k) for k in range(n + 1)]
     a, b = deal.v["shuffles"][t - 1]["deck"], deal.v["shuffles"][t]["deck"]
     order = deal.v["shuffles"][t]["permutation"]
-    rho = [int.from_bytes(r, "little") for r in deal.v["shuffles"][t]["randomness"]]
+    rho = [int.from_bytes(r, "big") for r in deal.v["shuffles"][t]["randomness"]]
     assert (v["input"], v["output"], v["permutation"]) == (a, b, order)
     assert v["reencryption"] == [enc(x) for x in rho]
     # the prover, from its witness

@@ -21,7 +21,7 @@ from net.trust.alerts import HOST
 from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental import messages as mm
-from net.trust.deals.mental.group import Point
+from net.trust.deals.mental.group import POINT_BYTES, Point
 from net.trust.values import card_names
 from tests.net.trust.mental_trust_table import MentalTrustTable
 from tests.net.trust.watching_kit import Watcher, entries_in
@@ -189,7 +189,7 @@ def every_way_to_open(messages: list[dict], size: int) -> dict[int, int]:
         batches = msg["batches"] if msg["type"] == mm.SHARES else [msg] if msg["type"] == mm.SHOW else []
         for batch in batches:
             for i, p in enumerate(batch["positions"]):
-                shares[p].append(Point(batch["shares"][32 * i:32 * i + 32]))
+                shares[p].append(Point(batch["shares"][POINT_BYTES * i:POINT_BYTES * (i + 1)]))
         if msg["type"] == mm.PLAY and msg["share"] is not None:
             shares[msg["position"]].append(Point(msg["share"]))
     lookup = decks.card_lookup(size)

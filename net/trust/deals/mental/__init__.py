@@ -2,14 +2,14 @@
 
 Each human player's client alone learns its own cards; the host's client learns its own
 seat's and its computer players' hands and nothing else. Barnett & Smart's
-construction ("Mental Poker Revisited", 2003) over libsodium's edwards25519 group:
+construction ("Mental Poker Revisited", 2003) over secp256k1 (libsecp256k1, coincurve):
 ElGamal under a joint key, a re-encrypt-and-permute shuffle by every party in turn,
 each proven as it is made (Terelius–Wikström) and checked by every other party before it
 publishes a share, decryption shares proven with Chaum–Pedersen proofs, and every
 shuffle redone at the end of the hand from the seed each party then reveals.
 docs/protocol.md, "The mental-poker deal", is the specification.
 
-Modules, bottom up: ``group`` (points and scalars over PyNaCl), ``proofs`` (Schnorr,
+Modules, bottom up: ``group`` (points and scalars over coincurve), ``proofs`` (Schnorr,
 Chaum–Pedersen), ``deck`` (card points, ciphertexts, one shuffle), ``shuffle_proof``
 (the proof of a shuffle, and a batched check of several), ``keys`` (the deal's
 context and a party's secrets from its identity key), ``setup`` (parties, seats and

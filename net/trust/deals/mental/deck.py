@@ -15,7 +15,7 @@
 * A ciphertext is decrypted by subtracting every party's decryption share ``xⱼ·c₁``
   from ``c₂``; the result is looked up among the card points.
 
-On the wire a deck is the concatenation of its ciphertexts, ``c₁ ‖ c₂`` (64 bytes each).
+On the wire a deck is the concatenation of its ciphertexts, ``c₁ ‖ c₂`` (66 bytes each).
 """
 
 from __future__ import annotations
@@ -110,13 +110,13 @@ def encode_deck(deck: list[Ciphertext]) -> bytes:
 
 
 def decode_deck(raw: object, size: int, validate: bool) -> list[Ciphertext]:
-    """A deck from the wire; ``validate`` checks every point is in the prime-order group.
+    """A deck from the wire; ``validate`` checks every point is one (on the curve).
     The deal does not check decks as they come: a shuffle's proof multiplies every point
-    of its decks, and libsodium checks every point it multiplies."""
+    of its decks, and libsecp256k1 parses (checks) every point it multiplies."""
     if not isinstance(raw, bytes) or len(raw) != size * CIPHERTEXT_BYTES:
         raise GroupError(f"a deck of {size} cards is {size * CIPHERTEXT_BYTES} bytes")
     make = Point.from_wire if validate else Point
-    return [Ciphertext(make(raw[i:i + 32]), make(raw[i + 32:i + 64]))
+    return [Ciphertext(make(raw[i:i + POINT_BYTES]), make(raw[i + POINT_BYTES:i + CIPHERTEXT_BYTES]))
             for i in range(0, len(raw), CIPHERTEXT_BYTES)]
 
 

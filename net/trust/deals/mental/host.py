@@ -50,6 +50,7 @@ from engine.partial import public_step
 from net.trust.deals.mental import forfeits
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
+from net.trust.deals.mental.group import GROUP_NAME
 from net.trust.deals.mental.errors import BadMessage, MentalError
 from net.trust.deals.mental.hand import SECRET, MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
@@ -61,7 +62,7 @@ from net.trust.deals.seeded.host import HAND_END, REVEAL, hand_end_body
 from net.trust.entries import (ActionEntryBody, DropBody, HandEndBody, MentalBody, MentalDealBody,
                                MentalDealtBody, MentalRestartBody, RevealBody)
 from net.trust.moves import Refusal, admit, admit_sealed
-from net.trust.store import RestoreError
+from net.trust.store import OlderDealError, RestoreError
 from net.wire import messages as m
 
 
@@ -84,6 +85,8 @@ class MentalHost(HostDeal):
 
     def __init__(self, table: HandTable, entry, private: dict):
         body = entry.body_as(MentalDealBody)
+        if body.group != GROUP_NAME:  # only ever in a log an older Parlour wrote
+            raise OlderDealError(body.hand + 1, body.group)
         super().__init__(table, body.hand, body.dealer)
         setup = ml.setup_for(table.game, table.table, body)
         self.sequencer = DealSequencer(setup, table.deadline, table.now())

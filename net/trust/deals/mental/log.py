@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from net.trust.deals.mental import flows
 from net.trust.deals.mental.errors import Cheat
+from net.trust.deals.mental.group import GROUP_NAME
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.outputs import Audit
 from net.trust.deals.mental.setup import DealSetup, Party
@@ -120,8 +121,8 @@ def parties_body(parties) -> list[dict]:
 def deal_body(hand: int, dealer: int, parties, attempt: int) -> MentalDealBody:
     """A ``mental-deal`` entry's body (``attempt`` is written only when it is not the
     first, so a table's first deal of each hand number reads as it always did), its
-    shuffles proven."""
-    return MentalDealBody(hand, dealer, parties_body(parties), attempt, proven=True)
+    shuffles proven, in this Parlour's group."""
+    return MentalDealBody(hand, dealer, parties_body(parties), attempt, proven=True, group=GROUP_NAME)
 
 
 def fresh_attempt(log, hand: int) -> int:

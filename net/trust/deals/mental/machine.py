@@ -54,7 +54,7 @@ from . import messages as mm
 from . import shuffle_proof
 from .chain import ShuffleChain
 from .errors import BadMessage, Cheat, GroupError, MentalError, Refused
-from .group import ONE, Point, base_mul
+from .group import ONE, POINT_BYTES, Point, base_mul
 from .keys import PartySecrets
 from .outputs import Audit, Dealt, Opened, Played, Redeal, Send, ShareBatch, Verified
 from .proofs import prove_dleq, prove_key, verify_dleq
@@ -279,7 +279,7 @@ class MentalDeal:
             self.failed = cheat
             raise
         except GroupError:
-            # libsodium refused a point: a deck's (its shuffler is named) or the sender's
+            # bytes that are no point were refused: a deck's (its shuffler is named) or the sender's
             self._blame_deck()
             self._cheat(sender, "malformed", "its message holds bytes that are not a group element")
 
@@ -381,7 +381,8 @@ class MentalDeal:
         positions = message["positions"]
         if positions != list(self.setup.dealt(seat)) or self.final is None:
             raise BadMessage("a shown hand must be every position dealt to the seat", sender)
-        shares = [Point(message["shares"][i:i + 32]) for i in range(0, len(message["shares"]), 32)]
+        shares = [Point(message["shares"][i:i + POINT_BYTES])
+                  for i in range(0, len(message["shares"]), POINT_BYTES)]
         if not verify_dleq(self.keys[sender], [self._deck[p].c1 for p in positions], shares,
                            message["proof"], self._show_context(seat, positions)):
             self._blame_deck()
@@ -470,9 +471,10 @@ class MentalDeal:
         if any(sender in self.shares[p] for p in positions):
             self._cheat(sender, "share", "it published a share for one position twice")
         raw_shares = raw["shares"]
-        # not checked here: the proof's check multiplies every share, and libsodium refuses
-        # one outside the group then
-        shares = tuple(Point(raw_shares[i:i + 32]) for i in range(0, len(raw_shares), 32))
+        # not checked here: the proof's check multiplies every share, and parsing refuses
+        # bytes that are no point then
+        shares = tuple(Point(raw_shares[i:i + POINT_BYTES])
+                       for i in range(0, len(raw_shares), POINT_BYTES))
         return ShareBatch(sender, to, positions, shares, raw["proof"])
 
     def _progress(self) -> list:
@@ -578,7 +580,7 @@ class MentalDeal:
             try:
                 share = self._own_share[position] = self.secrets.x * self._deck[position].c1
             except GroupError:
-                self._blame_deck()  # libsodium refused the deck's point: name its shuffler
+                self._blame_deck()  # the deck's bytes are no point: name its shuffler
                 raise
         return share
 
@@ -631,7 +633,7 @@ class MentalDeal:
             return seat, position, self.public[position]
         if message["share"] is None:
             self._cheat(sender, "share", f"seat {seat} played a face-down card without its share")
-        share = Point(message["share"])  # its proof's check multiplies it: libsodium checks it
+        share = Point(message["share"])  # its proof's check multiplies it, which parses it
         proven = (sender, seat, position, message["share"], message["proof"])
         if proven not in self._proven_plays:
             if not verify_dleq(self.keys[sender], [self._deck[position].c1], [share],

@@ -67,6 +67,7 @@ from net.trust.deals.mental import forfeits
 from net.trust.deals.mental import log as ml
 from net.trust.deals.mental.client import DealClient
 from net.trust.deals.mental.errors import Cheat, MentalError
+from net.trust.deals.mental.group import GROUP_NAME
 from net.trust.deals.mental.hand import MoveRefused, PartyHand
 from net.trust.deals.mental.log import Verdict
 from net.trust.deals.mental.restarts import EndedHand, RestartRefused, RestartWatch, allowed, locked_away
@@ -105,6 +106,9 @@ class MentalPeer(PeerDeal):
         if body.attempt != ml.fresh_attempt(t.log(), body.hand):
             raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} reuses the "
                             "secrets of an earlier deal at this table (its attempt is not a fresh one)")
+        if body.group != GROUP_NAME:
+            raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} is over "
+                            f"{body.group}, not {GROUP_NAME}, the private deal's group")
         if not body.proven and ml.dealt_proven(t.log()):
             raise Violation(HOST, host_seat, "deal", f"the deal for hand {body.hand} comes without "
                             "shuffle proofs, which this table's deals have had")

@@ -22,9 +22,9 @@ import hashlib
 from collections.abc import Sequence
 
 from .errors import GroupError
-from .group import G, Point, Scalar, framed, base_mul
+from .group import SCALAR_BYTES, G, Point, Scalar, base_mul, framed, point_sum
 
-PROOF_BYTES = 64
+PROOF_BYTES = 2 * SCALAR_BYTES
 _KEY = b"parlour-mental-key-proof/1"
 _DLEQ = b"parlour-mental-dleq/1"
 _WEIGHTS = b"parlour-mental-batch/1"
@@ -93,13 +93,10 @@ def _weights(key: Point, bases: Sequence[Point], shares: Sequence[Point],
 
 
 def _weighted(weights: Sequence[Scalar], points: Sequence[Point]) -> Point:
-    total = weights[0] * points[0]
-    for weight, point in zip(weights[1:], points[1:]):
-        total = total + weight * point
-    return total
+    return point_sum(weight * point for weight, point in zip(weights, points))
 
 
 def _split(proof: bytes) -> tuple[Scalar, Scalar]:
     if not isinstance(proof, bytes) or len(proof) != PROOF_BYTES:
         raise GroupError(f"a proof is {PROOF_BYTES} bytes")
-    return Scalar.from_wire(proof[:32]), Scalar.from_wire(proof[32:])
+    return Scalar.from_wire(proof[:SCALAR_BYTES]), Scalar.from_wire(proof[SCALAR_BYTES:])

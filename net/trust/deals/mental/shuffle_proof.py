@@ -33,8 +33,8 @@ ciphertext of a deck one proof makes and the next shuffles — is then multiplie
 a deck the verifier made itself not at all (``BatchCheck.fold``).
 docs/protocol.md ("The shuffle's proof") gives every equation, encoding and hash.
 
-Every point operation is one libsodium call (``group``); scalars, of which a proof has
-thousands, are Python integers modulo L. What the proof needs before the input deck is
+Every point operation is one libsecp256k1 call (``group``); scalars, of which a proof has
+thousands, are Python integers modulo n. What the proof needs before the input deck is
 known — the permutation commitment and ``T₁ … T₃`` — is ``prepare``'s, made with the
 re-encryption pads while the party waits for its turn. Nonces come from the party's
 nonce key and the deal, so a restarted client makes the same proof; a party shuffles once
@@ -50,7 +50,7 @@ from typing import NamedTuple, Sequence
 from .deck import Ciphertext, permutation, randomness
 from .errors import GroupError
 from .group import (G, IDENTITY, ORDER, POINT_BYTES, SCALAR_BYTES, Point, Scalar, base_mul,
-                    framed)
+                    framed, point_sum)
 
 _GENERATOR = b"parlour-mental-generator/1"
 _COMMIT = b"parlour-mental-shuffle-commit/1"  # the permutation commitment's randomness rⱼ
@@ -81,8 +81,8 @@ def generators(size: int) -> tuple[Point, ...]:
 
 
 def hashed(domain: bytes, *parts: bytes) -> int:
-    """``H(domain; parts)``: SHA-512 of the framed parts, little-endian, modulo L."""
-    return int.from_bytes(hashlib.sha512(framed(domain, parts)).digest(), "little") % ORDER
+    """``H(domain; parts)``: SHA-512 of the framed parts, big-endian, modulo n."""
+    return int.from_bytes(hashlib.sha512(framed(domain, parts)).digest(), "big") % ORDER
 
 
 # -- the prover -------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def verify(key: Point, source: Sequence[Ciphertext], result: Sequence[Ciphertext
            proof: object, context: bytes) -> bool:
     """Whether ``proof`` shows ``result`` to be a shuffle of ``source`` under ``key``: every
     equation checked on its own. Every point of both decks and of the proof is multiplied
-    (or added and the sum multiplied), so libsodium refuses one outside the group."""
+    (or added and the sum multiplied), so libsecp256k1 refuses one that is not a point."""
     try:
         statement = read(key, source, result, proof, context)
         point = _resolver(statement, key, source, result)
@@ -306,7 +306,7 @@ def _resolver(statement: Statement, key: Point, source, result):
 class BatchCheck:
     """Several shuffles' proofs of one deal, checked as one equation: each proof's six
     equations weighted by factors only this verifier knows (hashed from its own secret), so
-    that a false one makes the sum miss zero but with probability about 1/L. Each proof's
+    that a false one makes the sum miss zero but with probability about 1/n. Each proof's
     own points are multiplied as it is added; a point shared — a generator, the joint key,
     a deck's ciphertext that one shuffle makes and the next shuffles — gathers its
     coefficients and is multiplied once (``flush``). ``holds`` says whether everything
@@ -315,7 +315,7 @@ class BatchCheck:
     def __init__(self, size: int, key: Point, secret: bytes):
         self.size, self.key, self.secret = size, key, secret
         self.pending: dict[Ref, int] = {}  # shared points' coefficients, not multiplied yet
-        self._sum: Point | None = None  # what is multiplied so far
+        self._parts: list[Point] = []  # what is multiplied so far, added up by holds
 
     def add(self, statement: Statement, source_ref, result_ref) -> None:
         """A read proof whose input deck is ``source_ref`` and output ``result_ref`` (how
@@ -378,18 +378,18 @@ class BatchCheck:
         self.pending = {}
         if terms:
             self._add(_evaluate(terms))
-        return self._sum is None or self._sum.raw == IDENTITY
+        return point_sum(self._parts) is IDENTITY
 
     def _add(self, point: Point | None) -> None:
         if point is not None:
-            self._sum = point if self._sum is None else self._sum + point
+            self._parts.append(point)
 
 
 # -- arithmetic ---------------------------------------------------------------------------------
 
 def encode_scalar(n: int) -> bytes:
-    """``n`` modulo the group's order, as the proof writes a scalar (32 bytes, little-endian)."""
-    return (n % ORDER).to_bytes(SCALAR_BYTES, "little")
+    """``n`` modulo the group's order, as the proof writes a scalar (32 bytes, big-endian)."""
+    return (n % ORDER).to_bytes(SCALAR_BYTES, "big")
 
 
 def _base(n: int) -> Point:
@@ -400,17 +400,9 @@ def _mul(n: int, point: Point) -> Point:
     return Scalar(encode_scalar(n)) * point
 
 
-def _sum(points) -> Point:
-    points = iter(points)
-    total = next(points)
-    for point in points:
-        total = total + point
-    return total
-
-
 def _combination(scalars: Sequence[int], points: Sequence[Point]) -> Point:
     """``Σ sᵢ·Pᵢ``: one variable-base multiplication for each point."""
-    return _sum(_mul(s, p) for s, p in zip(scalars, points))
+    return point_sum(_mul(s, p) for s, p in zip(scalars, points))
 
 
 def _c1_combination(scalars: Sequence[int], deck: Sequence[Ciphertext]) -> Point:
@@ -422,7 +414,7 @@ def _c1_combination(scalars: Sequence[int], deck: Sequence[Ciphertext]) -> Point
 
 
 def _evaluate(terms: dict[Point, int]) -> Point | None:
-    """``Σ coefficient·point`` (None if nothing is left): ``G``'s term with libsodium's
+    """``Σ coefficient·point`` (None if nothing is left): ``G``'s term with libsecp256k1's
     fixed-base table, the points that share a coefficient added first and multiplied once
     (a proof's ``e·Σcⱼ``), every other point multiplied once."""
     by_coefficient: dict[int, list[Point]] = {}
@@ -435,8 +427,8 @@ def _evaluate(terms: dict[Point, int]) -> Point | None:
         if len(others) < len(points):
             parts.append(_base(coefficient))
         if others:
-            parts.append(_mul(coefficient, _sum(others)))
-    return _sum(parts) if parts else None
+            parts.append(_mul(coefficient, point_sum(others)))
+    return point_sum(parts) if parts else None
 
 
 def _dot(a: Sequence[int], b: Sequence[int]) -> int:

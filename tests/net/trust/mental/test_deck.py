@@ -54,7 +54,8 @@ def test_decks_round_trip_and_bad_ones_are_refused():
     assert decks.decode_deck(raw, 40, validate=True) == deck
     with pytest.raises(GroupError):
         decks.decode_deck(raw[:-1], 40, validate=True)
-    bad = raw[:32] + bytes.fromhex("01" + "00" * 31) + raw[64:]  # the identity as c2
-    assert decks.decode_deck(bad, 40, validate=False)[0].c2 == Point(bad[32:64])
+    off_curve = b"\x02" + (5).to_bytes(32, "big")  # no point has x = 5
+    bad = raw[:33] + off_curve + raw[66:]  # as c2
+    assert decks.decode_deck(bad, 40, validate=False)[0].c2 == Point(off_curve)
     with pytest.raises(GroupError):
         decks.decode_deck(bad, 40, validate=True)

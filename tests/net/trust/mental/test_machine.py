@@ -142,11 +142,11 @@ def test_message_sizes():
     sizes = {}
     for _, message in table.log:
         sizes.setdefault(message["type"], set()).add(len(msgpack.packb(message, use_bin_type=True)))
-    assert sizes[m.KEY] == {142}
-    assert sizes[m.SHUFFLE] == {160 * 57 + 405}  # the deck, and its proof (96·N + 352)
-    # a batch of n positions: 33·n + 98 bytes (97 with n ≤ 7); 44 for the rest
-    assert sizes[m.SHARES] == {3 * (33 * 13 + 98) + 44, 33 * 5 + 97 + 44}
-    assert sizes[m.PLAY] == {63, 161}  # a face-up widow card; a card with share and proof
+    assert sizes[m.KEY] == {143}
+    assert sizes[m.SHUFFLE] == {164 * 57 + 411}  # the deck (66·N), and its proof (98·N + 358)
+    # a batch of n positions: 34·n + 98 bytes (97 with n ≤ 7); 44 for the rest
+    assert sizes[m.SHARES] == {3 * (34 * 13 + 98) + 44, 34 * 5 + 97 + 44}
+    assert sizes[m.PLAY] == {63, 162}  # a face-up widow card; a card with share and proof
     assert sizes[m.COMMIT] == {100}
     assert sizes[m.REVEAL] <= {129, 163}
 
@@ -155,20 +155,19 @@ def test_a_party_checks_the_others_shuffles_without_multiplying_its_own_deck(mon
     """Each party's batched check of the other shuffles folds its own deck (logged as it
     made it) onto the deck it shuffled: no point of it goes through a multiplication —
     while the decks of the others do — and every honest party still gets its hand."""
-    import nacl.bindings as sodium
-
     from net.trust.deals.mental import chain as chains
+    from net.trust.deals.mental import group
 
     monkeypatch.setattr(chains, "PROVEN", chains.Proven(size=0))  # every party checks it all
     checking: list[int] = []  # the party whose check runs now
     multiplied: dict[int, set[bytes]] = {p: set() for p in range(4)}
-    multiply = sodium.crypto_scalarmult_ed25519_noclamp
+    multiply = group._multiply
 
-    def recorded(scalar, point):
+    def recorded(point, scalar):
         if checking:
-            multiplied[checking[-1]].add(point)
-        return multiply(scalar, point)
-    monkeypatch.setattr(sodium, "crypto_scalarmult_ed25519_noclamp", recorded)
+            multiplied[checking[-1]].add(point.format(compressed=True))
+        return multiply(point, scalar)
+    monkeypatch.setattr(group, "_multiply", recorded)
     check = chains.ShuffleChain.check
 
     def checked(chain):
@@ -183,7 +182,7 @@ def test_a_party_checks_the_others_shuffles_without_multiplying_its_own_deck(mon
 
     def points(party: int) -> set[bytes]:
         raw = table.machines[0].chain.decks[party]
-        return {raw[i:i + 32] for i in range(0, len(raw), 32)}
+        return {raw[i:i + group.POINT_BYTES] for i in range(0, len(raw), group.POINT_BYTES)}
     assert all(table.events(p, Dealt) for p in table.parties)
     for party in table.parties:
         others = set().union(*(points(q) for q in table.parties if q != party))

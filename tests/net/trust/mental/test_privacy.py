@@ -25,7 +25,7 @@ from engine.registry import title
 from net.trust.deals.seeded import fairdeal
 from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import messages as m
-from net.trust.deals.mental.group import Point, Scalar, base_mul
+from net.trust.deals.mental.group import POINT_BYTES, Point, Scalar, base_mul
 from net.trust.deals.mental.machine import Dealt, Played
 from tests.net.trust.mental_table import MentalTable, accept_every_shuffle, god_view, play_hand
 from tests.net.trust_table import TABLE, Table
@@ -60,7 +60,7 @@ def every_way_to_decrypt(record, secrets, size, tried: dict | None = None) -> di
             [msg] if msg["type"] == m.SHOW else []
         for batch in batches:
             for i, p in enumerate(batch["positions"]):
-                shares[p].append(Point(batch["shares"][32 * i:32 * i + 32]))
+                shares[p].append(Point(batch["shares"][POINT_BYTES * i:POINT_BYTES * (i + 1)]))
         if msg["type"] == m.PLAY and msg["share"] is not None:
             shares[msg["position"]].append(Point(msg["share"]))
             stray.append(Point(msg["share"]))

@@ -12,7 +12,7 @@ from net.trust.deals.mental.client import DealClient, Forged
 from net.trust.deals.mental.errors import Cheat
 from net.trust.deals.mental.keys import DealContext
 from net.trust.deals.mental.machine import Dealt, Redeal
-from net.trust.deals.mental.group import G, Point, Scalar, base_mul
+from net.trust.deals.mental.group import POINT_BYTES, G, Point, Scalar, base_mul
 from net.trust.deals.mental.sequencer import MENTAL_DOMAIN, DealSequencer, NotLogged, parties_for
 from net.trust.deals.mental.setup import DealSetup
 from net.trust.signing import seal
@@ -256,7 +256,7 @@ def test_a_player_who_publishes_a_wrong_decryption_share_is_named():
         if key == keys[2] and body["type"] == m.SHARES:
             batches = [dict(batch) for batch in body["batches"]]
             shares = batches[0]["shares"]  # its shares for party 0 (the host)
-            batches[0]["shares"] = (Point(shares[:32]) + G).raw + shares[32:]
+            batches[0]["shares"] = (Point(shares[:POINT_BYTES]) + G).raw + shares[POINT_BYTES:]
             return dict(body, batches=batches)
         return body
     hub.cheat = wrong_share

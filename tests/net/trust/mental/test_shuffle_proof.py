@@ -1,6 +1,6 @@
 """The shuffle's proof (``shuffle_proof``): an honest shuffle always verifies, and nothing
 else does — a ciphertext copied, replaced or combined, outputs swapped, a proof made for
-another input deck, key or deal, any byte changed, a point outside the group."""
+another input deck, key or deal, any byte changed, bytes that are not a point."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from net.trust.deals.mental import deck as decks
 from net.trust.deals.mental import shuffle_proof as sp
 from net.trust.deals.mental.errors import GroupError
-from net.trust.deals.mental.group import G, Point, Scalar, base_mul
+from net.trust.deals.mental.group import G, ORDER, POINT_BYTES, SCALAR_BYTES, Point, Scalar, base_mul
 
 SECRET = Scalar.from_hash(b"test", b"joint secret")
 KEY = base_mul(SECRET)
 CONTEXT = b"a shuffle's transcript"
 NONCE_KEY = b"n" * 64
-TORSION = Point(bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"))
+OFF_CURVE = Point(b"\x02" + (5).to_bytes(32, "big"))  # no point of secp256k1 has x = 5
 
 
 def shuffle(source, seed: bytes, key=KEY, context=CONTEXT):
@@ -45,7 +45,7 @@ def shuffled_once(size: int):
 def test_an_honest_shuffle_verifies(size, source):
     deck = source(size)
     result, proof, _ = shuffle(deck, b"s" * 32)
-    assert len(proof) == sp.proof_bytes(size) == 96 * size + 352
+    assert len(proof) == sp.proof_bytes(size) == 98 * size + 358
     assert sp.verify(KEY, deck, result, proof, CONTEXT)
 
 
@@ -105,14 +105,14 @@ def test_a_proof_holds_only_for_its_input_key_and_deal():
     assert sp.verify(KEY, deck, result, proof, CONTEXT)
 
 
-def test_points_outside_the_group_fail():
+def test_bytes_that_are_not_a_point_fail():
     deck = shuffled_once(5)
     result, proof, _ = shuffle(deck, b"s" * 32)
     bad_deck = list(result)
-    bad_deck[2] = decks.Ciphertext(result[2].c1 + TORSION, result[2].c2)
+    bad_deck[2] = decks.Ciphertext(OFF_CURVE, result[2].c2)
     assert not sp.verify(KEY, deck, bad_deck, proof, CONTEXT)
-    commitment = Point(proof[:32]) + TORSION  # the first permutation commitment
-    assert not sp.verify(KEY, deck, result, commitment.raw + proof[32:], CONTEXT)
+    # the first permutation commitment
+    assert not sp.verify(KEY, deck, result, OFF_CURVE.raw + proof[POINT_BYTES:], CONTEXT)
 
 
 @pytest.mark.parametrize("proof", [None, "text", b"", b"\x00" * sp.proof_bytes(5)])
@@ -123,13 +123,16 @@ def test_malformed_proofs_fail(proof):
 
 
 def test_a_scalar_not_reduced_fails():
-    """Each response is read as the canonical scalar it must be: s₁ + L is refused."""
+    """Each response is read as the canonical scalar it must be: one not below n is refused."""
     deck = shuffled_once(5)
     result, proof, _ = shuffle(deck, b"s" * 32)
-    at = 32 * (2 * 5 + 6)  # the first response, s₁
-    s1 = int.from_bytes(proof[at:at + 32], "little")
-    unreduced = (s1 + 2**252 + 27742317777372353535851937790883648493).to_bytes(32, "little")
-    assert not sp.verify(KEY, deck, result, proof[:at] + unreduced + proof[at + 32:], CONTEXT)
+    at = POINT_BYTES * (2 * 5 + 6)  # the first response, s₁
+    # n + 5: only 2^-128 of the scalars s₁ have another 32-byte encoding (s₁ + n), so the
+    # refusal is shown on a scalar of its own, with its reason
+    unreduced = proof[:at] + (ORDER + 5).to_bytes(SCALAR_BYTES, "big") + proof[at + SCALAR_BYTES:]
+    assert not sp.verify(KEY, deck, result, unreduced, CONTEXT)
+    with pytest.raises(GroupError, match="reduced"):
+        sp.read(KEY, deck, result, unreduced, CONTEXT)
 
 
 def test_the_generators_are_the_documented_hashes():
@@ -234,7 +237,7 @@ def test_a_folded_deck_still_binds_the_next_shuffle_to_it(verifier):
 
 
 @pytest.mark.parametrize("liar", [0, 2, 3])
-@pytest.mark.parametrize("byte", [0, 32 * BATCH_SIZE, 32 * (2 * BATCH_SIZE + 6) + 40])
+@pytest.mark.parametrize("byte", [0, POINT_BYTES * BATCH_SIZE, POINT_BYTES * (2 * BATCH_SIZE + 6) + 40])
 def test_one_tampered_proof_among_a_deals_fails_the_batch(liar, byte):
     """One byte changed in one proof (a commitment, a chain link, a response) among the
     three a verifier batches: the batch does not hold."""
