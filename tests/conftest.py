@@ -14,7 +14,8 @@
   ``parlour join`` without ``--state-dir``) and the processes it starts.
 * A test that takes an ``any_variant`` argument runs once per (title, ruleset, mode)
   the engine knows, and for the test-only title Tiny Tricks (tests/engine/tiny_title),
-  which this file registers with the engine.
+  which this file registers with the engine. Marked ``costly_per_variant``, it runs a
+  few of them (``FAST_VARIANTS``) in the fast tier and the rest in the slow one.
 * Two tiers: the slow one (``SLOW``, and any test marked ``slow``) plays whole tables
   through sessions, processes, namespaces or the window; ``make check`` runs the rest
   (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
@@ -145,14 +146,29 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
-def engine_variant_params() -> list:
-    """One pytest param per engine variant, the test-only title's included."""
+#: The variants a test marked ``costly_per_variant`` runs in the fast tier: each title's
+#: default, Somerset's widow (its spare goes to the bidder, not the kitty's shape) and
+#: Horseshoes partners (a partner's manners) beside the test-only title. Such a test runs
+#: the other variants in the slow tier (``make test`` runs every one); a test whose every
+#: variant costs a second or more of CPU (bots searching every decision of a hand) is
+#: what the marker is for.
+FAST_VARIANTS = (("somerset", "kitty-doubled", None), ("somerset", "widow-keep", None),
+                 ("rook", "rook", None), ("horseshoes", "horseshoes", "partners"),
+                 ("tiny", "tiny", None))
+
+
+def engine_variant_params(costly: bool = False) -> list:
+    """One pytest param per engine variant, the test-only title's included; with
+    ``costly``, those outside ``FAST_VARIANTS`` marked slow."""
     from engine.registry import TITLES, variants
 
-    return [pytest.param(variant, id="-".join(p for p in variant if p))
+    return [pytest.param(variant, id="-".join(p for p in variant if p),
+                         marks=[pytest.mark.slow] if costly and variant not in FAST_VARIANTS
+                         else [])
             for variant in variants(TITLES + ("tiny",))]
 
 
 def pytest_generate_tests(metafunc):
     if "any_variant" in metafunc.fixturenames:
-        metafunc.parametrize("any_variant", engine_variant_params())
+        costly = metafunc.definition.get_closest_marker("costly_per_variant") is not None
+        metafunc.parametrize("any_variant", engine_variant_params(costly))

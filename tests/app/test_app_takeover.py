@@ -111,8 +111,18 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
 
     # The status line's flash gives way as soon as the redealt hand moves on (the bots
     # play at once here), so the words are read where they stay: the held seat's bar.
-    qtbot.waitUntil(lambda: table.waiting.isVisible()
-                    and "you are now hosting" in table.waiting.detail.text(), timeout=20000)
+    def the_bar() -> str:
+        core = window.session.core
+        carried = core.succession.host
+        return (f"the bar {'shown' if table.waiting.isVisible() else 'hidden'}: "
+                f"{table.waiting.title.text()!r} / {table.waiting.detail.text()!r}; carrying on: "
+                f"{carried is not None}; seats {[(s.get('name'), s.get('kind'), s.get('connected')) for s in table.table.get('seats') or []]}; "
+                f"errors {core.errors[-3:]}; status {table.status.text() if hasattr(table, 'status') else None!r}")
+    try:
+        qtbot.waitUntil(lambda: table.waiting.isVisible()
+                        and "you are now hosting" in table.waiting.detail.text(), timeout=20000)
+    except Exception:
+        raise AssertionError(f"no bar saying this window hosts now: {the_bar()}") from None
     assert "Grandma's computer left the game" in table.waiting.detail.text()
     qtbot.waitUntil(lambda: table.table.get("is_host") is True, timeout=10000)
     assert table.table["you"] == 1 and table.table["address"].startswith("127.0.0.1:")

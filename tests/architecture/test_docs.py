@@ -4,8 +4,11 @@ puts in backticks exists, so the walk of a card cannot quietly go stale."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
+
+from tests.architecture.trees import parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "architecture.md"
@@ -13,13 +16,15 @@ NAMED = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`")
 FILE_SUFFIXES = {"py", "md", "json"}
 
 
+@functools.cache
 def definitions() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """(class -> its members, module stem -> its top-level names) over engine/, net/, app/."""
+    """(class -> its members, module stem -> its top-level names) over engine/, net/, app/
+    (found once in a test process; they are only read)."""
     classes: dict[str, set[str]] = {}
     modules: dict[str, set[str]] = {}
     for package in ("engine", "net", "app"):
         for path in (ROOT / package).rglob("*.py"):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parsed(path)
             top = modules.setdefault(path.stem, set())
             for node in tree.body:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

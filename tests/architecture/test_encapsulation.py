@@ -33,10 +33,11 @@ today (``OWNERS``).
 from __future__ import annotations
 
 import ast
-import functools
 from pathlib import Path
 
 import pytest
+
+from tests.architecture.trees import nodes
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ["engine", "app", "net"]
@@ -81,20 +82,6 @@ def module_name(path: Path) -> str:
 def package_modules(package: str) -> dict[str, Path]:
     """Dotted module name -> source file, for every module of ``package``."""
     return {module_name(p): p for p in sorted((ROOT / package).rglob("*.py"))}
-
-
-@functools.cache
-def parsed(path: Path) -> ast.Module:
-    """``path``'s syntax tree, parsed once in a test session: every rule reads every
-    module of its package. The trees are only read."""
-    return ast.parse(path.read_text(encoding="utf-8"))
-
-
-@functools.cache
-def nodes(path: Path) -> tuple[ast.AST, ...]:
-    """Every node of ``path``'s tree (``ast.walk``'s order), listed once in a session:
-    walking every tree again for each rule cost more than parsing it."""
-    return tuple(ast.walk(parsed(path)))
 
 
 # NamedTuple's public API is spelt with one underscore so as not to clash with fields.

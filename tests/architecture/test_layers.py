@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.architecture.trees import parsed
+
 ROOT = Path(__file__).resolve().parents[2]
 QT = {"PySide6", "shiboken6", "PyQt5", "PyQt6", "PySide2"}
 ENGINE_FORBIDDEN = {"net", "app"} | QT
@@ -41,11 +43,12 @@ ENGINE_CLI = {"engine/replay.py", "engine/bench.py", "engine/demo.py",
               "engine/arena.py"}  # arena: bot-versus-bot matches, times decisions
 
 
-def imported_modules(source: str) -> list[tuple[int, str]]:
-    """(line, absolute top-level-qualified name) for every import in ``source``;
-    relative imports come back as "." names (they stay inside their own package)."""
+def imported_modules(source: str | ast.Module) -> list[tuple[int, str]]:
+    """(line, absolute top-level-qualified name) for every import in ``source`` (its
+    text, or its tree); relative imports come back as "." names (they stay inside
+    their own package)."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(source) if isinstance(source, str) else source):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -72,9 +75,10 @@ def top(name: str) -> str:
     return name.split(".")[0]
 
 
-def random_misuse(source: str) -> list[tuple[int, str]]:
-    """Uses of the ``random`` module other than constructing ``random.Random``."""
-    tree = ast.parse(source)
+def random_misuse(source: str | ast.Module) -> list[tuple[int, str]]:
+    """Uses of the ``random`` module other than constructing ``random.Random`` (``source``:
+    the text, or its tree)."""
+    tree = ast.parse(source) if isinstance(source, str) else source
     aliases = {"random"}
     bad = []
     for node in ast.walk(tree):
@@ -101,7 +105,7 @@ def relative(path: Path) -> str:
 def violations(package: str, forbidden: set[str]) -> list[str]:
     out = []
     for path in sources(package):
-        for line, name in imported_modules(path.read_text(encoding="utf-8")):
+        for line, name in imported_modules(parsed(path)):
             if top(name) in forbidden:
                 out.append(f"{relative(path)}:{line} imports {name}")
     return out
@@ -152,7 +156,7 @@ def past_the_door(package: str = "app") -> list[str]:
     for path in sources(package):
         if relative(path) in PAST_THE_DOOR:
             continue
-        for line, name in imported_modules(path.read_text(encoding="utf-8")):
+        for line, name in imported_modules(parsed(path)):
             if top(name) == "net" and name not in ("net", "net.api") \
                     and not name.startswith("net.api."):
                 out.append(f"{relative(path)}:{line} imports {name}")
@@ -172,7 +176,7 @@ def test_the_door_holds_what_it_lists():
 @pytest.mark.parametrize("path", [p for p in sources("engine") if relative(p) not in ENGINE_CLI],
                          ids=lambda p: relative(p))
 def test_engine_module_uses_no_clock_os_or_ambient_randomness(path):
-    source = path.read_text(encoding="utf-8")
+    source = parsed(path)
     impure = [f"line {line}: {name}" for line, name in imported_modules(source)
               if top(name) in IMPURE]
     assert impure == [], f"{relative(path)} is not pure"
@@ -181,11 +185,11 @@ def test_engine_module_uses_no_clock_os_or_ambient_randomness(path):
 
 @pytest.mark.parametrize("path", [ROOT / p for p in sorted(ENGINE_CLI)], ids=sorted(ENGINE_CLI))
 def test_engine_cli_modules_still_avoid_ambient_randomness(path):
-    assert random_misuse(path.read_text(encoding="utf-8")) == []
+    assert random_misuse(parsed(path)) == []
 
 
 # -- the trust protocol's rooms ---------------------------------------------------------
-def room_imports(source: str, rooms: tuple[str, ...]) -> list[tuple[int, str]]:
+def room_imports(source: str | ast.Module, rooms: tuple[str, ...]) -> list[tuple[int, str]]:
     """(line, name) for every import in ``source`` of a module in one of ``rooms``."""
     return [(line, name) for line, name in imported_modules(source)
             if any(name == room or name.startswith(room + ".") for room in rooms)]
@@ -193,7 +197,7 @@ def room_imports(source: str, rooms: tuple[str, ...]) -> list[tuple[int, str]]:
 
 def imports_of(paths: list[Path], rooms: tuple[str, ...]) -> list[str]:
     return [f"{relative(path)}:{line} imports {name}" for path in paths
-            for line, name in room_imports(path.read_text(encoding="utf-8"), rooms)]
+            for line, name in room_imports(parsed(path), rooms)]
 
 
 def test_the_room_scanner_finds_a_room_imported_by_any_form():
@@ -272,7 +276,7 @@ def net_arrows_up_or_across() -> list[str]:
         here = net_room(module)
         if here is None:
             continue  # net/__init__.py
-        for line, name in imported_modules(path.read_text(encoding="utf-8")):
+        for line, name in imported_modules(parsed(path)):
             there = net_room(name)
             if there is not None and there != here and floor_of(there) >= floor_of(here):
                 out.append(f"{relative(path)}:{line} ({here}, floor {floor_of(here)}) imports "

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.architecture.trees import parsed
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ["engine", "app", "net"]
 READ = PACKAGES + ["tests"]  # where subclasses and constructions are counted
@@ -41,11 +43,6 @@ ALLOWED = {
         "hands to HostedSession, so that the table log is written with the durability the "
         "bench measures; the app's LocalSession stays free of it",
 }
-
-
-@functools.cache
-def parsed(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def sources(folders: list[str]) -> list[Path]:

@@ -12,6 +12,7 @@ from engine.bots.base import Bot
 from .helpers import play_hand
 
 
+@pytest.mark.costly_per_variant
 def test_explain_is_one_sentence_for_every_decision(any_variant):
     title, ruleset, mode = any_variant
     game = make_game(title, ruleset, mode)

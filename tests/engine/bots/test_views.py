@@ -43,6 +43,7 @@ def _decision_points(variant, seeds=range(3), lineup=("normal",)):
             yield game, state
 
 
+@pytest.mark.costly_per_variant
 def test_a_plain_json_view_is_enough(any_variant):
     for game, state in _decision_points(any_variant, seeds=range(2)):
         seat = state.to_act()[0]
@@ -54,6 +55,7 @@ def test_a_plain_json_view_is_enough(any_variant):
             assert bot.choose(state, seat) == action  # the (state, seat) form passes the view
 
 
+@pytest.mark.costly_per_variant
 def test_same_view_and_seed_same_choice(any_variant):
     for game, state in _decision_points(any_variant, seeds=range(2)):
         seat = state.to_act()[0]
@@ -66,6 +68,7 @@ def test_same_view_and_seed_same_choice(any_variant):
             assert make_bot(level, b"seed").explain(game, view)  # and explaining neither
 
 
+@pytest.mark.costly_per_variant
 def test_bots_never_ask_the_engine_for_hidden_state(any_variant, monkeypatch):
     points = list(_decision_points(any_variant, seeds=range(1)))
     views = [(game, state.view(state.to_act()[0])) for game, state in points]
@@ -115,6 +118,7 @@ def _simple_moments(variant):
         yield game, state
 
 
+@pytest.mark.costly_per_variant
 def test_hidden_cards_do_not_change_the_choice(any_variant):
     rng = random.Random(5)
     checked = 0

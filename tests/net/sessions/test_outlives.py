@@ -47,6 +47,11 @@ OLD_GRACE = 15.0
 REAL = Timings.quick(interval=HEARTBEAT_INTERVAL, timeout=HEARTBEAT_TIMEOUT,
                      takeover_reset=TAKEOVER_AFTER_RESET, takeover_silent=TAKEOVER_AFTER_SILENCE,
                      takeover_gather=TAKEOVER_GATHER, takeover_retry=2.0)
+#: Short timings, but a link silent for 5 s before it counts as dropped (the kits' quick
+#: timings): the table shares one loop, and at load 10-15 a healthy link's 1 s of silence
+#: dropped it before the hand had started (the private 1+3 split: the deal never got to
+#: three moves in 60 s). A cut link is silent for good, and is seen 4 s later than at 1 s.
+PATIENT_LINKS = Timings.quick(timeout=5.0)
 CARRY_ON = {"bind": "127.0.0.1",
             "host_kw": {"hands": 1, "stand_in_after": 0.05, "auto_start": True, "headless": True,
                         "bot_delay": 0.01}}
@@ -59,8 +64,9 @@ async def four_players(tmp_path, deal: bool, timings=REAL, hands: int = 1) -> Ta
     await table.start()
     for i in range(3):
         table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.01)
-    await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
-    await until(lambda: all(len(g.succession.roster) == 3 for g in table.guests))
+    await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3,
+                what=table.where)
+    await until(lambda: all(len(g.succession.roster) == 3 for g in table.guests), what=table.where)
     return table
 
 
@@ -198,7 +204,7 @@ def test_the_host_silent_and_a_player_cut_off_no_alert_and_no_second_table(tmp_p
     the other two. The two together are not a majority of the four: they do not carry
     the table on, and nobody raises an alert; the host back (then the third player's
     network), the table goes on where it was."""
-    timings = Timings.quick()
+    timings = PATIENT_LINKS
     only_the_gone_timed_tightly(monkeypatch)  # (the private deal's 2 s for a party cut off)
 
     async def run():
@@ -239,7 +245,7 @@ def test_a_split_table_is_carried_on_by_a_majority_side_only(tmp_path, monkeypat
     """The table's network splits (seat 0 is the host). Only a side without the host and
     with a majority of the four players (three) carries it on; a side that cannot says
     so and keeps trying. Once the network is whole, there is one table."""
-    timings = Timings.quick()
+    timings = PATIENT_LINKS
     # the private deal's 2 s only for a party cut off: at load 15 healthy guests sharing
     # this one loop were restarted out of the deal ("your client did not answer the deal
     # in time"), and the host alone never heard where its table went (failed twice, 1+3)

@@ -76,8 +76,12 @@ def assert_saw_the_public_view(seen: Seen, host) -> None:
         assert message["private"] == {"view": None, "action": None}
 
 
-@pytest.mark.parametrize("title", TITLES)
-@pytest.mark.parametrize("joins", ["before the deal", "mid-hand"])
+# Every title's public view at every entry is seen from before the deal; joining mid-hand
+# (a catch-up of the same entries and public views, which no title changes) in Rook.
+JOINS = [("before the deal", title) for title in TITLES] + [("mid-hand", "rook")]
+
+
+@pytest.mark.parametrize("joins, title", JOINS, ids=[f"{j}-{t}" for j, t in JOINS])
 def test_a_watcher_sees_the_public_view_at_every_entry_and_checks_every_hand(tmp_path, deal, title, joins):
     async def main():
         table = Table(tmp_path, hands=2, guests=2, bots=1, timings=PATIENT,

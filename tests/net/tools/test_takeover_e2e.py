@@ -49,8 +49,13 @@ def verified_copy(state_dir, table: str, identity) -> PeerReplica:
     return replica
 
 
-@pytest.mark.parametrize("how", ["killed", "silent"])
-@pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
+# Each way the host goes once, each deal once: the processes add real SIGKILLs, a real
+# link taken down, mDNS and the logs on disk to what the in-process tests assert for
+# every pair of deal and way (tests/net/sessions/test_outlives.py: the host app killed,
+# the host gone silent, under both deals; test_succession.py and test_both_deals.py: the
+# old host back as a guest, under both deals).
+@pytest.mark.parametrize("private, how", [(False, "killed"), (True, "silent")],
+                         ids=["seeded-killed", "private-deal-silent"])
 def test_the_host_gone_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, tmp_path, private, how):
     host_ns, *guest_ns = four_ns
     with Peers() as peers:
