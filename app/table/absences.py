@@ -29,6 +29,10 @@ class Absences:
         self.flash = flash
         self.host_gone: str | None = None  # the takeover curtain's words while it is up
         self.why: dict[int, str] = {}  # a seat away -> why, in words (its drop's)
+        # the departed host's seat, held since a takeover -> (the bar's title, the
+        # takeover in words): its held countdown keeps saying so, whichever of the
+        # takeover's and the hold's events came first
+        self.held_since_takeover: dict[int, tuple[str, str]] = {}
 
     def reset(self) -> None:
         self.view.connection.hide()
@@ -50,6 +54,7 @@ class Absences:
             if view.connection.seat in (seat, None) or seat == view.you:
                 self.reset()
             view.waiting.clear(seat)
+            self.held_since_takeover.pop(seat, None)
             return
         if state == "stand_in":  # a bot plays the seat for now: the table goes on
             view.waiting.clear(seat)
@@ -63,6 +68,8 @@ class Absences:
             self._reconnecting(seat, event)
         else:  # a bar, not a curtain: everyone else plays on meanwhile
             self.why[seat] = drop_reason(who, event.get("detail") or "")
+            if view.waiting.holding(seat):
+                return  # its countdown to a computer playing for them says more
             view.waiting.waiting(seat, f"Waiting for {who} to come back", self.why[seat],
                                  bool(view.table.get("is_host")))
 
@@ -129,7 +136,9 @@ class Absences:
         """A player gone whose cards the host's computer holds: a countdown to a computer
         playing for them (a "waiting" event for "held")."""
         if (gone := self._other(event)) is not None:
-            self.view.waiting.held_for(*gone, event.get("within"), bool(self.view.table.get("is_host")))
+            title, why = self.held_since_takeover.get(gone[0], ("", ""))
+            self.view.waiting.held_for(*gone, event.get("within"), bool(self.view.table.get("is_host")),
+                                       title=title, why=why)
 
     def _other(self, event: dict) -> tuple[int, str] | None:
         """The first of ``event``'s seats that is not ours, and its player's name."""
@@ -178,5 +187,8 @@ class Absences:
         seat = event.get("departed_seat")
         if seat is not None and seat != view.you:
             who = event.get("departed") or "the host"
-            view.waiting.waiting(seat, f"{who}'s seat is held for them", text, bool(event.get("you")))
+            title = f"{who}'s seat is held for them"
+            self.held_since_takeover[seat] = (title, text)
+            if not view.waiting.retitle_held(seat, title, text):  # (its countdown came first)
+                view.waiting.waiting(seat, title, text, bool(event.get("you")))
         self.flash(text)

@@ -177,6 +177,7 @@ class WaitingBar(_Bar):
         self._choice_at: float | None = None  # (time.monotonic) the host may deal again without them
         self._host_choice = False
         self._held = False  # the countdown is to a computer playing for them, not a deal
+        self._why = ""  # said before a held seat's countdown (a takeover's words), or nothing
         self._tick = QTimer(self)
         self._tick.setInterval(250)  # a second's digit changes on time, give or take a quarter
         self._tick.timeout.connect(self._count)
@@ -214,11 +215,14 @@ class WaitingBar(_Bar):
         self._tick.start()
         self.show()
 
-    def held_for(self, seat: int, name: str, within: float | None, host_choice: bool) -> None:
+    def held_for(self, seat: int, name: str, within: float | None, host_choice: bool,
+                 title: str = "", why: str = "") -> None:
         """The table waits for ``name`` (``seat``), gone while the host's computer holds
-        their cards: a computer plays for them in ``within`` seconds (None: not known here)."""
-        self.waiting(seat, f"Waiting for {name} to come back", "", host_choice)
-        self._held, self._host_choice = True, host_choice
+        their cards: a computer plays for them in ``within`` seconds (None: not known here).
+        ``title`` and ``why`` replace the plain "Waiting for …" and lead the countdown
+        (after a takeover: "Grandma's seat is held for them", and who hosts now)."""
+        self.waiting(seat, title or f"Waiting for {name} to come back", "", host_choice)
+        self._held, self._host_choice, self._why = True, host_choice, why
         self._until = None if within is None else time.monotonic() + within
         self._count()
         self._tick.start()
@@ -258,12 +262,30 @@ class WaitingBar(_Bar):
         else:
             detail = "A computer plays for them now…" if self._host_choice else \
                 "A computer plays for them unless the host waits longer."
+        if self._why:
+            detail = f"{self._why} {detail}"
         self.detail.setText(detail)
         self.setAccessibleDescription(detail)
+
+    def holding(self, seat: int) -> bool:
+        """The bar counts down to a computer playing ``seat``'s held cards."""
+        return self._held and self.seat == seat and not self.isHidden()
+
+    def retitle_held(self, seat: int, title: str, why: str) -> bool:
+        """If the bar counts down for ``seat``'s held cards, say ``title`` and lead its
+        countdown with ``why``, keeping the countdown (True); else leave it (False)."""
+        if not self.holding(seat):
+            return False
+        self.title.setText(title)
+        self.setAccessibleName(title)
+        self._why = why
+        self._count()
+        return True
 
     def _unlock(self) -> None:
         self._tick.stop()
         self.locked, self._held, self._until, self._choice_at = False, False, None, None
+        self._why = ""
 
     def clear(self, seat: int | None = None) -> None:
         """Hide the bar (only if it is about ``seat``, when given)."""

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QPushButton
 from test_app_play import sit_down
 
 from app.screenshots import StubSession
-from net.sessions.events import error_event, state_event, takeover_event
+from net.sessions.events import error_event, held_event, state_event, takeover_event
 from tests.waits import blocking_until, qt_until
 
 
@@ -344,3 +344,39 @@ def test_the_host_given_up_on_is_not_said_again_after_the_rejoin(qtbot, window):
     settle()
     who = " and ".join(LONG_NAMES[s] for s in state.to_act())
     assert table.status.text().startswith(f"Waiting for {who}"), table.status.text()
+
+
+@pytest.mark.parametrize("first", ["takeover", "held"])
+def test_the_seat_held_since_a_takeover_says_who_hosts_now_beside_its_countdown(qtbot, window, first):
+    """The window that carries the table on hears two things about the departed host's
+    seat — the takeover, and its own hold's countdown — in either order (a loaded machine
+    showed both: the countdown's "Waiting for Grandma to come back" hid who hosts now).
+    Whichever comes first, the bar names the seat as held, says who hosts now, and counts
+    down; a late "dropped" for that seat leaves it so."""
+    sit_down(qtbot, window, {"game": "rook"})
+    bridge, table = window.bridge, window.table
+    events = {"takeover": takeover_event("hosting", "Grandma", "Dad", None, None, you=True,
+                                         departed_seat=2),
+              "held": held_event("Grandma", 2, 120.0)}
+    for kind in (first, "held" if first == "takeover" else "takeover"):
+        bridge.deliver(events[kind])
+    bridge.deliver({"type": "connection", "seat": 2, "state": "dropped",
+                    "detail": "Grandma's computer stopped answering"})
+
+    def said() -> str:
+        return f"{table.waiting.title.text()!r} / {table.waiting.detail.text()!r}"
+    try:
+        qtbot.waitUntil(lambda: table.waiting.isVisible() and "A computer plays for them in 1:"
+                        in table.waiting.detail.text()
+                        and "you are now hosting" in table.waiting.detail.text(), timeout=10000)
+    except Exception:
+        raise AssertionError(f"the held seat's bar says {said()}") from None
+    assert table.waiting.title.text() == "Grandma's seat is held for them", said()
+    assert "Grandma's computer left the game" in table.waiting.detail.text(), said()
+
+    bridge.deliver({"type": "connection", "seat": 2, "state": "connected"})  # she is back
+    qtbot.waitUntil(lambda: not table.waiting.isVisible())
+    bridge.deliver(held_event("Grandma", 2, 30.0))  # a later hold is a plain one
+    qtbot.waitUntil(table.waiting.isVisible)
+    assert table.waiting.title.text().startswith("Waiting for "), said()  # (the seat's name)
+    assert "hosting" not in table.waiting.detail.text(), said()
