@@ -58,7 +58,8 @@ class Absences:
             return
         if state == "stand_in":  # a bot plays the seat for now: the table goes on
             view.waiting.clear(seat)
-            self.flash(event.get("detail") or f"A bot plays for {who} for now")
+            detail = event.get("detail") or f"A bot plays for {who} for now"
+            self.flash(detail[:1].upper() + detail[1:])  # (net's words start mid-sentence)
             return
         if seat is None or state not in ("dropped", "reconnecting"):
             return  # e.g. someone asking the host to be re-admitted

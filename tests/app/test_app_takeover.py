@@ -43,6 +43,7 @@ def test_a_takeover_is_shown_step_by_step(qtbot, window):
     bridge.deliver({"type": "connection", "seat": 2, "state": "stand_in",
                     "detail": "a bot plays for Grandma until they come back"})
     qtbot.waitUntil(lambda: not table.waiting.isVisible())
+    assert "A bot plays for Grandma until they come back" in table.status.text()  # a sentence
 
 
 def test_the_player_who_carries_the_table_on_is_told_so(qtbot, window):
