@@ -120,10 +120,7 @@ def test_links_exchange_heartbeats_carrying_positions(arun, host_id, guest_id):
             link = Link(conn, quick, lambda msg: None, position=lambda: 3,
                         on_hb=lambda seq, head: seen.append((seq, head)))
             task = asyncio.ensure_future(link.run())
-            for _ in range(200):
-                if len(seen) >= 3:
-                    break
-                await asyncio.sleep(0.02)
+            await until(lambda: len(seen) >= 3, what=lambda: f"heartbeats heard {seen}")
             link.close("done")
             await task
         finally:
@@ -244,7 +241,7 @@ def test_a_quiet_connection_has_nothing_buffered_and_one_with_a_frame_waiting_ha
     async def server_side(conn):
         assert conn.send_now({"type": "hb", "seq": 1})
         wrote.set()
-        await asyncio.sleep(5)
+        await asyncio.Event().wait()  # held open until the test closes the server
 
     async def main():
         async with connected(host_id, guest_id, server_side) as conn:
@@ -271,7 +268,7 @@ def test_a_link_that_notes_no_arrival_reads_every_frame_without_looking_at_the_s
     async def server_side(conn):
         for n in range(5):
             await conn.send(m.refused_message(str(n)))
-        await asyncio.sleep(30)  # (held open until the test closes the server)
+        await asyncio.Event().wait()  # held open until the test closes the server
 
     async def main(notes: bool):
         async with connected(host_id, guest_id, server_side) as conn:
