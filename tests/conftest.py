@@ -20,12 +20,14 @@
   through sessions, processes, namespaces or the window; ``make check`` runs the rest
   (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
   processes (pytest-xdist) end together rather than waiting on one long test started last.
-* ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test's CPU seconds, its setup and teardown
-  included, appended to FILE as a line ``<cpu>\t<nodeid>`` — the worker's own
-  (``time.process_time``) plus that of the processes it started and waited for
-  (``RUSAGE_CHILDREN``). ``tests/cpu_table.py FILE`` sums them by file and by test. Under
-  a CPU-bound suite, wall durations (``--durations``) mislead: a test waits on the CPU its
-  neighbours use.
+* ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test, its setup and teardown included,
+  appended to FILE as a line ``<cpu>\t<worker>\t<start>\t<end>\t<nodeid>``: its CPU
+  seconds — the worker's own (``time.process_time``) plus that of the processes it
+  started and waited for (``RUSAGE_CHILDREN``) — the xdist worker that ran it, and its
+  wall-clock start and end (epoch seconds). ``tests/cpu_table.py FILE`` sums the CPU and
+  the waiting (wall − CPU) by file and by test; ``--timeline`` shows how busy the
+  workers and the cores were over the run. Under a CPU-bound suite, wall durations
+  (``--durations``) mislead: a test waits on the CPU its neighbours use.
 """
 
 from __future__ import annotations
@@ -60,18 +62,25 @@ def _cpu_seconds() -> float:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """With ``PARLOUR_TEST_CPU`` set, append the test's CPU seconds to that file (one
-    short line, written whole with O_APPEND: the workers of one run share the file)."""
+    """With ``PARLOUR_TEST_CPU`` set, append the test's CPU seconds, worker and wall
+    times to that file (one short line, written whole with O_APPEND: the workers of one
+    run share the file)."""
     record_to = os.environ.get("PARLOUR_TEST_CPU")
-    before = _cpu_seconds() if record_to else 0.0
+    if not record_to:
+        yield
+        return
+    # The wall clock here only measures the run (tests/cpu_table.py --timeline lines the
+    # workers up by it); nothing a test asserts depends on it.
+    started, before = time.time(), _cpu_seconds()
     yield
-    if record_to:
-        line = f"{_cpu_seconds() - before:.3f}\t{item.nodeid}\n".encode()
-        fd = os.open(record_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
+    cpu, ended = _cpu_seconds() - before, time.time()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    line = f"{cpu:.3f}\t{worker}\t{started:.3f}\t{ended:.3f}\t{item.nodeid}\n".encode()
+    fd = os.open(record_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
 
 
 settings.register_profile("ci", max_examples=15, deadline=None,
