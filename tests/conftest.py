@@ -21,12 +21,14 @@
   (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
   processes (pytest-xdist) end together rather than waiting on one long test started last.
 * ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test, its setup and teardown included,
-  appended to FILE as a line ``<cpu>\t<worker>\t<start>\t<end>\t<nodeid>``: its CPU
-  seconds — the worker's own (``time.process_time``) plus that of the processes it
-  started and waited for (``RUSAGE_CHILDREN``) — the xdist worker that ran it, and its
-  wall-clock start and end (epoch seconds). ``tests/cpu_table.py FILE`` sums the CPU and
-  the waiting (wall − CPU) by file and by test; ``--timeline`` shows how busy the
-  workers and the cores were over the run. Under a CPU-bound suite, wall durations
+  appended to FILE as a line ``<cpu>\t<worker>\t<start>\t<end>\t<queued>\t<nodeid>``:
+  its CPU seconds — the worker's own (``time.process_time``) plus that of the processes
+  it started and waited for (``RUSAGE_CHILDREN``) — the xdist worker that ran it, its
+  wall-clock start and end (epoch seconds), and the seconds the worker's main thread
+  was ready to run but queued for a core (the kernel's ``/proc/self/schedstat``: the
+  machine's load, not the test's waiting). ``tests/cpu_table.py FILE`` sums the CPU and
+  the waiting (wall − CPU − queued) by file and by test; ``--timeline`` shows how busy
+  the workers and the cores were over the run. Under a CPU-bound suite, wall durations
   (``--durations``) mislead: a test waits on the CPU its neighbours use.
 """
 
@@ -54,6 +56,15 @@ def private_data_dir(tmp_path_factory):
     os.environ[HOME_ENV] = str(tmp_path_factory.mktemp("parlour-home"))
 
 
+def _queued_seconds() -> float:
+    """How long this process's main thread has waited, ready, for a core (0 where the
+    kernel does not say: not Linux, or no schedstats)."""
+    try:
+        return int(Path("/proc/self/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def _cpu_seconds() -> float:
     """This process's CPU so far, and its waited-for children's (user + system)."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -71,11 +82,12 @@ def pytest_runtest_protocol(item, nextitem):
         return
     # The wall clock here only measures the run (tests/cpu_table.py --timeline lines the
     # workers up by it); nothing a test asserts depends on it.
-    started, before = time.time(), _cpu_seconds()
+    started, before, queued_before = time.time(), _cpu_seconds(), _queued_seconds()
     yield
-    cpu, ended = _cpu_seconds() - before, time.time()
+    cpu, queued, ended = _cpu_seconds() - before, _queued_seconds() - queued_before, time.time()
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    line = f"{cpu:.3f}\t{worker}\t{started:.3f}\t{ended:.3f}\t{item.nodeid}\n".encode()
+    line = (f"{cpu:.3f}\t{worker}\t{started:.3f}\t{ended:.3f}\t{queued:.3f}\t"
+            f"{item.nodeid}\n").encode()
     fd = os.open(record_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(fd, line)

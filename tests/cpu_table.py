@@ -2,12 +2,14 @@
 tests/conftest.py): CPU and waiting by file and by test, largest first, and with
 ``--timeline`` how busy the workers and the cores were over the run.
 
-    python tests/cpu_table.py FILE [--top N] [--by cpu|wait|wall] [--timeline [--step S]]
+    python tests/cpu_table.py FILE [--top N] [--by cpu|wait|wall|queued] [--timeline [--step S]]
 
-Each line of FILE is ``<cpu>\\t<worker>\\t<start>\\t<end>\\t<node id>`` (an older recording's
-``<cpu>\\t<node id>`` has CPU only). A test's *waiting* is its wall time less its CPU: time
-it spent on a timer, a socket, a process starting, or on a core its neighbours held. A
-test recorded twice (two runs appended to one file) counts twice.
+Each line of FILE is ``<cpu>\\t<worker>\\t<start>\\t<end>\\t<queued>\\t<node id>`` (an older
+recording's ``<cpu>\\t<node id>`` has CPU only). A test's *waiting* is its wall time less
+its CPU and less the time its worker was ready but queued for a core (the machine's
+load): time it spent on a timer, a socket, a process starting (the processes it starts
+queue too, uncounted). A test recorded twice (two runs appended to one file) counts
+twice.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Record:
     worker: str = ""
     start: float = 0.0
     end: float = 0.0
+    queued: float = 0.0
 
     @property
     def file(self) -> str:
@@ -44,9 +47,10 @@ class Record:
 
 def parse(line: str) -> Record | None:
     fields = line.split("\t")
-    if len(fields) >= 5:
-        cpu, worker, start, end = fields[:4]
-        return Record("\t".join(fields[4:]), float(cpu), worker, float(start), float(end))
+    if len(fields) >= 6:
+        cpu, worker, start, end, queued = fields[:5]
+        return Record("\t".join(fields[5:]), float(cpu), worker, float(start), float(end),
+                      float(queued))
     if len(fields) == 2 and fields[1]:
         return Record(fields[1], float(fields[0]))
     return None
@@ -58,19 +62,21 @@ def read(path: Path) -> list[Record]:
 
 @dataclass
 class Sums:
-    """CPU, wall and waiting seconds summed over some tests."""
+    """CPU, wall, queued and waiting seconds summed over some tests."""
 
     cpu: float = 0.0
     wall: float = 0.0
+    queued: float = 0.0
     tests: int = 0
 
     @property
     def wait(self) -> float:
-        return max(self.wall - self.cpu, 0.0)
+        return max(self.wall - self.cpu - self.queued, 0.0)
 
     def add(self, record: Record) -> None:
         self.cpu += record.cpu
         self.wall += record.wall
+        self.queued += record.queued
         self.tests += 1
 
 
@@ -84,12 +90,13 @@ def summed(records: Iterable[Record], key) -> dict[str, Sums]:
 def table(title: str, rows: dict[str, Sums], top: int, by: str, timed: bool) -> str:
     total = sum(getattr(row, by) for row in rows.values()) or 1.0
     ranked = sorted(rows.items(), key=lambda item: getattr(item[1], by), reverse=True)
-    head = f"{'CPU s':>8} {'wall s':>8} {'wait s':>8} {'share':>6}" if timed \
+    head = f"{'CPU s':>8} {'wall s':>8} {'queued':>8} {'wait s':>8} {'share':>6}" if timed \
         else f"{'CPU s':>8} {'share':>6}"
     lines = [f"{title}, by {by} (top {top} of {len(rows)}):", f"{head}  name"]
     for name, row in ranked[:top]:
         share = getattr(row, by) / total
-        figures = f"{row.cpu:8.1f} {row.wall:8.1f} {row.wait:8.1f} {share:6.1%}" if timed \
+        figures = (f"{row.cpu:8.1f} {row.wall:8.1f} {row.queued:8.1f} {row.wait:8.1f} "
+                   f"{share:6.1%}") if timed \
             else f"{row.cpu:8.1f} {share:6.1%}"
         lines.append(f"{figures}  {name}")
     return "\n".join(lines)
@@ -174,7 +181,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path)
     parser.add_argument("--top", type=int, default=30)
-    parser.add_argument("--by", choices=("cpu", "wait", "wall"), default="cpu")
+    parser.add_argument("--by", choices=("cpu", "wait", "wall", "queued"), default="cpu")
     parser.add_argument("--timeline", action="store_true",
                         help="how busy the workers and the cores were over the run")
     parser.add_argument("--step", type=float, default=30.0,

@@ -1,5 +1,5 @@
 """tests/cpu_table.py reads what the recorder (``PARLOUR_TEST_CPU``) wrote: CPU and waiting
-by test, a test recorded twice counted twice, and by file; an older recording (CPU only)
+(wall less CPU less time queued for a core) by test, a test recorded twice counted twice, and by file; an older recording (CPU only)
 still read; the timeline's workers busy at once and its idle tail."""
 
 from __future__ import annotations
@@ -11,21 +11,21 @@ from tests.cpu_table import Record, buckets, busy_seconds, read, summed, table, 
 
 def test_the_lines_are_summed_by_test_and_by_file(tmp_path):
     recorded = tmp_path / "cpu.tsv"
-    recorded.write_text("1.500\tgw0\t100.0\t103.0\ttests/a.py::test_one[x]\n"
-                        "0.250\tgw1\t100.0\t100.5\ttests/a.py::test_two\n"
-                        "2.000\tgw1\t100.5\t102.5\ttests/b.py::test_three\n"
-                        "0.500\tgw0\t200.0\t201.0\ttests/a.py::test_one[x]\n"  # a second run
+    recorded.write_text("1.500\tgw0\t100.0\t103.0\t0.5\ttests/a.py::test_one[x]\n"
+                        "0.250\tgw1\t100.0\t100.5\t0.0\ttests/a.py::test_two\n"
+                        "2.000\tgw1\t100.5\t102.5\t0.0\ttests/b.py::test_three\n"
+                        "0.500\tgw0\t200.0\t201.0\t0.0\ttests/a.py::test_one[x]\n"  # again
                         "\n")
     records = read(recorded)
     per_test = summed(records, lambda r: r.nodeid)
     assert {name: (s.cpu, s.wall, s.wait) for name, s in per_test.items()} == {
-        "tests/a.py::test_one[x]": (2.0, 4.0, 2.0), "tests/a.py::test_two": (0.25, 0.5, 0.25),
+        "tests/a.py::test_one[x]": (2.0, 4.0, 1.5), "tests/a.py::test_two": (0.25, 0.5, 0.25),
         "tests/b.py::test_three": (2.0, 2.0, 0.0)}
     per_file = summed(records, lambda r: r.file)
     assert {name: s.tests for name, s in per_file.items()} == {"tests/a.py": 3, "tests/b.py": 1}
     shown = table("by file", per_file, top=1, by="wait", timed=True).splitlines()
     assert shown[0] == "by file, by wait (top 1 of 2):"
-    assert shown[2].split() == ["2.2", "4.5", "2.2", "100.0%", "tests/a.py"]
+    assert shown[2].split() == ["2.2", "4.5", "0.5", "1.8", "100.0%", "tests/a.py"]
 
 
 def test_an_older_recording_has_cpu_only(tmp_path):
