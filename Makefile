@@ -62,17 +62,34 @@ demo: $(STAMP)
 	$(PY) -m engine.demo
 
 # The type check ([tool.mypy] in pyproject.toml: engine/ and net/), the
-# whole suite, then the packaged bundle built and checked (what CI runs). First, as
-# root on Debian, what the window tests need from the system (Xvfb, openbox, Qt's X11
-# libraries) and the tests across houses (iptables and conntrack, for the home routers'
-# NAT); elsewhere a missing piece is named and those tests say why they skip.
+# whole suite, and the packaged bundle and its .deb built and checked (what CI runs).
+# First, as root on Debian, what the window tests need from the system (Xvfb, openbox,
+# Qt's X11 libraries) and the tests across houses (iptables and conntrack, for the home
+# routers' NAT); elsewhere a missing piece is named and those tests say why they skip.
+#
+# The bundle and the .deb (check-package, check-deb: about a minute, PyInstaller on one
+# thread, then mostly waiting on the bundle's window and a hand across houses) run
+# beside the type check and the suite, not after them: mypy is one thread too, and the
+# suite leaves cores idle as it waits. They cannot collide: the bundle is built in
+# build/ and dist/, which no test reads; its X server takes a free display (Xvfb
+# -displayfd) and its network checks run in a namespace of their own (unshare); the
+# installed .deb's /usr/bin/parlour is run by nothing in the suite. Their output goes
+# to $(PACKAGE_LOG), printed when both are done; either failing fails the target.
+PACKAGE_LOG := build/check-package.log
 test: $(STAMP)
 	-$(PY) packaging/xdesktop.py --install
 	-$(PY) packaging/apt_install.py "the tests across houses (NAT routers)" iptables conntrack
-	$(PY) -m mypy
-	$(PYTEST)
-	$(MAKE) check-package
-	$(MAKE) check-deb
+	@mkdir -p build
+	@echo "check-package, check-deb: beside the type check and the suite (output: $(PACKAGE_LOG))"
+	@($(MAKE) --no-print-directory check-package && $(MAKE) --no-print-directory check-deb) \
+		> $(PACKAGE_LOG) 2>&1 & packaging=$$!; \
+	$(PY) -m mypy && $(PYTEST); tested=$$?; \
+	wait $$packaging; packaged=$$?; \
+	echo "---- check-package, check-deb (ran beside the suite; $(PACKAGE_LOG)) ----"; \
+	cat $(PACKAGE_LOG); \
+	echo "make test: mypy and the suite $$([ $$tested = 0 ] && echo passed || echo FAILED)," \
+		"the bundle and the .deb $$([ $$packaged = 0 ] && echo passed || echo FAILED)"; \
+	[ $$tested = 0 ] && [ $$packaged = 0 ]
 
 # The type check and the fast tier: every test not in the slow tier (tests/conftest.py,
 # "The tiers": whole tables played through sessions, processes, namespaces or the
