@@ -26,9 +26,9 @@
   appended to FILE as a line ``<cpu>\t<worker>\t<start>\t<end>\t<queued>\t<nodeid>``:
   its CPU seconds — the worker's own (``time.process_time``) plus that of the processes
   it started and waited for (``RUSAGE_CHILDREN``) — the xdist worker that ran it, its
-  wall-clock start and end (epoch seconds), and the seconds the worker's main thread
-  was ready to run but queued for a core (the kernel's ``/proc/self/schedstat``: the
-  machine's load, not the test's waiting). ``tests/cpu_table.py FILE`` sums the CPU and
+  wall-clock start and end (epoch seconds), and the seconds the worker's threads were
+  ready to run but queued for a core (the kernel's ``/proc/self/task/*/schedstat``: the
+  machine's load, not the test's waiting; the processes it starts queue uncounted). ``tests/cpu_table.py FILE`` sums the CPU and
   the waiting (wall − CPU − queued) by file and by test; ``--timeline`` shows how busy
   the workers and the cores were over the run. Under a CPU-bound suite, wall durations
   (``--durations``) mislead: a test waits on the CPU its neighbours use.
@@ -60,12 +60,15 @@ def private_data_dir(tmp_path_factory):
 
 
 def _queued_seconds() -> float:
-    """How long this process's main thread has waited, ready, for a core (0 where the
+    """How long this process's threads have waited, ready, for a core (0 where the
     kernel does not say: not Linux, or no schedstats)."""
-    try:
-        return int(Path("/proc/self/schedstat").read_text().split()[1]) / 1e9
-    except (OSError, IndexError, ValueError):
-        return 0.0
+    total = 0
+    for thread in Path("/proc/self/task").glob("*/schedstat"):
+        try:
+            total += int(thread.read_text().split()[1])
+        except (OSError, IndexError, ValueError):  # the thread ended meanwhile
+            pass
+    return total / 1e9
 
 
 def _cpu_seconds() -> float:
@@ -87,7 +90,9 @@ def pytest_runtest_protocol(item, nextitem):
     # workers up by it); nothing a test asserts depends on it.
     started, before, queued_before = time.time(), _cpu_seconds(), _queued_seconds()
     yield
-    cpu, queued, ended = _cpu_seconds() - before, _queued_seconds() - queued_before, time.time()
+    # (a thread that ended during the test takes its queueing with it: never below 0)
+    cpu, ended = _cpu_seconds() - before, time.time()
+    queued = max(_queued_seconds() - queued_before, 0.0)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     line = (f"{cpu:.3f}\t{worker}\t{started:.3f}\t{ended:.3f}\t{queued:.3f}\t"
             f"{item.nodeid}\n").encode()
