@@ -83,12 +83,14 @@ demo: $(STAMP)
 # installed .deb's /usr/bin/parlour is run by nothing in the suite. Their output goes
 # to $(PACKAGE_LOG), printed when both are done; either failing fails the target.
 PACKAGE_LOG := build/check-package.log
+# (a line that names $(MAKE) itself runs even under `make -n`: this one would run the suite)
+SUBMAKE = $(MAKE) --no-print-directory
 test: $(STAMP)
 	-$(PY) packaging/xdesktop.py --install
 	-$(PY) packaging/apt_install.py "the tests across houses (NAT routers)" iptables conntrack
 	@mkdir -p build
 	@echo "check-package, check-deb: beside the type check and the suite (output: $(PACKAGE_LOG))"
-	@($(MAKE) --no-print-directory check-package && $(MAKE) --no-print-directory check-deb) \
+	@($(SUBMAKE) check-package && $(SUBMAKE) check-deb) \
 		> $(PACKAGE_LOG) 2>&1 & packaging=$$!; \
 	$(PY) -m mypy && $(PYTEST); tested=$$?; \
 	wait $$packaging; packaged=$$?; \
