@@ -24,17 +24,6 @@ from functools import lru_cache
 from itertools import chain, count
 from operator import mod
 
-try:
-    # CPython's own SHA-256 (``_sha2`` from 3.12): the same digests as hashlib's, but
-    # for the deal's short inputs cheaper to set up, copy and finish than OpenSSL's
-    # (about 9,000 fewer instructions a deal, some 0.7 % of a random hand).
-    from _sha256 import sha256 as _sha256
-except ImportError:  # pragma: no cover - Python 3.12 and later, or a build without it
-    try:
-        from _sha2 import sha256 as _sha256  # type: ignore[no-redef]
-    except ImportError:
-        _sha256 = hashlib.sha256  # type: ignore[assignment]
-
 SEED_BYTES = 32
 _DEAL_TAG = b"parlour-deal/1"
 _DERIVE_TAG = b"parlour-seed/1"
@@ -50,7 +39,7 @@ def check_seed(seed: bytes) -> bytes:
 
 def _blocks(seed: bytes):
     """The byte stream as words, eight (one block) at a time."""
-    prefix = _sha256(_DEAL_TAG + seed)  # the shared prefix is hashed once
+    prefix = hashlib.sha256(_DEAL_TAG + seed)  # the shared prefix is hashed once
     for counter in count():
         block = prefix.copy()
         block.update(counter.to_bytes(8, "big"))
@@ -80,7 +69,7 @@ def shuffled(n: int, seed: bytes) -> list[int]:
     # lowest limit (about one deal in a million) may be rejected, which shifts the
     # stream: _shuffled_drawing then does it word by word.
     js, spans, _, lowest_limit, blocks, unpack = _plan(n)
-    prefix = _sha256(_DEAL_TAG + seed)
+    prefix = hashlib.sha256(_DEAL_TAG + seed)
     digests = []
     for counter in blocks:
         block = prefix.copy()
@@ -112,7 +101,7 @@ def derive_seed(seed: bytes, label: str, *numbers: int) -> bytes:
     seed = check_seed(seed)
     parts = [_DERIVE_TAG, seed, label.encode("utf-8"), b"\x00"]
     parts += [n.to_bytes(8, "big") for n in numbers]
-    return _sha256(b"".join(parts)).digest()
+    return hashlib.sha256(b"".join(parts)).digest()
 
 
 def seed_index(seed: bytes, n: int) -> int:

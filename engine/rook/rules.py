@@ -105,9 +105,6 @@ WAITING = tuple(tuple(s for s in SEATS if not acked >> s & 1) for acked in range
 ONE_SEAT = tuple((s,) for s in SEATS)
 
 
-_INT_ONLY = {int}  # the types of a tuple of plain ints (no bool): _check_bury's quick test
-
-
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -128,8 +125,7 @@ class RookGame(Game):
         checked). Hand records use ``new_hand``, which never redeals."""
         redeals = 0
         state = self._dealt(seed, dealer)  # its hands are masks: quick to check
-        # must_redeal for every hand, with no Python call per hand (each deal asks)
-        while not all(map(POINT_CARDS.__and__, state.hands)):
+        while any(map(self.must_redeal, state.hands)):
             redeals += 1
             state = self._dealt(derive_seed(seed, "redeal", redeals), dealer)
         state.record_redeals(redeals)
@@ -310,12 +306,7 @@ class RookState(State):
 
     def _bid(self, action: Action) -> Events:
         seat, amount = action.seat, action.value
-        # A legal bid passes this one test (``type(...) is int``: not a bool); anything
-        # else goes to _check_bid, which says what is wrong with it. (A third of the
-        # auction's cost was the checks' calls.)
-        if action.extra is not None or type(amount) is not int or amount % BID_STEP \
-                or not self._lowest_bid() <= amount <= MAX_BID:
-            self._check_bid(amount, action.extra)
+        self._check_bid(amount, action.extra)
         self.bids += ((seat, amount),)
         made = BID_MADE[seat][BID_INDEX[amount]]
         if amount == MAX_BID:
@@ -446,16 +437,6 @@ class RookState(State):
 
     def _check_bury(self, seat: int, cards, colour) -> int:
         """The mask of the cards to bury, or IllegalAction saying what is wrong."""
-        # A legal bury (five different held cards as a tuple of ints, as sample_action
-        # and action_from_json make it) passes these few tests in C; anything else gets
-        # the careful checks below, which say what is wrong.
-        if type(colour) is str and colour in COLOURS and type(cards) is tuple \
-                and len(cards) == BURY_SIZE and set(map(type, cards)) == _INT_ONLY \
-                and min(cards) >= 0 and max(cards) < DECK.size:
-            c0, c1, c2, c3, c4 = cards  # BURY_SIZE cards
-            mask = BITS[c0] | BITS[c1] | BITS[c2] | BITS[c3] | BITS[c4]
-            if mask.bit_count() == BURY_SIZE and self.hands[seat] & mask == mask:
-                return mask
         if not isinstance(colour, str) or colour not in COLOURS:
             raise IllegalAction("name a trump colour: B, R, G or Y (there is no no-trump)")
         if not isinstance(cards, (tuple, list)) or not all(map(_is_int, cards)):
