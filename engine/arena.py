@@ -265,6 +265,7 @@ class Arena:
             "win_rate_a": round(t.wins / t.games, 4) if t.games else None,
             "ci95": [round(lo, 4), round(hi, 4)],
             "margin": round(sum(t.margins) / len(t.margins), 2) if t.margins else None,
+            "margin_ci95": margin_interval(t.margins, self.rotation),
             "decision_ms": _times(t.times["a"]),
             "decision_ms_b": _times(t.times["b"]),
             "decision_cpu_ms": _times(t.cpu["a"]),
@@ -283,6 +284,18 @@ class Arena:
             if not self.partnerships and t.games:
                 out["fair_share"] = round(1 / self.game.num_players, 4)
         return out
+
+
+def margin_interval(margins: list[float], group: int) -> list[float] | None:
+    """A normal 95% interval for the mean margin, its spread taken between groups of
+    ``group`` consecutive games (one seat rotation over one deal: the pairing removes
+    the luck of the deal from the spread); None with fewer than two groups."""
+    means = [sum(margins[i:i + group]) / group for i in range(0, len(margins) - group + 1, group)]
+    if len(means) < 2:
+        return None
+    centre = sum(means) / len(means)
+    spread = math.sqrt(sum((m - centre) ** 2 for m in means) / (len(means) - 1) / len(means))
+    return [round(centre - 1.96 * spread, 2), round(centre + 1.96 * spread, 2)]
 
 
 def _times(values: list[float]) -> dict:
@@ -316,7 +329,8 @@ def format_report(r: dict) -> str:
              f" ({r['hands']} hands)",
              f"A wins {r['win_rate_a']:.1%}  (95% CI {r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}), "
              f"ties {r['ties']}",
-             f"margin (A − B): {r['margin']}"]
+             f"margin (A − B): {r['margin']}"
+             + (f" (95% CI {r['margin_ci95'][0]} – {r['margin_ci95'][1]})" if r.get("margin_ci95") else "")]
     if "penalty_a" in r:
         lines.append(f"penalty per hand: A {r['penalty_a']}, B {r['penalty_b']} (lower is better)")
     for who in ("a", "b"):

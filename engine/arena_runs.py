@@ -72,6 +72,15 @@ def play_chunk(config: dict, start: int, end: int) -> dict:
             "seconds": round(time.time() - started, 1), "counted": arena.tally.to_json()}
 
 
+def append_line(path: Path, text: str) -> None:
+    """Append one line in one write call, on a line of its own even after a line a
+    killed run left cut short; on the disk before the next chunk starts."""
+    cut_short = path.exists() and path.stat().st_size and path.read_bytes()[-1:] != b"\n"
+    with path.open("ab", buffering=0) as f:
+        f.write((("\n" if cut_short else "") + text + "\n").encode())
+        os.fsync(f.fileno())
+
+
 def run(args) -> int:
     config = config_of(args)
     total = args.hands or args.games
@@ -86,10 +95,7 @@ def run(args) -> int:
     print(f"{len(done)} chunks already in {out}; {len(todo)} to play", flush=True)
     for start, end in todo:
         line = play_chunk(config, start, end)
-        with out.open("a") as f:
-            f.write(json.dumps(line) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        append_line(out, json.dumps(line))
         t = line["counted"]
         print(f"games {start}-{end - 1}: A won {t['wins']} of {t['games']} "
               f"({line['seconds']} s, load {line['load']})", flush=True)
