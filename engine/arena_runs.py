@@ -11,7 +11,9 @@ for it, decision times included). Games are numbered and seeded exactly as in
 ``engine.arena`` (``--seed``), so a chunk's games are the same whichever process plays
 them. Stopped at any moment, the same command picks up where it left off: chunks already
 in the file are skipped, and only the chunk under way is lost. A larger ``--games`` later
-extends the run with more chunks.
+extends the run with more chunks, and ``--max-chunks K`` stops after K new ones, so that
+two runs can take turns one process at a time (a shell loop: docs/benchmarks.md has the
+one the expert's games run in).
 
 ``summary`` sums the chunks of each configuration found and prints the arena's report
 for the sum: the win rate with its Wilson 95% interval, the margin, bids won and made,
@@ -91,7 +93,7 @@ def run(args) -> int:
         return 2
     out = Path(args.out)
     done = {(c["start"], c["end"]) for c in read_lines(out) if c.get("config") == config}
-    todo = [c for c in chunks(total, args.chunk) if c not in done]
+    todo = [c for c in chunks(total, args.chunk) if c not in done][:args.max_chunks or None]
     print(f"{len(done)} chunks already in {out}; {len(todo)} to play", flush=True)
     for start, end in todo:
         line = play_chunk(config, start, end)
@@ -169,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--hands", type=int, default=0)
     play.add_argument("--seed", default="0")
     play.add_argument("--chunk", type=int, default=4, help="games (or hands) a chunk")
+    play.add_argument("--max-chunks", type=int, default=0,
+                      help="stop after this many new chunks (to take turns with another run)")
     total = commands.add_parser("summary", help="sum the chunks and report")
     total.add_argument("files", nargs="+")
     total.add_argument("--json", action="store_true")

@@ -46,9 +46,9 @@ def test_chunks_played_in_two_sittings_sum_to_the_whole_run(tmp_path, capsys):
     assert arena_runs.main(common + ["--games", "2"]) == 0
     with out.open("a") as f:
         f.write('{"config": {"game": "somer')  # a line cut short when a run was killed
-    assert arena_runs.main(common + ["--games", "4"]) == 0
+    assert arena_runs.main(common + ["--games", "6", "--max-chunks", "1"]) == 0  # taking turns
     said = capsys.readouterr().out
-    assert "1 chunks already in" in said and "1 to play" in said, said
+    assert "1 chunks already in" in said and "1 to play" in said and "games 2-3" in said, said
     assert arena_runs.main(common + ["--games", "4"]) == 0
     assert "0 to play" in capsys.readouterr().out
 
