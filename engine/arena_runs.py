@@ -37,9 +37,13 @@ from .registry import make_game
 
 
 def config_of(args) -> dict:
-    """What makes two chunks part of one run."""
-    return {"game": args.game, "ruleset": args.ruleset, "mode": args.mode, "a": args.a, "b": args.b,
-            "seed": str(args.seed), "unit": "hands" if args.hands else "games"}
+    """What makes two chunks part of one run (a ``--label``, say the commit, keeps runs of
+    different code apart)."""
+    config = {"game": args.game, "ruleset": args.ruleset, "mode": args.mode, "a": args.a, "b": args.b,
+              "seed": str(args.seed), "unit": "hands" if args.hands else "games"}
+    if args.label:
+        config["label"] = args.label
+    return config
 
 
 def chunks(total: int, size: int) -> list[tuple[int, int]]:
@@ -123,7 +127,7 @@ def summarise(lines: list[dict]) -> list[dict]:
         arena.tally = tally
         report = arena.report()
         loads = [line["load"] for line in seen.values()]
-        report.update(seed=config["seed"], chunks=len(seen), covered=_ranges(list(seen)),
+        report.update(seed=config["seed"], label=config.get("label"), chunks=len(seen), covered=_ranges(list(seen)),
                       load=[min(loads), max(loads)],
                       cpu_hours=round(sum(line["seconds"] for line in seen.values()) / 3600, 2))
         reports.append(report)
@@ -150,7 +154,8 @@ def summary(args) -> int:
     for report in reports:
         covered = ", ".join(f"{a}–{b}" for a, b in report["covered"])
         print(format_report(report))
-        print(f"seed {report['seed']}: {report['chunks']} chunks, game numbers {covered}; "
+        label = f" ({report['label']})" if report["label"] else ""
+        print(f"seed {report['seed']}{label}: {report['chunks']} chunks, game numbers {covered}; "
               f"load average {report['load'][0]}–{report['load'][1]} as chunks started; "
               f"{report['cpu_hours']} h on the clock\n")
     return 0
@@ -171,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--hands", type=int, default=0)
     play.add_argument("--seed", default="0")
     play.add_argument("--chunk", type=int, default=4, help="games (or hands) a chunk")
+    play.add_argument("--label", help="kept with the run (e.g. the commit): runs of other labels "
+                                      "are summed apart")
     play.add_argument("--max-chunks", type=int, default=0,
                       help="stop after this many new chunks (to take turns with another run)")
     total = commands.add_parser("summary", help="sum the chunks and report")

@@ -64,6 +64,12 @@ def test_chunks_played_in_two_sittings_sum_to_the_whole_run(tmp_path, capsys):
     assert arena_runs.main(["summary", str(out)]) == 0
     assert "A=normal vs B=easy, 4 games" in capsys.readouterr().out
 
+    assert arena_runs.main(common + ["--games", "2", "--label", "other code"]) == 0
+    assert "0 chunks already in" in capsys.readouterr().out  # another label: another run
+    assert arena_runs.main(["summary", str(out), "--json"]) == 0
+    assert [(r["games"], r["label"]) for r in json.loads(capsys.readouterr().out)] == [
+        (4, None), (2, "other code")]
+
 
 def test_a_chunk_keeps_a_seat_rotation_whole(tmp_path, capsys):
     code = arena_runs.main(["run", str(tmp_path / "x.jsonl"), "--game", "rook", "--a", "normal",
