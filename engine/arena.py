@@ -103,7 +103,8 @@ def lineup_bot(spec: str, seed: bytes):
     return LineupBot(make_bot(level, seed), {p: make_bot(other, seed) for p, other in by_phase.items()})
 
 
-def _lineup_arg(spec: str) -> str:
+def lineup_arg(spec: str) -> str:
+    """argparse's type for a line-up: the spec itself, or a usage error saying what is wrong."""
     try:
         parse_lineup(spec)
     except ValueError as exc:
@@ -351,9 +352,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", required=True, choices=registry.TITLES)
     parser.add_argument("--ruleset")
     parser.add_argument("--mode")
-    parser.add_argument("--a", required=True, type=_lineup_arg,
+    parser.add_argument("--a", required=True, type=lineup_arg,
                         help=f"a level ({', '.join(ALL_LEVELS)}), or e.g. hard,bidding=expert")
-    parser.add_argument("--b", required=True, type=_lineup_arg)
+    parser.add_argument("--b", required=True, type=lineup_arg)
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--hands", type=int, default=0)
     parser.add_argument("--seed", default="0")

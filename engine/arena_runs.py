@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from . import registry
-from .arena import Arena, Tally, _lineup_arg, format_report, run_seed
+from .arena import Arena, Tally, lineup_arg, format_report, run_seed
 from .registry import make_game
 
 
@@ -170,8 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--game", required=True, choices=registry.TITLES)
     play.add_argument("--ruleset")
     play.add_argument("--mode")
-    play.add_argument("--a", required=True, type=_lineup_arg)
-    play.add_argument("--b", required=True, type=_lineup_arg)
+    play.add_argument("--a", required=True, type=lineup_arg)
+    play.add_argument("--b", required=True, type=lineup_arg)
     play.add_argument("--games", type=int, default=0)
     play.add_argument("--hands", type=int, default=0)
     play.add_argument("--seed", default="0")
