@@ -19,6 +19,12 @@ share of hands each line-up won the bid, and how often it then made it.
 
 ``--hands N`` plays N single hands instead of whole games; a hand is "won" by the
 line-up that scored more in it (Horseshoes: the lower penalty), a tie counts half.
+
+A line-up is a level, or a level with some phases decided at another, to tell which
+phase a level's edge comes from: ``--a hard,bidding=expert`` bids as expert and does
+everything else as hard (every decision still comes from an ordinary level's bot with
+the same seed, so ``hard`` alone plays exactly as ``--a hard`` does). Long runs in
+resumable chunks: ``python -m engine.arena_runs``.
 This is a command-line tool, so unlike the engine it reads the clock (for the times).
 """
 
@@ -61,6 +67,51 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+class LineupBot:
+    """A line-up's bot: ``default`` decides, but for the phases ``by_phase`` names."""
+
+    def __init__(self, default, by_phase: dict):
+        self.default, self.by_phase = default, by_phase
+
+    def choose(self, game, view):
+        return self.by_phase.get(view["phase"], self.default).choose(game, view)
+
+
+def parse_lineup(spec: str) -> tuple[str, dict[str, str]]:
+    """``"hard,bidding=expert"`` → ("hard", {"bidding": "expert"}); ValueError for an
+    unknown level or a malformed phase."""
+    level, *phases = [part.strip() for part in spec.split(",")]
+    by_phase: dict[str, str] = {}
+    for part in phases:
+        phase, sep, other = part.partition("=")
+        if not sep or not phase:
+            raise ValueError(f"line-up {spec!r}: expected PHASE=LEVEL after the level, got {part!r}")
+        by_phase[phase] = other
+    for name in (level, *by_phase.values()):
+        if name not in ALL_LEVELS:
+            raise ValueError(f"line-up {spec!r}: unknown level {name!r} "
+                             f"(choose from {', '.join(ALL_LEVELS)})")
+    return level, by_phase
+
+
+def lineup_bot(spec: str, seed: bytes):
+    """The bot for a line-up ``spec`` (see the module docstring): a plain level's own bot
+    when no phase is mixed in."""
+    level, by_phase = parse_lineup(spec)
+    if not by_phase:
+        return make_bot(level, seed)
+    return LineupBot(make_bot(level, seed), {p: make_bot(other, seed) for p, other in by_phase.items()})
+
+
+def lineup_arg(spec: str) -> str:
+    """argparse's type for a line-up: the spec itself, or a usage error saying what is wrong."""
+    try:
+        parse_lineup(spec)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return spec
+
+
 class Tally:
     """Everything the arena counts while it plays."""
 
@@ -76,9 +127,29 @@ class Tally:
         self.made = {"a": 0, "b": 0}
         self.penalty = {"a": 0.0, "b": 0.0}
 
+    FIELDS = ("games", "wins", "ties", "margins", "hands", "times", "cpu", "bids", "made", "penalty")
+
+    def to_json(self) -> dict:
+        """Everything counted, as plain values (times to 0.01 ms), for a chunk's line."""
+        out = {name: getattr(self, name) for name in self.FIELDS}
+        for name in ("times", "cpu"):
+            out[name] = {who: [round(v, 2) for v in values] for who, values in out[name].items()}
+        return out
+
+    def add(self, counted: dict) -> None:
+        """Add another run's counts (``to_json``'s form): chunks of one run summed."""
+        for name in ("games", "wins", "ties", "hands"):
+            setattr(self, name, getattr(self, name) + counted[name])
+        self.margins += counted["margins"]
+        for name in ("times", "cpu", "bids", "made", "penalty"):
+            mine = getattr(self, name)
+            for who in ("a", "b"):
+                mine[who] += counted[name][who]
+
 
 class Arena:
     def __init__(self, game, level_a: str, level_b: str, seed: bytes):
+        parse_lineup(level_a), parse_lineup(level_b)  # (a bad line-up fails before any play)
         self.game = game
         self.levels = {"a": level_a, "b": level_b}
         self.seed = seed
@@ -98,7 +169,7 @@ class Arena:
         return ["a" if s == seat_a else "b" for s in range(n)]
 
     def bots(self, index: int, lineup: list[str]) -> list:
-        return [make_bot(self.levels[who], derive_seed(self.seed, "bot", index, seat))
+        return [lineup_bot(self.levels[who], derive_seed(self.seed, "bot", index, seat))
                 for seat, who in enumerate(lineup)]
 
     def table_seed(self, index: int) -> bytes:
@@ -195,6 +266,7 @@ class Arena:
             "win_rate_a": round(t.wins / t.games, 4) if t.games else None,
             "ci95": [round(lo, 4), round(hi, 4)],
             "margin": round(sum(t.margins) / len(t.margins), 2) if t.margins else None,
+            "margin_ci95": margin_interval(t.margins, self.rotation),
             "decision_ms": _times(t.times["a"]),
             "decision_ms_b": _times(t.times["b"]),
             "decision_cpu_ms": _times(t.cpu["a"]),
@@ -215,17 +287,34 @@ class Arena:
         return out
 
 
+def margin_interval(margins: list[float], group: int) -> list[float] | None:
+    """A normal 95% interval for the mean margin, its spread taken between groups of
+    ``group`` consecutive games (one seat rotation over one deal: the pairing removes
+    the luck of the deal from the spread); None with fewer than two groups."""
+    means = [sum(margins[i:i + group]) / group for i in range(0, len(margins) - group + 1, group)]
+    if len(means) < 2:
+        return None
+    centre = sum(means) / len(means)
+    spread = math.sqrt(sum((m - centre) ** 2 for m in means) / (len(means) - 1) / len(means))
+    return [round(centre - 1.96 * spread, 2), round(centre + 1.96 * spread, 2)]
+
+
 def _times(values: list[float]) -> dict:
     return {"median": round(median(values), 2) if values else None,
             "p95": round(percentile(values, 0.95), 2) if values else None,
             "count": len(values)}
 
 
+def run_seed(seed: int | str) -> bytes:
+    """The arena's seed for a ``--seed`` (every game and bot seed is derived from it)."""
+    return hashlib.sha256(f"parlour-arena/{seed}".encode()).digest()
+
+
 def run(game_id: str, level_a: str, level_b: str, games: int = 0, hands: int = 0,
         seed: int | str = 0, ruleset: str | None = None, mode: str | None = None) -> dict:
     """Play and report (the CLI's work, callable from tests)."""
     game = make_game(game_id, ruleset, mode)
-    arena = Arena(game, level_a, level_b, hashlib.sha256(f"parlour-arena/{seed}".encode()).digest())
+    arena = Arena(game, level_a, level_b, run_seed(seed))
     if hands:
         for index in range(hands):
             arena.play_single_hand(index)
@@ -241,7 +330,8 @@ def format_report(r: dict) -> str:
              f" ({r['hands']} hands)",
              f"A wins {r['win_rate_a']:.1%}  (95% CI {r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}), "
              f"ties {r['ties']}",
-             f"margin (A − B): {r['margin']}"]
+             f"margin (A − B): {r['margin']}"
+             + (f" (95% CI {r['margin_ci95'][0]} – {r['margin_ci95'][1]})" if r.get("margin_ci95") else "")]
     if "penalty_a" in r:
         lines.append(f"penalty per hand: A {r['penalty_a']}, B {r['penalty_b']} (lower is better)")
     for who in ("a", "b"):
@@ -262,8 +352,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", required=True, choices=registry.TITLES)
     parser.add_argument("--ruleset")
     parser.add_argument("--mode")
-    parser.add_argument("--a", required=True, choices=ALL_LEVELS)
-    parser.add_argument("--b", required=True, choices=ALL_LEVELS)
+    parser.add_argument("--a", required=True, type=lineup_arg,
+                        help=f"a level ({', '.join(ALL_LEVELS)}), or e.g. hard,bidding=expert")
+    parser.add_argument("--b", required=True, type=lineup_arg)
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--hands", type=int, default=0)
     parser.add_argument("--seed", default="0")

@@ -8,9 +8,10 @@ score, the kitty and trump chosen together, and a partner's manners.
   the contract at the next bid, and with this seat passing while the others bid as the
   normal level would (the hand may be thrown in). It bids when the first scores more
   under the ruleset's own scoring (``score_terms``: doubled or keep).
-* **Kitty and trump**: for the few most promising trumps, the discard the normal level
-  would make for that trump, played out on likely deals; the best pair is discarded,
-  and the trump is then chosen the same way with the hand as it is.
+* **Kitty and trump**: with the most promising trump, every pair of the few cards least
+  worth keeping, and for the next few trumps the discard the normal level would make,
+  played out on likely deals; the best pair is discarded, and the trump is then chosen
+  the same way with the hand as it is.
 * **Card play**: ``expert.play`` with Somerset's manners: no trump over a partner who
   is taking the trick, and the partner's trump led when the partner is the bidder and
   the opponents may still hold trumps (each unless the search finds another card
@@ -33,9 +34,10 @@ from .somerset import (MAX_BID, Play, estimate_tricks, hand_value, keep_value, p
                        rollout_action, trump_words)
 
 EXPERT_PLAY_BUDGET = 7000  # simulated plays per card decision (see search): p95 ≤ 500 ms CPU
-BID_SAMPLES = 40  # likely deals per bid, each played out twice
+BID_SAMPLES = 64  # likely deals per bid, each played out twice (40 left close calls to chance)
 TRUMP_SAMPLES = 24  # likely deals per trump (and per discard)
 TRUMP_CHOICES = 4  # the most promising trumps by estimate are played out
+DISCARD_POOL = 4  # with the most promising trump, every pair of its 4 least useful cards
 # Points (on average) a card must gain to overrule a partner's manners: to overtrump a
 # partner taking the trick, to lead another suit than the trump the partner named
 REASON = 1.0
@@ -174,10 +176,24 @@ def _margin(game, side: int, bid: int, taken) -> float:
 
 
 # -- the kitty and trump ---------------------------------------------------------------------
+def discard_options(hand: int) -> list[tuple[tuple[int, int], str]]:
+    """(pair, trump) to play out: every pair of the ``DISCARD_POOL`` cards least worth
+    keeping with the most promising trump (the normal discard among them), then the
+    normal discard for each other promising trump."""
+    trumps = ranked_trumps(hand)
+    first = trumps[0]
+    pool = sorted(cards_of(hand), key=lambda c: (keep_value(c, hand, first), c))[:DISCARD_POOL]
+    options = [((a, b), first) for i, a in enumerate(sorted(pool)) for b in sorted(pool)[i + 1:]]
+    normal = discard_for(hand, first)
+    options.sort(key=lambda option: option[0] != normal)  # the normal pair first (wins a tie)
+    return options + [(discard_for(hand, t), t) for t in trumps[1:]]
+
+
 def decide_discard(ctx: Context) -> Decision:
-    """For each promising trump, its normal discard; the pair whose hand played best."""
+    """The (pair, trump) of ``discard_options`` whose hand played best; the pair is
+    discarded (the trump is then chosen on its own, the hand as it is)."""
     seat, hand = ctx.seat, ctx.know.hand
-    options = [(discard_for(hand, t), t) for t in ranked_trumps(hand)]
+    options = discard_options(hand)
     totals = [0.0] * len(options)
     for world, times in Posterior(ctx, likelihood_for(ctx)).worlds(TRUMP_SAMPLES):
         for i, (pair, trump) in enumerate(options):

@@ -20,7 +20,10 @@ guest does with the results:
 * verified hands: a "hand_over" event (with the hand record saved, when there is a
   state directory);
 * every accepted batch is acknowledged at once with an "hb" carrying the last verified
-  seq, so the host knows what this peer has;
+  seq, so the host knows what this peer has — a player's; a watcher's client says how
+  far its log goes in its heartbeat only (every ``interval``: the host needs it for
+  nothing sooner, and six watchers' acknowledgements of every entry were CPU on the
+  host's loop);
 * the seat's decisions: a bot's (headless), or the person's through ``act`` — none
   after a join until the replica holds the log up to the head the host announced in
   "joined" (``caught_up``: a restarted app must not play a turn of the table's past),
@@ -651,8 +654,9 @@ class GuestCore:
         self._raise_alerts(out)
         self._own_errors(out)
         self.received += len(out.accepted)
-        if out.accepted:  # acknowledged at once, kept
-            self._linked.send({"type": "hb", "seq": self.replica.seq})
+        if out.accepted:  # acknowledged at once (a watcher's: by its heartbeat), kept
+            if not self.watching:
+                self._linked.send({"type": "hb", "seq": self.replica.seq})
             self.disk_log.keep(out.accepted)
             self.succession.kept(out.accepted)
         live = msg["type"] == m.ENTRY

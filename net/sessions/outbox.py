@@ -118,8 +118,10 @@ class Outbox:
                    and (t := self._tampered(fp, e)) is not None]
         if not entries and not msg["last"]:
             return
-        for chunk in fitting(entries, msg["last"]):
-            link.send(chunk)
+        whole = isinstance(msg, framing.Framed) and self.tamper is None \
+            and len(entries) == len(msg["entries"])
+        for chunk in [msg] if whole else fitting(entries, msg["last"]):
+            link.send(chunk)  # (a ``Framed`` sync sent whole: its bytes made once, for all)
         if entries:
             self.acks.on_sent(fp, entries[-1]["entry"]["entry"]["seq"])
 
@@ -138,10 +140,11 @@ class Outbox:
 
 
 def fitting(entries: list[dict], last: bool) -> list[dict]:
-    """Sync messages carrying ``entries``, split so each fits in one frame."""
-    msg = m.sync_message(entries, last)
+    """Sync messages carrying ``entries``, split so each fits in one frame (each
+    ``Framed``: the encoding that showed it fits is the one written)."""
+    msg = framing.Framed(m.sync_message(entries, last))
     try:
-        framing.encode(msg)
+        msg.frame()
         return [msg]
     except ProtocolError:
         if len(entries) <= 1:

@@ -17,12 +17,17 @@ then keeps it:
   (has acknowledged it: ``players_hold``), or ``PLAYERS_FIRST`` seconds after it was
   logged, whichever comes first — never before the last "end" or a handover. Each entry
   is made, signed and encoded once for all of them (``framing.Framed``): what a watcher
-  adds per entry is a write of the same bytes and the read of its acknowledgement (a
-  heartbeat's number: no signature to check). The host's
-  work for its watchers (a message made, written to every watcher's link, their
-  acknowledgements read) is then done while the players wait for the next move, not
-  while the host waits for their acknowledgements: a player's move takes no longer
-  however many watch.
+  adds per entry is a write of the same bytes (a watcher acknowledges in its heartbeat,
+  every second, not per entry: nothing here needs its position sooner). The host's
+  work for its watchers (a message made, written to every watcher's link) is then done
+  while the players wait for the next move, not while the host waits for their
+  acknowledgements: a player's move takes no longer however many watch.
+* **A private deal once it is dealt** (``dealing``): the deal's own entries, from
+  ``mental-deal`` until ``mental-dealt``, are held until it is dealt and go together, in
+  one sync (or as few as fit a frame): none of the host's work for its watchers falls
+  inside the deal, where its own seat shuffles. Anything else logged meanwhile (a drop,
+  a restart) takes the deal's entries before it along; the end or a handover takes
+  them all. The seeded deal has no such entries.
 * **Who watches** (``watchers`` message) goes to every player and every watcher whenever
   it changes, with the host's settings (a player who carries the table on keeps them)
   and whose hands each watcher is shown; the players' standby addresses (``roster``) go
@@ -56,7 +61,8 @@ from net.sessions.clock import Timers
 from net.sessions.events import connection_event, watchers_event
 from net.sessions.facade import EventCallback, WatchersEvent
 from net.sessions.opened import chain_of
-from net.sessions.outbox import Outbox
+from net.sessions.outbox import Outbox, fitting
+from net.trust.deals.mental import log as ml
 from net.trust.entries import TableBody
 from net.trust.host.authority import HostAuthority
 from net.trust.shown import MAX_SEALED
@@ -129,6 +135,38 @@ def _send_away(link: WatcherLink, reason: str) -> None:
 #: The timer under which entries held for the players first wait (``Timers`` key).
 HELD = ("watchers", "players first")
 
+#: A private deal's own entries: from its start (or restart) until it is dealt, its
+#: players' shuffles and shares (``net.trust.deals.mental.log``).
+DEAL_OPENS = {ml.DEAL, ml.RESTART}
+DEAL_OWN = {ml.DEAL, ml.MESSAGE}
+
+
+def dealing(log, seq: int) -> bool:
+    """Whether entry ``seq`` of ``log`` is one of a private deal's own (``mental-deal``,
+    a ``mental`` deal message) before it is dealt — the watchers see those once it is:
+    ``mental-dealt``. A restart is told as it comes (so is a ``mental`` entry of a hand
+    being played: a reveal, a move's proof); the seeded deal has none of these."""
+    if log[seq].kind not in DEAL_OWN:
+        return False
+    for before in range(seq, -1, -1):  # (back to the deal's start: a few dozen entries)
+        kind = log[before].kind
+        if kind in DEAL_OPENS:
+            return True
+        if kind == ml.DEALT:
+            return False
+    return False
+
+
+def _runs(seqs: list[int], batched: Callable[[int], bool]) -> list[tuple[list[int], bool]]:
+    """``seqs`` in order, cut into runs alike under ``batched``: [(run, batched), …]."""
+    runs: list[tuple[list[int], bool]] = []
+    for seq in seqs:
+        if runs and runs[-1][1] == batched(seq):
+            runs[-1][0].append(seq)
+        else:
+            runs.append(([seq], batched(seq)))
+    return runs
+
 
 class Watchers:
     def __init__(self, authority: Callable[[], HostAuthority], key: bytes, admission, *,
@@ -141,6 +179,7 @@ class Watchers:
         self._players_hold = players_hold  # seq -> whether every player here has acknowledged it
         self._timers = timers or Timers()
         self._held: list[int] = []  # entries logged, not yet sent to the watchers (players first)
+        self._dealing: set[int] = set()  # of those, a private deal's own, before it is dealt
         self._changed = changed  # who watches changed: the host's person is told, and shown to
         self.policy = policy or WatchPolicy()
         self.outbox = Outbox(self._sync_for, tamper)  # the watchers' own: entries once, in order
@@ -268,42 +307,70 @@ class Watchers:
     # -- what they are sent ---------------------------------------------------------------------
     def publish(self, entries) -> None:
         """Entries just logged: each goes to every watcher, as anyone may see it, once every
-        player holds it (``players_verified``) or ``PLAYERS_FIRST`` seconds from now."""
+        player holds it (``players_verified``) or ``PLAYERS_FIRST`` seconds from now — but
+        a private deal's own entries only once it is dealt (``dealing``)."""
         if not self.here:
             return
-        self._held += [signed.seq for signed in entries]
+        log = self._authority().archive.log
+        for signed in entries:
+            self._held.append(signed.seq)
+            if dealing(log, signed.seq):
+                self._dealing.add(signed.seq)
         self.players_verified()
         if self._held and HELD not in self._timers:
-            self._timers.later(HELD, PLAYERS_FIRST, self.release)
+            self._timers.later(HELD, PLAYERS_FIRST, self._time_up)
 
     def players_verified(self) -> None:
-        """A player acknowledged entries: those every player now holds go to the watchers."""
+        """A player acknowledged entries: those every player now holds go to the watchers
+        (but a deal still being dealt)."""
         ready = 0
         while ready < len(self._held) and self._players_hold(self._held[ready]):
             ready += 1
-        if ready:
-            self._send_entries(self._held[:ready])
-            del self._held[:ready]
+        self._send_held(self._past_the_deal(ready))
         if not self._held:
             self._timers.cancel(HELD)
 
+    def _time_up(self) -> None:
+        """``PLAYERS_FIRST`` is up: what is held goes, every player holding it or not (but
+        a deal still being dealt)."""
+        self._send_held(self._past_the_deal(len(self._held)))
+
+    def _past_the_deal(self, ready: int) -> int:
+        """How many of the first ``ready`` held entries may go: up to the last that is not
+        one of a deal's own entries still being dealt (those after it wait for the deal's
+        end — ``mental-dealt`` — or for anything else the table logs meanwhile)."""
+        while ready and self._held[ready - 1] in self._dealing:
+            ready -= 1
+        return ready
+
     def release(self) -> None:
-        """Every entry held for the players first goes to the watchers now (its time is up,
-        or the table ends or is handed over: nothing may come after those)."""
+        """Every entry held goes to the watchers now, a deal's too (the table ends or is
+        handed over: nothing may come after those)."""
         self._timers.cancel(HELD)
-        held, self._held = self._held, []
-        self._send_entries(held)
+        self._send_held(len(self._held))
+
+    def _send_held(self, count: int) -> None:
+        seqs, self._held = self._held[:count], self._held[count:]
+        self._send_entries(seqs)
 
     def _send_entries(self, seqs: list[int]) -> None:
         """Each entry made, signed and encoded once for every watcher (``Framed``): per
-        watcher, only the write of the same bytes."""
+        watcher, only the write of the same bytes. A deal's own entries, held until it was
+        dealt, go together as a catch-up (``Archive.catch_up``, in syncs that each fit a
+        frame): a write or two per watcher for the whole deal."""
+        if not seqs:
+            return
+        dealt = {seq for seq in seqs if seq in self._dealing}
+        self._dealing.difference_update(dealt)
         if not self.here:
             return
         archive = self._authority().archive
-        for seq in seqs:
-            message = Framed(archive.public_message(seq))
-            for fp in list(self.here):
-                self.outbox.send(fp, message)
+        for run, batched in _runs(seqs, lambda seq: seq in dealt):
+            messages = fitting([archive.catch_up(seq) for seq in run], last=True) if batched \
+                else [Framed(archive.public_message(seq)) for seq in run]
+            for message in messages:
+                for fp in list(self.here):
+                    self.outbox.send(fp, message)
 
     def broadcast(self, message: dict) -> None:
         """A message for every watcher (a host's handover), after every entry."""

@@ -23,7 +23,8 @@ each its own process:
 * **watchers** (``--watchers N``, only that): the latency run without watchers (A) and
   with N ``parlour join --watch`` processes (B), under each deal, in ``--rounds`` rounds
   of one run each, alternated A B, B A, ...: what a player waits for (an action's time
-  until every *player* has verified it), what the watchers add (until everyone has),
+  until every *player* has verified it), what the watchers add (until the host has
+  heard from everyone that it has: a watcher says so in its heartbeat, every second),
   and the private deal's time (``mental-deal`` logged until every player verified
   ``mental-dealt``) — pooled, and paired round by round with a bootstrap interval and
   a plain verdict against the target (``bench_stats``). Beside the clock, what the
@@ -89,7 +90,9 @@ class _Timer:
     when it had been sent to every peer (``sent``), how many entries of the log were
     not yet on the disk then (``undurable``), when the last player acknowledged it
     (``latencies``: what a player waits for) and when the last of everyone — players and
-    watchers — had (``everyone``); and, under the private deal, each deal's time from the
+    watchers — had (``everyone``: a watcher acknowledges in its heartbeat only, so this
+    is when the host heard it, up to a heartbeat's interval after the watcher had
+    verified it); and, under the private deal, each deal's time from the
     host logging "mental-deal" until every player has verified "mental-dealt" (``deals``)."""
 
     def __init__(self):
@@ -595,7 +598,8 @@ def _report_watchers(mental: bool, without: list[_Timer], with_: list[_Timer],
         print(f"{deal} deal, {n} watchers (loopback, log {GROUP}): action -> all 3 players "
               f"verified: {_figures([x for t in timers for x in t.latencies])}")
         if n:
-            print(f"  ... and all {n} watchers too: "
+            print(f"  ... and all {n} watchers too (as the host hears it: a watcher says how "
+                  f"far it holds in its heartbeat, every second): "
                   f"{_figures([x for t in timers for x in t.everyone])}; watchers gone "
                   f"before the end: {sum(t.watchers_lost for t in timers)}")
         print(f"  the host process's CPU in the game (its players in to the end), per run: "

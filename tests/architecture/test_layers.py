@@ -40,7 +40,8 @@ PAST_THE_DOOR = {"app/selftest.py": "the bundle's self-test: TLS, framing, mDNS 
 HOST_READS_PEER = {"net/trust/host/successor.py": "a player's checked replica becomes the "
                                                   "table's authority at a takeover"}
 ENGINE_CLI = {"engine/replay.py", "engine/bench.py", "engine/demo.py",
-              "engine/arena.py"}  # arena: bot-versus-bot matches, times decisions
+              "engine/arena.py",  # arena: bot-versus-bot matches, times decisions
+              "engine/arena_runs.py"}  # a long arena run in resumable chunks, in a file
 
 
 def imported_modules(source: str | ast.Module) -> list[tuple[int, str]]:

@@ -93,9 +93,12 @@ class Archive:
         """The log after ``last_seq`` as a watcher is sent it (``public_message``, as in
         a catch-up: each made and signed once, for every watcher), in chunks that each
         fit a frame."""
-        return chunked([self._catch_up(seq) for seq in range(max(last_seq + 1, 0), len(self.log))])
+        return chunked([self.catch_up(seq) for seq in range(max(last_seq + 1, 0), len(self.log))])
 
-    def _catch_up(self, seq: int) -> dict:
+    def catch_up(self, seq: int) -> dict:
+        """Entry ``seq`` as a watcher's catch-up carries it (``public_message``, not live):
+        made and signed once — for every watcher that arrives late, and for the watchers
+        sent a private deal's own entries together, once it is dealt."""
         if seq not in self.catch_ups:
             self.catch_ups[seq] = self.public_message(seq, live=False)
         return self.catch_ups[seq]

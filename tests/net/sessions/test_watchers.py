@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 
 from net.sessions import watchers as watchers_module
+from net.sessions.watchers import DEAL_OWN
 from net.sessions.guest_session import GuestCore
 from net.sessions.watching import Following
 from net.trust import takeover
@@ -433,8 +434,11 @@ def test_players_first_a_watcher_is_sent_each_entry_once_every_player_has_verifi
         ended: list[dict] = []
 
         def spy(fp: str, message: dict) -> None:
-            if message["type"] == m.ENTRY and not ended:
-                sent_live.append((message["entry"]["entry"]["seq"],
+            # (an entry, or a private deal's, together once dealt: in a sync)
+            entries = [message] if message["type"] == m.ENTRY \
+                else message["entries"] if message["type"] == m.SYNC else []
+            for entry in entries if not ended else ():
+                sent_live.append((entry["entry"]["entry"]["seq"],
                                   {p: verified.get(p, -1) for p in host.outbox.links}))
             send(fp, message)
         host.watchers.outbox.send = spy  # type: ignore[method-assign]
@@ -452,3 +456,75 @@ def test_players_first_a_watcher_is_sent_each_entry_once_every_player_has_verifi
     assert any(set(held) == set(players) for _, held in sent_live)  # (both were there)
     early = [(seq, held) for seq, held in sent_live if any(a < seq for a in held.values())]
     assert early == [], f"sent to the watcher before every player held it: {early[:5]}"
+
+
+def test_a_watcher_is_sent_a_private_deal_once_it_is_dealt_all_of_it_in_order_in_one_write(
+        tmp_path, deal):
+    """Under the private deal the host sends a watcher the deal's own entries (from
+    ``mental-deal`` to the last shuffle and share before ``mental-dealt``) only once the
+    deal is dealt, together — a write or two, not one per entry; the watcher checks every
+    one of them, in order, as it does the rest. Under the seeded deal nothing is held:
+    each entry goes on its own. And a watcher's client acknowledges by its heartbeat
+    only: the host reads no acknowledgement from it but those its heartbeats carry
+    (counted, no clock: every acknowledgement the host hears from it is one of its
+    heartbeats — a player's client acknowledges every batch besides)."""
+    async def main():
+        table = Table(tmp_path, hands=1, guests=2, bots=1, timings=PATIENT,
+                      host_kw={"mental_deal": deal, "bot_delay": 0.01})
+        host = table.host
+        await host.start()
+        leo, _, _ = watcher(table, "Leo")
+        # (for each message Leo is sent: its entries' seqs, and whether the host had logged
+        # mental-dealt after each of them by then)
+        arrivals: list[tuple[list[int], bool]] = []
+        receive = leo.receive
+
+        def spy(message: dict) -> None:
+            seqs = [e["entry"]["entry"]["seq"] for e in
+                    ([message] if message["type"] == m.ENTRY else message.get("entries", []))]
+            log = host.authority.archive.log
+            arrivals.append((seqs, all(any(e.kind == "mental-dealt" for e in log[seq:])
+                                       for seq in seqs)))
+            receive(message)
+        leo.receive = spy  # type: ignore[method-assign]
+        await until(lambda: leo.link is not None and len(host.watchers.here) == 1, 30)
+        beats: list[int] = []  # the heartbeats Leo's client sent (each says how far it holds)
+        position = leo.link.position
+        leo.link.position = lambda: (beats.append(position()), beats[-1])[1]  # type: ignore[method-assign]
+        heard: list[int] = []  # the acknowledgements the host read from Leo
+        on_ack = host.watchers.outbox.on_ack
+        host.watchers.outbox.on_ack = lambda fp, link, seq: (  # type: ignore[method-assign]
+            heard.append(seq), on_ack(fp, link, seq))
+        for i in range(2):
+            table.add_guest(ident(f"Guest{i}"), bot_delay=0.01)
+        try:
+            summaries = await table.finish(timeout=180)
+        finally:
+            await table.close()
+        return table, leo, summaries, arrivals, beats, heard
+
+    table, leo, summaries, arrivals, beats, heard = asyncio.run(main())
+    host = table.host
+    assert all(s["alerts"] == [] for s in summaries), summaries
+    assert summaries[table.guests.index(leo)]["hands_verified"] == 1
+    assert [s.hash for s in leo.replica.log] == [s.hash for s in host.authority.log]  # all, in order
+    kinds = [signed.kind for signed in host.authority.archive.log]
+    # the deal's own entries: from mental-deal to the last before mental-dealt (one hand)
+    own = list(range(kinds.index("mental-deal"), kinds.index("mental-dealt"))) \
+        if "mental-deal" in kinds else []
+    carrying = [(seqs, dealt) for seqs, dealt in arrivals if set(seqs) & set(own)]
+    if deal:
+        assert len(own) > 4 and all(kinds[seq] in DEAL_OWN for seq in own), own
+        assert all(dealt for _, dealt in carrying), \
+            f"a deal entry reached the watcher before the deal was dealt: {carrying}"
+        assert len(carrying) <= 2, f"the deal's {len(own)} entries came in {len(carrying)} messages"
+        assert [seq for seqs, _ in carrying for seq in seqs] == own
+    else:
+        assert own == [] and "deal" in kinds
+        live = [seqs for seqs, _ in arrivals if seqs][1:]  # (after the join's catch-up)
+        assert live and all(len(seqs) == 1 for seqs in live), \
+            f"entries batched under the seeded deal: {[s for s in live if len(s) > 1]}"
+    assert heard, "the host heard no acknowledgement from the watcher"
+    assert len(heard) <= len(beats) + 1, \
+        f"the host read {len(heard)} acknowledgements from the watcher, who sent {len(beats)} "\
+        f"heartbeats (one sent before they were counted may be heard after)"
