@@ -207,13 +207,18 @@ def leftovers(files: list[str]) -> list[str]:
     return left
 
 
+#: apt-get waits this long (seconds) for dpkg's lock rather than failing at once: another
+#: checkout's make test on the same machine may be installing its own .deb.
+APT = ["apt-get", "-o", "DPkg::Lock::Timeout=300"]
+
+
 def _apt(args: list[str], env: dict[str, str]) -> None:
-    done = subprocess.run(["apt-get", *args], env=env, stdout=subprocess.PIPE,
+    done = subprocess.run([*APT, *args], env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0 and args[0] == "install":
         # a fresh machine has no package lists for the dependencies yet
-        subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
-        done = subprocess.run(["apt-get", *args], env=env, stdout=subprocess.PIPE,
+        subprocess.run([*APT, "update", "-q"], env=env, capture_output=True)
+        done = subprocess.run([*APT, *args], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
         raise SystemExit(f"check-deb: apt-get {' '.join(args)} failed:\n{done.stdout[-3000:]}")

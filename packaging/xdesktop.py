@@ -48,7 +48,10 @@ import apt_install  # noqa: E402 - next to this file
 TITLE = "Parlour"                  # the main window's title (app/window.py)
 SCREEN = (1280, 900)               # room for the lobby at its default size, or near it
 TOOLS = {"Xvfb": "xvfb", "openbox": "openbox", "xwininfo": "x11-utils", "xprop": "x11-utils"}
-WINDOW_TIMEOUT = 30.0              # seconds for the window to map (a cold CI machine)
+# Ceilings, in seconds, not how long these take (a second or two): a cold CI machine, or
+# make test's suite running beside the bundle's check, can make them many times slower.
+WINDOW_TIMEOUT = 120.0             # for the window to map
+STEP_TIMEOUT = 60.0                # for openbox to start, for the lobby to be painted
 POLL = 0.05
 
 
@@ -139,7 +142,7 @@ def x_server(workdir: Path, size: tuple[int, int] = SCREEN) -> Iterator[Display]
         wm = subprocess.Popen(["openbox"], env=x_env(display),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         processes.append(wm)
-        _wait_for(lambda: _window_manager_running(display), 10.0, "openbox to start",
+        _wait_for(lambda: _window_manager_running(display), STEP_TIMEOUT, "openbox to start",
                   wm)
         yield display
     finally:
@@ -321,7 +324,7 @@ def show_lobby(argv: list[str], shot: Path | None = None, cwd: Path | None = Non
                 geometry = _wait_for(lambda: mapped_window(display), timeout,
                                      "the lobby window to map", app)
                 width, rgb, count = _wait_for(
-                    lambda: _painted(display, geometry, min_colours), 10.0,
+                    lambda: _painted(display, geometry, min_colours), STEP_TIMEOUT,
                     "the lobby to be painted", app)
             except DesktopError as exc:
                 output = log.read_text(errors="replace").strip()[-3000:]

@@ -19,13 +19,19 @@
 * Two tiers: the slow one (``SLOW``, and any test marked ``slow``) plays whole tables
   through sessions, processes, namespaces or the window; ``make check`` runs the rest
   (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
-  processes (pytest-xdist) end together rather than waiting on one long test started last.
-* ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test's CPU seconds, its setup and teardown
-  included, appended to FILE as a line ``<cpu>\t<nodeid>`` — the worker's own
-  (``time.process_time``) plus that of the processes it started and waited for
-  (``RUSAGE_CHILDREN``). ``tests/cpu_table.py FILE`` sums them by file and by test. Under
-  a CPU-bound suite, wall durations (``--durations``) mislead: a test waits on the CPU its
-  neighbours use.
+  processes (pytest-xdist) end together rather than waiting on one long test started last,
+  spread over its areas (tests/suite_order.py), so that each worker's first stretch holds
+  a share of each (CPU and waiting mixed, the stretches about as long).
+* ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test, its setup and teardown included,
+  appended to FILE as a line ``<cpu>\t<worker>\t<start>\t<end>\t<queued>\t<nodeid>``:
+  its CPU seconds — the worker's own (``time.process_time``) plus that of the processes
+  it started and waited for (``RUSAGE_CHILDREN``) — the xdist worker that ran it, its
+  wall-clock start and end (epoch seconds), and the seconds the worker's threads were
+  ready to run but queued for a core (the kernel's ``/proc/self/task/*/schedstat``: the
+  machine's load, not the test's waiting; the processes it starts queue uncounted). ``tests/cpu_table.py FILE`` sums the CPU and
+  the waiting (wall − CPU − queued) by file and by test; ``--timeline`` shows how busy
+  the workers and the cores were over the run. Under a CPU-bound suite, wall durations
+  (``--durations``) mislead: a test waits on the CPU its neighbours use.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 # Every test runs under the mDNS guard: no advert or browse on the real network.
 from tests.mdns_guard import mdns_guard  # noqa: E402,F401
+from tests.suite_order import spread_over_areas  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -50,6 +57,18 @@ def private_data_dir(tmp_path_factory):
     from net.constants import HOME_ENV
 
     os.environ[HOME_ENV] = str(tmp_path_factory.mktemp("parlour-home"))
+
+
+def _queued_seconds() -> float:
+    """How long this process's threads have waited, ready, for a core (0 where the
+    kernel does not say: not Linux, or no schedstats)."""
+    total = 0
+    for thread in Path("/proc/self/task").glob("*/schedstat"):
+        try:
+            total += int(thread.read_text().split()[1])
+        except (OSError, IndexError, ValueError):  # the thread ended meanwhile
+            pass
+    return total / 1e9
 
 
 def _cpu_seconds() -> float:
@@ -60,18 +79,28 @@ def _cpu_seconds() -> float:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """With ``PARLOUR_TEST_CPU`` set, append the test's CPU seconds to that file (one
-    short line, written whole with O_APPEND: the workers of one run share the file)."""
+    """With ``PARLOUR_TEST_CPU`` set, append the test's CPU seconds, worker and wall
+    times to that file (one short line, written whole with O_APPEND: the workers of one
+    run share the file)."""
     record_to = os.environ.get("PARLOUR_TEST_CPU")
-    before = _cpu_seconds() if record_to else 0.0
+    if not record_to:
+        yield
+        return
+    # The wall clock here only measures the run (tests/cpu_table.py --timeline lines the
+    # workers up by it); nothing a test asserts depends on it.
+    started, before, queued_before = time.time(), _cpu_seconds(), _queued_seconds()
     yield
-    if record_to:
-        line = f"{_cpu_seconds() - before:.3f}\t{item.nodeid}\n".encode()
-        fd = os.open(record_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
+    # (a thread that ended during the test takes its queueing with it: never below 0)
+    cpu, ended = _cpu_seconds() - before, time.time()
+    queued = max(_queued_seconds() - queued_before, 0.0)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    line = (f"{cpu:.3f}\t{worker}\t{started:.3f}\t{ended:.3f}\t{queued:.3f}\t"
+            f"{item.nodeid}\n").encode()
+    fd = os.open(record_to, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
 
 
 settings.register_profile("ci", max_examples=15, deadline=None,
@@ -138,12 +167,14 @@ def in_slow_tier(path: Path) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the slow tier, and put it first (a stable sort: the order within each tier
-    is the collection's, the same in every worker)."""
+    """Mark the slow tier and put it first, spread over its areas (the fast tier in the
+    collection's order); the same order in every worker."""
     for item in items:
         if in_slow_tier(item.path):
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    fast = [item for item in items if not item.get_closest_marker("slow")]
+    items[:] = spread_over_areas(slow, TESTS) + fast
 
 
 #: The variants a test marked ``costly_per_variant`` runs in the fast tier: each title's

@@ -87,6 +87,10 @@ TIMINGS = Timings.quick(timeout=5.0, contribution=DEADLINE)
 # restart it: the deal waits far longer for it than any restart takes (the "late" cases
 # keep the short deadline, which they wait out).
 SOON = Timings.quick(timeout=5.0, contribution=60.0, drop_wait=60.0)
+# A contribution deadline no healthy guest misses, for a test whose subject is not the
+# deadline: at load 20 one guest's seeded contribution came past the 1.5 s deadline, the
+# hand was dealt without it, and the host answered it "the cards are already dealt".
+NO_DEADLINE = Timings.quick(timeout=5.0, contribution=60.0)
 STANDBY = {"bind": "127.0.0.1", "host_kw": {}}  # the app's CARRY_ON, on loopback
 
 
@@ -532,7 +536,7 @@ def test_the_host_gone_at_a_phase_the_table_is_carried_on_and_its_player_comes_b
     only_the_gone_timed_tightly(monkeypatch)
 
     async def main():
-        table = Table(tmp_path, guests=0, hands=HANDS, timings=TIMINGS,
+        table = Table(tmp_path, guests=0, hands=HANDS, timings=NO_DEADLINE,
                       host_identity=fixed_identity(0), **TITLES[title],
                       host_kw={"mental_deal": deal, "table_seed": SEED})
         table.host.auto_start = False  # dealt once every standby is known
