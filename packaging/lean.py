@@ -93,7 +93,7 @@ EXCLUDES = [
 
 # Parlour's own developer tools: benchmarks, the bot arena, the network test tools (and,
 # through them, tests/). The app never imports them (tests/packaging/test_lean.py).
-DEV_TOOLS = ("net.tools", "engine.arena", "engine.bench", "engine.demo", "tests")
+DEV_TOOLS = ("net.tools", "engine.arena", "engine.arena_runs", "engine.bench", "engine.demo", "tests")
 
 # zeroconf ships each of its 18 Cython-compiled modules beside the Python source it is
 # compiled from, and runs that source when the compiled one is missing (as on PyPy): same
