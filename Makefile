@@ -16,10 +16,8 @@ export UV_PYTHON_DOWNLOADS := never
 
 # pytest's worker processes (pytest-xdist). More than this machine's two cores: most of
 # the suite waits (on sockets, timers, other processes), and a waiting worker leaves its
-# core to another. --dist load: each worker starts with a contiguous stretch of the
-# suite's order (a sixteenth of the suite: 201 tests of 3,218), then takes more as it runs
-# out; tests/conftest.py puts the slow tier first, spread over its areas so that each
-# stretch holds a share of each (tests/suite_order.py), and the run ends on short tests
+# core to another. --dist load: each worker takes the next tests in the suite's order as
+# it goes, and tests/conftest.py puts the slow tier first, so the run ends on short tests
 # rather than waiting on one worker's long ones. (worksteal split the order into one
 # contiguous quarter per worker: the slow tier all in the first worker's, run last.
 # loadgroup, which would hand out one test at a time, cannot group a module's tests under

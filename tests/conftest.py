@@ -19,9 +19,7 @@
 * Two tiers: the slow one (``SLOW``, and any test marked ``slow``) plays whole tables
   through sessions, processes, namespaces or the window; ``make check`` runs the rest
   (``-m "not slow"``), ``make test`` both. The slow tier runs first, so that the worker
-  processes (pytest-xdist) end together rather than waiting on one long test started last,
-  spread over its areas (tests/suite_order.py), so that each worker's first stretch holds
-  a share of each (CPU and waiting mixed, the stretches about as long).
+  processes (pytest-xdist) end together rather than waiting on one long test started last.
 * ``PARLOUR_TEST_CPU=FILE`` (opt-in): each test, its setup and teardown included,
   appended to FILE as a line ``<cpu>\t<worker>\t<start>\t<end>\t<queued>\t<nodeid>``:
   its CPU seconds — the worker's own (``time.process_time``) plus that of the processes
@@ -49,7 +47,6 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 # Every test runs under the mDNS guard: no advert or browse on the real network.
 from tests.mdns_guard import mdns_guard  # noqa: E402,F401
-from tests.suite_order import spread_over_areas  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -167,14 +164,12 @@ def in_slow_tier(path: Path) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the slow tier and put it first, spread over its areas (the fast tier in the
-    collection's order); the same order in every worker."""
+    """Mark the slow tier, and put it first (a stable sort: the order within each tier
+    is the collection's, the same in every worker)."""
     for item in items:
         if in_slow_tier(item.path):
             item.add_marker(pytest.mark.slow)
-    slow = [item for item in items if item.get_closest_marker("slow")]
-    fast = [item for item in items if not item.get_closest_marker("slow")]
-    items[:] = spread_over_areas(slow, TESTS) + fast
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 #: The variants a test marked ``costly_per_variant`` runs in the fast tier: each title's
