@@ -395,8 +395,11 @@ class SetupView(QWidget):
 
     def _where(self, seat: dict) -> str:
         seats = self.table.get("seats") or []
+        you = self.table.get("you")
+        if you is None:  # a watcher (or someone not seated yet): no seat is theirs to call "you"
+            return f"seat {seat['seat'] + 1}"
         positions = POSITIONS_3 if len(seats) == 3 else POSITIONS_4
-        where = positions[(seat["seat"] - (self.table.get("you") or 0)) % max(len(seats), 1)]
+        where = positions[(seat["seat"] - you) % max(len(seats), 1)]
         if where.startswith("Partner") and not any(self.teams):
             where = "Across"
         return where.lower()

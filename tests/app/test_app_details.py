@@ -48,6 +48,15 @@ def test_a_guests_setup_screen_speaks_from_the_guests_seat(window):
     assert "you are Team A" in window.setup.teams_note.text()
 
 
+def test_a_watchers_setup_screen_names_the_seats_by_number_not_you(window):
+    """A watcher (no seat: ``you`` None) arriving before the deal was shown seat 0 as
+    "You" — the host's name beside it — as if it sat there."""
+    rows = guest_setup(window, ["human", "bot", "empty", "human"], you=None)
+    assert [row[0] for row in rows] == ["<b>Seat 1</b>", "<b>Seat 2</b>", "<b>Seat 3</b>", "<b>Seat 4</b>"]
+    assert "Grandma Josephine-Marie" in rows[0][1] and "Aunt Philippa Rose" in rows[3][1]
+    assert "you are" not in window.setup.teams_note.text()
+
+
 def test_a_dimmed_card_is_tinted_not_see_through(qtbot):
     backdrop = QWidget()
     backdrop.setStyleSheet("background: #ff0000;")
