@@ -3,8 +3,9 @@
 Like the hard level (``search``), every legal card is played out on the same sampled
 deals and the best average kept. The expert differs in three ways:
 
-* its deals are weighted by what the other seats did (``inference.Posterior``): a
-  bidder long in trump, a seat that passed at once weak;
+* its deals may be weighted by what the other seats did (``inference.Posterior``): a
+  bidder long in trump, a seat that passed at once weak (Rook's are; Somerset's card
+  play draws them uniformly, as hard does: weighted, they misled its search);
 * it samples more of them (the title's ``EXPERT_PLAY_BUDGET``), and spends them where
   they decide something: a card clearly behind stops meeting deals (``Race``);
 * it plays as a partner should (``Manners``): it does not overtrump a partner who is
@@ -155,7 +156,8 @@ def play(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
     reason = f"play {_card(ctx, chosen.action)}: "
     if why:
         return Decision(chosen.action, reason + why)
-    return Decision(chosen.action, reason + f"over {samples} likely deals it scores best "
+    deals = "likely deals" if likelihood is not None else "deals that fit what has been seen"
+    return Decision(chosen.action, reason + f"over {samples} {deals} it scores best "
                                             f"({chosen.mean:+.1f} on average)")
 
 

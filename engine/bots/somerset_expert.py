@@ -1,9 +1,13 @@
 """Somerset's expert level: the hard level's search, with inference, bidding by expected
 score, the kitty and trump chosen together, and a partner's manners.
 
-* **Inference** (``likelihood_for``): a sampled deal is weighted by how well it explains
-  the auction (bids and passes against the normal level's ``hand_value``) and the
-  bidder's trump (against the normal level's ``estimate_tricks`` for every trump).
+* **Inference** (``likelihood_for``): for the bid, the kitty and the trump, a sampled
+  deal is weighted by how well it explains the auction (bids and passes against the
+  normal level's ``hand_value``) and the bidder's trump (against the normal level's
+  ``estimate_tricks`` for every trump). Not for card play: there deals weighted so
+  misled the search (docs/benchmarks.md, "Where Somerset's expert loses": on the same
+  hands and contracts, play over uniform deals scored about 9 points a hand more), so
+  its cards are searched over every deal that fits what has been seen, as hard's are.
 * **Bidding**: on the same likely deals the hand is played out with this seat taking
   the contract at the next bid, and with this seat passing while the others bid as the
   normal level would (the hand may be thrown in). It bids when the first scores more
@@ -12,10 +16,11 @@ score, the kitty and trump chosen together, and a partner's manners.
   worth keeping, and for the next few trumps the discard the normal level would make,
   played out on likely deals; the best pair is discarded, and the trump is then chosen
   the same way with the hand as it is.
-* **Card play**: ``expert.play`` with Somerset's manners: no trump over a partner who
-  is taking the trick, and the partner's trump led when the partner is the bidder and
-  the opponents may still hold trumps (each unless the search finds another card
-  better by more than ``REASON`` or ``LEAD_REASON`` points) —
+* **Card play**: ``expert.play`` (uniform deals, the race, a larger budget than hard's)
+  with Somerset's manners: no trump over a partner who is taking the trick, and the
+  partner's trump led when the partner is the bidder and the opponents may still hold
+  trumps (each unless the search finds another card better by more than ``REASON`` or
+  ``LEAD_REASON`` points, shares of the 24 points a hand holds) —
   Somerset's "bid suit" is the trump the bidder names (under No Trump there is none;
   under 0 it is the 0/0 with the S/S).
 """
@@ -39,9 +44,11 @@ TRUMP_SAMPLES = 24  # likely deals per trump (and per discard)
 TRUMP_CHOICES = 4  # the most promising trumps by estimate are played out
 DISCARD_POOL = 4  # with the most promising trump, every pair of its 4 least useful cards
 # Points (on average) a card must gain to overrule a partner's manners: to overtrump a
-# partner taking the trick, to lead another suit than the trump the partner named
-REASON = 1.0
-LEAD_REASON = 4.0
+# partner taking the trick, to lead another suit than the trump the partner named. The
+# same shares of a hand's points as Rook's (8 and 20 of its 180): about 4% and 11%.
+HAND_POINTS = 24
+REASON = 0.04 * HAND_POINTS
+LEAD_REASON = 0.11 * HAND_POINTS
 
 BID_SCALE = 1.5  # points of hand_value that make a bid one e-fold likelier
 TRUMP_SHARPNESS = 1.2  # per estimated trick short of the best trump
@@ -245,7 +252,7 @@ def manners(ctx: Context) -> expert.Manners:
 
 def decide_play(ctx: Context) -> Decision:
     return expert.play(ctx, EXPERT_PLAY_BUDGET, rollout_action, partnership_margin,
-                       likelihood_for(ctx), manners(ctx))
+                       None, manners(ctx))  # uniform deals: see the module docstring
 
 
 DECIDERS = {**HARD_DECIDERS, "bidding": decide_bid, "kitty": decide_discard,
