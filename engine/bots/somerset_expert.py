@@ -51,6 +51,10 @@ DISCARD_POOL = 4  # with the most promising trump, every pair of its 4 least use
 HAND_POINTS = 24
 REASON = 0.04 * HAND_POINTS
 LEAD_REASON = 0.11 * HAND_POINTS
+# ... and only a gain the search is sure of: that many standard errors of its paired
+# difference besides (a search of ~24 deals at the first leads ranks cards by luck as much
+# as by merit: the same position's lead changed with the seed)
+SURE = 2.0
 
 BID_SCALE = 1.5  # points of hand_value that make a bid one e-fold likelier
 TRUMP_SHARPNESS = 1.2  # per estimated trick short of the best trump
@@ -73,12 +77,17 @@ def auction_of(view: dict, min_bid: int) -> list[tuple[int, str, int]]:
     return said
 
 
-def likelihood_for(ctx: Context):
+def likelihood_for(ctx: Context, seats: frozenset[int] | None = None):
+    """The log-likelihood of a layout given what the other seats said (only ``seats``'
+    words, when given)."""
     view, me = ctx.view, ctx.seat
     game = ctx.game
     kitty = game.kitty
-    said = [s for s in auction_of(view, game.min_bid) if s[0] != me]
+    heard = seats if seats is not None else frozenset(range(4)) - {me}
+    said = [s for s in auction_of(view, game.min_bid) if s[0] in heard and s[0] != me]
     bidder, trump = view.get("bidder"), view.get("trump")
+    if bidder not in heard:
+        trump = None
     played_by = ctx.know.played_by
 
     def likelihood(_know, placed: dict) -> float:
@@ -249,7 +258,7 @@ def manners(ctx: Context) -> expert.Manners:
     def partner_suit(card: int) -> bool:
         return partner_bid and bool(trumps >> card & 1)
 
-    return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
+    return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON, SURE)
 
 
 def decide_play(ctx: Context) -> Decision:
