@@ -76,6 +76,10 @@ def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, wi
                                 for e in host.on_event.events))
     named = [e for e in host.on_event.events if e.get("type") == "watchers"][-1]
     assert [w["name"] for w in named["watchers"]] == [window.settings.display_name]
+    # Leave mid-game: at once — no "Your seat is kept for you" (a watcher has none)
+    table.leave_button.click()
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+    assert window.leave_box is None and window.session is None
 
 
 @pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
