@@ -551,7 +551,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         """Closing the window in the middle of a network game asks first, as Leave does
-        (a game against the computer is kept anyway)."""
+        (a game against the computer is kept anyway; a watcher has no seat to keep)."""
         if self._mid_game() and not getattr(self.session, "local", False) and not self._watching():
             event.ignore()
             self._ask_leaving(closing=True)
