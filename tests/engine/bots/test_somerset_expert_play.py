@@ -78,3 +78,40 @@ def test_somerset_manners_give_way_to_a_share_of_the_hand_as_rooks_do():
     assert choose(cards(10.0, 11.5), overtrump)[0].action.value == 1
     assert somerset_expert.LEAD_REASON / somerset_expert.HAND_POINTS == pytest.approx(
         rook_expert.LEAD_REASON / 180, abs=0.01)
+
+
+def test_manners_give_way_only_to_a_gain_the_search_is_sure_of():
+    """3 points better than the partner's trump is a reason (more than 2.64), but not
+    while the search's paired difference has a standard error of 1 point (2 errors of
+    doubt); with an error of 0.1 it is."""
+    def leads(card: int) -> bool:
+        return card == 0
+
+    def scored(error: float) -> list[Scored]:
+        return [Scored(Action(0, "play", 0, None), 10.0, lambda other: error),
+                Scored(Action(0, "play", 1, None), 13.0, lambda other: error)]
+
+    somerset = Manners(lambda card: False, leads, somerset_expert.REASON, somerset_expert.LEAD_REASON,
+                       somerset_expert.SURE)
+    assert choose(scored(1.0), somerset)[0].action.value == 0
+    assert choose(scored(0.1), somerset)[0].action.value == 1
+
+
+def test_the_race_is_sure_of_nothing_it_dropped():
+    race = expert.Race(3, keep_within=1.0)
+    race.weights = [1] * 16
+    race.values = [[0.0, 2.0] * 8, [12.0, 12.0] * 8, [10.0, 14.0] * 8]
+    race.narrow()
+    assert race.alive == [1, 2]  # 0 is behind 1 by 10 or 12 on every deal: dropped
+    assert race.error(0, 1) == 0.0
+    # 2 less 1: ±2 on 16 deals, the sample variance 4 * 16 / 15
+    assert race.error(2, 1) == pytest.approx((4 * 16 / 15 / 16) ** 0.5)
+
+
+def test_the_partners_trump_is_led_whatever_the_seed(monkeypatch):
+    """Partner bid 12 and named 8s: the expert on lead leads a trump for every seed. On
+    main (manners without doubt, weighted deals) the lead went by the seed: 5 of 8."""
+    monkeypatch.setattr(somerset_expert, "EXPERT_PLAY_BUDGET", 12000)
+    game, state = position("somerset", SOMERSET_PARTNER_BIDS, "0/2 0/4", 1, SOMERSET_PARTNER_SCRIPT)
+    leads = [game.deck.name(make_bot("expert", seed).choose(game, state.view(0)).value) for seed in range(1, 9)]
+    assert all(card in ("7/8", "1/8") for card in leads), leads
