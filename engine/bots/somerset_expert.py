@@ -38,9 +38,9 @@ from .somerset import DECIDERS as HARD_DECIDERS
 from .somerset import (MAX_BID, Play, estimate_tricks, hand_value, keep_value, partner_safe,
                        rollout_action, trump_words)
 
-EXPERT_PLAY_BUDGET = 12000  # simulated plays per card decision (see search): p95 ≤ 500 ms CPU
-# (7000 while its deals were weighted: uniform deals cost less to draw, and the race
-# leaves about a quarter of the budget unspent, so 12000 keeps the p95 near 300 ms)
+EXPERT_PLAY_BUDGET = 7000  # simulated plays per card decision (see search): p95 ≤ 500 ms CPU
+# (12000 fits the p95 too, ~340 ms, but on the same hands it showed no gain over 7000:
+# docs/benchmarks.md)
 BID_SAMPLES = 64  # likely deals per bid, each played out twice (40 left close calls to chance)
 TRUMP_SAMPLES = 24  # likely deals per trump (and per discard)
 TRUMP_CHOICES = 4  # the most promising trumps by estimate are played out
