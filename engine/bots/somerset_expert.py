@@ -4,10 +4,11 @@ score, the kitty and trump chosen together, and a partner's manners.
 * **Inference** (``likelihood_for``): for the bid, the kitty and the trump, a sampled
   deal is weighted by how well it explains the auction (bids and passes against the
   normal level's ``hand_value``) and the bidder's trump (against the normal level's
-  ``estimate_tricks`` for every trump). Not for card play: there deals weighted so
-  misled the search (docs/benchmarks.md, "Where Somerset's expert loses": on the same
-  hands and contracts, play over uniform deals scored about 9 points a hand more), so
-  its cards are searched over every deal that fits what has been seen, as hard's are.
+  ``estimate_tricks`` for every trump). Not for card play: there the weights are sharp
+  (fewer distinct deals for the search), cost half its CPU, and on the same hands and
+  contracts play over uniform deals did better (docs/benchmarks.md, "Somerset's card
+  play, suspect by suspect"), so its cards are searched over every deal that fits what
+  has been seen, as hard's are.
 * **Bidding**: on the same likely deals the hand is played out with this seat taking
   the contract at the next bid, and with this seat passing while the others bid as the
   normal level would (the hand may be thrown in). It bids when the first scores more
@@ -20,7 +21,8 @@ score, the kitty and trump chosen together, and a partner's manners.
   with Somerset's manners: no trump over a partner who is taking the trick, and the
   partner's trump led when the partner is the bidder and the opponents may still hold
   trumps (each unless the search finds another card better by more than ``REASON`` or
-  ``LEAD_REASON`` points, shares of the 24 points a hand holds) —
+  ``LEAD_REASON`` points, shares of the 24 points a hand holds, and by ``SURE``
+  standard errors of the difference besides) —
   Somerset's "bid suit" is the trump the bidder names (under No Trump there is none;
   under 0 it is the 0/0 with the S/S).
 """
