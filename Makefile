@@ -16,9 +16,13 @@ export UV_PYTHON_DOWNLOADS := never
 
 # pytest's worker processes (pytest-xdist). More than this machine's two cores: most of
 # the suite waits (on sockets, timers, other processes), and a waiting worker leaves its
-# core to another. --dist load: each worker takes the next tests in the suite's order as
-# it goes, and tests/conftest.py puts the slow tier first, so the run ends on short tests
-# rather than waiting on one worker's long ones. (worksteal split the order into one
+# core to another. --dist load --maxschedchunk 1: each worker is handed the next test in
+# the suite's order as it finishes one, and tests/conftest.py puts the slow tier first,
+# so the run ends on short tests rather than waiting on one worker's long ones. (Without
+# --maxschedchunk, xdist first hands each worker a contiguous block of a sixteenth of the
+# suite: two workers got the slow tier's longest ~200 tests each and ran them alone for
+# the last 3 minutes of a 9 1/2 minute run, the other two long done (ci17); with it, the
+# four ended within 4 s of each other (ci19). (worksteal split the order into one
 # contiguous quarter per worker: the slow tier all in the first worker's, run last.
 # loadgroup, which would hand out one test at a time, cannot group a module's tests under
 # pytest 9: it renames a test through an attribute pytest no longer reads.)
@@ -32,7 +36,7 @@ WORKERS ?= 4
 # tier took 1 min 52 s and 111 s of CPU with 2 workers, 1 min 54 s and 119 s with 3,
 # 2 min 12 s and 135 s with 4.
 CHECK_WORKERS ?= 2
-PYTEST  := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) --dist load
+PYTEST  := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) --dist load --maxschedchunk 1
 # Byte-code caches on (__pycache__/ is ignored by git): with PYTHONDONTWRITEBYTECODE=1 in
 # the shell, every test worker and every `parlour` process the suite starts would compile
 # the project's sources again (collecting the suite: 12 s of CPU instead of 4).

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QGridLayout, QHBoxLayout, QLab
                                QVBoxLayout, QWidget)
 
 from app.host_dialog import BOT_LEVELS, DEFAULT_LEVEL
+from app.table.watchers_line import watching_text
 from app.titles import game_info, mode_name, title_name
 from engine import UnknownTitle
 
@@ -99,6 +100,14 @@ class SetupView(QWidget):
         self.title = QLabel("Table setup")
         self.title.setObjectName("pageTitle")
         outer.addWidget(self.title)
+        # "You are watching this table" (a watcher: no seat here is theirs), or "Watching:
+        # Leo, Maya" — the words of the table's own line (``watchers_line``), from the
+        # same "watchers" events: a watcher arriving before the deal is told so first.
+        self.watching_label = QLabel()
+        self.watching_label.setObjectName("setupWatching")
+        self.watching_label.setWordWrap(True)
+        self.watching_label.hide()
+        outer.addWidget(self.watching_label)
         self.subtitle = QLabel()
         self.subtitle.setObjectName("pageSubtitle")
         self.subtitle.setWordWrap(True)
@@ -232,7 +241,9 @@ class SetupView(QWidget):
         self.bridge = bridge
         self.table, self.teams = {}, []
         self.title.setText("Table setup")
-        self.subtitle.setText("Connecting to the table…")
+        watches = getattr(session, "watching", False) is True
+        self.subtitle.setText("Connecting to the table to watch…" if watches else "Connecting to the table…")
+        self.on_watchers({})
         self.problem.hide()
         self.notice.hide()
         self.start_button.setEnabled(False)  # until the session says who sits where
@@ -240,6 +251,8 @@ class SetupView(QWidget):
         bridge.table.connect(self.on_table)
         bridge.error.connect(self.on_error)
         bridge.notice.connect(self.on_notice)
+        if hasattr(bridge, "watchers"):
+            bridge.watchers.connect(self.on_watchers)
 
     def _connecting(self, on: bool) -> None:
         """Until the first "table" event: no seats, no host's controls, and Cancel."""
@@ -255,6 +268,12 @@ class SetupView(QWidget):
         if not event.get("fatal") and not self.table.get("started"):
             self.problem.setText(event.get("message") or "")
             self.problem.show()
+
+    def on_watchers(self, event: dict) -> None:
+        text = watching_text(event, {})
+        self.watching_label.setText(text)
+        self.watching_label.setAccessibleName(text)
+        self.watching_label.setVisible(bool(text))
 
     def on_notice(self, event: dict) -> None:
         self.notice.setText(event.get("message") or "")

@@ -7,6 +7,7 @@ QWidget { color: #fdf6e3; font-size: 11pt; }
 QLabel#pageTitle { font-size: 22pt; font-weight: bold; color: #fdf6e3; }
 QLabel#inviteCode { font-size: 24pt; font-weight: bold; color: #f4c430; padding: 6px; }
 QLabel#pageSubtitle { color: #d7e8dc; }
+QLabel#setupWatching { font-weight: 600; }
 QFrame#infoBar { background: rgba(0,0,0,0.35); border-radius: 8px; }
 QToolButton#dealLock { background: transparent; border: none; padding: 0; color: #fdf6e3;
     font-weight: bold; }

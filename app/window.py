@@ -410,10 +410,14 @@ class MainWindow(QMainWindow):
             and bool(self.table.table.get("started")) \
             and not (summary.isVisible() and summary.game_over)
 
+    def _watching(self) -> bool:
+        """This window watches the table: no seat to keep, nothing of its leaving to say."""
+        return getattr(self.session, "watching", False) is True
+
     def confirm_leave(self) -> None:
-        """The table's Leave: in the middle of a game, ask first and say what happens to
-        your seat; otherwise just go."""
-        if not self._mid_game():
+        """The table's Leave (or its curtain's): in the middle of a game, ask first and say
+        what happens to your seat; otherwise — or watching, with no seat — just go."""
+        if not self._mid_game() or self._watching():
             self.leave_table()
             return
         self._ask_leaving(closing=False)
@@ -445,11 +449,18 @@ class MainWindow(QMainWindow):
                     "they go back to their lobbies.",
                     [end] + [LeaveChoice(f"Hand the table to {name}", self._hand_over_then(seat, closing),
                                          f"confirmLeaveHandOver{seat}") for seat, name in heirs])
+        leave = LeaveChoice("Close Parlour" if closing else "Leave", self._leave_then(closing))
+        if self.table.absences.host_gone is not None:  # (the curtain: who carries the table on)
+            return ("Leave the table?",
+                    "The host has left, and the players are finding who carries the table on. "
+                    "If you leave now your seat is kept for you, but the others can carry the "
+                    "table on only with most of its players behind them.",
+                    [leave])
         return ("Leave the table?",
                 "Your seat is kept for you. The others wait — or the host lets a computer "
                 "player take your turns — until you come back with Rejoin at the top of "
                 "your lobby.",
-                [LeaveChoice("Close Parlour" if closing else "Leave", self._leave_then(closing))])
+                [leave])
 
     def _heirs(self) -> list[tuple[int, str]]:
         """The players we may hand the table to — those whose computer can carry it on,
@@ -540,8 +551,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         """Closing the window in the middle of a network game asks first, as Leave does
-        (a game against the computer is kept anyway)."""
-        if self._mid_game() and not getattr(self.session, "local", False):
+        (a game against the computer is kept anyway; a watcher has no seat to keep)."""
+        if self._mid_game() and not getattr(self.session, "local", False) and not self._watching():
             event.ignore()
             self._ask_leaving(closing=True)
             return

@@ -334,7 +334,12 @@ class Curtain(QWidget):
 
 
 class ConnectionCurtain(Curtain):
-    """"Reconnecting…": your own connection is coming back (nothing to play meanwhile)."""
+    """"Reconnecting…": your own connection is coming back, or the host left and the table
+    looks for the player who carries it on (nothing to play meanwhile). It covers the
+    table's own Leave, so it has one of its own: a person can always go, however long
+    the wait (a watcher of a table nobody carries on would wait for ever)."""
+
+    leave = Signal()
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
@@ -351,6 +356,16 @@ class ConnectionCurtain(Curtain):
         self.progress.setMaximumHeight(10)
         self.progress.hide()
         self.content.addWidget(self.progress)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.leave_button = QPushButton("Leave")
+        self.leave_button.setObjectName("curtainLeave")
+        self.leave_button.setProperty("role", "secondary")
+        self.leave_button.setAccessibleName("Leave the table")
+        self.leave_button.setAutoDefault(True)  # Enter, as well as Space, once it has the focus
+        self.leave_button.clicked.connect(self.leave)
+        row.addWidget(self.leave_button)
+        self.content.addLayout(row)
         self.seat: int | None = None
 
     def waiting(self, seat: int, title: str, detail: str,

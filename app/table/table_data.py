@@ -29,6 +29,7 @@ class TableData:
         self.reasons: dict[str, str] | None = None
         self.deal: str | None = None  # how the hand was dealt (the "state" event's ``deal``)
         self.watching = False  # you watch: nothing here is yours to play (a coach sees a hand)
+        self.coach = False  # (a watcher) a player shows you their hand: it is the one drawn
         self.scores: list[int] = []
         self.history: list[list[int]] = []  # the totals after each hand of the game (the log's)
         self.hand_number = 0
@@ -45,6 +46,7 @@ class TableData:
         self.reasons = event.get("reasons")
         self.deal = event.get("deal")
         self.watching = bool(event.get("watching"))
+        self.coach = self.watching and bool(event.get("coach"))
         self.scores = list(event.get("scores") or self.scores)
         self.hand_number = event.get("hand_number", 0)
 
@@ -69,6 +71,12 @@ class TableData:
         if self.view.get("cards_left"):
             return len(self.view["cards_left"])
         return len(self.table.get("seats") or []) or 4
+
+    @property
+    def has_hand(self) -> bool:
+        """Whether a hand is yours to think about: your seat's, or (a watcher) the one a
+        player shows you. A watcher shown nothing has no hand, so nothing to ask a Hint of."""
+        return not self.watching or self.coach
 
     def notes_for(self, hand_number: int) -> list[str]:
         return [text for number, text in self.notes if number == hand_number]

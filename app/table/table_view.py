@@ -161,6 +161,7 @@ class TableView(QWidget):
         self.leave_button.clicked.connect(self.leave_requested)
         self.hint_button.clicked.connect(self.ask_hint)
         self.summary.leave.connect(self.leave_requested)
+        self.connection.leave.connect(self.leave_requested)  # (it covers the bar's Leave)
         self.summary.next_hand.connect(self._next_hand)
         self.summary.rematch.connect(self._rematch)
         self.waiting.keep_waiting.connect(self.absences.keep_waiting)
@@ -231,7 +232,7 @@ class TableView(QWidget):
         self.talk_button.setVisible(callable(getattr(session, "say", None))
                                     and getattr(session, "local", False) is not True)
         self.watchers_line.attach(session, bridge)
-        self.hint_button.setVisible(callable(getattr(session, "hint", None)))
+        self._show_hint_button()
 
     def _act(self, action: dict) -> None:
         if self.data.watching:  # a coach sees the hand it is shown, and never plays it
@@ -300,6 +301,7 @@ class TableView(QWidget):
         if self.view.get("trick"):
             self.last_button.setChecked(False)
         self.hand.point_at(())  # a hint was for the position before this one
+        self._show_hint_button()  # (a watcher: while a player shows it a hand)
         self.refresh()
 
     def on_hand_over(self, event: dict) -> None:
@@ -351,7 +353,19 @@ class TableView(QWidget):
         self._flash(event.get("message", "something went wrong"))
         self.refresh()
 
+    def _show_hint_button(self) -> None:
+        """Hint where there is a hand to advise on: a player's own, or the one a player
+        shows you as you watch (the coach's Hint, issue 29) — never a watcher's with no
+        hand shown, who would only be told there is nothing to decide. Before the first
+        "state" a session that says it watches (``watching``) has none either."""
+        session = self.session
+        watches = getattr(session, "watching", False) is True and not self.view
+        self.hint_button.setVisible(callable(getattr(session, "hint", None))
+                                    and self.data.has_hand and not watches)
+
     def ask_hint(self) -> None:
+        if self.hint_button.isHidden():
+            return  # (no hand to advise on: a watcher shown none)
         if self.session is not None and callable(getattr(self.session, "hint", None)):
             self.session.hint()  # the bot thinks on the session's thread, never here
 

@@ -381,3 +381,88 @@ def test_the_seat_held_since_a_takeover_says_who_hosts_now_beside_its_countdown(
     qtbot.waitUntil(table.waiting.isVisible)
     assert table.waiting.title.text().startswith("Waiting for "), said()  # (the seat's name)
     assert "hosting" not in table.waiting.detail.text(), said()
+
+
+# -- leaving while the table looks for who carries it on --------------------------------
+
+def _wait_for_the_curtain(qtbot, window) -> None:
+    """The host's computer is gone: the curtain says the table looks for who carries it on."""
+    from app.table.absences import HOST_GONE
+    table = window.table
+    try:
+        qt_until(qtbot, lambda: table.connection.isVisible() and table.connection.title.text() == HOST_GONE,
+                 timeout=30000)
+    except Exception:
+        seen = [e for e in getattr(window, "_seen", []) if e.get("type") in ("takeover", "connection", "error")]
+        raise AssertionError(f"no takeover curtain: shown {table.connection.isVisible()}, "
+                             f"{table.connection.title.text()!r} / {table.connection.detail.text()!r}; "
+                             f"the status {table.status.text()!r}; told {seen[-8:]}") from None
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_player_can_leave_while_the_table_looks_for_who_carries_it_on(qtbot, window, tmp_path,
+                                                                         closing, deal):
+    """Found in a real window: Grandma's computer stops; the curtain "looking for the
+    player who carries the table on…" covers the table, and its Leave, for as long as
+    the search lasts — for ever, where too few of the players reach each other (here
+    Maya's computer cannot carry a table on, and one of three is no majority). The
+    curtain's own Leave asks what the table's asks a player mid-game, in words that say
+    where the table is; Stay keeps the curtain, Leave goes."""
+    from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
+    from PySide6.QtCore import Qt
+    from test_app_mistakes import button, confirm_box
+
+    from net.sessions.network import CARRY_ON
+    from net.sessions.session import GuestSession, HostSession
+    host = HostSession(Recorder(), {"game": "rook"}, ident("Grandma"), state_dir=tmp_path / "grandma",
+                       timings=QUICK, autoplay=True, auto_start=True, bot_delay=0.05,
+                       bots={3: "random"}, mental_deal=deal)
+    closing.append(host)
+    blocking_until(lambda: host.core.server is not None)
+    window.network = LoopbackNetwork(tmp_path, guest_kw={"takeover": CARRY_ON, "bot_level": "random",
+                                                         "bot_delay": 0.05})
+    window.join(table_info(host))
+    qt_until(qtbot, lambda: window.setup.table.get("you") == 1, timeout=30000)
+    closing.append(GuestSession(Recorder(), ident("Maya"), address="127.0.0.1", port=host.core.port,
+                                fingerprint=host.core.identity.fingerprint, timings=QUICK,
+                                bot_level="random", bot_delay=0.05, state_dir=tmp_path / "maya"))
+    table = window.table
+    qt_until(qtbot, lambda: window.stack.currentWidget() is table and table.view.get("phase")
+             and table.data.deal == ("private" if deal else "seeded"), timeout=30000)
+    session = window.session
+    window._seen = []
+    window.bridge.event.connect(window._seen.append)
+    host.crash()  # Grandma's computer is gone, for good
+    _wait_for_the_curtain(qtbot, window)
+    leave = table.connection.leave_button
+    assert leave.isVisible()
+    qtbot.mouseClick(leave, Qt.LeftButton)
+    box = confirm_box(qtbot, window)
+    assert box.text() == "Leave the table?"
+    assert "The host has left" in box.informativeText() and "Your seat is kept" not in box.informativeText()
+    qtbot.mouseClick(button(box, "confirmLeaveNo"), Qt.LeftButton)  # Stay
+    qt_until(qtbot, lambda: not box.isVisible())
+    assert window.session is session and table.connection.isVisible()
+    qtbot.mouseClick(leave, Qt.LeftButton)
+    qtbot.mouseClick(button(confirm_box(qtbot, window), "confirmLeaveYes"), Qt.LeftButton)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+    assert window.session is None
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_watcher_can_leave_while_nobody_carries_the_table_on(qtbot, window, directory, tmp_path,
+                                                                closing, deal):
+    """Found in a real window: a watcher of a table whose host's computer stopped, with
+    no other person seated to carry it on, looked for who carries it on for ever under a
+    curtain that covered Leave. Its Leave goes at once: a watcher has no seat to keep."""
+    from PySide6.QtCore import Qt
+    from test_app_watch import watch_the_bots
+    host = watch_the_bots(qtbot, window, directory, tmp_path, closing, deal)
+    table = window.table
+    qt_until(qtbot, lambda: window.stack.currentWidget() is table and table.data.watching
+             and table.view.get("phase"), timeout=30000)
+    host.crash()
+    _wait_for_the_curtain(qtbot, window)
+    qtbot.mouseClick(table.connection.leave_button, Qt.LeftButton)
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+    assert window.session is None and window.leave_box is None  # nothing asked: no seat to keep

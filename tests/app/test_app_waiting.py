@@ -79,16 +79,19 @@ def test_the_host_sees_the_countdown_and_may_keep_waiting_or_deal_again(qtbot, w
 
 def test_a_guest_sees_the_countdown_without_the_hosts_buttons(qtbot, window):
     bridge, table, _ = a_table(window, is_host=False)
-    gone(bridge, within=1.2)
+    gone(bridge, within=2.0)
     bar = table.waiting
     assert bar.isVisible() and bar.title.text().endswith("only their computer knows their cards")
-    assert bar.detail.text() == "Dealt again without them in 0:02 unless they come back."
+    # 0:02 as it arrives, 0:01 once its ticker has run on a busy machine (it failed at load
+    # 13 reading 0:02 exactly, 1.2 s left)
+    assert re.fullmatch(r"Dealt again without them in 0:0[12] unless they come back\.",
+                        bar.detail.text()), bar.detail.text()
     assert not bar.wait_button.isVisible() and not bar.deal_button.isVisible() \
         and not bar.bot_button.isVisible()
     # Its countdown ran out and nothing came: the host (its person's Keep waiting is not
     # told to the guests) is waiting longer.
     qtbot.waitUntil(lambda: bar.detail.text() == "The host is waiting a little longer for them.",
-                    timeout=4000)
+                    timeout=15000)
     # A drop it could not time (it came in a catch-up) has no countdown.
     gone(bridge, within=None)
     assert bar.detail.text().startswith("The hand goes on as soon as they are back")

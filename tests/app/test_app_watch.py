@@ -65,10 +65,21 @@ def test_a_grandchild_watches_from_the_lobby_and_sees_the_public_table(qtbot, wi
         return [e["deal"] for e in host.on_event.events if e.get("type") == "state"][-1]
     qt_until(qtbot, lambda: table.data.deal == hosts_deal() and table.hand.cards == [])
     assert not table.watchers_line.button.isVisible()  # nothing for a watcher to do there
+    # no hand, so no Hint: neither its button nor its key (seen in a real window: it was
+    # offered, and said only "Nothing to decide just now")
+    assert table.hint_button.isHidden()
+    asked = []
+    window.session.hint = lambda: asked.append("hint")  # (what the key would ask the session)
+    qtbot.keyClick(table, "?")
+    assert asked == []
     qt_until(qtbot, lambda: any(e.get("type") == "watchers" and [w["name"] for w in e["watchers"]]
                                 for e in host.on_event.events))
     named = [e for e in host.on_event.events if e.get("type") == "watchers"][-1]
     assert [w["name"] for w in named["watchers"]] == [window.settings.display_name]
+    # Leave mid-game: at once — no "Your seat is kept for you" (a watcher has none)
+    table.leave_button.click()
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.lobby)
+    assert window.leave_box is None and window.session is None
 
 
 @pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
@@ -93,6 +104,7 @@ def test_a_watcher_talks_from_its_window_and_the_host_hears_a_watcher(qtbot, win
 @pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
 def test_grandma_shows_her_cards_to_a_watcher_who_sees_them_and_cannot_play(qtbot, window, directory,
                                                                              tmp_path, closing, deal):
+    """…and who has the coach's Hint while (and only while) her hand is shown."""
     window.network = LoopbackNetwork(tmp_path)
     host = headless_host(tmp_path, deal, {2: "random", 3: "random"})
     closing.append(host)
@@ -108,10 +120,19 @@ def test_grandma_shows_her_cards_to_a_watcher_who_sees_them_and_cannot_play(qtbo
     me = ident(window.settings.display_name).fingerprint
     blocking_until(lambda: any(e.get("type") == "watchers" and any(w["fingerprint"] == me for w in e["watchers"])
                                for e in grandma_events.events), timeout=30)
+    qt_until(qtbot, lambda: table.data.watching)
+    assert table.hint_button.isHidden()  # no hand shown yet: nothing to advise on
     grandma.show_hand(me, True)
     qt_until(qtbot, lambda: table.hand.cards and "Grandma is showing you" in table.watchers_line.label.text(),
              timeout=30000)
     assert table.data.watching and not table.decision.isVisible()
+    # the coach's Hint: for the hand shown (what Grandma might do), never a move of its own
+    assert not table.hint_button.isHidden()
+    hints = []
+    window.bridge.hint.connect(hints.append)
+    table.hint_button.click()
+    qt_until(qtbot, lambda: hints, timeout=30000)
+    assert hints[0]["text"], hints
     assert table.data.deal == ("private" if deal else "seeded")  # (a person seated: her deal's kind)
     assert not table.status.text().startswith("Your turn")  # her turn, not the watcher's
     table._act({"play": table.hand.cards[0]})  # a coach's click: refused here, nothing sent
@@ -119,6 +140,67 @@ def test_grandma_shows_her_cards_to_a_watcher_who_sees_them_and_cannot_play(qtbo
     grandma.show_hand(me, False)
     qt_until(qtbot, lambda: not table.hand.cards and "Grandma" not in table.watchers_line.label.text(),
              timeout=30000)
+    qt_until(qtbot, table.hint_button.isHidden)  # her hand gone: the Hint with it
+
+
+@pytest.mark.parametrize("deal", [False, True], ids=["seeded", "private"])
+def test_a_watcher_arriving_before_the_deal_is_told_it_watches(qtbot, window, directory, tmp_path,
+                                                                closing, deal):
+    """Seen in a real window: a watcher at a table whose seats are still filling saw the
+    setup screen as a guest does, nothing saying it watches — it might think it sits
+    somewhere. It says so as the table screen does, before and once the first hand is
+    dealt; and "Back" takes it out at once, nothing to confirm."""
+    window.network = LoopbackNetwork(tmp_path)
+    host = HostSession(Recorder(), {"game": "rook"}, ident("Grandpa"), state_dir=tmp_path / "grandpa",
+                       timings=QUICK, bots={1: "random", 2: "random"}, mental_deal=deal)
+    closing.append(host)
+    blocking_until(lambda: host.core.server is not None)
+    directory.publish([{**table_info(host), "watchable": True}])
+    qt_until(qtbot, lambda: window.lobby.list.count() == 1)
+    window.lobby.list.setCurrentRow(0)
+    window.lobby.watch_button.click()
+    setup = window.setup
+    qt_until(qtbot, lambda: setup.table.get("seats") and setup.watching_label.isVisible(), timeout=30000)
+    assert window.stack.currentWidget() is setup
+    assert setup.watching_label.text() == "You are watching this table"
+    assert setup.table.get("you") is None and not setup.start_button.isVisible()
+    # a player arrives meanwhile: the watcher is told the same, and the player sees who watches
+    maya_events = Recorder()
+    closing.append(GuestSession(maya_events, ident("Maya"), address="127.0.0.1", port=host.core.port,
+                                fingerprint=host.core.identity.fingerprint, timings=QUICK,
+                                state_dir=tmp_path / "maya"))
+    blocking_until(lambda: any(e.get("type") == "watchers" and e["watchers"] for e in maya_events.events),
+                   timeout=30)
+    assert [w["name"] for w in maya_events.of("watchers")[-1]["watchers"]] == [window.settings.display_name]
+    host.start_game()
+    qt_until(qtbot, lambda: window.stack.currentWidget() is window.table
+             and window.table.watchers_line.label.text() == setup.watching_label.text(), timeout=30000)
+    assert window.table.hint_button.isHidden()
+
+
+def test_the_setup_screen_says_who_watches_in_the_tables_words(qtbot):
+    """The setup screen's line is the table's line: a player (the host too) sees who
+    watches; nobody watching, no line."""
+    from app.bridge import EventBridge
+    from app.setup_view import SetupView
+    from app.table.watchers_line import WatchersLine
+    setup, line = SetupView(), WatchersLine()
+    qtbot.addWidget(setup)
+    qtbot.addWidget(line)
+    setup.attach(FakeSession(), EventBridge())
+    line.attach(FakeSession(), EventBridge())
+    for event in ({"type": "watchers", "watchers": [LEO], "open": True, "cap": 8, "you_watch": False,
+                   "showing": []},
+                  {"type": "watchers", "watchers": [LEO, {**LEO, "name": "Ann", "fingerprint": "me"}],
+                   "open": True, "cap": 8, "you_watch": True, "showing": []}):
+        setup.on_watchers(event)
+        line.on_watchers(event)
+        assert setup.watching_label.text() == line.label.text() != ""
+        assert not setup.watching_label.isHidden()
+    assert setup.watching_label.text() == "You are watching this table (with 1 other)"
+    setup.on_watchers({"type": "watchers", "watchers": [], "open": True, "cap": 8, "you_watch": False,
+                       "showing": []})
+    assert setup.watching_label.isHidden()
 
 
 class FakeSession:
