@@ -71,8 +71,10 @@ from tests.waits import until
 TITLES = {
     "somerset": {"game": "somerset"},  # its default ruleset, "kitty-doubled": a kitty
     "rook": {"game": "rook"},
-    "hs4": {"game": "horseshoes", "mode": "four"},
-    "partners": {"game": "horseshoes", "mode": "partners"},
+    # Horseshoes to 100, not its default 13: about one hand in eighty gives a player 13 and
+    # ends the game after it (test_watchers met it: a table of two hands played one).
+    "hs4": {"game": "horseshoes", "mode": "four", "options": {"target": 100}},
+    "partners": {"game": "horseshoes", "mode": "partners", "options": {"target": 100}},
 }
 SEED = (1).to_bytes(32, "big")  # the first hand dealt by seat 2 in every title
 VICTIM = 3  # the first to bid
