@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 from engine.bots import make_bot
 from net.sessions.events import legal_for
@@ -58,14 +59,21 @@ class Table:
         self.tmp = tmp_path
         self.timings = timings
         self.host_events: list[dict] = []
+        #: when each of ``host_events`` was emitted (the loop's clock): a test timing the
+        #: host measures from the host's own moment, not from when its own poll saw it
+        self.host_event_times: list[float] = []
         self.guest_events: dict[int, list[dict]] = {}
         self.host = HostCore(host_identity or ident("Host"), {"game": game, **settings},
-                             state_dir=tmp_path / "host", emit=self.host_events.append,
+                             state_dir=tmp_path / "host", emit=self._host_emitted,
                              timings=timings, bots={s: "random" for s in range(1, 1 + bots)},
                              hands=hands, **{"autoplay": True, "auto_start": True, **(host_kw or {})})
         self.n_guests = guests
         self.guests: list[GuestCore] = []
         self.tasks: list[asyncio.Task] = []
+
+    def _host_emitted(self, event: dict) -> None:
+        self.host_events.append(event)
+        self.host_event_times.append(time.monotonic())
 
     async def start(self) -> None:
         await self.host.start()

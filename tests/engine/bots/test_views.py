@@ -44,28 +44,22 @@ def _decision_points(variant, seeds=range(3), lineup=("normal",)):
 
 
 @pytest.mark.costly_per_variant
-def test_a_plain_json_view_is_enough(any_variant):
-    for game, state in _decision_points(any_variant, seeds=range(2)):
-        seat = state.to_act()[0]
-        view = json.loads(json.dumps(state.view(seat)))
-        for level in LEVELS:
-            bot = make_bot(level, 7)
-            action = bot.choose(game, view)
-            state.check(action)
-            assert bot.choose(state, seat) == action  # the (state, seat) form passes the view
-
-
-@pytest.mark.costly_per_variant
-def test_same_view_and_seed_same_choice(any_variant):
+def test_a_plain_json_view_is_enough_and_the_same_view_and_seed_give_the_same_choice(any_variant):
+    """At every level: a fresh bot's choice from the view round-tripped through JSON is
+    legal; another bot of the same seed, after a choice of its own on a copy of the view
+    (earlier calls change nothing), makes the same choice from the (state, seat) form
+    (which passes the view); and explaining works."""
     for game, state in _decision_points(any_variant, seeds=range(2)):
         seat = state.to_act()[0]
         view = state.view(seat)
+        plain = json.loads(json.dumps(view))
         for level in LEVELS:
-            first = make_bot(level, b"seed").choose(game, copy.deepcopy(view))
+            first = make_bot(level, b"seed").choose(game, plain)
+            state.check(first)
             other = make_bot(level, b"seed")
-            other.choose(game, copy.deepcopy(view))  # earlier calls change nothing
-            assert other.choose(game, copy.deepcopy(view)) == first
-            assert make_bot(level, b"seed").explain(game, view)  # and explaining neither
+            other.choose(game, copy.deepcopy(view))
+            assert other.choose(state, seat) == first
+            assert make_bot(level, b"seed").explain(game, view)
 
 
 @pytest.mark.costly_per_variant

@@ -71,8 +71,10 @@ from tests.waits import until
 TITLES = {
     "somerset": {"game": "somerset"},  # its default ruleset, "kitty-doubled": a kitty
     "rook": {"game": "rook"},
-    "hs4": {"game": "horseshoes", "mode": "four"},
-    "partners": {"game": "horseshoes", "mode": "partners"},
+    # Horseshoes to 100, not its default 13: about one hand in eighty gives a player 13 and
+    # ends the game after it (test_watchers met it: a table of two hands played one).
+    "hs4": {"game": "horseshoes", "mode": "four", "options": {"target": 100}},
+    "partners": {"game": "horseshoes", "mode": "partners", "options": {"target": 100}},
 }
 SEED = (1).to_bytes(32, "big")  # the first hand dealt by seat 2 in every title
 VICTIM = 3  # the first to bid
@@ -306,10 +308,10 @@ async def restart_case(tmp_path, private: bool, title: str, phase: str, back: st
             return (f"the host seeing seat {VICTIM} gone (its own link {link}, the host's "
                     f"outbox holding it: {held}): {table.where()}")
         await until(lambda: not auth.seats[VICTIM].connected, what=still_there)
-        if back == "late" and private and phase not in ("seated", "between"):  # restarted out
-            await until(lambda: restarts(table, after=killed_seq))
-        elif back == "late":
-            await until(lambda: loop.time() > killed_at + DEADLINE + 0.2)
+        if back == "late":
+            await until(lambda: late(table, private, phase, stand_in, killed_seq, killed_at),
+                        what=lambda: f"the app away long enough to be late ({phase}): "
+                                     f"{table.where()}")
         elif stand_in:
             await until(lambda: loop.time() > killed_at + 2 * STAND_IN)
         assert loop.time() < killed_at + timings.contribution or back == "late"
@@ -324,6 +326,26 @@ async def restart_case(tmp_path, private: bool, title: str, phase: str, back: st
     finally:
         await table.close()
     return table, summaries, guest, first, killed_seq, back_at
+
+
+def late(table, private: bool, phase: str, stand_in: bool, killed_seq: int,
+         killed_at: float) -> bool:
+    """Whether the victim is away long enough for what "late" means to have happened —
+    each an entry on the host's log, not a guess at how long the host takes under load:
+    the private deal restarted without it (mid-deal phases), the seeded deal dealt
+    without its contribution (seated, shuffle, between), a stand-in in its seat (when
+    armed: the seeded deal at once, the private one once its cards are the host's
+    party's); and, whatever the rest, the contribution deadline passed."""
+    auth = table.host.authority
+    after_it = auth.log[killed_seq + 1:]
+    if private and phase not in ("seated", "between") and not restarts(table, after=killed_seq):
+        return False
+    if not private and phase in ("seated", "shuffle", "between") \
+            and not any(s.kind == "deal" for s in after_it):
+        return False
+    if stand_in and not stood_in(table, killed_seq, auth.chain.seq):
+        return False
+    return asyncio.get_running_loop().time() > killed_at + DEADLINE + 0.2
 
 
 def pause(guest):

@@ -127,11 +127,13 @@ def test_a_link_cut_for_long_then_restored(tmp_path):
 
 # -- the host killed and restarted ---------------------------------------------------------
 
-@pytest.mark.parametrize("private, hand", [(False, 1), (True, 1), (True, 2)],
-                         ids=["seeded", "private-deal", "private-deal-second-hand"])
+@pytest.mark.parametrize("private, hand", [(False, 1), (True, 2)],
+                         ids=["seeded", "private-deal-second-hand"])
 def test_the_host_killed_and_restarted_resumes_the_table(tmp_path, private, hand):
-    """Killed mid-trick (in the second hand: its log holds a hand's end and reveal, scored
-    on the verified deal under the private deal, which the restore replays)."""
+    """Killed mid-trick (in the second hand under the private deal: its log holds a hand's
+    end and reveal, scored on the verified deal, which the restore replays before the
+    current hand's deal; restored in the first hand, the seeded case here and, for the
+    private deal, tests/net/trust/test_mental_restore.py's mid-hand and mid-deal cases)."""
     with Peers() as peers:
         deal = "--private-deal" if private else "--no-private-deal"  # (the private one is the default)
         args = host_args(tmp_path, "--restart-grace", "20", deal)

@@ -128,8 +128,19 @@ async def play_goes_on(table, gone_at: float) -> tuple:
 
 async def played_out(table, heir) -> list[dict]:
     """The carried-on table played to its end; every guest's summary."""
-    await asyncio.wait_for(heir.succession.host.finished.wait(), 60)
-    return await asyncio.wait_for(asyncio.gather(*table.tasks), 30)
+    carried = heir.succession.host
+    await until(carried.finished.is_set, what=lambda: f"the carried-on table's end: {where(carried)}")
+    tasks = asyncio.gather(*table.tasks)
+    await until(tasks.done, what=lambda: "every guest's end after the carried-on table's: "
+                f"{[(g.identity.name, g.state.value, g.end, g.errors[-2:]) for g in table.guests]}")
+    return tasks.result()
+
+
+def where(host) -> str:
+    """How a host's table stands (for a stall's message): its last entries, its seats."""
+    auth = host.authority
+    return (f"phase {host.phase}, last entries {[(e.seq, e.kind) for e in auth.log[-10:]]}, seats "
+            f"{ {s: (i.kind, i.connected) for s, i in auth.seats.items()} }")
 
 
 def one_log(heir, guests, summaries) -> None:
@@ -271,8 +282,10 @@ def test_a_split_table_is_carried_on_by_a_majority_side_only(tmp_path, monkeypat
         if majority:
             heir = carried[0]
             summaries = await played_out(table, heir)
-            # the host, alone on its side all along, learns where its table went
-            await asyncio.wait_for(table.host.finished.wait(), 15)
+            # the host, alone on its side all along, learns where its table went (it asks
+            # every ``takeover_retry``: a loaded machine may take many of them)
+            await until(table.host.finished.is_set,
+                        what=lambda: f"the host alone learning where its table went: {where(table.host)}")
         else:
             summaries = await table.finish()
         return table, carried, bool(majority), summaries

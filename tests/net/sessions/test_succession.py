@@ -272,8 +272,11 @@ def test_a_guest_alone_with_a_crashed_host_counts_its_attempts_at_the_backoffs_p
     counted attempt comes no sooner than the backoff's first n-1 delays after the kill,
     and so does giving up. (Seen in real windows: it gave up after about 8 s of 0.25 s
     probes, not about a minute.)"""
-    timings = Timings.quick(backoff_max=1.0)
-    give_up = 10
+    # The backoff's pace on a short scale (0.05 s doubling to a 0.4 s cap: the cap reached
+    # by the 4th attempt, give-up after 1.95 s) — ~40 probes meanwhile at 0.05 s, which
+    # counted would give up within 0.4 s.
+    timings = Timings.quick(backoff_max=0.4)
+    give_up = 8
 
     async def run():
         table = Table(tmp_path, game="rook", hands=1, guests=0, bots=2, timings=timings,

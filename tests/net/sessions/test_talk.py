@@ -239,13 +239,15 @@ def test_parlour_join_prints_the_talk_it_hears_as_json_lines(arun, tmp_path):
     from tests.net.proc_kit import Peers
 
     async def main(peers):
+        # The talk before the deal (the game started once both lines are in, not when the
+        # seat is taken): no hand has to last long enough to talk in, so the bots are quick.
         table = Table(tmp_path, game="rook", hands=1, guests=0, bots=2,
-                      host_kw={"bot_delay": PACE})
+                      host_kw={"bot_delay": 0.01, "auto_start": False})
         await table.start()
         try:
             join = peers.start(["join", "--address", f"127.0.0.1:{table.host.port}",
                                 "--fingerprint", table.host.identity.fingerprint, "--bot",
-                                "random", "--delay", str(PACE), "--state-dir", tmp_path / "j",
+                                "random", "--delay", "0.01", "--state-dir", tmp_path / "j",
                                 "--quick"], name="join")
             await until(lambda: table.host.outbox.links, 30, "parlour join seated")
             await until(lambda: join.events("connection"), 30)
@@ -253,6 +255,7 @@ def test_parlour_join_prints_the_talk_it_hears_as_json_lines(arun, tmp_path):
             table.host.talk.react("well-played")
             await until(lambda: len(join.events("talk")) == 2, 20,
                         lambda: f"two talk lines: {join.lines[-5:]} {join.stderr[-5:]}")
+            table.host.start_game()
             await table.finish(90)
             return join.events("talk"), join.wait(30)
         finally:

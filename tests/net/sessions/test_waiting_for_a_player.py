@@ -18,6 +18,7 @@ A player back within the wait finds the same hand, with the same cards, and play
 
 import asyncio
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -36,6 +37,11 @@ DEADLINE, WAIT = 1.5, 5.0
 # A link silent for 5 s before it counts as dropped: on a loaded machine a healthy guest's
 # pause is not a drop (the killed one's link closes, which the host sees at once).
 TIMINGS = Timings.quick(timeout=5.0, contribution=DEADLINE, contribution_slack=0.5, drop_wait=WAIT)
+
+#: The test of what a player back is told waits twice for a hand to go on without the
+#: player gone (Dad's, then Grandma's): the drop wait is not its subject, so it is half
+#: ``WAIT`` (still past the deadline, the floor every peer checks).
+VOID_SOONER = replace(TIMINGS, drop_wait=WAIT / 2)
 
 
 def told(events, kind) -> list[dict]:
@@ -204,6 +210,12 @@ def test_a_player_back_within_the_wait_plays_on_the_same_hand(tmp_path, monkeypa
     assert_all_verified(summaries, hands=1, head=table.head())
 
 
+def last_card_at(table) -> float:
+    """When the host told of the first hand's last card (its first "state" at the hand's end)."""
+    return next(at for at, e in zip(table.host_event_times, table.host_events)
+                if e["type"] == "state" and e["view"].get("phase") == "done")
+
+
 def mute_reveals(guest) -> None:
     """The guest's client stays connected but never sends its reveal at the hand's end."""
     mute_client(guest, lambda out: out.get("type") == "mental"
@@ -228,9 +240,10 @@ def test_a_connected_player_that_never_reveals_is_gone_on_without_at_the_deadlin
         auth = table.host.authority
         try:
             await until(lambda: auth.state is not None and auth.state.is_over, timeout=60)
-            over = time.monotonic()
             await until(lambda: restarts(table), timeout=30)
-            waited = time.monotonic() - over
+            # from the host's own moment of the last card, not from when this poll saw it:
+            # on a starved loop both came in one turn of it ("voided 0.0 s after", load 15)
+            waited = time.monotonic() - last_card_at(table)
             summaries = await table.finish(timeout=90)
         finally:
             await table.close()
@@ -274,7 +287,7 @@ def in_force(log) -> list[int] | None:
     return None
 
 
-def test_a_player_back_after_a_takeover_is_told_only_the_void_in_force(tmp_path, deal):
+def test_a_player_back_after_a_takeover_is_told_only_the_void_in_force(tmp_path, deal, monkeypatch):
     """Seen in real windows: Grandma hosted Rook under the private deal, handed the table to
     Sam and came back as his guest: "Hand 1 is void: Sam left and did not come back in
     time" (a void from before the takeover, told as news); killed mid-bidding and back:
@@ -292,11 +305,15 @@ def test_a_player_back_after_a_takeover_is_told_only_the_void_in_force(tmp_path,
     from tests.net.sessions.test_both_deals import kill
     from tests.net.trust_table import identity
 
+    # Only the player killed is timed by the deal: at load 12-16 a healthy client slow in the
+    # carried-on table's deal (Dad's) was restarted out of it, and that restart was taken
+    # for the one that goes on without Grandma (told [2], not hers: seen on main too).
+    only_the_gone_timed_tightly(monkeypatch)
     carry_on = {"bind": "127.0.0.1", "host_kw": {"hands": 9, "auto_start": True, "headless": True,
                                                  "bot_delay": 0.01}}
 
     async def main():
-        table = Table(tmp_path, game="rook", hands=3, guests=0, timings=TIMINGS,
+        table = Table(tmp_path, game="rook", hands=3, guests=0, timings=VOID_SOONER,
                       host_identity=identity("Grandma"), host_kw={"mental_deal": deal, "bot_delay": 0.01})
         await table.start()
         homes = {name: tmp_path / name for name in ("Sam", "Dad", "Uncle", "Grandma")}
@@ -328,7 +345,7 @@ def test_a_player_back_after_a_takeover_is_told_only_the_void_in_force(tmp_path,
         async def grandma_back(seat=None) -> GuestCore:
             events.clear()
             core = GuestCore(table.host.identity, address="127.0.0.1", port=carried.port,
-                             fingerprint=sam.identity.fingerprint, timings=TIMINGS, emit=events.append,
+                             fingerprint=sam.identity.fingerprint, timings=VOID_SOONER, emit=events.append,
                              state_dir=homes["Grandma"], remember=LastTable(homes["Grandma"]),
                              bot_level="random", bot_delay=0.3, seat=seat, takeover=carry_on)
             table.guests.append(core)
@@ -353,11 +370,12 @@ def test_a_player_back_after_a_takeover_is_told_only_the_void_in_force(tmp_path,
         await until(lambda: not carried_auth.seats[0].connected, timeout=10)
         back = await grandma_back(seat=0)
         await until(lambda: her_turn(own_cards=True), timeout=60, what=lambda: where(carried, table.guests))
-        restarts_before = sum(e.kind == ml.RESTART for e in carried_auth.log)
+        since = len(carried_auth.log)
         kill(back)  # and away until the hand goes on without her
-        if deal:
-            await until(lambda: sum(e.kind == ml.RESTART for e in carried_auth.log) > restarts_before,
-                        timeout=30, what=lambda: where(carried, table.guests))
+        if deal:  # (a restart without her: one for another's seat is not it)
+            await until(lambda: any(e.kind == ml.RESTART and 0 in e.body["seats"]
+                                    for e in carried_auth.log[since:]),
+                        what=lambda: f"the hand going on without Grandma: {where(carried, table.guests)}")
         else:
             await until(lambda: not carried_auth.seats[0].connected, timeout=10)
         await grandma_back(seat=0)

@@ -36,11 +36,11 @@ def test_the_interval_holds_the_estimate_and_narrows_with_more_rounds():
     rng = random.Random(7)
 
     def rounds(n):  # B is 0.5 slower; each round's load moves both sides by up to 20
-        pairs = []
-        for _ in range(n):
+        pairs = []  # (10 samples a side: the narrowing comes from the rounds, and the
+        for _ in range(n):  # bootstrap's cost from the samples it redraws)
             load = rng.uniform(0, 20)
-            pairs.append(([load + rng.gauss(5, 2) for _ in range(40)],
-                          [load + 0.5 + rng.gauss(5, 2) for _ in range(40)]))
+            pairs.append(([load + rng.gauss(5, 2) for _ in range(10)],
+                          [load + 0.5 + rng.gauss(5, 2) for _ in range(10)]))
         return Comparison.of(pairs)
     few, many = rounds(4), rounds(40)
     for comparison in (few, many):
