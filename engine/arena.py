@@ -25,6 +25,13 @@ phase a level's edge comes from: ``--a hard,bidding=expert`` bids as expert and 
 everything else as hard (every decision still comes from an ordinary level's bot with
 the same seed, so ``hard`` alone plays exactly as ``--a hard`` does). Long runs in
 resumable chunks: ``python -m engine.arena_runs``.
+
+``--common-seeds`` gives a seat the same bot seed in both games of a pair (by default
+each game's bots have seeds of their own). A decision both line-ups make at the same
+level is then the same decision in both seatings, so with ``--a hard,play=expert --b
+hard`` the auction, kitty and trump come out alike and the pair's margin is what the
+card play alone made of the same contract (and ``--a hard --b hard`` is exactly even):
+far less spread for the same number of hands when one phase is measured.
 This is a command-line tool, so unlike the engine it reads the clock (for the times).
 """
 
@@ -148,9 +155,10 @@ class Tally:
 
 
 class Arena:
-    def __init__(self, game, level_a: str, level_b: str, seed: bytes):
+    def __init__(self, game, level_a: str, level_b: str, seed: bytes, common_seeds: bool = False):
         parse_lineup(level_a), parse_lineup(level_b)  # (a bad line-up fails before any play)
         self.game = game
+        self.common_seeds = common_seeds
         self.levels = {"a": level_a, "b": level_b}
         self.seed = seed
         self.partnerships = game.partnerships
@@ -169,7 +177,9 @@ class Arena:
         return ["a" if s == seat_a else "b" for s in range(n)]
 
     def bots(self, index: int, lineup: list[str]) -> list:
-        return [lineup_bot(self.levels[who], derive_seed(self.seed, "bot", index, seat))
+        number = index // self.rotation if self.common_seeds else index
+        kind = "common bot" if self.common_seeds else "bot"
+        return [lineup_bot(self.levels[who], derive_seed(self.seed, kind, number, seat))
                 for seat, who in enumerate(lineup)]
 
     def table_seed(self, index: int) -> bytes:
@@ -311,10 +321,11 @@ def run_seed(seed: int | str) -> bytes:
 
 
 def run(game_id: str, level_a: str, level_b: str, games: int = 0, hands: int = 0,
-        seed: int | str = 0, ruleset: str | None = None, mode: str | None = None) -> dict:
+        seed: int | str = 0, ruleset: str | None = None, mode: str | None = None,
+        common_seeds: bool = False) -> dict:
     """Play and report (the CLI's work, callable from tests)."""
     game = make_game(game_id, ruleset, mode)
-    arena = Arena(game, level_a, level_b, run_seed(seed))
+    arena = Arena(game, level_a, level_b, run_seed(seed), common_seeds)
     if hands:
         for index in range(hands):
             arena.play_single_hand(index)
@@ -358,12 +369,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--hands", type=int, default=0)
     parser.add_argument("--seed", default="0")
+    parser.add_argument("--common-seeds", action="store_true",
+                        help="a seat's bots share their seed in both games of a pair")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not args.games and not args.hands:
         parser.error("give --games N or --hands N")
     try:
-        report = run(args.game, args.a, args.b, args.games, args.hands, args.seed, args.ruleset, args.mode)
+        report = run(args.game, args.a, args.b, args.games, args.hands, args.seed, args.ruleset, args.mode,
+                     args.common_seeds)
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -43,6 +43,8 @@ def config_of(args) -> dict:
               "seed": str(args.seed), "unit": "hands" if args.hands else "games"}
     if args.label:
         config["label"] = args.label
+    if args.common_seeds:  # (left out otherwise, so that earlier runs' chunks still match)
+        config["common_seeds"] = True
     return config
 
 
@@ -67,7 +69,7 @@ def read_lines(path: Path) -> list[dict]:
 def play_chunk(config: dict, start: int, end: int) -> dict:
     """Play game numbers ``start``…``end - 1`` of the run; its line."""
     game = make_game(config["game"], config["ruleset"], config["mode"])
-    arena = Arena(game, config["a"], config["b"], run_seed(config["seed"]))
+    arena = Arena(game, config["a"], config["b"], run_seed(config["seed"]), config.get("common_seeds", False))
     load, started = os.getloadavg()[0], time.time()
     for index in range(start, end):
         if config["unit"] == "hands":
@@ -175,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--games", type=int, default=0)
     play.add_argument("--hands", type=int, default=0)
     play.add_argument("--seed", default="0")
+    play.add_argument("--common-seeds", action="store_true",
+                      help="a seat's bots share their seed in both games of a pair (engine.arena)")
     play.add_argument("--chunk", type=int, default=4, help="games (or hands) a chunk")
     play.add_argument("--label", help="kept with the run (e.g. the commit): runs of other labels "
                                       "are summed apart")

@@ -37,7 +37,8 @@ Levels:
   sampled deals and simulated plays, never time, sized for ≤ 300 ms a decision (p95).
 * ``expert`` (Rook and Somerset; elsewhere it plays as ``hard``): the hard level's
   search over deals weighted by what the other seats did — bids, passes, the trump
-  named, Rook's bury (``inference``) — with a race that stops spending deals on cards
+  named, Rook's bury (``inference``; Somerset's card play draws its deals uniformly,
+  as hard does, since weighted deals misled it there) — with a race that stops spending deals on cards
   clearly behind (``expert``); bids, Rook's raise and bury and Somerset's discard and
   trump by expected score over play-outs; and a partner's manners: no overtrumping a
   partner who is taking the trick, the trump its partner named led (each unless the

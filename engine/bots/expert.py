@@ -3,8 +3,9 @@
 Like the hard level (``search``), every legal card is played out on the same sampled
 deals and the best average kept. The expert differs in three ways:
 
-* its deals are weighted by what the other seats did (``inference.Posterior``): a
-  bidder long in trump, a seat that passed at once weak;
+* its deals may be weighted by what the other seats did (``inference.Posterior``): a
+  bidder long in trump, a seat that passed at once weak (Rook's are; Somerset's card
+  play draws them uniformly, as hard does: weighted, they misled its search);
 * it samples more of them (the title's ``EXPERT_PLAY_BUDGET``), and spends them where
   they decide something: a card clearly behind stops meeting deals (``Race``);
 * it plays as a partner should (``Manners``): it does not overtrump a partner who is
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 from ..actions import Action
@@ -42,11 +44,17 @@ class Manners(NamedTuple):
     partner_suit: Callable[[int], bool]  # card -> a lead of the suit the partner bid
     reason: float  # to overtrump all the same
     lead_reason: float  # to lead another suit all the same
+    # Standard errors of the search's paired difference the gain must clear besides the
+    # reason (0: its average alone decides). Early in a hand a search of a few dozen
+    # deals ranks cards by luck as much as by merit; a gain the search is not sure of is
+    # no reason to drop the manners.
+    sure: float = 0.0
 
 
 class Scored(NamedTuple):
     action: Action
     mean: float
+    error: Callable[[int], float] | None = None  # another's index -> the paired difference's standard error
 
 
 def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
@@ -72,7 +80,7 @@ def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
             race.values[i].append(evaluate(state, seat))
         if len(race.alive) > 1 and number >= RACE_AFTER and number % RACE_EVERY == 0:
             race.narrow()
-    return [Scored(a, m) for a, m in zip(legal, race.means())], samples
+    return [Scored(a, m, partial(race.error, i)) for i, (a, m) in enumerate(zip(legal, race.means()))], samples
 
 
 class Race:
@@ -100,11 +108,29 @@ class Race:
         self.alive = [i for i in self.alive if i == leader or not self._behind(i, leader)]
 
     def _behind(self, i: int, leader: int) -> bool:
-        weights, count = self.weights, sum(self.weights)
-        diffs = [a - b for a, b in zip(self.values[leader], self.values[i])]
+        gap, error = self._difference(leader, i)
+        return gap > self.keep_within + RACE_SIGMAS * error
+
+    def _difference(self, i: int, j: int) -> tuple[float, float]:
+        """The mean of ``i``'s value less ``j``'s over the deals both met, and its
+        standard error (paired: the same deals)."""
+        diffs = [a - b for a, b in zip(self.values[i], self.values[j])]
+        weights = self.weights[:len(diffs)]
+        count = sum(weights)
+        if not count:
+            return 0.0, math.inf
         gap = sum(d * w for d, w in zip(diffs, weights)) / count
         spread = sum(w * (d - gap) ** 2 for d, w in zip(diffs, weights)) / max(1, count - 1)
-        return gap > self.keep_within + RACE_SIGMAS * math.sqrt(spread / count)
+        return gap, math.sqrt(spread / count)
+
+    def error(self, i: int, j: int) -> float:
+        """The standard error of the difference between actions ``i`` and ``j`` (twins
+        as their roots); 0 when either was dropped (a drop was already sure, and a
+        dropped action is never to be chosen)."""
+        i, j = self._root(i), self._root(j)
+        if i not in self.alive or j not in self.alive:
+            return 0.0
+        return self._difference(i, j)[1]
 
     def means(self) -> list[float]:
         """Each action's mean: a twin's is its twin's; a dropped action's is kept below
@@ -124,21 +150,27 @@ class Race:
 
 def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
     """The best-scoring card, unless manners prefer another that scores within
-    ``reason`` of it; and what the manners said (empty when they did not matter)."""
+    ``reason`` of it (plus ``sure`` standard errors of the difference); and what the
+    manners said (empty when they did not matter)."""
     best = max(scored, key=lambda s: s.mean)  # (the first of equals: legal order)
     if manners is None:
         return best, ""
+
+    def no_reason(kept: Scored, reason: float) -> bool:
+        doubt = manners.sure * best.error(scored.index(kept)) if manners.sure and best.error else 0.0
+        return best.mean - kept.mean <= reason + doubt
+
     if manners.overtrumps(best.action.value):
         polite = [s for s in scored if not manners.overtrumps(s.action.value)]
         if polite:
             kept = max(polite, key=lambda s: s.mean)
-            if best.mean - kept.mean <= manners.reason:
+            if no_reason(kept, manners.reason):
                 return kept, "partner is taking the trick: no need to overtrump"
     elif not manners.partner_suit(best.action.value):
         suit = [s for s in scored if manners.partner_suit(s.action.value)]
         if suit:
             lead = max(suit, key=lambda s: s.mean)
-            if best.mean - lead.mean <= manners.lead_reason:
+            if no_reason(lead, manners.lead_reason):
                 return lead, "lead the trump partner named"
     return best, ""
 
@@ -149,13 +181,14 @@ def play(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
     legal = ctx.legal
     if len(legal) == 1:
         return Decision(legal[0], f"play {_card(ctx, legal[0])}: the only legal card")
-    keep_within = max(manners.reason, manners.lead_reason) if manners else 0.0
+    keep_within = max(manners.reason, manners.lead_reason) if manners else 0.0  # (a race's drop is sure)
     scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood, keep_within)
     chosen, why = choose(scored, manners)
     reason = f"play {_card(ctx, chosen.action)}: "
     if why:
         return Decision(chosen.action, reason + why)
-    return Decision(chosen.action, reason + f"over {samples} likely deals it scores best "
+    deals = "likely deals" if likelihood is not None else "deals that fit what has been seen"
+    return Decision(chosen.action, reason + f"over {samples} {deals} it scores best "
                                             f"({chosen.mean:+.1f} on average)")
 
 

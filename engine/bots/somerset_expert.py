@@ -1,9 +1,14 @@
 """Somerset's expert level: the hard level's search, with inference, bidding by expected
 score, the kitty and trump chosen together, and a partner's manners.
 
-* **Inference** (``likelihood_for``): a sampled deal is weighted by how well it explains
-  the auction (bids and passes against the normal level's ``hand_value``) and the
-  bidder's trump (against the normal level's ``estimate_tricks`` for every trump).
+* **Inference** (``likelihood_for``): for the bid, the kitty and the trump, a sampled
+  deal is weighted by how well it explains the auction (bids and passes against the
+  normal level's ``hand_value``) and the bidder's trump (against the normal level's
+  ``estimate_tricks`` for every trump). Not for card play: there the weights are sharp
+  (fewer distinct deals for the search), cost half its CPU, and on the same hands and
+  contracts play over uniform deals did better (docs/benchmarks.md, "Somerset's card
+  play, suspect by suspect"), so its cards are searched over every deal that fits what
+  has been seen, as hard's are.
 * **Bidding**: on the same likely deals the hand is played out with this seat taking
   the contract at the next bid, and with this seat passing while the others bid as the
   normal level would (the hand may be thrown in). It bids when the first scores more
@@ -12,10 +17,12 @@ score, the kitty and trump chosen together, and a partner's manners.
   worth keeping, and for the next few trumps the discard the normal level would make,
   played out on likely deals; the best pair is discarded, and the trump is then chosen
   the same way with the hand as it is.
-* **Card play**: ``expert.play`` with Somerset's manners: no trump over a partner who
-  is taking the trick, and the partner's trump led when the partner is the bidder and
-  the opponents may still hold trumps (each unless the search finds another card
-  better by more than ``REASON`` or ``LEAD_REASON`` points) —
+* **Card play**: ``expert.play`` (uniform deals, the race, a larger budget than hard's)
+  with Somerset's manners: no trump over a partner who is taking the trick, and the
+  partner's trump led when the partner is the bidder and the opponents may still hold
+  trumps (each unless the search finds another card better by more than ``REASON`` or
+  ``LEAD_REASON`` points, shares of the 24 points a hand holds, and by ``SURE``
+  standard errors of the difference besides) —
   Somerset's "bid suit" is the trump the bidder names (under No Trump there is none;
   under 0 it is the 0/0 with the S/S).
 """
@@ -34,14 +41,22 @@ from .somerset import (MAX_BID, Play, estimate_tricks, hand_value, keep_value, p
                        rollout_action, trump_words)
 
 EXPERT_PLAY_BUDGET = 7000  # simulated plays per card decision (see search): p95 ≤ 500 ms CPU
+# (12000 fits the p95 too, ~340 ms, but on the same hands it showed no gain over 7000:
+# docs/benchmarks.md)
 BID_SAMPLES = 64  # likely deals per bid, each played out twice (40 left close calls to chance)
 TRUMP_SAMPLES = 24  # likely deals per trump (and per discard)
 TRUMP_CHOICES = 4  # the most promising trumps by estimate are played out
 DISCARD_POOL = 4  # with the most promising trump, every pair of its 4 least useful cards
 # Points (on average) a card must gain to overrule a partner's manners: to overtrump a
-# partner taking the trick, to lead another suit than the trump the partner named
-REASON = 1.0
-LEAD_REASON = 4.0
+# partner taking the trick, to lead another suit than the trump the partner named. The
+# same shares of a hand's points as Rook's (8 and 20 of its 180): about 4% and 11%.
+HAND_POINTS = 24
+REASON = 0.04 * HAND_POINTS
+LEAD_REASON = 0.11 * HAND_POINTS
+# ... and only a gain the search is sure of: that many standard errors of its paired
+# difference besides (a search of ~24 deals at the first leads ranks cards by luck as much
+# as by merit: the same position's lead changed with the seed)
+SURE = 2.0
 
 BID_SCALE = 1.5  # points of hand_value that make a bid one e-fold likelier
 TRUMP_SHARPNESS = 1.2  # per estimated trick short of the best trump
@@ -64,12 +79,17 @@ def auction_of(view: dict, min_bid: int) -> list[tuple[int, str, int]]:
     return said
 
 
-def likelihood_for(ctx: Context):
+def likelihood_for(ctx: Context, seats: frozenset[int] | None = None):
+    """The log-likelihood of a layout given what the other seats said (only ``seats``'
+    words, when given)."""
     view, me = ctx.view, ctx.seat
     game = ctx.game
     kitty = game.kitty
-    said = [s for s in auction_of(view, game.min_bid) if s[0] != me]
+    heard = seats if seats is not None else frozenset(range(4)) - {me}
+    said = [s for s in auction_of(view, game.min_bid) if s[0] in heard and s[0] != me]
     bidder, trump = view.get("bidder"), view.get("trump")
+    if bidder not in heard:
+        trump = None
     played_by = ctx.know.played_by
 
     def likelihood(_know, placed: dict) -> float:
@@ -240,12 +260,12 @@ def manners(ctx: Context) -> expert.Manners:
     def partner_suit(card: int) -> bool:
         return partner_bid and bool(trumps >> card & 1)
 
-    return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
+    return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON, SURE)
 
 
 def decide_play(ctx: Context) -> Decision:
     return expert.play(ctx, EXPERT_PLAY_BUDGET, rollout_action, partnership_margin,
-                       likelihood_for(ctx), manners(ctx))
+                       None, manners(ctx))  # uniform deals: see the module docstring
 
 
 DECIDERS = {**HARD_DECIDERS, "bidding": decide_bid, "kitty": decide_discard,

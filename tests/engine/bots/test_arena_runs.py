@@ -84,3 +84,32 @@ def test_the_margins_interval_pairs_the_seatings():
     assert arena.margin_interval([10.0, -6.0, 3.0, 1.0, 5.0, -1.0], 2) == [2.0, 2.0]
     # means 2 and 0: centre 1, standard error 1
     assert arena.margin_interval([4.0, 0.0, 0.0, 0.0], 2) == [-0.96, 2.96]
+
+
+def test_common_seeds_make_a_pair_differ_only_where_the_lineups_do(tmp_path, capsys):
+    """With --common-seeds a seat's bot has one seed in both games of a pair: the same
+    level on both sides is exactly even (every pair's margins cancel), and a line-up
+    mixed by phase meets the same auction as its opponent on each deal (hard's bids are
+    drawn from its seed: without common seeds this deal's two auctions differ). Without
+    it, the seatings of one deal part."""
+    even = arena.run("somerset", "random", "random", hands=8, seed=3, common_seeds=True)
+    assert even["margin"] == 0 and even["margin_ci95"] == [0.0, 0.0], even
+    apart = arena.run("somerset", "random", "random", hands=8, seed=3)
+    assert apart["margin_ci95"] != [0.0, 0.0], apart
+
+    game = make_game("somerset")
+    pair = arena.Arena(game, "hard,play=random", "hard", bytes(32), common_seeds=True)
+    auctions = []
+    for index in (0, 1):
+        state = game.deal(derive_seed(pair.table_seed(index), "hand", 0), game.first_dealer(pair.table_seed(index)))
+        pair.play_hand(state, pair.bots(index, pair.lineup(index)), pair.lineup(index))
+        view = state.view(0)
+        auctions.append([a for a in view["actions"] if "play" not in a])
+    assert auctions[0] == auctions[1] and any("bid" in a for a in auctions[0]), auctions
+
+    out = tmp_path / "run.jsonl"
+    assert arena_runs.main(["run", str(out), "--game", "somerset", "--a", "random", "--b", "random",
+                            "--hands", "2", "--chunk", "2", "--seed", "3", "--common-seeds"]) == 0
+    [line] = arena_runs.read_lines(out)
+    assert line["config"]["common_seeds"] is True and sum(line["counted"]["margins"]) == 0
+    capsys.readouterr()
