@@ -358,8 +358,9 @@ def format_report(r: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.splitlines()[0])
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that say what is played: the title, the two line-ups, how many games or
+    hands, the seed (this command's, and ``engine.arena_runs run``'s)."""
     parser.add_argument("--game", required=True, choices=registry.TITLES)
     parser.add_argument("--ruleset")
     parser.add_argument("--mode")
@@ -371,6 +372,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="0")
     parser.add_argument("--common-seeds", action="store_true",
                         help="a seat's bots share their seed in both games of a pair")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.splitlines()[0])
+    add_match_arguments(parser)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not args.games and not args.hands:

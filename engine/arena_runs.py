@@ -31,8 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import registry
-from .arena import Arena, Tally, lineup_arg, format_report, run_seed
+from .arena import Arena, Tally, add_match_arguments, format_report, run_seed
 from .registry import make_game
 
 
@@ -169,16 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     play = commands.add_parser("run", help="play the chunks not yet in OUT")
     play.add_argument("out")
-    play.add_argument("--game", required=True, choices=registry.TITLES)
-    play.add_argument("--ruleset")
-    play.add_argument("--mode")
-    play.add_argument("--a", required=True, type=lineup_arg)
-    play.add_argument("--b", required=True, type=lineup_arg)
-    play.add_argument("--games", type=int, default=0)
-    play.add_argument("--hands", type=int, default=0)
-    play.add_argument("--seed", default="0")
-    play.add_argument("--common-seeds", action="store_true",
-                      help="a seat's bots share their seed in both games of a pair (engine.arena)")
+    add_match_arguments(play)
     play.add_argument("--chunk", type=int, default=4, help="games (or hands) a chunk")
     play.add_argument("--label", help="kept with the run (e.g. the commit): runs of other labels "
                                       "are summed apart")
