@@ -57,20 +57,59 @@ class Scored(NamedTuple):
     error: Callable[[int], float] | None = None  # another's index -> the paired difference's standard error
 
 
+def touching(cards: list[int], ranks_among: Callable[[int], int], points, outstanding: int) -> list[int]:
+    """For each card, the index of the first (lowest) card it is interchangeable with:
+    itself, unless a lower card of the same rank group (``ranks_among``: the mask of the
+    cards it ranks among — its suit, or the trumps; 0 for a card never merged), worth
+    the same points, has no card that another seat may still play (``outstanding``)
+    ranked between them. Such cards win, lose and score exactly alike whatever the
+    others hold — the 10 and the queen once the jack is played — so the search plays
+    out one of them and spends what it saves on more deals."""
+    roots = list(range(len(cards)))
+    order = sorted((ranks_among(card), card, i) for i, card in enumerate(cards))
+    for (group, low, before), (same, high, i) in zip(order, order[1:]):
+        between = ((1 << high) - 1) & ~((2 << low) - 1)  # card numbers rank a group's cards
+        if group and group == same and points[low] == points[high] and not between & group & outstanding:
+            roots[i] = roots[before]
+    return roots
+
+
+def outstanding_cards(ctx: Context) -> int:
+    """Cards another seat may still play, or has played to the trick under way."""
+    know, seat = ctx.know, ctx.seat
+    mask = 0
+    for other in range(know.n):
+        if other != seat:
+            mask |= know.possible(other)
+    for _, card in ctx.state.trick:
+        mask |= 1 << card
+    return mask
+
+
 def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
-           keep_within: float = 0.0) -> tuple[list[Scored], int]:
+           keep_within: float = 0.0, ranks_among: Callable[[int], int] | None = None
+           ) -> tuple[list[Scored], int]:
     """Every legal action's average play-out value over the same weighted deals, and
     how many deals were drawn. A race: after ``RACE_AFTER`` deals, and every
     ``RACE_EVERY`` after, an action that has scored exactly as an earlier one on every
     deal so far is taken for its twin (Rook's B3 and B4, say), and one trailing the
     leader by more than ``keep_within`` plus ``RACE_SIGMAS`` standard errors of the
     difference (paired: the same deals) is dropped; neither meets more deals, so the
-    clear cases cost a fraction of the budget. A dropped action is never the choice."""
+    clear cases cost a fraction of the budget. A dropped action is never the choice.
+    With ``ranks_among``, cards that are ``touching`` are twins from the start: only
+    the lowest is played out, and the deals are shared among fewer cards."""
     legal = ctx.legal
     plays_left = sum(ctx.view["cards_left"])
-    samples = max(1, min(MAX_SAMPLES, sample_count(budget, len(legal), plays_left)))
     seat = ctx.seat
     race = Race(len(legal), keep_within)
+    if ranks_among is not None:
+        cards = [action.value for action in legal]
+        for i, root in enumerate(touching(cards, ranks_among, ctx.game.deck.points_of,
+                                          outstanding_cards(ctx))):
+            if root != i:
+                race.twin[i] = root
+                race.alive.remove(i)
+    samples = max(1, min(MAX_SAMPLES, sample_count(budget, len(race.alive), plays_left)))
     for number, (world, times) in enumerate(Posterior(ctx, likelihood).worlds(samples), 1):
         race.weights.append(times)
         for i in race.alive:
@@ -176,13 +215,14 @@ def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
 
 
 def play(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
-         manners: Manners | None) -> Decision:
-    """The expert's card: search, then manners."""
+         manners: Manners | None, ranks_among: Callable[[int], int] | None = None) -> Decision:
+    """The expert's card: search (touching cards merged when the title says how its
+    cards rank: ``ranks_among``), then manners."""
     legal = ctx.legal
     if len(legal) == 1:
         return Decision(legal[0], f"play {_card(ctx, legal[0])}: the only legal card")
     keep_within = max(manners.reason, manners.lead_reason) if manners else 0.0  # (a race's drop is sure)
-    scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood, keep_within)
+    scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood, keep_within, ranks_among)
     chosen, why = choose(scored, manners)
     reason = f"play {_card(ctx, chosen.action)}: "
     if why:
