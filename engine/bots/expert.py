@@ -66,11 +66,15 @@ def touching(cards: list[int], ranks_among: Callable[[int], int], points, outsta
     others hold — the 10 and the queen once the jack is played — so the search plays
     out one of them and spends what it saves on more deals."""
     roots = list(range(len(cards)))
-    order = sorted((ranks_among(card), card, i) for i, card in enumerate(cards))
-    for (group, low, before), (same, high, i) in zip(order, order[1:]):
-        between = ((1 << high) - 1) & ~((2 << low) - 1)  # card numbers rank a group's cards
-        if group and group == same and points[low] == points[high] and not between & group & outstanding:
-            roots[i] = roots[before]
+    order = sorted(range(len(cards)), key=lambda i: cards[i])  # card numbers rank a group's cards
+    for k, i in enumerate(order):
+        high, group = cards[i], ranks_among(cards[i])
+        for j in order[:k] if group else ():
+            low = cards[j]
+            between = ((1 << high) - 1) & ~((2 << low) - 1)
+            if ranks_among(low) == group and points[low] == points[high] and not between & group & outstanding:
+                roots[i] = j  # the lowest such card: a root itself (touching is transitive)
+                break
     return roots
 
 
