@@ -65,3 +65,26 @@ def test_the_rook_is_never_merged_and_a_trump_ranks_among_the_trumps():
     assert group(deck.parse("ROOK")) == 0
     assert group(deck.parse("G5")) == state.trump_mask
     assert group(deck.parse("B2")) == deck.suit_mask["B"]
+
+
+def test_the_search_plays_out_one_of_touching_cards_and_meets_more_deals(monkeypatch):
+    """Somerset, partner named 8s, seat 0 on lead with 11 cards: the 4/6 and the 5/6
+    touch, and the 3/10 and the 4/10 (the 5/10 counts 2): 9 cards are played out, so at
+    12,000 plays the search meets 12000 // (9 × 44) = 30 deals where it met 24 (each
+    of the 11 cards played out) — and the touching cards score alike."""
+    monkeypatch.setattr(somerset_expert, "EXPERT_PLAY_BUDGET", 12000)
+    searched = []
+    search = expert.search
+
+    def recorded(ctx, *args, **kwargs):
+        scored, deals = search(ctx, *args, **kwargs)
+        searched.append(({ctx.name(s.action.value): s.mean for s in scored}, deals))
+        return scored, deals
+
+    monkeypatch.setattr(expert, "search", recorded)
+    game, state = position("somerset", SOMERSET_PARTNER_BIDS, "0/2 0/4", 1, SOMERSET_PARTNER_SCRIPT)
+    assert sum(state.view(0)["cards_left"]) == 44 and len(state.legal_actions(0)) == 11
+    make_bot("expert", 5).choose(game, state.view(0))
+    [(means, deals)] = searched
+    assert deals == 30, deals
+    assert means["5/6"] == means["4/6"] and means["4/10"] == means["3/10"], means
