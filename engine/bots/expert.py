@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import partial
+from statistics import NormalDist
 from typing import NamedTuple
 
 from ..actions import Action
@@ -47,7 +48,8 @@ class Manners(NamedTuple):
     # Standard errors of the search's paired difference the gain must clear besides the
     # reason (0: its average alone decides). Early in a hand a search of a few dozen
     # deals ranks cards by luck as much as by merit; a gain the search is not sure of is
-    # no reason to drop the manners.
+    # no reason to drop the manners. Said for one comparison: the best of several cards
+    # is the luckiest of them too, so it is asked more of (``sure_among``).
     sure: float = 0.0
 
 
@@ -55,6 +57,7 @@ class Scored(NamedTuple):
     action: Action
     mean: float
     error: Callable[[int], float] | None = None  # another's index -> the paired difference's standard error
+    twin: bool = False  # scored as another card (touching it, or alike on every deal): no rival of its own
 
 
 def touching(cards: list[int], ranks_among: Callable[[int], int], points, outstanding: int) -> list[int]:
@@ -123,7 +126,8 @@ def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
             race.values[i].append(evaluate(state, seat))
         if len(race.alive) > 1 and number >= RACE_AFTER and number % RACE_EVERY == 0:
             race.narrow()
-    return [Scored(a, m, partial(race.error, i)) for i, (a, m) in enumerate(zip(legal, race.means()))], samples
+    return [Scored(a, m, partial(race.error, i), i in race.twin)
+            for i, (a, m) in enumerate(zip(legal, race.means()))], samples
 
 
 class Race:
@@ -193,14 +197,17 @@ class Race:
 
 def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
     """The best-scoring card, unless manners prefer another that scores within
-    ``reason`` of it (plus ``sure`` standard errors of the difference); and what the
-    manners said (empty when they did not matter)."""
+    ``reason`` of it (plus ``sure`` standard errors of the difference, more when the best
+    beat more rivals: ``sure_among``); and what the manners said (empty when they did
+    not matter)."""
     best = max(scored, key=lambda s: s.mean)  # (the first of equals: legal order)
     if manners is None:
         return best, ""
 
+    sure = sure_among(manners.sure, sum(not s.twin for s in scored))
+
     def no_reason(kept: Scored, reason: float) -> bool:
-        doubt = manners.sure * best.error(scored.index(kept)) if manners.sure and best.error else 0.0
+        doubt = sure * best.error(scored.index(kept)) if sure and best.error else 0.0
         return best.mean - kept.mean <= reason + doubt
 
     if manners.overtrumps(best.action.value):
@@ -216,6 +223,16 @@ def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
             if no_reason(lead, manners.lead_reason):
                 return lead, "lead the trump partner named"
     return best, ""
+
+
+def sure_among(sure: float, rivals: int) -> float:
+    """Standard errors that make a gain as sure for the best of ``rivals`` cards as
+    ``sure`` makes it for one comparison (Bonferroni over the rivals it beat: the best
+    of nine cards at 30 deals is ahead partly by luck, and by more than one of two)."""
+    if not sure or rivals <= 2:
+        return sure
+    normal = NormalDist()
+    return normal.inv_cdf(1 - (1 - normal.cdf(sure)) / (rivals - 1))
 
 
 def play(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
