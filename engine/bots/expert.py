@@ -7,12 +7,15 @@ deals and the best average kept. The expert differs in three ways:
   bidder long in trump, a seat that passed at once weak (Rook's are; Somerset's card
   play draws them uniformly, as hard does: weighted, they misled its search);
 * it samples more of them (the title's ``EXPERT_PLAY_BUDGET``), and spends them where
-  they decide something: a card clearly behind stops meeting deals (``Race``);
+  they decide something: touching cards (the 10 and the queen once the jack is played)
+  are one choice, played out once (``touching``), and a card clearly behind stops
+  meeting deals (``Race``);
 * it plays as a partner should (``Manners``): it does not overtrump a partner who is
   taking the trick, and it leads the suit its partner bid (the trump the partner
   named, while the opponents may still hold trumps), unless the search finds another
   card better by more than the title's reason — a margin in the title's own points, so
-  a real gain still wins.
+  a real gain still wins (and, where the title asks it, a gain the search is sure of
+  among all the cards it compared: ``sure_among``).
 
 Every choice is a pure function of the view and the seed, as at every level.
 """

@@ -12,7 +12,8 @@ and a partner's manners.
   score (+contract made, −contract set) is best over the same play-outs.
 * **Bury and trump**: every colour, buried for as the normal level would or keeping
   the point cards, played out on likely deals.
-* **Card play**: ``expert.play`` with ``EXPERT_PLAY_BUDGET`` and Rook's manners: no
+* **Card play**: ``expert.play`` with ``EXPERT_PLAY_BUDGET`` (touching cards merged:
+  ``ranks_among``) and Rook's manners: no
   trump over a partner whose card takes the trick (unless it gains more than
   ``REASON`` points), and the partner's trump colour led when the partner is the
   bidder and the opponents may still hold trump (unless another lead gains more than

@@ -17,7 +17,8 @@ score, the kitty and trump chosen together, and a partner's manners.
   worth keeping, and for the next few trumps the discard the normal level would make,
   played out on likely deals; the best pair is discarded, and the trump is then chosen
   the same way with the hand as it is.
-* **Card play**: ``expert.play`` (uniform deals, the race, a larger budget than hard's)
+* **Card play**: ``expert.play`` (uniform deals, touching cards merged, the race, a
+  larger budget than hard's)
   with Somerset's manners: no trump over a partner who is taking the trick, and the
   partner's trump led when the partner is the bidder and the opponents may still hold
   trumps (each unless the search finds another card better by more than ``REASON`` or
