@@ -178,6 +178,11 @@ class Following:
     def unreachable(self) -> None:
         pass
 
+    def rejoin_past(self, took: SignedEntry) -> str | None:
+        """(A player's: a watcher is sent no takeover entries as it joins — it follows a
+        table carried on by asking where it is, ``_look``.)"""
+        return "a watcher follows a table carried on by asking the players where it is"
+
     # -- looking --------------------------------------------------------------------------------
     def _look(self, after: float) -> None:
         if self._task is None or self._task.done():
