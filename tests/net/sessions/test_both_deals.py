@@ -56,6 +56,7 @@ import asyncio
 import pytest
 
 from engine.bots.random_bot import RandomBot
+from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.sessions.guest_session import GuestCore
 from net.sessions.host_session import Phase
 from net.sessions.last_table import LastTable
@@ -418,6 +419,7 @@ def assert_the_table_went_on(table, summaries, guest, first, *, private, phase, 
     if private and back == "late" and phase not in ("seated", "between"):
         assert [(r["reason"], r["seats"]) for r in dropped] == \
             [("dropped" if phase == "shuffle" else "void", [VICTIM])]
+        assert_restarted_out(table, dropped[0], phase)
     else:
         assert dropped == []
     if not private and phase in ("seated", "shuffle", "between"):  # dealt without its part
@@ -427,6 +429,41 @@ def assert_the_table_went_on(table, summaries, guest, first, *, private, phase, 
     # party's (the seeded deal; the private deal after its restart), and in game
     if stand_in:
         assert stood_in(table, killed_seq, back_at) == (not private or back == "late")
+
+
+def assert_restarted_out(table, restart: dict, phase: str) -> None:
+    """The private deal restarted without the victim (at its shuffle: "dropped"; after
+    the deal: the hand "void", its moves undone and the scores as they were, then dealt
+    again): its seat's cards the host's party's for that hand, its own again the next;
+    the host's person and the other player told why, once; the app back told its cards
+    were the host's, then its own, and shown every hand's end as the host's person is
+    (issue 28, item 4). (test_mental_drops.py holds the same in Horseshoes, by a guest
+    that stops rather than an app killed at a phase.)"""
+    auth, reason = table.host.authority, restart["reason"]
+    log = auth.log
+    assert VICTIM in restart["parties"][0]["seats"]  # the host's party holds its cards
+    mental_deals = [s.body for s in log if s.kind == ml.DEAL]
+    assert [VICTIM] in [p["seats"] for p in mental_deals[-1]["parties"]]  # a party again
+    restart_at = next(s.seq for s in log if s.kind == ml.RESTART and s.body["seats"])
+    if reason == "dropped":
+        assert any(s.kind == "drop" and s.body["seat"] == VICTIM for s in log[:restart_at])
+    else:  # the moves of the voided attempt scored nothing: one hand's end per hand
+        dealt = max(s.seq for s in log if s.kind == ml.DEALT and s.seq < restart_at)
+        # (moves made and voided — but at "bidding" the victim bids first: none yet)
+        assert any(s.kind == "action" for s in log[dealt + 1:restart_at]) == (phase != "bidding")
+        assert [s.kind for s in log].count("hand_end") == table.host.result["hands"]
+    observer, back = table.guest_events[1], table.guest_events[len(table.guests) - 1]
+    for events in (table.host_events, observer):
+        told = [e["seats"] for e in events if e["type"] == "waiting"
+                and e.get("for") == ("void" if reason == "void" else "restart")]
+        assert told == [[VICTIM]], told
+    deals = [e.get("deal") for e in back if e["type"] == "state" and e["view"].get("hand")]
+    assert HELD_BY_HOST in deals and deals[-1] == PRIVATE, deals
+
+    def ends(events):
+        return [(e["hand"], e["scores"], e["breakdown"], e["history"]) for e in events
+                if e["type"] == "hand_over"]
+    assert ends(back) == ends(table.host_events)
 
 
 # title -> phase -> how the app comes back: "soon" (before the deadline) or "late" (after
