@@ -93,16 +93,11 @@ def test_a_watcher_sees_the_public_view_at_every_entry_and_checks_every_hand(tmp
         await table.host.start()
         if joins == "before the deal":
             seen = watcher(table, "Leo")
-        for i in range(2):
-            table.add_guest(ident(f"Guest{i}"), bot_delay=0.01)
+        table.seat_players(2, bot_delay=0.01)
         if joins == "mid-hand":
             await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 6)
             seen = watcher(table, "Leo")
-        try:
-            summaries = await table.finish(timeout=120)
-        finally:
-            await table.close()
-        return table, seen, summaries
+        return table, seen, await table.play_out(120)
 
     table, (leo, seen, events), summaries = asyncio.run(main())
     host = table.host
@@ -502,12 +497,7 @@ def test_a_watcher_is_sent_a_private_deal_once_it_is_dealt_all_of_it_in_order_in
         on_ack = host.watchers.outbox.on_ack
         host.watchers.outbox.on_ack = lambda fp, link, seq: (  # type: ignore[method-assign]
             heard.append(seq), on_ack(fp, link, seq))
-        for i in range(2):
-            table.add_guest(ident(f"Guest{i}"), bot_delay=0.01)
-        try:
-            summaries = await table.finish(timeout=180)
-        finally:
-            await table.close()
+        summaries = await table.play_out(180, players=2, bot_delay=0.01)
         return table, leo, summaries, arrivals, beats, heard
 
     table, leo, summaries, arrivals, beats, heard = asyncio.run(main())
