@@ -99,6 +99,15 @@ class Table:
         (``kw``: ``add_guest``'s, e.g. ``bot_delay``)."""
         return [self.add_guest(ident(f"Guest{i}"), **kw) for i in range(count)]
 
+    def hurry(self) -> None:
+        """From now on every bot at the table — the host's and each guest's — moves at
+        once: for a test whose bots keep a pace only while its subject happens (talk
+        during a hand), the rest of the game played without idling."""
+        self.host.bots.delay = 0.0
+        for guest in self.guests:
+            guest.player.driver.pace = lambda: 0.0
+            guest.player.driver.poke()
+
     async def finish(self, timeout: float = 60.0) -> list[dict]:
         await asyncio.wait_for(self.host.finished.wait(), timeout)
         return await asyncio.wait_for(asyncio.gather(*self.tasks), timeout)
