@@ -82,19 +82,22 @@ SEED = (1).to_bytes(32, "big")  # the first hand dealt by seat 2 in every title
 VICTIM = 3  # the first to bid
 OBSERVER = 2  # another guest (seat 1 is a bot of the host's, seat 0 the host's own)
 HANDS = 2
-# The phases of a hand before its last card: an app back "soon" from one of them is a party
-# to that hand's deal again (its keys and cards from its own disk) and plays it out; the
-# next hand's deal with a restarted app is the subject of the "end" and "between" cases.
+# The phases of a hand before its last card: an app back from one of them, if it was not
+# left out of the deal, holds its part of that hand's deal again (its keys and cards from its
+# own disk) and plays it out; the next hand's deal with a restarted app is the subject of
+# the "end" and "between" cases.
 WITHIN_THE_HAND = ("seated", "shuffle", "bidding", "widow", "bury", "kitty", "discard", "play")
 
 
-def hands_played(phase: str, back: str) -> int:
-    """How many hands a restart case's table plays: one where the app is back "soon"
-    within the first hand (the second hand was half of such a case's CPU and met nothing
-    of the restart), two otherwise — the "late" cases, whose app was left out of a deal
-    (restarted or dealt without it, its cards the host's party's for that hand) and must
-    be a party of the next one again, and the cases at a hand's end."""
-    return 1 if back == "soon" and phase in WITHIN_THE_HAND else HANDS
+def hands_played(private: bool, phase: str, back: str) -> int:
+    """How many hands a restart case's table plays: two where the next hand is part of
+    the subject — the app left out of a deal while away "late" (the private deal restarted
+    or dealt without it, its cards the host's party's for that hand; the seeded deal dealt
+    without its contribution), which must be a party of the next one again, and the cases
+    at a hand's end — else one: the second hand was about half of such a case's CPU and met
+    nothing of the restart."""
+    left_out = back == "late" and (private or phase in ("seated", "shuffle"))
+    return HANDS if left_out or phase not in WITHIN_THE_HAND else 1
 DEADLINE = 1.5  # the contribution deadline
 STAND_IN = 0.2  # a stand-in bot takes a dropped seat after this long (when armed)
 # A link silent for 5 s before it counts as dropped: on a loaded machine a healthy
@@ -282,7 +285,7 @@ class BackAgain:
 async def restart_case(tmp_path, private: bool, title: str, phase: str, back: str,
                        stand_in: bool):
     timings = TIMINGS if back == "late" else SOON
-    table = Table(tmp_path, guests=0, bots=1, hands=hands_played(phase, back), timings=timings,
+    table = Table(tmp_path, guests=0, bots=1, hands=hands_played(private, phase, back), timings=timings,
                   host_identity=fixed_identity(0), **TITLES[title],
                   host_kw={"mental_deal": private, "table_seed": SEED,
                            "stand_in_after": STAND_IN if stand_in else None})
@@ -389,7 +392,7 @@ def restarts(table, after: int = -1) -> list[dict]:
 def assert_the_table_went_on(table, summaries, guest, first, *, private, phase, back, stand_in,
                              killed_seq, back_at):
     auth = table.host.authority
-    hands = hands_played(phase, back)
+    hands = hands_played(private, phase, back)
     killed, *others, again = summaries
     assert table.host.result is not None and table.host.result["hands"] == hands, table.host.result
     assert all(s["alerts"] == [] for s in summaries), [s["alerts"] for s in summaries]
