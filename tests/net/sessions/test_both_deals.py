@@ -37,7 +37,8 @@ while the app restarts).
 
 The choice of cases (``BATTERY``; the module takes about 2 min 15 s on this shared 2-core
 machine, less than a minute of it CPU, the rest mostly deadlines waited out: a restart
-case ~1–2 s back "soon", ~2.5–4 s "late", a takeover ~3–5 s): what differs
+case ~1–2 s back "soon", ~2.5–4 s "late", a takeover ~3–5 s; a case plays the second
+hand only where it is part of the subject, ``hands_played``): what differs
 between titles is the spare and the secret move, so Rook and Somerset get each of their
 phases, once back soon and once late with a stand-in; the phases no title changes
 (seated, shuffle, end, between) are spread over the titles rather than repeated; "late"
