@@ -84,9 +84,9 @@ VICTIM = 3  # the first to bid
 OBSERVER = 2  # another guest (seat 1 is a bot of the host's, seat 0 the host's own)
 HANDS = 2
 # The phases of a hand before its last card: an app back from one of them, if it was not
-# left out of the deal, holds its part of that hand's deal again (its keys and cards from its
-# own disk) and plays it out; the next hand's deal with a restarted app is the subject of
-# the "end" and "between" cases.
+# left out of the deal, holds its part of that hand's deal again (its secrets derived
+# again from its identity key) and plays it out; the next hand's deal with a restarted
+# app is the subject of the "end" and "between" cases.
 WITHIN_THE_HAND = ("seated", "shuffle", "bidding", "widow", "bury", "kitty", "discard", "play")
 
 
