@@ -38,7 +38,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from net.trust import takeover
 from net.trust.entries import TableBody
 from net.wire import messages as m
 from net.wire.heartbeat import Timings
@@ -173,10 +172,8 @@ class Arrivals:
         auth = self._authority()
         joined: dict = {"type": "joined", "table": auth.table, "seat": seat, "head": chain_of(auth).seq}
         origin = auth.log[0].entry.body_as(TableBody).host_key
-        if origin != self.key:  # a table carried on (succession): who opened it, and how
+        if origin != self.key:  # a table carried on (succession): who opened it
             joined["origin"] = origin
-            # (a player away meanwhile holds a copy that may go past a takeover's base)
-            joined["took"] = [signed.wire for signed in auth.log if signed.kind == takeover.KIND]
         return joined
 
     def _refuse_claim(self, fp: str, link, join: dict) -> None:

@@ -148,9 +148,6 @@ class NoSuccession:
     def unreachable(self) -> None:
         pass
 
-    def rejoin_past(self, took: SignedEntry) -> str | None:
-        return "this client does not follow a table carried on by another player"
-
 
 class Succession:
     """One guest's part in a takeover (``GuestCore`` calls it at a few points).
@@ -693,20 +690,6 @@ class Succession:
         self._follow_to(key, address, port)
         return True
 
-    def rejoin_past(self, took: SignedEntry) -> str | None:
-        """We come back to the table carried on while we were away (the app restarted, its
-        Rejoin finding the new host), holding a copy that goes past the entry the
-        takeover ``took`` extends: read against our whole log as a follower reads it
-        (``takeover.audit``: players it shows lying are named), and rolled back to that
-        entry. Why not (None: rolled back)."""
-        replica = self._ours
-        audit = takeover.audit(takeover.Holder.of(replica), replica.log, took)
-        if audit.named:
-            self._named(audit.named)
-        if audit.refusal is not None:
-            return audit.refusal
-        self._roll_back(took.seq - 1)
-        return None
 
     def _leave_old_host(self) -> None:
         """Our link to the host that left (still up after a handover) ends now: nothing it

@@ -178,10 +178,6 @@ class Following:
     def unreachable(self) -> None:
         pass
 
-    def rejoin_past(self, took: SignedEntry) -> str | None:
-        """(A player's: a watcher is sent no takeover entries as it joins — it follows a
-        table carried on by asking where it is, ``_look``.)"""
-        return "a watcher follows a table carried on by asking the players where it is"
 
     # -- looking --------------------------------------------------------------------------------
     def _look(self, after: float) -> None:

@@ -78,12 +78,8 @@ WIRE.message("join", {"seat": (int, None), "standby": (int, None), "table": str,
 WIRE.message("roster", peers=list)
 #: host -> peer, answer to "join": the table's id and your seat; the log follows.
 #: ``origin``: the key that opened the table, when another player carries it on now;
-#: ``watch``: you watch (no seat; the log's public part follows); ``took``: a seat's
-#: player at a table carried on is sent every takeover entry in the log, so that a copy
-#: of the log that goes past the entry one extends (its player was away while the table
-#: was carried on) is rolled back to it before the log follows.
-WIRE.message("joined", {"origin": bytes, "watch": bool, "took": list}, table=str,
-             seat=(int, None), head=int)
+#: ``watch``: you watch (no seat; the log's public part follows).
+WIRE.message("joined", {"origin": bytes, "watch": bool}, table=str, seat=(int, None), head=int)
 #: either way: heartbeat and acknowledgement; the host's carries its head's hash too.
 WIRE.message(HB, {"head": bytes}, seq=int)
 #: host -> peer: the table is closing after entry ``head`` (all of it already sent).
