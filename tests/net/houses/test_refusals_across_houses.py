@@ -1,10 +1,18 @@
 """What goes wrong across houses is told plainly, and the table at home plays on: the
 mailbox down (Grandma is told the invitation service cannot be reached), then a wrong
 code (refused, and the code is burnt: each code allows one try; the host makes the next),
-then the right one — and the hand is played, every entry checked by everyone."""
+then the right one — and the hand is played, every entry checked by everyone. And a host
+too busy to answer for seconds (its process stopped) is not taken for a ghost: its wrong
+code is still told "did not match", its right one still gets in."""
+
+import contextlib
+import os
+import signal
+import subprocess
 
 import pytest
 
+from net.houses import links
 from tests.net.proc_kit import Peers
 
 pytestmark = pytest.mark.netns
@@ -56,4 +64,67 @@ def test_mailbox_down_then_a_wrong_code_then_the_right_one(world, tmp_path):
             assert summary["alerts"] == [] and summary["head"] == result["head"], summary
         # the home player never lost the table meanwhile
         assert home.summary()["reconnects"] == 0
+        assert result["hands"] == 1
+
+
+#: Seconds the host is stopped (SIGSTOP) while a guest uses its code: longer than a plain
+#: 3 s ghost timer (what was wrong), shorter than a typed code's allowance (what is right).
+FROZEN_FOR = 10.0
+
+
+@contextlib.contextmanager
+def frozen(peer):
+    """The host's process stopped, as a busy old laptop is, then let go on."""
+    os.kill(peer.proc.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(peer.proc.pid, signal.SIGCONT)
+
+
+def test_a_host_that_answers_late_refuses_a_wrong_code_and_takes_the_right_one(world, tmp_path):
+    """A host whose computer is too busy to answer for seconds is no ghost: the wrong code
+    is told it "did not match" (not "stopped answering"), and the right one gets in. (The
+    guest is let run alone for ``FROZEN_FOR``: a guest that would take the frozen host
+    for a ghost says so meanwhile; one slower to start than that proves less, never fails.)"""
+    assert links.INVITED_GHOST_AFTER > FROZEN_FOR + 5
+    (host_ns, _), (far_ns, _) = world.houses.homes
+    with Peers() as peers:
+        host = peers.start(["host", "--game", "rook", "--table", "Busy", "--no-advertise",
+                            "--bind", "0.0.0.0", "--state-dir", tmp_path / "host", "--quick",
+                            "--bots", "2", "--bot-level", "easy", "--hands", "1", "--invite", "3",
+                            *world.args()], ns=host_ns, name="host")
+        first = host.wait_event("invite", timeout=30, where=lambda e: e["state"] == "waiting")["code"]
+
+        def far(code, name):
+            return peers.start(["join", "--code", code, "--bot", "easy", "--quick",
+                                "--state-dir", tmp_path / name, *world.args()], ns=far_ns, name=name)
+
+        def ends_while_frozen(guest) -> int | None:
+            try:
+                return guest.proc.wait(FROZEN_FOR)
+            except subprocess.TimeoutExpired:
+                return None
+
+        number = first.split("-")[0]
+        words = "adroitness-aardvark" if first != f"{number}-adroitness-aardvark" else "adviser-absurd"
+        with frozen(host):
+            wrong = far(f"{number}-{words}", "wrong code")
+            ended = ends_while_frozen(wrong)
+        assert ended is None, f"the guest gave up on a host frozen {FROZEN_FOR} s: {wrong.lines}"
+        assert wrong.wait(60) == 2, "".join(wrong.stderr)[-3000:]
+        said = wrong.wait_event("error", timeout=1)["message"]
+        assert "did not match" in said, said
+        host.wait_event("invite", timeout=30, where=lambda e: e["state"] == "burnt" and e["code"] == first)
+        second = host.wait_event("invite", timeout=30,
+                                 where=lambda e: e["state"] == "waiting" and e["code"] != first)["code"]
+        with frozen(host):
+            grandma = far(second, "grandma")
+            ended = ends_while_frozen(grandma)
+        assert ended is None, f"grandma gave up on a host frozen {FROZEN_FOR} s: {grandma.lines}"
+        assert host.wait(120) == 0, "".join(host.stderr)[-3000:]
+        result = host.wait_event("result", timeout=1)
+        assert grandma.wait(30) == 0, "".join(grandma.stderr)[-2000:]
+        summary = grandma.summary()
+        assert summary["alerts"] == [] and summary["head"] == result["head"], summary
         assert result["hands"] == 1
