@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -74,6 +75,14 @@ class World:
 
     def mailbox_down(self) -> None:
         self._stop("mailbox")
+
+    def confirmations(self) -> set[tuple[str, str]]:
+        """(mailbox, side) of every "version" message the mailbox holds: the confirmation a
+        side sends once it has the other's key. A test sees by it that a guest got that
+        far while the host could not answer."""
+        with sqlite3.connect(f"file:{self.tmp / 'mailbox.sqlite'}?mode=ro", uri=True) as db:
+            rows = db.execute("SELECT mailbox_id, side FROM messages WHERE phase = 'version'")
+            return {(str(mailbox), str(side)) for mailbox, side in rows}
 
     def _serve(self, name: str, args: list[str], port: int) -> None:
         twist = _twist()
