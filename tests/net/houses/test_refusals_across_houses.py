@@ -97,15 +97,19 @@ def test_a_host_that_answers_late_refuses_a_wrong_code_and_takes_the_right_one(w
         first = host.wait_event("invite", timeout=30, where=lambda e: e["state"] == "waiting")["code"]
 
         def far_while_frozen(code, name):
-            """A guest uses ``code`` while the host is stopped: it gets the host's key (the
-            mailbox holds it) and sends its confirmation, and the host, stopped
+            """A guest uses ``code`` while the host is stopped: it gets the host's key
+            (the mailbox holds it) and sends its confirmation, and the host, stopped
             ``STILL_FROZEN`` seconds more, answers only then. The guest is still waiting."""
+            nameplate = code.split("-")[0]
+            blocking_until(lambda: world.said_at(nameplate).get("pake"), 60,
+                           lambda: f"the host's key in the mailbox: {world.said_at(nameplate)}",
+                           interval=0.2)
             with frozen(host):
-                before = world.confirmations()
                 guest = peers.start(["join", "--code", code, "--bot", "easy", "--quick",
                                      "--state-dir", tmp_path / name, *world.args()], ns=far_ns, name=name)
-                blocking_until(lambda: world.confirmations() - before, 60,
-                               f"{name}'s confirmation in the mailbox (stderr: {guest.stderr[-5:]})")
+                blocking_until(lambda: world.said_at(nameplate).get("version"), 60,
+                               lambda: f"{name}'s confirmation in the mailbox: {world.said_at(nameplate)}, "
+                                       f"{name} said {guest.lines}, {guest.stderr[-5:]}", interval=0.2)
                 time.sleep(STILL_FROZEN)  # (the host's slowness: what is simulated, not waited on)
                 assert guest.proc.poll() is None, \
                     f"{name} gave up on a host stopped for {STILL_FROZEN} s: {guest.lines}"
