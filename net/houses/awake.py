@@ -8,8 +8,8 @@ the timers that are due before it reads the sockets) — so a live, answering ho
 taken for a ghost, and a wrong code was told "stopped answering" instead of "did not
 match". ``AwakeDeadline`` is ticked every ``step`` seconds; a tick that comes much later
 than asked (the process was starved) counts as at most ``2 * step``, so a stall of ours
-never counts against the other side, and whatever arrived during it is read before the
-next tick can decide.
+never counts against the other side — and never decides: whatever arrived during the
+stall is read before the next tick, on time, can say the allowance is spent.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ class AwakeDeadline:
 
     def tick(self, now: float) -> bool:
         """Count the time since the last tick (at most two steps of it: more means we
-        were not running); whether the allowance is spent."""
-        self.waited += min(max(now - self._last, 0.0), 2 * self.step)
+        were not running); whether the allowance is spent — never said by a late tick."""
+        gap = max(now - self._last, 0.0)
+        self.waited += min(gap, 2 * self.step)
         self._last = now
-        return self.waited >= self.allowance
+        return self.waited >= self.allowance and gap <= 2 * self.step

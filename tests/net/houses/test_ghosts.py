@@ -156,6 +156,15 @@ def test_many_stalls_count_only_the_time_this_process_ran():
         now += 0.25
         assert not deadline.tick(now), deadline
     assert deadline.tick(now + 0.25), deadline  # the fourth spends it
+
+
+def test_a_late_tick_never_says_the_allowance_is_spent():
+    """What came during a stall is read before the next tick: only a tick on time decides."""
+    deadline = AwakeDeadline(1.0, start=0.0, step=0.25)
+    assert not deadline.tick(0.25) and not deadline.tick(0.5) and not deadline.tick(0.75)
+    assert not deadline.tick(30.0), deadline  # late: it would spend the allowance, and does not say so
+    assert deadline.waited >= deadline.allowance
+    assert deadline.tick(30.25), deadline  # the next one, on time, does
     assert not AwakeDeadline(3.0, start=5.0).tick(4.0)  # a clock gone back counts nothing
 
 
