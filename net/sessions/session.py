@@ -27,7 +27,7 @@ from net.sessions.ending import HOST_LEFT
 from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import Event, EventCallback, SeatInfo, Session, TableInfo
 from net.wire.heartbeat import Timings
-from net.wire.identity import Identity
+from net.wire.identity import Identity, same_fingerprint
 from net.wire.transport import within
 
 if TYPE_CHECKING:  # (imported where they are made: a session loads only the core it runs)
@@ -622,7 +622,6 @@ def _carried_on(record: dict, tables: list[ListedTable]) -> ListedTable | None:
     table id (a takeover keeps it) advertised by another key, answering. Only a rejoin's
     way there: the guest checks the new host's log, its takeover entry first, as a player
     who followed it does."""
-    from net.wire.identity import same_fingerprint
     return next((table for table in tables if table["answering"] and table.get("table")
                  and table["table"] == record["table"]
                  and not same_fingerprint(table["fingerprint"], record["fingerprint"])
