@@ -88,6 +88,10 @@ PACKAGE_LOG := build/check-package.log
 # mypy runs beside the suite too (one thread, ~6 s of CPU, and the suite's start waits
 # on its workers' collection): its output here, printed when the suite is done.
 MYPY_LOG := build/mypy.log
+# tests/warm_bytecode.py: on a clean clone, the test modules' asserts rewritten and the
+# sources compiled once before the workers start, rather than by each of them at once
+# (four workers starting cold: 33.5 s of CPU; warmed first: 11 + 14.5 s). Nothing to do,
+# and nothing done, once the caches are there.
 # (a line that names $(MAKE) itself runs even under `make -n`: this one would run the suite)
 SUBMAKE = $(MAKE) --no-print-directory
 test: $(STAMP)
@@ -98,6 +102,7 @@ test: $(STAMP)
 	@($(SUBMAKE) check-package && $(SUBMAKE) check-deb) \
 		> $(PACKAGE_LOG) 2>&1 & packaging=$$!; \
 	$(PY) -m mypy > $(MYPY_LOG) 2>&1 & typing=$$!; \
+	$(PY) tests/warm_bytecode.py; \
 	$(PYTEST); tested=$$?; \
 	wait $$typing; typed=$$?; \
 	echo "---- mypy (ran beside the suite; $(MYPY_LOG)) ----"; \
@@ -116,6 +121,7 @@ test: $(STAMP)
 # examples (hypothesis's "quick" profile). `make test` runs both tiers at "ci".
 check: $(STAMP)
 	$(PY) -m mypy
+	$(PY) tests/warm_bytecode.py
 	HYPOTHESIS_PROFILE=quick QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(CHECK_WORKERS) \
 		--dist load -m "not slow" -q
 

@@ -60,14 +60,15 @@ class SeatPanel(QFrame):
         self.bid.setText(bid_text)
         self.bid.setVisible(bool(bid_text))
         self.dealer.setVisible(is_dealer)
-        self.dot.setProperty("connected", connected)
+        if self.dot.property("connected") != connected:  # the style sheet's colour, redone on a change only
+            self.dot.setProperty("connected", connected)
+            self.dot.style().unpolish(self.dot)
+            self.dot.style().polish(self.dot)
         self.dot.setToolTip("connected" if connected else "not connected")
         if self.property("turn") != is_turn:
             self.setProperty("turn", is_turn)
             self.style().unpolish(self)
             self.style().polish(self)
-        self.dot.style().unpolish(self.dot)
-        self.dot.style().polish(self.dot)
         state = "connected" if connected else "not connected"
         turn = ", to act" if is_turn else ""
         self.setAccessibleName(f"{name}{bot}, {team}, {state}{turn}. {self.detail.variants[0]} {bid_text}".strip())

@@ -43,13 +43,12 @@ class SeatRing:
     def refresh_seats(self, data: TableData) -> None:
         seats = {s["seat"]: s for s in data.table.get("seats") or []}
         view, players, you = data.view, data.players, data.you
-        for panel in self.panels.values():
-            panel.hide()
         names = data.names()
         won = vm.tricks_by_seat(view, players) if view else [0] * players
         to_act = view.get("to_act") or []
         look = data.look if view else None
         bidder = look.bidder(view) if look else None
+        seated: set[str] = set()
         for seat in range(players):
             info = seats.get(seat, {})
             position = relative_position(seat, you, players)
@@ -63,7 +62,13 @@ class SeatRing:
                             left, bid,
                             view.get("dealer") == seat, seat in to_act, won[seat], seat == bidder,
                             info.get("fingerprint") or "")
-            panel.show()
+            seated.add(position)
+        # Only a seat that comes or goes is shown or hidden: hiding every plate to show it
+        # again re-polished and re-laid the whole felt at every state (most of a refresh).
+        for position, panel in self.panels.items():
+            panel.setVisible(position in seated)
+        if "bottom" in seated:
+            self.my_panel.show()
 
     def panel_of(self, seat: int, data: TableData) -> SeatPanel | None:
         """The plate of ``seat`` as this screen places it (None: no such seat)."""

@@ -5,8 +5,9 @@ side that calls in. The pieces:
 
 * ``Claim``: one wormhole — a code claimed on the mailbox (or a fresh one allocated) —
   until it becomes a live ``Link`` (the other side's key came and was confirmed), is
-  dead (a ghost: a key but no confirmation within ``GHOST_AFTER``; "crowded"; a wrong
-  code) or is closed. Every wormhole is dilated from the start (both sides must ask).
+  dead (a ghost: a key but no confirmation within ``GHOST_AFTER`` of the time we were
+  awake to hear it, ``awake``; "crowded"; a wrong code) or is closed. Every wormhole is
+  dilated from the start (both sides must ask).
 * ``Link``: a dilated wormhole. Parlour's connections are its subchannels, all of the
   one subprotocol ``parlour``: the side that opens one first writes the port of the
   server it wants on the far side (two bytes), and from then on the subchannel and a
@@ -52,6 +53,7 @@ from wormhole._status import ConnectedPeer, ReconnectingPeer
 from net.constants import PROTOCOL_VERSION
 from net.houses import (APPID, DEFAULT_MAILBOX, SETTINGS, CodeError, code_words, house_address,
                          parse_code)
+from net.houses.awake import AwakeDeadline
 from net.houses.pairs import WINDOW, Book, pair_code, pair_secret, stays
 from net.houses.reactor import before_stop, reactor
 from net.wire.transport import SERVERS
@@ -60,8 +62,16 @@ log = logging.getLogger(__name__)
 
 SUBPROTOCOL = "parlour"
 _PORT = struct.Struct(">H")
-#: Seconds from the other side's key to its confirmation before a claim is a ghost's.
-GHOST_AFTER = 3.0
+#: Seconds from the other side's key to its confirmation before a claim is a ghost's,
+#: counted in the time this process was awake (``awake.AwakeDeadline``): a live side
+#: answers in well under a second, a busy old laptop in a few; a ghost (an app that died
+#: holding the code) never does. Taking a live side for a ghost costs a pair another
+#: rendezvous, so this is generous.
+GHOST_AFTER = 10.0
+#: The same for a code a person typed: the host answers it once, and taking a slow host
+#: for a ghost would cost the person the code (each allows one try) and tell a wrong code
+#: "stopped answering" instead of "did not match". (Under ``use_code``'s own timeout.)
+INVITED_GHOST_AFTER = 20.0
 #: Seconds without the mailbox's welcome before we say it cannot be reached.
 MAILBOX_WITHIN = 6.0
 #: Seconds a coming side waits alone at a code before it tries the next one.
@@ -355,9 +365,12 @@ class Claim:
     """One wormhole, from its code to a live link or its end. ``on_live(claim)``,
     ``on_dead(claim, why)`` ("ghost", "crowded", "wrong", "closed", "unreachable")."""
 
-    def __init__(self, code: str | None, versions: dict, on_live, on_dead, on_code=None):
+    def __init__(self, code: str | None, versions: dict, on_live, on_dead, on_code=None,
+                 ghost_after: float = GHOST_AFTER):
         self.on_live, self.on_dead, self.on_code = on_live, on_dead, on_code
         self.code = code
+        self.ghost_after = ghost_after
+        self.ghost_deadline: AwakeDeadline | None = None  # from the other side's key on
         self.state = "claiming"  # -> "keyed" -> "live" | "dead" | "closed"
         self.their_versions: dict | None = None
         self.welcomed = False
@@ -380,6 +393,7 @@ class Claim:
         self._later(MAILBOX_WITHIN, self._check_welcome)
 
     def _later(self, delay, fn):
+        self._timers = [t for t in self._timers if t.active()]  # (the ghost's ticks add up)
         self._timers.append(reactor.callLater(delay, fn))
 
     def _got_code(self, code):
@@ -397,11 +411,16 @@ class Claim:
     def _keyed(self, _key):
         if self.state == "claiming":
             self.state = "keyed"
-            self._later(GHOST_AFTER, self._check_ghost)
+            self.ghost_deadline = AwakeDeadline(self.ghost_after, reactor.seconds())
+            self._later(self.ghost_deadline.step, self._check_ghost)
 
     def _check_ghost(self):
-        if self.state == "keyed":
+        if self.state != "keyed" or self.ghost_deadline is None:
+            return
+        if self.ghost_deadline.tick(reactor.seconds()):
             self._die("ghost")
+        else:
+            self._later(self.ghost_deadline.step, self._check_ghost)
 
     def _live(self, versions):
         if self.state not in ("claiming", "keyed"):
@@ -1006,7 +1025,8 @@ class Hub:
             }
             result.errback(HouseError(messages.get(why, "the invitation ended before you joined")))
 
-        claim = Claim(code, hello({"key": me.public_key.hex()}), live, dead)
+        claim = Claim(code, hello({"key": me.public_key.hex()}), live, dead,
+                      ghost_after=INVITED_GHOST_AFTER)
 
         def too_late():
             if not result.called:

@@ -20,7 +20,7 @@ played).").
 A seated peer that comes back after the end (``arrived``) is given what it lacks of the
 log and told "end" too, as the others were. Turned away with "the table is closing", a
 player holding the log would take it for a passing refusal and keep trying a table that
-is gone.
+is gone. (A watcher back after the end is the watchers' own: ``Watchers.arrived_after_end``.)
 """
 
 from __future__ import annotations

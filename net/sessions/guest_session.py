@@ -267,9 +267,15 @@ class GuestCore:
         self.disk_log.roll_back(seq)
 
     def _follow(self, key: bytes, address: str, port: int) -> None:
-        """Another player carries the table on: pin its key, and reconnect to it now."""
+        """Another player carries the table on: pin its key, and reconnect to it now. The
+        seat we remember goes with it: should the app close before we are back at the
+        table, its lobby looks for the new host, not the one that left."""
         self.host_key, self.fingerprint = key, fingerprint(key)
         self.address, self.port = address, port
+        if self.replica is not None:
+            self._host_name = next((info.name for info in self.replica.seats.values()
+                                    if info.key == key), self._host_name)
+            self._remember()
         self.wake()
 
     # -- the connection state machine ------------------------------------------------------
@@ -585,11 +591,14 @@ class GuestCore:
     def _on_joined(self, msg: dict) -> None:
         conn = self._linked.conn
         key = conn.peer_key
-        if self.replica is None or self.replica.table != msg["table"] or self.host_key != key:
+        if self.replica is None or self.replica.table != msg["table"] \
+                or (self.host_key != key and not self._carried_on_from(msg)):
             self.host_key, self.table = key, msg["table"]
             self.replica = self._new_replica(msg.get("origin", key), msg["table"])
             self.disk_log.open(msg["table"])
             self._restored = None  # (another host, or table, than the copy on disk)
+        else:
+            self.host_key = key  # (the same, or the player carrying the table on now)
         self._host_name = conn.peer_name
         self.announced = msg["head"]
         self.talk.joined()  # the host's mutes in force come next
@@ -602,6 +611,19 @@ class GuestCore:
         hand = self.replica.hand
         if not self.caught_up and hand is not None and hand.playing:
             self.emit(self.view.state_event([]))  # what was offered is not, until we hold it
+
+    def _carried_on_from(self, msg: dict) -> bool:
+        """Whether the host that answered ``msg`` ("joined") carries on the table our copy
+        is of — opened by the key our copy's first entry names — though our copy came
+        from another host: we were away while a player carried it on (the app closed,
+        and its Rejoin found the new host). The copy is kept: only it holds the cards
+        we were dealt before the takeover (the new host never had them), and the log
+        follows on from its end, the takeover entry checked by the replica as it comes.
+        (A copy that goes past the entry the takeover extends does not follow on: a
+        known limit, design.md.)"""
+        replica = self.replica
+        return replica is not None and replica.table == msg["table"] \
+            and msg.get("origin") == replica.log[0].entry.body_as(TableBody).host_key
 
     def _new_replica(self, origin: bytes, table: str) -> PeerReplica:
         return PeerReplica(self.identity, origin, table, rng=self.rng,

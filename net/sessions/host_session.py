@@ -546,6 +546,9 @@ class HostCore:
         if first["type"] == "join" and first.get("watch") and self.is_open:
             if self.watchers.join(fp, conn.peer_key, conn.peer_name, link, first):
                 self.talk.welcome(link)  # the host's mutes in force
+        elif first["type"] == "join" and first.get("watch") and self.watchers.ending is not None:
+            # (ended, not handed over: a watcher back then follows the heir, as a player does)
+            self.watchers.arrived_after_end(fp, conn.peer_key, conn.peer_name, link, first)
         elif first["type"] == "join" and self.phase is Phase.ENDED:
             self.ending.arrived(fp, link, first)
         elif first["type"] != "join" or not self.is_open:

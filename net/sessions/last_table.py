@@ -4,10 +4,12 @@ A guest's app can close mid-game (a crash, a restart, a flat battery) while the 
 keeps the seat for its key. What the restarted app needs is *where* that table is and
 what to say about it, so ``LastTable`` keeps one small JSON record next to the identity:
 the host's address, port and key fingerprint, the table's id and name, our seat, and
-the hand and scores last seen. ``GuestCore`` writes it as the game goes on and forgets
-it when the table ends or turns us away; the lobby (``session.Lobby``) reads it to offer
-"Rejoin", finding the host by its key over mDNS or — where multicast is blocked — at
-the address it last used.
+the hand and scores last seen. ``GuestCore`` writes it as the game goes on — and as it
+follows a takeover, naming the player who carries the table on before it reaches them —
+and forgets it when the table ends or turns us away; the lobby (``session.Lobby``) reads
+it to offer "Rejoin", finding the host by its key over mDNS or — where multicast is
+blocked — at the address it last used, or the table by its id under another host (one
+carried on while this app was away).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from net.sessions.ending import HOST_LEFT
 from net.sessions.events import error_event, rejoin_event, tables_event
 from net.sessions.facade import Event, EventCallback, SeatInfo, Session, TableInfo
 from net.wire.heartbeat import Timings
-from net.wire.identity import Identity
+from net.wire.identity import Identity, same_fingerprint
 from net.wire.transport import within
 
 if TYPE_CHECKING:  # (imported where they are made: a session loads only the core it runs)
@@ -471,7 +471,9 @@ class Lobby:
     installation's identity): when the remembered table's host key is among the tables
     found, or answers at its remembered address (checked every ``REJOIN_PROBE_EVERY``
     seconds with a Parlour handshake, the key pinned), the lobby sends
-    ``{"type": "rejoin", "table": record + {"address", "port", "where"}}``, and
+    ``{"type": "rejoin", "table": record + {"address", "port", "where"}}``; when another
+    key advertises the remembered table's id (a player carried it on while this one was
+    away), the offer points there instead (its ``fingerprint`` and ``host`` too); and
     ``{"type": "rejoin", "table": None}`` when it no longer can.
 
     Each table listed is checked to answer at its address (``answering.TableChecks``,
@@ -563,6 +565,11 @@ class Lobby:
                     return None  # that host has another table now: ours is over
                 return {**record, "address": table["address"], "port": table["port"],
                         "where": "network"}
+        carried = _carried_on(record, self._tables)
+        if carried is not None:  # its host left, and a player carries it on: our seat is there
+            return {**record, "address": carried["address"], "port": carried["port"],
+                    "fingerprint": carried["fingerprint"], "host": carried["host"],
+                    "where": "network"}
         if self.identity is not None and await self._answers(record, self.identity):
             return {**record, "where": "address"}
         return None
@@ -608,6 +615,17 @@ class Lobby:
                 await self._browser.stop()
         self._thread.stop(end())
         self._thread = None
+
+
+def _carried_on(record: dict, tables: list[ListedTable]) -> ListedTable | None:
+    """The remembered table carried on under another host, among ``tables``: the same
+    table id (a takeover keeps it) advertised by another key, answering. Only a rejoin's
+    way there: the guest checks the new host's log, its takeover entry first, as a player
+    who followed it does."""
+    return next((table for table in tables if table["answering"] and table.get("table")
+                 and table["table"] == record["table"]
+                 and not same_fingerprint(table["fingerprint"], record["fingerprint"])
+                 and _could_be(record, table)), None)
 
 
 def _could_be(record: dict, table: TableInfo) -> bool:

@@ -690,6 +690,7 @@ class Succession:
         self._follow_to(key, address, port)
         return True
 
+
     def _leave_old_host(self) -> None:
         """Our link to the host that left (still up after a handover) ends now: nothing it
         sends from here on is ours to check against the log we rolled back."""

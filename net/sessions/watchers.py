@@ -38,6 +38,10 @@ then keeps it:
 * **What a watcher may send**: only what ``handlers`` takes — table talk ("talk", which
   the host checks and relays as anyone's), none of the game's own. A move, a deal message, a standing or anything else is
   refused, the watcher named to the host's person and sent away (``_refuse``).
+* **Back after the end** (``arrived_after_end``): a watcher whose link dropped while the
+  table was ending comes back to see how it ended, as a player does (``ending``): what it
+  lacks of the log, then the same "end", and it hangs up. Only one this host admitted
+  and did not send away; anyone else asking to watch then is refused (``ENDED``).
 * **Bounds**: a watcher's link holds at most ``WATCHER_BACKLOG`` messages unsent — one
   that stops reading is dropped, as a silent one is by its heartbeat — and watchers do
   not count among the connections without a seat (``admission``): the cap bounds them.
@@ -118,6 +122,7 @@ FULL = "This table already has {cap} watchers, as many as its host allows."
 SEATED = "You have a seat at this table: rejoin it to play (a player cannot watch too)."
 REMOVED = "The host asked you to stop watching."
 NO_PLAY = "You are watching this table: watchers {what}, so your {kind!r} was refused."
+ENDED = "This table has ended: there is no game left to watch."
 
 #: What a refused message was, in words (the rest: "send that").
 WHAT = {"action": "do not play", "contribution": "take no part in the deal",
@@ -184,6 +189,9 @@ class Watchers:
         self.policy = policy or WatchPolicy()
         self.outbox = Outbox(self._sync_for, tamper)  # the watchers' own: entries once, in order
         self.here: dict[str, Watcher] = {}  # fingerprint -> watcher, in order of arrival
+        # who watched here and was not sent away: let back after the end to see it
+        self.watched: set[str] = set()
+        self.ending: dict | None = None  # the "end" the watchers were told (``end``)
         self.shown: dict[int, set[bytes]] = {}  # seat -> the watchers its player shows its hand to
         # What a watcher may send besides heartbeats, by type (the host adds table talk's):
         # fn(watcher, message).
@@ -218,6 +226,28 @@ class Watchers:
             self._emit(connection_event(None, "refused", f"{clean_name(name)} ({fp}) asked to "
                                         f"watch: {refusal}"))
             return False
+        self._admit(fp, key, name, link, join)
+        return True
+
+    def arrived_after_end(self, fp: str, key: bytes, name: str, link, join: dict) -> bool:
+        """A "join" that asks to watch once the table has ended: a watcher that watched it
+        here (its link dropped while the table was ending) is let back to see how it ended
+        — what it lacks of the log, then the "end" the others were told — as a player is
+        (``ending``); anyone else is refused, told the table has ended (a "refused": the
+        same answer would come again). Whether it was let back."""
+        refusal = ENDED if self.ending is None or fp not in self.watched \
+            else self._refusal(fp, key)
+        if refusal is not None:
+            _send_away(link, refusal)
+            self._emit(connection_event(None, "refused", f"{clean_name(name)} ({fp}) asked to "
+                                        f"watch: {refusal}"))
+            return False
+        self._admit(fp, key, name, link, join)
+        link.send(self.ending)
+        return True
+
+    def _admit(self, fp: str, key: bytes, name: str, link, join: dict) -> None:
+        """``fp`` watches here now: sent "joined" and what it lacks of the log."""
         old = self.here.pop(fp, None)
         if old is not None and old.link is not link:
             old.link.close("replaced by a new connection from the same key")
@@ -225,6 +255,7 @@ class Watchers:
             self.admission.seat(link.conn.ticket)  # bounded by the cap now, not the waiting room's
         link.max_backlog = WATCHER_BACKLOG
         self.here[fp] = Watcher(fp, key, clean_name(name), link)
+        self.watched.add(fp)
         auth = self._authority()
         held = join.get("table") == auth.table and join.get("last_seq", -1) >= 0
         has = min(join["last_seq"], chain_of(auth).seq) if held else -1
@@ -234,7 +265,6 @@ class Watchers:
             self.outbox.send(fp, sync)
         self.roster.tell(link)
         self.tell_everyone()
-        return True
 
     def _refusal(self, fp: str, key: bytes) -> str | None:
         if not self.policy.open:
@@ -270,6 +300,7 @@ class Watchers:
         watcher = self.here.pop(fp, None)
         if watcher is None:
             return False
+        self.watched.discard(fp)
         self.outbox.detach(fp, watcher.link)
         _send_away(watcher.link, reason)
         self.tell_everyone()
@@ -294,8 +325,10 @@ class Watchers:
         """The table ended ("end"): each watcher is told. It hangs up once it holds the
         last entry; the host waits for that, bounded (``all_told``), as it waits for its
         players' acknowledgements — closing first could reset the connection before the
-        watcher had read the end."""
+        watcher had read the end. One whose link drops meanwhile is told as it comes back
+        (``arrived_after_end``)."""
         self.release()
+        self.ending = message
         message = Framed(message)  # (encoded once for them all)
         for watcher in list(self.here.values()):
             watcher.link.send(message)
@@ -425,6 +458,7 @@ class Watchers:
         self._emit(connection_event(None, "refused", f"{watcher.name} ({watcher.fp}), a watcher, "
                                     f"sent {kind!r}: watchers {what} — refused and sent away"))
         self.here.pop(watcher.fp, None)
+        self.watched.discard(watcher.fp)
         self.outbox.detach(watcher.fp, watcher.link)
         _send_away(watcher.link, NO_PLAY.format(what=what, kind=kind))
         self.tell_everyone()

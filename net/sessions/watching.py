@@ -178,6 +178,7 @@ class Following:
     def unreachable(self) -> None:
         pass
 
+
     # -- looking --------------------------------------------------------------------------------
     def _look(self, after: float) -> None:
         if self._task is None or self._task.done():

@@ -11,8 +11,10 @@ skips for that reason), by ``net.tools.bench_houses``, and by hand (``main``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -74,6 +76,21 @@ class World:
 
     def mailbox_down(self) -> None:
         self._stop("mailbox")
+
+    def said_at(self, nameplate: str) -> dict[str, set[str]]:
+        """What the sides at a code's nameplate (its number) have said in its mailbox so
+        far: each phase ("pake": a side's key; "version": its confirmation, sent once it
+        has the other's key), and the sides that said it. A test sees by it how far a
+        guest got while its host could not answer."""
+        uri = f"file:{self.tmp / 'mailbox.sqlite'}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5)) as db:
+            rows = db.execute("SELECT m.phase, m.side FROM messages m JOIN nameplates n"
+                              " ON n.mailbox_id = m.mailbox_id AND n.app_id = m.app_id"
+                              " WHERE n.name = ?", (nameplate,)).fetchall()
+        said: dict[str, set[str]] = {}
+        for phase, side in rows:
+            said.setdefault(str(phase), set()).add(str(side))
+        return said
 
     def _serve(self, name: str, args: list[str], port: int) -> None:
         twist = _twist()

@@ -94,9 +94,32 @@ class Table:
         self.tasks.append(asyncio.ensure_future(guest.run()))
         return guest
 
+    def seat_players(self, count: int, **kw) -> list[GuestCore]:
+        """``count`` players more ("Guest0", "Guest1", …), their clients' bots playing
+        (``kw``: ``add_guest``'s, e.g. ``bot_delay``)."""
+        return [self.add_guest(ident(f"Guest{i}"), **kw) for i in range(count)]
+
+    def hurry(self) -> None:
+        """From now on every bot at the table — the host's and each guest's — moves at
+        once: for a test whose bots keep a pace only while its subject happens (talk
+        during a hand), the rest of the game played without idling."""
+        self.host.bots.delay = 0.0
+        for guest in self.guests:
+            guest.player.driver.pace = lambda: 0.0
+            guest.player.driver.poke()
+
     async def finish(self, timeout: float = 60.0) -> list[dict]:
         await asyncio.wait_for(self.host.finished.wait(), timeout)
         return await asyncio.wait_for(asyncio.gather(*self.tasks), timeout)
+
+    async def play_out(self, timeout: float = 60.0, players: int = 0, **kw) -> list[dict]:
+        """Seat ``players`` players more (``seat_players``, ``kw`` theirs), play the
+        table to its end and close it, however it ends: every client's summary."""
+        self.seat_players(players, **kw)
+        try:
+            return await self.finish(timeout)
+        finally:
+            await self.close()
 
     async def close(self) -> None:
         for guest in self.guests:

@@ -62,10 +62,12 @@ def test_a_peer_killed_mid_trick_rejoins_and_finishes(tmp_path, private):
     """The killed peer comes back at once, and the hand waits for it: no deadline is part
     of this test (``PATIENT``: on a loaded machine a guest here verified 1 hand of 2 — under
     the private deal the quick 2 s deadline or 1 s of silence can cut a healthy guest out
-    of the next deal)."""
+    of the next deal). One hand: the peer back finishes the hand it was killed in (under
+    the private deal, from its own keys again); a restarted client in the next hand's
+    deal is test_both_deals' "end" and "between" cases'."""
     deal = "--private-deal" if private else "--no-private-deal"  # (the private one is the default)
     with Peers() as peers:
-        host = peers.start(host_args(tmp_path, deal, *PATIENT), name="host")
+        host = peers.start(host_args(tmp_path, deal, *PATIENT, hands=1), name="host")
         address = f"127.0.0.1:{host.wait_event('listening')['port']}"
         victim = peers.start(join_args(tmp_path, 0, address, "--verbose", *PATIENT), name="victim")
         others = [peers.start(join_args(tmp_path, i, address, *PATIENT), name=f"join{i}")
@@ -77,7 +79,7 @@ def test_a_peer_killed_mid_trick_rejoins_and_finishes(tmp_path, private):
         back = peers.start(join_args(tmp_path, 0, address, *PATIENT), name="back")
         assert host.wait(90) == 0
         result = host.wait_event("result", timeout=1)
-        summaries = check_summaries([back, *others], hands=2, head=result["head"])
+        summaries = check_summaries([back, *others], hands=1, head=result["head"])
     assert summaries[0]["seat"] == seat  # the same seat, by the same key
     assert_log_clean(tmp_path / "host", private)
 

@@ -9,11 +9,13 @@
 every other replica accepts the restart with no alert, everyone is told why (a
 "waiting" event), and the player who comes back plays its seat again — this hand from
 the view the host sends it (its cards are the host's now), the next as a party again;
-and it is told each hand's end, the one it held no part of too."""
+and it is told each hand's end, the one it held no part of too.
+
+In Horseshoes; Rook's (its widow in the deal) are test_both_deals.py's private "late"
+restart cases, which hold all of the above (``assert_restarted_out``) at every phase of
+a Rook hand, its app killed there."""
 
 import asyncio
-
-import pytest
 
 from net.sessions.events import HELD_BY_HOST, PRIVATE
 from net.trust.deals.mental import log as ml
@@ -45,13 +47,13 @@ def told(events, kind) -> list[dict]:
     return [e for e in events if e["type"] == "waiting" and e.get("for") == kind]
 
 
-def run(tmp_path, vanish, hands=2, settings=None, stand_in_after=0.2):
+def run(tmp_path, vanish, hands=2, stand_in_after=0.2):
     """Three guests at seats 1–3; ``vanish(table, guest)`` makes seat GONE's go away and
     returns when it should come back (a new client, the same key)."""
     async def main():
         table = Table(tmp_path, guests=0, hands=hands, timings=STEADY,
                       host_kw={"mental_deal": True, "stand_in_after": stand_in_after},
-                      **(settings or {"game": "horseshoes", "mode": "four"}))
+                      game="horseshoes", mode="four")
         await table.host.start()
         for seat in (1, 2, 3):
             guest = table.add_guest(fixed_identity(seat), seat=seat)
@@ -101,9 +103,7 @@ def assert_went_on(table, summaries, hands, reason):
     assert HELD_BY_HOST in deals and deals[-1] == PRIVATE, deals
 
 
-@pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
-def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_path, monkeypatch,
-                                                                          settings):
+def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_path, monkeypatch):
     only_the_gone_timed_tightly(monkeypatch)
 
     async def vanish(table, guest):
@@ -114,7 +114,7 @@ def test_a_player_gone_during_the_shuffle_is_restarted_out_at_the_deadline(tmp_p
         await until(lambda: restarts(table))
         await until(lambda: auth.seats[GONE].kind == "bot")  # the stand-in plays it now
 
-    table, summaries = run(tmp_path, vanish, settings=settings)
+    table, summaries = run(tmp_path, vanish)
     assert_went_on(table, summaries, 2, "dropped")
     log = table.host.authority.log
     dropped_at = next(s.seq for s in log if s.kind == "drop" and s.body["seat"] == GONE)
@@ -135,9 +135,7 @@ def test_a_player_who_hangs_in_the_shuffle_is_dropped_at_the_deadline(tmp_path, 
     assert_went_on(table, summaries, 2, "dropped")
 
 
-@pytest.mark.parametrize("settings", [None, {"game": "rook"}], ids=["hs4", "rook"])
-def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, monkeypatch,
-                                                                     settings):
+def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, monkeypatch):
     only_the_gone_timed_tightly(monkeypatch)
 
     async def vanish(table, guest):
@@ -149,7 +147,7 @@ def test_a_player_gone_after_the_deal_voids_the_hand_at_the_deadline(tmp_path, m
         assert list(auth.match.scores) == scores
         await until(lambda: auth.seats[GONE].kind == "bot")
 
-    table, summaries = run(tmp_path, vanish, settings=settings)
+    table, summaries = run(tmp_path, vanish)
     assert_went_on(table, summaries, 2, "void")
     log = table.host.authority.log
     restart_at = next(s.seq for s in log if s.kind == ml.RESTART and s.body["seats"])

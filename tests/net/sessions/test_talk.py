@@ -53,6 +53,7 @@ def test_everyone_hears_what_each_says_while_a_hand_is_played(arun, tmp_path, de
             await until(lambda: all(len(words(ev)) == 2 for ev in everyone(table)), 10)
             table.host.talk.say("Thanks, both")
             await until(lambda: all(len(words(ev)) == 3 for ev in everyone(table)), 10)
+            table.hurry()  # (all said, mid-hand: the rest of the hand at once)
             return await table.finish(), [said(ev) for ev in everyone(table)], table.host.authority
         finally:
             await table.close()
@@ -298,6 +299,7 @@ def test_bad_talk_is_refused_with_a_reason_and_the_game_goes_on(arun, tmp_path, 
             await until(lambda: all(len(said(table.guest_events[i], "refused")) >= 2 * len(bad) - 1
                                     if i == 0 else len(said(table.guest_events[i], "refused")) == len(bad)
                                     for i in range(3)), 20)
+            table.hurry()
             return await table.finish(), [said(table.guest_events[i]) for i in range(3)], \
                 table.guests[0].reconnects
         finally:
@@ -389,6 +391,7 @@ def test_a_watcher_talks_checked_by_everyone_and_named_as_a_watcher(arun, tmp_pa
             leo.talk.say("still here")
             await until(lambda: len(said(leo_events, "refused")) == 8 - shown, 10,
                         lambda: said(leo_events))
+            table.hurry()
             return await table.finish(timeout=120), [said(ev) for ev in heard_by], shown
         finally:
             await table.close()

@@ -127,13 +127,7 @@ def test_in_a_session_no_entry_message_is_encoded_twice_for_the_watchers(tmp_pat
         watchers = [table.add_guest(identity(f"Watcher{i}"), watch=True, bot_level=None)
                     for i in range(3)]
         await until(lambda: len(table.host.watchers.here) == 3)
-        for i in range(2):
-            table.add_guest(identity(f"Guest{i}"), bot_delay=0.01)
-        try:
-            summaries = await table.finish(timeout=120)
-        finally:
-            await table.close()
-        return table, watchers, summaries
+        return table, watchers, await table.play_out(120, players=2, bot_delay=0.01)
 
     table, watchers, summaries = asyncio.run(main())
     assert all(s["alerts"] == [] for s in summaries), summaries

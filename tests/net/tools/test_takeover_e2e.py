@@ -18,7 +18,7 @@ from net.trust.peer.replica import PeerReplica
 from net.trust.store import LogStore
 from net.wire.identity import load_identity
 from tests.waits import blocking_until
-from tests.net.proc_kit import Peers
+from tests.net.proc_kit import PATIENT, Peers
 
 pytestmark = pytest.mark.netns
 
@@ -30,10 +30,20 @@ def mid_hand(event) -> bool:
     return view.get("phase") == "play" and bool(view.get("trick"))
 
 
+# Every process ``PATIENT`` beside ``--quick``: a link counts as dropped after 5 s of
+# silence, not 1 s. The host's going is seen by its link's reset ("killed") or by that
+# silence ("silent"), so the takeover is tested all the same; but a healthy link starved
+# for a second under load no longer drops. What that did (ci25, two busy loops beside the
+# suite): the old host, back as the heir's guest, was still running at the 120 s ceiling,
+# reconnecting (attempt 237) and saying "you reach none of the others" — the others and
+# the heir had finished the game and exited. Read, not reproduced (0 of 5 on main beside
+# the loops): its link dropped just as the heir's table ended, and a headless host waits
+# at its end only for the players connected then (``HostCore.finish``): nobody was left to
+# tell it the table had ended.
 def carry_on_args(ns, state_dir, *extra):
     return ["--interface", ns.address, "--bot", "easy", "--state-dir", state_dir, "--quick",
-            "--delay", "0.02", "--carry-on", "--standby-bind", ns.address, "--hands", HANDS,
-            "--stand-in", "0.3", *extra]
+            *PATIENT, "--delay", "0.02", "--carry-on", "--standby-bind", ns.address,
+            "--hands", HANDS, "--stand-in", "0.3", *extra]
 
 
 def verified_copy(state_dir, table: str, identity) -> PeerReplica:
@@ -60,7 +70,7 @@ def test_the_host_gone_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, t
     host_ns, *guest_ns = four_ns
     with Peers() as peers:
         host = peers.start(["host", "--game", "rook", "--table", "Outlives", "--interface",
-                            host_ns.address, "--state-dir", tmp_path / "host", "--quick",
+                            host_ns.address, "--state-dir", tmp_path / "host", "--quick", *PATIENT,
                             "--bot-level", "easy", "--delay", "0.02", "--hands", HANDS,
                             "--private-deal" if private else "--no-private-deal"],
                            ns=host_ns, name="host")
@@ -97,7 +107,7 @@ def test_the_host_gone_for_good_mid_hand_a_guest_carries_the_table_on(four_ns, t
             subprocess.run(["ip", "-n", host_ns.name, "link", "set", "eth0", "up"], check=True)
         heir_address = guest_ns[guests.index(heir)].address
         back = peers.start(["join", "--address", f"{heir_address}:{new_host['port']}",
-                            "--bot", "easy", "--state-dir", tmp_path / "host", "--quick",
+                            "--bot", "easy", "--state-dir", tmp_path / "host", "--quick", *PATIENT,
                             "--delay", "0.02"], ns=host_ns, name="old host")
         back_joined = back.wait_event("connection", timeout=20,
                                       where=lambda e: e.get("state") == "connected")

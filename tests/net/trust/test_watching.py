@@ -176,9 +176,14 @@ def logged_deal_messages(received: list[dict]) -> list[dict]:
     return found
 
 
-def every_way_to_open(messages: list[dict], size: int) -> dict[int, int]:
+def every_way_to_open(messages: list[dict], size: int,
+                      opened: dict[tuple, int | None] | None = None) -> dict[int, int]:
     """position -> card for every position of the last deal in ``messages`` that some
-    subset of the shares published for it opens (the watcher has no share of its own)."""
+    subset of the shares published for it opens (the watcher has no share of its own).
+
+    ``opened`` remembers what each (ciphertext's c₂, subset of shares) decrypted to, for a
+    caller that asks again as the messages grow: only the new subsets are decrypted."""
+    opened = {} if opened is None else opened
     keys = [msg for msg in messages if msg["type"] == mm.KEY]
     decks_sent = [msg for msg in messages if msg["type"] == mm.SHUFFLE]
     if not decks_sent:
@@ -202,7 +207,10 @@ def every_way_to_open(messages: list[dict], size: int) -> dict[int, int]:
     for p, ciphertext in enumerate(final):
         for n in range(len(shares[p]) + 1):
             for subset in combinations(shares[p], n):
-                card = lookup.get(decks.decrypt(ciphertext, subset))
+                key = (ciphertext.c2, subset)
+                if key not in opened:
+                    opened[key] = lookup.get(decks.decrypt(ciphertext, subset))
+                card = opened[key]
                 if card is not None:
                     found[p] = card
     return found
@@ -215,6 +223,12 @@ class Curious:
         self.table, self.watcher = table, watcher
         self.public_cards: set[int] = set()  # every card a public view has shown so far
         self.checks = 0
+        # What the watcher was sent, read as it comes (it only grows): the cards it names,
+        # the deal messages its log holds, and what every subset of shares opened so far.
+        self.named: set[int] = set()
+        self.deal_messages: list[dict] = []
+        self.read = 0
+        self.opened: dict[tuple, int | None] = {}
         step = table.step
 
         def step_and_look(seat=None, action=None):
@@ -230,9 +244,16 @@ class Curious:
         if public is not None:
             self.public_cards |= card_names(self.table.host.game.deck, public)
 
+    def read_new_messages(self) -> None:
+        new = self.watcher.received[self.read:]
+        self.read += len(new)
+        self.named |= card_names(self.table.host.game.deck, new)
+        self.deal_messages += logged_deal_messages(new)
+
     def look(self) -> None:
         deck = self.table.host.game.deck
-        named = card_names(deck, self.watcher.received)
+        self.read_new_messages()
+        named = self.named
         assert named <= self.public_cards, \
             f"the watcher was sent {sorted(deck.name(c) for c in named - self.public_cards)}"
         replica = self.watcher.replica
@@ -241,9 +262,9 @@ class Curious:
         if party is not None:  # the private deal: nothing opens but what was played or shown
             assert party.onlooker
             size = party.setup.deck_size
-            found = every_way_to_open(logged_deal_messages(self.watcher.received), size)
+            found = every_way_to_open(self.deal_messages, size, self.opened)
             shown = {deck.parse(c) for c in (public_now(self.table) or {}).get("widow") or []}
-            played = {p for msg in logged_deal_messages(self.watcher.received)
+            played = {p for msg in self.deal_messages
                       if msg["type"] == mm.PLAY for p in [msg["position"]]}
             opened = {p for p, card in found.items() if p not in played}
             assert {found[p] for p in opened} <= shown | self.public_cards, \
