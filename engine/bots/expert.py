@@ -7,12 +7,15 @@ deals and the best average kept. The expert differs in three ways:
   bidder long in trump, a seat that passed at once weak (Rook's are; Somerset's card
   play draws them uniformly, as hard does: weighted, they misled its search);
 * it samples more of them (the title's ``EXPERT_PLAY_BUDGET``), and spends them where
-  they decide something: a card clearly behind stops meeting deals (``Race``);
+  they decide something: touching cards (the 10 and the queen once the jack is played)
+  are one choice, played out once (``touching``), and a card clearly behind stops
+  meeting deals (``Race``);
 * it plays as a partner should (``Manners``): it does not overtrump a partner who is
   taking the trick, and it leads the suit its partner bid (the trump the partner
   named, while the opponents may still hold trumps), unless the search finds another
   card better by more than the title's reason — a margin in the title's own points, so
-  a real gain still wins.
+  a real gain still wins (and, where the title asks it, a gain the search is sure of
+  among all the cards it compared: ``sure_among``).
 
 Every choice is a pure function of the view and the seed, as at every level.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import partial
+from statistics import NormalDist
 from typing import NamedTuple
 
 from ..actions import Action
@@ -47,7 +51,8 @@ class Manners(NamedTuple):
     # Standard errors of the search's paired difference the gain must clear besides the
     # reason (0: its average alone decides). Early in a hand a search of a few dozen
     # deals ranks cards by luck as much as by merit; a gain the search is not sure of is
-    # no reason to drop the manners.
+    # no reason to drop the manners. Said for one comparison: the best of several cards
+    # is the luckiest of them too, so it is asked more of (``sure_among``).
     sure: float = 0.0
 
 
@@ -55,22 +60,66 @@ class Scored(NamedTuple):
     action: Action
     mean: float
     error: Callable[[int], float] | None = None  # another's index -> the paired difference's standard error
+    twin: bool = False  # scored as another card (touching it, or alike on every deal): no rival of its own
+
+
+def touching(cards: list[int], ranks_among: Callable[[int], int], points, outstanding: int) -> list[int]:
+    """For each card, the index of the first (lowest) card it is interchangeable with:
+    itself, unless a lower card of the same rank group (``ranks_among``: the mask of the
+    cards it ranks among — its suit, or the trumps; 0 for a card never merged), worth
+    the same points, has no card that another seat may still play (``outstanding``)
+    ranked between them. Such cards win, lose and score exactly alike whatever the
+    others hold — the 10 and the queen once the jack is played — so the search plays
+    out one of them and spends what it saves on more deals."""
+    roots = list(range(len(cards)))
+    order = sorted(range(len(cards)), key=lambda i: cards[i])  # card numbers rank a group's cards
+    for k, i in enumerate(order):
+        high, group = cards[i], ranks_among(cards[i])
+        for j in order[:k] if group else ():
+            low = cards[j]
+            between = ((1 << high) - 1) & ~((2 << low) - 1)
+            if ranks_among(low) == group and points[low] == points[high] and not between & group & outstanding:
+                roots[i] = j  # the lowest such card: a root itself (touching is transitive)
+                break
+    return roots
+
+
+def outstanding_cards(ctx: Context) -> int:
+    """Cards another seat may still play, or has played to the trick under way."""
+    know, seat = ctx.know, ctx.seat
+    mask = 0
+    for other in range(know.n):
+        if other != seat:
+            mask |= know.possible(other)
+    for _, card in ctx.state.trick:
+        mask |= 1 << card
+    return mask
 
 
 def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
-           keep_within: float = 0.0) -> tuple[list[Scored], int]:
+           keep_within: float = 0.0, ranks_among: Callable[[int], int] | None = None
+           ) -> tuple[list[Scored], int]:
     """Every legal action's average play-out value over the same weighted deals, and
     how many deals were drawn. A race: after ``RACE_AFTER`` deals, and every
     ``RACE_EVERY`` after, an action that has scored exactly as an earlier one on every
     deal so far is taken for its twin (Rook's B3 and B4, say), and one trailing the
     leader by more than ``keep_within`` plus ``RACE_SIGMAS`` standard errors of the
     difference (paired: the same deals) is dropped; neither meets more deals, so the
-    clear cases cost a fraction of the budget. A dropped action is never the choice."""
+    clear cases cost a fraction of the budget. A dropped action is never the choice.
+    With ``ranks_among``, cards that are ``touching`` are twins from the start: only
+    the lowest is played out, and the deals are shared among fewer cards."""
     legal = ctx.legal
     plays_left = sum(ctx.view["cards_left"])
-    samples = max(1, min(MAX_SAMPLES, sample_count(budget, len(legal), plays_left)))
     seat = ctx.seat
     race = Race(len(legal), keep_within)
+    if ranks_among is not None:
+        cards = [action.value for action in legal]
+        for i, root in enumerate(touching(cards, ranks_among, ctx.game.deck.points_of,
+                                          outstanding_cards(ctx))):
+            if root != i:
+                race.twin[i] = root
+                race.alive.remove(i)
+    samples = max(1, min(MAX_SAMPLES, sample_count(budget, len(race.alive), plays_left)))
     for number, (world, times) in enumerate(Posterior(ctx, likelihood).worlds(samples), 1):
         race.weights.append(times)
         for i in race.alive:
@@ -80,7 +129,8 @@ def search(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
             race.values[i].append(evaluate(state, seat))
         if len(race.alive) > 1 and number >= RACE_AFTER and number % RACE_EVERY == 0:
             race.narrow()
-    return [Scored(a, m, partial(race.error, i)) for i, (a, m) in enumerate(zip(legal, race.means()))], samples
+    return [Scored(a, m, partial(race.error, i), i in race.twin)
+            for i, (a, m) in enumerate(zip(legal, race.means()))], samples
 
 
 class Race:
@@ -150,14 +200,17 @@ class Race:
 
 def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
     """The best-scoring card, unless manners prefer another that scores within
-    ``reason`` of it (plus ``sure`` standard errors of the difference); and what the
-    manners said (empty when they did not matter)."""
+    ``reason`` of it (plus ``sure`` standard errors of the difference, more when the best
+    beat more rivals: ``sure_among``); and what the manners said (empty when they did
+    not matter)."""
     best = max(scored, key=lambda s: s.mean)  # (the first of equals: legal order)
     if manners is None:
         return best, ""
 
+    sure = sure_among(manners.sure, sum(not s.twin for s in scored))
+
     def no_reason(kept: Scored, reason: float) -> bool:
-        doubt = manners.sure * best.error(scored.index(kept)) if manners.sure and best.error else 0.0
+        doubt = sure * best.error(scored.index(kept)) if sure and best.error else 0.0
         return best.mean - kept.mean <= reason + doubt
 
     if manners.overtrumps(best.action.value):
@@ -175,14 +228,25 @@ def choose(scored: list[Scored], manners: Manners | None) -> tuple[Scored, str]:
     return best, ""
 
 
+def sure_among(sure: float, rivals: int) -> float:
+    """Standard errors that make a gain as sure for the best of ``rivals`` cards as
+    ``sure`` makes it for one comparison (Bonferroni over the rivals it beat: the best
+    of nine cards at 30 deals is ahead partly by luck, and by more than one of two)."""
+    if not sure or rivals <= 2:
+        return sure
+    normal = NormalDist()
+    return normal.inv_cdf(1 - (1 - normal.cdf(sure)) / (rivals - 1))
+
+
 def play(ctx: Context, budget: int, rollout_action, evaluate, likelihood,
-         manners: Manners | None) -> Decision:
-    """The expert's card: search, then manners."""
+         manners: Manners | None, ranks_among: Callable[[int], int] | None = None) -> Decision:
+    """The expert's card: search (touching cards merged when the title says how its
+    cards rank: ``ranks_among``), then manners."""
     legal = ctx.legal
     if len(legal) == 1:
         return Decision(legal[0], f"play {_card(ctx, legal[0])}: the only legal card")
     keep_within = max(manners.reason, manners.lead_reason) if manners else 0.0  # (a race's drop is sure)
-    scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood, keep_within)
+    scored, samples = search(ctx, budget, rollout_action, evaluate, likelihood, keep_within, ranks_among)
     chosen, why = choose(scored, manners)
     reason = f"play {_card(ctx, chosen.action)}: "
     if why:

@@ -12,7 +12,8 @@ and a partner's manners.
   score (+contract made, −contract set) is best over the same play-outs.
 * **Bury and trump**: every colour, buried for as the normal level would or keeping
   the point cards, played out on likely deals.
-* **Card play**: ``expert.play`` with ``EXPERT_PLAY_BUDGET`` and Rook's manners: no
+* **Card play**: ``expert.play`` with ``EXPERT_PLAY_BUDGET`` (touching cards merged:
+  ``ranks_among``) and Rook's manners: no
   trump over a partner whose card takes the trick (unless it gains more than
   ``REASON`` points), and the partner's trump colour led when the partner is the
   bidder and the opponents may still hold trump (unless another lead gains more than
@@ -23,7 +24,8 @@ from __future__ import annotations
 
 from ..cards import cards_of
 from ..partial import hand_of
-from ..rook.rules import BID_STEP, COLOUR_MASKS, COLOUR_NAMES, COLOURS, DECK, MAX_BID, MIN_BID, POINTS, ROOK_BIT
+from ..rook.rules import (BID_STEP, CARDS_PER_COLOUR, COLOUR_MASKS, COLOUR_NAMES, COLOURS, DECK, MAX_BID,
+                          MIN_BID, POINTS, ROOK, ROOK_BIT)
 from . import expert
 from .context import Context, Decision
 from .inference import Posterior, log_sigmoid
@@ -244,9 +246,22 @@ def manners(ctx: Context) -> expert.Manners:
     return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON)
 
 
+def ranks_among(state):
+    """A card -> the cards it ranks among (``expert.touching``): the trumps, or its
+    colour; the Rook (above every trump, 20 points) is never merged."""
+    trump = state.trump_mask
+
+    def group(card: int) -> int:
+        if card == ROOK:
+            return 0
+        return trump if trump >> card & 1 else COLOUR_MASKS[card // CARDS_PER_COLOUR]
+
+    return group
+
+
 def decide_play(ctx: Context) -> Decision:
     return expert.play(ctx, EXPERT_PLAY_BUDGET, rollout_action, partnership_margin,
-                       likelihood_for(ctx), manners(ctx))
+                       likelihood_for(ctx), manners(ctx), ranks_among(ctx.state))
 
 
 DECIDERS = {**HARD_DECIDERS, "bidding": decide_bid, "raise": decide_raise, "bury": decide_bury,

@@ -17,7 +17,8 @@ score, the kitty and trump chosen together, and a partner's manners.
   worth keeping, and for the next few trumps the discard the normal level would make,
   played out on likely deals; the best pair is discarded, and the trump is then chosen
   the same way with the hand as it is.
-* **Card play**: ``expert.play`` (uniform deals, the race, a larger budget than hard's)
+* **Card play**: ``expert.play`` (uniform deals, touching cards merged, the race, a
+  larger budget than hard's)
   with Somerset's manners: no trump over a partner who is taking the trick, and the
   partner's trump led when the partner is the bidder and the opponents may still hold
   trumps (each unless the search finds another card better by more than ``REASON`` or
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 from ..cards import cards_of
 from ..partial import hand_of
-from ..somerset.rules import DECK, TRUMP_TABLES, score_terms
+from ..somerset.rules import DECK, DOUBLES, ROVER, SS, TRUMP_TABLES, score_terms
 from . import expert
 from .context import Context, Decision
 from .inference import Posterior, log_sigmoid
@@ -263,9 +264,23 @@ def manners(ctx: Context) -> expert.Manners:
     return expert.Manners(overtrumps, partner_suit, REASON, LEAD_REASON, SURE)
 
 
+def ranks_among(state):
+    """A card -> the cards it ranks among (``expert.touching``): the trumps, or its
+    suit. Never merged: the 0/0 and the S/S (their own rules) and the doubles (the 0/0
+    on a trick promotes them)."""
+    follow_of = state.table.follow_of
+
+    def group(card: int) -> int:
+        if card in (ROVER, SS) or DOUBLES >> card & 1:
+            return 0
+        return follow_of[card]
+
+    return group
+
+
 def decide_play(ctx: Context) -> Decision:
     return expert.play(ctx, EXPERT_PLAY_BUDGET, rollout_action, partnership_margin,
-                       None, manners(ctx))  # uniform deals: see the module docstring
+                       None, manners(ctx), ranks_among(ctx.state))  # uniform deals: see the module docstring
 
 
 DECIDERS = {**HARD_DECIDERS, "bidding": decide_bid, "kitty": decide_discard,

@@ -97,6 +97,29 @@ def test_manners_give_way_only_to_a_gain_the_search_is_sure_of():
     assert choose(scored(0.1), somerset)[0].action.value == 1
 
 
+def test_the_best_of_many_cards_must_be_surer_than_the_better_of_two():
+    """3.5 points better than the partner's trump with a standard error of 0.4: sure
+    (2 errors of doubt: 0.8 + 2.64 < 3.5) when the search compared two cards; not when
+    the best beat eight others (the best of nine is also the luckiest: 2.77 errors, 1.1
+    of doubt). Touching cards (twins) are no rivals of their own."""
+    def leads(card: int) -> bool:
+        return card == 0
+
+    def scored(others: int, twins: int = 0) -> list[Scored]:
+        def error(other: int) -> float:
+            return 0.4
+        return ([Scored(Action(0, "play", 0, None), 10.0, error), Scored(Action(0, "play", 1, None), 13.5, error)]
+                + [Scored(Action(0, "play", 2 + n, None), 0.0, error) for n in range(others)]
+                + [Scored(Action(0, "play", 20 + n, None), 0.0, error, True) for n in range(twins)])
+
+    somerset = Manners(lambda card: False, leads, somerset_expert.REASON, somerset_expert.LEAD_REASON,
+                       somerset_expert.SURE)
+    assert choose(scored(0), somerset)[0].action.value == 1
+    assert choose(scored(0, twins=7), somerset)[0].action.value == 1
+    assert choose(scored(7), somerset)[0].action.value == 0
+    assert expert.sure_among(2.0, 2) == 2.0 and expert.sure_among(2.0, 9) == pytest.approx(2.77, abs=0.01)
+
+
 def test_the_race_is_sure_of_nothing_it_dropped():
     race = expert.Race(3, keep_within=1.0)
     race.weights = [1] * 16
