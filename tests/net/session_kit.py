@@ -13,6 +13,7 @@ from net.wire.heartbeat import Timings
 from tests.net.trust_table import identity as ident  # one key per name per run
 from net.sessions.host_session import HostCore
 from net.trust.deals.mental.waits import Waits
+from net.trust.deals.seeded.host import SeededHost
 from net.wire.identity import Identity
 from tests.waits import until
 
@@ -29,6 +30,7 @@ PATIENT = Timings.quick(timeout=5.0, contribution=30.0)
 # How long a private deal waits for a party connected but silent in a test that times only
 # the gone (``only_the_gone_timed_tightly``): longer than any test.
 HEALTHY_WAIT = 600.0
+LOOK_AGAIN = 0.25  # how often a patient seeded deal looks whether a late seat is away
 
 
 def only_the_gone_timed_tightly(monkeypatch, silent: tuple[bytes, ...] = ()) -> None:
@@ -48,7 +50,33 @@ def only_the_gone_timed_tightly(monkeypatch, silent: tuple[bytes, ...] = ()) -> 
             return due(waits, party, held)
         return held.since + HEALTHY_WAIT
     monkeypatch.setattr(Waits, "_due", patient_with_the_healthy)
+    the_seeded_deal_skips_only_the_gone(monkeypatch, silent)
 
+
+def the_seeded_deal_skips_only_the_gone(monkeypatch, silent: tuple[bytes, ...] = ()) -> None:
+    """The same for the seeded deal: past its deadline it skips a seat that is not a
+    connected person's (away, a stand-in's, or ``silent``), and waits ``HEALTHY_WAIT`` for a person
+    connected (beside two busy loops a healthy guest's contribution came past the 1.5 s
+    deadline, and the host answered it "the cards are already dealt": ci31). Past the
+    deadline the host looks again every ``LOOK_AGAIN`` seconds, so a seat whose person
+    goes away then is skipped then. The peers' check of a skip (no earlier than the
+    deadline) is untouched: a later one is as valid."""
+    overdue = SeededHost.overdue
+
+    def overdue_if_gone(deal):
+        late = overdue(deal)
+        if deal.table.now() - deal.since >= HEALTHY_WAIT:
+            return late
+        healthy = {seat for seat, info in deal.table.seats().items()
+                   if info.is_player and info.connected and info.key not in silent}
+        return [gone for gone in late if gone.who not in healthy]
+
+    def due_in(deal):
+        if not deal.awaited():
+            return None
+        return max(deal.since + deal.table.deadline - deal.table.now(), LOOK_AGAIN)
+    monkeypatch.setattr(SeededHost, "overdue", overdue_if_gone)
+    monkeypatch.setattr(SeededHost, "due_in", due_in)
 
 
 class Table:
