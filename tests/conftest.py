@@ -189,11 +189,11 @@ def interleaved(items: list) -> list:
     modules: dict[object, list] = {}
     for item in items:
         modules.setdefault(item.path, []).append(item)
-    blocks = [tests for tests in modules.values() if shares_a_fixture(tests)]
+    blocks = [path for path, tests in modules.items() if shares_a_fixture(tests)]
     places = []  # (where in the run, 0..1; the module's turn; the test's place in it)
-    for number, tests in enumerate(modules.values()):
-        if shares_a_fixture(tests):
-            where = (blocks.index(tests) + 0.5) / len(blocks)
+    for number, (path, tests) in enumerate(modules.items()):
+        if path in blocks:
+            where = (blocks.index(path) + 0.5) / len(blocks)
             places += [(where, number, index, item) for index, item in enumerate(tests)]
         else:
             places += [((index + 0.5) / len(tests), number, index, item)
