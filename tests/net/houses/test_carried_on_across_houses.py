@@ -32,7 +32,7 @@ def carry_on(ns, state_dir, *where):
 def what_was_seen(peer, since: float) -> str:
     """A guest's side of a takeover, for a test that failed waiting on it: its last
     takeover and connection events, whether it still runs, and its stderr's tail (its
-    log, ``--verbose``), with the seconds since the host was killed."""
+    warnings and any traceback), with the seconds since the host was killed."""
     told = [e for e in list(peer.lines) if e.get("event") in ("takeover", "connection")][-8:]
     running = "running" if peer.proc.poll() is None else f"exited {peer.proc.returncode}"
     lines = [f"-- {peer.name} ({running}, {time.monotonic() - since:.1f} s after the kill):"]
