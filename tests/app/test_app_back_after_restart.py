@@ -54,10 +54,10 @@ def peers():
 
 
 
-def start_table(peers, tmp_path, game: str, deal: str, hands: int = 1):
+def start_table(peers, tmp_path, game: str, deal: str, hands: int = 1, host_args=()):
     host = peers.start(["host", "--game", game, *GAMES[game], *DEALS[deal], "--bots", "1",
                         "--hands", str(hands), "--name", "Grandma", "--table", TABLE,
-                        "--state-dir", tmp_path / "host", "--no-advertise", *STEADY_ARGS],
+                        "--state-dir", tmp_path / "host", "--no-advertise", *STEADY_ARGS, *host_args],
                        name="host")
     listening = host.wait_event("listening")
     address = f"127.0.0.1:{listening['port']}"
