@@ -7,7 +7,7 @@ A ``parlour host`` process plays two hands of Rook (Grandma, a computer player, 
 headless in seat 3, who never leaves); Dad's app plays the first hand from its window,
 closes at his first decision of the second, starts again with the same data directory,
 rejoins and plays the hand to its end (the host keeps his seat for him meanwhile: no
-computer player stands in). Under the private deal the host deals that hand
+computer player stands in, ``STAND_IN_NEVER``). Under the private deal the host deals that hand
 again without him: his cards are the host's, and his app learns the whole deal only from
 the parties' reveals at the end (``net.trust.deals.mental.witness``). A wait that times
 out after the Rejoin says what Dad's app showed and what the host did.
@@ -26,7 +26,6 @@ from tests.net.proc_kit import Peers
 from tests.waits import qt_until
 
 SUMMARY_FIELDS = ("hand", "result", "scores", "breakdown", "history")
-STAND_IN_NEVER = 3600  # seconds: longer than the test may take
 
 
 @contextlib.contextmanager
@@ -75,13 +74,7 @@ def test_a_player_back_after_a_restart_gets_the_summary_of_one_who_never_left(
     from net.sessions.network import Network
     home = tmp_path / "dad"
     home.mkdir()
-    # Dad's seat is kept for him until he is back (no stand-in within the test): under the
-    # private deal the host's computer holds his cards after the void, and without this
-    # its bot played them 2 s on (the private deal's drop wait) and finished the game
-    # before a slow restart was back — at 8% of a core, 4 runs of 7: "Couldn't reach the
-    # table at …: nothing answered at that port" (ci32's failure beside busy loops fits).
-    host, mum, address = start_table(peers, tmp_path, "rook", deal, hands=2,
-                                     host_args=["--stand-in", str(STAND_IN_NEVER)])
+    host, mum, address = start_table(peers, tmp_path, "rook", deal, hands=2)  # (his seat kept for him)
     settings.display_name = "Dad"
 
     def dads_app() -> MainWindow:
