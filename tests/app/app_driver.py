@@ -14,6 +14,14 @@ def my_turn(table) -> bool:
     return bool(table.legal) and table.session is not None
 
 
+def moment(table) -> tuple[list, list]:
+    """What a move changes on the table: the hand's actions and your cards. (Their count is
+    not enough: under the private deal Rook deals again a hand with no count card — about
+    one deal in fifty — and the new deal can bring back as many actions as there were, the
+    move just made void, with other cards.)"""
+    return list(table.view.get("actions") or []), list(table.view.get("hand") or [])
+
+
 def wait_for_turn_or_end(qtbot, table, hands_seen: list, timeout: int = 10000) -> None:
     start = len(hands_seen)
     qtbot.waitUntil(lambda: (my_turn(table) and not table.decision.kind == "sent")

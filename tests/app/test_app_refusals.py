@@ -5,7 +5,7 @@ the computer."""
 
 from __future__ import annotations
 
-from app_driver import Clicker
+from app_driver import Clicker, moment
 from net_kit import LoopbackNetwork, Recorder, table_info
 from PySide6.QtCore import Qt
 
@@ -32,11 +32,11 @@ def play_a_hand_pressing_got_it_twice(qtbot, window) -> tuple[list, list, list]:
             twice = True
             qt_until(qtbot, lambda: not any("ack" in e for e in table.legal) or hands)
             continue
-        before = len(table.view.get("actions") or [])
+        before = moment(table)
         legal = list(table.legal)
         clicker.act_once()
         try:
-            qt_until(qtbot, lambda: len(table.view.get("actions") or []) != before or hands,
+            qt_until(qtbot, lambda: moment(table) != before or hands,
                      timeout=20000)
         except qtbot.TimeoutError:  # say what was tried and what the window said
             raise AssertionError(f"the move went nowhere: offered {legal}, errors {errors}, "

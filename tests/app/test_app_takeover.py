@@ -61,7 +61,7 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
     seat's bar offers a computer player, and Next hand deals."""
     from dataclasses import replace
 
-    from app_driver import Clicker
+    from app_driver import Clicker, moment
     from net_kit import QUICK, LoopbackNetwork, Recorder, ident, table_info
     from PySide6.QtCore import Qt
 
@@ -92,18 +92,19 @@ def test_the_window_that_carries_the_table_on_keeps_playing_as_its_host(qtbot, w
                             timeout=timeout)
             if done() or table.waiting.isVisible():
                 return
-            before = len(table.view.get("actions") or [])
+            before = moment(table)
             clicker.act_once()
             try:
-                qtbot.waitUntil(lambda: bool(len(table.view.get("actions") or []) != before or done()),
-                                timeout=timeout)
+                # (ci34 waited on the count of actions: a redeal brought it back to what it was)
+                qtbot.waitUntil(lambda: bool(moment(table) != before or done()), timeout=timeout)
             except Exception:
                 core = window.session.core
                 print("DIAG offered", table.legal, "decision", table.decision.kind,
                       "in_flight", core.player.in_flight, "caught_up", core.caught_up,
                       "seq", core.replica.seq if core.replica else None,
                       "link", core.link is not None, "errors", core.errors[-5:],
-                      "actions", table.view.get("actions"), "to_act", table.view.get("to_act"),
+                      "actions", table.view.get("actions"), "hand before", before[1],
+                      "now", moment(table)[1], "to_act", table.view.get("to_act"),
                       "status", table.status.text() if hasattr(table, "status") else None)
                 raise
 
