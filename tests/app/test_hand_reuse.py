@@ -82,3 +82,41 @@ def test_picked_cards_and_the_cursor_stay_on_cards_still_held(hand):
     assert hand.widget_for("Y4").selected and not any(
         w.selected for w in hand.widgets if w.card != "Y4")
     assert hand.cards[hand.cursor] == "Y4"
+
+
+def test_every_state_is_shown_though_parts_left_alone_skip_their_redraw(qtbot, window):
+    """The plates, the bar and the hand skip a redraw when what they say is the same:
+    at every state of two local hands each still says what that state says."""
+    from app_driver import TABLE_SEED
+    from app.table.trick_area import relative_position
+    from app.table.viewmodel import points
+    seen, wrong, hands = [], [], []
+    session = window.start_local({"game": "rook"}, autoplay=True, table_seed=TABLE_SEED)
+    table = window.table
+
+    def check(event: dict) -> None:  # (connected after the table: it has redrawn by now)
+        view = event.get("view") or {}
+        if not view:
+            return
+        seen.append(event)
+        data = table.data
+        for seat, left in enumerate(view.get("cards_left") or []):
+            plate = table.my_panel if relative_position(seat, data.you, data.players) == "bottom" \
+                else table.panels[relative_position(seat, data.you, data.players)]
+            if f"{left} card" not in plate.detail.variants[0]:
+                wrong.append((len(seen), seat, left, plate.detail.variants[0]))
+            if plate.property("turn") != (seat in (view.get("to_act") or [])):
+                wrong.append((len(seen), seat, "turn", plate.property("turn")))
+        tip = table.bar.score_label.toolTip()
+        if not all(f": {points(s)}" in tip for s in data.scores):
+            wrong.append((len(seen), "scores", data.scores, tip))
+        if sorted(table.hand.cards) != sorted(view.get("hand") or []):
+            wrong.append((len(seen), "hand", table.hand.cards, view.get("hand")))
+        if shown_cards(table.hand) != table.hand.cards:
+            wrong.append((len(seen), "shown", shown_cards(table.hand), table.hand.cards))
+
+    window.bridge.state.connect(check)
+    window.bridge.hand_over.connect(hands.append)
+    session.start_game()
+    qtbot.waitUntil(lambda: len(hands) >= 2)
+    assert len(seen) > 50 and wrong == [], wrong[:5]
