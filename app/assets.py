@@ -69,6 +69,13 @@ class Deck:
         """The card named ``name``; KeyError for a card of another deck."""
         return self.by_name[name]
 
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.art, self.cards))
+
+    def __hash__(self) -> int:  # (hashed at every state by the caches keyed by a deck: once is enough)
+        return self._hash
+
 
 def deck_for(info: GameInfo, accessible: bool = False) -> Deck:
     """The deck a game is drawn with: its art, or the accessible variant where the

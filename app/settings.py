@@ -38,6 +38,9 @@ class Settings:
 
     def __init__(self, store: QSettings | None = None):
         self.store = store or QSettings("Parlour", "Parlour")
+        # Each preference as read last (every change is written through ``_set``): the
+        # table reads its card size and deck at every state, and a QSettings read is dear.
+        self._read: dict[str, object] = {}
 
     @classmethod
     def at(cls, path: str) -> "Settings":
@@ -45,6 +48,16 @@ class Settings:
         return cls(QSettings(path, QSettings.IniFormat))
 
     def _get(self, key: str, default, kind=str):
+        if key in self._read:
+            return self._read[key]
+        value = self._read[key] = self._parsed(key, default, kind)
+        return value
+
+    def _set(self, key: str, value) -> None:
+        self.store.setValue(key, value)
+        self._read.pop(key, None)
+
+    def _parsed(self, key: str, default, kind):
         value = self.store.value(key, default)
         if kind is bool and isinstance(value, str):  # INI files store bools as text
             return value.lower() in ("true", "1", "yes")
@@ -59,7 +72,7 @@ class Settings:
 
     @display_name.setter
     def display_name(self, name: str) -> None:
-        self.store.setValue("display_name", name.strip())
+        self._set("display_name", name.strip())
 
     @property
     def has_name(self) -> bool:
@@ -72,7 +85,7 @@ class Settings:
 
     @animation.setter
     def animation(self, value: str) -> None:
-        self.store.setValue("animation", value)
+        self._set("animation", value)
 
     @property
     def animation_ms(self) -> int:
@@ -84,7 +97,7 @@ class Settings:
 
     @colour_blind_rook.setter
     def colour_blind_rook(self, value: bool) -> None:
-        self.store.setValue("colour_blind_rook", bool(value))
+        self._set("colour_blind_rook", bool(value))
 
     @property
     def card_size(self) -> str:
@@ -93,7 +106,7 @@ class Settings:
 
     @card_size.setter
     def card_size(self, value: str) -> None:
-        self.store.setValue("card_size", value)
+        self._set("card_size", value)
 
     @property
     def card_width(self) -> int:
@@ -111,7 +124,7 @@ class Settings:
         return value if isinstance(value, dict) else {}
 
     def set_last_game(self, local: bool, choices: dict) -> None:
-        self.store.setValue(f"last_game_{'local' if local else 'host'}", json.dumps(choices, sort_keys=True))
+        self._set(f"last_game_{'local' if local else 'host'}", json.dumps(choices, sort_keys=True))
 
     @property
     def window_geometry(self) -> QByteArray | None:
@@ -121,7 +134,7 @@ class Settings:
 
     @window_geometry.setter
     def window_geometry(self, value: QByteArray) -> None:
-        self.store.setValue("window_geometry", value)
+        self._set("window_geometry", value)
 
     @property
     def mailbox(self) -> str:
@@ -130,7 +143,7 @@ class Settings:
 
     @mailbox.setter
     def mailbox(self, value: str) -> None:
-        self.store.setValue("houses/mailbox", value.strip())
+        self._set("houses/mailbox", value.strip())
 
     @property
     def relay(self) -> str:
@@ -139,7 +152,7 @@ class Settings:
 
     @relay.setter
     def relay(self, value: str) -> None:
-        self.store.setValue("houses/relay", value.strip())
+        self._set("houses/relay", value.strip())
 
     def apply_houses(self) -> None:
         """Tell the houses (``net.houses``, a light module) which servers to use."""

@@ -100,9 +100,11 @@ class CardWidget(QAbstractButton):
         return self.deck.card(self.card).words
 
     def set_state(self, playable: bool, dimmed: bool, reason: str = "", selected: bool = False) -> None:
-        self.playable, self.dimmed, self.reason, self.selected = playable, dimmed, reason, selected
-        self._describe()
-        self.update()
+        state = (playable, dimmed, reason, selected)
+        if state != (self.playable, self.dimmed, self.reason, self.selected):  # (redrawn on a change only)
+            self.playable, self.dimmed, self.reason, self.selected = state
+            self._describe()
+            self.update()
 
     def set_new(self, new: bool) -> None:
         if new != self.new:

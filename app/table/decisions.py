@@ -58,6 +58,7 @@ class DecisionPanel(QFrame):
         self.selection: list[str] = []
         self.choice = None  # trump chosen before a bid/bury
         self.pending_ace: str | None = None
+        self.selecting: int | None = None  # the count last asked of the hand (None: not yet)
         self.hide()
 
     # -- building ------------------------------------------------------------------------
@@ -149,7 +150,7 @@ class DecisionPanel(QFrame):
         if not legal or "play" in keys:
             if self.kind not in ("ace",):
                 self.clear()
-            self.selection_wanted.emit(0)
+            self._stop_selecting()
             return
         if "ack" in keys:
             self._widow()
@@ -166,7 +167,16 @@ class DecisionPanel(QFrame):
         elif "trump" in keys:
             self._name_trump()
         if "bury" not in keys and "discard" not in keys:
-            self.selection_wanted.emit(0)
+            self._stop_selecting()
+
+    def _want_selection(self, count: int) -> None:
+        self.selecting = count
+        self.selection_wanted.emit(count)
+
+    def _stop_selecting(self) -> None:
+        """Tell the hand once that no cards are to be picked (not at every card played)."""
+        if self.selecting != 0:
+            self._want_selection(0)
 
     # -- the decisions ---------------------------------------------------------------------
     def _bids(self) -> list[int]:
@@ -266,7 +276,7 @@ class DecisionPanel(QFrame):
         layout.addWidget(self.confirm)
         self.need = count
         self._update_confirm()
-        self.selection_wanted.emit(count)
+        self._want_selection(count)
 
     def _pick_colour(self, colour: str) -> None:
         self.choice = colour
@@ -291,7 +301,7 @@ class DecisionPanel(QFrame):
         self.need = count
         self.choice = "-"
         self._update_confirm()
-        self.selection_wanted.emit(count)
+        self._want_selection(count)
 
     def set_selection(self, cards: list[str]) -> None:
         self.selection = list(cards)

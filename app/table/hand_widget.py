@@ -63,29 +63,39 @@ class HandWidget(QWidget):
         """Show ``cards`` (already sorted by the caller), drawn from ``deck`` at ``card_width``."""
         look = (deck or self.deck, card_width or self.card_width)
         if cards != self.cards or look != (self.deck, self.card_width):
+            restyled = look != (self.deck, self.card_width)
             resized = look[1] != self.card_width
             self.deck, self.card_width = look
             if resized:
                 self.setMinimumHeight(self.sizeHint().height())
                 self.updateGeometry()
-            self._rebuild(cards)
+            self._rebuild(cards, restyled)
 
-    def _rebuild(self, cards: list[str]) -> None:
+    def _rebuild(self, cards: list[str], restyled: bool) -> None:
+        """Show ``cards``: a card still held keeps its widget (one played or discarded
+        takes only its own away; hover and focus stay where they were), a new card gets
+        one; all are made again only when the deck or the card width changed."""
         current = self.cards[self.cursor] if 0 <= self.cursor < len(self.cards) else None
-        for widget in self.widgets:
+        before = self.widgets
+        held: dict[str, list[CardWidget]] = {}  # (a list each: a deck may hold a card twice)
+        for card, widget in zip(self.cards, before if not restyled else []):
+            held.setdefault(card, []).append(widget)
+        self.cards = list(cards)
+        self.widgets = [held[card].pop(0) if held.get(card) else self._card_widget(card)
+                        for card in self.cards]
+        for widget in set(before) - set(self.widgets):
             widget.hide()  # gone from the screen now, freed when the loop comes round
             widget.deleteLater()
-        self.cards = list(cards)
-        self.widgets = []
-        for card in self.cards:
-            widget = CardWidget(self.deck, card, self.card_width, self)
-            widget.activated.connect(self._on_card)
-            widget.show()
-            self.widgets.append(widget)
         self.selected = [c for c in self.selected if c in self.cards]
         self.cursor = self.cards.index(current) if current in self.cards else -1
         self._refresh()
         self._layout()
+
+    def _card_widget(self, card: str) -> CardWidget:
+        widget = CardWidget(self.deck, card, self.card_width, self)
+        widget.activated.connect(self._on_card)
+        widget.show()
+        return widget
 
     def mark_new(self, cards) -> None:
         """Mark ``cards`` as just taken (the kitty, the widow) until told otherwise; () clears."""

@@ -112,6 +112,7 @@ class InfoBar(QFrame):
         self.address_button.setToolTip("What others type in Join by address — click to copy it")
         self.address_button.hide()
         self.address: str | None = None
+        self.said: tuple = ()  # what the bar was last asked to say (``refresh``)
         for widget in (self.address_button, self.hint_button, self.last_button):
             widget.setProperty("compact", True)
             # Tab reaches them; a click does not take the keys from your hand (after
@@ -219,13 +220,19 @@ class InfoBar(QFrame):
 
     def refresh(self, data: TableData) -> None:
         info, look, view = data.info, data.look, data.view
-        self.show_deal(data.deal)
+        names = data.names()
         settings = data.table.get("settings") or {}
+        said = (data.deal, settings.get("name"), info, data.hand_number, names, list(data.scores),
+                look.contract_text(view, names), look.contract_text(view, names, short=True),
+                vm.trump_text(info, view))
+        if said == self.said:
+            return  # (a card played: nothing the bar says changed, and nothing is re-fitted)
+        self.said = said
+        self.show_deal(data.deal)
         hand = f"hand {data.hand_number}"
         parts = (info.name, mode_words(info), hand)
         self.title_label.set_variants([" · ".join(x for x in parts if x), f"{info.name} · {hand}",
                                        hand.capitalize()], settings.get("name") or "")
-        names = data.names()
         self.contract_label.set_variants(contract_variants(look, view, names))
         self.trump_label.set_variants(vm.trump_text(info, view))
         sides = vm.side_names(info, names)

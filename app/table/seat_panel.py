@@ -37,10 +37,15 @@ class SeatPanel(QFrame):
         self.bid.setObjectName("seatBid")
         layout.addWidget(self.bid)
         self.seat_name = ""
+        self.shown: tuple = ()  # show_seat's arguments, as last shown
 
     def show_seat(self, name: str, team: str, kind: str, connected: bool, cards_left: int | None,
                   bid: str, is_dealer: bool, is_turn: bool, tricks: int | None = None,
                   is_bidder: bool = False, fingerprint: str = "") -> None:
+        shown = (name, team, kind, connected, cards_left, bid, is_dealer, is_turn, tricks, is_bidder, fingerprint)
+        if shown == self.shown:
+            return  # (most states change one or two plates: the rest stay as they are)
+        self.shown = shown
         self.seat_name = name
         bot = " (bot)" if kind == "bot" and not name.endswith("(bot)") else ""  # a stand-in is "Dad (bot)"
         self.name.set_variants(name_variants(lambda limit: short_name(name, limit) + bot),

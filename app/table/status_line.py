@@ -77,10 +77,13 @@ class StatusLine(QLabel):
         self._say(text, mine=False)
 
     def _say(self, text: str, problem: bool | None = None, mine: bool | None = None) -> None:
-        self.setText(text)
-        if problem is not None:
-            self.setProperty("problem", problem)
-        if mine is not None:
-            self.setProperty("mine", mine)
-        self.style().unpolish(self)
-        self.style().polish(self)
+        if text != self.text():
+            self.setText(text)
+        restyled = False
+        for name, value in (("problem", problem), ("mine", mine)):
+            if value is not None and self.property(name) != value:
+                self.setProperty(name, value)
+                restyled = True
+        if restyled:  # the style sheet's colours for it, redone on a change only
+            self.style().unpolish(self)
+            self.style().polish(self)

@@ -35,6 +35,7 @@ class TableData:
         self.hand_number = 0
         self.notes: list[tuple[int, str]] = []  # (hand number, line): the game log's own lines (a hand voided)
         self.info: GameInfo | None = None  # the game being played, as it describes itself
+        self._deck: tuple[GameInfo, bool, Deck] | None = None  # (info, accessible, its deck): ``deck``
         self.look: Presentation | None = None  # how its own view fields read
         self._plain_info: dict | None = None
 
@@ -86,5 +87,11 @@ class TableData:
         return [seats[i]["name"] if i in seats else f"Seat {i + 1}" for i in range(self.players)]
 
     def deck(self, accessible: bool) -> Deck | None:
-        """The deck the game is drawn with (None before the first hand)."""
-        return deck_for(self.info, accessible) if self.info is not None else None
+        """The deck the game is drawn with (None before the first hand): the same one
+        while the game and the setting stay (its card index and its hash made once)."""
+        if self.info is None:
+            return None
+        made = self._deck
+        if made is None or made[0] is not self.info or made[1] != accessible:
+            made = self._deck = (self.info, accessible, deck_for(self.info, accessible))
+        return made[2]
