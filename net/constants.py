@@ -255,7 +255,8 @@ TAKEOVER_AFTER_RESET = 2.5
 #: is a reconnection, as any.
 TAKEOVER_AFTER_SILENCE = 1.5
 #: Seconds the player who carries the table on waits for the standings of the players its
-#: log says are connected (they noticed the host gone at about the same moment).
+#: log says are connected (they noticed the host gone at about the same moment); short of
+#: a majority it holds them for more up to ``TAKEOVER_RETRY`` (``Succession._hold``).
 TAKEOVER_GATHER = 1.0
 #: A takeover that found no majority of the players (a partition, or the others still
 #: have the host) is tried again this often while the host stays away.

@@ -32,7 +32,9 @@ authority). This module is the sessions' side:
   (someone's timer ran out). While its standing is out the guest does not reconnect to
   the old host: it is committed to whoever answers.
 * **The successor** waits a short window (``Timings.takeover_gather``) for the standings
-  of the other players its log says are connected, and carries the table on only with a
+  of the other players its log says are connected — short of a majority, up to a
+  retry's time (``Succession._hold``: a standing on its way may be that slow) — and
+  carries the table on only with a
   majority of the table's persons behind it (``takeover.majority``): else it answers
   "declined" (with how many it had and needed) and everyone keeps trying the host, and
   the takeover again every ``Timings.takeover_retry``, each window saying what
@@ -447,6 +449,20 @@ class Succession:
         return [s for s in sorted(replica.seats.players(besides=replica.host_key))
                 if s == me or (s in self.roster and s != replica.seat)]
 
+    def _hold(self) -> float:
+        """How long a successor short of a majority holds the standings it has for the
+        others': a standing sent as the first was may come later — a slow computer;
+        across houses, the relay — by up to a connection attempt, and two players
+        declined out of step offer again each ``takeover_retry`` after their own decline.
+        Declined at the first ``takeover_gather``, their standings came round after round
+        each in a window of its own: across houses at a fifth of a core, "2 of the 3
+        needed" for 60 s and no successor (ci32). Never longer than ``takeover_retry``:
+        held longer, the successor and the players waiting on it were hardly ever free
+        to find their host back (test_outlives' private splits stalled)."""
+        timings = self.timings
+        return max(timings.takeover_gather,
+                   min(timings.connect + timings.takeover_gather, timings.takeover_retry))
+
     def _answer_within(self) -> float:
         """How long an offer waits for its answer: the successor's gathering, its table
         opening, and the connections."""
@@ -577,9 +593,14 @@ class Succession:
         replica = self._ours
         expected = {s for s, info in replica.seats.items() if info.is_player and info.connected
                     and info.key not in (replica.host_key, replica.key)} - set(self.refused)
+        need = takeover.majority(replica.seats)
         loop = asyncio.get_running_loop()
-        until = loop.time() + self.timings.takeover_gather
-        while not expected <= set(self._offers) and loop.time() < until:
+        begun = loop.time()
+        while not expected <= set(self._offers):
+            waited = loop.time() - begun
+            backed = 1 + len(self._offers) + (self.handover is not None)  # (ours among them)
+            if waited >= self.timings.takeover_gather and (backed >= need or waited >= self._hold()):
+                break
             await asyncio.sleep(0.01)
         offered = [standing] + [s for s, _conn in self._offers.values()]
         gathered = takeover.gather(replica, offered, self.handover, liars=self._liars(offered))

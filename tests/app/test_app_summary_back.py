@@ -6,21 +6,59 @@ before it was closed.
 A ``parlour host`` process plays two hands of Rook (Grandma, a computer player, and Mum
 headless in seat 3, who never leaves); Dad's app plays the first hand from its window,
 closes at his first decision of the second, starts again with the same data directory,
-rejoins and plays the hand to its end. Under the private deal the host deals that hand
+rejoins and plays the hand to its end (the host keeps his seat for him meanwhile: no
+computer player stands in, ``STAND_IN_NEVER``). Under the private deal the host deals that hand
 again without him: his cards are the host's, and his app learns the whole deal only from
-the parties' reveals at the end (``net.trust.deals.mental.witness``).
+the parties' reveals at the end (``net.trust.deals.mental.witness``). A wait that times
+out after the Rejoin says what Dad's app showed and what the host did.
 """
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.exceptions import TimeoutError
 
 from test_app_back_after_restart import DAD, DEALS, STEADY, dad_gone, play_to_the_end, start_table
 from tests.net.proc_kit import Peers
 from tests.waits import qt_until
 
 SUMMARY_FIELDS = ("hand", "result", "scores", "breakdown", "history")
+
+
+@contextlib.contextmanager
+def saying_what_the_app_shows(window, told: list[dict], host):
+    """A wait that times out in here fails saying what Dad's app showed, and the host."""
+    try:
+        yield
+    except TimeoutError as exc:
+        raise AssertionError("Dad's app, back, timed out: " + what_the_app_shows(window, told, host)) from exc
+
+
+def what_the_app_shows(window, told: list[dict], host) -> str:
+    """For a failure: the page the window shows and what it says, the session's last
+    events, and the host's last lines and stderr."""
+    page = window.stack.currentWidget()
+    setup = window.setup
+    said = [f"page: {type(page).__name__}",
+            f"setup: {setup.title.text()!r} / {setup.subtitle.text()!r} / problem {setup.problem.text()!r}"
+            f" / notice {setup.notice.text()!r}"]
+    table, view = window.table, window.table.view or {}
+    said.append(f"table: hand {table.hand_number}, phase {view.get('phase')}, to act {view.get('to_act')},"
+                f" legal {table.legal}, you {table.you}")
+    if window.problem_box is not None and window.problem_box.isVisible():
+        said.append(f"problem box: {window.problem_box.text()!r}")
+    said += [f"event: {short(e)}" for e in told[-12:]] or ["no event from the session"]
+    said += [f"host: {short(e)}" for e in host.lines[-12:]]
+    said.append("host stderr: " + "".join(host.stderr)[-1500:])
+    return "\n".join(said)
+
+
+def short(event: dict) -> str:
+    """An event without its bulky parts (a state's view)."""
+    return str({k: v for k, v in event.items() if k not in ("view", "events", "legal", "record")})[:400]
 
 
 @pytest.fixture
@@ -36,7 +74,7 @@ def test_a_player_back_after_a_restart_gets_the_summary_of_one_who_never_left(
     from net.sessions.network import Network
     home = tmp_path / "dad"
     home.mkdir()
-    host, mum, address = start_table(peers, tmp_path, "rook", deal, hands=2)
+    host, mum, address = start_table(peers, tmp_path, "rook", deal, hands=2)  # (his seat kept for him)
     settings.display_name = "Dad"
 
     def dads_app() -> MainWindow:
@@ -65,10 +103,13 @@ def test_a_player_back_after_a_restart_gets_the_summary_of_one_who_never_left(
     try:
         qt_until(qtbot, window.lobby.rejoin_button.isVisible)
         qtbot.mouseClick(window.lobby.rejoin_button, Qt.LeftButton)
-        qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
-        window.table.results.summary_ready.connect(lambda: summaries.append(True))
-        _, end = play_to_the_end(qtbot, window)
-        qt_until(qtbot, lambda: summaries)
+        told: list[dict] = []  # the rejoined session's events, for a failure to show
+        window.bridge.event.connect(told.append)
+        with saying_what_the_app_shows(window, told, host):
+            qt_until(qtbot, lambda: window.stack.currentWidget() is window.table)
+            window.table.results.summary_ready.connect(lambda: summaries.append(True))
+            _, end = play_to_the_end(qtbot, window)
+            qt_until(qtbot, lambda: summaries)
         summary = window.table.summary.summary
         shown = {"arithmetic": summary.arithmetic.text() if summary.arithmetic.isVisibleTo(summary) else "",
                  "buried": [card for card, _, _ in summary.hidden_cards.cards],

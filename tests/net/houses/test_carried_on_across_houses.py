@@ -29,6 +29,18 @@ def carry_on(ns, state_dir, *where):
             "--verbose", "--deadline", "60"]  # (healthy parties never timed tightly: proc_kit.PATIENT)
 
 
+def what_was_seen(peer, since: float) -> str:
+    """A guest's side of a takeover, for a test that failed waiting on it: its last
+    takeover and connection events, whether it still runs, and its stderr's tail (its
+    warnings and any traceback), with the seconds since the host was killed."""
+    told = [e for e in list(peer.lines) if e.get("event") in ("takeover", "connection")][-8:]
+    running = "running" if peer.proc.poll() is None else f"exited {peer.proc.returncode}"
+    lines = [f"-- {peer.name} ({running}, {time.monotonic() - since:.1f} s after the kill):"]
+    lines += [f"   {e}" for e in told]
+    lines += ["   stderr: " + line.rstrip() for line in list(peer.stderr)[-25:]]
+    return "\n".join(lines)
+
+
 @pytest.mark.parametrize("private", [False, True], ids=["seeded", "private-deal"])
 def test_the_host_killed_a_player_across_houses_carries_the_table_on(world, tmp_path, private):
     (host_ns, home_ns), far_ns = world.houses.homes
@@ -56,7 +68,8 @@ def test_the_host_killed_a_player_across_houses_carries_the_table_on(world, tmp_
         killed_at = time.monotonic()
         heir = far[0]
         blocking_until(lambda: any(e["stage"] == "hosting" for e in heir.events("takeover")), 60,
-              "the player across houses hosting the table")
+                       lambda: "the player across houses hosting the table; what they saw:\n"
+                       + "\n".join(what_was_seen(g, killed_at) for g in guests))
         took = time.monotonic() - killed_at
         codes_out = {g.name: g.wait(180) for g in guests}
         assert set(codes_out.values()) == {0}, (codes_out, [''.join(g.stderr)[-1500:] for g in guests])

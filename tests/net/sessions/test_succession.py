@@ -169,6 +169,52 @@ def test_the_old_host_back_as_a_guest_is_offered_what_the_new_host_allows(tmp_pa
     assert ends == [(0, list(carried.authority.match.scores))]
 
 
+def test_a_standing_slower_than_the_gathering_still_counts_at_the_first_attempt(tmp_path, deal):
+    """The successor short of a majority holds the standings it has while another may
+    still come (up to a retry's time longer): a player whose standing comes a second
+    after the others' — a slow computer; across houses, the relay — is counted in the
+    first attempt. (Declined at the gathering's 0.5 s, the standings came round after
+    round each in a window of its own: across houses beside busy loops, no successor in
+    a minute, ci32.) The hold is long here (a connection attempt and a retry of 4 s), so
+    that no pause of a loaded machine's loop reaches it: only the gathering is shorter
+    than the late standing."""
+    timings = dataclasses.replace(QUICK, connect=10.0, takeover_retry=4.0)
+    late_by = 2 * timings.takeover_gather
+
+    async def run():
+        table = Table(tmp_path, game="rook", hands=1, guests=0, timings=timings,
+                      host_kw={"mental_deal": deal})
+        await table.start()
+        guests = [table.add_guest(ident(f"Guest{i}"), takeover=CARRY_ON, bot_delay=0.01)
+                  for i in range(3)]
+        await until(lambda: table.hand_started() and len(table.host.authority.state.history) >= 3)
+        await until(lambda: all(len(g.succession.roster) == 3 for g in guests))
+        heir, _, late = sorted(guests, key=lambda g: g.replica.seat)
+        offer = late.succession._offer
+
+        async def slowly(seat: int, standing: dict):
+            await asyncio.sleep(late_by)
+            return await offer(seat, standing)
+        late.succession._offer = slowly
+        await table.host.stop()  # no farewell, never back
+        events = table.guest_events[guests.index(heir)]
+        await until(lambda: heir.succession.host is not None and heir.succession.host.is_open,
+                    timeout=60, what=lambda: f"the heir hosting; it said {takeovers(events)}")
+        summaries = await asyncio.wait_for(asyncio.gather(*table.tasks), 60)
+        return heir, takeovers(events), summaries
+
+    heir, said, summaries = asyncio.run(run())
+    declined = [e for e in said if e["stage"] == "searching" and "carried on only by" in e["text"]]
+    assert declined == [], said  # the first attempt carried the table on
+    [took] = [e for e in heir.succession.host.authority.log if e.kind == takeover.KIND]
+    assert len(took.body["standings"]) == 3  # its own and both others'
+    assert all(s["alerts"] == [] for s in summaries), [s["alerts"] for s in summaries]
+
+
+def takeovers(events: list[dict]) -> list[dict]:
+    return [{"stage": e["stage"], "text": e["text"]} for e in events if e["type"] == "takeover"]
+
+
 def test_a_follower_slow_to_reach_the_successor_raises_no_alert(tmp_path, deal):
     """The successor waits for every player who gave a standing before it deals again
     (its ``takeback``); one follower comes at once, another is slow. Meanwhile the one
