@@ -149,7 +149,7 @@ def check_zeroconf() -> str:
     from zeroconf.asyncio import AsyncZeroconf  # noqa: F401 - the lobby's import
 
     from net.constants import SERVICE_TYPE
-    from net.discovery import TableAdvert, table_info
+    from net.adverts import TableAdvert, table_info
 
     advert = TableAdvert(name="Self-test", game="rook", ruleset="rook", mode="",
                          host="Ada", fingerprint="3f9a-07c2-b1d4-e608", port=4567,

@@ -12,6 +12,8 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
+from net.adverts import TableAdvert
+
 log = logging.getLogger(__name__)
 
 
@@ -46,7 +48,6 @@ class Advert:
         return open_seats(authority), authority.match is not None, self.watchable()
 
     async def start(self, identity, authority, port: int) -> None:
-        from net.discovery import TableAdvert
         game = authority.game
         self.shown = self._now(authority)
         advert = TableAdvert(name=authority.name, game=game.id, ruleset=game.ruleset.id,

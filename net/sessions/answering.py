@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from net.constants import (ANSWER_CHECK_AGAIN, ANSWER_CHECK_EVERY, ANSWER_CHECK_TIMEOUT,
                            ANSWER_FORGET_AFTER, ANSWER_MISSES)
-from net.discovery import TableInfo
+from net.adverts import TableInfo
 from net.wire.transport import within
 
 log = logging.getLogger(__name__)

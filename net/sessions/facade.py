@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
-from net.discovery import TableInfo  # the lobby's tables: discovery finds them
+from net.adverts import TableInfo  # the lobby's tables: discovery finds them
 from net.sessions.answering import ListedTable  # … and the lobby checks they answer
 
 #: An event as it is handed on: a JSON-able mapping, ``type`` first. Each kind's fields

@@ -43,7 +43,8 @@ async def _stdin_lines():
 
 
 async def advertise(args) -> None:
-    from net.discovery import TableAdvert, TableAdvertiser
+    from net.adverts import TableAdvert
+    from net.discovery import TableAdvertiser
     from net.wire.identity import Identity
     me = Identity.generate(args.host)
     advert = TableAdvert(name=args.table, game="somerset", ruleset="kitty-doubled",

@@ -249,8 +249,9 @@ def test_the_replay_sits_below_the_replica_and_the_deals():
 NET_FLOORS: tuple[tuple[str, ...], ...] = (
     ("net.constants",),
     ("net.wire",),  # connections, frames, addresses: the names of a house address included
-    ("net.trust", "net.discovery"),  # the signed log and its checks; the lobby's mDNS
-    ("net.houses",),  # across houses: gives the wire its dialler (transport.reach_houses_with)
+    ("net.trust", "net.adverts"),  # the signed log and its checks; what a table advertises
+    ("net.houses", "net.discovery"),  # across houses (gives the wire its dialler:
+    # transport.reach_houses_with); the lobby's mDNS
     ("net.sessions",),  # a table with sockets, disk and timers
     ("net.cli", "net.api"),  # the command line; the app's one door
     ("net.tools",),  # benches, vectors, test namespaces: apart from the product

@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 from net.tools import bench_discovery as peers
 from net.constants import PROTOCOL_VERSION
-from net.discovery import TableAdvert, TableInfo, table_info
+from net.adverts import TableAdvert, TableInfo, table_info
 from net.wire.identity import Identity
 
 FP = Identity.generate().fingerprint
@@ -176,7 +176,8 @@ def test_late_browser_finds_existing_table(bridged_ns):
 
 SAME_HOST = textwrap.dedent("""
     import asyncio, json
-    from net.discovery import TableAdvert, TableAdvertiser, TableBrowser
+    from net.adverts import TableAdvert
+    from net.discovery import TableAdvertiser, TableBrowser
     from net.wire.identity import Identity
 
     async def main():

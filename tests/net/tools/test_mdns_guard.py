@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from net.discovery import DEFAULT_INTERFACES, TableAdvert, TableAdvertiser, TableBrowser
+from net.adverts import TableAdvert
+from net.discovery import DEFAULT_INTERFACES, TableAdvertiser, TableBrowser
 from tests.mdns_guard import RealNetworkRefused, advertised_by_default, in_private_namespace
 
 pytestmark = pytest.mark.skipif(in_private_namespace(),
