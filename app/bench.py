@@ -1,4 +1,5 @@
-"""What the window costs per change of state: ``python -m app.bench [GAME] [HANDS] [W H]``.
+"""What the window costs per change of state:
+``python -m app.bench [--game G] [--ruleset R] [--mode M] [--hands N] [--size WxH]``.
 
 A local table with bots in every seat (yours too, as in the soak test) plays HANDS
 hands offscreen in a W×H window; it prints the CPU the table view spent in its
@@ -9,6 +10,7 @@ included). Compare the ratios between two trees, not the absolute figures.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -19,15 +21,26 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import app  # noqa: E402,F401  (the PySide6 refcount guard)
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-GAMES = {"somerset": {"game": "somerset", "ruleset": "kitty-keep"}, "rook": {"game": "rook"},
-         "horseshoes": {"game": "horseshoes", "mode": "three"}}
+from engine.registry import TITLES  # noqa: E402
+
 TABLE_SEED = bytes(range(32))
 
 
+def arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m app.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=TITLES, default=TITLES[0])
+    parser.add_argument("--ruleset", help="the title's default if not given")
+    parser.add_argument("--mode", help="the title's default if not given")
+    parser.add_argument("--hands", type=int, default=15)
+    parser.add_argument("--size", default="1280x800", help="the window's, WxH")
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str]) -> None:
-    game = argv[0] if argv else "somerset"
-    hands_wanted = int(argv[1]) if len(argv) > 1 else 15
-    width, height = (int(argv[2]), int(argv[3])) if len(argv) > 3 else (1280, 800)
+    args = arguments(argv)
+    game, hands_wanted = args.game, args.hands
+    width, height = (int(n) for n in args.size.split("x"))
+    choices = {"game": game, **{k: v for k, v in (("ruleset", args.ruleset), ("mode", args.mode)) if v}}
     qapp = QApplication.instance() or QApplication([])
     home = tempfile.mkdtemp(prefix="parlour-bench-")
     os.environ["PARLOUR_HOME"] = home  # (before the window: its games go here, not to yours)
@@ -52,7 +65,7 @@ def main(argv: list[str]) -> None:
     window.table.last_trick_hold_ms = 0
     window.resize(width, height)
     window.show()
-    session = window.start_local(GAMES[game], autoplay=True, table_seed=TABLE_SEED)
+    session = window.start_local(choices, autoplay=True, table_seed=TABLE_SEED)
     hands: list[dict] = []
     bridge = window.bridge
     assert bridge is not None  # (start_local made it)
