@@ -27,3 +27,23 @@ def play_hand(variant, seed_number: int, levels, stop=None):
             assert action in state.legal_actions(seat), (state.phase, action)
         state.apply(action)  # IllegalAction here would fail the test
     raise AssertionError("the hand did not end")
+
+
+SOMERSET_HANDS = {  # dealer 1 (seat 2 speaks first); the kitty 0/2 0/4
+    2: "8/8 6/8 5/8 4/8 3/8 0/12 0/10 1/10 2/10 0/6 1/6 2/6",
+    3: "1/12 2/12 2/8 0/0 3/4 4/4 10/10 9/10 8/10 7/10 6/6 2/2",
+    0: "12/12 7/8 1/8 3/6 4/6 5/6 2/4 1/4 1/2 3/10 4/10 5/10",
+    1: "3/12 4/12 5/12 6/12 7/12 8/12 9/12 10/12 11/12 0/8 S/S 6/10",
+}
+
+
+def somerset_position(said=()):
+    """The constructed Somerset deal (``SOMERSET_HANDS``) after the actions ``said``
+    (hand-record form); the game and the state."""
+    game = make_game("somerset")
+    deck = game.deck
+    dealt = [[deck.parse(name) for name in SOMERSET_HANDS[seat].split()] for seat in range(4)]
+    state = game.new_hand(dealt, [deck.parse("0/2"), deck.parse("0/4")], 1)
+    for data in said:
+        state.apply(game.action_from_json(data))
+    return game, state

@@ -4,25 +4,14 @@ the contract plays out better than passing and passes when it plays out worse; i
 
 from __future__ import annotations
 
-from engine import make_game
 from engine.bots import make_bot, somerset_expert
 
-HANDS = {  # dealer 1: seat 2 speaks first
-    2: "8/8 6/8 5/8 4/8 3/8 0/12 0/10 1/10 2/10 0/6 1/6 2/6",
-    3: "1/12 2/12 2/8 0/0 3/4 4/4 10/10 9/10 8/10 7/10 6/6 2/2",
-    0: "12/12 7/8 1/8 3/6 4/6 5/6 2/4 1/4 1/2 3/10 4/10 5/10",
-    1: "3/12 4/12 5/12 6/12 7/12 8/12 9/12 10/12 11/12 0/8 S/S 6/10",
-}
+from .helpers import somerset_position
 
 
 def auction(*said: dict):
-    """The constructed deal after ``said``; the game and the state."""
-    game = make_game("somerset")
-    deck = game.deck
-    dealt = [[deck.parse(name) for name in HANDS[seat].split()] for seat in range(4)]
-    state = game.new_hand(dealt, [deck.parse("0/2"), deck.parse("0/4")], 1)
-    for data in said:
-        state.apply(game.action_from_json(data))
+    """The constructed deal after ``said``, still in its auction; the game and the state."""
+    game, state = somerset_position(said)
     assert state.phase == "bidding"
     return game, state
 
