@@ -1,9 +1,11 @@
 """Somerset's expert bidding, in a constructed auction: it bids the next level when taking
 the contract plays out better than passing and passes when it plays out worse; it weighs
-``BID_SAMPLES`` likely deals; and its bid is a pure function of the view and the seed."""
+``BID_SAMPLES`` likely deals; each play-out's declarers are credited ``DECLARER_EDGE``
+points; and its bid is a pure function of the view and the seed."""
 
 from __future__ import annotations
 
+from engine import make_game
 from engine.bots import make_bot, somerset_expert
 
 from .helpers import somerset_position
@@ -17,13 +19,15 @@ def auction(*said: dict):
 
 
 def taking_always_scores_more(monkeypatch):
-    """Score every contract this seat takes far above any hand's margin (at most 48
-    points): the comparison then always says bid."""
-    monkeypatch.setattr(somerset_expert, "_margin", lambda game, side, bid, taken: 100.0)
+    """Score every play-out this seat declares far above any hand's margin (at most 48
+    points), and every other 0: the comparison then always says bid."""
+    monkeypatch.setattr(somerset_expert, "credited_margin",
+                        lambda game, seat, hand: 100.0 if hand.bidder == seat else 0.0)
 
 
 def taking_always_scores_less(monkeypatch):
-    monkeypatch.setattr(somerset_expert, "_margin", lambda game, side, bid, taken: -100.0)
+    monkeypatch.setattr(somerset_expert, "credited_margin",
+                        lambda game, seat, hand: -100.0 if hand.bidder == seat else 0.0)
 
 
 def test_over_an_opponents_bid_it_bids_when_taking_it_scores_more(monkeypatch):
@@ -70,3 +74,32 @@ def test_the_bid_is_a_pure_function_of_the_view_and_the_seed():
     again = make_bot("expert", 11).decide(game, state.view(3))
     assert first == again
     assert [make_bot("expert", 11).choose(game, view) for _ in range(2)] == [first.action] * 2
+
+
+class Finished:
+    """What ``credited_margin`` reads of a finished hand."""
+
+    def __init__(self, bidder, high_bid, taken):
+        self.bidder, self.high_bid, self.taken = bidder, high_bid, taken
+
+
+def test_a_declarer_a_point_short_in_the_play_out_is_credited_the_contract(monkeypatch):
+    game = make_game("somerset")  # kitty-doubled: made scores every point taken, set costs double
+    monkeypatch.setattr(somerset_expert, "DECLARER_EDGE", 1)
+    short = Finished(bidder=1, high_bid=16, taken=(9, 15))
+    assert somerset_expert.credited_margin(game, 1, short) == 16  # made: 16 to 0
+    assert somerset_expert.credited_margin(game, 0, short) == -16
+    monkeypatch.setattr(somerset_expert, "DECLARER_EDGE", 0)
+    assert somerset_expert.credited_margin(game, 1, short) == -2 - 18  # set by 1: -2, defenders 2 x 9
+
+
+def test_the_credit_comes_from_the_defenders_points_and_stops_at_them(monkeypatch):
+    game = make_game("somerset", "kitty-keep")  # both sides keep what they took when made
+    monkeypatch.setattr(somerset_expert, "DECLARER_EDGE", 1)
+    assert somerset_expert.credited_margin(game, 2, Finished(0, 14, (20, 4))) == 21 - 3
+    assert somerset_expert.credited_margin(game, 2, Finished(0, 14, (24, 0))) == 24
+
+
+def test_a_hand_thrown_in_is_worth_nothing_to_either_side():
+    game = make_game("somerset")
+    assert somerset_expert.credited_margin(game, 0, Finished(None, None, (0, 0))) == 0.0
