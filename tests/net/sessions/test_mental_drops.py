@@ -26,9 +26,6 @@ from tests.net.trust.mental_table import fixed_identity
 from tests.waits import until
 
 GONE = 2  # the seat whose player vanishes
-# Every test here plays ``hands`` hands: with Horseshoes' default target (13) one hand can
-# end the game (ci46: the private deal gave a seat 13 in the first hand, the table ended
-# after one), so the target is set beyond reach, as test_both_deals' Horseshoes tables do.
 # Quick timings, the contribution deadline 2 s, but a link silent for 5 s before it counts
 # as dropped: on a loaded machine a healthy guest's pause is not a drop (the vanishing
 # one closes its link, which the host sees at once).
@@ -54,6 +51,9 @@ def run(tmp_path, vanish, hands=2, stand_in_after=0.2):
     """Three guests at seats 1–3; ``vanish(table, guest)`` makes seat GONE's go away and
     returns when it should come back (a new client, the same key)."""
     async def main():
+        # The target beyond reach: with Horseshoes' default 13 one hand can end the game
+        # (ci46: the private deal gave a seat 13 in the first hand), and every test here
+        # plays ``hands`` hands — as test_both_deals' Horseshoes tables do.
         table = Table(tmp_path, guests=0, hands=hands, timings=STEADY,
                       host_kw={"mental_deal": True, "stand_in_after": stand_in_after},
                       game="horseshoes", mode="four", options={"target": 100})
